@@ -1,0 +1,45 @@
+/** The headless `bayes` command: the language server's pipeline without an editor. */
+import { commands } from './cli/commands.js';
+import { UsageError, type CliIO } from './cli/command.js';
+
+const VERSION = '0.1.0';
+
+function help(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'bayes — Bayesian learning models (.bayes) from the command line',
+    '',
+    'Usage: bayes COMMAND [options]   (bayes COMMAND --help for details)',
+    '',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') { io.out(help()); return name ? 0 : 2; }
+  if (name === '--version') { io.out(VERSION + '\n'); return 0; }
+  const command = commands.find((c) => c.name === name);
+  if (!command) { io.err(`bayes: unknown command '${name}'\n\n${help()}`); return 2; }
+  if (rest.includes('--help') || rest.includes('-h')) { io.out(command.usage + '\n'); return 0; }
+  try {
+    return await command.run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`bayes ${name}: ${(e as Error).message}\n\n${command.usage}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+const isEntry = typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module;
+const isBinShim = typeof require !== 'undefined' && require.main?.filename.endsWith('bayes.cjs');
+if (isEntry || isBinShim) {
+  const io: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), cwd: process.cwd() };
+  main(process.argv.slice(2), io).then(
+    (code) => { process.exitCode = code; },
+    (e) => { process.stderr.write(`bayes: internal error: ${(e as Error).stack ?? e}\n`); process.exitCode = 70; },
+  );
+}

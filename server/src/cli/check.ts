@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { checkText, sortDiagnostics } from '../run/pipeline.js';
+import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
+import { UsageError, type CliCommand, type CliIO } from './command.js';
+import { environmentFor, WORKSPACE_OPTIONS, WORKSPACE_USAGE } from './workspace.js';
+
+export function formatDiagnostic(file: string, d: Diagnostic): string {
+  return `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity}: ${d.message}`;
+}
+
+export const checkCommand: CliCommand = {
+  name: 'check',
+  summary: 'parse and check model files, printing file:line:col: severity: message',
+  usage: `bayes check FILE… [options]\n\nPrints every diagnostic; exits 1 when any is an error.\n${WORKSPACE_USAGE}`,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values, positionals } = parseArgs({ args, options: WORKSPACE_OPTIONS, allowPositionals: true });
+    if (positionals.length === 0) throw new UsageError('give at least one .bayes file');
+    let failed = false;
+    for (const file of positionals) {
+      const text = readModel(file, io);
+      if (text === undefined) { failed = true; continue; }
+      const { diagnostics } = checkText(text, environmentFor(file, values, io));
+      const shown = relative(io.cwd, file) || file;
+      for (const d of sortDiagnostics(diagnostics)) io.out(formatDiagnostic(shown, d) + '\n');
+      failed ||= hasErrors(diagnostics);
+    }
+    return failed ? 1 : 0;
+  },
+};
+
+export function readModel(file: string, io: CliIO): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    io.err(`bayes: cannot read ${file}: ${(e as Error).message}\n`);
+    return undefined;
+  }
+}

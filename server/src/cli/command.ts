@@ -1,0 +1,19 @@
+/** One `bayes` sub-command. Each lives in its own file and is listed in `commands.ts`. */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  cwd: string;
+}
+
+export interface CliCommand {
+  name: string;
+  /** One line for `bayes --help`. */
+  summary: string;
+  /** Full usage text for `bayes NAME --help`. */
+  usage: string;
+  /** Returns the process exit code: 0 success, 1 errors in the input, 2 usage errors. */
+  run(args: string[], io: CliIO): Promise<number>;
+}
+
+/** Thrown for bad command-line usage; printed with the command's usage, exit code 2. */
+export class UsageError extends Error {}

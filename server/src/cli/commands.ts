@@ -1,0 +1,6 @@
+/** Every `bayes` sub-command; add a command by adding its file and one line here. */
+import type { CliCommand } from './command.js';
+import { checkCommand } from './check.js';
+import { runCommand } from './run.js';
+
+export const commands: CliCommand[] = [checkCommand, runCommand];

@@ -1,0 +1,50 @@
+import { relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runText } from '../run/pipeline.js';
+import { hasErrors } from '../language/diagnostics.js';
+import type { RunResult } from '../run/runResult.js';
+import { UsageError, type CliCommand, type CliIO } from './command.js';
+import { environmentFor, WORKSPACE_OPTIONS, WORKSPACE_USAGE } from './workspace.js';
+import { formatDiagnostic, readModel } from './check.js';
+
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: "run a model's learn, query and expect statements",
+  usage: `bayes run FILE… [options]\n\nRuns each model and prints its results; exits 1 on any error or failed expect.\n${WORKSPACE_USAGE}`,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values, positionals } = parseArgs({ args, options: WORKSPACE_OPTIONS, allowPositionals: true });
+    if (positionals.length === 0) throw new UsageError('give at least one .bayes file');
+    const results: RunResult[] = [];
+    let failed = false;
+    for (const file of positionals) {
+      const text = readModel(file, io);
+      if (text === undefined) { failed = true; continue; }
+      const shown = relative(io.cwd, resolve(io.cwd, file)) || file;
+      const result = await runText(text, shown, environmentFor(file, values, io));
+      results.push(result);
+      failed ||= runFailed(result);
+      if (!values.json) io.out(formatRun(result));
+    }
+    if (values.json) io.out(JSON.stringify(results.length === 1 ? results[0] : results, null, 2) + '\n');
+    return failed ? 1 : 0;
+  },
+};
+
+export function runFailed(result: RunResult): boolean {
+  return hasErrors(result.diagnostics) || result.results.some((r) => r.kind === 'expect' && r.passed === false);
+}
+
+/** Human-readable report: each result's headline at its line, then the diagnostics. */
+export function formatRun(result: RunResult): string {
+  const lines = [`${result.file}`];
+  for (const r of result.results) {
+    const mark = r.kind === 'expect' ? (r.passed ? '✓' : '✗') : '⇒';
+    lines.push(`  ${String(r.range.start.line + 1).padStart(4)}  ${mark} ${r.source.trim()}  —  ${r.headline}`);
+  }
+  for (const d of result.diagnostics) lines.push('  ' + formatDiagnostic(result.file, d));
+  const expects = result.results.filter((r) => r.kind === 'expect');
+  const passed = expects.filter((r) => r.passed).length;
+  lines.push(`  ${result.results.length - expects.length} results, ${passed}/${expects.length} expectations hold` +
+    (result.elapsedMs !== undefined ? `, ${result.elapsedMs.toFixed(0)} ms` : ''));
+  return lines.join('\n') + '\n\n';
+}

@@ -1,0 +1,23 @@
+// Runs every `*.test.ts` under the given folders (default: test/unit) with node's test runner.
+// Node 20's `--test` takes no globs, so the files are listed here.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const roots = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const passThrough = process.argv.slice(2).filter((a) => a.startsWith('-'));
+const files = [];
+const walk = (dir) => {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p);
+    else if (name.endsWith('.test.ts')) files.push(p);
+  }
+};
+for (const r of roots.length ? roots : ['test/unit']) walk(r);
+if (files.length === 0) {
+  console.error('run-tests: no test files found');
+  process.exit(1);
+}
+const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...passThrough, ...files], { stdio: 'inherit' });
+process.exit(res.status ?? 1);
