@@ -2,5 +2,7 @@
 import type { CliCommand } from './command.js';
 import { checkCommand } from './check.js';
 import { runCommand } from './run.js';
+import { marginalsCommand } from './marginals.js';
+import { convertCommand } from './convert.js';
 
-export const commands: CliCommand[] = [checkCommand, runCommand];
+export const commands: CliCommand[] = [checkCommand, runCommand, marginalsCommand, convertCommand];
