@@ -78,6 +78,9 @@ export interface JunctionTreeOptions {
   order?: EliminationOrder;
 }
 
+/** Cliques up to this many entries keep their family index maps between calls. */
+const FAMILY_MAP_CACHE_LIMIT = 1 << 16;
+
 export class JunctionTree {
   readonly cliques: Clique[];
   /** Largest clique table (entries): the cost of exact inference. */
@@ -93,6 +96,8 @@ export class JunctionTree {
   private readonly toSepFromParent: Int32Array[] = [];
   private readonly sep: Float64Array[] = [];
   private readonly sepScratch: Float64Array;
+  /** Sum of each clique's last message to its parent (the normalising constant taken out). */
+  private readonly messageScale: Float64Array;
   /** Clique holding each variable (for evidence and marginals) and each family (for its CPT). */
   private readonly home: number[];
   /** The smallest clique holding each variable: the cheapest to read its marginal from. */
@@ -134,6 +139,7 @@ export class JunctionTree {
       maxSep = Math.max(maxSep, size);
     }
     this.sepScratch = new Float64Array(maxSep);
+    this.messageScale = new Float64Array(this.cliques.length);
     this.initial = new Float64Array(offset).fill(1);
     this.values = new Float64Array(offset);
     const position = new Int32Array(order.order.length);
@@ -178,21 +184,30 @@ export class JunctionTree {
       this.collect(c);
     }
     for (const r of this.roots) this.logZ += Math.log(this.normalizeClique(r));
-    for (let i = this.schedule.length - 1; i >= 0; i--) {
+    for (let i = this.schedule.length - 1; i >= 0 && this.logZ > -Infinity; i--) {
       if (signal?.aborted) throw new CancelledError();
       this.distribute(this.schedule[i]!);
     }
     this.propagated = true;
   }
 
-  /** Normalises c (keeping the numbers in range; log of the scale goes to logZ), then sends c → parent. */
+  /**
+   * Sends c → parent. The message is normalised (its sum z goes to logZ, keeping numbers in
+   * range on long chains of small probabilities); distribute divides by z again, so c itself
+   * never needs a normalising pass.
+   */
   private collect(c: number): void {
-    this.logZ += Math.log(this.normalizeClique(c));
     if (this.logZ === -Infinity) return;
     const me = this.cliques[c]!, up = this.cliques[this.parentOf[c]!]!;
     const values = this.values, sep = this.sep[c]!, mapC = this.toSepFromChild[c]!, mapP = this.toSepFromParent[c]!;
     sep.fill(0);
     for (let i = 0, o = me.offset; i < me.size; i++, o++) sep[mapC[i]!]! += values[o]!;
+    let z = 0;
+    for (let k = 0; k < sep.length; k++) z += sep[k]!;
+    this.messageScale[c] = z;
+    this.logZ += Math.log(z);
+    if (z === 0) return;
+    for (let k = 0; k < sep.length; k++) sep[k]! /= z;
     for (let j = 0, o = up.offset; j < up.size; j++, o++) values[o]! *= sep[mapP[j]!]!;
   }
 
@@ -202,7 +217,9 @@ export class JunctionTree {
     const ratio = this.sepScratch.subarray(0, old.length);
     ratio.fill(0);
     for (let j = 0, o = up.offset; j < up.size; j++, o++) ratio[mapP[j]!]! += values[o]!;
-    for (let k = 0; k < old.length; k++) ratio[k] = old[k] === 0 ? 0 : ratio[k]! / old[k]!;
+    // c still holds its unnormalised potential, whose separator sums are old · z.
+    const z = this.messageScale[c]!;
+    for (let k = 0; k < old.length; k++) ratio[k] = old[k] === 0 ? 0 : ratio[k]! / (old[k]! * z);
     for (let i = 0, o = me.offset; i < me.size; i++, o++) values[o]! *= ratio[mapC[i]!]!;
   }
 
@@ -270,13 +287,18 @@ export class JunctionTree {
     return f;
   }
 
+  /**
+   * Clique entry → CPT entry of v's family. Kept for repeated familyMarginal calls (EM) unless
+   * the clique is large: many families can share one big clique, and a map per family would
+   * cost 4 bytes per clique entry each.
+   */
   private familyMap(v: number): Int32Array {
     let map = this.familyMaps.get(v);
     if (!map) {
       const c = this.cliques[this.familyHome[v]!]!;
       const cpt = this.net.cpts[v]!;
       map = indexMap(c.vars, c.cards, [...cpt.parents, v]);
-      this.familyMaps.set(v, map);
+      if (c.size <= FAMILY_MAP_CACHE_LIMIT) this.familyMaps.set(v, map);
     }
     return map;
   }
