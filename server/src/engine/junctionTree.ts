@@ -73,6 +73,38 @@ function cliqueTree(order: EliminationOrder): { cliques: number[][]; parent: num
   };
 }
 
+/**
+ * Message cost is the size of both ends of every edge, so a big clique with many children is
+ * read twice per child. Any clique holding a child's separator (outside the child's subtree)
+ * can be its parent without breaking the running-intersection property: those cliques form a
+ * connected part of the tree. Each child moves under the smallest of them, top-down.
+ */
+function rehang(cliques: number[][], parentIn: number[], cards: readonly number[]): number[] {
+  const parent = [...parentIn];
+  const size = cliques.map((c) => c.reduce((n, v) => n * cards[v]!, 1));
+  const holders = new Map<number, number[]>();
+  cliques.forEach((c, i) => { for (const v of c) { let h = holders.get(v); if (!h) holders.set(v, (h = [])); h.push(i); } });
+  const sets = cliques.map((c) => new Set(c));
+  const children = (): number[][] => { const ch: number[][] = cliques.map(() => []); parent.forEach((p, i) => { if (p >= 0) ch[p]!.push(i); }); return ch; };
+  let kids = children();
+  const order: number[] = parent.flatMap((p, i) => (p < 0 ? [i] : []));
+  for (let h = 0; h < order.length; h++) order.push(...kids[order[h]!]!);
+  for (const c of order) {
+    const p = parent[c]!;
+    if (p < 0) continue;
+    const sep = cliques[c]!.filter((v) => sets[p]!.has(v));
+    if (sep.length === 0) continue;
+    const inSubtree = new Set<number>([c]);
+    for (const stack = [c]; stack.length;) for (const k of kids[stack.pop()!]!) { inSubtree.add(k); stack.push(k); }
+    let best = p;
+    for (const d of holders.get(sep[0]!)!) {
+      if (size[d]! < size[best]! && !inSubtree.has(d) && sep.every((v) => sets[d]!.has(v))) best = d;
+    }
+    if (best !== p) { parent[c] = best; kids = children(); }
+  }
+  return parent;
+}
+
 export interface JunctionTreeOptions {
   /** A precomputed triangulation (e.g. from a cost check); default: the best greedy order. */
   order?: EliminationOrder;
@@ -111,6 +143,7 @@ export class JunctionTree {
   private constructor(private readonly net: BayesianNetwork, order: EliminationOrder) {
     const cards = cardinalities(net);
     const tree = cliqueTree(order);
+    tree.parent = rehang(tree.cliques, tree.parent, cards);
     let offset = 0;
     this.cliques = tree.cliques.map((vars) => {
       const cc = vars.map((v) => cards[v]!);
