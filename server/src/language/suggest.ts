@@ -21,7 +21,8 @@ export function editDistance(a: string, b: string, row: number[] = []): number {
  * third of the name's letters wrong (at least one), or the same word in another letter case.
  */
 export function nearestName(name: string, candidates: Iterable<string>): string | undefined {
-  const limit = Math.max(1, Math.floor(name.length / 3));
+  // Names of one or two letters are too short to guess from: only a letter-case slip counts.
+  const limit = name.length < 3 ? 0.5 : Math.max(1, Math.floor(name.length / 3));
   const lower = name.toLowerCase();
   const row: number[] = [];
   let best: string | undefined;
