@@ -12,6 +12,9 @@ export const INFERENCE_METHODS = ['exact', 'variable_elimination', 'junction_tre
 const LEARN_OPTIONS = ['iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts'];
 const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in'];
 
+/** Query forms whose answer is a name (a state, a hypothesis), not a number. */
+export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set(['map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent']);
+
 export function checkObserve(ctx: CheckContext, s: A.ObserveStmt): void {
   for (const item of s.items) {
     // `observe Days` uses a whole data set as evidence.
@@ -50,7 +53,7 @@ export function checkExpect(ctx: CheckContext, s: A.ExpectStmt): void {
     ctx.report.error('bad-number', 'a tolerance cannot be negative', comparison.tolerance.range);
   }
   if (comparison.value.kind === 'number') checkFinite(ctx, comparison.value);
-  const categorical = query.form === 'map' || query.form === 'ml' || query.form === 'mdl' || query.form === 'classify' || query.form === 'optimal' || query.form === 'gibbs' || query.form === 'mpe' || query.form === 'independent';
+  const categorical = CATEGORICAL_FORMS.has(query.form);
   if (categorical && comparison.op !== '=') {
     ctx.report.error('comparison', `'${query.form}' gives a value, not a number: compare it with =`, comparison.range);
   } else if (!categorical && comparison.op === '=' && comparison.value.kind !== 'number') {
@@ -75,7 +78,7 @@ function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): v
 function checkQuery(ctx: CheckContext, q: A.Query): void {
   const defaultScope = ctx.symbols.defaultScope;
   switch (q.form) {
-    case 'posterior': case 'map': case 'ml': case 'mdl':
+    case 'posterior': case 'map': case 'ml': case 'mdl': case 'size':
       requireGlobal(ctx, q.target, ['hypotheses', 'variable'], 'a hypothesis space');
       checkEvidence(ctx, defaultScope, q.given);
       break;
@@ -128,16 +131,22 @@ function checkQuery(ctx: CheckContext, q: A.Query): void {
       break;
     case 'mean': case 'mode':
       checkProb(ctx, defaultScope, q.prob);
+      checkEvidence(ctx, defaultScope, q.given);
       break;
     case 'interval':
       checkProbability(ctx, q.level);
       checkProb(ctx, defaultScope, q.prob);
+      checkEvidence(ctx, defaultScope, q.given);
       break;
     case 'bound':
       checkProbability(ctx, q.lower);
       checkProbability(ctx, q.upper);
       checkProb(ctx, defaultScope, q.prob);
       if (q.lower.value > q.upper.value) ctx.report.error('bad-number', `the range ${q.lower.text} … ${q.upper.text} is empty`, q.range);
+      checkEvidence(ctx, defaultScope, q.given);
+      break;
+    case 'estimate':
+      checkEstimate(ctx, q);
       break;
     case 'bic': case 'likelihood':
       if (!ctx.symbols.hypothesisEntries.has(q.model.text)) requireGlobal(ctx, q.model, ['hypotheses', 'network', 'classifier', 'mixture'], 'a hypothesis or model');
@@ -162,5 +171,18 @@ function checkEvidence(ctx: CheckContext, scope: Scope, given: A.Assignment[]): 
   for (const a of given) {
     if (!a.value && ctx.symbols.data.has(a.variable.text)) continue;
     checkAssignment(ctx, scope, a);
+  }
+}
+
+/** Parameters `estimate` can name: a mixture's `mean1…meanK`, `weight1…`, `sigma1…`. */
+function checkEstimate(ctx: CheckContext, q: Extract<A.Query, { form: 'estimate' }>): void {
+  const model = requireGlobal(ctx, q.model, ['mixture', 'network', 'classifier'], 'a learnt model');
+  if (model?.kind !== 'mixture' || model.node.kind !== 'mixture') return;
+  const k = model.node.definition.args.find((a) => a.name?.text === 'k')?.value;
+  const count = k?.kind === 'number' ? k.value : Infinity;
+  const match = /^(mean|weight|sigma)(\d+)$/.exec(q.parameter.text);
+  if (!match || Number(match[2]) < 1 || Number(match[2]) > count) {
+    const last = Number.isFinite(count) ? String(count) : 'K';
+    ctx.report.error('undefined-name', `a mixture's parameters are mean1…mean${last}, weight1…weight${last} and sigma1…sigma${last} (components in order of their means)`, q.parameter.range);
   }
 }
