@@ -17,21 +17,23 @@ const closers = new Set([T.RCurly, T.RParen, T.RBracket]);
 export function splitStatements(tokens: readonly IToken[]): Chunk[] {
   const chunks: Chunk[] = [];
   let current: IToken[] = [];
-  let depth = 0;
+  // Open brackets of the current statement; a closer that does not match the top is a typo
+  // inside the statement and must not end it (so it is ignored here).
+  let open: IToken[] = [];
   let startColumn = 0;
   let previousLine = -1;
   const flush = (kind: ChunkKind = 'statement') => {
     if (current.length > 0) chunks.push({ kind, tokens: current });
     current = [];
-    depth = 0;
+    open = [];
   };
   for (const t of tokens) {
     const lineStart = t.startLine !== previousLine;
     previousLine = t.endLine!;
-    if (current.length > 0 && lineStart && T.statementKeywords.has(t.tokenType) && (depth <= 0 || t.startColumn! <= startColumn)) {
+    if (current.length > 0 && lineStart && T.statementKeywords.has(t.tokenType) && (open.length === 0 || t.startColumn! <= startColumn)) {
       flush();
     }
-    if (t.tokenType === T.RCurly && depth <= 0) {
+    if (t.tokenType === T.RCurly && open.length === 0) {
       flush();
       chunks.push({ kind: 'networkClose', tokens: [t] });
       continue;
@@ -39,28 +41,36 @@ export function splitStatements(tokens: readonly IToken[]): Chunk[] {
     if (current.length === 0) startColumn = t.startColumn!;
     current.push(t);
     if (openers.has(t.tokenType)) {
-      depth++;
-      if (t.tokenType === T.LCurly && depth === 1 && current[0].tokenType === T.Kw.network) flush('networkOpen');
-    } else if (closers.has(t.tokenType)) {
-      depth--;
+      open.push(t);
+      if (t.tokenType === T.LCurly && open.length === 1 && current[0].tokenType === T.Kw.network) flush('networkOpen');
+    } else if (closers.has(t.tokenType) && open.length > 0 && matches(open[open.length - 1], t)) {
+      open.pop();
     }
   }
   flush();
   return chunks;
 }
 
-/** Whether every bracket opened on these tokens is closed on them. */
-export function balanced(tokens: readonly IToken[]): boolean {
-  return unclosedOpener(tokens) === undefined && tokens.every((t, i) => !closers.has(t.tokenType) || depthBefore(tokens, i) > 0);
+function matches(opener: IToken, closer: IToken): boolean {
+  return (opener.tokenType === T.LCurly && closer.tokenType === T.RCurly)
+    || (opener.tokenType === T.LParen && closer.tokenType === T.RParen)
+    || (opener.tokenType === T.LBracket && closer.tokenType === T.RBracket);
 }
 
-function depthBefore(tokens: readonly IToken[], index: number): number {
-  let depth = 0;
-  for (let i = 0; i < index; i++) {
-    if (openers.has(tokens[i].tokenType)) depth++;
-    else if (closers.has(tokens[i].tokenType)) depth--;
+/**
+ * Whether the tokens of `line` can be dropped from a statement without unbalancing it: the
+ * line closes every bracket it opens, and closes none opened on an earlier line.
+ */
+export function selfContained(tokens: readonly IToken[], line: number): boolean {
+  const stack: IToken[] = [];
+  for (const t of tokens) {
+    if (openers.has(t.tokenType)) stack.push(t);
+    else if (closers.has(t.tokenType) && stack.length > 0 && matches(stack[stack.length - 1], t)) {
+      const opener = stack.pop()!;
+      if (t.startLine === line && opener.startLine !== line) return false;
+    }
   }
-  return depth;
+  return unclosedOpener(tokens.filter((t) => t.startLine === line)) === undefined;
 }
 
 /** The first bracket these tokens open and never close, if any. */
@@ -68,7 +78,7 @@ export function unclosedOpener(tokens: readonly IToken[]): IToken | undefined {
   const stack: IToken[] = [];
   for (const t of tokens) {
     if (openers.has(t.tokenType)) stack.push(t);
-    else if (closers.has(t.tokenType)) stack.pop();
+    else if (closers.has(t.tokenType) && stack.length > 0 && matches(stack[stack.length - 1], t)) stack.pop();
   }
   return stack[0];
 }

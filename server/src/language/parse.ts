@@ -8,7 +8,7 @@ import type * as A from './ast.js';
 import type { Diagnostic, Range } from './diagnostics.js';
 import { bayesLexer, Identifier, Kw } from './tokens.js';
 import { bayesParser, tokenRange } from './parser.js';
-import { balanced, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
+import { selfContained, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
 
 export interface ParseOutput {
@@ -125,26 +125,27 @@ function bestRepair(chunk: Chunk, tokens: IToken[], failed: Attempt & { error: I
     }
   }
   const previous = tokens[index - 1];
-  if (previous && previous.endLine! < at.startLine! && previous.startLine !== firstLine && balanced(lineOf(previous.startLine!))) {
+  if (previous && previous.endLine! < at.startLine! && previous.startLine !== firstLine && selfContained(tokens, previous.startLine!)) {
     const diagnostic = syntaxError(`this line is incomplete: expected ${failed.expected} after '${previous.image}'`, tokenRange(previous));
     candidates.push({ tokens: without(previous.startLine!), diagnostic });
   }
-  if (at.startLine !== firstLine && balanced(lineOf(at.startLine!))) {
+  if (at.startLine !== firstLine && selfContained(tokens, at.startLine!)) {
     candidates.push({ tokens: without(at.startLine!), diagnostic: recognitionDiagnostic(failed.error, tokens) });
   }
   let best: Repair | undefined;
   for (const candidate of candidates) {
     const result = attempt(chunk, candidate.tokens);
     if (result.statement) return { ...candidate, result };
-    if (!best || progress(result) > progress(best.result)) best = { ...candidate, result };
+    if (!best || progress(result, candidate.tokens) > progress(best.result, best.tokens)) best = { ...candidate, result };
   }
-  return best && progress(best.result) > at.startOffset ? best : undefined;
+  return best && progress(best.result, best.tokens) > at.startOffset ? best : undefined;
 }
 
-function progress(result: Attempt): number {
+/** How far a failed attempt got: the offset of its error (the chunk's end for end-of-statement errors). */
+function progress(result: Attempt, tokens: IToken[]): number {
   if (!result.error) return Infinity;
   const offset = result.error.token.startOffset;
-  return Number.isNaN(offset) ? Infinity : offset;
+  return Number.isNaN(offset) ? tokens[tokens.length - 1].endOffset! : offset;
 }
 
 function offendingToken(error: IRecognitionException, tokens: IToken[]): IToken {

@@ -91,15 +91,17 @@ function declareGlobal(table: SymbolTable, kind: GlobalKind, name: A.Name, node:
   if (!existing || existing.kind === 'unknown') table.globals.set(name.text, { kind, name, node });
 }
 
-function declareVariable(scope: Scope, info: VariableInfo, report: Reporter): void {
+/** Declares a variable in its scope; false when the name was taken (and reported). */
+function declareVariable(scope: Scope, info: VariableInfo, report: Reporter): boolean {
   const existing = scope.variables.get(info.name);
   if (existing?.declaration && info.declaration) {
     const where = scope.kind === 'default' ? '' : ` in network '${scope.name}'`;
     report.error('duplicate-name', `variable '${info.name}' is already declared${where} (line ${existing.declaration.range.start.line + 1})`,
       info.declaration.range, { previous: existing.declaration.range });
-    return;
+    return false;
   }
   scope.variables.set(info.name, info);
+  return true;
 }
 
 function declareStatements(table: SymbolTable, statements: A.Statement[], scope: Scope, report: Reporter): void {
@@ -114,8 +116,8 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
       case 'variable':
         for (const name of s.names) {
           const states = s.domain.type === 'real' ? undefined : s.domain.states.map((st) => st.text);
-          declareVariable(scope, { name: name.text, states, type: s.domain.type, declaration: name }, report);
-          if (scope.kind === 'default') declareGlobal(table, 'variable', name, s, report);
+          const declared = declareVariable(scope, { name: name.text, states, type: s.domain.type, declaration: name }, report);
+          if (declared && scope.kind === 'default') declareGlobal(table, 'variable', name, s, report);
         }
         for (const duplicate of duplicateNames(s.domain.states)) {
           report.error('duplicate-state', `state '${duplicate.text}' is listed twice`, duplicate.range);
