@@ -10,6 +10,7 @@ import { bayesLexer, Identifier, Kw } from './tokens.js';
 import { bayesParser, tokenRange } from './parser.js';
 import { selfContained, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
+import { documentRange } from './lines.js';
 
 export interface ParseOutput {
   ast: A.BayesFile;
@@ -180,7 +181,7 @@ function lexDiagnostic(text: string, e: ILexingError): Diagnostic {
   const message = bad.startsWith('"')
     ? 'this string is not closed: a string must end with " on the same line'
     : `unexpected character${e.length > 1 ? 's' : ''} '${bad}'`;
-  const newline = bad.indexOf('\n');
+  const newline = bad.search(/[\r\n]/);
   const length = newline >= 0 ? newline : e.length;
   return { severity: 'error', message, code: 'lexical-error', range: { start: { line, character }, end: { line, character: character + Math.max(1, length) } } };
 }
@@ -210,10 +211,4 @@ function docFor(docs: Map<number, string>, line: number): string | undefined {
   return parts.length > 0 ? parts.join('\n') : undefined;
 }
 
-function documentRange(text: string): Range {
-  let line = 0;
-  let lastBreak = -1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) { line++; lastBreak = i; }
-  return { start: { line: 0, character: 0 }, end: { line, character: text.length - lastBreak - 1 } };
-}
 
