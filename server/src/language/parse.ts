@@ -6,11 +6,12 @@
 import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { Diagnostic, Range } from './diagnostics.js';
-import { bayesLexer, Identifier, Kw } from './tokens.js';
+import { tokenize, Identifier, Kw } from './tokens.js';
 import { bayesParser, tokenRange } from './parser.js';
 import { selfContained, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
 import { documentRange } from './lines.js';
+import { fastDataDecl } from './dataBlock.js';
 
 export interface ParseOutput {
   ast: A.BayesFile;
@@ -21,7 +22,7 @@ export interface ParseOutput {
 const MAX_DROPPED_LINES = 20;
 
 export function parse(text: string): ParseOutput {
-  const lexed = bayesLexer().tokenize(text);
+  const lexed = tokenize(text);
   const diagnostics = lexed.errors.map((e) => lexDiagnostic(text, e));
   const docs = docLines(lexed.groups.doc ?? []);
   const file: A.BayesFile = { kind: 'file', statements: [], range: documentRange(text) };
@@ -51,6 +52,8 @@ export function parse(text: string): ParseOutput {
 type Attempt = { statement: A.Statement; error?: undefined } | { statement?: undefined; error: IRecognitionException; expected: string };
 
 function attempt(chunk: Chunk, tokens: IToken[]): Attempt {
+  const data = chunk.kind === 'statement' ? fastDataDecl(tokens) : undefined;
+  if (data) return { statement: data };
   const parser = bayesParser();
   parser.input = tokens;
   if (chunk.kind === 'networkOpen') {

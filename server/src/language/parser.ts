@@ -863,7 +863,7 @@ function comparisonFromEvidence(query: A.Query): A.Comparison | undefined {
 }
 
 /** Data cells grouped into rows by source line; the first row is the header. */
-function rowsByLine(cells: A.Expr[]): { header: A.Name[]; rows: A.DataRow[] } {
+export function rowsByLine(cells: A.Expr[]): { header: A.Name[]; rows: A.DataRow[] } {
   const rows: A.DataRow[] = [];
   let current: A.Expr[] = [];
   const flush = () => {
