@@ -72,9 +72,7 @@ export function grammarEbnf(): string {
   }).join('\n');
 }
 
-/** A self-contained HTML page of railroad diagrams (Chevrotain's diagram renderer). */
+/** An HTML page of railroad diagrams (Chevrotain's renderer; the docs script inlines its scripts). */
 export function grammarDiagramsHtml(): string {
-  return createSyntaxDiagramsCode(bayesParser().getSerializedGastProductions(), {
-    resourceBase: 'https://unpkg.com/chevrotain@11.2.0/diagrams/',
-  });
+  return createSyntaxDiagramsCode(rules());
 }
