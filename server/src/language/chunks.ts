@@ -14,6 +14,13 @@ export interface Chunk { kind: ChunkKind; tokens: IToken[] }
 const openers = new Set([T.LCurly, T.LParen, T.LBracket]);
 const closers = new Set([T.RCurly, T.RParen, T.RBracket]);
 
+/** What each token type means to the splitter, by `tokenTypeIdx` (one array read per token). */
+const enum Role { Other, Keyword, Opener, Closer }
+const roles: Role[] = [];
+for (const t of T.statementKeywords) roles[t.tokenTypeIdx!] = Role.Keyword;
+for (const t of openers) roles[t.tokenTypeIdx!] = Role.Opener;
+for (const t of closers) roles[t.tokenTypeIdx!] = Role.Closer;
+
 export function splitStatements(tokens: readonly IToken[]): Chunk[] {
   const chunks: Chunk[] = [];
   let current: IToken[] = [];
@@ -28,9 +35,10 @@ export function splitStatements(tokens: readonly IToken[]): Chunk[] {
     open = [];
   };
   for (const t of tokens) {
+    const role = roles[t.tokenTypeIdx] ?? Role.Other;
     const lineStart = t.startLine !== previousLine;
     previousLine = t.endLine!;
-    if (current.length > 0 && lineStart && T.statementKeywords.has(t.tokenType) && (open.length === 0 || t.startColumn! <= startColumn)) {
+    if (role === Role.Keyword && lineStart && current.length > 0 && (open.length === 0 || t.startColumn! <= startColumn)) {
       flush();
     }
     if (t.tokenType === T.RCurly && open.length === 0) {
@@ -40,10 +48,10 @@ export function splitStatements(tokens: readonly IToken[]): Chunk[] {
     }
     if (current.length === 0) startColumn = t.startColumn!;
     current.push(t);
-    if (openers.has(t.tokenType)) {
+    if (role === Role.Opener) {
       open.push(t);
       if (t.tokenType === T.LCurly && open.length === 1 && current[0].tokenType === T.Kw.network) flush('networkOpen');
-    } else if (closers.has(t.tokenType) && open.length > 0 && matches(open[open.length - 1], t)) {
+    } else if (role === Role.Closer && open.length > 0 && matches(open[open.length - 1], t)) {
       open.pop();
     }
   }
