@@ -37,7 +37,7 @@ export function splitStatements(tokens: readonly IToken[]): Chunk[] {
   for (const t of tokens) {
     const role = roles[t.tokenTypeIdx] ?? Role.Other;
     const lineStart = t.startLine !== previousLine;
-    previousLine = t.endLine!;
+    previousLine = t.startLine!;
     if (role === Role.Keyword && lineStart && current.length > 0 && (open.length === 0 || t.startColumn! <= startColumn)) {
       flush();
     }

@@ -7,7 +7,7 @@ import { EOF, type ILexingError, type IRecognitionException, type IToken } from 
 import type * as A from './ast.js';
 import type { Diagnostic, Range } from './diagnostics.js';
 import { tokenize, Identifier, Kw } from './tokens.js';
-import { bayesParser, tokenRange } from './parser.js';
+import { bayesParser, tokenEnd, tokenRange } from './parser.js';
 import { selfContained, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
 import { documentRange } from './lines.js';
@@ -129,7 +129,7 @@ function bestRepair(chunk: Chunk, tokens: IToken[], failed: Attempt & { error: I
     }
   }
   const previous = tokens[index - 1];
-  if (previous && previous.endLine! < at.startLine! && previous.startLine !== firstLine && selfContained(tokens, previous.startLine!)) {
+  if (previous && previous.startLine! < at.startLine! && previous.startLine !== firstLine && selfContained(tokens, previous.startLine!)) {
     const diagnostic = syntaxError(`this line is incomplete: expected ${failed.expected} after '${previous.image}'`, tokenRange(previous));
     candidates.push({ tokens: without(previous.startLine!), diagnostic });
   }
@@ -149,7 +149,7 @@ function bestRepair(chunk: Chunk, tokens: IToken[], failed: Attempt & { error: I
 function progress(result: Attempt, tokens: IToken[]): number {
   if (!result.error) return Infinity;
   const offset = result.error.token.startOffset;
-  return Number.isNaN(offset) ? tokens[tokens.length - 1].endOffset! : offset;
+  return Number.isNaN(offset) ? tokenEnd(tokens[tokens.length - 1]) : offset;
 }
 
 function offendingToken(error: IRecognitionException, tokens: IToken[]): IToken {

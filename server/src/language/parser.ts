@@ -12,11 +12,17 @@ import { errorMessages } from './parseErrors.js';
 
 const { Kw } = T;
 
+/** LSP range from the first token's start to the last token's end (tokens are single-line). */
 export function tokenRange(first: IToken, last: IToken = first): Range {
   return {
     start: { line: first.startLine! - 1, character: first.startColumn! - 1 },
-    end: { line: last.endLine! - 1, character: last.endColumn! },
+    end: { line: last.startLine! - 1, character: last.startColumn! - 1 + last.image.length },
   };
+}
+
+/** Offset just past a token. */
+export function tokenEnd(token: IToken): number {
+  return token.startOffset + token.image.length;
 }
 
 function join(a: Range, b: Range): Range {
@@ -78,7 +84,7 @@ export class BayesParser extends EmbeddedActionsParser {
       if (pct) value /= 100;
       if (minus) value = -value;
       const range = this.from(first);
-      return { kind: 'number', value, text: this.text.slice(first.startOffset, this.LA(0).endOffset! + 1), range };
+      return { kind: 'number', value, text: this.text.slice(first.startOffset, tokenEnd(this.LA(0))), range };
     });
   });
 

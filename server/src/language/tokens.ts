@@ -90,7 +90,9 @@ let lexer: Lexer | undefined;
 
 /** Lexes `text`; names that are keywords get their keyword's token type. */
 export function tokenize(text: string): ReturnType<Lexer['tokenize']> {
-  lexer ??= new Lexer(lexedTokens, { positionTracking: 'full' });
+  // No token spans lines (strings and doc comments end at the line; block comments are
+  // skipped), so start positions suffice: `tokenRange` derives the end from the image.
+  lexer ??= new Lexer(lexedTokens, { positionTracking: 'onlyStart' });
   const result = lexer.tokenize(text);
   for (const token of result.tokens) {
     if (token.tokenType !== Identifier) continue;
