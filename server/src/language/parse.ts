@@ -26,25 +26,33 @@ export function parse(text: string): ParseOutput {
   const diagnostics = lexed.errors.map((e) => lexDiagnostic(text, e));
   const docs = docLines(lexed.groups.doc ?? []);
   const file: A.BayesFile = { kind: 'file', statements: [], range: documentRange(text) };
-  const open: A.NetworkDecl[] = [];
-  const container = () => (open.length > 0 ? open[open.length - 1].statements : file.statements);
+  // Open networks, innermost last; `undefined` stands for a network whose header did not parse:
+  // its `}` still closes it, and its statements stay at the top level.
+  const open: (A.NetworkDecl | undefined)[] = [];
+  const container = () => {
+    for (let i = open.length - 1; i >= 0; i--) if (open[i]) return open[i]!.statements;
+    return file.statements;
+  };
+  bayesParser().text = text;
   for (const chunk of splitStatements(lexed.tokens)) {
     if (chunk.kind === 'networkClose') {
-      const network = open.pop();
-      if (network) network.range = { start: network.range.start, end: tokenRange(chunk.tokens[0]).end };
-      else diagnostics.push(syntaxError("unexpected '}': there is no open network or block to close", tokenRange(chunk.tokens[0])));
+      if (open.length === 0) {
+        diagnostics.push(syntaxError("unexpected '}': there is no open network or block to close", tokenRange(chunk.tokens[0])));
+      } else {
+        const network = open.pop();
+        if (network) network.range = { start: network.range.start, end: tokenRange(chunk.tokens[0]).end };
+      }
       continue;
     }
-    const { statement, errors } = parseChunk(text, chunk);
+    const { statement, errors } = parseChunk(chunk);
     diagnostics.push(...errors);
-    if (!statement) continue;
     const doc = docFor(docs, statement.range.start.line);
     if (doc !== undefined) statement.doc = doc;
     container().push(statement);
-    if (statement.kind === 'network' && chunk.kind === 'networkOpen') open.push(statement);
+    if (chunk.kind === 'networkOpen') open.push(statement.kind === 'network' ? statement : undefined);
   }
   for (const network of open) {
-    diagnostics.push(syntaxError(`network '${network.name.text}' is missing its closing '}'`, network.name.range, 'unclosed-network'));
+    if (network) diagnostics.push(syntaxError(`network '${network.name.text}' is missing its closing '}'`, network.name.range, 'unclosed-network'));
   }
   return { ast: file, diagnostics: onePerLine(diagnostics) };
 }
@@ -58,15 +66,15 @@ function attempt(chunk: Chunk, tokens: IToken[]): Attempt {
   parser.input = tokens;
   if (chunk.kind === 'networkOpen') {
     const name = parser.networkHeader();
-    if (parser.errors.length === 0) {
-      return { statement: { kind: 'network', name, statements: [], range: tokenRange(tokens[0], tokens[tokens.length - 1]) } };
-    }
-  } else {
-    const statement = parser.statement();
-    if (parser.errors.length === 0 && !missingComparison(statement)) return { statement };
-    if (parser.errors.length === 0) return { error: noComparison(tokens), expected: 'a comparison' };
+    const errors = parser.errors; // the getter copies: read it once
+    if (errors.length > 0) return { error: errors[0], expected: lastExpectation.text };
+    return { statement: { kind: 'network', name, statements: [], range: tokenRange(tokens[0], tokens[tokens.length - 1]) } };
   }
-  return { error: parser.errors[0], expected: lastExpectation.text };
+  const statement = parser.statement();
+  const errors = parser.errors;
+  if (errors.length > 0) return { error: errors[0], expected: lastExpectation.text };
+  if (missingComparison(statement)) return { error: noComparison(tokens), expected: 'a comparison' };
+  return { statement };
 }
 
 function missingComparison(statement: A.Statement): boolean {
@@ -82,8 +90,7 @@ function noComparison(tokens: IToken[]): IRecognitionException {
   };
 }
 
-function parseChunk(text: string, chunk: Chunk): { statement?: A.Statement; errors: Diagnostic[] } {
-  bayesParser().text = text;
+function parseChunk(chunk: Chunk): { statement: A.Statement; errors: Diagnostic[] } {
   const errors: Diagnostic[] = [];
   let tokens = chunk.tokens;
   let result = attempt(chunk, tokens);

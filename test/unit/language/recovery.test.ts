@@ -75,6 +75,12 @@ test('an unclosed network is reported on its name; a stray } on itself', () => {
   assert.deepEqual(stray.kinds, ['variable', 'variable']);
 });
 
+test('a network whose header does not parse still matches its }', () => {
+  const { diagnostics, kinds } = recover('network {\n  variable A : bool\n}\nvariable B : bool');
+  assert.deepEqual(diagnostics, [[r(0, 8, 0, 9), "expected a name after 'network' but found '{'", 'syntax-error']]);
+  assert.deepEqual(kinds, ['error', 'variable', 'variable']);
+});
+
 test('a broken statement inside a network leaves the network and its other statements', () => {
   const { ast, diagnostics } = parseDocument('network N {\n  variable A : bool\n  P(A) = oops\n  P(B) = 0.1\n}\nquery P(A) in N');
   assert.deepEqual(diagnostics.map((d) => d.range), [r(2, 9, 2, 13)]);
