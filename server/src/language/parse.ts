@@ -6,7 +6,7 @@
 import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { Diagnostic, Range } from './diagnostics.js';
-import { tokenize, Identifier, Kw } from './tokens.js';
+import { tokenize, Comma, Identifier, Kw } from './tokens.js';
 import { bayesParser, tokenEnd, tokenRange } from './parser.js';
 import { selfContained, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
@@ -177,11 +177,13 @@ function errorStatement(tokens: IToken[]): A.ErrorStmt {
   const range = tokenRange(keyword, tokens[tokens.length - 1]);
   const declares = [Kw.variable, Kw.hypotheses, Kw.data, Kw.corpus, Kw.classifier, Kw.mixture, Kw.network].includes(keyword.tokenType);
   const nameToken = keyword.tokenType === Kw.import ? tokens[2] : tokens[1];
-  const isName = nameToken && (nameToken.tokenType === Identifier || nameToken.tokenType.CATEGORIES?.includes(Identifier));
-  const name: A.Name | undefined = (declares || keyword.tokenType === Kw.import) && isName
-    ? { kind: 'name', text: nameToken.image, range: tokenRange(nameToken) }
-    : undefined;
-  return { kind: 'error', keyword: keyword.image, ...(name ? { name } : {}), range };
+  const isName = (t: IToken | undefined) => t !== undefined && (t.tokenType === Identifier || t.tokenType.CATEGORIES?.includes(Identifier) === true);
+  if (!(declares || keyword.tokenType === Kw.import) || !isName(nameToken)) return { kind: 'error', keyword: keyword.image, range };
+  const nameOf = (t: IToken): A.Name => ({ kind: 'name', text: t.image, range: tokenRange(t) });
+  // `variable A, B, C …` declares every name before the domain.
+  const others: A.Name[] = [];
+  for (let i = 2; keyword.tokenType === Kw.variable && tokens[i]?.tokenType === Comma && isName(tokens[i + 1]); i += 2) others.push(nameOf(tokens[i + 1]));
+  return { kind: 'error', keyword: keyword.image, name: nameOf(nameToken), ...(others.length ? { others } : {}), range };
 }
 
 function lexDiagnostic(text: string, e: ILexingError): Diagnostic {

@@ -108,7 +108,7 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
   for (const s of statements) {
     const kind = globalKinds[s.kind];
     if (s.kind === 'error') {
-      if (s.name) declareGlobal(table, 'unknown', s.name, s, report);
+      for (const name of [...(s.name ? [s.name] : []), ...(s.others ?? [])]) declareGlobal(table, 'unknown', name, s, report);
     } else if (kind && 'name' in s) {
       declareGlobal(table, kind, s.name, s, report);
     }

@@ -196,3 +196,9 @@ test('every diagnostic has a code, a message and a range inside the document', (
     assert.ok(d.range.end.line < lines.length && d.range.end.character <= lines[d.range.end.line].length, JSON.stringify(d));
   }
 });
+
+test('a statement with a syntax error does not cascade into checker errors', () => {
+  const text = 'variable Test, Other { pos, neg\nhypotheses D { a: 0.5, b: 0.5 }\nP(Test | D) { a: [0.5, 0.5], b: [0.5, 0.5] }\nobserve Test = pos, Other = neg\n'
+    + 'variable X { x, y }\nP(X) {\n  x: 0.5\n  y 0.5 :\n}\nP(Y | X) {\n  x: [1]]\n  y: 0.5\n}\nvariable Y { u, v }';
+  assert.deepEqual(diagnose(text).map((d) => [d.code, d.range.start.line]), [['syntax-error', 0], ['syntax-error', 7], ['syntax-error', 10]]);
+});

@@ -99,7 +99,8 @@ function checkPrior(ctx: CheckContext, table: A.TableDecl, child: VariableInfo):
     return;
   }
   const missing = child.states?.filter((s) => !given.has(s)) ?? [];
-  if (missing.length > 0 && !table.recovered) {
+  if (table.recovered) return; // rows were lost to a syntax error: sums and gaps would mislead
+  if (missing.length > 0) {
     ctx.report.error('missing-row', `no probability for ${missing.map((s) => `${child.name} = ${s}`).join(', ')}`, table.head.range, { missing });
   } else if (Math.abs(sum - 1) > SUM_TOLERANCE) {
     ctx.report.error('row-sum', `the probabilities of '${child.name}' sum to ${showNumber(sum)}, not 1`, table.head.range, { sum });
