@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadNewsgroups, documentsInPart } from '../server/src/model/corpus.js';
-import { tokenizeDocuments } from '../server/src/engine/tokenizer.js';
+import { tokenizeLatin1Documents } from '../server/src/engine/latin1Tokenizer.js';
 import { trainTextNaiveBayes, predictTextNaiveBayes } from '../server/src/engine/textNaiveBayes.js';
 import { evaluate, shuffledRows, type Evaluation } from '../server/src/engine/evaluation.js';
 
@@ -25,11 +25,11 @@ if (!existsSync(archive)) { console.log(`skipped: ${archive} not found`); proces
 const started = performance.now();
 const corpus = loadNewsgroups(archive, 'all');
 const loaded = performance.now();
-const tokens = tokenizeDocuments(corpus.texts);
+const tokens = tokenizeLatin1Documents(corpus.documents);
 const tokenized = performance.now();
 const fitPredict = (train: Int32Array, test: Int32Array) => predictTextNaiveBayes(trainTextNaiveBayes(tokens, corpus.labels, corpus.classNames, train, options), tokens, test);
-const order = shuffledRows(corpus.texts.length, seed);
-const cut = Math.round((corpus.texts.length * 2) / 3);
+const order = shuffledRows(corpus.documents.length, seed);
+const cut = Math.round((corpus.documents.length * 2) / 3);
 const mitchell = { train: order.slice(0, cut), test: order.slice(cut) };
 const bydate = { train: documentsInPart(corpus, 0), test: documentsInPart(corpus, 1) };
 const ours: Record<string, { evaluation: Evaluation; predicted: Int32Array; ms: number }> = {};

@@ -41,22 +41,29 @@ function wordTotals(corpus: TokenizedCorpus, docs: Int32Array): Float64Array {
 }
 
 function chooseVocabulary(corpus: TokenizedCorpus, totals: Float64Array, options: VocabularyOptions): { vocabularyOf: Int32Array; size: number; dropped: string[] } {
-  const words = corpus.index.words;
-  const present: number[] = [];
-  for (let w = 0; w < totals.length; w++) if (totals[w]! > 0) present.push(w);
-  const drop = Math.min(options.dropMostFrequent ?? 0, present.length);
-  const dropped: number[] = [];
-  if (drop > 0) {
-    present.sort((a, b) => totals[b]! - totals[a]! || (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0));
-    dropped.push(...present.slice(0, drop));
-  }
+  const dropped = mostFrequent(corpus.index.words, totals, options.dropMostFrequent ?? 0);
   const vocabularyOf = new Int32Array(totals.length).fill(-1);
-  const excluded = new Set(dropped);
-  const minCount = options.minCount ?? 1;
-  // Vocabulary positions follow alphabetical order, as scikit-learn's vocabulary_ does.
-  const kept = present.filter((w) => !excluded.has(w) && totals[w]! >= minCount).sort((a, b) => (words[a]! < words[b]! ? -1 : 1));
-  kept.forEach((w, k) => { vocabularyOf[w] = k; });
-  return { vocabularyOf, size: kept.length, dropped: dropped.map((w) => words[w]!) };
+  const minCount = Math.max(1, options.minCount ?? 1);
+  for (const w of dropped) vocabularyOf[w] = -2; // marked, reset below
+  let size = 0;
+  for (let w = 0; w < totals.length; w++) {
+    if (vocabularyOf[w] === -2) vocabularyOf[w] = -1;
+    else if (totals[w]! >= minCount) vocabularyOf[w] = size++;
+  }
+  return { vocabularyOf, size, dropped: dropped.map((w) => corpus.index.words[w]!) };
+}
+
+/** The n word ids with the largest totals, most frequent first, ties alphabetical. */
+function mostFrequent(words: readonly string[], totals: Float64Array, n: number): number[] {
+  if (n <= 0) return [];
+  // The n-th largest total is a threshold: only words at or above it can be chosen, so only
+  // those few are sorted (not the whole vocabulary).
+  const sorted = Float64Array.from(totals).sort();
+  const threshold = Math.max(1, sorted[Math.max(0, sorted.length - n)]!);
+  const candidates: number[] = [];
+  for (let w = 0; w < totals.length; w++) if (totals[w]! >= threshold) candidates.push(w);
+  candidates.sort((a, b) => totals[b]! - totals[a]! || (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0));
+  return candidates.slice(0, n);
 }
 
 export function trainTextNaiveBayes(

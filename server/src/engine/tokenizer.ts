@@ -11,7 +11,8 @@ const WORD_CHAR = /[\p{L}\p{N}_]/u;
 const LATIN1_WORD = new Uint8Array(256);
 for (let c = 0; c < 256; c++) LATIN1_WORD[c] = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 0;
 
-function isWordCodePoint(cp: number): boolean {
+/** True for a code point that can be part of a word. */
+export function isWordCodePoint(cp: number): boolean {
   return cp < 256 ? LATIN1_WORD[cp] === 1 : WORD_CHAR.test(String.fromCodePoint(cp));
 }
 

@@ -7,8 +7,8 @@
 import { readTarGz } from './tarArchive.js';
 
 export interface LabelledCorpus {
-  /** Document texts, ordered by class name then path. */
-  texts: string[];
+  /** Document bytes (Latin-1), ordered by class name then path; views into the archive. */
+  documents: Uint8Array[];
   paths: string[];
   labels: Int32Array;
   /** Class names in alphabetical order (label c = classNames[c]). */
@@ -38,7 +38,7 @@ function labelByFolder(files: { path: string; folder: string; test: boolean; dat
   const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   files.sort((a, b) => compare(a.folder, b.folder) || compare(a.path, b.path));
   return {
-    texts: files.map((f) => f.data.toString('latin1')),
+    documents: files.map((f) => f.data),
     paths: files.map((f) => f.path),
     labels: Int32Array.from(files, (f) => classOf.get(f.folder)!),
     classNames,
@@ -51,4 +51,9 @@ export function documentsInPart(corpus: LabelledCorpus, part: 0 | 1): Int32Array
   const rows: number[] = [];
   corpus.part.forEach((p, i) => { if (p === part) rows.push(i); });
   return Int32Array.from(rows);
+}
+
+/** Document d as a string (Latin-1: each byte is one character). */
+export function documentText(corpus: LabelledCorpus, d: number): string {
+  return Buffer.from(corpus.documents[d]!).toString('latin1');
 }
