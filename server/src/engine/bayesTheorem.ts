@@ -14,8 +14,8 @@ export interface PosteriorRow {
   likelihood: number;
   /** P(D|h) P(h). */
   product: number;
-  /** P(h|D); undefined when the evidence has probability 0. */
-  posterior: number | undefined;
+  /** P(h|D); absent when the evidence has probability 0. */
+  posterior?: number;
   /** ln P(D|h), exact even when `likelihood` underflows to 0. */
   logLikelihood: number;
 }
@@ -55,8 +55,8 @@ export function posterior(hypotheses: readonly Hypothesis[], logLikelihoods: Arr
     prior: h.prior,
     likelihood: Math.exp(logLikelihoods[i]!),
     product: Math.exp(logProducts[i]!),
-    posterior: evidencePossible ? Math.exp(logProducts[i]! - logEvidence) : undefined,
     logLikelihood: logLikelihoods[i]!,
+    ...(evidencePossible ? { posterior: Math.exp(logProducts[i]! - logEvidence) } : {}),
   }));
   return {
     rows,

@@ -17,10 +17,10 @@ export type EvaluationPlan =
 
 export interface ClassMetrics {
   value: string;
-  /** Of the examples predicted as this class, the fraction that are; undefined if none predicted. */
-  precision: number | undefined;
-  /** Of the examples of this class, the fraction predicted as it; undefined if none exist. */
-  recall: number | undefined;
+  /** Of the examples predicted as this class, the fraction that are; absent if none predicted. */
+  precision?: number;
+  /** Of the examples of this class, the fraction predicted as it; absent if none exist. */
+  recall?: number;
   support: number;
 }
 
@@ -68,7 +68,7 @@ function classMetrics(value: string, c: number, confusion: number[][]): ClassMet
   const support = confusion[c]!.reduce((s, n) => s + n, 0);
   const predictedAs = confusion.reduce((s, row) => s + row[c]!, 0);
   const hit = confusion[c]![c]!;
-  return { value, precision: predictedAs > 0 ? hit / predictedAs : undefined, recall: support > 0 ? hit / support : undefined, support };
+  return { value, ...(predictedAs > 0 ? { precision: hit / predictedAs } : {}), ...(support > 0 ? { recall: hit / support } : {}), support };
 }
 
 /** Row indices 0..n−1 in a seeded random order. */

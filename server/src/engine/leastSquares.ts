@@ -14,10 +14,10 @@ export interface LeastSquaresFit {
   sse: number;
   /** ML estimate of σ: sqrt(SSE / m). */
   sigmaMl: number;
-  /** Unbiased estimate: sqrt(SSE / (m − p)); undefined when m = p. */
-  sigmaUnbiased: number | undefined;
-  /** ln P(D|h_ML, σ_ML) = −m/2 (ln(2π σ²) + 1). */
-  logLikelihood: number;
+  /** Unbiased estimate: sqrt(SSE / (m − p)); absent when m = p. */
+  sigmaUnbiased?: number;
+  /** ln P(D|h_ML, σ_ML) = −m/2 (ln(2π σ²) + 1); absent for a perfect fit (σ = 0, unbounded density). */
+  logLikelihood?: number;
   examples: number;
 }
 
@@ -39,10 +39,9 @@ export function leastSquares(regressors: readonly string[], x: readonly (readonl
     coefficients: Array.from(w),
     sse,
     sigmaMl: Math.sqrt(variance),
-    sigmaUnbiased: m > p ? Math.sqrt(sse / (m - p)) : undefined,
-    // A perfect fit has σ = 0 and an unbounded density: report +∞ rather than NaN.
-    logLikelihood: variance === 0 ? Infinity : (-m / 2) * (Math.log(2 * Math.PI * variance) + 1),
     examples: m,
+    ...(m > p ? { sigmaUnbiased: Math.sqrt(sse / (m - p)) } : {}),
+    ...(variance > 0 ? { logLikelihood: (-m / 2) * (Math.log(2 * Math.PI * variance) + 1) } : {}),
   };
 }
 

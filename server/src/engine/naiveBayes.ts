@@ -89,9 +89,10 @@ export interface IgnoredValue {
 }
 
 export interface NaiveBayesClassification {
-  classes: { value: string; /** P(v) Π P(a_i|v), unnormalised */ score: number; logScore: number; posterior: number | undefined }[];
-  /** v_NB; undefined when every class has probability 0 (evidence impossible). */
-  predicted: string | undefined;
+  /** score = P(v) Π P(a_i|v), unnormalised; posterior absent when every class has probability 0. */
+  classes: { value: string; score: number; logScore: number; posterior?: number }[];
+  /** v_NB; absent when every class has probability 0 (evidence impossible). */
+  predicted?: string;
   /** Attribute values left out of the product (missing, or never seen in training). */
   ignored: IgnoredValue[];
 }
@@ -117,8 +118,8 @@ export function classifyNaiveBayes(model: NaiveBayesModel, instance: Readonly<Re
   const logScores = logScoresOf(model, codes);
   const posterior = normalizeLog(logScores);
   return {
-    classes: model.target.values.map((value, v) => ({ value, score: Math.exp(logScores[v]!), logScore: logScores[v]!, posterior: posterior?.[v] })),
-    predicted: posterior ? model.target.values[argmax(logScores)] : undefined,
+    classes: model.target.values.map((value, v) => ({ value, score: Math.exp(logScores[v]!), logScore: logScores[v]!, ...(posterior ? { posterior: posterior[v]! } : {}) })),
+    ...(posterior ? { predicted: model.target.values[argmax(logScores)]! } : {}),
     ignored,
   };
 }

@@ -5,6 +5,7 @@ import {
 } from '../../../server/src/engine/betaDistribution.js';
 import { dirichletPosterior, dirichletInterval, dirichletProbabilityBetween } from '../../../server/src/engine/dirichlet.js';
 import { mEstimate, laplaceEstimate, smoothedEstimate } from '../../../server/src/engine/mEstimate.js';
+import { parameterPosterior, mEstimatePseudoCounts } from '../../../server/src/engine/parameterLearning.js';
 
 const close = (a: number | undefined, b: number, tol: number, msg = '') => assert.ok(a !== undefined && Math.abs(a - b) <= tol, `${msg} ${a} vs ${b}`);
 
@@ -90,4 +91,15 @@ test('m-estimate (eq. 6.22) and Laplace', () => {
   close(smoothedEstimate({ kind: 'mEstimate', m: 2 }, 3, 9, 2), 4 / 11, 1e-15);
   close(smoothedEstimate({ kind: 'none' }, 3, 9, 2), 1 / 3, 1e-15);
   assert.throws(() => mEstimate(0, 0, 0.5, 0), /0\/0/);
+});
+
+test('parameter summary: thumbtack 8 heads 4 tails with interval and P(0.6 ≤ θ ≤ 0.8)', () => {
+  const s = parameterPosterior(['heads', 'tails'], [1, 1], [8, 4], { level: 0.95, between: { value: 'heads', lower: 0.6, upper: 0.8 } });
+  close(s.mean[0], 9 / 14, 1e-15);
+  close(s.mode![0], 2 / 3, 1e-15);
+  const [lo, hi] = betaInterval(9, 5, 0.95);
+  assert.deepEqual(s.interval!.bounds[0], [lo, hi]);
+  close(s.probability!.p, betaProbabilityBetween(9, 5, 0.6, 0.8), 1e-15);
+  assert.deepEqual(mEstimatePseudoCounts(4, 2), [0.5, 0.5, 0.5, 0.5]);
+  assert.throws(() => parameterPosterior(['a', 'b'], [1, 1], [1, 1], { between: { value: 'c', lower: 0, upper: 1 } }), /not one of/);
 });

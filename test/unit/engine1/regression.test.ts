@@ -16,6 +16,7 @@ test('least squares recovers an exact linear function of several regressors', ()
   const fit = leastSquares(['a', 'b', 'c'], x, d);
   [1.5, -2, 0.25, 7].forEach((w, i) => close(fit.coefficients[i]!, w, 1e-12));
   assert.ok(fit.sse < 1e-20);
+  assert.equal(leastSquares(['a'], [[1], [2], [3]], [2, 4, 6]).logLikelihood, undefined); // σ = 0: no finite likelihood
 });
 
 test('simple regression equals the closed form cov/var on Old Faithful; h_ML maximises the Normal likelihood', (t) => {
@@ -29,9 +30,9 @@ test('simple regression equals the closed form cov/var on Old Faithful; h_ML max
   close(fit.coefficients[1]!, slope, 1e-12);
   close(fit.coefficients[0]!, my - slope * mx, 1e-10);
   const x = waiting.map((w) => [w]);
-  close(gaussianLogLikelihood(x, eruptions, fit.coefficients, fit.sigmaMl), fit.logLikelihood, 1e-9);
+  close(gaussianLogLikelihood(x, eruptions, fit.coefficients, fit.sigmaMl), fit.logLikelihood!, 1e-9);
   for (const [dw0, dw1] of [[0.01, 0], [0, 1e-4], [-0.02, 2e-4]]) {
-    assert.ok(gaussianLogLikelihood(x, eruptions, [fit.coefficients[0]! + dw0!, fit.coefficients[1]! + dw1!], fit.sigmaMl) < fit.logLikelihood);
+    assert.ok(gaussianLogLikelihood(x, eruptions, [fit.coefficients[0]! + dw0!, fit.coefficients[1]! + dw1!], fit.sigmaMl) < fit.logLikelihood!);
   }
   close(fit.sigmaUnbiased!, Math.sqrt(fit.sse / (m - 2)), 1e-15);
 });
