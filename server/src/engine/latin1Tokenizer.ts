@@ -27,32 +27,31 @@ class ByteWordTable {
   private hashes = new Int32Array(1 << 14);
   private slots = new Int32Array(1 << 16); // id + 1, 0 = empty
 
-  /** Id of the lower-cased bytes text[start, end) whose FNV-1a hash is `hash`. */
-  lookup(text: Uint8Array, start: number, end: number, hash: number): number {
+  /** Id of the (lower-cased) bytes word[0, length) whose FNV-1a hash is `hash`. */
+  lookup(word: Uint8Array, length: number, hash: number): number {
     const mask = this.slots.length - 1;
-    const length = end - start;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = this.slots[slot]!;
-      if (entry === 0) return this.insert(text, start, end, hash, slot);
+      if (entry === 0) return this.insert(word, length, hash, slot);
       const id = entry - 1;
-      if (this.hashes[id] === hash && this.lengths[id] === length && this.sameBytes(id, text, start, length)) return id;
+      if (this.hashes[id] === hash && this.lengths[id] === length && this.sameBytes(id, word, length)) return id;
     }
   }
 
-  private sameBytes(id: number, text: Uint8Array, start: number, length: number): boolean {
+  private sameBytes(id: number, word: Uint8Array, length: number): boolean {
     const at = this.starts[id]!, pool = this.pool;
-    for (let i = 0; i < length; i++) if (pool[at + i] !== LOWER[text[start + i]!]) return false;
+    for (let i = 0; i < length; i++) if (pool[at + i] !== word[i]) return false;
     return true;
   }
 
-  private insert(text: Uint8Array, start: number, end: number, hash: number, slot: number): number {
-    const id = this.size++, length = end - start;
+  private insert(word: Uint8Array, length: number, hash: number, slot: number): number {
+    const id = this.size++;
     if (id === this.starts.length) this.growIds();
     if (this.poolLength + length > this.pool.length) {
       const grown = new Uint8Array(Math.max(this.pool.length * 2, this.poolLength + length));
       grown.set(this.pool.subarray(0, this.poolLength)); this.pool = grown;
     }
-    for (let i = 0; i < length; i++) this.pool[this.poolLength + i] = LOWER[text[start + i]!]!;
+    this.pool.set(word.subarray(0, length), this.poolLength);
     this.starts[id] = this.poolLength; this.lengths[id] = length; this.hashes[id] = hash;
     this.poolLength += length;
     this.slots[slot] = id + 1;
@@ -75,17 +74,14 @@ class ByteWordTable {
     }
   }
 
-  word(id: number): string {
-    const at = this.starts[id]!;
-    return latin1String(this.pool.subarray(at, at + this.lengths[id]!));
+  /** Every word as a string: the pool is decoded once and sliced (cheaper than one decode per word). */
+  words(): string[] {
+    let text = '';
+    for (let i = 0; i < this.poolLength; i += 4096) text += String.fromCharCode(...this.pool.subarray(i, Math.min(i + 4096, this.poolLength)));
+    const out = new Array<string>(this.size);
+    for (let id = 0; id < this.size; id++) out[id] = text.slice(this.starts[id]!, this.starts[id]! + this.lengths[id]!);
+    return out;
   }
-}
-
-/** Latin-1 decoding (each byte is the code point), in chunks to respect argument limits. */
-function latin1String(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 4096) out += String.fromCharCode(...bytes.subarray(i, i + 4096));
-  return out;
 }
 
 /** Growable Int32Array of word ids. */
@@ -99,17 +95,23 @@ class IdBuffer {
 }
 
 /** Appends the word ids of one text; locals only, so the hot loop stays in registers. */
-function scanDocument(text: Uint8Array, table: ByteWordTable, out: IdBuffer): void {
+function scanDocument(text: Uint8Array, table: ByteWordTable, out: IdBuffer, scratch: { word: Uint8Array }): void {
   const n = text.length;
+  if (scratch.word.length < n) scratch.word = new Uint8Array(n); // no word is longer than its text
+  const word = scratch.word;
   let i = 0, length = out.length, ids = out.ids;
   while (i < n) {
     if (WORD[text[i]!] === 0) { i++; continue; }
-    const start = i;
-    let hash = 0x811c9dc5;
-    do { hash = Math.imul(hash ^ LOWER[text[i]!]!, 16777619); i++; } while (i < n && WORD[text[i]!] === 1);
-    if (i - start < 2) continue;
+    let hash = 0x811c9dc5, w = 0;
+    do {
+      const c = LOWER[text[i]!]!;
+      word[w++] = c;
+      hash = Math.imul(hash ^ c, 16777619);
+      i++;
+    } while (i < n && WORD[text[i]!] === 1);
+    if (w < 2) continue;
     if (length === ids.length) { out.length = length; out.grow(); ids = out.ids; }
-    ids[length++] = table.lookup(text, start, i, hash);
+    ids[length++] = table.lookup(word, w, hash);
   }
   out.length = length;
 }
@@ -117,15 +119,17 @@ function scanDocument(text: Uint8Array, table: ByteWordTable, out: IdBuffer): vo
 export function tokenizeLatin1Documents(documents: readonly Uint8Array[], index = new WordIndex()): TokenizedCorpus {
   const table = new ByteWordTable();
   const out = new IdBuffer();
+  const scratch = { word: new Uint8Array(256) };
   const offsets = new Int32Array(documents.length + 1);
   for (let d = 0; d < documents.length; d++) {
-    scanDocument(documents[d]!, table, out);
+    scanDocument(documents[d]!, table, out, scratch);
     offsets[d + 1] = out.length;
   }
-  // Local ids → ids of the (possibly shared, possibly non-empty) word index.
-  const toIndex = new Int32Array(table.size);
-  for (let id = 0; id < table.size; id++) toIndex[id] = index.id(table.word(id));
   const tokens = out.ids.slice(0, out.length);
+  const words = table.words();
+  if (index.size === 0) { index.appendNew(words); return { index, tokens, offsets }; } // ids coincide
+  // Local ids → ids of a word index that already holds words.
+  const toIndex = Int32Array.from(words, (w) => index.id(w));
   for (let t = 0; t < tokens.length; t++) tokens[t] = toIndex[tokens[t]!]!;
   return { index, tokens, offsets };
 }

@@ -17,21 +17,45 @@ export function isWordCodePoint(cp: number): boolean {
 }
 
 export class WordIndex {
-  readonly ids = new Map<string, number>();
+  private readonly ids = new Map<string, number>();
   readonly words: string[] = [];
+  /** words[0 .. mapped) are in `ids`; bulk additions defer the Map until a lookup needs it. */
+  private mapped = 0;
 
   id(word: string): number {
+    this.catchUp();
     let id = this.ids.get(word);
     if (id === undefined) {
       id = this.words.length;
       this.ids.set(word, id);
       this.words.push(word);
+      this.mapped++;
     }
     return id;
   }
 
   get size(): number {
     return this.words.length;
+  }
+
+  /** Id of a word, or undefined when the index does not know it. */
+  find(word: string): number | undefined {
+    this.catchUp();
+    return this.ids.get(word);
+  }
+
+  /**
+   * Appends words known to be new (a tokenizer that deduplicated them itself) without hashing
+   * them into the Map now; most corpora never look a word up by its text afterwards.
+   */
+  appendNew(words: readonly string[]): number {
+    const first = this.words.length;
+    for (const w of words) this.words.push(w);
+    return first;
+  }
+
+  private catchUp(): void {
+    for (; this.mapped < this.words.length; this.mapped++) this.ids.set(this.words[this.mapped]!, this.mapped);
   }
 }
 

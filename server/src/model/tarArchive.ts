@@ -25,7 +25,7 @@ export function readTar(archive: Buffer): TarEntry[] {
   let longName: string | undefined;
   while (offset + BLOCK <= archive.length) {
     const header = archive.subarray(offset, offset + BLOCK);
-    if (header.every((b) => b === 0)) break; // end-of-archive marker
+    if (header[0] === 0 && isZeroBlock(header)) break; // end-of-archive marker (a real header has a name)
     if (!checksumOk(header)) throw new Error(`tar: bad header checksum at byte ${offset}`);
     const size = octal(header.subarray(124, 136));
     const type = String.fromCharCode(header[156]!);
@@ -38,6 +38,11 @@ export function readTar(archive: Buffer): TarEntry[] {
     if (type === '0' || type === '\0') entries.push({ path, data });
   }
   return entries;
+}
+
+function isZeroBlock(block: Buffer): boolean {
+  for (let i = 0; i < block.length; i++) if (block[i] !== 0) return false;
+  return true;
 }
 
 function cString(bytes: Buffer): string {
