@@ -111,6 +111,25 @@ export function logLikelihoodOfObservations(
   return out;
 }
 
+/**
+ * ln P(D|h) when D is a data set whose rows are independent given h and whose columns each have
+ * a likelihood table (`observe Days`). Missing values (undefined, null or '?') are skipped.
+ */
+export function logLikelihoodOfDataset(
+  models: readonly ObservationModel[],
+  header: readonly string[],
+  rows: readonly (readonly (string | null | undefined)[])[],
+  hypothesisCount: number,
+): Float64Array {
+  const unknown = header.filter((column) => !models.some((m) => m.variable === column));
+  if (unknown.length > 0) throw new EngineError(`no likelihood table for column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
+  const observations: Observation[] = [];
+  for (const row of rows) {
+    row.forEach((value, c) => { if (value !== null && value !== undefined && value !== '?') observations.push({ variable: header[c]!, value }); });
+  }
+  return logLikelihoodOfObservations(models, observations, hypothesisCount);
+}
+
 function validateObservationModel(model: ObservationModel, hypothesisCount: number): void {
   if (model.probabilities.length !== hypothesisCount) {
     throw new EngineError(`P(${model.variable} | h) has ${model.probabilities.length} rows for ${hypothesisCount} hypotheses`);

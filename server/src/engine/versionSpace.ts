@@ -42,6 +42,8 @@ export interface ConceptPosterior {
   errorClasses: ErrorClass[];
   /** Most specific and most general boundaries of the version space (noise 0 only). */
   boundaries?: { S: string[][]; G: string[][] } | { exceeded: string };
+  /** Every member of the version space, when noise is 0 and there are at most `listLimit`. */
+  members?: string[][];
 }
 
 export interface ConceptOptions {
@@ -50,6 +52,8 @@ export interface ConceptOptions {
   stateBudget?: number;
   /** Largest G boundary to compute. */
   boundaryBudget?: number;
+  /** List the version space's members when it has at most this many (default 100). */
+  listLimit?: number;
 }
 
 export function conceptPosterior(problem: ConceptExamples, options: ConceptOptions): ConceptPosterior {
@@ -76,7 +80,7 @@ export function conceptPosterior(problem: ConceptExamples, options: ConceptOptio
     logEvidence,
     evidencePossible,
     errorClasses,
-    ...(noise === 0 ? { boundaries: describeBoundaries(problem, options.boundaryBudget ?? 10_000) } : {}),
+    ...(noise === 0 ? describeVersionSpace(problem, options.boundaryBudget ?? 10_000, histogram.get(0) ?? 0n, options.listLimit ?? 100) : {}),
   };
 }
 
@@ -185,9 +189,31 @@ function maximallyGeneral(hs: Conjunction[]): Conjunction[] {
   return unique.filter((h) => !unique.some((k) => k !== h && moreGeneralOrEqual(k, h) && !moreGeneralOrEqual(h, k)));
 }
 
-function describeBoundaries(problem: ConceptExamples, budget: number): { S: string[][]; G: string[][] } | { exceeded: string } {
+function describeVersionSpace(problem: ConceptExamples, budget: number, size: bigint, listLimit: number): Pick<ConceptPosterior, 'boundaries' | 'members'> {
   const b = candidateElimination(problem, budget);
-  if (!b) return { exceeded: `the G boundary has more than ${budget} members` };
+  if (!b) return { boundaries: { exceeded: `the G boundary has more than ${budget} members` } };
   const show = (h: Conjunction) => describeConjunction(h, problem.attributes);
-  return { S: b.S.map(show), G: b.G.map(show) };
+  const boundaries = { S: b.S.map(show), G: b.G.map(show) };
+  if (size > BigInt(listLimit)) return { boundaries };
+  return { boundaries, members: versionSpaceMembers(b, problem.attributes.map((a) => a.values.length)).map(show) };
+}
+
+/**
+ * The members of a version space from its boundaries (Mitchell's representation theorem 2.1):
+ * every h with s ≤g h ≤g g for some s in S and g in G. Call only when the space is small.
+ */
+export function versionSpaceMembers(b: Boundaries, domainSizes: readonly number[]): Conjunction[] {
+  const members = new Map<string, Conjunction>();
+  for (const s of b.S) {
+    if (s === null) members.set('∅', null);
+    for (const g of b.G) {
+      if (g === null || !moreGeneralOrEqual(g, s)) continue;
+      // Per attribute, the constraints between s and g.
+      const options = Array.from(g, (gi, i) => (gi !== ANY ? [gi] : s === null ? [ANY, ...Array.from({ length: domainSizes[i]! }, (_, v) => v)] : s[i] === ANY ? [ANY] : [ANY, s[i]!]));
+      let partial: number[][] = [[]];
+      for (const choice of options) partial = partial.flatMap((p) => choice.map((c) => [...p, c]));
+      for (const p of partial) members.set(p.join(','), Int32Array.from(p));
+    }
+  }
+  return [...members.values()];
 }

@@ -48,7 +48,7 @@ export type ResultEntry = ExpectResult | (ResultBase & Record<string, unknown>);
 // ── Bayesian learning (Mitchell §6.2–6.10, Poole §10.2): entries built from server/src/engine ──
 // Numbers that can be impossible (P(D) = 0) are absent rather than NaN/±Infinity, so every entry
 // survives JSON.stringify unchanged.
-import type { ErrorClass } from '../engine/versionSpace.js';
+import type { ConceptPosterior } from '../engine/versionSpace.js';
 import type { MdlRow } from '../engine/mdl.js';
 import type { TreeScore } from '../engine/decisionTree.js';
 import type { OptimalClassification } from '../engine/bayesOptimal.js';
@@ -71,20 +71,13 @@ export interface PosteriorResult extends ResultBase {
   ml: string[];
 }
 
-/** Brute-force MAP over generated conjunctions (§6.3): counts, not lists, of hypotheses. */
-export interface VersionSpaceResult extends ResultBase {
+/**
+ * Brute-force MAP over generated conjunctions (§6.3): |H| and |VS| as exact decimal text, error
+ * classes (counts of hypotheses, not lists), S and G, and the members when few.
+ * (ln P(D) is left out: it is −∞ when the evidence is impossible.)
+ */
+export interface VersionSpaceResult extends ResultBase, Omit<ConceptPosterior, 'logEvidence'> {
   kind: 'versionSpace';
-  /** |H|, exact, as decimal text (it can exceed 2^53). */
-  hypothesisCount: string;
-  /** |VS_H,D|, exact. */
-  versionSpaceSize: string;
-  examples: number;
-  noise: number;
-  evidence: number;
-  evidencePossible: boolean;
-  errorClasses: ErrorClass[];
-  /** Noise 0: S and G in Mitchell's notation (<Sunny, Warm, ?, …>), or why they were not computed. */
-  boundaries?: { S: string[][]; G: string[][] } | { exceeded: string };
 }
 
 /** `query mdl H`: L(h) + L(D|h) in bits per hypothesis. */

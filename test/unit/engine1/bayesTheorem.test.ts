@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { posterior, logLikelihoodOfObservations, type ObservationModel } from '../../../server/src/engine/bayesTheorem.js';
+import { posterior, logLikelihoodOfObservations, logLikelihoodOfDataset, type ObservationModel } from '../../../server/src/engine/bayesTheorem.js';
 import { EngineError } from '../../../server/src/engine/engineError.js';
 import { createRng } from '../../../server/src/engine/random.js';
 
@@ -28,6 +28,14 @@ test('two independent positive tests multiply the likelihoods (exercise 6.1)', (
   close(t.rows[0]!.posterior, num / den, 1e-12);
   assert.equal(t.rows[0]!.posterior!.toFixed(4), '0.8959');
   assert.deepEqual(t.map, ['cancer']);
+});
+
+test('a data set as evidence: rows independent given h, missing values skipped', () => {
+  const other: ObservationModel = { variable: 'Cough', values: ['yes', 'no'], probabilities: [[0.6, 0.4], [0.1, 0.9]] };
+  const ll = logLikelihoodOfDataset([test_, other], ['Test', 'Cough'], [['pos', 'yes'], ['neg', '?'], [undefined, 'no']], 2);
+  close(ll[0], Math.log(0.98 * 0.6 * 0.02 * 0.4), 1e-12);
+  close(ll[1], Math.log(0.03 * 0.1 * 0.97 * 0.9), 1e-12);
+  assert.throws(() => logLikelihoodOfDataset([test_], ['Test', 'Age'], [], 2), /no likelihood table for column Age/);
 });
 
 test('evidence of probability 0 is reported, never NaN', () => {

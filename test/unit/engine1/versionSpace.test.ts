@@ -22,6 +22,10 @@ test('EnjoySport, Table 2.1: |H| = 973, |VS| = 6, P(h|D) = 1/6, boundaries S and
     S: [['Sunny', 'Warm', '?', 'Strong', '?', '?']],
     G: [['Sunny', '?', '?', '?', '?', '?'], ['?', 'Warm', '?', '?', '?', '?']],
   });
+  // The six hypotheses of Mitchell's Figure 2.3.
+  assert.deepEqual(p.members!.map((h) => h.join(',')).sort(), [
+    '?,Warm,?,?,?,?', '?,Warm,?,Strong,?,?', 'Sunny,?,?,?,?,?', 'Sunny,?,?,Strong,?,?', 'Sunny,Warm,?,?,?,?', 'Sunny,Warm,?,Strong,?,?',
+  ]);
 });
 
 /** Every hypothesis of H, explicitly (∅ first). */
@@ -71,6 +75,7 @@ test('counts, posteriors and boundaries equal brute-force enumeration (seeded ra
     const key = (hs: Conjunction[]) => hs.map((h) => describeConjunction(h, problem.attributes).join(',')).sort();
     assert.deepEqual(key(b.S), key(specific), `S, seed ${seed}`);
     assert.deepEqual(key(b.G), key(general), `G, seed ${seed}`);
+    if (vs.length <= 100) assert.deepEqual(p.members!.map((h) => h.join(',')).sort(), key(vs), `members, seed ${seed}`);
   }
 });
 
