@@ -16,7 +16,8 @@ import { trainTextNaiveBayes, predictTextNaiveBayes } from '../server/src/engine
 import { evaluate, shuffledRows, type Evaluation } from '../server/src/engine/evaluation.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const archive = join(here, '..', '..', 'shared', 'data', '20news-bydate.tar.gz');
+// ../shared beside the repository, as the tests find it (BAYES_SHARED overrides).
+const archive = join(process.env.BAYES_SHARED ?? join(here, '..', '..', 'shared'), 'data', '20news-bydate.tar.gz');
 const seedArg = process.argv.indexOf('--seed');
 const seed = seedArg > 0 ? Number(process.argv[seedArg + 1]) : 1;
 const options = { dropMostFrequent: 100, minCount: 3 };

@@ -4,8 +4,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 export const PYTHON = '/usr/bin/python3';
 
@@ -24,11 +22,4 @@ export function runPython<T>(script: string, input: unknown): T {
   const r = spawnSync(PYTHON, ['-c', script], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status !== 0) throw new Error(`python peer failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
-}
-
-/** The shared data folder beside the repository (`<repo>/../shared/data`), if present. */
-export function sharedData(): string | undefined {
-  const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const dir = join(repo, '..', 'shared', 'data');
-  return existsSync(dir) ? dir : undefined;
 }

@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { evaluate, learningCurve } from '../../../server/src/engine/evaluation.js';
 import { trainNaiveBayes, naiveBayesPosteriors } from '../../../server/src/engine/naiveBayes.js';
 import { trainTextNaiveBayes, predictTextNaiveBayes } from '../../../server/src/engine/textNaiveBayes.js';
 import { tokenizeLatin1Documents } from '../../../server/src/engine/latin1Tokenizer.js';
 import { tokenizeDocuments } from '../../../server/src/engine/tokenizer.js';
 import { loadNewsgroups, documentsInPart, documentText } from '../../../server/src/model/corpus.js';
-import { sharedData } from '../../support/pythonPeer.js';
+import { sharedFile, NO_SHARED } from '../../support/shared.js';
 import { playTennis } from './fixtures.js';
 
 test('confusion matrix, precision and recall from known predictions', () => {
@@ -45,9 +44,9 @@ test('k folds partition the examples; splits and curves are seeded', () => {
 });
 
 test('20 Newsgroups: Mitchell protocol (seed 1) near his 89%, bydate split, learning curve', (t) => {
-  const dir = sharedData();
-  if (!dir) return t.skip('../shared/data is absent: 20 Newsgroups skipped');
-  const corpus = loadNewsgroups(join(dir, '20news-bydate.tar.gz'));
+  const archive = sharedFile('20news-bydate.tar.gz');
+  if (!archive) return t.skip(NO_SHARED);
+  const corpus = loadNewsgroups(archive);
   assert.equal(corpus.documents.length, 18_846);
   assert.equal(corpus.classNames.length, 20);
   assert.equal(documentsInPart(corpus, 0).length, 11_314);

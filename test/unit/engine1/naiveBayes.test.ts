@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { encodeCategorical, allRows } from '../../../server/src/engine/categoricalData.js';
 import { trainNaiveBayes, classifyNaiveBayes, naiveBayesPosteriors } from '../../../server/src/engine/naiveBayes.js';
-import { sharedData, sklearnUnavailable, runPython } from '../../support/pythonPeer.js';
+import { sklearnUnavailable, runPython } from '../../support/pythonPeer.js';
+import { sharedFile, NO_SHARED } from '../../support/shared.js';
 import { playTennis } from './fixtures.js';
 import { createRng } from '../../../server/src/engine/random.js';
 
@@ -47,11 +47,11 @@ test('smoothing none with an impossible instance reports zero evidence, not NaN'
 });
 
 test('car evaluation: identical to scikit-learn CategoricalNB(alpha=1) within 1e-9', (t) => {
-  const dir = sharedData();
-  if (!dir) return t.skip('../shared/data is absent: car peer comparison skipped');
+  const file = sharedFile('tables/uci/car/car.data');
+  if (!file) return t.skip(NO_SHARED);
   const why = sklearnUnavailable();
   if (why) return t.skip(why);
-  const rows = readFileSync(join(dir, 'tables/uci/car/car.data'), 'utf8').trim().split('\n').map((l) => l.trim().split(','));
+  const rows = readFileSync(file, 'utf8').trim().split('\n').map((l) => l.trim().split(','));
   const data = encodeCategorical(['buying', 'maint', 'doors', 'persons', 'lug_boot', 'safety', 'class'], rows);
   // A seeded random 1/3 of the rows, so (class, value) counts are small but every value is seen
   // (sklearn smooths a value unseen in training where we ignore it; see the test above).

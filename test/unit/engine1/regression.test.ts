@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { leastSquares, gaussianLogLikelihood } from '../../../server/src/engine/leastSquares.js';
 import { sigmoidGradientAscent, logisticNewton } from '../../../server/src/engine/sigmoidUnit.js';
 import { createRng } from '../../../server/src/engine/random.js';
-import { sharedData } from '../../support/pythonPeer.js';
+import { sharedFile, NO_SHARED } from '../../support/shared.js';
 
 const close = (a: number, b: number, tol: number, msg = '') => assert.ok(Math.abs(a - b) <= tol, `${msg} ${a} vs ${b}`);
 
@@ -20,9 +19,9 @@ test('least squares recovers an exact linear function of several regressors', ()
 });
 
 test('simple regression equals the closed form cov/var on Old Faithful; h_ML maximises the Normal likelihood', (t) => {
-  const dir = sharedData();
-  if (!dir) return t.skip('../shared/data is absent: Old Faithful regression skipped');
-  const rows = readFileSync(join(dir, 'tables/old-faithful/faithful.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
+  const file = sharedFile('tables/old-faithful/faithful.csv');
+  if (!file) return t.skip(NO_SHARED);
+  const rows = readFileSync(file, 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
   const waiting = rows.map((r) => r[r.length - 1]!), eruptions = rows.map((r) => r[r.length - 2]!);
   const fit = leastSquares(['waiting'], waiting.map((w) => [w]), eruptions);
   const m = waiting.length, mx = waiting.reduce((s, v) => s + v, 0) / m, my = eruptions.reduce((s, v) => s + v, 0) / m;

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { tokenize, tokenizeDocuments } from '../../../server/src/engine/tokenizer.js';
 import { trainTextNaiveBayes, predictTextNaiveBayes, textPosteriors, classifyText } from '../../../server/src/engine/textNaiveBayes.js';
 import { evaluate, shuffledRows } from '../../../server/src/engine/evaluation.js';
-import { sharedData, sklearnUnavailable, runPython } from '../../support/pythonPeer.js';
+import { sklearnUnavailable, runPython } from '../../support/pythonPeer.js';
+import { sharedFile, NO_SHARED } from '../../support/shared.js';
 
 const close = (a: number, b: number, tol: number) => assert.ok(Math.abs(a - b) <= tol, `${a} vs ${b}`);
 
@@ -38,11 +39,11 @@ test('Table 6.2 estimates by hand on a tiny corpus', () => {
 });
 
 test('SMS spam: identical to scikit-learn CountVectorizer + MultinomialNB(alpha=1) within 1e-9', (t) => {
-  const dir = sharedData();
-  if (!dir) return t.skip('../shared/data is absent: SMS spam peer comparison skipped');
+  const file = sharedFile('tables/sms-spam/SMSSpamCollection');
+  if (!file) return t.skip(NO_SHARED);
   const why = sklearnUnavailable();
   if (why) return t.skip(why);
-  const lines = readFileSync(join(dir, 'tables/sms-spam/SMSSpamCollection'), 'utf8').split('\n').filter((l) => l.includes('\t'));
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('\t'));
   const texts = lines.map((l) => l.slice(l.indexOf('\t') + 1));
   const classNames = ['ham', 'spam'];
   const labels = Int32Array.from(lines, (l) => classNames.indexOf(l.slice(0, l.indexOf('\t'))));
