@@ -39,20 +39,19 @@ export function trainNaiveBayes(data: CategoricalDataset, target: string, smooth
   for (const r of rows) if (labels[r] !== MISSING) classCounts[labels[r]!]!++;
   const total = classCounts.reduce((s, n) => s + n, 0);
   if (total === 0) throw new EngineError(`no training example has a known ${target}`);
-  const counts = columnOf.map((c) => countByClass(data.columns[c]!, labels, rows, C, data.attributes[c]!.values.length));
-  const model: NaiveBayesModel = {
+  const attributes = columnOf.map((c) => data.attributes[c]!);
+  const counts = columnOf.map((c, a) => countByClass(data.columns[c]!, labels, rows, C, attributes[a]!.values.length));
+  return {
     target: targetAttr,
-    attributes: columnOf.map((c) => data.attributes[c]!),
+    attributes,
     columnOf,
     smoothing,
     classCounts,
     logPrior: classCounts.map((n) => Math.log(n / total)),
     counts,
-    logLikelihood: [],
-    seen: counts.map((table, a) => seenValues(table, C, data.attributes[columnOf[a]!]!.values.length)),
+    logLikelihood: counts.map((table, a) => smoothTable(table, attributes[a]!.values.length, smoothing)),
+    seen: counts.map((table, a) => seenValues(table, C, attributes[a]!.values.length)),
   };
-  model.logLikelihood = counts.map((table, a) => smoothTable(table, model.attributes[a]!.values.length, smoothing));
-  return model;
 }
 
 function countByClass(column: Int32Array, labels: Int32Array, rows: Int32Array, C: number, k: number): Float64Array {
