@@ -28,6 +28,7 @@ export interface Evaluation {
   accuracy: number;
   correct: number;
   tested: number;
+  /** Training examples (per fold, on average, for k-fold). */
   trained: number;
   classes: ClassMetrics[];
   /** confusion[actual][predicted], pooled over folds. */

@@ -9,7 +9,7 @@
  */
 import { EngineError } from './engineError.js';
 import { argmax, normalizeLog } from './logMath.js';
-import { tokenizeDocuments, type TokenizedCorpus } from './tokenizer.js';
+import { tokenize, type TokenizedCorpus } from './tokenizer.js';
 
 export interface VocabularyOptions {
   /** Remove this many most frequent words (Mitchell: 100). Ties broken alphabetically. */
@@ -133,18 +133,18 @@ export interface TextClassification {
   wordsIgnored: number;
 }
 
-/** Classifies a new text with the word index the model was trained with. */
+/** Classifies a new text with the word index the model was trained with (which it leaves unchanged). */
 export function classifyText(model: TextNaiveBayesModel, corpus: TokenizedCorpus, text: string): TextClassification {
-  const single = tokenizeDocuments([text], corpus.index);
+  const words = tokenize(text);
+  const known = Int32Array.from(words.map((w) => corpus.index.find(w) ?? -1).filter((id) => id >= 0 && model.vocabularyOf[id]! >= 0));
   const scores = new Float64Array(model.classNames.length);
-  scoreDocument(model, single, 0, scores);
-  let used = 0;
-  for (const w of single.tokens) if (w < model.vocabularyOf.length && model.vocabularyOf[w]! >= 0) used++;
+  scoreDocument(model, { index: corpus.index, tokens: known, offsets: Int32Array.of(0, known.length) }, 0, scores);
+  const used = known.length;
   const posterior = normalizeLog(scores)!;
   return {
     classes: model.classNames.map((value, j) => ({ value, logScore: scores[j]!, posterior: posterior[j]! })),
     predicted: model.classNames[argmax(scores)]!,
     wordsUsed: used,
-    wordsIgnored: single.tokens.length - used,
+    wordsIgnored: words.length - used,
   };
 }

@@ -24,7 +24,9 @@ test('Table 6.2 estimates by hand on a tiny corpus', () => {
   // Vocabulary: acting bad film good plot (|V| = 5); pos has n = 5 positions, neg n = 6.
   assert.equal(model.vocabularySize, 5);
   assert.deepEqual(Array.from(model.wordPositions), [5, 6]);
+  const words = corpus.index.size;
   const c = classifyText(model, corpus, 'good acting unseenword');
+  assert.equal(corpus.index.size, words);
   const pos = Math.log(0.5) + Math.log((3 + 1) / (5 + 5)) + Math.log((0 + 1) / (5 + 5));
   const neg = Math.log(0.5) + Math.log((0 + 1) / (6 + 5)) + Math.log((1 + 1) / (6 + 5));
   close(c.classes[0]!.logScore, pos, 1e-12);
