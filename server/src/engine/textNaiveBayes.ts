@@ -82,6 +82,7 @@ export function trainTextNaiveBayes(
   const documentsPerClass = new Float64Array(C);
   for (const d of trainDocs) {
     const j = labels[d]!;
+    if (!(j >= 0 && j < C)) throw new EngineError(`document ${d + 1} has no class (label ${j} of ${C})`);
     documentsPerClass[j]!++;
     for (let t = corpus.offsets[d]!; t < corpus.offsets[d + 1]!; t++) {
       const k = vocabularyOf[corpus.tokens[t]!]!;
