@@ -33,10 +33,9 @@ export function leastSquaresSolve(A: Matrix, b: ArrayLike<number>, columnNames?:
   if (m < n) throw new EngineError(`${m} examples cannot determine ${n} coefficients`);
   const R = Float64Array.from(A.data);
   const y = Float64Array.from(b);
-  const columnNorms = Array.from({ length: n }, (_, j) => Math.hypot(...Array.from({ length: m }, (_, i) => A.data[i * n + j]!)));
+  const columnNorms = Array.from({ length: n }, (_, j) => columnNorm(A.data, n, j, 0, m));
   for (let k = 0; k < n; k++) {
-    let norm = 0;
-    for (let i = k; i < m; i++) norm = Math.hypot(norm, R[i * n + k]!);
+    const norm = columnNorm(R, n, k, k, m);
     if (norm <= 1e-12 * Math.max(columnNorms[k]!, Number.MIN_VALUE) || columnNorms[k] === 0) {
       const name = columnNames?.[k] ?? `column ${k + 1}`;
       throw new EngineError(`${name} is a linear combination of the other regressors: the least-squares coefficients are not unique`);
@@ -47,8 +46,8 @@ export function leastSquaresSolve(A: Matrix, b: ArrayLike<number>, columnNames?:
     for (let i = k; i < m; i++) v[i - k] = R[i * n + k]!;
     v[0]! -= alpha;
     const vv = v.reduce((s, x) => s + x * x, 0);
-    for (let j = k; j < n; j++) reflect(v, vv, (i) => R[(i + k) * n + j]!, (i, x) => { R[(i + k) * n + j] = x; });
-    reflect(v, vv, (i) => y[i + k]!, (i, x) => { y[i + k] = x; });
+    for (let j = k; j < n; j++) reflect(v, vv, R, k * n + j, n);
+    reflect(v, vv, y, k, 1);
   }
   const x = new Float64Array(n);
   for (let k = n - 1; k >= 0; k--) {
@@ -59,11 +58,22 @@ export function leastSquaresSolve(A: Matrix, b: ArrayLike<number>, columnNames?:
   return x;
 }
 
-function reflect(v: Float64Array, vv: number, get: (i: number) => number, set: (i: number, x: number) => void): void {
+/** Applies H = I − 2 v vᵀ / vᵀv to the strided vector x[offset + i·stride]. */
+function reflect(v: Float64Array, vv: number, x: Float64Array, offset: number, stride: number): void {
   let dot = 0;
-  for (let i = 0; i < v.length; i++) dot += v[i]! * get(i);
+  for (let i = 0; i < v.length; i++) dot += v[i]! * x[offset + i * stride]!;
   const f = (2 * dot) / vv;
-  for (let i = 0; i < v.length; i++) set(i, get(i) - f * v[i]!);
+  for (let i = 0; i < v.length; i++) x[offset + i * stride]! -= f * v[i]!;
+}
+
+/** ‖column j, rows from..to‖₂, scaled by the largest entry so squares cannot overflow. */
+function columnNorm(data: Float64Array, cols: number, j: number, from: number, to: number): number {
+  let scale = 0;
+  for (let i = from; i < to; i++) scale = Math.max(scale, Math.abs(data[i * cols + j]!));
+  if (scale === 0 || !Number.isFinite(scale)) return scale;
+  let sum = 0;
+  for (let i = from; i < to; i++) { const t = data[i * cols + j]! / scale; sum += t * t; }
+  return scale * Math.sqrt(sum);
 }
 
 /** Solves S x = b for symmetric positive definite S (n × n, row-major) by Cholesky. */
