@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { close } from '../../support/close.js';
 import { bayesOptimal } from '../../../server/src/engine/bayesOptimal.js';
 import { gibbsClassify } from '../../../server/src/engine/gibbsAlgorithm.js';
 import { createRng } from '../../../server/src/engine/random.js';
 
-const close = (a: number, b: number, tol: number) => assert.ok(Math.abs(a - b) <= tol, `${a} vs ${b}`);
 // Mitchell §6.7: P(h1|D) = .4 predicts +, h2 and h3 (.3 each) predict −.
 const mitchell = [
   { name: 'h1', posterior: 0.4, prediction: [1, 0] },

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { close } from '../../support/close.js';
 import { posterior, logLikelihoodOfObservations, logLikelihoodOfDataset, type ObservationModel } from '../../../server/src/engine/bayesTheorem.js';
 import { EngineError } from '../../../server/src/engine/engineError.js';
 import { createRng } from '../../../server/src/engine/random.js';
@@ -7,7 +8,6 @@ import { createRng } from '../../../server/src/engine/random.js';
 // Mitchell §6.2.1: P(cancer) = .008, P(+|cancer) = .98, P(+|¬cancer) = .03.
 const hypotheses = [{ name: 'cancer', prior: 0.008 }, { name: 'healthy', prior: 0.992 }];
 const test_: ObservationModel = { variable: 'Test', values: ['pos', 'neg'], probabilities: [[0.98, 0.02], [0.03, 0.97]] };
-const close = (a: number | undefined, b: number, tol: number) => assert.ok(a !== undefined && Math.abs(a - b) <= tol, `${a} vs ${b}`);
 
 test('cancer, one positive test: products, h_MAP and the posterior (Mitchell §6.2.1)', () => {
   const ll = logLikelihoodOfObservations([test_], [{ variable: 'Test', value: 'pos' }], 2);

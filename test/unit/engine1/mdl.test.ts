@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { close } from '../../support/close.js';
 import { mdlChoice, bitsOfProbability, bitsOfLogProbability, exceptionBits, bicBits } from '../../../server/src/engine/mdl.js';
 import { scoreTrees, treeLikelihood, fitLeaves, treeCodeBits, type ProbabilisticTree } from '../../../server/src/engine/decisionTree.js';
 import { posterior } from '../../../server/src/engine/bayesTheorem.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { newsReading } from './fixtures.js';
 
-const close = (a: number, b: number, tol: number) => assert.ok(Math.abs(a - b) <= tol, `${a} vs ${b}`);
 const leaf = (pReads: number): ProbabilisticTree => ({ kind: 'leaf', distribution: [pReads, 1 - pReads] });
 
 // Poole ex. 10.6 on Figure 7.1: d0 (no split), d1a (split on Length), d2 (Figure 7.8 left, fits exactly).

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { close } from '../../support/close.js';
 import { readFileSync } from 'node:fs';
 import { encodeCategorical, allRows } from '../../../server/src/engine/categoricalData.js';
 import { trainNaiveBayes, classifyNaiveBayes, naiveBayesPosteriors } from '../../../server/src/engine/naiveBayes.js';
@@ -8,7 +9,6 @@ import { sharedFile, NO_SHARED } from '../../support/shared.js';
 import { playTennis } from './fixtures.js';
 import { createRng } from '../../../server/src/engine/random.js';
 
-const close = (a: number | undefined, b: number, tol: number) => assert.ok(a !== undefined && Math.abs(a - b) <= tol, `${a} vs ${b}`);
 const sunnyCoolHighStrong = { Outlook: 'Sunny', Temperature: 'Cool', Humidity: 'High', Wind: 'Strong' };
 
 test('PlayTennis (Sunny, Cool, High, Strong): Mitchell §6.9.1 products and P(no|x)', () => {

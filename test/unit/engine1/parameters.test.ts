@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { close } from '../../support/close.js';
 import {
   regularizedIncompleteBeta, betaPosterior, betaInterval, betaProbabilityBetween, betaDensity, expertPseudoCounts, logGamma,
 } from '../../../server/src/engine/betaDistribution.js';
@@ -7,7 +8,6 @@ import { dirichletPosterior, dirichletInterval, dirichletProbabilityBetween } fr
 import { mEstimate, laplaceEstimate, smoothedEstimate } from '../../../server/src/engine/mEstimate.js';
 import { parameterPosterior, mEstimatePseudoCounts } from '../../../server/src/engine/parameterLearning.js';
 
-const close = (a: number | undefined, b: number, tol: number, msg = '') => assert.ok(a !== undefined && Math.abs(a - b) <= tol, `${msg} ${a} vs ${b}`);
 
 /** Adaptive Simpson quadrature, an integration independent of the continued fraction. */
 function integrate(f: (x: number) => number, a: number, b: number, tol = 1e-13): number {

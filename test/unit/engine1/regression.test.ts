@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { close } from '../../support/close.js';
 import { readFileSync } from 'node:fs';
 import { leastSquares, gaussianLogLikelihood } from '../../../server/src/engine/leastSquares.js';
 import { sigmoidGradientAscent, logisticNewton } from '../../../server/src/engine/sigmoidUnit.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
 
-const close = (a: number, b: number, tol: number, msg = '') => assert.ok(Math.abs(a - b) <= tol, `${msg} ${a} vs ${b}`);
 
 test('least squares recovers an exact linear function of several regressors', () => {
   const rng = createRng(2);

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { close } from '../../support/close.js';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,6 @@ import { evaluate, shuffledRows } from '../../../server/src/engine/evaluation.js
 import { sklearnUnavailable, runPython } from '../../support/pythonPeer.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
 
-const close = (a: number, b: number, tol: number) => assert.ok(Math.abs(a - b) <= tol, `${a} vs ${b}`);
 
 test('tokenisation: lower case, runs of ≥ 2 letters/digits/underscore, Unicode letters', () => {
   assert.deepEqual(tokenize("Don't e-mail A.I. folks at NASA's 2nd_floor: Ça coûte 10€!"), ['don', 'mail', 'folks', 'at', 'nasa', '2nd_floor', 'ça', 'coûte', '10']);
