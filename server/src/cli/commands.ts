@@ -2,5 +2,6 @@
 import type { CliCommand } from './command.js';
 import { checkCommand } from './check.js';
 import { runCommand } from './run.js';
+import { lspCommand } from './lsp.js';
 
-export const commands: CliCommand[] = [checkCommand, runCommand];
+export const commands: CliCommand[] = [checkCommand, runCommand, lspCommand];

@@ -1,0 +1,94 @@
+/**
+ * The Bayesian network IR every inference and learning algorithm works on: a DAG of discrete
+ * variables, each with its conditional probability table P(X | parents(X)).
+ *
+ * CPT layout: one row per parent assignment, rows ordered with the FIRST parent varying
+ * slowest and the last parent fastest (as BIF lists them); within a row the child's states in
+ * domain order. So entry (parent states p₀…p_{k−1}, child state x) is at
+ * `rowIndex(p) * |X| + x`, where rowIndex is the mixed-radix number p₀ p₁ … p_{k−1}.
+ */
+export interface DiscreteVariable {
+  name: string;
+  states: string[];
+}
+
+export interface Cpt {
+  /** Index of the child variable in `BayesianNetwork.variables`. */
+  child: number;
+  /** Parent variable indices, in table order. */
+  parents: number[];
+  /** Rows × child states, see the layout above. NaN marks an unknown entry (to be learned). */
+  table: Float64Array;
+}
+
+export interface BayesianNetwork {
+  name: string;
+  variables: DiscreteVariable[];
+  /** `cpts[i].child === i`: one table per variable. */
+  cpts: Cpt[];
+}
+
+export function cardinality(net: BayesianNetwork, v: number): number {
+  return net.variables[v]!.states.length;
+}
+
+/** Number of parent assignments (rows) of a variable's CPT. */
+export function rowCount(net: BayesianNetwork, v: number): number {
+  let rows = 1;
+  for (const p of net.cpts[v]!.parents) rows *= cardinality(net, p);
+  return rows;
+}
+
+export function variableIndexMap(net: BayesianNetwork): Map<string, number> {
+  return new Map(net.variables.map((v, i) => [v.name, i]));
+}
+
+/** Parent states of a row index (inverse of the mixed-radix row number). */
+export function rowAssignment(net: BayesianNetwork, v: number, row: number): number[] {
+  const parents = net.cpts[v]!.parents;
+  const states = new Array<number>(parents.length);
+  for (let i = parents.length - 1; i >= 0; i--) {
+    const k = cardinality(net, parents[i]!);
+    states[i] = row % k;
+    row = Math.floor(row / k);
+  }
+  return states;
+}
+
+/**
+ * Kahn's algorithm. Returns the variables parents-first, or the variables on a cycle when the
+ * graph is not a DAG.
+ */
+export function topologicalOrder(net: BayesianNetwork): { order: number[] } | { cycle: number[] } {
+  const n = net.variables.length;
+  const children: number[][] = Array.from({ length: n }, () => []);
+  const indegree = new Int32Array(n);
+  for (const cpt of net.cpts) {
+    for (const p of cpt.parents) children[p]!.push(cpt.child);
+    indegree[cpt.child] = cpt.parents.length;
+  }
+  const order: number[] = [];
+  const queue: number[] = [];
+  for (let v = 0; v < n; v++) if (indegree[v] === 0) queue.push(v);
+  while (queue.length) {
+    const v = queue.shift()!;
+    order.push(v);
+    for (const c of children[v]!) if (--indegree[c]! === 0) queue.push(c);
+  }
+  if (order.length === n) return { order };
+  return { cycle: findCycle(net, indegree) };
+}
+
+function findCycle(net: BayesianNetwork, remaining: Int32Array): number[] {
+  // Walk parent links among the variables Kahn could not order: every such node has a parent
+  // that is also unordered, so the walk must revisit a node, closing a cycle.
+  let v = remaining.findIndex((d) => d > 0);
+  const seen = new Map<number, number>();
+  const path: number[] = [];
+  while (!seen.has(v)) {
+    seen.set(v, path.length);
+    path.push(v);
+    v = net.cpts[v]!.parents.find((p) => remaining[p]! > 0)!;
+  }
+  return path.slice(seen.get(v)!).reverse();
+}

@@ -1,0 +1,314 @@
+/**
+ * BIF (Bayesian Interchange Format) in and out, for the bnlearn repository's networks and
+ * JavaBayes files. Reads both header forms — `probability ( X | A, B )` and JavaBayes'
+ * `probability ( "X" "A" "B" )` — with tuple rows `(a, b) p, q;`, flat `table` lists (child
+ * state slowest, as the format defines them), `default` rows, quoted or bare state names that are
+ * not identifiers (`0-3_days`, `12+`), commas or spaces between values, and `-1` for unknown
+ * entries (read as NaN, to be learned). Pure text in, text out: no file I/O here.
+ */
+import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
+import { cardinality, rowAssignment, rowCount } from '../engine/network.js';
+
+export interface BifError {
+  message: string;
+  /** 1-based line of the offending token. */
+  line: number;
+}
+
+export type BifReadResult = { network: BayesianNetwork } | { error: BifError };
+
+const enum Kind { Word, String, Punct, End }
+interface Token { kind: Kind; text: string; line: number }
+
+const PUNCT = new Set(['{', '}', '(', ')', '[', ']', ';', ',', '|']);
+
+class Lexer {
+  private pos = 0;
+  private line = 1;
+  private peeked: Token | undefined;
+  constructor(private readonly src: string) {}
+
+  peek(): Token { return (this.peeked ??= this.scan()); }
+  next(): Token { const t = this.peek(); this.peeked = undefined; return t; }
+
+  private scan(): Token {
+    const s = this.src;
+    for (;;) {
+      while (this.pos < s.length && s.charCodeAt(this.pos) <= 32) { if (s.charCodeAt(this.pos) === 10) this.line++; this.pos++; }
+      if (s.startsWith('//', this.pos)) { const nl = s.indexOf('\n', this.pos); this.pos = nl < 0 ? s.length : nl; continue; }
+      if (s.startsWith('/*', this.pos)) {
+        const end = s.indexOf('*/', this.pos + 2);
+        const stop = end < 0 ? s.length : end + 2;
+        for (let i = this.pos; i < stop; i++) if (s.charCodeAt(i) === 10) this.line++;
+        this.pos = stop;
+        continue;
+      }
+      break;
+    }
+    if (this.pos >= s.length) return { kind: Kind.End, text: '', line: this.line };
+    const c = s[this.pos]!;
+    if (PUNCT.has(c)) { this.pos++; return { kind: Kind.Punct, text: c, line: this.line }; }
+    if (c === '"') {
+      const end = s.indexOf('"', this.pos + 1);
+      const stop = end < 0 ? s.length : end;
+      const text = s.slice(this.pos + 1, stop);
+      this.pos = stop + 1;
+      return { kind: Kind.String, text, line: this.line };
+    }
+    const start = this.pos;
+    while (this.pos < s.length) {
+      const ch = s[this.pos]!;
+      if (s.charCodeAt(this.pos) <= 32 || PUNCT.has(ch) || ch === '"') break;
+      this.pos++;
+    }
+    return { kind: Kind.Word, text: s.slice(start, this.pos), line: this.line };
+  }
+}
+
+class BifSyntaxError extends Error {
+  constructor(message: string, readonly line: number) { super(message); }
+}
+
+export function readBif(text: string): BifReadResult {
+  try {
+    return { network: new BifParser(text).parse() };
+  } catch (e) {
+    if (e instanceof BifSyntaxError) return { error: { message: e.message, line: e.line } };
+    throw e;
+  }
+}
+
+class BifParser {
+  private readonly lex: Lexer;
+  private name = 'network';
+  private readonly variables: DiscreteVariable[] = [];
+  private readonly index = new Map<string, number>();
+  private readonly blocks: { names: string[]; line: number; body: Token[][] }[] = [];
+
+  constructor(text: string) { this.lex = new Lexer(text); }
+
+  parse(): BayesianNetwork {
+    for (let t = this.lex.peek(); t.kind !== Kind.End; t = this.lex.peek()) {
+      const word = this.lex.next();
+      if (word.text === 'network') this.network();
+      else if (word.text === 'variable') this.variable();
+      else if (word.text === 'probability') this.probability();
+      else throw new BifSyntaxError(`expected 'network', 'variable' or 'probability', found '${word.text}'`, word.line);
+    }
+    const net: BayesianNetwork = { name: this.name, variables: this.variables, cpts: [] };
+    const cpts: (Cpt | undefined)[] = new Array(this.variables.length);
+    for (const block of this.blocks) {
+      const cpt = this.cpt(net, block);
+      if (cpts[cpt.child]) throw new BifSyntaxError(`a second probability block for '${block.names[0]}'`, block.line);
+      cpts[cpt.child] = cpt;
+    }
+    const missing = cpts.findIndex((c) => !c);
+    if (missing >= 0 || cpts.length < this.variables.length) {
+      const v = this.variables[missing >= 0 ? missing : cpts.length]!;
+      throw new BifSyntaxError(`variable '${v.name}' has no probability block`, 1);
+    }
+    net.cpts = cpts as Cpt[];
+    return net;
+  }
+
+  private expect(text: string): Token {
+    const t = this.lex.next();
+    if (t.text !== text || t.kind === Kind.String) throw new BifSyntaxError(`expected '${text}', found '${t.text || 'end of file'}'`, t.line);
+    return t;
+  }
+
+  private name_(): Token {
+    const t = this.lex.next();
+    if (t.kind !== Kind.Word && t.kind !== Kind.String) throw new BifSyntaxError(`expected a name, found '${t.text || 'end of file'}'`, t.line);
+    return t;
+  }
+
+  /** Skips a `{ … }` block (network and variable properties we do not use). */
+  private skipBlock(): void {
+    this.expect('{');
+    for (let depth = 1; depth > 0;) {
+      const t = this.lex.next();
+      if (t.kind === Kind.End) throw new BifSyntaxError("unclosed '{'", t.line);
+      if (t.kind === Kind.Punct && t.text === '{') depth++;
+      if (t.kind === Kind.Punct && t.text === '}') depth--;
+    }
+  }
+
+  private network(): void {
+    this.name = this.name_().text;
+    this.skipBlock();
+  }
+
+  private variable(): void {
+    const nameTok = this.name_();
+    if (this.index.has(nameTok.text)) throw new BifSyntaxError(`variable '${nameTok.text}' is declared twice`, nameTok.line);
+    this.expect('{');
+    let states: string[] | undefined;
+    for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === '}'); t = this.lex.next()) {
+      if (t.kind === Kind.End) throw new BifSyntaxError(`unclosed variable '${nameTok.text}'`, t.line);
+      if (t.text === 'type') states = this.discreteType(nameTok.text);
+      else this.skipStatement();
+    }
+    if (!states) throw new BifSyntaxError(`variable '${nameTok.text}' has no 'type discrete' line`, nameTok.line);
+    this.index.set(nameTok.text, this.variables.length);
+    this.variables.push({ name: nameTok.text, states });
+  }
+
+  private skipStatement(): void {
+    for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === ';'); t = this.lex.next()) {
+      if (t.kind === Kind.End) throw new BifSyntaxError("expected ';'", t.line);
+    }
+  }
+
+  private discreteType(variable: string): string[] {
+    const kind = this.lex.next();
+    if (kind.text !== 'discrete') throw new BifSyntaxError(`variable '${variable}': only discrete variables are supported, found '${kind.text}'`, kind.line);
+    let declared: number | undefined;
+    if (this.lex.peek().text === '[') {
+      this.lex.next();
+      const n = this.lex.next();
+      declared = Number(n.text);
+      this.expect(']');
+    }
+    this.expect('{');
+    const states: string[] = [];
+    for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === '}'); t = this.lex.next()) {
+      if (t.kind === Kind.End) throw new BifSyntaxError(`unclosed state list of '${variable}'`, t.line);
+      if (t.kind === Kind.Punct && t.text === ',') continue;
+      if (states.includes(t.text)) throw new BifSyntaxError(`variable '${variable}' lists state '${t.text}' twice`, t.line);
+      states.push(t.text);
+    }
+    const semi = this.lex.peek();
+    if (semi.text === ';') this.lex.next();
+    if (declared !== undefined && declared !== states.length) {
+      throw new BifSyntaxError(`variable '${variable}' declares ${declared} states but lists ${states.length}`, semi.line);
+    }
+    if (states.length === 0) throw new BifSyntaxError(`variable '${variable}' has no states`, semi.line);
+    return states;
+  }
+
+  /** Collects the header names and the body's statements; resolved once all variables are known. */
+  private probability(): void {
+    const open = this.expect('(');
+    const names: string[] = [];
+    for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === ')'); t = this.lex.next()) {
+      if (t.kind === Kind.End) throw new BifSyntaxError("unclosed '(' in probability header", open.line);
+      if (t.kind === Kind.Punct && (t.text === ',' || t.text === '|')) continue;
+      names.push(t.text);
+    }
+    if (names.length === 0) throw new BifSyntaxError('probability block names no variable', open.line);
+    this.expect('{');
+    const body: Token[][] = [];
+    let statement: Token[] = [];
+    for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === '}'); t = this.lex.next()) {
+      if (t.kind === Kind.End) throw new BifSyntaxError(`unclosed probability block for '${names[0]}'`, open.line);
+      if (t.kind === Kind.Punct && t.text === ';') { if (statement.length) body.push(statement); statement = []; }
+      else statement.push(t);
+    }
+    if (statement.length) body.push(statement);
+    this.blocks.push({ names, line: open.line, body });
+  }
+
+  private resolve(name: string, line: number): number {
+    const i = this.index.get(name);
+    if (i === undefined) throw new BifSyntaxError(`unknown variable '${name}'`, line);
+    return i;
+  }
+
+  private cpt(net: BayesianNetwork, block: { names: string[]; line: number; body: Token[][] }): Cpt {
+    const [child, ...parents] = block.names.map((n) => this.resolve(n, block.line));
+    const k = cardinality(net, child!);
+    const cpt: Cpt = { child: child!, parents, table: new Float64Array(0) };
+    net.cpts[child!] = cpt; // rowCount reads it
+    const rows = rowCount(net, child!);
+    const table = new Float64Array(rows * k).fill(NaN);
+    cpt.table = table;
+    const filled = new Uint8Array(rows);
+    for (const st of block.body) {
+      const head = st[0]!;
+      if (head.kind === Kind.Word && head.text === 'table') {
+        this.flatTable(st.slice(1), table, rows, k, head.line);
+        filled.fill(1);
+      } else if (head.kind === Kind.Word && head.text === 'default') {
+        const values = numbers(st.slice(1), k, head.line);
+        for (let r = 0; r < rows; r++) if (!filled[r]) { table.set(values, r * k); filled[r] = 2; }
+      } else if (head.kind === Kind.Punct && head.text === '(') {
+        const close = st.findIndex((t) => t.kind === Kind.Punct && t.text === ')');
+        if (close < 0) throw new BifSyntaxError("unclosed '(' in a table row", head.line);
+        const assignment = st.slice(1, close).filter((t) => !(t.kind === Kind.Punct && t.text === ','));
+        const r = this.rowOf(net, parents, assignment, head.line);
+        table.set(numbers(st.slice(close + 1), k, head.line), r * k);
+        filled[r] = 1; // an explicit row wins over a `default` given before it
+      } else if (head.kind === Kind.Word && head.text === 'property') {
+        continue;
+      } else {
+        throw new BifSyntaxError(`unexpected '${head.text}' in the probability block of '${block.names[0]}'`, head.line);
+      }
+    }
+    const missing = filled.indexOf(0);
+    if (missing >= 0) {
+      const states = rowAssignment(net, child!, missing).map((s, i) => net.variables[parents[i]!]!.states[s]);
+      throw new BifSyntaxError(`probability block for '${block.names[0]}' has no row for (${states.join(', ')})`, block.line);
+    }
+    return cpt;
+  }
+
+  private rowOf(net: BayesianNetwork, parents: number[], assignment: Token[], line: number): number {
+    if (assignment.length !== parents.length) {
+      throw new BifSyntaxError(`row gives ${assignment.length} parent states, expected ${parents.length}`, line);
+    }
+    let r = 0;
+    parents.forEach((p, i) => {
+      const states = net.variables[p]!.states;
+      const s = states.indexOf(assignment[i]!.text);
+      if (s < 0) throw new BifSyntaxError(`'${assignment[i]!.text}' is not a state of '${net.variables[p]!.name}'`, line);
+      r = r * states.length + s;
+    });
+    return r;
+  }
+
+  /** BIF's flat table lists the child's state slowest: all rows for state 0, then state 1, … */
+  private flatTable(tokens: Token[], table: Float64Array, rows: number, k: number, line: number): void {
+    const values = numbers(tokens, rows * k, line);
+    for (let x = 0; x < k; x++) for (let r = 0; r < rows; r++) table[r * k + x] = values[x * rows + r]!;
+  }
+}
+
+function numbers(tokens: Token[], expected: number, line: number): Float64Array {
+  const out = new Float64Array(expected);
+  let n = 0;
+  for (const t of tokens) {
+    if (t.kind === Kind.Punct && t.text === ',') continue;
+    const v = Number(t.text);
+    if (t.kind !== Kind.Word || Number.isNaN(v)) throw new BifSyntaxError(`expected a probability, found '${t.text}'`, t.line);
+    if (n >= expected) throw new BifSyntaxError(`too many probabilities: expected ${expected}`, t.line);
+    out[n++] = v < 0 ? NaN : v; // JavaBayes writes -1 for an unknown entry
+  }
+  if (n !== expected) throw new BifSyntaxError(`expected ${expected} probabilities, found ${n}`, line);
+  return out;
+}
+
+/** Writes a network as BIF in the bnlearn style (tuple rows), quoting names that need it. */
+export function writeBif(net: BayesianNetwork): string {
+  const q = (s: string) => (/^[A-Za-z0-9_.+<>=-]+$/.test(s) && !/^[0-9.+-]+$/.test(s) ? s : JSON.stringify(s));
+  const out: string[] = [`network ${q(net.name)} {`, '}'];
+  for (const v of net.variables) {
+    out.push(`variable ${q(v.name)} {`, `  type discrete [ ${v.states.length} ] { ${v.states.map(q).join(', ')} };`, '}');
+  }
+  const fmt = (values: ArrayLike<number>) => Array.from(values, (x) => (Number.isNaN(x) ? '-1' : String(x))).join(', ');
+  for (const cpt of net.cpts) {
+    const child = net.variables[cpt.child]!;
+    const k = child.states.length;
+    const parents = cpt.parents.map((p) => q(net.variables[p]!.name));
+    out.push(`probability ( ${q(child.name)}${parents.length ? ' | ' + parents.join(', ') : ''} ) {`);
+    if (cpt.parents.length === 0) out.push(`  table ${fmt(cpt.table)};`);
+    else {
+      for (let r = 0; r < cpt.table.length / k; r++) {
+        const states = rowAssignment(net, cpt.child, r).map((s, i) => q(net.variables[cpt.parents[i]!]!.states[s]!));
+        out.push(`  (${states.join(', ')}) ${fmt(cpt.table.subarray(r * k, (r + 1) * k))};`);
+      }
+    }
+    out.push('}');
+  }
+  return out.join('\n') + '\n';
+}
