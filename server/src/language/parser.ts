@@ -4,7 +4,7 @@
  * how error recovery stays local; `file` and `networkDecl` describe the whole language for the
  * generated grammar docs. Semantic actions sit in `ACTION` so the recording phase skips them.
  */
-import { EmbeddedActionsParser, type IToken, type TokenType } from 'chevrotain';
+import { EmbeddedActionsParser, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { Range } from './diagnostics.js';
 import * as T from './tokens.js';
@@ -900,4 +900,3 @@ export function bayesParser(): BayesParser {
   return parser;
 }
 
-export type { TokenType };

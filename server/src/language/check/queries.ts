@@ -42,10 +42,6 @@ export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
   }
 }
 
-export function checkQueryStatement(ctx: CheckContext, query: A.Query): void {
-  checkQuery(ctx, query);
-}
-
 export function checkExpect(ctx: CheckContext, s: A.ExpectStmt): void {
   checkQuery(ctx, s.query);
   const { comparison, query } = s;
@@ -64,10 +60,7 @@ export function checkExpect(ctx: CheckContext, s: A.ExpectStmt): void {
 
 /** `expect map Diagnosis = healthy`: the expected answer must be one of the possible answers. */
 function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): void {
-  if (query.form === 'map' || query.form === 'ml' || query.form === 'mdl') {
-    const v = ctx.symbols.defaultScope.variables.get(query.target.text);
-    if (v) checkState(ctx, v, value);
-  } else if (query.form === 'optimal' || query.form === 'gibbs') {
+  if (query.form === 'map' || query.form === 'ml' || query.form === 'mdl' || query.form === 'optimal' || query.form === 'gibbs') {
     const v = ctx.symbols.defaultScope.variables.get(query.target.text);
     if (v) checkState(ctx, v, value);
   } else if (query.form === 'independent' && !(value.kind === 'ref' && ['true', 'false'].includes(value.name.text))) {
@@ -75,7 +68,7 @@ function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): v
   }
 }
 
-function checkQuery(ctx: CheckContext, q: A.Query): void {
+export function checkQuery(ctx: CheckContext, q: A.Query): void {
   const defaultScope = ctx.symbols.defaultScope;
   switch (q.form) {
     case 'posterior': case 'map': case 'ml': case 'mdl': case 'size':

@@ -23,16 +23,12 @@ export function checkTables(ctx: CheckContext): void {
       checkParameterPrior(ctx, table.parameterPrior);
       continue;
     }
-    const parents = table.head.conditions.map((c) => (c.value ? undefined : findInScope(ctx, scope, c.variable)));
+    const parents = table.head.conditions.map((c) => (c.value ? undefined : lookupVariable(ctx, scope, c.variable)));
     if (!child || child.variable.type === 'real') continue;
     if (table.value) checkShorthand(ctx, table, child.variable, parents.length);
     else if (parents.length === 0) checkPrior(ctx, table, child.variable);
     else checkConditional(ctx, table, child.variable, parents);
   }
-}
-
-function findInScope(ctx: CheckContext, scope: Scope, name: A.Name): VariableInfo | undefined {
-  return lookupVariable(ctx, scope, name);
 }
 
 function checkHead(ctx: CheckContext, table: A.TableDecl, scope: Scope): { variable: VariableInfo } | undefined {
