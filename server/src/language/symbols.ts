@@ -45,6 +45,11 @@ export interface SymbolTable {
   data: Map<string, DataInfo>;
   /** Every table with the scope its names resolve in. */
   tables: { table: A.TableDecl; scope: Scope }[];
+  /**
+   * Each name the checker resolved (a use) → the name that declares it: for definition,
+   * references and rename. Declarations map to themselves; unresolved names are absent.
+   */
+  references: Map<A.Name, A.Name>;
 }
 
 const globalKinds: Partial<Record<A.Statement['kind'], GlobalKind>> = {
@@ -55,7 +60,7 @@ const globalKinds: Partial<Record<A.Statement['kind'], GlobalKind>> = {
 export function buildSymbols(file: A.BayesFile, env: CheckEnvironment, report: Reporter): SymbolTable {
   const table: SymbolTable = {
     globals: new Map(), defaultScope: newScope('default', ''), scopes: new Map(), hypothesisEntries: new Map(),
-    data: new Map(), tables: [],
+    data: new Map(), tables: [], references: new Map(),
   };
   declareStatements(table, file.statements, table.defaultScope, report);
   for (const statement of allStatements(file)) {
@@ -89,10 +94,11 @@ function declareGlobal(table: SymbolTable, kind: GlobalKind, name: A.Name, node:
     return;
   }
   if (!existing || existing.kind === 'unknown') table.globals.set(name.text, { kind, name, node });
+  table.references.set(name, name);
 }
 
 /** Declares a variable in its scope; false when the name was taken (and reported). */
-function declareVariable(scope: Scope, info: VariableInfo, report: Reporter): boolean {
+function declareVariable(table: SymbolTable, scope: Scope, info: VariableInfo, report: Reporter): boolean {
   const existing = scope.variables.get(info.name);
   if (existing?.declaration && info.declaration) {
     const where = scope.kind === 'default' ? '' : ` in network '${scope.name}'`;
@@ -101,6 +107,7 @@ function declareVariable(scope: Scope, info: VariableInfo, report: Reporter): bo
     return false;
   }
   scope.variables.set(info.name, info);
+  if (info.declaration) table.references.set(info.declaration, info.declaration);
   return true;
 }
 
@@ -116,7 +123,7 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
       case 'variable':
         for (const name of s.names) {
           const states = s.domain.type === 'real' ? undefined : s.domain.states.map((st) => st.text);
-          const declared = declareVariable(scope, { name: name.text, states, type: s.domain.type, declaration: name }, report);
+          const declared = declareVariable(table, scope, { name: name.text, states, type: s.domain.type, declaration: name }, report);
           if (declared && scope.kind === 'default') declareGlobal(table, 'variable', name, s, report);
         }
         for (const duplicate of duplicateNames(s.domain.states)) {
@@ -144,12 +151,13 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
 
 function declareHypotheses(table: SymbolTable, s: A.HypothesesDecl, scope: Scope, report: Reporter): void {
   const states = s.generator ? undefined : s.entries.map((e) => e.name.text);
-  declareVariable(scope, { name: s.name.text, states, type: 'hypotheses', declaration: s.name }, report);
+  declareVariable(table, scope, { name: s.name.text, states, type: 'hypotheses', declaration: s.name }, report);
   for (const duplicate of duplicateNames(s.entries.map((e) => e.name))) {
     report.error('duplicate-name', `hypothesis '${duplicate.text}' is listed twice`, duplicate.range);
   }
   for (const entry of s.entries) {
     if (!table.hypothesisEntries.has(entry.name.text)) table.hypothesisEntries.set(entry.name.text, { space: s, entry });
+    table.references.set(entry.name, entry.name);
   }
 }
 

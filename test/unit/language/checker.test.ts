@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Diagnostic } from '../../../server/src/language/index.js';
+import { check, parseDocument, walk, type Diagnostic, type Name } from '../../../server/src/language/index.js';
 import { brief, diagnose, fakeEnv, r } from './helpers.js';
 
 const cancer = `variable Test { pos, neg }
@@ -201,4 +201,26 @@ test('a statement with a syntax error does not cascade into checker errors', () 
   const text = 'variable Test, Other { pos, neg\nhypotheses D { a: 0.5, b: 0.5 }\nP(Test | D) { a: [0.5, 0.5], b: [0.5, 0.5] }\nobserve Test = pos, Other = neg\n'
     + 'variable X { x, y }\nP(X) {\n  x: 0.5\n  y 0.5 :\n}\nP(Y | X) {\n  x: [1]]\n  y: 0.5\n}\nvariable Y { u, v }';
   assert.deepEqual(diagnose(text).map((d) => [d.code, d.range.start.line]), [['syntax-error', 0], ['syntax-error', 7], ['syntax-error', 10]]);
+});
+
+test('the symbol table maps every resolved name to its declaration (for definition and rename)', () => {
+  const text = 'variable Test { pos, neg }\nhypotheses D { a: 0.5, b: 0.5 }\nP(Test | D) { a: [0.9, 0.1], b: [0.2, 0.8] }\n'
+    + 'network N {\n  variable Test : bool\n  P(Test) = 0.3\n}\nquery P(Test = true) in N\nquery map D given Test = pos\nquery likelihood a given Rows\n'
+    + 'data Rows {\n  Test\n  pos\n}';
+  const { ast } = parseDocument(text);
+  const { symbols, diagnostics } = check(ast, fakeEnv());
+  assert.deepEqual(brief(diagnostics), []);
+  const names: Name[] = [];
+  walk(ast, (node) => { if (node.kind === 'name') names.push(node); });
+  const at = (line: number, character: number) => names.find((n) => n.range.start.line === line && n.range.start.character === character)!;
+  const declarationOf = (line: number, character: number) => symbols.references.get(at(line, character))?.range.start;
+  assert.deepEqual(declarationOf(2, 2), { line: 0, character: 9 });   // P(Test | D): the top-level Test
+  assert.deepEqual(declarationOf(2, 9), { line: 1, character: 11 });  // D
+  assert.deepEqual(declarationOf(5, 4), { line: 4, character: 11 });  // P(Test) inside N: N's own Test
+  assert.deepEqual(declarationOf(7, 8), { line: 4, character: 11 });  // query … in N
+  assert.deepEqual(declarationOf(7, 24), { line: 3, character: 8 });  // N
+  assert.deepEqual(declarationOf(8, 10), { line: 1, character: 11 }); // map D
+  assert.deepEqual(declarationOf(9, 17), { line: 1, character: 15 }); // the hypothesis a
+  assert.deepEqual(declarationOf(9, 25), { line: 10, character: 5 }); // Rows
+  assert.deepEqual(declarationOf(0, 9), { line: 0, character: 9 });   // a declaration maps to itself
 });

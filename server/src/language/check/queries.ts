@@ -142,7 +142,11 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       checkEstimate(ctx, q);
       break;
     case 'bic': case 'likelihood':
-      if (!ctx.symbols.hypothesisEntries.has(q.model.text)) requireGlobal(ctx, q.model, ['hypotheses', 'network', 'classifier', 'mixture'], 'a hypothesis or model');
+      {
+        const entry = ctx.symbols.hypothesisEntries.get(q.model.text);
+        if (entry) ctx.symbols.references.set(q.model, entry.entry.name);
+        else requireGlobal(ctx, q.model, ['hypotheses', 'network', 'classifier', 'mixture'], 'a hypothesis or model');
+      }
       requireGlobal(ctx, q.given, ['data', 'corpus'], 'a data set');
       break;
     case 'learning_curve':
