@@ -9,7 +9,8 @@ import type { IToken } from 'chevrotain';
 import * as T from './tokens.js';
 
 export type ChunkKind = 'statement' | 'networkOpen' | 'networkClose';
-export interface Chunk { kind: ChunkKind; tokens: IToken[] }
+/** A statement's tokens: `tokens[start]` up to (not including) `tokens[end]` of the whole file. */
+export interface Chunk { kind: ChunkKind; start: number; end: number }
 
 const openers = new Set([T.LCurly, T.LParen, T.LBracket]);
 const closers = new Set([T.RCurly, T.RParen, T.RBracket]);
@@ -23,39 +24,38 @@ for (const t of closers) roles[t.tokenTypeIdx!] = Role.Closer;
 
 export function splitStatements(tokens: readonly IToken[]): Chunk[] {
   const chunks: Chunk[] = [];
-  let current: IToken[] = [];
+  let start = 0; // first token of the current statement
   // Open brackets of the current statement; a closer that does not match the top is a typo
   // inside the statement and must not end it (so it is ignored here).
   let open: IToken[] = [];
   let startColumn = 0;
   let previousLine = -1;
-  const flush = (kind: ChunkKind = 'statement') => {
-    if (current.length > 0) chunks.push({ kind, tokens: current });
-    current = [];
+  const flush = (end: number, kind: ChunkKind = 'statement') => {
+    if (end > start) chunks.push({ kind, start, end });
+    start = end;
     open = [];
   };
-  for (const t of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
     const role = roles[t.tokenTypeIdx] ?? Role.Other;
     const lineStart = t.startLine !== previousLine;
     previousLine = t.startLine!;
-    if (role === Role.Keyword && lineStart && current.length > 0 && (open.length === 0 || t.startColumn! <= startColumn)) {
-      flush();
-    }
+    if (role === Role.Keyword && lineStart && i > start && (open.length === 0 || t.startColumn! <= startColumn)) flush(i);
     if (t.tokenType === T.RCurly && open.length === 0) {
-      flush();
-      chunks.push({ kind: 'networkClose', tokens: [t] });
+      flush(i);
+      chunks.push({ kind: 'networkClose', start: i, end: i + 1 });
+      start = i + 1;
       continue;
     }
-    if (current.length === 0) startColumn = t.startColumn!;
-    current.push(t);
+    if (i === start) startColumn = t.startColumn!;
     if (role === Role.Opener) {
       open.push(t);
-      if (t.tokenType === T.LCurly && open.length === 1 && current[0].tokenType === T.Kw.network) flush('networkOpen');
+      if (t.tokenType === T.LCurly && open.length === 1 && tokens[start].tokenType === T.Kw.network) flush(i + 1, 'networkOpen');
     } else if (role === Role.Closer && open.length > 0 && matches(open[open.length - 1], t)) {
       open.pop();
     }
   }
-  flush();
+  flush(tokens.length);
   return chunks;
 }
 

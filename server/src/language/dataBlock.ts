@@ -13,13 +13,12 @@ function isName(type: TokenType): boolean {
   return type === T.Identifier || type.CATEGORIES?.includes(T.Identifier) === true;
 }
 
-/** `data Name { cells }` from its tokens, or undefined when it is not that simple. */
-export function fastDataDecl(tokens: IToken[]): A.DataDecl | undefined {
-  const n = tokens.length;
-  if (n < 4 || tokens[0].tokenType !== T.Kw.data || !isName(tokens[1].tokenType)
-    || tokens[2].tokenType !== T.LCurly || tokens[n - 1].tokenType !== T.RCurly) return undefined;
+/** `data Name { cells }` from `tokens[start]` to `tokens[end - 1]`, or undefined when it is not that simple. */
+export function fastDataDecl(tokens: readonly IToken[], start: number, end: number): A.DataDecl | undefined {
+  if (end - start < 4 || tokens[start].tokenType !== T.Kw.data || !isName(tokens[start + 1].tokenType)
+    || tokens[start + 2].tokenType !== T.LCurly || tokens[end - 1].tokenType !== T.RCurly) return undefined;
   const cells: A.Expr[] = [];
-  for (let i = 3; i < n - 1; i++) {
+  for (let i = start + 3; i < end - 1; i++) {
     const t = tokens[i];
     const type = t.tokenType;
     if (type === T.Comma) continue;
@@ -38,6 +37,6 @@ export function fastDataDecl(tokens: IToken[]): A.DataDecl | undefined {
     }
   }
   const { header, rows } = rowsByLine(cells);
-  const name: A.Name = { kind: 'name', text: tokens[1].image, range: tokenRange(tokens[1]) };
-  return { kind: 'data', name, header, rows, range: tokenRange(tokens[0], tokens[n - 1]) };
+  const name: A.Name = { kind: 'name', text: tokens[start + 1].image, range: tokenRange(tokens[start + 1]) };
+  return { kind: 'data', name, header, rows, range: tokenRange(tokens[start], tokens[end - 1]) };
 }

@@ -34,17 +34,19 @@ export function parse(text: string): ParseOutput {
     return file.statements;
   };
   bayesParser().text = text;
-  for (const chunk of splitStatements(lexed.tokens)) {
+  const all = lexed.tokens;
+  for (const chunk of splitStatements(all)) {
     if (chunk.kind === 'networkClose') {
+      const brace = tokenRange(all[chunk.start]);
       if (open.length === 0) {
-        diagnostics.push(syntaxError("unexpected '}': there is no open network or block to close", tokenRange(chunk.tokens[0])));
+        diagnostics.push(syntaxError("unexpected '}': there is no open network or block to close", brace));
       } else {
         const network = open.pop();
-        if (network) network.range = { start: network.range.start, end: tokenRange(chunk.tokens[0]).end };
+        if (network) network.range = { start: network.range.start, end: brace.end };
       }
       continue;
     }
-    const { statement, errors } = parseChunk(chunk);
+    const { statement, errors } = parseChunk(all, chunk);
     diagnostics.push(...errors);
     const doc = docFor(docs, statement.range.start.line);
     if (doc !== undefined) statement.doc = doc;
@@ -60,8 +62,6 @@ export function parse(text: string): ParseOutput {
 type Attempt = { statement: A.Statement; error?: undefined } | { statement?: undefined; error: IRecognitionException; expected: string };
 
 function attempt(chunk: Chunk, tokens: IToken[]): Attempt {
-  const data = chunk.kind === 'statement' ? fastDataDecl(tokens) : undefined;
-  if (data) return { statement: data };
   const parser = bayesParser();
   parser.input = tokens;
   if (chunk.kind === 'networkOpen') {
@@ -90,9 +90,12 @@ function noComparison(tokens: IToken[]): IRecognitionException {
   };
 }
 
-function parseChunk(chunk: Chunk): { statement: A.Statement; errors: Diagnostic[] } {
+function parseChunk(all: IToken[], chunk: Chunk): { statement: A.Statement; errors: Diagnostic[] } {
+  const data = chunk.kind === 'statement' ? fastDataDecl(all, chunk.start, chunk.end) : undefined;
+  if (data) return { statement: data, errors: [] };
   const errors: Diagnostic[] = [];
-  let tokens = chunk.tokens;
+  const original = all.slice(chunk.start, chunk.end);
+  let tokens = original;
   let result = attempt(chunk, tokens);
   for (let dropped = 0; result.error && dropped < MAX_DROPPED_LINES; dropped++) {
     const next = bestRepair(chunk, tokens, result);
@@ -106,7 +109,7 @@ function parseChunk(chunk: Chunk): { statement: A.Statement; errors: Diagnostic[
     return { statement: result.statement, errors };
   }
   errors.push(recognitionDiagnostic(result.error, tokens));
-  return { statement: errorStatement(chunk.tokens), errors };
+  return { statement: errorStatement(original), errors };
 }
 
 interface Repair { tokens: IToken[]; diagnostic: Diagnostic; result: Attempt }
