@@ -3,13 +3,11 @@
  * its registered handler (see `handlers/index.ts`). Statements whose own range holds an error
  * diagnostic are skipped — their problem is already reported — and the rest still run.
  */
-import type { BayesFile, CheckEnvironment, ExpectStmt, Range, Statement, SymbolTable } from '../language/index.js';
+import { allStatements, lineStarts, sliceRange, type BayesFile, type CheckEnvironment, type ExpectStmt, type Range, type Statement, type SymbolTable } from '../language/index.js';
 import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
-import { allStatements } from '../language/symbols.js';
 import type { ExpectResult, ResultEntry } from './runResult.js';
 import { handlerFor, handlerKey, type HandlerContext, type HandlerOutput, type RunnableStatement } from './handlers/index.js';
 import { comparisonHolds } from './compare.js';
-import { lineStarts, sliceRange } from '../language/lines.js';
 
 export interface ExecuteOptions {
   /** The document text: results quote their statement. */
