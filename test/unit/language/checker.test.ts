@@ -224,3 +224,16 @@ test('the symbol table maps every resolved name to its declaration (for definiti
   assert.deepEqual(declarationOf(9, 25), { line: 10, character: 5 }); // Rows
   assert.deepEqual(declarationOf(0, 9), { line: 0, character: 9 });   // a declaration maps to itself
 });
+
+test('learn: hidden-variable when counting cannot see a variable; unused-column for extra columns', () => {
+  const model = 'network N {\n  variable A, B : bool\n  P(A) = 0.5\n  P(B | A) { true: 0.9, false: 0.2 }\n}\ndata D {\n  A, C\n  true, x\n}\n';
+  const hidden = one(model + 'learn N from D', 'hidden-variable');
+  assert.equal(hidden.message, "'B' has no column in 'D': counting needs every variable observed; learn … by em");
+  assert.deepEqual(hidden.range, r(9, 13, 9, 14));
+  assert.deepEqual(hidden.data, { hidden: ['B'] });
+  const em = diagnose(model + 'learn N from D by em { seed: 1 }');
+  assert.deepEqual(brief(em), []);
+  const unused = em.find((d) => d.code === 'unused-column')!;
+  assert.equal(unused.severity, 'information');
+  assert.equal(unused.message, "column C of 'D' is not in network 'N' and will be ignored");
+});
