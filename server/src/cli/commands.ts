@@ -2,7 +2,8 @@
 import type { CliCommand } from './command.js';
 import { checkCommand } from './check.js';
 import { runCommand } from './run.js';
+import { lspCommand } from './lsp.js';
 import { marginalsCommand } from './marginals.js';
 import { convertCommand } from './convert.js';
 
-export const commands: CliCommand[] = [checkCommand, runCommand, marginalsCommand, convertCommand];
+export const commands: CliCommand[] = [checkCommand, runCommand, lspCommand, marginalsCommand, convertCommand];
