@@ -1,0 +1,52 @@
+/**
+ * Forward (ancestral) sampling: visit variables parents-first and draw each from its CPT row
+ * given the parents already drawn. Seeded, so recovery experiments are repeatable.
+ */
+import type { BayesianNetwork } from './network.js';
+import { cardinality, topologicalOrder } from './network.js';
+import { stateColumn, MISSING, type DiscreteData } from './dataset.js';
+import { familyStrides } from './parameterLearning.js';
+import type { Rng } from './random.js';
+
+export function forwardSample(net: BayesianNetwork, rows: number, rng: Rng): DiscreteData {
+  const sorted = topologicalOrder(net);
+  if ('cycle' in sorted) throw new Error('cannot sample a network with a cycle');
+  const columns = net.variables.map((v) => stateColumn(rows, v.states.length));
+  // Cumulative rows turn each draw into one uniform number and a short scan.
+  const cumulative = net.cpts.map((cpt, v) => {
+    const k = cardinality(net, v);
+    const c = new Float64Array(cpt.table.length);
+    for (let r = 0; r < c.length; r += k) {
+      let s = 0;
+      for (let x = 0; x < k; x++) { s += cpt.table[r + x]!; c[r + x] = s; }
+      if (!(s > 0)) throw new Error(`${net.variables[v]!.name}: a CPT row is unknown or sums to 0; learn it before sampling`);
+    }
+    return c;
+  });
+  const plan = sorted.order.map((v) => {
+    const { family, strides } = familyStrides(net, v);
+    return { v, k: cardinality(net, v), parents: family.slice(0, -1).map((p) => columns[p]!), strides: strides.slice(0, -1) };
+  });
+  for (let r = 0; r < rows; r++) {
+    for (const { v, k, parents, strides } of plan) {
+      let at = 0;
+      for (let i = 0; i < parents.length; i++) at += parents[i]![r]! * strides[i]!;
+      const c = cumulative[v]!;
+      const u = rng.next() * c[at + k - 1]!;
+      let x = 0;
+      while (x < k - 1 && u >= c[at + x]!) x++;
+      columns[v]![r] = x;
+    }
+  }
+  return { variables: net.variables, columns, rows };
+}
+
+/** Hides each cell independently with probability `fraction` (missing completely at random). */
+export function hideAtRandom(data: DiscreteData, fraction: number, rng: Rng): DiscreteData {
+  const columns = data.columns.map((col) => {
+    const c = col.slice();
+    for (let r = 0; r < data.rows; r++) if (rng.next() < fraction) c[r] = MISSING;
+    return c;
+  });
+  return { ...data, columns };
+}

@@ -1,0 +1,171 @@
+/**
+ * Reads data tables for learning, streaming: each cell is encoded into its column's state index
+ * as soon as the parser yields the record, so memory is one small integer per cell plus one
+ * dictionary per column. Two layouts:
+ *  - CSV with a header naming the variables (`,` by default);
+ *  - the alarm-em `records.dat` form: space-separated quoted values, no header, columns in a
+ *    network's variable order (pass `columns` and `delimiter: ' '`).
+ * `?` or an empty cell is a missing value. Parsing (quotes, CRLF, BOM) is csv-parse's job.
+ */
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { parse, type Options as CsvOptions } from 'csv-parse';
+import type { DiscreteVariable } from '../engine/network.js';
+import { MISSING, stateColumn, type DiscreteData, type NumericData, type StateColumn } from '../engine/dataset.js';
+
+export interface TableOptions {
+  /** Cell separator; default `,`. */
+  delimiter?: string;
+  /**
+   * The variables in file column order. With states, a cell outside them is an error (the
+   * states then index exactly as in the network); without states, each column's dictionary
+   * grows in order of first appearance. When absent, the first record is the header.
+   */
+  columns?: Array<{ name: string; states?: string[] }>;
+}
+
+export class DataError extends Error {
+  constructor(message: string, readonly line: number) { super(`line ${line}: ${message}`); }
+}
+
+const isMissing = (cell: string) => cell === '' || cell === '?';
+
+/** One growing column: starts as Int8 and widens when its dictionary outgrows the type. */
+class ColumnBuilder {
+  values: StateColumn = new Int8Array(1024);
+  readonly index = new Map<string, number>();
+  constructor(readonly name: string, readonly states: string[], private readonly fixed: boolean) {
+    states.forEach((s, i) => this.index.set(s, i));
+    this.values = stateColumn(1024, states.length);
+  }
+
+  add(row: number, cell: string, line: number): void {
+    if (row >= this.values.length) this.values = grow(this.values, this.values.length * 2, this.states.length);
+    if (isMissing(cell)) { this.values[row] = MISSING; return; }
+    let s = this.index.get(cell);
+    if (s === undefined) {
+      if (this.fixed) throw new DataError(`'${cell}' is not a state of ${this.name} (states: ${this.states.join(', ')})`, line);
+      s = this.states.length;
+      this.states.push(cell);
+      this.index.set(cell, s);
+      if (s + 1 > maxStates(this.values)) this.values = grow(this.values, this.values.length, s + 1);
+    }
+    this.values[row] = s;
+  }
+}
+
+function maxStates(col: StateColumn): number {
+  return col instanceof Int8Array ? 127 : col instanceof Int16Array ? 32767 : 2 ** 31 - 1;
+}
+
+function grow(col: StateColumn, length: number, cardinality: number): StateColumn {
+  const wider = stateColumn(length, Math.max(cardinality, col instanceof Int8Array ? 0 : col instanceof Int16Array ? 128 : 32768));
+  wider.set(col.subarray(0, Math.min(col.length, length)));
+  return wider;
+}
+
+function csvOptions(options: TableOptions): CsvOptions {
+  return {
+    delimiter: options.delimiter ?? ',',
+    bom: true,
+    trim: options.delimiter !== ' ' && options.delimiter !== '\t',
+    skip_empty_lines: true,
+    relax_quotes: false,
+    // Record length is checked here, to name the variables in the message.
+    relax_column_count: true,
+    info: true,
+  };
+}
+
+type Source = string | Readable;
+type Parsed = { record: string[]; info: { lines: number } };
+
+/** Parsed records; csv-parse's own errors (unclosed quotes…) become DataErrors with their line. */
+async function* records(input: Readable, options: TableOptions): AsyncGenerator<Parsed> {
+  try {
+    yield* input.pipe(parse(csvOptions(options))) as AsyncIterable<Parsed>;
+  } catch (e) {
+    if (e instanceof DataError) throw e;
+    const err = e as Error & { lines?: number; code?: string };
+    if (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR') throw e;
+    throw new DataError(err.message.replace(/ on line \d+$/, ''), err.lines ?? 0);
+  }
+}
+
+function openSource(source: Source, isPath: boolean): Readable {
+  if (typeof source !== 'string') return source;
+  return isPath ? createReadStream(source) : Readable.from([source]);
+}
+
+/** Reads a discrete table from a file path (streaming). */
+export function readDiscreteFile(path: string, options: TableOptions = {}): Promise<DiscreteData> {
+  return readDiscrete(openSource(path, true), options);
+}
+
+/** Reads a discrete table from text already in memory (tests, editor buffers). */
+export function readDiscreteText(text: string, options: TableOptions = {}): Promise<DiscreteData> {
+  return readDiscrete(openSource(text, false), options);
+}
+
+async function readDiscrete(input: Readable, options: TableOptions): Promise<DiscreteData> {
+  let builders: ColumnBuilder[] | undefined = options.columns?.map((c) => new ColumnBuilder(c.name, [...(c.states ?? [])], c.states !== undefined));
+  let rows = 0;
+  for await (const { record, info } of records(input, options)) {
+    const line = info.lines;
+    if (!builders) { builders = header(record, line); continue; }
+    if (record.length !== builders.length) throw new DataError(`${record.length} values, expected ${builders.length} (one per variable)`, line);
+    for (let c = 0; c < builders.length; c++) builders[c]!.add(rows, record[c]!, line);
+    rows++;
+  }
+  if (!builders) throw new DataError('the table is empty (no header)', 1);
+  const variables: DiscreteVariable[] = builders.map((b) => ({ name: b.name, states: b.states }));
+  const columns = builders.map((b) => {
+    const col = stateColumn(rows, b.states.length);
+    col.set(b.values.subarray(0, rows));
+    return col;
+  });
+  return { variables, columns, rows };
+}
+
+function header(record: string[], line: number): ColumnBuilder[] {
+  const seen = new Set<string>();
+  return record.map((name, c) => {
+    if (name === '') throw new DataError(`column ${c + 1} has no name in the header`, line);
+    if (seen.has(name)) throw new DataError(`column '${name}' appears twice in the header`, line);
+    seen.add(name);
+    return new ColumnBuilder(name, [], false);
+  });
+}
+
+/** Reads a numeric CSV (header of names) into row-major Float64 values, for mixtures. */
+export async function readNumericFile(path: string, options: { delimiter?: string; header?: boolean } = {}): Promise<NumericData> {
+  return readNumeric(openSource(path, true), options);
+}
+
+export async function readNumericText(text: string, options: { delimiter?: string; header?: boolean } = {}): Promise<NumericData> {
+  return readNumeric(openSource(text, false), options);
+}
+
+async function readNumeric(input: Readable, options: { delimiter?: string; header?: boolean }): Promise<NumericData> {
+  let names: string[] | undefined;
+  let values = new Float64Array(4096);
+  let n = 0;
+  let rows = 0;
+  for await (const { record, info } of records(input, options)) {
+    if (!names) {
+      if (options.header !== false) { names = record; continue; }
+      names = record.map((_, i) => `x${i + 1}`);
+    }
+    if (record.length !== names.length) throw new DataError(`${record.length} values, expected ${names.length}`, info.lines);
+    if (n + record.length > values.length) { const v = new Float64Array(values.length * 2); v.set(values); values = v; }
+    for (let c = 0; c < record.length; c++) {
+      const cell = record[c]!;
+      const x = Number(cell);
+      if (isMissing(cell) || !Number.isFinite(x)) throw new DataError(`'${cell}' in column ${names[c]} is not a number (mixtures need every value)`, info.lines);
+      values[n++] = x;
+    }
+    rows++;
+  }
+  if (!names) throw new DataError('the table is empty', 1);
+  return { names, values: values.slice(0, n), rows, dims: names.length };
+}
