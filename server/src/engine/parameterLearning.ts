@@ -43,10 +43,20 @@ export function familyStrides(net: BayesianNetwork, v: number): { family: number
  * CPT layout. `data` columns are in network order (see alignToNetwork).
  */
 export function familyCounts(net: BayesianNetwork, data: DiscreteData, v: number): Float64Array {
-  const { family, strides } = familyStrides(net, v);
-  const counts = new Float64Array(rowCount(net, v) * cardinality(net, v));
+  return countConfigurations(data, [...net.cpts[v]!.parents, v]);
+}
+
+/**
+ * Counts of the joint states of `family` (last member fastest) over the rows where all of them
+ * are observed. Structure search calls this for every candidate family, so it is one flat loop.
+ */
+export function countConfigurations(data: DiscreteData, family: readonly number[]): Float64Array {
+  const m = family.length;
+  const strides = new Array<number>(m);
+  let size = 1;
+  for (let i = m - 1; i >= 0; i--) { strides[i] = size; size *= data.variables[family[i]!]!.states.length; }
+  const counts = new Float64Array(size);
   const cols = family.map((f) => data.columns[f]!);
-  const m = cols.length;
   rows: for (let r = 0; r < data.rows; r++) {
     let at = 0;
     for (let i = 0; i < m; i++) {
