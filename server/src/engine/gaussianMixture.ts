@@ -14,7 +14,9 @@ import type { NumericData } from './dataset.js';
 import type { Rng } from './random.js';
 import { createRng } from './random.js';
 
-export interface CancelSignal { readonly aborted: boolean }
+import type { CancelSignal } from './junctionTree.js';
+
+export type { CancelSignal };
 
 export interface MixtureParameters {
   k: number;

@@ -7,7 +7,7 @@
 import type { DiscreteData } from './dataset.js';
 import { ScoreCache, type ScoreOptions } from './structureScore.js';
 import type { StructureResult } from './k2.js';
-import type { CancelSignal } from './gaussianMixture.js';
+import type { CancelSignal } from './junctionTree.js';
 
 export interface HillClimbOptions extends Partial<ScoreOptions> {
   maxParents?: number;

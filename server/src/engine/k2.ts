@@ -5,7 +5,7 @@
  */
 import type { DiscreteData } from './dataset.js';
 import { ScoreCache, type ScoreOptions } from './structureScore.js';
-import type { CancelSignal } from './gaussianMixture.js';
+import type { CancelSignal } from './junctionTree.js';
 
 export interface K2Options extends Partial<ScoreOptions> {
   /** Variable indices, causes before effects; default: the data's column order. */

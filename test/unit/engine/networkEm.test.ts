@@ -1,0 +1,131 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ExpectationStep, ImpossibleDataError } from '../../../server/src/engine/expectedCounts.js';
+import { networkEm, MonotonicityError } from '../../../server/src/engine/networkEm.js';
+import { gradientAscent } from '../../../server/src/engine/gradientAscent.js';
+import { learnCpts, familyStrides, countConfigurations } from '../../../server/src/engine/parameterLearning.js';
+import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
+import { meanTotalVariation, alignHiddenStates, relabel } from '../../../server/src/engine/cptDistance.js';
+import { createRng } from '../../../server/src/engine/random.js';
+import type { BayesianNetwork } from '../../../server/src/engine/network.js';
+import type { DiscreteData } from '../../../server/src/engine/dataset.js';
+import { NO_SHARED } from '../../support/shared.js';
+import { sharedNetwork, enumerateJoint } from '../../support/networks.js';
+
+function assertClose(a: ArrayLike<number>, b: ArrayLike<number>, tol: number, what: string): void {
+  assert.equal(a.length, b.length);
+  for (let i = 0; i < a.length; i++) assert.ok(Math.abs(a[i]! - b[i]!) <= tol, `${what}[${i}]: ${a[i]} vs ${b[i]}`);
+}
+
+/** asia with 30% of cells missing and `either` hidden. */
+function asiaData(net: BayesianNetwork, rows: number): DiscreteData {
+  const d = hideAtRandom(forwardSample(net, rows, createRng(5)), 0.3, createRng(6));
+  d.columns[net.variables.findIndex((v) => v.name === 'either')]!.fill(-1);
+  return d;
+}
+
+test('E-step expected counts and log-likelihood equal brute-force enumeration of the joint (asia)', (t) => {
+  const net = sharedNetwork('bif', 'asia.bif');
+  if (!net) return t.skip(NO_SHARED);
+  const data = asiaData(net, 300);
+  const tables = net.cpts.map((c) => c.table);
+  const got = new ExpectationStep(net, data).run(tables);
+  const expected = net.cpts.map((c) => new Float64Array(c.table.length));
+  let ll = 0;
+  const layouts = net.cpts.map((_, v) => familyStrides(net, v));
+  for (let r = 0; r < data.rows; r++) {
+    const joint: Array<[number[], number]> = [];
+    let pe = 0;
+    enumerateJoint(net, (s, p) => {
+      if (data.columns.every((c, v) => c[r]! < 0 || c[r] === s[v])) { joint.push([[...s], p]); pe += p; }
+    });
+    ll += Math.log(pe);
+    for (const [s, p] of joint) {
+      layouts.forEach(({ family, strides }, v) => { expected[v]![family.reduce((a, f, i) => a + s[f]! * strides[i]!, 0)]! += p / pe; });
+    }
+  }
+  assert.ok(Math.abs(got.logLikelihood - ll) < 1e-9 * Math.abs(ll), `${got.logLikelihood} vs ${ll}`);
+  expected.forEach((e, v) => assertClose(got.counts[v]!, e, 1e-9, net.variables[v]!.name));
+});
+
+test('EM on complete data is counting: one M-step gives the maximum-likelihood CPTs', (t) => {
+  const net = sharedNetwork('bif', 'asia.bif');
+  if (!net) return t.skip(NO_SHARED);
+  const data = forwardSample(net, 2000, createRng(9));
+  const em = networkEm(net, data, { seed: 1, maxIterations: 5 });
+  const ml = learnCpts(net, data);
+  em.network.cpts.forEach((c, v) => assertClose(c.table, ml.cpts[v]!.table, 1e-12, net.variables[v]!.name));
+  assert.ok(em.converged && em.iterations <= 2);
+});
+
+test('EM with a hidden variable and missing values: seeded, never decreasing, restarts keep the best', (t) => {
+  const net = sharedNetwork('bif', 'asia.bif');
+  if (!net) return t.skip(NO_SHARED);
+  const data = asiaData(net, 3000);
+  const progress: number[] = [];
+  const run = () => networkEm(net, data, { seed: 4, restarts: 3, maxIterations: 200, tolerance: 1e-9, checkMonotone: true, onProgress: (p) => progress.push(p.logLikelihood) });
+  const a = run();
+  assert.ok(progress.length > 3);
+  for (let i = 1; i < a.trace.length; i++) assert.ok(a.trace[i]! >= a.trace[i - 1]! - 1e-9 * Math.abs(a.trace[i - 1]!));
+  assert.equal(a.runs.length, 3);
+  assert.equal(a.logLikelihood, Math.max(...a.runs.map((r) => r.logLikelihood)));
+  assert.deepEqual(run().network.cpts[3]!.table, a.network.cpts[3]!.table);
+  // The generating CPTs, scored on the same data, are not better than the optimum EM reaches (minus sampling slack).
+  const truth = new ExpectationStep(net, data).run(net.cpts.map((c) => c.table)).logLikelihood;
+  assert.ok(a.logLikelihood > truth - 5, `EM ${a.logLikelihood} vs generating ${truth}`);
+});
+
+test('gradient ascent (eq 6.25) climbs monotonically and reaches the EM optimum region', (t) => {
+  const net = sharedNetwork('bif', 'asia.bif');
+  if (!net) return t.skip(NO_SHARED);
+  const data = asiaData(net, 3000);
+  const g = gradientAscent(net, data, { seed: 4, maxIterations: 300, tolerance: 1e-9, learningRate: 0.05, checkMonotone: true });
+  for (let i = 1; i < g.trace.length; i++) assert.ok(g.trace[i]! >= g.trace[i - 1]! - 1e-9 * Math.abs(g.trace[i - 1]!));
+  const em = networkEm(net, data, { seed: 4, maxIterations: 300, tolerance: 1e-9 });
+  assert.ok(g.logLikelihood > g.trace[0]! + 100);
+  // Gradient ascent is slower than EM: after 300 steps it is within 0.05 nats per record.
+  assert.ok(Math.abs(g.logLikelihood - em.logLikelihood) / data.rows < 0.05, `gradient ${g.logLikelihood} vs EM ${em.logLikelihood}`);
+});
+
+test('cancellation stops EM and says so; impossible data is a clear error', (t) => {
+  const net = sharedNetwork('bif', 'asia.bif');
+  if (!net) return t.skip(NO_SHARED);
+  const data = asiaData(net, 500);
+  const signal = { aborted: false };
+  const r = networkEm(net, data, { seed: 1, maxIterations: 100, tolerance: 0, signal, onProgress: (p) => { if (p.iteration === 3) signal.aborted = true; } });
+  assert.ok(r.cancelled && r.iterations === 3);
+  // asia's `either` is a deterministic OR: a record with either=no but lung=yes cannot happen.
+  const e = net.variables.findIndex((v) => v.name === 'either'), l = net.variables.findIndex((v) => v.name === 'lung');
+  const bad: DiscreteData = { variables: net.variables, rows: 1, columns: net.variables.map((_, v) => Int8Array.from([v === e ? 1 : v === l ? 0 : -1])) };
+  assert.throws(() => networkEm(net, bad, { start: 'given' }), (err: Error) => err instanceof ImpossibleDataError && /lung=yes/.test(err.message));
+  assert.ok(MonotonicityError);
+});
+
+test('relabelling a hidden variable is undone by alignHiddenStates', (t) => {
+  const net = sharedNetwork('bif', 'asia.bif');
+  if (!net) return t.skip(NO_SHARED);
+  const h = net.variables.findIndex((v) => v.name === 'either');
+  const swapped = relabel(net, h, [1, 0]);
+  assert.ok(meanTotalVariation(swapped, net).mean > 0.05);
+  assert.ok(meanTotalVariation(alignHiddenStates(swapped, net, h), net).mean < 1e-15);
+});
+
+test('recovery on ALARM (small): 3,000 records, 20% missing, LVFAILURE hidden — EM beats the generating CPTs and recovers the rest', (t) => {
+  const net = sharedNetwork('bif', 'alarm.bif');
+  if (!net) return t.skip(NO_SHARED);
+  const full = forwardSample(net, 3000, createRng(1));
+  const data = hideAtRandom(full, 0.2, createRng(2));
+  const h = net.variables.findIndex((v) => v.name === 'LVFAILURE');
+  data.columns[h]!.fill(-1);
+  const em = networkEm(net, data, { seed: 3, maxIterations: 40, tolerance: 1e-6, checkMonotone: true });
+  const truth = new ExpectationStep(net, data).run(net.cpts.map((c) => c.table)).logLikelihood;
+  t.diagnostic(`EM log-likelihood ${em.logLikelihood.toFixed(1)} after ${em.iterations} iterations; generating CPTs ${truth.toFixed(1)}`);
+  assert.ok(em.logLikelihood > truth - 0.001 * Math.abs(truth));
+  const observed = net.variables.map((_, v) => v).filter((v) => v !== h);
+  // Weight rows by how often their parent configuration occurs (rare rows are noise at 3,000 records).
+  const weights = (v: number) => countConfigurations(full, net.cpts[v]!.parents);
+  const tv = meanTotalVariation(alignHiddenStates(em.network, net, h), net, { variables: observed, rowWeights: weights }).mean;
+  t.diagnostic(`mean total variation over the 36 observed variables: ${tv.toFixed(4)}`);
+  assert.ok(tv < 0.06, `${tv}`);
+});
+
