@@ -2,5 +2,7 @@
 import type { CliCommand } from './command.js';
 import { checkCommand } from './check.js';
 import { runCommand } from './run.js';
+import { learnCommand } from './learn.js';
+import { structureCommand } from './structure.js';
 
-export const commands: CliCommand[] = [checkCommand, runCommand];
+export const commands: CliCommand[] = [checkCommand, runCommand, learnCommand, structureCommand];

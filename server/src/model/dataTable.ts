@@ -7,7 +7,7 @@
  *    network's variable order (pass `columns` and `delimiter: ' '`).
  * `?` or an empty cell is a missing value. Parsing (quotes, CRLF, BOM) is csv-parse's job.
  */
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { parse, type Options as CsvOptions } from 'csv-parse';
 import type { DiscreteVariable } from '../engine/network.js';
@@ -168,4 +168,26 @@ async function readNumeric(input: Readable, options: { delimiter?: string; heade
   }
   if (!names) throw new DataError('the table is empty', 1);
   return { names, values: values.slice(0, n), rows, dims: names.length };
+}
+
+/**
+ * Guesses a table's layout from its first line: the delimiter (`,`, tab, else space) and whether
+ * the line is a header — it is when every cell names one of `variables`; otherwise the file is
+ * headerless with one column per variable in network order (the records.dat form).
+ */
+export function sniffLayout(path: string, variables: Array<{ name: string; states: string[] }>): TableOptions {
+  const buffer = Buffer.alloc(65536);
+  const fd = openSync(path, 'r');
+  let first: string;
+  try {
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    first = buffer.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
+  } finally {
+    closeSync(fd);
+  }
+  const delimiter = first.includes(',') ? ',' : first.includes('\t') ? '\t' : ' ';
+  const cells = first.split(delimiter).filter((c) => c !== '').map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
+  const names = new Set(variables.map((v) => v.name));
+  if (cells.length > 0 && cells.every((c) => names.has(c))) return { delimiter };
+  return { delimiter, columns: variables };
 }

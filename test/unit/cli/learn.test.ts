@@ -1,0 +1,118 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../../server/src/cli.js';
+import type { CliIO } from '../../../server/src/cli/command.js';
+import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
+import { learnCpts } from '../../../server/src/engine/parameterLearning.js';
+import { createRng } from '../../../server/src/engine/random.js';
+import { readBif } from '../../../server/src/model/bif.js';
+import type { DiscreteData } from '../../../server/src/engine/dataset.js';
+import { NO_SHARED, sharedFile } from '../../support/shared.js';
+import { sharedNetwork } from '../../support/networks.js';
+
+function capture(): CliIO & { stdout: string; stderr: string } {
+  const io = { stdout: '', stderr: '', cwd: process.cwd(), out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
+  return io;
+}
+
+function toCsv(d: DiscreteData, header = true): string {
+  const lines = header ? [d.variables.map((v) => v.name).join(',')] : [];
+  for (let r = 0; r < d.rows; r++) lines.push(d.columns.map((c, v) => (c[r]! < 0 ? '?' : d.variables[v]!.states[c[r]!])).join(','));
+  return lines.join('\n') + '\n';
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'bayes-learn-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('bayes learn --json on complete CSV data prints the counting CPTs; --out writes BIF that reads back', async (t) => {
+  const bif = sharedFile('bif', 'asia.bif');
+  const net = sharedNetwork('bif', 'asia.bif');
+  if (!bif || !net) return t.skip(NO_SHARED);
+  const data = forwardSample(net, 2000, createRng(1));
+  const csv = join(dir, 'asia.csv');
+  writeFileSync(csv, toCsv(data));
+  const io = capture();
+  assert.equal(await main(['learn', bif, '--data', csv, '--json', '--out', join(dir, 'out.bif')], io), 0, io.stderr);
+  const out = JSON.parse(io.stdout);
+  assert.equal(out.method, 'counting');
+  assert.equal(out.records, 2000);
+  const expected = learnCpts(net, data);
+  const dysp = out.cpts.dysp;
+  assert.deepEqual(dysp.parents, ['bronc', 'either']);
+  assert.deepEqual(dysp.rows[0].given, { bronc: 'yes', either: 'yes' });
+  const v = net.variables.findIndex((x) => x.name === 'dysp');
+  assert.equal(dysp.rows[0].distribution.yes, expected.cpts[v]!.table[0]);
+  const back = readBif(readFileSync(join(dir, 'out.bif'), 'utf8'));
+  assert.ok('network' in back);
+  assert.ok(Math.abs(back.network.cpts[v]!.table[0]! - expected.cpts[v]!.table[0]!) < 1e-6);
+});
+
+test('bayes learn picks EM for missing values, reads headerless network-order tables, and is seeded', async (t) => {
+  const bif = sharedFile('bif', 'asia.bif');
+  const net = sharedNetwork('bif', 'asia.bif');
+  if (!bif || !net) return t.skip(NO_SHARED);
+  const data = hideAtRandom(forwardSample(net, 1000, createRng(2)), 0.2, createRng(3));
+  const csv = join(dir, 'asia-missing.dat');
+  writeFileSync(csv, toCsv(data, false).replaceAll(',', ' '));
+  const run = async () => {
+    const io = capture();
+    assert.equal(await main(['learn', bif, '--data', csv, '--json', '--seed', '5', '--iterations', '50'], io), 0, io.stderr);
+    return JSON.parse(io.stdout);
+  };
+  const a = await run();
+  assert.equal(a.method, 'em');
+  assert.ok(a.iterations > 1);
+  for (let i = 1; i < a.trace.length; i++) assert.ok(a.trace[i] >= a.trace[i - 1] - 1e-9 * Math.abs(a.trace[i - 1]));
+  assert.deepEqual((await run()).cpts, a.cpts);
+  const io = capture();
+  assert.equal(await main(['learn', bif, '--data', csv, '--method', 'gradient', '--iterations', '20'], io), 0, io.stderr);
+  assert.match(io.stdout, /learned by gradient from 1000 records/);
+});
+
+test('bayes learn: bad input is a one-line error (exit 1) or a usage error (exit 2)', async (t) => {
+  const bif = sharedFile('bif', 'asia.bif');
+  if (!bif) return t.skip(NO_SHARED);
+  const bad = join(dir, 'bad.csv');
+  writeFileSync(bad, 'asia,smoke\nyes,maybe\n');
+  let io = capture();
+  assert.equal(await main(['learn', bif, '--data', bad], io), 1);
+  assert.match(io.stderr, /column smoke has values that are not its states \(yes, no\): maybe/);
+  io = capture();
+  assert.equal(await main(['learn', bif, '--data', join(dir, 'none.csv')], io), 1);
+  assert.match(io.stderr, /cannot read .*none\.csv/);
+  io = capture();
+  assert.equal(await main(['learn', 'model.bayes', '--data', bad], io), 1);
+  assert.match(io.stderr, /\.bayes parser glue/);
+  io = capture();
+  assert.equal(await main(['learn', bif, '--data', bad, '--method', 'magic'], io), 2);
+  io = capture();
+  assert.equal(await main(['learn', bif, '--data', bad, '--prior', 'm=-1'], io), 2);
+  assert.match(io.stderr, /--prior must be/);
+});
+
+test('bayes structure: hill climbing and K2 print arcs and compare with a reference network', async (t) => {
+  const bif = sharedFile('bif', 'earthquake.bif');
+  const net = sharedNetwork('bif', 'earthquake.bif');
+  if (!bif || !net) return t.skip(NO_SHARED);
+  const csv = join(dir, 'earthquake.csv');
+  writeFileSync(csv, toCsv(forwardSample(net, 20000, createRng(8))));
+  let io = capture();
+  const order = 'Burglary,Earthquake,Alarm,JohnCalls,MaryCalls';
+  assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif, '--json'], io), 0, io.stderr);
+  const k2 = JSON.parse(io.stdout);
+  assert.deepEqual(k2.comparison, { reference: net.name, missing: [], extra: [], reversed: [] });
+  assert.equal(k2.arcs.length, 4);
+  io = capture();
+  assert.equal(await main(['structure', csv, '--method', 'hillclimb', '--score', 'bic', '--json', '--out', join(dir, 'hc.bif')], io), 0, io.stderr);
+  const hc = JSON.parse(io.stdout);
+  assert.ok(Number.isFinite(hc.score) && hc.arcs.length >= 3);
+  assert.ok('network' in readBif(readFileSync(join(dir, 'hc.bif'), 'utf8')));
+  io = capture();
+  assert.equal(await main(['structure', csv, '--method', 'k2', '--order', 'Alarm'], io), 2);
+  assert.match(io.stderr, /--order must list all 5 columns/);
+  io = capture();
+  assert.equal(await main(['structure', csv], io), 2);
+});
