@@ -6,6 +6,7 @@ import type { NumericData } from '../../../server/src/engine/dataset.js';
 import { readNumericFile } from '../../../server/src/model/dataTable.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
 import { pythonMissing, runPython } from '../../support/python.js';
+import { mixtureEntry } from '../../../server/src/run/learningResults.js';
 
 /** n points from a 2-D mixture given by weights, means and Cholesky factors. */
 function sample2d(n: number, seed: number, w: number[], mu: number[][], chol: number[][]): NumericData {
@@ -117,4 +118,17 @@ test("Old Faithful, 2 full components: same optimum as scikit-learn's GaussianMi
   sk.means.forEach((m, i) => assert.ok(Math.abs(fit.means[i]! - m) < 1e-5));
   sk.covariances.forEach((c, i) => assert.ok(Math.abs(fit.covariances[i]! - c) < 1e-4 * Math.max(1, Math.abs(c))));
   assertMonotone(fit);
+});
+
+test('a fit becomes a JSON-serialisable mixture result entry', () => {
+  const x = sample2d(200, 3, [0.5, 0.5], [[0, 0], [5, 5]], [[1, 0, 1], [1, 0, 1]]);
+  const fit = gaussianMixture(x, { k: 2, seed: 1 });
+  const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } };
+  const entry = mixtureEntry({ range, source: 'mixture', headline: 'k = 2' }, ['x', 'y'], fit);
+  const back = JSON.parse(JSON.stringify(entry));
+  assert.equal(back.kind, 'mixture');
+  assert.deepEqual(back.means[1], [fit.means[2], fit.means[3]]);
+  assert.deepEqual(back.covariances[0][1], [fit.covariances[2], fit.covariances[3]]);
+  assert.equal(back.responsibilities.length, 200);
+  assert.equal(back.responsibilities[7][1], fit.responsibilities[15]);
 });
