@@ -42,7 +42,7 @@ try {
   const data = await readDiscreteFile(file);
   const read = performance.now() - t;
   const after = process.memoryUsage();
-  console.log(`read (streaming csv-parse → Int8 columns): ${(read / 1000).toFixed(2)} s, ${(rows / read * 1000 / 1e6).toFixed(2)} M rows/s; ` +
+  console.log(`read (streaming splitter → Int8 columns): ${(read / 1000).toFixed(2)} s, ${(rows / read * 1000 / 1e6).toFixed(2)} M rows/s; ` +
     `column bytes ${mb(data.columns.reduce((s, c) => s + c.byteLength, 0))}; heap +${mb(after.heapUsed - before.heapUsed)}, ` +
     `array buffers ${mb(after.arrayBuffers)}, rss ${mb(after.rss)}`);
   t = performance.now();

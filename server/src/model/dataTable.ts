@@ -5,11 +5,11 @@
  *  - CSV with a header naming the variables (`,` by default);
  *  - the alarm-em `records.dat` form: space-separated quoted values, no header, columns in a
  *    network's variable order (pass `columns` and `delimiter: ' '`).
- * `?` or an empty cell is a missing value. Parsing (quotes, CRLF, BOM) is csv-parse's job.
+ * `?` or an empty cell is a missing value. Splitting (quotes, CRLF, BOM) is csvSplitter.ts's job.
  */
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { parse, type Options as CsvOptions } from 'csv-parse';
+import { CsvSplitter, CsvSyntaxError } from './csvSplitter.js';
 import type { DiscreteVariable } from '../engine/network.js';
 import { MISSING, stateColumn, type DiscreteData, type NumericData, type StateColumn } from '../engine/dataset.js';
 
@@ -64,37 +64,23 @@ function grow(col: StateColumn, length: number, cardinality: number): StateColum
   return wider;
 }
 
-function csvOptions(options: TableOptions): CsvOptions {
-  return {
-    delimiter: options.delimiter ?? ',',
-    bom: true,
-    trim: options.delimiter !== ' ' && options.delimiter !== '\t',
-    skip_empty_lines: true,
-    relax_quotes: false,
-    // Record length is checked here, to name the variables in the message.
-    relax_column_count: true,
-    info: true,
-  };
-}
-
 type Source = string | Readable;
-type Parsed = { record: string[]; info: { lines: number } };
-
-/** Parsed records; csv-parse's own errors (unclosed quotes…) become DataErrors with their line. */
-async function* records(input: Readable, options: TableOptions): AsyncGenerator<Parsed> {
-  try {
-    yield* input.pipe(parse(csvOptions(options))) as AsyncIterable<Parsed>;
-  } catch (e) {
-    if (e instanceof DataError) throw e;
-    const err = e as Error & { lines?: number; code?: string };
-    if (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR') throw e;
-    throw new DataError(err.message.replace(/ on line \d+$/, ''), err.lines ?? 0);
-  }
-}
 
 function openSource(source: Source, isPath: boolean): Readable {
   if (typeof source !== 'string') return source;
-  return isPath ? createReadStream(source) : Readable.from([source]);
+  return isPath ? createReadStream(source, { encoding: 'utf8', highWaterMark: 1 << 20 }) : Readable.from([source]);
+}
+
+/** Feeds the stream through the splitter; syntax errors become DataErrors with their line. */
+async function eachRecord(input: Readable, delimiter: string, onRecord: (cells: string[], line: number) => void): Promise<void> {
+  const splitter = new CsvSplitter(delimiter, onRecord);
+  try {
+    for await (const chunk of input) splitter.push(typeof chunk === 'string' ? chunk : String(chunk));
+    splitter.end();
+  } catch (e) {
+    if (e instanceof CsvSyntaxError) throw new DataError(e.message, e.line);
+    throw e;
+  }
 }
 
 /** Reads a discrete table from a file path (streaming). */
@@ -110,13 +96,12 @@ export function readDiscreteText(text: string, options: TableOptions = {}): Prom
 async function readDiscrete(input: Readable, options: TableOptions): Promise<DiscreteData> {
   let builders: ColumnBuilder[] | undefined = options.columns?.map((c) => new ColumnBuilder(c.name, [...(c.states ?? [])], c.states !== undefined));
   let rows = 0;
-  for await (const { record, info } of records(input, options)) {
-    const line = info.lines;
-    if (!builders) { builders = header(record, line); continue; }
+  await eachRecord(input, options.delimiter ?? ',', (record, line) => {
+    if (!builders) { builders = header(record, line); return; }
     if (record.length !== builders.length) throw new DataError(`${record.length} values, expected ${builders.length} (one per variable)`, line);
     for (let c = 0; c < builders.length; c++) builders[c]!.add(rows, record[c]!, line);
     rows++;
-  }
+  });
   if (!builders) throw new DataError('the table is empty (no header)', 1);
   const variables: DiscreteVariable[] = builders.map((b) => ({ name: b.name, states: b.states }));
   const columns = builders.map((b) => {
@@ -151,21 +136,21 @@ async function readNumeric(input: Readable, options: { delimiter?: string; heade
   let values = new Float64Array(4096);
   let n = 0;
   let rows = 0;
-  for await (const { record, info } of records(input, options)) {
+  await eachRecord(input, options.delimiter ?? ',', (record, line) => {
     if (!names) {
-      if (options.header !== false) { names = record; continue; }
+      if (options.header !== false) { names = [...record]; return; }
       names = record.map((_, i) => `x${i + 1}`);
     }
-    if (record.length !== names.length) throw new DataError(`${record.length} values, expected ${names.length}`, info.lines);
+    if (record.length !== names.length) throw new DataError(`${record.length} values, expected ${names.length}`, line);
     if (n + record.length > values.length) { const v = new Float64Array(values.length * 2); v.set(values); values = v; }
     for (let c = 0; c < record.length; c++) {
       const cell = record[c]!;
       const x = Number(cell);
-      if (isMissing(cell) || !Number.isFinite(x)) throw new DataError(`'${cell}' in column ${names[c]} is not a number (mixtures need every value)`, info.lines);
+      if (isMissing(cell) || !Number.isFinite(x)) throw new DataError(`'${cell}' in column ${names[c]} is not a number (mixtures need every value)`, line);
       values[n++] = x;
     }
     rows++;
-  }
+  });
   if (!names) throw new DataError('the table is empty', 1);
   return { names, values: values.slice(0, n), rows, dims: names.length };
 }
