@@ -14,10 +14,10 @@ import { meanTotalVariation, alignHiddenStates } from '../../server/src/engine/c
 import { countConfigurations } from '../../server/src/engine/parameterLearning.js';
 import { createRng } from '../../server/src/engine/random.js';
 import { NO_SHARED } from '../support/shared.js';
-import { sharedNetwork } from '../support/networks.js';
+import { loadBif } from '../support/networks.js';
 
 test('ALARM recovery: 20,000 records, 20% missing, one variable hidden, EM from 2 random starts', (t) => {
-  const net = sharedNetwork('bif', 'alarm.bif');
+  const net = loadBif('alarm');
   if (!net) return t.skip(NO_SHARED);
   const full = forwardSample(net, 20000, createRng(1));
   const data = hideAtRandom(full, 0.2, createRng(2));

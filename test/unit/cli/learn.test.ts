@@ -11,7 +11,7 @@ import { createRng } from '../../../server/src/engine/random.js';
 import { readBif } from '../../../server/src/model/bif.js';
 import type { DiscreteData } from '../../../server/src/engine/dataset.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
-import { sharedNetwork } from '../../support/networks.js';
+import { loadBif } from '../../support/networks.js';
 
 function capture(): CliIO & { stdout: string; stderr: string } {
   const io = { stdout: '', stderr: '', cwd: process.cwd(), out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
@@ -29,7 +29,7 @@ test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('bayes learn --json on complete CSV data prints the counting CPTs; --out writes BIF that reads back', async (t) => {
   const bif = sharedFile('bif', 'asia.bif');
-  const net = sharedNetwork('bif', 'asia.bif');
+  const net = loadBif('asia');
   if (!bif || !net) return t.skip(NO_SHARED);
   const data = forwardSample(net, 2000, createRng(1));
   const csv = join(dir, 'asia.csv');
@@ -52,7 +52,7 @@ test('bayes learn --json on complete CSV data prints the counting CPTs; --out wr
 
 test('bayes learn picks EM for missing values, reads headerless network-order tables, and is seeded', async (t) => {
   const bif = sharedFile('bif', 'asia.bif');
-  const net = sharedNetwork('bif', 'asia.bif');
+  const net = loadBif('asia');
   if (!bif || !net) return t.skip(NO_SHARED);
   const data = hideAtRandom(forwardSample(net, 1000, createRng(2)), 0.2, createRng(3));
   const csv = join(dir, 'asia-missing.dat');
@@ -95,7 +95,7 @@ test('bayes learn: bad input is a one-line error (exit 1) or a usage error (exit
 
 test('bayes structure: hill climbing and K2 print arcs and compare with a reference network', async (t) => {
   const bif = sharedFile('bif', 'earthquake.bif');
-  const net = sharedNetwork('bif', 'earthquake.bif');
+  const net = loadBif('earthquake');
   if (!bif || !net) return t.skip(NO_SHARED);
   const csv = join(dir, 'earthquake.csv');
   writeFileSync(csv, toCsv(forwardSample(net, 20000, createRng(8))));

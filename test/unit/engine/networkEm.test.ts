@@ -11,7 +11,8 @@ import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import type { DiscreteData } from '../../../server/src/engine/dataset.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
 import { readDiscreteFile } from '../../../server/src/model/dataTable.js';
-import { sharedNetwork, enumerateJoint } from '../../support/networks.js';
+import { loadBif, jointTable } from '../../support/networks.js';
+import { alarmEmNetwork } from '../../support/learning.js';
 
 function assertClose(a: ArrayLike<number>, b: ArrayLike<number>, tol: number, what: string): void {
   assert.equal(a.length, b.length);
@@ -26,7 +27,7 @@ function asiaData(net: BayesianNetwork, rows: number): DiscreteData {
 }
 
 test('E-step expected counts and log-likelihood equal brute-force enumeration of the joint (asia)', (t) => {
-  const net = sharedNetwork('bif', 'asia.bif');
+  const net = loadBif('asia');
   if (!net) return t.skip(NO_SHARED);
   const data = asiaData(net, 300);
   const tables = net.cpts.map((c) => c.table);
@@ -34,23 +35,27 @@ test('E-step expected counts and log-likelihood equal brute-force enumeration of
   const expected = net.cpts.map((c) => new Float64Array(c.table.length));
   let ll = 0;
   const layouts = net.cpts.map((_, v) => familyStrides(net, v));
+  const { cards, values } = jointTable(net);
+  const assignments = Array.from(values, (_, i) => {
+    const s = new Array<number>(cards.length);
+    for (let v = cards.length - 1; v >= 0; v--) { s[v] = i % cards[v]!; i = Math.floor(i / cards[v]!); }
+    return s;
+  });
   for (let r = 0; r < data.rows; r++) {
-    const joint: Array<[number[], number]> = [];
-    let pe = 0;
-    enumerateJoint(net, (s, p) => {
-      if (data.columns.every((c, v) => c[r]! < 0 || c[r] === s[v])) { joint.push([[...s], p]); pe += p; }
-    });
+    const consistent = assignments.map((s, i) => (data.columns.every((c, v) => c[r]! < 0 || c[r] === s[v]) ? values[i]! : 0));
+    const pe = consistent.reduce((a, b) => a + b, 0);
     ll += Math.log(pe);
-    for (const [s, p] of joint) {
-      layouts.forEach(({ family, strides }, v) => { expected[v]![family.reduce((a, f, i) => a + s[f]! * strides[i]!, 0)]! += p / pe; });
-    }
+    assignments.forEach((s, i) => {
+      if (consistent[i] === 0) return;
+      layouts.forEach(({ family, strides }, v) => { expected[v]![family.reduce((a, f, j) => a + s[f]! * strides[j]!, 0)]! += consistent[i]! / pe; });
+    });
   }
   assert.ok(Math.abs(got.logLikelihood - ll) < 1e-9 * Math.abs(ll), `${got.logLikelihood} vs ${ll}`);
   expected.forEach((e, v) => assertClose(got.counts[v]!, e, 1e-9, net.variables[v]!.name));
 });
 
 test('EM on complete data is counting: one M-step gives the maximum-likelihood CPTs', (t) => {
-  const net = sharedNetwork('bif', 'asia.bif');
+  const net = loadBif('asia');
   if (!net) return t.skip(NO_SHARED);
   const data = forwardSample(net, 2000, createRng(9));
   const em = networkEm(net, data, { seed: 1, maxIterations: 5 });
@@ -60,7 +65,7 @@ test('EM on complete data is counting: one M-step gives the maximum-likelihood C
 });
 
 test('EM with a hidden variable and missing values: seeded, never decreasing, restarts keep the best', (t) => {
-  const net = sharedNetwork('bif', 'asia.bif');
+  const net = loadBif('asia');
   if (!net) return t.skip(NO_SHARED);
   const data = asiaData(net, 3000);
   const progress: number[] = [];
@@ -77,7 +82,7 @@ test('EM with a hidden variable and missing values: seeded, never decreasing, re
 });
 
 test('gradient ascent (eq 6.25) climbs monotonically and reaches the EM optimum region', (t) => {
-  const net = sharedNetwork('bif', 'asia.bif');
+  const net = loadBif('asia');
   if (!net) return t.skip(NO_SHARED);
   const data = asiaData(net, 3000);
   const g = gradientAscent(net, data, { seed: 4, maxIterations: 300, tolerance: 1e-9, learningRate: 0.05, checkMonotone: true });
@@ -89,7 +94,7 @@ test('gradient ascent (eq 6.25) climbs monotonically and reaches the EM optimum 
 });
 
 test('cancellation stops EM and says so; impossible data is a clear error', (t) => {
-  const net = sharedNetwork('bif', 'asia.bif');
+  const net = loadBif('asia');
   if (!net) return t.skip(NO_SHARED);
   const data = asiaData(net, 500);
   const signal = { aborted: false };
@@ -103,7 +108,7 @@ test('cancellation stops EM and says so; impossible data is a clear error', (t) 
 });
 
 test('relabelling a hidden variable is undone by alignHiddenStates', (t) => {
-  const net = sharedNetwork('bif', 'asia.bif');
+  const net = loadBif('asia');
   if (!net) return t.skip(NO_SHARED);
   const h = net.variables.findIndex((v) => v.name === 'either');
   const swapped = relabel(net, h, [1, 0]);
@@ -112,7 +117,7 @@ test('relabelling a hidden variable is undone by alignHiddenStates', (t) => {
 });
 
 test('recovery on ALARM (small): 3,000 records, 20% missing, LVFAILURE hidden â€” EM beats the generating CPTs and recovers the rest', (t) => {
-  const net = sharedNetwork('bif', 'alarm.bif');
+  const net = loadBif('alarm');
   if (!net) return t.skip(NO_SHARED);
   const full = forwardSample(net, 3000, createRng(1));
   const data = hideAtRandom(full, 0.2, createRng(2));
@@ -133,8 +138,8 @@ test('recovery on ALARM (small): 3,000 records, 20% missing, LVFAILURE hidden â€
 
 test('alarm-em records.dat (11,100 records, ? missing): EM from unknown CPTs lands near gold_alarm.bif', async (t) => {
   const dat = sharedFile('tables', 'alarm-em', 'records.dat');
-  const net = sharedNetwork('tables', 'alarm-em', 'alarm.bif');
-  const gold = sharedNetwork('tables', 'alarm-em', 'gold_alarm.bif');
+  const net = alarmEmNetwork('alarm.bif');
+  const gold = alarmEmNetwork('gold_alarm.bif');
   if (!dat || !net || !gold) return t.skip(NO_SHARED);
   assert.ok(net.cpts.every((c) => c.table.every((p) => Number.isNaN(p))), 'the course network has unknown (-1) CPTs');
   const data = await readDiscreteFile(dat, { delimiter: ' ', columns: net.variables });

@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { learnCpts, pseudoCount } from '../../../server/src/engine/parameterLearning.js';
 import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
 import { createRng } from '../../../server/src/engine/random.js';
-import { readBif } from '../../../server/src/model/bif.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import type { DiscreteData } from '../../../server/src/engine/dataset.js';
-import { sharedFile, NO_SHARED } from '../../support/shared.js';
+import { NO_SHARED } from '../../support/shared.js';
+import { loadBif } from '../../support/networks.js';
 
 // Rain → WetGrass; rows as (Rain, WetGrass) state indices, -1 missing.
 const net: BayesianNetwork = {
@@ -47,16 +46,8 @@ test('a parent configuration never seen (and no prior) gets a uniform row, not N
   assert.deepEqual([...l.cpts[1]!.table.subarray(3)], [1 / 3, 1 / 3, 1 / 3]);
 });
 
-function alarm(): BayesianNetwork | undefined {
-  const f = sharedFile('bif', 'alarm.bif');
-  if (!f) return undefined;
-  const r = readBif(readFileSync(f, 'utf8'));
-  if ('error' in r) assert.fail(r.error.message);
-  return r.network;
-}
-
 test('forward sampling is seeded and counting recovers alarm CPT rows with enough support', (t) => {
-  const a = alarm();
+  const a = loadBif('alarm');
   if (!a) return t.skip(NO_SHARED);
   const s1 = forwardSample(a, 20000, createRng(7));
   const s2 = forwardSample(a, 20000, createRng(7));

@@ -1,24 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { logGamma } from '../../../server/src/engine/logGamma.js';
 import { familyScore, compareStructures, ScoreCache, type ScoreName } from '../../../server/src/engine/structureScore.js';
 import { k2 } from '../../../server/src/engine/k2.js';
 import { hillClimb } from '../../../server/src/engine/hillClimb.js';
 import { forwardSample } from '../../../server/src/engine/forwardSampling.js';
 import { createRng } from '../../../server/src/engine/random.js';
-import { topologicalOrder, type BayesianNetwork } from '../../../server/src/engine/network.js';
+import { topologicalOrder } from '../../../server/src/engine/network.js';
 import type { DiscreteData } from '../../../server/src/engine/dataset.js';
-import { readBif } from '../../../server/src/model/bif.js';
-import { sharedFile, NO_SHARED } from '../../support/shared.js';
-
-function bif(...parts: string[]): BayesianNetwork | undefined {
-  const f = sharedFile(...parts);
-  if (!f) return undefined;
-  const r = readBif(readFileSync(f, 'utf8'));
-  if ('error' in r) assert.fail(r.error.message);
-  return r.network;
-}
+import { NO_SHARED } from '../../support/shared.js';
+import { loadBif } from '../../support/networks.js';
 
 test('logGamma matches closed forms', () => {
   assert.ok(Math.abs(logGamma(0.5) - 0.5 * Math.log(Math.PI)) < 1e-14);
@@ -78,7 +69,7 @@ function acyclic(ps: number[][]): boolean {
 }
 
 test('hill climbing ends at a local maximum among all 543 DAGs on 4 variables (and the global one for BIC here)', (t) => {
-  const net = bif('bif', 'earthquake.bif');
+  const net = loadBif('earthquake');
   if (!net) return t.skip(NO_SHARED);
   const full = forwardSample(net, 5000, createRng(4));
   const keep = [0, 1, 2, 3];
@@ -106,7 +97,7 @@ test('hill climbing ends at a local maximum among all 543 DAGs on 4 variables (a
  * true parents arrive); with the pruning pass 2–5 differences; with 10,000 cases 1–3.
  */
 test('K2 on sampled ALARM cases with the true order: ≤ 3 differences at 10,000 cases (pruned), none reversed', (t) => {
-  const net = bif('bif', 'alarm.bif');
+  const net = loadBif('alarm');
   if (!net) return t.skip(NO_SHARED);
   const sorted = topologicalOrder(net);
   assert.ok('order' in sorted);
