@@ -36,21 +36,49 @@ export interface RowPatterns {
 
 export function groupRows(data: DiscreteData): RowPatterns {
   const width = data.columns.length;
-  const index = new Map<string, number>();
-  const states: number[] = [];
-  const weights: number[] = [];
-  const codes = new Array<number>(width);
+  const cols = data.columns;
+  // Open addressing on a row hash (no string key per row, so a million rows stay cheap); the
+  // table doubles whenever it is half full.
+  let capacity = 1024;
+
+  let slots = new Int32Array(capacity).fill(-1);
+  let states = new Int32Array(Math.max(16, Math.min(data.rows, 4096)) * width);
+  let weights = new Float64Array(states.length / width);
+  let count = 0;
+  const row = new Int32Array(width);
+  const find = (cells: ArrayLike<number>, at: number): number => {
+    const mask = slots.length - 1;
+    let h = 0x811c9dc5;
+    for (let c = 0; c < width; c++) h = Math.imul(h ^ (cells[at + c]! + 1), 0x01000193);
+    let slot = (h ^ (h >>> 15)) & mask;
+    for (;;) {
+      const p = slots[slot]!;
+      if (p < 0) return slot;
+      let same = true;
+      for (let c = 0, o = p * width; c < width; c++, o++) if (states[o] !== cells[at + c]) { same = false; break; }
+      if (same) return slot;
+      slot = (slot + 1) & mask;
+    }
+  };
   for (let r = 0; r < data.rows; r++) {
-    // States fit in 16 bits; +1 lifts MISSING to 0 so one char per cell is an exact key.
-    for (let c = 0; c < width; c++) codes[c] = data.columns[c]![r]! + 1;
-    const key = String.fromCharCode(...codes);
-    const at = index.get(key);
-    if (at !== undefined) { weights[at]!++; continue; }
-    index.set(key, weights.length);
-    weights.push(1);
-    for (let c = 0; c < width; c++) states.push(codes[c]! - 1);
+    for (let c = 0; c < width; c++) row[c] = cols[c]![r]!;
+    let slot = find(row, 0);
+    const p = slots[slot]!;
+    if (p >= 0) { weights[p]!++; continue; }
+    if ((count + 1) * width > states.length) {
+      const s2 = new Int32Array(states.length * 2); s2.set(states); states = s2;
+      const w2 = new Float64Array(weights.length * 2); w2.set(weights); weights = w2;
+    }
+    states.set(row, count * width);
+    weights[count] = 1;
+    if (2 * (count + 1) > slots.length) {
+      slots = new Int32Array(slots.length * 2).fill(-1);
+      for (let q = 0; q < count; q++) slots[find(states, q * width)] = q;
+      slot = find(row, 0);
+    }
+    slots[slot] = count++;
   }
-  return { states: Int32Array.from(states), weights: Float64Array.from(weights), count: weights.length, width };
+  return { states: states.slice(0, count * width), weights: weights.slice(0, count), count, width };
 }
 
 /** A state column of the smallest integer type that holds `cardinality` states and −1. */

@@ -29,8 +29,10 @@ export class ExpectationStep {
   private readonly observedCounts: Float64Array[];
   /** Counts from fully observed patterns only: their log-likelihood is Σ counts · log θ. */
   private readonly completeCounts: Float64Array[];
-  /** Patterns with a missing value: evidence and, per pattern, the families needing inference. */
-  private readonly partial: Array<{ evidence: Map<number, number>; weight: number; families: number[] }> = [];
+  /** Patterns with a missing value (row-major states, −1 missing) and their multiplicities. */
+  private readonly partial: Int32Array;
+  private readonly partialWeights: Float64Array;
+  private readonly families: number[][];
   readonly patterns: number;
   readonly rows: number;
 
@@ -41,27 +43,27 @@ export class ExpectationStep {
     this.rows = data.rows;
     const n = net.variables.length;
     const layouts = net.cpts.map((_, v) => familyStrides(net, v));
+    this.families = layouts.map((l) => l.family);
     this.observedCounts = net.cpts.map((c) => new Float64Array(c.table.length));
     this.completeCounts = net.cpts.map((c) => new Float64Array(c.table.length));
+    const partial: number[] = [];
     for (let p = 0; p < grouped.count; p++) {
       const row = grouped.states.subarray(p * n, (p + 1) * n);
       const w = grouped.weights[p]!;
       const complete = row.every((s) => s >= 0);
-      const families: number[] = [];
+      if (!complete) partial.push(p);
       for (let v = 0; v < n; v++) {
         const { family, strides } = layouts[v]!;
         let at = 0;
         for (let i = 0; i < family.length && at >= 0; i++) at = row[family[i]!]! < 0 ? -1 : at + row[family[i]!]! * strides[i]!;
-        if (at < 0) { families.push(v); continue; }
+        if (at < 0) continue;
         this.observedCounts[v]![at]! += w;
         if (complete) this.completeCounts[v]![at]! += w;
       }
-      if (!complete) {
-        const evidence = new Map<number, number>();
-        row.forEach((s, v) => { if (s >= 0) evidence.set(v, s); });
-        this.partial.push({ evidence, weight: w, families });
-      }
     }
+    this.partial = new Int32Array(partial.length * n);
+    this.partialWeights = new Float64Array(partial.length);
+    partial.forEach((p, i) => { this.partial.set(grouped.states.subarray(p * n, (p + 1) * n), i * n); this.partialWeights[i] = grouped.weights[p]!; });
   }
 
   /** Expected counts and log-likelihood under `tables` (one per variable, CPT layout). */
@@ -72,16 +74,24 @@ export class ExpectationStep {
       const c = this.completeCounts[v]!;
       for (let i = 0; i < c.length; i++) if (c[i]! > 0) logLikelihood += c[i]! * Math.log(t[i]!);
     });
-    if (this.partial.length === 0) return { counts, logLikelihood };
+    if (this.partialWeights.length === 0) return { counts, logLikelihood };
     const net: BayesianNetwork = { ...this.net, cpts: this.net.cpts.map((c, v) => ({ ...c, table: tables[v]! })) };
     const tree = JunctionTree.compile(net, { order: this.order });
-    for (const { evidence, weight, families } of this.partial) {
+    const n = net.variables.length;
+    const evidence = new Map<number, number>();
+    for (let p = 0; p < this.partialWeights.length; p++) {
+      const row = this.partial.subarray(p * n, (p + 1) * n);
+      const weight = this.partialWeights[p]!;
+      evidence.clear();
+      for (let v = 0; v < n; v++) if (row[v]! >= 0) evidence.set(v, row[v]!);
       tree.setEvidence(evidence);
       tree.propagate(signal);
       const logP = tree.logEvidence;
       if (logP === -Infinity) throw new ImpossibleDataError(`a record (${describe(this.net, evidence)}) has probability 0 under the current CPTs`);
       logLikelihood += weight * logP;
-      for (const v of families) {
+      // Families with a missing member take their share from inference; the rest were counted up front.
+      for (let v = 0; v < n; v++) {
+        if (this.families[v]!.every((f) => row[f]! >= 0)) continue;
         const m = tree.familyMarginal(v);
         const c = counts[v]!;
         for (let i = 0; i < m.length; i++) c[i]! += weight * m[i]!;

@@ -116,19 +116,19 @@ test('relabelling a hidden variable is undone by alignHiddenStates', (t) => {
   assert.ok(meanTotalVariation(alignHiddenStates(swapped, net, h), net).mean < 1e-15);
 });
 
-test('recovery on ALARM (small): 3,000 records, 20% missing, LVFAILURE hidden — EM beats the generating CPTs and recovers the rest', (t) => {
+test('recovery on ALARM (small): 1,500 records, 20% missing, LVFAILURE hidden — EM beats the generating CPTs and recovers the rest', (t) => {
   const net = loadBif('alarm');
   if (!net) return t.skip(NO_SHARED);
-  const full = forwardSample(net, 3000, createRng(1));
+  const full = forwardSample(net, 1500, createRng(1));
   const data = hideAtRandom(full, 0.2, createRng(2));
   const h = net.variables.findIndex((v) => v.name === 'LVFAILURE');
   data.columns[h]!.fill(-1);
-  const em = networkEm(net, data, { seed: 3, maxIterations: 40, tolerance: 1e-6, checkMonotone: true });
+  const em = networkEm(net, data, { seed: 3, maxIterations: 25, tolerance: 1e-6, checkMonotone: true });
   const truth = new ExpectationStep(net, data).run(net.cpts.map((c) => c.table)).logLikelihood;
   t.diagnostic(`EM log-likelihood ${em.logLikelihood.toFixed(1)} after ${em.iterations} iterations; generating CPTs ${truth.toFixed(1)}`);
   assert.ok(em.logLikelihood > truth - 0.001 * Math.abs(truth));
   const observed = net.variables.map((_, v) => v).filter((v) => v !== h);
-  // Weight rows by how often their parent configuration occurs (rare rows are noise at 3,000 records).
+  // Weight rows by how often their parent configuration occurs (rare rows are noise at 1,500 records).
   const weights = (v: number) => countConfigurations(full, net.cpts[v]!.parents);
   const tv = meanTotalVariation(alignHiddenStates(em.network, net, h), net, { variables: observed, rowWeights: weights }).mean;
   t.diagnostic(`mean total variation over the 36 observed variables: ${tv.toFixed(4)}`);

@@ -5,6 +5,7 @@ import { readDiscreteText, readDiscreteFile, readNumericText, DataError } from '
 import { readBif } from '../../../server/src/model/bif.js';
 import { alignToNetwork, groupRows } from '../../../server/src/engine/dataset.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
+import { createRng } from '../../../server/src/engine/random.js';
 
 test('a CSV header names the variables; ? and empty cells are missing (-1); states index by first appearance', async () => {
   const d = await readDiscreteText('Outlook,Wind,"Play Tennis"\nSunny,Weak,No\r\n"Rain",?,Yes\nSunny,,Yes\n');
@@ -81,4 +82,18 @@ test('alarm-em records.dat (space separated, quoted, no header) reads in network
 
 test('an unclosed quote is a DataError with its line', async () => {
   await assert.rejects(readDiscreteText('A,B\nx,"y\n'), (e: Error) => e instanceof DataError && /^line \d+: /.test(e.message));
+});
+
+test('groupRows agrees with a string-keyed grouping on 20,000 random rows (hash table grows past its first size)', () => {
+  const rng = createRng(12);
+  const rows = 20000;
+  const cards = [2, 3, 50, 40, 2];
+  const columns = cards.map((k) => Int8Array.from({ length: rows }, () => rng.int(k + 1) - 1));
+  const d = { variables: cards.map((k, i) => ({ name: `v${i}`, states: Array.from({ length: k }, (_, s) => `${s}`) })), columns, rows };
+  const g = groupRows(d);
+  const naive = new Map<string, number>();
+  for (let r = 0; r < rows; r++) { const key = columns.map((c) => c[r]).join(','); naive.set(key, (naive.get(key) ?? 0) + 1); }
+  assert.ok(g.count > 1024, `${g.count} patterns`);
+  assert.equal(g.count, naive.size);
+  for (let p = 0; p < g.count; p++) assert.equal(g.weights[p], naive.get([...g.states.subarray(p * 5, p * 5 + 5)].join(',')));
 });
