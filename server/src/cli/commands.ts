@@ -4,5 +4,7 @@ import { checkCommand } from './check.js';
 import { runCommand } from './run.js';
 import { learnCommand } from './learn.js';
 import { structureCommand } from './structure.js';
+import { marginalsCommand } from './marginals.js';
+import { convertCommand } from './convert.js';
 
-export const commands: CliCommand[] = [checkCommand, runCommand, learnCommand, structureCommand];
+export const commands: CliCommand[] = [checkCommand, runCommand, marginalsCommand, convertCommand, learnCommand, structureCommand];

@@ -95,6 +95,8 @@ export class JunctionTree {
   private readonly sepScratch: Float64Array;
   /** Clique holding each variable (for evidence and marginals) and each family (for its CPT). */
   private readonly home: number[];
+  /** The smallest clique holding each variable: the cheapest to read its marginal from. */
+  private readonly smallest: Int32Array;
   private readonly familyHome: number[];
   private readonly familyMaps = new Map<number, Int32Array>();
   private evidence: Evidence = new Map();
@@ -114,6 +116,10 @@ export class JunctionTree {
     this.maxCliqueSize = Math.max(1, ...this.cliques.map((c) => c.size));
     this.totalSize = offset;
     this.home = tree.home;
+    this.smallest = new Int32Array(net.variables.length).fill(-1);
+    this.cliques.forEach((c, i) => {
+      for (const v of c.vars) if (this.smallest[v] === -1 || c.size < this.cliques[this.smallest[v]!]!.size) this.smallest[v] = i;
+    });
     this.parentOf = Int32Array.from(tree.parent);
     this.roots = tree.parent.flatMap((p, i) => (p < 0 ? [i] : []));
     this.schedule = postOrder(tree.parent, this.roots);
@@ -222,14 +228,20 @@ export class JunctionTree {
   /** P(v | e) over v's states. Throws ImpossibleEvidenceError when P(e) = 0. */
   marginal(v: number): Float64Array {
     this.requireConsistent();
-    const c = this.cliques[this.home[v]!]!;
+    const c = this.cliques[this.smallest[v]!]!;
     const k = this.net.variables[v]!.states.length;
     const out = new Float64Array(k);
     let inner = 1;
-    const pos = c.vars.indexOf(v);
-    for (let i = c.cards.length - 1; i > pos; i--) inner *= c.cards[i]!;
-    const values = this.values;
-    for (let i = 0; i < c.size; i++) out[Math.floor(i / inner) % k]! += values[c.offset + i]!;
+    for (let i = c.cards.length - 1; c.vars[i] !== v; i--) inner *= c.cards[i]!;
+    // The clique's entries come in runs of `inner` with v fixed, cycling through v's states.
+    const values = this.values, end = c.offset + c.size;
+    for (let o = c.offset; o < end; o += inner * k) {
+      for (let x = 0, p = o; x < k; x++) {
+        let sum = 0;
+        for (const stop = p + inner; p < stop; p++) sum += values[p]!;
+        out[x]! += sum;
+      }
+    }
     return normalized(out);
   }
 

@@ -93,10 +93,97 @@ export interface MixtureResult extends ResultBase {
   responsibilities: number[][];
 }
 
+/** How a belief-network answer was computed; sampled answers carry standard errors. */
+export interface InferenceInfo {
+  method: 'exact' | 'lw' | 'gibbs';
+  /** Largest clique table (entries) exact inference needs, and the budget it was held to. */
+  cost: number;
+  budget: number;
+  samples?: number;
+  seed?: number;
+  /** Set when a sampler answered because exact inference was over the budget. */
+  note?: string;
+}
+
+/** Named evidence: variable → observed state. */
+export type NamedEvidence = Record<string, string>;
+
+/** Every posterior marginal of a network (`bayes marginals`, the results panel's network view). */
+export interface MarginalsResult extends ResultBase, InferenceInfo {
+  kind: 'marginals';
+  network: string;
+  evidence: NamedEvidence;
+  /** variable → state → P(state | evidence). */
+  marginals: Record<string, Record<string, number>>;
+  stderr?: Record<string, Record<string, number>>;
+  /** log P(evidence), exact answers only. */
+  logEvidence?: number;
+}
+
+/** `query P(X, Y | e)` / `P(X = x | e)`: the posterior table of the query variables. */
+export interface ProbabilityResult extends ResultBase, InferenceInfo {
+  kind: 'probability';
+  network: string;
+  variables: string[];
+  evidence: NamedEvidence;
+  /** One row per joint assignment of `variables`, first variable slowest. */
+  table: { states: string[]; p: number; stderr?: number }[];
+  /** P(X = x | e) when the query named states. */
+  value?: number;
+}
+
+/** `query mpe given e`: the most probable joint assignment of the unobserved variables. */
+export interface MpeResultEntry extends ResultBase {
+  kind: 'mpe';
+  network: string;
+  evidence: NamedEvidence;
+  assignment: Record<string, string>;
+  /** P(assignment, evidence). */
+  probability: number;
+  logProbability: number;
+}
+
+/** One-way sensitivity of P(target | e) to the CPT parameters (largest |derivative| first). */
+export interface SensitivityResult extends ResultBase {
+  kind: 'sensitivity';
+  network: string;
+  target: { variable: string; state: string };
+  evidence: NamedEvidence;
+  value: number;
+  parameters: {
+    variable: string;
+    parents: Record<string, string>;
+    state: string;
+    value: number;
+    derivative: number;
+    /** Parameter values over which the target variable's most probable state stays the same. */
+    interval?: [number, number];
+  }[];
+}
+
+/** `query independent X, Y given Z`: d-separation, with an active trail when dependent. */
+export interface IndependenceResult extends ResultBase {
+  kind: 'independence';
+  network: string;
+  x: string[];
+  y: string[];
+  given: string[];
+  independent: boolean;
+  activePath?: string[];
+}
+
 /**
  * Result kinds are added here by the engine features that produce them; keep each an
  * interface extending ResultBase with a literal `kind`.
  */
-// LearnedNetworkResult, StructureResultEntry and MixtureResult (above) travel as the open member
-// for now: adding them to the union breaks `r.passed` in cli/run.ts until it narrows on `kind`.
-export type ResultEntry = ExpectResult | (ResultBase & Record<string, unknown>);
+export type ResultEntry =
+  | ExpectResult
+  | MarginalsResult
+  | ProbabilityResult
+  | MpeResultEntry
+  | SensitivityResult
+  | IndependenceResult
+  | LearnedNetworkResult
+  | StructureResultEntry
+  | MixtureResult
+  | (ResultBase & Record<string, unknown>);
