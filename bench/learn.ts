@@ -14,7 +14,7 @@ import { readBif } from '../server/src/model/bif.js';
 import { readDiscreteFile } from '../server/src/model/dataTable.js';
 import { forwardSample, hideAtRandom } from '../server/src/engine/forwardSampling.js';
 import { alignToNetwork, groupRows } from '../server/src/engine/dataset.js';
-import { learnCpts } from '../server/src/engine/parameterLearning.js';
+import { learnCpts } from '../server/src/engine/cptLearning.js';
 import { createRng } from '../server/src/engine/random.js';
 
 const rows = Number(process.argv[2] ?? 1e6);

@@ -2,9 +2,10 @@
 import type { CliCommand } from './command.js';
 import { checkCommand } from './check.js';
 import { runCommand } from './run.js';
-import { learnCommand } from './learn.js';
-import { structureCommand } from './structure.js';
+import { lspCommand } from './lsp.js';
 import { marginalsCommand } from './marginals.js';
 import { convertCommand } from './convert.js';
+import { learnCommand } from './learn.js';
+import { structureCommand } from './structure.js';
 
-export const commands: CliCommand[] = [checkCommand, runCommand, marginalsCommand, convertCommand, learnCommand, structureCommand];
+export const commands: CliCommand[] = [checkCommand, runCommand, lspCommand, marginalsCommand, convertCommand, learnCommand, structureCommand];

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { writeBif } from '../model/bif.js';
 import { alignToNetwork } from '../engine/dataset.js';
 import type { BayesianNetwork } from '../engine/network.js';
-import { learnCpts } from '../engine/parameterLearning.js';
+import { learnCpts } from '../engine/cptLearning.js';
 import { networkEm, type NetworkEmResult } from '../engine/networkEm.js';
 import { gradientAscent } from '../engine/gradientAscent.js';
 import { ExpectationStep, ImpossibleDataError } from '../engine/expectedCounts.js';

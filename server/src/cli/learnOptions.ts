@@ -5,7 +5,7 @@ import { readBif } from '../model/bif.js';
 import { DataError, readDiscreteFile, sniffLayout } from '../model/dataTable.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { DiscreteData } from '../engine/dataset.js';
-import type { Prior } from '../engine/parameterLearning.js';
+import type { Prior } from '../engine/cptLearning.js';
 import { UsageError } from './command.js';
 
 /** A problem with the user's input files: printed as `bayes: message`, exit 1. */

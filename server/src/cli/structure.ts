@@ -5,7 +5,7 @@ import { writeBif } from '../model/bif.js';
 import { k2 } from '../engine/k2.js';
 import { hillClimb } from '../engine/hillClimb.js';
 import { compareStructures, arcsOf, type ScoreName } from '../engine/structureScore.js';
-import { learnCpts } from '../engine/parameterLearning.js';
+import { learnCpts } from '../engine/cptLearning.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, parsePrior, readDataFile, readNetworkFile } from './learnOptions.js';

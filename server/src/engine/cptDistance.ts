@@ -6,7 +6,7 @@
  */
 import type { BayesianNetwork } from './network.js';
 import { cardinality, rowAssignment, rowCount } from './network.js';
-import { withTables } from './parameterLearning.js';
+import { withTables } from './cptLearning.js';
 
 /** Mean over rows of the TV distance between two tables of variable v (rowWeights: per row, default equal). */
 export function tableDistance(net: BayesianNetwork, v: number, a: Float64Array, b: Float64Array, rowWeights?: Float64Array): number {

@@ -13,7 +13,7 @@ import type { BayesianNetwork } from './network.js';
 import { JunctionTree, junctionTreeOrder, type CancelSignal } from './junctionTree.js';
 import type { EliminationOrder } from './eliminationOrder.js';
 import { groupRows, type DiscreteData } from './dataset.js';
-import { familyStrides } from './parameterLearning.js';
+import { familyStrides } from './cptLearning.js';
 
 export interface ExpectedCounts {
   /** counts[v] in v's CPT layout. */

@@ -5,7 +5,7 @@
 import type { BayesianNetwork } from './network.js';
 import { cardinality, topologicalOrder } from './network.js';
 import { stateColumn, MISSING, type DiscreteData } from './dataset.js';
-import { familyStrides } from './parameterLearning.js';
+import { familyStrides } from './cptLearning.js';
 import type { Rng } from './random.js';
 
 export function forwardSample(net: BayesianNetwork, rows: number, rng: Rng): DiscreteData {

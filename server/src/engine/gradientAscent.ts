@@ -12,7 +12,7 @@
 import type { BayesianNetwork } from './network.js';
 import { cardinality, rowCount } from './network.js';
 import type { DiscreteData } from './dataset.js';
-import { normaliseRows, pseudoCount } from './parameterLearning.js';
+import { normaliseRows, pseudoCount } from './cptLearning.js';
 import { climbWithRestarts, type NetworkEmOptions, type NetworkEmResult, type Stepper } from './networkEm.js';
 
 export interface GradientOptions extends NetworkEmOptions {

@@ -10,7 +10,7 @@ import type { BayesianNetwork } from './network.js';
 import { cardinality, rowCount } from './network.js';
 import type { DiscreteData } from './dataset.js';
 import { ExpectationStep } from './expectedCounts.js';
-import { NO_PRIOR, normaliseRows, pseudoCount, withTables, type Prior } from './parameterLearning.js';
+import { NO_PRIOR, normaliseRows, pseudoCount, withTables, type Prior } from './cptLearning.js';
 import { createRng, type Rng } from './random.js';
 import { CancelledError, type CancelSignal } from './junctionTree.js';
 

@@ -1,100 +1,53 @@
 /**
- * CPTs from complete data (Mitchell §6.11.4 with priors; Poole & Mackworth §10.2): count each
- * family configuration, add the prior's pseudo-counts, normalise each row.
- *
- * Priors are all Dirichlet, differing in how pseudo-counts spread over a table:
- *  - `dirichlet α`: α per cell (α = 1 is Laplace's rule);
- *  - `mEstimate m`: Mitchell eq 6.22, (n_c + m·p)/(n + m) with p = 1/|X| uniform, i.e. m/|X| per cell;
- *  - `bdeu ess`: the equivalent sample size spread over the whole table, ess/(rows·|X|) per cell.
+ * One summary for a learned probability parameter with a conjugate prior (Poole §10.2.1): a
+ * Boolean parameter is the two-value case (Beta), a K-valued one uses the Dirichlet; its pseudo-
+ * counts come from Beta/Dirichlet priors, experts or an m-estimate (m p_i pseudo-counts each).
  */
-import type { BayesianNetwork } from './network.js';
-import { cardinality, rowCount } from './network.js';
-import type { DiscreteData } from './dataset.js';
+import { EngineError } from './engineError.js';
+import { dirichletInterval, dirichletPosterior, dirichletProbabilityBetween } from './dirichlet.js';
 
-export type Prior =
-  | { kind: 'none' }
-  | { kind: 'dirichlet'; alpha: number }
-  | { kind: 'mEstimate'; m: number }
-  | { kind: 'bdeu'; ess: number };
+export interface ParameterQuery {
+  /** Central credible interval level, e.g. 0.95. */
+  level?: number;
+  /** P(lower ≤ θ_value ≤ upper). */
+  between?: { value: string; lower: number; upper: number };
+}
 
-export const NO_PRIOR: Prior = { kind: 'none' };
+export interface ParameterSummary {
+  values: string[];
+  /** Pseudo-counts of the prior, one per value. */
+  prior: number[];
+  counts: number[];
+  /** Posterior Dirichlet (Beta for two values) parameters: prior + counts. */
+  posterior: number[];
+  mean: number[];
+  /** MAP estimate; absent when the density has no unique maximum (e.g. uniform). */
+  mode?: number[];
+  interval?: { level: number; bounds: [number, number][] };
+  probability?: { value: string; lower: number; upper: number; p: number };
+}
 
-/** The prior's pseudo-count for one cell of a table with `rows` parent rows and `k` child states. */
-export function pseudoCount(prior: Prior, rows: number, k: number): number {
-  switch (prior.kind) {
-    case 'none': return 0;
-    case 'dirichlet': return prior.alpha;
-    case 'mEstimate': return prior.m / k;
-    case 'bdeu': return prior.ess / (rows * k);
+export function parameterPosterior(values: readonly string[], prior: readonly number[], counts: readonly number[], query: ParameterQuery = {}): ParameterSummary {
+  if (values.length !== prior.length) throw new EngineError(`${prior.length} pseudo-counts for ${values.length} values`);
+  const d = dirichletPosterior(prior, counts);
+  const summary: ParameterSummary = { values: [...values], prior: [...prior], counts: [...counts], posterior: d.alphas, mean: d.mean };
+  if (d.mode) summary.mode = d.mode;
+  if (query.level !== undefined) {
+    summary.interval = { level: query.level, bounds: values.map((_, i) => dirichletInterval(d.alphas, i, query.level!)) };
   }
-}
-
-/** Strides of a family (parents…, child) in the CPT layout: last parent fastest, child innermost. */
-export function familyStrides(net: BayesianNetwork, v: number): { family: number[]; strides: number[] } {
-  const family = [...net.cpts[v]!.parents, v];
-  const strides = new Array<number>(family.length);
-  let s = 1;
-  for (let i = family.length - 1; i >= 0; i--) { strides[i] = s; s *= cardinality(net, family[i]!); }
-  return { family, strides };
-}
-
-/**
- * Counts of (parent row, child state) over the rows where the whole family is observed, in the
- * CPT layout. `data` columns are in network order (see alignToNetwork).
- */
-export function familyCounts(net: BayesianNetwork, data: DiscreteData, v: number): Float64Array {
-  return countConfigurations(data, [...net.cpts[v]!.parents, v]);
-}
-
-/**
- * Counts of the joint states of `family` (last member fastest) over the rows where all of them
- * are observed. Structure search calls this for every candidate family, so it is one flat loop.
- */
-export function countConfigurations(data: DiscreteData, family: readonly number[]): Float64Array {
-  const m = family.length;
-  const strides = new Array<number>(m);
-  let size = 1;
-  for (let i = m - 1; i >= 0; i--) { strides[i] = size; size *= data.variables[family[i]!]!.states.length; }
-  const counts = new Float64Array(size);
-  const cols = family.map((f) => data.columns[f]!);
-  rows: for (let r = 0; r < data.rows; r++) {
-    let at = 0;
-    for (let i = 0; i < m; i++) {
-      const s = cols[i]![r]!;
-      if (s < 0) continue rows;
-      at += s * strides[i]!;
-    }
-    counts[at]!++;
+  if (query.between) {
+    const { value, lower, upper } = query.between;
+    const i = values.indexOf(value);
+    if (i < 0) throw new EngineError(`'${value}' is not one of ${values.join(', ')}`);
+    summary.probability = { value, lower, upper, p: dirichletProbabilityBetween(d.alphas, i, lower, upper) };
   }
-  return counts;
+  return summary;
 }
 
-/**
- * Normalises counts + pseudo-counts row by row, in place. A row with no counts and no prior
- * (a parent configuration never seen) becomes uniform rather than 0/0.
- */
-export function normaliseRows(counts: Float64Array, k: number, pseudo: number): Float64Array {
-  for (let r = 0; r < counts.length; r += k) {
-    let total = 0;
-    for (let x = 0; x < k; x++) total += counts[r + x]! + pseudo;
-    for (let x = 0; x < k; x++) counts[r + x] = total > 0 ? (counts[r + x]! + pseudo) / total : 1 / k;
-  }
-  return counts;
-}
-
-/** Maximum-likelihood (or MAP, with a prior) CPTs from counts: a new network, same structure. */
-export function learnCpts(net: BayesianNetwork, data: DiscreteData, prior: Prior = NO_PRIOR): BayesianNetwork {
-  return withTables(net, (v) => {
-    const k = cardinality(net, v);
-    return normaliseRows(familyCounts(net, data, v), k, pseudoCount(prior, rowCount(net, v), k));
-  });
-}
-
-/** A copy of the network with each variable's table replaced. */
-export function withTables(net: BayesianNetwork, table: (v: number) => Float64Array): BayesianNetwork {
-  return {
-    name: net.name,
-    variables: net.variables,
-    cpts: net.cpts.map((cpt, v) => ({ child: v, parents: [...cpt.parents], table: table(v) })),
-  };
+/** Pseudo-counts of an m-estimate (eq. 6.22): m p_i for each value; p defaults to uniform. */
+export function mEstimatePseudoCounts(k: number, m: number, p?: readonly number[]): number[] {
+  if (!(m > 0)) throw new EngineError(`m must be positive to act as a prior, got ${m}`);
+  const prior = p ?? new Array<number>(k).fill(1 / k);
+  if (prior.length !== k) throw new EngineError(`${prior.length} prior estimates for ${k} values`);
+  return prior.map((pi) => m * pi);
 }

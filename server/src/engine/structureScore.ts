@@ -8,8 +8,8 @@
  * Rows with a missing value in the family are left out of that family's counts.
  */
 import type { DiscreteData } from './dataset.js';
-import { countConfigurations } from './parameterLearning.js';
-import { logGamma } from './logGamma.js';
+import { countConfigurations } from './cptLearning.js';
+import { logGamma } from './betaDistribution.js';
 
 export type ScoreName = 'k2' | 'bdeu' | 'bic';
 

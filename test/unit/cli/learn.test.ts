@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
 import type { CliIO } from '../../../server/src/cli/command.js';
 import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
-import { learnCpts } from '../../../server/src/engine/parameterLearning.js';
+import { learnCpts } from '../../../server/src/engine/cptLearning.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { readBif } from '../../../server/src/model/bif.js';
 import type { DiscreteData } from '../../../server/src/engine/dataset.js';

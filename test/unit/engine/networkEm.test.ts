@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ExpectationStep, ImpossibleDataError } from '../../../server/src/engine/expectedCounts.js';
 import { networkEm, MonotonicityError } from '../../../server/src/engine/networkEm.js';
 import { gradientAscent } from '../../../server/src/engine/gradientAscent.js';
-import { learnCpts, familyStrides, countConfigurations } from '../../../server/src/engine/parameterLearning.js';
+import { learnCpts, familyStrides, countConfigurations } from '../../../server/src/engine/cptLearning.js';
 import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
 import { meanTotalVariation, alignHiddenStates, relabel } from '../../../server/src/engine/cptDistance.js';
 import { createRng } from '../../../server/src/engine/random.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { logGamma } from '../../../server/src/engine/logGamma.js';
+import { logGamma } from '../../../server/src/engine/betaDistribution.js';
 import { familyScore, compareStructures, ScoreCache, type ScoreName } from '../../../server/src/engine/structureScore.js';
 import { k2 } from '../../../server/src/engine/k2.js';
 import { hillClimb } from '../../../server/src/engine/hillClimb.js';

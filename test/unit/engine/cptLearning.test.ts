@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { learnCpts, pseudoCount } from '../../../server/src/engine/parameterLearning.js';
+import { learnCpts, pseudoCount } from '../../../server/src/engine/cptLearning.js';
 import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
