@@ -2,7 +2,7 @@
  * A million records through `bayes learn`'s path: ALARM sampled by our forward sampler, written as
  * CSV (37 columns, ~5% missing), then read streaming into per-column state indices, grouped into
  * distinct patterns, and counted. Prints time and memory per stage; the claim under test is that
- * memory stays near one byte per cell (no strings per cell).
+ * memory stays near four bytes per cell (value indices, no strings per cell).
  *   npm run bench:learn [-- ROWS]
  */
 import { createWriteStream, mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
@@ -42,7 +42,7 @@ try {
   const data = await readDiscreteFile(file);
   const read = performance.now() - t;
   const after = process.memoryUsage();
-  console.log(`read (streaming splitter → Int8 columns): ${(read / 1000).toFixed(2)} s, ${(rows / read * 1000 / 1e6).toFixed(2)} M rows/s; ` +
+  console.log(`read (streaming splitter → Int32 value indices): ${(read / 1000).toFixed(2)} s, ${(rows / read * 1000 / 1e6).toFixed(2)} M rows/s; ` +
     `column bytes ${mb(data.columns.reduce((s, c) => s + c.byteLength, 0))}; heap +${mb(after.heapUsed - before.heapUsed)}, ` +
     `array buffers ${mb(after.arrayBuffers)}, rss ${mb(after.rss)}`);
   t = performance.now();

@@ -89,13 +89,13 @@ export const learnCommand: CliCommand = {
       if (values.out) writeFileSync(values.out, writeBif(fit.network));
       if (values.json) {
         io.out(JSON.stringify({
-          network: net.name, method, records: data.rows, patterns: estep.patterns, hidden: aligned.hidden,
+          network: net.name, method, records: data.rowCount, patterns: estep.patterns, hidden: aligned.hidden,
           iterations: fit.iterations, converged: fit.converged, logLikelihood: fit.logLikelihood, trace: fit.trace, runs: fit.runs,
           ...(comparison ? { meanTotalVariation: comparison.mean } : {}),
           cpts: cptsToJson(fit.network),
         }, null, 2) + '\n');
       } else {
-        io.out(`${net.name}: ${net.variables.length} CPTs learned by ${method} from ${data.rows} records (${estep.patterns} distinct)` +
+        io.out(`${net.name}: ${net.variables.length} CPTs learned by ${method} from ${data.rowCount} records (${estep.patterns} distinct)` +
           (aligned.hidden.length ? `, hidden: ${aligned.hidden.join(', ')}` : '') + '\n');
         io.out(`log-likelihood ${fit.logLikelihood.toFixed(4)}` + (method === 'counting' ? '' : ` after ${fit.iterations} iterations${fit.converged ? ' (converged)' : ''}`) + '\n');
         if (comparison) io.out(`mean total-variation distance to ${values.compare}: ${comparison.mean.toFixed(4)}\n`);

@@ -4,7 +4,7 @@ import { extname } from 'node:path';
 import { readBif } from '../model/bif.js';
 import { DataError, readDiscreteFile, sniffLayout } from '../model/dataTable.js';
 import type { BayesianNetwork } from '../engine/network.js';
-import type { DiscreteData } from '../engine/dataset.js';
+import type { CategoricalDataset } from '../engine/categoricalData.js';
 import type { Prior } from '../engine/cptLearning.js';
 import { UsageError } from './command.js';
 
@@ -23,7 +23,7 @@ export function readNetworkFile(file: string): BayesianNetwork {
 }
 
 /** Reads a data table: with `variables`, headerless files take them as columns (records.dat form). */
-export async function readDataFile(file: string, variables?: BayesianNetwork['variables']): Promise<DiscreteData> {
+export async function readDataFile(file: string, variables?: BayesianNetwork['variables']): Promise<CategoricalDataset> {
   try {
     const layout = variables ? sniffLayout(file, variables) : {};
     return await readDiscreteFile(file, layout);

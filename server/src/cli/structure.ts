@@ -50,7 +50,7 @@ export const structureCommand: CliCommand = {
     const prior = parsePrior(values.prior);
     try {
       const data = await readDataFile(positionals[0]!);
-      const names = data.variables.map((v) => v.name);
+      const names = data.attributes.map((a) => a.name);
       const maxParents = integerOption('max-parents', values['max-parents'], names.length - 1);
       const order = values.order?.split(',').map((s) => s.trim()).map((name) => {
         const i = names.indexOf(name);
@@ -64,7 +64,8 @@ export const structureCommand: CliCommand = {
       const arcs = arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]);
       const comparison = values.reference ? compareWith(readNetworkFile(values.reference), found.parents, names) : undefined;
       if (values.out) {
-        const net: BayesianNetwork = { name: 'learned', variables: data.variables, cpts: found.parents.map((ps, v) => ({ child: v, parents: ps, table: new Float64Array() })) };
+        const variables = data.attributes.map((a) => ({ name: a.name, states: [...a.values] }));
+        const net: BayesianNetwork = { name: 'learned', variables, cpts: found.parents.map((ps, v) => ({ child: v, parents: ps, table: new Float64Array() })) };
         writeFileSync(values.out, writeBif(learnCpts(net, data, prior)));
       }
       if (values.json) {

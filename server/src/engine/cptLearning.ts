@@ -9,7 +9,7 @@
  */
 import type { BayesianNetwork } from './network.js';
 import { cardinality, rowCount } from './network.js';
-import type { DiscreteData } from './dataset.js';
+import type { CategoricalDataset } from './categoricalData.js';
 
 export type Prior =
   | { kind: 'none' }
@@ -42,7 +42,7 @@ export function familyStrides(net: BayesianNetwork, v: number): { family: number
  * Counts of (parent row, child state) over the rows where the whole family is observed, in the
  * CPT layout. `data` columns are in network order (see alignToNetwork).
  */
-export function familyCounts(net: BayesianNetwork, data: DiscreteData, v: number): Float64Array {
+export function familyCounts(net: BayesianNetwork, data: CategoricalDataset, v: number): Float64Array {
   return countConfigurations(data, [...net.cpts[v]!.parents, v]);
 }
 
@@ -50,14 +50,14 @@ export function familyCounts(net: BayesianNetwork, data: DiscreteData, v: number
  * Counts of the joint states of `family` (last member fastest) over the rows where all of them
  * are observed. Structure search calls this for every candidate family, so it is one flat loop.
  */
-export function countConfigurations(data: DiscreteData, family: readonly number[]): Float64Array {
+export function countConfigurations(data: CategoricalDataset, family: readonly number[]): Float64Array {
   const m = family.length;
   const strides = new Array<number>(m);
   let size = 1;
-  for (let i = m - 1; i >= 0; i--) { strides[i] = size; size *= data.variables[family[i]!]!.states.length; }
+  for (let i = m - 1; i >= 0; i--) { strides[i] = size; size *= data.attributes[family[i]!]!.values.length; }
   const counts = new Float64Array(size);
   const cols = family.map((f) => data.columns[f]!);
-  rows: for (let r = 0; r < data.rows; r++) {
+  rows: for (let r = 0; r < data.rowCount; r++) {
     let at = 0;
     for (let i = 0; i < m; i++) {
       const s = cols[i]![r]!;
@@ -83,7 +83,7 @@ export function normaliseRows(counts: Float64Array, k: number, pseudo: number): 
 }
 
 /** Maximum-likelihood (or MAP, with a prior) CPTs from counts: a new network, same structure. */
-export function learnCpts(net: BayesianNetwork, data: DiscreteData, prior: Prior = NO_PRIOR): BayesianNetwork {
+export function learnCpts(net: BayesianNetwork, data: CategoricalDataset, prior: Prior = NO_PRIOR): BayesianNetwork {
   return withTables(net, (v) => {
     const k = cardinality(net, v);
     return normaliseRows(familyCounts(net, data, v), k, pseudoCount(prior, rowCount(net, v), k));

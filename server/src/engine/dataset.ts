@@ -1,20 +1,11 @@
 /**
- * Data the learning algorithms read: one integer column per discrete variable, each cell the
- * index of its state in `variables[c].states`, −1 when the value is missing. Columns are typed
- * arrays sized to the variable's cardinality (Int8 up to 127 states), so a million rows of a
- * 37-variable table take 37 MB and never hold a string per cell.
+ * Data for learning networks: a CategoricalDataset (categoricalData.ts) — one Int32 column per
+ * variable, each cell the index of its value, −1 missing — so a million rows never hold a
+ * string per cell. Here: grouping rows into distinct patterns, and aligning a table to a
+ * network's variables.
  */
 import type { DiscreteVariable } from './network.js';
-
-export type StateColumn = Int8Array | Int16Array | Int32Array;
-
-export interface DiscreteData {
-  variables: DiscreteVariable[];
-  columns: StateColumn[];
-  rows: number;
-}
-
-export const MISSING = -1;
+import { MISSING, type CategoricalDataset } from './categoricalData.js';
 
 /** Continuous data for mixtures: row-major `rows × dims` values. */
 export interface NumericData {
@@ -34,7 +25,7 @@ export interface RowPatterns {
   width: number;
 }
 
-export function groupRows(data: DiscreteData): RowPatterns {
+export function groupRows(data: CategoricalDataset): RowPatterns {
   const width = data.columns.length;
   const cols = data.columns;
   // Open addressing on a row hash (no string key per row, so a million rows stay cheap); the
@@ -42,7 +33,7 @@ export function groupRows(data: DiscreteData): RowPatterns {
   let capacity = 1024;
 
   let slots = new Int32Array(capacity).fill(-1);
-  let states = new Int32Array(Math.max(16, Math.min(data.rows, 4096)) * width);
+  let states = new Int32Array(Math.max(16, Math.min(data.rowCount, 4096)) * width);
   let weights = new Float64Array(states.length / width);
   let count = 0;
   const row = new Int32Array(width);
@@ -60,7 +51,7 @@ export function groupRows(data: DiscreteData): RowPatterns {
       slot = (slot + 1) & mask;
     }
   };
-  for (let r = 0; r < data.rows; r++) {
+  for (let r = 0; r < data.rowCount; r++) {
     for (let c = 0; c < width; c++) row[c] = cols[c]![r]!;
     let slot = find(row, 0);
     const p = slots[slot]!;
@@ -81,37 +72,35 @@ export function groupRows(data: DiscreteData): RowPatterns {
   return { states: states.slice(0, count * width), weights: weights.slice(0, count), count, width };
 }
 
-/** A state column of the smallest integer type that holds `cardinality` states and −1. */
-export function stateColumn(length: number, cardinality: number): StateColumn {
-  if (cardinality <= 127) return new Int8Array(length);
-  if (cardinality <= 32767) return new Int16Array(length);
-  return new Int32Array(length);
-}
-
-export type AlignResult = { data: DiscreteData; hidden: string[] } | { error: string };
+export type AlignResult = { data: CategoricalDataset; hidden: string[] } | { error: string };
 
 /**
  * Re-indexes a table onto a network's variables: columns in network order, cells as the
  * network's state indices. A network variable with no column is hidden (all missing); a column
  * the network does not have, or a value that is not one of the variable's states, is an error.
  */
-export function alignToNetwork(variables: DiscreteVariable[], data: DiscreteData): AlignResult {
-  const byName = new Map(data.variables.map((v, i) => [v.name, i]));
+export function alignToNetwork(variables: DiscreteVariable[], data: CategoricalDataset): AlignResult {
+  const byName = new Map(data.attributes.map((a, i) => [a.name, i]));
   const known = new Set(variables.map((v) => v.name));
-  const extra = data.variables.filter((v) => !known.has(v.name)).map((v) => v.name);
+  const extra = data.attributes.filter((a) => !known.has(a.name)).map((a) => a.name);
   if (extra.length) return { error: `the data has columns the network does not: ${extra.join(', ')}` };
   const hidden: string[] = [];
-  const columns: StateColumn[] = [];
+  const columns: Int32Array[] = [];
   for (const v of variables) {
     const c = byName.get(v.name);
-    const col = stateColumn(data.rows, v.states.length);
+    const col = new Int32Array(data.rowCount);
     columns.push(col);
     if (c === undefined) { col.fill(MISSING); hidden.push(v.name); continue; }
-    const map = data.variables[c]!.states.map((s) => v.states.indexOf(s));
-    const bad = data.variables[c]!.states.filter((_, i) => map[i]! < 0);
+    const map = data.attributes[c]!.values.map((s) => v.states.indexOf(s));
+    const bad = data.attributes[c]!.values.filter((_, i) => map[i]! < 0);
     if (bad.length) return { error: `column ${v.name} has values that are not its states (${v.states.join(', ')}): ${bad.join(', ')}` };
     const src = data.columns[c]!;
-    for (let r = 0; r < data.rows; r++) col[r] = src[r]! < 0 ? MISSING : map[src[r]!]!;
+    for (let r = 0; r < data.rowCount; r++) col[r] = src[r]! < 0 ? MISSING : map[src[r]!]!;
   }
-  return { data: { variables, columns, rows: data.rows }, hidden };
+  return { data: networkDataset(variables, columns, data.rowCount), hidden };
+}
+
+/** A dataset whose columns are a network's variables, in network order. */
+export function networkDataset(variables: DiscreteVariable[], columns: Int32Array[], rowCount: number): CategoricalDataset {
+  return { attributes: variables.map((v) => ({ name: v.name, values: v.states })), columns, rowCount };
 }

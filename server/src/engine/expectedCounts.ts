@@ -12,7 +12,8 @@
 import type { BayesianNetwork } from './network.js';
 import { JunctionTree, junctionTreeOrder, type CancelSignal } from './junctionTree.js';
 import type { EliminationOrder } from './eliminationOrder.js';
-import { groupRows, type DiscreteData } from './dataset.js';
+import { groupRows } from './dataset.js';
+import type { CategoricalDataset } from './categoricalData.js';
 import { familyStrides } from './cptLearning.js';
 
 export interface ExpectedCounts {
@@ -36,11 +37,11 @@ export class ExpectationStep {
   readonly patterns: number;
   readonly rows: number;
 
-  constructor(private readonly net: BayesianNetwork, data: DiscreteData) {
+  constructor(private readonly net: BayesianNetwork, data: CategoricalDataset) {
     this.order = junctionTreeOrder(net);
     const grouped = groupRows(data);
     this.patterns = grouped.count;
-    this.rows = data.rows;
+    this.rows = data.rowCount;
     const n = net.variables.length;
     const layouts = net.cpts.map((_, v) => familyStrides(net, v));
     this.families = layouts.map((l) => l.family);

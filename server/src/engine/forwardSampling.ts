@@ -4,14 +4,15 @@
  */
 import type { BayesianNetwork } from './network.js';
 import { cardinality, topologicalOrder } from './network.js';
-import { stateColumn, MISSING, type DiscreteData } from './dataset.js';
+import { networkDataset } from './dataset.js';
+import { MISSING, type CategoricalDataset } from './categoricalData.js';
 import { familyStrides } from './cptLearning.js';
 import type { Rng } from './random.js';
 
-export function forwardSample(net: BayesianNetwork, rows: number, rng: Rng): DiscreteData {
+export function forwardSample(net: BayesianNetwork, rows: number, rng: Rng): CategoricalDataset {
   const sorted = topologicalOrder(net);
   if ('cycle' in sorted) throw new Error('cannot sample a network with a cycle');
-  const columns = net.variables.map((v) => stateColumn(rows, v.states.length));
+  const columns = net.variables.map(() => new Int32Array(rows));
   // Cumulative rows turn each draw into one uniform number and a short scan.
   const cumulative = net.cpts.map((cpt, v) => {
     const k = cardinality(net, v);
@@ -38,14 +39,14 @@ export function forwardSample(net: BayesianNetwork, rows: number, rng: Rng): Dis
       columns[v]![r] = x;
     }
   }
-  return { variables: net.variables, columns, rows };
+  return networkDataset(net.variables, columns, rows);
 }
 
 /** Hides each cell independently with probability `fraction` (missing completely at random). */
-export function hideAtRandom(data: DiscreteData, fraction: number, rng: Rng): DiscreteData {
+export function hideAtRandom(data: CategoricalDataset, fraction: number, rng: Rng): CategoricalDataset {
   const columns = data.columns.map((col) => {
     const c = col.slice();
-    for (let r = 0; r < data.rows; r++) if (rng.next() < fraction) c[r] = MISSING;
+    for (let r = 0; r < data.rowCount; r++) if (rng.next() < fraction) c[r] = MISSING;
     return c;
   });
   return { ...data, columns };

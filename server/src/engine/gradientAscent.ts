@@ -11,7 +11,7 @@
  */
 import type { BayesianNetwork } from './network.js';
 import { cardinality, rowCount } from './network.js';
-import type { DiscreteData } from './dataset.js';
+import type { CategoricalDataset } from './categoricalData.js';
 import { normaliseRows, pseudoCount } from './cptLearning.js';
 import { climbWithRestarts, type NetworkEmOptions, type NetworkEmResult, type Stepper } from './networkEm.js';
 
@@ -23,8 +23,8 @@ export interface GradientOptions extends NetworkEmOptions {
 /** Entries are kept above this so the 1/w in the gradient stays finite. */
 const FLOOR = 1e-12;
 
-export function gradientAscent(net: BayesianNetwork, data: DiscreteData, options: GradientOptions = {}): NetworkEmResult {
-  const rows = Math.max(1, data.rows);
+export function gradientAscent(net: BayesianNetwork, data: CategoricalDataset, options: GradientOptions = {}): NetworkEmResult {
+  const rows = Math.max(1, data.rowCount);
   const stepper = (): Stepper => {
     const initial = options.learningRate ?? 0.05;
     let eta = initial;

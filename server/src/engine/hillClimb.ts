@@ -4,7 +4,7 @@
  * acyclic; stop at a local maximum. Each move changes one or two families, so its gain is a
  * difference of cached family scores.
  */
-import type { DiscreteData } from './dataset.js';
+import type { CategoricalDataset } from './categoricalData.js';
 import { ScoreCache, type ScoreOptions } from './structureScore.js';
 import type { StructureResult } from './k2.js';
 import type { CancelSignal } from './junctionTree.js';
@@ -19,8 +19,8 @@ export interface HillClimbOptions extends Partial<ScoreOptions> {
 
 interface Move { kind: 'add' | 'remove' | 'reverse'; from: number; to: number; gain: number }
 
-export function hillClimb(data: DiscreteData, options: HillClimbOptions = {}): StructureResult & { steps: number } {
-  const n = data.variables.length;
+export function hillClimb(data: CategoricalDataset, options: HillClimbOptions = {}): StructureResult & { steps: number } {
+  const n = data.attributes.length;
   const maxParents = options.maxParents ?? n - 1;
   const scores = new ScoreCache(data, { score: options.score ?? 'bic', ess: options.ess });
   const parents = options.start ? options.start.map((ps) => [...ps]) : Array.from({ length: n }, () => [] as number[]);

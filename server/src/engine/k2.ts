@@ -3,7 +3,7 @@
  * the predecessor that most raises its family score, until no candidate helps or it has
  * `maxParents` parents. The order makes every result acyclic.
  */
-import type { DiscreteData } from './dataset.js';
+import type { CategoricalDataset } from './categoricalData.js';
 import { ScoreCache, type ScoreOptions } from './structureScore.js';
 import type { CancelSignal } from './junctionTree.js';
 
@@ -27,8 +27,8 @@ export interface StructureResult {
   cancelled: boolean;
 }
 
-export function k2(data: DiscreteData, options: K2Options = {}): StructureResult {
-  const n = data.variables.length;
+export function k2(data: CategoricalDataset, options: K2Options = {}): StructureResult {
+  const n = data.attributes.length;
   const order = options.order ?? Array.from({ length: n }, (_, i) => i);
   checkOrder(order, n);
   const maxParents = options.maxParents ?? n - 1;

@@ -8,7 +8,7 @@
  */
 import type { BayesianNetwork } from './network.js';
 import { cardinality, rowCount } from './network.js';
-import type { DiscreteData } from './dataset.js';
+import type { CategoricalDataset } from './categoricalData.js';
 import { ExpectationStep } from './expectedCounts.js';
 import { NO_PRIOR, normaliseRows, pseudoCount, withTables, type Prior } from './cptLearning.js';
 import { createRng, type Rng } from './random.js';
@@ -88,12 +88,12 @@ const emStep: Stepper = {
     counts.map((c, v) => normaliseRows(Float64Array.from(c), cardinality(net, v), pseudoCount(prior, rowCount(net, v), cardinality(net, v)))),
 };
 
-export function networkEm(net: BayesianNetwork, data: DiscreteData, options: NetworkEmOptions = {}): NetworkEmResult {
+export function networkEm(net: BayesianNetwork, data: CategoricalDataset, options: NetworkEmOptions = {}): NetworkEmResult {
   return climbWithRestarts(net, data, options, () => emStep);
 }
 
 /** Runs the climb from each (seeded) start and keeps the best. */
-export function climbWithRestarts(net: BayesianNetwork, data: DiscreteData, options: NetworkEmOptions, stepper: () => Stepper): NetworkEmResult {
+export function climbWithRestarts(net: BayesianNetwork, data: CategoricalDataset, options: NetworkEmOptions, stepper: () => Stepper): NetworkEmResult {
   const estep = new ExpectationStep(net, data);
   const rng = createRng(options.seed ?? 0);
   const restarts = Math.max(1, options.restarts ?? 1);

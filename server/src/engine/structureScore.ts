@@ -7,7 +7,7 @@
  *  - `bic`: log-likelihood at the ML parameters − ½ ln N · q(r − 1).
  * Rows with a missing value in the family are left out of that family's counts.
  */
-import type { DiscreteData } from './dataset.js';
+import type { CategoricalDataset } from './categoricalData.js';
 import { countConfigurations } from './cptLearning.js';
 import { logGamma } from './betaDistribution.js';
 
@@ -19,8 +19,8 @@ export interface ScoreOptions {
   ess?: number;
 }
 
-export function familyScore(data: DiscreteData, child: number, parents: readonly number[], options: ScoreOptions): number {
-  const r = data.variables[child]!.states.length;
+export function familyScore(data: CategoricalDataset, child: number, parents: readonly number[], options: ScoreOptions): number {
+  const r = data.attributes[child]!.values.length;
   const counts = countConfigurations(data, [...parents, child]);
   const q = counts.length / r;
   switch (options.score) {
@@ -60,7 +60,7 @@ function bicScore(counts: Float64Array, r: number, q: number): number {
 /** Family scores memoised by (child, parent set): searches ask for the same families again and again. */
 export class ScoreCache {
   private readonly cache = new Map<string, number>();
-  constructor(readonly data: DiscreteData, readonly options: ScoreOptions) {}
+  constructor(readonly data: CategoricalDataset, readonly options: ScoreOptions) {}
 
   family(child: number, parents: readonly number[]): number {
     const key = `${child}|${[...parents].sort((a, b) => a - b).join(',')}`;

@@ -1,7 +1,7 @@
 /**
  * Reads data tables for learning, streaming: each cell is encoded into its column's state index
  * as soon as the parser yields the record, so memory is one small integer per cell plus one
- * dictionary per column. Two layouts:
+ * dictionary per column (a CategoricalDataset: Int32 value indices, −1 missing). Two layouts:
  *  - CSV with a header naming the variables (`,` by default);
  *  - the alarm-em `records.dat` form: space-separated quoted values, no header, columns in a
  *    network's variable order (pass `columns` and `delimiter: ' '`).
@@ -10,8 +10,8 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { CsvSplitter, CsvSyntaxError } from './csvSplitter.js';
-import type { DiscreteVariable } from '../engine/network.js';
-import { MISSING, stateColumn, type DiscreteData, type NumericData, type StateColumn } from '../engine/dataset.js';
+import { MISSING, type CategoricalDataset } from '../engine/categoricalData.js';
+import type { NumericData } from '../engine/dataset.js';
 
 export interface TableOptions {
   /** Cell separator; default `,`. */
@@ -30,17 +30,16 @@ export class DataError extends Error {
 
 const isMissing = (cell: string) => cell === '' || cell === '?';
 
-/** One growing column: starts as Int8 and widens when its dictionary outgrows the type. */
+/** One growing column of value indices, with its dictionary. */
 class ColumnBuilder {
-  values: StateColumn = new Int8Array(1024);
+  values = new Int32Array(1024);
   readonly index = new Map<string, number>();
   constructor(readonly name: string, readonly states: string[], private readonly fixed: boolean) {
     states.forEach((s, i) => this.index.set(s, i));
-    this.values = stateColumn(1024, states.length);
   }
 
   add(row: number, cell: string, line: number): void {
-    if (row >= this.values.length) this.values = grow(this.values, this.values.length * 2, this.states.length);
+    if (row >= this.values.length) { const v = new Int32Array(this.values.length * 2); v.set(this.values); this.values = v; }
     if (isMissing(cell)) { this.values[row] = MISSING; return; }
     let s = this.index.get(cell);
     if (s === undefined) {
@@ -48,20 +47,9 @@ class ColumnBuilder {
       s = this.states.length;
       this.states.push(cell);
       this.index.set(cell, s);
-      if (s + 1 > maxStates(this.values)) this.values = grow(this.values, this.values.length, s + 1);
     }
     this.values[row] = s;
   }
-}
-
-function maxStates(col: StateColumn): number {
-  return col instanceof Int8Array ? 127 : col instanceof Int16Array ? 32767 : 2 ** 31 - 1;
-}
-
-function grow(col: StateColumn, length: number, cardinality: number): StateColumn {
-  const wider = stateColumn(length, Math.max(cardinality, col instanceof Int8Array ? 0 : col instanceof Int16Array ? 128 : 32768));
-  wider.set(col.subarray(0, Math.min(col.length, length)));
-  return wider;
 }
 
 type Source = string | Readable;
@@ -84,16 +72,16 @@ async function eachRecord(input: Readable, delimiter: string, onRecord: (cells: 
 }
 
 /** Reads a discrete table from a file path (streaming). */
-export function readDiscreteFile(path: string, options: TableOptions = {}): Promise<DiscreteData> {
+export function readDiscreteFile(path: string, options: TableOptions = {}): Promise<CategoricalDataset> {
   return readDiscrete(openSource(path, true), options);
 }
 
 /** Reads a discrete table from text already in memory (tests, editor buffers). */
-export function readDiscreteText(text: string, options: TableOptions = {}): Promise<DiscreteData> {
+export function readDiscreteText(text: string, options: TableOptions = {}): Promise<CategoricalDataset> {
   return readDiscrete(openSource(text, false), options);
 }
 
-async function readDiscrete(input: Readable, options: TableOptions): Promise<DiscreteData> {
+async function readDiscrete(input: Readable, options: TableOptions): Promise<CategoricalDataset> {
   let builders: ColumnBuilder[] | undefined = options.columns?.map((c) => new ColumnBuilder(c.name, [...(c.states ?? [])], c.states !== undefined));
   let rows = 0;
   await eachRecord(input, options.delimiter ?? ',', (record, line) => {
@@ -103,13 +91,7 @@ async function readDiscrete(input: Readable, options: TableOptions): Promise<Dis
     rows++;
   });
   if (!builders) throw new DataError('the table is empty (no header)', 1);
-  const variables: DiscreteVariable[] = builders.map((b) => ({ name: b.name, states: b.states }));
-  const columns = builders.map((b) => {
-    const col = stateColumn(rows, b.states.length);
-    col.set(b.values.subarray(0, rows));
-    return col;
-  });
-  return { variables, columns, rows };
+  return { attributes: builders.map((b) => ({ name: b.name, values: b.states })), columns: builders.map((b) => b.values.slice(0, rows)), rowCount: rows };
 }
 
 function header(record: string[], line: number): ColumnBuilder[] {

@@ -9,7 +9,7 @@ import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardS
 import { learnCpts } from '../../../server/src/engine/cptLearning.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { readBif } from '../../../server/src/model/bif.js';
-import type { DiscreteData } from '../../../server/src/engine/dataset.js';
+import type { CategoricalDataset } from '../../../server/src/engine/categoricalData.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
 import { loadBif } from '../../support/networks.js';
 
@@ -18,9 +18,9 @@ function capture(): CliIO & { stdout: string; stderr: string } {
   return io;
 }
 
-function toCsv(d: DiscreteData, header = true): string {
-  const lines = header ? [d.variables.map((v) => v.name).join(',')] : [];
-  for (let r = 0; r < d.rows; r++) lines.push(d.columns.map((c, v) => (c[r]! < 0 ? '?' : d.variables[v]!.states[c[r]!])).join(','));
+function toCsv(d: CategoricalDataset, header = true): string {
+  const lines = header ? [d.attributes.map((v) => v.name).join(',')] : [];
+  for (let r = 0; r < d.rowCount; r++) lines.push(d.columns.map((c, v) => (c[r]! < 0 ? '?' : d.attributes[v]!.values[c[r]!])).join(','));
   return lines.join('\n') + '\n';
 }
 

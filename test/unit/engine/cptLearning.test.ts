@@ -4,7 +4,8 @@ import { learnCpts, pseudoCount } from '../../../server/src/engine/cptLearning.j
 import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
-import type { DiscreteData } from '../../../server/src/engine/dataset.js';
+import type { CategoricalDataset } from '../../../server/src/engine/categoricalData.js';
+import { networkDataset } from '../../../server/src/engine/dataset.js';
 import { NO_SHARED } from '../../support/shared.js';
 import { loadBif } from '../../support/networks.js';
 
@@ -14,8 +15,8 @@ const net: BayesianNetwork = {
   variables: [{ name: 'Rain', states: ['yes', 'no'] }, { name: 'Wet', states: ['yes', 'no', 'muddy'] }],
   cpts: [{ child: 0, parents: [], table: new Float64Array(2).fill(NaN) }, { child: 1, parents: [0], table: new Float64Array(6).fill(NaN) }],
 };
-function data(rows: Array<[number, number]>): DiscreteData {
-  return { variables: net.variables, rows: rows.length, columns: [Int8Array.from(rows.map((r) => r[0])), Int8Array.from(rows.map((r) => r[1]))] };
+function data(rows: Array<[number, number]>): CategoricalDataset {
+  return { ...networkDataset(net.variables, [], rows.length), columns: [Int32Array.from(rows.map((r) => r[0])), Int32Array.from(rows.map((r) => r[1]))] };
 }
 const d = data([[0, 0], [0, 0], [0, 2], [1, 1], [1, 1], [1, 0], [1, -1], [-1, 0]]);
 

@@ -8,7 +8,8 @@ import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardS
 import { meanTotalVariation, alignHiddenStates, relabel } from '../../../server/src/engine/cptDistance.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
-import type { DiscreteData } from '../../../server/src/engine/dataset.js';
+import type { CategoricalDataset } from '../../../server/src/engine/categoricalData.js';
+import { networkDataset } from '../../../server/src/engine/dataset.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
 import { readDiscreteFile } from '../../../server/src/model/dataTable.js';
 import { loadBif, jointTable } from '../../support/networks.js';
@@ -20,7 +21,7 @@ function assertClose(a: ArrayLike<number>, b: ArrayLike<number>, tol: number, wh
 }
 
 /** asia with 30% of cells missing and `either` hidden. */
-function asiaData(net: BayesianNetwork, rows: number): DiscreteData {
+function asiaData(net: BayesianNetwork, rows: number): CategoricalDataset {
   const d = hideAtRandom(forwardSample(net, rows, createRng(5)), 0.3, createRng(6));
   d.columns[net.variables.findIndex((v) => v.name === 'either')]!.fill(-1);
   return d;
@@ -41,7 +42,7 @@ test('E-step expected counts and log-likelihood equal brute-force enumeration of
     for (let v = cards.length - 1; v >= 0; v--) { s[v] = i % cards[v]!; i = Math.floor(i / cards[v]!); }
     return s;
   });
-  for (let r = 0; r < data.rows; r++) {
+  for (let r = 0; r < data.rowCount; r++) {
     const consistent = assignments.map((s, i) => (data.columns.every((c, v) => c[r]! < 0 || c[r] === s[v]) ? values[i]! : 0));
     const pe = consistent.reduce((a, b) => a + b, 0);
     ll += Math.log(pe);
@@ -90,7 +91,7 @@ test('gradient ascent (eq 6.25) climbs monotonically and reaches the EM optimum 
   const em = networkEm(net, data, { seed: 4, maxIterations: 300, tolerance: 1e-9 });
   assert.ok(g.logLikelihood > g.trace[0]! + 100);
   // Gradient ascent is slower than EM: after 300 steps it is within 0.05 nats per record.
-  assert.ok(Math.abs(g.logLikelihood - em.logLikelihood) / data.rows < 0.05, `gradient ${g.logLikelihood} vs EM ${em.logLikelihood}`);
+  assert.ok(Math.abs(g.logLikelihood - em.logLikelihood) / data.rowCount < 0.05, `gradient ${g.logLikelihood} vs EM ${em.logLikelihood}`);
 });
 
 test('cancellation stops EM and says so; impossible data is a clear error', (t) => {
@@ -102,7 +103,7 @@ test('cancellation stops EM and says so; impossible data is a clear error', (t) 
   assert.ok(r.cancelled && r.iterations === 3);
   // asia's `either` is a deterministic OR: a record with either=no but lung=yes cannot happen.
   const e = net.variables.findIndex((v) => v.name === 'either'), l = net.variables.findIndex((v) => v.name === 'lung');
-  const bad: DiscreteData = { variables: net.variables, rows: 1, columns: net.variables.map((_, v) => Int8Array.from([v === e ? 1 : v === l ? 0 : -1])) };
+  const bad = networkDataset(net.variables, net.variables.map((_, v) => Int32Array.from([v === e ? 1 : v === l ? 0 : -1])), 1);
   assert.throws(() => networkEm(net, bad, { start: 'given' }), (err: Error) => err instanceof ImpossibleDataError && /lung=yes/.test(err.message));
   assert.ok(MonotonicityError);
 });

@@ -7,7 +7,7 @@ import { hillClimb } from '../../../server/src/engine/hillClimb.js';
 import { forwardSample } from '../../../server/src/engine/forwardSampling.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { topologicalOrder } from '../../../server/src/engine/network.js';
-import type { DiscreteData } from '../../../server/src/engine/dataset.js';
+import type { CategoricalDataset } from '../../../server/src/engine/categoricalData.js';
 import { NO_SHARED } from '../../support/shared.js';
 import { loadBif } from '../../support/networks.js';
 
@@ -22,10 +22,10 @@ test('logGamma matches closed forms', () => {
 });
 
 // Two binary variables A, B; rows (A, B).
-const ab: DiscreteData = {
-  variables: [{ name: 'A', states: ['0', '1'] }, { name: 'B', states: ['0', '1'] }],
-  columns: [Int8Array.from([0, 0, 0, 1, 1, 1, 1, 0]), Int8Array.from([0, 0, 1, 1, 1, 1, 0, -1])],
-  rows: 8,
+const ab: CategoricalDataset = {
+  attributes: [{ name: 'A', values: ['0', '1'] }, { name: 'B', values: ['0', '1'] }],
+  columns: [Int32Array.from([0, 0, 0, 1, 1, 1, 1, 0]), Int32Array.from([0, 0, 1, 1, 1, 1, 0, -1])],
+  rowCount: 8,
 };
 
 test('K2, BDeu and BIC family scores equal their formulas on hand counts', () => {
@@ -73,7 +73,7 @@ test('hill climbing ends at a local maximum among all 543 DAGs on 4 variables (a
   if (!net) return t.skip(NO_SHARED);
   const full = forwardSample(net, 5000, createRng(4));
   const keep = [0, 1, 2, 3];
-  const data: DiscreteData = { variables: keep.map((v) => net.variables[v]!), columns: keep.map((v) => full.columns[v]!), rows: full.rows };
+  const data: CategoricalDataset = { attributes: keep.map((v) => full.attributes[v]!), columns: keep.map((v) => full.columns[v]!), rowCount: full.rowCount };
   const dags = allDags(4);
   assert.equal(dags.length, 543);
   for (const score of ['bic', 'bdeu'] as ScoreName[]) {

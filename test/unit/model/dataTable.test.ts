@@ -9,22 +9,23 @@ import { createRng } from '../../../server/src/engine/random.js';
 
 test('a CSV header names the variables; ? and empty cells are missing (-1); states index by first appearance', async () => {
   const d = await readDiscreteText('Outlook,Wind,"Play Tennis"\nSunny,Weak,No\r\n"Rain",?,Yes\nSunny,,Yes\n');
-  assert.deepEqual(d.variables.map((v) => v.name), ['Outlook', 'Wind', 'Play Tennis']);
-  assert.equal(d.rows, 3);
-  assert.deepEqual(d.variables[0]!.states, ['Sunny', 'Rain']);
+  assert.deepEqual(d.attributes.map((v) => v.name), ['Outlook', 'Wind', 'Play Tennis']);
+  assert.equal(d.rowCount, 3);
+  assert.deepEqual(d.attributes[0]!.values, ['Sunny', 'Rain']);
   assert.deepEqual([...d.columns[0]!], [0, 1, 0]);
   assert.deepEqual([...d.columns[1]!], [0, -1, -1]);
   assert.deepEqual([...d.columns[2]!], [0, 1, 1]);
-  assert.ok(d.columns[0] instanceof Int8Array);
+  assert.ok(d.columns[0] instanceof Int32Array);
 });
 
-test('a column with more than 127 states widens to Int16 without losing earlier cells', async () => {
+test('columns grow past their first size without losing cells; a 200-value dictionary keeps first-appearance order', async () => {
   const lines = ['id'];
-  for (let i = 0; i < 300; i++) lines.push(`s${i % 200}`);
+  for (let i = 0; i < 3000; i++) lines.push(`s${i % 200}`);
   const d = await readDiscreteText(lines.join('\n'));
-  assert.ok(d.columns[0] instanceof Int16Array);
-  assert.equal(d.variables[0]!.states.length, 200);
-  for (let i = 0; i < 300; i++) assert.equal(d.columns[0]![i], i % 200);
+  assert.equal(d.rowCount, 3000);
+  assert.equal(d.attributes[0]!.values[17], 's17');
+  assert.equal(d.attributes[0]!.values.length, 200);
+  for (let i = 0; i < 3000; i++) assert.equal(d.columns[0]![i], i % 200);
 });
 
 test('bad tables are errors with a line number, never a crash', async () => {
@@ -69,7 +70,7 @@ test('alarm-em records.dat (space separated, quoted, no header) reads in network
   const r = readBif(readFileSync(bif, 'utf8'));
   if ('error' in r) assert.fail(r.error.message);
   const d = await readDiscreteFile(dat, { delimiter: ' ', columns: r.network.variables });
-  assert.equal(d.rows, 11100);
+  assert.equal(d.rowCount, 11100);
   assert.equal(d.columns.length, 37);
   let missing = 0;
   for (const c of d.columns) for (const s of c) if (s < 0) missing++;
@@ -88,8 +89,8 @@ test('groupRows agrees with a string-keyed grouping on 20,000 random rows (hash 
   const rng = createRng(12);
   const rows = 20000;
   const cards = [2, 3, 50, 40, 2];
-  const columns = cards.map((k) => Int8Array.from({ length: rows }, () => rng.int(k + 1) - 1));
-  const d = { variables: cards.map((k, i) => ({ name: `v${i}`, states: Array.from({ length: k }, (_, s) => `${s}`) })), columns, rows };
+  const columns = cards.map((k) => Int32Array.from({ length: rows }, () => rng.int(k + 1) - 1));
+  const d = { attributes: cards.map((k, i) => ({ name: `v${i}`, values: Array.from({ length: k }, (_, s) => `${s}`) })), columns, rowCount: rows };
   const g = groupRows(d);
   const naive = new Map<string, number>();
   for (let r = 0; r < rows; r++) { const key = columns.map((c) => c[r]).join(','); naive.set(key, (naive.get(key) ?? 0) + 1); }
