@@ -1,17 +1,16 @@
 /** `bayes learn NET.bif --data FILE`: CPTs from data by counting, EM or gradient ascent. */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { writeBif } from '../model/bif.js';
 import { alignToNetwork } from '../engine/dataset.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { learnCpts } from '../engine/cptLearning.js';
 import { networkEm, type NetworkEmResult } from '../engine/networkEm.js';
 import { gradientAscent } from '../engine/gradientAscent.js';
-import { ExpectationStep, ImpossibleDataError } from '../engine/expectedCounts.js';
+import { ExpectationStep } from '../engine/expectedCounts.js';
 import { meanTotalVariation } from '../engine/cptDistance.js';
 import { cptsToJson } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { InputError, integerOption, parsePrior, readDataFile, readNetworkFile } from './learnOptions.js';
+import { InputError, integerOption, parsePrior, readDataFile, readNetworkFile, writeNetworkFile } from './learnOptions.js';
+import { EngineError } from '../engine/engineError.js';
 
 const METHODS = ['counting', 'em', 'gradient'] as const;
 type Method = (typeof METHODS)[number];
@@ -32,7 +31,7 @@ Options:
   --restarts N      random starts for em/gradient; the best is kept (default 1)
   --rate η          initial learning rate for gradient (default 0.05)
   --compare REF.bif print the mean total-variation distance of the learned CPTs to REF's
-  --out OUT.bif     write the learned network as BIF
+  --out FILE        write the learned network: FILE.bayes as .bayes text, otherwise BIF
   --json            {"network","method","iterations","logLikelihood","cpts":{VAR:{"parents","rows"}}}`;
 
 /** The reference must have the same variables, states and parents to compare tables entry by entry. */
@@ -86,7 +85,7 @@ export const learnCommand: CliCommand = {
         fit = (method === 'em' ? networkEm : gradientAscent)(net, data, options);
       }
       const comparison = values.compare ? meanTotalVariation(fit.network, sameShape(readNetworkFile(values.compare), net, values.compare)) : undefined;
-      if (values.out) writeFileSync(values.out, writeBif(fit.network));
+      if (values.out) writeNetworkFile(values.out, fit.network);
       if (values.json) {
         io.out(JSON.stringify({
           network: net.name, method, records: data.rowCount, patterns: estep.patterns, hidden: aligned.hidden,
@@ -103,7 +102,7 @@ export const learnCommand: CliCommand = {
       }
       return 0;
     } catch (e) {
-      if (e instanceof InputError || e instanceof ImpossibleDataError) { io.err(`bayes learn: ${e.message}\n`); return 1; }
+      if (e instanceof InputError || e instanceof EngineError) { io.err(`bayes learn: ${e.message}\n`); return 1; }
       throw e;
     }
   },

@@ -1,7 +1,8 @@
 /** Reading a network and a data file for the learning commands, with errors as one line each. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { readBif } from '../model/bif.js';
+import { readBif, writeBif } from '../model/bif.js';
+import { writeBayesNetwork } from '../model/bayesWriter.js';
 import { DataError, readDiscreteFile, sniffLayout } from '../model/dataTable.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
@@ -50,4 +51,13 @@ export function parsePrior(text: string | undefined): Prior {
   const x = m ? Number(m[2]) : NaN;
   if (!m || !(x > 0)) throw new UsageError(`--prior must be none, laplace, dirichlet=α, m=M or bdeu=ESS with a positive number, not '${text}'`);
   return m[1] === 'dirichlet' ? { kind: 'dirichlet', alpha: x } : m[1] === 'm' ? { kind: 'mEstimate', m: x } : { kind: 'bdeu', ess: x };
+}
+
+/** Writes a learned network as .bayes (by extension) or BIF. */
+export function writeNetworkFile(file: string, net: BayesianNetwork): void {
+  try {
+    writeFileSync(file, extname(file) === '.bayes' ? writeBayesNetwork(net) : writeBif(net));
+  } catch (e) {
+    throw new InputError(`cannot write ${file}: ${(e as Error).message}`);
+  }
 }

@@ -1,14 +1,13 @@
 /** `bayes structure FILE.csv`: a network structure from complete data by K2 or hill climbing. */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { writeBif } from '../model/bif.js';
 import { k2 } from '../engine/k2.js';
 import { hillClimb } from '../engine/hillClimb.js';
 import { compareStructures, arcsOf, type ScoreName } from '../engine/structureScore.js';
 import { learnCpts } from '../engine/cptLearning.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { InputError, integerOption, parsePrior, readDataFile, readNetworkFile } from './learnOptions.js';
+import { InputError, integerOption, parsePrior, readDataFile, readNetworkFile, writeNetworkFile } from './learnOptions.js';
+import { EngineError } from '../engine/engineError.js';
 
 const USAGE = `bayes structure FILE.csv --method k2|hillclimb [options]
 
@@ -24,7 +23,7 @@ Options:
   --prune            K2: drop parents whose removal raises the score after each node's search
   --reference NET.bif  report missing / extra / reversed arcs against NET's structure
   --prior P          prior of the CPTs written by --out (as bayes learn; default none)
-  --out OUT.bif      write the learned network (CPTs by counting) as BIF
+  --out FILE         write the learned network (CPTs by counting): FILE.bayes as .bayes, otherwise BIF
   --json             {"arcs": [[FROM, TO], …], "score", …}`;
 
 export const structureCommand: CliCommand = {
@@ -66,7 +65,7 @@ export const structureCommand: CliCommand = {
       if (values.out) {
         const variables = data.attributes.map((a) => ({ name: a.name, states: [...a.values] }));
         const net: BayesianNetwork = { name: 'learned', variables, cpts: found.parents.map((ps, v) => ({ child: v, parents: ps, table: new Float64Array() })) };
-        writeFileSync(values.out, writeBif(learnCpts(net, data, prior)));
+        writeNetworkFile(values.out, learnCpts(net, data, prior));
       }
       if (values.json) {
         io.out(JSON.stringify({ method, score: found.score, scoreName: score, arcs, ...(comparison ? { comparison } : {}) }, null, 2) + '\n');
@@ -81,7 +80,7 @@ export const structureCommand: CliCommand = {
       }
       return 0;
     } catch (e) {
-      if (e instanceof InputError) { io.err(`bayes structure: ${e.message}\n`); return 1; }
+      if (e instanceof InputError || e instanceof EngineError) { io.err(`bayes structure: ${e.message}\n`); return 1; }
       throw e;
     }
   },

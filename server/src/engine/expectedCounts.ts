@@ -9,6 +9,7 @@
  * with no missing value needs no inference at all (its log-likelihood is Σ counts · log θ).
  * The rest is exact inference with the junction tree (triangulated once, refilled per call).
  */
+import { EngineError } from './engineError.js';
 import type { BayesianNetwork } from './network.js';
 import { JunctionTree, junctionTreeOrder, type CancelSignal } from './junctionTree.js';
 import type { EliminationOrder } from './eliminationOrder.js';
@@ -22,7 +23,7 @@ export interface ExpectedCounts {
   logLikelihood: number;
 }
 
-export class ImpossibleDataError extends Error {}
+export class ImpossibleDataError extends EngineError {}
 
 export class ExpectationStep {
   private readonly order: EliminationOrder;

@@ -2,6 +2,7 @@
  * Forward (ancestral) sampling: visit variables parents-first and draw each from its CPT row
  * given the parents already drawn. Seeded, so recovery experiments are repeatable.
  */
+import { EngineError } from './engineError.js';
 import type { BayesianNetwork } from './network.js';
 import { cardinality, topologicalOrder } from './network.js';
 import { networkDataset } from './dataset.js';
@@ -11,7 +12,7 @@ import type { Rng } from './random.js';
 
 export function forwardSample(net: BayesianNetwork, rows: number, rng: Rng): CategoricalDataset {
   const sorted = topologicalOrder(net);
-  if ('cycle' in sorted) throw new Error('cannot sample a network with a cycle');
+  if ('cycle' in sorted) throw new EngineError('cannot sample a network with a cycle');
   const columns = net.variables.map(() => new Int32Array(rows));
   // Cumulative rows turn each draw into one uniform number and a short scan.
   const cumulative = net.cpts.map((cpt, v) => {
@@ -20,7 +21,7 @@ export function forwardSample(net: BayesianNetwork, rows: number, rng: Rng): Cat
     for (let r = 0; r < c.length; r += k) {
       let s = 0;
       for (let x = 0; x < k; x++) { s += cpt.table[r + x]!; c[r + x] = s; }
-      if (!(s > 0)) throw new Error(`${net.variables[v]!.name}: a CPT row is unknown or sums to 0; learn it before sampling`);
+      if (!(s > 0)) throw new EngineError(`${net.variables[v]!.name}: a CPT row is unknown or sums to 0; learn it before sampling`);
     }
     return c;
   });

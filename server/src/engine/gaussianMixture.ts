@@ -10,6 +10,7 @@
  * Flat Float64Arrays throughout; one Cholesky factor per component per iteration; log-sum-exp
  * over components, so far-away points do not underflow.
  */
+import { EngineError } from './engineError.js';
 import type { NumericData } from './dataset.js';
 import type { Rng } from './random.js';
 import { createRng } from './random.js';
@@ -85,7 +86,7 @@ function eStep(x: NumericData, p: MixtureParameters, resp: Float64Array): number
   const constant = new Float64Array(k);
   for (let j = 0; j < k; j++) {
     const l = cholesky(p.covariances, d, j * d * d);
-    if (!l) throw new Error(`component ${j + 1}: covariance is not positive definite; raise regCovar`);
+    if (!l) throw new EngineError(`component ${j + 1}: covariance is not positive definite; raise regCovar`);
     let logDet = 0;
     for (let i = 0; i < d; i++) logDet += 2 * Math.log(l[i * d + i]!);
     factors.push(l);
@@ -203,9 +204,9 @@ function bic(logLikelihood: number, n: number, p: MixtureParameters, meansOnly: 
 }
 
 function validate(x: NumericData, p: MixtureParameters): void {
-  if (x.dims !== p.dims) throw new Error(`the data has ${x.dims} columns but the mixture ${p.dims} dimensions`);
-  if (!(p.k >= 1) || !Number.isInteger(p.k)) throw new Error(`k must be a positive integer, not ${p.k}`);
-  if (x.rows < p.k) throw new Error(`${x.rows} points cannot fit ${p.k} components`);
+  if (x.dims !== p.dims) throw new EngineError(`the data has ${x.dims} columns but the mixture ${p.dims} dimensions`);
+  if (!(p.k >= 1) || !Number.isInteger(p.k)) throw new EngineError(`k must be a positive integer, not ${p.k}`);
+  if (x.rows < p.k) throw new EngineError(`${x.rows} points cannot fit ${p.k} components`);
 }
 
 /** Full Gaussian mixture by EM. */
@@ -232,7 +233,7 @@ export interface KMeansEmOptions {
 /** Mitchell §6.12.1: learn k means with a known shared σ and equal weights. */
 export function kMeansEm(x: NumericData, options: KMeansEmOptions): MixtureFit {
   const { k, sigma } = options;
-  if (!(sigma > 0)) throw new Error(`sigma must be positive, not ${sigma}`);
+  if (!(sigma > 0)) throw new EngineError(`sigma must be positive, not ${sigma}`);
   const d = x.dims;
   const means = options.initialMeans ? Float64Array.from(options.initialMeans) : kMeansPlusPlusCenters(x, k, createRng(options.seed ?? 0));
   const covariances = new Float64Array(k * d * d);
@@ -244,7 +245,7 @@ export function kMeansEm(x: NumericData, options: KMeansEmOptions): MixtureFit {
 /** k-means++ seeding (Arthur & Vassilvitskii): each next centre drawn with probability ∝ squared distance. */
 export function kMeansPlusPlusCenters(x: NumericData, k: number, rng: Rng): Float64Array {
   const { rows: n, dims: d, values: xs } = x;
-  if (n < k) throw new Error(`${n} points cannot fit ${k} components`);
+  if (n < k) throw new EngineError(`${n} points cannot fit ${k} components`);
   const centers = new Float64Array(k * d);
   const dist = new Float64Array(n).fill(Infinity);
   let c = rng.int(n);

@@ -3,6 +3,7 @@
  * the predecessor that most raises its family score, until no candidate helps or it has
  * `maxParents` parents. The order makes every result acyclic.
  */
+import { EngineError } from './engineError.js';
 import type { CategoricalDataset } from './categoricalData.js';
 import { ScoreCache, type ScoreOptions } from './structureScore.js';
 import type { CancelSignal } from './junctionTree.js';
@@ -73,6 +74,6 @@ function pruneParents(scores: ScoreCache, v: number, ps: number[], current: numb
 function checkOrder(order: number[], n: number): void {
   const seen = new Set(order);
   if (order.length !== n || seen.size !== n || order.some((v) => !(v >= 0 && v < n))) {
-    throw new Error(`the node order must list each of the ${n} variables exactly once`);
+    throw new EngineError(`the node order must list each of the ${n} variables exactly once`);
   }
 }

@@ -51,6 +51,7 @@ export interface NetworkEmResult {
   runs: LearnRun[];
 }
 
+/** EM's objective fell: a bug, not bad input (EM cannot go down). */
 export class MonotonicityError extends Error {}
 
 /** Random Dirichlet(1) CPT rows: Gamma(1) draws (−ln u), normalised. */

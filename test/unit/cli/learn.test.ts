@@ -111,6 +111,9 @@ test('bayes structure: hill climbing and K2 print arcs and compare with a refere
   assert.ok(Number.isFinite(hc.score) && hc.arcs.length >= 3);
   assert.ok('network' in readBif(readFileSync(join(dir, 'hc.bif'), 'utf8')));
   io = capture();
+  assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--out', join(dir, 'k2.bayes')], io), 0, io.stderr);
+  assert.match(readFileSync(join(dir, 'k2.bayes'), 'utf8'), /^network learned \{[\s\S]*P\(Alarm \| Burglary, Earthquake\) \{/);
+  io = capture();
   assert.equal(await main(['structure', csv, '--method', 'k2', '--order', 'Alarm'], io), 2);
   assert.match(io.stderr, /--order must list all 5 columns/);
   io = capture();
