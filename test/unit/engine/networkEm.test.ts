@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ExpectationStep, ImpossibleDataError } from '../../../server/src/engine/expectedCounts.js';
-import { networkEm, MonotonicityError } from '../../../server/src/engine/networkEm.js';
+import { networkEm, climbWithRestarts, randomTables, MonotonicityError } from '../../../server/src/engine/networkEm.js';
 import { gradientAscent } from '../../../server/src/engine/gradientAscent.js';
 import { learnCpts, familyStrides, countConfigurations } from '../../../server/src/engine/cptLearning.js';
 import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
@@ -105,7 +105,18 @@ test('cancellation stops EM and says so; impossible data is a clear error', (t) 
   const e = net.variables.findIndex((v) => v.name === 'either'), l = net.variables.findIndex((v) => v.name === 'lung');
   const bad = networkDataset(net.variables, net.variables.map((_, v) => Int32Array.from([v === e ? 1 : v === l ? 0 : -1])), 1);
   assert.throws(() => networkEm(net, bad, { start: 'given' }), (err: Error) => err instanceof ImpossibleDataError && /lung=yes/.test(err.message));
-  assert.ok(MonotonicityError);
+});
+
+test('the monotone invariant: MAP-EM with an m-estimate prior never lowers its objective, and a climb that falls is caught', (t) => {
+  const net = loadBif('asia');
+  if (!net) return t.skip(NO_SHARED);
+  const data = asiaData(net, 1000);
+  const map = networkEm(net, data, { seed: 2, prior: { kind: 'mEstimate', m: 2 }, maxIterations: 50, checkMonotone: true });
+  assert.ok(map.iterations > 3);
+  // A stepper that jumps to fresh random tables must trip the check.
+  const rng = createRng(1);
+  const falling = () => ({ next: (n: BayesianNetwork) => randomTables(n, rng) });
+  assert.throws(() => climbWithRestarts(net, data, { seed: 1, maxIterations: 20, tolerance: 0, checkMonotone: true }, falling), MonotonicityError);
 });
 
 test('relabelling a hidden variable is undone by alignHiddenStates', (t) => {
