@@ -39,6 +39,9 @@ export class ExpectationStep {
   readonly rows: number;
 
   constructor(private readonly net: BayesianNetwork, data: CategoricalDataset) {
+    if (data.columns.length !== net.variables.length) {
+      throw new EngineError(`the data has ${data.columns.length} columns for ${net.variables.length} variables; align it to the network first`);
+    }
     this.order = junctionTreeOrder(net);
     const grouped = groupRows(data);
     this.patterns = grouped.count;

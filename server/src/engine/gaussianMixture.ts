@@ -93,6 +93,7 @@ function eStep(x: NumericData, p: MixtureParameters, resp: Float64Array): number
     constant[j] = Math.log(p.weights[j]!) - 0.5 * (d * LOG_2PI + logDet);
   }
   const y = new Float64Array(d);
+  const means = p.means;
   let total = 0;
   for (let i = 0; i < n; i++) {
     const xo = i * d, ro = i * k;
@@ -103,7 +104,7 @@ function eStep(x: NumericData, p: MixtureParameters, resp: Float64Array): number
       const mo = j * d;
       let maha = 0;
       for (let a = 0; a < d; a++) {
-        let s = xs[xo + a]! - p.means[mo + a]!;
+        let s = xs[xo + a]! - means[mo + a]!;
         for (let b = 0; b < a; b++) s -= l[a * d + b]! * y[b]!;
         const v = s / l[a * d + a]!;
         y[a] = v;
@@ -114,10 +115,9 @@ function eStep(x: NumericData, p: MixtureParameters, resp: Float64Array): number
       if (lp > max) max = lp;
     }
     let sum = 0;
-    for (let j = 0; j < k; j++) sum += Math.exp(resp[ro + j]! - max);
-    const logNorm = max + Math.log(sum);
-    for (let j = 0; j < k; j++) resp[ro + j] = Math.exp(resp[ro + j]! - logNorm);
-    total += logNorm;
+    for (let j = 0; j < k; j++) { const e = Math.exp(resp[ro + j]! - max); resp[ro + j] = e; sum += e; }
+    for (let j = 0; j < k; j++) resp[ro + j]! /= sum;
+    total += max + Math.log(sum);
   }
   return total;
 }
@@ -137,17 +137,17 @@ function mStep(x: NumericData, resp: Float64Array, p: MixtureParameters, regCova
   }
   // scikit-learn adds 10·eps to each N_k so an empty component does not divide by zero.
   for (let j = 0; j < k; j++) nk[j]! += 10 * Number.EPSILON;
-  for (let j = 0; j < k * d; j++) p.means[j] = sums[j]! / nk[Math.floor(j / d)]!;
+  for (let j = 0; j < k; j++) for (let a = 0; a < d; a++) p.means[j * d + a] = sums[j * d + a]! / nk[j]!;
   if (meansOnly) return;
   for (let j = 0; j < k; j++) p.weights[j] = nk[j]! / n;
-  const cov = p.covariances;
+  const cov = p.covariances, means = p.means;
   cov.fill(0);
   const diff = new Float64Array(d);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < k; j++) {
       const r = resp[i * k + j]!;
       const co = j * d * d;
-      for (let a = 0; a < d; a++) diff[a] = xs[i * d + a]! - p.means[j * d + a]!;
+      for (let a = 0; a < d; a++) diff[a] = xs[i * d + a]! - means[j * d + a]!;
       for (let a = 0; a < d; a++) {
         const ra = r * diff[a]!;
         for (let b = 0; b <= a; b++) cov[co + a * d + b]! += ra * diff[b]!;
