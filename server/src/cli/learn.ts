@@ -4,10 +4,12 @@ import { alignToNetwork } from '../engine/dataset.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { learnCpts } from '../engine/cptLearning.js';
 import { networkEm, type NetworkEmResult } from '../engine/networkEm.js';
-import { gradientAscent } from '../engine/gradientAscent.js';
-import { ExpectationStep } from '../engine/expectedCounts.js';
+import type { CategoricalDataset } from '../engine/categoricalData.js';
+import { MISSING } from '../engine/categoricalData.js';
+import { gradientAscent, type GradientOptions } from '../engine/gradientAscent.js';
+import { dataLogLikelihood } from '../engine/expectedCounts.js';
 import { meanTotalVariation } from '../engine/cptDistance.js';
-import { cptsToJson } from '../run/learningResults.js';
+import { learnedNetworkData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, parsePrior, readDataFile, readNetworkFile, writeNetworkFile } from './learnOptions.js';
 import { EngineError } from '../engine/engineError.js';
@@ -41,65 +43,59 @@ function sameShape(ref: BayesianNetwork, net: BayesianNetwork, file: string): Ba
   return ref;
 }
 
+const OPTIONS = {
+  data: { type: 'string' }, method: { type: 'string' }, prior: { type: 'string' }, seed: { type: 'string' },
+  iterations: { type: 'string' }, tolerance: { type: 'string' }, restarts: { type: 'string' }, rate: { type: 'string' },
+  compare: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+
+function learningOptions(values: Values): GradientOptions {
+  const tolerance = values.tolerance === undefined ? 1e-6 : Number(values.tolerance);
+  const learningRate = values.rate === undefined ? 0.05 : Number(values.rate);
+  if (!(tolerance >= 0) || !(learningRate > 0)) throw new UsageError('--tolerance must be ≥ 0 and --rate > 0');
+  return {
+    prior: parsePrior(values.prior), tolerance, learningRate,
+    seed: integerOption('seed', values.seed, 1), maxIterations: integerOption('iterations', values.iterations, 100),
+    restarts: integerOption('restarts', values.restarts, 1, 1),
+  };
+}
+
+/** Counting, EM or gradient ascent, all reported in EM's result shape. */
+function learn(net: BayesianNetwork, data: CategoricalDataset, method: Method, options: GradientOptions): Omit<NetworkEmResult, 'cancelled'> {
+  if (method === 'em') return networkEm(net, data, options);
+  if (method === 'gradient') return gradientAscent(net, data, options);
+  const network = learnCpts(net, data, options.prior);
+  return { network, iterations: 0, converged: true, trace: [], runs: [], ...dataLogLikelihood(network, data) };
+}
+
 export const learnCommand: CliCommand = {
   name: 'learn',
   summary: 'learn the CPTs of a network from data (counting, EM or gradient ascent)',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { values, positionals } = parseArgs({
-      args, allowPositionals: true,
-      options: {
-        data: { type: 'string' }, method: { type: 'string' }, prior: { type: 'string' }, seed: { type: 'string' },
-        iterations: { type: 'string' }, tolerance: { type: 'string' }, restarts: { type: 'string' }, rate: { type: 'string' },
-        compare: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
-      },
-    });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: OPTIONS });
     if (positionals.length !== 1) throw new UsageError('give one network file');
     if (!values.data) throw new UsageError('give the data with --data FILE');
     if (values.method !== undefined && !METHODS.includes(values.method as Method)) throw new UsageError(`--method must be one of ${METHODS.join(', ')}`);
-    const prior = parsePrior(values.prior);
-    const tolerance = values.tolerance === undefined ? 1e-6 : Number(values.tolerance);
-    const rate = values.rate === undefined ? 0.05 : Number(values.rate);
-    if (!(tolerance >= 0) || !(rate > 0)) throw new UsageError('--tolerance must be ≥ 0 and --rate > 0');
-    const options = {
-      prior, tolerance, learningRate: rate,
-      seed: integerOption('seed', values.seed, 1), maxIterations: integerOption('iterations', values.iterations, 100),
-      restarts: integerOption('restarts', values.restarts, 1, 1),
-    };
+    const options = learningOptions(values);
     try {
       const net = readNetworkFile(positionals[0]!);
       const aligned = alignToNetwork(net.variables, await readDataFile(values.data, net.variables));
       if ('error' in aligned) throw new InputError(`${values.data}: ${aligned.error}`);
       const data = aligned.data;
-      const incomplete = data.columns.some((c) => c.includes(-1));
+      const incomplete = data.columns.some((c) => c.includes(MISSING));
       const method: Method = (values.method as Method | undefined) ?? (incomplete ? 'em' : 'counting');
       if (method === 'counting' && incomplete) {
         io.err(`bayes learn: note: counting uses only the records where a family is fully observed; --method em uses them all\n`);
       }
-      const estep = new ExpectationStep(net, data);
-      let fit: Pick<NetworkEmResult, 'network' | 'iterations' | 'converged' | 'trace' | 'runs' | 'logLikelihood'>;
-      if (method === 'counting') {
-        const network = learnCpts(net, data, prior);
-        fit = { network, iterations: 0, converged: true, trace: [], runs: [], logLikelihood: estep.run(network.cpts.map((c) => c.table)).logLikelihood };
-      } else {
-        fit = (method === 'em' ? networkEm : gradientAscent)(net, data, options);
-      }
-      const comparison = values.compare ? meanTotalVariation(fit.network, sameShape(readNetworkFile(values.compare), net, values.compare)) : undefined;
+      const fit = learn(net, data, method, options);
+      const result = learnedNetworkData(method, data.rowCount, aligned.hidden, fit);
+      const distance = values.compare ? meanTotalVariation(fit.network, sameShape(readNetworkFile(values.compare), net, values.compare)).mean : undefined;
       if (values.out) writeNetworkFile(values.out, fit.network);
-      if (values.json) {
-        io.out(JSON.stringify({
-          network: net.name, method, records: data.rowCount, patterns: estep.patterns, hidden: aligned.hidden,
-          iterations: fit.iterations, converged: fit.converged, logLikelihood: fit.logLikelihood, trace: fit.trace, runs: fit.runs,
-          ...(comparison ? { meanTotalVariation: comparison.mean } : {}),
-          cpts: cptsToJson(fit.network),
-        }, null, 2) + '\n');
-      } else {
-        io.out(`${net.name}: ${net.variables.length} CPTs learned by ${method} from ${data.rowCount} records (${estep.patterns} distinct)` +
-          (aligned.hidden.length ? `, hidden: ${aligned.hidden.join(', ')}` : '') + '\n');
-        io.out(`log-likelihood ${fit.logLikelihood.toFixed(4)}` + (method === 'counting' ? '' : ` after ${fit.iterations} iterations${fit.converged ? ' (converged)' : ''}`) + '\n');
-        if (comparison) io.out(`mean total-variation distance to ${values.compare}: ${comparison.mean.toFixed(4)}\n`);
-        if (values.out) io.out(`wrote ${values.out}\n`);
-      }
+      if (values.json) io.out(JSON.stringify({ ...result, ...(distance !== undefined ? { meanTotalVariation: distance } : {}) }, null, 2) + '\n');
+      else io.out(summary(result, net, distance, values.compare, values.out));
       return 0;
     } catch (e) {
       if (e instanceof InputError || e instanceof EngineError) { io.err(`bayes learn: ${e.message}\n`); return 1; }
@@ -107,3 +103,13 @@ export const learnCommand: CliCommand = {
     }
   },
 };
+
+function summary(r: ReturnType<typeof learnedNetworkData>, net: BayesianNetwork, distance: number | undefined, compare?: string, out?: string): string {
+  const lines = [
+    `${net.name}: ${net.variables.length} CPTs learned by ${r.method} from ${r.records} records (${r.patterns} distinct)` + (r.hidden.length ? `, hidden: ${r.hidden.join(', ')}` : ''),
+    `log-likelihood ${r.logLikelihood.toFixed(4)}` + (r.method === 'counting' ? '' : ` after ${r.iterations} iterations${r.converged ? ' (converged)' : ''}`),
+  ];
+  if (distance !== undefined) lines.push(`mean total-variation distance to ${compare}: ${distance.toFixed(4)}`);
+  if (out) lines.push(`wrote ${out}`);
+  return lines.join('\n') + '\n';
+}

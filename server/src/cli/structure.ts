@@ -1,6 +1,8 @@
 /** `bayes structure FILE.csv`: a network structure from complete data by K2 or hill climbing. */
 import { parseArgs } from 'node:util';
-import { k2 } from '../engine/k2.js';
+import { k2, type StructureResult } from '../engine/k2.js';
+import type { CategoricalDataset } from '../engine/categoricalData.js';
+import type { ResultBase, StructureResultEntry } from '../run/runResult.js';
 import { hillClimb } from '../engine/hillClimb.js';
 import { compareStructures, arcsOf, type ScoreName } from '../engine/structureScore.js';
 import { learnCpts } from '../engine/cptLearning.js';
@@ -50,34 +52,18 @@ export const structureCommand: CliCommand = {
     try {
       const data = await readDataFile(positionals[0]!);
       const names = data.attributes.map((a) => a.name);
-      const maxParents = integerOption('max-parents', values['max-parents'], names.length - 1);
-      const order = values.order?.split(',').map((s) => s.trim()).map((name) => {
-        const i = names.indexOf(name);
-        if (i < 0) throw new UsageError(`--order names '${name}', which is not a column (${names.join(', ')})`);
-        return i;
-      });
-      if (order && order.length !== names.length) throw new UsageError(`--order must list all ${names.length} columns once`);
-      const found = method === 'k2'
-        ? k2(data, { order, maxParents, score, ess, prune: values.prune })
-        : hillClimb(data, { maxParents, score, ess });
-      const arcs = arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]);
-      const comparison = values.reference ? compareWith(readNetworkFile(values.reference), found.parents, names) : undefined;
+      const found = search(data, method, score, ess, values);
+      const result: Omit<StructureResultEntry, keyof ResultBase> & { kind: 'structure' } = {
+        kind: 'structure', method, score: found.score, scoreName: score,
+        arcs: arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]),
+        ...(values.reference ? { comparison: compareWith(readNetworkFile(values.reference), found.parents, names) } : {}),
+      };
       if (values.out) {
         const variables = data.attributes.map((a) => ({ name: a.name, states: [...a.values] }));
         const net: BayesianNetwork = { name: 'learned', variables, cpts: found.parents.map((ps, v) => ({ child: v, parents: ps, table: new Float64Array() })) };
         writeNetworkFile(values.out, learnCpts(net, data, prior));
       }
-      if (values.json) {
-        io.out(JSON.stringify({ method, score: found.score, scoreName: score, arcs, ...(comparison ? { comparison } : {}) }, null, 2) + '\n');
-      } else {
-        io.out(`${arcs.length} arcs by ${method} (${score} score ${found.score.toFixed(3)}):\n`);
-        for (const [f, t] of arcs) io.out(`  ${f} -> ${t}\n`);
-        if (comparison) {
-          const show = (a: Array<[string, string]>) => a.map(([f, t]) => `${f}->${t}`).join(' ') || '-';
-          io.out(`against ${values.reference}: missing ${show(comparison.missing)}; extra ${show(comparison.extra)}; reversed ${show(comparison.reversed)}\n`);
-        }
-        if (values.out) io.out(`wrote ${values.out}\n`);
-      }
+      io.out(values.json ? JSON.stringify(result, null, 2) + '\n' : summary(result, values.reference, values.out));
       return 0;
     } catch (e) {
       if (e instanceof InputError || e instanceof EngineError) { io.err(`bayes structure: ${e.message}\n`); return 1; }
@@ -85,6 +71,29 @@ export const structureCommand: CliCommand = {
     }
   },
 };
+
+function search(data: CategoricalDataset, method: 'k2' | 'hillclimb', score: ScoreName, ess: number, values: { order?: string; 'max-parents'?: string; prune?: boolean }): StructureResult {
+  const names = data.attributes.map((a) => a.name);
+  const maxParents = integerOption('max-parents', values['max-parents'], names.length - 1);
+  if (method === 'hillclimb') return hillClimb(data, { maxParents, score, ess });
+  const order = values.order?.split(',').map((s) => s.trim()).map((name) => {
+    const i = names.indexOf(name);
+    if (i < 0) throw new UsageError(`--order names '${name}', which is not a column (${names.join(', ')})`);
+    return i;
+  });
+  if (order && order.length !== names.length) throw new UsageError(`--order must list all ${names.length} columns once`);
+  return k2(data, { order, maxParents, score, ess, prune: values.prune });
+}
+
+function summary(r: Omit<StructureResultEntry, keyof ResultBase>, reference?: string, out?: string): string {
+  const lines = [`${r.arcs.length} arcs by ${r.method} (${r.scoreName} score ${r.score.toFixed(3)}):`, ...r.arcs.map(([f, t]) => `  ${f} -> ${t}`)];
+  if (r.comparison) {
+    const show = (a: Array<[string, string]>) => a.map(([f, t]) => `${f}->${t}`).join(' ') || '-';
+    lines.push(`against ${reference}: missing ${show(r.comparison.missing)}; extra ${show(r.comparison.extra)}; reversed ${show(r.comparison.reversed)}`);
+  }
+  if (out) lines.push(`wrote ${out}`);
+  return lines.join('\n') + '\n';
+}
 
 function compareWith(reference: BayesianNetwork, parents: number[][], names: string[]) {
   const index = new Map(reference.variables.map((v, i) => [v.name, i]));

@@ -109,3 +109,9 @@ export class ExpectationStep {
 function describe(net: BayesianNetwork, evidence: Map<number, number>): string {
   return [...evidence].slice(0, 6).map(([v, s]) => `${net.variables[v]!.name}=${net.variables[v]!.states[s]}`).join(', ') + (evidence.size > 6 ? ', …' : '');
 }
+
+/** log P(data | net) — for counting, which has no E-step of its own. */
+export function dataLogLikelihood(net: BayesianNetwork, data: CategoricalDataset): { logLikelihood: number; patterns: number } {
+  const estep = new ExpectationStep(net, data);
+  return { logLikelihood: estep.run(net.cpts.map((c) => c.table)).logLikelihood, patterns: estep.patterns };
+}

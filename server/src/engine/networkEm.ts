@@ -49,6 +49,8 @@ export interface NetworkEmResult {
   converged: boolean;
   cancelled: boolean;
   runs: LearnRun[];
+  /** Distinct record patterns: the E-step ran once per pattern per iteration. */
+  patterns: number;
 }
 
 /** EM's objective fell: a bug, not bad input (EM cannot go down). */
@@ -109,7 +111,7 @@ export function climbWithRestarts(net: BayesianNetwork, data: CategoricalDataset
     if (run.cancelled) break;
   }
   const { tables, restart: _, ...result } = best!;
-  return { ...result, network: withTables(net, (v) => tables[v]!), runs };
+  return { ...result, network: withTables(net, (v) => tables[v]!), runs, patterns: estep.patterns };
 }
 
 interface ClimbResult {

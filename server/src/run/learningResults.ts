@@ -5,7 +5,8 @@
 import type { BayesianNetwork } from '../engine/network.js';
 import { cardinality, rowAssignment, rowCount } from '../engine/network.js';
 import type { MixtureFit } from '../engine/gaussianMixture.js';
-import type { CptJson, MixtureResult, ResultBase } from './runResult.js';
+import type { NetworkEmResult } from '../engine/networkEm.js';
+import type { CptJson, LearnedNetworkResult, MixtureResult, ResultBase } from './runResult.js';
 
 export function cptsToJson(net: BayesianNetwork): Record<string, CptJson> {
   const out: Record<string, CptJson> = {};
@@ -23,6 +24,18 @@ export function cptsToJson(net: BayesianNetwork): Record<string, CptJson> {
     out[net.variables[v]!.name] = { parents, rows };
   });
   return out;
+}
+
+/** A learned network's result data, without the source fields (range, source, headline) the pipeline adds. */
+export function learnedNetworkData(
+  method: LearnedNetworkResult['method'], records: number, hidden: string[],
+  fit: Omit<NetworkEmResult, 'cancelled'>,
+): Omit<LearnedNetworkResult, keyof ResultBase> & { kind: 'learnedNetwork' } {
+  return {
+    kind: 'learnedNetwork', network: fit.network.name, method, records, patterns: fit.patterns, hidden,
+    iterations: fit.iterations, converged: fit.converged, logLikelihood: fit.logLikelihood, trace: fit.trace, runs: fit.runs,
+    cpts: cptsToJson(fit.network),
+  };
 }
 
 export function mixtureEntry(base: Omit<ResultBase, 'kind'>, dimensions: string[], fit: MixtureFit): MixtureResult {

@@ -69,8 +69,9 @@ export interface LearnedNetworkResult extends ResultBase {
 export interface StructureResultEntry extends ResultBase {
   kind: 'structure';
   method: 'k2' | 'hillclimb';
-  score: 'k2' | 'bdeu' | 'bic';
-  scoreValue: number;
+  /** The structure's score (log scale, larger is better) under `scoreName`. */
+  score: number;
+  scoreName: 'k2' | 'bdeu' | 'bic';
   arcs: Array<[string, string]>;
   comparison?: { reference: string; missing: Array<[string, string]>; extra: Array<[string, string]>; reversed: Array<[string, string]> };
 }
