@@ -7,5 +7,6 @@ import { marginalsCommand } from './marginals.js';
 import { convertCommand } from './convert.js';
 import { learnCommand } from './learn.js';
 import { structureCommand } from './structure.js';
+import { mixtureCommand } from './mixture.js';
 
-export const commands: CliCommand[] = [checkCommand, runCommand, lspCommand, marginalsCommand, convertCommand, learnCommand, structureCommand];
+export const commands: CliCommand[] = [checkCommand, runCommand, lspCommand, marginalsCommand, convertCommand, learnCommand, structureCommand, mixtureCommand];

@@ -104,23 +104,30 @@ function header(record: string[], line: number): ColumnBuilder[] {
   });
 }
 
-/** Reads a numeric CSV (header of names) into row-major Float64 values, for mixtures. */
-export async function readNumericFile(path: string, options: { delimiter?: string; header?: boolean } = {}): Promise<NumericData> {
+export interface NumericOptions {
+  delimiter?: string;
+  /** Is the first line a header of names? Default: yes unless every cell of it is a number. */
+  header?: boolean;
+}
+
+/** Reads a numeric CSV into row-major Float64 values, for mixtures. Headerless columns are x1, x2, … */
+export async function readNumericFile(path: string, options: NumericOptions = {}): Promise<NumericData> {
   return readNumeric(openSource(path, true), options);
 }
 
-export async function readNumericText(text: string, options: { delimiter?: string; header?: boolean } = {}): Promise<NumericData> {
+export async function readNumericText(text: string, options: NumericOptions = {}): Promise<NumericData> {
   return readNumeric(openSource(text, false), options);
 }
 
-async function readNumeric(input: Readable, options: { delimiter?: string; header?: boolean }): Promise<NumericData> {
+async function readNumeric(input: Readable, options: NumericOptions): Promise<NumericData> {
   let names: string[] | undefined;
   let values = new Float64Array(4096);
   let n = 0;
   let rows = 0;
   await eachRecord(input, options.delimiter ?? ',', (record, line) => {
     if (!names) {
-      if (options.header !== false) { names = [...record]; return; }
+      const isHeader = options.header ?? record.some((cell) => cell === '' || !Number.isFinite(Number(cell)));
+      if (isHeader) { names = [...record]; return; }
       names = record.map((_, i) => `x${i + 1}`);
     }
     if (record.length !== names.length) throw new DataError(`${record.length} values, expected ${names.length}`, line);

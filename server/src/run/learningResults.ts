@@ -38,11 +38,11 @@ export function learnedNetworkData(
   };
 }
 
-export function mixtureEntry(base: Omit<ResultBase, 'kind'>, dimensions: string[], fit: MixtureFit): MixtureResult {
+/** A mixture fit's result data, without the source fields the pipeline adds. */
+export function mixtureData(dimensions: string[], fit: MixtureFit): Omit<MixtureResult, keyof ResultBase> & { kind: 'mixture' } {
   const { k, dims: d } = fit;
   const n = fit.responsibilities.length / k;
   return {
-    ...base,
     kind: 'mixture',
     dimensions,
     weights: [...fit.weights],

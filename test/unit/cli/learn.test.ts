@@ -119,3 +119,30 @@ test('bayes structure: hill climbing and K2 print arcs and compare with a refere
   io = capture();
   assert.equal(await main(['structure', csv], io), 2);
 });
+
+test('bayes mixture: Old Faithful with 2 full components, Mitchell k means on one column, and usage errors', async (t) => {
+  const file = sharedFile('tables', 'old-faithful', 'faithful.csv');
+  if (!file) return t.skip(NO_SHARED);
+  let io = capture();
+  assert.equal(await main(['mixture', file, '--k', '2', '--json', '--tolerance', '1e-10', '--iterations', '1000'], io), 0, io.stderr);
+  const fit = JSON.parse(io.stdout);
+  assert.equal(fit.kind, 'mixture');
+  assert.deepEqual(fit.dimensions, ['x1', 'x2']);
+  assert.equal(fit.responsibilities, undefined);
+  // The two eruption regimes: short (~2 min, ~54 min wait) and long (~4.3 min, ~80 min wait).
+  const means = [...fit.means].sort((a: number[], b: number[]) => a[0] - b[0]);
+  assert.ok(Math.abs(means[0][0] - 2.04) < 0.01 && Math.abs(means[1][1] - 79.97) < 0.05, JSON.stringify(means));
+  assert.ok(Math.abs(fit.weights[0] + fit.weights[1] - 1) < 1e-12);
+  io = capture();
+  assert.equal(await main(['mixture', file, '--k', '2', '--columns', 'x2', '--sigma', '6', '--json', '--responsibilities'], io), 0, io.stderr);
+  const km = JSON.parse(io.stdout);
+  assert.deepEqual(km.weights, [0.5, 0.5]);
+  assert.deepEqual(km.covariances, [[[36]], [[36]]]);
+  assert.equal(km.responsibilities.length, 272);
+  io = capture();
+  assert.equal(await main(['mixture', file], io), 2);
+  assert.match(io.stderr, /--k K/);
+  io = capture();
+  assert.equal(await main(['mixture', join(dir, 'none.csv'), '--k', '2'], io), 1);
+  assert.match(io.stderr, /no such file/i);
+});

@@ -6,7 +6,8 @@ import type { NumericData } from '../../../server/src/engine/dataset.js';
 import { readNumericFile } from '../../../server/src/model/dataTable.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
 import { pythonMissing, runPython } from '../../support/python.js';
-import { mixtureEntry } from '../../../server/src/run/learningResults.js';
+import { mixtureData } from '../../../server/src/run/learningResults.js';
+import type { MixtureResult } from '../../../server/src/run/runResult.js';
 
 /** n points from a 2-D mixture given by weights, means and Cholesky factors. */
 function sample2d(n: number, seed: number, w: number[], mu: number[][], chol: number[][]): NumericData {
@@ -103,7 +104,7 @@ test("Old Faithful, 2 full components: same optimum as scikit-learn's GaussianMi
   if (!file) return t.skip(NO_SHARED);
   const missing = pythonMissing(['numpy', 'sklearn']);
   if (missing) return t.skip(missing);
-  const raw = await readNumericFile(file, { header: false });
+  const raw = await readNumericFile(file);
   assert.equal(raw.rows, 272);
   const start = mixtureStart(raw, 2, 1);
   const fit = gaussianMixture(raw, { k: 2, init: start, tolerance: 1e-12, maxIterations: 2000 });
@@ -112,6 +113,7 @@ test("Old Faithful, 2 full components: same optimum as scikit-learn's GaussianMi
     weights: [...start.weights], means: [...start.means], covariances: [...start.covariances],
   });
   const ours = fit.logLikelihood / raw.rows;
+  t.diagnostic(`Old Faithful k=2: mean log-likelihood ours ${ours.toFixed(10)} scikit-learn ${sk.score.toFixed(10)}; BIC ${fit.bic.toFixed(4)} vs ${sk.bic.toFixed(4)}; weights ${[...fit.weights].map((w) => w.toFixed(4))}`);
   assert.ok(Math.abs(ours - sk.score) < 1e-6, `mean log-likelihood ${ours} vs scikit-learn ${sk.score}`);
   assert.ok(Math.abs(fit.bic - sk.bic) < 1e-3, `BIC ${fit.bic} vs ${sk.bic}`);
   sk.weights.forEach((w, i) => assert.ok(Math.abs(fit.weights[i]! - w) < 1e-6));
@@ -124,7 +126,7 @@ test('a fit becomes a JSON-serialisable mixture result entry', () => {
   const x = sample2d(200, 3, [0.5, 0.5], [[0, 0], [5, 5]], [[1, 0, 1], [1, 0, 1]]);
   const fit = gaussianMixture(x, { k: 2, seed: 1 });
   const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } };
-  const entry = mixtureEntry({ range, source: 'mixture', headline: 'k = 2' }, ['x', 'y'], fit);
+  const entry: MixtureResult = { range, source: 'mixture', headline: 'k = 2', ...mixtureData(['x', 'y'], fit) };
   const back = JSON.parse(JSON.stringify(entry));
   assert.equal(back.kind, 'mixture');
   assert.deepEqual(back.means[1], [fit.means[2], fit.means[3]]);

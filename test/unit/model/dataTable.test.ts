@@ -41,6 +41,9 @@ test('numeric tables are row-major Float64', async () => {
   assert.deepEqual(d.names, ['eruptions', 'waiting']);
   assert.deepEqual([...d.values], [3.6, 79, 1.8, 54]);
   assert.equal(d.dims, 2);
+  const bare = await readNumericText('3.6,79\n1.8,54\n');
+  assert.deepEqual(bare.names, ['x1', 'x2']);
+  assert.equal(bare.rows, 2);
 });
 
 test('alignToNetwork reorders columns, maps states and marks absent variables hidden', async () => {
