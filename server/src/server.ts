@@ -53,7 +53,8 @@ export function startServer(connection: Connection): void {
   connection.listen();
 }
 
-// Started as a module by VS Code (IPC) or by `bayes lsp --stdio`: createConnection reads the transport from argv.
-if (typeof require !== 'undefined' && require.main === module) {
+// Started as its own bundle by VS Code (IPC); `bayes lsp --stdio` calls startServer itself. Inside the
+// CLI bundle `require.main === module` holds too, so key on the bundle's file name.
+if (typeof require !== 'undefined' && require.main?.filename.endsWith('server.cjs')) {
   startServer(createConnection(ProposedFeatures.all));
 }

@@ -2,7 +2,7 @@ import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runText } from '../run/pipeline.js';
 import { hasErrors } from '../language/diagnostics.js';
-import type { ExpectResult, RunResult } from '../run/runResult.js';
+import type { RunResult } from '../run/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { environmentFor, WORKSPACE_OPTIONS, WORKSPACE_USAGE } from './workspace.js';
 import { formatDiagnostic, readModel } from './check.js';
@@ -42,7 +42,7 @@ export function formatRun(result: RunResult): string {
     lines.push(`  ${String(r.range.start.line + 1).padStart(4)}  ${mark} ${r.source.trim()}  —  ${r.headline}`);
   }
   for (const d of result.diagnostics) lines.push('  ' + formatDiagnostic(result.file, d));
-  const expects = result.results.filter((r): r is ExpectResult => r.kind === 'expect');
+  const expects = result.results.filter((r) => r.kind === 'expect');
   const passed = expects.filter((r) => r.passed).length;
   lines.push(`  ${result.results.length - expects.length} results, ${passed}/${expects.length} expectations hold` +
     (result.elapsedMs !== undefined ? `, ${result.elapsedMs.toFixed(0)} ms` : ''));

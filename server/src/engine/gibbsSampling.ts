@@ -3,9 +3,9 @@
  * with the evidence, then resample each unobserved variable from its full conditional
  * P(x | Markov blanket) ∝ P(x | parents) Π_children P(child | its parents). Estimates are
  * Rao-Blackwellised (the full conditional's probabilities are averaged instead of 0/1
- * indicators). Several independent chains run from different forward samples; the standard
- * error comes from the spread of the chain means, so slow mixing (alarm's near-deterministic
- * chains) widens it instead of hiding behind autocorrelation.
+ * indicators). Many short independent chains run from starts drawn by importance resampling;
+ * the standard error comes from the spread of the chain means, so slow mixing (alarm's
+ * near-deterministic chains) widens it instead of hiding behind autocorrelation.
  *
  * Deterministic CPTs (every row has an entry 1: hailfinder's CombVerMo, alarm's …) freeze a
  * single-site sampler: a parent cannot change while its deterministic child pins it. So each
@@ -23,7 +23,7 @@ import { drawFromRow, flatten, NoConsistentSampleError, perVariable, rowOf, type
 export interface GibbsOptions extends SamplerOptions {
   /** Sweeps each chain discards before estimating (default: a fifth of its sweeps). */
   burnIn?: number;
-  /** Independent chains sharing the `samples` sweeps (default 20). */
+  /** Independent chains sharing the `samples` sweeps (default: one per 300 sweeps, 20 to 500). */
   chains?: number;
 }
 
@@ -65,25 +65,32 @@ function blocks(flat: FlatNetwork, observed: Int32Array, forced: (Int32Array | u
   });
 }
 
-/** A forward sample with evidence clamped that has non-zero probability (rejection, bounded). */
-function initialState(flat: FlatNetwork, observed: Int32Array, rng: Rng): Int32Array {
-  const x = new Int32Array(flat.cards.length);
-  for (let attempt = 0; attempt < 10000; attempt++) {
+/**
+ * Chain starting points drawn by importance resampling: likelihood-weighted forward samples,
+ * resampled in proportion to their weights, so chains start spread roughly as the posterior is
+ * (rare modes included) instead of all in the prior's favourite corner.
+ */
+function initialStates(flat: FlatNetwork, observed: Int32Array, rng: Rng, chains: number): Int32Array[] {
+  const pool: Int32Array[] = [];
+  const weights: number[] = [];
+  for (let attempt = 0; attempt < 100000 && (pool.length < 50 * chains || attempt < 1000); attempt++) {
+    const x = new Int32Array(flat.cards.length);
     let w = 1;
     for (const v of flat.order) {
       const row = rowOf(flat, v, x);
       if (observed[v]! >= 0) { x[v] = observed[v]!; w *= flat.tables[v]![row * flat.cards[v]! + x[v]!]!; }
       else x[v] = drawFromRow(flat, v, row, rng.next());
     }
-    if (w > 0) return x;
+    if (w > 0) { pool.push(x); weights.push(w); }
   }
-  throw new NoConsistentSampleError('Gibbs sampling');
+  if (pool.length === 0) throw new NoConsistentSampleError('Gibbs sampling');
+  return Array.from({ length: chains }, () => Int32Array.from(pool[rng.categorical(weights)]!));
 }
 
 export function gibbsSampling(net: BayesianNetwork, evidence: Evidence, options: GibbsOptions = {}): SampledMarginals {
   const flat = flatten(net);
   const { samples = 10000, seed = 1, signal } = options;
-  const chains = Math.max(2, Math.min(options.chains ?? 20, samples));
+  const chains = Math.max(2, Math.min(options.chains ?? Math.min(500, Math.max(20, Math.floor(samples / 300))), samples));
   const perChain = Math.floor(samples / chains);
   const burnIn = options.burnIn ?? Math.floor(perChain / 5);
   const rng = createRng(seed);
@@ -96,9 +103,9 @@ export function gibbsSampling(net: BayesianNetwork, evidence: Evidence, options:
     block: blocks(flat, observed, forced),
     conditional: new Float64Array(Math.max(...flat.cards)),
   };
-  const chainSums = Array.from({ length: chains }, () => {
+  const chainSums = initialStates(flat, observed, rng, chains).map((start) => {
     const sums = perVariable(flat.cards);
-    runChain(chain, initialState(flat, observed, rng), burnIn, perChain, sums);
+    runChain(chain, start, burnIn, perChain, sums);
     return sums;
   });
   return summarise(chainSums, observed, flat.cards, perChain);

@@ -9,6 +9,8 @@ import { likelihoodWeighting } from './likelihoodWeighting.js';
 import { gibbsSampling } from './gibbsSampling.js';
 import type { EliminationOrder } from './eliminationOrder.js';
 import { NoConsistentSampleError } from './sampling.js';
+import { variableElimination } from './variableElimination.js';
+import type { Factor } from './factor.js';
 
 /** Largest clique table (entries) exact inference may build by default: 2²² doubles = 32 MB. */
 export const DEFAULT_BUDGET = 1 << 22;
@@ -83,6 +85,60 @@ export function posteriorMarginals(net: BayesianNetwork, evidence: Evidence, opt
     return { ok: true, method, cost, budget, seed, marginals: r.marginals, stderr: r.stderr, samples: r.samples, ...(note ? { note } : {}) };
   } catch (e) {
     if (e instanceof ImpossibleEvidenceError || e instanceof NoConsistentSampleError) return { ok: false, method, cost, budget, message: e.message };
+    throw e;
+  }
+}
+
+export type QueryAnswer =
+  | {
+      ok: true;
+      method: InferenceMethod;
+      /** P(query | e) over the query variables in the order asked (first slowest). */
+      factor: Factor;
+      /** Sampled answers (single variables): standard error of each entry. */
+      stderr?: Float64Array;
+      samples?: number;
+      seed?: number;
+      cost: number;
+      budget: number;
+      note?: string;
+    }
+  | { ok: false; method: InferenceMethod; message: string; cost: number; budget: number };
+
+/**
+ * P(query | e) for one or more variables. Exact: the calibrated junction tree when one clique
+ * holds the query, else variable elimination. Over the budget (auto) a single variable is
+ * sampled; a joint query then fails with the cost.
+ */
+export function posteriorQuery(net: BayesianNetwork, query: readonly number[], evidence: Evidence, options: MarginalsOptions = {}): QueryAnswer {
+  const budget = options.budget ?? DEFAULT_BUDGET;
+  const plan = exactPlan(net);
+  const cost = plan.order.maxCliqueSize;
+  const requested = options.method ?? 'auto';
+  const exact = requested === 'exact' || (requested === 'auto' && cost <= budget);
+  if (!exact && query.length !== 1) {
+    return { ok: false, method: requested === 'auto' ? 'lw' : requested, cost, budget, message: `a joint query needs exact inference, whose largest clique table (${cost} entries) is over the budget of ${budget}` };
+  }
+  if (!exact) {
+    const answer = posteriorMarginals(net, evidence, options);
+    if (!answer.ok) return answer;
+    const v = query[0]!;
+    const { marginals, stderr, ...info } = answer;
+    return { ...info, factor: { vars: [v], cards: [marginals[v]!.length], values: marginals[v]! }, stderr: stderr?.[v] };
+  }
+  try {
+    const jt = plan.order.totalSize <= EXACT_HARD_LIMIT ? plan.tree() : undefined;
+    let factor: Factor | undefined;
+    if (jt) {
+      jt.setEvidence(evidence);
+      jt.propagate(options.signal);
+      if (jt.impossible) throw new ImpossibleEvidenceError();
+      factor = jt.jointMarginal(query);
+    }
+    factor ??= variableElimination(net, query, evidence, options.signal).factor;
+    return { ok: true, method: 'exact', cost, budget, factor };
+  } catch (e) {
+    if (e instanceof ImpossibleEvidenceError) return { ok: false, method: 'exact', cost, budget, message: e.message };
     throw e;
   }
 }

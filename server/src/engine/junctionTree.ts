@@ -73,10 +73,45 @@ function cliqueTree(order: EliminationOrder): { cliques: number[][]; parent: num
   };
 }
 
+/**
+ * Message cost is the size of both ends of every edge, so a big clique with many children is
+ * read twice per child. Any clique holding a child's separator (outside the child's subtree)
+ * can be its parent without breaking the running-intersection property: those cliques form a
+ * connected part of the tree. Each child moves under the smallest of them, top-down.
+ */
+function rehang(cliques: number[][], parentIn: number[], cards: readonly number[]): number[] {
+  const parent = [...parentIn];
+  const size = cliques.map((c) => c.reduce((n, v) => n * cards[v]!, 1));
+  const holders = new Map<number, number[]>();
+  cliques.forEach((c, i) => { for (const v of c) { let h = holders.get(v); if (!h) holders.set(v, (h = [])); h.push(i); } });
+  const sets = cliques.map((c) => new Set(c));
+  const children = (): number[][] => { const ch: number[][] = cliques.map(() => []); parent.forEach((p, i) => { if (p >= 0) ch[p]!.push(i); }); return ch; };
+  let kids = children();
+  const order: number[] = parent.flatMap((p, i) => (p < 0 ? [i] : []));
+  for (let h = 0; h < order.length; h++) order.push(...kids[order[h]!]!);
+  for (const c of order) {
+    const p = parent[c]!;
+    if (p < 0) continue;
+    const sep = cliques[c]!.filter((v) => sets[p]!.has(v));
+    if (sep.length === 0) continue;
+    const inSubtree = new Set<number>([c]);
+    for (const stack = [c]; stack.length;) for (const k of kids[stack.pop()!]!) { inSubtree.add(k); stack.push(k); }
+    let best = p;
+    for (const d of holders.get(sep[0]!)!) {
+      if (size[d]! < size[best]! && !inSubtree.has(d) && sep.every((v) => sets[d]!.has(v))) best = d;
+    }
+    if (best !== p) { parent[c] = best; kids = children(); }
+  }
+  return parent;
+}
+
 export interface JunctionTreeOptions {
   /** A precomputed triangulation (e.g. from a cost check); default: the best greedy order. */
   order?: EliminationOrder;
 }
+
+/** Cliques up to this many entries keep their family index maps between calls. */
+const FAMILY_MAP_CACHE_LIMIT = 1 << 16;
 
 export class JunctionTree {
   readonly cliques: Clique[];
@@ -93,6 +128,8 @@ export class JunctionTree {
   private readonly toSepFromParent: Int32Array[] = [];
   private readonly sep: Float64Array[] = [];
   private readonly sepScratch: Float64Array;
+  /** Sum of each clique's last message to its parent (the normalising constant taken out). */
+  private readonly messageScale: Float64Array;
   /** Clique holding each variable (for evidence and marginals) and each family (for its CPT). */
   private readonly home: number[];
   /** The smallest clique holding each variable: the cheapest to read its marginal from. */
@@ -106,6 +143,7 @@ export class JunctionTree {
   private constructor(private readonly net: BayesianNetwork, order: EliminationOrder) {
     const cards = cardinalities(net);
     const tree = cliqueTree(order);
+    tree.parent = rehang(tree.cliques, tree.parent, cards);
     let offset = 0;
     this.cliques = tree.cliques.map((vars) => {
       const cc = vars.map((v) => cards[v]!);
@@ -134,6 +172,7 @@ export class JunctionTree {
       maxSep = Math.max(maxSep, size);
     }
     this.sepScratch = new Float64Array(maxSep);
+    this.messageScale = new Float64Array(this.cliques.length);
     this.initial = new Float64Array(offset).fill(1);
     this.values = new Float64Array(offset);
     const position = new Int32Array(order.order.length);
@@ -178,21 +217,30 @@ export class JunctionTree {
       this.collect(c);
     }
     for (const r of this.roots) this.logZ += Math.log(this.normalizeClique(r));
-    for (let i = this.schedule.length - 1; i >= 0; i--) {
+    for (let i = this.schedule.length - 1; i >= 0 && this.logZ > -Infinity; i--) {
       if (signal?.aborted) throw new CancelledError();
       this.distribute(this.schedule[i]!);
     }
     this.propagated = true;
   }
 
-  /** Normalises c (keeping the numbers in range; log of the scale goes to logZ), then sends c → parent. */
+  /**
+   * Sends c → parent. The message is normalised (its sum z goes to logZ, keeping numbers in
+   * range on long chains of small probabilities); distribute divides by z again, so c itself
+   * never needs a normalising pass.
+   */
   private collect(c: number): void {
-    this.logZ += Math.log(this.normalizeClique(c));
     if (this.logZ === -Infinity) return;
     const me = this.cliques[c]!, up = this.cliques[this.parentOf[c]!]!;
     const values = this.values, sep = this.sep[c]!, mapC = this.toSepFromChild[c]!, mapP = this.toSepFromParent[c]!;
     sep.fill(0);
     for (let i = 0, o = me.offset; i < me.size; i++, o++) sep[mapC[i]!]! += values[o]!;
+    let z = 0;
+    for (let k = 0; k < sep.length; k++) z += sep[k]!;
+    this.messageScale[c] = z;
+    this.logZ += Math.log(z);
+    if (z === 0) return;
+    for (let k = 0; k < sep.length; k++) sep[k]! /= z;
     for (let j = 0, o = up.offset; j < up.size; j++, o++) values[o]! *= sep[mapP[j]!]!;
   }
 
@@ -202,7 +250,9 @@ export class JunctionTree {
     const ratio = this.sepScratch.subarray(0, old.length);
     ratio.fill(0);
     for (let j = 0, o = up.offset; j < up.size; j++, o++) ratio[mapP[j]!]! += values[o]!;
-    for (let k = 0; k < old.length; k++) ratio[k] = old[k] === 0 ? 0 : ratio[k]! / old[k]!;
+    // c still holds its unnormalised potential, whose separator sums are old · z.
+    const z = this.messageScale[c]!;
+    for (let k = 0; k < old.length; k++) ratio[k] = old[k] === 0 ? 0 : ratio[k]! / (old[k]! * z);
     for (let i = 0, o = me.offset; i < me.size; i++, o++) values[o]! *= ratio[mapC[i]!]!;
   }
 
@@ -270,13 +320,18 @@ export class JunctionTree {
     return f;
   }
 
+  /**
+   * Clique entry → CPT entry of v's family. Kept for repeated familyMarginal calls (EM) unless
+   * the clique is large: many families can share one big clique, and a map per family would
+   * cost 4 bytes per clique entry each.
+   */
   private familyMap(v: number): Int32Array {
     let map = this.familyMaps.get(v);
     if (!map) {
       const c = this.cliques[this.familyHome[v]!]!;
       const cpt = this.net.cpts[v]!;
       map = indexMap(c.vars, c.cards, [...cpt.parents, v]);
-      this.familyMaps.set(v, map);
+      if (c.size <= FAMILY_MAP_CACHE_LIMIT) this.familyMaps.set(v, map);
     }
     return map;
   }

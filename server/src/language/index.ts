@@ -3,14 +3,20 @@
  * Everything outside `language/` imports from here only.
  */
 import type { Diagnostic } from './diagnostics.js';
+import type { BayesFile } from './ast.js';
+import { parse } from './parse.js';
+import { check } from './checker.js';
+import type { CheckEnvironment } from './environment.js';
+
+export type { CheckEnvironment } from './environment.js';
+export type { SymbolTable, Scope, VariableInfo, GlobalSymbol, DataInfo } from './symbols.js';
+export { check } from './checker.js';
+export { allStatements } from './symbols.js';
+export { lineStarts, sliceRange, documentRange } from './lines.js';
 
 export type { Diagnostic, Range, Position, Severity } from './diagnostics.js';
-
-/** Placeholder until the Chevrotain front end lands: the AST root. */
-export interface BayesFile {
-  kind: 'file';
-  statements: unknown[];
-}
+export type * from './ast.js';
+export { forEachChild, walk, valueText } from './ast.js';
 
 export interface ParseResult {
   ast: BayesFile;
@@ -18,22 +24,11 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
 }
 
-/** What the checker may ask of the outside world; the CLI and the server each provide one. */
-export interface CheckEnvironment {
-  /** Absolute path of the model file, or undefined for an unsaved buffer. */
-  documentPath?: string;
-  /** Folders a model may read from (the workspace folder, plus configured data roots). */
-  allowedRoots: string[];
-  fileExists(absolutePath: string): boolean;
-}
-
 export function parseDocument(text: string): ParseResult {
-  void text;
-  return { ast: { kind: 'file', statements: [] }, diagnostics: [] };
+  return parse(text);
 }
 
+/** Semantic diagnostics of a parsed file (use `check` for the symbol table as well). */
 export function checkDocument(ast: BayesFile, env: CheckEnvironment): Diagnostic[] {
-  void ast;
-  void env;
-  return [];
+  return check(ast, env).diagnostics;
 }

@@ -177,17 +177,7 @@ export interface IndependenceResult extends ResultBase {
  * Result kinds are added here by the engine features that produce them; keep each an
  * interface extending ResultBase with a literal `kind`.
  */
-export type ResultEntry =
-  | ExpectResult
-  | MarginalsResult
-  | ProbabilityResult
-  | MpeResultEntry
-  | SensitivityResult
-  | IndependenceResult
-  | LearnedNetworkResult
-  | StructureResultEntry
-  | MixtureResult
-  | (ResultBase & Record<string, unknown>);
+export type ResultEntry = ExpectResult | (ResultBase & Record<string, unknown>);
 
 // ── Bayesian learning (Mitchell §6.2–6.10, Poole §10.2): entries built from server/src/engine ──
 // Numbers that can be impossible (P(D) = 0) are absent rather than NaN/±Infinity, so every entry
@@ -309,3 +299,15 @@ export interface LearningCurveResult extends ResultBase {
 export type BayesLearningResult =
   | PosteriorResult | VersionSpaceResult | MdlResult | TreeScoresResult | LikelihoodResult | OptimalResult | GibbsResultEntry
   | LeastSquaresResult | LogisticResult | ParameterResult | ClassifyResult | EvaluationResult | LearningCurveResult;
+
+/**
+ * Every belief-network inference entry (engine2). Like BayesLearningResult, not part of the
+ * ResultEntry union; consumers narrow with `kind` and cast.
+ */
+export type NetworkInferenceResult = MarginalsResult | ProbabilityResult | MpeResultEntry | SensitivityResult | IndependenceResult;
+
+/**
+ * Every entry of learning networks and mixtures from data (engine3). Like the two above, not part
+ * of the ResultEntry union; consumers narrow with `kind` and cast.
+ */
+export type NetworkLearningResult = LearnedNetworkResult | StructureResultEntry | MixtureResult;

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { JunctionTree, CancelledError } from '../../../server/src/engine/junctionTree.js';
 import { likelihoodWeighting } from '../../../server/src/engine/likelihoodWeighting.js';
 import { gibbsSampling } from '../../../server/src/engine/gibbsSampling.js';
-import { posteriorMarginals } from '../../../server/src/engine/inference.js';
 import type { SampledMarginals } from '../../../server/src/engine/sampling.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import { enumerate, evidenceOf, loadBif, loadReference, randomNetwork } from '../../support/networks.js';
@@ -26,7 +25,7 @@ function worstZ(net: BayesianNetwork, exact: JunctionTree, r: SampledMarginals):
 
 const SAMPLERS = [
   { name: 'likelihood weighting', run: likelihoodWeighting, samples: 20000 },
-  { name: 'Gibbs sampling', run: gibbsSampling, samples: 100000 },
+  { name: 'Gibbs sampling', run: gibbsSampling, samples: 60000 },
 ];
 
 for (const net of ['alarm', 'hailfinder']) {
@@ -87,22 +86,4 @@ test('an aborted signal stops the samplers and the junction tree', () => {
   assert.throws(() => gibbsSampling(net, new Map(), { samples: 1e9, signal }), CancelledError);
   const jt = JunctionTree.compile(net);
   assert.throws(() => jt.propagate(signal), CancelledError);
-});
-
-test('over the budget a sampler answers and says why; impossible evidence is a clear message', () => {
-  const net = randomNetwork(9, 8);
-  const exact = posteriorMarginals(net, new Map());
-  assert.ok(exact.ok && exact.method === 'exact' && exact.note === undefined);
-  const sampled = posteriorMarginals(net, new Map(), { budget: 1, seed: 2, samples: 5000 });
-  assert.ok(sampled.ok && sampled.method === 'lw' && sampled.stderr);
-  assert.match(sampled.note!, /over the budget of 1/);
-  const impossible = {
-    name: 'z', variables: [{ name: 'A', states: ['a', 'b'] }],
-    cpts: [{ child: 0, parents: [], table: Float64Array.of(1, 0) }],
-  };
-  for (const method of ['exact', 'lw', 'gibbs'] as const) {
-    const r = posteriorMarginals(impossible, new Map([[0, 1]]), { method });
-    assert.ok(!r.ok, method);
-    assert.match(r.message, /probability 0/);
-  }
 });
