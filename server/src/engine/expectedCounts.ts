@@ -34,7 +34,9 @@ export class ExpectationStep {
   /** Patterns with a missing value (row-major states, −1 missing) and their multiplicities. */
   private readonly partial: Int32Array;
   private readonly partialWeights: Float64Array;
-  private readonly families: number[][];
+  /** Per partial pattern p, the families with a missing member: familyList[familyStart[p] … familyStart[p+1]). */
+  private readonly familyList: Int32Array;
+  private readonly familyStart: Int32Array;
   readonly patterns: number;
   readonly rows: number;
 
@@ -48,27 +50,32 @@ export class ExpectationStep {
     this.rows = data.rowCount;
     const n = net.variables.length;
     const layouts = net.cpts.map((_, v) => familyStrides(net, v));
-    this.families = layouts.map((l) => l.family);
     this.observedCounts = net.cpts.map((c) => new Float64Array(c.table.length));
     this.completeCounts = net.cpts.map((c) => new Float64Array(c.table.length));
     const partial: number[] = [];
+    const familyList: number[] = [];
+    const familyStart = [0];
     for (let p = 0; p < grouped.count; p++) {
       const row = grouped.states.subarray(p * n, (p + 1) * n);
       const w = grouped.weights[p]!;
       const complete = row.every((s) => s >= 0);
-      if (!complete) partial.push(p);
       for (let v = 0; v < n; v++) {
         const { family, strides } = layouts[v]!;
         let at = 0;
         for (let i = 0; i < family.length && at >= 0; i++) at = row[family[i]!]! < 0 ? -1 : at + row[family[i]!]! * strides[i]!;
-        if (at < 0) continue;
+        if (at < 0) { familyList.push(v); continue; }
         this.observedCounts[v]![at]! += w;
         if (complete) this.completeCounts[v]![at]! += w;
       }
+      if (complete) continue;
+      partial.push(p);
+      familyStart.push(familyList.length);
     }
     this.partial = new Int32Array(partial.length * n);
     this.partialWeights = new Float64Array(partial.length);
     partial.forEach((p, i) => { this.partial.set(grouped.states.subarray(p * n, (p + 1) * n), i * n); this.partialWeights[i] = grouped.weights[p]!; });
+    this.familyList = Int32Array.from(familyList);
+    this.familyStart = Int32Array.from(familyStart);
   }
 
   /** Expected counts and log-likelihood under `tables` (one per variable, CPT layout). */
@@ -95,8 +102,8 @@ export class ExpectationStep {
       if (logP === -Infinity) throw new ImpossibleDataError(`a record (${describe(this.net, evidence)}) has probability 0 under the current CPTs`);
       logLikelihood += weight * logP;
       // Families with a missing member take their share from inference; the rest were counted up front.
-      for (let v = 0; v < n; v++) {
-        if (this.families[v]!.every((f) => row[f]! >= 0)) continue;
+      for (let f = this.familyStart[p]!; f < this.familyStart[p + 1]!; f++) {
+        const v = this.familyList[f]!;
         const m = tree.familyMarginal(v);
         const c = counts[v]!;
         for (let i = 0; i < m.length; i++) c[i]! += weight * m[i]!;
