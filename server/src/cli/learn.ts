@@ -11,7 +11,8 @@ import { dataLogLikelihood } from '../engine/expectedCounts.js';
 import { meanTotalVariation } from '../engine/cptDistance.js';
 import { learnedNetworkData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { InputError, integerOption, parsePrior, readDataFile, readNetworkFile, writeNetworkFile } from './learnOptions.js';
+import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learnOptions.js';
+import { readNetworkFile } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 
 const METHODS = ['counting', 'em', 'gradient'] as const;
@@ -22,7 +23,7 @@ const USAGE = `bayes learn NET.bif --data FILE [options]
 Learns the CPTs of NET's structure from a data table: a CSV whose header names the variables,
 or a headerless table with one column per variable in NET's order (space-separated, quoted, as
 alarm-em's records.dat). '?' or an empty cell is missing; a variable with no column is hidden.
-(.bayes networks come with the .bayes parser glue.)
+(.bayes networks are read once the .bayes parser glue is in.)
 
 Options:
   --method M        counting (complete data), em (default when values are missing) or gradient
@@ -80,8 +81,10 @@ export const learnCommand: CliCommand = {
     if (!values.data) throw new UsageError('give the data with --data FILE');
     if (values.method !== undefined && !METHODS.includes(values.method as Method)) throw new UsageError(`--method must be one of ${METHODS.join(', ')}`);
     const options = learningOptions(values);
+    const net = readNetworkFile(positionals[0]!, io);
+    const reference = values.compare ? readNetworkFile(values.compare, io) : undefined;
+    if (!net || (values.compare && !reference)) return 1;
     try {
-      const net = readNetworkFile(positionals[0]!);
       const aligned = alignToNetwork(net.variables, await readDataFile(values.data, net.variables));
       if ('error' in aligned) throw new InputError(`${values.data}: ${aligned.error}`);
       const data = aligned.data;
@@ -92,7 +95,7 @@ export const learnCommand: CliCommand = {
       }
       const fit = learn(net, data, method, options);
       const result = learnedNetworkData(method, data.rowCount, aligned.hidden, fit);
-      const distance = values.compare ? meanTotalVariation(fit.network, sameShape(readNetworkFile(values.compare), net, values.compare)).mean : undefined;
+      const distance = reference ? meanTotalVariation(fit.network, sameShape(reference, net, values.compare!)).mean : undefined;
       if (values.out) writeNetworkFile(values.out, fit.network);
       if (values.json) io.out(JSON.stringify({ ...result, ...(distance !== undefined ? { meanTotalVariation: distance } : {}) }, null, 2) + '\n');
       else io.out(summary(result, net, distance, values.compare, values.out));

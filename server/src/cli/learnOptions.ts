@@ -1,7 +1,7 @@
 /** Reading a network and a data file for the learning commands, with errors as one line each. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { readBif, writeBif } from '../model/bif.js';
+import { writeBif } from '../model/bif.js';
 import { writeBayesNetwork } from '../model/bayesWriter.js';
 import { DataError, readDiscreteFile, sniffLayout } from '../model/dataTable.js';
 import type { BayesianNetwork } from '../engine/network.js';
@@ -11,17 +11,6 @@ import { UsageError } from './command.js';
 
 /** A problem with the user's input files: printed as `bayes: message`, exit 1. */
 export class InputError extends Error {}
-
-export function readNetworkFile(file: string): BayesianNetwork {
-  if (extname(file) === '.bayes') {
-    throw new InputError(`${file}: learning into .bayes networks comes with the .bayes parser glue; give the network as .bif for now`);
-  }
-  let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch (e) { throw new InputError(`cannot read ${file}: ${(e as Error).message}`); }
-  const r = readBif(text);
-  if ('error' in r) throw new InputError(`${file}:${r.error.line}: ${r.error.message}`);
-  return r.network;
-}
 
 /** Reads a data table: with `variables`, headerless files take them as columns (records.dat form). */
 export async function readDataFile(file: string, variables?: BayesianNetwork['variables']): Promise<CategoricalDataset> {

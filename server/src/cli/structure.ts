@@ -8,7 +8,8 @@ import { compareStructures, arcsOf, type ScoreName } from '../engine/structureSc
 import { learnCpts } from '../engine/cptLearning.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { InputError, integerOption, parsePrior, readDataFile, readNetworkFile, writeNetworkFile } from './learnOptions.js';
+import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learnOptions.js';
+import { readNetworkFile } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 
 const USAGE = `bayes structure FILE.csv --method k2|hillclimb [options]
@@ -49,6 +50,8 @@ export const structureCommand: CliCommand = {
     const ess = values.ess === undefined ? 1 : Number(values.ess);
     if (!(ess > 0)) throw new UsageError('--ess must be a positive number');
     const prior = parsePrior(values.prior);
+    const reference = values.reference ? readNetworkFile(values.reference, io) : undefined;
+    if (values.reference && !reference) return 1;
     try {
       const data = await readDataFile(positionals[0]!);
       const names = data.attributes.map((a) => a.name);
@@ -56,7 +59,7 @@ export const structureCommand: CliCommand = {
       const result: Omit<StructureResultEntry, keyof ResultBase> & { kind: 'structure' } = {
         kind: 'structure', method, score: found.score, scoreName: score,
         arcs: arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]),
-        ...(values.reference ? { comparison: compareWith(readNetworkFile(values.reference), found.parents, names) } : {}),
+        ...(reference ? { comparison: compareWith(reference, found.parents, names) } : {}),
       };
       if (values.out) {
         const variables = data.attributes.map((a) => ({ name: a.name, states: [...a.values] }));

@@ -85,7 +85,7 @@ test('bayes learn: bad input is a one-line error (exit 1) or a usage error (exit
   assert.match(io.stderr, /cannot read .*none\.csv/);
   io = capture();
   assert.equal(await main(['learn', 'model.bayes', '--data', bad], io), 1);
-  assert.match(io.stderr, /\.bayes parser glue/);
+  assert.match(io.stderr, /only BIF networks/);
   io = capture();
   assert.equal(await main(['learn', bif, '--data', bad, '--method', 'magic'], io), 2);
   io = capture();
@@ -103,7 +103,7 @@ test('bayes structure: hill climbing and K2 print arcs and compare with a refere
   const order = 'Burglary,Earthquake,Alarm,JohnCalls,MaryCalls';
   assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif, '--json'], io), 0, io.stderr);
   const k2 = JSON.parse(io.stdout);
-  assert.deepEqual(k2.comparison, { reference: net.name, missing: [], extra: [], reversed: [] });
+  assert.deepEqual(k2.comparison, { reference: 'earthquake', missing: [], extra: [], reversed: [] });
   assert.equal(k2.arcs.length, 4);
   io = capture();
   assert.equal(await main(['structure', csv, '--method', 'hillclimb', '--score', 'bic', '--json', '--out', join(dir, 'hc.bif')], io), 0, io.stderr);
