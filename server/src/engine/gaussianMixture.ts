@@ -11,6 +11,7 @@
  * over components, so far-away points do not underflow.
  */
 import { EngineError } from './engineError.js';
+import { choleskyFactor } from './linearAlgebra.js';
 import type { NumericData } from './dataset.js';
 import type { Rng } from './random.js';
 import { createRng } from './random.js';
@@ -58,22 +59,6 @@ export interface MixtureFit extends MixtureParameters {
 
 const LOG_2PI = Math.log(2 * Math.PI);
 
-/** Lower-triangular Cholesky factor of a symmetric positive-definite d×d matrix, or undefined. */
-export function cholesky(a: Float64Array, d: number, aOffset = 0): Float64Array | undefined {
-  const l = new Float64Array(d * d);
-  for (let i = 0; i < d; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = a[aOffset + i * d + j]!;
-      for (let m = 0; m < j; m++) s -= l[i * d + m]! * l[j * d + m]!;
-      if (i === j) {
-        if (!(s > 0)) return undefined;
-        l[i * d + i] = Math.sqrt(s);
-      } else l[i * d + j] = s / l[j * d + j]!;
-    }
-  }
-  return l;
-}
-
 /**
  * E-step: responsibilities (in place, n × k) and the total log-likelihood. `logWeights[j]` and
  * the Cholesky factors define each component's log density.
@@ -85,7 +70,7 @@ function eStep(x: NumericData, p: MixtureParameters, resp: Float64Array): number
   const factors = [];
   const constant = new Float64Array(k);
   for (let j = 0; j < k; j++) {
-    const l = cholesky(p.covariances, d, j * d * d);
+    const l = choleskyFactor(p.covariances, d, j * d * d);
     if (!l) throw new EngineError(`component ${j + 1}: covariance is not positive definite; raise regCovar`);
     let logDet = 0;
     for (let i = 0; i < d; i++) logDet += 2 * Math.log(l[i * d + i]!);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gaussianMixture, kMeansEm, mixtureStart, cholesky, type MixtureFit } from '../../../server/src/engine/gaussianMixture.js';
+import { choleskyFactor } from '../../../server/src/engine/linearAlgebra.js';
+import { gaussianMixture, kMeansEm, mixtureStart, type MixtureFit } from '../../../server/src/engine/gaussianMixture.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import type { NumericData } from '../../../server/src/engine/dataset.js';
 import { readNumericFile } from '../../../server/src/model/dataTable.js';
@@ -29,9 +30,11 @@ function assertMonotone(fit: MixtureFit): void {
 }
 
 test('Cholesky factors a positive-definite matrix and rejects an indefinite one', () => {
-  const l = cholesky(Float64Array.from([4, 2, 2, 3]), 2)!;
+  const l = choleskyFactor(Float64Array.from([4, 2, 2, 3]), 2)!;
   assert.deepEqual([...l], [2, 0, 1, Math.sqrt(2)]);
-  assert.equal(cholesky(Float64Array.from([1, 2, 2, 1]), 2), undefined);
+  assert.equal(choleskyFactor(Float64Array.from([1, 2, 2, 1]), 2), undefined);
+  // A second matrix stored after the first (one covariance per mixture component).
+  assert.deepEqual([...choleskyFactor(Float64Array.from([4, 2, 2, 3, 9, 0, 0, 1]), 2, 4)!], [3, 0, 0, 1]);
 });
 
 test("Mitchell's k means with known σ recovers the two means (eqs 6.29, 6.31)", () => {
