@@ -10,6 +10,7 @@
 import type { BayesianNetwork } from './network.js';
 import { cardinality, rowCount } from './network.js';
 import type { CategoricalDataset } from './categoricalData.js';
+import { mEstimatePseudoCounts } from './parameterLearning.js';
 
 export type Prior =
   | { kind: 'none' }
@@ -24,7 +25,7 @@ export function pseudoCount(prior: Prior, rows: number, k: number): number {
   switch (prior.kind) {
     case 'none': return 0;
     case 'dirichlet': return prior.alpha;
-    case 'mEstimate': return prior.m / k;
+    case 'mEstimate': return mEstimatePseudoCounts(k, prior.m)[0]!;
     case 'bdeu': return prior.ess / (rows * k);
   }
 }
