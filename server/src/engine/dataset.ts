@@ -88,14 +88,16 @@ export function alignToNetwork(variables: DiscreteVariable[], data: CategoricalD
   const columns: Int32Array[] = [];
   for (const v of variables) {
     const c = byName.get(v.name);
-    const col = new Int32Array(data.rowCount);
-    columns.push(col);
-    if (c === undefined) { col.fill(MISSING); hidden.push(v.name); continue; }
-    const map = data.attributes[c]!.values.map((s) => v.states.indexOf(s));
-    const bad = data.attributes[c]!.values.filter((_, i) => map[i]! < 0);
+    if (c === undefined) { columns.push(new Int32Array(data.rowCount).fill(MISSING)); hidden.push(v.name); continue; }
+    const values = data.attributes[c]!.values;
+    // Read with the network's states already (model/dataTable's `declared`): share the column.
+    if (values.length <= v.states.length && values.every((s, i) => s === v.states[i])) { columns.push(data.columns[c]!); continue; }
+    const map = values.map((s) => v.states.indexOf(s));
+    const bad = values.filter((_, i) => map[i]! < 0);
     if (bad.length) return { error: `column ${v.name} has values that are not its states (${v.states.join(', ')}): ${bad.join(', ')}` };
-    const src = data.columns[c]!;
+    const src = data.columns[c]!, col = new Int32Array(data.rowCount);
     for (let r = 0; r < data.rowCount; r++) col[r] = src[r]! < 0 ? MISSING : map[src[r]!]!;
+    columns.push(col);
   }
   return { data: networkDataset(variables, columns, data.rowCount), hidden };
 }

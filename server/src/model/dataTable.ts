@@ -22,6 +22,8 @@ export interface TableOptions {
    * grows in order of first appearance. When absent, the first record is the header.
    */
   columns?: Array<{ name: string; states?: string[] }>;
+  /** With a header: the states of the columns named here, so cells encode straight into them. */
+  declared?: Readonly<Record<string, readonly string[]>>;
 }
 
 export class DataError extends Error {
@@ -85,7 +87,7 @@ async function readDiscrete(input: Readable, options: TableOptions): Promise<Cat
   let builders: ColumnBuilder[] | undefined = options.columns?.map((c) => new ColumnBuilder(c.name, [...(c.states ?? [])], c.states !== undefined));
   let rows = 0;
   await eachRecord(input, options.delimiter ?? ',', (record, line) => {
-    if (!builders) { builders = header(record, line); return; }
+    if (!builders) { builders = header(record, line, options.declared ?? {}); return; }
     if (record.length !== builders.length) throw new DataError(`${record.length} values, expected ${builders.length} (one per variable)`, line);
     for (let c = 0; c < builders.length; c++) builders[c]!.add(rows, record[c]!, line);
     rows++;
@@ -94,13 +96,14 @@ async function readDiscrete(input: Readable, options: TableOptions): Promise<Cat
   return { attributes: builders.map((b) => ({ name: b.name, values: b.states })), columns: builders.map((b) => b.values.slice(0, rows)), rowCount: rows };
 }
 
-function header(record: string[], line: number): ColumnBuilder[] {
+function header(record: string[], line: number, declared: Readonly<Record<string, readonly string[]>>): ColumnBuilder[] {
   const seen = new Set<string>();
   return record.map((name, c) => {
     if (name === '') throw new DataError(`column ${c + 1} has no name in the header`, line);
     if (seen.has(name)) throw new DataError(`column '${name}' appears twice in the header`, line);
     seen.add(name);
-    return new ColumnBuilder(name, [], false);
+    const states = Object.hasOwn(declared, name) ? declared[name] : undefined;
+    return new ColumnBuilder(name, [...(states ?? [])], states !== undefined);
   });
 }
 
@@ -147,7 +150,8 @@ async function readNumeric(input: Readable, options: NumericOptions): Promise<Nu
 /**
  * Guesses a table's layout from its first line: the delimiter (`,`, tab, else space) and whether
  * the line is a header — it is when every cell names one of `variables`; otherwise the file is
- * headerless with one column per variable in network order (the records.dat form).
+ * headerless with one column per variable in network order (the records.dat form). Either way
+ * cells encode straight into the variables' state indices.
  */
 export function sniffLayout(path: string, variables: Array<{ name: string; states: string[] }>): TableOptions {
   const buffer = Buffer.alloc(65536);
@@ -162,6 +166,8 @@ export function sniffLayout(path: string, variables: Array<{ name: string; state
   const delimiter = first.includes(',') ? ',' : first.includes('\t') ? '\t' : ' ';
   const cells = first.split(delimiter).filter((c) => c !== '').map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
   const names = new Set(variables.map((v) => v.name));
-  if (cells.length > 0 && cells.every((c) => names.has(c))) return { delimiter };
+  if (cells.length > 0 && cells.every((c) => names.has(c))) {
+    return { delimiter, declared: Object.fromEntries(variables.map((v) => [v.name, v.states])) };
+  }
   return { delimiter, columns: variables };
 }

@@ -79,7 +79,7 @@ test('bayes learn: bad input is a one-line error (exit 1) or a usage error (exit
   writeFileSync(bad, 'asia,smoke\nyes,maybe\n');
   let io = capture();
   assert.equal(await main(['learn', bif, '--data', bad], io), 1);
-  assert.match(io.stderr, /column smoke has values that are not its states \(yes, no\): maybe/);
+  assert.match(io.stderr, /bad\.csv: line 2: 'maybe' is not a state of smoke \(states: yes, no\)/);
   io = capture();
   assert.equal(await main(['learn', bif, '--data', join(dir, 'none.csv')], io), 1);
   assert.match(io.stderr, /cannot read .*none\.csv/);

@@ -101,3 +101,14 @@ test('groupRows agrees with a string-keyed grouping on 20,000 random rows (hash 
   assert.equal(g.count, naive.size);
   for (let p = 0; p < g.count; p++) assert.equal(g.weights[p], naive.get([...g.states.subarray(p * 5, p * 5 + 5)].join(',')));
 });
+
+test('declared states encode a header file straight into network indices, and alignment then shares the columns', async () => {
+  const variables = [{ name: 'A', states: ['hi', 'lo'] }, { name: 'B', states: ['no', 'yes'] }];
+  const d = await readDiscreteText('B,A\nyes,lo\nno,?\n', { declared: { A: ['hi', 'lo'], B: ['no', 'yes'] } });
+  assert.deepEqual([...d.columns[0]!], [1, 0]);
+  const r = alignToNetwork(variables, d);
+  if ('error' in r) assert.fail(r.error);
+  assert.equal(r.data.columns[0], d.columns[1]);
+  assert.equal(r.data.columns[1], d.columns[0]);
+  assert.deepEqual([...r.data.columns[0]!], [1, -1]);
+});
