@@ -7,6 +7,7 @@
 import type { BayesianNetwork } from './network.js';
 import { cardinality, rowAssignment, rowCount } from './network.js';
 import { withTables } from './cptLearning.js';
+import { EngineError } from './engineError.js';
 
 /** Mean over rows of the TV distance between two tables of variable v (rowWeights: per row, default equal). */
 export function tableDistance(net: BayesianNetwork, v: number, a: Float64Array, b: Float64Array, rowWeights?: Float64Array): number {
@@ -44,9 +45,12 @@ export function meanTotalVariation(
   return { mean: vars.length ? sum / vars.length : 0, perVariable };
 }
 
+const MAX_PERMUTED_STATES = 7; // 5,040 relabellings
+
 /** Relabels hidden variable h's states (tries every permutation; fine for the few states hidden variables have). */
 export function alignHiddenStates(learned: BayesianNetwork, reference: BayesianNetwork, h: number): BayesianNetwork {
   const k = cardinality(learned, h);
+  if (k > MAX_PERMUTED_STATES) throw new EngineError(`${learned.variables[h]!.name} has ${k} states: too many to try every relabelling (at most ${MAX_PERMUTED_STATES})`);
   const affected = learned.cpts.filter((c) => c.child === h || c.parents.includes(h)).map((c) => c.child);
   let best = learned, bestDistance = Infinity;
   for (const perm of permutations(k)) {
