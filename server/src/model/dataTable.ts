@@ -1,6 +1,6 @@
 /**
  * Reads data tables for learning, streaming: each cell is encoded into its column's state index
- * as soon as the parser yields the record, so memory is one small integer per cell plus one
+ * as soon as the splitter yields the record, so memory is one Int32 per cell plus one
  * dictionary per column (a CategoricalDataset: Int32 value indices, −1 missing). Two layouts:
  *  - CSV with a header naming the variables (`,` by default);
  *  - the alarm-em `records.dat` form: space-separated quoted values, no header, columns in a
