@@ -10,6 +10,7 @@
  * climb never goes down.
  */
 import type { BayesianNetwork } from './network.js';
+import { EngineError } from './engineError.js';
 import { cardinality, rowCount } from './network.js';
 import type { CategoricalDataset } from './categoricalData.js';
 import { normaliseRows, pseudoCount } from './cptLearning.js';
@@ -25,8 +26,9 @@ const FLOOR = 1e-12;
 
 export function gradientAscent(net: BayesianNetwork, data: CategoricalDataset, options: GradientOptions = {}): NetworkEmResult {
   const rows = Math.max(1, data.rowCount);
+  const initial = options.learningRate ?? 0.05;
+  if (!(initial > 0)) throw new EngineError(`the learning rate must be positive, not ${initial}`);
   const stepper = (): Stepper => {
-    const initial = options.learningRate ?? 0.05;
     let eta = initial;
     return {
       next(n, tables, counts, prior) {

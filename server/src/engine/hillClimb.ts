@@ -5,6 +5,7 @@
  * difference of cached family scores.
  */
 import type { CategoricalDataset } from './categoricalData.js';
+import { EngineError } from './engineError.js';
 import { ScoreCache, type ScoreOptions } from './structureScore.js';
 import type { StructureResult } from './k2.js';
 import type { CancelSignal } from './junctionTree.js';
@@ -23,7 +24,7 @@ export function hillClimb(data: CategoricalDataset, options: HillClimbOptions = 
   const n = data.attributes.length;
   const maxParents = options.maxParents ?? n - 1;
   const scores = new ScoreCache(data, { score: options.score ?? 'bic', ess: options.ess });
-  const parents = options.start ? options.start.map((ps) => [...ps]) : Array.from({ length: n }, () => [] as number[]);
+  const parents = options.start ? checkedStart(options.start, n) : Array.from({ length: n }, () => [] as number[]);
   const maxSteps = options.maxSteps ?? 10_000;
   let steps = 0, cancelled = false;
   while (steps < maxSteps) {
@@ -34,6 +35,16 @@ export function hillClimb(data: CategoricalDataset, options: HillClimbOptions = 
     steps++;
   }
   return { parents, score: scores.total(parents), cancelled, steps };
+}
+
+/** A copy of the starting parent lists, which must form a DAG over the n variables. */
+function checkedStart(start: number[][], n: number): number[][] {
+  const parents = start.map((ps) => [...ps]);
+  const valid = parents.length === n && parents.every((ps, v) => ps.every((p) => Number.isInteger(p) && p >= 0 && p < n && p !== v));
+  if (!valid || parents.some((ps, v) => ps.some((p) => reaches(parents, v, p)))) {
+    throw new EngineError(`the starting structure must be a DAG over the ${n} variables`);
+  }
+  return parents;
 }
 
 function bestMove(parents: number[][], scores: ScoreCache, maxParents: number): Move | undefined {

@@ -123,3 +123,14 @@ test('K2 on sampled ALARM cases with the true order: ≤ 3 differences at 10,000
 test('K2 rejects an order that is not a permutation', () => {
   assert.throws(() => k2(ab, { order: [0, 0] }), /exactly once/);
 });
+
+test('hill climbing checks its starting DAG and stops when cancelled; an empty start with a strong arc finds it', () => {
+  assert.throws(() => hillClimb(ab, { start: [[1], [0]] }), /must be a DAG/);
+  assert.throws(() => hillClimb(ab, { start: [[]] }), /must be a DAG/);
+  const cancelled = hillClimb(ab, { signal: { aborted: true } });
+  assert.ok(cancelled.cancelled && cancelled.steps === 0);
+  const strong: CategoricalDataset = { ...ab, rowCount: 400, columns: [Int32Array.from({ length: 400 }, (_, i) => i % 2), Int32Array.from({ length: 400 }, (_, i) => i % 2)] };
+  const found = hillClimb(strong, { score: 'bic' });
+  assert.equal(found.steps, 1);
+  assert.equal(found.parents[0]!.length + found.parents[1]!.length, 1);
+});
