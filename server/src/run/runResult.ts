@@ -39,6 +39,61 @@ export interface ExpectResult extends ResultBase {
   result?: ResultEntry;
 }
 
+/** One CPT as JSON: each parent configuration with the child's distribution. */
+export interface CptJson {
+  parents: string[];
+  rows: Array<{ given: Record<string, string>; distribution: Record<string, number> }>;
+}
+
+/** `learn NET from DATA [by em|gradient]`: the learned CPTs and how the learning went. */
+export interface LearnedNetworkResult extends ResultBase {
+  kind: 'learnedNetwork';
+  network: string;
+  method: 'counting' | 'em' | 'gradient';
+  records: number;
+  /** Distinct record patterns (the E-step runs once per pattern). */
+  patterns: number;
+  iterations: number;
+  converged: boolean;
+  logLikelihood: number;
+  /** Log-likelihood at the start and after each iteration of the best run (EM/gradient). */
+  trace: number[];
+  /** Per random restart: final log-likelihood and iterations. */
+  runs: Array<{ restart: number; logLikelihood: number; iterations: number; converged: boolean }>;
+  /** Variables with no data at all (learned only through EM). */
+  hidden: string[];
+  cpts: Record<string, CptJson>;
+}
+
+/** `learn structure … by k2|hillclimb`: the arcs found, their score, and (if known) the true structure's differences. */
+export interface StructureResultEntry extends ResultBase {
+  kind: 'structure';
+  method: 'k2' | 'hillclimb';
+  /** The structure's score (log scale, larger is better) under `scoreName`. */
+  score: number;
+  scoreName: 'k2' | 'bdeu' | 'bic';
+  arcs: Array<[string, string]>;
+  comparison?: { reference: string; missing: Array<[string, string]>; extra: Array<[string, string]>; reversed: Array<[string, string]> };
+}
+
+/** `mixture … ; learn … by em`: a Gaussian mixture's parameters and fit. */
+export interface MixtureResult extends ResultBase {
+  kind: 'mixture';
+  dimensions: string[];
+  weights: number[];
+  /** means[j][d] */
+  means: number[][];
+  /** covariances[j][a][b] */
+  covariances: number[][][];
+  trace: number[];
+  logLikelihood: number;
+  bic: number;
+  iterations: number;
+  converged: boolean;
+  /** responsibilities[i][j] = P(component j | point i), for the results view. */
+  responsibilities: number[][];
+}
+
 /** How a belief-network answer was computed; sampled answers carry standard errors. */
 export interface InferenceInfo {
   method: 'exact' | 'lw' | 'gibbs';
@@ -250,3 +305,9 @@ export type BayesLearningResult =
  * ResultEntry union; consumers narrow with `kind` and cast.
  */
 export type NetworkInferenceResult = MarginalsResult | ProbabilityResult | MpeResultEntry | SensitivityResult | IndependenceResult;
+
+/**
+ * Every entry of learning networks and mixtures from data (engine3). Like the two above, not part
+ * of the ResultEntry union; consumers narrow with `kind` and cast.
+ */
+export type NetworkLearningResult = LearnedNetworkResult | StructureResultEntry | MixtureResult;
