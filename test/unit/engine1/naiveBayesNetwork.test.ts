@@ -17,7 +17,7 @@ test('naive Bayes as a network: inference gives the classifier posterior (PlayTe
     assert.ok(answer.ok);
     const direct = classifyNaiveBayes(model, x);
     const no = net.variables[0]!.states.indexOf('No');
-    close(answer.factor.values[no], direct.classes[no]!.posterior, 1e-12, smoothing.kind);
-    if (smoothing.kind === 'none') close(answer.factor.values[no], 0.7954, 1e-4);
+    close(answer.factor.values[no]!, direct.classes[no]!.posterior!, 1e-12, smoothing.kind);
+    if (smoothing.kind === 'none') close(answer.factor.values[no]!, 0.7954, 1e-4);
   }
 });
