@@ -3,14 +3,12 @@
  * Everything outside `language/` imports from here only.
  */
 import type { Diagnostic } from './diagnostics.js';
+import type { BayesFile } from './ast.js';
+import { parse } from './parse.js';
 
 export type { Diagnostic, Range, Position, Severity } from './diagnostics.js';
-
-/** Placeholder until the Chevrotain front end lands: the AST root. */
-export interface BayesFile {
-  kind: 'file';
-  statements: unknown[];
-}
+export type * from './ast.js';
+export { forEachChild, walk, valueText } from './ast.js';
 
 export interface ParseResult {
   ast: BayesFile;
@@ -28,8 +26,7 @@ export interface CheckEnvironment {
 }
 
 export function parseDocument(text: string): ParseResult {
-  void text;
-  return { ast: { kind: 'file', statements: [] }, diagnostics: [] };
+  return parse(text);
 }
 
 export function checkDocument(ast: BayesFile, env: CheckEnvironment): Diagnostic[] {

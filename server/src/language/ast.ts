@@ -1,0 +1,204 @@
+/**
+ * The `.bayes` abstract syntax tree. Every node has `kind` and an exact LSP `range`; every
+ * name that refers to or declares something is its own `Name` node, so definition, references
+ * and rename work on names alone. `forEachChild`/`walk` visit nodes generically.
+ */
+import type { Range } from './diagnostics.js';
+
+export interface NodeBase {
+  kind: string;
+  range: Range;
+}
+
+/** A name as written; `quoted` names (`"0-3_days"`) hold their text without the quotes. */
+export interface Name extends NodeBase { kind: 'name'; text: string; quoted?: boolean }
+
+/** A number or probability: `0.008`, `.008`, `8e-3`, `9/14`, `98%`, `-1.5`; `text` is the source. */
+export interface NumberLit extends NodeBase { kind: 'number'; value: number; text: string }
+export interface StringLit extends NodeBase { kind: 'string'; value: string }
+/** `?` in a data cell: the value was not observed. */
+export interface MissingLit extends NodeBase { kind: 'missing' }
+/** A name used as a value: a state (`pos`), a data set, `Points.x` (member) or `Faithful[a, b]` (columns). */
+export interface Ref extends NodeBase { kind: 'ref'; name: Name; member?: Name; columns?: Name[] }
+export interface ListExpr extends NodeBase { kind: 'list'; items: Expr[] }
+/** `name(args)`: `naive_bayes(T, target: Play)`, `Beta(1, 1)`, `conjunctions(Sky, Wind)`. */
+export interface Call extends NodeBase { kind: 'call'; callee: Name; args: Arg[] }
+/** A positional (`T`) or named (`target: Play`) argument; options blocks hold named ones. */
+export interface Arg extends NodeBase { kind: 'arg'; name?: Name; value: Expr }
+/** `d ~ x1 + x2`: response and terms of a linear or logistic family. */
+export interface Formula extends NodeBase { kind: 'formula'; response: Expr; terms: Expr[] }
+export type Expr = NumberLit | StringLit | MissingLit | Ref | ListExpr | Call | Formula;
+
+/** `X`, `X = v` or `X = [v, v]` inside P(…), `given`, `observe`, tree tests. */
+export interface Assignment extends NodeBase { kind: 'assignment'; variable: Name; value?: Expr }
+/** `P(targets | conditions)`. */
+export interface ProbExpr extends NodeBase { kind: 'prob'; targets: Assignment[]; conditions: Assignment[] }
+/** `{ key: value, … }` after learn, query and classify. */
+export interface Options extends NodeBase { kind: 'options'; entries: Arg[] }
+
+// ── declarations ────────────────────────────────────────────────────────────────────────────
+
+interface StatementBase extends NodeBase {
+  /** Text of the `///` comments right above the statement. */
+  doc?: string;
+  /** Set when error recovery dropped broken lines: completeness checks then stay quiet. */
+  recovered?: boolean;
+}
+
+export interface Domain extends NodeBase { kind: 'domain'; type: 'states' | 'bool' | 'real'; states: Name[] }
+export interface VariableDecl extends StatementBase { kind: 'variable'; names: Name[]; domain: Domain }
+
+export interface HypothesisEntry extends NodeBase { kind: 'hypothesis'; name: Name; prior?: NumberLit; bits?: NumberLit; tree?: Tree }
+/** `conjunctions(…) -> Enjoy = Yes`, `linear(d ~ x)`. */
+export interface Generator extends NodeBase { kind: 'generator'; call: Call; target?: Assignment }
+export interface HypothesesDecl extends StatementBase {
+  kind: 'hypotheses';
+  name: Name;
+  entries: HypothesisEntry[];
+  generator?: Generator;
+  /** `prior uniform` / `prior code`. */
+  prior?: Name;
+  /** `noise 0`, `noise 0.1` (a number) or `noise normal` (a name). */
+  noise?: NumberLit | Name;
+}
+
+/** `tree { … }`: leaves and if/else splits. */
+export interface Tree extends NodeBase { kind: 'tree'; items: TreeItem[] }
+export interface TreeLeaf extends NodeBase { kind: 'treeLeaf'; prob: ProbExpr; value: NumberLit }
+export interface TreeSplit extends NodeBase { kind: 'treeSplit'; test: Assignment; then: Tree; else?: Tree }
+export type TreeItem = TreeLeaf | TreeSplit;
+
+/** One probability inside a row: `pos: 0.98` (with state) or `0.98` (list / single). */
+export interface RowEntry extends NodeBase { kind: 'rowEntry'; state?: Name; value: NumberLit }
+/** `keys: value` — `cancer: { pos: 0.98, neg: 0.02 }`, `true, false: 0.4`, `cancer: [0.98, 0.02]`. */
+export interface Row extends NodeBase { kind: 'row'; keys: Name[]; form: 'map' | 'list' | 'single'; entries: RowEntry[] }
+export interface ExpertEntry extends NodeBase { kind: 'expert'; name: Name; successes: NumberLit; trials: NumberLit }
+export interface Experts extends NodeBase { kind: 'experts'; entries: ExpertEntry[] }
+/**
+ * `P(X | Y) { rows }`, `P(Storm) = 0.3` (`value`), or `P(X | Y) ~ Beta(1, 1)` (`parameterPrior`).
+ */
+export interface TableDecl extends StatementBase {
+  kind: 'table';
+  head: ProbExpr;
+  rows: Row[];
+  value?: NumberLit;
+  parameterPrior?: Call | Experts;
+}
+
+export interface NetworkDecl extends StatementBase { kind: 'network'; name: Name; statements: Statement[] }
+export interface ImportDecl extends StatementBase { kind: 'import'; name: Name; path: StringLit }
+
+export interface DataRow extends NodeBase { kind: 'dataRow'; cells: Expr[] }
+/** Inline (`header` + `rows`) or from a CSV file (`source`). */
+export interface DataDecl extends StatementBase { kind: 'data'; name: Name; source?: StringLit; header: Name[]; rows: DataRow[] }
+export interface CorpusDecl extends StatementBase { kind: 'corpus'; name: Name; source: StringLit; label?: Name }
+export interface ObserveStmt extends StatementBase { kind: 'observe'; items: Assignment[] }
+export interface LearnStmt extends StatementBase {
+  kind: 'learn';
+  structure: boolean;
+  model: Name;
+  from?: Name;
+  method?: Name;
+  options?: Options;
+}
+export interface ClassifierDecl extends StatementBase { kind: 'classifier'; name: Name; definition: Call }
+export interface MixtureDecl extends StatementBase { kind: 'mixture'; name: Name; definition: Call }
+
+// ── queries ─────────────────────────────────────────────────────────────────────────────────
+
+interface QueryBase extends NodeBase { kind: 'query' }
+export interface HypothesisQuery extends QueryBase { form: 'posterior' | 'map' | 'ml' | 'mdl'; target: Name; given: Assignment[] }
+export interface OptimalQuery extends QueryBase { form: 'optimal' | 'gibbs'; target: Name; over: Name; options?: Options }
+export interface ProbabilityQuery extends QueryBase {
+  form: 'probability';
+  prob: ProbExpr;
+  in?: Name;
+  using?: Name;
+  options?: Options;
+  given: Assignment[];
+}
+export interface MpeQuery extends QueryBase { form: 'mpe'; network: Name; given: Assignment[] }
+export interface SensitivityQuery extends QueryBase { form: 'sensitivity'; prob: ProbExpr; in?: Name }
+export interface IndependenceQuery extends QueryBase { form: 'independent'; variables: Name[]; given: Name[]; in?: Name }
+export interface ClassifyQuery extends QueryBase { form: 'classify'; classifier: Name; instance: Options }
+export interface EvaluateQuery extends QueryBase {
+  form: 'evaluate';
+  classifier: Name;
+  split?: NumberLit;
+  folds?: NumberLit;
+  on?: Name;
+  options?: Options;
+}
+export interface MomentQuery extends QueryBase { form: 'mean' | 'mode'; prob: ProbExpr }
+export interface IntervalQuery extends QueryBase { form: 'interval'; level: NumberLit; prob: ProbExpr }
+/** `P(0.6 <= P(Toss = heads) <= 0.8)`: the probability that a parameter lies in a range. */
+export interface BoundQuery extends QueryBase {
+  form: 'bound';
+  lower: NumberLit;
+  lowerOp: '<' | '<=';
+  prob: ProbExpr;
+  upper: NumberLit;
+  upperOp: '<' | '<=';
+}
+export interface ScoreQuery extends QueryBase { form: 'bic' | 'likelihood'; model: Name; given: Name }
+export interface LearningCurveQuery extends QueryBase { form: 'learning_curve'; classifier: Name; options?: Options }
+export interface AccuracyQuery extends QueryBase { form: 'accuracy'; classifier: Name; on?: Name }
+
+export type Query =
+  | HypothesisQuery | OptimalQuery | ProbabilityQuery | MpeQuery | SensitivityQuery | IndependenceQuery
+  | ClassifyQuery | EvaluateQuery | MomentQuery | IntervalQuery | BoundQuery | ScoreQuery
+  | LearningCurveQuery | AccuracyQuery;
+export type QueryForm = Query['form'];
+
+export interface QueryStmt extends StatementBase { kind: 'queryStatement'; query: Query }
+export type ComparisonOp = '=' | '≈' | '<' | '<=' | '>' | '>=';
+export interface Comparison extends NodeBase { kind: 'comparison'; op: ComparisonOp; value: Expr; tolerance?: NumberLit }
+export interface ExpectStmt extends StatementBase { kind: 'expectStatement'; query: Query; comparison: Comparison }
+
+/**
+ * A statement that did not parse. It keeps the keyword and the declared name (when there is
+ * one) so the checker does not report every later use of that name as undefined.
+ */
+export interface ErrorStmt extends StatementBase { kind: 'error'; keyword: string; name?: Name }
+
+export type Statement =
+  | VariableDecl | HypothesesDecl | TableDecl | NetworkDecl | ImportDecl | DataDecl | CorpusDecl
+  | ObserveStmt | LearnStmt | ClassifierDecl | MixtureDecl | QueryStmt | ExpectStmt | ErrorStmt;
+
+export interface BayesFile extends NodeBase { kind: 'file'; statements: Statement[] }
+
+export type AstNode =
+  | BayesFile | Statement | Query | Name | Expr | Arg | Assignment | ProbExpr | Options | Domain
+  | HypothesisEntry | Generator | Tree | TreeItem | Row | RowEntry | Experts | ExpertEntry | DataRow | Comparison;
+
+function isNode(value: unknown): value is AstNode {
+  return typeof value === 'object' && value !== null && typeof (value as NodeBase).kind === 'string' && 'range' in value;
+}
+
+/** Calls `visit` on each direct child node, in source order of the fields. */
+export function forEachChild(node: AstNode, visit: (child: AstNode) => void): void {
+  for (const key in node) {
+    if (key === 'range') continue;
+    const value = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(value)) {
+      for (const item of value) if (isNode(item)) visit(item);
+    } else if (isNode(value)) {
+      visit(value);
+    }
+  }
+}
+
+/** Depth-first pre-order walk; return `false` from `visit` to skip a node's children. */
+export function walk(node: AstNode, visit: (node: AstNode, parent: AstNode | undefined) => boolean | void, parent?: AstNode): void {
+  if (visit(node, parent) === false) return;
+  forEachChild(node, (child) => walk(child, visit, node));
+}
+
+/** The text of a value used as a state or name: `pos`, `"12+"`, `1`; undefined for other values. */
+export function valueText(expr: Expr | undefined): string | undefined {
+  if (!expr) return undefined;
+  if (expr.kind === 'ref' && !expr.member && !expr.columns) return expr.name.text;
+  if (expr.kind === 'string') return expr.value;
+  if (expr.kind === 'number') return expr.text;
+  return undefined;
+}

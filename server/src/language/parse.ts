@@ -1,0 +1,204 @@
+/**
+ * Text → AST with syntax diagnostics. Each statement is parsed on its own (see `chunks.ts`).
+ * When a statement fails, the broken line is dropped and the statement parsed again, so one
+ * bad row of a table costs that row only: one diagnostic on the broken line, the rest intact.
+ */
+import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
+import type * as A from './ast.js';
+import type { Diagnostic, Range } from './diagnostics.js';
+import { bayesLexer, Identifier, Kw } from './tokens.js';
+import { bayesParser, tokenRange } from './parser.js';
+import { balanced, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
+import { lastExpectation } from './parseErrors.js';
+
+export interface ParseOutput {
+  ast: A.BayesFile;
+  diagnostics: Diagnostic[];
+}
+
+/** Lines a statement may lose to recovery before it is given up on. */
+const MAX_DROPPED_LINES = 20;
+
+export function parse(text: string): ParseOutput {
+  const lexed = bayesLexer().tokenize(text);
+  const diagnostics = lexed.errors.map((e) => lexDiagnostic(text, e));
+  const docs = docLines(lexed.groups.doc ?? []);
+  const file: A.BayesFile = { kind: 'file', statements: [], range: documentRange(text) };
+  const open: A.NetworkDecl[] = [];
+  const container = () => (open.length > 0 ? open[open.length - 1].statements : file.statements);
+  for (const chunk of splitStatements(lexed.tokens)) {
+    if (chunk.kind === 'networkClose') {
+      const network = open.pop();
+      if (network) network.range = { start: network.range.start, end: tokenRange(chunk.tokens[0]).end };
+      else diagnostics.push(syntaxError("unexpected '}': there is no open network or block to close", tokenRange(chunk.tokens[0])));
+      continue;
+    }
+    const { statement, errors } = parseChunk(text, chunk);
+    diagnostics.push(...errors);
+    if (!statement) continue;
+    const doc = docFor(docs, statement.range.start.line);
+    if (doc !== undefined) statement.doc = doc;
+    container().push(statement);
+    if (statement.kind === 'network' && chunk.kind === 'networkOpen') open.push(statement);
+  }
+  for (const network of open) {
+    diagnostics.push(syntaxError(`network '${network.name.text}' is missing its closing '}'`, network.name.range, 'unclosed-network'));
+  }
+  return { ast: file, diagnostics: onePerLine(diagnostics) };
+}
+
+type Attempt = { statement: A.Statement; error?: undefined } | { statement?: undefined; error: IRecognitionException; expected: string };
+
+function attempt(chunk: Chunk, tokens: IToken[]): Attempt {
+  const parser = bayesParser();
+  parser.input = tokens;
+  if (chunk.kind === 'networkOpen') {
+    const name = parser.networkHeader();
+    if (parser.errors.length === 0) {
+      return { statement: { kind: 'network', name, statements: [], range: tokenRange(tokens[0], tokens[tokens.length - 1]) } };
+    }
+  } else {
+    const statement = parser.statement();
+    if (parser.errors.length === 0) return { statement };
+  }
+  return { error: parser.errors[0], expected: lastExpectation.text };
+}
+
+function parseChunk(text: string, chunk: Chunk): { statement?: A.Statement; errors: Diagnostic[] } {
+  bayesParser().text = text;
+  const errors: Diagnostic[] = [];
+  let tokens = chunk.tokens;
+  let result = attempt(chunk, tokens);
+  for (let dropped = 0; result.error && dropped < MAX_DROPPED_LINES; dropped++) {
+    const next = bestRepair(chunk, tokens, result);
+    if (!next) break;
+    errors.push(next.diagnostic);
+    tokens = next.tokens;
+    result = next.result;
+  }
+  if (result.statement) {
+    if (errors.length > 0) result.statement.recovered = true;
+    return { statement: result.statement, errors };
+  }
+  errors.push(recognitionDiagnostic(result.error, tokens));
+  return { statement: errorStatement(chunk.tokens), errors };
+}
+
+interface Repair { tokens: IToken[]; diagnostic: Diagnostic; result: Attempt }
+
+/**
+ * Which line to blame for a parse error inside a multi-line statement: the line above the error
+ * when the error is the first token of its line (that line ended too early or left a bracket
+ * open), or the error's own line when it is self-contained. Each candidate is tried; the one
+ * after which the statement parses — or at least parses further — wins. The statement's first
+ * line is never dropped: it says what the statement is.
+ */
+function bestRepair(chunk: Chunk, tokens: IToken[], failed: Attempt & { error: IRecognitionException }): Repair | undefined {
+  const firstLine = tokens[0].startLine!;
+  const at = failed.error.token;
+  if (at.tokenType === EOF || Number.isNaN(at.startOffset)) return undefined;
+  const index = tokens.indexOf(at);
+  const without = (line: number) => tokens.filter((t) => t.startLine !== line);
+  const candidates: { tokens: IToken[]; diagnostic: Diagnostic }[] = [];
+  const lineOf = (line: number) => tokens.filter((t) => t.startLine === line);
+  // The nearest line above the error that opens a bracket it never closes.
+  for (let i = index - 1; i >= 0 && tokens[i].startLine !== firstLine; i--) {
+    if (i > 0 && tokens[i - 1].startLine === tokens[i].startLine) continue;
+    const opener = unclosedOpener(lineOf(tokens[i].startLine!));
+    if (opener && tokens[i].startLine !== at.startLine) {
+      candidates.push({ tokens: without(tokens[i].startLine!), diagnostic: syntaxError(`'${opener.image}' is not closed on this line`, tokenRange(opener)) });
+      break;
+    }
+  }
+  const previous = tokens[index - 1];
+  if (previous && previous.endLine! < at.startLine! && previous.startLine !== firstLine && balanced(lineOf(previous.startLine!))) {
+    const diagnostic = syntaxError(`this line is incomplete: expected ${failed.expected} after '${previous.image}'`, tokenRange(previous));
+    candidates.push({ tokens: without(previous.startLine!), diagnostic });
+  }
+  if (at.startLine !== firstLine && balanced(lineOf(at.startLine!))) {
+    candidates.push({ tokens: without(at.startLine!), diagnostic: recognitionDiagnostic(failed.error, tokens) });
+  }
+  let best: Repair | undefined;
+  for (const candidate of candidates) {
+    const result = attempt(chunk, candidate.tokens);
+    if (result.statement) return { ...candidate, result };
+    if (!best || progress(result) > progress(best.result)) best = { ...candidate, result };
+  }
+  return best && progress(best.result) > at.startOffset ? best : undefined;
+}
+
+function progress(result: Attempt): number {
+  if (!result.error) return Infinity;
+  const offset = result.error.token.startOffset;
+  return Number.isNaN(offset) ? Infinity : offset;
+}
+
+function offendingToken(error: IRecognitionException, tokens: IToken[]): IToken {
+  return error.token.tokenType === EOF || Number.isNaN(error.token.startOffset) ? tokens[tokens.length - 1] : error.token;
+}
+
+function recognitionDiagnostic(error: IRecognitionException, tokens: IToken[]): Diagnostic {
+  return syntaxError(error.message, tokenRange(offendingToken(error, tokens)));
+}
+
+function syntaxError(message: string, range: Range, code = 'syntax-error'): Diagnostic {
+  return { severity: 'error', message, range, code };
+}
+
+/** Keeps the keyword and declared names of a statement that did not parse (see `ErrorStmt`). */
+function errorStatement(tokens: IToken[]): A.ErrorStmt {
+  const keyword = tokens[0];
+  const range = tokenRange(keyword, tokens[tokens.length - 1]);
+  const declares = [Kw.variable, Kw.hypotheses, Kw.data, Kw.corpus, Kw.classifier, Kw.mixture, Kw.network].includes(keyword.tokenType);
+  const nameToken = keyword.tokenType === Kw.import ? tokens[2] : tokens[1];
+  const isName = nameToken && (nameToken.tokenType === Identifier || nameToken.tokenType.CATEGORIES?.includes(Identifier));
+  const name: A.Name | undefined = (declares || keyword.tokenType === Kw.import) && isName
+    ? { kind: 'name', text: nameToken.image, range: tokenRange(nameToken) }
+    : undefined;
+  return { kind: 'error', keyword: keyword.image, ...(name ? { name } : {}), range };
+}
+
+function lexDiagnostic(text: string, e: ILexingError): Diagnostic {
+  const line = (e.line ?? 1) - 1;
+  const character = (e.column ?? 1) - 1;
+  const bad = text.substr(e.offset, e.length);
+  const message = bad.startsWith('"')
+    ? 'this string is not closed: a string must end with " on the same line'
+    : `unexpected character${e.length > 1 ? 's' : ''} '${bad}'`;
+  const newline = bad.indexOf('\n');
+  const length = newline >= 0 ? newline : e.length;
+  return { severity: 'error', message, code: 'lexical-error', range: { start: { line, character }, end: { line, character: character + Math.max(1, length) } } };
+}
+
+/** One syntax diagnostic per line: the first explains, the rest would only repeat it. */
+function onePerLine(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<number>();
+  const kept: Diagnostic[] = [];
+  for (const d of diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)) {
+    if (seen.has(d.range.start.line)) continue;
+    seen.add(d.range.start.line);
+    kept.push(d);
+  }
+  return kept;
+}
+
+function docLines(tokens: IToken[]): Map<number, string> {
+  const lines = new Map<number, string>();
+  for (const t of tokens) lines.set(t.startLine! - 1, t.image.slice(3).replace(/^ /, ''));
+  return lines;
+}
+
+/** The `///` lines directly above `line` (no blank line between), joined. */
+function docFor(docs: Map<number, string>, line: number): string | undefined {
+  const parts: string[] = [];
+  for (let l = line - 1; docs.has(l); l--) parts.unshift(docs.get(l)!);
+  return parts.length > 0 ? parts.join('\n') : undefined;
+}
+
+function documentRange(text: string): Range {
+  let line = 0;
+  let lastBreak = -1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) { line++; lastBreak = i; }
+  return { start: { line: 0, character: 0 }, end: { line, character: text.length - lastBreak - 1 } };
+}
+

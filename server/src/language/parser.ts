@@ -1,0 +1,868 @@
+/**
+ * The `.bayes` grammar as a Chevrotain embedded-actions parser that builds the AST directly
+ * (no CST: fewer allocations). `parse.ts` feeds it one statement's tokens at a time, which is
+ * how error recovery stays local; `file` and `networkDecl` describe the whole language for the
+ * generated grammar docs. Semantic actions sit in `ACTION` so the recording phase skips them.
+ */
+import { EmbeddedActionsParser, type IToken, type TokenType } from 'chevrotain';
+import type * as A from './ast.js';
+import type { Range } from './diagnostics.js';
+import * as T from './tokens.js';
+import { errorMessages } from './parseErrors.js';
+
+const { Kw } = T;
+
+export function tokenRange(first: IToken, last: IToken = first): Range {
+  return {
+    start: { line: first.startLine! - 1, character: first.startColumn! - 1 },
+    end: { line: last.endLine! - 1, character: last.endColumn! },
+  };
+}
+
+function join(a: Range, b: Range): Range {
+  return { start: a.start, end: b.end };
+}
+
+function unquote(image: string): string {
+  return image.slice(1, -1).replace(/\\(.)/g, '$1');
+}
+
+export class BayesParser extends EmbeddedActionsParser {
+  /** The document text, so literals keep their exact source spelling. */
+  text = '';
+
+  constructor() {
+    super(T.allTokens, { maxLookahead: 4, recoveryEnabled: false, errorMessageProvider: errorMessages });
+    this.performSelfAnalysis();
+  }
+
+  private from(first: IToken): Range {
+    return tokenRange(first, this.LA(0));
+  }
+
+  private nameOf(token: IToken): A.Name {
+    const quoted = token.tokenType === T.StringLit;
+    return { kind: 'name', text: quoted ? unquote(token.image) : token.image, range: tokenRange(token), ...(quoted ? { quoted } : {}) };
+  }
+
+  // ── lexical pieces ────────────────────────────────────────────────────────────────────────
+
+  name = this.RULE('name', (): A.Name => {
+    const t = this.CONSUME(T.Identifier);
+    return this.ACTION(() => this.nameOf(t));
+  });
+
+  /** A state or key: `pos`, `"0-3_days"`, `1`. */
+  stateName = this.RULE('stateName', (): A.Name => {
+    const t = this.OR([
+      { ALT: () => this.CONSUME(T.Identifier) },
+      { ALT: () => this.CONSUME(T.StringLit) },
+      { ALT: () => this.CONSUME(T.NumberLit) },
+    ]);
+    return this.ACTION(() => this.nameOf(t));
+  });
+
+  /** `0.008`, `.008`, `8e-3`, `9/14`, `98%`, `-2.5`. */
+  number = this.RULE('number', (): A.NumberLit => {
+    const first = this.LA(1);
+    const minus = this.OPTION(() => this.CONSUME(T.Minus));
+    const n = this.CONSUME(T.NumberLit);
+    const d = this.OPTION2(() => {
+      this.CONSUME(T.Slash);
+      return this.CONSUME2(T.NumberLit);
+    });
+    const pct = this.OPTION3(() => this.CONSUME(T.Percent));
+    return this.ACTION(() => {
+      let value = Number(n.image);
+      if (d) value /= Number(d.image);
+      if (pct) value /= 100;
+      if (minus) value = -value;
+      const range = this.from(first);
+      return { kind: 'number', value, text: this.text.slice(first.startOffset, this.LA(0).endOffset! + 1), range };
+    });
+  });
+
+  string = this.RULE('string', (): A.StringLit => {
+    const t = this.CONSUME(T.StringLit);
+    return this.ACTION(() => ({ kind: 'string', value: unquote(t.image), range: tokenRange(t) }));
+  });
+
+  // ── expressions ───────────────────────────────────────────────────────────────────────────
+
+  expr = this.RULE('expr', (): A.Expr => {
+    return this.OR([
+      { ALT: () => this.SUBRULE(this.number) },
+      { ALT: () => this.SUBRULE(this.string) },
+      { ALT: () => this.SUBRULE(this.list) },
+      { ALT: () => this.SUBRULE(this.refOrCall) },
+    ]);
+  });
+
+  list = this.RULE('list', (): A.ListExpr => {
+    const first = this.CONSUME(T.LBracket);
+    const items: A.Expr[] = [];
+    this.MANY_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE(this.expr)) });
+    this.CONSUME(T.RBracket);
+    return this.ACTION(() => ({ kind: 'list', items, range: this.from(first) }));
+  });
+
+  /** `pos`, `Points.x`, `Faithful[eruptions, waiting]` or a call `naive_bayes(…)`. */
+  refOrCall = this.RULE('refOrCall', (): A.Ref | A.Call => {
+    const name = this.SUBRULE(this.name);
+    let member: A.Name | undefined;
+    let columns: A.Name[] | undefined;
+    let args: A.Arg[] | undefined;
+    this.OPTION(() => this.OR([
+      { ALT: () => { args = this.SUBRULE(this.callArgs); } },
+      { ALT: () => { this.CONSUME(T.Dot); member = this.SUBRULE2(this.name); } },
+      {
+        ALT: () => {
+          this.CONSUME(T.LBracket);
+          columns = [];
+          this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => columns!.push(this.SUBRULE3(this.name)) });
+          this.CONSUME(T.RBracket);
+        },
+      },
+    ]));
+    return this.ACTION(() => {
+      const range = join(name.range, tokenRange(this.LA(0)));
+      if (args) return { kind: 'call', callee: name, args, range };
+      return { kind: 'ref', name, ...(member ? { member } : {}), ...(columns ? { columns } : {}), range };
+    });
+  });
+
+  callArgs = this.RULE('callArgs', (): A.Arg[] => {
+    const args: A.Arg[] = [];
+    this.CONSUME(T.LParen);
+    this.MANY_SEP({ SEP: T.Comma, DEF: () => args.push(this.SUBRULE(this.arg)) });
+    this.CONSUME(T.RParen);
+    return args;
+  });
+
+  call = this.RULE('call', (): A.Call => {
+    const callee = this.SUBRULE(this.name);
+    const args = this.SUBRULE(this.callArgs);
+    return this.ACTION(() => ({ kind: 'call', callee, args, range: join(callee.range, tokenRange(this.LA(0))) }));
+  });
+
+  /** `value` or `name: value`; a value may be a formula `d ~ x1 + x2`. */
+  arg = this.RULE('arg', (): A.Arg => {
+    const first = this.LA(1);
+    const name = this.OPTION({
+      GATE: () => this.LA(2).tokenType === T.Colon,
+      DEF: () => { const n = this.SUBRULE(this.name); this.CONSUME(T.Colon); return n; },
+    });
+    const value = this.SUBRULE(this.argValue);
+    return this.ACTION(() => ({ kind: 'arg', ...(name ? { name } : {}), value, range: this.from(first) }));
+  });
+
+  argValue = this.RULE('argValue', (): A.Expr => {
+    const response = this.SUBRULE(this.expr);
+    const terms: A.Expr[] = [];
+    const formula = this.OPTION(() => {
+      this.CONSUME(T.Tilde);
+      this.AT_LEAST_ONE_SEP({ SEP: T.Plus, DEF: () => terms.push(this.SUBRULE2(this.expr)) });
+      return true;
+    });
+    return this.ACTION(() => formula
+      ? { kind: 'formula', response, terms, range: join(response.range, terms[terms.length - 1].range) }
+      : response);
+  });
+
+  /** `{ key: value, … }`, commas or line breaks between entries. */
+  options = this.RULE('options', (): A.Options => {
+    const first = this.CONSUME(T.LCurly);
+    const entries: A.Arg[] = [];
+    this.MANY(() => {
+      const name = this.SUBRULE(this.name);
+      this.CONSUME(T.Colon);
+      const value = this.SUBRULE(this.argValue);
+      this.OPTION(() => this.CONSUME(T.Comma));
+      this.ACTION(() => entries.push({ kind: 'arg', name, value, range: join(name.range, value.range) }));
+    });
+    this.CONSUME(T.RCurly);
+    return this.ACTION(() => ({ kind: 'options', entries, range: this.from(first) }));
+  });
+
+  /** `X`, `X = v`, `X = [v, v]`. */
+  assignment = this.RULE('assignment', (): A.Assignment => {
+    const variable = this.SUBRULE(this.name);
+    const value = this.OPTION(() => {
+      this.CONSUME(T.Equals);
+      return this.SUBRULE(this.expr);
+    });
+    return this.ACTION(() => ({ kind: 'assignment', variable, ...(value ? { value } : {}), range: join(variable.range, (value ?? variable).range) }));
+  });
+
+  assignments = this.RULE('assignments', (): A.Assignment[] => {
+    const items: A.Assignment[] = [];
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE(this.assignment)) });
+    return items;
+  });
+
+  /** `P(targets | conditions)`. */
+  probExpr = this.RULE('probExpr', (): A.ProbExpr => {
+    const first = this.CONSUME(Kw.P);
+    this.CONSUME(T.LParen);
+    const targets = this.SUBRULE(this.assignments);
+    const conditions = this.OPTION(() => {
+      this.CONSUME(T.Pipe);
+      return this.SUBRULE2(this.assignments);
+    }) ?? [];
+    this.CONSUME(T.RParen);
+    return this.ACTION(() => ({ kind: 'prob', targets, conditions, range: this.from(first) }));
+  });
+
+  // ── declarations ──────────────────────────────────────────────────────────────────────────
+
+  variableDecl = this.RULE('variableDecl', (): A.VariableDecl => {
+    const first = this.CONSUME(Kw.variable);
+    const names: A.Name[] = [];
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => names.push(this.SUBRULE(this.name)) });
+    const domain = this.SUBRULE(this.domain);
+    return this.ACTION(() => ({ kind: 'variable', names, domain, range: this.from(first) }));
+  });
+
+  domain = this.RULE('domain', (): A.Domain => {
+    const first = this.LA(1);
+    const states: A.Name[] = [];
+    const type = this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.LCurly);
+          this.AT_LEAST_ONE(() => {
+            states.push(this.SUBRULE(this.stateName));
+            this.OPTION(() => this.CONSUME(T.Comma));
+          });
+          this.CONSUME(T.RCurly);
+          return 'states' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Colon);
+          return this.OR2([
+            { ALT: () => { this.CONSUME(Kw.bool); return 'bool' as const; } },
+            { ALT: () => { this.CONSUME(Kw.real); return 'real' as const; } },
+          ]);
+        },
+      },
+    ]);
+    return this.ACTION(() => {
+      const range = this.from(first);
+      if (type === 'bool') {
+        // `bool` is shorthand for the states true, false: give them the keyword's range.
+        const at = tokenRange(this.LA(0));
+        states.push({ kind: 'name', text: 'true', range: at }, { kind: 'name', text: 'false', range: at });
+      }
+      return { kind: 'domain', type, states, range };
+    });
+  });
+
+  hypothesesDecl = this.RULE('hypothesesDecl', (): A.HypothesesDecl => {
+    const first = this.CONSUME(Kw.hypotheses);
+    const name = this.SUBRULE(this.name);
+    const entries: A.HypothesisEntry[] = [];
+    let generator: A.Generator | undefined;
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.LCurly);
+          this.MANY(() => {
+            entries.push(this.SUBRULE(this.hypothesisEntry));
+            this.OPTION(() => this.CONSUME(T.Comma));
+          });
+          this.CONSUME(T.RCurly);
+        },
+      },
+      { ALT: () => { this.CONSUME(T.Equals); generator = this.SUBRULE(this.generator); } },
+    ]);
+    const prior = this.OPTION2(() => {
+      this.CONSUME(Kw.prior);
+      return this.SUBRULE2(this.name);
+    });
+    const noise = this.OPTION3(() => {
+      this.CONSUME(Kw.noise);
+      return this.OR2([
+        { ALT: () => this.SUBRULE(this.number) },
+        { ALT: () => this.SUBRULE3(this.name) },
+      ]);
+    });
+    return this.ACTION(() => ({
+      kind: 'hypotheses', name, entries, ...(generator ? { generator } : {}), ...(prior ? { prior } : {}),
+      ...(noise ? { noise } : {}), range: this.from(first),
+    }));
+  });
+
+  /** `cancer: 0.008`, `fair`, `d1a: tree { … }`, `h1: 0.4 bits 3`, `h2: bits 5`. */
+  hypothesisEntry = this.RULE('hypothesisEntry', (): A.HypothesisEntry => {
+    const name = this.SUBRULE(this.name);
+    let prior: A.NumberLit | undefined;
+    let tree: A.Tree | undefined;
+    let bits: A.NumberLit | undefined;
+    this.OPTION(() => {
+      this.CONSUME(T.Colon);
+      this.OR([
+        { ALT: () => { tree = this.SUBRULE(this.tree); } },
+        { ALT: () => { prior = this.SUBRULE(this.number); } },
+        { ALT: () => { bits = this.SUBRULE(this.bitsClause); } },
+      ]);
+    });
+    this.OPTION2(() => { bits = this.SUBRULE2(this.bitsClause); });
+    return this.ACTION(() => ({
+      kind: 'hypothesis', name, ...(prior ? { prior } : {}), ...(bits ? { bits } : {}), ...(tree ? { tree } : {}),
+      range: join(name.range, tokenRange(this.LA(0))),
+    }));
+  });
+
+  /** `bits 3`: the code length L(h) of a hypothesis, for MDL. */
+  bitsClause = this.RULE('bitsClause', (): A.NumberLit => {
+    this.CONSUME(Kw.bits);
+    return this.SUBRULE(this.number);
+  });
+
+  generator = this.RULE('generator', (): A.Generator => {
+    const call = this.SUBRULE(this.call);
+    const target = this.OPTION(() => {
+      this.CONSUME(T.Arrow);
+      return this.SUBRULE(this.assignment);
+    });
+    return this.ACTION(() => ({ kind: 'generator', call, ...(target ? { target } : {}), range: join(call.range, (target ?? call).range) }));
+  });
+
+  tree = this.RULE('tree', (): A.Tree => {
+    const first = this.CONSUME(Kw.tree);
+    const body = this.SUBRULE(this.treeBody);
+    return this.ACTION(() => ({ ...body, range: join(tokenRange(first), body.range) }));
+  });
+
+  treeBody = this.RULE('treeBody', (): A.Tree => {
+    const first = this.CONSUME(T.LCurly);
+    const items: A.TreeItem[] = [];
+    this.MANY(() => items.push(this.OR([
+      { ALT: () => this.SUBRULE(this.treeLeaf) },
+      { ALT: () => this.SUBRULE(this.treeSplit) },
+    ])));
+    this.CONSUME(T.RCurly);
+    return this.ACTION(() => ({ kind: 'tree', items, range: this.from(first) }));
+  });
+
+  treeLeaf = this.RULE('treeLeaf', (): A.TreeLeaf => {
+    const prob = this.SUBRULE(this.probExpr);
+    this.CONSUME(T.Equals);
+    const value = this.SUBRULE(this.number);
+    return this.ACTION(() => ({ kind: 'treeLeaf', prob, value, range: join(prob.range, value.range) }));
+  });
+
+  treeSplit = this.RULE('treeSplit', (): A.TreeSplit => {
+    const first = this.CONSUME(Kw.if);
+    const test = this.SUBRULE(this.assignment);
+    const then = this.SUBRULE(this.treeBody);
+    const otherwise = this.OPTION(() => {
+      this.CONSUME(Kw.else);
+      return this.OR([
+        { ALT: () => this.SUBRULE2(this.treeBody) },
+        {
+          ALT: () => {
+            const nested = this.SUBRULE(this.treeSplit);
+            return this.ACTION(() => ({ kind: 'tree' as const, items: [nested], range: nested.range }));
+          },
+        },
+      ]);
+    });
+    return this.ACTION(() => ({ kind: 'treeSplit', test, then, ...(otherwise ? { else: otherwise } : {}), range: this.from(first) }));
+  });
+
+  /** `P(X | Y) { rows }`, `P(Storm) = 0.3`, `P(X | Y) ~ Dirichlet(1)`. */
+  tableDecl = this.RULE('tableDecl', (): A.TableDecl => {
+    const head = this.SUBRULE(this.probExpr);
+    const rows: A.Row[] = [];
+    let value: A.NumberLit | undefined;
+    let parameterPrior: A.Call | A.Experts | undefined;
+    this.OR([
+      { ALT: () => { this.CONSUME(T.Equals); value = this.SUBRULE(this.number); } },
+      {
+        ALT: () => {
+          this.CONSUME(T.LCurly);
+          this.MANY(() => {
+            rows.push(this.SUBRULE(this.row));
+            this.OPTION(() => this.CONSUME(T.Comma));
+          });
+          this.CONSUME(T.RCurly);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Tilde);
+          parameterPrior = this.OR2([
+            { ALT: () => this.SUBRULE(this.experts) },
+            { ALT: () => this.SUBRULE(this.call) },
+          ]);
+        },
+      },
+    ]);
+    return this.ACTION(() => ({
+      kind: 'table', head, rows, ...(value ? { value } : {}), ...(parameterPrior ? { parameterPrior } : {}),
+      range: join(head.range, tokenRange(this.LA(0))),
+    }));
+  });
+
+  row = this.RULE('row', (): A.Row => {
+    const keys: A.Name[] = [];
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => keys.push(this.SUBRULE(this.stateName)) });
+    this.CONSUME(T.Colon);
+    const entries: A.RowEntry[] = [];
+    const form = this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.LCurly);
+          this.MANY(() => {
+            const state = this.SUBRULE2(this.stateName);
+            this.CONSUME2(T.Colon);
+            const value = this.SUBRULE(this.number);
+            this.OPTION(() => this.CONSUME2(T.Comma));
+            this.ACTION(() => entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) }));
+          });
+          this.CONSUME(T.RCurly);
+          return 'map' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.LBracket);
+          this.AT_LEAST_ONE_SEP2({
+            SEP: T.Comma,
+            DEF: () => {
+              const value = this.SUBRULE2(this.number);
+              this.ACTION(() => entries.push({ kind: 'rowEntry', value, range: value.range }));
+            },
+          });
+          this.CONSUME(T.RBracket);
+          return 'list' as const;
+        },
+      },
+      {
+        ALT: () => {
+          const value = this.SUBRULE3(this.number);
+          this.ACTION(() => entries.push({ kind: 'rowEntry', value, range: value.range }));
+          return 'single' as const;
+        },
+      },
+    ]);
+    return this.ACTION(() => ({ kind: 'row', keys, form, entries, range: join(keys[0].range, tokenRange(this.LA(0))) }));
+  });
+
+  /** `experts { alice: 2 of 3, bob: 20 of 30 }`: pseudo-counts from experts (Poole §10.2). */
+  experts = this.RULE('experts', (): A.Experts => {
+    const first = this.CONSUME(Kw.experts);
+    this.CONSUME(T.LCurly);
+    const entries: A.ExpertEntry[] = [];
+    this.MANY(() => {
+      const name = this.SUBRULE(this.name);
+      this.CONSUME(T.Colon);
+      const successes = this.SUBRULE(this.number);
+      this.CONSUME(Kw.of);
+      const trials = this.SUBRULE2(this.number);
+      this.OPTION(() => this.CONSUME(T.Comma));
+      this.ACTION(() => entries.push({ kind: 'expert', name, successes, trials, range: join(name.range, trials.range) }));
+    });
+    this.CONSUME(T.RCurly);
+    return this.ACTION(() => ({ kind: 'experts', entries, range: this.from(first) }));
+  });
+
+  /** The opening line of a network; `parse.ts` collects the statements up to its `}`. */
+  networkHeader = this.RULE('networkHeader', (): A.Name => {
+    this.CONSUME(Kw.network);
+    const name = this.SUBRULE(this.name);
+    this.CONSUME(T.LCurly);
+    return name;
+  });
+
+  networkDecl = this.RULE('networkDecl', (): A.NetworkDecl => {
+    const first = this.LA(1);
+    const name = this.SUBRULE(this.networkHeader);
+    const statements: A.Statement[] = [];
+    this.MANY(() => statements.push(this.SUBRULE(this.statement)));
+    this.CONSUME(T.RCurly);
+    return this.ACTION(() => ({ kind: 'network', name, statements, range: this.from(first) }));
+  });
+
+  importDecl = this.RULE('importDecl', (): A.ImportDecl => {
+    const first = this.CONSUME(Kw.import);
+    this.CONSUME(Kw.network);
+    const name = this.SUBRULE(this.name);
+    this.CONSUME(Kw.from);
+    const path = this.SUBRULE(this.string);
+    return this.ACTION(() => ({ kind: 'import', name, path, range: this.from(first) }));
+  });
+
+  /** Inline cells (rows are lines; the first row names the columns) or `from "file.csv"`. */
+  dataDecl = this.RULE('dataDecl', (): A.DataDecl => {
+    const first = this.CONSUME(Kw.data);
+    const name = this.SUBRULE(this.name);
+    const cells: A.Expr[] = [];
+    const source = this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.LCurly);
+          this.MANY(() => {
+            cells.push(this.SUBRULE(this.dataCell));
+            this.OPTION(() => this.CONSUME(T.Comma));
+          });
+          this.CONSUME(T.RCurly);
+          return undefined;
+        },
+      },
+      { ALT: () => { this.CONSUME(Kw.from); return this.SUBRULE(this.string); } },
+    ]);
+    return this.ACTION(() => {
+      const { header, rows } = rowsByLine(cells);
+      return { kind: 'data', name, ...(source ? { source } : {}), header, rows, range: this.from(first) };
+    });
+  });
+
+  dataCell = this.RULE('dataCell', (): A.Expr => {
+    return this.OR([
+      { ALT: () => { const t = this.CONSUME(T.Question); return this.ACTION(() => ({ kind: 'missing' as const, range: tokenRange(t) })); } },
+      { ALT: () => this.SUBRULE(this.number) },
+      { ALT: () => this.SUBRULE(this.string) },
+      { ALT: () => { const name = this.SUBRULE(this.name); return this.ACTION(() => ({ kind: 'ref' as const, name, range: name.range })); } },
+    ]);
+  });
+
+  corpusDecl = this.RULE('corpusDecl', (): A.CorpusDecl => {
+    const first = this.CONSUME(Kw.corpus);
+    const name = this.SUBRULE(this.name);
+    this.CONSUME(Kw.from);
+    const source = this.SUBRULE(this.string);
+    const label = this.OPTION(() => {
+      this.CONSUME(Kw.label);
+      return this.SUBRULE2(this.name);
+    });
+    return this.ACTION(() => ({ kind: 'corpus', name, source, ...(label ? { label } : {}), range: this.from(first) }));
+  });
+
+  observeStmt = this.RULE('observeStmt', (): A.ObserveStmt => {
+    const first = this.CONSUME(Kw.observe);
+    const items = this.SUBRULE(this.assignments);
+    return this.ACTION(() => ({ kind: 'observe', items, range: this.from(first) }));
+  });
+
+  learnStmt = this.RULE('learnStmt', (): A.LearnStmt => {
+    const first = this.CONSUME(Kw.learn);
+    const structure = this.OPTION(() => this.CONSUME(Kw.structure)) !== undefined;
+    const model = this.SUBRULE(this.name);
+    const from = this.OPTION2(() => { this.CONSUME(Kw.from); return this.SUBRULE2(this.name); });
+    const method = this.OPTION3(() => { this.CONSUME(Kw.by); return this.SUBRULE3(this.name); });
+    const options = this.OPTION4(() => this.SUBRULE(this.options));
+    return this.ACTION(() => ({
+      kind: 'learn', structure, model, ...(from ? { from } : {}), ...(method ? { method } : {}),
+      ...(options ? { options } : {}), range: this.from(first),
+    }));
+  });
+
+  classifierDecl = this.RULE('classifierDecl', (): A.ClassifierDecl => {
+    const first = this.CONSUME(Kw.classifier);
+    const name = this.SUBRULE(this.name);
+    this.CONSUME(T.Equals);
+    const definition = this.SUBRULE(this.call);
+    return this.ACTION(() => ({ kind: 'classifier', name, definition, range: this.from(first) }));
+  });
+
+  mixtureDecl = this.RULE('mixtureDecl', (): A.MixtureDecl => {
+    const first = this.CONSUME(Kw.mixture);
+    const name = this.SUBRULE(this.name);
+    this.CONSUME(T.Equals);
+    const definition = this.SUBRULE(this.call);
+    return this.ACTION(() => ({ kind: 'mixture', name, definition, range: this.from(first) }));
+  });
+
+  // ── queries ───────────────────────────────────────────────────────────────────────────────
+
+  givenAssignments = this.RULE('givenAssignments', (): A.Assignment[] => {
+    return this.OPTION(() => {
+      this.CONSUME(Kw.given);
+      return this.SUBRULE(this.assignments);
+    }) ?? [];
+  });
+
+  inNetwork = this.RULE('inNetwork', (): A.Name | undefined => {
+    return this.OPTION(() => {
+      this.CONSUME(Kw.in);
+      return this.SUBRULE(this.name);
+    });
+  });
+
+  query = this.RULE('query', (): A.Query => {
+    const first = this.LA(1);
+    const body = this.OR([
+      { ALT: () => this.SUBRULE(this.hypothesisQuery) },
+      { ALT: () => this.SUBRULE(this.optimalQuery) },
+      { ALT: () => this.SUBRULE(this.probabilityQuery) },
+      { ALT: () => this.SUBRULE(this.mpeQuery) },
+      { ALT: () => this.SUBRULE(this.sensitivityQuery) },
+      { ALT: () => this.SUBRULE(this.independenceQuery) },
+      { ALT: () => this.SUBRULE(this.classifyQuery) },
+      { ALT: () => this.SUBRULE(this.evaluateQuery) },
+      { ALT: () => this.SUBRULE(this.momentQuery) },
+      { ALT: () => this.SUBRULE(this.scoreQuery) },
+      { ALT: () => this.SUBRULE(this.learningCurveQuery) },
+      { ALT: () => this.SUBRULE(this.accuracyQuery) },
+    ]);
+    return this.ACTION(() => ({ ...body, kind: 'query', range: this.from(first) }) as A.Query);
+  });
+
+  hypothesisQuery = this.RULE('hypothesisQuery', () => {
+    const form = this.OR([
+      { ALT: () => { this.CONSUME(Kw.posterior); return 'posterior' as const; } },
+      { ALT: () => { this.CONSUME(Kw.map); return 'map' as const; } },
+      { ALT: () => { this.CONSUME(Kw.ml); return 'ml' as const; } },
+      { ALT: () => { this.CONSUME(Kw.mdl); return 'mdl' as const; } },
+    ]);
+    const target = this.SUBRULE(this.name);
+    const given = this.SUBRULE(this.givenAssignments);
+    return { form, target, given };
+  });
+
+  optimalQuery = this.RULE('optimalQuery', () => {
+    const form = this.OR([
+      { ALT: () => { this.CONSUME(Kw.optimal); return 'optimal' as const; } },
+      { ALT: () => { this.CONSUME(Kw.gibbs); return 'gibbs' as const; } },
+    ]);
+    const target = this.SUBRULE(this.name);
+    this.CONSUME(Kw.over);
+    const over = this.SUBRULE2(this.name);
+    const options = this.OPTION(() => this.SUBRULE(this.options));
+    return { form, target, over, ...(options ? { options } : {}) };
+  });
+
+  /** `P(X | e) [in N] [using method {…}] [given e]` or the bound form `P(0.6 <= P(X = x) <= 0.8)`. */
+  probabilityQuery = this.RULE('probabilityQuery', () => {
+    return this.OR([
+      { GATE: () => this.isBoundForm(), ALT: () => this.SUBRULE(this.boundQuery) },
+      {
+        ALT: () => {
+          const prob = this.SUBRULE(this.probExpr);
+          const inName = this.SUBRULE(this.inNetwork);
+          const using = this.OPTION(() => {
+            this.CONSUME(Kw.using);
+            const method = this.SUBRULE(this.name);
+            const options = this.OPTION2(() => this.SUBRULE(this.options));
+            return { method, options };
+          });
+          const given = this.SUBRULE(this.givenAssignments);
+          return this.ACTION(() => ({
+            form: 'probability' as const, prob, ...(inName ? { in: inName } : {}),
+            ...(using ? { using: using.method, ...(using.options ? { options: using.options } : {}) } : {}), given,
+          }));
+        },
+      },
+    ]);
+  });
+
+  private isBoundForm(): boolean {
+    const t = this.LA(3).tokenType;
+    return t === T.NumberLit || t === T.Minus;
+  }
+
+  boundQuery = this.RULE('boundQuery', () => {
+    this.CONSUME(Kw.P);
+    this.CONSUME(T.LParen);
+    const lower = this.SUBRULE(this.number);
+    const lowerOp = this.SUBRULE(this.lessOp);
+    const prob = this.SUBRULE(this.probExpr);
+    const upperOp = this.SUBRULE2(this.lessOp);
+    const upper = this.SUBRULE2(this.number);
+    this.CONSUME(T.RParen);
+    return { form: 'bound' as const, lower, lowerOp, prob, upperOp, upper };
+  });
+
+  lessOp = this.RULE('lessOp', (): '<' | '<=' => this.OR([
+    { ALT: () => { this.CONSUME(T.LessEq); return '<=' as const; } },
+    { ALT: () => { this.CONSUME(T.Less); return '<' as const; } },
+  ]));
+
+  mpeQuery = this.RULE('mpeQuery', () => {
+    this.CONSUME(Kw.mpe);
+    const network = this.SUBRULE(this.name);
+    const given = this.SUBRULE(this.givenAssignments);
+    return { form: 'mpe' as const, network, given };
+  });
+
+  sensitivityQuery = this.RULE('sensitivityQuery', () => {
+    this.CONSUME(Kw.sensitivity);
+    const prob = this.SUBRULE(this.probExpr);
+    const inName = this.SUBRULE(this.inNetwork);
+    return { form: 'sensitivity' as const, prob, ...(inName ? { in: inName } : {}) };
+  });
+
+  independenceQuery = this.RULE('independenceQuery', () => {
+    this.CONSUME(Kw.independent);
+    const variables: A.Name[] = [];
+    const given: A.Name[] = [];
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => variables.push(this.SUBRULE(this.name)) });
+    this.OPTION(() => {
+      this.CONSUME(Kw.given);
+      this.AT_LEAST_ONE_SEP2({ SEP: T.Comma, DEF: () => given.push(this.SUBRULE2(this.name)) });
+    });
+    const inName = this.SUBRULE(this.inNetwork);
+    return { form: 'independent' as const, variables, given, ...(inName ? { in: inName } : {}) };
+  });
+
+  classifyQuery = this.RULE('classifyQuery', () => {
+    this.CONSUME(Kw.classify);
+    const classifier = this.SUBRULE(this.name);
+    const instance = this.SUBRULE(this.options);
+    return { form: 'classify' as const, classifier, instance };
+  });
+
+  evaluateQuery = this.RULE('evaluateQuery', () => {
+    this.CONSUME(Kw.evaluate);
+    const classifier = this.SUBRULE(this.name);
+    const how = this.OR([
+      { ALT: () => { this.CONSUME(Kw.split); return { split: this.SUBRULE(this.number) }; } },
+      { ALT: () => { this.CONSUME(Kw.folds); return { folds: this.SUBRULE2(this.number) }; } },
+      { ALT: () => { this.CONSUME(Kw.on); return { on: this.SUBRULE2(this.name) }; } },
+    ]);
+    const options = this.OPTION(() => this.SUBRULE(this.options));
+    return { form: 'evaluate' as const, classifier, ...how, ...(options ? { options } : {}) };
+  });
+
+  momentQuery = this.RULE('momentQuery', () => {
+    return this.OR([
+      { ALT: () => { this.CONSUME(Kw.mean); return { form: 'mean' as const, prob: this.SUBRULE(this.probExpr) }; } },
+      { ALT: () => { this.CONSUME(Kw.mode); return { form: 'mode' as const, prob: this.SUBRULE2(this.probExpr) }; } },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.interval);
+          const level = this.SUBRULE(this.number);
+          return { form: 'interval' as const, level, prob: this.SUBRULE3(this.probExpr) };
+        },
+      },
+    ]);
+  });
+
+  scoreQuery = this.RULE('scoreQuery', () => {
+    const form = this.OR([
+      { ALT: () => { this.CONSUME(Kw.bic); return 'bic' as const; } },
+      { ALT: () => { this.CONSUME(Kw.likelihood); return 'likelihood' as const; } },
+    ]);
+    const model = this.SUBRULE(this.name);
+    this.CONSUME(Kw.given);
+    const given = this.SUBRULE2(this.name);
+    return { form, model, given };
+  });
+
+  learningCurveQuery = this.RULE('learningCurveQuery', () => {
+    this.CONSUME(Kw.learning_curve);
+    const classifier = this.SUBRULE(this.name);
+    const options = this.OPTION(() => this.SUBRULE(this.options));
+    return { form: 'learning_curve' as const, classifier, ...(options ? { options } : {}) };
+  });
+
+  accuracyQuery = this.RULE('accuracyQuery', () => {
+    this.CONSUME(Kw.accuracy);
+    const classifier = this.SUBRULE(this.name);
+    const on = this.OPTION(() => { this.CONSUME(Kw.on); return this.SUBRULE2(this.name); });
+    return { form: 'accuracy' as const, classifier, ...(on ? { on } : {}) };
+  });
+
+  queryStmt = this.RULE('queryStmt', (): A.QueryStmt => {
+    const first = this.CONSUME(Kw.query);
+    const query = this.SUBRULE(this.query);
+    return this.ACTION(() => ({ kind: 'queryStatement', query, range: this.from(first) }));
+  });
+
+  expectStmt = this.RULE('expectStmt', (): A.ExpectStmt => {
+    const first = this.CONSUME(Kw.expect);
+    const query = this.SUBRULE(this.query);
+    const comparison = this.SUBRULE(this.comparison);
+    return this.ACTION(() => ({ kind: 'expectStatement', query, comparison, range: this.from(first) }));
+  });
+
+  /** `= v`, `≈ x ± t` (also `~= x +- t`), `< x`, `<= x`, `> x`, `>= x`. */
+  comparison = this.RULE('comparison', (): A.Comparison => {
+    const first = this.LA(1);
+    let tolerance: A.NumberLit | undefined;
+    let value: A.Expr | undefined;
+    const op = this.OR([
+      { ALT: () => { this.CONSUME(T.Equals); value = this.SUBRULE(this.expr); return '=' as const; } },
+      {
+        ALT: () => {
+          this.CONSUME(T.Approx);
+          value = this.SUBRULE(this.number);
+          tolerance = this.OPTION(() => { this.CONSUME(T.PlusMinus); return this.SUBRULE2(this.number); });
+          return '≈' as const;
+        },
+      },
+      { ALT: () => { const o = this.SUBRULE(this.orderOp); value = this.SUBRULE3(this.number); return o; } },
+    ]);
+    return this.ACTION(() => ({ kind: 'comparison', op, value: value!, ...(tolerance ? { tolerance } : {}), range: this.from(first) }));
+  });
+
+  orderOp = this.RULE('orderOp', (): A.ComparisonOp => this.OR([
+    { ALT: () => { this.CONSUME(T.LessEq); return '<=' as const; } },
+    { ALT: () => { this.CONSUME(T.Less); return '<' as const; } },
+    { ALT: () => { this.CONSUME(T.GreaterEq); return '>=' as const; } },
+    { ALT: () => { this.CONSUME(T.Greater); return '>' as const; } },
+  ]));
+
+  // ── statements and the file ───────────────────────────────────────────────────────────────
+
+  statement = this.RULE('statement', (): A.Statement => this.OR([
+    { ALT: () => this.SUBRULE(this.variableDecl) },
+    { ALT: () => this.SUBRULE(this.hypothesesDecl) },
+    { ALT: () => this.SUBRULE(this.tableDecl) },
+    { ALT: () => this.SUBRULE(this.networkDecl) },
+    { ALT: () => this.SUBRULE(this.importDecl) },
+    { ALT: () => this.SUBRULE(this.dataDecl) },
+    { ALT: () => this.SUBRULE(this.corpusDecl) },
+    { ALT: () => this.SUBRULE(this.observeStmt) },
+    { ALT: () => this.SUBRULE(this.learnStmt) },
+    { ALT: () => this.SUBRULE(this.classifierDecl) },
+    { ALT: () => this.SUBRULE(this.mixtureDecl) },
+    { ALT: () => this.SUBRULE(this.queryStmt) },
+    { ALT: () => this.SUBRULE(this.expectStmt) },
+  ]));
+
+  /** The whole language (for the grammar docs); parsing goes statement by statement. */
+  file = this.RULE('file', (): A.Statement[] => {
+    const statements: A.Statement[] = [];
+    this.MANY(() => statements.push(this.SUBRULE(this.statement)));
+    return statements;
+  });
+}
+
+/** Data cells grouped into rows by source line; the first row is the header. */
+function rowsByLine(cells: A.Expr[]): { header: A.Name[]; rows: A.DataRow[] } {
+  const rows: A.DataRow[] = [];
+  let current: A.Expr[] = [];
+  const flush = () => {
+    if (current.length === 0) return;
+    rows.push({ kind: 'dataRow', cells: current, range: join(current[0].range, current[current.length - 1].range) });
+    current = [];
+  };
+  for (const cell of cells) {
+    if (current.length > 0 && cell.range.start.line !== current[current.length - 1].range.end.line) flush();
+    current.push(cell);
+  }
+  flush();
+  const headerRow = rows.shift();
+  const header = (headerRow?.cells ?? []).map(cellName);
+  return { header, rows };
+}
+
+function cellName(cell: A.Expr): A.Name {
+  if (cell.kind === 'ref') return cell.name;
+  const text = cell.kind === 'string' ? cell.value : cell.kind === 'number' ? cell.text : '?';
+  return { kind: 'name', text, range: cell.range, ...(cell.kind === 'string' ? { quoted: true } : {}) };
+}
+
+let parser: BayesParser | undefined;
+/** The parser, built once: Chevrotain's grammar analysis is the slow part. */
+export function bayesParser(): BayesParser {
+  parser ??= new BayesParser();
+  return parser;
+}
+
+export type { TokenType };

@@ -1,0 +1,88 @@
+/**
+ * The `.bayes` tokens and the lexer (built once). Keywords are "soft": each is a category of
+ * Identifier with `longer_alt: Identifier`, so `data`, `normal`, `in`, `map` … still work as
+ * the names of states, columns or hypotheses wherever the grammar expects a name.
+ */
+import { createToken, Lexer, type TokenType } from 'chevrotain';
+
+export const Identifier = createToken({ name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_]*/, label: 'a name' });
+
+const keywordList: TokenType[] = [];
+function keyword(word: string): TokenType {
+  const t = createToken({ name: `kw_${word}`, pattern: word, longer_alt: Identifier, categories: [Identifier], label: `'${word}'` });
+  keywordList.push(t);
+  return t;
+}
+
+export const Kw = {
+  variable: keyword('variable'), bool: keyword('bool'), real: keyword('real'),
+  hypotheses: keyword('hypotheses'), prior: keyword('prior'), noise: keyword('noise'), bits: keyword('bits'),
+  tree: keyword('tree'), if: keyword('if'), else: keyword('else'),
+  network: keyword('network'), import: keyword('import'), from: keyword('from'),
+  data: keyword('data'), corpus: keyword('corpus'), label: keyword('label'), observe: keyword('observe'),
+  learn: keyword('learn'), structure: keyword('structure'), by: keyword('by'),
+  classifier: keyword('classifier'), mixture: keyword('mixture'), experts: keyword('experts'), of: keyword('of'),
+  query: keyword('query'), expect: keyword('expect'),
+  posterior: keyword('posterior'), map: keyword('map'), ml: keyword('ml'), mdl: keyword('mdl'),
+  optimal: keyword('optimal'), gibbs: keyword('gibbs'), over: keyword('over'),
+  in: keyword('in'), using: keyword('using'), given: keyword('given'),
+  mpe: keyword('mpe'), sensitivity: keyword('sensitivity'), independent: keyword('independent'),
+  classify: keyword('classify'), evaluate: keyword('evaluate'), split: keyword('split'), folds: keyword('folds'), on: keyword('on'),
+  mean: keyword('mean'), mode: keyword('mode'), interval: keyword('interval'),
+  bic: keyword('bic'), likelihood: keyword('likelihood'), learning_curve: keyword('learning_curve'), accuracy: keyword('accuracy'),
+  P: keyword('P'),
+} as const;
+
+export const DocComment = createToken({ name: 'DocComment', pattern: /\/\/\/[^\n\r]*/, group: 'doc' });
+const LineComment = createToken({ name: 'LineComment', pattern: /\/\/[^\n\r]*/, group: Lexer.SKIPPED });
+const BlockComment = createToken({ name: 'BlockComment', pattern: /\/\*[\s\S]*?\*\//, group: Lexer.SKIPPED, line_breaks: true });
+const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\f\v\u00a0\ufeff]+/, group: Lexer.SKIPPED, line_breaks: true });
+
+export const StringLit = createToken({ name: 'String', pattern: /"(?:[^"\\\r\n]|\\.)*"/, label: 'a string' });
+export const NumberLit = createToken({ name: 'Number', pattern: /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/, label: 'a number' });
+
+export const LCurly = createToken({ name: 'LCurly', pattern: '{', label: "'{'" });
+export const RCurly = createToken({ name: 'RCurly', pattern: '}', label: "'}'" });
+export const LParen = createToken({ name: 'LParen', pattern: '(', label: "'('" });
+export const RParen = createToken({ name: 'RParen', pattern: ')', label: "')'" });
+export const LBracket = createToken({ name: 'LBracket', pattern: '[', label: "'['" });
+export const RBracket = createToken({ name: 'RBracket', pattern: ']', label: "']'" });
+export const Comma = createToken({ name: 'Comma', pattern: ',', label: "','" });
+export const Colon = createToken({ name: 'Colon', pattern: ':', label: "':'" });
+export const Pipe = createToken({ name: 'Pipe', pattern: '|', label: "'|'" });
+export const Dot = createToken({ name: 'Dot', pattern: '.', label: "'.'" });
+export const Question = createToken({ name: 'Question', pattern: '?', label: "'?'" });
+export const Percent = createToken({ name: 'Percent', pattern: '%', label: "'%'" });
+export const Slash = createToken({ name: 'Slash', pattern: '/', label: "'/'" });
+export const Approx = createToken({ name: 'Approx', pattern: /≈|~=/, label: "'≈'" });
+export const PlusMinus = createToken({ name: 'PlusMinus', pattern: /±|\+-/, label: "'±'" });
+export const Tilde = createToken({ name: 'Tilde', pattern: '~', label: "'~'" });
+export const Arrow = createToken({ name: 'Arrow', pattern: /->|→/, label: "'->'" });
+export const Plus = createToken({ name: 'Plus', pattern: '+', label: "'+'" });
+export const Minus = createToken({ name: 'Minus', pattern: '-', label: "'-'" });
+export const LessEq = createToken({ name: 'LessEq', pattern: /<=|≤/, label: "'<='" });
+export const GreaterEq = createToken({ name: 'GreaterEq', pattern: />=|≥/, label: "'>='" });
+export const Less = createToken({ name: 'Less', pattern: '<', label: "'<'" });
+export const Greater = createToken({ name: 'Greater', pattern: '>', label: "'>'" });
+export const Equals = createToken({ name: 'Equals', pattern: '=', label: "'='" });
+
+export const allTokens: TokenType[] = [
+  WhiteSpace, DocComment, LineComment, BlockComment, StringLit, NumberLit,
+  LCurly, RCurly, LParen, RParen, LBracket, RBracket, Comma, Colon, Pipe, Dot, Question, Percent, Slash,
+  Approx, PlusMinus, Tilde, Arrow, Plus, Minus, LessEq, GreaterEq, Less, Greater, Equals,
+  // Longest first: the lexer takes the first pattern that matches, and `in` must not win over `independent`.
+  ...[...keywordList].sort((a, b) => String(b.PATTERN).length - String(a.PATTERN).length), Identifier,
+];
+
+/** Keywords that begin a statement anywhere a line starts (see `chunks.ts`). */
+export const statementKeywords: ReadonlySet<TokenType> = new Set([
+  Kw.variable, Kw.hypotheses, Kw.network, Kw.import, Kw.data, Kw.corpus, Kw.observe, Kw.learn,
+  Kw.classifier, Kw.mixture, Kw.query, Kw.expect, Kw.P,
+]);
+
+let lexer: Lexer | undefined;
+/** The lexer, built on first use (building validates every pattern, which is slow-ish). */
+export function bayesLexer(): Lexer {
+  lexer ??= new Lexer(allTokens, { positionTracking: 'full' });
+  return lexer;
+}
