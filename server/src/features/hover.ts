@@ -1,0 +1,114 @@
+/**
+ * Hover. On a name: what it is, its `///` doc comment, and what the last run says of it — for a
+ * variable its CPT as a table and its distribution as bars, for a hypothesis its prior and every
+ * number the run reports for it (posterior, likelihood, bits) with its rank and MAP/ML/MDL marks.
+ * On a query, learn or expect line: the full result.
+ */
+import type { Hover, Position } from 'vscode-languageserver/node';
+import type * as A from '../language/index.js';
+import type { RunResult } from '../run/runResult.js';
+import { nameIndex, type NameIndex, type NameSymbol } from './nameIndex.js';
+import { barChart, entriesOverlapping, entryMarkdown, formatNumber, markdownTable, numberRecords } from './resultView.js';
+
+export function hover(file: A.BayesFile, position: Position, run: RunResult | undefined): Hover | null {
+  const index = nameIndex(file);
+  const found = index.at(position);
+  const sections = found ? symbolSections(file, index, found.symbol, run) : [];
+  if (!found || found.symbol.kind !== 'variable') {
+    for (const entry of entriesOverlapping(run, position.line)) sections.push(entryMarkdown(entry));
+  }
+  if (sections.length === 0) return null;
+  return { contents: { kind: 'markdown', value: sections.join('\n\n---\n\n') }, ...(found ? { range: found.name.range } : {}) };
+}
+
+function symbolSections(file: A.BayesFile, index: NameIndex, s: NameSymbol, run: RunResult | undefined): string[] {
+  const sections = [signature(s)];
+  const doc = s.kind === 'hypothesis' ? undefined : s.statement?.doc;
+  if (doc) sections.push(doc);
+  if (s.kind === 'variable' || s.kind === 'hypotheses') {
+    const table = findTable(file, s);
+    if (table) sections.push(cptMarkdown(table, s));
+    sections.push(...distributions(index, s, run));
+  }
+  if (s.kind === 'hypothesis') sections.push(...hypothesisFigures(s, run));
+  return sections;
+}
+
+function signature(s: NameSymbol): string {
+  const states = s.states?.map((x) => x.name).join(', ');
+  switch (s.kind) {
+    case 'variable': return `variable **${s.name}** ${states !== undefined ? `{ ${states} }` : ''}${s.scope ? ` in network ${s.scope}` : ''}`;
+    case 'hypotheses': return `hypotheses **${s.name}** { ${states} }`;
+    case 'hypothesis': {
+      const prior = priorOf(s);
+      return `hypothesis **${s.name}** of ${s.owner?.name}${prior ? ` · prior P(${s.name}) = ${prior}` : ''}`;
+    }
+    case 'state': return `value **${s.name}** of ${s.owner?.name}`;
+    case 'column': return `column **${s.name}** of data ${s.scope.replace(/^data:/, '')}`;
+    default: return `${s.kind} **${s.name}**`;
+  }
+}
+
+function priorOf(s: NameSymbol): string | undefined {
+  const statement = s.statement;
+  if (statement?.kind !== 'hypotheses') return undefined;
+  const entry = statement.entries.find((e) => e.name.text === s.name);
+  if (entry?.prior) return entry.prior.text;
+  return statement.prior?.text === 'uniform' && statement.entries.length > 0 ? `1/${statement.entries.length}` : undefined;
+}
+
+/** The table `P(X | …)` declaring the variable, in its own network. */
+function findTable(file: A.BayesFile, s: NameSymbol): A.TableDecl | undefined {
+  const statements = s.scope ? file.statements.find((x): x is A.NetworkDecl => x.kind === 'network' && x.name.text === s.scope)?.statements ?? [] : file.statements;
+  return statements.find((x): x is A.TableDecl => x.kind === 'table' && x.head.targets[0]?.variable.text === s.name);
+}
+
+/** The CPT as a Markdown table: one row per parent assignment, one column per value. */
+export function cptMarkdown(t: A.TableDecl, s: NameSymbol): string {
+  const states = s.states?.map((x) => x.name) ?? [];
+  const parents = t.head.conditions.map((c) => c.variable.text);
+  const bool = states.length === 2 && states[0] === 'true' && states[1] === 'false';
+  const values = (entries: A.RowEntry[], form: A.Row['form']): string[] => {
+    if (form === 'map') return states.map((st) => entries.find((e) => e.state?.text === st)?.value.text ?? '');
+    if (form === 'single' && bool && entries[0]) return [entries[0].value.text, formatNumber(1 - entries[0].value.value)];
+    return states.map((_, i) => entries[i]?.value.text ?? '');
+  };
+  let rows: string[][];
+  if (t.value) rows = [values([{ kind: 'rowEntry', value: t.value, range: t.value.range }], 'single')];
+  else rows = t.rows.map((r) => [...r.keys.map((k) => k.text), ...values(r.entries, r.form)]);
+  if (rows.length === 0) return `P(${s.name}${parents.length ? ' | ' + parents.join(', ') : ''}) ${t.parameterPrior ? 'is learned from data' : ''}`;
+  return markdownTable([...parents, ...states.map((st) => `P(${st})`)], rows);
+}
+
+/** The variable's distribution in each result of a query that names it. */
+function distributions(index: NameIndex, s: NameSymbol, run: RunResult | undefined): string[] {
+  if (!run) return [];
+  const states = new Set(s.states?.map((x) => x.name) ?? []);
+  const sections: string[] = [];
+  const uses = index.uses(s).filter((u) => !u.declaration);
+  for (const entry of run.results) {
+    if (!uses.some((u) => u.name.range.start.line >= entry.range.start.line && u.name.range.end.line <= entry.range.end.line)) continue;
+    for (const { record } of numberRecords(entry)) {
+      const keys = Object.keys(record);
+      if (keys.length > 0 && keys.every((k) => states.has(k))) sections.push(`\`${entry.source.trim()}\`\n\n${barChart(record)}`);
+    }
+  }
+  return sections;
+}
+
+/** Every number the run gives this hypothesis, its rank by the first such record, and marks. */
+function hypothesisFigures(s: NameSymbol, run: RunResult | undefined): string[] {
+  if (!run) return [];
+  const lines: string[] = [];
+  for (const entry of run.results) {
+    for (const { field, record } of numberRecords(entry)) {
+      if (!(s.name in record)) continue;
+      const sorted = Object.entries(record).sort((a, b) => (field.includes('bits') || field.includes('length') ? a[1] - b[1] : b[1] - a[1]));
+      const rank = sorted.findIndex(([k]) => k === s.name) + 1;
+      lines.push(`- ${field} (${entry.kind}, line ${entry.range.start.line + 1}): **${formatNumber(record[s.name])}** — rank ${rank} of ${sorted.length}`);
+    }
+    const mark = entry.headline.split(/[\s·]/)[0];
+    if (mark === s.name && ['map', 'ml', 'mdl', 'optimal', 'gibbs'].includes(entry.kind)) lines.push(`- ★ h_${entry.kind.toUpperCase()} (line ${entry.range.start.line + 1})`);
+  }
+  return lines.length > 0 ? [lines.join('\n')] : [];
+}
