@@ -107,7 +107,8 @@ export interface MixtureDecl extends StatementBase { kind: 'mixture'; name: Name
 // ── queries ─────────────────────────────────────────────────────────────────────────────────
 
 interface QueryBase extends NodeBase { kind: 'query' }
-export interface HypothesisQuery extends QueryBase { form: 'posterior' | 'map' | 'ml' | 'mdl'; target: Name; given: Assignment[] }
+/** `posterior|map|ml|mdl H`, and `size H`: how many hypotheses keep a nonzero probability (|H|, |VS|). */
+export interface HypothesisQuery extends QueryBase { form: 'posterior' | 'map' | 'ml' | 'mdl' | 'size'; target: Name; given: Assignment[] }
 export interface OptimalQuery extends QueryBase { form: 'optimal' | 'gibbs'; target: Name; over: Name; options?: Options }
 export interface ProbabilityQuery extends QueryBase {
   form: 'probability';
@@ -129,8 +130,8 @@ export interface EvaluateQuery extends QueryBase {
   on?: Name;
   options?: Options;
 }
-export interface MomentQuery extends QueryBase { form: 'mean' | 'mode'; prob: ProbExpr }
-export interface IntervalQuery extends QueryBase { form: 'interval'; level: NumberLit; prob: ProbExpr }
+export interface MomentQuery extends QueryBase { form: 'mean' | 'mode'; prob: ProbExpr; given: Assignment[] }
+export interface IntervalQuery extends QueryBase { form: 'interval'; level: NumberLit; prob: ProbExpr; given: Assignment[] }
 /** `P(0.6 <= P(Toss = heads) <= 0.8)`: the probability that a parameter lies in a range. */
 export interface BoundQuery extends QueryBase {
   form: 'bound';
@@ -139,7 +140,10 @@ export interface BoundQuery extends QueryBase {
   prob: ProbExpr;
   upper: NumberLit;
   upperOp: '<' | '<=';
+  given: Assignment[];
 }
+/** `estimate Two.mean1`: one learnt parameter of a model (mixture means, weights, sigmas). */
+export interface EstimateQuery extends QueryBase { form: 'estimate'; model: Name; parameter: Name }
 export interface ScoreQuery extends QueryBase { form: 'bic' | 'likelihood'; model: Name; given: Name }
 export interface LearningCurveQuery extends QueryBase { form: 'learning_curve'; classifier: Name; options?: Options }
 export interface AccuracyQuery extends QueryBase { form: 'accuracy'; classifier: Name; on?: Name }
@@ -147,7 +151,7 @@ export interface AccuracyQuery extends QueryBase { form: 'accuracy'; classifier:
 export type Query =
   | HypothesisQuery | OptimalQuery | ProbabilityQuery | MpeQuery | SensitivityQuery | IndependenceQuery
   | ClassifyQuery | EvaluateQuery | MomentQuery | IntervalQuery | BoundQuery | ScoreQuery
-  | LearningCurveQuery | AccuracyQuery;
+  | LearningCurveQuery | AccuracyQuery | EstimateQuery;
 export type QueryForm = Query['form'];
 
 export interface QueryStmt extends StatementBase { kind: 'queryStatement'; query: Query }

@@ -5,6 +5,12 @@
 import type { Diagnostic } from './diagnostics.js';
 import type { BayesFile } from './ast.js';
 import { parse } from './parse.js';
+import { check } from './checker.js';
+import type { CheckEnvironment } from './environment.js';
+
+export type { CheckEnvironment } from './environment.js';
+export type { SymbolTable, Scope, VariableInfo, GlobalSymbol, DataInfo } from './symbols.js';
+export { check } from './checker.js';
 
 export type { Diagnostic, Range, Position, Severity } from './diagnostics.js';
 export type * from './ast.js';
@@ -16,21 +22,12 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
 }
 
-/** What the checker may ask of the outside world; the CLI and the server each provide one. */
-export interface CheckEnvironment {
-  /** Absolute path of the model file, or undefined for an unsaved buffer. */
-  documentPath?: string;
-  /** Folders a model may read from (the workspace folder, plus configured data roots). */
-  allowedRoots: string[];
-  fileExists(absolutePath: string): boolean;
-}
 
 export function parseDocument(text: string): ParseResult {
   return parse(text);
 }
 
+/** Semantic diagnostics of a parsed file (use `check` for the symbol table as well). */
 export function checkDocument(ast: BayesFile, env: CheckEnvironment): Diagnostic[] {
-  void ast;
-  void env;
-  return [];
+  return check(ast, env).diagnostics;
 }

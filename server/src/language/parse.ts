@@ -59,9 +59,23 @@ function attempt(chunk: Chunk, tokens: IToken[]): Attempt {
     }
   } else {
     const statement = parser.statement();
-    if (parser.errors.length === 0) return { statement };
+    if (parser.errors.length === 0 && !missingComparison(statement)) return { statement };
+    if (parser.errors.length === 0) return { error: noComparison(tokens), expected: 'a comparison' };
   }
   return { error: parser.errors[0], expected: lastExpectation.text };
+}
+
+function missingComparison(statement: A.Statement): boolean {
+  return statement.kind === 'expectStatement' && !statement.comparison;
+}
+
+/** An error like Chevrotain's, for an `expect` without a comparison (found after parsing). */
+function noComparison(tokens: IToken[]): IRecognitionException {
+  const last = tokens[tokens.length - 1];
+  return {
+    name: 'MissingComparison', token: last, resyncedTokens: [], context: { ruleStack: [], ruleOccurrenceStack: [] },
+    message: `an expectation needs a comparison after '${last.image}': = value, ≈ x ± t, <, <=, > or >=`,
+  };
 }
 
 function parseChunk(text: string, chunk: Chunk): { statement?: A.Statement; errors: Diagnostic[] } {

@@ -22,6 +22,10 @@ export function found(t: IToken): string {
   return t.tokenType === EOF ? 'the end of the statement' : `'${t.image}'`;
 }
 
+function unexpected(t: IToken): string {
+  return t.tokenType === EOF ? 'unexpected end of the statement' : `unexpected '${t.image}'`;
+}
+
 function after(previous: IToken | undefined): string {
   return previous && previous.tokenType !== EOF && previous.image ? ` after '${previous.image}'` : '';
 }
@@ -45,16 +49,16 @@ export const errorMessages: IParserErrorMessageProvider = {
   },
   buildNotAllInputParsedMessage({ firstRedundant }) {
     lastExpectation.text = 'the end of the statement';
-    return `unexpected ${found(firstRedundant)}: the statement is already complete`;
+    return `${unexpected(firstRedundant)}: the statement is already complete`;
   },
   buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, ruleName }) {
     const where = ruleWords[ruleName] ? ` in ${ruleWords[ruleName]}` : '';
     lastExpectation.text = expectedFirsts(expectedPathsPerAlt);
-    return `unexpected ${found(actual[0])}${where}${after(previous)}; expected ${lastExpectation.text}`;
+    return `${unexpected(actual[0])}${where}${after(previous)}; expected ${lastExpectation.text}`;
   },
   buildEarlyExitMessage({ expectedIterationPaths, actual, previous, ruleName }) {
     const where = ruleWords[ruleName] ? ` in ${ruleWords[ruleName]}` : '';
     lastExpectation.text = expectedFirsts([expectedIterationPaths]);
-    return `unexpected ${found(actual[0])}${where}${after(previous)}; expected ${lastExpectation.text}`;
+    return `${unexpected(actual[0])}${where}${after(previous)}; expected ${lastExpectation.text}`;
   },
 };

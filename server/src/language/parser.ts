@@ -608,6 +608,7 @@ export class BayesParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.scoreQuery) },
       { ALT: () => this.SUBRULE(this.learningCurveQuery) },
       { ALT: () => this.SUBRULE(this.accuracyQuery) },
+      { ALT: () => this.SUBRULE(this.estimateQuery) },
     ]);
     return this.ACTION(() => ({ ...body, kind: 'query', range: this.from(first) }) as A.Query);
   });
@@ -618,6 +619,7 @@ export class BayesParser extends EmbeddedActionsParser {
       { ALT: () => { this.CONSUME(Kw.map); return 'map' as const; } },
       { ALT: () => { this.CONSUME(Kw.ml); return 'ml' as const; } },
       { ALT: () => { this.CONSUME(Kw.mdl); return 'mdl' as const; } },
+      { ALT: () => { this.CONSUME(Kw.size); return 'size' as const; } },
     ]);
     const target = this.SUBRULE(this.name);
     const given = this.SUBRULE(this.givenAssignments);
@@ -674,7 +676,8 @@ export class BayesParser extends EmbeddedActionsParser {
     const upperOp = this.SUBRULE2(this.lessOp);
     const upper = this.SUBRULE2(this.number);
     this.CONSUME(T.RParen);
-    return { form: 'bound' as const, lower, lowerOp, prob, upperOp, upper };
+    const given = this.SUBRULE(this.givenAssignments);
+    return { form: 'bound' as const, lower, lowerOp, prob, upperOp, upper, given };
   });
 
   lessOp = this.RULE('lessOp', (): '<' | '<=' => this.OR([
@@ -729,17 +732,22 @@ export class BayesParser extends EmbeddedActionsParser {
   });
 
   momentQuery = this.RULE('momentQuery', () => {
-    return this.OR([
-      { ALT: () => { this.CONSUME(Kw.mean); return { form: 'mean' as const, prob: this.SUBRULE(this.probExpr) }; } },
-      { ALT: () => { this.CONSUME(Kw.mode); return { form: 'mode' as const, prob: this.SUBRULE2(this.probExpr) }; } },
-      {
-        ALT: () => {
-          this.CONSUME(Kw.interval);
-          const level = this.SUBRULE(this.number);
-          return { form: 'interval' as const, level, prob: this.SUBRULE3(this.probExpr) };
-        },
-      },
+    const head = this.OR([
+      { ALT: () => { this.CONSUME(Kw.mean); return { form: 'mean' as const }; } },
+      { ALT: () => { this.CONSUME(Kw.mode); return { form: 'mode' as const }; } },
+      { ALT: () => { this.CONSUME(Kw.interval); return { form: 'interval' as const, level: this.SUBRULE(this.number) }; } },
     ]);
+    const prob = this.SUBRULE(this.probExpr);
+    const given = this.SUBRULE(this.givenAssignments);
+    return { ...head, prob, given };
+  });
+
+  estimateQuery = this.RULE('estimateQuery', () => {
+    this.CONSUME(Kw.estimate);
+    const model = this.SUBRULE(this.name);
+    this.CONSUME(T.Dot);
+    const parameter = this.SUBRULE2(this.name);
+    return { form: 'estimate' as const, model, parameter };
   });
 
   scoreQuery = this.RULE('scoreQuery', () => {
@@ -773,11 +781,20 @@ export class BayesParser extends EmbeddedActionsParser {
     return this.ACTION(() => ({ kind: 'queryStatement', query, range: this.from(first) }));
   });
 
+  /**
+   * `expect <query> <comparison>`. After `given D` (a data set) a final `= v` is the comparison:
+   * `expect size Conj given Days = 6`. So when the query swallowed the last `= v` as evidence
+   * and no comparison follows, that `= v` becomes the comparison.
+   */
   expectStmt = this.RULE('expectStmt', (): A.ExpectStmt => {
     const first = this.CONSUME(Kw.expect);
     const query = this.SUBRULE(this.query);
-    const comparison = this.SUBRULE(this.comparison);
-    return this.ACTION(() => ({ kind: 'expectStatement', query, comparison, range: this.from(first) }));
+    const comparison = this.OPTION(() => this.SUBRULE(this.comparison));
+    return this.ACTION(() => {
+      const range = this.from(first);
+      const compared = comparison ?? comparisonFromEvidence(query);
+      return { kind: 'expectStatement', query, comparison: compared!, range };
+    });
   });
 
   /** `= v`, `≈ x ± t` (also `~= x +- t`), `< x`, `<= x`, `> x`, `>= x`. */
@@ -831,6 +848,18 @@ export class BayesParser extends EmbeddedActionsParser {
     this.MANY(() => statements.push(this.SUBRULE(this.statement)));
     return statements;
   });
+}
+
+/** Moves a trailing `given X = v` of an expect's query into the comparison `= v`, if there is one. */
+function comparisonFromEvidence(query: A.Query): A.Comparison | undefined {
+  const given = 'given' in query && Array.isArray(query.given) ? (query.given as A.Assignment[]) : undefined;
+  const last = given?.[given.length - 1];
+  if (!last || last.kind !== 'assignment' || !last.value) return undefined;
+  const value = last.value;
+  given![given!.length - 1] = { kind: 'assignment', variable: last.variable, range: last.variable.range };
+  query.range = { start: query.range.start, end: last.variable.range.end };
+  const start = { line: last.variable.range.end.line, character: last.variable.range.end.character + 1 };
+  return { kind: 'comparison', op: '=', value, range: { start, end: value.range.end } };
 }
 
 /** Data cells grouped into rows by source line; the first row is the header. */

@@ -2,19 +2,21 @@
  * The one path from text to results, shared by the CLI, the language server and the worker:
  * parse → check (fast, on every change) and parse → check → execute (on save / Run).
  */
-import { parseDocument, checkDocument, type CheckEnvironment, type ParseResult } from '../language/index.js';
+import { parseDocument, check, type CheckEnvironment, type ParseResult, type SymbolTable } from '../language/index.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import { RUN_RESULT_VERSION, type RunResult } from './runResult.js';
+import { executeModel } from './execute.js';
 
 export interface CheckedDocument {
   parse: ParseResult;
   diagnostics: Diagnostic[];
+  symbols: SymbolTable;
 }
 
 export function checkText(text: string, env: CheckEnvironment): CheckedDocument {
   const parse = parseDocument(text);
-  const diagnostics = [...parse.diagnostics, ...checkDocument(parse.ast, env)];
-  return { parse, diagnostics };
+  const checked = check(parse.ast, env);
+  return { parse, diagnostics: [...parse.diagnostics, ...checked.diagnostics], symbols: checked.symbols };
 }
 
 export interface RunOptions {
@@ -27,12 +29,14 @@ export interface RunOptions {
 export async function runText(text: string, file: string, env: CheckEnvironment, options: RunOptions = {}): Promise<RunResult> {
   const started = performance.now();
   const checked = checkText(text, env);
-  void options;
+  const executed = await executeModel(checked.parse.ast, env, {
+    text, symbols: checked.symbols, diagnostics: checked.diagnostics, signal: options.signal, onProgress: options.onProgress,
+  });
   return {
     version: RUN_RESULT_VERSION,
     file,
-    diagnostics: sortDiagnostics(checked.diagnostics),
-    results: [],
+    diagnostics: sortDiagnostics([...checked.diagnostics, ...executed.diagnostics]),
+    results: executed.results,
     elapsedMs: performance.now() - started,
   };
 }

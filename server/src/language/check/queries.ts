@@ -1,0 +1,188 @@
+/** observe, learn, query and expect: the names they use, and comparisons that fit the query. */
+import type * as A from '../ast.js';
+import type { Scope } from '../symbols.js';
+import type { CheckContext } from './context.js';
+import { checkOptions } from './calls.js';
+import {
+  checkAssignment, checkChoice, checkFinite, checkProbability, checkState, lookupVariable, modelScope, requireGlobal,
+} from './resolve.js';
+
+export const LEARN_METHODS = ['counting', 'em', 'gradient', 'k2'] as const;
+export const INFERENCE_METHODS = ['exact', 'variable_elimination', 'junction_tree', 'likelihood_weighting', 'gibbs', 'rejection'] as const;
+const LEARN_OPTIONS = ['iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts'];
+const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in'];
+
+/** Query forms whose answer is a name (a state, a hypothesis), not a number. */
+export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set(['map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent']);
+
+export function checkObserve(ctx: CheckContext, s: A.ObserveStmt): void {
+  for (const item of s.items) {
+    // `observe Days` uses a whole data set as evidence.
+    if (!item.value && ctx.symbols.data.has(item.variable.text)) continue;
+    checkAssignment(ctx, ctx.symbols.defaultScope, item);
+  }
+}
+
+export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
+  if (!s.structure) requireGlobal(ctx, s.model, ['network', 'import', 'mixture', 'classifier', 'hypotheses'], 'a network, mixture or classifier');
+  if (s.from) requireGlobal(ctx, s.from, ['data', 'corpus'], 'a data set');
+  else if (s.structure) ctx.report.error('arguments', 'structure learning needs data: learn structure N from Data by k2', s.model.range);
+  if (s.method && checkChoice(ctx, s.method, LEARN_METHODS, 'a learning method')) {
+    if (s.structure !== (s.method.text === 'k2')) {
+      ctx.report.error('unknown-option', s.structure ? 'structures are learnt by k2' : "'k2' learns structure: write 'learn structure …'", s.method.range);
+    }
+  }
+  checkOptions(ctx, s.options, LEARN_OPTIONS, 'learn');
+  for (const entry of s.options?.entries ?? []) {
+    if (entry.value.kind === 'number') checkFinite(ctx, entry.value);
+    if (entry.name?.text === 'order' && entry.value.kind === 'list') {
+      const scope = ctx.symbols.scopes.get(s.model.text) ?? ctx.symbols.defaultScope;
+      for (const item of entry.value.items) if (item.kind === 'ref') lookupVariable(ctx, scope, item.name);
+    }
+  }
+}
+
+export function checkQueryStatement(ctx: CheckContext, query: A.Query): void {
+  checkQuery(ctx, query);
+}
+
+export function checkExpect(ctx: CheckContext, s: A.ExpectStmt): void {
+  checkQuery(ctx, s.query);
+  const { comparison, query } = s;
+  if (comparison.tolerance && checkFinite(ctx, comparison.tolerance) && comparison.tolerance.value < 0) {
+    ctx.report.error('bad-number', 'a tolerance cannot be negative', comparison.tolerance.range);
+  }
+  if (comparison.value.kind === 'number') checkFinite(ctx, comparison.value);
+  const categorical = CATEGORICAL_FORMS.has(query.form);
+  if (categorical && comparison.op !== '=') {
+    ctx.report.error('comparison', `'${query.form}' gives a value, not a number: compare it with =`, comparison.range);
+  } else if (!categorical && comparison.op === '=' && comparison.value.kind !== 'number') {
+    ctx.report.error('comparison', `'${query.form === 'probability' ? 'P(…)' : query.form}' gives a number: compare it with ≈ x ± t, <, <=, > or >=`, comparison.range);
+  }
+  if (categorical && comparison.op === '=') checkExpectedValue(ctx, query, comparison.value);
+}
+
+/** `expect map Diagnosis = healthy`: the expected answer must be one of the possible answers. */
+function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): void {
+  if (query.form === 'map' || query.form === 'ml' || query.form === 'mdl') {
+    const v = ctx.symbols.defaultScope.variables.get(query.target.text);
+    if (v) checkState(ctx, v, value);
+  } else if (query.form === 'optimal' || query.form === 'gibbs') {
+    const v = ctx.symbols.defaultScope.variables.get(query.target.text);
+    if (v) checkState(ctx, v, value);
+  } else if (query.form === 'independent' && !(value.kind === 'ref' && ['true', 'false'].includes(value.name.text))) {
+    ctx.report.error('comparison', 'independence is true or false', value.range);
+  }
+}
+
+function checkQuery(ctx: CheckContext, q: A.Query): void {
+  const defaultScope = ctx.symbols.defaultScope;
+  switch (q.form) {
+    case 'posterior': case 'map': case 'ml': case 'mdl': case 'size':
+      requireGlobal(ctx, q.target, ['hypotheses', 'variable'], 'a hypothesis space');
+      checkEvidence(ctx, defaultScope, q.given);
+      break;
+    case 'optimal': case 'gibbs':
+      lookupVariable(ctx, defaultScope, q.target);
+      requireGlobal(ctx, q.over, ['hypotheses'], 'a hypothesis space');
+      checkOptions(ctx, q.options, ['seed', 'samples'], q.form);
+      break;
+    case 'probability': {
+      const scope = modelScope(ctx, q.in);
+      checkProb(ctx, scope, q.prob);
+      if (q.using) checkChoice(ctx, q.using, INFERENCE_METHODS, 'an inference method');
+      checkOptions(ctx, q.options, SAMPLER_OPTIONS, q.using?.text ?? 'inference');
+      checkEvidence(ctx, scope, q.given);
+      break;
+    }
+    case 'mpe': {
+      const scope = modelScope(ctx, q.network);
+      checkEvidence(ctx, scope, q.given);
+      break;
+    }
+    case 'sensitivity':
+      checkProb(ctx, modelScope(ctx, q.in), q.prob);
+      break;
+    case 'independent': {
+      const scope = modelScope(ctx, q.in);
+      for (const name of [...q.variables, ...q.given]) lookupVariable(ctx, scope, name);
+      if (q.variables.length < 2) ctx.report.error('arguments', 'name at least two variables: independent A, B given C', q.range);
+      break;
+    }
+    case 'classify': {
+      if (!requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier')) break;
+      const scope = ctx.symbols.scopes.get(q.classifier.text);
+      for (const entry of q.instance.entries) {
+        const v = scope && lookupVariable(ctx, scope, entry.name!);
+        if (v) checkState(ctx, v, entry.value);
+      }
+      break;
+    }
+    case 'evaluate':
+      requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');
+      if (q.on) requireGlobal(ctx, q.on, ['data', 'corpus'], 'a data set');
+      if (q.split && checkProbability(ctx, q.split) && (q.split.value === 0 || q.split.value === 1)) {
+        ctx.report.error('bad-number', 'the training share must lie strictly between 0 and 1', q.split.range);
+      }
+      if (q.folds && checkFinite(ctx, q.folds) && (!Number.isInteger(q.folds.value) || q.folds.value < 2)) {
+        ctx.report.error('bad-number', 'folds must be a whole number, at least 2', q.folds.range);
+      }
+      checkOptions(ctx, q.options, ['seed'], 'evaluate');
+      break;
+    case 'mean': case 'mode':
+      checkProb(ctx, defaultScope, q.prob);
+      checkEvidence(ctx, defaultScope, q.given);
+      break;
+    case 'interval':
+      checkProbability(ctx, q.level);
+      checkProb(ctx, defaultScope, q.prob);
+      checkEvidence(ctx, defaultScope, q.given);
+      break;
+    case 'bound':
+      checkProbability(ctx, q.lower);
+      checkProbability(ctx, q.upper);
+      checkProb(ctx, defaultScope, q.prob);
+      if (q.lower.value > q.upper.value) ctx.report.error('bad-number', `the range ${q.lower.text} … ${q.upper.text} is empty`, q.range);
+      checkEvidence(ctx, defaultScope, q.given);
+      break;
+    case 'estimate':
+      checkEstimate(ctx, q);
+      break;
+    case 'bic': case 'likelihood':
+      if (!ctx.symbols.hypothesisEntries.has(q.model.text)) requireGlobal(ctx, q.model, ['hypotheses', 'network', 'classifier', 'mixture'], 'a hypothesis or model');
+      requireGlobal(ctx, q.given, ['data', 'corpus'], 'a data set');
+      break;
+    case 'learning_curve':
+      requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');
+      checkOptions(ctx, q.options, ['sizes', 'seed', 'folds'], 'learning_curve');
+      break;
+    case 'accuracy':
+      requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');
+      if (q.on) requireGlobal(ctx, q.on, ['data', 'corpus'], 'a data set');
+      break;
+  }
+}
+
+function checkProb(ctx: CheckContext, scope: Scope, prob: A.ProbExpr): void {
+  for (const a of [...prob.targets, ...prob.conditions]) checkAssignment(ctx, scope, a);
+}
+
+function checkEvidence(ctx: CheckContext, scope: Scope, given: A.Assignment[]): void {
+  for (const a of given) {
+    if (!a.value && ctx.symbols.data.has(a.variable.text)) continue;
+    checkAssignment(ctx, scope, a);
+  }
+}
+
+/** Parameters `estimate` can name: a mixture's `mean1…meanK`, `weight1…`, `sigma1…`. */
+function checkEstimate(ctx: CheckContext, q: Extract<A.Query, { form: 'estimate' }>): void {
+  const model = requireGlobal(ctx, q.model, ['mixture', 'network', 'classifier'], 'a learnt model');
+  if (model?.kind !== 'mixture' || model.node.kind !== 'mixture') return;
+  const k = model.node.definition.args.find((a) => a.name?.text === 'k')?.value;
+  const count = k?.kind === 'number' ? k.value : Infinity;
+  const match = /^(mean|weight|sigma)(\d+)$/.exec(q.parameter.text);
+  if (!match || Number(match[2]) < 1 || Number(match[2]) > count) {
+    const last = Number.isFinite(count) ? String(count) : 'K';
+    ctx.report.error('undefined-name', `a mixture's parameters are mean1…mean${last}, weight1…weight${last} and sigma1…sigma${last} (components in order of their means)`, q.parameter.range);
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Conditional probability tables: one variable given parents, one row per parent assignment,
+ * every row a distribution over the variable's states (sums to 1 within 1e-6).
+ */
+import type * as A from '../ast.js';
+import type { Scope, VariableInfo } from '../symbols.js';
+import type { CheckContext } from './context.js';
+import { checkProbability, checkState, listStates, lookupVariable, showNumber } from './resolve.js';
+import { checkParameterPrior } from './parameterPriors.js';
+
+export const SUM_TOLERANCE = 1e-6;
+/** Beyond this many parent assignments only the count of rows is compared, not each assignment. */
+const MAX_ENUMERATED_ASSIGNMENTS = 100_000;
+
+export function checkTables(ctx: CheckContext): void {
+  const seen = new Map<Scope, Map<string, A.TableDecl>>();
+  for (const { table, scope } of ctx.symbols.tables) {
+    const child = checkHead(ctx, table, scope);
+    if (child) rememberTable(ctx, seen, scope, table);
+    for (const row of table.rows) for (const entry of row.entries) checkProbability(ctx, entry.value);
+    if (table.value) checkProbability(ctx, table.value);
+    if (table.parameterPrior) {
+      checkParameterPrior(ctx, table.parameterPrior);
+      continue;
+    }
+    const parents = table.head.conditions.map((c) => (c.value ? undefined : findInScope(ctx, scope, c.variable)));
+    if (!child || child.variable.type === 'real') continue;
+    if (table.value) checkShorthand(ctx, table, child.variable, parents.length);
+    else if (parents.length === 0) checkPrior(ctx, table, child.variable);
+    else checkConditional(ctx, table, child.variable, parents);
+  }
+}
+
+function findInScope(ctx: CheckContext, scope: Scope, name: A.Name): VariableInfo | undefined {
+  return lookupVariable(ctx, scope, name);
+}
+
+function checkHead(ctx: CheckContext, table: A.TableDecl, scope: Scope): { variable: VariableInfo } | undefined {
+  const { targets, conditions } = table.head;
+  if (targets.length !== 1) {
+    ctx.report.error('table-head', 'a table gives the distribution of one variable: write P(X | parents)', table.head.range);
+    return undefined;
+  }
+  for (const a of [...targets, ...conditions]) {
+    if (a.value) ctx.report.error('table-head', `write '${a.variable.text}' without a value in a table's P(…); the rows give the values`, a.range);
+  }
+  const names = new Set<string>([targets[0].variable.text]);
+  for (const c of conditions) {
+    if (names.has(c.variable.text)) ctx.report.error('duplicate-name', `'${c.variable.text}' appears twice in P(…)`, c.variable.range);
+    names.add(c.variable.text);
+  }
+  const variable = lookupVariable(ctx, scope, targets[0].variable);
+  if (variable?.type === 'real') {
+    ctx.report.error('not-discrete', `'${variable.name}' is real-valued; tables need a variable with states`, targets[0].variable.range);
+  }
+  return variable ? { variable } : undefined;
+}
+
+function rememberTable(ctx: CheckContext, seen: Map<Scope, Map<string, A.TableDecl>>, scope: Scope, table: A.TableDecl): void {
+  const name = table.head.targets[0].variable;
+  const tables = seen.get(scope) ?? new Map<string, A.TableDecl>();
+  seen.set(scope, tables);
+  const previous = tables.get(name.text);
+  if (previous) {
+    ctx.report.error('duplicate-table', `'${name.text}' already has a table (line ${previous.range.start.line + 1})`, table.head.range);
+  } else {
+    tables.set(name.text, table);
+  }
+}
+
+/** `P(Storm) = 0.3`: P(first state), only for two-state variables without parents. */
+function checkShorthand(ctx: CheckContext, table: A.TableDecl, child: VariableInfo, parentCount: number): void {
+  if (parentCount > 0) {
+    ctx.report.error('row-width', 'P(X | parents) = p is not a table: give one row per parent assignment in { … }', table.head.range);
+  } else if (child.states && child.states.length !== 2) {
+    ctx.report.error('row-width',
+      `P(${child.name}) = p gives P(${child.name} = ${child.states[0]}) and needs two states; '${child.name}' has ${child.states.length} (${listStates(child.states)})`,
+      table.value!.range);
+  }
+}
+
+/** No parents: rows are `state: probability`, together one distribution. */
+function checkPrior(ctx: CheckContext, table: A.TableDecl, child: VariableInfo): void {
+  const given = new Map<string, A.Name>();
+  let sum = 0;
+  for (const row of table.rows) {
+    if (row.keys.length !== 1 || row.form !== 'single') {
+      ctx.report.error('row-width', `without parents each row is 'state: probability', e.g. '${child.states?.[0] ?? 'state'}: 0.5'`, row.range);
+      return;
+    }
+    const key = row.keys[0];
+    checkState(ctx, child, key);
+    if (given.has(key.text)) ctx.report.error('duplicate-row', `'${key.text}' already has a probability in this table`, key.range);
+    given.set(key.text, key);
+    sum += row.entries[0].value.value;
+  }
+  if (table.rows.length === 0) {
+    ctx.report.error('missing-row', `the table of '${child.name}' is empty`, table.head.range);
+    return;
+  }
+  const missing = child.states?.filter((s) => !given.has(s)) ?? [];
+  if (missing.length > 0 && !table.recovered) {
+    ctx.report.error('missing-row', `no probability for ${missing.map((s) => `${child.name} = ${s}`).join(', ')}`, table.head.range, { missing });
+  } else if (Math.abs(sum - 1) > SUM_TOLERANCE) {
+    ctx.report.error('row-sum', `the probabilities of '${child.name}' sum to ${showNumber(sum)}, not 1`, table.head.range, { sum });
+  }
+}
+
+function checkConditional(ctx: CheckContext, table: A.TableDecl, child: VariableInfo, parents: (VariableInfo | undefined)[]): void {
+  const seen = new Set<string>();
+  const k = parents.length;
+  for (const row of table.rows) {
+    if (row.keys.length !== k) {
+      const names = table.head.conditions.map((c) => c.variable.text).join(', ');
+      ctx.report.error('row-width',
+        `this row gives ${row.keys.length} parent value${row.keys.length === 1 ? '' : 's'} but the table has ${k} parent${k === 1 ? '' : 's'} (${names})`,
+        { start: row.keys[0].range.start, end: row.keys[row.keys.length - 1].range.end });
+      continue;
+    }
+    row.keys.forEach((key, i) => { if (parents[i]) checkState(ctx, parents[i]!, key); });
+    const id = row.keys.map((key) => key.text).join('\u0000');
+    if (seen.has(id)) ctx.report.error('duplicate-row', `there is already a row for ${assignmentText(table, row.keys.map((key) => key.text))}`, row.range);
+    seen.add(id);
+    checkDistribution(ctx, row, child);
+  }
+  if (!table.recovered) checkAllAssignments(ctx, table, parents, seen);
+}
+
+/** One row's numbers: a distribution over the child's states. */
+function checkDistribution(ctx: CheckContext, row: A.Row, child: VariableInfo): void {
+  const states = child.states;
+  if (!states) return;
+  if (row.form === 'single') {
+    if (states.length !== 2) {
+      ctx.report.error('row-width',
+        `a single probability means P(${child.name} = ${states[0]}) and needs two states; list all ${states.length} (${listStates(states)})`,
+        row.entries[0].range);
+    }
+    return;
+  }
+  if (row.form === 'list' && row.entries.length !== states.length) {
+    ctx.report.error('row-width',
+      `this row has ${row.entries.length} probabilities but '${child.name}' has ${states.length} states (${listStates(states)})`, row.range);
+    return;
+  }
+  if (row.form === 'map') {
+    const named = new Set<string>();
+    for (const entry of row.entries) {
+      checkState(ctx, child, entry.state!);
+      if (named.has(entry.state!.text)) ctx.report.error('duplicate-row', `'${entry.state!.text}' appears twice in this row`, entry.state!.range);
+      named.add(entry.state!.text);
+    }
+    const missing = states.filter((s) => !named.has(s));
+    if (missing.length > 0) {
+      ctx.report.error('row-width', `this row gives no probability for ${missing.map((s) => `'${s}'`).join(', ')}`, row.range, { missing });
+      return;
+    }
+  }
+  const sum = row.entries.reduce((total, e) => total + e.value.value, 0);
+  if (Math.abs(sum - 1) > SUM_TOLERANCE) {
+    ctx.report.error('row-sum', `the probabilities in this row sum to ${showNumber(sum)}, not 1`, row.range, { sum });
+  }
+}
+
+function checkAllAssignments(ctx: CheckContext, table: A.TableDecl, parents: (VariableInfo | undefined)[], seen: Set<string>): void {
+  if (parents.some((p) => !p?.states)) return;
+  const domains = parents.map((p) => p!.states!);
+  const total = domains.reduce((n, d) => n * d.length, 1);
+  if (total > MAX_ENUMERATED_ASSIGNMENTS) {
+    if (seen.size < total) ctx.report.error('missing-row', `the table has ${seen.size} rows but its parents have ${total} assignments`, table.head.range);
+    return;
+  }
+  const missing: string[][] = [];
+  const index = domains.map(() => 0);
+  for (let n = 0; n < total; n++) {
+    const values = index.map((v, i) => domains[i][v]);
+    if (!seen.has(values.join('\u0000'))) missing.push(values);
+    for (let i = index.length - 1; i >= 0; i--) {
+      if (++index[i] < domains[i].length) break;
+      index[i] = 0;
+    }
+  }
+  if (missing.length === 0) return;
+  const shown = missing.slice(0, 3).map((values) => assignmentText(table, values)).join('; ');
+  const more = missing.length > 3 ? ` and ${missing.length - 3} more` : '';
+  ctx.report.error('missing-row', `no row for ${shown}${more}`, table.head.range, { missing });
+}
+
+function assignmentText(table: A.TableDecl, values: string[]): string {
+  return table.head.conditions.map((c, i) => `${c.variable.text} = ${values[i]}`).join(', ');
+}

@@ -1,0 +1,12 @@
+/** What the checker may ask of the outside world; the CLI and the language server each provide one. */
+export interface CheckEnvironment {
+  /** Absolute path of the model file, or undefined for an unsaved buffer. */
+  documentPath?: string;
+  /** Folders a model may read from (the workspace folder, plus configured data roots). */
+  allowedRoots: string[];
+  fileExists(absolutePath: string): boolean;
+  /** The column names of a CSV file's header row, or why it cannot be read. */
+  readCsvHeader?(absolutePath: string): string[] | { error: string };
+  /** The variables and states of a BIF network file, or why it cannot be read. */
+  networkSymbols?(absolutePath: string): { variables: { name: string; states: string[] }[] } | { error: string };
+}

@@ -1,0 +1,107 @@
+/**
+ * Runs a checked model: each `learn`, `query` and `expect` statement, in source order, through
+ * its registered handler (see `handlers/index.ts`). Statements whose own range holds an error
+ * diagnostic are skipped — their problem is already reported — and the rest still run.
+ */
+import type { BayesFile, CheckEnvironment, ExpectStmt, Range, Statement, SymbolTable } from '../language/index.js';
+import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
+import { allStatements } from '../language/symbols.js';
+import type { ExpectResult, ResultEntry } from './runResult.js';
+import { handlerFor, handlerKey, type HandlerContext, type HandlerOutput, type RunnableStatement } from './handlers/index.js';
+import { comparisonHolds } from './compare.js';
+
+export interface ExecuteOptions {
+  /** The document text: results quote their statement. */
+  text: string;
+  symbols: SymbolTable;
+  /** Diagnostics from parsing and checking; statements with errors in their range are skipped. */
+  diagnostics: readonly Diagnostic[];
+  signal?: AbortSignal;
+  onProgress?: (fraction: number, message: string) => void;
+}
+
+export interface ExecuteOutput {
+  results: ResultEntry[];
+  diagnostics: Diagnostic[];
+}
+
+export async function executeModel(ast: BayesFile, env: CheckEnvironment, options: ExecuteOptions): Promise<ExecuteOutput> {
+  const out: ExecuteOutput = { results: [], diagnostics: [] };
+  const shared = new Map<string, unknown>();
+  const lineStarts = lineOffsets(options.text);
+  const runnable = [...allStatements(ast)].filter(isRunnable).filter((s) => !hasErrors(options.diagnostics.filter((d) => within(d.range, s.range))));
+  for (const [i, statement] of runnable.entries()) {
+    if (options.signal?.aborted) break;
+    options.onProgress?.(i / runnable.length, `line ${statement.range.start.line + 1}`);
+    const context: HandlerContext = {
+      statement, ast, symbols: options.symbols, env, source: sliceRange(options.text, lineStarts, statement.range),
+      signal: options.signal, onProgress: options.onProgress, shared,
+    };
+    const comparison = statement.kind === 'expectStatement' ? sliceRange(options.text, lineStarts, statement.comparison.range) : '';
+    const output = await runStatement(context, comparison);
+    out.results.push(...output.results);
+    out.diagnostics.push(...output.diagnostics);
+  }
+  return out;
+}
+
+function isRunnable(s: Statement): s is RunnableStatement {
+  return s.kind === 'learn' || s.kind === 'queryStatement' || s.kind === 'expectStatement';
+}
+
+async function runStatement(context: HandlerContext, comparisonText: string): Promise<HandlerOutput> {
+  const statement = context.statement;
+  const key = handlerKey(statement);
+  const handler = handlerFor(key);
+  if (!handler) {
+    return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message: `\`${key}\` is not implemented yet`, range: statement.range }] };
+  }
+  let output: HandlerOutput;
+  try {
+    output = await handler(context);
+  } catch (e) {
+    const message = `\`${key}\` failed: ${(e as Error).message}`;
+    return { results: [], diagnostics: [{ severity: 'error', code: 'internal-error', message, range: statement.range }] };
+  }
+  return statement.kind === 'expectStatement' ? judge(context, statement, output, comparisonText) : output;
+}
+
+/** Wraps a query's output in the expect verdict; a failed expectation is an error on its line. */
+function judge(context: HandlerContext, statement: ExpectStmt, output: HandlerOutput, comparisonText: string): HandlerOutput {
+  const comparison = statement.comparison;
+  if (output.value === undefined) {
+    if (hasErrors(output.diagnostics)) return output;
+    const diagnostic: Diagnostic = { severity: 'error', code: 'expect-no-value', message: 'the query gave no value to compare', range: statement.range };
+    return { ...output, diagnostics: [...output.diagnostics, diagnostic] };
+  }
+  const passed = comparisonHolds(output.value, comparison);
+  const result: ExpectResult = {
+    kind: 'expect', range: statement.range, source: context.source, passed, actual: output.value, expected: comparisonText,
+    headline: `${passed ? 'holds' : 'fails'}: ${formatValue(output.value)} ${comparisonText}`,
+    ...(output.results[0] ? { result: output.results[0] } : {}),
+  };
+  const diagnostics = [...output.diagnostics];
+  if (!passed) {
+    diagnostics.push({ severity: 'error', code: 'expect-failed', message: `expected ${comparisonText} but the model gives ${formatValue(output.value)}`, range: comparison.range });
+  }
+  return { results: [result], diagnostics, value: output.value };
+}
+
+function formatValue(value: number | string): string {
+  return typeof value === 'number' ? String(Number(value.toPrecision(6))) : value;
+}
+
+function within(inner: Range, outer: Range): boolean {
+  const before = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return before(outer.start, inner.start) && before(inner.end, outer.end);
+}
+
+function lineOffsets(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+function sliceRange(text: string, lineStarts: number[], range: Range): string {
+  return text.slice(lineStarts[range.start.line] + range.start.character, lineStarts[range.end.line] + range.end.character);
+}

@@ -1,0 +1,62 @@
+/**
+ * The registry of statement handlers. Each learn form and each query form has at most one
+ * handler, keyed `learn`, `learn structure` or `query <form>`; engine features register theirs
+ * (one file per handler, imported from `handlers/all.ts`). `expect` lines reuse the query
+ * handler of their query and compare its `value`. A form without a handler yields an error
+ * diagnostic saying so — never a made-up number.
+ */
+import type { BayesFile, CheckEnvironment, ExpectStmt, LearnStmt, QueryForm, QueryStmt, SymbolTable } from '../../language/index.js';
+import type { Diagnostic } from '../../language/diagnostics.js';
+import type { ResultEntry } from '../runResult.js';
+
+export type HandlerKey = 'learn' | 'learn structure' | `query ${QueryForm}`;
+export type RunnableStatement = LearnStmt | QueryStmt | ExpectStmt;
+
+export interface HandlerContext {
+  /** The statement being run; for `expect`, the whole expect statement (its `query` is the query). */
+  statement: RunnableStatement;
+  ast: BayesFile;
+  symbols: SymbolTable;
+  env: CheckEnvironment;
+  /** The statement's source text, for `ResultBase.source`. */
+  source: string;
+  /** Checked by long loops; stop and return what there is when aborted. */
+  signal?: AbortSignal;
+  onProgress?: (fraction: number, message: string) => void;
+  /**
+   * State shared by the handlers of one run, e.g. parameters learnt by `learn` that later
+   * queries read. Keys are owned by the handlers that write them.
+   */
+  shared: Map<string, unknown>;
+}
+
+export interface HandlerOutput {
+  results: ResultEntry[];
+  diagnostics: Diagnostic[];
+  /** The query's answer as `expect` compares it: a number, or a name such as a state. */
+  value?: number | string;
+}
+
+export type Handler = (context: HandlerContext) => HandlerOutput | Promise<HandlerOutput>;
+
+const handlers = new Map<HandlerKey, Handler>();
+
+/** Registers the handler of one form; registering a form twice is a programming error. */
+export function registerHandler(key: HandlerKey, handler: Handler): void {
+  if (handlers.has(key)) throw new Error(`a handler for '${key}' is already registered`);
+  handlers.set(key, handler);
+}
+
+export function handlerFor(key: HandlerKey): Handler | undefined {
+  return handlers.get(key);
+}
+
+/** For tests: forget a registration. */
+export function unregisterHandler(key: HandlerKey): void {
+  handlers.delete(key);
+}
+
+export function handlerKey(statement: RunnableStatement): HandlerKey {
+  if (statement.kind === 'learn') return statement.structure ? 'learn structure' : 'learn';
+  return `query ${statement.query.form}`;
+}
