@@ -15,11 +15,11 @@ import {
 import { fileURLToPath } from 'node:url';
 import { Session } from './run/session.js';
 import { registerFeatures, featureCapabilities } from './features/index.js';
+import { RUN_COMMAND } from './features/codeLens.js';
 
 export { toLspDiagnostic } from './run/session.js';
 
-/** The command the client (or any editor) sends to run a model: arguments `[uri]`. */
-export const RUN_COMMAND = 'bayes.server.run';
+export { RUN_COMMAND };
 
 export interface InitializationOptions {
   /** Workspace trust: false in VS Code's restricted mode. Other editors: trusted. */

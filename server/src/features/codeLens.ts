@@ -8,6 +8,7 @@ import type * as A from '../language/index.js';
 import type { RunRecord } from '../run/runScheduler.js';
 import { summary } from '../run/session.js';
 
+/** The command any editor sends to run a model: arguments `[uri]`. */
 export const RUN_COMMAND = 'bayes.server.run';
 
 export function codeLenses(file: A.BayesFile, uri: string, last: RunRecord | undefined): CodeLens[] {
