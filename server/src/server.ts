@@ -13,6 +13,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { fileURLToPath } from 'node:url';
+import { basename } from 'node:path';
 import { Session } from './run/session.js';
 import { registerFeatures, featureCapabilities } from './features/index.js';
 import { RUN_COMMAND } from './features/codeLens.js';
@@ -28,6 +29,8 @@ export interface InitializationOptions {
 
 export function startServer(connection: Connection, options: { workerPath?: string } = {}): Session {
   const session = new Session(connection, options.workerPath);
+  // Whatever a feature gets wrong, the server keeps serving the other requests and documents.
+  process.on('unhandledRejection', (e) => connection.console.error(`unhandled: ${e instanceof Error ? e.stack : String(e)}`));
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     session.workspaceRoots = (params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []))
@@ -83,7 +86,8 @@ export function startServer(connection: Connection, options: { workerPath?: stri
   return session;
 }
 
-// Started as a module by VS Code (IPC) or by `bayes lsp --stdio`: createConnection reads the transport from argv.
-if (typeof require !== 'undefined' && require.main === module) {
+// Started as its own bundle by VS Code (IPC): createConnection reads the transport from argv. The CLI
+// bundles this module too and is then require.main itself: there `bayes lsp` starts the server, once.
+if (typeof require !== 'undefined' && require.main === module && basename(__filename).startsWith('server.')) {
   startServer(createConnection(ProposedFeatures.all));
 }

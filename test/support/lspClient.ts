@@ -47,11 +47,14 @@ export async function startLsp(options: LspOptions | string = {}): Promise<LspSe
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const notifications: { method: string; params: unknown }[] = [];
   const waiters: { method: string; match: (p: never) => boolean; resolve: (p: never) => void }[] = [];
-  connection.onNotification((method, params) => {
+  const received = (method: string, params: unknown) => {
     notifications.push({ method, params });
     const i = waiters.findIndex((w) => w.method === method && w.match(params as never));
     if (i >= 0) waiters.splice(i, 1)[0].resolve(params as never);
-  });
+  };
+  connection.onNotification(received);
+  // vscode-jsonrpc routes `$/progress` to its own handler, never to the catch-all one.
+  connection.onUnhandledProgress((params) => received('$/progress', params));
   connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map(() => o.settings ?? {}));
   connection.onRequest('window/workDoneProgress/create', () => null);
   connection.onRequest('client/registerCapability', () => null);

@@ -55,7 +55,7 @@ function inlineToCsv(doc: ParsedDocument, decl: A.DataDecl, documentPath: string
       documentChanges: [
         { kind: 'create', uri: csvUri, options: { overwrite: false, ignoreIfExists: false } },
         { textDocument: { uri: csvUri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: csv }] },
-        { textDocument: { uri, version: doc.document.version }, edits: [{ range: decl.range, newText: `data ${decl.name.text} from "${file}"` }] },
+        { textDocument: { uri, version: doc.version }, edits: [{ range: decl.range, newText: `data ${decl.name.text} from "${file}"` }] },
       ],
     },
   };

@@ -36,6 +36,7 @@ export interface SessionCapabilities {
 
 export interface ParsedDocument {
   document: TextDocument;
+  version: number;
   text: string;
   parse: ParseResult;
 }
@@ -75,9 +76,10 @@ export class Session {
     const document = this.documents.get(uri);
     if (!document) return undefined;
     const known = this.parsed.get(uri);
-    if (known && known.document.version === document.version && known.document === document) return known;
+    // TextDocument objects are updated in place: compare the version the parse was made at.
+    if (known && known.version === document.version) return known;
     const text = document.getText();
-    const entry = { document, text, parse: parseDocument(text) };
+    const entry = { document, version: document.version, text, parse: parseDocument(text) };
     this.parsed.set(uri, entry);
     return entry;
   }
@@ -110,7 +112,7 @@ export class Session {
     const settings = await this.settings.get(uri);
     const parsed = this.parse(uri);
     if (!parsed) return undefined;
-    const version = parsed.document.version;
+    const version = parsed.version;
     const env = checkEnvironment(environmentOptions(uri, this.workspaceRoots, settings), this.trusted);
     const result = checkText(parsed.text, env);
     if (this.documents.get(uri)?.version !== version) return result; // a newer version is on its way
@@ -129,7 +131,9 @@ export class Session {
     const parsed = this.parse(uri);
     if (!parsed) return 'unknown-document';
     if (!this.trusted) {
-      void this.connection.window.showInformationMessage('Bayes: this workspace is in restricted mode; models are checked but not run. Trust the workspace to run them.');
+      // A request: editors that cannot show it answer with an error, which is no reason to stop.
+      this.connection.window.showInformationMessage('Bayes: this workspace is in restricted mode; models are checked but not run. Trust the workspace to run them.')
+        .then(undefined, () => undefined);
       return 'untrusted';
     }
     const settings: BayesSettings = await this.settings.get(uri);
