@@ -25,11 +25,12 @@ function symbolSections(file: A.BayesFile, index: NameIndex, s: NameSymbol, run:
   const sections = [signature(s)];
   const doc = s.kind === 'hypothesis' ? undefined : s.statement?.doc;
   if (doc) sections.push(doc);
-  if (s.kind === 'variable' || s.kind === 'hypotheses') {
-    const table = findTable(file, s);
-    if (table) sections.push(cptMarkdown(table, s));
-    sections.push(...distributions(index, s, run));
+  if (s.kind === 'hypotheses') sections.push(priorTable(s), ...likelihoodTables(file, index, s));
+  if (s.kind === 'variable') {
+    const table = scopeStatements(file, s.scope).find((x): x is A.TableDecl => x.kind === 'table' && x.head.targets[0]?.variable.text === s.name);
+    if (table) sections.push((table.doc ? `${table.doc}\n\n` : '') + cptMarkdown(table, s));
   }
+  if (s.kind === 'variable' || s.kind === 'hypotheses') sections.push(...distributions(index, s, run));
   if (s.kind === 'hypothesis') sections.push(...hypothesisFigures(s, run));
   return sections;
 }
@@ -57,10 +58,29 @@ function priorOf(s: NameSymbol): string | undefined {
   return statement.prior?.text === 'uniform' && statement.entries.length > 0 ? `1/${statement.entries.length}` : undefined;
 }
 
-/** The table `P(X | …)` declaring the variable, in its own network. */
-function findTable(file: A.BayesFile, s: NameSymbol): A.TableDecl | undefined {
-  const statements = s.scope ? file.statements.find((x): x is A.NetworkDecl => x.kind === 'network' && x.name.text === s.scope)?.statements ?? [] : file.statements;
-  return statements.find((x): x is A.TableDecl => x.kind === 'table' && x.head.targets[0]?.variable.text === s.name);
+function scopeStatements(file: A.BayesFile, scope: string): A.Statement[] {
+  if (!scope) return file.statements;
+  return file.statements.find((x): x is A.NetworkDecl => x.kind === 'network' && x.name.text === scope)?.statements ?? [];
+}
+
+/** P(h) for each hypothesis of a space. */
+function priorTable(s: NameSymbol): string {
+  return markdownTable(['h', 'P(h)'], (s.states ?? []).map((h) => [h.name, priorOf(h) ?? '']));
+}
+
+/** The likelihoods P(D | h): every table the hypothesis space conditions. */
+function likelihoodTables(file: A.BayesFile, index: NameIndex, s: NameSymbol): string[] {
+  return scopeStatements(file, s.scope)
+    .filter((x): x is A.TableDecl => x.kind === 'table' && x.head.conditions.some((c) => c.variable.text === s.name))
+    .flatMap((t) => {
+      const target = index.variable(s.scope, t.head.targets[0]?.variable.text ?? '');
+      return target ? [`likelihood ${headText(t)}\n\n${cptMarkdown(t, target)}`] : [];
+    });
+}
+
+function headText(t: A.TableDecl): string {
+  const names = (a: A.Assignment[]) => a.map((x) => x.variable.text).join(', ');
+  return `P(${names(t.head.targets)}${t.head.conditions.length ? ` | ${names(t.head.conditions)}` : ''})`;
 }
 
 /** The CPT as a Markdown table: one row per parent assignment, one column per value. */

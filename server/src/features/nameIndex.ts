@@ -153,9 +153,7 @@ class Builder {
       const v = this.symbol(`v:${scope}:${name.text}`, { kind: 'variable', name: name.text, declaration: name, statement: s, scope });
       v.states ??= s.domain.type === 'bool'
         ? ['true', 'false'].map((t) => this.symbol(`s:${v.id}:${t}`, { kind: 'state', name: t, scope, owner: v }))
-        : s.domain.states.map((st) => this.symbol(`s:${v.id}:${st.text}`, { kind: 'state', name: st.text, scope, owner: v, statement: s }));
-      // Names of a shared domain (`variable A, B : bool`) each own the states; the first declares them.
-      for (const st of s.domain.states) if (name === s.names[0]) this.occur(st, v.states.find((x) => x.name === st.text), true);
+        : s.domain.states.map((st) => this.symbol(`s:${v.id}:${st.text}`, { kind: 'state', name: st.text, declaration: st, scope, owner: v, statement: s }));
       this.addVariable(scope, v);
     }
   }

@@ -4,7 +4,7 @@
  * the parse of its current version and the last run, which hover, inlay hints and code lens
  * read; pushes each finished run to the client as `bayes/runResult`.
  */
-import { TextDocuments, DiagnosticSeverity, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
+import { TextDocuments, DiagnosticSeverity, ShowMessageNotification, MessageType, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { checkText, type CheckedDocument } from './pipeline.js';
 import { parseDocument, type ParseResult } from '../language/index.js';
@@ -131,9 +131,10 @@ export class Session {
     const parsed = this.parse(uri);
     if (!parsed) return 'unknown-document';
     if (!this.trusted) {
-      // A request: editors that cannot show it answer with an error, which is no reason to stop.
-      this.connection.window.showInformationMessage('Bayes: this workspace is in restricted mode; models are checked but not run. Trust the workspace to run them.')
-        .then(undefined, () => undefined);
+      // A notification (window/showMessage): every editor accepts it, none has to answer.
+      void this.connection.sendNotification(ShowMessageNotification.type, {
+        type: MessageType.Info, message: 'Bayes: this workspace is in restricted mode; models are checked but not run. Trust the workspace to run them.',
+      });
       return 'untrusted';
     }
     const settings: BayesSettings = await this.settings.get(uri);
