@@ -17,6 +17,7 @@ import { foldingRanges } from './folding.js';
 import { formatting } from './formatting.js';
 import { legend, semanticTokens } from './semanticTokens.js';
 import { codeActions } from './codeActions.js';
+import { exportBif, networkSummaries } from './networks.js';
 
 export const featureCapabilities: ServerCapabilities = {
   hoverProvider: true,
@@ -96,6 +97,16 @@ export function registerFeatures(connection: Connection, session: Session): void
   connection.onCodeAction((p) => {
     const d = parsed(p.textDocument.uri);
     return d ? codeActions(d, p, { trusted: session.trusted, documentPath: session.pathOf(p.textDocument.uri) }) : [];
+  });
+
+  connection.onRequest('bayes/networks', (p: { uri: string }) => {
+    const d = parsed(p.uri);
+    return d ? networkSummaries(d.parse.ast, session.pathOf(p.uri), session.trusted) : [];
+  });
+  type Exported = { text: string } | { error: string };
+  connection.onRequest<Exported, unknown>('bayes/exportBif', (p: { uri: string; network: string }): Exported => {
+    const d = parsed(p.uri);
+    return d ? exportBif(d.parse.ast, session.pathOf(p.uri), session.trusted, p.network) : { error: 'the document is not open' };
   });
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.
