@@ -114,7 +114,7 @@ export class Session {
     if (!parsed) return undefined;
     const version = parsed.version;
     const env = checkEnvironment(environmentOptions(uri, this.workspaceRoots, settings), this.trusted);
-    const result = checkText(parsed.text, env);
+    const result = checkText(parsed.text, env, parsed.parse);
     if (this.documents.get(uri)?.version !== version) return result; // a newer version is on its way
     this.checked.set(uri, { version, result });
     this.publish(uri);
@@ -139,7 +139,7 @@ export class Session {
     }
     const settings: BayesSettings = await this.settings.get(uri);
     const envOptions = environmentOptions(uri, this.workspaceRoots, settings);
-    const checked = checkText(parsed.text, checkEnvironment(envOptions, true));
+    const checked = checkText(parsed.text, checkEnvironment(envOptions, true), parsed.parse);
     return this.runs.run({ uri, text: parsed.text, settings, envOptions, checked });
   }
 
