@@ -161,9 +161,10 @@ export interface ExpectStmt extends StatementBase { kind: 'expectStatement'; que
 
 /**
  * A statement that did not parse. It keeps the keyword and the declared name (when there is
- * one) so the checker does not report every later use of that name as undefined.
+ * one; `others` are further names of `variable A, B, …`) so the checker does not report every
+ * later use of those names as undefined.
  */
-export interface ErrorStmt extends StatementBase { kind: 'error'; keyword: string; name?: Name }
+export interface ErrorStmt extends StatementBase { kind: 'error'; keyword: string; name?: Name; others?: Name[] }
 
 export type Statement =
   | VariableDecl | HypothesesDecl | TableDecl | NetworkDecl | ImportDecl | DataDecl | CorpusDecl

@@ -12,7 +12,7 @@ import { checkTables } from './check/tables.js';
 import { checkCycles } from './check/cycles.js';
 import { checkCorpus, checkData } from './check/data.js';
 import { checkClassifier, checkHypotheses, checkMixture } from './check/declarations.js';
-import { checkExpect, checkLearn, checkObserve, checkQueryStatement } from './check/queries.js';
+import { checkExpect, checkLearn, checkObserve, checkQuery } from './check/queries.js';
 
 export interface CheckOutput {
   diagnostics: Diagnostic[];
@@ -38,7 +38,7 @@ function checkStatement(ctx: CheckContext, s: A.Statement): void {
     case 'learn': return checkLearn(ctx, s);
     case 'classifier': return checkClassifier(ctx, s);
     case 'mixture': return checkMixture(ctx, s);
-    case 'queryStatement': return checkQueryStatement(ctx, s.query);
+    case 'queryStatement': return checkQuery(ctx, s.query);
     case 'expectStatement': return checkExpect(ctx, s);
     default: return undefined; // variables, tables, data, networks, imports: checked above
   }

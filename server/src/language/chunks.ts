@@ -9,58 +9,76 @@ import type { IToken } from 'chevrotain';
 import * as T from './tokens.js';
 
 export type ChunkKind = 'statement' | 'networkOpen' | 'networkClose';
-export interface Chunk { kind: ChunkKind; tokens: IToken[] }
+/** A statement's tokens: `tokens[start]` up to (not including) `tokens[end]` of the whole file. */
+export interface Chunk { kind: ChunkKind; start: number; end: number }
 
 const openers = new Set([T.LCurly, T.LParen, T.LBracket]);
 const closers = new Set([T.RCurly, T.RParen, T.RBracket]);
 
+/** What each token type means to the splitter, by `tokenTypeIdx` (one array read per token). */
+const enum Role { Other, Keyword, Opener, Closer }
+const roles: Role[] = [];
+for (const t of T.statementKeywords) roles[t.tokenTypeIdx!] = Role.Keyword;
+for (const t of openers) roles[t.tokenTypeIdx!] = Role.Opener;
+for (const t of closers) roles[t.tokenTypeIdx!] = Role.Closer;
+
 export function splitStatements(tokens: readonly IToken[]): Chunk[] {
   const chunks: Chunk[] = [];
-  let current: IToken[] = [];
-  let depth = 0;
+  let start = 0; // first token of the current statement
+  // Open brackets of the current statement; a closer that does not match the top is a typo
+  // inside the statement and must not end it (so it is ignored here).
+  let open: IToken[] = [];
   let startColumn = 0;
   let previousLine = -1;
-  const flush = (kind: ChunkKind = 'statement') => {
-    if (current.length > 0) chunks.push({ kind, tokens: current });
-    current = [];
-    depth = 0;
+  const flush = (end: number, kind: ChunkKind = 'statement') => {
+    if (end > start) chunks.push({ kind, start, end });
+    start = end;
+    open = [];
   };
-  for (const t of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const role = roles[t.tokenTypeIdx] ?? Role.Other;
     const lineStart = t.startLine !== previousLine;
-    previousLine = t.endLine!;
-    if (current.length > 0 && lineStart && T.statementKeywords.has(t.tokenType) && (depth <= 0 || t.startColumn! <= startColumn)) {
-      flush();
-    }
-    if (t.tokenType === T.RCurly && depth <= 0) {
-      flush();
-      chunks.push({ kind: 'networkClose', tokens: [t] });
+    previousLine = t.startLine!;
+    if (role === Role.Keyword && lineStart && i > start && (open.length === 0 || t.startColumn! <= startColumn)) flush(i);
+    if (t.tokenType === T.RCurly && open.length === 0) {
+      flush(i);
+      chunks.push({ kind: 'networkClose', start: i, end: i + 1 });
+      start = i + 1;
       continue;
     }
-    if (current.length === 0) startColumn = t.startColumn!;
-    current.push(t);
-    if (openers.has(t.tokenType)) {
-      depth++;
-      if (t.tokenType === T.LCurly && depth === 1 && current[0].tokenType === T.Kw.network) flush('networkOpen');
-    } else if (closers.has(t.tokenType)) {
-      depth--;
+    if (i === start) startColumn = t.startColumn!;
+    if (role === Role.Opener) {
+      open.push(t);
+      if (t.tokenType === T.LCurly && open.length === 1 && tokens[start].tokenType === T.Kw.network) flush(i + 1, 'networkOpen');
+    } else if (role === Role.Closer && open.length > 0 && matches(open[open.length - 1], t)) {
+      open.pop();
     }
   }
-  flush();
+  flush(tokens.length);
   return chunks;
 }
 
-/** Whether every bracket opened on these tokens is closed on them. */
-export function balanced(tokens: readonly IToken[]): boolean {
-  return unclosedOpener(tokens) === undefined && tokens.every((t, i) => !closers.has(t.tokenType) || depthBefore(tokens, i) > 0);
+function matches(opener: IToken, closer: IToken): boolean {
+  return (opener.tokenType === T.LCurly && closer.tokenType === T.RCurly)
+    || (opener.tokenType === T.LParen && closer.tokenType === T.RParen)
+    || (opener.tokenType === T.LBracket && closer.tokenType === T.RBracket);
 }
 
-function depthBefore(tokens: readonly IToken[], index: number): number {
-  let depth = 0;
-  for (let i = 0; i < index; i++) {
-    if (openers.has(tokens[i].tokenType)) depth++;
-    else if (closers.has(tokens[i].tokenType)) depth--;
+/**
+ * Whether the tokens of `line` can be dropped from a statement without unbalancing it: the
+ * line closes every bracket it opens, and closes none opened on an earlier line.
+ */
+export function selfContained(tokens: readonly IToken[], line: number): boolean {
+  const stack: IToken[] = [];
+  for (const t of tokens) {
+    if (openers.has(t.tokenType)) stack.push(t);
+    else if (closers.has(t.tokenType) && stack.length > 0 && matches(stack[stack.length - 1], t)) {
+      const opener = stack.pop()!;
+      if (t.startLine === line && opener.startLine !== line) return false;
+    }
   }
-  return depth;
+  return unclosedOpener(tokens.filter((t) => t.startLine === line)) === undefined;
 }
 
 /** The first bracket these tokens open and never close, if any. */
@@ -68,7 +86,7 @@ export function unclosedOpener(tokens: readonly IToken[]): IToken | undefined {
   const stack: IToken[] = [];
   for (const t of tokens) {
     if (openers.has(t.tokenType)) stack.push(t);
-    else if (closers.has(t.tokenType)) stack.pop();
+    else if (closers.has(t.tokenType) && stack.length > 0 && matches(stack[stack.length - 1], t)) stack.pop();
   }
   return stack[0];
 }

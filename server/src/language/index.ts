@@ -11,6 +11,8 @@ import type { CheckEnvironment } from './environment.js';
 export type { CheckEnvironment } from './environment.js';
 export type { SymbolTable, Scope, VariableInfo, GlobalSymbol, DataInfo } from './symbols.js';
 export { check } from './checker.js';
+export { allStatements } from './symbols.js';
+export { lineStarts, sliceRange, documentRange } from './lines.js';
 
 export type { Diagnostic, Range, Position, Severity } from './diagnostics.js';
 export type * from './ast.js';
@@ -21,7 +23,6 @@ export interface ParseResult {
   /** Lexing and parsing diagnostics. */
   diagnostics: Diagnostic[];
 }
-
 
 export function parseDocument(text: string): ParseResult {
   return parse(text);

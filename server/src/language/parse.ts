@@ -6,10 +6,12 @@
 import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { Diagnostic, Range } from './diagnostics.js';
-import { bayesLexer, Identifier, Kw } from './tokens.js';
-import { bayesParser, tokenRange } from './parser.js';
-import { balanced, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
+import { tokenize, Comma, Identifier, Kw } from './tokens.js';
+import { bayesParser, tokenEnd, tokenRange } from './parser.js';
+import { selfContained, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
+import { documentRange } from './lines.js';
+import { fastDataDecl } from './dataBlock.js';
 
 export interface ParseOutput {
   ast: A.BayesFile;
@@ -20,29 +22,39 @@ export interface ParseOutput {
 const MAX_DROPPED_LINES = 20;
 
 export function parse(text: string): ParseOutput {
-  const lexed = bayesLexer().tokenize(text);
+  const lexed = tokenize(text);
   const diagnostics = lexed.errors.map((e) => lexDiagnostic(text, e));
   const docs = docLines(lexed.groups.doc ?? []);
   const file: A.BayesFile = { kind: 'file', statements: [], range: documentRange(text) };
-  const open: A.NetworkDecl[] = [];
-  const container = () => (open.length > 0 ? open[open.length - 1].statements : file.statements);
-  for (const chunk of splitStatements(lexed.tokens)) {
+  // Open networks, innermost last; `undefined` stands for a network whose header did not parse:
+  // its `}` still closes it, and its statements stay at the top level.
+  const open: (A.NetworkDecl | undefined)[] = [];
+  const container = () => {
+    for (let i = open.length - 1; i >= 0; i--) if (open[i]) return open[i]!.statements;
+    return file.statements;
+  };
+  bayesParser().text = text;
+  const all = lexed.tokens;
+  for (const chunk of splitStatements(all)) {
     if (chunk.kind === 'networkClose') {
-      const network = open.pop();
-      if (network) network.range = { start: network.range.start, end: tokenRange(chunk.tokens[0]).end };
-      else diagnostics.push(syntaxError("unexpected '}': there is no open network or block to close", tokenRange(chunk.tokens[0])));
+      const brace = tokenRange(all[chunk.start]);
+      if (open.length === 0) {
+        diagnostics.push(syntaxError("unexpected '}': there is no open network or block to close", brace));
+      } else {
+        const network = open.pop();
+        if (network) network.range = { start: network.range.start, end: brace.end };
+      }
       continue;
     }
-    const { statement, errors } = parseChunk(text, chunk);
+    const { statement, errors } = parseChunk(all, chunk);
     diagnostics.push(...errors);
-    if (!statement) continue;
     const doc = docFor(docs, statement.range.start.line);
     if (doc !== undefined) statement.doc = doc;
     container().push(statement);
-    if (statement.kind === 'network' && chunk.kind === 'networkOpen') open.push(statement);
+    if (chunk.kind === 'networkOpen') open.push(statement.kind === 'network' ? statement : undefined);
   }
   for (const network of open) {
-    diagnostics.push(syntaxError(`network '${network.name.text}' is missing its closing '}'`, network.name.range, 'unclosed-network'));
+    if (network) diagnostics.push(syntaxError(`network '${network.name.text}' is missing its closing '}'`, network.name.range, 'unclosed-network'));
   }
   return { ast: file, diagnostics: onePerLine(diagnostics) };
 }
@@ -54,15 +66,15 @@ function attempt(chunk: Chunk, tokens: IToken[]): Attempt {
   parser.input = tokens;
   if (chunk.kind === 'networkOpen') {
     const name = parser.networkHeader();
-    if (parser.errors.length === 0) {
-      return { statement: { kind: 'network', name, statements: [], range: tokenRange(tokens[0], tokens[tokens.length - 1]) } };
-    }
-  } else {
-    const statement = parser.statement();
-    if (parser.errors.length === 0 && !missingComparison(statement)) return { statement };
-    if (parser.errors.length === 0) return { error: noComparison(tokens), expected: 'a comparison' };
+    const errors = parser.errors; // the getter copies: read it once
+    if (errors.length > 0) return { error: errors[0], expected: lastExpectation.text };
+    return { statement: { kind: 'network', name, statements: [], range: tokenRange(tokens[0], tokens[tokens.length - 1]) } };
   }
-  return { error: parser.errors[0], expected: lastExpectation.text };
+  const statement = parser.statement();
+  const errors = parser.errors;
+  if (errors.length > 0) return { error: errors[0], expected: lastExpectation.text };
+  if (missingComparison(statement)) return { error: noComparison(tokens), expected: 'a comparison' };
+  return { statement };
 }
 
 function missingComparison(statement: A.Statement): boolean {
@@ -78,10 +90,12 @@ function noComparison(tokens: IToken[]): IRecognitionException {
   };
 }
 
-function parseChunk(text: string, chunk: Chunk): { statement?: A.Statement; errors: Diagnostic[] } {
-  bayesParser().text = text;
+function parseChunk(all: IToken[], chunk: Chunk): { statement: A.Statement; errors: Diagnostic[] } {
+  const data = chunk.kind === 'statement' ? fastDataDecl(all, chunk.start, chunk.end) : undefined;
+  if (data) return { statement: data, errors: [] };
   const errors: Diagnostic[] = [];
-  let tokens = chunk.tokens;
+  const original = all.slice(chunk.start, chunk.end);
+  let tokens = original;
   let result = attempt(chunk, tokens);
   for (let dropped = 0; result.error && dropped < MAX_DROPPED_LINES; dropped++) {
     const next = bestRepair(chunk, tokens, result);
@@ -95,7 +109,7 @@ function parseChunk(text: string, chunk: Chunk): { statement?: A.Statement; erro
     return { statement: result.statement, errors };
   }
   errors.push(recognitionDiagnostic(result.error, tokens));
-  return { statement: errorStatement(chunk.tokens), errors };
+  return { statement: errorStatement(original), errors };
 }
 
 interface Repair { tokens: IToken[]; diagnostic: Diagnostic; result: Attempt }
@@ -125,26 +139,27 @@ function bestRepair(chunk: Chunk, tokens: IToken[], failed: Attempt & { error: I
     }
   }
   const previous = tokens[index - 1];
-  if (previous && previous.endLine! < at.startLine! && previous.startLine !== firstLine && balanced(lineOf(previous.startLine!))) {
+  if (previous && previous.startLine! < at.startLine! && previous.startLine !== firstLine && selfContained(tokens, previous.startLine!)) {
     const diagnostic = syntaxError(`this line is incomplete: expected ${failed.expected} after '${previous.image}'`, tokenRange(previous));
     candidates.push({ tokens: without(previous.startLine!), diagnostic });
   }
-  if (at.startLine !== firstLine && balanced(lineOf(at.startLine!))) {
+  if (at.startLine !== firstLine && selfContained(tokens, at.startLine!)) {
     candidates.push({ tokens: without(at.startLine!), diagnostic: recognitionDiagnostic(failed.error, tokens) });
   }
   let best: Repair | undefined;
   for (const candidate of candidates) {
     const result = attempt(chunk, candidate.tokens);
     if (result.statement) return { ...candidate, result };
-    if (!best || progress(result) > progress(best.result)) best = { ...candidate, result };
+    if (!best || progress(result, candidate.tokens) > progress(best.result, best.tokens)) best = { ...candidate, result };
   }
-  return best && progress(best.result) > at.startOffset ? best : undefined;
+  return best && progress(best.result, best.tokens) > at.startOffset ? best : undefined;
 }
 
-function progress(result: Attempt): number {
+/** How far a failed attempt got: the offset of its error (the chunk's end for end-of-statement errors). */
+function progress(result: Attempt, tokens: IToken[]): number {
   if (!result.error) return Infinity;
   const offset = result.error.token.startOffset;
-  return Number.isNaN(offset) ? Infinity : offset;
+  return Number.isNaN(offset) ? tokenEnd(tokens[tokens.length - 1]) : offset;
 }
 
 function offendingToken(error: IRecognitionException, tokens: IToken[]): IToken {
@@ -165,11 +180,13 @@ function errorStatement(tokens: IToken[]): A.ErrorStmt {
   const range = tokenRange(keyword, tokens[tokens.length - 1]);
   const declares = [Kw.variable, Kw.hypotheses, Kw.data, Kw.corpus, Kw.classifier, Kw.mixture, Kw.network].includes(keyword.tokenType);
   const nameToken = keyword.tokenType === Kw.import ? tokens[2] : tokens[1];
-  const isName = nameToken && (nameToken.tokenType === Identifier || nameToken.tokenType.CATEGORIES?.includes(Identifier));
-  const name: A.Name | undefined = (declares || keyword.tokenType === Kw.import) && isName
-    ? { kind: 'name', text: nameToken.image, range: tokenRange(nameToken) }
-    : undefined;
-  return { kind: 'error', keyword: keyword.image, ...(name ? { name } : {}), range };
+  const isName = (t: IToken | undefined) => t !== undefined && (t.tokenType === Identifier || t.tokenType.CATEGORIES?.includes(Identifier) === true);
+  if (!(declares || keyword.tokenType === Kw.import) || !isName(nameToken)) return { kind: 'error', keyword: keyword.image, range };
+  const nameOf = (t: IToken): A.Name => ({ kind: 'name', text: t.image, range: tokenRange(t) });
+  // `variable A, B, C …` declares every name before the domain.
+  const others: A.Name[] = [];
+  for (let i = 2; keyword.tokenType === Kw.variable && tokens[i]?.tokenType === Comma && isName(tokens[i + 1]); i += 2) others.push(nameOf(tokens[i + 1]));
+  return { kind: 'error', keyword: keyword.image, name: nameOf(nameToken), ...(others.length ? { others } : {}), range };
 }
 
 function lexDiagnostic(text: string, e: ILexingError): Diagnostic {
@@ -179,7 +196,7 @@ function lexDiagnostic(text: string, e: ILexingError): Diagnostic {
   const message = bad.startsWith('"')
     ? 'this string is not closed: a string must end with " on the same line'
     : `unexpected character${e.length > 1 ? 's' : ''} '${bad}'`;
-  const newline = bad.indexOf('\n');
+  const newline = bad.search(/[\r\n]/);
   const length = newline >= 0 ? newline : e.length;
   return { severity: 'error', message, code: 'lexical-error', range: { start: { line, character }, end: { line, character: character + Math.max(1, length) } } };
 }
@@ -209,10 +226,4 @@ function docFor(docs: Map<number, string>, line: number): string | undefined {
   return parts.length > 0 ? parts.join('\n') : undefined;
 }
 
-function documentRange(text: string): Range {
-  let line = 0;
-  let lastBreak = -1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) { line++; lastBreak = i; }
-  return { start: { line: 0, character: 0 }, end: { line, character: text.length - lastBreak - 1 } };
-}
 

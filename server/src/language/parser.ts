@@ -4,7 +4,7 @@
  * how error recovery stays local; `file` and `networkDecl` describe the whole language for the
  * generated grammar docs. Semantic actions sit in `ACTION` so the recording phase skips them.
  */
-import { EmbeddedActionsParser, type IToken, type TokenType } from 'chevrotain';
+import { EmbeddedActionsParser, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { Range } from './diagnostics.js';
 import * as T from './tokens.js';
@@ -12,11 +12,17 @@ import { errorMessages } from './parseErrors.js';
 
 const { Kw } = T;
 
+/** LSP range from the first token's start to the last token's end (tokens are single-line). */
 export function tokenRange(first: IToken, last: IToken = first): Range {
   return {
     start: { line: first.startLine! - 1, character: first.startColumn! - 1 },
-    end: { line: last.endLine! - 1, character: last.endColumn! },
+    end: { line: last.startLine! - 1, character: last.startColumn! - 1 + last.image.length },
   };
+}
+
+/** Offset just past a token. */
+export function tokenEnd(token: IToken): number {
+  return token.startOffset + token.image.length;
 }
 
 function join(a: Range, b: Range): Range {
@@ -78,7 +84,7 @@ export class BayesParser extends EmbeddedActionsParser {
       if (pct) value /= 100;
       if (minus) value = -value;
       const range = this.from(first);
-      return { kind: 'number', value, text: this.text.slice(first.startOffset, this.LA(0).endOffset! + 1), range };
+      return { kind: 'number', value, text: this.text.slice(first.startOffset, tokenEnd(this.LA(0))), range };
     });
   });
 
@@ -863,7 +869,7 @@ function comparisonFromEvidence(query: A.Query): A.Comparison | undefined {
 }
 
 /** Data cells grouped into rows by source line; the first row is the header. */
-function rowsByLine(cells: A.Expr[]): { header: A.Name[]; rows: A.DataRow[] } {
+export function rowsByLine(cells: A.Expr[]): { header: A.Name[]; rows: A.DataRow[] } {
   const rows: A.DataRow[] = [];
   let current: A.Expr[] = [];
   const flush = () => {
@@ -894,4 +900,3 @@ export function bayesParser(): BayesParser {
   return parser;
 }
 
-export type { TokenType };

@@ -45,6 +45,11 @@ export interface SymbolTable {
   data: Map<string, DataInfo>;
   /** Every table with the scope its names resolve in. */
   tables: { table: A.TableDecl; scope: Scope }[];
+  /**
+   * Each name the checker resolved (a use) → the name that declares it: for definition,
+   * references and rename. Declarations map to themselves; unresolved names are absent.
+   */
+  references: Map<A.Name, A.Name>;
 }
 
 const globalKinds: Partial<Record<A.Statement['kind'], GlobalKind>> = {
@@ -55,7 +60,7 @@ const globalKinds: Partial<Record<A.Statement['kind'], GlobalKind>> = {
 export function buildSymbols(file: A.BayesFile, env: CheckEnvironment, report: Reporter): SymbolTable {
   const table: SymbolTable = {
     globals: new Map(), defaultScope: newScope('default', ''), scopes: new Map(), hypothesisEntries: new Map(),
-    data: new Map(), tables: [],
+    data: new Map(), tables: [], references: new Map(),
   };
   declareStatements(table, file.statements, table.defaultScope, report);
   for (const statement of allStatements(file)) {
@@ -89,24 +94,28 @@ function declareGlobal(table: SymbolTable, kind: GlobalKind, name: A.Name, node:
     return;
   }
   if (!existing || existing.kind === 'unknown') table.globals.set(name.text, { kind, name, node });
+  table.references.set(name, name);
 }
 
-function declareVariable(scope: Scope, info: VariableInfo, report: Reporter): void {
+/** Declares a variable in its scope; false when the name was taken (and reported). */
+function declareVariable(table: SymbolTable, scope: Scope, info: VariableInfo, report: Reporter): boolean {
   const existing = scope.variables.get(info.name);
   if (existing?.declaration && info.declaration) {
     const where = scope.kind === 'default' ? '' : ` in network '${scope.name}'`;
     report.error('duplicate-name', `variable '${info.name}' is already declared${where} (line ${existing.declaration.range.start.line + 1})`,
       info.declaration.range, { previous: existing.declaration.range });
-    return;
+    return false;
   }
   scope.variables.set(info.name, info);
+  if (info.declaration) table.references.set(info.declaration, info.declaration);
+  return true;
 }
 
 function declareStatements(table: SymbolTable, statements: A.Statement[], scope: Scope, report: Reporter): void {
   for (const s of statements) {
     const kind = globalKinds[s.kind];
     if (s.kind === 'error') {
-      if (s.name) declareGlobal(table, 'unknown', s.name, s, report);
+      for (const name of [...(s.name ? [s.name] : []), ...(s.others ?? [])]) declareGlobal(table, 'unknown', name, s, report);
     } else if (kind && 'name' in s) {
       declareGlobal(table, kind, s.name, s, report);
     }
@@ -114,8 +123,8 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
       case 'variable':
         for (const name of s.names) {
           const states = s.domain.type === 'real' ? undefined : s.domain.states.map((st) => st.text);
-          declareVariable(scope, { name: name.text, states, type: s.domain.type, declaration: name }, report);
-          if (scope.kind === 'default') declareGlobal(table, 'variable', name, s, report);
+          const declared = declareVariable(table, scope, { name: name.text, states, type: s.domain.type, declaration: name }, report);
+          if (declared && scope.kind === 'default') declareGlobal(table, 'variable', name, s, report);
         }
         for (const duplicate of duplicateNames(s.domain.states)) {
           report.error('duplicate-state', `state '${duplicate.text}' is listed twice`, duplicate.range);
@@ -142,12 +151,13 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
 
 function declareHypotheses(table: SymbolTable, s: A.HypothesesDecl, scope: Scope, report: Reporter): void {
   const states = s.generator ? undefined : s.entries.map((e) => e.name.text);
-  declareVariable(scope, { name: s.name.text, states, type: 'hypotheses', declaration: s.name }, report);
+  declareVariable(table, scope, { name: s.name.text, states, type: 'hypotheses', declaration: s.name }, report);
   for (const duplicate of duplicateNames(s.entries.map((e) => e.name))) {
     report.error('duplicate-name', `hypothesis '${duplicate.text}' is listed twice`, duplicate.range);
   }
   for (const entry of s.entries) {
     if (!table.hypothesisEntries.has(entry.name.text)) table.hypothesisEntries.set(entry.name.text, { space: s, entry });
+    table.references.set(entry.name, entry.name);
   }
 }
 

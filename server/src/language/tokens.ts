@@ -1,15 +1,17 @@
 /**
  * The `.bayes` tokens and the lexer (built once). Keywords are "soft": each is a category of
- * Identifier with `longer_alt: Identifier`, so `data`, `normal`, `in`, `map` … still work as
- * the names of states, columns or hypotheses wherever the grammar expects a name.
+ * Identifier, so `data`, `normal`, `in`, `map` … still work as the names of states, columns or
+ * hypotheses wherever the grammar expects a name. The lexer itself only knows Identifier;
+ * `tokenize` then gives keyword images their keyword type — one map lookup per name instead
+ * of trying every keyword pattern on every name.
  */
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
 
 export const Identifier = createToken({ name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_]*/, label: 'a name' });
 
 const keywordList: TokenType[] = [];
 function keyword(word: string): TokenType {
-  const t = createToken({ name: `kw_${word}`, pattern: word, longer_alt: Identifier, categories: [Identifier], label: `'${word}'` });
+  const t = createToken({ name: `kw_${word}`, pattern: Lexer.NA, categories: [Identifier], label: `'${word}'` });
   keywordList.push(t);
   return t;
 }
@@ -67,13 +69,16 @@ export const Less = createToken({ name: 'Less', pattern: '<', label: "'<'" });
 export const Greater = createToken({ name: 'Greater', pattern: '>', label: "'>'" });
 export const Equals = createToken({ name: 'Equals', pattern: '=', label: "'='" });
 
-export const allTokens: TokenType[] = [
+const lexedTokens: TokenType[] = [
   WhiteSpace, DocComment, LineComment, BlockComment, StringLit, NumberLit,
   LCurly, RCurly, LParen, RParen, LBracket, RBracket, Comma, Colon, Pipe, Dot, Question, Percent, Slash,
-  Approx, PlusMinus, Tilde, Arrow, Plus, Minus, LessEq, GreaterEq, Less, Greater, Equals,
-  // Longest first: the lexer takes the first pattern that matches, and `in` must not win over `independent`.
-  ...[...keywordList].sort((a, b) => String(b.PATTERN).length - String(a.PATTERN).length), Identifier,
+  Approx, PlusMinus, Tilde, Arrow, Plus, Minus, LessEq, GreaterEq, Less, Greater, Equals, Identifier,
 ];
+
+/** Every token type the parser knows: the lexed ones and the keywords. */
+export const allTokens: TokenType[] = [...lexedTokens, ...keywordList];
+
+const keywordByImage = new Map(keywordList.map((t) => [t.name.slice(3), t]));
 
 /** Keywords that begin a statement anywhere a line starts (see `chunks.ts`). */
 export const statementKeywords: ReadonlySet<TokenType> = new Set([
@@ -82,8 +87,24 @@ export const statementKeywords: ReadonlySet<TokenType> = new Set([
 ]);
 
 let lexer: Lexer | undefined;
-/** The lexer, built on first use (building validates every pattern, which is slow-ish). */
-export function bayesLexer(): Lexer {
-  lexer ??= new Lexer(allTokens, { positionTracking: 'full' });
-  return lexer;
+
+/** Lexes `text`; names that are keywords get their keyword's token type. */
+export function tokenize(text: string): ReturnType<Lexer['tokenize']> {
+  // No token spans lines (strings and doc comments end at the line; block comments are
+  // skipped), so start positions suffice: `tokenRange` derives the end from the image.
+  lexer ??= new Lexer(lexedTokens, { positionTracking: 'onlyStart' });
+  const result = lexer.tokenize(text);
+  for (const token of result.tokens) {
+    if (token.tokenType !== Identifier) continue;
+    const keyword = keywordByImage.get(token.image);
+    if (keyword) retype(token, keyword);
+  }
+  return result;
 }
+
+function retype(token: IToken, type: TokenType): void {
+  token.tokenType = type;
+  token.tokenTypeIdx = type.tokenTypeIdx!;
+}
+
+

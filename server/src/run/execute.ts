@@ -3,9 +3,8 @@
  * its registered handler (see `handlers/index.ts`). Statements whose own range holds an error
  * diagnostic are skipped — their problem is already reported — and the rest still run.
  */
-import type { BayesFile, CheckEnvironment, ExpectStmt, Range, Statement, SymbolTable } from '../language/index.js';
+import { allStatements, lineStarts, sliceRange, type BayesFile, type CheckEnvironment, type ExpectStmt, type Range, type Statement, type SymbolTable } from '../language/index.js';
 import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
-import { allStatements } from '../language/symbols.js';
 import type { ExpectResult, ResultEntry } from './runResult.js';
 import { handlerFor, handlerKey, type HandlerContext, type HandlerOutput, type RunnableStatement } from './handlers/index.js';
 import { comparisonHolds } from './compare.js';
@@ -28,16 +27,16 @@ export interface ExecuteOutput {
 export async function executeModel(ast: BayesFile, env: CheckEnvironment, options: ExecuteOptions): Promise<ExecuteOutput> {
   const out: ExecuteOutput = { results: [], diagnostics: [] };
   const shared = new Map<string, unknown>();
-  const lineStarts = lineOffsets(options.text);
+  const starts = lineStarts(options.text);
   const runnable = [...allStatements(ast)].filter(isRunnable).filter((s) => !hasErrors(options.diagnostics.filter((d) => within(d.range, s.range))));
   for (const [i, statement] of runnable.entries()) {
     if (options.signal?.aborted) break;
     options.onProgress?.(i / runnable.length, `line ${statement.range.start.line + 1}`);
     const context: HandlerContext = {
-      statement, ast, symbols: options.symbols, env, source: sliceRange(options.text, lineStarts, statement.range),
+      statement, ast, symbols: options.symbols, env, source: sliceRange(options.text, starts, statement.range),
       signal: options.signal, onProgress: options.onProgress, shared,
     };
-    const comparison = statement.kind === 'expectStatement' ? sliceRange(options.text, lineStarts, statement.comparison.range) : '';
+    const comparison = statement.kind === 'expectStatement' ? sliceRange(options.text, starts, statement.comparison.range) : '';
     const output = await runStatement(context, comparison);
     out.results.push(...output.results);
     out.diagnostics.push(...output.diagnostics);
@@ -94,14 +93,4 @@ function formatValue(value: number | string): string {
 function within(inner: Range, outer: Range): boolean {
   const before = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
   return before(outer.start, inner.start) && before(inner.end, outer.end);
-}
-
-function lineOffsets(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-function sliceRange(text: string, lineStarts: number[], range: Range): string {
-  return text.slice(lineStarts[range.start.line] + range.start.character, lineStarts[range.end.line] + range.end.character);
 }

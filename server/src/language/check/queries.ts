@@ -33,6 +33,7 @@ export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
     }
   }
   checkOptions(ctx, s.options, LEARN_OPTIONS, 'learn');
+  if (!s.structure) checkLearnColumns(ctx, s);
   for (const entry of s.options?.entries ?? []) {
     if (entry.value.kind === 'number') checkFinite(ctx, entry.value);
     if (entry.name?.text === 'order' && entry.value.kind === 'list') {
@@ -40,10 +41,6 @@ export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
       for (const item of entry.value.items) if (item.kind === 'ref') lookupVariable(ctx, scope, item.name);
     }
   }
-}
-
-export function checkQueryStatement(ctx: CheckContext, query: A.Query): void {
-  checkQuery(ctx, query);
 }
 
 export function checkExpect(ctx: CheckContext, s: A.ExpectStmt): void {
@@ -64,10 +61,7 @@ export function checkExpect(ctx: CheckContext, s: A.ExpectStmt): void {
 
 /** `expect map Diagnosis = healthy`: the expected answer must be one of the possible answers. */
 function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): void {
-  if (query.form === 'map' || query.form === 'ml' || query.form === 'mdl') {
-    const v = ctx.symbols.defaultScope.variables.get(query.target.text);
-    if (v) checkState(ctx, v, value);
-  } else if (query.form === 'optimal' || query.form === 'gibbs') {
+  if (query.form === 'map' || query.form === 'ml' || query.form === 'mdl' || query.form === 'optimal' || query.form === 'gibbs') {
     const v = ctx.symbols.defaultScope.variables.get(query.target.text);
     if (v) checkState(ctx, v, value);
   } else if (query.form === 'independent' && !(value.kind === 'ref' && ['true', 'false'].includes(value.name.text))) {
@@ -75,7 +69,7 @@ function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): v
   }
 }
 
-function checkQuery(ctx: CheckContext, q: A.Query): void {
+export function checkQuery(ctx: CheckContext, q: A.Query): void {
   const defaultScope = ctx.symbols.defaultScope;
   switch (q.form) {
     case 'posterior': case 'map': case 'ml': case 'mdl': case 'size':
@@ -149,7 +143,11 @@ function checkQuery(ctx: CheckContext, q: A.Query): void {
       checkEstimate(ctx, q);
       break;
     case 'bic': case 'likelihood':
-      if (!ctx.symbols.hypothesisEntries.has(q.model.text)) requireGlobal(ctx, q.model, ['hypotheses', 'network', 'classifier', 'mixture'], 'a hypothesis or model');
+      {
+        const entry = ctx.symbols.hypothesisEntries.get(q.model.text);
+        if (entry) ctx.symbols.references.set(q.model, entry.entry.name);
+        else requireGlobal(ctx, q.model, ['hypotheses', 'network', 'classifier', 'mixture'], 'a hypothesis or model');
+      }
       requireGlobal(ctx, q.given, ['data', 'corpus'], 'a data set');
       break;
     case 'learning_curve':
@@ -184,5 +182,27 @@ function checkEstimate(ctx: CheckContext, q: Extract<A.Query, { form: 'estimate'
   if (!match || Number(match[2]) < 1 || Number(match[2]) > count) {
     const last = Number.isFinite(count) ? String(count) : 'K';
     ctx.report.error('undefined-name', `a mixture's parameters are mean1…mean${last}, weight1…weight${last} and sigma1…sigma${last} (components in order of their means)`, q.parameter.range);
+  }
+}
+
+/**
+ * Data for a network's parameters: counting needs a column for every variable (a variable
+ * never observed is hidden: only EM or gradient ascent can learn its tables); columns that
+ * are no variable of the network are ignored, which is worth a word.
+ */
+function checkLearnColumns(ctx: CheckContext, s: A.LearnStmt): void {
+  const scope = ctx.symbols.scopes.get(s.model.text);
+  const columns = s.from ? ctx.symbols.data.get(s.from.text)?.columns : undefined;
+  if (!scope || scope.kind !== 'network' || scope.open || !columns) return;
+  const hidden = [...scope.variables.keys()].filter((v) => !columns.has(v));
+  const method = s.method?.text ?? 'counting';
+  if (hidden.length > 0 && method === 'counting') {
+    ctx.report.error('hidden-variable',
+      `${hidden.map((v) => `'${v}'`).join(', ')} ${hidden.length === 1 ? 'has' : 'have'} no column in '${s.from!.text}': counting needs every variable observed; learn … by em`,
+      s.from!.range, { hidden });
+  }
+  const unused = [...columns.keys()].filter((c) => !scope.variables.has(c));
+  if (unused.length > 0) {
+    ctx.report.info('unused-column', `column${unused.length === 1 ? '' : 's'} ${unused.join(', ')} of '${s.from!.text}' ${unused.length === 1 ? 'is' : 'are'} not in network '${s.model.text}' and will be ignored`, s.from!.range, { unused });
   }
 }

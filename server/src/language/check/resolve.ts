@@ -31,6 +31,7 @@ export function requireGlobal(ctx: CheckContext, name: A.Name, kinds: GlobalKind
     ctx.report.error('wrong-kind', `'${name.text}' is ${kindWords[symbol.kind]}, not ${what}`, name.range);
     return undefined;
   }
+  ctx.symbols.references.set(name, symbol.name);
   return symbol;
 }
 
@@ -49,7 +50,10 @@ export function modelScope(ctx: CheckContext, name: A.Name | undefined): Scope {
  */
 export function lookupVariable(ctx: CheckContext, scope: Scope, name: A.Name): VariableInfo | undefined {
   const found = findVariable(ctx, scope, name.text);
+  if (found?.declaration) ctx.symbols.references.set(name, found.declaration);
   if (found || scope.open || (scope.kind === 'default' && anyOpenScope(ctx))) return found;
+  // Declared by a statement that did not parse: its syntax error already says what is wrong.
+  if (ctx.symbols.globals.get(name.text)?.kind === 'unknown') return undefined;
   const candidates = new Set(scope.variables.keys());
   if (scope.kind !== 'default') for (const key of ctx.symbols.defaultScope.variables.keys()) candidates.add(key);
   else for (const other of ctx.symbols.scopes.values()) for (const key of other.variables.keys()) candidates.add(key);

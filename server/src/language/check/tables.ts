@@ -23,16 +23,12 @@ export function checkTables(ctx: CheckContext): void {
       checkParameterPrior(ctx, table.parameterPrior);
       continue;
     }
-    const parents = table.head.conditions.map((c) => (c.value ? undefined : findInScope(ctx, scope, c.variable)));
+    const parents = table.head.conditions.map((c) => (c.value ? undefined : lookupVariable(ctx, scope, c.variable)));
     if (!child || child.variable.type === 'real') continue;
     if (table.value) checkShorthand(ctx, table, child.variable, parents.length);
     else if (parents.length === 0) checkPrior(ctx, table, child.variable);
     else checkConditional(ctx, table, child.variable, parents);
   }
-}
-
-function findInScope(ctx: CheckContext, scope: Scope, name: A.Name): VariableInfo | undefined {
-  return lookupVariable(ctx, scope, name);
 }
 
 function checkHead(ctx: CheckContext, table: A.TableDecl, scope: Scope): { variable: VariableInfo } | undefined {
@@ -99,7 +95,8 @@ function checkPrior(ctx: CheckContext, table: A.TableDecl, child: VariableInfo):
     return;
   }
   const missing = child.states?.filter((s) => !given.has(s)) ?? [];
-  if (missing.length > 0 && !table.recovered) {
+  if (table.recovered) return; // rows were lost to a syntax error: sums and gaps would mislead
+  if (missing.length > 0) {
     ctx.report.error('missing-row', `no probability for ${missing.map((s) => `${child.name} = ${s}`).join(', ')}`, table.head.range, { missing });
   } else if (Math.abs(sum - 1) > SUM_TOLERANCE) {
     ctx.report.error('row-sum', `the probabilities of '${child.name}' sum to ${showNumber(sum)}, not 1`, table.head.range, { sum });

@@ -1,0 +1,177 @@
+/**
+ * Parse + check speed on a 10,000-line model: the ALARM network (37 variables, from the shared
+ * bnlearn BIF, converted by a tiny local reader) with data rows forward-sampled from it (seeded)
+ * up to 10,000 lines, and a few queries. Prints the cold first run and the median of warm runs.
+ * Target: < 100 ms for parse + check of the 10,000 lines. Wall time drifts with the load of this
+ * shared machine; the CPU time of the process (parse + check, all threads) is reported beside it.
+ *
+ *   npm run bench:parse [-- --lines 10000 --runs 9]
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import type { CheckEnvironment } from '../server/src/language/index.js';
+
+// Measure the front end as it ships: bundled by esbuild, not run through tsx (whose keep-names
+// wrappers around every closure would dominate the parser's time).
+const bundle = resolve(import.meta.dirname, '../out/bench/language.mjs');
+await build({ entryPoints: [resolve(import.meta.dirname, '../server/src/language/index.ts')], bundle: true, format: 'esm', platform: 'node', outfile: bundle, logLevel: 'warning' });
+const { parseDocument, checkDocument } = (await import(pathToFileURL(bundle).href)) as typeof import('../server/src/language/index.js');
+
+interface BifVariable { name: string; states: string[] }
+interface BifTable { child: string; parents: string[]; rows: { keys: string[]; probs: number[] }[] }
+
+const { values } = parseArgs({ options: { lines: { type: 'string', default: '10000' }, runs: { type: 'string', default: '9' } } });
+const targetLines = Number(values.lines);
+const runs = Number(values.runs);
+const bifPath = resolve(import.meta.dirname, '../../shared/data/bif/alarm.bif');
+
+/** Just enough BIF for alarm.bif: discrete variables, tuple rows and root `table`s. */
+function readBif(text: string): { variables: BifVariable[]; tables: BifTable[] } {
+  const variables = [...text.matchAll(/variable\s+(\S+)\s*\{[^{]*\{([^}]*)\}/g)].map((m) => ({
+    name: m[1], states: m[2].split(',').map((s) => s.trim()).filter(Boolean),
+  }));
+  const tables = [...text.matchAll(/probability\s*\(\s*([^|)\s]+)\s*(?:\|\s*([^)]*))?\)\s*\{([^}]*)\}/g)].map((m) => {
+    const parents = m[2] ? m[2].split(',').map((s) => s.trim()) : [];
+    const rows = [...m[3].matchAll(/(?:\(([^)]*)\)|table)\s*([^;]*);/g)].map((r) => ({
+      keys: r[1] ? r[1].split(',').map((s) => s.trim()) : [],
+      probs: r[2].split(',').map(Number),
+    }));
+    return { child: m[1], parents, rows };
+  });
+  return { variables, tables };
+}
+
+/** Seeded forward sampling in an order where parents come first. */
+function sampler(variables: BifVariable[], tables: BifTable[], seed: number): () => string[] {
+  let state = seed >>> 0;
+  const rnd = () => { state = (Math.imul(state, 1664525) + 1013904223) >>> 0; return state / 4294967296; };
+  const byChild = new Map(tables.map((t) => [t.child, t]));
+  const order: string[] = [];
+  const placed = new Set<string>();
+  while (order.length < variables.length) {
+    for (const v of variables) {
+      if (!placed.has(v.name) && byChild.get(v.name)!.parents.every((p) => placed.has(p))) { order.push(v.name); placed.add(v.name); }
+    }
+  }
+  const statesOf = new Map(variables.map((v) => [v.name, v.states]));
+  return () => {
+    const value = new Map<string, string>();
+    for (const name of order) {
+      const t = byChild.get(name)!;
+      const key = t.parents.map((p) => value.get(p)).join(',');
+      const row = t.rows.find((r) => r.keys.join(',') === key) ?? t.rows[0];
+      let u = rnd();
+      let i = 0;
+      while (i < row.probs.length - 1 && (u -= row.probs[i]) > 0) i++;
+      value.set(name, statesOf.get(name)![i]);
+    }
+    return variables.map((v) => value.get(v.name)!);
+  };
+}
+
+function alarmModel(lines: number): string {
+  const { variables, tables } = readBif(readFileSync(bifPath, 'utf8'));
+  const out: string[] = ['/// ALARM (Beinlich et al. 1989), converted from the bnlearn BIF for this benchmark.', 'network Alarm {'];
+  for (const v of variables) out.push(`  variable ${v.name} { ${v.states.join(', ')} }`);
+  for (const t of tables) {
+    const head = t.parents.length ? `P(${t.child} | ${t.parents.join(', ')})` : `P(${t.child})`;
+    if (t.parents.length === 0) {
+      const states = variables.find((v) => v.name === t.child)!.states;
+      out.push(`  ${head} { ${states.map((s, i) => `${s}: ${t.rows[0].probs[i]}`).join(', ')} }`);
+      continue;
+    }
+    out.push(`  ${head} {`);
+    for (const r of t.rows) out.push(`    ${r.keys.join(', ')}: [${r.probs.join(', ')}]`);
+    out.push('  }');
+  }
+  out.push('}', '', 'query P(HISTORY | CVP = HIGH, HR = LOW) in Alarm', 'query mpe Alarm given BP = LOW', 'learn Alarm from Records by em { seed: 1 }', '');
+  out.push('data Records {', `  ${variables.map((v) => v.name).join(', ')}`);
+  const sample = sampler(variables, tables, 1);
+  while (out.length < lines - 1) out.push(`  ${sample().join(', ')}`);
+  out.push('}');
+  return out.join('\n') + '\n';
+}
+
+/** Without the shared data: a chain of binary variables of the same total size. */
+function syntheticModel(lines: number): string {
+  const out = ['network Chain {', '  variable X0 : bool', '  P(X0) = 0.5'];
+  let i = 1;
+  for (; out.length < lines / 2; i++) out.push(`  variable X${i} : bool`, `  P(X${i} | X${i - 1}) { true: 0.9, false: 0.2 }`);
+  out.push('}', 'data Rows {', '  X0, X1, X2, X3');
+  while (out.length < lines - 1) out.push('  true, false, true, ?');
+  out.push('}');
+  return out.join('\n') + '\n';
+}
+
+/**
+ * Statements as people write them (the forest network, hypotheses, likelihood tables, queries,
+ * expectations), repeated with fresh names: every line goes through the grammar.
+ */
+function typicalModel(lines: number): string {
+  const out: string[] = [];
+  const block = (i: number) => [
+      `/// Copy ${i} of the forest network (Mitchell fig. 6.3).`,
+      `network Forest${i} {`,
+      '  variable Storm, BusTourGroup, Lightning, Thunder, Campfire, ForestFire : bool',
+      '  P(Storm) = 0.3', '  P(BusTourGroup) = 0.5',
+      '  P(Lightning | Storm) { true: 0.7, false: 0.05 }', '  P(Thunder | Lightning) { true: 0.95, false: 0.02 }',
+      '  P(Campfire | Storm, BusTourGroup) {', '    true,  true:  0.4', '    true,  false: 0.1', '    false, true:  0.8', '    false, false: 0.2', '  }',
+      '  P(ForestFire | Storm, Lightning, Campfire) {', '    true, true, true: 0.9', '    true, true, false: 0.6', '    true, false, true: 0.5',
+      '    true, false, false: 0.05', '    false, true, true: 0.85', '    false, true, false: 0.5', '    false, false, true: 0.4', '    false, false, false: 0.01', '  }',
+      '}',
+      `variable Test${i} { pos, neg }`,
+      `hypotheses Diagnosis${i} {`, '  cancer:  0.008', '  healthy: 0.992', '}',
+      `P(Test${i} | Diagnosis${i}) {`, '  cancer:  { pos: 98%, neg: 2% }', '  healthy: [0.03, 0.97]', '}',
+      `query P(ForestFire | Thunder = true, BusTourGroup = true) in Forest${i}`,
+      `query mpe Forest${i} given Thunder = true`,
+      `query independent Thunder, Storm given Lightning in Forest${i}`,
+      `expect P(Diagnosis${i} = cancer | Test${i} = pos) ≈ 0.2085 ± 0.0001`,
+      `expect map Diagnosis${i} given Test${i} = pos = healthy`,
+      '',
+  ];
+  for (let i = 0; out.length + block(i).length <= lines; i++) out.push(...block(i));
+  while (out.length < lines) out.push('// (padding to the line count)');
+  return out.join('\n') + '\n';
+}
+
+const useAlarm = existsSync(bifPath);
+if (!useAlarm) console.log(`(${bifPath} not found: using a synthetic chain network instead of ALARM)`);
+const models: [string, string][] = [
+  ['typical statements (forest networks, hypotheses, tables, queries)', typicalModel(targetLines)],
+  [useAlarm ? 'ALARM + 37-column records sampled from it' : 'synthetic chain + records', useAlarm ? alarmModel(targetLines) : syntheticModel(targetLines)],
+];
+const env: CheckEnvironment = { documentPath: '/bench/model.bayes', allowedRoots: ['/bench'], fileExists: () => false };
+
+/** Wall and CPU milliseconds of parse and of check. CPU time is the steadier figure on a shared machine. */
+function once(text: string): { parseMs: number; checkMs: number; cpuMs: number; diagnostics: number } {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const parsed = parseDocument(text);
+  const t1 = performance.now();
+  const checked = checkDocument(parsed.ast, env);
+  const t2 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    parseMs: t1 - t0, checkMs: t2 - t1, cpuMs: (cpu.user + cpu.system) / 1000,
+    diagnostics: parsed.diagnostics.length + checked.filter((d) => d.severity === 'error').length,
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const [label, text] of models) {
+  if (process.env.BENCH_DUMP) writeFileSync(`${process.env.BENCH_DUMP}.${models.findIndex((m) => m[1] === text)}.bayes`, text);
+  const lineCount = text.split('\n').length - 1;
+  const cold = once(text);
+  const warm = Array.from({ length: runs }, () => once(text));
+  const parseMs = median(warm.map((w) => w.parseMs));
+  const checkMs = median(warm.map((w) => w.checkMs));
+  const total = median(warm.map((w) => w.parseMs + w.checkMs));
+  console.log(`\n${label}: ${lineCount} lines, ${(text.length / 1e6).toFixed(2)} MB, ${cold.diagnostics} errors`);
+  console.log(`  first run (includes building the lexer and parser): parse ${cold.parseMs.toFixed(1)} ms + check ${cold.checkMs.toFixed(1)} ms`);
+  const cpuMs = median(warm.map((w) => w.cpuMs));
+  console.log(`  warm, median of ${runs}: parse ${parseMs.toFixed(1)} ms + check ${checkMs.toFixed(1)} ms = ${total.toFixed(1)} ms wall, ${cpuMs.toFixed(1)} ms CPU`);
+  console.log(`  ${Math.round(lineCount / (total / 1000)).toLocaleString('en')} lines/second (target: 10,000 lines in < 100 ms)`);
+}

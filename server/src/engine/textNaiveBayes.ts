@@ -1,0 +1,151 @@
+/**
+ * Naive Bayes for text (Mitchell §6.10, Table 6.2). A document is its sequence of word
+ * positions; the probability of a word is the same at every position, so
+ *   P(w_k | v_j) = (n_k + 1) / (n + |Vocabulary|)
+ * with n the number of vocabulary word positions in the training texts of class v_j and n_k
+ * those holding w_k. As in Mitchell's experiment the vocabulary can drop the most frequent words
+ * and the rare ones (fewer than `minCount` occurrences in the training texts). Words outside the
+ * vocabulary are ignored when classifying. Scores are sums of logs.
+ */
+import { EngineError } from './engineError.js';
+import { argmax, normalizeLog } from './logMath.js';
+import { tokenize, type TokenizedCorpus } from './tokenizer.js';
+
+export interface VocabularyOptions {
+  /** Remove this many most frequent words (Mitchell: 100). Ties broken alphabetically. */
+  dropMostFrequent?: number;
+  /** Remove words occurring fewer times than this in the training texts (Mitchell: 3). */
+  minCount?: number;
+}
+
+export interface TextNaiveBayesModel {
+  classNames: readonly string[];
+  /** vocabularyOf[wordId] = position in the vocabulary, or -1 when the word is not in it. */
+  vocabularyOf: Int32Array;
+  vocabularySize: number;
+  /** The words dropped as most frequent, most frequent first. */
+  droppedFrequent: string[];
+  logPrior: Float64Array;
+  /** logProb[k * C + j] = ln P(w_k | v_j), word-major so one word's classes are adjacent. */
+  logProb: Float64Array;
+  /** n per class: vocabulary word positions in its training texts. */
+  wordPositions: Float64Array;
+  documentsPerClass: Float64Array;
+}
+
+/** Total occurrences of each word id in the given documents. */
+function wordTotals(corpus: TokenizedCorpus, docs: Int32Array): Float64Array {
+  const totals = new Float64Array(corpus.index.size);
+  for (const d of docs) for (let t = corpus.offsets[d]!; t < corpus.offsets[d + 1]!; t++) totals[corpus.tokens[t]!]!++;
+  return totals;
+}
+
+function chooseVocabulary(corpus: TokenizedCorpus, totals: Float64Array, options: VocabularyOptions): { vocabularyOf: Int32Array; size: number; dropped: string[] } {
+  const dropped = mostFrequent(corpus.index.words, totals, options.dropMostFrequent ?? 0);
+  const vocabularyOf = new Int32Array(totals.length).fill(-1);
+  const minCount = Math.max(1, options.minCount ?? 1);
+  for (const w of dropped) vocabularyOf[w] = -2; // marked, reset below
+  let size = 0;
+  for (let w = 0; w < totals.length; w++) {
+    if (vocabularyOf[w] === -2) vocabularyOf[w] = -1;
+    else if (totals[w]! >= minCount) vocabularyOf[w] = size++;
+  }
+  return { vocabularyOf, size, dropped: dropped.map((w) => corpus.index.words[w]!) };
+}
+
+/** The n word ids with the largest totals, most frequent first, ties alphabetical. */
+function mostFrequent(words: readonly string[], totals: Float64Array, n: number): number[] {
+  if (n <= 0) return [];
+  // The n-th largest total is a threshold: only words at or above it can be chosen, so only
+  // those few are sorted (not the whole vocabulary).
+  const sorted = Float64Array.from(totals).sort();
+  const threshold = Math.max(1, sorted[Math.max(0, sorted.length - n)]!);
+  const candidates: number[] = [];
+  for (let w = 0; w < totals.length; w++) if (totals[w]! >= threshold) candidates.push(w);
+  candidates.sort((a, b) => totals[b]! - totals[a]! || (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0));
+  return candidates.slice(0, n);
+}
+
+export function trainTextNaiveBayes(
+  corpus: TokenizedCorpus,
+  labels: Int32Array,
+  classNames: readonly string[],
+  trainDocs: Int32Array,
+  options: VocabularyOptions = {},
+): TextNaiveBayesModel {
+  const C = classNames.length;
+  if (trainDocs.length === 0) throw new EngineError('text naive Bayes needs at least one training document');
+  const { vocabularyOf, size: V, dropped } = chooseVocabulary(corpus, wordTotals(corpus, trainDocs), options);
+  if (V === 0) throw new EngineError('the vocabulary is empty after dropping frequent and rare words');
+  const counts = new Float64Array(V * C);
+  const wordPositions = new Float64Array(C);
+  const documentsPerClass = new Float64Array(C);
+  for (const d of trainDocs) {
+    const j = labels[d]!;
+    if (!(j >= 0 && j < C)) throw new EngineError(`document ${d + 1} has no class (label ${j} of ${C})`);
+    documentsPerClass[j]!++;
+    for (let t = corpus.offsets[d]!; t < corpus.offsets[d + 1]!; t++) {
+      const k = vocabularyOf[corpus.tokens[t]!]!;
+      if (k >= 0) { counts[k * C + j]!++; wordPositions[j]!++; }
+    }
+  }
+  const logProb = new Float64Array(V * C);
+  const logDenominator = wordPositions.map((n) => Math.log(n + V));
+  for (let k = 0; k < V; k++) for (let j = 0; j < C; j++) logProb[k * C + j] = Math.log(counts[k * C + j]! + 1) - logDenominator[j]!;
+  const logPrior = documentsPerClass.map((n) => Math.log(n / trainDocs.length));
+  return { classNames, vocabularyOf, vocabularySize: V, droppedFrequent: dropped, logPrior, logProb, wordPositions, documentsPerClass };
+}
+
+/** ln P(v_j) + Σ_positions ln P(a_i | v_j) of document d, written into `scores`. */
+function scoreDocument(model: TextNaiveBayesModel, corpus: TokenizedCorpus, d: number, scores: Float64Array): void {
+  const C = model.classNames.length, logProb = model.logProb, vocabularyOf = model.vocabularyOf;
+  scores.set(model.logPrior);
+  for (let t = corpus.offsets[d]!; t < corpus.offsets[d + 1]!; t++) {
+    const w = corpus.tokens[t]!;
+    const k = w < vocabularyOf.length ? vocabularyOf[w]! : -1; // words first seen after training
+    if (k < 0) continue;
+    const base = k * C;
+    for (let j = 0; j < C; j++) scores[j]! += logProb[base + j]!;
+  }
+}
+
+/** v_NB of each document. */
+export function predictTextNaiveBayes(model: TextNaiveBayesModel, corpus: TokenizedCorpus, docs: Int32Array): Int32Array {
+  const scores = new Float64Array(model.classNames.length);
+  const predicted = new Int32Array(docs.length);
+  docs.forEach((d, i) => { scoreDocument(model, corpus, d, scores); predicted[i] = argmax(scores); });
+  return predicted;
+}
+
+/** Class posteriors of each document, row-major (docs.length × C). */
+export function textPosteriors(model: TextNaiveBayesModel, corpus: TokenizedCorpus, docs: Int32Array): Float64Array {
+  const C = model.classNames.length;
+  const scores = new Float64Array(C);
+  const out = new Float64Array(docs.length * C);
+  docs.forEach((d, i) => { scoreDocument(model, corpus, d, scores); out.set(normalizeLog(scores)!, i * C); });
+  return out;
+}
+
+export interface TextClassification {
+  classes: { value: string; logScore: number; posterior: number }[];
+  predicted: string;
+  /** Word positions used (in the vocabulary) and ignored (not in it). */
+  wordsUsed: number;
+  wordsIgnored: number;
+}
+
+/** Classifies a new text with the word index the model was trained with (which it leaves unchanged). */
+export function classifyText(model: TextNaiveBayesModel, corpus: TokenizedCorpus, text: string): TextClassification {
+  const words = tokenize(text);
+  const known = Int32Array.from(words.map((w) => corpus.index.find(w) ?? -1).filter((id) => id >= 0 && model.vocabularyOf[id]! >= 0));
+  const scores = new Float64Array(model.classNames.length);
+  scoreDocument(model, { index: corpus.index, tokens: known, offsets: Int32Array.of(0, known.length) }, 0, scores);
+  const used = known.length;
+  const posterior = normalizeLog(scores)!;
+  return {
+    classes: model.classNames.map((value, j) => ({ value, logScore: scores[j]!, posterior: posterior[j]! })),
+    predicted: model.classNames[argmax(scores)]!,
+    wordsUsed: used,
+    wordsIgnored: words.length - used,
+  };
+}

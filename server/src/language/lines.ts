@@ -1,0 +1,23 @@
+/** Line starts as LSP counts lines: `\n`, `\r\n` and a lone `\r` each end a line. */
+import type { Range } from './diagnostics.js';
+
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  }
+  return starts;
+}
+
+/** The text a range covers, given the document's line starts. */
+export function sliceRange(text: string, starts: number[], range: Range): string {
+  return text.slice(starts[range.start.line] + range.start.character, starts[range.end.line] + range.end.character);
+}
+
+/** The range of the whole document. */
+export function documentRange(text: string): Range {
+  const starts = lineStarts(text);
+  const last = starts.length - 1;
+  return { start: { line: 0, character: 0 }, end: { line: last, character: text.length - starts[last] } };
+}

@@ -1,0 +1,59 @@
+/**
+ * Text corpora for text classification, labelled by folder. The 20 Newsgroups "bydate" archive
+ * holds 20news-bydate-{train,test}/<newsgroup>/<post>; a post's class is its newsgroup. Posts are
+ * decoded as Latin-1 (as scikit-learn's loader does: every byte is a character, no decode errors)
+ * and kept whole, headers included, as Mitchell's experiment used the raw articles.
+ */
+import { readTarGz } from './tarArchive.js';
+
+export interface LabelledCorpus {
+  /** Document bytes (Latin-1), ordered by class name then path; views into the archive. */
+  documents: Uint8Array[];
+  paths: string[];
+  labels: Int32Array;
+  /** Class names in alphabetical order (label c = classNames[c]). */
+  classNames: string[];
+  /** For split archives: 0 = in the training part, 1 = in the test part. */
+  part: Uint8Array;
+}
+
+export type NewsSubset = 'all' | 'train' | 'test';
+
+export function loadNewsgroups(archive: string, subset: NewsSubset = 'all'): LabelledCorpus {
+  const posts = [];
+  for (const entry of readTarGz(archive)) {
+    const parts = entry.path.split('/').filter((p) => p !== '' && p !== '.');
+    const partName = parts[parts.length - 3];
+    if (parts.length < 3 || !partName || !/-(train|test)$/.test(partName)) continue;
+    const test = partName.endsWith('-test');
+    if (subset !== 'all' && test !== (subset === 'test')) continue;
+    posts.push({ path: entry.path, folder: parts[parts.length - 2]!, test, data: entry.data });
+  }
+  return labelByFolder(posts);
+}
+
+function labelByFolder(files: { path: string; folder: string; test: boolean; data: Buffer }[]): LabelledCorpus {
+  const classNames = [...new Set(files.map((f) => f.folder))].sort();
+  const classOf = new Map(classNames.map((c, i) => [c, i]));
+  const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  files.sort((a, b) => compare(a.folder, b.folder) || compare(a.path, b.path));
+  return {
+    documents: files.map((f) => f.data),
+    paths: files.map((f) => f.path),
+    labels: Int32Array.from(files, (f) => classOf.get(f.folder)!),
+    classNames,
+    part: Uint8Array.from(files, (f) => (f.test ? 1 : 0)),
+  };
+}
+
+/** Documents of one part (0 = train, 1 = test) as row indices. */
+export function documentsInPart(corpus: LabelledCorpus, part: 0 | 1): Int32Array {
+  const rows: number[] = [];
+  corpus.part.forEach((p, i) => { if (p === part) rows.push(i); });
+  return Int32Array.from(rows);
+}
+
+/** Document d as a string (Latin-1: each byte is one character). */
+export function documentText(corpus: LabelledCorpus, d: number): string {
+  return Buffer.from(corpus.documents[d]!).toString('latin1');
+}

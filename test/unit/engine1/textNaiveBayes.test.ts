@@ -1,0 +1,76 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { close } from '../../support/close.js';
+import { readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tokenize, tokenizeDocuments } from '../../../server/src/engine/tokenizer.js';
+import { trainTextNaiveBayes, predictTextNaiveBayes, textPosteriors, classifyText } from '../../../server/src/engine/textNaiveBayes.js';
+import { evaluate, shuffledRows } from '../../../server/src/engine/evaluation.js';
+import { sklearnUnavailable, runPython } from '../../support/pythonPeer.js';
+import { sharedFile, NO_SHARED } from '../../support/shared.js';
+
+
+test('tokenisation: lower case, runs of ≥ 2 letters/digits/underscore, Unicode letters', () => {
+  assert.deepEqual(tokenize("Don't e-mail A.I. folks at NASA's 2nd_floor: Ça coûte 10€!"), ['don', 'mail', 'folks', 'at', 'nasa', '2nd_floor', 'ça', 'coûte', '10']);
+  assert.deepEqual(tokenize(''), []);
+});
+
+test('Table 6.2 estimates by hand on a tiny corpus', () => {
+  const texts = ['good good film', 'good plot', 'bad film', 'bad bad bad acting'];
+  const labels = Int32Array.from([0, 0, 1, 1]);
+  const corpus = tokenizeDocuments(texts);
+  const model = trainTextNaiveBayes(corpus, labels, ['pos', 'neg'], Int32Array.from([0, 1, 2, 3]));
+  // Vocabulary: acting bad film good plot (|V| = 5); pos has n = 5 positions, neg n = 6.
+  assert.equal(model.vocabularySize, 5);
+  assert.deepEqual(Array.from(model.wordPositions), [5, 6]);
+  const words = corpus.index.size;
+  const c = classifyText(model, corpus, 'good acting unseenword');
+  assert.equal(corpus.index.size, words);
+  const pos = Math.log(0.5) + Math.log((3 + 1) / (5 + 5)) + Math.log((0 + 1) / (5 + 5));
+  const neg = Math.log(0.5) + Math.log((0 + 1) / (6 + 5)) + Math.log((1 + 1) / (6 + 5));
+  close(c.classes[0]!.logScore, pos, 1e-12);
+  close(c.classes[1]!.logScore, neg, 1e-12);
+  close(c.classes[0]!.posterior, 1 / (1 + Math.exp(neg - pos)), 1e-12);
+  assert.equal(c.predicted, 'pos');
+  assert.deepEqual([c.wordsUsed, c.wordsIgnored], [2, 1]);
+  // Dropping the most frequent word (bad, 3) and words seen fewer than 2 times leaves film, good.
+  const pruned = trainTextNaiveBayes(corpus, labels, ['pos', 'neg'], Int32Array.from([0, 1, 2, 3]), { dropMostFrequent: 1, minCount: 2 });
+  assert.deepEqual(pruned.droppedFrequent, ['bad']);
+  assert.equal(pruned.vocabularySize, 2);
+});
+
+test('SMS spam: identical to scikit-learn CountVectorizer + MultinomialNB(alpha=1) within 1e-9', (t) => {
+  const file = sharedFile('tables/sms-spam/SMSSpamCollection');
+  if (!file) return t.skip(NO_SHARED);
+  const why = sklearnUnavailable();
+  if (why) return t.skip(why);
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('\t'));
+  const texts = lines.map((l) => l.slice(l.indexOf('\t') + 1));
+  const classNames = ['ham', 'spam'];
+  const labels = Int32Array.from(lines, (l) => classNames.indexOf(l.slice(0, l.indexOf('\t'))));
+  const order = shuffledRows(texts.length, 7);
+  const cut = Math.round((texts.length * 2) / 3);
+  const train = order.slice(0, cut), testDocs = order.slice(cut);
+  const corpus = tokenizeDocuments(texts);
+  const options = { dropMostFrequent: 20, minCount: 2 };
+  const model = trainTextNaiveBayes(corpus, labels, classNames, train, options);
+  const ours = textPosteriors(model, corpus, testDocs);
+  const helper = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../support/sklearnText.py'), 'utf8');
+  const peer = runPython<{ proba: number[][]; vocabulary: string[] }>(`${helper}
+import json, sys
+d = json.load(sys.stdin)
+nb, x_test, vocabulary = fit_predict([d['texts'][i] for i in d['train']], [d['labels'][i] for i in d['train']], [d['texts'][i] for i in d['test']], d['drop'], d['min'])
+print(json.dumps({'proba': nb.predict_proba(x_test).tolist(), 'vocabulary': vocabulary.tolist()}))`,
+  { texts, labels: Array.from(labels), train: Array.from(train), test: Array.from(testDocs), drop: options.dropMostFrequent, min: options.minCount });
+  assert.equal(peer.vocabulary.length, model.vocabularySize);
+  const ourWords = corpus.index.words.filter((_, w) => model.vocabularyOf[w]! >= 0).sort();
+  assert.deepEqual(ourWords, [...peer.vocabulary].sort());
+  let maxDiff = 0;
+  peer.proba.forEach((row, i) => row.forEach((p, j) => { maxDiff = Math.max(maxDiff, Math.abs(p - ours[i * 2 + j]!)); }));
+  assert.ok(maxDiff < 1e-9, `max |Δp| = ${maxDiff}`);
+  const predicted = predictTextNaiveBayes(model, corpus, testDocs);
+  peer.proba.forEach((row, i) => { if (Math.abs(row[0]! - row[1]!) > 1e-9) assert.equal(predicted[i], row[0]! > row[1]! ? 0 : 1); });
+  const e = evaluate(labels, classNames, (tr, te) => predictTextNaiveBayes(trainTextNaiveBayes(corpus, labels, classNames, tr, options), corpus, te), { kind: 'holdout', train, test: testDocs });
+  assert.ok(e.accuracy > 0.95, `SMS spam accuracy ${e.accuracy}`);
+});

@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { main } from '../../../server/src/cli.js';
+import type { CliIO } from '../../../server/src/cli/command.js';
+import { parseDocument } from '../../../server/src/language/index.js';
+import { repoRoot as root } from '../../support/shared.js';
+
+const examples = join(root, 'examples');
+/** The examples name shared files by their place beside the repository, as CI lays it out. */
+const dataRoot = resolve(root, '../shared/data');
+/** Examples reading the shared data (outside the project), with the file each one reads. */
+const needsSharedData = new Map([['newsgroups.bayes', join(dataRoot, '20news-bydate.tar.gz')]]);
+
+/** Runs `main` without BAYES_DATA_ROOT, so only the data roots a test passes count. */
+async function run(args: string[], io: CliIO): Promise<number> {
+  const saved = process.env.BAYES_DATA_ROOT;
+  delete process.env.BAYES_DATA_ROOT;
+  try {
+    return await main(args, io);
+  } finally {
+    if (saved !== undefined) process.env.BAYES_DATA_ROOT = saved;
+  }
+}
+
+function capture(): CliIO & { stdout: string; stderr: string } {
+  const io = { stdout: '', stderr: '', cwd: root, out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
+  return io;
+}
+
+const files = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort();
+
+test('there is an example per acceptance case of LANGUAGE.md', () => {
+  assert.deepEqual(files, [
+    'bayes_optimal.bayes', 'cancer.bayes', 'decision_trees.bayes', 'enjoysport.bayes', 'forest.bayes',
+    'newsgroups.bayes', 'playtennis.bayes', 'thumbtack.bayes', 'two_gaussians.bayes', 'two_tests.bayes',
+  ]);
+});
+
+for (const file of files) {
+  test(`bayes check examples/${file} exits 0`, async (t) => {
+    const args = ['check', join('examples', file)];
+    const shared = needsSharedData.get(file);
+    if (shared) {
+      if (!existsSync(shared)) { t.skip(`examples/${file} reads ${shared}, which is not there (../shared beside the repository)`); return; }
+      args.push('--data-root', dataRoot);
+    }
+    const io = capture();
+    const code = await run(args, io);
+    assert.equal(code, 0, io.stdout + io.stderr);
+    assert.doesNotMatch(io.stdout, /: error: /);
+  });
+
+  test(`examples/${file} states its textbook numbers in expect lines`, () => {
+    const { ast } = parseDocument(readFileSync(join(examples, file), 'utf8'));
+    assert.ok(ast.statements.some((s) => s.kind === 'expectStatement'), 'no expect line');
+  });
+}
+
+test('without the data root the corpus outside the workspace is refused', async () => {
+  const io = capture();
+  assert.equal(await run(['check', 'examples/newsgroups.bayes'], io), 1);
+  assert.match(io.stdout, /newsgroups\.bayes:6:18: error: "\.\.\/\.\.\/shared\/data\/20news-bydate\.tar\.gz" is outside the workspace/);
+});

@@ -1,0 +1,50 @@
+/** Shared by the language tests: parse without errors, ranges in brief, a fake host. */
+import assert from 'node:assert/strict';
+import { parseDocument, checkDocument, type CheckEnvironment, type Diagnostic, type Range, type Statement } from '../../../server/src/language/index.js';
+
+export function r(startLine: number, startChar: number, endLine: number, endChar: number): Range {
+  return { start: { line: startLine, character: startChar }, end: { line: endLine, character: endChar } };
+}
+
+/** The statements of `text`, asserting it parsed without a diagnostic. */
+export function parseOk(text: string): Statement[] {
+  const { ast, diagnostics } = parseDocument(text);
+  assert.deepEqual(diagnostics, [], `unexpected syntax errors:\n${diagnostics.map((d) => d.message).join('\n')}`);
+  return ast.statements;
+}
+
+export function only<K extends Statement['kind']>(text: string, kind: K): Extract<Statement, { kind: K }> {
+  const statements = parseOk(text);
+  assert.equal(statements.length, 1);
+  assert.equal(statements[0].kind, kind);
+  return statements[0] as Extract<Statement, { kind: K }>;
+}
+
+/** A host with an in-memory file system under /ws (the workspace) and /data (a data root). */
+export function fakeEnv(files: Record<string, string[] | { variables: { name: string; states: string[] }[] } | { error: string } | null> = {}): CheckEnvironment {
+  return {
+    documentPath: '/ws/model.bayes',
+    allowedRoots: ['/ws', '/data'],
+    fileExists: (p) => p in files,
+    readCsvHeader: (p) => {
+      const f = files[p];
+      return Array.isArray(f) ? f : f && 'error' in f ? f : { error: 'not a CSV file' };
+    },
+    networkSymbols: (p) => {
+      const f = files[p];
+      return f && !Array.isArray(f) ? f : { error: 'not a BIF file' };
+    },
+  };
+}
+
+/** Syntax and semantic diagnostics of `text` checked in `env`. */
+export function diagnose(text: string, env: CheckEnvironment = fakeEnv()): Diagnostic[] {
+  const { ast, diagnostics } = parseDocument(text);
+  return [...diagnostics, ...checkDocument(ast, env)];
+}
+
+/** Diagnostics of severity error or warning, as `code@line:char-line:char` for compact asserts. */
+export function brief(diagnostics: Diagnostic[], severities = ['error', 'warning']): string[] {
+  return diagnostics.filter((d) => severities.includes(d.severity))
+    .map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
+}
