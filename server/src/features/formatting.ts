@@ -8,7 +8,7 @@ import type { TextEdit } from 'vscode-languageserver/node';
 import type { IToken } from 'chevrotain';
 import type * as A from '../language/index.js';
 import type { ParseResult } from '../language/index.js';
-import { bayesLexer, LCurly, LParen, LBracket, RCurly, RParen, RBracket } from '../language/tokens.js';
+import { tokenize, LCurly, LParen, LBracket, RCurly, RParen, RBracket } from '../language/tokens.js';
 import { alignedRows } from './alignRows.js';
 
 const INDENT = '  ';
@@ -23,7 +23,7 @@ export function formatting(parse: ParseResult, text: string): TextEdit[] | undef
 export function formatText(file: A.BayesFile, text: string): string {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const lines = text.split(/\r?\n/);
-  const tokens = bayesLexer().tokenize(text).tokens;
+  const tokens = tokenize(text).tokens;
   const depths = lineDepths(tokens, lines.length);
   const continuation = continuationLines(file, depths);
   const inComment = blockCommentLines(text);

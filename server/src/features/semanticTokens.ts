@@ -6,7 +6,7 @@
 import { SemanticTokensBuilder, type SemanticTokens, type SemanticTokensLegend } from 'vscode-languageserver/node';
 import type { IToken } from 'chevrotain';
 import type * as A from '../language/index.js';
-import { bayesLexer, Identifier, NumberLit, StringLit } from '../language/tokens.js';
+import { tokenize, Identifier, NumberLit, StringLit } from '../language/tokens.js';
 import { nameIndex, type NameKind } from './nameIndex.js';
 
 export const TOKEN_TYPES = ['keyword', 'variable', 'enumMember', 'type', 'namespace', 'struct', 'class', 'property', 'function', 'number', 'string', 'comment'] as const;
@@ -21,7 +21,7 @@ const TYPE_OF: Record<NameKind, TokenType> = {
 const bit = (m: (typeof TOKEN_MODIFIERS)[number]) => 1 << TOKEN_MODIFIERS.indexOf(m);
 
 export function semanticTokens(file: A.BayesFile, text: string): SemanticTokens {
-  const lexed = bayesLexer().tokenize(text);
+  const lexed = tokenize(text);
   const byStart = new Map<string, { type: TokenType; modifiers: number }>();
   for (const o of nameIndex(file).occurrences) {
     const builtIn = !o.symbol.declaration && o.symbol.owner?.kind === 'variable';
