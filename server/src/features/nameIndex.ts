@@ -231,7 +231,8 @@ class Builder {
   /** `X`, `X = v`, `X = [v, w]`: the variable, then its values. */
   private assignment(a: A.Assignment, scope: string): NameSymbol | undefined {
     const v = this.index.variable(scope, a.variable.text);
-    this.occur(a.variable, v);
+    // `given Days`: a data set as evidence.
+    this.occur(a.variable, v ?? (a.value ? undefined : this.index.globals.get(a.variable.text)));
     this.values(a.value, v);
     return v;
   }
@@ -263,7 +264,7 @@ class Builder {
     const given = (items: A.Assignment[], s: string) => items.forEach((a) => this.assignment(a, s));
     const prob = (p: A.ProbExpr, s: string) => [...p.targets, ...p.conditions].forEach((a) => this.assignment(a, s));
     switch (q.form) {
-      case 'posterior': case 'map': case 'ml': case 'mdl':
+      case 'posterior': case 'map': case 'ml': case 'mdl': case 'size':
         this.occur(q.target, this.index.variable(scope, q.target.text));
         return given(q.given, scope);
       case 'optimal': case 'gibbs':
@@ -296,7 +297,10 @@ class Builder {
         return;
       }
       case 'evaluate': this.global(q.classifier); this.global(q.on); return this.loose(q.options, scope);
-      case 'mean': case 'mode': case 'interval': case 'bound': return prob(q.prob, scope);
+      case 'mean': case 'mode': case 'interval': case 'bound':
+        prob(q.prob, scope);
+        return given(q.given, scope);
+      case 'estimate': this.global(q.model); return;
       case 'bic': case 'likelihood':
         this.occur(q.model, this.index.globals.get(q.model.text) ?? this.hypothesis(q.model.text));
         this.global(q.given);
