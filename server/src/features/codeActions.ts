@@ -6,7 +6,7 @@
  */
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
-import { walk } from '../language/index.js';
+import { allStatements, walk } from '../language/index.js';
 import type { ParsedDocument } from '../run/session.js';
 import { contains, nameIndex } from './nameIndex.js';
 import { lineAt } from './context.js';
@@ -48,12 +48,7 @@ export function codeActions(doc: ParsedDocument, params: CodeActionParams, host:
 // ── normalise ───────────────────────────────────────────────────────────────────────────────
 
 function tables(file: A.BayesFile): A.TableDecl[] {
-  const found: A.TableDecl[] = [];
-  for (const s of file.statements) {
-    if (s.kind === 'table') found.push(s);
-    if (s.kind === 'network') for (const inner of s.statements) if (inner.kind === 'table') found.push(inner);
-  }
-  return found;
+  return [...allStatements(file)].filter((s): s is A.TableDecl => s.kind === 'table');
 }
 
 const sameRange = (a: A.Range, b: A.Range) =>

@@ -1,6 +1,6 @@
 /** Where in the file a position is: its statement, network scope and the text before it. */
 import type * as A from '../language/index.js';
-import type { Position } from '../language/index.js';
+import { lineStarts, type Position } from '../language/index.js';
 import { contains } from './nameIndex.js';
 
 export interface PositionContext {
@@ -27,24 +27,16 @@ export function positionContext(file: A.BayesFile, text: string, position: Posit
   return { statement, scope, linePrefix: lineAt(text, position.line).slice(0, position.character), position };
 }
 
-export function lineAt(text: string, line: number): string {
-  let start = 0;
-  for (let i = 0; i < line; i++) {
-    const next = text.indexOf('\n', start);
-    if (next < 0) return '';
-    start = next + 1;
-  }
-  const end = text.indexOf('\n', start);
-  return text.slice(start, end < 0 ? undefined : end).replace(/\r$/, '');
+/** The text of one line, without its line break; `starts` from `lineStarts` when asking often. */
+export function lineAt(text: string, line: number, starts: number[] = lineStarts(text)): string {
+  const start = starts[line];
+  if (start === undefined) return '';
+  const end = line + 1 < starts.length ? starts[line + 1] : text.length;
+  return text.slice(start, end).replace(/(\r\n|\n|\r)$/, '');
 }
 
 /** Offset of a position in the text (UTF-16, as LSP counts). */
 export function offsetAt(text: string, position: Position): number {
-  let start = 0;
-  for (let i = 0; i < position.line; i++) {
-    const next = text.indexOf('\n', start);
-    if (next < 0) return text.length;
-    start = next + 1;
-  }
-  return Math.min(start + position.character, text.length);
+  const start = lineStarts(text)[position.line];
+  return start === undefined ? text.length : Math.min(start + position.character, text.length);
 }

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { CodeActionKind, type CodeAction, type CodeActionParams } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
+import { allStatements, lineStarts, sliceRange } from '../language/index.js';
 import { resolvePath } from '../language/paths.js';
 import type { ParsedDocument } from '../run/session.js';
 import { contains } from './nameIndex.js';
@@ -26,18 +27,8 @@ export function dataTableActions(doc: ParsedDocument, params: CodeActionParams, 
 }
 
 function dataAt(file: A.BayesFile, position: A.Position): A.DataDecl | undefined {
-  for (const s of file.statements) {
-    if (s.kind === 'data' && contains(s.range, position)) return s;
-    if (s.kind === 'network') for (const inner of s.statements) if (inner.kind === 'data' && contains(inner.range, position)) return inner;
-  }
+  for (const s of allStatements(file)) if (s.kind === 'data' && contains(s.range, position)) return s;
   return undefined;
-}
-
-function sourceText(text: string, node: A.NodeBase): string {
-  const lines = text.split('\n');
-  const { start, end } = node.range;
-  if (start.line === end.line) return lines[start.line].slice(start.character, end.character);
-  return [lines[start.line].slice(start.character), ...lines.slice(start.line + 1, end.line), lines[end.line].slice(0, end.character)].join('\n');
 }
 
 function inlineToCsv(doc: ParsedDocument, decl: A.DataDecl, documentPath: string, uri: string): CodeAction | undefined {
@@ -46,7 +37,8 @@ function inlineToCsv(doc: ParsedDocument, decl: A.DataDecl, documentPath: string
   let file = `${decl.name.text}.csv`;
   for (let n = 2; existsSync(join(folder, file)); n++) file = `${decl.name.text}-${n}.csv`;
   const csvUri = pathToFileURL(join(folder, file)).toString();
-  const cell = (e: A.Expr) => (e.kind === 'string' ? csvQuote(e.value) : e.kind === 'missing' ? '' : sourceText(doc.text, e));
+  const starts = lineStarts(doc.text);
+  const cell = (e: A.Expr) => (e.kind === 'string' ? csvQuote(e.value) : e.kind === 'missing' ? '' : sliceRange(doc.text, starts, e.range));
   const csv = [decl.header.map((h) => csvQuote(h.text)), ...decl.rows.map((r) => r.cells.map(cell))].map((r) => r.join(',')).join('\n') + '\n';
   return {
     title: `Move data ${decl.name.text} to ${file}`,

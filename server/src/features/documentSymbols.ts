@@ -1,9 +1,14 @@
 /** The outline: networks with their contents, hypothesis spaces with their hypotheses, tables, data, queries. */
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
+import { lineStarts, sliceRange } from '../language/index.js';
+
+/** The document's text and line starts, to cut statements out of. */
+interface Source { text: string; starts: number[] }
 
 export function documentSymbols(file: A.BayesFile, text: string): DocumentSymbol[] {
-  return file.statements.flatMap((s) => statementSymbols(s, text));
+  const source = { text, starts: lineStarts(text) };
+  return file.statements.flatMap((s) => statementSymbols(s, source));
 }
 
 function symbol(name: string, kind: SymbolKind, node: A.NodeBase, selection: A.NodeBase = node, children?: DocumentSymbol[], detail?: string): DocumentSymbol {
@@ -11,15 +16,12 @@ function symbol(name: string, kind: SymbolKind, node: A.NodeBase, selection: A.N
 }
 
 /** The statement's own source, on one line, for queries and tables. */
-function sourceOf(node: A.NodeBase, text: string): string {
-  const lines = text.split('\n').slice(node.range.start.line, node.range.end.line + 1);
-  lines[lines.length - 1] = lines[lines.length - 1].slice(0, node.range.end.character);
-  lines[0] = lines[0].slice(node.range.start.character);
-  const one = lines.join(' ').replace(/\s+/g, ' ').trim();
+function sourceOf(node: A.NodeBase, source: Source): string {
+  const one = sliceRange(source.text, source.starts, node.range).replace(/\s+/g, ' ').trim();
   return one.length > 80 ? one.slice(0, 79) + '…' : one;
 }
 
-function statementSymbols(s: A.Statement, text: string): DocumentSymbol[] {
+function statementSymbols(s: A.Statement, text: Source): DocumentSymbol[] {
   switch (s.kind) {
     case 'variable': {
       const domain = s.domain.type === 'states' ? `{ ${s.domain.states.map((x) => x.text).join(', ')} }` : s.domain.type;
