@@ -100,17 +100,21 @@ export function cptMarkdown(t: A.TableDecl, s: NameSymbol): string {
   return markdownTable([...parents, ...states.map((st) => `P(${st})`)], rows);
 }
 
-/** The variable's distribution in each result of a query that names it. */
+/**
+ * The variable's distributions in the last run: a record over its states that is filed under
+ * its name (`marginals.Storm`), or found in the result of a statement that names it.
+ */
 function distributions(index: NameIndex, s: NameSymbol, run: RunResult | undefined): string[] {
   if (!run) return [];
   const states = new Set(s.states?.map((x) => x.name) ?? []);
   const sections: string[] = [];
   const uses = index.uses(s).filter((u) => !u.declaration);
   for (const entry of run.results) {
-    if (!uses.some((u) => u.name.range.start.line >= entry.range.start.line && u.name.range.end.line <= entry.range.end.line)) continue;
-    for (const { record } of numberRecords(entry)) {
+    const named = uses.some((u) => u.name.range.start.line >= entry.range.start.line && u.name.range.end.line <= entry.range.end.line);
+    for (const { path, field, record } of numberRecords(entry)) {
       const keys = Object.keys(record);
-      if (keys.length > 0 && keys.every((k) => states.has(k))) sections.push(`\`${entry.source.trim()}\`\n\n${barChart(record)}`);
+      if (keys.length === 0 || !keys.every((k) => states.has(k))) continue;
+      if (path[path.length - 1] === s.name || named) sections.push(`\`${entry.source.trim()}\` — ${field}\n\n${barChart(record)}`);
     }
   }
   return sections;

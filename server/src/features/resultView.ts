@@ -18,16 +18,36 @@ export function numberRecord(value: unknown): Record<string, number> | undefined
   return entries.length > 0 && entries.every(([, v]) => typeof v === 'number') ? (value as Record<string, number>) : undefined;
 }
 
-/** Every number record among an entry's fields (and its nested `result`), with the field name. */
-export function numberRecords(entry: ResultEntry): { field: string; record: Record<string, number> }[] {
-  const found: { field: string; record: Record<string, number> }[] = [];
-  for (const [field, value] of Object.entries(entry)) {
-    if (BASE_FIELDS.has(field)) continue;
-    const record = numberRecord(value);
-    if (record) found.push({ field, record });
-    else if (field === 'result' && typeof value === 'object' && value !== null) found.push(...numberRecords(value as ResultEntry));
-  }
+/** A number record found in an entry, with the path of fields leading to it (`marginals.Storm`). */
+export interface FoundRecord { path: string[]; field: string; record: Record<string, number> }
+
+/** How deep to look: results nest records (variable → state → p) and CPT rows a few levels down. */
+const MAX_DEPTH = 4;
+
+/**
+ * Every number record in an entry, however nested: `{ cancer: 0.2, healthy: 0.8 }` fields,
+ * `marginals: { Storm: { true: 0.3, false: 0.7 } }`, and tables given as rows
+ * `[{ states: ['true'], p: 0.7 }, …]`, which read as `{ true: 0.7, … }`.
+ */
+export function numberRecords(entry: ResultEntry): FoundRecord[] {
+  const found: FoundRecord[] = [];
+  const visit = (value: unknown, path: string[]) => {
+    if (path.length > MAX_DEPTH || typeof value !== 'object' || value === null) return;
+    const record = numberRecord(value) ?? rowsRecord(value);
+    if (record) return void found.push({ path, field: path.join('.'), record });
+    if (Array.isArray(value)) return;
+    for (const [key, child] of Object.entries(value)) if (!(path.length === 0 && BASE_FIELDS.has(key))) visit(child, [...path, key]);
+  };
+  visit(entry, []);
   return found;
+}
+
+/** `[{ states: ['a', 'x'], p: 0.1 }, …]`: a table of joint assignments as a record keyed `a, x`. */
+function rowsRecord(value: unknown): Record<string, number> | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const rows = value as { states?: unknown; p?: unknown }[];
+  if (!rows.every((r) => typeof r === 'object' && r !== null && Array.isArray(r.states) && typeof r.p === 'number')) return undefined;
+  return Object.fromEntries(rows.map((r) => [(r.states as string[]).join(', '), r.p as number]));
 }
 
 export function formatNumber(x: number): string {
@@ -48,26 +68,23 @@ export function barChart(record: Record<string, number>, width = 20): string {
   return '```text\n' + lines.join('\n') + '\n```';
 }
 
-/** Everything an entry says, as Markdown: headline, then each field by its shape. */
+/** Records shown per hover: a CPT of a large network has hundreds of rows. */
+const MAX_RECORDS = 8;
+
+/** Everything an entry says, as Markdown: headline, scalar fields, then each distribution found. */
 export function entryMarkdown(entry: ResultEntry): string {
   const parts = [`**${entry.kind}** — ${escape(entry.headline)}`];
   for (const [field, value] of Object.entries(entry)) {
     if (BASE_FIELDS.has(field) || value === undefined) continue;
-    const record = numberRecord(value);
-    if (record) {
-      const probabilities = Object.values(record).every((v) => v >= 0 && v <= 1);
-      parts.push(`${field}:\n\n${probabilities ? barChart(record) : markdownTable(['', field], Object.entries(record).map(([k, v]) => [k, formatNumber(v)]))}`);
-    } else if (typeof value === 'number') {
-      parts.push(`${field}: ${formatNumber(value)}`);
-    } else if (typeof value === 'string' || typeof value === 'boolean') {
-      parts.push(`${field}: ${escape(String(value))}`);
-    } else if (field === 'result' && typeof value === 'object' && value !== null && 'headline' in value) {
-      parts.push(entryMarkdown(value as ResultEntry));
-    } else {
-      const json = JSON.stringify(value);
-      parts.push(`${field}: \`${json.length > 200 ? json.slice(0, 199) + '…' : json}\``);
-    }
+    if (typeof value === 'number') parts.push(`${field}: ${formatNumber(value)}`);
+    else if (typeof value === 'string' || typeof value === 'boolean') parts.push(`${field}: ${escape(String(value))}`);
   }
+  const records = numberRecords(entry);
+  for (const { field, record } of records.slice(0, MAX_RECORDS)) {
+    const probabilities = Object.values(record).every((v) => v >= 0 && v <= 1);
+    parts.push(`${field}:\n\n${probabilities ? barChart(record) : markdownTable(['', field], Object.entries(record).map(([k, v]) => [k, formatNumber(v)]))}`);
+  }
+  if (records.length > MAX_RECORDS) parts.push(`… and ${records.length - MAX_RECORDS} more (Show Results has them all)`);
   return parts.join('\n\n');
 }
 
