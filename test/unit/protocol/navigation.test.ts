@@ -47,11 +47,14 @@ describe('navigation', () => {
     assert.equal(withoutDeclaration.length, refs.length - 1);
   });
 
-  test('rename a variable, a value and a hypothesis at every use; the result checks clean', async () => {
+  test('rename a variable, a network, a value and a hypothesis at every use; the result checks clean', async () => {
     const forest = example('forest.bayes');
     const variable = await renameAndRecheck(forest, positionOf(forest.text, 'Storm'), 'Tempest');
     assert.equal(variable.edits.length, usesOf(forest.text, 'Storm').length);
     assert.deepEqual(usesOf(variable.renamed, 'Storm'), []);
+
+    const network = await renameAndRecheck(forest, positionOf(forest.text, 'in Forest', 0, 3), 'Woods');
+    assert.equal(network.edits.length, usesOf(forest.text, 'Forest').length);
 
     const cancer = example('cancer.bayes');
     await lsp.open(cancer.uri, cancer.text);
