@@ -13,7 +13,6 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { fileURLToPath } from 'node:url';
-import { basename } from 'node:path';
 import { Session } from './run/session.js';
 import { registerFeatures, featureCapabilities } from './features/index.js';
 import { RUN_COMMAND } from './features/codeLens.js';
@@ -86,8 +85,8 @@ export function startServer(connection: Connection, options: { workerPath?: stri
   return session;
 }
 
-// Started as its own bundle by VS Code (IPC): createConnection reads the transport from argv. The CLI
-// bundles this module too and is then require.main itself: there `bayes lsp` starts the server, once.
-if (typeof require !== 'undefined' && require.main === module && basename(__filename).startsWith('server.')) {
+// Started as its own bundle by VS Code (IPC); `bayes lsp --stdio` calls startServer itself. Inside the
+// CLI bundle `require.main === module` holds too, so key on the bundle's file name.
+if (typeof require !== 'undefined' && require.main?.filename.endsWith('server.cjs')) {
   startServer(createConnection(ProposedFeatures.all));
 }
