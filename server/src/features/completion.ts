@@ -47,9 +47,9 @@ function item(s: NameSymbol): CompletionItem {
   return { label: s.name, kind: ITEM_KIND[s.kind], detail: owner };
 }
 
-/** The scope names in `P(…)` resolve in: the `in N` network of a query, else the statement's. */
+/** The scope names in `P(…)` resolve in: the `in N` network later on the query's line, else the statement's. */
 function modelScope(ctx: PositionContext, index: NameIndex): string {
-  const m = /\bin\s+([A-Za-z_]\w*)/.exec(ctx.linePrefix);
+  const m = /\)\s*in\s+([A-Za-z_]\w*)/.exec(ctx.line);
   return m && index.globals.get(m[1])?.kind === 'network' ? m[1] : ctx.scope;
 }
 

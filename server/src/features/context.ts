@@ -8,8 +8,9 @@ export interface PositionContext {
   statement?: A.Statement;
   /** The network the position is in ('' = the default model). */
   scope: string;
-  /** The line's text before the position. */
+  /** The line's text before the position, and all of it. */
   linePrefix: string;
+  line: string;
   position: Position;
 }
 
@@ -24,7 +25,8 @@ export function positionContext(file: A.BayesFile, text: string, position: Posit
       statement = s.statements.find((inner) => contains(inner.range, position)) ?? s;
     }
   }
-  return { statement, scope, linePrefix: lineAt(text, position.line).slice(0, position.character), position };
+  const line = lineAt(text, position.line);
+  return { statement, scope, linePrefix: line.slice(0, position.character), line, position };
 }
 
 /** The text of one line, without its line break; `starts` from `lineStarts` when asking often. */

@@ -58,6 +58,9 @@ describe('editing', () => {
     assert.deepEqual(parents.sort(), ['BusTourGroup', 'Campfire', 'ForestFire', 'Lightning', 'Storm', 'Thunder']);
     const values = await labels(forest.uri, positionOf(forest.text, 'Thunder = true, Bus', 0, 'Thunder = '.length));
     assert.deepEqual(values, ['true', 'false']);
+    // A network's own variables come first when the query says `in Forest` later on the line.
+    const scoped = await labels(forest.uri, positionOf(forest.text, 'query P(ForestFire | Thunder', 0, 'query P(ForestFire | '.length));
+    assert.deepEqual(scoped.slice(0, 6), ['Storm', 'BusTourGroup', 'Lightning', 'Thunder', 'Campfire', 'ForestFire']);
     const networks = await labels(forest.uri, positionOf(forest.text, 'in Forest', 0, 'in '.length));
     assert.deepEqual(networks, ['Forest']);
 
