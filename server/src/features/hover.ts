@@ -120,19 +120,28 @@ function distributions(index: NameIndex, s: NameSymbol, run: RunResult | undefin
   return sections;
 }
 
-/** Every number the run gives this hypothesis, its rank by the first such record, and marks. */
+/** Top-level fields naming this hypothesis as a choice: `map: ['healthy']`, `best: [...]`, `bestMdl: 'd1a'`. */
+function choiceFields(entry: object, name: string): string[] {
+  return Object.entries(entry)
+    .filter(([field, v]) => !['kind', 'source', 'headline'].includes(field) && (v === name || (Array.isArray(v) && v.includes(name))))
+    .map(([field]) => field);
+}
+
+/** Every number the run gives this hypothesis, its rank in each, and the choices that name it. */
 function hypothesisFigures(s: NameSymbol, run: RunResult | undefined): string[] {
   if (!run) return [];
   const lines: string[] = [];
   for (const entry of run.results) {
+    const where = `${entry.kind}, line ${entry.range.start.line + 1}`;
     for (const { field, record } of numberRecords(entry)) {
       if (!(s.name in record)) continue;
-      const sorted = Object.entries(record).sort((a, b) => (field.includes('bits') || field.includes('length') ? a[1] - b[1] : b[1] - a[1]));
+      // Description lengths (`…Bits`) rank smallest first; probabilities and scores largest first.
+      const smaller = /bits$/i.test(field);
+      const sorted = Object.entries(record).sort((a, b) => (smaller ? a[1] - b[1] : b[1] - a[1]));
       const rank = sorted.findIndex(([k]) => k === s.name) + 1;
-      lines.push(`- ${field} (${entry.kind}, line ${entry.range.start.line + 1}): **${formatNumber(record[s.name])}** — rank ${rank} of ${sorted.length}`);
+      lines.push(`- ${field} (${where}): **${formatNumber(record[s.name])}** — rank ${rank} of ${sorted.length}`);
     }
-    const mark = entry.headline.split(/[\s·]/)[0];
-    if (mark === s.name && ['map', 'ml', 'mdl', 'optimal', 'gibbs'].includes(entry.kind)) lines.push(`- ★ h_${entry.kind.toUpperCase()} (line ${entry.range.start.line + 1})`);
+    for (const field of choiceFields(entry, s.name)) lines.push(`- ★ ${field === 'best' ? `best by ${entry.kind}` : field} (${where})`);
   }
   return lines.length > 0 ? [lines.join('\n')] : [];
 }

@@ -26,8 +26,10 @@ const MAX_DEPTH = 4;
 
 /**
  * Every number record in an entry, however nested: `{ cancer: 0.2, healthy: 0.8 }` fields,
- * `marginals: { Storm: { true: 0.3, false: 0.7 } }`, and tables given as rows
- * `[{ states: ['true'], p: 0.7 }, …]`, which read as `{ true: 0.7, … }`.
+ * `marginals: { Storm: { true: 0.3, false: 0.7 } }`, tables given as rows
+ * `[{ states: ['true'], p: 0.7 }, …]` (read as `{ true: 0.7, … }`), and rows named by a
+ * `hypothesis`, `name` or `value` field: `rows: [{ hypothesis: 'cancer', prior: 0.008,
+ * posterior: 0.21 }, …]` gives `rows.prior` and `rows.posterior` keyed by hypothesis.
  */
 export function numberRecords(entry: ResultEntry): FoundRecord[] {
   const found: FoundRecord[] = [];
@@ -35,11 +37,36 @@ export function numberRecords(entry: ResultEntry): FoundRecord[] {
     if (path.length > MAX_DEPTH || typeof value !== 'object' || value === null) return;
     const record = numberRecord(value) ?? rowsRecord(value);
     if (record) return void found.push({ path, field: path.join('.'), record });
-    if (Array.isArray(value)) return;
+    if (Array.isArray(value)) {
+      for (const [column, byName] of namedRows(value)) found.push({ path: [...path, column], field: [...path, column].join('.'), record: byName });
+      return;
+    }
     for (const [key, child] of Object.entries(value)) if (!(path.length === 0 && BASE_FIELDS.has(key))) visit(child, [...path, key]);
   };
   visit(entry, []);
   return found;
+}
+
+const ROW_NAMES = ['hypothesis', 'name', 'value'];
+
+/** Rows named by one of ROW_NAMES: each numeric column as a record keyed by the rows' names. */
+function namedRows(rows: unknown[]): Map<string, Record<string, number>> {
+  const columns = new Map<string, Record<string, number>>();
+  const first = rows[0];
+  const key = typeof first === 'object' && first !== null ? ROW_NAMES.find((k) => typeof (first as Record<string, unknown>)[k] === 'string') : undefined;
+  if (!key) return columns;
+  for (const row of rows) {
+    if (typeof row !== 'object' || row === null) continue;
+    const r = row as Record<string, unknown>;
+    if (typeof r[key] !== 'string') continue;
+    for (const [column, v] of Object.entries(r)) {
+      if (typeof v !== 'number') continue;
+      const record = columns.get(column) ?? {};
+      record[r[key] as string] = v;
+      columns.set(column, record);
+    }
+  }
+  return columns;
 }
 
 /** `[{ states: ['a', 'x'], p: 0.1 }, …]`: a table of joint assignments as a record keyed `a, x`. */

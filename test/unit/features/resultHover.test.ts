@@ -22,18 +22,49 @@ const lineRange = (text: string, needle: string) => {
 };
 const run = (results: ResultEntry[]): RunResult => ({ version: 1, file: 'm.bayes', diagnostics: [], results });
 
-test('a hypothesis hover ranks it in every record the run gives and marks h_MAP', () => {
+test('a hypothesis hover ranks it in every column of the posterior and MDL rows and marks h_MAP, h_ML, h_MDL', () => {
   const text = read('cancer.bayes');
+  const posterior = lineRange(text, 'query posterior');
+  const mdl = lineRange(text, 'query mdl');
+  // Shapes of PosteriorResult and MdlResult (server/src/run/runResult.ts).
   const result = run([
-    { kind: 'posterior', range: lineRange(text, 'query posterior'), source: 'query posterior Diagnosis given Test = pos', headline: 'healthy · 0.7915', posterior: { cancer: 0.2085, healthy: 0.7915 } },
-    { kind: 'map', range: lineRange(text, 'query map'), source: 'query map Diagnosis given Test = pos', headline: 'healthy · P(h|D) 0.7915' },
+    {
+      kind: 'posterior', range: posterior, source: 'query posterior Diagnosis given Test = pos', headline: 'healthy · 0.7915',
+      rows: [
+        { hypothesis: 'cancer', prior: 0.008, likelihood: 0.98, product: 0.00784, posterior: 0.2085 },
+        { hypothesis: 'healthy', prior: 0.992, likelihood: 0.03, product: 0.02976, posterior: 0.7915 },
+      ],
+      evidence: 0.0376, evidencePossible: true, map: ['healthy'], ml: ['cancer'],
+    },
+    {
+      kind: 'mdl', range: mdl, source: 'query mdl Diagnosis given Test = pos', headline: 'healthy · 5.07 bits',
+      rows: [
+        { hypothesis: 'cancer', hypothesisBits: 6.966, dataBits: 0.029, totalBits: 6.995 },
+        { hypothesis: 'healthy', hypothesisBits: 0.012, dataBits: 5.059, totalBits: 5.071 },
+      ],
+      best: ['healthy'], code: '−log2 P(h), −log2 P(D|h)',
+    },
   ]);
   const shown = hover(parseDocument(text).ast, positionOf(text, 'healthy: 0.992'), result)!.contents as { value: string };
+  const p = `posterior, line ${posterior.start.line + 1}`;
+  const m = `mdl, line ${mdl.start.line + 1}`;
   assert.equal(shown.value, [
     'hypothesis **healthy** of Diagnosis · prior P(healthy) = 0.992',
     '---',
-    `- posterior (posterior, line ${lineRange(text, 'query posterior').start.line + 1}): **0.7915** — rank 1 of 2\n- ★ h_MAP (line ${lineRange(text, 'query map').start.line + 1})`,
+    [
+      `- rows.prior (${p}): **0.992** — rank 1 of 2`,
+      `- rows.likelihood (${p}): **0.03** — rank 2 of 2`,
+      `- rows.product (${p}): **0.02976** — rank 1 of 2`,
+      `- rows.posterior (${p}): **0.7915** — rank 1 of 2`,
+      `- ★ map (${p})`,
+      `- rows.hypothesisBits (${m}): **0.012** — rank 1 of 2`,
+      `- rows.dataBits (${m}): **5.059** — rank 2 of 2`,
+      `- rows.totalBits (${m}): **5.071** — rank 1 of 2`,
+      `- ★ best by mdl (${m})`,
+    ].join('\n'),
   ].join('\n\n'));
+  const cancer = (hover(parseDocument(text).ast, positionOf(text, 'cancer:  0.008'), result)!.contents as { value: string }).value;
+  assert.match(cancer, /- ★ ml \(posterior/);
 });
 
 test('a variable hover shows its marginal filed under its name, as bars', () => {
