@@ -8,7 +8,8 @@ import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic
 import type * as A from '../language/index.js';
 import { allStatements, walk } from '../language/index.js';
 import type { ParsedDocument } from '../run/session.js';
-import { contains, nameIndex } from './nameIndex.js';
+import { contains } from './nameIndex.js';
+import { nameIndex } from './nameResolution.js';
 import { lineAt } from './context.js';
 import { dataTableActions } from './dataTableActions.js';
 

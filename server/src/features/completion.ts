@@ -5,7 +5,8 @@
  */
 import { CompletionItemKind, type CompletionItem, type Position } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
-import { nameIndex, type NameIndex, type NameKind, type NameSymbol } from './nameIndex.js';
+import type { NameIndex, NameKind, NameSymbol } from './nameIndex.js';
+import { nameIndex } from './nameResolution.js';
 import { positionContext, type PositionContext } from './context.js';
 import { LEARN_METHODS, PRIOR_FORMS, QUERY_FORMS, SAMPLERS, SIGNATURES, STATEMENT_KEYWORDS } from './vocabulary.js';
 

@@ -7,7 +7,8 @@
 import type { Hover, Position } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
 import type { RunResult } from '../run/runResult.js';
-import { nameIndex, type NameIndex, type NameSymbol } from './nameIndex.js';
+import type { NameIndex, NameSymbol } from './nameIndex.js';
+import { nameIndex } from './nameResolution.js';
 import { barChart, entriesOverlapping, entryMarkdown, formatNumber, markdownTable, numberRecords } from './resultView.js';
 
 export function hover(file: A.BayesFile, position: Position, run: RunResult | undefined): Hover | null {

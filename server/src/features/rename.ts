@@ -4,7 +4,8 @@
  */
 import { ResponseError, ErrorCodes, type Position, type Range, type WorkspaceEdit } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
-import { nameIndex, type NameIndex, type NameSymbol } from './nameIndex.js';
+import type { NameIndex, NameSymbol } from './nameIndex.js';
+import { nameIndex } from './nameResolution.js';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

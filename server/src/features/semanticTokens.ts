@@ -7,7 +7,8 @@ import { SemanticTokensBuilder, type SemanticTokens, type SemanticTokensLegend }
 import type { IToken } from 'chevrotain';
 import type * as A from '../language/index.js';
 import { tokenize, Identifier, NumberLit, StringLit } from '../language/tokens.js';
-import { nameIndex, type NameKind } from './nameIndex.js';
+import type { NameKind } from './nameIndex.js';
+import { nameIndex } from './nameResolution.js';
 
 export const TOKEN_TYPES = ['keyword', 'variable', 'enumMember', 'type', 'namespace', 'struct', 'class', 'property', 'function', 'number', 'string', 'comment'] as const;
 export const TOKEN_MODIFIERS = ['declaration', 'documentation', 'defaultLibrary'] as const;

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { check, parseDocument } from '../../../server/src/language/index.js';
 import { nodeEnvironment } from '../../../server/src/run/nodeEnvironment.js';
-import { nameIndex } from '../../../server/src/features/nameIndex.js';
+import { nameIndex } from '../../../server/src/features/nameResolution.js';
 import { repoRoot } from '../../support/shared.js';
 
 const examples = join(repoRoot, 'examples');
