@@ -12,7 +12,7 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Session } from './run/session.js';
 import { registerFeatures, featureCapabilities } from './features/index.js';
 import { RUN_COMMAND } from './features/codeLens.js';
@@ -40,9 +40,11 @@ export function startServer(connection: Connection, options: { workerPath?: stri
     session.capabilities = {
       configuration: params.capabilities.workspace?.configuration === true,
       progress: params.capabilities.window?.workDoneProgress === true,
+      workspaceFolders: params.capabilities.workspace?.workspaceFolders === true,
     };
     return {
       capabilities: {
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         executeCommandProvider: { commands: [RUN_COMMAND] },
         ...featureCapabilities,
@@ -54,6 +56,14 @@ export function startServer(connection: Connection, options: { workerPath?: stri
   connection.onInitialized(() => {
     if (session.capabilities.configuration) {
       void connection.client.register(DidChangeConfigurationNotification.type, { section: 'bayes' }).catch(() => undefined);
+    }
+    if (session.capabilities.workspaceFolders) {
+      connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        const removed = new Set(event.removed.map((f) => f.uri));
+        const added = event.added.filter((f) => f.uri.startsWith('file:')).map((f) => fileURLToPath(f.uri));
+        session.workspaceRoots = [...session.workspaceRoots.filter((r) => !removed.has(pathToFileURL(r).toString())), ...added];
+        session.recheckAll();
+      });
     }
   });
   connection.onDidChangeConfiguration(() => session.recheckAll());

@@ -65,7 +65,7 @@ export async function startLsp(options: LspOptions | string = {}): Promise<LspSe
     processId: process.pid,
     rootUri: fileUri(rootPath),
     workspaceFolders: [{ uri: fileUri(rootPath), name: 'root' }],
-    capabilities: { workspace: { configuration: true }, window: { workDoneProgress: true } },
+    capabilities: { workspace: { configuration: true, workspaceFolders: true }, window: { workDoneProgress: true } },
     initializationOptions: o.initializationOptions,
   });
   await connection.sendNotification('initialized', {});

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BayesFile, StringLit } from '../language/index.js';
-import { dirnameOf, globBase, resolvePath } from '../language/paths.js';
+import { dirnameOf, globBase, isInside, resolvePath } from '../language/paths.js';
 import type { RunResult } from './runResult.js';
 
 /** The quoted file names a model reads: data CSVs, corpus globs, imported networks. */
@@ -34,15 +34,19 @@ export class RunCache {
   /** Results kept; older ones are dropped first (Map keeps insertion order). */
   private readonly capacity = 64;
 
-  /** The cache key of a run of `text` (located at `documentPath`) with these settings. */
-  key(text: string, ast: BayesFile, documentPath: string | undefined, settingsKey: string): string {
+  /**
+   * The cache key of a run of `text` (located at `documentPath`) with these settings. Only files
+   * inside `allowedRoots` are read: the run refuses the others, and so does the cache.
+   */
+  key(text: string, ast: BayesFile, documentPath: string | undefined, allowedRoots: string[], settingsKey: string): string {
     const h = createHash('sha256').update(text).update('\0').update(settingsKey);
     const base = documentPath ? dirnameOf(documentPath) : undefined;
     for (const source of dataSources(ast)) {
       if (!base) continue;
       const glob = globBase(source.value);
       const path = resolvePath(base, glob ?? source.value);
-      h.update('\0').update(path).update('\0').update(glob === undefined ? this.contentHash(path) : this.treeStamp(path));
+      const stamp = !allowedRoots.some((root) => isInside(root, path)) ? 'outside' : glob === undefined ? this.contentHash(path) : this.treeStamp(path);
+      h.update('\0').update(path).update('\0').update(stamp);
     }
     return h.digest('hex');
   }

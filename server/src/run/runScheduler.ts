@@ -9,7 +9,7 @@ import type { Diagnostic } from '../language/diagnostics.js';
 import { RUN_RESULT_VERSION, type RunResult } from './runResult.js';
 import { startRunJob, type RunJob, type RunOutcome } from './runJob.js';
 import { RunCache } from './runCache.js';
-import type { NodeEnvironmentOptions } from './nodeEnvironment.js';
+import { nodeEnvironment, type NodeEnvironmentOptions } from './nodeEnvironment.js';
 import type { BayesSettings } from './settings.js';
 import type { CheckedDocument } from './pipeline.js';
 
@@ -52,7 +52,8 @@ export class RunScheduler {
 
   async run(input: RunInput): Promise<RunState> {
     this.cancel(input.uri);
-    const key = this.cache.key(input.text, input.checked.parse.ast, input.envOptions.documentPath, JSON.stringify(input.settings));
+    const { documentPath, allowedRoots } = nodeEnvironment(input.envOptions);
+    const key = this.cache.key(input.text, input.checked.parse.ast, documentPath, allowedRoots, JSON.stringify(input.settings));
     const hit = this.cache.get(key);
     if (hit) {
       this.host.onRunFinished({ uri: input.uri, text: input.text, state: 'done', result: hit, cached: true });

@@ -32,6 +32,8 @@ export interface SessionCapabilities {
   configuration: boolean;
   /** The client accepts window/workDoneProgress/create. */
   progress: boolean;
+  /** The client reports added and removed workspace folders. */
+  workspaceFolders: boolean;
 }
 
 export interface ParsedDocument {
@@ -48,7 +50,7 @@ export class Session {
   workspaceRoots: string[] = [];
   /** Workspace trust (VS Code restricted mode): untrusted models are checked, never run. */
   trusted = true;
-  capabilities: SessionCapabilities = { configuration: false, progress: false };
+  capabilities: SessionCapabilities = { configuration: false, progress: false, workspaceFolders: false };
 
   private readonly parsed = new Map<string, ParsedDocument>();
   private readonly checked = new Map<string, { version: number; result: CheckedDocument }>();
