@@ -39,6 +39,140 @@ export interface ExpectResult extends ResultBase {
   result?: ResultEntry;
 }
 
+/** One CPT as JSON: each parent configuration with the child's distribution. */
+export interface CptJson {
+  parents: string[];
+  rows: Array<{ given: Record<string, string>; distribution: Record<string, number> }>;
+}
+
+/** `learn NET from DATA [by em|gradient]`: the learned CPTs and how the learning went. */
+export interface LearnedNetworkResult extends ResultBase {
+  kind: 'learnedNetwork';
+  network: string;
+  method: 'counting' | 'em' | 'gradient';
+  records: number;
+  /** Distinct record patterns (the E-step runs once per pattern). */
+  patterns: number;
+  iterations: number;
+  converged: boolean;
+  logLikelihood: number;
+  /** Log-likelihood at the start and after each iteration of the best run (EM/gradient). */
+  trace: number[];
+  /** Per random restart: final log-likelihood and iterations. */
+  runs: Array<{ restart: number; logLikelihood: number; iterations: number; converged: boolean }>;
+  /** Variables with no data at all (learned only through EM). */
+  hidden: string[];
+  cpts: Record<string, CptJson>;
+}
+
+/** `learn structure … by k2|hillclimb`: the arcs found, their score, and (if known) the true structure's differences. */
+export interface StructureResultEntry extends ResultBase {
+  kind: 'structure';
+  method: 'k2' | 'hillclimb';
+  /** The structure's score (log scale, larger is better) under `scoreName`. */
+  score: number;
+  scoreName: 'k2' | 'bdeu' | 'bic';
+  arcs: Array<[string, string]>;
+  comparison?: { reference: string; missing: Array<[string, string]>; extra: Array<[string, string]>; reversed: Array<[string, string]> };
+}
+
+/** `mixture … ; learn … by em`: a Gaussian mixture's parameters and fit. */
+export interface MixtureResult extends ResultBase {
+  kind: 'mixture';
+  dimensions: string[];
+  weights: number[];
+  /** means[j][d] */
+  means: number[][];
+  /** covariances[j][a][b] */
+  covariances: number[][][];
+  trace: number[];
+  logLikelihood: number;
+  bic: number;
+  iterations: number;
+  converged: boolean;
+  /** responsibilities[i][j] = P(component j | point i), for the results view. */
+  responsibilities: number[][];
+}
+
+/** How a belief-network answer was computed; sampled answers carry standard errors. */
+export interface InferenceInfo {
+  method: 'exact' | 'lw' | 'gibbs';
+  /** Largest clique table (entries) exact inference needs, and the budget it was held to. */
+  cost: number;
+  budget: number;
+  samples?: number;
+  seed?: number;
+  /** Set when a sampler answered because exact inference was over the budget. */
+  note?: string;
+}
+
+/** Named evidence: variable → observed state. */
+export type NamedEvidence = Record<string, string>;
+
+/** Every posterior marginal of a network (`bayes marginals`, the results panel's network view). */
+export interface MarginalsResult extends ResultBase, InferenceInfo {
+  kind: 'marginals';
+  network: string;
+  evidence: NamedEvidence;
+  /** variable → state → P(state | evidence). */
+  marginals: Record<string, Record<string, number>>;
+  stderr?: Record<string, Record<string, number>>;
+  /** log P(evidence), exact answers only. */
+  logEvidence?: number;
+}
+
+/** `query P(X, Y | e)` / `P(X = x | e)`: the posterior table of the query variables. */
+export interface ProbabilityResult extends ResultBase, InferenceInfo {
+  kind: 'probability';
+  network: string;
+  variables: string[];
+  evidence: NamedEvidence;
+  /** One row per joint assignment of `variables`, first variable slowest. */
+  table: { states: string[]; p: number; stderr?: number }[];
+  /** P(X = x | e) when the query named states. */
+  value?: number;
+}
+
+/** `query mpe given e`: the most probable joint assignment of the unobserved variables. */
+export interface MpeResultEntry extends ResultBase {
+  kind: 'mpe';
+  network: string;
+  evidence: NamedEvidence;
+  assignment: Record<string, string>;
+  /** P(assignment, evidence). */
+  probability: number;
+  logProbability: number;
+}
+
+/** One-way sensitivity of P(target | e) to the CPT parameters (largest |derivative| first). */
+export interface SensitivityResult extends ResultBase {
+  kind: 'sensitivity';
+  network: string;
+  target: { variable: string; state: string };
+  evidence: NamedEvidence;
+  value: number;
+  parameters: {
+    variable: string;
+    parents: Record<string, string>;
+    state: string;
+    value: number;
+    derivative: number;
+    /** Parameter values over which the target variable's most probable state stays the same. */
+    interval?: [number, number];
+  }[];
+}
+
+/** `query independent X, Y given Z`: d-separation, with an active trail when dependent. */
+export interface IndependenceResult extends ResultBase {
+  kind: 'independence';
+  network: string;
+  x: string[];
+  y: string[];
+  given: string[];
+  independent: boolean;
+  activePath?: string[];
+}
+
 /**
  * Result kinds are added here by the engine features that produce them; keep each an
  * interface extending ResultBase with a literal `kind`.
@@ -165,3 +299,15 @@ export interface LearningCurveResult extends ResultBase {
 export type BayesLearningResult =
   | PosteriorResult | VersionSpaceResult | MdlResult | TreeScoresResult | LikelihoodResult | OptimalResult | GibbsResultEntry
   | LeastSquaresResult | LogisticResult | ParameterResult | ClassifyResult | EvaluationResult | LearningCurveResult;
+
+/**
+ * Every belief-network inference entry (engine2). Like BayesLearningResult, not part of the
+ * ResultEntry union; consumers narrow with `kind` and cast.
+ */
+export type NetworkInferenceResult = MarginalsResult | ProbabilityResult | MpeResultEntry | SensitivityResult | IndependenceResult;
+
+/**
+ * Every entry of learning networks and mixtures from data (engine3). Like the two above, not part
+ * of the ResultEntry union; consumers narrow with `kind` and cast.
+ */
+export type NetworkLearningResult = LearnedNetworkResult | StructureResultEntry | MixtureResult;

@@ -1,0 +1,39 @@
+/**
+ * Writes a network as `.bayes` text (design/LANGUAGE.md §Networks): one `network` block with
+ * its variables and one `P(X | parents) { … }` table per variable, rows keyed by the parents'
+ * states. Names that are not identifiers (`0-3_days`, `12+`) are quoted. Numbers are written
+ * in the shortest form that reads back to the same double, so BIF → .bayes → BIF is exact.
+ * Unknown entries (NaN, to be learned) are written `?`.
+ */
+import { rowAssignment, type BayesianNetwork } from '../engine/network.js';
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function bayesName(name: string): string {
+  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
+}
+
+function probability(x: number): string {
+  return Number.isNaN(x) ? '?' : String(x);
+}
+
+export function writeBayesNetwork(net: BayesianNetwork): string {
+  const out = [`network ${bayesName(net.name)} {`];
+  for (const v of net.variables) out.push(`  variable ${bayesName(v.name)} { ${v.states.map(bayesName).join(', ')} }`);
+  for (const cpt of net.cpts) {
+    const child = net.variables[cpt.child]!;
+    const k = child.states.length;
+    const parents = cpt.parents.map((p) => bayesName(net.variables[p]!.name));
+    const row = (r: number) => `{ ${child.states.map((s, x) => `${bayesName(s)}: ${probability(cpt.table[r * k + x]!)}`).join(', ')} }`;
+    const head = `  P(${bayesName(child.name)}${parents.length ? ' | ' + parents.join(', ') : ''})`;
+    if (cpt.parents.length === 0) { out.push(`${head} ${row(0)}`); continue; }
+    out.push(`${head} {`);
+    for (let r = 0; r < cpt.table.length / k; r++) {
+      const key = rowAssignment(net, cpt.child, r).map((s, i) => bayesName(net.variables[cpt.parents[i]!]!.states[s]!));
+      out.push(`    ${key.join(', ')}: ${row(r)}`);
+    }
+    out.push('  }');
+  }
+  out.push('}');
+  return out.join('\n') + '\n';
+}
