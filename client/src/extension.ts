@@ -8,6 +8,7 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import { registerCommands } from './commands.js';
 import { RunStatus, type RunStateMessage } from './statusBar.js';
 import { ResultsProvider, RESULTS_SCHEME } from './resultsProvider.js';
+import type { InitializationOptions } from '../../server/src/server.js';
 
 let client: LanguageClient | undefined;
 
@@ -23,7 +24,7 @@ function createClient(context: ExtensionContext, output: ReturnType<typeof windo
     // Data a model reads: a change re-checks open models and invalidates cached results.
     synchronize: { fileEvents: workspace.createFileSystemWatcher('**/*.{csv,tsv,bif,txt}') },
     // Restricted mode: the server checks models but never reads their data or runs them.
-    initializationOptions: { trusted: workspace.isTrusted },
+    initializationOptions: { trusted: workspace.isTrusted } satisfies InitializationOptions,
   };
   // The client id 'bayes' makes the `bayes.trace.server` setting trace the protocol into `output`.
   return new LanguageClient('bayes', 'Bayes Language Server', serverOptions, clientOptions);

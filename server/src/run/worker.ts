@@ -21,10 +21,19 @@ export type WorkerMessage =
   | { type: 'done'; result: RunResult }
   | { type: 'failed'; message: string };
 
+/** Engines may report progress every iteration; the editor needs a few updates a second. */
+const PROGRESS_INTERVAL_MS = 100;
+
 async function handle(request: RunRequest): Promise<WorkerMessage> {
   await testHook(request.text);
   const env = nodeEnvironment(request.env);
-  const onProgress = (fraction: number, message: string) => post({ type: 'progress', fraction, message });
+  let last = 0;
+  const onProgress = (fraction: number, message: string) => {
+    const now = Date.now();
+    if (now - last < PROGRESS_INTERVAL_MS) return;
+    last = now;
+    post({ type: 'progress', fraction, message });
+  };
   const result = await runText(request.text, request.file, env, { onProgress });
   return { type: 'done', result };
 }
