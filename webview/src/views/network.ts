@@ -23,7 +23,10 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   const graph = graphView(nodes, edges, {
     name: `network-${e.network}`,
     label: `Network ${e.network}`,
-    onActivate: (id) => post({ type: 'reveal', network: e.network, variable: id, range: byName.get(id)?.declaration }),
+    onActivate: (id) => {
+      const range = byName.get(id)?.declaration;
+      post({ type: 'reveal', network: e.network, variable: id, ...(range ? { range } : {}) });
+    },
   });
   const rows = e.variables.flatMap((v) => v.states.map((s, i) => ({ variable: v.name, state: s, p: v.marginal[i]!, se: v.stderr?.[i], observed: v.evidence === s })));
   const table = h('details', { class: 'marginals' }, h('summary', {}, `Marginals table (${rows.length} rows)`), dataTable(`marginals of ${e.network}`, [
