@@ -4,7 +4,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NetworkResult, RunResult, StructureResultEntry, LearnedNetworkResult, MixtureResult } from '../../server/src/run/runResult.js';
 import { CHROMIUM, Harness, type PanelPage, type Theme } from './support/harness.js';
@@ -22,8 +22,8 @@ before(async () => {
 });
 after(async () => { await harness?.close(); });
 
-async function withPanel(theme: Theme, body: (p: PanelPage) => Promise<void>): Promise<void> {
-  const p = await harness.open(theme);
+async function withPanel(theme: Theme, body: (p: PanelPage) => Promise<void>, restore?: unknown): Promise<void> {
+  const p = await harness.open(theme, restore);
   try {
     await body(p);
     assert.deepEqual(p.problems, [], 'no page errors, CSP violations or console errors');
@@ -68,5 +68,125 @@ for (const theme of ['light', 'dark'] as const) {
         assert.deepEqual((await p.posted()).filter((m) => m.type === 'reveal').at(-1), { type: 'reveal', network: 'asia', variable: 'tub' });
       });
     });
+
+    test('alarm (37 nodes): readable graph with all nodes and arcs; search marks matches', async (t) => {
+      if (!ready) return t.skip(why);
+      const run = networkRun('alarm', { HRBP: 'HIGH', CO: 'LOW' });
+      const net = run.results[0] as NetworkResult;
+      await withPanel(theme, async (p) => {
+        await p.show(run);
+        await p.post({ type: 'focus', version: run.version, view: 'graph' });
+        assert.equal(await p.page.locator('g.node').count(), 37);
+        assert.equal(await p.page.locator('polyline.edge').count(), net.variables.reduce((s, v) => s + v.parents.length, 0));
+        assert.equal(await p.page.locator('g.node.evidence').count(), 2);
+        // Expanded (bars shown) at 37 nodes.
+        assert.equal(await p.page.locator('g.node rect.bar').count(), net.variables.reduce((s, v) => s + Math.min(v.states.length, 5), 0));
+        await p.screenshot(`alarm-${theme}`);
+        await p.page.locator('vscode-textfield.search input').fill('HR');
+        const matches = await p.page.$$eval('g.node.match', (gs) => gs.map((g) => (g as SVGGElement).dataset.id).sort());
+        assert.deepEqual(matches, net.variables.map((v) => v.name).filter((n) => n.toLowerCase().includes('hr')).sort());
+      });
+    });
+
+    test('learning: learned structure against the reference, EM trace, mixture fits', async (t) => {
+      if (!ready) return t.skip(why);
+      const run = learningRun();
+      const [structure, learned, mixture2, mixture1] = run.results as [StructureResultEntry, LearnedNetworkResult, MixtureResult, MixtureResult];
+      await withPanel(theme, async (p) => {
+        await p.show(run);
+        const dots = await p.page.$$eval('.kind-learnedNetwork circle.dot', (cs) => cs.map((c) => Number(c.getAttribute('data-y'))));
+        assert.deepEqual(dots, learned.trace);
+        // EM never lowers the log-likelihood.
+        for (let i = 1; i < dots.length; i++) assert.ok(dots[i]! >= dots[i - 1]! - 1e-9);
+        const comps = await p.page.$$eval('.kind-mixture table[aria-label="mixture components"] tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.getAttribute('data-value'))));
+        assert.deepEqual(comps.slice(0, 2).map((r) => Number(r[1])), mixture2.weights);
+        assert.deepEqual(comps.slice(0, 2).map((r) => [Number(r[2]), Number(r[3])]), mixture2.means);
+        assert.deepEqual(comps.slice(2).map((r) => Number(r[2])), mixture1.means.map((m) => m[0]));
+        assert.equal(await p.page.locator('.kind-mixture polyline.component').count(), 2 * 2 + 2);
+        await p.screenshot(`learning-${theme}`);
+        await p.post({ type: 'focus', version: run.version, view: 'graph' });
+        const c = structure.comparison!;
+        for (const kind of ['extra', 'reversed', 'missing'] as const) {
+          const drawn = await p.page.$$eval(`polyline.edge.${kind}`, (es) => es.map((e) => `${e.getAttribute('data-from')}>${e.getAttribute('data-to')}`).sort());
+          assert.deepEqual(drawn, c[kind].map(([a, b]) => `${a}>${b}`).sort(), kind);
+        }
+        assert.equal(await p.page.locator('polyline.edge.matched').count(), structure.arcs.length - c.extra.length - c.reversed.length);
+        await p.screenshot(`structure-${theme}`);
+      });
+    });
   });
 }
+
+describe('results webview: behaviour', () => {
+  test('andes (223 nodes): compact by default, expands, search focuses a node, fit restores the view', async (t) => {
+    if (!ready || !sharedFile('bif', 'andes.bif')) return t.skip(why);
+    const run = networkRun('andes');
+    await withPanel('dark', async (p) => {
+      await p.show(run);
+      await p.post({ type: 'focus', version: run.version, view: 'graph' });
+      assert.equal(await p.page.locator('g.node').count(), 223);
+      assert.equal(await p.page.locator('g.node rect.bar').count(), 0, 'compact: no bars');
+      const full = await p.page.getAttribute('svg.network', 'viewBox');
+      await p.page.locator('vscode-textfield.search input').fill('SNode_10');
+      await p.page.locator('vscode-textfield.search input').press('Enter');
+      assert.notEqual(await p.page.getAttribute('svg.network', 'viewBox'), full, 'zoomed to the match');
+      await p.screenshot('andes-search');
+      await p.page.getByRole('button', { name: 'Fit graph to view' }).click();
+      assert.equal(await p.page.getAttribute('svg.network', 'viewBox'), full);
+      await p.page.getByRole('button', { name: /Collapse or expand/ }).click();
+      assert.ok(await p.page.locator('g.node rect.bar').count() >= 2 * 223, 'expanded: bars on every node');
+    });
+  });
+
+  test('a run with errors keeps the last good render and says so; a newer schema version is refused', async (t) => {
+    if (!ready) return t.skip(why);
+    const good = networkRun('asia');
+    await withPanel('light', async (p) => {
+      await p.show(good);
+      const broken: RunResult = { ...good, results: [], diagnostics: [{ severity: 'error', code: 'syntax', message: "expected '}'", range: good.results[0]!.range }] };
+      await p.show(broken, 'failed');
+      assert.match(await p.page.locator('.banner').innerText(), /last run failed: showing the last good results/);
+      assert.equal(await p.page.locator('section.kind-network').count(), 1);
+      await p.show(good);
+      assert.equal(await p.page.locator('.banner').count(), 0);
+      await p.post({ type: 'problems', version: good.version, errors: 2 });
+      assert.match(await p.page.locator('.banner').innerText(), /The file has 2 errors/);
+      await p.post({ type: 'show', version: 999, model: 'x', state: 'done', cached: false, result: good });
+      assert.match(await p.page.locator('#app').innerText(), /reads results of version 1, the server sent version 999/);
+    });
+  });
+
+  test('charts save as SVG and PNG, tables copy their exact numbers, and the panel is restored from its saved state after a reload', async (t) => {
+    if (!ready) return t.skip(why);
+    const run = networkRun('asia', { smoke: 'yes' });
+    const net = run.results[0] as NetworkResult;
+    let state: unknown;
+    await withPanel('light', async (p) => {
+      await p.show(run);
+      await p.post({ type: 'focus', version: run.version, view: 'graph' });
+      await p.page.getByRole('button', { name: 'Save network-asia as SVG' }).click();
+      await p.page.getByRole('button', { name: 'Save network-asia as PNG' }).click();
+      await p.page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.filter((m) => m.type === 'save').length === 2);
+      const saves = (await p.posted()).filter((m) => m.type === 'save');
+      const svg = saves.find((m) => m.format === 'svg')!;
+      assert.match(svg.data, /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+      assert.equal((svg.data.match(/class="node/g) ?? []).length, 0, 'classes replaced by inline styles');
+      assert.match(svg.data, /fill:\s*rgb\(/);
+      const png = Buffer.from(saves.find((m) => m.format === 'png')!.data, 'base64');
+      assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      await p.page.locator('details.marginals summary').click();
+      await p.page.getByRole('button', { name: 'Copy marginals of asia' }).click();
+      const copy = (await p.posted()).find((m) => m.type === 'copy')!;
+      const lines = copy.text.trim().split('\n');
+      assert.equal(lines.length, 1 + net.variables.reduce((s, v) => s + v.states.length, 0));
+      const lung = net.variables.find((v) => v.name === 'lung')!;
+      assert.ok(lines.includes(`lung\tyes\t${lung.marginal[0]}\t`), 'exact value, full precision');
+      state = await p.state();
+    });
+    // After a window reload VS Code hands the saved state back: the panel draws it before any message.
+    await withPanel('dark', async (p) => {
+      assert.equal(await p.page.locator('g.node').count(), net.variables.length);
+      assert.equal(await p.page.locator('g.node.evidence').getAttribute('data-id'), 'smoke');
+    }, state);
+  });
+});

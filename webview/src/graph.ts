@@ -32,7 +32,7 @@ const NODE_W = 168;
 const BAR_ROWS = 5;
 const ROW_H = 11;
 
-interface Layout { width: number; height: number; nodes: Map<string, { x: number; y: number; w: number; h: number }>; edges: Array<{ edge: GraphEdge; points: Array<{ x: number; y: number }> }> }
+interface Layout { x: number; y: number; width: number; height: number; nodes: Map<string, { x: number; y: number; w: number; h: number }>; edges: Array<{ edge: GraphEdge; points: Array<{ x: number; y: number }> }> }
 
 function nodeHeight(n: GraphNode, compact: boolean): number {
   if (compact || !n.bars) return 24;
@@ -46,13 +46,24 @@ export function layoutGraph(nodes: GraphNode[], edges: GraphEdge[], compact: boo
   for (const n of nodes) g.setNode(n.id, { width: compact ? Math.min(NODE_W, 16 + n.id.length * 7) : NODE_W, height: nodeHeight(n, compact) });
   for (const e of edges) g.setEdge(e.from, e.to);
   dagre.layout(g);
-  const out: Layout = { width: g.graph().width ?? 100, height: g.graph().height ?? 100, nodes: new Map(), edges: [] };
+  const out: Layout = { x: 0, y: 0, width: 0, height: 0, nodes: new Map(), edges: [] };
   for (const n of nodes) {
     const p = g.node(n.id) as { x: number; y: number; width: number; height: number };
     out.nodes.set(n.id, { x: p.x - p.width / 2, y: p.y - p.height / 2, w: p.width, h: p.height });
   }
   for (const e of edges) out.edges.push({ edge: e, points: (g.edge(e.from, e.to) as { points: Array<{ x: number; y: number }> }).points });
-  return out;
+  return withBounds(out);
+}
+
+/** dagre's graph size leaves out edges routed around the side (e.g. long arcs), so measure everything drawn. */
+function withBounds(l: Layout): Layout {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  const add = (x: number, y: number) => { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); };
+  for (const b of l.nodes.values()) { add(b.x, b.y); add(b.x + b.w, b.y + b.h); }
+  for (const e of l.edges) for (const p of e.points) add(p.x, p.y);
+  if (x0 > x1) return { ...l, width: 100, height: 100 };
+  const pad = 12;
+  return { ...l, x: x0 - pad, y: y0 - pad, width: x1 - x0 + 2 * pad, height: y1 - y0 + 2 * pad };
 }
 
 export function graphView(nodes: GraphNode[], edges: GraphEdge[], options: GraphOptions): HTMLElement {
@@ -105,7 +116,7 @@ function drawGraph(nodes: GraphNode[], edges: GraphEdge[], options: GraphOptions
       svg('title', {}, edge.title ?? `${edge.from} → ${edge.to}`)));
   }
   for (const n of nodes) root.append(drawNode(n, layout.nodes.get(n.id)!, compact, options, tooltip));
-  const camera = new Camera(root, { x: 0, y: 0, w: layout.width, h: layout.height });
+  const camera = new Camera(root, { x: layout.x, y: layout.y, w: layout.width, h: layout.height });
   const figureEl = figure(options.name, options.label, root);
   return {
     figure: figureEl, root,

@@ -50,11 +50,11 @@ function render(): void {
     return;
   }
   const entries = last.result.results;
-  const isGraph = (e: ResultEntry) => e.kind === 'network' || e.kind === 'structure';
-  const networks = entries.filter(isGraph);
-  const others = entries.filter((e) => !isGraph(e));
+  // Results: every entry in file order; Network graph: only the graphs (networks, learned structures).
+  const networks = entries.filter((e) => e.kind === 'network' || e.kind === 'structure');
   const tabs = tabBar(networks.length > 0);
-  const body = state.view === 'graph' && networks.length ? networks.map(entryCard) : others.length ? others.map(entryCard) : [h('p', {}, 'No query, learn or expect statement produced a result.')];
+  const shown = state.view === 'graph' && networks.length ? networks : entries;
+  const body = shown.length ? shown.map(entryCard) : [h('p', {}, 'No query, learn or expect statement produced a result.')];
   app.replaceChildren(h('header', { class: 'title' }, h('h1', {}, `Results of ${last.model}`), h('span', { class: 'meta' }, runLine(last))),
     ...banner(last), tabs, h('main', { id: 'content', role: 'tabpanel' }, ...body), ...diagnosticsList(last));
 }

@@ -18,7 +18,7 @@ export const CHROMIUM = '/usr/bin/chromium';
 const TYPES: Record<string, string> = { js: 'text/javascript', css: 'text/css', html: 'text/html' };
 
 // Records posted messages and keeps setState's value, as VS Code's webview API does.
-const STUB = `window.__posted = []; window.__state = undefined;
+const STUB = `window.__posted = []; window.__state = window.__restore;
 window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => window.__state, setState: (s) => { window.__state = s; } });`;
 
 export type Theme = 'light' | 'dark';
@@ -51,8 +51,10 @@ export class Harness {
   }
 
   /** A fresh panel page in the theme; CSP violations and page errors fail the caller's checks. */
-  async open(theme: Theme): Promise<PanelPage> {
+  async open(theme: Theme, restore?: unknown): Promise<PanelPage> {
     const context = await this.browser.newContext({ viewport: { width: 1200, height: 900 }, colorScheme: theme });
+    // What VS Code's getState returns after a reload (set before the page's scripts run).
+    if (restore !== undefined) await context.addInitScript((s) => { (window as unknown as { __restore: unknown }).__restore = s; }, restore);
     const p = await context.newPage();
     const problems: string[] = [];
     p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -89,6 +91,10 @@ export class PanelPage {
 
   posted(): Promise<WebviewMessage[]> {
     return this.page.evaluate(() => (window as unknown as { __posted: WebviewMessage[] }).__posted);
+  }
+
+  state(): Promise<unknown> {
+    return this.page.evaluate(() => (window as unknown as { __state: unknown }).__state);
   }
 
   async screenshot(name: string): Promise<void> {

@@ -108,7 +108,6 @@ export function structureView(e: StructureResultEntry): HTMLElement[] {
     const className = extra.has(k) ? 'extra' : reversed.has(k) ? 'reversed' : e.comparison ? 'matched' : undefined;
     return { from, to, className, title: `${from} → ${to}${className && className !== 'matched' ? ` (${className})` : ''}` };
   });
-  // A reversed arc may be listed as the reference's direction; draw only the learned one.
   for (const [from, to] of e.comparison?.missing ?? []) edges.push({ from, to, className: 'missing', title: `${from} → ${to} (missing: in ${e.comparison!.reference} only)` });
   const names = [...new Set(edges.flatMap((a) => [a.from, a.to]))];
   const c = e.comparison;

@@ -21,8 +21,9 @@ function densityChart(e: MixtureResult): HTMLElement {
   const comp = e.weights.map((w, j) => xs.map((x) => w * normal(x, mu[j]!, sd[j]!)));
   const total = xs.map((_, i) => comp.reduce((s, c) => s + c[i]!, 0));
   const plot = axes([lo, hi], [0, Math.max(...total)], e.dimensions[0]!, 'density');
-  comp.forEach((c, j) => plot.root.append(polyline(plot, xs.map((x, i) => [x, c[i]!]), `component c${j % 6}`)));
+  // The sum first, dashed: where components barely overlap it runs along them, which stay visible on top.
   plot.root.append(polyline(plot, xs.map((x, i) => [x, total[i]!]), 'total'));
+  comp.forEach((c, j) => plot.root.append(polyline(plot, xs.map((x, i) => [x, c[i]!]), `component c${j % 6}`)));
   return figure(`mixture-density-line${e.range.start.line + 1}`, 'Fitted mixture density (components weighted, and their sum)', plot.root);
 }
 
