@@ -98,7 +98,7 @@ for (const theme of ['light', 'dark'] as const) {
         assert.deepEqual(dots, learned.trace);
         // EM never lowers the log-likelihood.
         for (let i = 1; i < dots.length; i++) assert.ok(dots[i]! >= dots[i - 1]! - 1e-9);
-        const comps = await p.page.$$eval('.kind-mixture table[aria-label="mixture components"] tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.getAttribute('data-value'))));
+        const comps = await p.page.$$eval('.kind-mixture table[aria-label="mixture components"] tbody tr', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.getAttribute('data-value'))));
         assert.deepEqual(comps.slice(0, 2).map((r) => Number(r[1])), mixture2.weights);
         assert.deepEqual(comps.slice(0, 2).map((r) => [Number(r[2]), Number(r[3])]), mixture2.means);
         assert.deepEqual(comps.slice(2).map((r) => Number(r[2])), mixture1.means.map((m) => m[0]));
@@ -115,6 +115,48 @@ for (const theme of ['light', 'dark'] as const) {
       });
     });
   });
+}
+
+/** The example models, run by `bayes run --json` (newsgroups is left out: it reads a 15 MB corpus). */
+const EXAMPLES = ['cancer', 'enjoysport', 'playtennis', 'thumbtack', 'forest', 'two_tests', 'bayes_optimal', 'decision_trees', 'two_gaussians'];
+
+describe('results webview: the example models', () => {
+  test('every entry bayes run produces gets a card, every problem is listed, and the drawn numbers are the run\'s', async (t) => {
+    if (!ready) return t.skip(why);
+    await withPanel('light', async (p) => {
+      for (const name of EXAMPLES) {
+        const run = runExample(`${name}.bayes`);
+        await p.show(run);
+        const kinds = await p.page.$$eval('section.card[data-kind]', (cs) => cs.map((c) => (c as HTMLElement).dataset.kind));
+        assert.deepEqual(kinds, run.results.map((e) => e.kind), name);
+        const problems = run.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
+        assert.equal(await p.page.locator('section.problems li').count(), problems.length, `${name}: problems listed`);
+        await assertNumbersDrawn(p, run);
+        await p.screenshot(`example-${name}`);
+      }
+    });
+  });
+});
+
+/** Bars, marks and tables of the kinds with charts carry exactly the entry's numbers, in order. */
+async function assertNumbersDrawn(p: PanelPage, run: RunResult): Promise<void> {
+  const cards = p.page.locator('section.card[data-kind]');
+  for (const [i, e] of run.results.entries()) {
+    const values = (selector: string) => cards.nth(i).locator(selector).evaluateAll((els) => els.map((el) => el.getAttribute('data-value')));
+    const numbers = (xs: Array<number | undefined>) => xs.map((x) => (x === undefined ? '' : String(x)));
+    if (e.kind === 'posterior') {
+      assert.deepEqual(await values('rect.bar.posterior'), numbers(e.rows.map((r) => r.posterior)));
+      assert.deepEqual(await values('rect.bar.prior'), numbers(e.rows.map((r) => r.prior)));
+      const marked = await cards.nth(i).locator('text.mark').evaluateAll((ts) => ts.map((t) => t.textContent));
+      for (const h of e.map) assert.ok(marked.some((m) => m?.includes('MAP')), `MAP ${h} marked`);
+    } else if (e.kind === 'mdl') {
+      assert.deepEqual(await values('rect.bar'), numbers(e.rows.flatMap((r) => [r.hypothesisBits, r.dataBits])));
+    } else if (e.kind === 'classify' && e.classes.some((c) => c.posterior !== undefined)) {
+      assert.deepEqual(await values('rect.bar.posterior'), numbers(e.classes.map((c) => c.posterior)));
+    } else if (e.kind === 'evaluation') {
+      assert.deepEqual(await values('table.confusion td'), numbers(e.confusion.flat()));
+    }
+  }
 }
 
 describe('results webview: behaviour', () => {

@@ -28,7 +28,8 @@ window.addEventListener('message', (ev: MessageEvent<unknown>) => {
 function receive(m: HostMessage): void {
   if (m.type === 'show') {
     const good = m.state === 'done' && (m.result.results.length > 0 || !m.result.diagnostics.some((d) => d.severity === 'error'));
-    if (good || !state.last) { state = { ...state, last: m }; staleRun = undefined; } else staleRun = m;
+    // The last good render is kept only for the same model (a renamed file starts afresh).
+    if (good || state.last?.result.file !== m.result.file) { state = { ...state, last: m }; staleRun = undefined; } else staleRun = m;
   } else if (m.type === 'problems') {
     errors = m.errors;
   } else {
