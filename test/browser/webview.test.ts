@@ -175,6 +175,7 @@ describe('results webview: behaviour', () => {
       await p.screenshot('andes-search');
       await p.page.getByRole('button', { name: 'Fit graph to view' }).click();
       assert.equal(await p.page.getAttribute('svg.network', 'viewBox'), full);
+      await p.screenshot('andes-fit');
       await p.page.getByRole('button', { name: /Collapse or expand/ }).click();
       assert.ok(await p.page.locator('g.node rect.bar').count() >= 2 * 223, 'expanded: bars on every node');
     });

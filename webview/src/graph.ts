@@ -189,7 +189,8 @@ class Camera {
   }
 
   centerOn(x: number, y: number): void {
-    const w = Math.min(this.box.w, 600), hgt = (w * this.box.h) / this.box.w;
+    // About seven compact nodes across: the match and its neighbourhood.
+    const w = Math.min(this.bounds.w, 1200), hgt = (w * this.box.h) / this.box.w;
     this.box = { x: x - w / 2, y: y - hgt / 2, w, h: hgt };
     this.apply();
   }
