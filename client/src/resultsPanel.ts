@@ -4,7 +4,7 @@
  * after a reload), reveals a variable's table when a graph node is clicked, and writes the
  * charts and numbers the webview asks to save or copy.
  */
-import { env, languages, Range, Selection, TextEditorRevealType, Uri, ViewColumn, window, workspace, DiagnosticSeverity, type Disposable, type WebviewPanel } from 'vscode';
+import { env, languages, Range, Selection, TextEditorRevealType, Uri, ViewColumn, window, workspace, DiagnosticSeverity, type Disposable, type WebviewOptions, type WebviewPanel } from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { RunRecord } from '../../server/src/run/runScheduler.js';
 import { RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type RevealMessage, type SaveMessage, type ShowMessage, type WebviewMessage } from '../../webview/src/protocol.js';
@@ -31,24 +31,26 @@ export class ResultsPanel {
   static createOrShow(host: PanelHost, model: Uri, view: PanelView, network?: string): void {
     const existing = ResultsPanel.panels.get(model.toString());
     if (existing) {
-      existing.panel.reveal(ViewColumn.Beside, true);
+      existing.panel.reveal(undefined, true);
       existing.setFocus(view, network);
       return;
     }
-    const panel = window.createWebviewPanel(RESULTS_VIEW_TYPE, title(model), { viewColumn: ViewColumn.Beside, preserveFocus: true }, options(host.extensionUri));
+    const panel = window.createWebviewPanel(RESULTS_VIEW_TYPE, title(model), { viewColumn: ViewColumn.Beside, preserveFocus: true },
+      // Hidden panels are torn down and redrawn from their saved state when shown again.
+      { ...webviewOptions(host.extensionUri), retainContextWhenHidden: false });
     new ResultsPanel(panel, host, model, { view, network });
   }
 
   /** Restores a panel after a window reload (the serializer hands back the webview's saved state). */
   static revive(panel: WebviewPanel, host: PanelHost, state: PanelState | undefined): void {
     if (!state?.uri) return panel.dispose();
-    panel.webview.options = options(host.extensionUri);
+    panel.webview.options = webviewOptions(host.extensionUri);
     new ResultsPanel(panel, host, Uri.parse(state.uri), { view: state.view ?? 'results' });
   }
 
   /** A run finished: the model's panel, if open, shows it. */
   static runFinished(message: RunResultNotification): void {
-    ResultsPanel.panels.get(message.uri)?.show({ type: 'show', version: RUN_RESULT_VERSION, model: fileName(Uri.parse(message.uri)), state: message.state, cached: message.cached, result: message.result });
+    ResultsPanel.panels.get(message.uri)?.show({ type: 'show', version: RUN_RESULT_VERSION, uri: message.uri, model: fileName(Uri.parse(message.uri)), state: message.state, cached: message.cached, result: message.result });
   }
 
   static problemsChanged(uris: readonly Uri[]): void {
@@ -79,7 +81,7 @@ export class ResultsPanel {
 
   private setFocus(view: PanelView, network?: string): void {
     this.focus = { view, network };
-    this.post({ type: 'focus', version: RUN_RESULT_VERSION, view, network });
+    this.post({ type: 'focus', version: RUN_RESULT_VERSION, uri: this.model.toString(), view, network });
   }
 
   private sendProblems(): void {
@@ -101,11 +103,11 @@ export class ResultsPanel {
     this.ready = true;
     if (!this.last) {
       const last = await this.host.client()?.sendRequest<LastResult | null>('bayes/lastResult', { uri: this.model.toString() }).catch(() => null);
-      if (last && !this.last) this.last = { type: 'show', version: RUN_RESULT_VERSION, model: fileName(this.model), state: last.state, cached: last.cached, result: last.result };
+      if (last && !this.last) this.last = { type: 'show', version: RUN_RESULT_VERSION, uri: this.model.toString(), model: fileName(this.model), state: last.state, cached: last.cached, result: last.result };
     }
     if (this.last) this.post(this.last);
     this.sendProblems();
-    this.post({ type: 'focus', version: RUN_RESULT_VERSION, ...this.focus });
+    this.post({ type: 'focus', version: RUN_RESULT_VERSION, uri: this.model.toString(), ...this.focus });
   }
 
   /** Shows the variable's `P(…)` table in the model's editor. */
@@ -147,6 +149,6 @@ function title(model: Uri): string {
   return `Bayes: ${fileName(model)}`;
 }
 
-function options(extensionUri: Uri) {
-  return { enableScripts: true, retainContextWhenHidden: false, localResourceRoots: [Uri.joinPath(extensionUri, 'dist')] };
+function webviewOptions(extensionUri: Uri): WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [Uri.joinPath(extensionUri, 'dist')] };
 }

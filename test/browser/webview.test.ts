@@ -42,7 +42,7 @@ for (const theme of ['light', 'dark'] as const) {
       const net = run.results[0] as NetworkResult;
       await withPanel(theme, async (p) => {
         await p.show(run);
-        await p.post({ type: 'focus', version: run.version, view: 'graph' });
+        await p.post({ type: 'focus', version: run.version, uri: `file:///models/${run.file}`, view: 'graph' });
         const nodes = await p.page.$$eval('g.node', (gs) => gs.map((g) => (g as SVGGElement).dataset.id));
         assert.deepEqual(nodes.sort(), net.variables.map((v) => v.name).sort());
         assert.equal(await p.page.locator('polyline.edge').count(), net.variables.reduce((s, v) => s + v.parents.length, 0));
@@ -75,7 +75,10 @@ for (const theme of ['light', 'dark'] as const) {
       const net = run.results[0] as NetworkResult;
       await withPanel(theme, async (p) => {
         await p.show(run);
-        await p.post({ type: 'focus', version: run.version, view: 'graph' });
+        // Keyboard: the tab list switches views with the arrow keys.
+        await p.page.getByRole('tab', { name: 'Results' }).focus();
+        await p.page.keyboard.press('ArrowRight');
+        assert.equal(await p.page.getByRole('tab', { name: 'Network graph' }).getAttribute('aria-selected'), 'true');
         assert.equal(await p.page.locator('g.node').count(), 37);
         assert.equal(await p.page.locator('polyline.edge').count(), net.variables.reduce((s, v) => s + v.parents.length, 0));
         assert.equal(await p.page.locator('g.node.evidence').count(), 2);
@@ -104,7 +107,7 @@ for (const theme of ['light', 'dark'] as const) {
         assert.deepEqual(comps.slice(2).map((r) => Number(r[2])), mixture1.means.map((m) => m[0]));
         assert.equal(await p.page.locator('.kind-mixture polyline.component').count(), 2 * 2 + 2);
         await p.screenshot(`learning-${theme}`);
-        await p.post({ type: 'focus', version: run.version, view: 'graph' });
+        await p.post({ type: 'focus', version: run.version, uri: `file:///models/${run.file}`, view: 'graph' });
         const c = structure.comparison!;
         for (const kind of ['extra', 'reversed', 'missing'] as const) {
           const drawn = await p.page.$$eval(`polyline.edge.${kind}`, (es) => es.map((e) => `${e.getAttribute('data-from')}>${e.getAttribute('data-to')}`).sort());
@@ -165,7 +168,7 @@ describe('results webview: behaviour', () => {
     const run = networkRun('andes');
     await withPanel('dark', async (p) => {
       await p.show(run);
-      await p.post({ type: 'focus', version: run.version, view: 'graph' });
+      await p.post({ type: 'focus', version: run.version, uri: `file:///models/${run.file}`, view: 'graph' });
       assert.equal(await p.page.locator('g.node').count(), 223);
       assert.equal(await p.page.locator('g.node rect.bar').count(), 0, 'compact: no bars');
       const full = await p.page.getAttribute('svg.network', 'viewBox');
@@ -194,7 +197,7 @@ describe('results webview: behaviour', () => {
       assert.equal(await p.page.locator('.banner').count(), 0);
       await p.post({ type: 'problems', version: good.version, errors: 2 });
       assert.match(await p.page.locator('.banner').innerText(), /The file has 2 errors/);
-      await p.post({ type: 'show', version: 999, model: 'x', state: 'done', cached: false, result: good });
+      await p.post({ type: 'show', version: 999, uri: 'file:///models/x', model: 'x', state: 'done', cached: false, result: good });
       assert.match(await p.page.locator('#app').innerText(), /reads results of version 1, the server sent version 999/);
     });
   });
@@ -206,7 +209,7 @@ describe('results webview: behaviour', () => {
     let state: unknown;
     await withPanel('light', async (p) => {
       await p.show(run);
-      await p.post({ type: 'focus', version: run.version, view: 'graph' });
+      await p.post({ type: 'focus', version: run.version, uri: `file:///models/${run.file}`, view: 'graph' });
       await p.page.getByRole('button', { name: 'Save network-asia as SVG' }).click();
       await p.page.getByRole('button', { name: 'Save network-asia as PNG' }).click();
       await p.page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.filter((m) => m.type === 'save').length === 2);
@@ -225,6 +228,7 @@ describe('results webview: behaviour', () => {
       const lung = net.variables.find((v) => v.name === 'lung')!;
       assert.ok(lines.includes(`lung\tyes\t${lung.marginal[0]}\t`), 'exact value, full precision');
       state = await p.state();
+      assert.equal((state as { uri: string }).uri, 'file:///models/asia.bayes', 'the serializer learns whose panel it is');
     });
     // After a window reload VS Code hands the saved state back: the panel draws it before any message.
     await withPanel('dark', async (p) => {

@@ -26,6 +26,7 @@ window.addEventListener('message', (ev: MessageEvent<unknown>) => {
 });
 
 function receive(m: HostMessage): void {
+  if (m.type !== 'problems') state = { ...state, uri: m.uri };
   if (m.type === 'show') {
     const good = m.state === 'done' && (m.result.results.length > 0 || !m.result.diagnostics.some((d) => d.severity === 'error'));
     // The last good render is kept only for the same model (a renamed file starts afresh).
@@ -73,12 +74,24 @@ function banner(last: ShowMessage): HTMLElement[] {
 }
 
 function tabBar(hasGraph: boolean): HTMLElement {
+  const select = (view: PanelView) => {
+    state = { ...state, view };
+    saveState(state);
+    render();
+    document.querySelector<HTMLElement>(`[role=tab][data-view=${view}]`)?.focus();
+  };
   const tab = (view: PanelView, label: string) => {
-    const b = h('button', { role: 'tab', class: 'tab', 'aria-selected': String(state.view === view || (!hasGraph && view === 'results')), disabled: view === 'graph' && !hasGraph }, label);
-    b.addEventListener('click', () => { state = { ...state, view }; saveState(state); render(); });
+    const selected = state.view === view || (!hasGraph && view === 'results');
+    const b = h('button', { role: 'tab', class: 'tab', 'data-view': view, 'aria-controls': 'content', 'aria-selected': String(selected), tabindex: selected ? 0 : -1, disabled: view === 'graph' && !hasGraph }, label);
+    b.addEventListener('click', () => select(view));
     return b;
   };
-  return h('nav', { role: 'tablist', 'aria-label': 'Views' }, tab('results', 'Results'), tab('graph', 'Network graph'));
+  const bar = h('nav', { role: 'tablist', 'aria-label': 'Views' }, tab('results', 'Results'), tab('graph', 'Network graph'));
+  // Arrow keys move between tabs (WAI-ARIA tabs pattern).
+  bar.addEventListener('keydown', (ev) => {
+    if (hasGraph && (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight')) select(state.view === 'graph' ? 'results' : 'graph');
+  });
+  return bar;
 }
 
 function entryCard(e: ResultEntry): HTMLElement {

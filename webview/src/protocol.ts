@@ -16,6 +16,8 @@ export type PanelView = 'results' | 'graph';
 export interface ShowMessage {
   type: 'show';
   version: typeof RUN_RESULT_VERSION;
+  /** The model document's URI (kept in the panel state, so a reload knows whose panel it is). */
+  uri: string;
   /** The model's file name, for the title. */
   model: string;
   state: 'done' | 'failed';
@@ -33,6 +35,7 @@ export interface ProblemsMessage {
 export interface FocusMessage {
   type: 'focus';
   version: typeof RUN_RESULT_VERSION;
+  uri: string;
   view: PanelView;
   network?: string;
 }

@@ -81,7 +81,7 @@ export class PanelPage {
 
   /** Posts what the client posts on a finished run. */
   async show(result: RunResult, state: 'done' | 'failed' = 'done'): Promise<void> {
-    await this.post({ type: 'show', version: RUN_RESULT_VERSION, model: result.file.split('/').pop()!, state, cached: false, result });
+    await this.post({ type: 'show', version: RUN_RESULT_VERSION, uri: `file:///models/${result.file}`, model: result.file.split('/').pop()!, state, cached: false, result });
   }
 
   async post(message: HostMessage | Record<string, unknown>): Promise<void> {
