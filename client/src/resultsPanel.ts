@@ -4,11 +4,12 @@
  * after a reload), reveals a variable's table when a graph node is clicked, and writes the
  * charts and numbers the webview asks to save or copy.
  */
-import { env, languages, Range, Selection, TextEditorRevealType, Uri, ViewColumn, window, workspace, DiagnosticSeverity, type Disposable, type WebviewOptions, type WebviewPanel } from 'vscode';
+import { env, languages, Range, Selection, TextEditorRevealType, Uri, ViewColumn, window, workspace, DiagnosticSeverity, type Disposable, type TextDocument, type WebviewOptions, type WebviewPanel } from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { RunRecord } from '../../server/src/run/runScheduler.js';
 import { RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type RevealMessage, type SaveMessage, type ShowMessage, type WebviewMessage } from '../../webview/src/protocol.js';
 import { makeNonce, panelHtml } from './panelHtml.js';
+import { tableOffset } from './tableOffset.js';
 import type { LastResult } from './serverTypes.js';
 
 export const RESULTS_VIEW_TYPE = 'bayes.results';
@@ -135,10 +136,10 @@ export class ResultsPanel {
   }
 }
 
-/** Where `P(variable` is written, when the result carried no declaration range. */
-function tableRange(text: string, variable: string, document: { positionAt(offset: number): import('vscode').Position }): Range | undefined {
-  const match = new RegExp(`P\\(\\s*${variable.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).exec(text);
-  return match ? new Range(document.positionAt(match.index), document.positionAt(match.index + match[0].length)) : undefined;
+/** The variable's `P(…)` table in the document, found by text. */
+function tableRange(text: string, variable: string, document: TextDocument): Range | undefined {
+  const at = tableOffset(text, variable);
+  return at ? new Range(document.positionAt(at.start), document.positionAt(at.end)) : undefined;
 }
 
 function fileName(model: Uri): string {
