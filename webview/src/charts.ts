@@ -5,15 +5,18 @@
 import { h, svg } from './dom.js';
 import { num } from './format.js';
 import { saveButtons } from './exportChart.js';
+import { copyButton } from './table.js';
 
 const LABEL_W = 150;
 const BAR_W = 280;
 
-export function figure(name: string, label: string, chart: SVGSVGElement): HTMLElement {
+/** A chart with its caption, Save SVG / PNG, and (given its data as rows) Copy of the exact numbers. */
+export function figure(name: string, label: string, chart: SVGSVGElement, rows?: () => Array<Array<string | number | undefined>>): HTMLElement {
   chart.setAttribute('role', 'img');
   chart.setAttribute('aria-label', label);
   chart.classList.add('chart');
-  return h('figure', {}, chart, h('figcaption', {}, h('span', {}, label), ...saveButtons(name, chart)));
+  const copy = rows ? [copyButton(`Copy the numbers of ${label}`, () => rows().map((r) => r.map((c) => c ?? '').join('\t')).join('\n') + '\n')] : [];
+  return h('figure', {}, chart, h('figcaption', {}, h('span', {}, label), ...saveButtons(name, chart), ...copy));
 }
 
 export interface BarSeries { name: string; className: string; values: (number | undefined)[] }
@@ -40,7 +43,7 @@ export function barChart(name: string, label: string, categories: string[], seri
     const m = marks[cat];
     if (m?.length) root.append(svg('text', { x: LABEL_W + BAR_W + 70, y: y0 + groupH / 2, class: 'mark', 'dominant-baseline': 'middle', 'data-marks': m.join(' ') }, m.join(' · ')));
   });
-  return figure(name, label, root);
+  return figure(name, label, root, () => [['', ...series.map((s) => s.name)], ...categories.map((c, i) => [c, ...series.map((s) => s.values[i])])]);
 }
 
 function legend(items: Array<[string, string]>, x0: number): SVGGElement {
@@ -110,7 +113,7 @@ export function lineChart(name: string, label: string, xLabel: string, yLabel: s
       plot.root.append(svg('circle', { cx: plot.x(a), cy: plot.y(b), r: 2.5, class: `dot ${s.className}`, 'data-x': a, 'data-y': b }, svg('title', {}, `${xLabel} ${a}: ${b}`)));
     }
   }
-  return figure(name, label, plot.root);
+  return figure(name, label, plot.root, () => series.flatMap((s) => [[xLabel, `${s.name}`], ...s.points]));
 }
 
 export function extent(values: number[]): [number, number] {
@@ -138,5 +141,5 @@ export function stackedBars(name: string, label: string, partNames: string[], ro
     const total = r.parts.reduce((a, b) => a + b, 0);
     root.append(svg('text', { x: x + 4, y: y + rowH / 2 - 1, class: 'value', 'dominant-baseline': 'middle' }, `${num(total)}${best.has(r.label) ? '  ◀ MDL' : ''}`));
   });
-  return figure(name, label, root);
+  return figure(name, label, root, () => [['', ...partNames, 'total'], ...rows.map((r) => [r.label, ...r.parts, r.parts.reduce((a, b) => a + b, 0)])]);
 }

@@ -1,6 +1,7 @@
 /** One renderer per result kind; the switch is exhaustive over ResultEntry, so a new kind fails to compile here. */
-import type { ResultEntry } from '../../../server/src/run/runResult.js';
+import type { ExpectResult, ResultEntry } from '../../../server/src/run/runResult.js';
 import { h } from '../dom.js';
+import { num } from '../format.js';
 import { independenceView, marginalsView, mpeView, probabilityView, sensitivityView } from './inference.js';
 import { classifyView, evaluationView, learnedNetworkView, learningCurveView, leastSquaresView, logisticView, mixtureView, structureView } from './learning.js';
 import { mdlView, treeScoresView } from './mdl.js';
@@ -9,7 +10,7 @@ import { gibbsView, likelihoodView, optimalView, parameterView, posteriorView, v
 
 export function renderEntry(e: ResultEntry): HTMLElement[] {
   switch (e.kind) {
-    case 'expect': return [h('p', { class: e.passed ? 'pass' : 'fail' }, `${e.passed ? '✓ passed' : '✗ failed'}: expected ${e.expected}, got ${String(e.actual)}`), ...(e.result ? renderEntry(e.result) : [])];
+    case 'expect': return [expectLine(e), ...(e.result ? renderEntry(e.result) : [])];
     case 'network': return networkView(e);
     case 'marginals': return marginalsView(e);
     case 'probability': return probabilityView(e);
@@ -34,6 +35,12 @@ export function renderEntry(e: ResultEntry): HTMLElement[] {
     case 'learningCurve': return learningCurveView(e);
     default: return assertNever(e);
   }
+}
+
+function expectLine(e: ExpectResult): HTMLElement {
+  const actual = typeof e.actual === 'number' ? num(e.actual, 8) : e.actual;
+  return h('p', { class: e.passed ? 'pass' : 'fail' }, `${e.passed ? '✓ passed' : '✗ failed'}: expected ${e.expected}, got `,
+    h('span', { class: 'num', 'data-value': String(e.actual), title: String(e.actual) }, actual));
 }
 
 function assertNever(e: never): HTMLElement[] {

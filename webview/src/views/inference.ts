@@ -44,12 +44,12 @@ export function sensitivityView(e: SensitivityResult): HTMLElement[] {
       { title: 'parameter', value: (r) => `P(${r.variable} = ${r.state}${Object.keys(r.parents).length ? ' | ' + evidenceText(r.parents) : ''})` },
       { title: 'value', value: (r) => r.value },
       { title: '∂P/∂θ', value: (r) => r.derivative },
-      { title: 'same decision over', value: (r) => (r.interval ? `${r.interval[0].toFixed(4)} – ${r.interval[1].toFixed(4)}` : undefined) },
+      { title: 'same decision over', value: (r) => r.interval?.join(' – '), format: (_, r) => (r.interval ? r.interval.map((b) => b.toFixed(4)).join(' – ') : '—') },
     ], e.parameters),
   ];
 }
 
 export function independenceView(e: IndependenceResult): HTMLElement[] {
-  return [h('p', {}, `${e.x.join(', ')} ${e.independent ? '⫫' : 'not ⫫'} ${e.y.join(', ')} given ${e.given.join(', ') || '∅'}`
+  return [h('p', {}, `${e.x.join(', ')} ${e.independent ? 'is independent of' : 'is not independent of'} ${e.y.join(', ')} given ${e.given.join(', ') || 'nothing'} (d-separation)`
     + (e.activePath ? ` · active trail: ${e.activePath.join(' – ')}` : ''))];
 }

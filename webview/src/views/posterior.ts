@@ -70,14 +70,16 @@ export function gibbsView(e: GibbsResultEntry): HTMLElement[] {
 
 export function parameterView(e: ParameterResult): HTMLElement[] {
   const rows = e.values.map((v, i) => ({ v, i }));
-  return [dataTable(`${e.parameter} summary`, [
+  const q = e.probability;
+  const range = q ? [h('p', {}, `P(${q.lower} ≤ θ(${q.value}) ≤ ${q.upper}) = `, h('span', { class: 'num', 'data-value': String(q.p) }, prob(q.p)))] : [];
+  return [...range, dataTable(`${e.parameter} summary`, [
     { title: 'value', value: (r) => r.v },
     { title: 'prior α', value: (r) => e.prior[r.i] },
     { title: 'count', value: (r) => e.counts[r.i] },
     { title: 'posterior α', value: (r) => e.posterior[r.i] },
     { title: 'mean', value: (r) => e.mean[r.i] },
     { title: 'mode', value: (r) => e.mode?.[r.i] },
-    ...(e.interval ? [{ title: `${e.interval.level * 100}% interval`, value: (r: { i: number }) => e.interval!.bounds[r.i]!.map((b) => b.toFixed(4)).join(' – ') }] : []),
+    ...(e.interval ? [{ title: `${e.interval.level * 100}% interval`, value: (r: { i: number }) => e.interval!.bounds[r.i]!.join(' – '), format: (_: unknown, r: { i: number }) => e.interval!.bounds[r.i]!.map((b) => b.toFixed(4)).join(' – ') }] : []),
   ], rows)];
 }
 
