@@ -28,11 +28,3 @@ export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs =
   fill(el, attrs, children);
   return el;
 }
-
-/** A section with a heading; `actions` go beside the heading. */
-export function section(title: string, body: Child[], actions: Child[] = []): HTMLElement {
-  const id = `h-${Math.random().toString(36).slice(2, 9)}`;
-  return h('section', { class: 'card', 'aria-labelledby': id },
-    h('header', {}, h('h2', { id }, title), h('span', { class: 'actions' }, ...actions)),
-    ...body);
-}

@@ -12,12 +12,18 @@ import { post, savedState, saveState } from './host.js';
 import { isHostMessage, RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type ShowMessage } from './protocol.js';
 import { renderEntry } from './views/index.js';
 
-let state: PanelState = savedState() ?? { uri: '', view: 'results' };
+let state: PanelState = restored();
 let errors = 0;
 /** Set when the newest run failed or had errors: `state.last` is then the previous good run. */
 let staleRun: ShowMessage | undefined;
 
 const app = document.getElementById('app')!;
+
+/** The state saved before a reload; a result saved by another schema version is dropped, not misread. */
+function restored(): PanelState {
+  const s = savedState() ?? { uri: '', view: 'results' };
+  return s.last && s.last.version !== RUN_RESULT_VERSION ? { uri: s.uri, view: s.view } : s;
+}
 
 window.addEventListener('message', (ev: MessageEvent<unknown>) => {
   if (!isHostMessage(ev.data)) return;

@@ -3,7 +3,7 @@
  * "Copy" puts the whole table (exact values, tab-separated) on the clipboard.
  */
 import { h } from './dom.js';
-import { exact } from './format.js';
+import { exact, prob } from './format.js';
 import { post } from './host.js';
 
 export interface Column<T> {
@@ -30,7 +30,7 @@ function cell<T>(c: Column<T>, row: T): HTMLElement {
 }
 
 function defaultFormat(v: number): string {
-  return Number.isInteger(v) ? String(v) : Math.abs(v) < 1e-4 && v !== 0 ? v.toExponential(3) : v.toFixed(4);
+  return Number.isInteger(v) ? String(v) : prob(v);
 }
 
 function tsv<T>(columns: Column<T>[], rows: T[]): string {

@@ -1,11 +1,9 @@
-/** The client's Markdown views and its contributions, without an editor. */
+/** The client's contributions (commands, settings, snippets), without an editor. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../support/shared.js';
-
-const range = (line: number) => ({ start: { line, character: 0 }, end: { line, character: 10 } });
 
 test('every contributed command is registered by the client and every palette entry names one', () => {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
