@@ -51,7 +51,10 @@ function ourMarginals(net: BayesianNetwork, jt: JunctionTree, evidence: Record<s
 function runPeer(command: string, argv: string[]): PeerRun | string {
   const r = spawnSync(command, argv, { encoding: 'utf8', timeout: timeoutS * 1000, maxBuffer: 1 << 28 });
   if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') return `timeout ${timeoutS}s`;
-  if (r.status !== 0) return `failed: ${(r.stderr || String(r.error)).trim().split('\n').pop()}`;
+  if (r.status !== 0) {
+    const lines = (r.stderr || String(r.error)).trim().split('\n');
+    return `failed: ${(lines.find((l) => /Error|FATAL/.test(l)) ?? lines.pop())!.trim()}`;
+  }
   const out = JSON.parse(r.stdout) as { cases: { seconds: number; marginals: Marginals }[] };
   return { seconds: out.cases.map((c) => c.seconds), marginals: out.cases.map((c) => c.marginals) };
 }

@@ -144,17 +144,10 @@ export function zeroOtherStates(values: Float64Array, cards: readonly number[], 
   }
 }
 
-/** Divides by the sum in place and returns the sum (0 leaves the table untouched). */
-export function normalizeInPlace(values: Float64Array): number {
+/** Divides by the sum in place and returns the table. */
+export function normalized(values: Float64Array): Float64Array {
   let z = 0;
   for (let i = 0; i < values.length; i++) z += values[i]!;
-  if (z > 0) for (let i = 0; i < values.length; i++) values[i]! /= z;
-  return z;
-}
-
-/** Assignment (states of `vars`) of entry `index`. */
-export function assignmentOf(cards: readonly number[], index: number): number[] {
-  const out = new Array<number>(cards.length);
-  for (let i = cards.length - 1; i >= 0; i--) { out[i] = index % cards[i]!; index = Math.floor(index / cards[i]!); }
-  return out;
+  for (let i = 0; i < values.length; i++) values[i]! /= z;
+  return values;
 }

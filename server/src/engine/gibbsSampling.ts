@@ -1,13 +1,13 @@
 /**
- * Gibbs sampling (Koller & Friedman §12.3; Pearl 1987): start from a forward sample consistent
- * with the evidence, then resample each unobserved variable from its full conditional
+ * Gibbs sampling (Koller & Friedman §12.3; Pearl 1987): from a state consistent with the
+ * evidence, repeatedly resample each unobserved variable from its full conditional
  * P(x | Markov blanket) ∝ P(x | parents) Π_children P(child | its parents). Estimates are
  * Rao-Blackwellised (the full conditional's probabilities are averaged instead of 0/1
  * indicators). Many short independent chains run from starts drawn by importance resampling;
  * the standard error comes from the spread of the chain means, so slow mixing (alarm's
  * near-deterministic chains) widens it instead of hiding behind autocorrelation.
  *
- * Deterministic CPTs (every row has an entry 1: hailfinder's CombVerMo, alarm's …) freeze a
+ * Deterministic CPTs (every row has an entry 1: hailfinder's CombVerMo and AreaMeso_ALS) freeze a
  * single-site sampler: a parent cannot change while its deterministic child pins it. So each
  * variable is resampled as a block with its unobserved deterministic descendants, which follow
  * it: for every state of v, those descendants take the state their rows force, and the block's
@@ -18,7 +18,7 @@
 import type { BayesianNetwork } from './network.js';
 import { createRng, type Rng } from './random.js';
 import { CancelledError, type Evidence } from './junctionTree.js';
-import { drawFromRow, flatten, NoConsistentSampleError, perVariable, rowOf, type FlatNetwork, type SampledMarginals, type SamplerOptions } from './sampling.js';
+import { flatten, NoConsistentSampleError, perVariable, rowOf, weightedSample, type FlatNetwork, type SampledMarginals, type SamplerOptions } from './sampling.js';
 
 export interface GibbsOptions extends SamplerOptions {
   /** Sweeps each chain discards before estimating (default: a fifth of its sweeps). */
@@ -75,12 +75,7 @@ function initialStates(flat: FlatNetwork, observed: Int32Array, rng: Rng, chains
   const weights: number[] = [];
   for (let attempt = 0; attempt < 100000 && (pool.length < 50 * chains || attempt < 1000); attempt++) {
     const x = new Int32Array(flat.cards.length);
-    let w = 1;
-    for (const v of flat.order) {
-      const row = rowOf(flat, v, x);
-      if (observed[v]! >= 0) { x[v] = observed[v]!; w *= flat.tables[v]![row * flat.cards[v]! + x[v]!]!; }
-      else x[v] = drawFromRow(flat, v, row, rng.next());
-    }
+    const w = weightedSample(flat, observed, x, rng.next);
     if (w > 0) { pool.push(x); weights.push(w); }
   }
   if (pool.length === 0) throw new NoConsistentSampleError('Gibbs sampling');

@@ -3,7 +3,7 @@
  * table fits the budget, else a seeded sampler whose answer says so, with the cost that
  * ruled exact inference out (the glue turns that into a warning diagnostic).
  */
-import type { BayesianNetwork } from './network.js';
+import { topologicalOrder, type BayesianNetwork } from './network.js';
 import { JunctionTree, junctionTreeOrder, ImpossibleEvidenceError, type CancelSignal, type Evidence } from './junctionTree.js';
 import { likelihoodWeighting } from './likelihoodWeighting.js';
 import { gibbsSampling } from './gibbsSampling.js';
@@ -48,9 +48,39 @@ export type MarginalsAnswer =
     }
   | { ok: false; method: InferenceMethod; message: string; cost: number; budget: number };
 
+/**
+ * Why `net` cannot be used for inference (a cycle, unknown or invalid CPT entries, rows that do
+ * not sum to 1), or undefined when it can.
+ */
+export function inferenceProblem(net: BayesianNetwork): string | undefined {
+  const topo = topologicalOrder(net);
+  if ('cycle' in topo) return `the network has a cycle: ${[...topo.cycle, topo.cycle[0]!].map((v) => net.variables[v]!.name).join(' → ')}`;
+  for (const cpt of net.cpts) {
+    const name = net.variables[cpt.child]!.name;
+    const k = net.variables[cpt.child]!.states.length;
+    for (let o = 0; o < cpt.table.length; o += k) {
+      let sum = 0;
+      for (let x = 0; x < k; x++) {
+        const p = cpt.table[o + x]!;
+        if (Number.isNaN(p)) return `P(${name} | …) has unknown entries: learn them before inference`;
+        if (p < 0 || p > 1) return `P(${name} | …) has an entry ${p} outside [0, 1]`;
+        sum += p;
+      }
+      if (Math.abs(sum - 1) > ROW_TOLERANCE) return `a row of P(${name} | …) sums to ${sum}, not 1`;
+    }
+  }
+  return undefined;
+}
+
+/** Rows may be off by rounding (bnlearn files: 1e-7); more than this is an error. */
+const ROW_TOLERANCE = 1e-6;
+
 const plans = new WeakMap<BayesianNetwork, { order: EliminationOrder; tree?: JunctionTree }>();
 
-/** The junction tree plan of `net`, triangulated once and cached with the network object. */
+/**
+ * The junction tree plan of `net`, triangulated once and cached with the network object. The
+ * cache keys on the object: after changing CPT numbers in place call `tree().reloadTables()`.
+ */
 export function exactPlan(net: BayesianNetwork): { order: EliminationOrder; tree(): JunctionTree } {
   let plan = plans.get(net);
   if (!plan) { plan = { order: junctionTreeOrder(net) }; plans.set(net, plan); }
@@ -60,6 +90,8 @@ export function exactPlan(net: BayesianNetwork): { order: EliminationOrder; tree
 
 export function posteriorMarginals(net: BayesianNetwork, evidence: Evidence, options: MarginalsOptions = {}): MarginalsAnswer {
   const budget = options.budget ?? DEFAULT_BUDGET;
+  const problem = inferenceProblem(net);
+  if (problem) return { ok: false, method: options.method === 'lw' || options.method === 'gibbs' ? options.method : 'exact', cost: 0, budget, message: problem };
   const plan = exactPlan(net);
   const cost = plan.order.maxCliqueSize;
   const requested = options.method ?? 'auto';
@@ -112,6 +144,8 @@ export type QueryAnswer =
  */
 export function posteriorQuery(net: BayesianNetwork, query: readonly number[], evidence: Evidence, options: MarginalsOptions = {}): QueryAnswer {
   const budget = options.budget ?? DEFAULT_BUDGET;
+  const problem = inferenceProblem(net);
+  if (problem) return { ok: false, method: 'exact', cost: 0, budget, message: problem };
   const plan = exactPlan(net);
   const cost = plan.order.maxCliqueSize;
   const requested = options.method ?? 'auto';

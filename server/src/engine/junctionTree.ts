@@ -3,8 +3,8 @@
  *
  * Compiled once per network: moral graph → greedy triangulation (eliminationOrder.ts) → the
  * elimination cliques, with non-maximal ones merged away, linked into a tree (each clique to
- * the clique of the first-eliminated variable of its separator) → CPTs multiplied into the
- * clique of their family. Every clique→separator index map and the message schedule are built
+ * the clique of the first-eliminated variable of its separator, then re-hung under the
+ * smallest clique holding that separator) → CPTs multiplied into the clique of their family. Every clique→separator index map and the message schedule are built
  * here, so `propagate` is two passes of flat typed-array loops with no allocation.
  *
  * Per evidence set: `setEvidence` then `propagate`; afterwards every `marginal`,
@@ -13,7 +13,7 @@
  */
 import type { BayesianNetwork } from './network.js';
 import { bestEliminationOrder, cardinalities, moralGraph, type EliminationOrder } from './eliminationOrder.js';
-import { indexMap, projectOnto, tableSize, zeroOtherStates, type Factor } from './factor.js';
+import { indexMap, normalized, projectOnto, tableSize, zeroOtherStates, type Factor } from './factor.js';
 
 /** Observed variables: variable index → state index. */
 export type Evidence = ReadonlyMap<number, number>;
@@ -130,10 +130,9 @@ export class JunctionTree {
   private readonly sepScratch: Float64Array;
   /** Sum of each clique's last message to its parent (the normalising constant taken out). */
   private readonly messageScale: Float64Array;
-  /** Clique holding each variable (for evidence and marginals) and each family (for its CPT). */
-  private readonly home: number[];
-  /** The smallest clique holding each variable: the cheapest to read its marginal from. */
+  /** The smallest clique holding each variable: the cheapest to enter evidence and read marginals. */
   private readonly smallest: Int32Array;
+  /** The clique holding each variable's family (for its CPT and familyMarginal). */
   private readonly familyHome: number[];
   private readonly familyMaps = new Map<number, Int32Array>();
   private evidence: Evidence = new Map();
@@ -153,7 +152,6 @@ export class JunctionTree {
     });
     this.maxCliqueSize = Math.max(1, ...this.cliques.map((c) => c.size));
     this.totalSize = offset;
-    this.home = tree.home;
     this.smallest = new Int32Array(net.variables.length).fill(-1);
     this.cliques.forEach((c, i) => {
       for (const v of c.vars) if (this.smallest[v] === -1 || c.size < this.cliques[this.smallest[v]!]!.size) this.smallest[v] = i;
@@ -173,20 +171,30 @@ export class JunctionTree {
     }
     this.sepScratch = new Float64Array(maxSep);
     this.messageScale = new Float64Array(this.cliques.length);
-    this.initial = new Float64Array(offset).fill(1);
+    this.initial = new Float64Array(offset);
     this.values = new Float64Array(offset);
     const position = new Int32Array(order.order.length);
     order.order.forEach((v, i) => { position[v] = i; });
     this.familyHome = net.cpts.map((cpt) => {
       // The first-eliminated member of a family is eliminated with all the others as neighbours.
       const first = [...cpt.parents, cpt.child].reduce((a, b) => (position[a]! <= position[b]! ? a : b));
-      return this.home[first]!;
+      return tree.home[first]!;
     });
-    net.cpts.forEach((cpt, v) => {
+    this.reloadTables();
+  }
+
+  /**
+   * Re-multiplies the CPTs into the cliques, for when their numbers changed but not the graph
+   * (EM's M-step): the triangulation, maps and schedule are kept. Call `propagate` after it.
+   */
+  reloadTables(): void {
+    this.initial.fill(1);
+    this.net.cpts.forEach((cpt, v) => {
       const c = this.cliques[this.familyHome[v]!]!;
       const map = this.familyMap(v);
       for (let i = 0; i < c.size; i++) this.initial[c.offset + i]! *= cpt.table[map[i]!]!;
     });
+    this.propagated = false;
   }
 
   /** Triangulates and compiles `net`. Unknown (NaN) CPT entries make every result NaN. */
@@ -208,7 +216,7 @@ export class JunctionTree {
     const values = this.values;
     values.set(this.initial);
     for (const [v, s] of this.evidence) {
-      const c = this.cliques[this.home[v]!]!;
+      const c = this.cliques[this.smallest[v]!]!;
       zeroOtherStates(values.subarray(c.offset, c.offset + c.size), c.cards, c.vars.indexOf(v), s);
     }
     this.logZ = 0;
@@ -363,11 +371,4 @@ function postOrder(parent: readonly number[], roots: readonly number[]): Int32Ar
     else { stack.pop(); if (parent[top[0]]! >= 0) out.push(top[0]); }
   }
   return Int32Array.from(out);
-}
-
-function normalized(values: Float64Array): Float64Array {
-  let z = 0;
-  for (let i = 0; i < values.length; i++) z += values[i]!;
-  for (let i = 0; i < values.length; i++) values[i]! /= z;
-  return values;
 }

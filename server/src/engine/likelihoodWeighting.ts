@@ -8,7 +8,7 @@
 import type { BayesianNetwork } from './network.js';
 import { createRng } from './random.js';
 import { CancelledError, type Evidence } from './junctionTree.js';
-import { drawFromRow, flatten, NoConsistentSampleError, perVariable, rowOf, type SampledMarginals, type SamplerOptions } from './sampling.js';
+import { flatten, NoConsistentSampleError, perVariable, weightedSample, type SampledMarginals, type SamplerOptions } from './sampling.js';
 
 export function likelihoodWeighting(net: BayesianNetwork, evidence: Evidence, options: SamplerOptions = {}): SampledMarginals {
   const flat = flatten(net);
@@ -22,12 +22,7 @@ export function likelihoodWeighting(net: BayesianNetwork, evidence: Evidence, op
   let totalW = 0, totalW2 = 0;
   for (let i = 0; i < samples; i++) {
     if ((i & 1023) === 0 && signal?.aborted) throw new CancelledError();
-    let w = 1;
-    for (const v of flat.order) {
-      const row = rowOf(flat, v, x);
-      if (observed[v]! >= 0) { x[v] = observed[v]!; w *= flat.tables[v]![row * flat.cards[v]! + x[v]!]!; }
-      else x[v] = drawFromRow(flat, v, row, rng.next());
-    }
+    const w = weightedSample(flat, observed, x, rng.next);
     if (w === 0) continue;
     totalW += w;
     totalW2 += w * w;

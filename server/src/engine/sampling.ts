@@ -60,6 +60,20 @@ export function drawFromRow(flat: FlatNetwork, v: number, row: number, u: number
   return k - 1;
 }
 
+/**
+ * One likelihood-weighted forward sample into `x`: unobserved variables drawn from their rows in
+ * topological order, observed ones clamped. Returns the weight Π P(e_i | parents).
+ */
+export function weightedSample(flat: FlatNetwork, observed: Int32Array, x: Int32Array, next: () => number): number {
+  let w = 1;
+  for (const v of flat.order) {
+    const row = rowOf(flat, v, x);
+    if (observed[v]! >= 0) { x[v] = observed[v]!; w *= flat.tables[v]![row * flat.cards[v]! + x[v]!]!; }
+    else x[v] = drawFromRow(flat, v, row, next());
+  }
+  return w;
+}
+
 export function perVariable(cards: Int32Array): Float64Array[] {
   return Array.from(cards, (k) => new Float64Array(k));
 }

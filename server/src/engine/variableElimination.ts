@@ -13,7 +13,7 @@
  */
 import type { BayesianNetwork } from './network.js';
 import { bestEliminationOrder, type EliminationOrder } from './eliminationOrder.js';
-import { cptFactor, productOf, projectOnto, reduceFactor, type Factor } from './factor.js';
+import { cptFactor, normalized, productOf, projectOnto, reduceFactor, type Factor } from './factor.js';
 import { CancelledError, ImpossibleEvidenceError, type CancelSignal, type Evidence } from './junctionTree.js';
 
 /** Q ∪ E and all their ancestors: every other node is barren for this query. */
@@ -129,10 +129,8 @@ export function variableElimination(
   // The disconnected rest only scales the answer, unless it is 0: then the evidence is impossible.
   if (rest.length && sumAll(net, rest, signal) === -Infinity) throw new ImpossibleEvidenceError();
   const result = projectOnto(factor, free);
-  let z = 0;
-  for (const x of result.values) z += x;
-  if (!(z > 0)) throw new ImpossibleEvidenceError();
-  for (let i = 0; i < result.values.length; i++) result.values[i]! /= z;
+  if (!result.values.some((x) => x > 0)) throw new ImpossibleEvidenceError();
+  normalized(result.values);
   return { factor: withObserved(net, result, query, observedQuery, evidence), maxCliqueSize: order.maxCliqueSize };
 }
 
