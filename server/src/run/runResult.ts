@@ -4,6 +4,16 @@
  * range of the statement that asked for it. Bump RUN_RESULT_VERSION on breaking changes.
  */
 import type { Diagnostic, Range } from '../language/diagnostics.js';
+import type { ConceptPosterior } from '../engine/versionSpace.js';
+import type { MdlRow } from '../engine/mdl.js';
+import type { TreeScore } from '../engine/decisionTree.js';
+import type { OptimalClassification } from '../engine/bayesOptimal.js';
+import type { GibbsResult } from '../engine/gibbsAlgorithm.js';
+import type { LeastSquaresFit } from '../engine/leastSquares.js';
+import type { SigmoidFit } from '../engine/sigmoidUnit.js';
+import type { ParameterSummary } from '../engine/parameterLearning.js';
+import type { IgnoredValue } from '../engine/naiveBayes.js';
+import type { Evaluation, LearningCurvePoint } from '../engine/evaluation.js';
 
 export const RUN_RESULT_VERSION = 1;
 
@@ -173,25 +183,10 @@ export interface IndependenceResult extends ResultBase {
   activePath?: string[];
 }
 
-/**
- * Result kinds are added here by the engine features that produce them; keep each an
- * interface extending ResultBase with a literal `kind`.
- */
-export type ResultEntry = ExpectResult | (ResultBase & Record<string, unknown>);
 
-// ── Bayesian learning (Mitchell §6.2–6.10, Poole §10.2): entries built from server/src/engine ──
+// ── Bayesian learning (Mitchell §6.2–6.10, Poole §10.2) ──
 // Numbers that can be impossible (P(D) = 0) are absent rather than NaN/±Infinity, so every entry
 // survives JSON.stringify unchanged.
-import type { ConceptPosterior } from '../engine/versionSpace.js';
-import type { MdlRow } from '../engine/mdl.js';
-import type { TreeScore } from '../engine/decisionTree.js';
-import type { OptimalClassification } from '../engine/bayesOptimal.js';
-import type { GibbsResult } from '../engine/gibbsAlgorithm.js';
-import type { LeastSquaresFit } from '../engine/leastSquares.js';
-import type { SigmoidFit } from '../engine/sigmoidUnit.js';
-import type { ParameterSummary } from '../engine/parameterLearning.js';
-import type { IgnoredValue } from '../engine/naiveBayes.js';
-import type { Evaluation, LearningCurvePoint } from '../engine/evaluation.js';
 
 /** `query posterior H` (also answers map/ml): Bayes theorem over an explicit hypothesis space. */
 export interface PosteriorResult extends ResultBase {
@@ -292,22 +287,31 @@ export interface LearningCurveResult extends ResultBase {
 }
 
 /**
- * Every Bayesian-learning entry. Each is assignable to ResultEntry's open member; it is not added
- * to the ResultEntry union itself because that would stop untyped `r.passed`-style reads (cli/run.ts)
- * from compiling — consumers narrow with `kind` and cast to these interfaces.
+ * A network of the model with its posterior marginals given the file's `observe` evidence: what
+ * the results panel draws as a graph (range: the network's declaration).
  */
-export type BayesLearningResult =
+export interface NetworkResult extends ResultBase, InferenceInfo {
+  kind: 'network';
+  network: string;
+  variables: Array<{
+    name: string;
+    states: string[];
+    parents: string[];
+    cpt: CptJson;
+    /** P(state | evidence), in `states` order. */
+    marginal: number[];
+    stderr?: number[];
+    /** The observed state, when the variable is evidence. */
+    evidence?: string;
+    /** Where its table is declared, for "reveal in editor". */
+    declaration?: Range;
+  }>;
+}
+
+/** Every kind of result entry; consumers narrow on `kind`. Add new kinds here. */
+export type ResultEntry =
+  | ExpectResult
+  | NetworkResult | MarginalsResult | ProbabilityResult | MpeResultEntry | SensitivityResult | IndependenceResult
+  | LearnedNetworkResult | StructureResultEntry | MixtureResult
   | PosteriorResult | VersionSpaceResult | MdlResult | TreeScoresResult | LikelihoodResult | OptimalResult | GibbsResultEntry
   | LeastSquaresResult | LogisticResult | ParameterResult | ClassifyResult | EvaluationResult | LearningCurveResult;
-
-/**
- * Every belief-network inference entry (engine2). Like BayesLearningResult, not part of the
- * ResultEntry union; consumers narrow with `kind` and cast.
- */
-export type NetworkInferenceResult = MarginalsResult | ProbabilityResult | MpeResultEntry | SensitivityResult | IndependenceResult;
-
-/**
- * Every entry of learning networks and mixtures from data (engine3). Like the two above, not part
- * of the ResultEntry union; consumers narrow with `kind` and cast.
- */
-export type NetworkLearningResult = LearnedNetworkResult | StructureResultEntry | MixtureResult;
