@@ -97,3 +97,10 @@ export function withTables(net: BayesianNetwork, table: (v: number) => Float64Ar
     cpts: net.cpts.map((cpt, v) => ({ child: v, parents: [...cpt.parents], table: table(v) })),
   };
 }
+
+/** The network a structure search found (parent lists over the data's columns), with CPTs counted from the data. */
+export function networkFromStructure(name: string, data: CategoricalDataset, parents: readonly (readonly number[])[], prior: Prior = NO_PRIOR): BayesianNetwork {
+  const variables = data.attributes.map((a) => ({ name: a.name, states: [...a.values] }));
+  const shape: BayesianNetwork = { name, variables, cpts: parents.map((ps, v) => ({ child: v, parents: [...ps], table: new Float64Array() })) };
+  return learnCpts(shape, data, prior);
+}
