@@ -120,8 +120,8 @@ for (const theme of ['light', 'dark'] as const) {
   });
 }
 
-/** The example models, run by `bayes run --json` (newsgroups is left out: it reads a 15 MB corpus). */
-const EXAMPLES = ['cancer', 'enjoysport', 'playtennis', 'thumbtack', 'forest', 'two_tests', 'bayes_optimal', 'decision_trees', 'two_gaussians'];
+/** The example models, run by `bayes run --json`. */
+const EXAMPLES = ['cancer', 'enjoysport', 'playtennis', 'thumbtack', 'forest', 'two_tests', 'bayes_optimal', 'decision_trees', 'two_gaussians', 'newsgroups'];
 
 describe('results webview: the example models', () => {
   test('every entry bayes run produces gets a card, every problem is listed, and the drawn numbers are the run\'s', async (t) => {

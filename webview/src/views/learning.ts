@@ -4,7 +4,7 @@ import { barChart, lineChart } from '../charts.js';
 import { h } from '../dom.js';
 import { num, prob } from '../format.js';
 import { graphView, type GraphEdge } from '../graph.js';
-import { dataTable } from '../table.js';
+import { copyButton, dataTable } from '../table.js';
 import { mixtureChart } from './mixture.js';
 import { cptTable } from './network.js';
 
@@ -71,23 +71,31 @@ export function classifyView(e: ClassifyResult): HTMLElement[] {
 
 export function evaluationView(e: EvaluationResult): HTMLElement[] {
   const names = e.classes.map((c) => c.value);
-  const max = Math.max(1, ...e.confusion.flat());
-  const head = h('tr', {}, h('th', { scope: 'col' }, 'actual \\ predicted'), ...names.map((n) => h('th', { scope: 'col' }, n)));
-  const body = e.confusion.map((row, a) => h('tr', {}, h('th', { scope: 'row' }, names[a]!), ...row.map((n, p) => {
-    const td = h('td', { class: `num heat${a === p ? ' diagonal' : ''}`, 'data-value': String(n) }, String(n));
-    td.style.setProperty('--heat', (n / max).toFixed(3));
-    return td;
-  })));
-  const matrix = h('table', { class: 'confusion', 'aria-label': 'confusion matrix' }, h('thead', {}, head), h('tbody', {}, ...body));
   return [
     h('p', { class: 'accuracy' }, `Accuracy `, h('strong', { 'data-value': String(e.accuracy) }, prob(e.accuracy)), ` (${e.correct} of ${e.tested}) · ${e.method} · trained on ${num(e.trained, 1)}`),
-    h('div', { class: 'table-wrap' }, matrix),
+    confusionMatrix(names, e.confusion),
     dataTable('per-class metrics', [
       { title: 'class', value: (c) => c.value }, { title: 'precision', value: (c) => c.precision },
       { title: 'recall', value: (c) => c.recall }, { title: 'support', value: (c) => c.support },
     ], e.classes),
     ...(e.foldAccuracies ? [dataTable('fold accuracies', [{ title: 'fold', value: (r) => r[0] }, { title: 'accuracy', value: (r) => r[1] }], e.foldAccuracies.map((a, i) => [i + 1, a] as [number, number]))] : []),
   ];
+}
+
+/** confusion[actual][predicted], shaded by count; with many classes the columns are numbered (names in their titles). */
+function confusionMatrix(names: string[], confusion: number[][]): HTMLElement {
+  const max = Math.max(1, ...confusion.flat());
+  const numbered = names.length > 6;
+  const head = h('tr', {}, h('th', { scope: 'col' }, 'actual \\ predicted'),
+    ...names.map((n, i) => h('th', { scope: 'col', title: n, 'aria-label': n }, numbered ? String(i + 1) : n)));
+  const body = confusion.map((row, a) => h('tr', {}, h('th', { scope: 'row' }, numbered ? `${a + 1} · ${names[a]}` : names[a]!), ...row.map((n, p) => {
+    const td = h('td', { class: `num heat${a === p ? ' diagonal' : ''}`, 'data-value': String(n), title: `${names[a]} predicted as ${names[p]}: ${n}` }, String(n));
+    td.style.setProperty('--heat', (n / max).toFixed(3));
+    return td;
+  })));
+  const table = h('table', { class: 'confusion', 'aria-label': 'confusion matrix' }, h('thead', {}, head), h('tbody', {}, ...body));
+  const tsv = () => [['actual \\ predicted', ...names], ...confusion.map((row, a) => [names[a]!, ...row])].map((r) => r.join('\t')).join('\n') + '\n';
+  return h('div', { class: 'table-wrap' }, table, copyButton('Copy confusion matrix', tsv));
 }
 
 export function learningCurveView(e: LearningCurveResult): HTMLElement[] {
