@@ -50,7 +50,7 @@ function legend(items: Array<[string, string]>, x0: number): SVGGElement {
   const g = svg('g', { class: 'legend' });
   let x = x0;
   for (const [name, cls] of items) {
-    g.append(svg('rect', { x, y: 3, width: 10, height: 10, class: `bar ${cls}` }), svg('text', { x: x + 14, y: 12, class: 'label' }, name));
+    g.append(svg('rect', { x, y: 3, width: 10, height: 10, class: `swatch ${cls}` }), svg('text', { x: x + 14, y: 12, class: 'label' }, name));
     x += 24 + name.length * 7;
   }
   return g;
