@@ -1,5 +1,6 @@
-/** One renderer per result kind; the switch is exhaustive over ResultEntry, so a new kind fails to compile here. */
-import type { ExpectResult, ResultEntry } from '../../../server/src/run/runResult.js';
+/** One renderer per result kind; a kind added to ResultEntry without one is shown as a table of its fields. */
+import type { ExpectResult, ResultBase, ResultEntry } from '../../../server/src/run/runResult.js';
+import { dataTable } from '../table.js';
 import { h } from '../dom.js';
 import { num } from '../format.js';
 import { independenceView, marginalsView, mpeView, probabilityView, sensitivityView } from './inference.js';
@@ -33,7 +34,7 @@ export function renderEntry(e: ResultEntry): HTMLElement[] {
     case 'classify': return classifyView(e);
     case 'evaluation': return evaluationView(e);
     case 'learningCurve': return learningCurveView(e);
-    default: return assertNever(e);
+    default: return fieldsView(e as ResultBase);
   }
 }
 
@@ -43,6 +44,10 @@ function expectLine(e: ExpectResult): HTMLElement {
     h('span', { class: 'num', 'data-value': String(e.actual), title: String(e.actual) }, actual));
 }
 
-function assertNever(e: never): HTMLElement[] {
-  return [h('p', { class: 'warning' }, `This panel cannot show results of kind '${(e as { kind: string }).kind}' yet.`)];
+/** Scalars and number lists of an entry this panel has no view for yet, so its numbers are still shown and copyable. */
+function fieldsView(e: ResultBase): HTMLElement[] {
+  const skip = new Set(['kind', 'range', 'source', 'headline']);
+  const rows = Object.entries(e).filter(([k, v]) => !skip.has(k) && (['number', 'string', 'boolean'].includes(typeof v) || (Array.isArray(v) && v.every((x) => typeof x === 'number'))))
+    .map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)] as [string, string]);
+  return [dataTable(`${e.kind} fields`, [{ title: 'field', value: (r) => r[0] }, { title: 'value', value: (r) => r[1] }], rows)];
 }
