@@ -1,0 +1,18 @@
+/** `query gibbs V over H { seed, draws }`: classify with hypotheses drawn by P(h|D) (seed 1 unless given). */
+import { gibbsClassify } from '../../engine/gibbsAlgorithm.js';
+import { argmax } from '../../engine/logMath.js';
+import type { GibbsResultEntry } from '../runResult.js';
+import { registerHandler } from './index.js';
+import { hypothesisPredictions, numberOption, optimalQueryOf } from '../learning/optimal.js';
+
+registerHandler('query gibbs', async (ctx) => {
+  const query = optimalQueryOf(ctx);
+  const { hypotheses, values } = await hypothesisPredictions(ctx, query);
+  const answer = gibbsClassify(hypotheses, values, numberOption(query.options, 'seed') ?? 1, numberOption(query.options, 'draws') ?? 1);
+  // One draw answers with its prediction; many with the most frequent one.
+  const value = answer.frequencies[argmax(answer.frequencies.map((f) => f.fraction))]!.value;
+  const first = answer.draws[0]!;
+  const headline = answer.draws.length === 1 ? `${value} (drew ${first.hypothesis}, seed ${answer.seed})` : `${value} in ${answer.draws.length} draws (seed ${answer.seed})`;
+  const result: GibbsResultEntry = { kind: 'gibbs', range: ctx.statement.range, source: ctx.source, ...answer, headline };
+  return { results: [result], diagnostics: [], value };
+});

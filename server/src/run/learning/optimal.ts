@@ -1,0 +1,36 @@
+/**
+ * `query optimal V over H` and `query gibbs V over H`: P(h|D) from the space (with the file's
+ * observations), P(v|h) from the table P(V | H); the Bayes optimal classifier (Mitchell §6.7)
+ * or one seeded Gibbs draw (§6.8).
+ */
+import type * as A from '../../language/ast.js';
+import { posterior } from '../../engine/bayesTheorem.js';
+import type { HypothesisPrediction } from '../../engine/bayesOptimal.js';
+import { CompileError } from '../../model/compileError.js';
+import type { HandlerContext } from '../handlers/index.js';
+import { modelNetwork } from '../modelInputs.js';
+import { hypothesisSpace, observationModels, scoredHypotheses } from './hypothesisSpace.js';
+
+export function optimalQueryOf(ctx: HandlerContext): A.OptimalQuery {
+  if (ctx.statement.kind === 'learn') throw new Error('an optimal/gibbs handler got a learn statement');
+  return ctx.statement.query as A.OptimalQuery;
+}
+
+export async function hypothesisPredictions(ctx: HandlerContext, query: A.OptimalQuery): Promise<{ hypotheses: HypothesisPrediction[]; values: string[] }> {
+  const space = hypothesisSpace(ctx, query.over);
+  const scored = await scoredHypotheses(ctx, space, []);
+  const table = posterior(scored.names.map((name, i) => ({ name, prior: scored.priors[i]! })), scored.logLikelihoods);
+  if (!table.evidencePossible) throw new CompileError('the evidence has probability 0 under every hypothesis: no posterior exists', query.over.range);
+  const model = observationModels(modelNetwork(ctx), space).find((m) => m.variable === query.target.text);
+  if (!model) throw new CompileError(`classifying ${query.target.text} needs a table P(${query.target.text} | ${space.name.text})`, query.target.range);
+  const hypotheses = table.rows.map((row, h) => ({ name: row.hypothesis, posterior: row.posterior!, prediction: model.probabilities[h]! }));
+  return { hypotheses, values: [...model.values] };
+}
+
+/** A numeric option of `{ seed: 1, draws: 10 }`, or undefined. */
+export function numberOption(options: A.Options | undefined, name: string): number | undefined {
+  const entry = options?.entries.find((e) => e.name?.text === name);
+  if (!entry) return undefined;
+  if (entry.value.kind !== 'number') throw new CompileError(`${name} is a number`, entry.value.range);
+  return entry.value.value;
+}
