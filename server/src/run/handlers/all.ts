@@ -10,3 +10,7 @@ import './classify.js';
 import './evaluate.js';
 import './accuracy.js';
 import './learning_curve.js';
+import './mean.js';
+import './mode.js';
+import './interval.js';
+import './bound.js';
