@@ -14,3 +14,5 @@ import './mean.js';
 import './mode.js';
 import './interval.js';
 import './bound.js';
+import './bic.js';
+import './likelihood.js';

@@ -72,7 +72,7 @@ function conceptAnswer(ctx: HandlerContext, form: HypothesisForm, concept: Conce
   if (!concept.evidencePossible) diagnostics.push(impossibleEvidence(ctx));
   if (form === 'size') return { results: [result], diagnostics, value: Number(size) };
   const map = mapConjunction(concept);
-  if (map === undefined && concept.evidencePossible) {
+  if (map === undefined && concept.evidencePossible && form !== 'posterior') {
     const tied = concept.errorClasses.find((c) => c.posteriorEach > 0)?.hypotheses ?? '0';
     diagnostics.push({ severity: 'information', code: 'map-tie', message: `${tied} hypotheses share the largest posterior: there is no single h_MAP`, range: ctx.statement.range });
   }
