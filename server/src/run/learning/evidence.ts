@@ -19,10 +19,11 @@ export interface HypothesisEvidence {
 }
 
 
-/** The assignments in force: `given` ones, plus `observe` ones on variables `given` does not mention. */
+/** The assignments in force: `given` ones, plus `observe` ones on variables `given` does not mention (by name or as a column of a data set). */
 export function evidenceAssignments(ctx: HandlerContext, given: readonly A.Assignment[]): A.Assignment[] {
   const observed = ctx.ast.statements.flatMap((s) => (s.kind === 'observe' ? s.items : []));
-  const mentioned = new Set(given.map((a) => a.variable.text));
+  // A data set given mentions each of its columns.
+  const mentioned = new Set(given.flatMap((a) => [a.variable.text, ...(ctx.symbols.data.get(a.variable.text)?.columns?.keys() ?? [])]));
   return [...given, ...observed.filter((a) => !mentioned.has(a.variable.text))];
 }
 
