@@ -1,6 +1,7 @@
 /**
  * `query posterior|map|ml|mdl|size H`: one answer per form, for explicit spaces (and trees)
- * through Bayes theorem and for generated conjunctions through the version space.
+ * through Bayes theorem, for generated conjunctions through the version space, and for
+ * linear/logistic spaces through their ML fit.
  */
 import type * as A from '../../language/ast.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
@@ -11,6 +12,7 @@ import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
 import type { MdlResult, PosteriorResult, VersionSpaceResult } from '../runResult.js';
 import { hypothesisSpace, scoredHypotheses } from './hypothesisSpace.js';
+import { isRegressionSpace, regressionAnswer } from './regression.js';
 import { conceptSpacePosterior, conjunctionText, isConceptSpace, plausibleCount } from './conceptSpace.js';
 
 export type HypothesisForm = 'posterior' | 'map' | 'ml' | 'mdl' | 'size';
@@ -25,6 +27,7 @@ export async function answerHypothesisQuery(ctx: HandlerContext, form: Hypothesi
   const query = hypothesisQueryOf(ctx);
   const space = hypothesisSpace(ctx, query.target);
   if (isConceptSpace(space)) return conceptAnswer(ctx, form, await conceptSpacePosterior(ctx, space, query.given));
+  if (isRegressionSpace(space)) return regressionAnswer(ctx, form, space, query.given);
   if (space.generator) throw new CompileError(`${form} over ${space.generator.call.callee.text}(…) hypotheses is not supported yet`, space.generator.range);
   const scored = await scoredHypotheses(ctx, space, query.given);
   if (form === 'mdl') return mdlAnswer(ctx, scored.names.map((hypothesis, i) => ({ hypothesis, hypothesisBits: scored.hypothesisBits[i]!, dataBits: bitsOfLogProbability(scored.logLikelihoods[i]!) })), scored.code);
