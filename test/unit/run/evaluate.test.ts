@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { close, errors, resultAt, run, runExample, verdicts } from './helpers.js';
+import { close, errors, resultAt, run, verdicts } from './helpers.js';
 import { NO_SHARED, repoRoot, sharedFile } from '../../support/shared.js';
 
 const tennis = readFileSync(`${repoRoot}/examples/playtennis.bayes`, 'utf8');
@@ -77,7 +77,8 @@ query learning_curve PlayNB { sizes: [30], seed: 2 }
 
 test('20 Newsgroups (§6.10): text naive Bayes on a 2/3 split reaches Mitchell\'s 89%', async (t) => {
   if (!sharedFile('20news-bydate.tar.gz')) { t.skip(NO_SHARED); return; }
-  const result = await runExample('newsgroups.bayes');
+  const text = readFileSync(`${repoRoot}/examples/newsgroups.bayes`, 'utf8');
+  const result = await run(`${text}query classify NewsNB { text: "The goalie stopped every puck: the Penguins won the playoff game on the ice zzqx" }\n`, 'newsgroups.bayes');
   const evaluation = resultAt(result, 9, 'evaluation');
   assert.equal(evaluation.tested + evaluation.trained, 18846);
   assert.equal(evaluation.tested, Math.round(18846 / 3));
@@ -87,4 +88,9 @@ test('20 Newsgroups (§6.10): text naive Bayes on a 2/3 split reaches Mitchell\'
   assert.ok(curve.points[0]!.accuracy < curve.points[1]!.accuracy && curve.points[1]!.accuracy < curve.points[2]!.accuracy);
   assert.deepEqual(verdicts(result), [[12, true, evaluation.accuracy]]);
   assert.deepEqual(errors(result), []);
+  // Trained on every document. Outside the vocabulary: the made-up word and the 100 most frequent ('the').
+  const classify = resultAt(result, text.split('\n').length - 1, 'classify');
+  assert.equal(classify.predicted, 'rec.sport.hockey');
+  assert.ok(classify.words!.ignored >= 3 && classify.words!.used >= 5, JSON.stringify(classify.words));
+  assert.ok(result.diagnostics.some((d) => d.code === 'unseen-value' && /not in the vocabulary/.test(d.message)));
 });
