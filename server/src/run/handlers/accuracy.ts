@@ -4,7 +4,8 @@
  */
 import type * as A from '../../language/ast.js';
 import { registerHandler } from './index.js';
-import { evaluateOn, evaluateOnTraining, evaluationAnswer, queryOf } from '../learning/evaluationQueries.js';
+import { evaluateOn, evaluateOnTraining, evaluationAnswer } from '../learning/evaluationQueries.js';
+import { queryOf } from '../learning/queryParts.js';
 
 registerHandler('query accuracy', async (ctx) => {
   const query = queryOf<A.AccuracyQuery>(ctx);

@@ -3,11 +3,10 @@ import type * as A from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
 import type { TreeScoresResult } from '../runResult.js';
 import { registerHandler } from './index.js';
-import { queryOf } from '../learning/evaluationQueries.js';
+import { fmt, queryOf } from '../learning/queryParts.js';
 import { hypothesisSpace } from '../learning/hypothesisSpace.js';
 import { isTreeSpace, scoreTreeSpace } from '../learning/trees.js';
 import { modelData } from '../modelInputs.js';
-import { fmt } from '../learning/hypothesisQueries.js';
 
 registerHandler('query bic', async (ctx) => {
   const query = queryOf<A.ScoreQuery>(ctx);

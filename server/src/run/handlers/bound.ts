@@ -2,8 +2,8 @@
 import type * as A from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
 import { registerHandler } from './index.js';
-import { queryOf } from '../learning/evaluationQueries.js';
-import { fmt, parameterAnswer, parameterName, parameterSummary } from '../learning/parameters.js';
+import { fmt, queryOf } from '../learning/queryParts.js';
+import { parameterAnswer, parameterName, parameterSummary } from '../learning/parameters.js';
 
 registerHandler('query bound', async (ctx) => {
   const query = queryOf<A.BoundQuery>(ctx);

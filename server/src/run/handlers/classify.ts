@@ -12,7 +12,7 @@ import type { ClassifyResult } from '../runResult.js';
 import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { classifierDecl, naiveBayesClassifier } from '../classifiers.js';
 import { classifyTextInstance } from '../textClassifiers.js';
-import { fmt } from '../learning/hypothesisQueries.js';
+import { fmt } from '../learning/queryParts.js';
 
 registerHandler('query classify', async (ctx) => {
   if (ctx.statement.kind === 'learn') throw new Error('classify got a learn statement');

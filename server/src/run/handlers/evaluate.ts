@@ -6,7 +6,8 @@
 import type * as A from '../../language/ast.js';
 import type { EvaluationPlan } from '../../engine/evaluation.js';
 import { registerHandler } from './index.js';
-import { evaluateOn, evaluateOwn, evaluationAnswer, queryOf, seedOption } from '../learning/evaluationQueries.js';
+import { evaluateOn, evaluateOwn, evaluationAnswer } from '../learning/evaluationQueries.js';
+import { queryOf, seedOption } from '../learning/queryParts.js';
 
 registerHandler('query evaluate', async (ctx) => {
   const query = queryOf<A.EvaluateQuery>(ctx);

@@ -5,8 +5,8 @@
 import type * as A from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
 import { registerHandler } from './index.js';
-import { queryOf } from '../learning/evaluationQueries.js';
-import { fmt, parameterAnswer, parameterName, parameterSummary } from '../learning/parameters.js';
+import { fmt, queryOf } from '../learning/queryParts.js';
+import { parameterAnswer, parameterName, parameterSummary } from '../learning/parameters.js';
 
 registerHandler('query interval', async (ctx) => {
   const query = queryOf<A.IntervalQuery>(ctx);

@@ -8,9 +8,8 @@ import { learningCurve } from '../../engine/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
 import type { LearningCurveResult } from '../runResult.js';
 import { registerHandler } from './index.js';
-import { queryOf, seedOption } from '../learning/evaluationQueries.js';
+import { fmt, queryOf, seedOption } from '../learning/queryParts.js';
 import { learnerOf } from '../learning/learners.js';
-import { fmt } from '../learning/hypothesisQueries.js';
 
 registerHandler('query learning_curve', async (ctx) => {
   const query = queryOf<A.LearningCurveQuery>(ctx);

@@ -3,9 +3,8 @@ import type * as A from '../../language/ast.js';
 import { bitsOfLogProbability } from '../../engine/mdl.js';
 import type { LikelihoodResult } from '../runResult.js';
 import { registerHandler } from './index.js';
-import { queryOf } from '../learning/evaluationQueries.js';
+import { fmt, queryOf } from '../learning/queryParts.js';
 import { hypothesisEntry, scoredHypotheses } from '../learning/hypothesisSpace.js';
-import { fmt } from '../learning/hypothesisQueries.js';
 
 registerHandler('query likelihood', async (ctx) => {
   const query = queryOf<A.ScoreQuery>(ctx);

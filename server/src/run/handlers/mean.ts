@@ -1,8 +1,8 @@
 /** `query mean P(X = x) given D`: the posterior mean of the parameter, (α_x + n_x) / Σ(α + n). */
 import type * as A from '../../language/ast.js';
 import { registerHandler } from './index.js';
-import { queryOf } from '../learning/evaluationQueries.js';
-import { fmt, parameterAnswer, parameterName, parameterSummary } from '../learning/parameters.js';
+import { fmt, queryOf } from '../learning/queryParts.js';
+import { parameterAnswer, parameterName, parameterSummary } from '../learning/parameters.js';
 
 registerHandler('query mean', async (ctx) => {
   const query = queryOf<A.MomentQuery>(ctx);

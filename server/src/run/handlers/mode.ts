@@ -1,8 +1,8 @@
 /** `query mode P(X = x) given D`: the MAP value of the parameter; none when the density has no single peak. */
 import type * as A from '../../language/ast.js';
 import { registerHandler } from './index.js';
-import { queryOf } from '../learning/evaluationQueries.js';
-import { fmt, parameterAnswer, parameterName, parameterSummary } from '../learning/parameters.js';
+import { fmt, queryOf } from '../learning/queryParts.js';
+import { parameterAnswer, parameterName, parameterSummary } from '../learning/parameters.js';
 
 registerHandler('query mode', async (ctx) => {
   const query = queryOf<A.MomentQuery>(ctx);

@@ -1,12 +1,13 @@
 /** `query optimal V over H`: the Bayes optimal classification argmax_v Σ_h P(v|h) P(h|D). */
+import type * as A from '../../language/ast.js';
 import { bayesOptimal } from '../../engine/bayesOptimal.js';
 import type { OptimalResult } from '../runResult.js';
 import { registerHandler } from './index.js';
-import { hypothesisPredictions, optimalQueryOf } from '../learning/optimal.js';
-import { fmt } from '../learning/hypothesisQueries.js';
+import { hypothesisPredictions } from '../learning/optimal.js';
+import { fmt, queryOf } from '../learning/queryParts.js';
 
 registerHandler('query optimal', async (ctx) => {
-  const query = optimalQueryOf(ctx);
+  const query = queryOf<A.OptimalQuery>(ctx);
   const { hypotheses, values } = await hypothesisPredictions(ctx, query);
   const answer = bayesOptimal(hypotheses, values);
   const p = answer.values.find((v) => v.value === answer.optimal)!.probability;

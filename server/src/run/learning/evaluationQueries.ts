@@ -5,12 +5,7 @@ import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
 import type { EvaluationResult } from '../runResult.js';
 import { learnerOf, predictionsOn } from './learners.js';
-import { fmt } from './hypothesisQueries.js';
-
-export function queryOf<Q extends A.Query>(ctx: HandlerContext): Q {
-  if (ctx.statement.kind === 'learn') throw new Error('a query handler got a learn statement');
-  return ctx.statement.query as Q;
-}
+import { fmt } from './queryParts.js';
 
 /**
  * Runs a split or k-fold `plan` on the classifier's own examples, once per run: a `query` and
@@ -47,11 +42,4 @@ export function evaluationAnswer(ctx: HandlerContext, classifier: A.Name, evalua
     headline: `accuracy ${fmt(evaluation.accuracy)} (${evaluation.correct}/${evaluation.tested}, ${method})`,
   };
   return { results: [result], diagnostics: [], value: evaluation.accuracy };
-}
-
-export function seedOption(options: A.Options | undefined): number {
-  const entry = options?.entries.find((e) => e.name?.text === 'seed');
-  if (!entry) return 1;
-  if (entry.value.kind !== 'number' || !Number.isInteger(entry.value.value)) throw new CompileError('seed is a whole number', entry.value.range);
-  return entry.value.value;
 }

@@ -10,7 +10,7 @@ import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
 import type { ProbabilityResult } from '../runResult.js';
 import { conjunctionProbability, isConceptSpace } from './conceptSpace.js';
-import { fmt } from './hypothesisQueries.js';
+import { fmt } from './queryParts.js';
 
 export async function generatedHypothesisProbability(ctx: HandlerContext, query: A.ProbabilityQuery): Promise<HandlerOutput | undefined> {
   const [target, ...more] = query.prob.targets;

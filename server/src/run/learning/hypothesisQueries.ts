@@ -12,19 +12,14 @@ import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
 import type { MdlResult, PosteriorResult, VersionSpaceResult } from '../runResult.js';
 import { hypothesisSpace, scoredHypotheses } from './hypothesisSpace.js';
+import { fmt, IMPOSSIBLE_EVIDENCE, queryOf } from './queryParts.js';
 import { isRegressionSpace, regressionAnswer } from './regression.js';
 import { conceptSpacePosterior, conjunctionText, isConceptSpace, plausibleCount } from './conceptSpace.js';
 
 export type HypothesisForm = 'posterior' | 'map' | 'ml' | 'mdl' | 'size';
 
-export function hypothesisQueryOf(ctx: HandlerContext): A.HypothesisQuery {
-  const s = ctx.statement;
-  if (s.kind === 'learn') throw new Error('a hypothesis query handler got a learn statement');
-  return s.query as A.HypothesisQuery;
-}
-
 export async function answerHypothesisQuery(ctx: HandlerContext, form: HypothesisForm): Promise<HandlerOutput> {
-  const query = hypothesisQueryOf(ctx);
+  const query = queryOf<A.HypothesisQuery>(ctx);
   const space = hypothesisSpace(ctx, query.target);
   if (isConceptSpace(space)) return conceptAnswer(ctx, form, await conceptSpacePosterior(ctx, space, query.given));
   if (isRegressionSpace(space)) return regressionAnswer(ctx, form, space, query.given);
@@ -64,7 +59,7 @@ function mdlAnswer(ctx: HandlerContext, lengths: Parameters<typeof mdlChoice>[0]
 }
 
 function conceptAnswer(ctx: HandlerContext, form: HypothesisForm, concept: ConceptPosterior): HandlerOutput {
-  if (form === 'mdl') throw new CompileError('mdl over generated conjunctions is not supported: use an explicit space with code lengths', hypothesisQueryOf(ctx).target.range);
+  if (form === 'mdl') throw new CompileError('mdl over generated conjunctions is not supported: use an explicit space with code lengths', queryOf<A.HypothesisQuery>(ctx).target.range);
   const { logEvidence: _, ...rest } = concept;
   const size = plausibleCount(concept);
   const result: VersionSpaceResult = {
@@ -90,9 +85,5 @@ function mapConjunction(concept: ConceptPosterior): string | undefined {
 }
 
 export function impossibleEvidence(ctx: HandlerContext): Diagnostic {
-  return { severity: 'error', code: 'evidence-impossible', message: 'the evidence has probability 0 under every hypothesis: no posterior exists', range: ctx.statement.range };
-}
-
-export function fmt(x: number): string {
-  return String(Number(x.toPrecision(4)));
+  return { severity: 'error', code: 'evidence-impossible', message: IMPOSSIBLE_EVIDENCE, range: ctx.statement.range };
 }

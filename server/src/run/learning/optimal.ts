@@ -10,27 +10,15 @@ import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext } from '../handlers/index.js';
 import { modelNetwork } from '../modelInputs.js';
 import { hypothesisSpace, observationModels, scoredHypotheses } from './hypothesisSpace.js';
-
-export function optimalQueryOf(ctx: HandlerContext): A.OptimalQuery {
-  if (ctx.statement.kind === 'learn') throw new Error('an optimal/gibbs handler got a learn statement');
-  return ctx.statement.query as A.OptimalQuery;
-}
+import { IMPOSSIBLE_EVIDENCE } from './queryParts.js';
 
 export async function hypothesisPredictions(ctx: HandlerContext, query: A.OptimalQuery): Promise<{ hypotheses: HypothesisPrediction[]; values: string[] }> {
   const space = hypothesisSpace(ctx, query.over);
   const scored = await scoredHypotheses(ctx, space, []);
   const table = posterior(scored.names.map((name, i) => ({ name, prior: scored.priors[i]! })), scored.logLikelihoods);
-  if (!table.evidencePossible) throw new CompileError('the evidence has probability 0 under every hypothesis: no posterior exists', query.over.range);
+  if (!table.evidencePossible) throw new CompileError(IMPOSSIBLE_EVIDENCE, query.over.range);
   const model = observationModels(modelNetwork(ctx), space).find((m) => m.variable === query.target.text);
   if (!model) throw new CompileError(`classifying ${query.target.text} needs a table P(${query.target.text} | ${space.name.text})`, query.target.range);
   const hypotheses = table.rows.map((row, h) => ({ name: row.hypothesis, posterior: row.posterior!, prediction: model.probabilities[h]! }));
   return { hypotheses, values: [...model.values] };
-}
-
-/** A numeric option of `{ seed: 1, draws: 10 }`, or undefined. */
-export function numberOption(options: A.Options | undefined, name: string): number | undefined {
-  const entry = options?.entries.find((e) => e.name?.text === name);
-  if (!entry) return undefined;
-  if (entry.value.kind !== 'number') throw new CompileError(`${name} is a number`, entry.value.range);
-  return entry.value.value;
 }

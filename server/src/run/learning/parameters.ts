@@ -14,7 +14,6 @@ import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
 import type { ParameterResult } from '../runResult.js';
 import { argument } from '../classifiers.js';
 import { hypothesisEvidence, type HypothesisEvidence } from './evidence.js';
-import { fmt } from './hypothesisQueries.js';
 
 /** `P(X = x | Y = y)`: which parameter, and which of its values the query is about. */
 interface ParameterRef { variable: string; value: string; values: string[]; conditions: Record<string, string>; table: A.TableDecl }
@@ -114,5 +113,3 @@ export function parameterAnswer(ctx: HandlerContext, ref: ParameterRef, summary:
   const result: ParameterResult = { kind: 'parameter', range: ctx.statement.range, source: ctx.source, parameter: parameterName(ref), ...summary, headline };
   return { results: [result], diagnostics: [], ...(value !== undefined ? { value } : {}) };
 }
-
-export { fmt };

@@ -11,7 +11,7 @@ import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
 import type { LeastSquaresResult, LogisticResult } from '../runResult.js';
 import { modelNumbers } from '../modelInputs.js';
-import { fmt } from './hypothesisQueries.js';
+import { fmt } from './queryParts.js';
 
 export function isRegressionSpace(space: A.HypothesesDecl): boolean {
   const callee = space.generator?.call.callee.text;
