@@ -44,7 +44,6 @@ function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
   }
   const path = resolveModelFile(decl.source, ctx.env);
   if (!ctx.env.readBytes) throw new CompileError('this host cannot read archives', decl.source.range);
-  ctx.onProgress?.(0, `reading ${decl.source.value}`);
   const corpus = newsgroupsFromEntries(readTar(gunzipSync(ctx.env.readBytes(path))));
   if (corpus.documents.length === 0) throw new CompileError(`"${decl.source.value}" holds no documents under <part>-train/ or <part>-test/ folders`, decl.source.range);
   return { corpus, tokens: tokenizeLatin1Documents(corpus.documents) };

@@ -24,8 +24,8 @@ P(Test | H) { h1: [0.2, 0.8], h2: [0.6, 0.4], h3: [0.6, 0.4] }
 test('observations update P(h|D) before classifying; the Gibbs algorithm is seeded and tends to P(v|D)', async () => {
   const result = await run(`${space}observe Test = up
 query optimal Label over H
-query gibbs Label over H { seed: 7, draws: 20000 }
-query gibbs Label over H { seed: 7, draws: 20000 }
+query gibbs Label over H { seed: 7, samples: 20000 }
+query gibbs Label over H { seed: 7, samples: 20000 }
 `);
   // P(h1|up) = .5·.2 / (.5·.2 + .25·.6 + .25·.6) = 0.25, so P(pos|D) = 0.25.
   const optimal = resultAt(result, 6, 'optimal');

@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { close, errors, first, resultAt, run, runExample, verdicts } from './helpers.js';
+import { repoRoot } from '../../support/shared.js';
+
+const enjoy = readFileSync(`${repoRoot}/examples/enjoysport.bayes`, 'utf8');
 
 const cancer = `variable Test { pos, neg }
 hypotheses Diagnosis { cancer: 0.008, healthy: 0.992 }
@@ -19,6 +23,13 @@ test('cancer (Mitchell §6.2.1): the posterior table, h_MAP and h_ML', async () 
   assert.deepEqual([table.map, table.ml], [['healthy'], ['cancer']]);
   // Every map/ml/mdl expectation of the example holds (the P(…) lines belong to the network glue).
   assert.deepEqual(verdicts(result), [[27, true, 'healthy'], [29, true, 'cancer'], [31, true, 'healthy']]);
+});
+
+test('the value of posterior is the largest posterior: P(h_MAP|D), for explicit and generated spaces', async () => {
+  const result = await run(`${enjoy}expect posterior Conj given Days ≈ 1/6 ± 1e-12\n`);
+  assert.deepEqual(verdicts(result).at(-1)?.[1], true);
+  const explicit = await run(`${cancer}expect posterior Diagnosis given Test = pos ≈ 0.7915 ± 0.0001\n`);
+  assert.deepEqual(verdicts(explicit).map(([, passed]) => passed), [true]);
 });
 
 test('two independent positive tests (exercise 6.1): observe Test = [pos, pos]', async () => {
@@ -114,7 +125,7 @@ test('EnjoySport (§6.3): |H| = 973, |VS| = 6 by brute force, S and G of fig. 2.
 });
 
 test('conjunctions with noise ε: P(h|D) ∝ ε^e (1−ε)^(m−e), every hypothesis stays possible', async () => {
-  const text = (await import('node:fs')).readFileSync(new URL('../../../examples/enjoysport.bayes', import.meta.url), 'utf8').replace('noise 0', 'noise 0.1');
+  const text = enjoy.replace('noise 0', 'noise 0.1');
   const result = await run(`${text}\nquery map Conj given Days\n`);
   const vs = first(result, 'versionSpace');
   const weights = allConjunctions([3, 2, 2, 2, 2, 2]).map((h) => 0.1 ** errorsOf(h) * 0.9 ** (4 - errorsOf(h)));

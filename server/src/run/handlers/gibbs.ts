@@ -1,4 +1,4 @@
-/** `query gibbs V over H { seed, draws }`: classify with hypotheses drawn by P(h|D) (seed 1 unless given). */
+/** `query gibbs V over H { seed, samples }`: classify with `samples` hypotheses (default 1) drawn by P(h|D), seed 1 unless given. */
 import type * as A from '../../language/ast.js';
 import { gibbsClassify } from '../../engine/gibbsAlgorithm.js';
 import { argmax } from '../../engine/logMath.js';
@@ -10,7 +10,7 @@ import { numberOption, queryOf, seedOption } from '../learning/queryParts.js';
 registerHandler('query gibbs', async (ctx) => {
   const query = queryOf<A.OptimalQuery>(ctx);
   const { hypotheses, values } = await hypothesisPredictions(ctx, query);
-  const answer = gibbsClassify(hypotheses, values, seedOption(query.options), numberOption(query.options, 'draws') ?? 1);
+  const answer = gibbsClassify(hypotheses, values, seedOption(query.options), numberOption(query.options, 'samples') ?? 1);
   // One draw answers with its prediction; many with the most frequent one.
   const value = answer.frequencies[argmax(answer.frequencies.map((f) => f.fraction))]!.value;
   const first = answer.draws[0]!;

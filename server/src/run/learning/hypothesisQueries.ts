@@ -44,7 +44,8 @@ function posteriorAnswer(ctx: HandlerContext, form: Exclude<HypothesisForm, 'mdl
     kind: 'posterior', range: ctx.statement.range, source: ctx.source, headline,
     rows, evidence: table.evidence, evidencePossible: table.evidencePossible, map: table.map, ml: table.ml,
   };
-  const value = form === 'size' ? size : best.length ? best.join(', ') : undefined;
+  // The checker compares `posterior` with numbers: its value is the largest posterior, P(h_MAP|D).
+  const value = form === 'size' ? size : form === 'posterior' ? top?.posterior : best.length ? best.join(', ') : undefined;
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
 }
 
@@ -69,9 +70,11 @@ function conceptAnswer(ctx: HandlerContext, form: HypothesisForm, concept: Conce
   const diagnostics: Diagnostic[] = [];
   if (!concept.evidencePossible) diagnostics.push(impossibleEvidence(ctx));
   if (form === 'size') return { results: [result], diagnostics, value: Number(size) };
+  const mapClass = concept.errorClasses.find((c) => c.posteriorEach > 0);
+  if (form === 'posterior') return { results: [result], diagnostics, ...(mapClass ? { value: mapClass.posteriorEach } : {}) };
   const map = mapConjunction(concept);
-  if (map === undefined && concept.evidencePossible && form !== 'posterior') {
-    const tied = concept.errorClasses.find((c) => c.posteriorEach > 0)?.hypotheses ?? '0';
+  if (map === undefined && concept.evidencePossible) {
+    const tied = mapClass?.hypotheses ?? '0';
     diagnostics.push({ severity: 'information', code: 'map-tie', message: `${tied} hypotheses share the largest posterior: there is no single h_MAP`, range: ctx.statement.range });
   }
   return { results: [result], diagnostics, ...(map !== undefined ? { value: map } : {}) };

@@ -8,6 +8,7 @@ import { MISSING, type CategoricalDataset } from '../../engine/categoricalData.j
 import { naiveBayesPosteriors, trainNaiveBayes } from '../../engine/naiveBayes.js';
 import type { FitPredict } from '../../engine/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
+import { EngineError } from '../../engine/engineError.js';
 import type { HandlerContext } from '../handlers/index.js';
 import { classifierDecl, naiveBayesClassifier, smoothingOf } from '../classifiers.js';
 import { modelData } from '../modelInputs.js';
@@ -24,10 +25,18 @@ export async function learnerOf(ctx: HandlerContext, name: A.Name): Promise<Lear
   const call = classifierDecl(ctx, name).definition;
   if (call.callee.text === 'text_naive_bayes') {
     const { text, fitPredict } = textLearner(ctx, name);
-    return { labels: text.corpus.labels, classNames: text.corpus.classNames, fitPredict };
+    return { labels: text.corpus.labels, classNames: text.corpus.classNames, fitPredict: stoppable(ctx, fitPredict) };
   }
   const model = await naiveBayesClassifier(ctx, name); // validates the declaration
   return categoricalLearner(await trainingData(ctx, call), model.target.name, smoothingOf(call));
+}
+
+/** Each training (a fold, a curve point: seconds on a corpus) first checks that the run still wants it. */
+function stoppable(ctx: HandlerContext, fitPredict: FitPredict): FitPredict {
+  return (train, test) => {
+    if (ctx.signal?.aborted) throw new EngineError('the run was stopped');
+    return fitPredict(train, test);
+  };
 }
 
 /** The data set of `naive_bayes(DATA, …)` (the declaration is already validated). */
