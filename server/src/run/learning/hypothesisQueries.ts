@@ -5,13 +5,13 @@
  */
 import type * as A from '../../language/ast.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
-import { posterior, type PosteriorTable } from '../../engine/bayesTheorem.js';
+import type { PosteriorTable } from '../../engine/bayesTheorem.js';
 import { bitsOfLogProbability, mdlChoice } from '../../engine/mdl.js';
 import type { ConceptPosterior } from '../../engine/versionSpace.js';
 import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
 import type { MdlResult, PosteriorResult, VersionSpaceResult } from '../runResult.js';
-import { hypothesisSpace, scoredHypotheses } from './hypothesisSpace.js';
+import { hypothesisSpace, posteriorTable, scoredHypotheses, type ScoredHypotheses } from './hypothesisSpace.js';
 import { fmt, IMPOSSIBLE_EVIDENCE, queryOf } from './queryParts.js';
 import { isRegressionSpace, regressionAnswer } from './regression.js';
 import { conceptSpacePosterior, conjunctionText, isConceptSpace, plausibleCount } from './conceptSpace.js';
@@ -25,9 +25,8 @@ export async function answerHypothesisQuery(ctx: HandlerContext, form: Hypothesi
   if (isRegressionSpace(space)) return regressionAnswer(ctx, form, space, query.given);
   if (space.generator) throw new CompileError(`${form} over ${space.generator.call.callee.text}(…) hypotheses is not supported yet`, space.generator.range);
   const scored = await scoredHypotheses(ctx, space, query.given);
-  if (form === 'mdl') return mdlAnswer(ctx, scored.names.map((hypothesis, i) => ({ hypothesis, hypothesisBits: scored.hypothesisBits[i]!, dataBits: bitsOfLogProbability(scored.logLikelihoods[i]!) })), scored.code);
-  const table = posterior(scored.names.map((name, i) => ({ name, prior: scored.priors[i]! })), scored.logLikelihoods);
-  return posteriorAnswer(ctx, form, table);
+  if (form === 'mdl') return mdlAnswer(ctx, scored);
+  return posteriorAnswer(ctx, form, posteriorTable(scored));
 }
 
 function posteriorAnswer(ctx: HandlerContext, form: Exclude<HypothesisForm, 'mdl'>, table: PosteriorTable): HandlerOutput {
@@ -49,8 +48,12 @@ function posteriorAnswer(ctx: HandlerContext, form: Exclude<HypothesisForm, 'mdl
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
 }
 
-function mdlAnswer(ctx: HandlerContext, lengths: Parameters<typeof mdlChoice>[0], code: string): HandlerOutput {
-  const { rows, best } = mdlChoice(lengths);
+/** L(h) + L(D|h) (eq. 6.19) with L(D|h) = −log2 P(D|h). */
+function mdlAnswer(ctx: HandlerContext, scored: ScoredHypotheses): HandlerOutput {
+  const { rows, best } = mdlChoice(scored.names.map((hypothesis, i) => ({
+    hypothesis, hypothesisBits: scored.hypothesisBits[i]!, dataBits: bitsOfLogProbability(scored.logLikelihoods[i]!),
+  })));
+  const code = scored.code;
   const top = rows.find((r) => r.hypothesis === best[0]);
   const result: MdlResult = {
     kind: 'mdl', range: ctx.statement.range, source: ctx.source, rows, best, code,

@@ -7,7 +7,7 @@
  *    those tables row by row for `given D`, or from the trees themselves.
  */
 import type * as A from '../../language/ast.js';
-import { logLikelihoodOfDataset, logLikelihoodOfObservations, type ObservationModel } from '../../engine/bayesTheorem.js';
+import { logLikelihoodOfDataset, logLikelihoodOfObservations, posterior, type ObservationModel, type PosteriorTable } from '../../engine/bayesTheorem.js';
 import type { CategoricalDataset } from '../../engine/categoricalData.js';
 import type { BayesianNetwork } from '../../engine/network.js';
 import { bitsOfProbability } from '../../engine/mdl.js';
@@ -27,6 +27,11 @@ export interface ScoredHypotheses {
   /** How L(h) and L(D|h) are measured, for the MDL table. */
   code: string;
   trees?: { scores: TreeScore[]; examples: number };
+}
+
+/** Bayes theorem over the scored space (Mitchell eq. 6.2). */
+export function posteriorTable(scored: ScoredHypotheses): PosteriorTable {
+  return posterior(scored.names.map((name, i) => ({ name, prior: scored.priors[i]! })), scored.logLikelihoods);
 }
 
 export function hypothesisSpace(ctx: HandlerContext, name: A.Name): A.HypothesesDecl {
