@@ -10,6 +10,7 @@ import { handlerFor, handlerKey, type HandlerContext, type HandlerOutput, type R
 import { comparisonHolds } from './compare.js';
 import { CompileError } from '../model/compileError.js';
 import { EngineError } from '../engine/engineError.js';
+import './handlers/all.js';
 
 export interface ExecuteOptions {
   /** The document text: results quote their statement. */
