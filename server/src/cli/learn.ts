@@ -2,12 +2,8 @@
 import { parseArgs } from 'node:util';
 import { alignToNetwork } from '../engine/dataset.js';
 import type { BayesianNetwork } from '../engine/network.js';
-import { learnCpts } from '../engine/cptLearning.js';
-import { networkEm, type NetworkEmResult } from '../engine/networkEm.js';
-import type { CategoricalDataset } from '../engine/categoricalData.js';
-import { MISSING } from '../engine/categoricalData.js';
-import { gradientAscent, type GradientOptions } from '../engine/gradientAscent.js';
-import { dataLogLikelihood } from '../engine/expectedCounts.js';
+import type { GradientOptions } from '../engine/gradientAscent.js';
+import { hasMissing, learnParameters, PARAMETER_METHODS, type ParameterMethod } from '../run/learnNetwork.js';
 import { meanTotalVariation } from '../engine/cptDistance.js';
 import { learnedNetworkData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
@@ -15,8 +11,8 @@ import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile }
 import { readNetworkFile } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 
-const METHODS = ['counting', 'em', 'gradient'] as const;
-type Method = (typeof METHODS)[number];
+const METHODS = PARAMETER_METHODS;
+type Method = ParameterMethod;
 
 const USAGE = `bayes learn NET.bif --data FILE [options]
 
@@ -63,14 +59,6 @@ function learningOptions(values: Values): GradientOptions {
   };
 }
 
-/** Counting, EM or gradient ascent, all reported in EM's result shape. */
-function learn(net: BayesianNetwork, data: CategoricalDataset, method: Method, options: GradientOptions): Omit<NetworkEmResult, 'cancelled'> {
-  if (method === 'em') return networkEm(net, data, options);
-  if (method === 'gradient') return gradientAscent(net, data, options);
-  const network = learnCpts(net, data, options.prior);
-  return { network, iterations: 0, converged: true, trace: [], runs: [], ...dataLogLikelihood(network, data) };
-}
-
 export const learnCommand: CliCommand = {
   name: 'learn',
   summary: 'learn the CPTs of a network from data (counting, EM or gradient ascent)',
@@ -88,12 +76,12 @@ export const learnCommand: CliCommand = {
       const aligned = alignToNetwork(net.variables, await readDataFile(values.data, net.variables));
       if ('error' in aligned) throw new InputError(`${values.data}: ${aligned.error}`);
       const data = aligned.data;
-      const incomplete = data.columns.some((c) => c.includes(MISSING));
+      const incomplete = hasMissing(data);
       const method: Method = (values.method as Method | undefined) ?? (incomplete ? 'em' : 'counting');
       if (method === 'counting' && incomplete) {
         io.err(`bayes learn: note: counting uses only the records where a family is fully observed; --method em uses them all\n`);
       }
-      const fit = learn(net, data, method, options);
+      const fit = learnParameters(net, data, method, options);
       const result = learnedNetworkData(method, data.rowCount, aligned.hidden, fit);
       const distance = reference ? meanTotalVariation(fit.network, sameShape(reference, net, values.compare!)).mean : undefined;
       if (values.out) writeNetworkFile(values.out, fit.network);

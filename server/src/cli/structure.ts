@@ -5,7 +5,7 @@ import type { CategoricalDataset } from '../engine/categoricalData.js';
 import type { ResultBase, StructureResultEntry } from '../run/runResult.js';
 import { hillClimb } from '../engine/hillClimb.js';
 import { compareStructures, arcsOf, type ScoreName } from '../engine/structureScore.js';
-import { learnCpts } from '../engine/cptLearning.js';
+import { learnStructureCpts } from '../engine/cptLearning.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learnOptions.js';
@@ -62,9 +62,7 @@ export const structureCommand: CliCommand = {
         ...(reference ? { comparison: compareWith(reference, found.parents, names) } : {}),
       };
       if (values.out) {
-        const variables = data.attributes.map((a) => ({ name: a.name, states: [...a.values] }));
-        const net: BayesianNetwork = { name: 'learned', variables, cpts: found.parents.map((ps, v) => ({ child: v, parents: ps, table: new Float64Array() })) };
-        writeNetworkFile(values.out, learnCpts(net, data, prior));
+        writeNetworkFile(values.out, learnStructureCpts('learned', data, found.parents, prior));
       }
       io.out(values.json ? JSON.stringify(result, null, 2) + '\n' : summary(result, values.reference, values.out));
       return 0;

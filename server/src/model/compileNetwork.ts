@@ -19,13 +19,35 @@ interface TableSource { table: A.TableDecl }
 interface PriorSource { hypotheses: A.HypothesesDecl }
 type Source = TableSource | PriorSource;
 
+export interface CompileNetworkOptions {
+  /**
+   * For learning: tables declared by a parameter prior only (`P(X | U) ~ Dirichlet(1)`) join
+   * the network with unknown (NaN) entries, so the structure is there for data to fill in.
+   */
+  unknownTables?: boolean;
+}
+
 /** The network of a scope: `undefined` name = the default model. Throws CompileError. */
-export function compileNetwork(file: A.BayesFile, symbols: SymbolTable, env: CheckEnvironment, scopeName?: string): BayesianNetwork {
+export function compileNetwork(
+  file: A.BayesFile, symbols: SymbolTable, env: CheckEnvironment, scopeName?: string, options: CompileNetworkOptions = {},
+): BayesianNetwork {
   const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
   if (global?.kind === 'import') return importedNetwork(global.node as A.ImportDecl, env);
   if (scopeName !== undefined && global?.kind !== 'network') throw new CompileError(`'${scopeName}' is not a network`);
+  if (global?.node.kind === 'learn') {
+    throw new CompileError(`'${scopeName}' is the structure learnt on line ${global.node.range.start.line + 1}: use it after that line`);
+  }
   const statements = global ? (global.node as A.NetworkDecl).statements : file.statements;
-  return buildNetwork(scopeName ?? 'default', declaredStates(statements), sourcesOf(statements));
+  return buildNetwork(scopeName ?? 'default', declaredStates(statements), sourcesOf(statements, options.unknownTables ?? false));
+}
+
+/** The tables of a scope declared by a parameter prior, by variable. */
+export function parameterPriors(file: A.BayesFile, symbols: SymbolTable, scopeName?: string): Map<string, A.TableDecl> {
+  const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
+  const statements = global?.node.kind === 'network' ? global.node.statements : global ? [] : file.statements;
+  const priors = new Map<string, A.TableDecl>();
+  for (const s of statements) if (s.kind === 'table' && s.parameterPrior && s.head.targets.length === 1) priors.set(s.head.targets[0].variable.text, s);
+  return priors;
 }
 
 function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): BayesianNetwork {
@@ -45,10 +67,10 @@ function declaredStates(statements: A.Statement[]): Map<string, string[]> {
   return states;
 }
 
-function sourcesOf(statements: A.Statement[]): Map<string, Source> {
+function sourcesOf(statements: A.Statement[], unknownTables: boolean): Map<string, Source> {
   const sources = new Map<string, Source>();
   for (const s of statements) {
-    if (s.kind === 'table' && !s.parameterPrior && s.head.targets.length === 1) sources.set(s.head.targets[0].variable.text, { table: s });
+    if (s.kind === 'table' && (unknownTables || !s.parameterPrior) && s.head.targets.length === 1) sources.set(s.head.targets[0].variable.text, { table: s });
     if (s.kind === 'hypotheses' && !s.generator && !sources.has(s.name.text) && hasPriors(s)) sources.set(s.name.text, { hypotheses: s });
   }
   return sources;
@@ -97,6 +119,7 @@ function tableValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt): Float6
   const parentStates = cpt.parents.map((p) => net.variables[p]!.states);
   const rows = parentStates.reduce((n, s) => n * s.length, 1);
   const values = new Float64Array(rows * k).fill(NaN);
+  if (table.parameterPrior) return values;
   if (table.value) {
     values.set(distribution([{ kind: 'rowEntry', value: table.value, range: table.value.range }], 'single', states, table.value.range));
     return values;

@@ -7,6 +7,7 @@ import { allStatements, lineStarts, sliceRange, type BayesFile, type CheckEnviro
 import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
 import type { ExpectResult, ResultEntry } from './runResult.js';
 import { handlerFor, handlerKey, type HandlerContext, type HandlerOutput, type RunnableStatement } from './handlers/index.js';
+import './handlers/all.js';
 import { comparisonHolds } from './compare.js';
 import { CompileError } from '../model/compileError.js';
 import { EngineError } from '../engine/engineError.js';

@@ -1,0 +1,4 @@
+/** Every statement handler, registered at module load; execute.ts imports this once. */
+import './learn.js';
+import './learnStructure.js';
+import './estimate.js';
