@@ -8,20 +8,22 @@ import { meanTotalVariation } from '../engine/cptDistance.js';
 import { learnedNetworkData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learnOptions.js';
-import { readNetworkFile } from './networkFile.js';
+import { readNetwork, readNetworkFile } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 
 const METHODS = PARAMETER_METHODS;
 type Method = ParameterMethod;
 
-const USAGE = `bayes learn NET.bif --data FILE [options]
+const USAGE = `bayes learn NET.bif|MODEL.bayes --data FILE [options]
 
 Learns the CPTs of NET's structure from a data table: a CSV whose header names the variables,
 or a headerless table with one column per variable in NET's order (space-separated, quoted, as
 alarm-em's records.dat). '?' or an empty cell is missing; a variable with no column is hidden.
-(.bayes networks are read once the .bayes parser glue is in.)
+A .bayes model gives the structure by its tables (numbers, or a prior only: P(X | U) ~ Dirichlet(1))
+and the priors it declares table by table apply unless --prior is given.
 
 Options:
+  --network N       the network of a .bayes model (default: its only network, else its default model)
   --method M        counting (complete data), em (default when values are missing) or gradient
   --prior P         none (default), laplace, dirichlet=α, m=M (m-estimate, eq 6.22), bdeu=ESS
   --seed S          seed of the random starting CPTs (default 1)
@@ -41,19 +43,20 @@ function sameShape(ref: BayesianNetwork, net: BayesianNetwork, file: string): Ba
 }
 
 const OPTIONS = {
-  data: { type: 'string' }, method: { type: 'string' }, prior: { type: 'string' }, seed: { type: 'string' },
+  data: { type: 'string' }, network: { type: 'string' }, method: { type: 'string' }, prior: { type: 'string' }, seed: { type: 'string' },
   iterations: { type: 'string' }, tolerance: { type: 'string' }, restarts: { type: 'string' }, rate: { type: 'string' },
   compare: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
 
+/** The learning options; the prior only when --prior is given (a .bayes model's own priors apply otherwise). */
 function learningOptions(values: Values): GradientOptions {
   const tolerance = values.tolerance === undefined ? 1e-6 : Number(values.tolerance);
   const learningRate = values.rate === undefined ? 0.05 : Number(values.rate);
   if (!(tolerance >= 0) || !(learningRate > 0)) throw new UsageError('--tolerance must be ≥ 0 and --rate > 0');
   return {
-    prior: parsePrior(values.prior), tolerance, learningRate,
+    ...(values.prior !== undefined ? { prior: parsePrior(values.prior) } : {}), tolerance, learningRate,
     seed: integerOption('seed', values.seed, 1), maxIterations: integerOption('iterations', values.iterations, 100),
     restarts: integerOption('restarts', values.restarts, 1, 1),
   };
@@ -69,9 +72,11 @@ export const learnCommand: CliCommand = {
     if (!values.data) throw new UsageError('give the data with --data FILE');
     if (values.method !== undefined && !METHODS.includes(values.method as Method)) throw new UsageError(`--method must be one of ${METHODS.join(', ')}`);
     const options = learningOptions(values);
-    const net = readNetworkFile(positionals[0]!, io);
+    const model = readNetwork(positionals[0]!, io, { name: values.network, learning: true });
     const reference = values.compare ? readNetworkFile(values.compare, io) : undefined;
-    if (!net || (values.compare && !reference)) return 1;
+    if (!model || (values.compare && !reference)) return 1;
+    const net = model.net;
+    options.prior ??= model.prior;
     try {
       const aligned = alignToNetwork(net.variables, await readDataFile(values.data, net.variables));
       if ('error' in aligned) throw new InputError(`${values.data}: ${aligned.error}`);

@@ -83,6 +83,8 @@ export interface StructureResultEntry extends ResultBase {
   score: number;
   scoreName: 'k2' | 'bdeu' | 'bic';
   arcs: Array<[string, string]>;
+  /** `bayes run`: the structure's CPTs, learnt by counting (the network later `… in S` queries use). */
+  cpts?: Record<string, CptJson>;
   comparison?: { reference: string; missing: Array<[string, string]>; extra: Array<[string, string]>; reversed: Array<[string, string]> };
 }
 

@@ -14,6 +14,7 @@ import { registerHandler, type HandlerContext, type HandlerOutput } from './inde
 import { modelData, setLearnedNetwork } from '../modelInputs.js';
 import { LearnOptions } from '../learnOptions.js';
 import type { StructureResultEntry } from '../runResult.js';
+import { cptsToJson } from '../learningResults.js';
 
 const METHODS = ['k2', 'hillclimb'] as const;
 const SCORES: readonly ScoreName[] = ['k2', 'bdeu', 'bic'];
@@ -34,10 +35,11 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   if (found.cancelled) {
     return { results: [], diagnostics: [...diagnostics, { severity: 'warning', code: 'cancelled', range: s.range, message: `structure search cancelled; ${s.model.text} is not learnt` }] };
   }
-  setLearnedNetwork(ctx, s.model.text, learnStructureCpts(s.model.text, data, found.parents));
+  const net = learnStructureCpts(s.model.text, data, found.parents);
+  setLearnedNetwork(ctx, s.model.text, net);
   const arcs = arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]);
   const result: StructureResultEntry = {
-    kind: 'structure', method: method as StructureResultEntry['method'], score: found.score, scoreName: score, arcs,
+    kind: 'structure', method: method as StructureResultEntry['method'], score: found.score, scoreName: score, arcs, cpts: cptsToJson(net),
     range: s.range, source: ctx.source,
     headline: `${s.model.text} · ${arcs.length} arc${arcs.length === 1 ? '' : 's'} · ${score} score ${found.score.toFixed(4)}`,
   };
