@@ -38,7 +38,9 @@ export function compileNetwork(
     throw new CompileError(`'${scopeName}' is the structure learnt on line ${global.node.range.start.line + 1}: use it after that line`);
   }
   const statements = global ? (global.node as A.NetworkDecl).statements : file.statements;
-  return buildNetwork(scopeName ?? 'default', declaredStates(statements), sourcesOf(statements, options.unknownTables ?? false));
+  // Names resolve in the network first, then among the top-level declarations.
+  const states = new Map([...declaredStates(file.statements), ...declaredStates(statements)]);
+  return buildNetwork(scopeName ?? 'default', states, sourcesOf(statements, options.unknownTables ?? false));
 }
 
 /** The tables of a scope declared by a parameter prior, by variable. */

@@ -197,8 +197,8 @@ function checkLearnColumns(ctx: CheckContext, s: A.LearnStmt): void {
   const columns = s.from ? ctx.symbols.data.get(s.from.text)?.columns : undefined;
   if (!scope || scope.kind !== 'network' || scope.open || !columns) return;
   const hidden = [...scope.variables.keys()].filter((v) => !columns.has(v));
-  const method = s.method?.text ?? 'counting';
-  if (hidden.length > 0 && method === 'counting') {
+  // Without a method, hidden variables make the run learn by EM; only explicit counting cannot.
+  if (hidden.length > 0 && s.method?.text === 'counting') {
     ctx.report.error('hidden-variable',
       `${hidden.map((v) => `'${v}'`).join(', ')} ${hidden.length === 1 ? 'has' : 'have'} no column in '${s.from!.text}': counting needs every variable observed; learn … by em`,
       s.from!.range, { hidden });
