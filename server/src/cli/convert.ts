@@ -14,9 +14,10 @@ const WRITERS: Record<string, (net: Parameters<typeof writeBif>[0]) => string> =
 export const convertCommand: CliCommand = {
   name: 'convert',
   summary: 'convert a network between BIF and .bayes (by the file extensions)',
-  usage: `bayes convert IN.bif OUT.bayes|OUT.bif
+  usage: `bayes convert IN.bif|IN.bayes OUT.bayes|OUT.bif
 
-Reads a BIF network and writes it as .bayes text or BIF. OUT = '-' writes .bayes to stdout.`,
+Reads a BIF network (or the only network of a .bayes model, else its default model) and writes
+it as .bayes text or BIF. OUT = '-' writes .bayes to stdout.`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
     if (positionals.length !== 2) throw new UsageError('give an input and an output file');

@@ -17,7 +17,7 @@ const OPTIONS = {
 export const marginalsCommand: CliCommand = {
   name: 'marginals',
   summary: 'posterior marginals of every variable of a network, given evidence',
-  usage: `bayes marginals NET.bif [options]
+  usage: `bayes marginals NET.bif|MODEL.bayes [options]
 
 Options:
   --evidence VAR=STATE   an observation (repeatable)

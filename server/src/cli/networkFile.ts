@@ -13,7 +13,7 @@ import type { CliIO } from './command.js';
 import { formatDiagnostic } from './check.js';
 
 export interface NetworkFileOptions {
-  /** Which network of a .bayes file (default: its only `network`, else its default model). */
+  /** Which network of a .bayes file (default: its only `network`; with none, its default model). */
   name?: string;
   /** For learning: .bayes tables declared by a prior only (`~ Dirichlet(1)`) are unknown, not an error. */
   learning?: boolean;
@@ -63,14 +63,18 @@ function bayesNetwork(file: string, text: string, io: CliIO, options: NetworkFil
   for (const d of errors) io.err(formatDiagnostic(file, d) + '\n');
   if (errors.length) return undefined;
   const networks = [...checked.symbols.globals.values()].filter((g) => g.kind === 'network' && g.node.kind === 'network');
-  const name = options.name ?? (networks.length === 1 ? networks[0]!.name.text : undefined);
+  if (!options.name && networks.length > 1) {
+    io.err(`bayes: ${file} declares ${networks.map((n) => n.name.text).join(', ')}: pick one with --network\n`);
+    return undefined;
+  }
+  const name = options.name ?? networks[0]?.name.text;
   try {
     const net = compileNetwork(checked.parse.ast, checked.symbols, env, name, { unknownTables: options.learning });
     return { net, prior: declaredPrior(checked.parse.ast, checked.symbols, name, net) };
   } catch (e) {
     if (!(e instanceof CompileError)) throw e;
     const line = e.range ? `${e.range.start.line + 1}:${e.range.start.character + 1}` : '1:1';
-    io.err(`${file}:${line}: error: ${e.message}${networks.length > 1 && !options.name ? ` (the file declares ${networks.map((n) => n.name.text).join(', ')}: pick one with --network)` : ''}\n`);
+    io.err(`${file}:${line}: error: ${e.message}\n`);
     return undefined;
   }
 }
