@@ -6,11 +6,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { CodeActionKind, type CodeAction, type CodeActionParams } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
 import { allStatements, lineStarts, sliceRange } from '../language/index.js';
 import { resolvePath } from '../language/paths.js';
+import { CsvSplitter } from '../model/csvSplitter.js';
 import type { ParsedDocument } from '../run/session.js';
 import { contains } from './nameIndex.js';
 import type { CodeActionHost } from './codeActions.js';
@@ -63,7 +63,10 @@ function csvToInline(doc: ParsedDocument, decl: A.DataDecl, host: CodeActionHost
   const path = resolvePath(dirname(host.documentPath), decl.source.value);
   let rows: string[][];
   try {
-    rows = parseCsv(readFileSync(path, 'utf8'), { skip_empty_lines: true, trim: true, relax_column_count: true }) as string[][];
+    rows = [];
+    const splitter = new CsvSplitter(',', (cells) => { rows.push(cells.map((c) => c.trim())); });
+    splitter.push(readFileSync(path, 'utf8'));
+    splitter.end();
   } catch {
     return undefined; // unreadable: the checker already reports the file
   }

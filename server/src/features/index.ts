@@ -99,14 +99,14 @@ export function registerFeatures(connection: Connection, session: Session): void
     return d ? codeActions(d, p, { trusted: session.trusted, documentPath: session.pathOf(p.textDocument.uri) }) : [];
   });
 
-  connection.onRequest('bayes/networks', (p: { uri: string }) => {
+  connection.onRequest('bayes/networks', async (p: { uri: string }) => {
     const d = parsed(p.uri);
-    return d ? networkSummaries(d.parse.ast, session.pathOf(p.uri), session.trusted) : [];
+    return d ? networkSummaries(d.parse.ast, await session.environment(p.uri)) : [];
   });
   type Exported = { text: string } | { error: string };
-  connection.onRequest<Exported, unknown>('bayes/exportBif', (p: { uri: string; network: string }): Exported => {
+  connection.onRequest<Exported, unknown>('bayes/exportBif', async (p: { uri: string; network: string }): Promise<Exported> => {
     const d = parsed(p.uri);
-    return d ? exportBif(d.parse.ast, session.pathOf(p.uri), session.trusted, p.network) : { error: 'the document is not open' };
+    return d ? exportBif(d.parse.ast, await session.environment(p.uri), p.network) : { error: 'the document is not open' };
   });
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.

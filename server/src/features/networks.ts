@@ -1,14 +1,13 @@
 /**
  * Custom requests behind the client's Show Network Graph and Export Network as BIF commands:
  * `bayes/networks` lists each network's variables, states and parents; `bayes/exportBif` writes
- * one as BIF (an imported network is read from its file and written back).
+ * one as BIF (an imported network is read from its file, through the document's environment,
+ * and written back).
  */
-import { readFileSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename } from 'node:path';
 import type * as A from '../language/index.js';
-import { resolvePath } from '../language/paths.js';
-import { networksOf } from '../model/networkFromAst.js';
-import { readBif, writeBif } from '../model/bif.js';
+import { declaredNetwork, importedNetwork } from '../model/compileNetwork.js';
+import { writeBif } from '../model/bif.js';
 import type { BayesianNetwork } from '../engine/network.js';
 
 export interface NetworkSummary {
@@ -18,22 +17,29 @@ export interface NetworkSummary {
   variables: { name: string; states: string[]; parents: string[] }[];
 }
 
-export function networkSummaries(file: A.BayesFile, documentPath: string | undefined, trusted: boolean): NetworkSummary[] {
+export function networkSummaries(file: A.BayesFile, env: A.CheckEnvironment): NetworkSummary[] {
   const summary = (net: BayesianNetwork, source: NetworkSummary['source']): NetworkSummary => ({
     name: net.name, source,
-    variables: net.variables.map((v, i) => ({ name: v.name, states: v.states, parents: net.cpts[i].parents.map((p) => net.variables[p].name) })),
+    variables: net.variables.map((v, i) => ({ name: v.name, states: v.states, parents: net.cpts[i]!.parents.map((p) => net.variables[p]!.name) })),
   });
-  const own = networksOf(file, fileStem(documentPath)).map((n) => summary(n, 'file'));
-  const imported = importedNetworks(file, documentPath, trusted).flatMap((i) => ('network' in i ? [summary(i.network, 'import')] : []));
+  const own = networksOf(file, fileStem(env.documentPath)).map((n) => summary(n, 'file'));
+  const imported = importedNetworks(file, env).flatMap((i) => ('network' in i ? [summary(i.network, 'import')] : []));
   return [...own, ...imported];
 }
 
-export function exportBif(file: A.BayesFile, documentPath: string | undefined, trusted: boolean, name: string): { text: string } | { error: string } {
-  const own = networksOf(file, fileStem(documentPath)).find((n) => n.name === name);
+export function exportBif(file: A.BayesFile, env: A.CheckEnvironment, name: string): { text: string } | { error: string } {
+  const own = networksOf(file, fileStem(env.documentPath)).find((n) => n.name === name);
   if (own) return { text: writeBif(own) };
-  const imported = importedNetworks(file, documentPath, trusted).find((i) => i.name === name);
+  const imported = importedNetworks(file, env).find((i) => i.name === name);
   if (!imported) return { error: `there is no network '${name}' in this file` };
   return 'network' in imported ? { text: writeBif(imported.network) } : { error: imported.error };
+}
+
+/** The networks a file declares: each `network` block, and the top level when it has variables. */
+function networksOf(file: A.BayesFile, fileName: string): BayesianNetwork[] {
+  const nets = file.statements.filter((s): s is A.NetworkDecl => s.kind === 'network').map((n) => declaredNetwork(n.name.text, n.statements));
+  const top = declaredNetwork(fileName, file.statements);
+  return top.variables.length > 0 ? [top, ...nets] : nets;
 }
 
 function fileStem(path: string | undefined): string {
@@ -42,16 +48,15 @@ function fileStem(path: string | undefined): string {
 
 type Imported = { name: string } & ({ network: BayesianNetwork } | { error: string });
 
-/** `import network N from "x.bif"`: read only in a trusted workspace. */
-function importedNetworks(file: A.BayesFile, documentPath: string | undefined, trusted: boolean): Imported[] {
+/** `import network N from "x.bif"`: read only where the environment may read files (a trusted workspace). */
+function importedNetworks(file: A.BayesFile, env: A.CheckEnvironment): Imported[] {
   const imports = file.statements.filter((s): s is A.ImportDecl => s.kind === 'import');
   return imports.map((s): Imported => {
-    if (!trusted || !documentPath) return { name: s.name.text, error: 'imported networks are read only in a trusted workspace with a saved model' };
+    if (!env.readText || !env.documentPath) return { name: s.name.text, error: 'imported networks are read only in a trusted workspace with a saved model' };
     try {
-      const read = readBif(readFileSync(resolvePath(dirname(documentPath), s.path.value), 'utf8'));
-      return 'network' in read ? { name: s.name.text, network: { ...read.network, name: s.name.text } } : { name: s.name.text, error: read.error.message };
+      return { name: s.name.text, network: importedNetwork(s, env) };
     } catch (e) {
-      return { name: s.name.text, error: `cannot read "${s.path.value}": ${(e as Error).message}` };
+      return { name: s.name.text, error: (e as Error).message };
     }
   });
 }

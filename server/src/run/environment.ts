@@ -20,9 +20,7 @@ export function environmentOptions(uri: string, workspaceRoots: readonly string[
   return { documentPath: path, workspaceRoot: root, dataRoots: settings.dataRoots };
 }
 
+/** Untrusted: only existence checks; no CSV headers, network files or data are read. */
 export function checkEnvironment(options: NodeEnvironmentOptions, trusted: boolean): CheckEnvironment {
-  const env = nodeEnvironment(options);
-  if (trusted) return env;
-  // Only the fields every environment has: no CSV headers or network files are read.
-  return { documentPath: env.documentPath, allowedRoots: env.allowedRoots, fileExists: env.fileExists };
+  return nodeEnvironment({ ...options, restricted: !trusted });
 }

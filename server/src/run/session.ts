@@ -7,7 +7,7 @@
 import { TextDocuments, DiagnosticSeverity, ShowMessageNotification, MessageType, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { checkText, type CheckedDocument } from './pipeline.js';
-import { parseDocument, type ParseResult } from '../language/index.js';
+import { parseDocument, type CheckEnvironment, type ParseResult } from '../language/index.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import { RunScheduler, type RunRecord, type RunState } from './runScheduler.js';
 import { SettingsStore, type BayesSettings } from './settings.js';
@@ -111,16 +111,20 @@ export class Session {
   async check(uri: string): Promise<CheckedDocument | undefined> {
     this.timers.delete(uri);
     this.lastCheckAt.set(uri, Date.now());
-    const settings = await this.settings.get(uri);
     const parsed = this.parse(uri);
     if (!parsed) return undefined;
     const version = parsed.version;
-    const env = checkEnvironment(environmentOptions(uri, this.workspaceRoots, settings), this.trusted);
+    const env = await this.environment(uri);
     const result = checkText(parsed.text, env, parsed.parse);
     if (this.documents.get(uri)?.version !== version) return result; // a newer version is on its way
     this.checked.set(uri, { version, result });
     this.publish(uri);
     return result;
+  }
+
+  /** What the document's model may read: its workspace folder and data roots, nothing when untrusted. */
+  async environment(uri: string): Promise<CheckEnvironment> {
+    return checkEnvironment(environmentOptions(uri, this.workspaceRoots, await this.settings.get(uri)), this.trusted);
   }
 
   private async runOnSave(uri: string): Promise<void> {

@@ -14,7 +14,7 @@ test('the results view lists each result at its line, marks expectations and lis
     result: {
       version: 1, file: 'file:///m/cancer.bayes', elapsedMs: 12.4,
       results: [
-        { kind: 'posterior', range: range(18), source: 'query posterior Diagnosis', headline: 'healthy · 0.79' },
+        { kind: 'posterior', range: range(18), source: 'query posterior Diagnosis', headline: 'healthy · 0.79', rows: [], evidence: 0.0376, evidencePossible: true, map: ['healthy'], ml: ['cancer'] },
         { kind: 'expect', range: range(25), source: 'expect map Diagnosis = cancer', headline: 'healthy', passed: false, actual: 'healthy', expected: '= cancer' },
       ],
       diagnostics: [{ severity: 'error', code: 'expect-failed', message: 'expected cancer, got healthy', range: range(25) }],
