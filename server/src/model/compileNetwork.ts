@@ -69,7 +69,7 @@ export function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): Baye
  */
 export function declaredNetwork(name: string, statements: readonly A.Statement[]): BayesianNetwork {
   const states = declaredStates(statements);
-  const sources = sourcesOf(statements);
+  const sources = sourcesOf(statements, true);
   const variables: DiscreteVariable[] = [...states].map(([n, st]) => ({ name: n, states: st }));
   const index = new Map(variables.map((v, i) => [v.name, i]));
   const net: BayesianNetwork = { name, variables, cpts: [] };

@@ -62,12 +62,12 @@ export async function learnMixture(ctx: HandlerContext, s: A.LearnStmt): Promise
   if (sigma === undefined && weightsText === 'uniform') throw new CompileError("a full mixture learns its weights; equal weights go with a known sigma (Mitchell's k means): add 'sigma: …'", weights!.range);
   const options = new LearnOptions(s.options);
   const diagnostics: Diagnostic[] = options.unused(['seed', 'iterations', 'tolerance'], 'a mixture');
+  const maxIterations = options.number('iterations', declared(call, 'iterations', (v) => Number.isInteger(v) && v >= 1, 'a positive integer') ?? 100, { integer: true, min: 1 });
   const common = {
-    k, seed: options.number('seed', declared(call, 'seed', Number.isInteger, 'an integer') ?? 1, { integer: true, min: 0 }),
-    maxIterations: options.number('iterations', declared(call, 'iterations', (v) => Number.isInteger(v) && v >= 1, 'a positive integer') ?? 100, { integer: true, min: 1 }),
+    k, maxIterations, seed: options.number('seed', declared(call, 'seed', Number.isInteger, 'an integer') ?? 1, { integer: true, min: 0 }),
     tolerance: options.number('tolerance', declared(call, 'tolerance', (v) => v >= 0, 'non-negative') ?? (sigma === undefined ? 1e-3 : 1e-9), { min: 0 }),
     signal: ctx.signal,
-    onProgress: (i: number, ll: number) => ctx.onProgress?.(Math.min(1, i / 100), `EM on ${s.model.text}: iteration ${i}, log-likelihood ${ll.toFixed(4)}`),
+    onProgress: (i: number, ll: number) => ctx.onProgress?.(Math.min(1, i / maxIterations), `EM on ${s.model.text}: iteration ${i}, log-likelihood ${ll.toFixed(4)}`),
   };
   const fit = orderByMeans(sigma === undefined ? gaussianMixture(x, common) : kMeansEm(x, { ...common, sigma }));
   if (fit.cancelled) {

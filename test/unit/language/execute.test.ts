@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runText } from '../../../server/src/run/pipeline.js';
-import { registerHandler, unregisterHandler, type HandlerContext } from '../../../server/src/run/handlers/index.js';
+import { handlerFor, registerHandler, unregisterHandler, type HandlerContext } from '../../../server/src/run/handlers/index.js';
 import type { ExpectResult } from '../../../server/src/run/runResult.js';
 import { fakeEnv } from './helpers.js';
 
@@ -68,6 +68,9 @@ test('statements with errors in their own range are skipped; the others still ru
 });
 
 test('a handler that throws becomes an error diagnostic; a second registration is refused', async () => {
+  // The real `learn` handler steps aside for this test and comes back after it.
+  const real = handlerFor('learn');
+  unregisterHandler('learn');
   registerHandler('learn', () => { throw new Error('boom'); });
   try {
     assert.throws(() => registerHandler('learn', () => ({ results: [], diagnostics: [] })), /already registered/);
@@ -75,6 +78,7 @@ test('a handler that throws becomes an error diagnostic; a second registration i
     assert.deepEqual(result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), ['`learn` failed: boom']);
   } finally {
     unregisterHandler('learn');
+    if (real) registerHandler('learn', real);
   }
 });
 
