@@ -8,6 +8,7 @@ import type { SymbolTable } from '../language/index.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { Prior } from '../engine/cptLearning.js';
 import { mEstimatePseudoCounts } from '../engine/parameterLearning.js';
+import { expertPseudoCounts } from '../engine/betaDistribution.js';
 import { parameterPriors } from '../model/compileNetwork.js';
 import { CompileError } from '../model/compileError.js';
 
@@ -27,9 +28,8 @@ export function statePseudoCountsOf(prior: A.Call | A.Experts, states: readonly 
   if (prior.kind === 'experts') {
     // Poole §10.2.1: each expert's "s of n" adds s to the first state and n − s to the second.
     twoStates(k, prior.range, 'experts');
-    const s = prior.entries.reduce((sum, e) => sum + e.successes.value, 0);
-    const n = prior.entries.reduce((sum, e) => sum + e.trials.value, 0);
-    return [s, n - s];
+    const { alpha, beta } = expertPseudoCounts(prior.entries.map((e) => ({ name: e.name.text, successes: e.successes.value, trials: e.trials.value })));
+    return [alpha, beta];
   }
   const args = prior.args.map((a) => a.value);
   switch (prior.callee.text) {
