@@ -90,7 +90,7 @@ function parameterMethod(s: A.LearnStmt, data: CategoricalDataset, hidden: strin
 async function networkData(ctx: HandlerContext, from: A.Name, net: BayesianNetwork): Promise<{ data: CategoricalDataset; hidden: string[]; notes: Diagnostic[] }> {
   const all = await modelData(ctx, from);
   const known = new Set(net.variables.map((v) => v.name));
-  const keep = all.attributes.map((a, i) => i).filter((i) => known.has(all.attributes[i]!.name));
+  const keep = all.attributes.map((_, i) => i).filter((i) => known.has(all.attributes[i]!.name));
   const unused = all.attributes.filter((a) => !known.has(a.name)).map((a) => a.name);
   const picked: CategoricalDataset = { attributes: keep.map((i) => all.attributes[i]!), columns: keep.map((i) => all.columns[i]!), rowCount: all.rowCount };
   const aligned = alignToNetwork(net.variables, picked);
