@@ -1,0 +1,5 @@
+/** Loads every statement handler: each file registers its forms when imported. */
+import './probability.js';
+import './mpe.js';
+import './sensitivity.js';
+import './independent.js';
