@@ -21,7 +21,9 @@ export function networkResults(ctx: ModelContext, text: (range: Range) => string
   const out: Emitted = { results: [], diagnostics: [] };
   for (const scope of modelScopes(ctx.ast)) {
     try {
-      out.results.push(networkResult(ctx, scope, text, out.diagnostics));
+      const result = networkResult(ctx, scope, text, out.diagnostics);
+      // Tables that are only parameter priors (`P(Toss) ~ Beta(1, 1)`) make no network.
+      if (result.variables.length) out.results.push(result);
     } catch (e) {
       // Compile errors: the statements using this network report them on their own lines.
       if (!(e instanceof CompileError)) throw e;
@@ -35,8 +37,8 @@ interface ModelScope { name?: string; range: Range; tables: Map<string, Range> }
 /** The scopes that are belief networks: named networks, imports, and a default model with tables. */
 function modelScopes(file: A.BayesFile): ModelScope[] {
   const scopes: ModelScope[] = [];
-  const defaultTables = tableRanges(file.statements);
-  if (defaultTables.size) scopes.push({ range: [...defaultTables.values()][0]!, tables: defaultTables });
+  const firstTable = file.statements.find((s) => s.kind === 'table');
+  if (firstTable) scopes.push({ range: firstTable.range, tables: tableRanges(file.statements) });
   for (const s of file.statements) {
     if (s.kind === 'network') scopes.push({ name: s.name.text, range: s.range, tables: tableRanges(s.statements) });
     if (s.kind === 'import') scopes.push({ name: s.name.text, range: s.range, tables: new Map() });

@@ -9,15 +9,31 @@ import { variableIndexMap, type BayesianNetwork } from '../../engine/network.js'
 import { posteriorQuery } from '../../engine/inference.js';
 import { CompileError } from '../../model/compileError.js';
 import type { ProbabilityResult } from '../runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import { queryOf, registerHandler, type Handler, type HandlerContext, type HandlerOutput } from './index.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
 import { answerDiagnostics, inferenceInfo, inferenceOptions } from '../inferenceOptions.js';
 
 /** Largest joint table a query may ask for (entries); larger tables are no answer to read. */
 const MAX_TABLE = 1 << 16;
 
+/**
+ * P(h | D) of a hypothesis space given a data set (`given Days`, `observe Days`) or of a generated
+ * space (`conjunctions(…)`) is Bayesian learning (Mitchell §6.3), not inference in one network:
+ * the hypothesis glue answers it through this hook.
+ */
+let hypothesisProbability: Handler | undefined;
+
+export function registerHypothesisProbability(handler: Handler | undefined): void {
+  hypothesisProbability = handler;
+}
+
 export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.ProbabilityQuery>(ctx);
+  if (!q.in && isHypothesisLearning(ctx, q)) {
+    if (hypothesisProbability) return hypothesisProbability(ctx);
+    const message = 'P(h) given a data set, or over a generated hypothesis space, is not implemented yet';
+    return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }] };
+  }
   const scope = await networkScope(ctx, q.in);
   const { net, evidence, named } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
   const targets = queryTargets(net, q.prob.targets);
@@ -35,6 +51,17 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
     ...(value !== undefined ? { value } : {}),
   };
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
+}
+
+/** Data-set evidence in `given` or the file's `observe` lines, or a target that is a generated space. */
+function isHypothesisLearning(ctx: HandlerContext, q: A.ProbabilityQuery): boolean {
+  const isData = (a: A.Assignment) => !a.value && ctx.symbols.data.has(a.variable.text);
+  const observed = ctx.ast.statements.flatMap((s) => (s.kind === 'observe' ? s.items : []));
+  const generated = q.prob.targets.some((t) => {
+    const node = ctx.symbols.globals.get(t.variable.text)?.node;
+    return node?.kind === 'hypotheses' && node.generator !== undefined;
+  });
+  return generated || [...q.given, ...q.prob.conditions, ...observed].some(isData);
 }
 
 interface Target { v: number; s?: number }
