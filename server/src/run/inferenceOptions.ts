@@ -27,7 +27,14 @@ export function inferenceOptions(using: A.Name | undefined, options: A.Options |
     const name = entry.name?.text;
     if (name === 'samples') out.samples = integerOption(entry, 1);
     else if (name === 'seed') out.seed = integerOption(entry, 0);
-    else if (name === 'budget') out.budget = integerOption(entry, 1);
+    else if (name === 'burn_in') out.burnIn = integerOption(entry, 0);
+    else if (name === 'budget') {
+      // `using exact { budget: N }`: exact while the largest clique table fits N entries, else
+      // likelihood weighting with a warning — the automatic choice, with the user's budget.
+      if (out.method !== 'exact') throw new CompileError('budget limits exact inference: using exact { budget: N }', entry.range);
+      out.budget = integerOption(entry, 1);
+      out.method = 'auto';
+    }
   }
   return out;
 }

@@ -85,7 +85,7 @@ test('bayes learn: bad input is a one-line error (exit 1) or a usage error (exit
   assert.match(io.stderr, /cannot read .*none\.csv/);
   io = capture();
   assert.equal(await main(['learn', 'model.bayes', '--data', bad], io), 1);
-  assert.match(io.stderr, /only BIF networks/);
+  assert.match(io.stderr, /cannot read model\.bayes/);
   io = capture();
   assert.equal(await main(['learn', bif, '--data', bad, '--method', 'magic'], io), 2);
   io = capture();
