@@ -14,7 +14,7 @@ import { variableIndexMap } from '../engine/network.js';
 import type { Evidence } from '../engine/junctionTree.js';
 import { CompileError } from '../model/compileError.js';
 import type { HandlerContext } from './handlers/index.js';
-import { modelNetwork, type ModelContext } from './modelInputs.js';
+import { modelNetwork, networkKey, type ModelContext } from './modelInputs.js';
 import { classifierNetwork } from './classifiers.js';
 import type { NamedEvidence } from './runResult.js';
 
@@ -46,6 +46,9 @@ export async function networkScope(ctx: HandlerContext, inName?: A.Name): Promis
 export function declaredScope(ctx: ModelContext, name?: string): NetworkScope {
   if (name === undefined) return { net: modelNetwork(ctx), observes: observesIn(ctx.ast.statements) };
   const node = ctx.symbols.globals.get(name)?.node;
+  if (node?.kind === 'learn' && !ctx.shared.has(networkKey(name))) {
+    throw new CompileError(`'${name}' is the network \`learn structure\` finds: it exists once that statement has run`);
+  }
   const own = node?.kind === 'network' ? (node as A.NetworkDecl).statements : [];
   return { net: modelNetwork(ctx, name), observes: observesIn(own), name };
 }

@@ -42,6 +42,8 @@ function modelScopes(file: A.BayesFile): ModelScope[] {
   for (const s of file.statements) {
     if (s.kind === 'network') scopes.push({ name: s.name.text, range: s.range, tables: tableRanges(s.statements) });
     if (s.kind === 'import') scopes.push({ name: s.name.text, range: s.range, tables: new Map() });
+    // Drawn once `learn structure` has made it (else its scope is a compile error, skipped).
+    if (s.kind === 'learn' && s.structure) scopes.push({ name: s.model.text, range: s.range, tables: new Map() });
   }
   return scopes;
 }
