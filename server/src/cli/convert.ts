@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeBif } from '../model/bif.js';
-import { writeBayesNetwork } from '../model/bayesWriter.js';
+import { PartlyUnknownTableError, writeBayesNetwork } from '../model/bayesWriter.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 
@@ -35,7 +35,14 @@ ${NETWORK_FILE_USAGE}`,
     if (!writer) throw new UsageError(`cannot write '${output}': use a .bayes or .bif extension`);
     const net = readNetworkFile(input, io, values);
     if (!net) return 1;
-    const text = writer(net);
+    let text: string;
+    try {
+      text = writer(net);
+    } catch (e) {
+      if (!(e instanceof PartlyUnknownTableError)) throw e;
+      io.err(`bayes convert: ${e.message}\n`);
+      return 1;
+    }
     if (output === '-') { io.out(text); return 0; }
     try {
       writeFileSync(output, text);

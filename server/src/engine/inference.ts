@@ -79,7 +79,10 @@ const ROW_TOLERANCE = 1e-6;
 
 const plans = new WeakMap<BayesianNetwork, { order: EliminationOrder; tree?: JunctionTree }>();
 
-/** The junction tree plan of `net`, triangulated once and cached with the network object. */
+/**
+ * The junction tree plan of `net`, triangulated once and cached with the network object. The
+ * cache keys on the object: after changing CPT numbers in place call `tree().reloadTables()`.
+ */
 export function exactPlan(net: BayesianNetwork): { order: EliminationOrder; tree(): JunctionTree } {
   let plan = plans.get(net);
   if (!plan) { plan = { order: junctionTreeOrder(net) }; plans.set(net, plan); }

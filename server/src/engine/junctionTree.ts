@@ -171,7 +171,7 @@ export class JunctionTree {
     }
     this.sepScratch = new Float64Array(maxSep);
     this.messageScale = new Float64Array(this.cliques.length);
-    this.initial = new Float64Array(offset).fill(1);
+    this.initial = new Float64Array(offset);
     this.values = new Float64Array(offset);
     const position = new Int32Array(order.order.length);
     order.order.forEach((v, i) => { position[v] = i; });
@@ -180,11 +180,21 @@ export class JunctionTree {
       const first = [...cpt.parents, cpt.child].reduce((a, b) => (position[a]! <= position[b]! ? a : b));
       return tree.home[first]!;
     });
-    net.cpts.forEach((cpt, v) => {
+    this.reloadTables();
+  }
+
+  /**
+   * Re-multiplies the CPTs into the cliques, for when their numbers changed but not the graph
+   * (EM's M-step): the triangulation, maps and schedule are kept. Call `propagate` after it.
+   */
+  reloadTables(): void {
+    this.initial.fill(1);
+    this.net.cpts.forEach((cpt, v) => {
       const c = this.cliques[this.familyHome[v]!]!;
       const map = this.familyMap(v);
       for (let i = 0; i < c.size; i++) this.initial[c.offset + i]! *= cpt.table[map[i]!]!;
     });
+    this.propagated = false;
   }
 
   /** Triangulates and compiles `net`. Unknown (NaN) CPT entries make every result NaN. */

@@ -28,7 +28,8 @@ export function compileNetwork(file: A.BayesFile, symbols: SymbolTable, env: Che
   return buildNetwork(scopeName ?? 'default', declaredStates(statements), sourcesOf(statements));
 }
 
-function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): BayesianNetwork {
+/** An `import network N from "x.bif"` read through the environment (confined to the allowed roots). */
+export function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): BayesianNetwork {
   const path = resolveModelFile(decl.path, env);
   const read = readBif(env.readText!(path));
   if ('error' in read) throw new CompileError(`${decl.path.value}, line ${read.error.line}: ${read.error.message}`, decl.path.range);
@@ -36,7 +37,30 @@ function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): BayesianNet
   return read.network;
 }
 
-function declaredStates(statements: A.Statement[]): Map<string, string[]> {
+/**
+ * Every variable a block declares, with whatever tables it gives, for showing and exporting a
+ * network while it is being written: entries the model does not give (a table to be learned, a
+ * missing row) are NaN, as the IR marks unknown entries, and rows naming unknown states are left
+ * out. Nothing is checked here — the checker reports what is wrong.
+ */
+export function declaredNetwork(name: string, statements: readonly A.Statement[]): BayesianNetwork {
+  const states = declaredStates(statements);
+  const sources = sourcesOf(statements);
+  const variables: DiscreteVariable[] = [...states].map(([n, st]) => ({ name: n, states: st }));
+  const index = new Map(variables.map((v, i) => [v.name, i]));
+  const net: BayesianNetwork = { name, variables, cpts: [] };
+  net.cpts = variables.map((v, child) => {
+    const source = sources.get(v.name);
+    const parents = source && 'table' in source ? source.table.head.conditions.map((c) => index.get(c.variable.text)) : [];
+    if (!source || parents.some((p) => p === undefined)) return { child, parents: [], table: new Float64Array(v.states.length).fill(NaN) };
+    const cpt: Cpt = { child, parents: parents as number[], table: new Float64Array(0) };
+    cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : priorValues(source.hypotheses);
+    return cpt;
+  });
+  return net;
+}
+
+function declaredStates(statements: readonly A.Statement[]): Map<string, string[]> {
   const states = new Map<string, string[]>();
   for (const s of statements) {
     if (s.kind === 'variable' && s.domain.type !== 'real') for (const n of s.names) states.set(n.text, s.domain.states.map((x) => x.text));
@@ -45,7 +69,7 @@ function declaredStates(statements: A.Statement[]): Map<string, string[]> {
   return states;
 }
 
-function sourcesOf(statements: A.Statement[]): Map<string, Source> {
+function sourcesOf(statements: readonly A.Statement[]): Map<string, Source> {
   const sources = new Map<string, Source>();
   for (const s of statements) {
     if (s.kind === 'table' && !s.parameterPrior && s.head.targets.length === 1) sources.set(s.head.targets[0].variable.text, { table: s });
@@ -103,15 +127,29 @@ function tableValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt): Float6
   }
   if (cpt.parents.length === 0) {
     // Without parents each row is `state: p`; together they are one distribution.
-    for (const row of table.rows) values[states.indexOf(row.keys[0]!.text)] = row.entries[0]!.value.value;
+    for (const row of table.rows) {
+      const x = states.indexOf(row.keys[0]?.text ?? '');
+      if (x >= 0 && row.entries[0]) values[x] = row.entries[0].value.value;
+    }
     return values;
   }
   for (const row of table.rows) {
-    let r = 0;
-    row.keys.forEach((key, i) => { r = r * parentStates[i]!.length + parentStates[i]!.indexOf(key.text); });
-    values.set(distribution(row.entries, row.form, states, row.range), r * k);
+    const r = rowIndex(row.keys.map((key) => key.text), parentStates);
+    if (r !== undefined) values.set(distribution(row.entries, row.form, states, row.range), r * k);
   }
   return values;
+}
+
+/** The mixed-radix row number of parent states (first parent slowest); undefined for an unknown state. */
+function rowIndex(keys: string[], radices: string[][]): number | undefined {
+  if (keys.length !== radices.length) return undefined;
+  let row = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const s = radices[i]!.indexOf(keys[i]!);
+    if (s < 0) return undefined;
+    row = row * radices[i]!.length + s;
+  }
+  return row;
 }
 
 function distribution(entries: A.RowEntry[], form: A.Row['form'], states: string[], range: Range): Float64Array {
@@ -122,9 +160,14 @@ function distribution(entries: A.RowEntry[], form: A.Row['form'], states: string
     d[0] = entries[0]!.value.value;
     d[1] = 1 - d[0];
   } else if (form === 'list') {
-    entries.forEach((e, i) => { d[i] = e.value.value; });
+    d.fill(NaN);
+    entries.slice(0, states.length).forEach((e, i) => { d[i] = e.value.value; });
   } else {
-    for (const e of entries) d[states.indexOf(e.state!.text)] = e.value.value;
+    d.fill(NaN);
+    for (const e of entries) {
+      const x = states.indexOf(e.state?.text ?? '');
+      if (x >= 0) d[x] = e.value.value;
+    }
   }
   return d;
 }
