@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { enumerate, jointTable } from '../../support/networks.js';
 import { close } from '../../support/close.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
+import { registerHypothesisProbability } from '../../../server/src/run/handlers/probability.js';
 import { assertNoErrors, example, expectations, networkOf, resultsOf, run } from './networkHelpers.js';
 
 const forest = example('forest');
@@ -165,4 +166,22 @@ test('a network missing a table, and a name that is no network, are compile erro
   const error = result.diagnostics.find((d) => d.code === 'compile-error')!;
   assert.match(error.message, /'A' has no table/);
   assert.equal(error.range.start.line, 1);
+});
+
+test('P(h) given a data set is Bayesian learning: routed to the hypothesis glue, never answered as a prior', async () => {
+  const enjoy = example('enjoysport');
+  const unrouted = await run(enjoy);
+  const lines = enjoy.split('\n').flatMap((l, i) => (/^expect P\(Conj/.test(l) ? [i] : []));
+  assert.equal(lines.length, 3);
+  const notImplemented = unrouted.diagnostics.filter((d) => d.code === 'not-implemented' && /given a data set/.test(d.message));
+  assert.deepEqual(notImplemented.map((d) => d.range.start.line), lines);
+  const seen: string[] = [];
+  registerHypothesisProbability((ctx) => { seen.push(ctx.source); return { results: [], diagnostics: [], value: 1 / 6 }; });
+  try {
+    const routed = await run(enjoy);
+    assert.equal(seen.length, 3);
+    assert.ok(expectations(routed).filter((e) => e.source.startsWith('expect P(Conj')).every((e) => e.passed));
+  } finally {
+    registerHypothesisProbability(undefined);
+  }
 });
