@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { enumerate } from '../../support/networks.js';
 import { close } from '../../support/close.js';
-import { NO_SHARED, sharedFile } from '../../support/shared.js';
+import { join } from 'node:path';
+import { NO_SHARED, repoRoot, sharedData, sharedFile } from '../../support/shared.js';
 import { assertNoErrors, example, networkOf, resultsOf, run } from './networkHelpers.js';
 
 test('Forest: one entry, prior marginals by enumeration, CPTs and declaration ranges', async () => {
@@ -53,4 +54,15 @@ test('impossible observations are an error on the observe line', async () => {
   const d = result.diagnostics.find((x) => x.code === 'impossible-evidence')!;
   assert.equal(d.range.start.line, 3);
   assert.deepEqual(resultsOf(result, 'network')[0]!.variables[0]!.marginal, []);
+});
+
+test('bayes run exits 0 on the network examples', async (t) => {
+  const { main } = await import('../../../server/src/cli.js');
+  const files = ['forest.bayes', ...(sharedFile('bif', 'alarm.bif') ? ['alarm.bayes'] : [])];
+  for (const file of files) {
+    let out = '';
+    const io = { cwd: process.cwd(), out: (s: string) => { out += s; }, err: (s: string) => { out += s; } };
+    assert.equal(await main(['run', join(repoRoot, 'examples', file), '--data-root', sharedData], io), 0, out);
+  }
+  if (files.length === 1) t.skip(`alarm.bayes not run: ${NO_SHARED}`);
 });

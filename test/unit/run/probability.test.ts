@@ -185,3 +185,14 @@ test('P(h) given a data set is Bayesian learning: routed to the hypothesis glue,
     registerHypothesisProbability(undefined);
   }
 });
+
+test('a network\'s own observe lines are its evidence; top-level ones are not', async () => {
+  const model = 'network N {\n  variable A, B : bool\n  P(A) = 0.3\n  P(B | A) { true: 0.9, false: 0.2 }\n  observe B = [true, true]\n}\n';
+  const result = await run(`${model}query P(A = true) in N\nquery P(A = true) in N given B = false`);
+  const [observed, given] = resultsOf(result, 'probability');
+  close(observed!.value, (0.3 * 0.81) / (0.3 * 0.81 + 0.7 * 0.04), 1e-15);
+  close(given!.value, (0.3 * 0.1) / (0.3 * 0.1 + 0.7 * 0.8), 1e-15);
+  const withTop = await run(`variable C : bool\nP(C) = 0.5\nobserve C = true\n${model}query P(A = true) in N`);
+  assertNoErrors(withTop);
+  close(resultsOf(withTop, 'probability')[0]!.value, (0.3 * 0.81) / (0.3 * 0.81 + 0.7 * 0.04), 1e-15);
+});
