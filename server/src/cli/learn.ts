@@ -8,7 +8,7 @@ import { meanTotalVariation } from '../engine/cptDistance.js';
 import { learnedNetworkData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learnOptions.js';
-import { readNetwork, readNetworkFile } from './networkFile.js';
+import { NETWORK_FILE_USAGE, readNetworkFile, readNetworkModel } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 
 const METHODS = PARAMETER_METHODS;
@@ -23,7 +23,6 @@ A .bayes model gives the structure by its tables (numbers, or a prior only: P(X 
 and the priors it declares table by table apply unless --prior is given.
 
 Options:
-  --network N       the network of a .bayes model (default: its only network, else its default model)
   --method M        counting (complete data), em (default when values are missing) or gradient
   --prior P         none (default), laplace, dirichlet=α, m=M (m-estimate, eq 6.22), bdeu=ESS
   --seed S          seed of the random starting CPTs (default 1)
@@ -33,7 +32,8 @@ Options:
   --rate η          initial learning rate for gradient (default 0.05)
   --compare REF.bif print the mean total-variation distance of the learned CPTs to REF's
   --out FILE        write the learned network: FILE.bayes as .bayes text, otherwise BIF
-  --json            {"network","method","iterations","logLikelihood","cpts":{VAR:{"parents","rows"}}}`;
+  --json            {"network","method","iterations","logLikelihood","cpts":{VAR:{"parents","rows"}}}
+${NETWORK_FILE_USAGE}`;
 
 /** The reference must have the same variables, states and parents to compare tables entry by entry. */
 function sameShape(ref: BayesianNetwork, net: BayesianNetwork, file: string): BayesianNetwork {
@@ -43,9 +43,10 @@ function sameShape(ref: BayesianNetwork, net: BayesianNetwork, file: string): Ba
 }
 
 const OPTIONS = {
-  data: { type: 'string' }, network: { type: 'string' }, method: { type: 'string' }, prior: { type: 'string' }, seed: { type: 'string' },
+  data: { type: 'string' }, method: { type: 'string' }, prior: { type: 'string' }, seed: { type: 'string' },
   iterations: { type: 'string' }, tolerance: { type: 'string' }, restarts: { type: 'string' }, rate: { type: 'string' },
   compare: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
+  network: { type: 'string' }, workspace: { type: 'string' }, 'data-root': { type: 'string', multiple: true },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
@@ -72,7 +73,7 @@ export const learnCommand: CliCommand = {
     if (!values.data) throw new UsageError('give the data with --data FILE');
     if (values.method !== undefined && !METHODS.includes(values.method as Method)) throw new UsageError(`--method must be one of ${METHODS.join(', ')}`);
     const options = learningOptions(values);
-    const model = readNetwork(positionals[0]!, io, { name: values.network, learning: true });
+    const model = readNetworkModel(positionals[0]!, io, { ...values, learning: true });
     const reference = values.compare ? readNetworkFile(values.compare, io) : undefined;
     if (!model || (values.compare && !reference)) return 1;
     const net = model.net;

@@ -34,9 +34,6 @@ export function compileNetwork(
   const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
   if (global?.kind === 'import') return importedNetwork(global.node as A.ImportDecl, env);
   if (scopeName !== undefined && global?.kind !== 'network') throw new CompileError(`'${scopeName}' is not a network`);
-  if (global?.node.kind === 'learn') {
-    throw new CompileError(`'${scopeName}' is the structure learnt on line ${global.node.range.start.line + 1}: use it after that line`);
-  }
   const statements = global ? (global.node as A.NetworkDecl).statements : file.statements;
   // Names resolve in the network first, then among the top-level declarations.
   const states = new Map([...declaredStates(file.statements), ...declaredStates(statements)]);

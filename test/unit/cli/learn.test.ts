@@ -84,8 +84,8 @@ test('bayes learn: bad input is a one-line error (exit 1) or a usage error (exit
   assert.equal(await main(['learn', bif, '--data', join(dir, 'none.csv')], io), 1);
   assert.match(io.stderr, /cannot read .*none\.csv/);
   io = capture();
-  assert.equal(await main(['learn', 'model.xdsl', '--data', bad], io), 1);
-  assert.match(io.stderr, /give a BIF network \(\.bif\) or a \.bayes model/);
+  assert.equal(await main(['learn', 'model.bayes', '--data', bad], io), 1);
+  assert.match(io.stderr, /cannot read model\.bayes/);
   io = capture();
   assert.equal(await main(['learn', bif, '--data', bad, '--method', 'magic'], io), 2);
   io = capture();
@@ -169,7 +169,7 @@ network Other {
   assert.equal(JSON.parse(io.stdout).cpts.Side.rows[0].distribution.heads, 0.8);
   io = capture();
   assert.equal(await main(['learn', model, '--data', csv], io), 1);
-  assert.match(io.stderr, /declares Coin, Other: pick one with --network/);
+  assert.match(io.stderr, /not exactly one network: choose one with --network NAME/);
   writeFileSync(join(dir, 'broken.bayes'), 'network N {\n  P(X) = 2\n}\n');
   io = capture();
   assert.equal(await main(['learn', join(dir, 'broken.bayes'), '--data', csv], io), 1);

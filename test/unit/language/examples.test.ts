@@ -14,6 +14,7 @@ const dataRoot = resolve(root, '../shared/data');
 const needsSharedData = new Map([
   ['newsgroups.bayes', join(dataRoot, '20news-bydate.tar.gz')],
   ['faithful.bayes', join(dataRoot, 'tables', 'old-faithful', 'faithful.csv')],
+  ['alarm.bayes', join(dataRoot, 'bif', 'alarm.bif')],
 ]);
 
 /** Runs `main` without BAYES_DATA_ROOT, so only the data roots a test passes count. */
@@ -36,7 +37,7 @@ const files = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort();
 
 test('there is an example per acceptance case of LANGUAGE.md', () => {
   assert.deepEqual(files, [
-    'bayes_optimal.bayes', 'cancer.bayes', 'decision_trees.bayes', 'enjoysport.bayes', 'faithful.bayes', 'forest.bayes',
+    'alarm.bayes', 'bayes_optimal.bayes', 'cancer.bayes', 'decision_trees.bayes', 'enjoysport.bayes', 'faithful.bayes', 'forest.bayes',
     'forest_learning.bayes', 'newsgroups.bayes', 'playtennis.bayes', 'thumbtack.bayes', 'two_gaussians.bayes', 'two_tests.bayes',
   ]);
 });

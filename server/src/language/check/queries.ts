@@ -11,7 +11,7 @@ export const LEARN_METHODS = ['counting', 'em', 'gradient', 'k2', 'hillclimb'] a
 const STRUCTURE_METHODS: readonly string[] = ['k2', 'hillclimb'];
 export const INFERENCE_METHODS = ['exact', 'variable_elimination', 'junction_tree', 'likelihood_weighting', 'gibbs', 'rejection'] as const;
 const LEARN_OPTIONS = ['iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts', 'score'];
-const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in'];
+const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
 export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set(['map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent']);

@@ -1,4 +1,8 @@
-/** Every statement handler, registered at module load; execute.ts imports this once. */
+/** Loads every statement handler: each file registers its forms when imported. */
+import './probability.js';
+import './mpe.js';
+import './sensitivity.js';
+import './independent.js';
 import './learn.js';
 import './learnStructure.js';
 import './estimate.js';
