@@ -34,6 +34,15 @@ test('K2 on two copies of one variable: the arc A → B and the Cooper–Herskov
   assert.equal(s!.headline, `S · 1 arc · k2 score ${Math.log(1 / 270).toFixed(4)}`);
 });
 
+test('the learnt structure is a network for later queries (its tables counted), not before', async () => {
+  const text = twins + [
+    'query P(B) in S', 'learn structure S from D by k2 { order: [A, B] }', 'expect P(B = t | A = t) in S ≈ 1 ± 1e-12', 'expect P(A = t | B = f) in S ≈ 0 ± 1e-12',
+  ].join('\n');
+  const result = await run(text);
+  assert.deepEqual(problems(result).map(([code, line]) => [code, line]), [['compile-error', 8]]);
+  assert.deepEqual(entries(result, 'expect').map((e) => e.passed), [true, true]);
+});
+
 test('hill climbing with BIC: one arc, score −7 ln 2 by hand', async () => {
   const [s] = entries(await run(twins + 'learn structure S from D by hillclimb\n'), 'structure');
   assert.equal(s!.method, 'hillclimb');
