@@ -7,7 +7,7 @@ import { forwardSample } from '../../../server/src/engine/forwardSampling.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { k2 } from '../../../server/src/engine/k2.js';
 import { hillClimb } from '../../../server/src/engine/hillClimb.js';
-import { learnStructureCpts } from '../../../server/src/engine/cptLearning.js';
+import { networkFromStructure } from '../../../server/src/engine/cptLearning.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import { readDiscreteFile } from '../../../server/src/model/dataTable.js';
 import { cptsToJson } from '../../../server/src/run/learningResults.js';
@@ -73,7 +73,7 @@ test('sampled sprinkler data: the same arcs, score and counted CPTs as the engin
   const direct = k2(data, { order: [0, 1, 2], maxParents: 2 });
   assert.deepEqual(byK2!.arcs.sort(), [['Rain', 'Wet'], ['Sprinkler', 'Wet']]);
   assert.equal(byK2!.score, direct.score);
-  assert.deepEqual(byK2!.cpts, cptsToJson(learnStructureCpts('K', data, direct.parents)));
+  assert.deepEqual(byK2!.cpts, cptsToJson(networkFromStructure('K', data, direct.parents)));
   const climbed = hillClimb(data, { score: 'bdeu' });
   assert.equal(byHill!.scoreName, 'bdeu');
   assert.equal(byHill!.score, climbed.score);

@@ -7,7 +7,7 @@ import type * as A from '../../language/ast.js';
 import { k2 } from '../../engine/k2.js';
 import { hillClimb } from '../../engine/hillClimb.js';
 import { arcsOf, type ScoreName } from '../../engine/structureScore.js';
-import { learnStructureCpts } from '../../engine/cptLearning.js';
+import { networkFromStructure } from '../../engine/cptLearning.js';
 import type { CategoricalDataset } from '../../engine/categoricalData.js';
 import { CompileError } from '../../model/compileError.js';
 import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
@@ -35,7 +35,7 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   if (found.cancelled) {
     return { results: [], diagnostics: [...diagnostics, { severity: 'warning', code: 'cancelled', range: s.range, message: `structure search cancelled; ${s.model.text} is not learnt` }] };
   }
-  const net = learnStructureCpts(s.model.text, data, found.parents);
+  const net = networkFromStructure(s.model.text, data, found.parents);
   setLearnedNetwork(ctx, s.model.text, net);
   const arcs = arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]);
   const result: StructureResultEntry = {
