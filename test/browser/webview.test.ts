@@ -4,7 +4,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NetworkResult, RunResult, StructureResultEntry, LearnedNetworkResult, MixtureResult } from '../../server/src/run/runResult.js';
 import { CHROMIUM, Harness, type PanelPage, type Theme } from './support/harness.js';
@@ -120,8 +120,8 @@ for (const theme of ['light', 'dark'] as const) {
   });
 }
 
-/** The example models, run by `bayes run --json`. */
-const EXAMPLES = ['cancer', 'enjoysport', 'playtennis', 'thumbtack', 'forest', 'two_tests', 'bayes_optimal', 'decision_trees', 'two_gaussians', 'newsgroups'];
+/** Every example model, run by `bayes run --json`. */
+const EXAMPLES = readdirSync(join(repoRoot, 'examples')).filter((f) => f.endsWith('.bayes')).map((f) => f.slice(0, -'.bayes'.length)).sort();
 
 describe('results webview: the example models', () => {
   test('every entry bayes run produces gets a card, every problem is listed, and the drawn numbers are the run\'s', async (t) => {
@@ -158,6 +158,16 @@ async function assertNumbersDrawn(p: PanelPage, run: RunResult): Promise<void> {
       assert.deepEqual(await values('rect.bar.posterior'), numbers(e.classes.map((c) => c.posterior)));
     } else if (e.kind === 'evaluation') {
       assert.deepEqual(await values('table.confusion td'), numbers(e.confusion.flat()));
+    } else if (e.kind === 'mixture' && e.points) {
+      // Every data point is drawn: in the histogram's bins (1-D) or as a dot (2-D).
+      if (e.dimensions.length === 1) {
+        const counts = (await values('rect.hist')).map(Number);
+        assert.equal(counts.reduce((a, b) => a + b, 0), e.points.length);
+      } else if (e.dimensions.length === 2) {
+        assert.equal(await cards.nth(i).locator('circle.point').count(), e.points.length);
+      }
+    } else if (e.kind === 'estimate') {
+      assert.deepEqual(await values('span.num'), [String(e.value)]);
     }
   }
 }

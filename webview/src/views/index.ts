@@ -21,6 +21,7 @@ export function renderEntry(e: ResultEntry): HTMLElement[] {
     case 'learnedNetwork': return learnedNetworkView(e);
     case 'structure': return structureView(e);
     case 'mixture': return mixtureView(e);
+    case 'estimate': return [h('p', {}, `${e.model}.${e.parameter} = `, h('span', { class: 'num', 'data-value': String(e.value) }, num(e.value, 6)))];
     case 'posterior': return posteriorView(e);
     case 'versionSpace': return versionSpaceView(e);
     case 'mdl': return mdlView(e);
