@@ -194,6 +194,19 @@ describe('results webview: behaviour', () => {
     });
   });
 
+  test('pigs (441 nodes): laid out on request, then every node drawn', async (t) => {
+    if (!ready || !sharedFile('bif', 'pigs.bif')) return t.skip(why);
+    const run = networkRun('pigs');
+    await withPanel('light', async (p) => {
+      await p.show(run);
+      await p.post({ type: 'focus', version: run.version, uri: `file:///models/${run.file}`, view: 'graph' });
+      assert.equal(await p.page.locator('g.node').count(), 0);
+      await p.page.getByRole('button', { name: 'Lay out the graph of 441 nodes' }).click();
+      assert.equal(await p.page.locator('g.node').count(), 441);
+      assert.equal(await p.page.locator('polyline.edge').count(), (run.results[0] as NetworkResult).variables.reduce((s, v) => s + v.parents.length, 0));
+    });
+  });
+
   test('a run with errors keeps the last good render and says so; a newer schema version is refused', async (t) => {
     if (!ready) return t.skip(why);
     const good = networkRun('asia');
