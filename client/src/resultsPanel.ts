@@ -61,9 +61,10 @@ export class ResultsPanel {
   private constructor(private readonly panel: WebviewPanel, private readonly host: PanelHost, private readonly model: Uri, focus: { view: PanelView; network?: string }) {
     this.focus = focus;
     ResultsPanel.panels.set(model.toString(), this);
-    panel.webview.html = this.html();
     panel.onDidDispose(() => this.dispose(), null, this.disposables);
+    // Listen before loading the page, so its first 'ready' is heard.
     panel.webview.onDidReceiveMessage((m: WebviewMessage) => void this.receive(m), null, this.disposables);
+    panel.webview.html = this.html();
   }
 
   private html(): string {
