@@ -196,3 +196,13 @@ test('a network\'s own observe lines are its evidence; top-level ones are not', 
   assertNoErrors(withTop);
   close(resultsOf(withTop, 'probability')[0]!.value, (0.3 * 0.81) / (0.3 * 0.81 + 0.7 * 0.04), 1e-15);
 });
+
+test('a bad observe line fails the queries that read it, reported once on that line', async () => {
+  const model = 'variable Test { pos, neg }\nhypotheses Diagnosis { cancer: 0.008, healthy: 0.992 }\nP(Test | Diagnosis) { cancer: [0.98, 0.02], healthy: [0.03, 0.97] }\nobserve Test = maybe\n';
+  const result = await run(`${model}query P(Diagnosis)\nquery P(Diagnosis = cancer)\n`);
+  const fromRun = result.diagnostics.filter((d) => d.code === 'compile-error');
+  assert.equal(fromRun.length, 1);
+  assert.equal(fromRun[0]!.range.start.line, 3);
+  assert.match(fromRun[0]!.message, /'maybe' is not a state of 'Test'/);
+  assert.deepEqual(resultsOf(result, 'probability'), []);
+});
