@@ -68,3 +68,10 @@ test('impossible evidence and unknown states are diagnostics', async () => {
   const unknown = await run(`${example('cancer')}\nquery mpe Nowhere`);
   assert.ok(unknown.diagnostics.some((x) => x.severity === 'error' && /Nowhere/.test(x.message)));
 });
+
+test('a network with unknown entries is refused with the reason, not explained', async () => {
+  const result = await run('network N {\n  variable A, B : bool\n  P(A) = 0.5\n  P(B | A) { true: 0.9 }\n}\nquery mpe N\nquery sensitivity P(B = true) in N\n');
+  const refused = result.diagnostics.filter((d) => d.code === 'engine-error');
+  assert.deepEqual(refused.map((d) => d.range.start.line), [5, 6]);
+  assert.ok(refused.every((d) => /P\(B \| …\) has unknown entries/.test(d.message)), JSON.stringify(refused));
+});
