@@ -35,6 +35,7 @@ Options:
   --rate η          initial learning rate for gradient (default 0.05)
   --compare REF.bif print the mean total-variation distance of the learned CPTs to REF's
   --out FILE        write the learned network: FILE.bayes as .bayes text, otherwise BIF
+  --progress        print each iteration's log-likelihood to stderr (em/gradient)
   --json            {"network","method","iterations","logLikelihood","cpts":{VAR:{"parents","rows"}}}`;
 
 /** The reference must have the same variables, states and parents to compare tables entry by entry. */
@@ -47,7 +48,7 @@ function sameShape(ref: BayesianNetwork, net: BayesianNetwork, file: string): Ba
 const OPTIONS = {
   data: { type: 'string' }, method: { type: 'string' }, prior: { type: 'string' }, seed: { type: 'string' },
   iterations: { type: 'string' }, tolerance: { type: 'string' }, restarts: { type: 'string' }, rate: { type: 'string' },
-  compare: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
+  compare: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' }, progress: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
@@ -81,6 +82,9 @@ export const learnCommand: CliCommand = {
     if (!values.data) throw new UsageError('give the data with --data FILE');
     if (values.method !== undefined && !METHODS.includes(values.method as Method)) throw new UsageError(`--method must be one of ${METHODS.join(', ')}`);
     const options = learningOptions(values);
+    if (values.progress) {
+      options.onProgress = (p) => io.err(`restart ${p.restart + 1}, iteration ${p.iteration}: log-likelihood ${p.logLikelihood.toFixed(4)}\n`);
+    }
     const net = readNetworkFile(positionals[0]!, io);
     const reference = values.compare ? readNetworkFile(values.compare, io) : undefined;
     if (!net || (values.compare && !reference)) return 1;

@@ -11,6 +11,7 @@ import type { BayesianNetwork } from './network.js';
 import { cardinality, rowCount } from './network.js';
 import type { CategoricalDataset } from './categoricalData.js';
 import { mEstimatePseudoCounts } from './parameterLearning.js';
+import { EngineError } from './engineError.js';
 
 export type Prior =
   | { kind: 'none' }
@@ -24,9 +25,13 @@ export const NO_PRIOR: Prior = { kind: 'none' };
 export function pseudoCount(prior: Prior, rows: number, k: number): number {
   switch (prior.kind) {
     case 'none': return 0;
-    case 'dirichlet': return prior.alpha;
+    case 'dirichlet':
+      if (!(prior.alpha >= 0 && Number.isFinite(prior.alpha))) throw new EngineError(`a Dirichlet pseudo-count must be ≥ 0, got ${prior.alpha}`);
+      return prior.alpha;
     case 'mEstimate': return mEstimatePseudoCounts(k, prior.m)[0]!;
-    case 'bdeu': return prior.ess / (rows * k);
+    case 'bdeu':
+      if (!(prior.ess > 0 && Number.isFinite(prior.ess))) throw new EngineError(`the BDeu equivalent sample size must be positive, got ${prior.ess}`);
+      return prior.ess / (rows * k);
   }
 }
 
@@ -37,14 +42,6 @@ export function familyStrides(net: BayesianNetwork, v: number): { family: number
   let s = 1;
   for (let i = family.length - 1; i >= 0; i--) { strides[i] = s; s *= cardinality(net, family[i]!); }
   return { family, strides };
-}
-
-/**
- * Counts of (parent row, child state) over the rows where the whole family is observed, in the
- * CPT layout. `data` columns are in network order (see alignToNetwork).
- */
-export function familyCounts(net: BayesianNetwork, data: CategoricalDataset, v: number): Float64Array {
-  return countConfigurations(data, [...net.cpts[v]!.parents, v]);
 }
 
 /**
@@ -87,7 +84,8 @@ export function normaliseRows(counts: Float64Array, k: number, pseudo: number): 
 export function learnCpts(net: BayesianNetwork, data: CategoricalDataset, prior: Prior = NO_PRIOR): BayesianNetwork {
   return withTables(net, (v) => {
     const k = cardinality(net, v);
-    return normaliseRows(familyCounts(net, data, v), k, pseudoCount(prior, rowCount(net, v), k));
+    // Counts in the CPT layout: parents' row × child state, over the rows where the family is observed.
+    return normaliseRows(countConfigurations(data, [...net.cpts[v]!.parents, v]), k, pseudoCount(prior, rowCount(net, v), k));
   });
 }
 
@@ -98,4 +96,11 @@ export function withTables(net: BayesianNetwork, table: (v: number) => Float64Ar
     variables: net.variables,
     cpts: net.cpts.map((cpt, v) => ({ child: v, parents: [...cpt.parents], table: table(v) })),
   };
+}
+
+/** The network a structure search found (parent lists over the data's columns), with CPTs counted from the data. */
+export function networkFromStructure(name: string, data: CategoricalDataset, parents: readonly (readonly number[])[], prior: Prior = NO_PRIOR): BayesianNetwork {
+  const variables = data.attributes.map((a) => ({ name: a.name, states: [...a.values] }));
+  const shape: BayesianNetwork = { name, variables, cpts: parents.map((ps, v) => ({ child: v, parents: [...ps], table: new Float64Array() })) };
+  return learnCpts(shape, data, prior);
 }

@@ -63,13 +63,13 @@ function impossibleOr(message: string, range: Range): Diagnostic {
   if (message === IMPOSSIBLE) return impossibleEvidence(range);
   // Samplers say "no sample was consistent with the evidence": the same cause, seen by sampling.
   if (message.includes('no sample was consistent')) {
-    return { severity: 'error', code: 'impossible-evidence', message: `evidence has probability 0 (or too small to sample): ${message}`, range };
+    return { severity: 'error', code: 'evidence-impossible', message: `evidence has probability 0 (or too small to sample): ${message}`, range };
   }
   return { severity: 'error', code: 'engine-error', message, range };
 }
 
 export function impossibleEvidence(range: Range): Diagnostic {
-  return { severity: 'error', code: 'impossible-evidence', message: 'evidence has probability 0', range };
+  return { severity: 'error', code: 'evidence-impossible', message: 'evidence has probability 0', range };
 }
 
 /** The InferenceInfo fields of a successful answer. */

@@ -68,8 +68,9 @@ test('bayes learn picks EM for missing values, reads headerless network-order ta
   for (let i = 1; i < a.trace.length; i++) assert.ok(a.trace[i] >= a.trace[i - 1] - 1e-9 * Math.abs(a.trace[i - 1]));
   assert.deepEqual((await run()).cpts, a.cpts);
   const io = capture();
-  assert.equal(await main(['learn', bif, '--data', csv, '--method', 'gradient', '--iterations', '20'], io), 0, io.stderr);
+  assert.equal(await main(['learn', bif, '--data', csv, '--method', 'gradient', '--iterations', '20', '--progress'], io), 0, io.stderr);
   assert.match(io.stdout, /learned by gradient from 1000 records/);
+  assert.match(io.stderr, /^restart 1, iteration 1: log-likelihood -\d+\.\d{4}\n/);
 });
 
 test('bayes learn: bad input is a one-line error (exit 1) or a usage error (exit 2)', async (t) => {

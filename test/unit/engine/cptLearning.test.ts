@@ -42,6 +42,12 @@ test('Laplace (Dirichlet α = 1) and BDeu spread pseudo-counts per cell and per 
   assert.deepEqual([...bdeu.cpts[1]!.table.subarray(3)].map((p) => +p.toFixed(12)), [3 / 9, 4 / 9, 2 / 9].map((p) => +p.toFixed(12)));
 });
 
+test('a prior with a negative or zero size is an engine error', () => {
+  assert.throws(() => learnCpts(net, d, { kind: 'dirichlet', alpha: -1 }), /pseudo-count must be ≥ 0/);
+  assert.throws(() => learnCpts(net, d, { kind: 'bdeu', ess: 0 }), /equivalent sample size must be positive/);
+  assert.throws(() => learnCpts(net, d, { kind: 'mEstimate', m: 0 }), /m must be positive/);
+});
+
 test('a parent configuration never seen (and no prior) gets a uniform row, not NaN', () => {
   const l = learnCpts(net, data([[0, 0], [0, 1]]));
   assert.deepEqual([...l.cpts[1]!.table.subarray(3)], [1 / 3, 1 / 3, 1 / 3]);

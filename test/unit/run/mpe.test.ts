@@ -62,7 +62,7 @@ test('a classifier answers mpe as a network: PlayNB picks No for Mitchell\'s new
 test('impossible evidence and unknown states are diagnostics', async () => {
   const model = `network Z {\n  variable A, B : bool\n  P(A) = 1\n  P(B | A) { true: 0.5, false: 0.5 }\n}\n`;
   const result = await run(`${model}query mpe Z given A = false`);
-  const d = result.diagnostics.find((x) => x.code === 'impossible-evidence')!;
+  const d = result.diagnostics.find((x) => x.code === 'evidence-impossible')!;
   assert.equal(d.message, 'evidence has probability 0');
   assert.equal(d.range.start.line, 5);
   const unknown = await run(`${example('cancer')}\nquery mpe Nowhere`);
