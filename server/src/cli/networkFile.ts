@@ -8,6 +8,8 @@ import { basename, extname } from 'node:path';
 import { readBif } from '../model/bif.js';
 import { compileNetwork, CompileError } from '../model/compileNetwork.js';
 import type { BayesianNetwork } from '../engine/network.js';
+import type { Prior } from '../engine/cptLearning.js';
+import { declaredPrior } from '../run/tablePriors.js';
 import type * as A from '../language/ast.js';
 import { checkText } from '../run/pipeline.js';
 import type { CliIO } from './command.js';
@@ -17,6 +19,8 @@ import { environmentFor } from './workspace.js';
 export interface NetworkFileOptions {
   /** `.bayes` files: the network to read; default: see above. */
   network?: string;
+  /** For learning: `.bayes` tables declared by a prior only (`~ Dirichlet(1)`) are unknown (NaN), not an error. */
+  learning?: boolean;
   workspace?: string;
   'data-root'?: string[];
 }
@@ -26,7 +30,17 @@ export const NETWORK_FILE_USAGE = `  --network NAME    in a .bayes file, the net
   --workspace DIR   the workspace folder a .bayes file may read from
   --data-root DIR   a further folder a .bayes file may read from (repeatable)`;
 
+/** A network and, for `.bayes` models, the parameter priors its tables declare (for learning). */
+export interface NetworkModel {
+  net: BayesianNetwork;
+  prior?: Prior;
+}
+
 export function readNetworkFile(file: string, io: CliIO, options: NetworkFileOptions = {}): BayesianNetwork | undefined {
+  return readNetworkModel(file, io, options)?.net;
+}
+
+export function readNetworkModel(file: string, io: CliIO, options: NetworkFileOptions = {}): NetworkModel | undefined {
   const ext = extname(file).toLowerCase();
   if (ext === '.bayes') return readBayesNetwork(file, io, options);
   if (ext !== '.bif') {
@@ -47,14 +61,14 @@ export function readNetworkFile(file: string, io: CliIO, options: NetworkFileOpt
   }
   // bnlearn's files all say `network unknown`: name the network after its file instead.
   if (r.network.name === 'unknown') r.network.name = fileName(file);
-  return r.network;
+  return { net: r.network };
 }
 
 function fileName(file: string): string {
   return basename(file, extname(file)).replace(/[^A-Za-z0-9_]/g, '_');
 }
 
-function readBayesNetwork(file: string, io: CliIO, options: NetworkFileOptions): BayesianNetwork | undefined {
+function readBayesNetwork(file: string, io: CliIO, options: NetworkFileOptions): NetworkModel | undefined {
   const text = readModel(file, io);
   if (text === undefined) return undefined;
   const env = environmentFor(file, options, io);
@@ -68,9 +82,9 @@ function readBayesNetwork(file: string, io: CliIO, options: NetworkFileOptions):
     return undefined;
   }
   try {
-    const net = compileNetwork(checked.parse.ast, checked.symbols, env, scope);
+    const net = compileNetwork(checked.parse.ast, checked.symbols, env, scope, { unknownTables: options.learning });
     if (scope === undefined) net.name = fileName(file);
-    return net;
+    return { net, prior: declaredPrior(checked.parse.ast, checked.symbols, scope, net) };
   } catch (e) {
     if (!(e instanceof CompileError)) throw e;
     const at = e.range ? `${e.range.start.line + 1}:${e.range.start.character + 1}` : '1:1';

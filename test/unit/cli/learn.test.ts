@@ -147,3 +147,32 @@ test('bayes mixture: Old Faithful with 2 full components, Mitchell k means on on
   assert.equal(await main(['mixture', join(dir, 'none.csv'), '--k', '2'], io), 1);
   assert.match(io.stderr, /no such file/i);
 });
+
+test('bayes learn MODEL.bayes: the structure from its tables, its declared priors unless --prior, --network to pick', async () => {
+  const model = join(dir, 'coin.bayes');
+  writeFileSync(model, `network Coin {
+  variable Side { heads, tails }
+  P(Side) ~ Beta(2, 3)
+}
+network Other {
+  variable Side { heads, tails }
+  P(Side) = 0.5
+}
+`);
+  const csv = join(dir, 'flips.csv');
+  writeFileSync(csv, 'Side\nheads\nheads\nheads\nheads\ntails\n');
+  let io = capture();
+  assert.equal(await main(['learn', model, '--data', csv, '--network', 'Coin', '--json'], io), 0, io.stderr);
+  // Beta(2, 3) pseudo-counts: (4 + 2) / (5 + 5).
+  assert.ok(Math.abs(JSON.parse(io.stdout).cpts.Side.rows[0].distribution.heads - 0.6) < 1e-12);
+  io = capture();
+  assert.equal(await main(['learn', model, '--data', csv, '--network', 'Coin', '--prior', 'none', '--json'], io), 0, io.stderr);
+  assert.equal(JSON.parse(io.stdout).cpts.Side.rows[0].distribution.heads, 0.8);
+  io = capture();
+  assert.equal(await main(['learn', model, '--data', csv], io), 1);
+  assert.match(io.stderr, /not exactly one network: choose one with --network NAME/);
+  writeFileSync(join(dir, 'broken.bayes'), 'network N {\n  P(X) = 2\n}\n');
+  io = capture();
+  assert.equal(await main(['learn', join(dir, 'broken.bayes'), '--data', csv], io), 1);
+  assert.match(io.stderr, /broken\.bayes:2:\d+: error: /);
+});

@@ -1,4 +1,11 @@
-/** Every statement handler; importing this module registers them all. */
+/** Every statement handler; importing this module registers them all (one file per form). */
+import './probability.js';
+import './mpe.js';
+import './sensitivity.js';
+import './independent.js';
+import './learn.js';
+import './learnStructure.js';
+import './estimate.js';
 import './posterior.js';
 import './map.js';
 import './ml.js';
@@ -16,7 +23,3 @@ import './interval.js';
 import './bound.js';
 import './bic.js';
 import './likelihood.js';
-import './probability.js';
-import './mpe.js';
-import './sensitivity.js';
-import './independent.js';
