@@ -91,33 +91,110 @@ test('hill climbing ends at a local maximum among all 543 DAGs on 4 variables (a
 });
 
 /**
- * Mitchell (§6.11.6) reports K2 on 3,000 ALARM cases with a correct order missed one arc and
- * added one. On bnlearn's ALARM we measured (seeds 1–12, maxParents 4): plain K2 always misses
- * INSUFFANESTH→CATECHOL and SAO2→CATECHOL (CATECHOL's 54-row table is thin at 3,000 cases) and
- * adds 3–6 arcs, mostly between siblings (LVEDVOLUME→STROKEVOLUME: chosen first, kept after the
- * true parents arrive); with the pruning pass 2–5 differences; with 10,000 cases 1–3.
+ * Cooper & Herskovits' K2 written straight from their paper, independently of k2.ts: g(i, π) =
+ * Π_j (r−1)!/(N_ij + r − 1)! Π_k N_ijk! over ALL q_i parent configurations (an unseen one gives
+ * (r−1)!/(r−1)! = 1), factorials as sums of logs, counts keyed by the parents' values; each node
+ * adds the predecessor that most increases g while that beats the current g and |π| < u.
  */
-test('K2 on sampled ALARM cases with the true order: ≤ 3 differences at 10,000 cases (pruned), none reversed', (t) => {
+function cooperHerskovitsK2(data: CategoricalDataset, order: number[], u: number): number[][] {
+  const lnFactorial = (n: number) => { let s = 0; for (let m = 2; m <= n; m++) s += Math.log(m); return s; };
+  const g = (i: number, pi: number[]) => {
+    const r = data.attributes[i]!.values.length;
+    const counts = new Map<string, number[]>();
+    for (let row = 0; row < data.rowCount; row++) {
+      const key = pi.map((p) => data.columns[p]![row]).join(',');
+      const n = counts.get(key) ?? new Array<number>(r).fill(0);
+      n[data.columns[i]![row]!]!++;
+      counts.set(key, n);
+    }
+    // The q_i − |counts| unseen configurations each contribute ln((r−1)!/(r−1)!) = 0.
+    let s = 0;
+    for (const n of counts.values()) s += lnFactorial(r - 1) - lnFactorial(n.reduce((a, b) => a + b, 0) + r - 1) + n.reduce((a, b) => a + lnFactorial(b), 0);
+    return s;
+  };
+  const parents: number[][] = data.attributes.map(() => []);
+  order.forEach((i, at) => {
+    const pi = parents[i]!;
+    let pOld = g(i, pi);
+    while (pi.length < u) {
+      const candidates = order.slice(0, at).filter((z) => !pi.includes(z));
+      const scored = candidates.map((z) => ({ z, g: g(i, [...pi, z]) }));
+      const best = scored.reduce((a, b) => (b.g > a.g ? b : a), { z: -1, g: -Infinity });
+      if (!(best.g > pOld)) break;
+      pi.push(best.z);
+      pOld = best.g;
+    }
+  });
+  return parents;
+}
+
+test('k2() chooses the same parents as Cooper & Herskovits\' K2 written from the paper (ALARM, 1,000 cases, u = 4 and 2)', (t) => {
+  const net = loadBif('alarm');
+  if (!net) return t.skip(NO_SHARED);
+  const sorted = topologicalOrder(net);
+  assert.ok('order' in sorted);
+  const data = forwardSample(net, 1000, createRng(3));
+  const [free, bounded] = [4, 2].map((u) => {
+    const reference = cooperHerskovitsK2(data, sorted.order, u);
+    assert.deepEqual(k2(data, { order: sorted.order, maxParents: u }).parents, reference);
+    return reference;
+  });
+  assert.notDeepEqual(free, bounded, 'u = 2 binds somewhere');
+});
+
+/**
+ * Mitchell (§6.11.6): Cooper & Herskovits' K2, given 3,000 ALARM cases and a correct order, missed
+ * one arc and added one. On bnlearn's ALARM (npm run bench:k2, seeds 1–30, u = 4) faithful K2
+ * gives 5–8 differences at 3,000 cases, never ≤ 3, for two reasons the test pins down:
+ *  - INSUFFANESTH→CATECHOL and SAO2→CATECHOL are missing in every seed because the K2 metric
+ *    itself rejects them: the true CATECHOL family (54 parent rows) scores ~22 nats higher
+ *    without either. No search under this metric can find them at 3,000 cases.
+ *  - Three sibling arcs (LVEDVOLUME→STROKEVOLUME, HREKG→HRSAT, MINVOL→VENTALV, or reversed under
+ *    another topological order) are added in every seed: a sibling carrying both shared parents'
+ *    signal is the best single parent, the true parents follow, and plain K2 never removes it
+ *    although the final family scores 15–50 nats higher without it. So the learned DAG scores
+ *    below the true one: a search failure, not a metric one. The pruning pass removes exactly
+ *    these: 2–5 differences (≤ 3 in 15 of 30 seeds), and ≤ 3 in 30 of 30 at 10,000 cases.
+ *  - The other extra arcs are weak (mostly from rare-event roots such as PULMEMBOLUS,
+ *    ANAPHYLAXIS): under 3 nats each, Bayes factors below 20.
+ */
+test('K2 on 3,000 sampled ALARM cases with the true order: what it misses, what it adds, and why', (t) => {
   const net = loadBif('alarm');
   if (!net) return t.skip(NO_SHARED);
   const sorted = topologicalOrder(net);
   assert.ok('order' in sorted);
   const truth = net.cpts.map((c) => c.parents);
+  const index = (name: string) => net.variables.findIndex((v) => v.name === name);
+  const arc = (from: string, to: string): [number, number] => [index(from), index(to)];
   const name = ([a, b]: [number, number]) => `${net.variables[a]!.name}→${net.variables[b]!.name}`;
-  const run = (cases: number, seed: number, prune: boolean) => {
-    const diff = compareStructures(k2(forwardSample(net, cases, createRng(seed)), { order: sorted.order, maxParents: 4, prune }).parents, truth);
-    t.diagnostic(`K2 ${cases} cases seed ${seed}${prune ? ' pruned' : ''}: missing ${diff.missing.map(name).join(' ') || '-'}; extra ${diff.extra.map(name).join(' ') || '-'}`);
-    assert.equal(diff.reversed.length, 0, 'a correct order cannot reverse an arc');
-    return diff;
-  };
+  const catecholArcs = [arc('INSUFFANESTH', 'CATECHOL'), arc('SAO2', 'CATECHOL')];
+  const siblingArcs = [arc('LVEDVOLUME', 'STROKEVOLUME'), arc('HREKG', 'HRSAT'), arc('MINVOL', 'VENTALV')].map(name);
   for (const seed of [1, 2]) {
-    const plain = run(3000, seed, false);
-    assert.ok(plain.missing.length <= 2 && plain.extra.length <= 6);
-    const pruned = run(3000, seed, true);
-    assert.ok(pruned.missing.length + pruned.extra.length <= 5);
-    assert.ok(pruned.extra.length < plain.extra.length, 'pruning removes the sibling arcs');
-    const more = run(10000, seed, true);
-    assert.ok(more.missing.length + more.extra.length <= 3, `${more.missing.length} missing + ${more.extra.length} extra`);
+    const data = forwardSample(net, 3000, createRng(seed));
+    const scores = new ScoreCache(data, { score: 'k2' });
+    const change = ([from, to]: [number, number], ps: readonly number[]) => scores.family(to, ps) - scores.family(to, ps.filter((p) => p !== from));
+    const plain = k2(data, { order: sorted.order, maxParents: 4 });
+    const pruned = k2(data, { order: sorted.order, maxParents: 4, prune: true });
+    const [d, dp] = [plain, pruned].map((found) => compareStructures(found.parents, truth));
+    t.diagnostic(`seed ${seed}: missing ${d!.missing.map(name).join(' ')}; extra ${d!.extra.map((a) => `${name(a)} (${change(a, plain.parents[a[1]]!).toFixed(2)})`).join(' ')}; pruned extra ${dp!.extra.map(name).join(' ') || '-'}`);
+    assert.equal(d!.reversed.length + dp!.reversed.length, 0, 'a correct order cannot reverse an arc');
+    assert.deepEqual(d!.missing.map(name).sort(), catecholArcs.map(name).sort());
+    for (const a of catecholArcs) assert.ok(change(a, truth[a[1]]!) < -10, `the metric rejects ${name(a)}`);
+    const extra = d!.extra.map(name);
+    for (const s of siblingArcs) assert.ok(extra.includes(s), `plain K2 adds ${s}`);
+    for (const a of d!.extra) {
+      const gain = change(a, plain.parents[a[1]]!);
+      if (siblingArcs.includes(name(a))) assert.ok(gain < -10, `${name(a)} is kept although dropping it gains ${-gain}`);
+      else assert.ok(gain > 0 && gain < 3, `${name(a)}: weak, ${gain} nats`);
+    }
+    assert.ok(plain.score < scores.total(truth), 'plain K2 ends below the true DAG: the search, not the metric');
+    assert.deepEqual(dp!.missing, d!.missing);
+    assert.deepEqual(dp!.extra.map(name), extra.filter((a) => !siblingArcs.includes(a)), 'pruning removes exactly the sibling arcs');
+    assert.ok(pruned.score > scores.total(truth), 'pruned K2 beats the true DAG under the K2 metric');
+    assert.ok(dp!.missing.length + dp!.extra.length <= 5);
+    const more = compareStructures(k2(forwardSample(net, 10000, createRng(seed)), { order: sorted.order, maxParents: 4, prune: true }).parents, truth);
+    t.diagnostic(`seed ${seed}, 10,000 cases pruned: missing ${more.missing.map(name).join(' ') || '-'}; extra ${more.extra.map(name).join(' ') || '-'}`);
+    assert.ok(more.missing.length + more.extra.length + more.reversed.length <= 3);
   }
 });
 
