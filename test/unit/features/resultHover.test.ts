@@ -22,7 +22,7 @@ const lineRange = (text: string, needle: string) => {
 };
 const run = (results: ResultEntry[]): RunResult => ({ version: 1, file: 'm.bayes', diagnostics: [], results });
 
-test('a hypothesis hover ranks it in every column of the posterior and MDL rows and marks h_MAP, h_ML, h_MDL', () => {
+test('a hypothesis hover gives P(h), P(D|h), P(h|D) with its rank and the MDL bits per statement, and marks h_MAP, h_ML, h_MDL', () => {
   const text = read('cancer.bayes');
   const posterior = lineRange(text, 'query posterior');
   const mdl = lineRange(text, 'query mdl');
@@ -46,25 +46,17 @@ test('a hypothesis hover ranks it in every column of the posterior and MDL rows 
     },
   ]);
   const shown = hover(parseDocument(text).ast, positionOf(text, 'healthy: 0.992'), result)!.contents as { value: string };
-  const p = `posterior, line ${posterior.start.line + 1}`;
-  const m = `mdl, line ${mdl.start.line + 1}`;
   assert.equal(shown.value, [
     'hypothesis **healthy** of Diagnosis · prior P(healthy) = 0.992',
     '---',
     [
-      `- rows.prior (${p}): **0.992** — rank 1 of 2`,
-      `- rows.likelihood (${p}): **0.03** — rank 2 of 2`,
-      `- rows.product (${p}): **0.02976** — rank 1 of 2`,
-      `- rows.posterior (${p}): **0.7915** — rank 1 of 2`,
-      `- ★ map (${p})`,
-      `- rows.hypothesisBits (${m}): **0.012** — rank 1 of 2`,
-      `- rows.dataBits (${m}): **5.059** — rank 2 of 2`,
-      `- rows.totalBits (${m}): **5.071** — rank 1 of 2`,
-      `- ★ best by mdl (${m})`,
+      `- \`query posterior Diagnosis given Test = pos\` (line ${posterior.start.line + 1}): P(healthy) = 0.992 · P(D | healthy) = 0.03 · P(healthy | D) = **0.7915**, rank 1 of 2 · ★ h_MAP`,
+      `- \`query mdl Diagnosis given Test = pos\` (line ${mdl.start.line + 1}): L(healthy) + L(D | healthy) = 0.012 + 5.059 = **5.071** bits, rank 1 of 2 · ★ h_MDL`,
     ].join('\n'),
   ].join('\n\n'));
   const cancer = (hover(parseDocument(text).ast, positionOf(text, 'cancer:  0.008'), result)!.contents as { value: string }).value;
-  assert.match(cancer, /- ★ ml \(posterior/);
+  assert.match(cancer, /P\(cancer \| D\) = \*\*0.2085\*\*, rank 2 of 2 · ★ h_ML\n/);
+  assert.match(cancer, /= \*\*6.995\*\* bits, rank 2 of 2$/);
 });
 
 test('a variable hover shows its marginal filed under its name, as bars', () => {
