@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseDocument } from '../../../server/src/language/index.js';
 import { hover } from '../../../server/src/features/hover.js';
 import { inlayHints } from '../../../server/src/features/inlayHints.js';
+import { explainEntry } from '../../../server/src/features/resultExplain.js';
 import type { ResultEntry, RunResult } from '../../../server/src/run/runResult.js';
 import { repoRoot } from '../../support/shared.js';
 import { positionOf } from '../../support/edits.js';
@@ -101,4 +102,25 @@ test('inlay hints: the headline after each result line, the actual value after a
     [passed.start.line, passed.end.character, '✓'],
   ]);
   assert.deepEqual(inlayHints(text, result, { start: { line: 0, character: 0 }, end: { line: q.start.line - 1, character: 0 } }), []);
+});
+
+test('result hovers without a posterior or without counts: impossible evidence says so, smoothed factors show their values', () => {
+  const impossible = explainEntry({
+    kind: 'posterior', range: lineRange(read('cancer.bayes'), 'query posterior'), source: '', headline: 'evidence has probability 0',
+    rows: [{ hypothesis: 'twoHeaded', prior: 0.5, likelihood: 0, product: 0 }, { hypothesis: 'twoTailed', prior: 0.5, likelihood: 0, product: 0 }],
+    evidence: 0, evidencePossible: false, map: [], ml: ['twoHeaded', 'twoTailed'], data: 'Coin = heads, Coin = tails',
+  });
+  assert.ok(impossible.includes('Bayes theorem (Mitchell eq. 6.2), D = Coin = heads, Coin = tails:'), impossible);
+  assert.ok(impossible.includes('P(D | twoTailed) P(twoTailed) = 0 × 0.5 = 0\nP(D) = 0: no hypothesis can produce the data, there is no posterior\n'), impossible);
+  assert.ok(impossible.endsWith('h_MAP = — · h_ML = twoHeaded, twoTailed'), impossible);
+  const smoothed = explainEntry({
+    kind: 'classify', range: lineRange(read('playtennis.bayes'), 'query classify'), source: '', headline: 'No · 0.75', classifier: 'NB',
+    classes: [
+      { value: 'Yes', score: 0.1, posterior: 0.25, factors: [{ term: 'P(Yes)', p: 0.5, count: 1, total: 2 }, { term: 'P(Sunny|Yes)', p: 0.2 }] },
+      { value: 'No', score: 0.3, posterior: 0.75, factors: [{ term: 'P(No)', p: 0.5, count: 1, total: 2 }, { term: 'P(Sunny|No)', p: 0.6 }] },
+    ],
+    predicted: 'No', ignored: [{ attribute: 'Wind', value: 'Calm', reason: 'unseen' }],
+  });
+  assert.ok(smoothed.includes('P(Yes) P(Sunny|Yes) = 1/2 · 0.2 = 0.1\nP(No) P(Sunny|No) = 1/2 · 0.6 = 0.3\nP(No | x) = 0.3 / (0.1 + 0.3) = 0.75\n'), smoothed);
+  assert.ok(smoothed.includes('left out of the product: Wind = Calm (unseen)'), smoothed);
 });
