@@ -38,7 +38,10 @@ export function posteriorMarkdown(e: PosteriorResult): string {
   const rows = e.rows.slice(0, MAX_LINES);
   const lines = rows.map((r) => `P(${d} | ${r.hypothesis}) P(${r.hypothesis}) = ${formatNumber(r.likelihood)} × ${formatNumber(r.prior)} = ${formatNumber(r.product)}`);
   if (e.rows.length > rows.length) lines.push(`… and ${e.rows.length - rows.length} more hypotheses`);
-  const sum = e.rows.length <= 4 ? `(${e.rows.map((r) => formatNumber(r.product)).join(' + ')})` : formatNumber(e.evidence);
+  // A few products are summed as written (Mitchell's .00784 / (.00784 + .02976)); more are P(D).
+  const spelled = e.rows.length <= 4;
+  const sum = spelled ? `(${e.rows.map((r) => formatNumber(r.product)).join(' + ')})` : 'P(D)';
+  if (!spelled && e.evidencePossible) lines.push(`P(D) = Σ P(D | h) P(h) = ${formatNumber(e.evidence)}`);
   if (e.evidencePossible) {
     for (const r of rows) lines.push(`P(${r.hypothesis} | ${d}) = ${formatNumber(r.product)} / ${sum} = ${formatNumber(r.posterior ?? 0)}`);
   } else lines.push(`P(${d}) = 0: no hypothesis can produce the data, there is no posterior`);
