@@ -136,6 +136,25 @@ describe('results webview: the example models', () => {
   });
 });
 
+describe('results webview: Mitchell fig. 6.1', () => {
+  test('two_tests: P(cancer) drawn .008 → .2085 → .8959 as the two positive tests arrive', async (t) => {
+    if (!existsSync(CHROMIUM)) return t.skip(`no Chromium at ${CHROMIUM}`);
+    harness ??= await Harness.start();
+    await withPanel('dark', async (p) => {
+      const run = runExample('two_tests.bayes');
+      const posterior = run.results.find((e) => e.kind === 'posterior');
+      assert.ok(posterior?.kind === 'posterior' && posterior.sequence?.length === 2);
+      await p.show(run);
+      const chart = p.page.locator('section.card[data-kind="posterior"] .small-multiples svg').first();
+      assert.equal(await chart.getAttribute('aria-label'), 'P(cancer | data seen)');
+      const ys = await chart.locator('circle.dot').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-y'))));
+      assert.deepEqual(ys, [0.008, ...posterior.sequence.map((s) => s.posterior[0])]);
+      assert.deepEqual(ys.map((y) => Number(y.toFixed(4))), [0.008, 0.2085, 0.8959]);
+      await p.screenshot('fig-6-1-two-tests');
+    });
+  });
+});
+
 /** Bars, marks and tables of the kinds with charts carry exactly the entry's numbers, in order. */
 async function assertNumbersDrawn(p: PanelPage, run: RunResult): Promise<void> {
   const cards = p.page.locator('section.card[data-kind]');
@@ -147,6 +166,13 @@ async function assertNumbersDrawn(p: PanelPage, run: RunResult): Promise<void> {
       assert.deepEqual(await values('rect.bar.prior'), numbers(e.rows.map((r) => r.prior)));
       const marked = await cards.nth(i).locator('text.mark').evaluateAll((ts) => ts.map((t) => t.textContent));
       for (const h of e.map) assert.ok(marked.some((m) => m?.includes('MAP')), `MAP ${h} marked`);
+      // Fig. 6.1: one chart per hypothesis, its dots at the prior then the posterior after each datum.
+      const charts = cards.nth(i).locator('.small-multiples svg');
+      assert.equal(await charts.count(), e.sequence?.length ? e.rows.length : 0);
+      for (const [j, r] of (e.sequence?.length ? e.rows : []).entries()) {
+        const ys = await charts.nth(j).locator('circle.dot').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-y'))));
+        assert.deepEqual(ys, [r.prior, ...e.sequence!.map((s) => s.posterior[j])], `${r.hypothesis} datum by datum`);
+      }
     } else if (e.kind === 'mdl') {
       assert.deepEqual(await values('rect.bar'), numbers(e.rows.flatMap((r) => [r.hypothesisBits, r.dataBits])));
     } else if (e.kind === 'classify' && e.classes.some((c) => c.posterior !== undefined)) {

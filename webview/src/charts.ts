@@ -65,7 +65,7 @@ function truncate(s: string, n: number): string {
 export interface Plot { root: SVGSVGElement; x: (v: number) => number; y: (v: number) => number }
 
 /** An SVG with x/y axes over the given domains; returns the scales for drawing into it. */
-export function axes(xDomain: [number, number], yDomain: [number, number], xLabel: string, yLabel: string, width = 460, height = 240): Plot {
+export function axes(xDomain: [number, number], yDomain: [number, number], xLabel: string, yLabel: string, width = 460, height = 240, integerX = false): Plot {
   const m = { l: 64, r: 14, t: 10, b: 38 };
   const [x0, x1] = widen(xDomain), [y0, y1] = widen(yDomain);
   const x = (v: number) => m.l + ((v - x0) / (x1 - x0)) * (width - m.l - m.r);
@@ -73,7 +73,8 @@ export function axes(xDomain: [number, number], yDomain: [number, number], xLabe
   const root = svg('svg', { width, height, viewBox: `0 0 ${width} ${height}` });
   const g = svg('g', { class: 'axis' });
   g.append(svg('line', { x1: m.l, y1: height - m.b, x2: width - m.r, y2: height - m.b }), svg('line', { x1: m.l, y1: m.t, x2: m.l, y2: height - m.b }));
-  for (const t of ticks(x0, x1, 6)) g.append(svg('text', { x: x(t), y: height - m.b + 14, 'text-anchor': 'middle', class: 'tick' }, num(t, 3)));
+  // Counts (data seen, iterations) get whole-number ticks only.
+  for (const t of ticks(x0, x1, 6).filter((t) => !integerX || Number.isInteger(t))) g.append(svg('text', { x: x(t), y: height - m.b + 14, 'text-anchor': 'middle', class: 'tick' }, num(t, 3)));
   for (const t of ticks(y0, y1, 5)) {
     g.append(svg('text', { x: m.l - 4, y: y(t), 'text-anchor': 'end', 'dominant-baseline': 'middle', class: 'tick' }, num(t, 4)));
     g.append(svg('line', { x1: m.l, y1: y(t), x2: width - m.r, y2: y(t), class: 'grid' }));
@@ -103,10 +104,13 @@ export function polyline(plot: Plot, points: Array<[number, number]>, className:
   return svg('polyline', { points: points.map(([a, b]) => `${plot.x(a).toFixed(2)},${plot.y(b).toFixed(2)}`).join(' '), class: `line ${className}` });
 }
 
+/** Fixed y range (probabilities on [0, 1]), a smaller size for small multiples, whole-number x ticks. */
+export interface LineChartOptions { yDomain?: [number, number]; width?: number; height?: number; integerX?: boolean }
+
 /** A line per series with a dot at each point (each dot's title holds its exact value). */
-export function lineChart(name: string, label: string, xLabel: string, yLabel: string, series: Array<{ name: string; className: string; points: Array<[number, number]> }>): HTMLElement {
+export function lineChart(name: string, label: string, xLabel: string, yLabel: string, series: Array<{ name: string; className: string; points: Array<[number, number]> }>, options: LineChartOptions = {}): HTMLElement {
   const all = series.flatMap((s) => s.points);
-  const plot = axes(extent(all.map((p) => p[0])), extent(all.map((p) => p[1])), xLabel, yLabel);
+  const plot = axes(extent(all.map((p) => p[0])), options.yDomain ?? extent(all.map((p) => p[1])), xLabel, yLabel, options.width, options.height, options.integerX);
   for (const s of series) {
     plot.root.append(polyline(plot, s.points, s.className));
     for (const [a, b] of s.points) {

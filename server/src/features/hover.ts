@@ -6,17 +6,18 @@
  */
 import type { Hover, Position } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
-import type { RunResult } from '../run/runResult.js';
+import type { MdlResult, NetworkResult, PosteriorResult, ResultEntry, RunResult } from '../run/runResult.js';
 import type { NameIndex, NameSymbol } from './nameIndex.js';
 import { nameIndex } from './nameResolution.js';
-import { barChart, entriesOverlapping, entryMarkdown, formatNumber, markdownTable, numberRecords } from './resultView.js';
+import { barChart, entriesOverlapping, formatNumber, markdownTable, numberRecords } from './resultView.js';
+import { dataName, explainEntry } from './resultExplain.js';
 
 export function hover(file: A.BayesFile, position: Position, run: RunResult | undefined): Hover | null {
   const index = nameIndex(file);
   const found = index.at(position);
   const sections = found ? symbolSections(file, index, found.symbol, run) : [];
   if (!found || found.symbol.kind !== 'variable') {
-    for (const entry of entriesOverlapping(run, position.line)) sections.push(entryMarkdown(entry));
+    for (const entry of entriesOverlapping(run, position.line)) sections.push(explainEntry(entry));
   }
   if (sections.length === 0) return null;
   return { contents: { kind: 'markdown', value: sections.join('\n\n---\n\n') }, ...(found ? { range: found.name.range } : {}) };
@@ -111,6 +112,10 @@ function distributions(index: NameIndex, s: NameSymbol, run: RunResult | undefin
   const sections: string[] = [];
   const uses = index.uses(s).filter((u) => !u.declaration);
   for (const entry of run.results) {
+    if (entry.kind === 'network') {
+      sections.unshift(...networkMarginal(entry, s));
+      continue;
+    }
     const named = uses.some((u) => u.name.range.start.line >= entry.range.start.line && u.name.range.end.line <= entry.range.end.line);
     for (const { path, field, record } of numberRecords(entry)) {
       const keys = Object.keys(record);
@@ -121,6 +126,16 @@ function distributions(index: NameIndex, s: NameSymbol, run: RunResult | undefin
   return sections;
 }
 
+/** The variable's marginal in the network the run drew (given the file's `observe` evidence, if any). */
+function networkMarginal(e: NetworkResult, s: NameSymbol): string[] {
+  if (e.network !== (s.scope || 'default')) return [];
+  const v = e.variables.find((x) => x.name === s.name);
+  if (!v) return [];
+  const given = v.evidence !== undefined ? ` (observed ${v.evidence})` : '';
+  const how = e.method === 'exact' ? 'exact' : `${e.method}, ${e.samples ?? '?'} samples`;
+  return [`P(${s.name}) in network ${e.network}${given}, ${how}:\n\n${barChart(Object.fromEntries(v.states.map((st, i) => [st, v.marginal[i]!])))}`];
+}
+
 /** Top-level fields naming this hypothesis as a choice: `map: ['healthy']`, `best: [...]`, `bestMdl: 'd1a'`. */
 function choiceFields(entry: object, name: string): string[] {
   return Object.entries(entry)
@@ -128,21 +143,61 @@ function choiceFields(entry: object, name: string): string[] {
     .map(([field]) => field);
 }
 
-/** Every number the run gives this hypothesis, its rank in each, and the choices that name it. */
+/** 1-based rank of `name` among the values: largest first, or smallest first for description lengths. */
+function rank(values: Record<string, number>, name: string, smallestFirst = false): string {
+  const sorted = Object.entries(values).sort((a, b) => (smallestFirst ? a[1] - b[1] : b[1] - a[1]));
+  return `rank ${sorted.findIndex(([k]) => k === name) + 1} of ${sorted.length}`;
+}
+
+/**
+ * What each result says of this hypothesis, one line per statement: Bayes theorem's three
+ * numbers and the posterior's rank, MDL's bits, or every number found by shape; ★ for h_MAP,
+ * h_ML, h_MDL. Expect lines re-ask queries already listed, and identical lines (`query map`
+ * after `query posterior` on the same D) are shown once.
+ */
 function hypothesisFigures(s: NameSymbol, run: RunResult | undefined): string[] {
   if (!run) return [];
   const lines: string[] = [];
+  const seen = new Set<string>();
   for (const entry of run.results) {
-    const where = `${entry.kind}, line ${entry.range.start.line + 1}`;
-    for (const { field, record } of numberRecords(entry)) {
-      if (!(s.name in record)) continue;
-      // Description lengths (`…Bits`) rank smallest first; probabilities and scores largest first.
-      const smaller = /bits$/i.test(field);
-      const sorted = Object.entries(record).sort((a, b) => (smaller ? a[1] - b[1] : b[1] - a[1]));
-      const rank = sorted.findIndex(([k]) => k === s.name) + 1;
-      lines.push(`- ${field} (${where}): **${formatNumber(record[s.name])}** — rank ${rank} of ${sorted.length}`);
-    }
-    for (const field of choiceFields(entry, s.name)) lines.push(`- ★ ${field === 'best' ? `best by ${entry.kind}` : field} (${where})`);
+    if (entry.kind === 'expect') continue;
+    const figures = entry.kind === 'posterior' ? posteriorFigures(entry, s.name) : entry.kind === 'mdl' ? mdlFigures(entry, s.name) : shapeFigures(entry, s.name);
+    if (!figures || seen.has(figures)) continue;
+    seen.add(figures);
+    lines.push(`- \`${entry.source.trim()}\` (line ${entry.range.start.line + 1}): ${figures}`);
   }
   return lines.length > 0 ? [lines.join('\n')] : [];
+}
+
+function posteriorFigures(e: PosteriorResult, name: string): string | undefined {
+  const row = e.rows.find((r) => r.hypothesis === name);
+  if (!row) return undefined;
+  const d = dataName(e);
+  const figures = [`P(${name}) = ${formatNumber(row.prior)}`, `P(${d} | ${name}) = ${formatNumber(row.likelihood)}`];
+  if (row.posterior !== undefined) {
+    const posteriors = Object.fromEntries(e.rows.map((r) => [r.hypothesis, r.posterior ?? 0]));
+    figures.push(`P(${name} | ${d}) = **${formatNumber(row.posterior)}**, ${rank(posteriors, name)}`);
+  }
+  if (e.map.includes(name)) figures.push('★ h_MAP');
+  if (e.ml.includes(name)) figures.push('★ h_ML');
+  return figures.join(' · ');
+}
+
+function mdlFigures(e: MdlResult, name: string): string | undefined {
+  const row = e.rows.find((r) => r.hypothesis === name);
+  if (!row) return undefined;
+  const totals = Object.fromEntries(e.rows.map((r) => [r.hypothesis, r.totalBits]));
+  const bits = `L(${name}) + L(D | ${name}) = ${formatNumber(row.hypothesisBits)} + ${formatNumber(row.dataBits)} = **${formatNumber(row.totalBits)}** bits, ${rank(totals, name, true)}`;
+  return e.best.includes(name) ? `${bits} · ★ h_MDL` : bits;
+}
+
+/** Any other kind: every number record that names the hypothesis, and the choice fields naming it. */
+function shapeFigures(entry: ResultEntry, name: string): string | undefined {
+  const figures: string[] = [];
+  for (const { field, record } of numberRecords(entry)) {
+    // Description lengths (`…Bits`) rank smallest first; probabilities and scores largest first.
+    if (name in record) figures.push(`${field} **${formatNumber(record[name])}**, ${rank(record, name, /bits$/i.test(field))}`);
+  }
+  for (const field of choiceFields(entry, name)) figures.push(`★ ${field === 'best' ? `best by ${entry.kind}` : field}`);
+  return figures.length > 0 ? figures.join(' · ') : undefined;
 }

@@ -6,6 +6,8 @@
 import type { ResultEntry, RunResult } from '../run/runResult.js';
 
 const BASE_FIELDS = new Set(['kind', 'range', 'source', 'headline']);
+/** Source ranges nested anywhere (an expect's `result.range`, a variable's `declaration`): positions, not results. */
+const RANGE_FIELDS = new Set(['range', 'declaration']);
 
 export function entriesOverlapping(result: RunResult | undefined, line: number): ResultEntry[] {
   return result ? result.results.filter((r) => r.range.start.line <= line && line <= r.range.end.line) : [];
@@ -41,7 +43,7 @@ export function numberRecords(entry: ResultEntry): FoundRecord[] {
       for (const [column, byName] of namedRows(value)) found.push({ path: [...path, column], field: [...path, column].join('.'), record: byName });
       return;
     }
-    for (const [key, child] of Object.entries(value)) if (!(path.length === 0 && BASE_FIELDS.has(key))) visit(child, [...path, key]);
+    for (const [key, child] of Object.entries(value)) if (!(path.length === 0 && BASE_FIELDS.has(key)) && !RANGE_FIELDS.has(key)) visit(child, [...path, key]);
   };
   visit(entry, []);
   return found;

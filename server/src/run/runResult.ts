@@ -213,6 +213,13 @@ export interface PosteriorResult extends ResultBase {
   evidencePossible: boolean;
   map: string[];
   ml: string[];
+  /** D as written: `Test = pos`, `Test = pos, Test = pos`, `Days (14 rows)`; empty when there is none. */
+  data?: string;
+  /**
+   * Mitchell fig. 6.1: P(h|d1…di) after each datum, in `rows` order (before the first datum the
+   * posterior is the prior). Present for 2–200 data; it ends where the data become impossible.
+   */
+  sequence?: { datum: string; posterior: number[] }[];
 }
 
 /**
@@ -279,13 +286,19 @@ export interface ClassifyResult extends ResultBase {
   kind: 'classify';
   classifier: string;
   /** score = P(v) Π P(a_i|v) (categorical only); posterior absent when every class has probability 0. */
-  classes: { value: string; score?: number; logScore?: number; posterior?: number }[];
+  classes: { value: string; score?: number; logScore?: number; posterior?: number; factors?: ClassifyFactor[] }[];
   predicted?: string;
   /** Attribute values left out: missing, or never seen in training (glue emits information diagnostics). */
   ignored: IgnoredValue[];
   /** Text classifiers: word positions used and ignored (not in the vocabulary). */
   words?: { used: number; ignored: number };
 }
+
+/**
+ * One factor of P(v) Π P(a_i|v): `P(Sunny|Yes)` = 2/9. `count`/`total` are the training counts
+ * when the estimate is their plain ratio (smoothing none); smoothed estimates give `p` only.
+ */
+export interface ClassifyFactor { term: string; p: number; count?: number; total?: number }
 
 export interface EvaluationResult extends ResultBase, Evaluation {
   kind: 'evaluation';

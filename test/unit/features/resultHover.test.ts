@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseDocument } from '../../../server/src/language/index.js';
 import { hover } from '../../../server/src/features/hover.js';
 import { inlayHints } from '../../../server/src/features/inlayHints.js';
+import { explainEntry } from '../../../server/src/features/resultExplain.js';
 import type { ResultEntry, RunResult } from '../../../server/src/run/runResult.js';
 import { repoRoot } from '../../support/shared.js';
 import { positionOf } from '../../support/edits.js';
@@ -22,7 +23,7 @@ const lineRange = (text: string, needle: string) => {
 };
 const run = (results: ResultEntry[]): RunResult => ({ version: 1, file: 'm.bayes', diagnostics: [], results });
 
-test('a hypothesis hover ranks it in every column of the posterior and MDL rows and marks h_MAP, h_ML, h_MDL', () => {
+test('a hypothesis hover gives P(h), P(D|h), P(h|D) with its rank and the MDL bits per statement, and marks h_MAP, h_ML, h_MDL', () => {
   const text = read('cancer.bayes');
   const posterior = lineRange(text, 'query posterior');
   const mdl = lineRange(text, 'query mdl');
@@ -46,25 +47,17 @@ test('a hypothesis hover ranks it in every column of the posterior and MDL rows 
     },
   ]);
   const shown = hover(parseDocument(text).ast, positionOf(text, 'healthy: 0.992'), result)!.contents as { value: string };
-  const p = `posterior, line ${posterior.start.line + 1}`;
-  const m = `mdl, line ${mdl.start.line + 1}`;
   assert.equal(shown.value, [
     'hypothesis **healthy** of Diagnosis · prior P(healthy) = 0.992',
     '---',
     [
-      `- rows.prior (${p}): **0.992** — rank 1 of 2`,
-      `- rows.likelihood (${p}): **0.03** — rank 2 of 2`,
-      `- rows.product (${p}): **0.02976** — rank 1 of 2`,
-      `- rows.posterior (${p}): **0.7915** — rank 1 of 2`,
-      `- ★ map (${p})`,
-      `- rows.hypothesisBits (${m}): **0.012** — rank 1 of 2`,
-      `- rows.dataBits (${m}): **5.059** — rank 2 of 2`,
-      `- rows.totalBits (${m}): **5.071** — rank 1 of 2`,
-      `- ★ best by mdl (${m})`,
+      `- \`query posterior Diagnosis given Test = pos\` (line ${posterior.start.line + 1}): P(healthy) = 0.992 · P(D | healthy) = 0.03 · P(healthy | D) = **0.7915**, rank 1 of 2 · ★ h_MAP`,
+      `- \`query mdl Diagnosis given Test = pos\` (line ${mdl.start.line + 1}): L(healthy) + L(D | healthy) = 0.012 + 5.059 = **5.071** bits, rank 1 of 2 · ★ h_MDL`,
     ].join('\n'),
   ].join('\n\n'));
   const cancer = (hover(parseDocument(text).ast, positionOf(text, 'cancer:  0.008'), result)!.contents as { value: string }).value;
-  assert.match(cancer, /- ★ ml \(posterior/);
+  assert.match(cancer, /P\(cancer \| D\) = \*\*0.2085\*\*, rank 2 of 2 · ★ h_ML\n/);
+  assert.match(cancer, /= \*\*6.995\*\* bits, rank 2 of 2$/);
 });
 
 test('a variable hover shows its marginal filed under its name, as bars', () => {
@@ -109,4 +102,25 @@ test('inlay hints: the headline after each result line, the actual value after a
     [passed.start.line, passed.end.character, '✓'],
   ]);
   assert.deepEqual(inlayHints(text, result, { start: { line: 0, character: 0 }, end: { line: q.start.line - 1, character: 0 } }), []);
+});
+
+test('result hovers without a posterior or without counts: impossible evidence says so, smoothed factors show their values', () => {
+  const impossible = explainEntry({
+    kind: 'posterior', range: lineRange(read('cancer.bayes'), 'query posterior'), source: '', headline: 'evidence has probability 0',
+    rows: [{ hypothesis: 'twoHeaded', prior: 0.5, likelihood: 0, product: 0 }, { hypothesis: 'twoTailed', prior: 0.5, likelihood: 0, product: 0 }],
+    evidence: 0, evidencePossible: false, map: [], ml: ['twoHeaded', 'twoTailed'], data: 'Coin = heads, Coin = tails',
+  });
+  assert.ok(impossible.includes('Bayes theorem (Mitchell eq. 6.2), D = Coin = heads, Coin = tails:'), impossible);
+  assert.ok(impossible.includes('P(D | twoTailed) P(twoTailed) = 0 × 0.5 = 0\nP(D) = 0: no hypothesis can produce the data, there is no posterior\n'), impossible);
+  assert.ok(impossible.endsWith('h_MAP = — · h_ML = twoHeaded, twoTailed'), impossible);
+  const smoothed = explainEntry({
+    kind: 'classify', range: lineRange(read('playtennis.bayes'), 'query classify'), source: '', headline: 'No · 0.75', classifier: 'NB',
+    classes: [
+      { value: 'Yes', score: 0.1, posterior: 0.25, factors: [{ term: 'P(Yes)', p: 0.5, count: 1, total: 2 }, { term: 'P(Sunny|Yes)', p: 0.2 }] },
+      { value: 'No', score: 0.3, posterior: 0.75, factors: [{ term: 'P(No)', p: 0.5, count: 1, total: 2 }, { term: 'P(Sunny|No)', p: 0.6 }] },
+    ],
+    predicted: 'No', ignored: [{ attribute: 'Wind', value: 'Calm', reason: 'unseen' }],
+  });
+  assert.ok(smoothed.includes('P(Yes) P(Sunny|Yes) = 1/2 · 0.2 = 0.1\nP(No) P(Sunny|No) = 1/2 · 0.6 = 0.3\nP(No | x) = 0.3 / (0.1 + 0.3) = 0.75\n'), smoothed);
+  assert.ok(smoothed.includes('left out of the product: Wind = Calm (unseen)'), smoothed);
 });

@@ -140,3 +140,59 @@ test('conjunctions with noise ε: P(h|D) ∝ ε^e (1−ε)^(m−e), every hypoth
   // Six hypotheses tie for h_MAP: said, and no value is made up.
   assert.ok(result.diagnostics.some((d) => d.code === 'map-tie' && d.message.startsWith('6 hypotheses')));
 });
+
+test('fig. 6.1: the posterior after each datum, for observations and data set rows, equals Bayes theorem on the prefix', async () => {
+  const result = await run(`${cancer}data Results {
+  Test
+  pos
+  neg
+  pos
+}
+query posterior Diagnosis given Results
+query posterior Diagnosis given Test = [pos, neg, neg]
+query posterior Diagnosis given Test = pos
+`);
+  // P(cancer | d1…di) by hand: the prior times the product of the likelihoods so far, normalised.
+  const p = { pos: [0.98, 0.03], neg: [0.02, 0.97] } as const;
+  const expected = (data: Array<keyof typeof p>) => data.map((_, i) => {
+    const [c, h] = data.slice(0, i + 1).reduce(([c, h], d) => [c * p[d][0], h * p[d][1]], [0.008, 0.992]);
+    return [c / (c + h), h / (c + h)];
+  });
+  const rows = resultAt(result, 9, 'posterior');
+  assert.equal(rows.data, 'Results (3 rows)');
+  assert.deepEqual(rows.sequence!.map((s) => s.datum), ['Results row 1', 'Results row 2', 'Results row 3']);
+  rows.sequence!.forEach((s, i) => s.posterior.forEach((x, j) => close(x, expected(['pos', 'neg', 'pos'])[i]![j]!, 1e-12)));
+  // The last step is the posterior itself.
+  assert.deepEqual(rows.sequence!.at(-1)!.posterior, rows.rows.map((r) => r.posterior));
+  const list = resultAt(result, 10, 'posterior');
+  assert.equal(list.data, 'Test = pos, Test = neg, Test = neg');
+  list.sequence!.forEach((s, i) => s.posterior.forEach((x, j) => close(x, expected(['pos', 'neg', 'neg'])[i]![j]!, 1e-12)));
+  // One datum: its posterior is the table; there is no sequence to draw.
+  const one = resultAt(result, 11, 'posterior');
+  assert.equal(one.data, 'Test = pos');
+  assert.equal(one.sequence, undefined);
+});
+
+test('fig. 6.1: the sequence ends where the data become impossible', async () => {
+  const result = await run(`variable Coin { heads, tails }
+hypotheses Kind { fair: 0.5, twoHeaded: 0.25, twoTailed: 0.25 }
+P(Coin | Kind) { fair: [0.5, 0.5], twoHeaded: [1, 0], twoTailed: [0, 1] }
+query posterior Kind given Coin = [heads, heads]
+query posterior Kind given Coin = [heads, tails, tails]
+`);
+  const steps = (line: number) => resultAt(result, line, 'posterior').sequence!.map((s) => [s.datum, s.posterior.map((x) => Number(x.toFixed(12)))]);
+  // P(fair | heads) = .5·.5 / (.5·.5 + .25·1) = 1/2; after a second head .125 / (.125 + .25) = 1/3.
+  assert.deepEqual(steps(3), [['Coin = heads', [0.5, 0.5, 0]], ['Coin = heads', [1 / 3, 2 / 3, 0].map((x) => Number(x.toFixed(12)))]]);
+  // Heads then tails leaves only the fair coin; a third toss of tails keeps it. A two-headed-only
+  // space would make tails impossible: see below.
+  assert.deepEqual(steps(4), [['Coin = heads', [0.5, 0.5, 0]], ['Coin = tails', [1, 0, 0]], ['Coin = tails', [1, 0, 0]]]);
+  const impossible = await run(`variable Coin { heads, tails }
+hypotheses Kind { twoHeaded: 0.5, twoTailed: 0.5 }
+P(Coin | Kind) { twoHeaded: [1, 0], twoTailed: [0, 1] }
+query posterior Kind given Coin = [heads, heads, tails, heads]
+`);
+  const table = resultAt(impossible, 3, 'posterior');
+  assert.equal(table.evidencePossible, false);
+  assert.deepEqual(table.sequence!.map((s) => [s.datum, s.posterior]), [['Coin = heads', [1, 0]], ['Coin = heads', [1, 0]]]);
+  assert.deepEqual(errors(impossible).map((d) => d.code), ['evidence-impossible']);
+});

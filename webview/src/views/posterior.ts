@@ -1,6 +1,6 @@
 /** Bayesian learning over hypothesis spaces (Mitchell §6.2–6.9): priors, posteriors, MAP/ML, version spaces. */
 import type { GibbsResultEntry, LikelihoodResult, OptimalResult, ParameterResult, PosteriorResult, VersionSpaceResult } from '../../../server/src/run/runResult.js';
-import { barChart } from '../charts.js';
+import { barChart, lineChart } from '../charts.js';
 import { h } from '../dom.js';
 import { prob } from '../format.js';
 import { dataTable } from '../table.js';
@@ -26,7 +26,30 @@ export function posteriorView(e: PosteriorResult): HTMLElement[] {
   const note = e.evidencePossible
     ? h('p', {}, 'P(D) = ', h('span', { class: 'num', 'data-value': String(e.evidence) }, prob(e.evidence)), ` · h_MAP = ${e.map.join(', ')} · h_ML = ${e.ml.join(', ')}`)
     : h('p', { class: 'warning' }, 'The evidence has probability 0 under every hypothesis: no posterior exists.');
-  return [note, chart, table];
+  return [note, chart, table, ...sequenceView(e)];
+}
+
+/** Small multiples drawn at most: a space of hundreds of hypotheses keeps its table, not hundreds of charts. */
+const MAX_SEQUENCE_CHARTS = 12;
+
+/**
+ * Mitchell fig. 6.1: how P(h|d1…di) evolves as the data arrive, one small line chart per
+ * hypothesis from its prior (0 data seen) to its posterior after each datum.
+ */
+function sequenceView(e: PosteriorResult): HTMLElement[] {
+  if (!e.sequence?.length) return [];
+  const steps = e.sequence;
+  const charts = e.rows.slice(0, MAX_SEQUENCE_CHARTS).map((r, i) => {
+    const points: Array<[number, number]> = [[0, r.prior], ...steps.map((s, j): [number, number] => [j + 1, s.posterior[i]!])];
+    return lineChart(`sequence-line${e.range.start.line + 1}-${r.hypothesis}`, `P(${r.hypothesis} | data seen)`, 'data seen', `P(${r.hypothesis}|D)`,
+      [{ name: r.hypothesis, className: 'posterior', points }], { yDomain: [0, 1], width: 240, height: 150, integerX: true });
+  });
+  const more = e.rows.length > MAX_SEQUENCE_CHARTS ? [h('p', {}, `… and ${e.rows.length - MAX_SEQUENCE_CHARTS} more hypotheses (in the table below)`)] : [];
+  const table = dataTable('posterior after each datum', [
+    { title: 'after', value: (s) => s.datum },
+    ...e.rows.map((r, i) => ({ title: `P(${r.hypothesis}|…)`, value: (s: { posterior: number[] }) => s.posterior[i] })),
+  ], [{ datum: '(prior)', posterior: e.rows.map((r) => r.prior) }, ...steps.map((s, j) => ({ ...s, datum: `${j + 1}. ${s.datum}` }))]);
+  return [h('h3', {}, 'Datum by datum (Mitchell fig. 6.1)'), h('div', { class: 'small-multiples', 'aria-label': 'posterior after each datum' }, ...charts), ...more, table];
 }
 
 export function versionSpaceView(e: VersionSpaceResult): HTMLElement[] {

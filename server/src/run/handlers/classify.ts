@@ -6,9 +6,9 @@
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
-import { classifyNaiveBayes } from '../../engine/naiveBayes.js';
+import { classifyNaiveBayes, type IgnoredValue, type NaiveBayesModel } from '../../engine/naiveBayes.js';
 import { CompileError } from '../../model/compileError.js';
-import type { ClassifyResult } from '../runResult.js';
+import type { ClassifyFactor, ClassifyResult } from '../runResult.js';
 import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { classifierDecl, naiveBayesClassifier } from '../classifiers.js';
 import { classifyTextInstance } from '../textClassifiers.js';
@@ -41,9 +41,26 @@ async function classifyCategorical(ctx: HandlerContext, query: A.ClassifyQuery):
   const best = answer.classes.find((c) => c.value === answer.predicted);
   const result: ClassifyResult = {
     kind: 'classify', range: ctx.statement.range, source: ctx.source, classifier: query.classifier.text,
-    classes: answer.classes, ignored: answer.ignored,
+    classes: answer.classes.map((c, v) => ({ ...c, factors: productFactors(model, v, instance, answer.ignored) })), ignored: answer.ignored,
     ...(answer.predicted ? { predicted: answer.predicted } : {}),
     headline: best ? `${best.value} · ${fmt(best.posterior ?? 0)}` : 'every class has probability 0',
   };
   return { results: [result], diagnostics, ...(answer.predicted ? { value: answer.predicted } : {}) };
+}
+
+/** The factors of P(v) Π P(a_i|v) the score multiplied, with the counts behind them when unsmoothed (Mitchell §6.9.1). */
+function productFactors(model: NaiveBayesModel, v: number, instance: Record<string, string>, ignored: IgnoredValue[]): ClassifyFactor[] {
+  const plain = model.smoothing.kind === 'none';
+  const total = model.classCounts.reduce((s, n) => s + n, 0);
+  const className = model.target.values[v]!;
+  const factors: ClassifyFactor[] = [{ term: `P(${className})`, p: Math.exp(model.logPrior[v]!), count: model.classCounts[v]!, total }];
+  model.attributes.forEach((a, i) => {
+    const value = instance[a.name];
+    if (value === undefined || ignored.some((x) => x.attribute === a.name)) return;
+    const k = a.values.length, x = a.values.indexOf(value);
+    const row = model.counts[i]!.subarray(v * k, (v + 1) * k);
+    const p = Math.exp(model.logLikelihood[i]![v * k + x]!);
+    factors.push({ term: `P(${value}|${className})`, p, ...(plain ? { count: row[x]!, total: row.reduce((s, n) => s + n, 0) } : {}) });
+  });
+  return factors;
 }

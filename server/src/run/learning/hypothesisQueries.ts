@@ -5,13 +5,13 @@
  */
 import type * as A from '../../language/ast.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
-import type { PosteriorTable } from '../../engine/bayesTheorem.js';
+import { posterior, type PosteriorTable } from '../../engine/bayesTheorem.js';
 import { bitsOfLogProbability, mdlChoice } from '../../engine/mdl.js';
 import type { ConceptPosterior } from '../../engine/versionSpace.js';
 import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
 import type { MdlResult, PosteriorResult, VersionSpaceResult } from '../runResult.js';
-import { hypothesisSpace, posteriorTable, scoredHypotheses, type ScoredHypotheses } from './hypothesisSpace.js';
+import { hypothesisSpace, posteriorTable, scoredHypotheses, type DatumStep, type ScoredHypotheses } from './hypothesisSpace.js';
 import { fmt, IMPOSSIBLE_EVIDENCE, queryOf } from './queryParts.js';
 import { impossibleEvidence } from '../inferenceOptions.js';
 import { isRegressionSpace, regressionAnswer } from './regression.js';
@@ -27,10 +27,10 @@ export async function answerHypothesisQuery(ctx: HandlerContext, form: Hypothesi
   if (space.generator) throw new CompileError(`${form} over ${space.generator.call.callee.text}(…) hypotheses is not supported yet`, space.generator.range);
   const scored = await scoredHypotheses(ctx, space, query.given);
   if (form === 'mdl') return mdlAnswer(ctx, scored);
-  return posteriorAnswer(ctx, form, posteriorTable(scored));
+  return posteriorAnswer(ctx, form, posteriorTable(scored), scored);
 }
 
-function posteriorAnswer(ctx: HandlerContext, form: Exclude<HypothesisForm, 'mdl'>, table: PosteriorTable): HandlerOutput {
+function posteriorAnswer(ctx: HandlerContext, form: Exclude<HypothesisForm, 'mdl'>, table: PosteriorTable, scored: ScoredHypotheses): HandlerOutput {
   const diagnostics: Diagnostic[] = [];
   if (!table.evidencePossible && form !== 'ml') diagnostics.push(impossibleEvidence(ctx.statement.range, IMPOSSIBLE_EVIDENCE));
   const rows = table.rows.map(({ hypothesis, prior, likelihood, product, posterior: p }) => ({ hypothesis, prior, likelihood, product, ...(p !== undefined ? { posterior: p } : {}) }));
@@ -42,11 +42,26 @@ function posteriorAnswer(ctx: HandlerContext, form: Exclude<HypothesisForm, 'mdl
     : best.length ? `${best.join(', ')} · ${fmt(top?.posterior ?? 0)}` : 'evidence has probability 0';
   const result: PosteriorResult = {
     kind: 'posterior', range: ctx.statement.range, source: ctx.source, headline,
-    rows, evidence: table.evidence, evidencePossible: table.evidencePossible, map: table.map, ml: table.ml,
+    rows, evidence: table.evidence, evidencePossible: table.evidencePossible, map: table.map, ml: table.ml, data: scored.data,
+    ...(scored.steps ? { sequence: posteriorSequence(scored, scored.steps) } : {}),
   };
   // The checker compares `posterior` with numbers: its value is the largest posterior, P(h_MAP|D).
   const value = form === 'size' ? size : form === 'posterior' ? top?.posterior : best.length ? best.join(', ') : undefined;
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
+}
+
+/** Bayes theorem after each datum on the running ln P(d1…di|h) (Mitchell fig. 6.1); stops at impossible data. */
+function posteriorSequence(scored: ScoredHypotheses, steps: DatumStep[]): NonNullable<PosteriorResult['sequence']> {
+  const hypotheses = scored.names.map((name, i) => ({ name, prior: scored.priors[i]! }));
+  const running = scored.names.map(() => 0);
+  const sequence: NonNullable<PosteriorResult['sequence']> = [];
+  for (const step of steps) {
+    step.logLikelihoods.forEach((x, i) => { running[i]! += x; });
+    const table = posterior(hypotheses, running);
+    if (!table.evidencePossible) break;
+    sequence.push({ datum: step.datum, posterior: table.rows.map((r) => r.posterior!) });
+  }
+  return sequence;
 }
 
 /** L(h) + L(D|h) (eq. 6.19) with L(D|h) = −log2 P(D|h). */
