@@ -77,7 +77,6 @@ describe('result hovers and inlay hints of the textbook examples', () => {
       'expect map Diagnosis giv ✓',
       'expect ml Diagnosis give ✓',
       'expect mdl Diagnosis giv ✓',
-      '} ⇒ default: 2 variables',
     ]);
   });
 
