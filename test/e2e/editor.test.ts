@@ -1,0 +1,160 @@
+/**
+ * The packaged extension in a real VS Code (code-server), driven through headless Chromium as a
+ * user would: open a model, see the checker's error, hover for a posterior, save for inlay
+ * hints, open the network graph, read the status bar. `npm run test:e2e` packages bayes.vsix first.
+ * Screenshots of every step land in test/screenshots/e2e/.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { repoRoot } from '../support/shared.js';
+import { checkText } from '../../server/src/run/pipeline.js';
+import { nodeEnvironment } from '../../server/src/run/nodeEnvironment.js';
+import { ensureCodeServer, installExtension, startCodeServer, type RunningCodeServer } from './codeServer.js';
+import { UI_TIMEOUT, Workbench } from './workbench.js';
+
+const CHROMIUM = process.env.BAYES_E2E_CHROMIUM ?? '/usr/bin/chromium';
+const vsix = join(repoRoot, 'bayes.vsix');
+const shotDir = join(repoRoot, 'test', 'screenshots', 'e2e');
+
+// A copy of cancer.bayes whose priors no longer sum to 1: the checker's error, not a parse error.
+const cancerText = readFileSync(join(repoRoot, 'examples', 'cancer.bayes'), 'utf8');
+const brokenText = cancerText.replace('healthy: 0.992', 'healthy: 0.9');
+
+describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, () => {
+  let temp: string;
+  let workspace: string;
+  let server: RunningCodeServer | undefined;
+  let browser: Browser | undefined;
+  let wb: Workbench;
+
+  before(async () => {
+    // Missing pieces fail loudly: this test exists to show the editor works, a skip would hide it.
+    assert.ok(existsSync(vsix), `${vsix} is missing: run \`npm run test:e2e\` (it packages the extension first)`);
+    assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: install Debian's chromium (or set BAYES_E2E_CHROMIUM)`);
+    ensureCodeServer();
+    temp = mkdtempSync(join(tmpdir(), 'bayes-e2e-'));
+    workspace = join(temp, 'examples');
+    cpSync(join(repoRoot, 'examples'), workspace, { recursive: true });
+    writeFileSync(join(workspace, 'broken.bayes'), brokenText);
+    const dirs = { home: temp, userDataDir: join(temp, 'user-data'), extensionsDir: join(temp, 'extensions') };
+    writeUserSettings(dirs.userDataDir);
+    installExtension(vsix, dirs);
+    server = await startCodeServer(workspace, dirs, join(temp, 'code-server.log'));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    rmSync(shotDir, { recursive: true, force: true });
+    wb = new Workbench(page, shotDir);
+    await wb.open(server.url, workspace);
+    await wb.shot('workbench');
+  });
+
+  /** A test that leaves a screenshot of the editor as the step ended, passed or failed. */
+  const step = (name: string, shot: string, fn: () => Promise<void>) => test(name, async () => {
+    try { await fn(); } finally { await wb.shot(shot); }
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    if (temp) rmSync(temp, { recursive: true, force: true });
+  });
+
+  step('opens cancer.bayes with the extension active', 'cancer-open', async () => {
+    await wb.openFile('cancer.bayes', 'hypotheses Diagnosis');
+    // The language mode in the status bar comes from the extension's contribution.
+    await wb.statusItem(/^Bayes$/).waitFor();
+  });
+
+  step('a broken copy shows the checker error as a squiggle and in the Problems panel', 'broken-problems', async () => {
+    const expected = checkText(brokenText, nodeEnvironment({ documentPath: join(workspace, 'broken.bayes') }))
+      .diagnostics.find((d) => d.severity === 'error');
+    assert.ok(expected, 'the broken copy should have a checker error');
+    assert.match(expected.message, /0\.908/);
+    await wb.openFile('broken.bayes', 'hypotheses Diagnosis');
+    await wb.activeEditor().locator('.squiggly-error').first().waitFor();
+    const rows = await wb.problems();
+    const row = rows.filter({ hasText: expected.message }).first();
+    await row.waitFor();
+    // Problems shows "[Ln 8, Col 12]": 1-based, from the diagnostic's 0-based range.
+    const { line, character } = expected.range.start;
+    assert.match(await row.innerText(), new RegExp(`Ln ${line + 1}, Col ${character + 1}`));
+  });
+
+  step('hovering cancer shows its posterior 0.2085', 'hover-cancer', async () => {
+    await wb.openFile('cancer.bayes', 'hypotheses Diagnosis');
+    // The hypothesis as declared in the hypothesis space (with its prior 0.008).
+    const text = await wb.hover(/^\s*cancer:\s+0\.008/, 'cancer');
+    assert.match(text, /0\.2085/, `hover text: ${text}`);
+  });
+
+  step('saving runs the model and shows inlay hints', 'inlay-hints', async () => {
+    await wb.openFile('cancer.bayes', 'hypotheses Diagnosis');
+    await wb.activeEditor().locator('.view-lines').click();
+    await wb.page.keyboard.press('Control+S');
+    // The posterior query's hint names the MAP hypothesis with its posterior 1 - 0.2085 = 0.7915.
+    const query = wb.activeEditor().locator('.view-line', { hasText: 'query posterior Diagnosis' }).first();
+    await assertEventually(async () => /⇒.*healthy.*0\.79(15)?/.test(clean(await query.innerText())), 'an inlay hint ⇒ healthy 0.7915 after the posterior query', () => query.innerText());
+    const expectLine = wb.activeEditor().locator('.view-line', { hasText: 'expect P(Diagnosis = cancer | Test = pos)' }).first();
+    await assertEventually(async () => (await expectLine.innerText()).includes('✓'), 'a ✓ inlay hint after the passing expect', () => expectLine.innerText());
+  });
+
+  step('the status bar item shows the run', 'status-bar', async () => {
+    // cancer.bayes has 3 queries and 6 expects; all pass.
+    const item = wb.statusItem(/Bayes: \d+ results/);
+    await item.waitFor();
+    const text = await item.innerText();
+    assert.doesNotMatch(text, /failures/, `status bar: ${text}`);
+  });
+
+  step('"Bayes: Show Network Graph" opens the graph with the nodes and marginals', 'network-graph', async () => {
+    await wb.openFile('cancer.bayes', 'hypotheses Diagnosis');
+    await wb.runCommand('Bayes: Show Network Graph');
+    const frame = await wb.webviewFrame('svg');
+    const svgText = clean(await frame.locator('svg').first().innerText());
+    for (const node of ['Diagnosis', 'Test']) assert.ok(svgText.includes(node), `node ${node} in the graph: ${svgText}`);
+    // Prior marginals: P(cancer) = 0.008, P(Test = pos) = 0.98 * 0.008 + 0.03 * 0.992 = 0.0376.
+    assert.match(svgText, /0\.008\b|0\.8\s*%/, `P(cancer) in the graph: ${svgText}`);
+    assert.match(svgText, /0\.0376|3\.76\s*%/, `P(Test = pos) in the graph: ${svgText}`);
+  });
+});
+
+function writeUserSettings(userDataDir: string): void {
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  const settings = {
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.welcomePage.walkthroughs.openOnInstall': false,
+    'security.workspace.trust.enabled': false,
+    'extensions.ignoreRecommendations': true,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'editor.inlayHints.enabled': 'on',
+    'editor.hover.delay': 200,
+    'chat.disableAIFeatures': true,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  };
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
+function clean(text: string): string {
+  return text.replace(/\u00a0/g, ' ');
+}
+
+/** Polls until `ok` holds; on timeout fails with `what` and what was last seen. */
+async function assertEventually(ok: () => Promise<boolean>, what: string, seen: () => Promise<string>, timeoutMs = UI_TIMEOUT): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await ok().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.fail(`expected ${what}; saw: ${clean(await seen().catch((e: Error) => e.message))}`);
+}
