@@ -49,7 +49,7 @@ export class Workbench {
     await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor({ timeout: UI_TIMEOUT });
-    await input.fill(`>${title}`);
+    await this.page.keyboard.type(title);
     const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     await row.waitFor({ timeout: UI_TIMEOUT });
     await row.click();
@@ -86,7 +86,15 @@ export class Workbench {
     return panel.locator('.monaco-list-row');
   }
 
-  /** The status bar item an extension contributed under `id` (`publisher.name.id`). */
+  /** Hides the bottom panel (Ctrl+J toggles it) so the editor shows the whole model. */
+  async closePanel(): Promise<void> {
+    const panel = this.page.locator('#workbench\\.parts\\.panel');
+    if (!(await panel.isVisible())) return;
+    await this.page.keyboard.press('Control+J');
+    await panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+  }
+
+  /** The first status bar item whose text matches. */
   statusItem(text: RegExp): Locator {
     return this.page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: text }).first();
   }
