@@ -49,8 +49,10 @@ export function ensureCodeServer(log: (line: string) => void = console.log): voi
   if (version.status !== 0) {
     throw new Error(`code-server was installed but does not start: ${version.stderr || version.stdout}\n(log: ${installLog})`);
   }
-  writeFileSync(installedMarker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, version: version.stdout.trim() }) + '\n');
-  log(`code-server installed: ${version.stdout.trim().split('\n')[0]}`);
+  // The last line is the version; log lines may come before it.
+  const reported = version.stdout.trim().split('\n').pop();
+  writeFileSync(installedMarker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, reported }) + '\n');
+  log(`code-server installed: ${reported}`);
 }
 
 function npm(args: string[], env: NodeJS.ProcessEnv): void {
