@@ -1,11 +1,18 @@
-/** The extension host side: starts the language server over IPC for `.bayes` files. */
+/**
+ * The extension host side: starts the language server over IPC for `.bayes` files, passes it
+ * workspace trust, and wires commands, the status bar, the results views and the server log.
+ */
 import * as path from 'node:path';
-import type { ExtensionContext } from 'vscode';
+import { window, workspace, type ExtensionContext } from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { registerCommands } from './commands.js';
+import { RunStatus, type RunStateMessage } from './statusBar.js';
+import { ResultsProvider, RESULTS_SCHEME } from './resultsProvider.js';
+import type { InitializationOptions } from '../../server/src/server.js';
 
 let client: LanguageClient | undefined;
 
-export async function activate(context: ExtensionContext): Promise<void> {
+function createClient(context: ExtensionContext, output: ReturnType<typeof window.createOutputChannel>): LanguageClient {
   const module = context.asAbsolutePath(path.join('dist', 'server.cjs'));
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -13,9 +20,40 @@ export async function activate(context: ExtensionContext): Promise<void> {
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: 'bayes' }],
+    outputChannel: output,
+    // Data a model reads: a change re-checks open models and invalidates cached results.
+    synchronize: { fileEvents: workspace.createFileSystemWatcher('**/*.{csv,tsv,bif,txt}') },
+    // Restricted mode: the server checks models but never reads their data or runs them.
+    initializationOptions: { trusted: workspace.isTrusted } satisfies InitializationOptions,
   };
-  client = new LanguageClient('bayes', 'Bayes Language Server', serverOptions, clientOptions);
-  await client.start();
+  // The client id 'bayes' makes the `bayes.trace.server` setting trace the protocol into `output`.
+  return new LanguageClient('bayes', 'Bayes Language Server', serverOptions, clientOptions);
+}
+
+export async function activate(context: ExtensionContext): Promise<void> {
+  const output = window.createOutputChannel('Bayes Language Server', { log: true });
+  const status = new RunStatus();
+  const results = new ResultsProvider(() => client);
+  context.subscriptions.push(output, status, workspace.registerTextDocumentContentProvider(RESULTS_SCHEME, results));
+  context.subscriptions.push(window.onDidChangeActiveTextEditor((e) => status.show(e?.document.uri.toString())));
+
+  const start = async () => {
+    client = createClient(context, output);
+    client.onNotification('bayes/runState', (m: RunStateMessage) => {
+      status.update(m);
+      if (m.state === 'done' || m.state === 'failed') results.refresh(m.uri);
+    });
+    await client.start();
+  };
+  registerCommands(context, {
+    client: () => client,
+    restart: async () => {
+      await client?.stop();
+      await start();
+    },
+  });
+  context.subscriptions.push(workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification('bayes/trust', { trusted: true })));
+  await start();
 }
 
 export async function deactivate(): Promise<void> {

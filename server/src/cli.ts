@@ -37,6 +37,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 const isEntry = typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module;
 const isBinShim = typeof require !== 'undefined' && require.main?.filename.endsWith('bayes.cjs');
 if (isEntry || isBinShim) {
+  // `bayes marginals big.bif | head`: a reader that stops early is not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(0); else throw e; });
   const io: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), cwd: process.cwd() };
   main(process.argv.slice(2), io).then(
     (code) => { process.exitCode = code; },

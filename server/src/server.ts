@@ -1,56 +1,98 @@
 /**
  * The language server: a connection over IPC (from VS Code) or stdio (`bayes lsp --stdio`).
- * On every change it parses and checks the document and publishes diagnostics.
+ * `run/session.ts` owns the document lifecycle (check on change, run on save); each LSP
+ * feature registers itself from `features/`.
  */
 import {
   createConnection,
   ProposedFeatures,
-  TextDocuments,
   TextDocumentSyncKind,
-  DiagnosticSeverity,
+  DidChangeConfigurationNotification,
   type Connection,
-  type Diagnostic as LspDiagnostic,
+  type InitializeParams,
+  type InitializeResult,
 } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
-import { fileURLToPath } from 'node:url';
-import { checkText } from './run/pipeline.js';
-import { nodeEnvironment } from './run/nodeEnvironment.js';
-import type { Diagnostic } from './language/diagnostics.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Session } from './run/session.js';
+import { registerFeatures, featureCapabilities } from './features/index.js';
+import { RUN_COMMAND } from './features/codeLens.js';
 
-const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = {
-  error: DiagnosticSeverity.Error,
-  warning: DiagnosticSeverity.Warning,
-  information: DiagnosticSeverity.Information,
-  hint: DiagnosticSeverity.Hint,
-};
+export { toLspDiagnostic } from './run/session.js';
 
-export function toLspDiagnostic(d: Diagnostic): LspDiagnostic {
-  return { severity: SEVERITY[d.severity], message: d.message, range: d.range, code: d.code, source: 'bayes', data: d.data };
+export { RUN_COMMAND };
+
+export interface InitializationOptions {
+  /** Workspace trust: false in VS Code's restricted mode. Other editors: trusted. */
+  trusted?: boolean;
 }
 
-export function startServer(connection: Connection): void {
-  const documents = new TextDocuments(TextDocument);
-  let workspaceRoots: string[] = [];
+export function startServer(connection: Connection, options: { workerPath?: string } = {}): Session {
+  const session = new Session(connection, options.workerPath);
+  // Whatever a feature gets wrong, the server keeps serving the other requests and documents.
+  process.on('unhandledRejection', (e) => connection.console.error(`unhandled: ${e instanceof Error ? e.stack : String(e)}`));
 
-  connection.onInitialize((params) => {
-    workspaceRoots = (params.workspaceFolders ?? [])
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    session.workspaceRoots = (params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []))
       .filter((f) => f.uri.startsWith('file:'))
       .map((f) => fileURLToPath(f.uri));
-    return { capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental } };
+    const init = (params.initializationOptions ?? {}) as InitializationOptions;
+    session.trusted = init.trusted !== false;
+    session.capabilities = {
+      configuration: params.capabilities.workspace?.configuration === true,
+      progress: params.capabilities.window?.workDoneProgress === true,
+      workspaceFolders: params.capabilities.workspace?.workspaceFolders === true,
+    };
+    return {
+      capabilities: {
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        executeCommandProvider: { commands: [RUN_COMMAND] },
+        ...featureCapabilities,
+      },
+      serverInfo: { name: 'bayes' },
+    };
   });
 
-  const validate = (doc: TextDocument) => {
-    const path = doc.uri.startsWith('file:') ? fileURLToPath(doc.uri) : undefined;
-    const root = path ? workspaceRoots.find((r) => path.startsWith(r)) : undefined;
-    const env = nodeEnvironment({ documentPath: path, workspaceRoot: root });
-    const { diagnostics } = checkText(doc.getText(), env);
-    void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: diagnostics.map(toLspDiagnostic) });
-  };
+  connection.onInitialized(() => {
+    if (session.capabilities.configuration) {
+      void connection.client.register(DidChangeConfigurationNotification.type, { section: 'bayes' }).catch(() => undefined);
+    }
+    if (session.capabilities.workspaceFolders) {
+      connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        const removed = new Set(event.removed.map((f) => f.uri));
+        const added = event.added.filter((f) => f.uri.startsWith('file:')).map((f) => fileURLToPath(f.uri));
+        session.workspaceRoots = [...session.workspaceRoots.filter((r) => !removed.has(pathToFileURL(r).toString())), ...added];
+        session.recheckAll();
+      });
+    }
+  });
+  connection.onDidChangeConfiguration(() => session.recheckAll());
+  connection.onNotification('bayes/trust', (p: { trusted: boolean }) => {
+    session.trusted = p.trusted;
+    session.recheckAll();
+  });
+  connection.onDidChangeWatchedFiles((p) => {
+    for (const change of p.changes) {
+      const path = session.pathOf(change.uri);
+      if (path) session.runs.cache.fileChanged(path);
+    }
+    session.recheckAll();
+  });
+  connection.onExecuteCommand(async (p) => {
+    const uri = p.arguments?.[0];
+    if (p.command === RUN_COMMAND && typeof uri === 'string') return session.run(uri);
+    return undefined;
+  });
+  connection.onRequest('bayes/lastResult', (p: { uri: string }) => {
+    const record = session.lastRun(p.uri);
+    return record ? { state: record.state, cached: record.cached, result: record.result, current: session.currentRun(p.uri) === record } : null;
+  });
+  connection.onShutdown(() => session.runs.dispose());
 
-  documents.onDidChangeContent((e) => validate(e.document));
-  documents.onDidClose((e) => void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] }));
-  documents.listen(connection);
+  registerFeatures(connection, session);
+  session.documents.listen(connection);
   connection.listen();
+  return session;
 }
 
 // Started as its own bundle by VS Code (IPC); `bayes lsp --stdio` calls startServer itself. Inside the

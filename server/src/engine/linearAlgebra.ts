@@ -76,19 +76,29 @@ function columnNorm(data: Float64Array, cols: number, j: number, from: number, t
   return scale * Math.sqrt(sum);
 }
 
-/** Solves S x = b for symmetric positive definite S (n × n, row-major) by Cholesky. */
-export function choleskySolve(S: Float64Array, n: number, b: ArrayLike<number>): Float64Array {
+/**
+ * Lower-triangular L with L Lᵀ = S for a symmetric positive-definite n × n matrix stored
+ * row-major at `offset` in S; undefined when S is not positive definite.
+ */
+export function choleskyFactor(S: Float64Array, n: number, offset = 0): Float64Array | undefined {
   const L = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
-      let s = S[i * n + j]!;
+      let s = S[offset + i * n + j]!;
       for (let k = 0; k < j; k++) s -= L[i * n + k]! * L[j * n + k]!;
       if (i === j) {
-        if (!(s > 0)) throw new EngineError('the system is singular (not positive definite)');
+        if (!(s > 0)) return undefined;
         L[i * n + i] = Math.sqrt(s);
       } else L[i * n + j] = s / L[j * n + j]!;
     }
   }
+  return L;
+}
+
+/** Solves S x = b for symmetric positive definite S (n × n, row-major) by Cholesky. */
+export function choleskySolve(S: Float64Array, n: number, b: ArrayLike<number>): Float64Array {
+  const L = choleskyFactor(S, n);
+  if (!L) throw new EngineError('the system is singular (not positive definite)');
   const z = new Float64Array(n);
   for (let i = 0; i < n; i++) { let s = b[i]!; for (let k = 0; k < i; k++) s -= L[i * n + k]! * z[k]!; z[i] = s / L[i * n + i]!; }
   const x = new Float64Array(n);

@@ -9,6 +9,7 @@ import { EngineError } from './engineError.js';
 import { allRows, attributeIndex, MISSING, type CategoricalAttribute, type CategoricalDataset } from './categoricalData.js';
 import { smoothedEstimate, type Smoothing } from './mEstimate.js';
 import { argmax, normalizeLog } from './logMath.js';
+import type { BayesianNetwork } from './network.js';
 
 export interface NaiveBayesModel {
   target: CategoricalAttribute;
@@ -153,4 +154,18 @@ export function naiveBayesPosteriors(model: NaiveBayesModel, data: CategoricalDa
     if (p) posteriors.set(p, i * C); else posteriors.fill(NaN, i * C, (i + 1) * C);
   });
   return { predicted, posteriors };
+}
+
+/**
+ * The classifier as the belief network it is (Poole fig. 10.3): the class is the root, each
+ * attribute a child of the class alone, with the smoothed tables the classifier uses. Queries
+ * such as P(Play | Outlook = Sunny) then run through ordinary inference.
+ */
+export function naiveBayesNetwork(model: NaiveBayesModel, name: string): BayesianNetwork {
+  const variables = [model.target, ...model.attributes].map((a) => ({ name: a.name, states: [...a.values] }));
+  const cpts = [
+    { child: 0, parents: [], table: Float64Array.from(model.logPrior, Math.exp) },
+    ...model.logLikelihood.map((table, a) => ({ child: a + 1, parents: [0], table: Float64Array.from(table, Math.exp) })),
+  ];
+  return { name, variables, cpts };
 }

@@ -92,3 +92,35 @@ function findCycle(net: BayesianNetwork, remaining: Int32Array): number[] {
   }
   return path.slice(seen.get(v)!).reverse();
 }
+
+/**
+ * The largest |Σ row − 1| over all CPT rows. Published BIF files round their numbers, so rows
+ * may sum to 1 ± 1e-7; inference treats them as given, `normalizeRows` repairs them.
+ */
+export function rowSumDeviation(net: BayesianNetwork): number {
+  let worst = 0;
+  for (const cpt of net.cpts) {
+    const k = cardinality(net, cpt.child);
+    for (let o = 0; o < cpt.table.length; o += k) {
+      let s = 0;
+      for (let x = 0; x < k; x++) s += cpt.table[o + x]!;
+      worst = Math.max(worst, Math.abs(s - 1));
+    }
+  }
+  return worst;
+}
+
+/** A copy of `net` whose every CPT row sums to 1 exactly (rows of zeros stay zero). */
+export function normalizeRows(net: BayesianNetwork): BayesianNetwork {
+  const cpts = net.cpts.map((cpt) => {
+    const k = cardinality(net, cpt.child);
+    const table = Float64Array.from(cpt.table);
+    for (let o = 0; o < table.length; o += k) {
+      let s = 0;
+      for (let x = 0; x < k; x++) s += table[o + x]!;
+      if (s > 0) for (let x = 0; x < k; x++) table[o + x]! /= s;
+    }
+    return { ...cpt, parents: [...cpt.parents], table };
+  });
+  return { ...net, cpts };
+}

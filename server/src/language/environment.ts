@@ -9,4 +9,8 @@ export interface CheckEnvironment {
   readCsvHeader?(absolutePath: string): string[] | { error: string };
   /** The variables and states of a BIF network file, or why it cannot be read. */
   networkSymbols?(absolutePath: string): { variables: { name: string; states: string[] }[] } | { error: string };
+  /** A file's text, for runs (data, imported networks). Absent where files may not be read (restricted mode). */
+  readText?(absolutePath: string): string;
+  /** A file's bytes (compressed corpora). */
+  readBytes?(absolutePath: string): Uint8Array;
 }

@@ -21,6 +21,13 @@ const enum Kind { Word, String, Punct, End }
 interface Token { kind: Kind; text: string; line: number }
 
 const PUNCT = new Set(['{', '}', '(', ')', '[', ']', ';', ',', '|']);
+/** Character classes by code unit, so the scanner never builds one-character strings. */
+const SPACE = 1, PUNCTUATION = 2, QUOTE = 3;
+const CLASS = new Uint8Array(128);
+for (let c = 0; c <= 32; c++) CLASS[c] = SPACE;
+for (const p of PUNCT) CLASS[p.charCodeAt(0)] = PUNCTUATION;
+CLASS[34] = QUOTE;
+const classOf = (code: number) => (code < 128 ? CLASS[code]! : 0);
 
 class Lexer {
   private pos = 0;
@@ -31,24 +38,29 @@ class Lexer {
   peek(): Token { return (this.peeked ??= this.scan()); }
   next(): Token { const t = this.peek(); this.peeked = undefined; return t; }
 
-  private scan(): Token {
+  private skipSpaceAndComments(): void {
     const s = this.src;
     for (;;) {
-      while (this.pos < s.length && s.charCodeAt(this.pos) <= 32) { if (s.charCodeAt(this.pos) === 10) this.line++; this.pos++; }
-      if (s.startsWith('//', this.pos)) { const nl = s.indexOf('\n', this.pos); this.pos = nl < 0 ? s.length : nl; continue; }
-      if (s.startsWith('/*', this.pos)) {
-        const end = s.indexOf('*/', this.pos + 2);
-        const stop = end < 0 ? s.length : end + 2;
-        for (let i = this.pos; i < stop; i++) if (s.charCodeAt(i) === 10) this.line++;
-        this.pos = stop;
-        continue;
-      }
-      break;
+      let code = s.charCodeAt(this.pos);
+      while (code <= 32) { if (code === 10) this.line++; code = s.charCodeAt(++this.pos); }
+      if (code !== 47 /* / */) return;
+      const second = s.charCodeAt(this.pos + 1);
+      if (second === 47) { const nl = s.indexOf('\n', this.pos); this.pos = nl < 0 ? s.length : nl; continue; }
+      if (second !== 42 /* * */) return;
+      const end = s.indexOf('*/', this.pos + 2);
+      const stop = end < 0 ? s.length : end + 2;
+      for (let i = this.pos; i < stop; i++) if (s.charCodeAt(i) === 10) this.line++;
+      this.pos = stop;
     }
+  }
+
+  private scan(): Token {
+    this.skipSpaceAndComments();
+    const s = this.src;
     if (this.pos >= s.length) return { kind: Kind.End, text: '', line: this.line };
-    const c = s[this.pos]!;
-    if (PUNCT.has(c)) { this.pos++; return { kind: Kind.Punct, text: c, line: this.line }; }
-    if (c === '"') {
+    const kind = classOf(s.charCodeAt(this.pos));
+    if (kind === PUNCTUATION) return { kind: Kind.Punct, text: s[this.pos++]!, line: this.line };
+    if (kind === QUOTE) {
       const end = s.indexOf('"', this.pos + 1);
       const stop = end < 0 ? s.length : end;
       const text = s.slice(this.pos + 1, stop);
@@ -56,11 +68,7 @@ class Lexer {
       return { kind: Kind.String, text, line: this.line };
     }
     const start = this.pos;
-    while (this.pos < s.length) {
-      const ch = s[this.pos]!;
-      if (s.charCodeAt(this.pos) <= 32 || PUNCT.has(ch) || ch === '"') break;
-      this.pos++;
-    }
+    while (this.pos < s.length && classOf(s.charCodeAt(this.pos)) === 0) this.pos++;
     return { kind: Kind.Word, text: s.slice(start, this.pos), line: this.line };
   }
 }

@@ -8,6 +8,8 @@ import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
 import type { ExpectResult, ResultEntry } from './runResult.js';
 import { handlerFor, handlerKey, type HandlerContext, type HandlerOutput, type RunnableStatement } from './handlers/index.js';
 import { comparisonHolds } from './compare.js';
+import { CompileError } from '../model/compileError.js';
+import { EngineError } from '../engine/engineError.js';
 
 export interface ExecuteOptions {
   /** The document text: results quote their statement. */
@@ -59,10 +61,19 @@ async function runStatement(context: HandlerContext, comparisonText: string): Pr
   try {
     output = await handler(context);
   } catch (e) {
-    const message = `\`${key}\` failed: ${(e as Error).message}`;
-    return { results: [], diagnostics: [{ severity: 'error', code: 'internal-error', message, range: statement.range }] };
+    return { results: [], diagnostics: [failure(e, key, statement.range)] };
   }
   return statement.kind === 'expectStatement' ? judge(context, statement, output, comparisonText) : output;
+}
+
+/**
+ * A handler that throws: a CompileError or EngineError is the model's problem, said plainly on
+ * the range it names; anything else is our bug, said as such.
+ */
+function failure(e: unknown, key: string, range: Range): Diagnostic {
+  if (e instanceof CompileError) return { severity: 'error', code: 'compile-error', message: e.message, range: e.range ?? range };
+  if (e instanceof EngineError) return { severity: 'error', code: 'engine-error', message: e.message, range };
+  return { severity: 'error', code: 'internal-error', message: `\`${key}\` failed: ${(e as Error).message}`, range };
 }
 
 /** Wraps a query's output in the expect verdict; a failed expectation is an error on its line. */

@@ -13,8 +13,8 @@ export interface CheckedDocument {
   symbols: SymbolTable;
 }
 
-export function checkText(text: string, env: CheckEnvironment): CheckedDocument {
-  const parse = parseDocument(text);
+/** `parse` may be given when the caller already parsed this text (the server keeps one per version). */
+export function checkText(text: string, env: CheckEnvironment, parse: ParseResult = parseDocument(text)): CheckedDocument {
   const checked = check(parse.ast, env);
   return { parse, diagnostics: [...parse.diagnostics, ...checked.diagnostics], symbols: checked.symbols };
 }

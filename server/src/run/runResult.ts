@@ -4,6 +4,16 @@
  * range of the statement that asked for it. Bump RUN_RESULT_VERSION on breaking changes.
  */
 import type { Diagnostic, Range } from '../language/diagnostics.js';
+import type { ConceptPosterior } from '../engine/versionSpace.js';
+import type { MdlRow } from '../engine/mdl.js';
+import type { TreeScore } from '../engine/decisionTree.js';
+import type { OptimalClassification } from '../engine/bayesOptimal.js';
+import type { GibbsResult } from '../engine/gibbsAlgorithm.js';
+import type { LeastSquaresFit } from '../engine/leastSquares.js';
+import type { SigmoidFit } from '../engine/sigmoidUnit.js';
+import type { ParameterSummary } from '../engine/parameterLearning.js';
+import type { IgnoredValue } from '../engine/naiveBayes.js';
+import type { Evaluation, LearningCurvePoint } from '../engine/evaluation.js';
 
 export const RUN_RESULT_VERSION = 1;
 
@@ -39,25 +49,144 @@ export interface ExpectResult extends ResultBase {
   result?: ResultEntry;
 }
 
-/**
- * Result kinds are added here by the engine features that produce them; keep each an
- * interface extending ResultBase with a literal `kind`.
- */
-export type ResultEntry = ExpectResult | (ResultBase & Record<string, unknown>);
+/** One CPT as JSON: each parent configuration with the child's distribution. */
+export interface CptJson {
+  parents: string[];
+  rows: Array<{ given: Record<string, string>; distribution: Record<string, number> }>;
+}
 
-// ── Bayesian learning (Mitchell §6.2–6.10, Poole §10.2): entries built from server/src/engine ──
+/** `learn NET from DATA [by em|gradient]`: the learned CPTs and how the learning went. */
+export interface LearnedNetworkResult extends ResultBase {
+  kind: 'learnedNetwork';
+  network: string;
+  method: 'counting' | 'em' | 'gradient';
+  records: number;
+  /** Distinct record patterns (the E-step runs once per pattern). */
+  patterns: number;
+  iterations: number;
+  converged: boolean;
+  logLikelihood: number;
+  /** Log-likelihood at the start and after each iteration of the best run (EM/gradient). */
+  trace: number[];
+  /** Per random restart: final log-likelihood and iterations. */
+  runs: Array<{ restart: number; logLikelihood: number; iterations: number; converged: boolean }>;
+  /** Variables with no data at all (learned only through EM). */
+  hidden: string[];
+  cpts: Record<string, CptJson>;
+}
+
+/** `learn structure … by k2|hillclimb`: the arcs found, their score, and (if known) the true structure's differences. */
+export interface StructureResultEntry extends ResultBase {
+  kind: 'structure';
+  method: 'k2' | 'hillclimb';
+  /** The structure's score (log scale, larger is better) under `scoreName`. */
+  score: number;
+  scoreName: 'k2' | 'bdeu' | 'bic';
+  arcs: Array<[string, string]>;
+  comparison?: { reference: string; missing: Array<[string, string]>; extra: Array<[string, string]>; reversed: Array<[string, string]> };
+}
+
+/** `mixture … ; learn … by em`: a Gaussian mixture's parameters and fit. */
+export interface MixtureResult extends ResultBase {
+  kind: 'mixture';
+  dimensions: string[];
+  weights: number[];
+  /** means[j][d] */
+  means: number[][];
+  /** covariances[j][a][b] */
+  covariances: number[][][];
+  trace: number[];
+  logLikelihood: number;
+  bic: number;
+  iterations: number;
+  converged: boolean;
+  /** responsibilities[i][j] = P(component j | point i), for the results view. */
+  responsibilities: number[][];
+}
+
+/** How a belief-network answer was computed; sampled answers carry standard errors. */
+export interface InferenceInfo {
+  method: 'exact' | 'lw' | 'gibbs';
+  /** Largest clique table (entries) exact inference needs, and the budget it was held to. */
+  cost: number;
+  budget: number;
+  samples?: number;
+  seed?: number;
+  /** Set when a sampler answered because exact inference was over the budget. */
+  note?: string;
+}
+
+/** Named evidence: variable → observed state. */
+export type NamedEvidence = Record<string, string>;
+
+/** Every posterior marginal of a network (`bayes marginals`, the results panel's network view). */
+export interface MarginalsResult extends ResultBase, InferenceInfo {
+  kind: 'marginals';
+  network: string;
+  evidence: NamedEvidence;
+  /** variable → state → P(state | evidence). */
+  marginals: Record<string, Record<string, number>>;
+  stderr?: Record<string, Record<string, number>>;
+  /** log P(evidence), exact answers only. */
+  logEvidence?: number;
+}
+
+/** `query P(X, Y | e)` / `P(X = x | e)`: the posterior table of the query variables. */
+export interface ProbabilityResult extends ResultBase, InferenceInfo {
+  kind: 'probability';
+  network: string;
+  variables: string[];
+  evidence: NamedEvidence;
+  /** One row per joint assignment of `variables`, first variable slowest. */
+  table: { states: string[]; p: number; stderr?: number }[];
+  /** P(X = x | e) when the query named states. */
+  value?: number;
+}
+
+/** `query mpe given e`: the most probable joint assignment of the unobserved variables. */
+export interface MpeResultEntry extends ResultBase {
+  kind: 'mpe';
+  network: string;
+  evidence: NamedEvidence;
+  assignment: Record<string, string>;
+  /** P(assignment, evidence). */
+  probability: number;
+  logProbability: number;
+}
+
+/** One-way sensitivity of P(target | e) to the CPT parameters (largest |derivative| first). */
+export interface SensitivityResult extends ResultBase {
+  kind: 'sensitivity';
+  network: string;
+  target: { variable: string; state: string };
+  evidence: NamedEvidence;
+  value: number;
+  parameters: {
+    variable: string;
+    parents: Record<string, string>;
+    state: string;
+    value: number;
+    derivative: number;
+    /** Parameter values over which the target variable's most probable state stays the same. */
+    interval?: [number, number];
+  }[];
+}
+
+/** `query independent X, Y given Z`: d-separation, with an active trail when dependent. */
+export interface IndependenceResult extends ResultBase {
+  kind: 'independence';
+  network: string;
+  x: string[];
+  y: string[];
+  given: string[];
+  independent: boolean;
+  activePath?: string[];
+}
+
+
+// ── Bayesian learning (Mitchell §6.2–6.10, Poole §10.2) ──
 // Numbers that can be impossible (P(D) = 0) are absent rather than NaN/±Infinity, so every entry
 // survives JSON.stringify unchanged.
-import type { ConceptPosterior } from '../engine/versionSpace.js';
-import type { MdlRow } from '../engine/mdl.js';
-import type { TreeScore } from '../engine/decisionTree.js';
-import type { OptimalClassification } from '../engine/bayesOptimal.js';
-import type { GibbsResult } from '../engine/gibbsAlgorithm.js';
-import type { LeastSquaresFit } from '../engine/leastSquares.js';
-import type { SigmoidFit } from '../engine/sigmoidUnit.js';
-import type { ParameterSummary } from '../engine/parameterLearning.js';
-import type { IgnoredValue } from '../engine/naiveBayes.js';
-import type { Evaluation, LearningCurvePoint } from '../engine/evaluation.js';
 
 /** `query posterior H` (also answers map/ml): Bayes theorem over an explicit hypothesis space. */
 export interface PosteriorResult extends ResultBase {
@@ -158,10 +287,31 @@ export interface LearningCurveResult extends ResultBase {
 }
 
 /**
- * Every Bayesian-learning entry. Each is assignable to ResultEntry's open member; it is not added
- * to the ResultEntry union itself because that would stop untyped `r.passed`-style reads (cli/run.ts)
- * from compiling — consumers narrow with `kind` and cast to these interfaces.
+ * A network of the model with its posterior marginals given the file's `observe` evidence: what
+ * the results panel draws as a graph (range: the network's declaration).
  */
-export type BayesLearningResult =
+export interface NetworkResult extends ResultBase, InferenceInfo {
+  kind: 'network';
+  network: string;
+  variables: Array<{
+    name: string;
+    states: string[];
+    parents: string[];
+    cpt: CptJson;
+    /** P(state | evidence), in `states` order. */
+    marginal: number[];
+    stderr?: number[];
+    /** The observed state, when the variable is evidence. */
+    evidence?: string;
+    /** Where its table is declared, for "reveal in editor". */
+    declaration?: Range;
+  }>;
+}
+
+/** Every kind of result entry; consumers narrow on `kind`. Add new kinds here. */
+export type ResultEntry =
+  | ExpectResult
+  | NetworkResult | MarginalsResult | ProbabilityResult | MpeResultEntry | SensitivityResult | IndependenceResult
+  | LearnedNetworkResult | StructureResultEntry | MixtureResult
   | PosteriorResult | VersionSpaceResult | MdlResult | TreeScoresResult | LikelihoodResult | OptimalResult | GibbsResultEntry
   | LeastSquaresResult | LogisticResult | ParameterResult | ClassifyResult | EvaluationResult | LearningCurveResult;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BayesLearningResult, PosteriorResult } from '../../../server/src/run/runResult.js';
+import type { ResultEntry, PosteriorResult } from '../../../server/src/run/runResult.js';
 import { posterior } from '../../../server/src/engine/bayesTheorem.js';
 import { conceptExamples } from '../../../server/src/engine/conjunctiveHypotheses.js';
 import { conceptPosterior } from '../../../server/src/engine/versionSpace.js';
@@ -31,7 +31,7 @@ test('result entries built from engine outputs survive JSON unchanged, also when
   const { logEvidence: _, ...concept } = conceptPosterior(conceptExamples(enjoySport(), ['Sky', 'AirTemp', 'Humidity', 'Wind', 'Water', 'Forecast'], 'EnjoySport', 'Yes'), { noise: 0.1 });
   const trees = scoreTrees([{ name: 'd0', tree: { kind: 'leaf', distribution: [0.5, 0.5] } }], newsReading(), 'UserAction');
   const hs = [{ name: 'h1', posterior: 0.4, prediction: [1, 0] }, { name: 'h2', posterior: 0.6, prediction: [0, 1] }];
-  const entries: BayesLearningResult[] = [
+  const entries: ResultEntry[] = [
     fromTable(impossible),
     fromTable(posterior([{ name: 'a', prior: 0.5 }, { name: 'b', prior: 0.5 }], [Math.log(0.2), Math.log(0.4)])),
     { ...base, kind: 'versionSpace', ...concept },

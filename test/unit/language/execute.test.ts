@@ -26,14 +26,15 @@ test('registered handlers run in order; expect compares their value; failures ar
   registerHandler('query map', (ctx: HandlerContext) => {
     seen.push(ctx.source);
     const headline = 'healthy · 0.7915';
-    return { value: 'healthy', diagnostics: [], results: [{ kind: 'map', range: ctx.statement.range, source: ctx.source, headline }] };
+    const entry = { kind: 'likelihood' as const, hypothesis: 'healthy', likelihood: 0.03, range: ctx.statement.range, source: ctx.source, headline };
+    return { value: 'healthy', diagnostics: [], results: [entry] };
   });
   try {
     const result = await runText(model, 'm.bayes', fakeEnv());
     assert.deepEqual(seen, ['query map Diagnosis given Test = pos', 'expect map Diagnosis given Test = pos = healthy', 'expect map Diagnosis given Test = pos = cancer']);
     const expects = result.results.filter((r): r is ExpectResult => r.kind === 'expect');
     assert.deepEqual(expects.map((e) => [e.passed, e.actual, e.expected]), [[true, 'healthy', '= healthy'], [false, 'healthy', '= cancer']]);
-    assert.equal(expects[0].result?.kind, 'map');
+    assert.equal(expects[0].result?.kind, 'likelihood');
     const failed = result.diagnostics.find((d) => d.code === 'expect-failed')!;
     assert.equal(failed.message, 'expected = cancer but the model gives healthy');
     assert.equal(failed.range.start.line, 6);

@@ -1,0 +1,88 @@
+/**
+ * Language server latency on a 10,000-line model, measured over the protocol as an editor sees
+ * it: completion, hover, and diagnostics after a change (didChange → publishDiagnostics of that
+ * version, on a document quiet for longer than the debounce). Goal: p95 < 50 ms each.
+ * Run: npm run bench:lsp (builds first).
+ */
+import { startLsp } from '../test/support/lspClient.js';
+
+const LINES = 10_000;
+const WARMUP = 5;
+const SAMPLES = 60;
+const GOAL_MS = 50;
+
+/** A chain of three-state variables with CPTs and queries: about 8 lines per link. */
+function bigModel(): { text: string; links: number } {
+  const out: string[] = ['/// A long chain, for latency measurements.', 'variable V0 { a, b, c }', 'P(V0) { a: 0.2, b: 0.3, c: 0.5 }'];
+  let i = 1;
+  for (; out.length < LINES - 8; i++) {
+    out.push(
+      `/// Link ${i}.`,
+      `variable V${i} { a, b, c }`,
+      `P(V${i} | V${i - 1}) {`,
+      '  a: { a: 0.5, b: 0.25, c: 0.25 }',
+      '  b: { a: 0.2, b: 0.6,  c: 0.2 }',
+      '  c: { a: 0.1, b: 0.1,  c: 0.8 }',
+      '}',
+      `query P(V${i} | V0 = a)`,
+    );
+  }
+  while (out.length < LINES) out.push('');
+  return { text: out.join('\n'), links: i - 1 };
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+async function measure(name: string, once: (i: number) => Promise<unknown>, pauseMs = 0): Promise<void> {
+  for (let i = 0; i < WARMUP; i++) await once(i);
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
+    const t0 = performance.now();
+    await once(WARMUP + i);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const p50 = percentile(times, 0.5);
+  const p95 = percentile(times, 0.95);
+  console.log(`${name.padEnd(28)} p50 ${p50.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms   p95/goal ${(p95 / GOAL_MS).toFixed(2)}  ${p95 < GOAL_MS ? 'ok' : 'OVER GOAL'}`);
+}
+
+async function main(): Promise<void> {
+  const { text, links } = bigModel();
+  const uri = 'file:///bench/big.bayes';
+  const lsp = await startLsp();
+  try {
+    const t0 = performance.now();
+    const first = await lsp.open(uri, text);
+    console.log(`model: ${text.split('\n').length} lines, ${links + 1} variables; first diagnostics (${first.diagnostics.length}) after ${(performance.now() - t0).toFixed(0)} ms`);
+    const middle = Math.floor(links / 2);
+    const lines = text.split('\n');
+    const queryLine = lines.indexOf(`query P(V${middle} | V0 = a)`);
+    const rowLine = lines.indexOf(`P(V${middle} | V${middle - 1}) {`) + 1;
+
+    await measure('completion (parents in P(…))', () => lsp.request('textDocument/completion', {
+      textDocument: { uri }, position: { line: queryLine, character: `query P(V${middle} | `.length },
+    }));
+    await measure('hover (variable with CPT)', () => lsp.request('textDocument/hover', {
+      textDocument: { uri }, position: { line: queryLine, character: 9 },
+    }));
+    let version = 1;
+    await measure('diagnostics after a change', async () => {
+      version++;
+      const published = lsp.nextNotification<{ uri: string; version?: number }>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.version === version);
+      const value = version % 2 === 0 ? '0.4' : '0.5';
+      await lsp.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version },
+        contentChanges: [{ range: { start: { line: rowLine, character: 10 }, end: { line: rowLine, character: 13 } }, text: value }],
+      });
+      await published;
+    }, 200);
+  } finally {
+    await lsp.close();
+  }
+}
+
+await main();

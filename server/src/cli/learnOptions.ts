@@ -1,0 +1,52 @@
+/** Reading a network and a data file for the learning commands, with errors as one line each. */
+import { writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { writeBif } from '../model/bif.js';
+import { writeBayesNetwork } from '../model/bayesWriter.js';
+import { DataError, readDiscreteFile, sniffLayout } from '../model/dataTable.js';
+import type { BayesianNetwork } from '../engine/network.js';
+import type { CategoricalDataset } from '../engine/categoricalData.js';
+import type { Prior } from '../engine/cptLearning.js';
+import { UsageError } from './command.js';
+
+/** A problem with the user's input files: printed as `bayes: message`, exit 1. */
+export class InputError extends Error {}
+
+/** Reads a data table: with `variables`, headerless files take them as columns (records.dat form). */
+export async function readDataFile(file: string, variables?: BayesianNetwork['variables']): Promise<CategoricalDataset> {
+  try {
+    const layout = variables ? sniffLayout(file, variables) : {};
+    return await readDiscreteFile(file, layout);
+  } catch (e) {
+    if (e instanceof DataError) throw new InputError(`${file}: ${e.message}`);
+    const code = (e as { code?: string }).code;
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new InputError(`cannot read ${file}: ${(e as Error).message}`);
+    throw e;
+  }
+}
+
+export function integerOption(name: string, value: string | undefined, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, not '${value}'`);
+  return n;
+}
+
+/** `none`, `laplace`, `dirichlet=α`, `m=M` (m-estimate, eq 6.22) or `bdeu=ESS`. */
+export function parsePrior(text: string | undefined): Prior {
+  if (text === undefined || text === 'none') return { kind: 'none' };
+  if (text === 'laplace') return { kind: 'dirichlet', alpha: 1 };
+  const m = /^(dirichlet|m|bdeu)=(.+)$/.exec(text);
+  const x = m ? Number(m[2]) : NaN;
+  if (!m || !(x > 0)) throw new UsageError(`--prior must be none, laplace, dirichlet=α, m=M or bdeu=ESS with a positive number, not '${text}'`);
+  return m[1] === 'dirichlet' ? { kind: 'dirichlet', alpha: x } : m[1] === 'm' ? { kind: 'mEstimate', m: x } : { kind: 'bdeu', ess: x };
+}
+
+/** Writes a learned network as .bayes (by extension) or BIF. */
+export function writeNetworkFile(file: string, net: BayesianNetwork): void {
+  try {
+    writeFileSync(file, extname(file) === '.bayes' ? writeBayesNetwork(net) : writeBif(net));
+  } catch (e) {
+    throw new InputError(`cannot write ${file}: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,86 @@
+import { parseArgs } from 'node:util';
+import { posteriorMarginals, DEFAULT_BUDGET, type MarginalsOptions } from '../engine/inference.js';
+import { namedTables, resolveEvidence } from '../run/namedEvidence.js';
+import type { NamedEvidence } from '../run/runResult.js';
+import { UsageError, type CliCommand, type CliIO } from './command.js';
+import { readNetworkFile } from './networkFile.js';
+
+const OPTIONS = {
+  evidence: { type: 'string', multiple: true, short: 'e' },
+  method: { type: 'string' },
+  samples: { type: 'string' },
+  seed: { type: 'string' },
+  budget: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+export const marginalsCommand: CliCommand = {
+  name: 'marginals',
+  summary: 'posterior marginals of every variable of a network, given evidence',
+  usage: `bayes marginals NET.bif [options]
+
+Options:
+  --evidence VAR=STATE   an observation (repeatable)
+  --method M             auto (default: exact within the budget, else likelihood weighting),
+                         exact, lw (likelihood weighting) or gibbs
+  --samples N            samples for lw / gibbs (default 20000)
+  --seed S               seed for the samplers (default 1)
+  --budget N             largest clique table exact inference may use (default ${DEFAULT_BUDGET})
+  --json                 {"network", "evidence", "method", "marginals": {VAR: {STATE: p}}, "stderr"?}`,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
+    if (positionals.length !== 1) throw new UsageError('give one network file');
+    const options = inferenceOptions(values);
+    const named = evidencePairs(values.evidence ?? []);
+    const net = readNetworkFile(positionals[0]!, io);
+    if (!net) return 1;
+    const resolved = resolveEvidence(net, named);
+    if ('error' in resolved) { io.err(`bayes marginals: ${resolved.error}\n`); return 1; }
+    const answer = posteriorMarginals(net, resolved.evidence, options);
+    if (!answer.ok) { io.err(`bayes marginals: ${answer.message}\n`); return 1; }
+    if (answer.note) io.err(`bayes marginals: warning: ${answer.note}\n`);
+    const marginals = namedTables(net, answer.marginals);
+    const stderr = answer.stderr ? namedTables(net, answer.stderr) : undefined;
+    if (values.json) {
+      io.out(JSON.stringify({
+        network: net.name, evidence: named, method: answer.method, marginals,
+        ...(stderr ? { stderr, samples: answer.samples, seed: answer.seed } : { logEvidence: answer.logEvidence }),
+        cost: answer.cost, budget: answer.budget, ...(answer.note ? { note: answer.note } : {}),
+      }, null, 1) + '\n');
+      return 0;
+    }
+    io.out(`${net.name}: ${answer.method}${answer.samples ? ` (${answer.samples} samples, seed ${answer.seed})` : ''}\n`);
+    for (const [v, dist] of Object.entries(marginals)) {
+      const cells = Object.entries(dist).map(([s, p]) => `${s} ${p.toFixed(6)}${stderr ? ` ±${stderr[v]![s]!.toFixed(6)}` : ''}`);
+      io.out(`${v}${v in named ? ' (observed)' : ''}: ${cells.join('  ')}\n`);
+    }
+    return 0;
+  },
+};
+
+function evidencePairs(items: string[]): NamedEvidence {
+  const out: NamedEvidence = {};
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    if (eq <= 0 || eq === item.length - 1) throw new UsageError(`--evidence wants VAR=STATE, got '${item}'`);
+    out[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return out;
+}
+
+function inferenceOptions(values: { method?: string; samples?: string; seed?: string; budget?: string }): MarginalsOptions {
+  const method = values.method ?? 'auto';
+  if (!['auto', 'exact', 'lw', 'gibbs'].includes(method)) throw new UsageError(`--method must be auto, exact, lw or gibbs, not '${method}'`);
+  const int = (name: string, text: string | undefined, min: number) => {
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} wants an integer ≥ ${min}, got '${text}'`);
+    return n;
+  };
+  return {
+    method: method as MarginalsOptions['method'],
+    samples: int('samples', values.samples, 1),
+    seed: int('seed', values.seed, 0),
+    budget: int('budget', values.budget, 1),
+  };
+}

@@ -1,0 +1,111 @@
+/** `bayes structure FILE.csv`: a network structure from complete data by K2 or hill climbing. */
+import { parseArgs } from 'node:util';
+import { k2, type StructureResult } from '../engine/k2.js';
+import type { CategoricalDataset } from '../engine/categoricalData.js';
+import type { ResultBase, StructureResultEntry } from '../run/runResult.js';
+import { hillClimb } from '../engine/hillClimb.js';
+import { compareStructures, arcsOf, type ScoreName } from '../engine/structureScore.js';
+import { learnCpts } from '../engine/cptLearning.js';
+import type { BayesianNetwork } from '../engine/network.js';
+import { UsageError, type CliCommand, type CliIO } from './command.js';
+import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learnOptions.js';
+import { readNetworkFile } from './networkFile.js';
+import { EngineError } from '../engine/engineError.js';
+
+const USAGE = `bayes structure FILE.csv --method k2|hillclimb [options]
+
+Learns a network structure from a data table whose header names the variables (rows with a
+missing value are left out of the families they touch).
+
+Options:
+  --method M         k2 (Cooper & Herskovits, needs a node order) or hillclimb (add/remove/reverse arcs)
+  --order A,B,…      K2's node order, causes first (default: the column order)
+  --max-parents N    at most N parents per node (default: no limit)
+  --score S          k2, bdeu or bic (default: k2 for k2, bic for hillclimb)
+  --ess N            BDeu's equivalent sample size (default 1)
+  --prune            K2: drop parents whose removal raises the score after each node's search
+  --reference NET.bif  report missing / extra / reversed arcs against NET's structure
+  --prior P          prior of the CPTs written by --out (as bayes learn; default none)
+  --out FILE         write the learned network (CPTs by counting): FILE.bayes as .bayes, otherwise BIF
+  --json             {"arcs": [[FROM, TO], …], "score", …}`;
+
+export const structureCommand: CliCommand = {
+  name: 'structure',
+  summary: 'learn a network structure from data (K2 or hill climbing with K2/BDeu/BIC)',
+  usage: USAGE,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values, positionals } = parseArgs({
+      args, allowPositionals: true,
+      options: {
+        method: { type: 'string' }, order: { type: 'string' }, 'max-parents': { type: 'string' }, score: { type: 'string' },
+        ess: { type: 'string' }, prune: { type: 'boolean' }, reference: { type: 'string' }, prior: { type: 'string' },
+        out: { type: 'string' }, json: { type: 'boolean' },
+      },
+    });
+    if (positionals.length !== 1) throw new UsageError('give one data file');
+    const method = values.method;
+    if (method !== 'k2' && method !== 'hillclimb') throw new UsageError('--method must be k2 or hillclimb');
+    const score = (values.score ?? (method === 'k2' ? 'k2' : 'bic')) as ScoreName;
+    if (!['k2', 'bdeu', 'bic'].includes(score)) throw new UsageError('--score must be k2, bdeu or bic');
+    const ess = values.ess === undefined ? 1 : Number(values.ess);
+    if (!(ess > 0)) throw new UsageError('--ess must be a positive number');
+    const prior = parsePrior(values.prior);
+    const reference = values.reference ? readNetworkFile(values.reference, io) : undefined;
+    if (values.reference && !reference) return 1;
+    try {
+      const data = await readDataFile(positionals[0]!);
+      const names = data.attributes.map((a) => a.name);
+      const found = search(data, method, score, ess, values);
+      const result: Omit<StructureResultEntry, keyof ResultBase> & { kind: 'structure' } = {
+        kind: 'structure', method, score: found.score, scoreName: score,
+        arcs: arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]),
+        ...(reference ? { comparison: compareWith(reference, found.parents, names) } : {}),
+      };
+      if (values.out) {
+        const variables = data.attributes.map((a) => ({ name: a.name, states: [...a.values] }));
+        const net: BayesianNetwork = { name: 'learned', variables, cpts: found.parents.map((ps, v) => ({ child: v, parents: ps, table: new Float64Array() })) };
+        writeNetworkFile(values.out, learnCpts(net, data, prior));
+      }
+      io.out(values.json ? JSON.stringify(result, null, 2) + '\n' : summary(result, values.reference, values.out));
+      return 0;
+    } catch (e) {
+      if (e instanceof InputError || e instanceof EngineError) { io.err(`bayes structure: ${e.message}\n`); return 1; }
+      throw e;
+    }
+  },
+};
+
+function search(data: CategoricalDataset, method: 'k2' | 'hillclimb', score: ScoreName, ess: number, values: { order?: string; 'max-parents'?: string; prune?: boolean }): StructureResult {
+  const names = data.attributes.map((a) => a.name);
+  const maxParents = integerOption('max-parents', values['max-parents'], names.length - 1);
+  if (method === 'hillclimb') return hillClimb(data, { maxParents, score, ess });
+  const order = values.order?.split(',').map((s) => s.trim()).map((name) => {
+    const i = names.indexOf(name);
+    if (i < 0) throw new UsageError(`--order names '${name}', which is not a column (${names.join(', ')})`);
+    return i;
+  });
+  if (order && order.length !== names.length) throw new UsageError(`--order must list all ${names.length} columns once`);
+  return k2(data, { order, maxParents, score, ess, prune: values.prune });
+}
+
+function summary(r: Omit<StructureResultEntry, keyof ResultBase>, reference?: string, out?: string): string {
+  const lines = [`${r.arcs.length} arcs by ${r.method} (${r.scoreName} score ${r.score.toFixed(3)}):`, ...r.arcs.map(([f, t]) => `  ${f} -> ${t}`)];
+  if (r.comparison) {
+    const show = (a: Array<[string, string]>) => a.map(([f, t]) => `${f}->${t}`).join(' ') || '-';
+    lines.push(`against ${reference}: missing ${show(r.comparison.missing)}; extra ${show(r.comparison.extra)}; reversed ${show(r.comparison.reversed)}`);
+  }
+  if (out) lines.push(`wrote ${out}`);
+  return lines.join('\n') + '\n';
+}
+
+function compareWith(reference: BayesianNetwork, parents: number[][], names: string[]) {
+  const index = new Map(reference.variables.map((v, i) => [v.name, i]));
+  if (index.size !== names.length || !names.every((n) => index.has(n))) {
+    throw new InputError(`the reference network ${reference.name} must have exactly the data's columns as variables`);
+  }
+  // Re-express the reference's parent lists in the data's column order.
+  const refParents = names.map((name) => reference.cpts[index.get(name)!]!.parents.map((p) => names.indexOf(reference.variables[p]!.name)));
+  const diff = compareStructures(parents, refParents);
+  const named = (a: Array<[number, number]>) => a.map(([f, t]): [string, string] => [names[f]!, names[t]!]);
+  return { reference: reference.name, missing: named(diff.missing), extra: named(diff.extra), reversed: named(diff.reversed) };
+}

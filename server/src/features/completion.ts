@@ -1,0 +1,80 @@
+/**
+ * Completion: statement keywords at the start of a line, the names a position expects (data
+ * after `from`, networks after `in`, parents in `P(X | …)`, values after `X =` and in CPT rows),
+ * otherwise every declared name.
+ */
+import { CompletionItemKind, type CompletionItem, type Position } from 'vscode-languageserver/node';
+import type * as A from '../language/index.js';
+import type { NameIndex, NameKind, NameSymbol } from './nameIndex.js';
+import { nameIndex } from './nameResolution.js';
+import { positionContext, type PositionContext } from './context.js';
+import { LEARN_METHODS, PRIOR_FORMS, QUERY_FORMS, SAMPLERS, SIGNATURES, STATEMENT_KEYWORDS } from './vocabulary.js';
+
+const ITEM_KIND: Record<NameKind, CompletionItemKind> = {
+  variable: CompletionItemKind.Variable, state: CompletionItemKind.EnumMember, hypotheses: CompletionItemKind.Enum,
+  hypothesis: CompletionItemKind.EnumMember, network: CompletionItemKind.Module, data: CompletionItemKind.Struct,
+  column: CompletionItemKind.Field, corpus: CompletionItemKind.Struct, classifier: CompletionItemKind.Class, mixture: CompletionItemKind.Class,
+};
+
+export function completion(file: A.BayesFile, text: string, position: Position): CompletionItem[] {
+  const index = nameIndex(file);
+  const ctx = positionContext(file, text, position);
+  const before = ctx.linePrefix.replace(/[A-Za-z0-9_]*$/, '');
+  const names = (symbols: Iterable<NameSymbol>) => [...symbols].map(item);
+  const globals = (...kinds: NameKind[]) => names([...index.globals.values()].filter((g) => kinds.includes(g.kind)));
+  const keywords = (words: readonly string[]) => words.map((w) => ({ label: w, kind: CompletionItemKind.Keyword }));
+
+  if (/^\s*$/.test(before) && !insideBlock(ctx)) return keywords(STATEMENT_KEYWORDS);
+  if (/\b(from)\s+$/.test(before)) return globals('data', 'corpus');
+  if (/\b(in)\s+$/.test(before)) return globals('network', 'classifier');
+  if (/\bover\s+$/.test(before)) return globals('hypotheses');
+  if (/\bby\s+$/.test(before)) return keywords(/\bstructure\b/.test(before) ? ['k2'] : LEARN_METHODS);
+  if (/\busing\s+$/.test(before)) return keywords(SAMPLERS);
+  if (/\bprior\s+$/.test(before)) return keywords(PRIOR_FORMS);
+  if (/\b(query|expect)\s+$/.test(before)) return keywords(QUERY_FORMS);
+  if (/\b(posterior|map|ml|mdl)\s+$/.test(before)) return globals('hypotheses');
+  if (/\b(classify|evaluate|accuracy|learning_curve)\s+$/.test(before)) return globals('classifier');
+  if (/\blearn\s+$/.test(before)) return [...globals('network', 'mixture', 'classifier'), ...keywords(['structure'])];
+  if (/[=~]\s*$/.test(before) && /^\s*(classifier|mixture|hypotheses)\b/.test(ctx.linePrefix)) return keywords(Object.keys(SIGNATURES));
+
+  const value = valueExpected(index, ctx, before);
+  if (value) return names(value);
+  if (/\bP\s*\([^)]*$/.test(before)) return names(index.variablesVisible(modelScope(ctx, index)));
+  return [...names(index.variablesVisible(ctx.scope)), ...globals('network', 'data', 'corpus', 'classifier', 'mixture')];
+}
+
+function item(s: NameSymbol): CompletionItem {
+  const owner = s.owner ? `${s.owner.kind === 'hypotheses' ? 'hypothesis of' : 'value of'} ${s.owner.name}` : s.kind;
+  return { label: s.name, kind: ITEM_KIND[s.kind], detail: owner };
+}
+
+/** The scope names in `P(…)` resolve in: the `in N` network later on the query's line, else the statement's. */
+function modelScope(ctx: PositionContext, index: NameIndex): string {
+  const m = /\)\s*in\s+([A-Za-z_]\w*)/.exec(ctx.line);
+  return m && index.globals.get(m[1])?.kind === 'network' ? m[1] : ctx.scope;
+}
+
+/** Inside `{ … }` of a table, hypothesis space or data block, a line starts with values, not keywords. */
+function insideBlock(ctx: PositionContext): boolean {
+  const s = ctx.statement;
+  return !!s && s.kind !== 'network' && s.range.start.line < ctx.position.line;
+}
+
+/** The values of the variable a value is expected for, if the position expects one. */
+function valueExpected(index: NameIndex, ctx: PositionContext, before: string): NameSymbol[] | undefined {
+  const assigned = /([A-Za-z_]\w*)\s*(=|:)\s*\[?(?:[\w"]+\s*,\s*)*$/.exec(before);
+  if (assigned) {
+    const v = index.variable(ctx.scope, assigned[1]);
+    if (v?.states?.length && (assigned[2] === '=' || ctx.statement?.kind === 'queryStatement' || ctx.statement?.kind === 'expectStatement')) return v.states;
+  }
+  const t = ctx.statement;
+  if (t?.kind !== 'table' || t.head.range.end.line >= ctx.position.line) return undefined;
+  const afterKey = /:\s*[{[]?\s*(?:[\w.%/]+\s*(?::\s*[\w.%/]+)?\s*,\s*)*$/.test(before) && before.includes(':');
+  if (afterKey) {
+    const target = t.head.targets[0] && index.variable(ctx.scope, t.head.targets[0].variable.text);
+    return /\{[^}]*$/.test(before) ? target?.states : undefined;
+  }
+  const keyIndex = (before.match(/,/g) ?? []).length;
+  const parent = t.head.conditions[keyIndex];
+  return parent ? index.variable(ctx.scope, parent.variable.text)?.states : undefined;
+}

@@ -1,0 +1,148 @@
+/**
+ * Hover. On a name: what it is, its `///` doc comment, and what the last run says of it — for a
+ * variable its CPT as a table and its distribution as bars, for a hypothesis its prior and every
+ * number the run reports for it (posterior, likelihood, bits) with its rank and MAP/ML/MDL marks.
+ * On a query, learn or expect line: the full result.
+ */
+import type { Hover, Position } from 'vscode-languageserver/node';
+import type * as A from '../language/index.js';
+import type { RunResult } from '../run/runResult.js';
+import type { NameIndex, NameSymbol } from './nameIndex.js';
+import { nameIndex } from './nameResolution.js';
+import { barChart, entriesOverlapping, entryMarkdown, formatNumber, markdownTable, numberRecords } from './resultView.js';
+
+export function hover(file: A.BayesFile, position: Position, run: RunResult | undefined): Hover | null {
+  const index = nameIndex(file);
+  const found = index.at(position);
+  const sections = found ? symbolSections(file, index, found.symbol, run) : [];
+  if (!found || found.symbol.kind !== 'variable') {
+    for (const entry of entriesOverlapping(run, position.line)) sections.push(entryMarkdown(entry));
+  }
+  if (sections.length === 0) return null;
+  return { contents: { kind: 'markdown', value: sections.join('\n\n---\n\n') }, ...(found ? { range: found.name.range } : {}) };
+}
+
+function symbolSections(file: A.BayesFile, index: NameIndex, s: NameSymbol, run: RunResult | undefined): string[] {
+  const sections = [signature(s)];
+  const doc = s.kind === 'hypothesis' ? undefined : s.statement?.doc;
+  if (doc) sections.push(doc);
+  if (s.kind === 'hypotheses') sections.push(priorTable(s), ...likelihoodTables(file, index, s));
+  if (s.kind === 'variable') {
+    const table = scopeStatements(file, s.scope).find((x): x is A.TableDecl => x.kind === 'table' && x.head.targets[0]?.variable.text === s.name);
+    if (table) sections.push((table.doc ? `${table.doc}\n\n` : '') + cptMarkdown(table, s));
+  }
+  if (s.kind === 'variable' || s.kind === 'hypotheses') sections.push(...distributions(index, s, run));
+  if (s.kind === 'hypothesis') sections.push(...hypothesisFigures(s, run));
+  return sections;
+}
+
+function signature(s: NameSymbol): string {
+  const states = s.states?.map((x) => x.name).join(', ');
+  switch (s.kind) {
+    case 'variable': return `variable **${s.name}** ${states !== undefined ? `{ ${states} }` : ''}${s.scope ? ` in network ${s.scope}` : ''}`;
+    case 'hypotheses': return `hypotheses **${s.name}** { ${states} }`;
+    case 'hypothesis': {
+      const prior = priorOf(s);
+      return `hypothesis **${s.name}** of ${s.owner?.name}${prior ? ` · prior P(${s.name}) = ${prior}` : ''}`;
+    }
+    case 'state': return `value **${s.name}** of ${s.owner?.name}`;
+    case 'column': return `column **${s.name}** of data ${s.scope.replace(/^data:/, '')}`;
+    default: return `${s.kind} **${s.name}**`;
+  }
+}
+
+function priorOf(s: NameSymbol): string | undefined {
+  const statement = s.statement;
+  if (statement?.kind !== 'hypotheses') return undefined;
+  const entry = statement.entries.find((e) => e.name.text === s.name);
+  if (entry?.prior) return entry.prior.text;
+  return statement.prior?.text === 'uniform' && statement.entries.length > 0 ? `1/${statement.entries.length}` : undefined;
+}
+
+function scopeStatements(file: A.BayesFile, scope: string): A.Statement[] {
+  if (!scope) return file.statements;
+  return file.statements.find((x): x is A.NetworkDecl => x.kind === 'network' && x.name.text === scope)?.statements ?? [];
+}
+
+/** P(h) for each hypothesis of a space. */
+function priorTable(s: NameSymbol): string {
+  return markdownTable(['h', 'P(h)'], (s.states ?? []).map((h) => [h.name, priorOf(h) ?? '']));
+}
+
+/** The likelihoods P(D | h): every table the hypothesis space conditions. */
+function likelihoodTables(file: A.BayesFile, index: NameIndex, s: NameSymbol): string[] {
+  return scopeStatements(file, s.scope)
+    .filter((x): x is A.TableDecl => x.kind === 'table' && x.head.conditions.some((c) => c.variable.text === s.name))
+    .flatMap((t) => {
+      const target = index.variable(s.scope, t.head.targets[0]?.variable.text ?? '');
+      return target ? [`likelihood ${headText(t)}\n\n${cptMarkdown(t, target)}`] : [];
+    });
+}
+
+function headText(t: A.TableDecl): string {
+  const names = (a: A.Assignment[]) => a.map((x) => x.variable.text).join(', ');
+  return `P(${names(t.head.targets)}${t.head.conditions.length ? ` | ${names(t.head.conditions)}` : ''})`;
+}
+
+/** The CPT as a Markdown table: one row per parent assignment, one column per value. */
+export function cptMarkdown(t: A.TableDecl, s: NameSymbol): string {
+  const states = s.states?.map((x) => x.name) ?? [];
+  const parents = t.head.conditions.map((c) => c.variable.text);
+  const bool = states.length === 2 && states[0] === 'true' && states[1] === 'false';
+  const values = (entries: A.RowEntry[], form: A.Row['form']): string[] => {
+    if (form === 'map') return states.map((st) => entries.find((e) => e.state?.text === st)?.value.text ?? '');
+    if (form === 'single' && bool && entries[0]) return [entries[0].value.text, formatNumber(1 - entries[0].value.value)];
+    return states.map((_, i) => entries[i]?.value.text ?? '');
+  };
+  let rows: string[][];
+  if (t.value) rows = [values([{ kind: 'rowEntry', value: t.value, range: t.value.range }], 'single')];
+  else rows = t.rows.map((r) => [...r.keys.map((k) => k.text), ...values(r.entries, r.form)]);
+  if (rows.length === 0) return `P(${s.name}${parents.length ? ' | ' + parents.join(', ') : ''}) ${t.parameterPrior ? 'is learned from data' : ''}`;
+  return markdownTable([...parents, ...states.map((st) => `P(${st})`)], rows);
+}
+
+/**
+ * The variable's distributions in the last run: a record over its states that is filed under
+ * its name (`marginals.Storm`), or found in the result of a statement that names it.
+ */
+function distributions(index: NameIndex, s: NameSymbol, run: RunResult | undefined): string[] {
+  if (!run) return [];
+  const states = new Set(s.states?.map((x) => x.name) ?? []);
+  const sections: string[] = [];
+  const uses = index.uses(s).filter((u) => !u.declaration);
+  for (const entry of run.results) {
+    const named = uses.some((u) => u.name.range.start.line >= entry.range.start.line && u.name.range.end.line <= entry.range.end.line);
+    for (const { path, field, record } of numberRecords(entry)) {
+      const keys = Object.keys(record);
+      if (keys.length === 0 || !keys.every((k) => states.has(k))) continue;
+      if (path[path.length - 1] === s.name || named) sections.push(`\`${entry.source.trim()}\` — ${field}\n\n${barChart(record)}`);
+    }
+  }
+  return sections;
+}
+
+/** Top-level fields naming this hypothesis as a choice: `map: ['healthy']`, `best: [...]`, `bestMdl: 'd1a'`. */
+function choiceFields(entry: object, name: string): string[] {
+  return Object.entries(entry)
+    .filter(([field, v]) => !['kind', 'source', 'headline'].includes(field) && (v === name || (Array.isArray(v) && v.includes(name))))
+    .map(([field]) => field);
+}
+
+/** Every number the run gives this hypothesis, its rank in each, and the choices that name it. */
+function hypothesisFigures(s: NameSymbol, run: RunResult | undefined): string[] {
+  if (!run) return [];
+  const lines: string[] = [];
+  for (const entry of run.results) {
+    const where = `${entry.kind}, line ${entry.range.start.line + 1}`;
+    for (const { field, record } of numberRecords(entry)) {
+      if (!(s.name in record)) continue;
+      // Description lengths (`…Bits`) rank smallest first; probabilities and scores largest first.
+      const smaller = /bits$/i.test(field);
+      const sorted = Object.entries(record).sort((a, b) => (smaller ? a[1] - b[1] : b[1] - a[1]));
+      const rank = sorted.findIndex(([k]) => k === s.name) + 1;
+      lines.push(`- ${field} (${where}): **${formatNumber(record[s.name])}** — rank ${rank} of ${sorted.length}`);
+    }
+    for (const field of choiceFields(entry, s.name)) lines.push(`- ★ ${field === 'best' ? `best by ${entry.kind}` : field} (${where})`);
+  }
+  return lines.length > 0 ? [lines.join('\n')] : [];
+}

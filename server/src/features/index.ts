@@ -1,0 +1,117 @@
+/**
+ * Registers every LSP feature on the connection. Each feature is a pure function of the
+ * document's parse (and its last run) in its own file; this file only wires requests to them.
+ */
+import type { Connection, ServerCapabilities } from 'vscode-languageserver/node';
+import { CodeActionKind } from 'vscode-languageserver/node';
+import type { Session } from '../run/session.js';
+import { hover } from './hover.js';
+import { inlayHints } from './inlayHints.js';
+import { codeLenses } from './codeLens.js';
+import { completion } from './completion.js';
+import { signatureHelp } from './signatureHelp.js';
+import { definition, references } from './navigation.js';
+import { prepareRename, rename } from './rename.js';
+import { documentSymbols } from './documentSymbols.js';
+import { foldingRanges } from './folding.js';
+import { formatting } from './formatting.js';
+import { legend, semanticTokens } from './semanticTokens.js';
+import { codeActions } from './codeActions.js';
+import { exportBif, networkSummaries } from './networks.js';
+
+export const featureCapabilities: ServerCapabilities = {
+  hoverProvider: true,
+  inlayHintProvider: true,
+  codeLensProvider: { resolveProvider: false },
+  completionProvider: { triggerCharacters: ['(', '|', ',', '=', ' ', '{', ':'] },
+  signatureHelpProvider: { triggerCharacters: ['(', '{', ','], retriggerCharacters: [','] },
+  definitionProvider: true,
+  referencesProvider: true,
+  renameProvider: { prepareProvider: true },
+  documentSymbolProvider: true,
+  foldingRangeProvider: true,
+  documentFormattingProvider: true,
+  semanticTokensProvider: { legend, full: true },
+  codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
+};
+
+export function registerFeatures(connection: Connection, session: Session): void {
+  const parsed = (uri: string) => session.parse(uri);
+  const run = (uri: string) => session.currentRun(uri)?.result;
+
+  connection.onHover((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? hover(d.parse.ast, p.position, run(p.textDocument.uri)) : null;
+  });
+  connection.languages.inlayHint.on((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? inlayHints(d.text, run(p.textDocument.uri), p.range) : [];
+  });
+  connection.onCodeLens((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? codeLenses(d.parse.ast, p.textDocument.uri, session.lastRun(p.textDocument.uri)) : [];
+  });
+  connection.onCompletion((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? completion(d.parse.ast, d.text, p.position) : [];
+  });
+  connection.onSignatureHelp((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? signatureHelp(d.text, p.position) : null;
+  });
+  connection.onDefinition((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? definition(d.parse.ast, p.textDocument.uri, p.position) ?? null : null;
+  });
+  connection.onReferences((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? references(d.parse.ast, p.textDocument.uri, p.position, p.context.includeDeclaration) : [];
+  });
+  connection.onPrepareRename((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? prepareRename(d.parse.ast, p.position) : null;
+  });
+  connection.onRenameRequest((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? rename(d.parse.ast, p.textDocument.uri, p.position, p.newName) : null;
+  });
+  connection.onDocumentSymbol((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? documentSymbols(d.parse.ast, d.text) : [];
+  });
+  connection.onFoldingRanges((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? foldingRanges(d.parse.ast, d.text) : [];
+  });
+  connection.onDocumentFormatting((p) => {
+    const d = parsed(p.textDocument.uri);
+    if (!d) return [];
+    const edits = formatting(d.parse, d.text);
+    if (!edits) connection.console.info(`not formatting ${p.textDocument.uri}: it has syntax errors`);
+    return edits ?? [];
+  });
+  connection.languages.semanticTokens.on((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? semanticTokens(d.parse.ast, d.text) : { data: [] };
+  });
+  connection.onCodeAction((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? codeActions(d, p, { trusted: session.trusted, documentPath: session.pathOf(p.textDocument.uri) }) : [];
+  });
+
+  connection.onRequest('bayes/networks', async (p: { uri: string }) => {
+    const d = parsed(p.uri);
+    return d ? networkSummaries(d.parse.ast, await session.environment(p.uri)) : [];
+  });
+  type Exported = { text: string } | { error: string };
+  connection.onRequest<Exported, unknown>('bayes/exportBif', async (p: { uri: string; network: string }): Promise<Exported> => {
+    const d = parsed(p.uri);
+    return d ? exportBif(d.parse.ast, await session.environment(p.uri), p.network) : { error: 'the document is not open' };
+  });
+
+  // Results change what hover, inlay hints and code lens show: ask the client to refresh.
+  session.runListeners.push(() => {
+    void connection.languages.inlayHint.refresh().catch(() => undefined);
+    void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+  });
+}

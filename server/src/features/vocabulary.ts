@@ -1,0 +1,74 @@
+/**
+ * The words of the language the editor offers: statement keywords, query forms, methods and
+ * the signatures of the built-in functions and learning options (for completion and signature help).
+ */
+export const STATEMENT_KEYWORDS = [
+  'variable', 'hypotheses', 'P', 'network', 'import network', 'data', 'corpus', 'observe', 'learn', 'learn structure',
+  'classifier', 'mixture', 'query', 'expect',
+] as const;
+
+export const QUERY_FORMS = [
+  'posterior', 'map', 'ml', 'mdl', 'optimal', 'gibbs', 'P', 'mpe', 'sensitivity', 'independent', 'classify', 'evaluate',
+  'mean', 'mode', 'interval', 'bic', 'likelihood', 'learning_curve', 'accuracy',
+] as const;
+
+export const LEARN_METHODS = ['em', 'gradient', 'k2'] as const;
+export const SAMPLERS = ['likelihood_weighting', 'gibbs'] as const;
+export const PRIOR_FORMS = ['uniform', 'code'] as const;
+
+export interface Parameter { name: string; doc: string }
+export interface Signature { label: string; doc: string; parameters: Parameter[] }
+
+/** Built-in functions (after `=` / `~` / `hypotheses X =`) and option blocks (`by em { … }`). */
+export const SIGNATURES: Record<string, Signature> = {
+  naive_bayes: {
+    label: 'naive_bayes(data, target, smoothing)', doc: 'Naive Bayes classifier over a data set (Mitchell §6.9).',
+    parameters: [
+      { name: 'data', doc: 'the training data set' },
+      { name: 'target', doc: 'the class column' },
+      { name: 'smoothing', doc: 'none | laplace | m_estimate(m: 2): how P(a | v) is estimated (eq. 6.22)' },
+    ],
+  },
+  text_naive_bayes: {
+    label: 'text_naive_bayes(corpus, drop_most_frequent, min_count)', doc: 'Naive Bayes over text documents (Mitchell §6.10, Table 6.2).',
+    parameters: [
+      { name: 'corpus', doc: 'the labelled corpus' },
+      { name: 'drop_most_frequent', doc: 'how many of the most frequent words to leave out of the vocabulary' },
+      { name: 'min_count', doc: 'words seen fewer times are left out' },
+    ],
+  },
+  gaussians: {
+    label: 'gaussians(columns, k, sigma, weights)', doc: 'A mixture of k Gaussians learned by EM (Mitchell §6.12).',
+    parameters: [
+      { name: 'columns', doc: 'Data.x (one column) or Data[a, b] (several: full covariance)' },
+      { name: 'k', doc: 'the number of components' },
+      { name: 'sigma', doc: 'a known, shared standard deviation (omit to learn it)' },
+      { name: 'weights', doc: 'uniform (fixed equal weights) or learned' },
+    ],
+  },
+  Beta: { label: 'Beta(alpha, beta)', doc: 'Conjugate prior of a bool parameter.', parameters: [{ name: 'alpha', doc: 'pseudo-count of true' }, { name: 'beta', doc: 'pseudo-count of false' }] },
+  Dirichlet: { label: 'Dirichlet(alpha)', doc: 'Conjugate prior of each CPT row: alpha pseudo-counts per value.', parameters: [{ name: 'alpha', doc: 'pseudo-count added to every value' }] },
+  m_estimate: {
+    label: 'm_estimate(m, p)', doc: 'The m-estimate (n_c + m p) / (n + m), Mitchell eq. 6.22.',
+    parameters: [{ name: 'm', doc: 'the equivalent sample size' }, { name: 'p', doc: 'the prior estimate; default 1/k' }],
+  },
+  conjunctions: { label: 'conjunctions(attributes…)', doc: 'Every conjunction of attribute constraints (Mitchell ch. 2 hypothesis space).', parameters: [{ name: 'attributes…', doc: 'the attribute columns' }] },
+  linear: { label: 'linear(formula)', doc: 'Linear functions; h_ML is least squares under normal noise (§6.4).', parameters: [{ name: 'formula', doc: 'd ~ x1 + x2' }] },
+  logistic: { label: 'logistic(formula)', doc: 'Logistic functions; h_ML maximises the cross-entropy likelihood (§6.5).', parameters: [{ name: 'formula', doc: 'd ~ x1 + x2' }] },
+  em: {
+    label: 'em { iterations, tolerance, seed }', doc: 'Expectation maximisation (Mitchell §6.12).',
+    parameters: [
+      { name: 'iterations', doc: 'at most this many E and M steps' },
+      { name: 'tolerance', doc: 'stop when the log-likelihood improves by less' },
+      { name: 'seed', doc: 'the seed of the random start' },
+    ],
+  },
+  gradient: {
+    label: 'gradient { rate, iterations }', doc: 'Gradient ascent on the CPT entries (Mitchell eq. 6.25).',
+    parameters: [{ name: 'rate', doc: 'the learning rate η' }, { name: 'iterations', doc: 'the number of steps' }],
+  },
+  k2: {
+    label: 'k2 { order, max_parents }', doc: 'K2 structure search.',
+    parameters: [{ name: 'order', doc: '[A, B, C]: the variable order parents are chosen in' }, { name: 'max_parents', doc: 'the most parents a node may get' }],
+  },
+};

@@ -1,0 +1,74 @@
+/**
+ * Data sets of a model, as the engines read them: `data T { … }` inline tables and `data T from
+ * "x.csv"` files become CategoricalDatasets (state indices, −1 missing) whose columns use the
+ * declared domains where the file declares the variable, or NumericData for real-valued columns.
+ */
+import type * as A from '../language/ast.js';
+import { valueText } from '../language/ast.js';
+import type { CheckEnvironment, SymbolTable } from '../language/index.js';
+import { encodeCategorical, type CategoricalDataset } from '../engine/categoricalData.js';
+import type { NumericData } from '../engine/dataset.js';
+import { EngineError } from '../engine/engineError.js';
+import { DataError, readDiscreteText, readNumericText } from './dataTable.js';
+import { resolveModelFile } from './files.js';
+import { CompileError } from './compileError.js';
+
+/** The states each variable of the default model declares (hypothesis spaces included). */
+export function declaredDomains(symbols: SymbolTable): Record<string, readonly string[]> {
+  const domains: Record<string, readonly string[]> = {};
+  for (const [name, v] of symbols.defaultScope.variables) if (v.states) domains[name] = v.states;
+  return domains;
+}
+
+export async function categoricalData(decl: A.DataDecl, symbols: SymbolTable, env: CheckEnvironment): Promise<CategoricalDataset> {
+  const declared = declaredDomains(symbols);
+  if (decl.source) {
+    const text = env.readText!(resolveModelFile(decl.source, env));
+    return withDataErrors(decl, () => readDiscreteText(text, { declared }));
+  }
+  const header = decl.header.map((h) => h.text);
+  const rows = decl.rows.map((row) => row.cells.map((cell) => (cell.kind === 'missing' ? null : valueText(cell) ?? null)));
+  return withDataErrors(decl, async () => encodeCategorical(header, rows, pick(declared, header)));
+}
+
+/** The named columns as numbers (all of them when `columns` is empty). */
+export async function numericData(decl: A.DataDecl, columns: string[], env: CheckEnvironment): Promise<NumericData> {
+  const all = decl.source
+    ? await withDataErrors(decl, () => readNumericText(env.readText!(resolveModelFile(decl.source!, env)), { header: true }))
+    : inlineNumbers(decl);
+  const wanted = columns.length ? columns : all.names;
+  const picks = wanted.map((c) => {
+    const i = all.names.indexOf(c);
+    if (i < 0) throw new CompileError(`data '${decl.name.text}' has no column '${c}' (columns: ${all.names.join(', ')})`, decl.name.range);
+    return i;
+  });
+  const values = new Float64Array(all.rows * picks.length);
+  for (let r = 0; r < all.rows; r++) picks.forEach((c, j) => { values[r * picks.length + j] = all.values[r * all.dims + c]!; });
+  return { names: wanted, values, rows: all.rows, dims: picks.length };
+}
+
+function inlineNumbers(decl: A.DataDecl): NumericData {
+  const dims = decl.header.length;
+  const values = new Float64Array(decl.rows.length * dims);
+  decl.rows.forEach((row, r) => row.cells.forEach((cell, c) => {
+    if (cell.kind !== 'number') throw new CompileError(`'${valueText(cell) ?? '?'}' is not a number (column ${decl.header[c]!.text})`, cell.range);
+    values[r * dims + c] = cell.value;
+  }));
+  return { names: decl.header.map((h) => h.text), values, rows: decl.rows.length, dims };
+}
+
+function pick(domains: Record<string, readonly string[]>, names: string[]): Record<string, readonly string[]> {
+  return Object.fromEntries(names.filter((n) => domains[n]).map((n) => [n, domains[n]!]));
+}
+
+/** Data problems (a value outside a domain, a ragged row) become compile errors on the data set's name. */
+async function withDataErrors<T>(decl: A.DataDecl, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof EngineError || e instanceof DataError) {
+      throw new CompileError(`data '${decl.name.text}': ${e.message}`, decl.name.range);
+    }
+    throw e;
+  }
+}

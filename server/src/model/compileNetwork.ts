@@ -1,0 +1,173 @@
+/**
+ * Compiles a model scope of a checked AST — the file's default model, a `network { … }`, or an
+ * imported BIF network — into the Bayesian network IR the inference engine reads. Hypothesis
+ * spaces with priors are root variables whose states are the hypotheses, so P(h | D) is
+ * ordinary inference. Only variables that have a table (or a prior) take part; a variable that
+ * a table needs but that has none is an error naming it.
+ */
+import type * as A from '../language/ast.js';
+import type { CheckEnvironment, SymbolTable } from '../language/index.js';
+import type { Range } from '../language/diagnostics.js';
+import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
+import { readBif } from './bif.js';
+import { resolveModelFile } from './files.js';
+import { CompileError } from './compileError.js';
+
+export { CompileError };
+
+interface TableSource { table: A.TableDecl }
+interface PriorSource { hypotheses: A.HypothesesDecl }
+type Source = TableSource | PriorSource;
+
+/** The network of a scope: `undefined` name = the default model. Throws CompileError. */
+export function compileNetwork(file: A.BayesFile, symbols: SymbolTable, env: CheckEnvironment, scopeName?: string): BayesianNetwork {
+  const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
+  if (global?.kind === 'import') return importedNetwork(global.node as A.ImportDecl, env);
+  if (scopeName !== undefined && global?.kind !== 'network') throw new CompileError(`'${scopeName}' is not a network`);
+  const statements = global ? (global.node as A.NetworkDecl).statements : file.statements;
+  return buildNetwork(scopeName ?? 'default', declaredStates(statements), sourcesOf(statements));
+}
+
+/** An `import network N from "x.bif"` read through the environment (confined to the allowed roots). */
+export function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): BayesianNetwork {
+  const path = resolveModelFile(decl.path, env);
+  const read = readBif(env.readText!(path));
+  if ('error' in read) throw new CompileError(`${decl.path.value}, line ${read.error.line}: ${read.error.message}`, decl.path.range);
+  read.network.name = decl.name.text;
+  return read.network;
+}
+
+/**
+ * Every variable a block declares, with whatever tables it gives, for showing and exporting a
+ * network while it is being written: entries the model does not give (a table to be learned, a
+ * missing row) are NaN, as the IR marks unknown entries, and rows naming unknown states are left
+ * out. Nothing is checked here — the checker reports what is wrong.
+ */
+export function declaredNetwork(name: string, statements: readonly A.Statement[]): BayesianNetwork {
+  const states = declaredStates(statements);
+  const sources = sourcesOf(statements);
+  const variables: DiscreteVariable[] = [...states].map(([n, st]) => ({ name: n, states: st }));
+  const index = new Map(variables.map((v, i) => [v.name, i]));
+  const net: BayesianNetwork = { name, variables, cpts: [] };
+  net.cpts = variables.map((v, child) => {
+    const source = sources.get(v.name);
+    const parents = source && 'table' in source ? source.table.head.conditions.map((c) => index.get(c.variable.text)) : [];
+    if (!source || parents.some((p) => p === undefined)) return { child, parents: [], table: new Float64Array(v.states.length).fill(NaN) };
+    const cpt: Cpt = { child, parents: parents as number[], table: new Float64Array(0) };
+    cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : priorValues(source.hypotheses);
+    return cpt;
+  });
+  return net;
+}
+
+function declaredStates(statements: readonly A.Statement[]): Map<string, string[]> {
+  const states = new Map<string, string[]>();
+  for (const s of statements) {
+    if (s.kind === 'variable' && s.domain.type !== 'real') for (const n of s.names) states.set(n.text, s.domain.states.map((x) => x.text));
+    if (s.kind === 'hypotheses' && !s.generator) states.set(s.name.text, s.entries.map((e) => e.name.text));
+  }
+  return states;
+}
+
+function sourcesOf(statements: readonly A.Statement[]): Map<string, Source> {
+  const sources = new Map<string, Source>();
+  for (const s of statements) {
+    if (s.kind === 'table' && !s.parameterPrior && s.head.targets.length === 1) sources.set(s.head.targets[0].variable.text, { table: s });
+    if (s.kind === 'hypotheses' && !s.generator && !sources.has(s.name.text) && hasPriors(s)) sources.set(s.name.text, { hypotheses: s });
+  }
+  return sources;
+}
+
+function hasPriors(h: A.HypothesesDecl): boolean {
+  return h.prior?.text === 'uniform' || (h.entries.length > 0 && h.entries.every((e) => e.prior !== undefined));
+}
+
+/** Adds every variable with a source, parents first, so that `cpts[i].child === i`. */
+function buildNetwork(name: string, states: Map<string, string[]>, sources: Map<string, Source>): BayesianNetwork {
+  const net: BayesianNetwork = { name, variables: [], cpts: [] };
+  const index = new Map<string, number>();
+  const visiting = new Set<string>();
+  const add = (variable: string, neededBy?: A.Name): number => {
+    const known = index.get(variable);
+    if (known !== undefined) return known;
+    const source = sources.get(variable);
+    if (!source) throw new CompileError(`'${variable}' has no table: give P(${variable} | …) to use it in this model`, neededBy?.range);
+    if (visiting.has(variable)) throw new CompileError(`the tables form a cycle through '${variable}'`, neededBy?.range);
+    visiting.add(variable);
+    const parents = 'table' in source ? source.table.head.conditions.map((c) => add(c.variable.text, c.variable)) : [];
+    const domain = states.get(variable);
+    if (!domain) throw new CompileError(`'${variable}' has no states here`, neededBy?.range);
+    const v: DiscreteVariable = { name: variable, states: domain };
+    const child = net.variables.push(v) - 1;
+    index.set(variable, child);
+    const cpt: Cpt = { child, parents, table: new Float64Array(0) };
+    net.cpts.push(cpt);
+    cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : priorValues(source.hypotheses);
+    return child;
+  };
+  for (const variable of sources.keys()) add(variable);
+  return net;
+}
+
+function priorValues(h: A.HypothesesDecl): Float64Array {
+  if (h.prior?.text === 'uniform') return new Float64Array(h.entries.length).fill(1 / h.entries.length);
+  return Float64Array.from(h.entries, (e) => e.prior!.value);
+}
+
+/** The rows of `P(X | parents) { … }` (or `P(X) = p`) in the IR's layout. */
+function tableValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt): Float64Array {
+  const states = net.variables[cpt.child]!.states;
+  const k = states.length;
+  const parentStates = cpt.parents.map((p) => net.variables[p]!.states);
+  const rows = parentStates.reduce((n, s) => n * s.length, 1);
+  const values = new Float64Array(rows * k).fill(NaN);
+  if (table.value) {
+    values.set(distribution([{ kind: 'rowEntry', value: table.value, range: table.value.range }], 'single', states, table.value.range));
+    return values;
+  }
+  if (cpt.parents.length === 0) {
+    // Without parents each row is `state: p`; together they are one distribution.
+    for (const row of table.rows) {
+      const x = states.indexOf(row.keys[0]?.text ?? '');
+      if (x >= 0 && row.entries[0]) values[x] = row.entries[0].value.value;
+    }
+    return values;
+  }
+  for (const row of table.rows) {
+    const r = rowIndex(row.keys.map((key) => key.text), parentStates);
+    if (r !== undefined) values.set(distribution(row.entries, row.form, states, row.range), r * k);
+  }
+  return values;
+}
+
+/** The mixed-radix row number of parent states (first parent slowest); undefined for an unknown state. */
+function rowIndex(keys: string[], radices: string[][]): number | undefined {
+  if (keys.length !== radices.length) return undefined;
+  let row = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const s = radices[i]!.indexOf(keys[i]!);
+    if (s < 0) return undefined;
+    row = row * radices[i]!.length + s;
+  }
+  return row;
+}
+
+function distribution(entries: A.RowEntry[], form: A.Row['form'], states: string[], range: Range): Float64Array {
+  const d = new Float64Array(states.length);
+  if (form === 'single') {
+    // A single probability is P(first state) of a two-state variable (bool: P(true)).
+    if (states.length !== 2) throw new CompileError('a single probability needs a two-state variable', range);
+    d[0] = entries[0]!.value.value;
+    d[1] = 1 - d[0];
+  } else if (form === 'list') {
+    d.fill(NaN);
+    entries.slice(0, states.length).forEach((e, i) => { d[i] = e.value.value; });
+  } else {
+    d.fill(NaN);
+    for (const e of entries) {
+      const x = states.indexOf(e.state?.text ?? '');
+      if (x >= 0) d[x] = e.value.value;
+    }
+  }
+  return d;
+}

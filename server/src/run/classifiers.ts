@@ -1,0 +1,55 @@
+/**
+ * Classifiers declared in the model, trained once per run from their data and shared by every
+ * statement that uses them (classify, evaluate, P(… ) in C, accuracy).
+ */
+import type * as A from '../language/ast.js';
+import { trainNaiveBayes, naiveBayesNetwork, type NaiveBayesModel } from '../engine/naiveBayes.js';
+import type { Smoothing } from '../engine/mEstimate.js';
+import type { BayesianNetwork } from '../engine/network.js';
+import { CompileError } from '../model/compileError.js';
+import type { HandlerContext } from './handlers/index.js';
+import { modelData } from './modelInputs.js';
+
+export function classifierDecl(ctx: HandlerContext, name: A.Name): A.ClassifierDecl {
+  const global = ctx.symbols.globals.get(name.text);
+  if (global?.kind !== 'classifier') throw new CompileError(`'${name.text}' is not a classifier`, name.range);
+  return global.node as A.ClassifierDecl;
+}
+
+export function argument(call: A.Call, name: string): A.Expr | undefined {
+  return call.args.find((a) => a.name?.text === name)?.value;
+}
+
+/** `smoothing: none | laplace | m_estimate(m: 2[, p: …])`; the language's default is none (eq. 6.20). */
+export function smoothingOf(call: A.Call): Smoothing {
+  const value = argument(call, 'smoothing');
+  if (!value || (value.kind === 'ref' && value.name.text === 'none')) return { kind: 'none' };
+  if (value.kind === 'ref' && value.name.text === 'laplace') return { kind: 'laplace' };
+  if (value.kind === 'call' && value.callee.text === 'm_estimate') {
+    const m = argument(value, 'm'), p = argument(value, 'p');
+    if (m?.kind !== 'number') throw new CompileError('m_estimate needs m: a number', value.range);
+    return { kind: 'mEstimate', m: m.value, ...(p?.kind === 'number' ? { p: p.value } : {}) };
+  }
+  throw new CompileError('smoothing is none, laplace or m_estimate(m: 2)', value.range);
+}
+
+/** A categorical naive Bayes classifier trained on its whole data set. */
+export async function naiveBayesClassifier(ctx: HandlerContext, name: A.Name): Promise<NaiveBayesModel> {
+  const decl = classifierDecl(ctx, name);
+  const call = decl.definition;
+  if (call.callee.text !== 'naive_bayes') throw new CompileError(`'${name.text}' is a ${call.callee.text} classifier, not naive_bayes`, name.range);
+  const key = `classifier:${name.text}`;
+  if (!ctx.shared.has(key)) {
+    const source = call.args.find((a) => !a.name)?.value;
+    const target = argument(call, 'target');
+    if (source?.kind !== 'ref' || target?.kind !== 'ref') throw new CompileError('naive_bayes(DATA, target: VARIABLE, …)', call.range);
+    const data = await modelData(ctx, source.name);
+    ctx.shared.set(key, trainNaiveBayes(data, target.name.text, smoothingOf(call)));
+  }
+  return ctx.shared.get(key) as NaiveBayesModel;
+}
+
+/** The classifier as a belief network, for `query P(…) in C`. */
+export async function classifierNetwork(ctx: HandlerContext, name: A.Name): Promise<BayesianNetwork> {
+  return naiveBayesNetwork(await naiveBayesClassifier(ctx, name), name.text);
+}

@@ -1,0 +1,148 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../../server/src/cli.js';
+import type { CliIO } from '../../../server/src/cli/command.js';
+import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
+import { learnCpts } from '../../../server/src/engine/cptLearning.js';
+import { createRng } from '../../../server/src/engine/random.js';
+import { readBif } from '../../../server/src/model/bif.js';
+import type { CategoricalDataset } from '../../../server/src/engine/categoricalData.js';
+import { NO_SHARED, sharedFile } from '../../support/shared.js';
+import { loadBif } from '../../support/networks.js';
+
+function capture(): CliIO & { stdout: string; stderr: string } {
+  const io = { stdout: '', stderr: '', cwd: process.cwd(), out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
+  return io;
+}
+
+function toCsv(d: CategoricalDataset, header = true): string {
+  const lines = header ? [d.attributes.map((v) => v.name).join(',')] : [];
+  for (let r = 0; r < d.rowCount; r++) lines.push(d.columns.map((c, v) => (c[r]! < 0 ? '?' : d.attributes[v]!.values[c[r]!])).join(','));
+  return lines.join('\n') + '\n';
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'bayes-learn-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('bayes learn --json on complete CSV data prints the counting CPTs; --out writes BIF that reads back', async (t) => {
+  const bif = sharedFile('bif', 'asia.bif');
+  const net = loadBif('asia');
+  if (!bif || !net) return t.skip(NO_SHARED);
+  const data = forwardSample(net, 2000, createRng(1));
+  const csv = join(dir, 'asia.csv');
+  writeFileSync(csv, toCsv(data));
+  const io = capture();
+  assert.equal(await main(['learn', bif, '--data', csv, '--json', '--out', join(dir, 'out.bif')], io), 0, io.stderr);
+  const out = JSON.parse(io.stdout);
+  assert.equal(out.method, 'counting');
+  assert.equal(out.records, 2000);
+  const expected = learnCpts(net, data);
+  const dysp = out.cpts.dysp;
+  assert.deepEqual(dysp.parents, ['bronc', 'either']);
+  assert.deepEqual(dysp.rows[0].given, { bronc: 'yes', either: 'yes' });
+  const v = net.variables.findIndex((x) => x.name === 'dysp');
+  assert.equal(dysp.rows[0].distribution.yes, expected.cpts[v]!.table[0]);
+  const back = readBif(readFileSync(join(dir, 'out.bif'), 'utf8'));
+  assert.ok('network' in back);
+  assert.ok(Math.abs(back.network.cpts[v]!.table[0]! - expected.cpts[v]!.table[0]!) < 1e-6);
+});
+
+test('bayes learn picks EM for missing values, reads headerless network-order tables, and is seeded', async (t) => {
+  const bif = sharedFile('bif', 'asia.bif');
+  const net = loadBif('asia');
+  if (!bif || !net) return t.skip(NO_SHARED);
+  const data = hideAtRandom(forwardSample(net, 1000, createRng(2)), 0.2, createRng(3));
+  const csv = join(dir, 'asia-missing.dat');
+  writeFileSync(csv, toCsv(data, false).replaceAll(',', ' '));
+  const run = async () => {
+    const io = capture();
+    assert.equal(await main(['learn', bif, '--data', csv, '--json', '--seed', '5', '--iterations', '50'], io), 0, io.stderr);
+    return JSON.parse(io.stdout);
+  };
+  const a = await run();
+  assert.equal(a.method, 'em');
+  assert.ok(a.iterations > 1);
+  for (let i = 1; i < a.trace.length; i++) assert.ok(a.trace[i] >= a.trace[i - 1] - 1e-9 * Math.abs(a.trace[i - 1]));
+  assert.deepEqual((await run()).cpts, a.cpts);
+  const io = capture();
+  assert.equal(await main(['learn', bif, '--data', csv, '--method', 'gradient', '--iterations', '20'], io), 0, io.stderr);
+  assert.match(io.stdout, /learned by gradient from 1000 records/);
+});
+
+test('bayes learn: bad input is a one-line error (exit 1) or a usage error (exit 2)', async (t) => {
+  const bif = sharedFile('bif', 'asia.bif');
+  if (!bif) return t.skip(NO_SHARED);
+  const bad = join(dir, 'bad.csv');
+  writeFileSync(bad, 'asia,smoke\nyes,maybe\n');
+  let io = capture();
+  assert.equal(await main(['learn', bif, '--data', bad], io), 1);
+  assert.match(io.stderr, /bad\.csv: line 2: 'maybe' is not a state of smoke \(states: yes, no\)/);
+  io = capture();
+  assert.equal(await main(['learn', bif, '--data', join(dir, 'none.csv')], io), 1);
+  assert.match(io.stderr, /cannot read .*none\.csv/);
+  io = capture();
+  assert.equal(await main(['learn', 'model.bayes', '--data', bad], io), 1);
+  assert.match(io.stderr, /only BIF networks/);
+  io = capture();
+  assert.equal(await main(['learn', bif, '--data', bad, '--method', 'magic'], io), 2);
+  io = capture();
+  assert.equal(await main(['learn', bif, '--data', bad, '--prior', 'm=-1'], io), 2);
+  assert.match(io.stderr, /--prior must be/);
+});
+
+test('bayes structure: hill climbing and K2 print arcs and compare with a reference network', async (t) => {
+  const bif = sharedFile('bif', 'earthquake.bif');
+  const net = loadBif('earthquake');
+  if (!bif || !net) return t.skip(NO_SHARED);
+  const csv = join(dir, 'earthquake.csv');
+  writeFileSync(csv, toCsv(forwardSample(net, 20000, createRng(8))));
+  let io = capture();
+  const order = 'Burglary,Earthquake,Alarm,JohnCalls,MaryCalls';
+  assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif, '--json'], io), 0, io.stderr);
+  const k2 = JSON.parse(io.stdout);
+  assert.deepEqual(k2.comparison, { reference: 'earthquake', missing: [], extra: [], reversed: [] });
+  assert.equal(k2.arcs.length, 4);
+  io = capture();
+  assert.equal(await main(['structure', csv, '--method', 'hillclimb', '--score', 'bic', '--json', '--out', join(dir, 'hc.bif')], io), 0, io.stderr);
+  const hc = JSON.parse(io.stdout);
+  assert.ok(Number.isFinite(hc.score) && hc.scoreName === 'bic' && hc.arcs.length >= 3);
+  assert.ok('network' in readBif(readFileSync(join(dir, 'hc.bif'), 'utf8')));
+  io = capture();
+  assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--out', join(dir, 'k2.bayes')], io), 0, io.stderr);
+  assert.match(readFileSync(join(dir, 'k2.bayes'), 'utf8'), /^network learned \{[\s\S]*P\(Alarm \| Burglary, Earthquake\) \{/);
+  io = capture();
+  assert.equal(await main(['structure', csv, '--method', 'k2', '--order', 'Alarm'], io), 2);
+  assert.match(io.stderr, /--order must list all 5 columns/);
+  io = capture();
+  assert.equal(await main(['structure', csv], io), 2);
+});
+
+test('bayes mixture: Old Faithful with 2 full components, Mitchell k means on one column, and usage errors', async (t) => {
+  const file = sharedFile('tables', 'old-faithful', 'faithful.csv');
+  if (!file) return t.skip(NO_SHARED);
+  let io = capture();
+  assert.equal(await main(['mixture', file, '--k', '2', '--json', '--tolerance', '1e-10', '--iterations', '1000'], io), 0, io.stderr);
+  const fit = JSON.parse(io.stdout);
+  assert.equal(fit.kind, 'mixture');
+  assert.deepEqual(fit.dimensions, ['x1', 'x2']);
+  assert.equal(fit.responsibilities, undefined);
+  // The two eruption regimes: short (~2 min, ~54 min wait) and long (~4.3 min, ~80 min wait).
+  const means = [...fit.means].sort((a: number[], b: number[]) => a[0] - b[0]);
+  assert.ok(Math.abs(means[0][0] - 2.04) < 0.01 && Math.abs(means[1][1] - 79.97) < 0.05, JSON.stringify(means));
+  assert.ok(Math.abs(fit.weights[0] + fit.weights[1] - 1) < 1e-12);
+  io = capture();
+  assert.equal(await main(['mixture', file, '--k', '2', '--columns', 'x2', '--sigma', '6', '--json', '--responsibilities'], io), 0, io.stderr);
+  const km = JSON.parse(io.stdout);
+  assert.deepEqual(km.weights, [0.5, 0.5]);
+  assert.deepEqual(km.covariances, [[[36]], [[36]]]);
+  assert.equal(km.responsibilities.length, 272);
+  io = capture();
+  assert.equal(await main(['mixture', file], io), 2);
+  assert.match(io.stderr, /--k K/);
+  io = capture();
+  assert.equal(await main(['mixture', join(dir, 'none.csv'), '--k', '2'], io), 1);
+  assert.match(io.stderr, /no such file/i);
+});

@@ -1,0 +1,101 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../../server/src/cli.js';
+import type { CliIO } from '../../../server/src/cli/command.js';
+import { readBif } from '../../../server/src/model/bif.js';
+import { JunctionTree } from '../../../server/src/engine/junctionTree.js';
+import { evidenceOf, loadBif } from '../../support/networks.js';
+import { NO_SHARED, sharedFile } from '../../support/shared.js';
+
+function capture(): CliIO & { stdout: string; stderr: string } {
+  const io = { stdout: '', stderr: '', cwd: process.cwd(), out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
+  return io;
+}
+
+test('bayes marginals --json prints exact posteriors equal to the junction tree', async (t) => {
+  const file = sharedFile('bif', 'asia.bif');
+  const net = loadBif('asia');
+  if (!file || !net) return t.skip(NO_SHARED);
+  const io = capture();
+  assert.equal(await main(['marginals', file, '--evidence', 'smoke=yes', '-e', 'xray=yes', '--json'], io), 0, io.stderr);
+  const out = JSON.parse(io.stdout);
+  assert.equal(out.network, 'asia');
+  assert.equal(out.method, 'exact');
+  assert.deepEqual(out.evidence, { smoke: 'yes', xray: 'yes' });
+  const jt = JunctionTree.compile(net);
+  jt.setEvidence(evidenceOf(net, { smoke: 'yes', xray: 'yes' }));
+  jt.propagate();
+  net.variables.forEach((v, i) => v.states.forEach((s, j) => assert.equal(out.marginals[v.name][s], jt.marginal(i)[j])));
+  assert.equal(out.stderr, undefined);
+});
+
+test('bayes marginals with a sampler reports standard errors and is reproducible', async (t) => {
+  const file = sharedFile('bif', 'asia.bif');
+  if (!file) return t.skip(NO_SHARED);
+  const run = async () => {
+    const io = capture();
+    assert.equal(await main(['marginals', file, '-e', 'dysp=yes', '--method', 'gibbs', '--samples', '4000', '--seed', '3', '--json'], io), 0);
+    return JSON.parse(io.stdout);
+  };
+  const a = await run();
+  assert.equal(a.method, 'gibbs');
+  assert.ok(a.stderr.lung.yes > 0 && a.stderr.lung.yes < 0.05);
+  assert.deepEqual(a, await run());
+});
+
+test('bayes marginals reports bad evidence and bad options clearly', async (t) => {
+  const file = sharedFile('bif', 'asia.bif');
+  if (!file) return t.skip(NO_SHARED);
+  let io = capture();
+  assert.equal(await main(['marginals', file, '-e', 'smoke=maybe'], io), 1);
+  assert.match(io.stderr, /'maybe' is not a state of 'smoke' \(states: yes, no\)/);
+  io = capture();
+  assert.equal(await main(['marginals', file, '-e', 'smoke'], io), 2);
+  assert.match(io.stderr, /--evidence wants VAR=STATE/);
+  io = capture();
+  assert.equal(await main(['marginals', file, '--method', 'magic'], io), 2);
+  io = capture();
+  assert.equal(await main(['marginals', file, '--budget', '1', '--samples', '100'], io), 0);
+  assert.match(io.stderr, /warning: exact inference needs a clique table of \d+ entries, over the budget of 1/);
+});
+
+test('bayes convert round-trips BIF → BIF and writes .bayes with quoted state names', async (t) => {
+  const file = sharedFile('bif', 'child.bif');
+  const net = loadBif('child');
+  if (!file || !net) return t.skip(NO_SHARED);
+  const dir = mkdtempSync(join(tmpdir(), 'bayes-convert-'));
+  try {
+    const io = capture();
+    assert.equal(await main(['convert', file, join(dir, 'child.bif')], io), 0, io.stderr);
+    const back = readBif(readFileSync(join(dir, 'child.bif'), 'utf8'));
+    assert.ok('network' in back);
+    assert.deepEqual(back.network.variables, net.variables);
+    back.network.cpts.forEach((c, i) => {
+      assert.deepEqual(c.parents, net.cpts[i]!.parents);
+      assert.deepEqual(c.table, net.cpts[i]!.table);
+    });
+    assert.equal(await main(['convert', file, join(dir, 'child.bayes')], io), 0, io.stderr);
+    const text = readFileSync(join(dir, 'child.bayes'), 'utf8');
+    assert.match(text, /^network child \{/);
+    assert.match(text, /variable Age \{ "0-3_days", "4-10_days", "11-30_days" \}/);
+    assert.match(text, /P\(BirthAsphyxia\) \{ yes: 0\.1, no: 0\.9 \}/);
+    // One row per parent assignment of every CPT.
+    const rows = text.split('\n').filter((l) => /^ {4}\S.*: \{/.test(l)).length;
+    const expected = net.cpts.filter((c) => c.parents.length).reduce((n, c) => n + c.table.length / net.variables[c.child]!.states.length, 0);
+    assert.equal(rows, expected);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('bayes convert refuses unknown extensions and .bayes input for now', async () => {
+  let io = capture();
+  assert.equal(await main(['convert', 'a.bif', 'b.txt'], io), 2);
+  assert.match(io.stderr, /use a \.bayes or \.bif extension/);
+  io = capture();
+  assert.equal(await main(['convert', 'a.bayes', 'b.bif'], io), 1);
+  assert.match(io.stderr, /only BIF networks/);
+});
