@@ -90,15 +90,8 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
     assert.match(await row.innerText(), new RegExp(`Ln ${line + 1}, Col ${character + 1}`));
   });
 
-  step('hovering cancer shows its posterior 0.2085', 'hover-cancer', async () => {
-    await wb.closePanel();
-    await wb.openFile('cancer.bayes', 'hypotheses Diagnosis');
-    // The hypothesis as declared in the hypothesis space (with its prior 0.008).
-    const text = await wb.hover(/^\s*cancer:\s+0\.008/, 'cancer');
-    assert.match(text, /0\.2085/, `hover text: ${text}`);
-  });
-
   step('saving runs the model and shows inlay hints', 'inlay-hints', async () => {
+    await wb.closePanel();
     await wb.openFile('cancer.bayes', 'hypotheses Diagnosis');
     await wb.activeEditor().locator('.view-lines').click();
     await wb.page.keyboard.press('Control+S');
@@ -109,9 +102,17 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
     await assertEventually(async () => (await expectLine.innerText()).includes('✓'), 'a ✓ inlay hint after the passing expect', () => expectLine.innerText());
   });
 
+  step('hovering cancer shows its posterior 0.2085', 'hover-cancer', async () => {
+    // Hover reads the last run, which the save above started; hover the hypothesis where the
+    // hypothesis space declares it (with its prior 0.008).
+    const text = await wb.hover(/^\s*cancer:\s+0\.008/, 'cancer');
+    assert.match(text, /0\.2085/, `hover text: ${text}`);
+  });
+
   step('the status bar item shows the run', 'status-bar', async () => {
-    // One result per query and expect statement (3 + 6 in cancer.bayes), none failing.
-    const statements = cancerText.split('\n').filter((l) => /^(query|expect)\b/.test(l)).length;
+    // One result per query and expect statement (3 + 6 in cancer.bayes) and one drawing of the
+    // belief network the default model forms (Diagnosis → Test); none failing.
+    const statements = cancerText.split('\n').filter((l) => /^(query|expect)\b/.test(l)).length + 1;
     const item = wb.statusItem(/Bayes: \d+ results/);
     await item.waitFor();
     const text = clean(await item.innerText());
@@ -122,12 +123,19 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
   step('"Bayes: Show Network Graph" opens the graph with the nodes and marginals', 'network-graph', async () => {
     await wb.openFile('cancer.bayes', 'hypotheses Diagnosis');
     await wb.runCommand('Bayes: Show Network Graph');
-    const frame = await wb.webviewFrame('svg');
-    const svgText = clean(await frame.locator('svg').first().innerText());
-    for (const node of ['Diagnosis', 'Test']) assert.ok(svgText.includes(node), `node ${node} in the graph: ${svgText}`);
-    // Prior marginals: P(cancer) = 0.008, P(Test = pos) = 0.98 * 0.008 + 0.03 * 0.992 = 0.0376.
-    assert.match(svgText, /0\.008\b|0\.8\s*%/, `P(cancer) in the graph: ${svgText}`);
-    assert.match(svgText, /0\.0376|3\.76\s*%/, `P(Test = pos) in the graph: ${svgText}`);
+    const graph = (await wb.webviewFrame('svg.network')).locator('svg.network');
+    const nodes = await graph.locator('g.node').evaluateAll((gs) => gs.map((g) => (g as SVGGElement).dataset.id).sort());
+    assert.deepEqual(nodes, ['Diagnosis', 'Test']);
+    // No evidence in cancer.bayes, so the marginals are the priors: P(cancer) = 0.008 and
+    // P(Test = pos) = P(pos | cancer) P(cancer) + P(pos | healthy) P(healthy) = 0.98·0.008 + 0.03·0.992.
+    const marginal = async (node: string, state: string) =>
+      Number(await graph.locator(`g.node[data-id="${node}"] rect.bar[data-state="${state}"]`).getAttribute('data-value'));
+    assertClose(await marginal('Diagnosis', 'cancer'), 0.008);
+    assertClose(await marginal('Diagnosis', 'healthy'), 0.992);
+    assertClose(await marginal('Test', 'pos'), 0.98 * 0.008 + 0.03 * 0.992);
+    assertClose(await marginal('Test', 'neg'), 0.02 * 0.008 + 0.97 * 0.992);
+    // What the user reads beside the bars.
+    assert.match(clean((await graph.textContent()) ?? ''), /0\.0376/);
   });
 });
 
@@ -147,6 +155,10 @@ function writeUserSettings(userDataDir: string): void {
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
   };
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
+function assertClose(actual: number, expected: number, tolerance = 1e-9): void {
+  assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected} ± ${tolerance}, got ${actual}`);
 }
 
 function clean(text: string): string {

@@ -31,26 +31,37 @@ export class Workbench {
     return file;
   }
 
-  /** Ctrl+P, the file's name, Enter; resolves when its editor shows `expectText`. */
+  /** Ctrl+P and the file's name, as a user opens a file; resolves when its editor shows `expectText`. */
   async openFile(name: string, expectText: string): Promise<void> {
-    await this.editorArea().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
-    await this.page.keyboard.press('Control+P');
-    const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: UI_TIMEOUT });
-    await input.fill(name);
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: UI_TIMEOUT });
-    await this.page.keyboard.press('Enter');
+    await this.quickPick('Control+P', name);
     await this.page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: UI_TIMEOUT });
     await this.activeEditor().locator('.view-line', { hasText: expectText }).first().waitFor({ timeout: UI_TIMEOUT });
   }
 
-  /** F1, the command's title, Enter (the palette's first match must be exactly this command). */
+  /** F1 and the command's title, picked from the command palette. */
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
-    const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: UI_TIMEOUT });
-    await this.page.keyboard.type(title);
-    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await this.quickPick('F1', title);
+  }
+
+  /**
+   * Opens the quick input with `key`, types `text` and clicks the first row showing it. The key
+   * is pressed again when the widget does not appear: on a loaded machine the workbench can
+   * still be moving focus (a closing hover or panel) and drop the first press.
+   */
+  private async quickPick(key: string, text: string): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget input');
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('Escape');
+      await this.page.keyboard.press(key);
+      try {
+        await widget.waitFor({ timeout: 5000 });
+        break;
+      } catch (e) {
+        if (attempt === 3) throw new Error(`${key} did not open the quick input after ${attempt} presses`, { cause: e });
+      }
+    }
+    await this.page.keyboard.type(text);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
     await row.waitFor({ timeout: UI_TIMEOUT });
     await row.click();
   }
