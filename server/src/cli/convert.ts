@@ -4,7 +4,13 @@ import { parseArgs } from 'node:util';
 import { writeBif } from '../model/bif.js';
 import { PartlyUnknownTableError, writeBayesNetwork } from '../model/bayesWriter.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { readNetworkFile } from './networkFile.js';
+import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
+
+const OPTIONS = {
+  network: { type: 'string' },
+  workspace: { type: 'string' },
+  'data-root': { type: 'string', multiple: true },
+} as const;
 
 const WRITERS: Record<string, (net: Parameters<typeof writeBif>[0]) => string> = {
   '.bif': writeBif,
@@ -14,16 +20,20 @@ const WRITERS: Record<string, (net: Parameters<typeof writeBif>[0]) => string> =
 export const convertCommand: CliCommand = {
   name: 'convert',
   summary: 'convert a network between BIF and .bayes (by the file extensions)',
-  usage: `bayes convert IN.bif OUT.bayes|OUT.bif
+  usage: `bayes convert IN.bif|IN.bayes OUT.bayes|OUT.bif [options]
 
-Reads a BIF network and writes it as .bayes text or BIF. OUT = '-' writes .bayes to stdout.`,
+Reads a BIF network or a .bayes model's network and writes it as .bayes text or BIF.
+OUT = '-' writes .bayes to stdout.
+
+Options:
+${NETWORK_FILE_USAGE}`,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+    const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
     if (positionals.length !== 2) throw new UsageError('give an input and an output file');
     const [input, output] = positionals as [string, string];
     const writer = output === '-' ? writeBayesNetwork : WRITERS[extname(output).toLowerCase()];
     if (!writer) throw new UsageError(`cannot write '${output}': use a .bayes or .bif extension`);
-    const net = readNetworkFile(input, io);
+    const net = readNetworkFile(input, io, values);
     if (!net) return 1;
     let text: string;
     try {

@@ -2,28 +2,25 @@
 import { parseArgs } from 'node:util';
 import { alignToNetwork } from '../engine/dataset.js';
 import type { BayesianNetwork } from '../engine/network.js';
-import { learnCpts } from '../engine/cptLearning.js';
-import { networkEm, type NetworkEmResult } from '../engine/networkEm.js';
-import type { CategoricalDataset } from '../engine/categoricalData.js';
-import { MISSING } from '../engine/categoricalData.js';
-import { gradientAscent, type GradientOptions } from '../engine/gradientAscent.js';
-import { dataLogLikelihood } from '../engine/expectedCounts.js';
+import type { GradientOptions } from '../engine/gradientAscent.js';
+import { hasMissing, learnParameters, PARAMETER_METHODS, type ParameterMethod } from '../run/learnNetwork.js';
 import { meanTotalVariation } from '../engine/cptDistance.js';
 import { learnedNetworkData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learnOptions.js';
-import { readNetworkFile } from './networkFile.js';
+import { NETWORK_FILE_USAGE, readNetworkFile, readNetworkModel } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 
-const METHODS = ['counting', 'em', 'gradient'] as const;
-type Method = (typeof METHODS)[number];
+const METHODS = PARAMETER_METHODS;
+type Method = ParameterMethod;
 
-const USAGE = `bayes learn NET.bif --data FILE [options]
+const USAGE = `bayes learn NET.bif|MODEL.bayes --data FILE [options]
 
 Learns the CPTs of NET's structure from a data table: a CSV whose header names the variables,
 or a headerless table with one column per variable in NET's order (space-separated, quoted, as
 alarm-em's records.dat). '?' or an empty cell is missing; a variable with no column is hidden.
-(.bayes networks are read once the .bayes parser glue is in.)
+A .bayes model gives the structure by its tables (numbers, or a prior only: P(X | U) ~ Dirichlet(1))
+and the priors it declares table by table apply unless --prior is given.
 
 Options:
   --method M        counting (complete data), em (default when values are missing) or gradient
@@ -35,7 +32,9 @@ Options:
   --rate η          initial learning rate for gradient (default 0.05)
   --compare REF.bif print the mean total-variation distance of the learned CPTs to REF's
   --out FILE        write the learned network: FILE.bayes as .bayes text, otherwise BIF
-  --json            {"network","method","iterations","logLikelihood","cpts":{VAR:{"parents","rows"}}}`;
+  --progress        print each iteration's log-likelihood to stderr (em/gradient)
+  --json            {"network","method","iterations","logLikelihood","cpts":{VAR:{"parents","rows"}}}
+${NETWORK_FILE_USAGE}`;
 
 /** The reference must have the same variables, states and parents to compare tables entry by entry. */
 function sameShape(ref: BayesianNetwork, net: BayesianNetwork, file: string): BayesianNetwork {
@@ -47,28 +46,22 @@ function sameShape(ref: BayesianNetwork, net: BayesianNetwork, file: string): Ba
 const OPTIONS = {
   data: { type: 'string' }, method: { type: 'string' }, prior: { type: 'string' }, seed: { type: 'string' },
   iterations: { type: 'string' }, tolerance: { type: 'string' }, restarts: { type: 'string' }, rate: { type: 'string' },
-  compare: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
+  compare: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' }, progress: { type: 'boolean' },
+  network: { type: 'string' }, workspace: { type: 'string' }, 'data-root': { type: 'string', multiple: true },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
 
+/** The learning options; the prior only when --prior is given (a .bayes model's own priors apply otherwise). */
 function learningOptions(values: Values): GradientOptions {
   const tolerance = values.tolerance === undefined ? 1e-6 : Number(values.tolerance);
   const learningRate = values.rate === undefined ? 0.05 : Number(values.rate);
   if (!(tolerance >= 0) || !(learningRate > 0)) throw new UsageError('--tolerance must be ≥ 0 and --rate > 0');
   return {
-    prior: parsePrior(values.prior), tolerance, learningRate,
+    ...(values.prior !== undefined ? { prior: parsePrior(values.prior) } : {}), tolerance, learningRate,
     seed: integerOption('seed', values.seed, 1), maxIterations: integerOption('iterations', values.iterations, 100),
     restarts: integerOption('restarts', values.restarts, 1, 1),
   };
-}
-
-/** Counting, EM or gradient ascent, all reported in EM's result shape. */
-function learn(net: BayesianNetwork, data: CategoricalDataset, method: Method, options: GradientOptions): Omit<NetworkEmResult, 'cancelled'> {
-  if (method === 'em') return networkEm(net, data, options);
-  if (method === 'gradient') return gradientAscent(net, data, options);
-  const network = learnCpts(net, data, options.prior);
-  return { network, iterations: 0, converged: true, trace: [], runs: [], ...dataLogLikelihood(network, data) };
 }
 
 export const learnCommand: CliCommand = {
@@ -81,19 +74,24 @@ export const learnCommand: CliCommand = {
     if (!values.data) throw new UsageError('give the data with --data FILE');
     if (values.method !== undefined && !METHODS.includes(values.method as Method)) throw new UsageError(`--method must be one of ${METHODS.join(', ')}`);
     const options = learningOptions(values);
-    const net = readNetworkFile(positionals[0]!, io);
+    if (values.progress) {
+      options.onProgress = (p) => io.err(`restart ${p.restart + 1}, iteration ${p.iteration}: log-likelihood ${p.logLikelihood.toFixed(4)}\n`);
+    }
+    const model = readNetworkModel(positionals[0]!, io, { ...values, learning: true });
     const reference = values.compare ? readNetworkFile(values.compare, io) : undefined;
-    if (!net || (values.compare && !reference)) return 1;
+    if (!model || (values.compare && !reference)) return 1;
+    const net = model.net;
+    options.prior ??= model.prior;
     try {
       const aligned = alignToNetwork(net.variables, await readDataFile(values.data, net.variables));
       if ('error' in aligned) throw new InputError(`${values.data}: ${aligned.error}`);
       const data = aligned.data;
-      const incomplete = data.columns.some((c) => c.includes(MISSING));
+      const incomplete = hasMissing(data);
       const method: Method = (values.method as Method | undefined) ?? (incomplete ? 'em' : 'counting');
       if (method === 'counting' && incomplete) {
         io.err(`bayes learn: note: counting uses only the records where a family is fully observed; --method em uses them all\n`);
       }
-      const fit = learn(net, data, method, options);
+      const fit = learnParameters(net, data, method, options);
       const result = learnedNetworkData(method, data.rowCount, aligned.hidden, fit);
       const distance = reference ? meanTotalVariation(fit.network, sameShape(reference, net, values.compare!)).mean : undefined;
       if (values.out) writeNetworkFile(values.out, fit.network);

@@ -3,7 +3,7 @@ import { posteriorMarginals, DEFAULT_BUDGET, type MarginalsOptions } from '../en
 import { namedTables, resolveEvidence } from '../run/namedEvidence.js';
 import type { NamedEvidence } from '../run/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { readNetworkFile } from './networkFile.js';
+import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 
 const OPTIONS = {
   evidence: { type: 'string', multiple: true, short: 'e' },
@@ -12,12 +12,15 @@ const OPTIONS = {
   seed: { type: 'string' },
   budget: { type: 'string' },
   json: { type: 'boolean' },
+  network: { type: 'string' },
+  workspace: { type: 'string' },
+  'data-root': { type: 'string', multiple: true },
 } as const;
 
 export const marginalsCommand: CliCommand = {
   name: 'marginals',
   summary: 'posterior marginals of every variable of a network, given evidence',
-  usage: `bayes marginals NET.bif [options]
+  usage: `bayes marginals NET.bif|MODEL.bayes [options]
 
 Options:
   --evidence VAR=STATE   an observation (repeatable)
@@ -26,13 +29,14 @@ Options:
   --samples N            samples for lw / gibbs (default 20000)
   --seed S               seed for the samplers (default 1)
   --budget N             largest clique table exact inference may use (default ${DEFAULT_BUDGET})
-  --json                 {"network", "evidence", "method", "marginals": {VAR: {STATE: p}}, "stderr"?}`,
+  --json                 {"network", "evidence", "method", "marginals": {VAR: {STATE: p}}, "stderr"?}
+${NETWORK_FILE_USAGE}`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
     if (positionals.length !== 1) throw new UsageError('give one network file');
     const options = inferenceOptions(values);
     const named = evidencePairs(values.evidence ?? []);
-    const net = readNetworkFile(positionals[0]!, io);
+    const net = readNetworkFile(positionals[0]!, io, values);
     if (!net) return 1;
     const resolved = resolveEvidence(net, named);
     if ('error' in resolved) { io.err(`bayes marginals: ${resolved.error}\n`); return 1; }

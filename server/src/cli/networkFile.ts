@@ -1,14 +1,50 @@
-/** Reading a network file for the network commands (BIF now; .bayes networks come with the parser). */
+/**
+ * Reading a network file for the network commands: BIF, or a `.bayes` model — its default model,
+ * `--network NAME`, or the file's only network when it has no top-level tables (what
+ * `bayes convert X.bif X.bayes` writes).
+ */
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { readBif } from '../model/bif.js';
+import { compileNetwork, CompileError } from '../model/compileNetwork.js';
 import type { BayesianNetwork } from '../engine/network.js';
+import type { Prior } from '../engine/cptLearning.js';
+import { declaredPrior } from '../run/tablePriors.js';
+import type * as A from '../language/ast.js';
+import { checkText } from '../run/pipeline.js';
 import type { CliIO } from './command.js';
+import { formatDiagnostic, readModel } from './check.js';
+import { environmentFor } from './workspace.js';
 
-export function readNetworkFile(file: string, io: CliIO): BayesianNetwork | undefined {
+export interface NetworkFileOptions {
+  /** `.bayes` files: the network to read; default: see above. */
+  network?: string;
+  /** For learning: `.bayes` tables declared by a prior only (`~ Dirichlet(1)`) are unknown (NaN), not an error. */
+  learning?: boolean;
+  workspace?: string;
+  'data-root'?: string[];
+}
+
+export const NETWORK_FILE_USAGE = `  --network NAME    in a .bayes file, the network to read (default: the top-level model, or
+                    the file's only network)
+  --workspace DIR   the workspace folder a .bayes file may read from
+  --data-root DIR   a further folder a .bayes file may read from (repeatable)`;
+
+/** A network and, for `.bayes` models, the parameter priors its tables declare (for learning). */
+export interface NetworkModel {
+  net: BayesianNetwork;
+  prior?: Prior;
+}
+
+export function readNetworkFile(file: string, io: CliIO, options: NetworkFileOptions = {}): BayesianNetwork | undefined {
+  return readNetworkModel(file, io, options)?.net;
+}
+
+export function readNetworkModel(file: string, io: CliIO, options: NetworkFileOptions = {}): NetworkModel | undefined {
   const ext = extname(file).toLowerCase();
+  if (ext === '.bayes') return readBayesNetwork(file, io, options);
   if (ext !== '.bif') {
-    io.err(`bayes: ${file}: only BIF networks (.bif) can be read here yet; .bayes networks are read once the .bayes parser is in\n`);
+    io.err(`bayes: ${file}: networks are read from BIF (.bif) or .bayes files\n`);
     return undefined;
   }
   let text: string;
@@ -24,6 +60,42 @@ export function readNetworkFile(file: string, io: CliIO): BayesianNetwork | unde
     return undefined;
   }
   // bnlearn's files all say `network unknown`: name the network after its file instead.
-  if (r.network.name === 'unknown') r.network.name = basename(file, extname(file)).replace(/[^A-Za-z0-9_]/g, '_');
-  return r.network;
+  if (r.network.name === 'unknown') r.network.name = fileName(file);
+  return { net: r.network };
+}
+
+function fileName(file: string): string {
+  return basename(file, extname(file)).replace(/[^A-Za-z0-9_]/g, '_');
+}
+
+function readBayesNetwork(file: string, io: CliIO, options: NetworkFileOptions): NetworkModel | undefined {
+  const text = readModel(file, io);
+  if (text === undefined) return undefined;
+  const env = environmentFor(file, options, io);
+  const checked = checkText(text, env);
+  const errors = checked.diagnostics.filter((d) => d.severity === 'error');
+  for (const d of errors) io.err(formatDiagnostic(file, d) + '\n');
+  if (errors.length) return undefined;
+  const scope = options.network ?? onlyScope(checked.parse.ast);
+  if (scope === null) {
+    io.err(`bayes: ${file}: the file has no top-level tables and not exactly one network: choose one with --network NAME\n`);
+    return undefined;
+  }
+  try {
+    const net = compileNetwork(checked.parse.ast, checked.symbols, env, scope, { unknownTables: options.learning });
+    if (scope === undefined) net.name = fileName(file);
+    return { net, prior: declaredPrior(checked.parse.ast, checked.symbols, scope, net) };
+  } catch (e) {
+    if (!(e instanceof CompileError)) throw e;
+    const at = e.range ? `${e.range.start.line + 1}:${e.range.start.character + 1}` : '1:1';
+    io.err(`${file}:${at}: error: ${e.message}\n`);
+    return undefined;
+  }
+}
+
+/** undefined = the default model (it has tables); a name = the only network; null = ambiguous. */
+function onlyScope(file: A.BayesFile): string | undefined | null {
+  if (file.statements.some((s) => s.kind === 'table')) return undefined;
+  const networks = file.statements.filter((s): s is A.NetworkDecl | A.ImportDecl => s.kind === 'network' || s.kind === 'import');
+  return networks.length === 1 ? networks[0]!.name.text : null;
 }

@@ -37,7 +37,8 @@ export function runFailed(result: RunResult): boolean {
 /** Human-readable report: each result's headline at its line, then the diagnostics. */
 export function formatRun(result: RunResult): string {
   const lines = [`${result.file}`];
-  for (const r of result.results) {
+  const inSourceOrder = [...result.results].sort((a, b) => a.range.start.line - b.range.start.line);
+  for (const r of inSourceOrder) {
     const mark = r.kind === 'expect' ? (r.passed ? '✓' : '✗') : '⇒';
     lines.push(`  ${String(r.range.start.line + 1).padStart(4)}  ${mark} ${r.source.trim()}  —  ${r.headline}`);
   }

@@ -5,7 +5,7 @@ import type { CategoricalDataset } from '../engine/categoricalData.js';
 import type { ResultBase, StructureResultEntry } from '../run/runResult.js';
 import { hillClimb } from '../engine/hillClimb.js';
 import { compareStructures, arcsOf, type ScoreName } from '../engine/structureScore.js';
-import { learnCpts } from '../engine/cptLearning.js';
+import { networkFromStructure } from '../engine/cptLearning.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learnOptions.js';
@@ -61,11 +61,7 @@ export const structureCommand: CliCommand = {
         arcs: arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]),
         ...(reference ? { comparison: compareWith(reference, found.parents, names) } : {}),
       };
-      if (values.out) {
-        const variables = data.attributes.map((a) => ({ name: a.name, states: [...a.values] }));
-        const net: BayesianNetwork = { name: 'learned', variables, cpts: found.parents.map((ps, v) => ({ child: v, parents: ps, table: new Float64Array() })) };
-        writeNetworkFile(values.out, learnCpts(net, data, prior));
-      }
+      if (values.out) writeNetworkFile(values.out, networkFromStructure('learned', data, found.parents, prior));
       io.out(values.json ? JSON.stringify(result, null, 2) + '\n' : summary(result, values.reference, values.out));
       return 0;
     } catch (e) {

@@ -7,12 +7,11 @@
  * propagated once, weighted by its multiplicity. Parts that do not depend on the tables are
  * counted once, up front: a family observed in a pattern contributes plain counts, and a pattern
  * with no missing value needs no inference at all (its log-likelihood is Σ counts · log θ).
- * The rest is exact inference with the junction tree (triangulated once, refilled per call).
+ * The rest is exact inference with the junction tree (compiled once; each call reloads the tables).
  */
 import { EngineError } from './engineError.js';
 import type { BayesianNetwork } from './network.js';
-import { JunctionTree, junctionTreeOrder, type CancelSignal } from './junctionTree.js';
-import type { EliminationOrder } from './eliminationOrder.js';
+import { JunctionTree, type CancelSignal } from './junctionTree.js';
 import { groupRows } from './dataset.js';
 import type { CategoricalDataset } from './categoricalData.js';
 import { familyStrides } from './cptLearning.js';
@@ -26,7 +25,9 @@ export interface ExpectedCounts {
 export class ImpossibleDataError extends EngineError {}
 
 export class ExpectationStep {
-  private readonly order: EliminationOrder;
+  /** Compiled on the first run; later runs swap the tables of `working` in and reload them. */
+  private tree: JunctionTree | undefined;
+  private readonly working: BayesianNetwork;
   /** Counts from patterns in which the family is fully observed: the same every iteration. */
   private readonly observedCounts: Float64Array[];
   /** Counts from fully observed patterns only: their log-likelihood is Σ counts · log θ. */
@@ -44,7 +45,7 @@ export class ExpectationStep {
     if (data.columns.length !== net.variables.length) {
       throw new EngineError(`the data has ${data.columns.length} columns for ${net.variables.length} variables; align it to the network first`);
     }
-    this.order = junctionTreeOrder(net);
+    this.working = { ...net, cpts: net.cpts.map((c) => ({ ...c })) };
     const grouped = groupRows(data);
     this.patterns = grouped.count;
     this.rows = data.rowCount;
@@ -87,9 +88,11 @@ export class ExpectationStep {
       for (let i = 0; i < c.length; i++) if (c[i]! > 0) logLikelihood += c[i]! * Math.log(t[i]!);
     });
     if (this.partialWeights.length === 0) return { counts, logLikelihood };
-    const net: BayesianNetwork = { ...this.net, cpts: this.net.cpts.map((c, v) => ({ ...c, table: tables[v]! })) };
-    const tree = JunctionTree.compile(net, { order: this.order });
-    const n = net.variables.length;
+    this.working.cpts.forEach((c, v) => { c.table = tables[v]!; });
+    if (this.tree) this.tree.reloadTables();
+    else this.tree = JunctionTree.compile(this.working);
+    const tree = this.tree;
+    const n = this.net.variables.length;
     const evidence = new Map<number, number>();
     for (let p = 0; p < this.partialWeights.length; p++) {
       const row = this.partial.subarray(p * n, (p + 1) * n);

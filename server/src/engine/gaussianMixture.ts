@@ -213,6 +213,7 @@ export interface KMeansEmOptions {
   maxIterations?: number;
   tolerance?: number;
   signal?: CancelSignal;
+  onProgress?: (iteration: number, logLikelihood: number) => void;
 }
 
 /** Mitchell §6.12.1: learn k means with a known shared σ and equal weights. */
@@ -224,7 +225,10 @@ export function kMeansEm(x: NumericData, options: KMeansEmOptions): MixtureFit {
   const covariances = new Float64Array(k * d * d);
   for (let j = 0; j < k; j++) for (let a = 0; a < d; a++) covariances[j * d * d + a * d + a] = sigma * sigma;
   const p: MixtureParameters = { k, dims: d, weights: new Float64Array(k).fill(1 / k), means, covariances };
-  return runEm(x, p, { maxIterations: options.maxIterations ?? 100, tolerance: options.tolerance ?? 1e-9, regCovar: 0, meansOnly: true, signal: options.signal });
+  return runEm(x, p, {
+    maxIterations: options.maxIterations ?? 100, tolerance: options.tolerance ?? 1e-9, regCovar: 0, meansOnly: true,
+    signal: options.signal, onProgress: options.onProgress,
+  });
 }
 
 /** k-means++ seeding (Arthur & Vassilvitskii): each next centre drawn with probability ∝ squared distance. */

@@ -11,9 +11,9 @@
  */
 import type { BayesianNetwork } from './network.js';
 import { EngineError } from './engineError.js';
-import { cardinality, rowCount } from './network.js';
+import { cardinality } from './network.js';
 import type { CategoricalDataset } from './categoricalData.js';
-import { normaliseRows, pseudoCount } from './cptLearning.js';
+import { normaliseRows, statePseudoCounts } from './cptLearning.js';
 import { climbWithRestarts, type NetworkEmOptions, type NetworkEmResult, type Stepper } from './networkEm.js';
 
 export interface GradientOptions extends NetworkEmOptions {
@@ -35,7 +35,7 @@ export function gradientAscent(net: BayesianNetwork, data: CategoricalDataset, o
         eta *= 1.5;
         return tables.map((t, v) => {
           const k = cardinality(n, v);
-          const alpha = pseudoCount(prior, rowCount(n, v), k);
+          const alpha = statePseudoCounts(prior, n, v);
           const c = counts[v]!;
           const out = new Float64Array(t.length);
           for (let r = 0; r < t.length; r += k) {
@@ -43,9 +43,9 @@ export function gradientAscent(net: BayesianNetwork, data: CategoricalDataset, o
             // plane Σ_j w_j = 1. Plain rescaling after the step is not always uphill (w = (.1, .9)
             // with expected counts (.1, 2.7) would move towards the first state).
             let mean = 0;
-            for (let x = 0; x < k; x++) mean += (c[r + x]! + alpha) / t[r + x]!;
+            for (let x = 0; x < k; x++) mean += (c[r + x]! + alpha[x]!) / t[r + x]!;
             mean /= k;
-            for (let x = 0; x < k; x++) out[r + x] = Math.max(FLOOR, t[r + x]! + (eta * ((c[r + x]! + alpha) / t[r + x]! - mean)) / rows);
+            for (let x = 0; x < k; x++) out[r + x] = Math.max(FLOOR, t[r + x]! + (eta * ((c[r + x]! + alpha[x]!) / t[r + x]! - mean)) / rows);
           }
           return normaliseRows(out, k, 0);
         });

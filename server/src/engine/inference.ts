@@ -25,6 +25,8 @@ export interface MarginalsOptions {
   budget?: number;
   samples?: number;
   seed?: number;
+  /** Gibbs sampling: sweeps each chain discards first (default: the sampler's own). */
+  burnIn?: number;
   signal?: CancelSignal;
 }
 
@@ -113,7 +115,8 @@ export function posteriorMarginals(net: BayesianNetwork, evidence: Evidence, opt
     }
     const sampler = method === 'lw' ? likelihoodWeighting : gibbsSampling;
     const seed = options.seed ?? 1;
-    const r = sampler(net, evidence, { samples: options.samples ?? 20000, seed, signal: options.signal });
+    const burnIn = method === 'gibbs' && options.burnIn !== undefined ? { burnIn: options.burnIn } : {};
+    const r = sampler(net, evidence, { samples: options.samples ?? 20000, seed, signal: options.signal, ...burnIn });
     return { ok: true, method, cost, budget, seed, marginals: r.marginals, stderr: r.stderr, samples: r.samples, ...(note ? { note } : {}) };
   } catch (e) {
     if (e instanceof ImpossibleEvidenceError || e instanceof NoConsistentSampleError) return { ok: false, method, cost, budget, message: e.message };

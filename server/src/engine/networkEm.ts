@@ -7,10 +7,10 @@
  * Seeded random restarts start from random Dirichlet(1) CPTs; the best run wins.
  */
 import type { BayesianNetwork } from './network.js';
-import { cardinality, rowCount } from './network.js';
+import { cardinality } from './network.js';
 import type { CategoricalDataset } from './categoricalData.js';
 import { ExpectationStep } from './expectedCounts.js';
-import { NO_PRIOR, normaliseRows, pseudoCount, withTables, type Prior } from './cptLearning.js';
+import { NO_PRIOR, normaliseRows, statePseudoCounts, withTables, type Prior } from './cptLearning.js';
 import { createRng, type Rng } from './random.js';
 import { CancelledError, type CancelSignal } from './junctionTree.js';
 
@@ -70,8 +70,9 @@ function logPrior(net: BayesianNetwork, tables: Float64Array[], prior: Prior): n
   if (prior.kind === 'none') return 0;
   let s = 0;
   tables.forEach((t, v) => {
-    const a = pseudoCount(prior, rowCount(net, v), cardinality(net, v));
-    for (let i = 0; i < t.length; i++) s += a * Math.log(t[i]!);
+    const a = statePseudoCounts(prior, net, v);
+    const k = a.length;
+    for (let i = 0; i < t.length; i++) if (a[i % k]! > 0) s += a[i % k]! * Math.log(t[i]!);
   });
   return s;
 }
@@ -88,7 +89,7 @@ export interface Stepper {
 const emStep: Stepper = {
   // M-step: expected counts plus pseudo-counts, row-normalised.
   next: (net, _tables, counts, prior) =>
-    counts.map((c, v) => normaliseRows(Float64Array.from(c), cardinality(net, v), pseudoCount(prior, rowCount(net, v), cardinality(net, v)))),
+    counts.map((c, v) => normaliseRows(Float64Array.from(c), cardinality(net, v), statePseudoCounts(prior, net, v))),
 };
 
 export function networkEm(net: BayesianNetwork, data: CategoricalDataset, options: NetworkEmOptions = {}): NetworkEmResult {

@@ -28,7 +28,7 @@ export function completion(file: A.BayesFile, text: string, position: Position):
   if (/\b(from)\s+$/.test(before)) return globals('data', 'corpus');
   if (/\b(in)\s+$/.test(before)) return globals('network', 'classifier');
   if (/\bover\s+$/.test(before)) return globals('hypotheses');
-  if (/\bby\s+$/.test(before)) return keywords(/\bstructure\b/.test(before) ? ['k2'] : LEARN_METHODS);
+  if (/\bby\s+$/.test(before)) return keywords(/\bstructure\b/.test(before) ? ['k2', 'hillclimb'] : LEARN_METHODS);
   if (/\busing\s+$/.test(before)) return keywords(SAMPLERS);
   if (/\bprior\s+$/.test(before)) return keywords(PRIOR_FORMS);
   if (/\b(query|expect)\s+$/.test(before)) return keywords(QUERY_FORMS);

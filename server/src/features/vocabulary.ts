@@ -68,7 +68,14 @@ export const SIGNATURES: Record<string, Signature> = {
     parameters: [{ name: 'rate', doc: 'the learning rate η' }, { name: 'iterations', doc: 'the number of steps' }],
   },
   k2: {
-    label: 'k2 { order, max_parents }', doc: 'K2 structure search.',
-    parameters: [{ name: 'order', doc: '[A, B, C]: the variable order parents are chosen in' }, { name: 'max_parents', doc: 'the most parents a node may get' }],
+    label: 'k2 { order, max_parents, score }', doc: 'K2 structure search.',
+    parameters: [
+      { name: 'order', doc: '[A, B, C]: the variable order parents are chosen in' }, { name: 'max_parents', doc: 'the most parents a node may get' },
+      { name: 'score', doc: 'k2 (default), bdeu or bic' },
+    ],
+  },
+  hillclimb: {
+    label: 'hillclimb { max_parents, score }', doc: 'Greedy hill climbing over structures: add, remove or reverse one arc at a time.',
+    parameters: [{ name: 'max_parents', doc: 'the most parents a node may get' }, { name: 'score', doc: 'bic (default), k2 or bdeu' }],
   },
 };

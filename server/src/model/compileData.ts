@@ -31,10 +31,10 @@ export async function categoricalData(decl: A.DataDecl, symbols: SymbolTable, en
   return withDataErrors(decl, async () => encodeCategorical(header, rows, pick(declared, header)));
 }
 
-/** The named columns as numbers (all of them when `columns` is empty). */
+/** The named columns as numbers (all of them when `columns` is empty); a headerless file's columns are x1, x2, … */
 export async function numericData(decl: A.DataDecl, columns: string[], env: CheckEnvironment): Promise<NumericData> {
   const all = decl.source
-    ? await withDataErrors(decl, () => readNumericText(env.readText!(resolveModelFile(decl.source!, env)), { header: true }))
+    ? await withDataErrors(decl, () => readNumericText(env.readText!(resolveModelFile(decl.source!, env))))
     : inlineNumbers(decl);
   const wanted = columns.length ? columns : all.names;
   const picks = wanted.map((c) => {

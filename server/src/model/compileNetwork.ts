@@ -19,13 +19,34 @@ interface TableSource { table: A.TableDecl }
 interface PriorSource { hypotheses: A.HypothesesDecl }
 type Source = TableSource | PriorSource;
 
+export interface CompileNetworkOptions {
+  /**
+   * For learning: tables declared by a parameter prior only (`P(X | U) ~ Dirichlet(1)`) join
+   * the network with unknown (NaN) entries, so the structure is there for data to fill in.
+   */
+  unknownTables?: boolean;
+}
+
 /** The network of a scope: `undefined` name = the default model. Throws CompileError. */
-export function compileNetwork(file: A.BayesFile, symbols: SymbolTable, env: CheckEnvironment, scopeName?: string): BayesianNetwork {
+export function compileNetwork(
+  file: A.BayesFile, symbols: SymbolTable, env: CheckEnvironment, scopeName?: string, options: CompileNetworkOptions = {},
+): BayesianNetwork {
   const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
   if (global?.kind === 'import') return importedNetwork(global.node as A.ImportDecl, env);
   if (scopeName !== undefined && global?.kind !== 'network') throw new CompileError(`'${scopeName}' is not a network`);
   const statements = global ? (global.node as A.NetworkDecl).statements : file.statements;
-  return buildNetwork(scopeName ?? 'default', declaredStates(statements), sourcesOf(statements));
+  // Names resolve in the network first, then among the top-level declarations.
+  const states = new Map([...declaredStates(file.statements), ...declaredStates(statements)]);
+  return buildNetwork(scopeName ?? 'default', states, sourcesOf(statements, options.unknownTables ?? false));
+}
+
+/** The tables of a scope declared by a parameter prior, by variable. */
+export function parameterPriors(file: A.BayesFile, symbols: SymbolTable, scopeName?: string): Map<string, A.TableDecl> {
+  const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
+  const statements = global?.node.kind === 'network' ? global.node.statements : global ? [] : file.statements;
+  const priors = new Map<string, A.TableDecl>();
+  for (const s of statements) if (s.kind === 'table' && s.parameterPrior && s.head.targets.length === 1) priors.set(s.head.targets[0].variable.text, s);
+  return priors;
 }
 
 /** An `import network N from "x.bif"` read through the environment (confined to the allowed roots). */
@@ -45,7 +66,7 @@ export function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): Baye
  */
 export function declaredNetwork(name: string, statements: readonly A.Statement[]): BayesianNetwork {
   const states = declaredStates(statements);
-  const sources = sourcesOf(statements);
+  const sources = sourcesOf(statements, true);
   const variables: DiscreteVariable[] = [...states].map(([n, st]) => ({ name: n, states: st }));
   const index = new Map(variables.map((v, i) => [v.name, i]));
   const net: BayesianNetwork = { name, variables, cpts: [] };
@@ -69,10 +90,10 @@ function declaredStates(statements: readonly A.Statement[]): Map<string, string[
   return states;
 }
 
-function sourcesOf(statements: readonly A.Statement[]): Map<string, Source> {
+function sourcesOf(statements: readonly A.Statement[], unknownTables: boolean): Map<string, Source> {
   const sources = new Map<string, Source>();
   for (const s of statements) {
-    if (s.kind === 'table' && !s.parameterPrior && s.head.targets.length === 1) sources.set(s.head.targets[0].variable.text, { table: s });
+    if (s.kind === 'table' && (unknownTables || !s.parameterPrior) && s.head.targets.length === 1) sources.set(s.head.targets[0].variable.text, { table: s });
     if (s.kind === 'hypotheses' && !s.generator && !sources.has(s.name.text) && hasPriors(s)) sources.set(s.name.text, { hypotheses: s });
   }
   return sources;
@@ -121,6 +142,7 @@ function tableValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt): Float6
   const parentStates = cpt.parents.map((p) => net.variables[p]!.states);
   const rows = parentStates.reduce((n, s) => n * s.length, 1);
   const values = new Float64Array(rows * k).fill(NaN);
+  if (table.parameterPrior) return values;
   if (table.value) {
     values.set(distribution([{ kind: 'rowEntry', value: table.value, range: table.value.range }], 'single', states, table.value.range));
     return values;

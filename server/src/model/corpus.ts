@@ -4,7 +4,7 @@
  * decoded as Latin-1 (as scikit-learn's loader does: every byte is a character, no decode errors)
  * and kept whole, headers included, as Mitchell's experiment used the raw articles.
  */
-import { readTarGz } from './tarArchive.js';
+import { readTarGz, type TarEntry } from './tarArchive.js';
 
 export interface LabelledCorpus {
   /** Document bytes (Latin-1), ordered by class name then path; views into the archive. */
@@ -20,8 +20,13 @@ export interface LabelledCorpus {
 export type NewsSubset = 'all' | 'train' | 'test';
 
 export function loadNewsgroups(archive: string, subset: NewsSubset = 'all'): LabelledCorpus {
+  return newsgroupsFromEntries(readTarGz(archive), subset);
+}
+
+/** The same from archive entries already read (a host that reads files its own way). */
+export function newsgroupsFromEntries(entries: readonly TarEntry[], subset: NewsSubset = 'all'): LabelledCorpus {
   const posts = [];
-  for (const entry of readTarGz(archive)) {
+  for (const entry of entries) {
     const parts = entry.path.split('/').filter((p) => p !== '' && p !== '.');
     const partName = parts[parts.length - 3];
     if (parts.length < 3 || !partName || !/-(train|test)$/.test(partName)) continue;

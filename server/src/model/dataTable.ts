@@ -113,6 +113,15 @@ export interface NumericOptions {
   header?: boolean;
 }
 
+/**
+ * The column names of a numeric table's first record: itself when it is a header (some cell is
+ * not a number), else x1, x2, … (a headerless file such as faithful.csv).
+ */
+export function columnNames(firstRecord: readonly string[]): { names: string[]; isHeader: boolean } {
+  const isHeader = firstRecord.some((cell) => cell === '' || !Number.isFinite(Number(cell)));
+  return { names: isHeader ? [...firstRecord] : firstRecord.map((_, i) => `x${i + 1}`), isHeader };
+}
+
 /** Reads a numeric CSV into row-major Float64 values, for mixtures. Headerless columns are x1, x2, … */
 export async function readNumericFile(path: string, options: NumericOptions = {}): Promise<NumericData> {
   return readNumeric(openSource(path, true), options);
@@ -129,9 +138,9 @@ async function readNumeric(input: Readable, options: NumericOptions): Promise<Nu
   let rows = 0;
   await eachRecord(input, options.delimiter ?? ',', (record, line) => {
     if (!names) {
-      const isHeader = options.header ?? record.some((cell) => cell === '' || !Number.isFinite(Number(cell)));
-      if (isHeader) { names = [...record]; return; }
-      names = record.map((_, i) => `x${i + 1}`);
+      const sniffed = columnNames(record);
+      if (options.header ?? sniffed.isHeader) { names = [...record]; return; }
+      names = sniffed.names;
     }
     if (record.length !== names.length) throw new DataError(`${record.length} values, expected ${names.length}`, line);
     if (n + record.length > values.length) { const v = new Float64Array(values.length * 2); v.set(values); values = v; }

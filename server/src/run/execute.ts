@@ -7,9 +7,12 @@ import { allStatements, lineStarts, sliceRange, type BayesFile, type CheckEnviro
 import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
 import type { ExpectResult, ResultEntry } from './runResult.js';
 import { handlerFor, handlerKey, type HandlerContext, type HandlerOutput, type RunnableStatement } from './handlers/index.js';
+import './handlers/all.js';
+import { networkResults } from './networks.js';
 import { comparisonHolds } from './compare.js';
 import { CompileError } from '../model/compileError.js';
 import { EngineError } from '../engine/engineError.js';
+import './handlers/all.js';
 
 export interface ExecuteOptions {
   /** The document text: results quote their statement. */
@@ -42,6 +45,11 @@ export async function executeModel(ast: BayesFile, env: CheckEnvironment, option
     const output = await runStatement(context, comparison);
     out.results.push(...output.results);
     out.diagnostics.push(...output.diagnostics);
+  }
+  if (!options.signal?.aborted) {
+    const networks = networkResults({ ast, symbols: options.symbols, env, shared }, (range) => sliceRange(options.text, starts, range));
+    out.results.push(...networks.results);
+    out.diagnostics.push(...networks.diagnostics);
   }
   return out;
 }

@@ -13,7 +13,10 @@ import { categoricalData, numericData } from '../model/compileData.js';
 import { CompileError } from '../model/compileError.js';
 import type { HandlerContext } from './handlers/index.js';
 
-function memo<T>(ctx: HandlerContext, key: string, make: () => T): T {
+/** What compiling the model needs: the checked file, its host, and the run's memo. */
+export type ModelContext = Pick<HandlerContext, 'ast' | 'symbols' | 'env' | 'shared'>;
+
+function memo<T>(ctx: ModelContext, key: string, make: () => T): T {
   if (!ctx.shared.has(key)) ctx.shared.set(key, make());
   return ctx.shared.get(key) as T;
 }
@@ -23,7 +26,7 @@ export function networkKey(name: string | undefined): string {
   return `network:${name ?? ''}`;
 }
 
-export function modelNetwork(ctx: HandlerContext, name?: string): BayesianNetwork {
+export function modelNetwork(ctx: ModelContext, name?: string): BayesianNetwork {
   return memo(ctx, networkKey(name), () => compileNetwork(ctx.ast, ctx.symbols, ctx.env, name));
 }
 

@@ -10,6 +10,7 @@ import type { CheckEnvironment } from '../language/index.js';
 import { isInside } from '../language/paths.js';
 import { readBif } from '../model/bif.js';
 import { CsvSplitter } from '../model/csvSplitter.js';
+import { columnNames } from '../model/dataTable.js';
 
 export interface NodeEnvironmentOptions {
   documentPath?: string;
@@ -68,7 +69,7 @@ function networkSymbols(path: string): NetworkSymbols {
   }
 }
 
-/** The header row only: reads the first 64 KiB, not the whole file. */
+/** The header row only (x1, x2, … when the first row is all numbers): reads the first 64 KiB, not the whole file. */
 function readCsvHeader(path: string): string[] | { error: string } {
   try {
     const fd = openSync(path, 'r');
@@ -76,7 +77,7 @@ function readCsvHeader(path: string): string[] | { error: string } {
       const buffer = Buffer.alloc(65536);
       const n = readSync(fd, buffer, 0, buffer.length, 0);
       let header: string[] | undefined;
-      const splitter = new CsvSplitter(',', (cells) => { header ??= cells.map((h) => h.trim()); });
+      const splitter = new CsvSplitter(',', (cells) => { header ??= columnNames(cells.map((h) => h.trim())).names; });
       splitter.push(buffer.subarray(0, n).toString('utf8'));
       if (!header && n < buffer.length) splitter.end();
       return header ?? { error: 'the header row is longer than 64 KiB' };

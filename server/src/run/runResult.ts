@@ -83,6 +83,8 @@ export interface StructureResultEntry extends ResultBase {
   score: number;
   scoreName: 'k2' | 'bdeu' | 'bic';
   arcs: Array<[string, string]>;
+  /** `bayes run`: the structure's CPTs, learnt by counting (the network later `… in S` queries use). */
+  cpts?: Record<string, CptJson>;
   comparison?: { reference: string; missing: Array<[string, string]>; extra: Array<[string, string]>; reversed: Array<[string, string]> };
 }
 
@@ -100,8 +102,21 @@ export interface MixtureResult extends ResultBase {
   bic: number;
   iterations: number;
   converged: boolean;
-  /** responsibilities[i][j] = P(component j | point i), for the results view. */
+  /** responsibilities[i][j] = P(component j | point i), for the results view; with `points`, of those points. */
   responsibilities: number[][];
+  /** The data points (`bayes run`): all of them, or a seeded sample when there are many (see `pointCount`). */
+  points?: number[][];
+  /** How many points the data has (when `points` is a sample, more than its length). */
+  pointCount?: number;
+}
+
+/** `query estimate M.mean1`: one learnt parameter of a mixture. */
+export interface EstimateResult extends ResultBase {
+  kind: 'estimate';
+  model: string;
+  /** As written: `mean1`, `weight2`, `sigma1`, or `mean1_waiting` for one column of a multi-column mixture. */
+  parameter: string;
+  value: number;
 }
 
 /** How a belief-network answer was computed; sampled answers carry standard errors. */
@@ -312,6 +327,6 @@ export interface NetworkResult extends ResultBase, InferenceInfo {
 export type ResultEntry =
   | ExpectResult
   | NetworkResult | MarginalsResult | ProbabilityResult | MpeResultEntry | SensitivityResult | IndependenceResult
-  | LearnedNetworkResult | StructureResultEntry | MixtureResult
+  | LearnedNetworkResult | StructureResultEntry | MixtureResult | EstimateResult
   | PosteriorResult | VersionSpaceResult | MdlResult | TreeScoresResult | LikelihoodResult | OptimalResult | GibbsResultEntry
   | LeastSquaresResult | LogisticResult | ParameterResult | ClassifyResult | EvaluationResult | LearningCurveResult;

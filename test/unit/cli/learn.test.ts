@@ -68,8 +68,9 @@ test('bayes learn picks EM for missing values, reads headerless network-order ta
   for (let i = 1; i < a.trace.length; i++) assert.ok(a.trace[i] >= a.trace[i - 1] - 1e-9 * Math.abs(a.trace[i - 1]));
   assert.deepEqual((await run()).cpts, a.cpts);
   const io = capture();
-  assert.equal(await main(['learn', bif, '--data', csv, '--method', 'gradient', '--iterations', '20'], io), 0, io.stderr);
+  assert.equal(await main(['learn', bif, '--data', csv, '--method', 'gradient', '--iterations', '20', '--progress'], io), 0, io.stderr);
   assert.match(io.stdout, /learned by gradient from 1000 records/);
+  assert.match(io.stderr, /^restart 1, iteration 1: log-likelihood -\d+\.\d{4}\n/);
 });
 
 test('bayes learn: bad input is a one-line error (exit 1) or a usage error (exit 2)', async (t) => {
@@ -85,7 +86,7 @@ test('bayes learn: bad input is a one-line error (exit 1) or a usage error (exit
   assert.match(io.stderr, /cannot read .*none\.csv/);
   io = capture();
   assert.equal(await main(['learn', 'model.bayes', '--data', bad], io), 1);
-  assert.match(io.stderr, /only BIF networks/);
+  assert.match(io.stderr, /cannot read model\.bayes/);
   io = capture();
   assert.equal(await main(['learn', bif, '--data', bad, '--method', 'magic'], io), 2);
   io = capture();
@@ -145,4 +146,33 @@ test('bayes mixture: Old Faithful with 2 full components, Mitchell k means on on
   io = capture();
   assert.equal(await main(['mixture', join(dir, 'none.csv'), '--k', '2'], io), 1);
   assert.match(io.stderr, /no such file/i);
+});
+
+test('bayes learn MODEL.bayes: the structure from its tables, its declared priors unless --prior, --network to pick', async () => {
+  const model = join(dir, 'coin.bayes');
+  writeFileSync(model, `network Coin {
+  variable Side { heads, tails }
+  P(Side) ~ Beta(2, 3)
+}
+network Other {
+  variable Side { heads, tails }
+  P(Side) = 0.5
+}
+`);
+  const csv = join(dir, 'flips.csv');
+  writeFileSync(csv, 'Side\nheads\nheads\nheads\nheads\ntails\n');
+  let io = capture();
+  assert.equal(await main(['learn', model, '--data', csv, '--network', 'Coin', '--json'], io), 0, io.stderr);
+  // Beta(2, 3) pseudo-counts: (4 + 2) / (5 + 5).
+  assert.ok(Math.abs(JSON.parse(io.stdout).cpts.Side.rows[0].distribution.heads - 0.6) < 1e-12);
+  io = capture();
+  assert.equal(await main(['learn', model, '--data', csv, '--network', 'Coin', '--prior', 'none', '--json'], io), 0, io.stderr);
+  assert.equal(JSON.parse(io.stdout).cpts.Side.rows[0].distribution.heads, 0.8);
+  io = capture();
+  assert.equal(await main(['learn', model, '--data', csv], io), 1);
+  assert.match(io.stderr, /not exactly one network: choose one with --network NAME/);
+  writeFileSync(join(dir, 'broken.bayes'), 'network N {\n  P(X) = 2\n}\n');
+  io = capture();
+  assert.equal(await main(['learn', join(dir, 'broken.bayes'), '--data', csv], io), 1);
+  assert.match(io.stderr, /broken\.bayes:2:\d+: error: /);
 });

@@ -91,11 +91,14 @@ test('bayes convert round-trips BIF → BIF and writes .bayes with quoted state 
   }
 });
 
-test('bayes convert refuses unknown extensions and .bayes input for now', async () => {
+test('bayes convert refuses unknown extensions and unreadable input', async () => {
   let io = capture();
   assert.equal(await main(['convert', 'a.bif', 'b.txt'], io), 2);
   assert.match(io.stderr, /use a \.bayes or \.bif extension/);
   io = capture();
-  assert.equal(await main(['convert', 'a.bayes', 'b.bif'], io), 1);
-  assert.match(io.stderr, /only BIF networks/);
+  assert.equal(await main(['convert', 'a.txt', 'b.bif'], io), 1);
+  assert.match(io.stderr, /networks are read from BIF \(\.bif\) or \.bayes files/);
+  io = capture();
+  assert.equal(await main(['convert', 'no-such-model.bayes', 'b.bif'], io), 1);
+  assert.match(io.stderr, /cannot read no-such-model\.bayes/);
 });

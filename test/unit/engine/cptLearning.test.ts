@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { learnCpts, pseudoCount } from '../../../server/src/engine/cptLearning.js';
+import { learnCpts, pseudoCount, statePseudoCounts } from '../../../server/src/engine/cptLearning.js';
 import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
@@ -42,6 +42,12 @@ test('Laplace (Dirichlet α = 1) and BDeu spread pseudo-counts per cell and per 
   assert.deepEqual([...bdeu.cpts[1]!.table.subarray(3)].map((p) => +p.toFixed(12)), [3 / 9, 4 / 9, 2 / 9].map((p) => +p.toFixed(12)));
 });
 
+test('a prior with a negative or zero size is an engine error', () => {
+  assert.throws(() => learnCpts(net, d, { kind: 'dirichlet', alpha: -1 }), /pseudo-count must be ≥ 0/);
+  assert.throws(() => learnCpts(net, d, { kind: 'bdeu', ess: 0 }), /equivalent sample size must be positive/);
+  assert.throws(() => learnCpts(net, d, { kind: 'mEstimate', m: 0 }), /m must be positive/);
+});
+
 test('a parent configuration never seen (and no prior) gets a uniform row, not NaN', () => {
   const l = learnCpts(net, data([[0, 0], [0, 1]]));
   assert.deepEqual([...l.cpts[1]!.table.subarray(3)], [1 / 3, 1 / 3, 1 / 3]);
@@ -63,4 +69,18 @@ test('forward sampling is seeded and counting recovers alarm CPT rows with enoug
   let missing = 0;
   for (const c of hidden.columns) for (const v of c) if (v < 0) missing++;
   assert.ok(Math.abs(missing / (37 * 20000) - 0.2) < 0.005);
+});
+
+test('per-table priors: each table its own pseudo-counts per state, added to every row', async () => {
+  const { networkEm } = await import('../../../server/src/engine/networkEm.js');
+  const prior = { kind: 'perTable', pseudoCounts: [undefined, [1, 2, 3]] } as const;
+  const l = learnCpts(net, d, prior);
+  // Rain has no prior: 3/7 as by plain counting. Wet | Rain = no: counts (1, 2, 0) + (1, 2, 3) → (2, 4, 3) / 9.
+  assert.deepEqual([...l.cpts[0]!.table], [3 / 7, 4 / 7]);
+  [2 / 9, 4 / 9, 3 / 9].forEach((p, i) => assert.ok(Math.abs(l.cpts[1]!.table[3 + i]! - p) < 1e-15));
+  assert.deepEqual(statePseudoCounts({ kind: 'dirichlet', alpha: 2 }, net, 1), [2, 2, 2]);
+  // EM climbs log-likelihood + log prior with the same per-table pseudo-counts (checkMonotone throws if it falls).
+  const em = networkEm(net, d, { prior, seed: 1, maxIterations: 500, tolerance: 1e-14, checkMonotone: true });
+  assert.ok(em.converged);
+  assert.throws(() => learnCpts(net, d, { kind: 'perTable', pseudoCounts: [[1], undefined] }), /needs 2 non-negative pseudo-counts/);
 });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { posteriorMarginals, posteriorQuery } from '../../../server/src/engine/inference.js';
+import { gibbsSampling } from '../../../server/src/engine/gibbsSampling.js';
 import { enumerate, maxAbsDiff, randomNetwork } from '../../support/networks.js';
 
 test('over the budget a sampler answers and says why; impossible evidence is a clear message', () => {
@@ -68,4 +69,15 @@ test('networks that cannot be used for inference are refused with the reason', (
     const q = posteriorQuery(net, [1], new Map());
     assert.ok(!q.ok && message.test(q.message), what);
   }
+});
+
+test('Gibbs burn-in reaches the sampler: the same answer as calling it directly', () => {
+  const net = randomNetwork(5, 7, 2);
+  const evidence = new Map([[6, 1]]);
+  const viaInference = posteriorMarginals(net, evidence, { method: 'gibbs', samples: 3000, seed: 4, burnIn: 7 });
+  const direct = gibbsSampling(net, evidence, { samples: 3000, seed: 4, burnIn: 7 });
+  const defaultBurnIn = posteriorMarginals(net, evidence, { method: 'gibbs', samples: 3000, seed: 4 });
+  assert.ok(viaInference.ok && defaultBurnIn.ok);
+  assert.deepEqual(viaInference.marginals, direct.marginals);
+  assert.notDeepEqual(defaultBurnIn.marginals, direct.marginals);
 });

@@ -163,7 +163,7 @@ test('imported networks resolve `in` names through the host', () => {
 
 test('unknown-option (with suggestions) and arguments', () => {
   const method = one('variable A : bool\nnetwork N {\n  variable B : bool\n}\ndata D {\n  B\n  true\n}\nlearn N from D by emm', 'unknown-option');
-  assert.equal(method.message, "'emm' is not a learning method; use 'counting', 'em', 'gradient', 'k2' (did you mean 'em'?)");
+  assert.equal(method.message, "'emm' is not a learning method; use 'counting', 'em', 'gradient', 'k2', 'hillclimb' (did you mean 'em'?)");
   assert.deepEqual(method.data, { suggestion: 'em' });
   const prior = one('hypotheses H { a, b } prior uniformm', 'unknown-option');
   assert.deepEqual(prior.data, { suggestion: 'uniform' });
@@ -227,12 +227,14 @@ test('the symbol table maps every resolved name to its declaration (for definiti
 
 test('learn: hidden-variable when counting cannot see a variable; unused-column for extra columns', () => {
   const model = 'network N {\n  variable A, B : bool\n  P(A) = 0.5\n  P(B | A) { true: 0.9, false: 0.2 }\n}\ndata D {\n  A, C\n  true, x\n}\n';
-  const hidden = one(model + 'learn N from D', 'hidden-variable');
+  const hidden = one(model + 'learn N from D by counting', 'hidden-variable');
   assert.equal(hidden.message, "'B' has no column in 'D': counting needs every variable observed; learn … by em");
   assert.deepEqual(hidden.range, r(9, 13, 9, 14));
   assert.deepEqual(hidden.data, { hidden: ['B'] });
   const em = diagnose(model + 'learn N from D by em { seed: 1 }');
   assert.deepEqual(brief(em), []);
+  // Without a method a hidden variable makes the run learn by EM.
+  assert.deepEqual(brief(diagnose(model + 'learn N from D')), []);
   const unused = em.find((d) => d.code === 'unused-column')!;
   assert.equal(unused.severity, 'information');
   assert.equal(unused.message, "column C of 'D' is not in network 'N' and will be ignored");

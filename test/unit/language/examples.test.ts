@@ -11,7 +11,11 @@ const examples = join(root, 'examples');
 /** The examples name shared files by their place beside the repository, as CI lays it out. */
 const dataRoot = resolve(root, '../shared/data');
 /** Examples reading the shared data (outside the project), with the file each one reads. */
-const needsSharedData = new Map([['newsgroups.bayes', join(dataRoot, '20news-bydate.tar.gz')]]);
+const needsSharedData = new Map([
+  ['newsgroups.bayes', join(dataRoot, '20news-bydate.tar.gz')],
+  ['faithful.bayes', join(dataRoot, 'tables', 'old-faithful', 'faithful.csv')],
+  ['alarm.bayes', join(dataRoot, 'bif', 'alarm.bif')],
+]);
 
 /** Runs `main` without BAYES_DATA_ROOT, so only the data roots a test passes count. */
 async function run(args: string[], io: CliIO): Promise<number> {
@@ -33,8 +37,8 @@ const files = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort();
 
 test('there is an example per acceptance case of LANGUAGE.md', () => {
   assert.deepEqual(files, [
-    'bayes_optimal.bayes', 'cancer.bayes', 'decision_trees.bayes', 'enjoysport.bayes', 'forest.bayes',
-    'newsgroups.bayes', 'playtennis.bayes', 'thumbtack.bayes', 'two_gaussians.bayes', 'two_tests.bayes',
+    'alarm.bayes', 'bayes_optimal.bayes', 'cancer.bayes', 'decision_trees.bayes', 'enjoysport.bayes', 'faithful.bayes', 'forest.bayes',
+    'forest_learning.bayes', 'newsgroups.bayes', 'playtennis.bayes', 'thumbtack.bayes', 'two_gaussians.bayes', 'two_tests.bayes',
   ]);
 });
 

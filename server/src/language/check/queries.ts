@@ -7,10 +7,11 @@ import {
   checkAssignment, checkChoice, checkFinite, checkProbability, checkState, lookupVariable, modelScope, requireGlobal,
 } from './resolve.js';
 
-export const LEARN_METHODS = ['counting', 'em', 'gradient', 'k2'] as const;
+export const LEARN_METHODS = ['counting', 'em', 'gradient', 'k2', 'hillclimb'] as const;
+const STRUCTURE_METHODS: readonly string[] = ['k2', 'hillclimb'];
 export const INFERENCE_METHODS = ['exact', 'variable_elimination', 'junction_tree', 'likelihood_weighting', 'gibbs', 'rejection'] as const;
-const LEARN_OPTIONS = ['iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts'];
-const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in'];
+const LEARN_OPTIONS = ['iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts', 'score'];
+const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
 export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set(['map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent']);
@@ -28,8 +29,8 @@ export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
   if (s.from) requireGlobal(ctx, s.from, ['data', 'corpus'], 'a data set');
   else if (s.structure) ctx.report.error('arguments', 'structure learning needs data: learn structure N from Data by k2', s.model.range);
   if (s.method && checkChoice(ctx, s.method, LEARN_METHODS, 'a learning method')) {
-    if (s.structure !== (s.method.text === 'k2')) {
-      ctx.report.error('unknown-option', s.structure ? 'structures are learnt by k2' : "'k2' learns structure: write 'learn structure …'", s.method.range);
+    if (s.structure !== STRUCTURE_METHODS.includes(s.method.text)) {
+      ctx.report.error('unknown-option', s.structure ? 'structures are learnt by k2 or hillclimb' : `'${s.method.text}' learns structure: write 'learn structure …'`, s.method.range);
     }
   }
   checkOptions(ctx, s.options, LEARN_OPTIONS, 'learn');
@@ -178,7 +179,8 @@ function checkEstimate(ctx: CheckContext, q: Extract<A.Query, { form: 'estimate'
   if (model?.kind !== 'mixture' || model.node.kind !== 'mixture') return;
   const k = model.node.definition.args.find((a) => a.name?.text === 'k')?.value;
   const count = k?.kind === 'number' ? k.value : Infinity;
-  const match = /^(mean|weight|sigma)(\d+)$/.exec(q.parameter.text);
+  // A mixture over several columns names one of them: mean1_waiting, sigma2_eruptions.
+  const match = /^(mean|weight|sigma)(\d+)(?:_.+)?$/.exec(q.parameter.text);
   if (!match || Number(match[2]) < 1 || Number(match[2]) > count) {
     const last = Number.isFinite(count) ? String(count) : 'K';
     ctx.report.error('undefined-name', `a mixture's parameters are mean1…mean${last}, weight1…weight${last} and sigma1…sigma${last} (components in order of their means)`, q.parameter.range);
@@ -195,8 +197,8 @@ function checkLearnColumns(ctx: CheckContext, s: A.LearnStmt): void {
   const columns = s.from ? ctx.symbols.data.get(s.from.text)?.columns : undefined;
   if (!scope || scope.kind !== 'network' || scope.open || !columns) return;
   const hidden = [...scope.variables.keys()].filter((v) => !columns.has(v));
-  const method = s.method?.text ?? 'counting';
-  if (hidden.length > 0 && method === 'counting') {
+  // Without a method, hidden variables make the run learn by EM; only explicit counting cannot.
+  if (hidden.length > 0 && s.method?.text === 'counting') {
     ctx.report.error('hidden-variable',
       `${hidden.map((v) => `'${v}'`).join(', ')} ${hidden.length === 1 ? 'has' : 'have'} no column in '${s.from!.text}': counting needs every variable observed; learn … by em`,
       s.from!.range, { hidden });

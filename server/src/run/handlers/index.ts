@@ -5,7 +5,7 @@
  * handler of their query and compare its `value`. A form without a handler yields an error
  * diagnostic saying so — never a made-up number.
  */
-import type { BayesFile, CheckEnvironment, ExpectStmt, LearnStmt, QueryForm, QueryStmt, SymbolTable } from '../../language/index.js';
+import type { BayesFile, CheckEnvironment, ExpectStmt, LearnStmt, Query, QueryForm, QueryStmt, SymbolTable } from '../../language/index.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
 import type { ResultEntry } from '../runResult.js';
 
@@ -56,7 +56,24 @@ export function unregisterHandler(key: HandlerKey): void {
   handlers.delete(key);
 }
 
+/**
+ * For tests: put `handler` (or none) in place of the registered one; the returned function puts
+ * the registered one back.
+ */
+export function replaceHandler(key: HandlerKey, handler: Handler | undefined): () => void {
+  const registered = handlers.get(key);
+  if (handler) handlers.set(key, handler); else handlers.delete(key);
+  return () => { if (registered) handlers.set(key, registered); else handlers.delete(key); };
+}
+
 export function handlerKey(statement: RunnableStatement): HandlerKey {
   if (statement.kind === 'learn') return statement.structure ? 'learn structure' : 'learn';
   return `query ${statement.query.form}`;
+}
+
+/** The query of a `query` or `expect` statement, as the form its handler was registered for. */
+export function queryOf<Q extends Query>(context: HandlerContext): Q {
+  const statement = context.statement;
+  if (statement.kind === 'learn') throw new Error('a learn statement has no query');
+  return statement.query as Q;
 }

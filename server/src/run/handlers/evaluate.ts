@@ -1,0 +1,21 @@
+/**
+ * `query evaluate C split 2/3 { seed }` (seeded random split: the fraction trains), `folds k
+ * { seed }` (k-fold cross-validation) or `on D` (trained on all its data, tested on D).
+ * The value is the accuracy. Without split, folds or on: split 2/3, seed 1.
+ */
+import type * as A from '../../language/ast.js';
+import type { EvaluationPlan } from '../../engine/evaluation.js';
+import { registerHandler } from './index.js';
+import { evaluateOn, evaluateOwn, evaluationAnswer } from '../learning/evaluationQueries.js';
+import { queryOf, seedOption } from '../learning/queryParts.js';
+
+registerHandler('query evaluate', async (ctx) => {
+  const query = queryOf<A.EvaluateQuery>(ctx);
+  if (query.on) return evaluationAnswer(ctx, query.classifier, await evaluateOn(ctx, query.classifier, query.on), `on ${query.on.text}`);
+  const seed = seedOption(query.options);
+  const plan: EvaluationPlan = query.folds
+    ? { kind: 'folds', k: query.folds.value, seed }
+    : { kind: 'split', trainFraction: query.split?.value ?? 2 / 3, seed };
+  const method = plan.kind === 'folds' ? `${plan.k} folds, seed ${seed}` : `split ${query.split?.text ?? '2/3'}, seed ${seed}`;
+  return evaluationAnswer(ctx, query.classifier, await evaluateOwn(ctx, query.classifier, plan), method);
+});

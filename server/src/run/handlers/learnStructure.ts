@@ -1,0 +1,66 @@
+/**
+ * `learn structure S from D by k2|hillclimb { order, max_parents, score }` (Mitchell §6.11.6):
+ * arcs by K2 (given a node order) or hill climbing, scored by K2, BDeu or BIC. The structure
+ * becomes the network S over D's columns, its CPTs by counting, for later `… in S` queries.
+ */
+import type * as A from '../../language/ast.js';
+import { k2 } from '../../engine/k2.js';
+import { hillClimb } from '../../engine/hillClimb.js';
+import { arcsOf, type ScoreName } from '../../engine/structureScore.js';
+import { networkFromStructure } from '../../engine/cptLearning.js';
+import type { CategoricalDataset } from '../../engine/categoricalData.js';
+import { CompileError } from '../../model/compileError.js';
+import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import { modelData, setLearnedNetwork } from '../modelInputs.js';
+import { LearnOptions } from '../learnOptions.js';
+import type { StructureResultEntry } from '../runResult.js';
+import { cptsToJson } from '../learningResults.js';
+
+const METHODS = ['k2', 'hillclimb'] as const;
+const SCORES: readonly ScoreName[] = ['k2', 'bdeu', 'bic'];
+
+async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
+  const s = ctx.statement as A.LearnStmt;
+  if (!s.from) throw new CompileError(`say which data: learn structure ${s.model.text} from DATA by k2`, s.model.range);
+  const method = s.method?.text ?? 'k2';
+  if (!(METHODS as readonly string[]).includes(method)) throw new CompileError(`a structure is learnt by k2 or hillclimb, not ${method}`, s.method!.range);
+  const data = await modelData(ctx, s.from);
+  const options = new LearnOptions(s.options);
+  const diagnostics = options.unused(method === 'k2' ? ['order', 'max_parents', 'score'] : ['max_parents', 'score'], `structure learning by ${method}`);
+  const names = data.attributes.map((a) => a.name);
+  const score = options.choice('score', SCORES, method === 'k2' ? 'k2' : 'bic');
+  const maxParents = options.number('max_parents', names.length - 1, { integer: true, min: 0 });
+  const common = { score, maxParents, signal: ctx.signal };
+  const found = method === 'k2' ? k2(data, { ...common, order: nodeOrder(options, data, s.from) }) : hillClimb(data, common);
+  if (found.cancelled) {
+    return { results: [], diagnostics: [...diagnostics, { severity: 'warning', code: 'cancelled', range: s.range, message: `structure search cancelled; ${s.model.text} is not learnt` }] };
+  }
+  const net = networkFromStructure(s.model.text, data, found.parents);
+  setLearnedNetwork(ctx, s.model.text, net);
+  const arcs = arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]);
+  const result: StructureResultEntry = {
+    kind: 'structure', method: method as StructureResultEntry['method'], score: found.score, scoreName: score, arcs, cpts: cptsToJson(net),
+    range: s.range, source: ctx.source,
+    headline: `${s.model.text} · ${arcs.length} arc${arcs.length === 1 ? '' : 's'} · ${score} score ${found.score.toFixed(4)}`,
+  };
+  return { results: [result], diagnostics };
+}
+
+/** K2's order: every column once, causes first; default the data's column order. */
+function nodeOrder(options: LearnOptions, data: CategoricalDataset, from: A.Name): number[] | undefined {
+  const order = options.names('order');
+  if (!order) return undefined;
+  const names = data.attributes.map((a) => a.name);
+  const indices = order.map((n) => {
+    const i = names.indexOf(n.text);
+    if (i < 0) throw new CompileError(`'${n.text}' is not a column of '${from.text}' (${names.join(', ')})`, n.range);
+    return i;
+  });
+  const missing = names.filter((_, i) => !indices.includes(i));
+  if (missing.length || new Set(indices).size !== indices.length) {
+    throw new CompileError(`order must list every column of '${from.text}' once${missing.length ? `; missing: ${missing.join(', ')}` : ''}`, order[0]?.range ?? from.range);
+  }
+  return indices;
+}
+
+registerHandler('learn structure', learnStructure);

@@ -1,0 +1,5 @@
+/** `query mdl H`: see run/learning/hypothesisQueries.ts. */
+import { registerHandler } from './index.js';
+import { answerHypothesisQuery } from '../learning/hypothesisQueries.js';
+
+registerHandler('query mdl', (ctx) => answerHypothesisQuery(ctx, 'mdl'));

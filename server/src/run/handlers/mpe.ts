@@ -1,0 +1,40 @@
+/**
+ * `query mpe N [given e]`: the most probable joint assignment of N's unobserved variables given
+ * the evidence (the scope's `observe` lines and `given`). Its value, for `expect … = "…"`, is
+ * that assignment as text: `Storm = false, Lightning = true, …` in the network's order.
+ */
+import type * as A from '../../language/ast.js';
+import { mostProbableExplanation } from '../../engine/mpe.js';
+import { ImpossibleEvidenceError } from '../../engine/junctionTree.js';
+import { inferenceProblem } from '../../engine/inference.js';
+import { EngineError } from '../../engine/engineError.js';
+import type { MpeResultEntry } from '../runResult.js';
+import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import { networkScope, scopedEvidence } from '../networkScope.js';
+import { impossibleEvidence } from '../inferenceOptions.js';
+
+export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
+  const q = queryOf<A.MpeQuery>(ctx);
+  const scope = await networkScope(ctx, q.network);
+  const { net, evidence, named } = scopedEvidence(ctx, scope, q.given);
+  const problem = inferenceProblem(net);
+  if (problem) throw new EngineError(problem);
+  let explanation;
+  try {
+    explanation = mostProbableExplanation(net, evidence, ctx.signal);
+  } catch (e) {
+    if (e instanceof ImpossibleEvidenceError) return { results: [], diagnostics: [impossibleEvidence(ctx.statement.range)] };
+    throw e;
+  }
+  const assignment: Record<string, string> = {};
+  explanation.assignment.forEach((s, v) => { if (!evidence.has(v)) assignment[net.variables[v]!.name] = net.variables[v]!.states[s]!; });
+  const value = Object.entries(assignment).map(([v, s]) => `${v} = ${s}`).join(', ');
+  const probability = Math.exp(explanation.logProbability);
+  const result: MpeResultEntry = {
+    kind: 'mpe', range: ctx.statement.range, source: ctx.source, headline: `${value} · ${Number(probability.toPrecision(4))}`,
+    network: scope.name ?? net.name, evidence: named, assignment, probability, logProbability: explanation.logProbability,
+  };
+  return { results: [result], diagnostics: [], value };
+}
+
+registerHandler('query mpe', mpeQuery);

@@ -1,0 +1,117 @@
+/**
+ * `query P(X [= x], Y … | e) [in N] [using METHOD { … }] [given …]`: the posterior table of the
+ * query variables given the evidence (the scope's `observe` lines, the conditions and `given`).
+ * When every query variable names a state, the value is that entry, P(x, y | e).
+ */
+import type * as A from '../../language/ast.js';
+import { valueText } from '../../language/ast.js';
+import { variableIndexMap, type BayesianNetwork } from '../../engine/network.js';
+import { posteriorQuery } from '../../engine/inference.js';
+import { CompileError } from '../../model/compileError.js';
+import type { ProbabilityResult } from '../runResult.js';
+import { queryOf, registerHandler, type Handler, type HandlerContext, type HandlerOutput } from './index.js';
+import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
+import { answerDiagnostics, inferenceInfo, inferenceOptions } from '../inferenceOptions.js';
+
+/** Largest joint table a query may ask for (entries); larger tables are no answer to read. */
+const MAX_TABLE = 1 << 16;
+
+/**
+ * P(h | D) of a hypothesis space given a data set (`given Days`, `observe Days`) or of a generated
+ * space (`conjunctions(…)`) is Bayesian learning (Mitchell §6.3), not inference in one network:
+ * the hypothesis glue answers it through this hook.
+ */
+let hypothesisProbability: Handler | undefined;
+
+export function registerHypothesisProbability(handler: Handler | undefined): void {
+  hypothesisProbability = handler;
+}
+
+export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutput> {
+  const q = queryOf<A.ProbabilityQuery>(ctx);
+  if (!q.in && isHypothesisLearning(ctx, q)) {
+    if (hypothesisProbability) return hypothesisProbability(ctx);
+    const message = 'P(h) given a data set, or over a generated hypothesis space, is not implemented yet';
+    return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }] };
+  }
+  const scope = await networkScope(ctx, q.in);
+  const { net, evidence, named } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
+  const targets = queryTargets(net, q.prob.targets);
+  const size = targets.reduce((n, t) => n * net.variables[t.v]!.states.length, 1);
+  if (size > MAX_TABLE) throw new CompileError(`the joint table of these variables has ${size} entries: ask for fewer variables or name their states`, q.prob.range);
+  const answer = posteriorQuery(net, targets.map((t) => t.v), evidence, inferenceOptions(q.using, q.options, ctx.signal));
+  const diagnostics = answerDiagnostics(answer, ctx.statement.range);
+  if (!answer.ok) return { results: [], diagnostics };
+  const table = rowsOf(targets.map((t) => net.variables[t.v]!.states), answer.factor.values, answer.stderr);
+  const allNamed = targets.every((t) => t.s !== undefined);
+  const value = allNamed ? table[rowIndex(targets, net)]!.p : undefined;
+  const result: ProbabilityResult = {
+    kind: 'probability', range: ctx.statement.range, source: ctx.source, headline: headline(q, table, value),
+    ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named, table,
+    ...(value !== undefined ? { value } : {}),
+  };
+  return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
+}
+
+/** Data-set evidence in `given` or the file's `observe` lines, or a target that is a generated space. */
+function isHypothesisLearning(ctx: HandlerContext, q: A.ProbabilityQuery): boolean {
+  const isData = (a: A.Assignment) => !a.value && ctx.symbols.data.has(a.variable.text);
+  const observed = ctx.ast.statements.flatMap((s) => (s.kind === 'observe' ? s.items : []));
+  const generated = q.prob.targets.some((t) => {
+    const node = ctx.symbols.globals.get(t.variable.text)?.node;
+    return node?.kind === 'hypotheses' && node.generator !== undefined;
+  });
+  return generated || [...q.given, ...q.prob.conditions, ...observed].some(isData);
+}
+
+interface Target { v: number; s?: number }
+
+function queryTargets(net: BayesianNetwork, assignments: readonly A.Assignment[]): Target[] {
+  const index = variableIndexMap(net);
+  const seen = new Set<number>();
+  return assignments.map((a) => {
+    const v = variableIndex(net, index, a.variable.text, a.variable);
+    if (seen.has(v)) throw new CompileError(`'${a.variable.text}' is asked twice`, a.range);
+    seen.add(v);
+    if (a.value?.kind === 'list') throw new CompileError('a query names one state per variable', a.value.range);
+    if (!a.value) return { v };
+    const state = valueText(a.value);
+    if (state === undefined) throw new CompileError(`'${a.variable.text}' takes a state name here`, a.value.range);
+    return { v, s: stateIndex(net, v, state, a.value) };
+  });
+}
+
+/** Row of the named states in a table whose first variable varies slowest. */
+function rowIndex(targets: Target[], net: BayesianNetwork): number {
+  return targets.reduce((r, t) => r * net.variables[t.v]!.states.length + t.s!, 0);
+}
+
+function rowsOf(states: string[][], values: ArrayLike<number>, stderr?: ArrayLike<number>): ProbabilityResult['table'] {
+  return Array.from({ length: values.length }, (_, i) => {
+    const row: string[] = [];
+    let rest = i;
+    for (let j = states.length - 1; j >= 0; j--) {
+      row.unshift(states[j]![rest % states[j]!.length]!);
+      rest = Math.floor(rest / states[j]!.length);
+    }
+    return { states: row, p: values[i]!, ...(stderr ? { stderr: stderr[i]! } : {}) };
+  });
+}
+
+/** `P(cancer | pos) = 0.2085` for a named entry, else the most probable row: `No · 0.7954`. */
+function headline(q: A.ProbabilityQuery, table: ProbabilityResult['table'], value: number | undefined): string {
+  if (value !== undefined) return `${probText(q.prob)} = ${fixed(value)}`;
+  const best = table.reduce((a, b) => (b.p > a.p ? b : a));
+  return `${best.states.join(', ')} · ${fixed(best.p)}`;
+}
+
+function probText(p: A.ProbExpr): string {
+  const part = (xs: A.Assignment[]) => xs.map((a) => valueText(a.value) ?? a.variable.text).join(', ');
+  return `P(${part(p.targets)}${p.conditions.length ? ` | ${part(p.conditions)}` : ''})`;
+}
+
+function fixed(p: number): string {
+  return String(Number(p.toPrecision(4)));
+}
+
+registerHandler('query probability', probabilityQuery);

@@ -1,0 +1,77 @@
+/**
+ * Between a query's `using METHOD { samples, seed, budget }` and the inference engine's options,
+ * and from the engine's answer back to diagnostics: a sampler that answered because exact
+ * inference was over the budget is a warning naming the cost; evidence of probability 0 is an
+ * error saying so.
+ */
+import type * as A from '../language/ast.js';
+import type { Diagnostic, Range } from '../language/diagnostics.js';
+import { ImpossibleEvidenceError } from '../engine/junctionTree.js';
+import type { InferenceMethod, MarginalsOptions } from '../engine/inference.js';
+import { CompileError } from '../model/compileError.js';
+import type { InferenceInfo } from './runResult.js';
+
+/** The language's method names; the exact ones all run the junction tree (or elimination). */
+const METHODS: Record<string, InferenceMethod> = {
+  exact: 'exact', variable_elimination: 'exact', junction_tree: 'exact', likelihood_weighting: 'lw', gibbs: 'gibbs',
+};
+
+export function inferenceOptions(using: A.Name | undefined, options: A.Options | undefined, signal?: AbortSignal): MarginalsOptions {
+  const out: MarginalsOptions = { method: 'auto', ...(signal ? { signal } : {}) };
+  if (using) {
+    const method = METHODS[using.text];
+    if (!method) throw new CompileError(`'${using.text}' inference is not available: use exact, likelihood_weighting or gibbs`, using.range);
+    out.method = method;
+  }
+  for (const entry of options?.entries ?? []) {
+    const name = entry.name?.text;
+    if (name === 'samples') out.samples = integerOption(entry, 1);
+    else if (name === 'seed') out.seed = integerOption(entry, 0);
+    else if (name === 'burn_in') out.burnIn = integerOption(entry, 0);
+    else if (name === 'budget') {
+      // `using exact { budget: N }`: exact while the largest clique table fits N entries, else
+      // likelihood weighting with a warning — the automatic choice, with the user's budget.
+      if (out.method !== 'exact') throw new CompileError('budget limits exact inference: using exact { budget: N }', entry.range);
+      out.budget = integerOption(entry, 1);
+      out.method = 'auto';
+    }
+  }
+  return out;
+}
+
+function integerOption(entry: A.Arg, min: number): number {
+  const v = entry.value;
+  if (v.kind !== 'number' || !Number.isInteger(v.value) || v.value < min) {
+    throw new CompileError(`${entry.name!.text} is a whole number ≥ ${min}`, v.range);
+  }
+  return v.value;
+}
+
+type EngineAnswer = { ok: true; note?: string } | { ok: false; message: string };
+
+/** The warning or error an answer carries, on the statement's range. */
+export function answerDiagnostics(answer: EngineAnswer, range: Range): Diagnostic[] {
+  if (answer.ok) return answer.note ? [{ severity: 'warning', code: 'inference-budget', message: answer.note, range }] : [];
+  return [impossibleOr(answer.message, range)];
+}
+
+const IMPOSSIBLE = new ImpossibleEvidenceError().message;
+
+function impossibleOr(message: string, range: Range): Diagnostic {
+  if (message === IMPOSSIBLE) return impossibleEvidence(range);
+  // Samplers say "no sample was consistent with the evidence": the same cause, seen by sampling.
+  if (message.includes('no sample was consistent')) {
+    return { severity: 'error', code: 'impossible-evidence', message: `evidence has probability 0 (or too small to sample): ${message}`, range };
+  }
+  return { severity: 'error', code: 'engine-error', message, range };
+}
+
+export function impossibleEvidence(range: Range): Diagnostic {
+  return { severity: 'error', code: 'impossible-evidence', message: 'evidence has probability 0', range };
+}
+
+/** The InferenceInfo fields of a successful answer. */
+export function inferenceInfo(answer: { method: InferenceMethod; cost: number; budget: number; samples?: number; seed?: number; note?: string }): InferenceInfo {
+  const { method, cost, budget, samples, seed, note } = answer;
+  return { method, cost, budget, ...(samples !== undefined ? { samples } : {}), ...(seed !== undefined ? { seed } : {}), ...(note ? { note } : {}) };
+}

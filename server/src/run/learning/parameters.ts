@@ -1,0 +1,115 @@
+/**
+ * Learned probability parameters with conjugate priors (Poole §10.2.1, Mitchell eq. 6.22):
+ * `P(Toss) ~ Beta(1, 1)`, `P(Outlook | Play) ~ Dirichlet(1)`, `~ m_estimate(m: 2)` or
+ * `~ experts { alice: 2 of 3 }` give pseudo-counts; the data named in `given` (or observed)
+ * gives counts; `mean|mode|interval|P(a ≤ θ ≤ b)` summarise the posterior Dirichlet (Beta).
+ */
+import type * as A from '../../language/ast.js';
+import { valueText } from '../../language/ast.js';
+import { expertPseudoCounts } from '../../engine/betaDistribution.js';
+import { mEstimatePseudoCounts, parameterPosterior, type ParameterQuery, type ParameterSummary } from '../../engine/parameterLearning.js';
+import { MISSING } from '../../engine/categoricalData.js';
+import { CompileError } from '../../model/compileError.js';
+import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
+import type { ParameterResult } from '../runResult.js';
+import { argument } from '../classifiers.js';
+import { hypothesisEvidence, type HypothesisEvidence } from './evidence.js';
+
+/** `P(X = x | Y = y)`: which parameter, and which of its values the query is about. */
+interface ParameterRef { variable: string; value: string; values: string[]; conditions: Record<string, string>; table: A.TableDecl }
+
+function parameterRef(ctx: HandlerContext, prob: A.ProbExpr): ParameterRef {
+  const [target, ...more] = prob.targets;
+  const value = valueText(target?.value);
+  if (!target || more.length > 0 || value === undefined) throw new CompileError('a parameter is written P(X = x) or P(X = x | Y = y)', prob.range);
+  const variable = target.variable.text;
+  const table = ctx.symbols.tables.find(({ table: t, scope }) => scope.kind === 'default' && t.parameterPrior && t.head.targets[0]?.variable.text === variable)?.table;
+  if (!table) throw new CompileError(`P(${variable}) has no parameter prior: declare one, e.g. P(${variable}) ~ Beta(1, 1)`, target.variable.range);
+  const parents = table.head.conditions.map((c) => c.variable.text);
+  const conditions: Record<string, string> = {};
+  for (const c of prob.conditions) {
+    const state = valueText(c.value);
+    if (state === undefined || !parents.includes(c.variable.text)) throw new CompileError(`condition on the table's parents with values: ${parents.join(', ') || 'it has none'}`, c.range);
+    conditions[c.variable.text] = state;
+  }
+  const unset = parents.filter((p) => !(p in conditions));
+  if (unset.length > 0) throw new CompileError(`name the row of the table: give ${unset.map((p) => `${p} = …`).join(', ')}`, prob.range);
+  const values = ctx.symbols.defaultScope.variables.get(variable)?.states;
+  if (!values) throw new CompileError(`'${variable}' needs declared states`, target.variable.range);
+  if (!values.includes(value)) throw new CompileError(`'${value}' is not a state of ${variable} (${values.join(', ')})`, target.value!.range);
+  return { variable, value, values, conditions, table };
+}
+
+/** The prior's pseudo-counts, one per value of the variable. */
+function pseudoCounts(prior: A.Call | A.Experts, k: number): number[] {
+  if (prior.kind === 'experts') {
+    if (k !== 2) throw new CompileError('experts give successes of n trials: the variable needs two values', prior.range);
+    const { alpha, beta } = expertPseudoCounts(prior.entries.map((e) => ({ name: e.name.text, successes: e.successes.value, trials: e.trials.value })));
+    return [alpha, beta];
+  }
+  const numbers = prior.args.filter((a) => !a.name).map((a) => (a.value.kind === 'number' ? a.value.value : NaN));
+  switch (prior.callee.text) {
+    case 'Beta':
+      if (k !== 2 || numbers.length !== 2) throw new CompileError('Beta(α, β) is a prior on a two-valued variable', prior.range);
+      return numbers;
+    case 'Dirichlet':
+      if (numbers.length === 1) return new Array<number>(k).fill(numbers[0]!);
+      if (numbers.length !== k) throw new CompileError(`Dirichlet needs one pseudo-count, or ${k} (one per value)`, prior.range);
+      return numbers;
+    case 'm_estimate': {
+      const m = argument(prior, 'm'), p = argument(prior, 'p');
+      if (m?.kind !== 'number') throw new CompileError('m_estimate(m: n[, p: prior estimate])', prior.range);
+      if (p && p.kind !== 'number') throw new CompileError('p is the prior estimate of each value, a probability', p.range);
+      return mEstimatePseudoCounts(k, m.value, p?.kind === 'number' ? new Array<number>(k).fill(p.value) : undefined);
+    }
+    default:
+      throw new CompileError('a parameter prior is Beta(α, β), Dirichlet(…), m_estimate(m: …) or experts { … }', prior.callee.range);
+  }
+}
+
+/** Counts of each value in the evidence's data sets (rows matching the conditions) and observations. */
+function valueCounts(ref: ParameterRef, evidence: HypothesisEvidence): number[] {
+  const counts = new Array<number>(ref.values.length).fill(0);
+  for (const { name, data } of evidence.datasets) {
+    const column = data.attributes.findIndex((a) => a.name === ref.variable);
+    if (column < 0) throw new CompileError(`data '${name.text}' has no column '${ref.variable}'`, name.range);
+    const filters = Object.entries(ref.conditions).map(([v, s]) => {
+      const c = data.attributes.findIndex((a) => a.name === v);
+      if (c < 0) throw new CompileError(`data '${name.text}' has no column '${v}'`, name.range);
+      return { column: c, code: data.attributes[c]!.values.indexOf(s) };
+    });
+    const values = data.attributes[column]!.values;
+    for (let r = 0; r < data.rowCount; r++) {
+      const code = data.columns[column]![r]!;
+      if (code === MISSING || !filters.every((f) => data.columns[f.column]![r] === f.code)) continue;
+      counts[ref.values.indexOf(values[code]!)]!++;
+    }
+  }
+  for (const o of evidence.observations) {
+    if (o.variable !== ref.variable) continue;
+    if (Object.keys(ref.conditions).length > 0) throw new CompileError('single observations cannot say which row of the table they belong to: give a data set', o.range);
+    const i = ref.values.indexOf(o.value);
+    if (i < 0) throw new CompileError(`'${o.value}' is not a state of ${ref.variable}`, o.range);
+    counts[i]!++;
+  }
+  return counts;
+}
+
+export async function parameterSummary(ctx: HandlerContext, prob: A.ProbExpr, given: readonly A.Assignment[], query: ParameterQuery = {}): Promise<{ ref: ParameterRef; summary: ParameterSummary; index: number }> {
+  const ref = parameterRef(ctx, prob);
+  const prior = pseudoCounts(ref.table.parameterPrior!, ref.values.length);
+  const counts = valueCounts(ref, await hypothesisEvidence(ctx, given));
+  const between = query.between ? { ...query.between, value: ref.value } : undefined;
+  const summary = parameterPosterior(ref.values, prior, counts, { ...query, ...(between ? { between } : {}) });
+  return { ref, summary, index: ref.values.indexOf(ref.value) };
+}
+
+export function parameterName(ref: ParameterRef): string {
+  const conditions = Object.entries(ref.conditions).map(([v, s]) => `${v} = ${s}`);
+  return `P(${ref.variable} = ${ref.value}${conditions.length ? ` | ${conditions.join(', ')}` : ''})`;
+}
+
+export function parameterAnswer(ctx: HandlerContext, ref: ParameterRef, summary: ParameterSummary, headline: string, value?: number): HandlerOutput {
+  const result: ParameterResult = { kind: 'parameter', range: ctx.statement.range, source: ctx.source, parameter: parameterName(ref), ...summary, headline };
+  return { results: [result], diagnostics: [], ...(value !== undefined ? { value } : {}) };
+}

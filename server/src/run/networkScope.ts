@@ -1,0 +1,163 @@
+/**
+ * Which belief network a query is about (`in N`: a network, an imported BIF network, a naive
+ * Bayes classifier; none: the file's default model) and the evidence it is asked under: the
+ * scope's `observe` lines, overridden variable by variable by the query's `given`.
+ *
+ * `observe X = [v, w]` is two independent observations of X given its parents (Mitchell ex.
+ * 6.1: two positive tests). One node cannot hold two values, so X's node is replicated: the
+ * copies `X#2`, `X#3`, … share X's CPT and parents and take the later values, X the first.
+ */
+import type * as A from '../language/ast.js';
+import { valueText } from '../language/ast.js';
+import type { BayesianNetwork } from '../engine/network.js';
+import { variableIndexMap } from '../engine/network.js';
+import type { Evidence } from '../engine/junctionTree.js';
+import { CompileError } from '../model/compileError.js';
+import type { HandlerContext } from './handlers/index.js';
+import { modelNetwork, networkKey, type ModelContext } from './modelInputs.js';
+import { classifierNetwork } from './classifiers.js';
+import type { NamedEvidence } from './runResult.js';
+
+export interface NetworkScope {
+  net: BayesianNetwork;
+  /** The scope's `observe` lines (none for imported networks and classifiers). */
+  observes: A.ObserveStmt[];
+  /** `in N` as written; undefined for the default model. */
+  name?: string;
+}
+
+/** The network of `in N`, or of the default model. Throws CompileError on the name's range. */
+export async function networkScope(ctx: HandlerContext, inName?: A.Name): Promise<NetworkScope> {
+  if (!inName) return declaredScope(ctx);
+  const global = ctx.symbols.globals.get(inName.text);
+  if (global?.kind === 'classifier') {
+    const key = `classifierNetwork:${inName.text}`;
+    // Memoised so the junction tree (cached per network object) is compiled once per run.
+    if (!ctx.shared.has(key)) ctx.shared.set(key, await classifierNetwork(ctx, inName));
+    return { net: ctx.shared.get(key) as BayesianNetwork, observes: [], name: inName.text };
+  }
+  if (global?.kind !== 'network' && global?.kind !== 'import') {
+    throw new CompileError(`'${inName.text}' is not a network, imported network or classifier`, inName.range);
+  }
+  return withRange(() => declaredScope(ctx, inName.text), inName);
+}
+
+/** The default model (no name), a `network { … }` or an imported network. */
+export function declaredScope(ctx: ModelContext, name?: string): NetworkScope {
+  if (name === undefined) return { net: modelNetwork(ctx), observes: observesIn(ctx.ast.statements) };
+  const node = ctx.symbols.globals.get(name)?.node;
+  if (node?.kind === 'learn' && !ctx.shared.has(networkKey(name))) {
+    throw new CompileError(`'${name}' is the network \`learn structure\` finds: it exists once that statement has run`);
+  }
+  const own = node?.kind === 'network' ? (node as A.NetworkDecl).statements : [];
+  return { net: modelNetwork(ctx, name), observes: observesIn(own), name };
+}
+
+function observesIn(statements: A.Statement[]): A.ObserveStmt[] {
+  return statements.filter((s): s is A.ObserveStmt => s.kind === 'observe');
+}
+
+/** A compile error without a range of its own is reported on the name that asked for it. */
+function withRange<T>(make: () => T, name: A.Name): T {
+  try {
+    return make();
+  } catch (e) {
+    if (e instanceof CompileError && !e.range) throw new CompileError(e.message, name.range);
+    throw e;
+  }
+}
+
+export interface ScopedEvidence {
+  /** The scope's network, with replicated nodes when an observation was repeated. */
+  net: BayesianNetwork;
+  evidence: Evidence;
+  /** The evidence by name (replicas as `X#2`), for results. */
+  named: NamedEvidence;
+}
+
+/** The values observed per variable, in order; `given` replaces a variable's observations. */
+export function observations(scope: NetworkScope, given: readonly A.Assignment[]): Map<string, { values: string[]; node: A.Assignment }> {
+  const out = new Map<string, { values: string[]; node: A.Assignment }>();
+  for (const observe of scope.observes) {
+    for (const item of observe.items) {
+      // `observe Days` (a data set) is evidence for hypothesis posteriors, not for one network query.
+      if (!item.value) continue;
+      const seen = out.get(item.variable.text);
+      out.set(item.variable.text, { values: [...(seen?.values ?? []), ...valuesOf(item)], node: item });
+    }
+  }
+  for (const item of given) {
+    if (!item.value) throw new CompileError(`give the observed state: ${item.variable.text} = …`, item.range);
+    out.set(item.variable.text, { values: valuesOf(item), node: item });
+  }
+  return out;
+}
+
+function valuesOf(item: A.Assignment): string[] {
+  const items = item.value?.kind === 'list' ? item.value.items : item.value ? [item.value] : [];
+  return items.map((expr) => {
+    const text = valueText(expr);
+    if (text === undefined) throw new CompileError(`'${item.variable.text}' is observed as a state name`, expr.range);
+    return text;
+  });
+}
+
+/** Resolves the evidence of a query in its scope; unknown names are errors on their range. */
+export function scopedEvidence(ctx: ModelContext, scope: NetworkScope, given: readonly A.Assignment[]): ScopedEvidence {
+  const observed = observations(scope, given);
+  const repeats = [...observed].filter(([, o]) => o.values.length > 1).map(([v, o]) => [v, o.values.length] as const);
+  const net = repeats.length ? replicated(ctx, scope, repeats) : scope.net;
+  const index = variableIndexMap(net);
+  const evidence = new Map<number, number>();
+  const named: NamedEvidence = {};
+  for (const [variable, { values, node }] of observed) {
+    values.forEach((value, i) => {
+      const name = i === 0 ? variable : replicaName(variable, i);
+      const v = variableIndex(net, index, name, node.variable);
+      evidence.set(v, stateIndex(net, v, value, node));
+      named[name] = value;
+    });
+  }
+  return { net, evidence, named };
+}
+
+export function variableIndex(net: BayesianNetwork, index: Map<string, number>, name: string, at: A.Name): number {
+  const v = index.get(name);
+  if (v === undefined) throw new CompileError(`'${name}' is not a variable of ${describe(net)}`, at.range);
+  return v;
+}
+
+export function stateIndex(net: BayesianNetwork, v: number, state: string, at: A.NodeBase): number {
+  const s = net.variables[v]!.states.indexOf(state);
+  if (s < 0) throw new CompileError(`'${state}' is not a state of '${net.variables[v]!.name}' (states: ${net.variables[v]!.states.join(', ')})`, at.range);
+  return s;
+}
+
+export function describe(net: BayesianNetwork): string {
+  return net.name === 'default' ? 'the default model' : `'${net.name}'`;
+}
+
+function replicaName(variable: string, i: number): string {
+  return `${variable}#${i + 1}`;
+}
+
+/** The scope's network with `count − 1` extra copies of each repeated variable; memoised per run. */
+function replicated(ctx: ModelContext, scope: NetworkScope, repeats: ReadonlyArray<readonly [string, number]>): BayesianNetwork {
+  const key = `replicated:${scope.name ?? ''}:${repeats.map(([v, n]) => `${v}*${n}`).join(',')}`;
+  const base = scope.net;
+  const known = ctx.shared.get(key) as { base: BayesianNetwork; net: BayesianNetwork } | undefined;
+  // A `learn` earlier in the run replaces the scope's network: then the copies are rebuilt.
+  if (known?.base === base) return known.net;
+  const net: BayesianNetwork = { name: base.name, variables: [...base.variables], cpts: [...base.cpts] };
+  const index = variableIndexMap(base);
+  for (const [variable, count] of repeats) {
+    const v = index.get(variable);
+    if (v === undefined) continue; // reported by scopedEvidence with the observation's range
+    for (let i = 1; i < count; i++) {
+      const child = net.variables.push({ name: replicaName(variable, i), states: base.variables[v]!.states }) - 1;
+      net.cpts.push({ child, parents: base.cpts[v]!.parents, table: base.cpts[v]!.table });
+    }
+  }
+  ctx.shared.set(key, { base, net });
+  return net;
+}

@@ -1,0 +1,47 @@
+/** Shared by the run tests: run a model (inline or an example) through the real pipeline. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runText } from '../../../server/src/run/pipeline.js';
+import { nodeEnvironment } from '../../../server/src/run/nodeEnvironment.js';
+import type { ResultEntry, RunResult } from '../../../server/src/run/runResult.js';
+import { repoRoot, sharedData } from '../../support/shared.js';
+
+/** Runs `text` as if it were examples/inline.bayes, with ../shared/data as a data root. */
+export function run(text: string, file = 'inline.bayes'): Promise<RunResult> {
+  const documentPath = join(repoRoot, 'examples', file);
+  return runText(text, documentPath, nodeEnvironment({ documentPath, workspaceRoot: repoRoot, dataRoots: [sharedData] }));
+}
+
+export function runExample(name: string): Promise<RunResult> {
+  return run(readFileSync(join(repoRoot, 'examples', name), 'utf8'), name);
+}
+
+/** The result of the statement on 0-based `line`, of the given kind. */
+export function resultAt<K extends ResultEntry['kind']>(result: RunResult, line: number, kind: K): Extract<ResultEntry, { kind: K }> {
+  const entry = result.results.find((r) => r.range.start.line === line);
+  assert.ok(entry, `no result on line ${line + 1}; diagnostics: ${result.diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`).join('; ')}`);
+  const inner = entry.kind === 'expect' ? entry.result : entry;
+  assert.equal(inner?.kind, kind);
+  return inner as Extract<ResultEntry, { kind: K }>;
+}
+
+/** The first result of a kind. */
+export function first<K extends ResultEntry['kind']>(result: RunResult, kind: K): Extract<ResultEntry, { kind: K }> {
+  const entry = result.results.find((r) => r.kind === kind);
+  assert.ok(entry, `no ${kind} result; diagnostics: ${result.diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`).join('; ')}`);
+  return entry as Extract<ResultEntry, { kind: K }>;
+}
+
+/** Every expect's verdict as [line (1-based), passed, actual]. */
+export function verdicts(result: RunResult): [number, boolean, number | string][] {
+  return result.results.flatMap((r) => (r.kind === 'expect' ? [[r.range.start.line + 1, r.passed, r.actual] as [number, boolean, number | string]] : []));
+}
+
+export function errors(result: RunResult): { code: string; line: number; message: string }[] {
+  return result.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ code: d.code ?? '', line: d.range.start.line, message: d.message }));
+}
+
+export function close(actual: number, expected: number, tolerance = 1e-12): void {
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not within ${tolerance} of ${expected}`);
+}
