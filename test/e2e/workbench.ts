@@ -89,7 +89,7 @@ export class Workbench {
     return clean(await hover.innerText());
   }
 
-  /** Opens the Problems panel and returns its rows' text. */
+  /** Opens the Problems panel (Ctrl+Shift+M) and returns its rows. */
   async problems(): Promise<Locator> {
     await this.page.keyboard.press('Control+Shift+M');
     const panel = this.page.locator('.markers-panel');
@@ -125,7 +125,7 @@ export class Workbench {
 }
 
 /** Rendered editor text uses non-breaking spaces; compare with ordinary ones. */
-function clean(text: string): string {
+export function clean(text: string): string {
   return text.replace(/\u00a0/g, ' ');
 }
 
@@ -133,7 +133,7 @@ function clean(text: string): string {
 function wordBox(root: Element, arg: { source: string; flags: string; word: string }): { x: number; y: number; width: number; height: number } | null {
   const pattern = new RegExp(arg.source, arg.flags);
   for (const line of Array.from(root.querySelectorAll('.view-line'))) {
-    const text = (line.textContent ?? '').replace(/\u00a0/g, ' ');
+    const text = (line.textContent ?? '').replace(/\u00a0/g, ' '); // clean(), inside the page
     if (!pattern.test(text)) continue;
     const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
