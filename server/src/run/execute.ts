@@ -32,6 +32,7 @@ export interface ExecuteOutput {
 export async function executeModel(ast: BayesFile, env: CheckEnvironment, options: ExecuteOptions): Promise<ExecuteOutput> {
   const out: ExecuteOutput = { results: [], diagnostics: [] };
   const shared = new Map<string, unknown>();
+  const reported = new Set<string>();
   const starts = lineStarts(options.text);
   const runnable = [...allStatements(ast)].filter(isRunnable).filter((s) => !hasErrors(options.diagnostics.filter((d) => within(d.range, s.range))));
   for (const [i, statement] of runnable.entries()) {
@@ -44,14 +45,22 @@ export async function executeModel(ast: BayesFile, env: CheckEnvironment, option
     const comparison = statement.kind === 'expectStatement' ? sliceRange(options.text, starts, statement.comparison.range) : '';
     const output = await runStatement(context, comparison);
     out.results.push(...output.results);
-    out.diagnostics.push(...output.diagnostics);
+    report(output.diagnostics);
   }
   if (!options.signal?.aborted) {
     const networks = networkResults({ ast, symbols: options.symbols, env, shared }, (range) => sliceRange(options.text, starts, range));
     out.results.push(...networks.results);
-    out.diagnostics.push(...networks.diagnostics);
+    report(networks.diagnostics);
   }
   return out;
+
+  /** Adds diagnostics once: a bad `observe` line fails every query that reads it, in the same words. */
+  function report(diagnostics: Diagnostic[]): void {
+    for (const d of diagnostics) {
+      const key = JSON.stringify([d.code, d.message, d.range]);
+      if (!reported.has(key)) { reported.add(key); out.diagnostics.push(d); }
+    }
+  }
 }
 
 function isRunnable(s: Statement): s is RunnableStatement {

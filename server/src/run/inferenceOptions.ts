@@ -7,7 +7,9 @@
 import type * as A from '../language/ast.js';
 import type { Diagnostic, Range } from '../language/diagnostics.js';
 import { ImpossibleEvidenceError } from '../engine/junctionTree.js';
-import type { InferenceMethod, MarginalsOptions } from '../engine/inference.js';
+import { DEFAULT_BUDGET, exactPlan, inferenceProblem, type InferenceMethod, type MarginalsOptions } from '../engine/inference.js';
+import type { BayesianNetwork } from '../engine/network.js';
+import { EngineError } from '../engine/engineError.js';
 import { CompileError } from '../model/compileError.js';
 import type { InferenceInfo } from './runResult.js';
 
@@ -61,17 +63,30 @@ function impossibleOr(message: string, range: Range): Diagnostic {
   if (message === IMPOSSIBLE) return impossibleEvidence(range);
   // Samplers say "no sample was consistent with the evidence": the same cause, seen by sampling.
   if (message.includes('no sample was consistent')) {
-    return { severity: 'error', code: 'impossible-evidence', message: `evidence has probability 0 (or too small to sample): ${message}`, range };
+    return { severity: 'error', code: 'evidence-impossible', message: `evidence has probability 0 (or too small to sample): ${message}`, range };
   }
   return { severity: 'error', code: 'engine-error', message, range };
 }
 
 export function impossibleEvidence(range: Range): Diagnostic {
-  return { severity: 'error', code: 'impossible-evidence', message: 'evidence has probability 0', range };
+  return { severity: 'error', code: 'evidence-impossible', message: 'evidence has probability 0', range };
 }
 
 /** The InferenceInfo fields of a successful answer. */
 export function inferenceInfo(answer: { method: InferenceMethod; cost: number; budget: number; samples?: number; seed?: number; note?: string }): InferenceInfo {
   const { method, cost, budget, samples, seed, note } = answer;
   return { method, cost, budget, ...(samples !== undefined ? { samples } : {}), ...(seed !== undefined ? { seed } : {}), ...(note ? { note } : {}) };
+}
+
+/**
+ * The exact plan of a query no sampler can answer (mpe, sensitivity): refused, with the cost,
+ * when the network cannot be used or its largest clique table is over the budget.
+ */
+export function requireExact(net: BayesianNetwork, what: string): ReturnType<typeof exactPlan> {
+  const problem = inferenceProblem(net);
+  if (problem) throw new EngineError(problem);
+  const plan = exactPlan(net);
+  const cost = plan.order.maxCliqueSize;
+  if (cost > DEFAULT_BUDGET) throw new EngineError(`${what} needs exact inference, whose largest clique table (${cost} entries) is over the budget of ${DEFAULT_BUDGET}`);
+  return plan;
 }

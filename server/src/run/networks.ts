@@ -26,7 +26,10 @@ export function networkResults(ctx: ModelContext, text: (range: Range) => string
       if (result.variables.length) out.results.push(result);
     } catch (e) {
       // Compile errors: the statements using this network report them on their own lines.
-      if (!(e instanceof CompileError)) throw e;
+      // Anything else is our bug, said as such rather than losing the run's other results.
+      if (e instanceof CompileError) continue;
+      const message = `drawing network '${scope.name ?? 'default'}' failed: ${(e as Error).message}`;
+      out.diagnostics.push({ severity: 'error', code: 'internal-error', message, range: scope.range });
     }
   }
   return out;

@@ -62,9 +62,16 @@ test('a classifier answers mpe as a network: PlayNB picks No for Mitchell\'s new
 test('impossible evidence and unknown states are diagnostics', async () => {
   const model = `network Z {\n  variable A, B : bool\n  P(A) = 1\n  P(B | A) { true: 0.5, false: 0.5 }\n}\n`;
   const result = await run(`${model}query mpe Z given A = false`);
-  const d = result.diagnostics.find((x) => x.code === 'impossible-evidence')!;
+  const d = result.diagnostics.find((x) => x.code === 'evidence-impossible')!;
   assert.equal(d.message, 'evidence has probability 0');
   assert.equal(d.range.start.line, 5);
   const unknown = await run(`${example('cancer')}\nquery mpe Nowhere`);
   assert.ok(unknown.diagnostics.some((x) => x.severity === 'error' && /Nowhere/.test(x.message)));
+});
+
+test('a network with unknown entries is refused with the reason, not explained', async () => {
+  const result = await run('network N {\n  variable A, B : bool\n  P(A) = 0.5\n  P(B | A) { true: 0.9 }\n}\nquery mpe N\nquery sensitivity P(B = true) in N\n');
+  const refused = result.diagnostics.filter((d) => d.code === 'engine-error');
+  assert.deepEqual(refused.map((d) => d.range.start.line), [5, 6]);
+  assert.ok(refused.every((d) => /P\(B \| …\) has unknown entries/.test(d.message)), JSON.stringify(refused));
 });

@@ -51,7 +51,7 @@ test('an imported network has an entry; parameter priors and classifiers do not'
 
 test('impossible observations are an error on the observe line', async () => {
   const result = await run('variable A, B : bool\nP(A) = 1\nP(B | A) { true: 0.5, false: 0.5 }\nobserve A = false\n');
-  const d = result.diagnostics.find((x) => x.code === 'impossible-evidence')!;
+  const d = result.diagnostics.find((x) => x.code === 'evidence-impossible')!;
   assert.equal(d.range.start.line, 3);
   assert.deepEqual(resultsOf(result, 'network')[0]!.variables[0]!.marginal, []);
 });

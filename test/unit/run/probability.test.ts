@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { enumerate, jointTable } from '../../support/networks.js';
 import { close } from '../../support/close.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
-import { registerHypothesisProbability } from '../../../server/src/run/handlers/probability.js';
 import { assertNoErrors, example, expectations, networkOf, resultsOf, run } from './networkHelpers.js';
 
 const forest = example('forest');
@@ -135,7 +134,7 @@ test('over the budget a sampler answers, with a warning that names the cost', as
 test('evidence of probability 0 is an error saying so, for exact and sampled answers', async () => {
   const model = `network Z {\n  variable A, B : bool\n  P(A) = 1\n  P(B | A) { true: 0.5, false: 0.5 }\n}\n`;
   const result = await run(`${model}query P(B | A = false) in Z\nquery P(B | A = false) in Z using likelihood_weighting { samples: 100, seed: 1 }\nexpect P(B = true | A = false) in Z ≈ 0.5`);
-  const impossible = result.diagnostics.filter((d) => d.code === 'impossible-evidence');
+  const impossible = result.diagnostics.filter((d) => d.code === 'evidence-impossible');
   assert.deepEqual(impossible.map((d) => d.range.start.line), [5, 6, 7]);
   assert.equal(impossible[0]!.message, 'evidence has probability 0');
   assert.match(impossible[1]!.message, /^evidence has probability 0/);
@@ -168,22 +167,16 @@ test('a network missing a table, and a name that is no network, are compile erro
   assert.equal(error.range.start.line, 1);
 });
 
-test('P(h) given a data set is Bayesian learning: routed to the hypothesis glue, never answered as a prior', async () => {
+test('P(h) given a data set is Bayesian learning: generated conjunctions by their glue, others refused, never the prior', async () => {
   const enjoy = example('enjoysport');
-  const unrouted = await run(enjoy);
-  const lines = enjoy.split('\n').flatMap((l, i) => (/^expect P\(Conj/.test(l) ? [i] : []));
-  assert.equal(lines.length, 3);
-  const notImplemented = unrouted.diagnostics.filter((d) => d.code === 'not-implemented' && /given a data set/.test(d.message));
-  assert.deepEqual(notImplemented.map((d) => d.range.start.line), lines);
-  const seen: string[] = [];
-  registerHypothesisProbability((ctx) => { seen.push(ctx.source); return { results: [], diagnostics: [], value: 1 / 6 }; });
-  try {
-    const routed = await run(enjoy);
-    assert.equal(seen.length, 3);
-    assert.ok(expectations(routed).filter((e) => e.source.startsWith('expect P(Conj')).every((e) => e.passed));
-  } finally {
-    registerHypothesisProbability(undefined);
-  }
+  const conjunctions = expectations(await run(enjoy)).filter((e) => e.source.startsWith('expect P(Conj'));
+  assert.equal(conjunctions.length, 3);
+  for (const e of conjunctions) { assert.ok(e.passed); close(e.actual as number, 1 / 6, 1e-12); }
+  const cancer = example('cancer');
+  const withData = await run(`${cancer}\ndata D {\n  Test\n  pos\n  pos\n}\nquery P(Diagnosis = cancer) given D\n`);
+  const refused = withData.diagnostics.filter((d) => d.code === 'not-implemented' && /given a data set/.test(d.message));
+  assert.deepEqual(refused.map((d) => d.range.start.line), [cancer.split('\n').length + 5]);
+  assert.equal(resultsOf(withData, 'probability').filter((r) => r.range.start.line === refused[0]!.range.start.line).length, 0);
 });
 
 test('a network\'s own observe lines are its evidence; top-level ones are not', async () => {
@@ -195,4 +188,14 @@ test('a network\'s own observe lines are its evidence; top-level ones are not', 
   const withTop = await run(`variable C : bool\nP(C) = 0.5\nobserve C = true\n${model}query P(A = true) in N`);
   assertNoErrors(withTop);
   close(resultsOf(withTop, 'probability')[0]!.value, (0.3 * 0.81) / (0.3 * 0.81 + 0.7 * 0.04), 1e-15);
+});
+
+test('a bad observe line fails the queries that read it, reported once on that line', async () => {
+  const model = 'variable Test { pos, neg }\nhypotheses Diagnosis { cancer: 0.008, healthy: 0.992 }\nP(Test | Diagnosis) { cancer: [0.98, 0.02], healthy: [0.03, 0.97] }\nobserve Test = maybe\n';
+  const result = await run(`${model}query P(Diagnosis)\nquery P(Diagnosis = cancer)\n`);
+  const fromRun = result.diagnostics.filter((d) => d.code === 'compile-error');
+  assert.equal(fromRun.length, 1);
+  assert.equal(fromRun[0]!.range.start.line, 3);
+  assert.match(fromRun[0]!.message, /'maybe' is not a state of 'Test'/);
+  assert.deepEqual(resultsOf(result, 'probability'), []);
 });

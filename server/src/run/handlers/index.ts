@@ -56,16 +56,6 @@ export function unregisterHandler(key: HandlerKey): void {
   handlers.delete(key);
 }
 
-/**
- * For tests: put `handler` (or none) in place of the registered one; the returned function puts
- * the registered one back.
- */
-export function replaceHandler(key: HandlerKey, handler: Handler | undefined): () => void {
-  const registered = handlers.get(key);
-  if (handler) handlers.set(key, handler); else handlers.delete(key);
-  return () => { if (registered) handlers.set(key, registered); else handlers.delete(key); };
-}
-
 export function handlerKey(statement: RunnableStatement): HandlerKey {
   if (statement.kind === 'learn') return statement.structure ? 'learn structure' : 'learn';
   return `query ${statement.query.form}`;

@@ -6,19 +6,17 @@
 import type * as A from '../../language/ast.js';
 import { mostProbableExplanation } from '../../engine/mpe.js';
 import { ImpossibleEvidenceError } from '../../engine/junctionTree.js';
-import { inferenceProblem } from '../../engine/inference.js';
-import { EngineError } from '../../engine/engineError.js';
 import type { MpeResultEntry } from '../runResult.js';
 import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { networkScope, scopedEvidence } from '../networkScope.js';
-import { impossibleEvidence } from '../inferenceOptions.js';
+import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
 
 export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.MpeQuery>(ctx);
   const scope = await networkScope(ctx, q.network);
   const { net, evidence, named } = scopedEvidence(ctx, scope, q.given);
-  const problem = inferenceProblem(net);
-  if (problem) throw new EngineError(problem);
+  // Max-product elimination builds tables as large as the junction tree's cliques.
+  requireExact(net, 'mpe');
   let explanation;
   try {
     explanation = mostProbableExplanation(net, evidence, ctx.signal);

@@ -9,29 +9,21 @@ import { variableIndexMap, type BayesianNetwork } from '../../engine/network.js'
 import { posteriorQuery } from '../../engine/inference.js';
 import { CompileError } from '../../model/compileError.js';
 import type { ProbabilityResult } from '../runResult.js';
-import { queryOf, registerHandler, type Handler, type HandlerContext, type HandlerOutput } from './index.js';
+import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
 import { answerDiagnostics, inferenceInfo, inferenceOptions } from '../inferenceOptions.js';
+import { generatedHypothesisProbability } from '../learning/hypothesisProbability.js';
 
 /** Largest joint table a query may ask for (entries); larger tables are no answer to read. */
 const MAX_TABLE = 1 << 16;
 
-/**
- * P(h | D) of a hypothesis space given a data set (`given Days`, `observe Days`) or of a generated
- * space (`conjunctions(…)`) is Bayesian learning (Mitchell §6.3), not inference in one network:
- * the hypothesis glue answers it through this hook.
- */
-let hypothesisProbability: Handler | undefined;
-
-export function registerHypothesisProbability(handler: Handler | undefined): void {
-  hypothesisProbability = handler;
-}
-
 export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.ProbabilityQuery>(ctx);
+  // A generated conjunction space (Mitchell §6.3) is no network variable: its own glue answers.
+  const generated = await generatedHypothesisProbability(ctx, q);
+  if (generated) return generated;
   if (!q.in && isHypothesisLearning(ctx, q)) {
-    if (hypothesisProbability) return hypothesisProbability(ctx);
-    const message = 'P(h) given a data set, or over a generated hypothesis space, is not implemented yet';
+    const message = 'P(h) given a data set, or over a generated hypothesis space, is not implemented yet: ask query posterior';
     return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }] };
   }
   const scope = await networkScope(ctx, q.in);
@@ -53,7 +45,10 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
 }
 
-/** Data-set evidence in `given` or the file's `observe` lines, or a target that is a generated space. */
+/**
+ * P(h | D) given a data set (`given Days`, `observe Days`) or over another generated space is
+ * Bayesian learning, not inference in one network: never answer it with the prior.
+ */
 function isHypothesisLearning(ctx: HandlerContext, q: A.ProbabilityQuery): boolean {
   const isData = (a: A.Assignment) => !a.value && ctx.symbols.data.has(a.variable.text);
   const observed = ctx.ast.statements.flatMap((s) => (s.kind === 'observe' ? s.items : []));

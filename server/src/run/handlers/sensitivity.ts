@@ -6,15 +6,13 @@
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import { rowAssignment, variableIndexMap, type BayesianNetwork } from '../../engine/network.js';
-import { DEFAULT_BUDGET, exactPlan, inferenceProblem } from '../../engine/inference.js';
 import { sensitivity, type SensitivityParameter } from '../../engine/sensitivity.js';
 import { ImpossibleEvidenceError } from '../../engine/junctionTree.js';
-import { EngineError } from '../../engine/engineError.js';
 import { CompileError } from '../../model/compileError.js';
 import type { SensitivityResult } from '../runResult.js';
 import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
-import { impossibleEvidence } from '../inferenceOptions.js';
+import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
 
 /** Parameters listed in the result (all are ranked; a person reads the first few). */
 const LISTED = 50;
@@ -30,12 +28,7 @@ export async function sensitivityQuery(ctx: HandlerContext): Promise<HandlerOutp
   if (state === undefined) throw new CompileError(`'${target.variable.text}' takes a state name here`, target.value.range);
   const s = stateIndex(net, v, state, target.value);
   if (evidence.has(v)) throw new CompileError(`'${target.variable.text}' is observed: its probability does not depend on any parameter`, target.range);
-  const problem = inferenceProblem(net);
-  if (problem) throw new EngineError(problem);
-  const plan = exactPlan(net);
-  if (plan.order.maxCliqueSize > DEFAULT_BUDGET) {
-    throw new EngineError(`sensitivity needs exact inference, whose largest clique table (${plan.order.maxCliqueSize} entries) is over the budget of ${DEFAULT_BUDGET}`);
-  }
+  const plan = requireExact(net, 'sensitivity');
   let answer;
   try {
     answer = sensitivity(net, { variable: v, state: s }, evidence, { tree: plan.tree() });
