@@ -3,16 +3,18 @@
  * run, show results and graph, import a BIF network (as an `import network` line), export a
  * network as BIF and the last results as JSON, restart the server.
  */
-import { commands, window, workspace, Uri, ViewColumn, type ExtensionContext } from 'vscode';
+import { commands, window, workspace, Uri, type ExtensionContext } from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { resultsUri } from './resultsProvider.js';
-import type { LastResult, NetworkSummary } from './views.js';
+import type { PanelView } from '../../webview/src/protocol.js';
+import type { LastResult, NetworkSummary } from './serverTypes.js';
 
 const SERVER_RUN = 'bayes.server.run';
 
 export interface CommandHost {
   client(): LanguageClient | undefined;
   restart(): Promise<void>;
+  /** Opens (or brings forward) the model's results panel. */
+  showPanel(model: Uri, view: PanelView, network?: string): void;
 }
 
 function modelUri(arg: unknown): Uri | undefined {
@@ -30,11 +32,6 @@ function running(host: CommandHost): LanguageClient | undefined {
   return client;
 }
 
-async function showView(uri: Uri): Promise<void> {
-  const doc = await workspace.openTextDocument(uri);
-  await window.showTextDocument(doc, { viewColumn: ViewColumn.Beside, preview: true, preserveFocus: true });
-}
-
 export function registerCommands(context: ExtensionContext, host: CommandHost): void {
   const register = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(commands.registerCommand(id, run));
 
@@ -46,14 +43,14 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     if (state === 'failed') void window.showErrorMessage('Bayes: the run failed; see the Problems panel.');
   });
 
-  register('bayes.showResults', async (arg) => {
+  register('bayes.showResults', (arg) => {
     const uri = modelUri(arg);
-    if (uri) await showView(resultsUri(uri, 'results'));
+    if (uri) host.showPanel(uri, 'results');
   });
 
-  register('bayes.showGraph', async (arg, network) => {
+  register('bayes.showGraph', (arg, network) => {
     const uri = modelUri(arg);
-    if (uri) await showView(resultsUri(uri, 'graph', typeof network === 'string' ? network : undefined));
+    if (uri) host.showPanel(uri, 'graph', typeof network === 'string' ? network : undefined);
   });
 
   register('bayes.importBif', async () => {

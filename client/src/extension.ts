@@ -3,11 +3,12 @@
  * workspace trust, and wires commands, the status bar, the results views and the server log.
  */
 import * as path from 'node:path';
-import { window, workspace, type ExtensionContext } from 'vscode';
+import { languages, window, workspace, type ExtensionContext } from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { registerCommands } from './commands.js';
 import { RunStatus, type RunStateMessage } from './statusBar.js';
-import { ResultsProvider, RESULTS_SCHEME } from './resultsProvider.js';
+import { ResultsPanel, RESULTS_VIEW_TYPE, type RunResultNotification } from './resultsPanel.js';
+import type { PanelState } from '../../webview/src/protocol.js';
 import type { InitializationOptions } from '../../server/src/server.js';
 
 let client: LanguageClient | undefined;
@@ -33,20 +34,21 @@ function createClient(context: ExtensionContext, output: ReturnType<typeof windo
 export async function activate(context: ExtensionContext): Promise<void> {
   const output = window.createOutputChannel('Bayes Language Server', { log: true });
   const status = new RunStatus();
-  const results = new ResultsProvider(() => client);
-  context.subscriptions.push(output, status, workspace.registerTextDocumentContentProvider(RESULTS_SCHEME, results));
+  const panels = { extensionUri: context.extensionUri, client: () => client };
+  context.subscriptions.push(output, status,
+    window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state) => ResultsPanel.revive(panel, panels, state as PanelState | undefined) }),
+    languages.onDidChangeDiagnostics((e) => ResultsPanel.problemsChanged(e.uris)));
   context.subscriptions.push(window.onDidChangeActiveTextEditor((e) => status.show(e?.document.uri.toString())));
 
   const start = async () => {
     client = createClient(context, output);
-    client.onNotification('bayes/runState', (m: RunStateMessage) => {
-      status.update(m);
-      if (m.state === 'done' || m.state === 'failed') results.refresh(m.uri);
-    });
+    client.onNotification('bayes/runState', (m: RunStateMessage) => status.update(m));
+    client.onNotification('bayes/runResult', (m: RunResultNotification) => ResultsPanel.runFinished(m));
     await client.start();
   };
   registerCommands(context, {
     client: () => client,
+    showPanel: (model, view, network) => ResultsPanel.createOrShow(panels, model, view, network),
     restart: async () => {
       await client?.stop();
       await start();

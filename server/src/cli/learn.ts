@@ -7,7 +7,7 @@ import { hasMissing, learnParameters, PARAMETER_METHODS, type ParameterMethod } 
 import { meanTotalVariation } from '../engine/cptDistance.js';
 import { learnedNetworkData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learnOptions.js';
+import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile, readNetworkModel } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 

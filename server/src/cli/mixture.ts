@@ -6,7 +6,7 @@ import { EngineError } from '../engine/engineError.js';
 import type { NumericData } from '../engine/dataset.js';
 import { mixtureData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { integerOption } from './learnOptions.js';
+import { integerOption } from './learningInputs.js';
 
 const USAGE = `bayes mixture FILE.csv --k K [options]
 

@@ -8,7 +8,7 @@ import { compareStructures, arcsOf, type ScoreName } from '../engine/structureSc
 import { networkFromStructure } from '../engine/cptLearning.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learnOptions.js';
+import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';
 import { readNetworkFile } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 

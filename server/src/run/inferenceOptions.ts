@@ -68,8 +68,8 @@ function impossibleOr(message: string, range: Range): Diagnostic {
   return { severity: 'error', code: 'engine-error', message, range };
 }
 
-export function impossibleEvidence(range: Range): Diagnostic {
-  return { severity: 'error', code: 'evidence-impossible', message: 'evidence has probability 0', range };
+export function impossibleEvidence(range: Range, message = 'evidence has probability 0'): Diagnostic {
+  return { severity: 'error', code: 'evidence-impossible', message, range };
 }
 
 /** The InferenceInfo fields of a successful answer. */

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { main } from '../../../server/src/cli.js';
 import type { CliIO } from '../../../server/src/cli/command.js';
 import { parseDocument } from '../../../server/src/language/index.js';
+import type { RunResult } from '../../../server/src/run/runResult.js';
 import { repoRoot as root } from '../../support/shared.js';
 
 const examples = join(root, 'examples');
@@ -54,6 +55,24 @@ for (const file of files) {
     const code = await run(args, io);
     assert.equal(code, 0, io.stdout + io.stderr);
     assert.doesNotMatch(io.stdout, /: error: /);
+  });
+
+  test(`bayes run examples/${file}: exit 0, every expect holds`, async (t) => {
+    const args = ['run', '--json', join('examples', file)];
+    const shared = needsSharedData.get(file);
+    if (shared) {
+      if (!existsSync(shared)) { t.skip(`examples/${file} reads ${shared}, which is not there (../shared beside the repository)`); return; }
+      args.push('--data-root', dataRoot);
+    }
+    const io = capture();
+    const code = await run(args, io);
+    const result = JSON.parse(io.stdout) as RunResult;
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.range.start.line + 1}: ${d.message}`);
+    assert.deepEqual(errors, []);
+    const expects = result.results.filter((r) => r.kind === 'expect');
+    assert.ok(expects.length > 0);
+    assert.deepEqual(expects.filter((r) => !r.passed).map((r) => r.source), []);
+    assert.equal(code, 0);
   });
 
   test(`examples/${file} states its textbook numbers in expect lines`, () => {

@@ -13,6 +13,7 @@ import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
 import type { MdlResult, PosteriorResult, VersionSpaceResult } from '../runResult.js';
 import { hypothesisSpace, posteriorTable, scoredHypotheses, type ScoredHypotheses } from './hypothesisSpace.js';
 import { fmt, IMPOSSIBLE_EVIDENCE, queryOf } from './queryParts.js';
+import { impossibleEvidence } from '../inferenceOptions.js';
 import { isRegressionSpace, regressionAnswer } from './regression.js';
 import { conceptSpacePosterior, conjunctionText, isConceptSpace, plausibleCount } from './conceptSpace.js';
 
@@ -31,7 +32,7 @@ export async function answerHypothesisQuery(ctx: HandlerContext, form: Hypothesi
 
 function posteriorAnswer(ctx: HandlerContext, form: Exclude<HypothesisForm, 'mdl'>, table: PosteriorTable): HandlerOutput {
   const diagnostics: Diagnostic[] = [];
-  if (!table.evidencePossible && form !== 'ml') diagnostics.push(impossibleEvidence(ctx));
+  if (!table.evidencePossible && form !== 'ml') diagnostics.push(impossibleEvidence(ctx.statement.range, IMPOSSIBLE_EVIDENCE));
   const rows = table.rows.map(({ hypothesis, prior, likelihood, product, posterior: p }) => ({ hypothesis, prior, likelihood, product, ...(p !== undefined ? { posterior: p } : {}) }));
   const best = form === 'ml' ? table.ml : table.map;
   const size = table.rows.filter((r) => (r.posterior ?? 0) > 0).length;
@@ -71,7 +72,7 @@ function conceptAnswer(ctx: HandlerContext, form: HypothesisForm, concept: Conce
     headline: concept.noise === 0 ? `|VS| = ${concept.versionSpaceSize} of |H| = ${concept.hypothesisCount}` : `${size} of ${concept.hypothesisCount} hypotheses explain D`,
   };
   const diagnostics: Diagnostic[] = [];
-  if (!concept.evidencePossible) diagnostics.push(impossibleEvidence(ctx));
+  if (!concept.evidencePossible) diagnostics.push(impossibleEvidence(ctx.statement.range, IMPOSSIBLE_EVIDENCE));
   if (form === 'size') return { results: [result], diagnostics, value: Number(size) };
   const mapClass = concept.errorClasses.find((c) => c.posteriorEach > 0);
   if (form === 'posterior') return { results: [result], diagnostics, ...(mapClass ? { value: mapClass.posteriorEach } : {}) };
@@ -90,6 +91,3 @@ function mapConjunction(concept: ConceptPosterior): string | undefined {
   return best.errors === 0 && concept.members?.length === 1 ? conjunctionText(concept.members[0]!) : undefined;
 }
 
-export function impossibleEvidence(ctx: HandlerContext): Diagnostic {
-  return { severity: 'error', code: 'evidence-impossible', message: IMPOSSIBLE_EVIDENCE, range: ctx.statement.range };
-}

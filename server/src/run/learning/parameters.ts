@@ -6,14 +6,13 @@
  */
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
-import { expertPseudoCounts } from '../../engine/betaDistribution.js';
-import { mEstimatePseudoCounts, parameterPosterior, type ParameterQuery, type ParameterSummary } from '../../engine/parameterLearning.js';
+import { parameterPosterior, type ParameterQuery, type ParameterSummary } from '../../engine/parameterLearning.js';
 import { MISSING } from '../../engine/categoricalData.js';
 import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
 import type { ParameterResult } from '../runResult.js';
-import { argument } from '../classifiers.js';
 import { hypothesisEvidence, type HypothesisEvidence } from './evidence.js';
+import { statePseudoCountsOf } from '../tablePriors.js';
 
 /** `P(X = x | Y = y)`: which parameter, and which of its values the query is about. */
 interface ParameterRef { variable: string; value: string; values: string[]; conditions: Record<string, string>; table: A.TableDecl }
@@ -38,33 +37,6 @@ function parameterRef(ctx: HandlerContext, prob: A.ProbExpr): ParameterRef {
   if (!values) throw new CompileError(`'${variable}' needs declared states`, target.variable.range);
   if (!values.includes(value)) throw new CompileError(`'${value}' is not a state of ${variable} (${values.join(', ')})`, target.value!.range);
   return { variable, value, values, conditions, table };
-}
-
-/** The prior's pseudo-counts, one per value of the variable. */
-function pseudoCounts(prior: A.Call | A.Experts, k: number): number[] {
-  if (prior.kind === 'experts') {
-    if (k !== 2) throw new CompileError('experts give successes of n trials: the variable needs two values', prior.range);
-    const { alpha, beta } = expertPseudoCounts(prior.entries.map((e) => ({ name: e.name.text, successes: e.successes.value, trials: e.trials.value })));
-    return [alpha, beta];
-  }
-  const numbers = prior.args.filter((a) => !a.name).map((a) => (a.value.kind === 'number' ? a.value.value : NaN));
-  switch (prior.callee.text) {
-    case 'Beta':
-      if (k !== 2 || numbers.length !== 2) throw new CompileError('Beta(α, β) is a prior on a two-valued variable', prior.range);
-      return numbers;
-    case 'Dirichlet':
-      if (numbers.length === 1) return new Array<number>(k).fill(numbers[0]!);
-      if (numbers.length !== k) throw new CompileError(`Dirichlet needs one pseudo-count, or ${k} (one per value)`, prior.range);
-      return numbers;
-    case 'm_estimate': {
-      const m = argument(prior, 'm'), p = argument(prior, 'p');
-      if (m?.kind !== 'number') throw new CompileError('m_estimate(m: n[, p: prior estimate])', prior.range);
-      if (p && p.kind !== 'number') throw new CompileError('p is the prior estimate of each value, a probability', p.range);
-      return mEstimatePseudoCounts(k, m.value, p?.kind === 'number' ? new Array<number>(k).fill(p.value) : undefined);
-    }
-    default:
-      throw new CompileError('a parameter prior is Beta(α, β), Dirichlet(…), m_estimate(m: …) or experts { … }', prior.callee.range);
-  }
 }
 
 /** Counts of each value in the evidence's data sets (rows matching the conditions) and observations. */
@@ -97,7 +69,7 @@ function valueCounts(ref: ParameterRef, evidence: HypothesisEvidence): number[] 
 
 export async function parameterSummary(ctx: HandlerContext, prob: A.ProbExpr, given: readonly A.Assignment[], query: ParameterQuery = {}): Promise<{ ref: ParameterRef; summary: ParameterSummary; index: number }> {
   const ref = parameterRef(ctx, prob);
-  const prior = pseudoCounts(ref.table.parameterPrior!, ref.values.length);
+  const prior = statePseudoCountsOf(ref.table.parameterPrior!, ref.values);
   const counts = valueCounts(ref, await hypothesisEvidence(ctx, given));
   const between = query.between ? { ...query.between, value: ref.value } : undefined;
   const summary = parameterPosterior(ref.values, prior, counts, { ...query, ...(between ? { between } : {}) });

@@ -3,11 +3,7 @@ import type * as A from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext } from '../handlers/index.js';
 
-/** The query of a query or expect statement (handlers are registered per form, so the cast holds). */
-export function queryOf<Q extends A.Query>(ctx: HandlerContext): Q {
-  if (ctx.statement.kind === 'learn') throw new Error('a query handler got a learn statement');
-  return ctx.statement.query as Q;
-}
+export { queryOf } from '../handlers/index.js';
 
 /** A numeric option of `{ seed: 1, draws: 10 }`, or undefined. */
 export function numberOption(options: A.Options | undefined, name: string): number | undefined {

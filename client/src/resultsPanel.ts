@@ -1,0 +1,156 @@
+/**
+ * The results webview: one panel per model document, beside the editor. It is fed by the
+ * server's `bayes/runResult` notification (and `bayes/lastResult` when it opens or is restored
+ * after a reload), reveals a variable's table when a graph node is clicked, and writes the
+ * charts and numbers the webview asks to save or copy.
+ */
+import { env, languages, Range, Selection, TextEditorRevealType, Uri, ViewColumn, window, workspace, DiagnosticSeverity, type Disposable, type TextDocument, type WebviewOptions, type WebviewPanel } from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import type { RunRecord } from '../../server/src/run/runScheduler.js';
+import { RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type RevealMessage, type SaveMessage, type ShowMessage, type WebviewMessage } from '../../webview/src/protocol.js';
+import { makeNonce, panelHtml } from './panelHtml.js';
+import { tableOffset } from './tableOffset.js';
+import type { LastResult } from './serverTypes.js';
+
+export const RESULTS_VIEW_TYPE = 'bayes.results';
+
+export interface PanelHost {
+  extensionUri: Uri;
+  client(): LanguageClient | undefined;
+}
+
+/** What `bayes/runResult` carries: the run record without the text it saw. */
+export type RunResultNotification = Omit<RunRecord, 'text'>;
+
+export class ResultsPanel {
+  private static readonly panels = new Map<string, ResultsPanel>();
+  private ready = false;
+  private last: ShowMessage | undefined;
+  private focus: { view: PanelView; network?: string };
+  private readonly disposables: Disposable[] = [];
+
+  static createOrShow(host: PanelHost, model: Uri, view: PanelView, network?: string): void {
+    const existing = ResultsPanel.panels.get(model.toString());
+    if (existing) {
+      existing.panel.reveal(undefined, true);
+      existing.setFocus(view, network);
+      return;
+    }
+    const panel = window.createWebviewPanel(RESULTS_VIEW_TYPE, title(model), { viewColumn: ViewColumn.Beside, preserveFocus: true },
+      // Hidden panels are torn down and redrawn from their saved state when shown again.
+      { ...webviewOptions(host.extensionUri), retainContextWhenHidden: false });
+    new ResultsPanel(panel, host, model, { view, network });
+  }
+
+  /** Restores a panel after a window reload (the serializer hands back the webview's saved state). */
+  static revive(panel: WebviewPanel, host: PanelHost, state: PanelState | undefined): void {
+    if (!state?.uri) return panel.dispose();
+    panel.webview.options = webviewOptions(host.extensionUri);
+    new ResultsPanel(panel, host, Uri.parse(state.uri), { view: state.view ?? 'results' });
+  }
+
+  /** A run finished: the model's panel, if open, shows it. */
+  static runFinished(message: RunResultNotification): void {
+    ResultsPanel.panels.get(message.uri)?.show({ type: 'show', version: RUN_RESULT_VERSION, uri: message.uri, model: fileName(Uri.parse(message.uri)), state: message.state, cached: message.cached, result: message.result });
+  }
+
+  static problemsChanged(uris: readonly Uri[]): void {
+    for (const uri of uris) ResultsPanel.panels.get(uri.toString())?.sendProblems();
+  }
+
+  private constructor(private readonly panel: WebviewPanel, private readonly host: PanelHost, private readonly model: Uri, focus: { view: PanelView; network?: string }) {
+    this.focus = focus;
+    ResultsPanel.panels.set(model.toString(), this);
+    panel.onDidDispose(() => this.dispose(), null, this.disposables);
+    // Listen before loading the page, so its first 'ready' is heard.
+    panel.webview.onDidReceiveMessage((m: WebviewMessage) => void this.receive(m), null, this.disposables);
+    panel.webview.html = this.html();
+  }
+
+  private html(): string {
+    const file = (name: string) => this.panel.webview.asWebviewUri(Uri.joinPath(this.host.extensionUri, 'dist', name)).toString();
+    return panelHtml({ cspSource: this.panel.webview.cspSource, nonce: makeNonce(), scriptUri: file('webview.js'), styleUri: file('webview.css'), title: title(this.model) });
+  }
+
+  private post(message: HostMessage): void {
+    if (this.ready) void this.panel.webview.postMessage(message);
+  }
+
+  private show(message: ShowMessage): void {
+    this.last = message;
+    this.post(message);
+  }
+
+  private setFocus(view: PanelView, network?: string): void {
+    this.focus = { view, network };
+    this.post({ type: 'focus', version: RUN_RESULT_VERSION, uri: this.model.toString(), view, network });
+  }
+
+  private sendProblems(): void {
+    const errors = languages.getDiagnostics(this.model).filter((d) => d.severity === DiagnosticSeverity.Error).length;
+    this.post({ type: 'problems', version: RUN_RESULT_VERSION, errors });
+  }
+
+  private async receive(m: WebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready': return this.onReady();
+      case 'reveal': return this.reveal(m);
+      case 'save': return this.save(m);
+      case 'copy': return void env.clipboard.writeText(m.text);
+    }
+  }
+
+  /** The webview (re)loaded: send it the newest run, asking the server when none came yet. */
+  private async onReady(): Promise<void> {
+    this.ready = true;
+    if (!this.last) {
+      const last = await this.host.client()?.sendRequest<LastResult | null>('bayes/lastResult', { uri: this.model.toString() }).catch(() => null);
+      if (last && !this.last) this.last = { type: 'show', version: RUN_RESULT_VERSION, uri: this.model.toString(), model: fileName(this.model), state: last.state, cached: last.cached, result: last.result };
+    }
+    if (this.last) this.post(this.last);
+    this.sendProblems();
+    this.post({ type: 'focus', version: RUN_RESULT_VERSION, uri: this.model.toString(), ...this.focus });
+  }
+
+  /** Shows the variable's `P(…)` table in the model's editor. */
+  private async reveal(m: RevealMessage): Promise<void> {
+    const document = await workspace.openTextDocument(this.model);
+    const visible = window.visibleTextEditors.find((e) => e.document.uri.toString() === this.model.toString());
+    const editor = await window.showTextDocument(document, { viewColumn: visible?.viewColumn ?? ViewColumn.One, preserveFocus: false });
+    const range = m.range
+      ? new Range(m.range.start.line, m.range.start.character, m.range.end.line, m.range.end.character)
+      : tableRange(document.getText(), m.variable, document);
+    if (!range) return void window.showInformationMessage(`Bayes: ${m.variable} has no table in this file (network ${m.network} is imported).`);
+    editor.selection = new Selection(range.start, range.end);
+    editor.revealRange(range, TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  private async save(m: SaveMessage): Promise<void> {
+    const target = await window.showSaveDialog({ defaultUri: Uri.joinPath(this.model, '..', `${m.name}.${m.format}`), filters: m.format === 'svg' ? { SVG: ['svg'] } : { PNG: ['png'] } });
+    if (!target) return;
+    await workspace.fs.writeFile(target, m.format === 'svg' ? new TextEncoder().encode(m.data) : Buffer.from(m.data, 'base64'));
+  }
+
+  private dispose(): void {
+    ResultsPanel.panels.delete(this.model.toString());
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** The variable's `P(…)` table in the document, found by text. */
+function tableRange(text: string, variable: string, document: TextDocument): Range | undefined {
+  const at = tableOffset(text, variable);
+  return at ? new Range(document.positionAt(at.start), document.positionAt(at.end)) : undefined;
+}
+
+function fileName(model: Uri): string {
+  return model.path.split('/').pop() || model.toString();
+}
+
+function title(model: Uri): string {
+  return `Bayes: ${fileName(model)}`;
+}
+
+function webviewOptions(extensionUri: Uri): WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [Uri.joinPath(extensionUri, 'dist')] };
+}

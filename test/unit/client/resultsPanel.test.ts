@@ -1,0 +1,100 @@
+/**
+ * The results panel host against a fake `vscode` (test/support/vscode/fake.ts): one panel per
+ * model, its page and options, the ready handshake, runs routed to their model's panel, and what
+ * the webview asks for (reveal a table, save a chart, copy numbers).
+ */
+import '../../support/vscode/register.js';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../support/shared.js';
+import { runExample } from '../../browser/support/fixtures.js';
+
+const { ResultsPanel } = await import('../../../client/src/resultsPanel.js');
+const { fake, FakePanel, Uri, Selection, DiagnosticSeverity } = await import('../../support/vscode/fake.js');
+
+const model = Uri.file(join(repoRoot, 'examples', 'forest.bayes'));
+const other = Uri.file(join(repoRoot, 'examples', 'cancer.bayes'));
+fake.documents.set(model.toString(), readFileSync(model.path, 'utf8'));
+const host = { extensionUri: Uri.file('/ext'), client: () => undefined };
+// The host's API takes vscode's types; the fake has the same shape.
+const panels = ResultsPanel as unknown as {
+  createOrShow(h: unknown, m: unknown, v: string, n?: string): void;
+  revive(p: unknown, h: unknown, s: unknown): void;
+  runFinished(m: unknown): void;
+  problemsChanged(u: unknown[]): void;
+};
+const ready = async (i: number) => { fake.panels[i]!.webview.received.fire({ type: 'ready' }); await new Promise((r) => setImmediate(r)); };
+const posted = (i: number) => fake.panels[i]!.webview.posted as Array<{ type: string; [k: string]: unknown }>;
+
+test('one panel per model: strict page, resources from dist/ only, runs routed by URI, requests served', async () => {
+  panels.createOrShow(host, model, 'graph', 'Forest');
+  panels.createOrShow(host, model, 'results');
+  assert.equal(fake.panels.length, 1, 'the second command brings the same panel forward');
+  const panel = fake.panels[0]!;
+  assert.equal(panel.viewType, 'bayes.results');
+  assert.equal(panel.reveals, 1);
+  assert.deepEqual((panel.options as { localResourceRoots: Array<{ path: string }> }).localResourceRoots.map((u) => u.path), ['/ext/dist']);
+  assert.match(panel.webview.html, /default-src 'none'/);
+  assert.match(panel.webview.html, /<script nonce="[^"]+" src="vscode-webview:\/\/fake\/ext\/dist\/webview\.js">/);
+  assert.equal(posted(0).length, 0, 'nothing is posted before the page is ready');
+
+  await ready(0);
+  assert.deepEqual(posted(0).map((m) => m.type), ['problems', 'focus']);
+  assert.deepEqual(posted(0)[1], { type: 'focus', version: 1, uri: model.toString(), view: 'results', network: undefined });
+
+  const run = runExample('forest.bayes');
+  panels.runFinished({ uri: other.toString(), state: 'done', cached: false, result: run });
+  assert.equal(posted(0).length, 2, 'another model\'s run is not shown here');
+  panels.runFinished({ uri: model.toString(), state: 'done', cached: true, result: run });
+  assert.deepEqual(posted(0)[2], { type: 'show', version: 1, uri: model.toString(), model: 'forest.bayes', state: 'done', cached: true, result: run });
+
+  fake.diagnostics.set(model.toString(), [{ severity: DiagnosticSeverity.Error }, { severity: DiagnosticSeverity.Warning }, { severity: DiagnosticSeverity.Error }]);
+  panels.problemsChanged([model]);
+  assert.deepEqual(posted(0)[3], { type: 'problems', version: 1, errors: 2 });
+
+  // A reloaded page gets the last run again.
+  await ready(0);
+  assert.deepEqual(posted(0).slice(4).map((m) => m.type), ['show', 'problems', 'focus']);
+
+  const declared = new Selection(12, 2, 17, 3);
+  panel.webview.received.fire({ type: 'reveal', network: 'Forest', variable: 'Campfire', range: { start: { line: 12, character: 2 }, end: { line: 17, character: 3 } } });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(fake.editor!.selection, declared);
+  panel.webview.received.fire({ type: 'reveal', network: 'Forest', variable: 'Lightning' });
+  await new Promise((r) => setTimeout(r, 10));
+  const text = fake.documents.get(model.toString())!;
+  const line = text.split('\n').findIndex((l) => l.includes('P(Lightning | Storm)'));
+  assert.deepEqual({ ...fake.editor!.selection!.start }, { line, character: 2 });
+
+  fake.saveTarget = Uri.file('/out/chart.png');
+  panel.webview.received.fire({ type: 'save', name: 'chart', format: 'png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64') });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual([...fake.written.get('file:///out/chart.png')!], [0x89, 0x50, 0x4e, 0x47]);
+  fake.saveTarget = Uri.file('/out/chart.svg');
+  panel.webview.received.fire({ type: 'save', name: 'chart', format: 'svg', data: '<svg/>' });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(new TextDecoder().decode(fake.written.get('file:///out/chart.svg')), '<svg/>');
+  panel.webview.received.fire({ type: 'copy', text: 'a\t0.703133\n' });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(fake.clipboard, 'a\t0.703133\n');
+
+  panel.dispose();
+  panels.createOrShow(host, model, 'results');
+  assert.equal(fake.panels.length, 2, 'a closed panel is opened afresh');
+});
+
+test('the serializer revives a panel for the model its state names, and drops one without', () => {
+  const before = fake.panels.length;
+  const restored = new FakePanel('bayes.results', 'x', {});
+  panels.revive(restored, host, { uri: other.toString(), view: 'graph' });
+  assert.match(restored.webview.html, /Bayes: cancer\.bayes/);
+  assert.deepEqual((restored.webview.options as { localResourceRoots: Array<{ path: string }> }).localResourceRoots.map((u) => u.path), ['/ext/dist']);
+  let disposed = false;
+  const orphan = new FakePanel('bayes.results', 'y', {});
+  orphan.onDidDispose(() => { disposed = true; });
+  panels.revive(orphan, host, undefined);
+  assert.ok(disposed);
+  assert.equal(fake.panels.length, before);
+});
