@@ -9,14 +9,14 @@ import { after, before, describe, test } from 'node:test';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { repoRoot } from '../support/shared.js';
+import { CHROMIUM, launchChromium } from '../support/chromium.js';
 import { checkText } from '../../server/src/run/pipeline.js';
 import { nodeEnvironment } from '../../server/src/run/nodeEnvironment.js';
 import { ensureCodeServer, installExtension, startCodeServer, type RunningCodeServer } from './codeServer.js';
 import { clean, UI_TIMEOUT, Workbench } from './workbench.js';
 
-const CHROMIUM = process.env.BAYES_E2E_CHROMIUM ?? '/usr/bin/chromium';
 // BAYES_E2E_VSIX tests another build of the extension (e.g. a branch's package) with this harness.
 const vsix = process.env.BAYES_E2E_VSIX ?? join(repoRoot, 'bayes.vsix');
 const shotDir = join(repoRoot, 'test', 'screenshots', 'e2e');
@@ -35,7 +35,7 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
   before(async () => {
     // Missing pieces fail loudly: this test exists to show the editor works, a skip would hide it.
     assert.ok(existsSync(vsix), `${vsix} is missing: run \`npm run test:e2e\` (it packages the extension first)`);
-    assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: install Debian's chromium (or set BAYES_E2E_CHROMIUM)`);
+    assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: install Debian's chromium (or set BAYES_CHROMIUM)`);
     ensureCodeServer();
     temp = mkdtempSync(join(tmpdir(), 'bayes-e2e-'));
     workspace = join(temp, 'examples');
@@ -45,11 +45,7 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
     writeUserSettings(dirs.userDataDir);
     installExtension(vsix, dirs);
     server = await startCodeServer(workspace, dirs, join(temp, 'code-server.log'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.setDefaultTimeout(UI_TIMEOUT);
     rmSync(shotDir, { recursive: true, force: true });
