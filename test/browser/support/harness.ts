@@ -7,14 +7,15 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { makeNonce, panelHtml } from '../../../client/src/panelHtml.js';
 import { RUN_RESULT_VERSION, type HostMessage, type WebviewMessage } from '../../../webview/src/protocol.js';
 import type { RunResult } from '../../../server/src/run/runResult.js';
 import { repoRoot } from '../../support/shared.js';
+import { launchChromium } from '../../support/chromium.js';
+export { CHROMIUM } from '../../support/chromium.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const CHROMIUM = '/usr/bin/chromium';
 const TYPES: Record<string, string> = { js: 'text/javascript', css: 'text/css', html: 'text/html' };
 
 // Records posted messages and keeps setState's value, as VS Code's webview API does.
@@ -43,10 +44,7 @@ export class Harness {
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     const port = (server.address() as { port: number }).port;
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const browser = await launchChromium();
     return new Harness(server, browser, `http://127.0.0.1:${port}`);
   }
 

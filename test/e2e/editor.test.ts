@@ -1,0 +1,172 @@
+/**
+ * The packaged extension in a real VS Code (code-server), driven through headless Chromium as a
+ * user would: open a model, see the checker's error, hover for a posterior, save for inlay
+ * hints, open the network graph, read the status bar. `npm run test:e2e` packages bayes.vsix first.
+ * Screenshots of every step land in test/screenshots/e2e/.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { repoRoot } from '../support/shared.js';
+import { CHROMIUM, launchChromium } from '../support/chromium.js';
+import { checkText } from '../../server/src/run/pipeline.js';
+import { nodeEnvironment } from '../../server/src/run/nodeEnvironment.js';
+import { ensureCodeServer, installExtension, startCodeServer, type RunningCodeServer } from './codeServer.js';
+import { clean, UI_TIMEOUT, Workbench } from './workbench.js';
+
+// BAYES_E2E_VSIX tests another build of the extension (e.g. a branch's package) with this harness.
+const vsix = process.env.BAYES_E2E_VSIX ?? join(repoRoot, 'bayes.vsix');
+const shotDir = join(repoRoot, 'test', 'screenshots', 'e2e');
+
+// A copy of cancer.bayes whose priors no longer sum to 1: the checker's error, not a parse error.
+const cancerText = readFileSync(join(repoRoot, 'examples', 'cancer.bayes'), 'utf8');
+const brokenText = cancerText.replace('healthy: 0.992', 'healthy: 0.9');
+
+describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, () => {
+  let temp: string;
+  let workspace: string;
+  let server: RunningCodeServer | undefined;
+  let browser: Browser | undefined;
+  let wb: Workbench;
+
+  before(async () => {
+    // Missing pieces fail loudly: this test exists to show the editor works, a skip would hide it.
+    assert.ok(existsSync(vsix), `${vsix} is missing: run \`npm run test:e2e\` (it packages the extension first)`);
+    assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: install Debian's chromium (or set BAYES_CHROMIUM)`);
+    ensureCodeServer();
+    temp = mkdtempSync(join(tmpdir(), 'bayes-e2e-'));
+    workspace = join(temp, 'examples');
+    cpSync(join(repoRoot, 'examples'), workspace, { recursive: true });
+    writeFileSync(join(workspace, 'broken.bayes'), brokenText);
+    const dirs = { home: temp, userDataDir: join(temp, 'user-data'), extensionsDir: join(temp, 'extensions') };
+    writeUserSettings(dirs.userDataDir);
+    installExtension(vsix, dirs);
+    server = await startCodeServer(workspace, dirs, join(temp, 'code-server.log'));
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    rmSync(shotDir, { recursive: true, force: true });
+    wb = new Workbench(page, shotDir);
+    await wb.open(server.url, workspace);
+    await wb.shot('workbench');
+  });
+
+  /** A test that leaves a screenshot of the editor as the step ended, passed or failed. */
+  const step = (name: string, shot: string, fn: () => Promise<void>) => test(name, async () => {
+    try { await fn(); } finally { await wb.shot(shot); }
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    // Logs beside the screenshots for a failed run: code-server's own, and VS Code's (extension
+    // host, the Bayes output channels) from the user-data folder.
+    if (server) cpSync(server.logFile, join(shotDir, 'code-server.log'));
+    if (temp && existsSync(join(temp, 'user-data', 'logs'))) cpSync(join(temp, 'user-data', 'logs'), join(shotDir, 'logs'), { recursive: true });
+    if (temp) rmSync(temp, { recursive: true, force: true });
+  });
+
+  step('opens cancer.bayes as a Bayes model', 'cancer-open', async () => {
+    await wb.openFile('cancer.bayes', 'hypotheses Diagnosis');
+    // The language mode in the status bar comes from the installed extension's contribution.
+    await wb.statusItem(/^Bayes$/).waitFor();
+  });
+
+  step('a broken copy shows the checker error as a squiggle and in the Problems panel', 'broken-problems', async () => {
+    const expected = checkText(brokenText, nodeEnvironment({ documentPath: join(workspace, 'broken.bayes') }))
+      .diagnostics.find((d) => d.severity === 'error');
+    assert.ok(expected, 'the broken copy should have a checker error');
+    assert.match(expected.message, /0\.908/);
+    await wb.openFile('broken.bayes', 'hypotheses Diagnosis');
+    await wb.activeEditor().locator('.squiggly-error').first().waitFor();
+    const rows = await wb.problems();
+    const row = rows.filter({ hasText: expected.message }).first();
+    await row.waitFor();
+    // Problems shows "[Ln 8, Col 12]": 1-based, from the diagnostic's 0-based range.
+    const { line, character } = expected.range.start;
+    assert.match(await row.innerText(), new RegExp(`Ln ${line + 1}, Col ${character + 1}`));
+  });
+
+  step('saving runs the model and shows inlay hints', 'inlay-hints', async () => {
+    await wb.closePanel();
+    await wb.openFile('cancer.bayes', 'hypotheses Diagnosis');
+    await wb.activeEditor().locator('.view-lines').click();
+    await wb.page.keyboard.press('Control+S');
+    // The posterior query's hint names the MAP hypothesis with its posterior 1 - 0.2085 = 0.7915.
+    const query = wb.activeEditor().locator('.view-line', { hasText: 'query posterior Diagnosis' }).first();
+    await assertEventually(async () => /⇒.*healthy.*0\.7915/.test(clean(await query.innerText())), 'an inlay hint ⇒ healthy 0.7915 after the posterior query', () => query.innerText());
+    const expectLine = wb.activeEditor().locator('.view-line', { hasText: 'expect P(Diagnosis = cancer | Test = pos)' }).first();
+    await assertEventually(async () => (await expectLine.innerText()).includes('✓'), 'a ✓ inlay hint after the passing expect', () => expectLine.innerText());
+  });
+
+  step('hovering cancer shows its posterior 0.2085', 'hover-cancer', async () => {
+    // Hover reads the last run, which the save above started; hover the hypothesis where the
+    // hypothesis space declares it (with its prior 0.008).
+    const text = await wb.hover(/^\s*cancer:\s+0\.008/, 'cancer');
+    assert.match(text, /0\.2085/, `hover text: ${text}`);
+  });
+
+  step('the status bar item shows the run', 'status-bar', async () => {
+    // One result per query and expect statement (3 + 6 in cancer.bayes) and one drawing of the
+    // belief network the default model forms (Diagnosis → Test); none failing.
+    const statements = cancerText.split('\n').filter((l) => /^(query|expect)\b/.test(l)).length + 1;
+    const item = wb.statusItem(/Bayes: \d+ results/);
+    await item.waitFor();
+    const text = clean(await item.innerText());
+    assert.match(text, new RegExp(`Bayes: ${statements} results`), `status bar: ${text}`);
+    assert.doesNotMatch(text, /failures/, `status bar: ${text}`);
+  });
+
+  step('"Bayes: Show Network Graph" opens the graph with the nodes and marginals', 'network-graph', async () => {
+    await wb.openFile('cancer.bayes', 'hypotheses Diagnosis');
+    await wb.runCommand('Bayes: Show Network Graph');
+    const graph = (await wb.webviewFrame('svg.network')).locator('svg.network');
+    const nodes = await graph.locator('g.node').evaluateAll((gs) => gs.map((g) => (g as SVGGElement).dataset.id).sort());
+    assert.deepEqual(nodes, ['Diagnosis', 'Test']);
+    // No evidence in cancer.bayes, so the marginals are the priors: P(cancer) = 0.008 and
+    // P(Test = pos) = P(pos | cancer) P(cancer) + P(pos | healthy) P(healthy) = 0.98·0.008 + 0.03·0.992.
+    const marginal = async (node: string, state: string) =>
+      Number(await graph.locator(`g.node[data-id="${node}"] rect.bar[data-state="${state}"]`).getAttribute('data-value'));
+    assertClose(await marginal('Diagnosis', 'cancer'), 0.008);
+    assertClose(await marginal('Diagnosis', 'healthy'), 0.992);
+    assertClose(await marginal('Test', 'pos'), 0.98 * 0.008 + 0.03 * 0.992);
+    assertClose(await marginal('Test', 'neg'), 0.02 * 0.008 + 0.97 * 0.992);
+    // What the user reads beside the bars.
+    assert.match(clean((await graph.textContent()) ?? ''), /0\.0376/);
+  });
+});
+
+function writeUserSettings(userDataDir: string): void {
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  const settings = {
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.welcomePage.walkthroughs.openOnInstall': false,
+    'security.workspace.trust.enabled': false,
+    'extensions.ignoreRecommendations': true,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'editor.inlayHints.enabled': 'on',
+    'editor.hover.delay': 200,
+    'chat.disableAIFeatures': true,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  };
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
+function assertClose(actual: number, expected: number, tolerance = 1e-9): void {
+  assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected} ± ${tolerance}, got ${actual}`);
+}
+
+/** Polls until `ok` holds; on timeout fails with `what` and what was last seen. */
+async function assertEventually(ok: () => Promise<boolean>, what: string, seen: () => Promise<string>, timeoutMs = UI_TIMEOUT): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await ok().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.fail(`expected ${what}; saw: ${clean(await seen().catch((e: Error) => e.message))}`);
+}
