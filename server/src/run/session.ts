@@ -199,5 +199,7 @@ export class Session {
 export function summary(record: RunRecord): { queries: number; failures: number; elapsedMs?: number; cached: boolean } {
   const failures = record.result.results.filter((r) => r.kind === 'expect' && r.passed === false).length
     + record.result.diagnostics.filter((d) => d.severity === 'error').length;
-  return { queries: record.result.results.length, failures, elapsedMs: record.result.elapsedMs, cached: record.cached };
+  // Network entries draw the graph; the count is of the statements that asked for something.
+  const queries = record.result.results.filter((r) => r.kind !== 'network').length;
+  return { queries, failures, elapsedMs: record.result.elapsedMs, cached: record.cached };
 }
