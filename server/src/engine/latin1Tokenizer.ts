@@ -114,20 +114,51 @@ function scanDocument(text: Uint8Array, table: ByteWordTable, out: IdBuffer, scr
   out.length = length;
 }
 
-export function tokenizeLatin1Documents(documents: readonly Uint8Array[], index = new WordIndex()): TokenizedCorpus {
-  const table = new ByteWordTable();
-  const out = new IdBuffer();
-  const scratch = { word: new Uint8Array(256) };
-  const offsets = new Int32Array(documents.length + 1);
-  for (let d = 0; d < documents.length; d++) {
-    scanDocument(documents[d]!, table, out, scratch);
-    offsets[d + 1] = out.length;
+/**
+ * Tokenizes documents one at a time as they arrive (say, while an archive is still being
+ * decompressed), then hands them over as a corpus in the order the caller wants.
+ */
+export class Latin1Tokenizer {
+  private readonly table = new ByteWordTable();
+  private readonly out = new IdBuffer();
+  private readonly scratch = { word: new Uint8Array(256) };
+  /** ends[a] = end of arrived document a in out.ids. */
+  private ends = new Int32Array(1024);
+  private count = 0;
+
+  add(text: Uint8Array): void {
+    scanDocument(text, this.table, this.out, this.scratch);
+    if (this.count === this.ends.length) { const grown = new Int32Array(this.count * 2); grown.set(this.ends); this.ends = grown; }
+    this.ends[this.count++] = this.out.length;
   }
-  const tokens = out.ids.slice(0, out.length);
-  const words = table.words();
-  if (index.size === 0) { index.appendNew(words); return { index, tokens, offsets }; } // ids coincide
-  // Local ids → ids of a word index that already holds words.
-  const toIndex = Int32Array.from(words, (w) => index.id(w));
-  for (let t = 0; t < tokens.length; t++) tokens[t] = toIndex[tokens[t]!]!;
-  return { index, tokens, offsets };
+
+  /** The corpus whose document d is arrived document arrival[d] (default: arrival order). */
+  finish(arrival?: Int32Array, index = new WordIndex()): TokenizedCorpus {
+    const { tokens, offsets } = this.reordered(arrival ?? Int32Array.from({ length: this.count }, (_, a) => a));
+    const words = this.table.words();
+    if (index.size === 0) { index.appendNew(words); return { index, tokens, offsets }; } // ids coincide
+    // Local ids → ids of a word index that already holds words.
+    const toIndex = Int32Array.from(words, (w) => index.id(w));
+    for (let t = 0; t < tokens.length; t++) tokens[t] = toIndex[tokens[t]!]!;
+    return { index, tokens, offsets };
+  }
+
+  private reordered(arrival: Int32Array): { tokens: Int32Array; offsets: Int32Array } {
+    const ids = this.out.ids, ends = this.ends;
+    const start = (a: number) => (a === 0 ? 0 : ends[a - 1]!);
+    const offsets = new Int32Array(arrival.length + 1);
+    arrival.forEach((a, d) => {
+      if (!(a >= 0 && a < this.count)) throw new RangeError(`document ${d} maps to arrival ${a} of ${this.count}`);
+      offsets[d + 1] = offsets[d]! + ends[a]! - start(a);
+    });
+    const tokens = new Int32Array(offsets[arrival.length]!);
+    arrival.forEach((a, d) => tokens.set(ids.subarray(start(a), ends[a]!), offsets[d]!));
+    return { tokens, offsets };
+  }
+}
+
+export function tokenizeLatin1Documents(documents: readonly Uint8Array[], index = new WordIndex()): TokenizedCorpus {
+  const tokenizer = new Latin1Tokenizer();
+  for (const d of documents) tokenizer.add(d);
+  return tokenizer.finish(undefined, index);
 }
