@@ -16,7 +16,11 @@ export interface TarEntry {
 const BLOCK = 512;
 
 export function readTarGz(file: string): TarEntry[] {
-  const gz = readFileSync(file);
+  return gunzipTar(readFileSync(file));
+}
+
+/** The files of a .tar.gz already in memory; one output buffer sized from the gzip trailer (no concatenation). */
+export function gunzipTar(gz: Uint8Array): TarEntry[] {
   return readTar(gunzipSync(gz, { chunkSize: outputSizeHint(gz) }));
 }
 
@@ -60,8 +64,9 @@ export async function streamTarGz(file: string, onFile: (entry: TarEntry) => voi
 }
 
 /** The uncompressed size a gzip file records in its last 4 bytes (mod 2^32), bounded for safety. */
-function outputSizeHint(gz: Buffer): number {
-  return gz.length >= 18 ? Math.min(Math.max(gz.readUInt32LE(gz.length - 4), 1 << 16), 1 << 30) : 1 << 16;
+function outputSizeHint(gz: Uint8Array): number {
+  const n = gz.length, size = n >= 18 ? (gz[n - 4]! | (gz[n - 3]! << 8) | (gz[n - 2]! << 16)) + gz[n - 1]! * 2 ** 24 : 0;
+  return Math.min(Math.max(size, 1 << 16), 1 << 30);
 }
 
 /** Parses tar headers incrementally: each call goes as far as the bytes available allow. */
