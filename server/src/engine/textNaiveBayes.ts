@@ -38,9 +38,9 @@ interface ClassCounts { words: Int32Array; counts: Int32Array }
 
 /**
  * One pass over the training tokens, class by class: a class's texts are counted into one dense
- * row over word ids (small enough to stay in cache), which is then kept sparse. The totals over
- * classes (for the vocabulary) come out of the same pass, and memory stays O(tokens), not
- * O(classes × words).
+ * row over word ids (small enough to stay in cache), whose touched entries are then kept sparse
+ * and cleared. The totals over classes (for the vocabulary) come out of the same pass; time and
+ * memory are O(tokens + words), never O(classes × words).
  */
 function countByClass(corpus: TokenizedCorpus, labels: Int32Array, C: number, trainDocs: Int32Array): { byClass: ClassCounts[]; totals: Float64Array; documentsPerClass: Float64Array } {
   const documentsPerClass = new Float64Array(C);
@@ -49,28 +49,26 @@ function countByClass(corpus: TokenizedCorpus, labels: Int32Array, C: number, tr
     if (!(j >= 0 && j < C)) throw new EngineError(`document ${d + 1} has no class (label ${j} of ${C})`);
     documentsPerClass[j]!++;
   }
+  // Training documents grouped by class (a counting sort: classes in order, documents in order).
+  const next = new Int32Array(C);
+  for (let j = 1; j < C; j++) next[j] = next[j - 1]! + documentsPerClass[j - 1]!;
+  const grouped = new Int32Array(trainDocs.length);
+  for (const d of trainDocs) grouped[next[labels[d]!]!++] = d;
   const W = corpus.index.size, tokens = corpus.tokens, offsets = corpus.offsets;
-  const row = new Int32Array(W), totals = new Float64Array(W);
+  const row = new Int32Array(W), touched = new Int32Array(W), totals = new Float64Array(W);
   const byClass: ClassCounts[] = [];
+  let g = 0;
   for (let j = 0; j < C; j++) {
-    if (documentsPerClass[j] === 0) { byClass.push({ words: new Int32Array(0), counts: new Int32Array(0) }); continue; }
-    for (const d of trainDocs) if (labels[d] === j) for (let t = offsets[d]!; t < offsets[d + 1]!; t++) row[tokens[t]!]!++;
-    byClass.push(drainRow(row, totals));
+    let seen = 0;
+    for (const end = g + documentsPerClass[j]!; g < end; g++) {
+      const d = grouped[g]!;
+      for (let t = offsets[d]!; t < offsets[d + 1]!; t++) { const w = tokens[t]!; if (row[w]!++ === 0) touched[seen++] = w; }
+    }
+    const words = touched.slice(0, seen), counts = new Int32Array(seen);
+    for (let i = 0; i < seen; i++) { const w = words[i]!; counts[i] = row[w]!; totals[w]! += row[w]!; row[w] = 0; }
+    byClass.push({ words, counts });
   }
   return { byClass, totals, documentsPerClass };
-}
-
-/** The nonzero entries of `row`, added to `totals`; leaves `row` zero for the next class. */
-function drainRow(row: Int32Array, totals: Float64Array): ClassCounts {
-  let nonzero = 0;
-  for (let w = 0; w < row.length; w++) if (row[w] !== 0) nonzero++;
-  const words = new Int32Array(nonzero), counts = new Int32Array(nonzero);
-  for (let w = 0, i = 0; w < row.length; w++) {
-    const c = row[w]!;
-    if (c === 0) continue;
-    words[i] = w; counts[i++] = c; totals[w]! += c; row[w] = 0;
-  }
-  return { words, counts };
 }
 
 function chooseVocabulary(corpus: TokenizedCorpus, totals: Float64Array, options: VocabularyOptions): { vocabularyOf: Int32Array; size: number; dropped: string[] } {
