@@ -4,17 +4,19 @@
  *      words and words seen fewer than 3 times. Mitchell reports 89% accuracy.
  *   2. The standard bydate train/test split, same vocabulary pruning.
  * Each side's time covers load (gunzip + tar) + tokenize + train + classify, for each split on
- * its own, run `--repeat` times (default 6): the first run is reported as cold, the median of the
- * others as warm (docs/TESTING: shared machines drift, so ratios within one run are what count).
+ * its own, run `--repeat` times (default 6), ours and scikit-learn's runs alternating: the first
+ * run is reported as cold, the median of the others as warm (docs/TESTING: shared machines drift,
+ * so ratios within one run are what count, and alternating exposes both sides to the same drift).
  * Prints accuracies, agreement of the predictions, and the speed ratios.
  *   npm run bench:text-nb [-- --seed 1 --repeat 6]
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadNewsgroups, documentsInPart, type LabelledCorpus } from '../server/src/model/corpus.js';
-import { tokenizeLatin1Documents } from '../server/src/engine/latin1Tokenizer.js';
+import { streamNewsgroups, documentsInPart, type LabelledCorpus } from '../server/src/model/corpus.js';
+import { Latin1Tokenizer } from '../server/src/engine/latin1Tokenizer.js';
 import { trainTextNaiveBayes, predictTextNaiveBayes } from '../server/src/engine/textNaiveBayes.js';
 import { evaluate, shuffledRows } from '../server/src/engine/evaluation.js';
 
@@ -33,34 +35,36 @@ function splitsOf(corpus: LabelledCorpus): Record<'mitchell' | 'bydate', Split> 
   return { mitchell: { train: order.slice(0, cut), test: order.slice(cut) }, bydate: { train: documentsInPart(corpus, 0), test: documentsInPart(corpus, 1) } };
 }
 
-/** The whole pipeline for one split, as a user would run it: load, tokenize, train, classify. */
-function runOurs(name: 'mitchell' | 'bydate') {
+/**
+ * The whole pipeline for one split, as a user would run it: load and tokenize (overlapped: posts
+ * are tokenized while the archive is still being decompressed), train, classify.
+ */
+async function runOurs(name: 'mitchell' | 'bydate') {
   const t0 = performance.now();
-  const corpus = loadNewsgroups(archive, 'all');
+  const tokenizer = new Latin1Tokenizer();
+  const corpus = await streamNewsgroups(archive, 'all', (post) => tokenizer.add(post));
+  const tokens = tokenizer.finish(corpus.arrival);
   const t1 = performance.now();
-  const tokens = tokenizeLatin1Documents(corpus.documents);
-  const t2 = performance.now();
   const split = splitsOf(corpus)[name];
-  const predicted = predictTextNaiveBayes(trainTextNaiveBayes(tokens, corpus.labels, corpus.classNames, split.train, options), tokens, split.test);
+  const model = trainTextNaiveBayes(tokens, corpus.labels, corpus.classNames, split.train, options);
+  const t2 = performance.now();
+  const predicted = predictTextNaiveBayes(model, tokens, split.test);
   const ms = performance.now() - t0;
   const evaluation = evaluate(corpus.labels, corpus.classNames, () => predicted, { kind: 'holdout', ...split });
-  return { ms, loadMs: t1 - t0, tokenizeMs: t2 - t1, evaluation, predicted, split, words: tokens.tokens.length, distinct: tokens.index.size };
+  return { ms, loadMs: t1 - t0, trainMs: t2 - t1, evaluation, predicted, split, words: tokens.tokens.length, distinct: tokens.index.size };
 }
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
 const names = ['mitchell', 'bydate'] as const;
-const ours = Object.fromEntries(names.map((name) => {
-  const runs = Array.from({ length: repeat }, () => runOurs(name));
-  const warm = runs.slice(1);
-  return [name, { ...runs[0]!, coldMs: runs[0]!.ms, warmMs: median(warm.map((r) => r.ms)), warmLoadMs: median(warm.map((r) => r.loadMs)), warmTokenizeMs: median(warm.map((r) => r.tokenizeMs)) }];
-})) as Record<(typeof names)[number], ReturnType<typeof runOurs> & { coldMs: number; warmMs: number; warmLoadMs: number; warmTokenizeMs: number }>;
-const m = ours.mitchell;
-console.log(`ours, warm median of ${repeat - 1}: load ${m.warmLoadMs.toFixed(0)} ms, tokenize ${m.warmTokenizeMs.toFixed(0)} ms (${m.words} words, ${m.distinct} distinct)`);
 
-interface PeerRun { accuracy: number; cold: number; warm: number; predicted: number[]; vocabulary: number }
+/**
+ * scikit-learn in one long-lived process that runs the split of each request line and answers with
+ * one JSON line, so its runs can alternate with ours: load on a shared machine drifts, and
+ * alternating puts both sides under the same drift.
+ */
 const peerScript = `${readFileSync(join(here, '..', 'test', 'support', 'sklearnText.py'), 'utf8')}
 import json, sys, tarfile, time
-d = json.load(sys.stdin)
+d = json.loads(sys.stdin.readline())
 def load():
     posts = []
     with tarfile.open(d['archive'], 'r:gz') as tar:
@@ -71,34 +75,64 @@ def load():
     posts.sort(key=lambda p: (p[0], p[1]))
     names = sorted({p[0] for p in posts})
     return [p[2] for p in posts], np.array([names.index(p[0]) for p in posts])
-out = {}
-for name, split in d['splits'].items():
-    times = []
-    for _ in range(d['repeat']):
-        t0 = time.perf_counter()
-        texts, labels = load()
-        train, test = split['train'], split['test']
-        nb, x_test, vocabulary = fit_predict([texts[i] for i in train], labels[train], [texts[i] for i in test], d['drop'], d['min'])
-        predicted = nb.predict(x_test)
-        times.append(time.perf_counter() - t0)
-    out[name] = {'cold': times[0], 'warm': float(np.median(times[1:])), 'accuracy': float((predicted == labels[test]).mean()), 'predicted': predicted.tolist(), 'vocabulary': len(vocabulary)}
-print(json.dumps(out))`;
-const splitsForPeer = Object.fromEntries(names.map((n) => [n, { train: Array.from(ours[n].split.train), test: Array.from(ours[n].split.test) }]));
-const peer = spawnSync('/usr/bin/python3', ['-c', peerScript], {
-  input: JSON.stringify({ archive, splits: splitsForPeer, drop: options.dropMostFrequent, min: options.minCount, repeat }), encoding: 'utf8', maxBuffer: 1 << 28,
-});
-const peerRuns: Record<string, PeerRun> | undefined = peer.status === 0 ? JSON.parse(peer.stdout) : undefined;
-if (!peerRuns) console.log(`scikit-learn peer unavailable: ${peer.stderr?.trim().split('\n').pop() ?? peer.error?.message}`);
+print('ready', flush=True)
+for line in sys.stdin:
+    split = json.loads(line)
+    t0 = time.perf_counter()
+    texts, labels = load()
+    train, test = split['train'], split['test']
+    nb, x_test, vocabulary = fit_predict([texts[i] for i in train], labels[train], [texts[i] for i in test], d['drop'], d['min'])
+    predicted = nb.predict(x_test)
+    seconds = time.perf_counter() - t0
+    print(json.dumps({'seconds': seconds, 'accuracy': float((predicted == labels[test]).mean()), 'predicted': predicted.tolist(), 'vocabulary': len(vocabulary)}), flush=True)`;
+interface PeerRun { seconds: number; accuracy: number; predicted: number[]; vocabulary: number }
 
+/** The peer process, or the reason it is unavailable. */
+async function startPeer(): Promise<{ run: (split: Split) => Promise<PeerRun>; stop: () => void } | string> {
+  const child = spawn('/usr/bin/python3', ['-c', peerScript], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const exited = new Promise<undefined>((resolve) => child.on('close', () => resolve(undefined)));
+  const next = async () => (await Promise.race([lines.next().then((r) => (r.done ? undefined : r.value)), exited])) ?? Promise.reject(new Error(stderr.trim().split('\n').pop() ?? 'python3 exited'));
+  child.on('error', () => {});
+  child.stdin.write(`${JSON.stringify({ archive, drop: options.dropMostFrequent, min: options.minCount })}\n`);
+  try { await next(); } catch (error) { return (error as Error).message; }
+  return {
+    run: async (split) => { child.stdin.write(`${JSON.stringify({ train: Array.from(split.train), test: Array.from(split.test) })}\n`); return JSON.parse((await next())!) as PeerRun; },
+    stop: () => child.stdin.end(),
+  };
+}
+
+// Rounds: each split once by us, then the same split by scikit-learn. Round 1 is cold (ours
+// before the JIT has seen the code; theirs the first in a fresh process), the others warm.
+const peer = await startPeer();
+if (typeof peer === 'string') console.log(`scikit-learn peer unavailable: ${peer}`);
+type OurRun = Awaited<ReturnType<typeof runOurs>>;
+const ourRuns: Record<string, OurRun[]> = { mitchell: [], bydate: [] };
+const peerRuns: Record<string, PeerRun[]> = { mitchell: [], bydate: [] };
+for (let r = 0; r < repeat; r++) {
+  for (const name of names) {
+    const ours = await runOurs(name);
+    ourRuns[name]!.push(ours);
+    if (typeof peer !== 'string') peerRuns[name]!.push(await peer.run(ours.split));
+  }
+}
+if (typeof peer !== 'string') peer.stop();
+const m = ourRuns.mitchell!.slice(1);
+console.log(`ours, warm median of ${repeat - 1}: load + tokenize ${median(m.map((r) => r.loadMs)).toFixed(0)} ms (${m[0]!.words} words, ${m[0]!.distinct} distinct), train ${median(m.map((r) => r.trainMs)).toFixed(0)} ms`);
+
+const coldWarm = (seconds: number[]) => ({ cold: seconds[0]!, warm: median(seconds.slice(1)) });
 for (const name of names) {
-  const run = ours[name];
+  const run = ourRuns[name]![0]!, us = coldWarm(ourRuns[name]!.map((r) => r.ms / 1000));
   const label = name === 'mitchell' ? `Mitchell protocol (seed ${seed}, 2/3 train)` : 'bydate train/test';
   console.log(`\n${label}: trained on ${run.evaluation.trained}, tested on ${run.evaluation.tested}`);
-  const time = (cold: number, warm: number) => `cold ${cold.toFixed(2)} s, warm ${warm.toFixed(2)} s`;
-  console.log(`  ours          accuracy ${run.evaluation.accuracy.toFixed(4)}  ${time(run.coldMs / 1000, run.warmMs / 1000)}${name === 'mitchell' ? '   (Mitchell reports 0.89)' : ''}`);
-  const p = peerRuns?.[name];
-  if (!p) continue;
-  const agree = p.predicted.filter((c, i) => c === run.predicted[i]).length;
-  console.log(`  scikit-learn  accuracy ${p.accuracy.toFixed(4)}  ${time(p.cold, p.warm)}  (CountVectorizer + MultinomialNB, vocabulary ${p.vocabulary})`);
-  console.log(`  same prediction on ${agree}/${p.predicted.length} documents; speed-up cold ${(p.cold / (run.coldMs / 1000)).toFixed(1)}×, warm ${(p.warm / (run.warmMs / 1000)).toFixed(1)}×`);
+  const time = (t: { cold: number; warm: number }) => `cold ${t.cold.toFixed(2)} s, warm ${t.warm.toFixed(2)} s`;
+  console.log(`  ours          accuracy ${run.evaluation.accuracy.toFixed(4)}  ${time(us)}${name === 'mitchell' ? '   (Mitchell reports 0.89)' : ''}`);
+  const p = peerRuns[name]!;
+  if (p.length === 0) continue;
+  const them = coldWarm(p.map((r) => r.seconds)), last = p[p.length - 1]!;
+  const agree = last.predicted.filter((c, i) => c === run.predicted[i]).length;
+  console.log(`  scikit-learn  accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (CountVectorizer + MultinomialNB, vocabulary ${last.vocabulary})`);
+  console.log(`  same prediction on ${agree}/${last.predicted.length} documents; speed-up cold ${(them.cold / us.cold).toFixed(1)}×, warm ${(them.warm / us.warm).toFixed(1)}×`);
 }

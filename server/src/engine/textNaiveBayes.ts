@@ -33,11 +33,42 @@ export interface TextNaiveBayesModel {
   documentsPerClass: Float64Array;
 }
 
-/** Total occurrences of each word id in the given documents. */
-function wordTotals(corpus: TokenizedCorpus, docs: Int32Array): Float64Array {
-  const totals = new Float64Array(corpus.index.size);
-  for (const d of docs) for (let t = corpus.offsets[d]!; t < corpus.offsets[d + 1]!; t++) totals[corpus.tokens[t]!]!++;
-  return totals;
+/** Occurrences of words in the training texts of one class: parallel arrays, nonzero counts only. */
+interface ClassCounts { words: Int32Array; counts: Int32Array }
+
+/**
+ * One pass over the training tokens, class by class: a class's texts are counted into one dense
+ * row over word ids (small enough to stay in cache), whose touched entries are then kept sparse
+ * and cleared. The totals over classes (for the vocabulary) come out of the same pass; time and
+ * memory are O(tokens + words), never O(classes × words).
+ */
+function countByClass(corpus: TokenizedCorpus, labels: Int32Array, C: number, trainDocs: Int32Array): { byClass: ClassCounts[]; totals: Float64Array; documentsPerClass: Float64Array } {
+  const documentsPerClass = new Float64Array(C);
+  for (const d of trainDocs) {
+    const j = labels[d]!;
+    if (!(j >= 0 && j < C)) throw new EngineError(`document ${d + 1} has no class (label ${j} of ${C})`);
+    documentsPerClass[j]!++;
+  }
+  // Training documents grouped by class (a counting sort: classes in order, documents in order).
+  const next = new Int32Array(C);
+  for (let j = 1; j < C; j++) next[j] = next[j - 1]! + documentsPerClass[j - 1]!;
+  const grouped = new Int32Array(trainDocs.length);
+  for (const d of trainDocs) grouped[next[labels[d]!]!++] = d;
+  const W = corpus.index.size, tokens = corpus.tokens, offsets = corpus.offsets;
+  const row = new Int32Array(W), touched = new Int32Array(W), totals = new Float64Array(W);
+  const byClass: ClassCounts[] = [];
+  let g = 0;
+  for (let j = 0; j < C; j++) {
+    let seen = 0;
+    for (const end = g + documentsPerClass[j]!; g < end; g++) {
+      const d = grouped[g]!;
+      for (let t = offsets[d]!; t < offsets[d + 1]!; t++) { const w = tokens[t]!; if (row[w]!++ === 0) touched[seen++] = w; }
+    }
+    const words = touched.slice(0, seen), counts = new Int32Array(seen);
+    for (let i = 0; i < seen; i++) { const w = words[i]!; counts[i] = row[w]!; totals[w]! += row[w]!; row[w] = 0; }
+    byClass.push({ words, counts });
+  }
+  return { byClass, totals, documentsPerClass };
 }
 
 function chooseVocabulary(corpus: TokenizedCorpus, totals: Float64Array, options: VocabularyOptions): { vocabularyOf: Int32Array; size: number; dropped: string[] } {
@@ -75,23 +106,21 @@ export function trainTextNaiveBayes(
 ): TextNaiveBayesModel {
   const C = classNames.length;
   if (trainDocs.length === 0) throw new EngineError('text naive Bayes needs at least one training document');
-  const { vocabularyOf, size: V, dropped } = chooseVocabulary(corpus, wordTotals(corpus, trainDocs), options);
+  const { byClass, totals, documentsPerClass } = countByClass(corpus, labels, C, trainDocs);
+  const { vocabularyOf, size: V, dropped } = chooseVocabulary(corpus, totals, options);
   if (V === 0) throw new EngineError('the vocabulary is empty after dropping frequent and rare words');
-  const counts = new Float64Array(V * C);
   const wordPositions = new Float64Array(C);
-  const documentsPerClass = new Float64Array(C);
-  for (const d of trainDocs) {
-    const j = labels[d]!;
-    if (!(j >= 0 && j < C)) throw new EngineError(`document ${d + 1} has no class (label ${j} of ${C})`);
-    documentsPerClass[j]!++;
-    for (let t = corpus.offsets[d]!; t < corpus.offsets[d + 1]!; t++) {
-      const k = vocabularyOf[corpus.tokens[t]!]!;
-      if (k >= 0) { counts[k * C + j]!++; wordPositions[j]!++; }
-    }
-  }
-  const logProb = new Float64Array(V * C);
+  byClass.forEach(({ words, counts }, j) => { for (let i = 0; i < words.length; i++) if (vocabularyOf[words[i]!]! >= 0) wordPositions[j]! += counts[i]!; });
+  // ln P(w_k | v_j) = ln(n_k + 1) − ln(n + |Vocabulary|): rows start at n_k = 0 (ln 1 = 0).
   const logDenominator = wordPositions.map((n) => Math.log(n + V));
-  for (let k = 0; k < V; k++) for (let j = 0; j < C; j++) logProb[k * C + j] = Math.log(counts[k * C + j]! + 1) - logDenominator[j]!;
+  const logProb = new Float64Array(V * C);
+  for (let k = 0; k < V; k++) for (let j = 0; j < C; j++) logProb[k * C + j] = -logDenominator[j]!;
+  byClass.forEach(({ words, counts }, j) => {
+    for (let i = 0; i < words.length; i++) {
+      const k = vocabularyOf[words[i]!]!;
+      if (k >= 0) logProb[k * C + j] = Math.log(counts[i]! + 1) - logDenominator[j]!;
+    }
+  });
   const logPrior = documentsPerClass.map((n) => Math.log(n / trainDocs.length));
   return { classNames, vocabularyOf, vocabularySize: V, droppedFrequent: dropped, logPrior, logProb, wordPositions, documentsPerClass };
 }

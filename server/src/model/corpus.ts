@@ -4,7 +4,7 @@
  * decoded as Latin-1 (as scikit-learn's loader does: every byte is a character, no decode errors)
  * and kept whole, headers included, as Mitchell's experiment used the raw articles.
  */
-import { readTarGz, type TarEntry } from './tarArchive.js';
+import { readTarGz, streamTarGz, type TarEntry } from './tarArchive.js';
 
 export interface LabelledCorpus {
   /** Document bytes (Latin-1), ordered by class name then path; views into the archive. */
@@ -25,19 +25,40 @@ export function loadNewsgroups(archive: string, subset: NewsSubset = 'all'): Lab
 
 /** The same from archive entries already read (a host that reads files its own way). */
 export function newsgroupsFromEntries(entries: readonly TarEntry[], subset: NewsSubset = 'all'): LabelledCorpus {
-  const posts = [];
-  for (const entry of entries) {
-    const parts = entry.path.split('/').filter((p) => p !== '' && p !== '.');
-    const partName = parts[parts.length - 3];
-    if (parts.length < 3 || !partName || !/-(train|test)$/.test(partName)) continue;
-    const test = partName.endsWith('-test');
-    if (subset !== 'all' && test !== (subset === 'test')) continue;
-    posts.push({ path: entry.path, folder: parts[parts.length - 2]!, test, data: entry.data });
-  }
+  const posts: Post[] = [];
+  for (const entry of entries) { const post = postOf(entry, subset); if (post) posts.push(post); }
   return labelByFolder(posts);
 }
 
-function labelByFolder(files: { path: string; folder: string; test: boolean; data: Buffer }[]): LabelledCorpus {
+/**
+ * The same, read while the archive is decompressed: `onPost` sees each post (of the subset) as
+ * soon as it is out, in archive order, so the caller's work on it (tokenizing) overlaps the
+ * decompression. `arrival[d]` = the position in that order of corpus document d.
+ */
+export async function streamNewsgroups(archive: string, subset: NewsSubset, onPost: (data: Uint8Array) => void): Promise<LabelledCorpus & { arrival: Int32Array }> {
+  const posts: Post[] = [];
+  await streamTarGz(archive, (entry) => {
+    const post = postOf(entry, subset);
+    if (post) { posts.push(post); onPost(post.data); }
+  });
+  const arrival = new Map(posts.map((p, a) => [p, a]));
+  const sorted = labelByFolder(posts); // sorts `posts` in place
+  return { ...sorted, arrival: Int32Array.from(posts, (p) => arrival.get(p)!) };
+}
+
+interface Post { path: string; folder: string; test: boolean; data: Buffer }
+
+/** The post an archive entry holds (<part>-train|test/<newsgroup>/<file>), if it is one of the subset. */
+function postOf(entry: TarEntry, subset: NewsSubset): Post | undefined {
+  const parts = entry.path.split('/').filter((p) => p !== '' && p !== '.');
+  const partName = parts[parts.length - 3];
+  if (parts.length < 3 || !partName || !/-(train|test)$/.test(partName)) return undefined;
+  const test = partName.endsWith('-test');
+  if (subset !== 'all' && test !== (subset === 'test')) return undefined;
+  return { path: entry.path, folder: parts[parts.length - 2]!, test, data: entry.data };
+}
+
+function labelByFolder(files: Post[]): LabelledCorpus {
   const classNames = [...new Set(files.map((f) => f.folder))].sort();
   const classOf = new Map(classNames.map((c, i) => [c, i]));
   const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

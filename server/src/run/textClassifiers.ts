@@ -3,7 +3,6 @@
  * (the 20 Newsgroups archive takes about half a second to read); `text_naive_bayes(News, …)`
  * is trained once per run on the whole corpus for `classify`, and per split for `evaluate`.
  */
-import { gunzipSync } from 'node:zlib';
 import type * as A from '../language/ast.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import { tokenizeLatin1Documents } from '../engine/latin1Tokenizer.js';
@@ -12,7 +11,7 @@ import { classifyText, predictTextNaiveBayes, trainTextNaiveBayes, type TextNaiv
 import { allRows } from '../engine/categoricalData.js';
 import type { FitPredict } from '../engine/evaluation.js';
 import { newsgroupsFromEntries, type LabelledCorpus } from '../model/corpus.js';
-import { readTar } from '../model/tarArchive.js';
+import { gunzipTar } from '../model/tarArchive.js';
 import { resolveModelFile } from '../model/files.js';
 import { CompileError } from '../model/compileError.js';
 import type { ClassifyResult } from './runResult.js';
@@ -44,7 +43,7 @@ function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
   }
   const path = resolveModelFile(decl.source, ctx.env);
   if (!ctx.env.readBytes) throw new CompileError('this host cannot read archives', decl.source.range);
-  const corpus = newsgroupsFromEntries(readTar(gunzipSync(ctx.env.readBytes(path))));
+  const corpus = newsgroupsFromEntries(gunzipTar(ctx.env.readBytes(path)));
   if (corpus.documents.length === 0) throw new CompileError(`"${decl.source.value}" holds no documents under <part>-train/ or <part>-test/ folders`, decl.source.range);
   return { corpus, tokens: tokenizeLatin1Documents(corpus.documents) };
 }

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { evaluate, learningCurve } from '../../../server/src/engine/evaluation.js';
 import { trainNaiveBayes, naiveBayesPosteriors } from '../../../server/src/engine/naiveBayes.js';
 import { trainTextNaiveBayes, predictTextNaiveBayes } from '../../../server/src/engine/textNaiveBayes.js';
-import { tokenizeLatin1Documents } from '../../../server/src/engine/latin1Tokenizer.js';
+import { tokenizeLatin1Documents, Latin1Tokenizer } from '../../../server/src/engine/latin1Tokenizer.js';
 import { tokenizeDocuments } from '../../../server/src/engine/tokenizer.js';
-import { loadNewsgroups, documentsInPart, documentText } from '../../../server/src/model/corpus.js';
+import { loadNewsgroups, streamNewsgroups, documentsInPart, documentText } from '../../../server/src/model/corpus.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
 import { playTennis } from './fixtures.js';
 
@@ -43,7 +43,7 @@ test('k folds partition the examples; splits and curves are seeded', () => {
   assert.throws(() => evaluate(labels, ['Yes', 'No'], fitPredict, { kind: 'folds', k: 20, seed: 1 }), /k-fold/);
 });
 
-test('20 Newsgroups: Mitchell protocol (seed 1) near his 89%, bydate split, learning curve', (t) => {
+test('20 Newsgroups: Mitchell protocol (seed 1) near his 89%, bydate split, learning curve', async (t) => {
   const archive = sharedFile('20news-bydate.tar.gz');
   if (!archive) return t.skip(NO_SHARED);
   const corpus = loadNewsgroups(archive);
@@ -58,6 +58,13 @@ test('20 Newsgroups: Mitchell protocol (seed 1) near his 89%, bydate split, lear
     Array.from(tokens.tokens.subarray(tokens.offsets[d]!, tokens.offsets[d + 1]!), (w) => tokens.index.words[w]),
     Array.from(viaStrings.tokens.subarray(viaStrings.offsets[i]!, viaStrings.offsets[i + 1]!), (w) => viaStrings.index.words[w]),
   ));
+  // Tokenizing while the archive streams in (archive order) gives the same corpus, word for word.
+  const tokenizer = new Latin1Tokenizer();
+  const streamed = await streamNewsgroups(archive, 'all', (post) => tokenizer.add(post));
+  const streamedTokens = tokenizer.finish(streamed.arrival);
+  assert.deepEqual(streamed.paths, corpus.paths);
+  assert.deepEqual(streamedTokens.offsets, tokens.offsets);
+  assert.ok(tokens.tokens.every((w, t) => tokens.index.words[w] === streamedTokens.index.words[streamedTokens.tokens[t]!]), 'streamed tokens differ');
   const options = { dropMostFrequent: 100, minCount: 3 };
   const fitPredict = (train: Int32Array, test: Int32Array) => predictTextNaiveBayes(trainTextNaiveBayes(tokens, corpus.labels, corpus.classNames, train, options), tokens, test);
   const mitchell = evaluate(corpus.labels, corpus.classNames, fitPredict, { kind: 'split', trainFraction: 2 / 3, seed: 1 });

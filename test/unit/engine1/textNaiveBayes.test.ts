@@ -4,7 +4,8 @@ import { close } from '../../support/close.js';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tokenize, tokenizeDocuments } from '../../../server/src/engine/tokenizer.js';
+import { tokenize, tokenizeDocuments, WordIndex } from '../../../server/src/engine/tokenizer.js';
+import { Latin1Tokenizer, tokenizeLatin1Documents } from '../../../server/src/engine/latin1Tokenizer.js';
 import { trainTextNaiveBayes, predictTextNaiveBayes, textPosteriors, classifyText } from '../../../server/src/engine/textNaiveBayes.js';
 import { evaluate, shuffledRows } from '../../../server/src/engine/evaluation.js';
 import { sklearnUnavailable, runPython } from '../../support/pythonPeer.js';
@@ -14,6 +15,24 @@ import { sharedFile, NO_SHARED } from '../../support/shared.js';
 test('tokenisation: lower case, runs of ≥ 2 letters/digits/underscore, Unicode letters', () => {
   assert.deepEqual(tokenize("Don't e-mail A.I. folks at NASA's 2nd_floor: Ça coûte 10€!"), ['don', 'mail', 'folks', 'at', 'nasa', '2nd_floor', 'ça', 'coûte', '10']);
   assert.deepEqual(tokenize(''), []);
+});
+
+test('Latin-1 tokenizer: documents added in any order come out in the order asked for, same words as the string tokenizer', () => {
+  const texts = ['The CAT sat', 'Ça coûte 10 FRANCS, the cat', '', 'a b c DOG_2 dog_2'];
+  const bytes = texts.map((text) => Uint8Array.from(text, (c) => c.charCodeAt(0)));
+  const tokenizer = new Latin1Tokenizer();
+  [3, 0, 2, 1].forEach((d) => tokenizer.add(bytes[d]!)); // arrival a holds document [3, 0, 2, 1][a]
+  const corpus = tokenizer.finish(Int32Array.from([1, 3, 2, 0]));
+  const words = (c: typeof corpus) => texts.map((_, d) => Array.from(c.tokens.subarray(c.offsets[d]!, c.offsets[d + 1]!), (w) => c.index.words[w]));
+  assert.deepEqual(words(corpus), texts.map(tokenize));
+  assert.deepEqual(words(corpus)[1], ['ça', 'coûte', '10', 'francs', 'the', 'cat']);
+  // Into an index that already knows words: those keep their ids.
+  const index = new WordIndex();
+  const cat = index.id('cat');
+  const again = tokenizeLatin1Documents(bytes, index);
+  assert.equal(again.tokens[again.offsets[0]! + 1], cat);
+  assert.deepEqual(words(again), texts.map(tokenize));
+  assert.throws(() => tokenizer.finish(Int32Array.from([4])), /arrival 4 of 4/);
 });
 
 test('Table 6.2 estimates by hand on a tiny corpus', () => {

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { readTar, readTarGz, streamTarGz, type TarEntry } from '../../../server/src/model/tarArchive.js';
+
+/** One ustar header + data blocks, checksum computed as tar does (checksum field read as spaces). */
+function tarEntry(name: string, data: Buffer, type = '0'): Buffer {
+  const header = Buffer.alloc(512);
+  header.write(name.slice(0, 99), 0, 'latin1');
+  header.write('0000644\0', 100); header.write('0000000\0', 108); header.write('0000000\0', 116);
+  header.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124);
+  header.write('00000000000\0', 136);
+  header.write(type, 156);
+  header.write('ustar\0' + '00', 257);
+  header.fill(32, 148, 156);
+  let sum = 0;
+  for (const b of header) sum += b;
+  header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+  return Buffer.concat([header, data, Buffer.alloc((512 - (data.length % 512)) % 512)]);
+}
+
+const longPath = `20news-bydate-train/${'very-long-newsgroup-name.'.repeat(6)}/1`;
+// Bytes that are not text and span several of the stream's 256 KiB chunks.
+const big = Buffer.from(Array.from({ length: 700_000 }, (_, i) => (i * 7919) % 251));
+const paxRecord = (path: string) => { const body = ` path=${path}\n`; let n = body.length + 2; if (`${n}${body}`.length !== n) n++; return Buffer.from(`${n}${body}`); };
+const archive = Buffer.concat([
+  tarEntry('a/', Buffer.alloc(0), '5'),
+  tarEntry('a/small.txt', Buffer.from('hello')),
+  tarEntry('././@LongLink', Buffer.from(`${longPath}\0`), 'L'),
+  tarEntry('truncated-name', Buffer.from('long name')),
+  tarEntry('PaxHeader', paxRecord('pax/ünïcode path.txt'), 'x'),
+  tarEntry('pax-short', Buffer.from('pax')),
+  tarEntry('a/big.bin', big),
+  tarEntry('a/empty', Buffer.alloc(0)),
+  Buffer.alloc(1024),
+]);
+const expected = [['a/small.txt', 'hello'], [longPath, 'long name'], ['pax/ünïcode path.txt', 'pax'], ['a/big.bin', big.toString('latin1')], ['a/empty', '']];
+const summary = (entries: TarEntry[]) => entries.map((e) => [e.path, e.data.toString('latin1')]);
+
+test('tar: ustar files, GNU long names, pax paths; directories skipped; file bytes exact', () => {
+  assert.deepEqual(summary(readTar(archive)), expected);
+});
+
+test('tar: a truncated archive or a corrupt header is an error, not a short file', () => {
+  assert.throws(() => readTar(archive.subarray(0, archive.length - 1024 - 512 - 100_000)), /truncated/);
+  const corrupt = Buffer.from(archive);
+  corrupt[512 + 10] = 0x41; // inside the name of a/small.txt
+  assert.throws(() => readTar(corrupt), /bad header checksum at byte 512/);
+});
+
+test('tar.gz streamed: the same files as the whole-buffer reader, in archive order; errors reject', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bayes-tar-'));
+  try {
+    const file = join(dir, 'a.tar.gz');
+    writeFileSync(file, gzipSync(archive));
+    const streamed: TarEntry[] = [];
+    await streamTarGz(file, (entry) => streamed.push(entry));
+    assert.deepEqual(summary(streamed), expected);
+    assert.deepEqual(summary(readTarGz(file)), expected);
+    const corrupt = Buffer.from(archive);
+    corrupt[512 * 9] ^= 1; // the header of a/big.bin, after the first chunk boundary
+    writeFileSync(file, gzipSync(corrupt));
+    await assert.rejects(streamTarGz(file, () => {}), /bad header checksum/, "checksum");
+    const gz = gzipSync(archive);
+    writeFileSync(file, gz.subarray(0, gz.length >> 1));
+    await assert.rejects(streamTarGz(file, () => {}), /unexpected end of file/, "truncated gz");
+    await assert.rejects(streamTarGz(file, () => { throw new Error('caller failed'); }), /caller failed|unexpected end/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
