@@ -29,3 +29,16 @@ for (const name of SMALL) {
   });
 }
 
+
+test('the sachs reference contradicts itself by 1.45e-8, so no engine can match it to 1e-9', (t) => {
+  const net = loadBif('sachs');
+  const cases = loadReference('sachs');
+  if (!net || !cases) return t.skip(NO_SHARED);
+  // PKA and Plcg lie in different components of the DAG, so P(PKA | Plcg = LOW) = P(PKA) under
+  // any CPT numbers and any pruning; the reference's two values differ nonetheless.
+  assert.deepEqual(cases[1]!.evidence, { Plcg: 'LOW' });
+  const [before, after] = [cases[0]!.marginals['PKA']!, cases[1]!.marginals['PKA']!];
+  const gap = Math.max(...Object.keys(before).map((s) => Math.abs(before[s]! - after[s]!)));
+  assert.ok(gap > 1e-8, `gap ${gap}`);
+  assert.equal(referenceInconsistency(net, cases), gap);
+});
