@@ -7,6 +7,11 @@
  * - irrelevant evidence: CPTs are reduced by the evidence (cutting the observed variables out),
  *   and factors in components of the remaining interaction graph that do not touch Q only
  *   contribute a constant that normalisation removes.
+ * This is what pgmpy's `_prune_bayesian_model` does (d-separated nodes, then the ancestral graph
+ * of Q ∪ E): a node is d-connected to Q given E exactly when it is connected to Q in the moral
+ * graph of the ancestral set with E removed (Lauritzen), i.e. in `connected` below. Like pgmpy,
+ * the file's CPT rows are multiplied as given, never renormalised, so on files whose rows are
+ * rounded to 1 ± 1e-7 we reproduce its reference marginals to ~1e-16, not just to the rounding.
  * The rest is eliminated in a greedy (best of min-fill / weighted min-fill / min-weight) order.
  * Each new factor is rescaled by its largest entry (log kept) so that long products of small
  * probabilities neither underflow nor lose P(e).
