@@ -1,0 +1,173 @@
+/**
+ * Incremental re-parsing for the editor: after an edit, only the top-level statements the edit
+ * touched (and one unchanged neighbour on each side) are lexed and parsed again; the statements
+ * before them are kept as they are, those after are kept with their lines shifted. The result
+ * is the AST and diagnostics a full `parse` of the new text would give (a property test holds
+ * it to that); whenever that cannot be guaranteed cheaply, it falls back to a full parse.
+ */
+import type * as A from './ast.js';
+import type { Diagnostic, Position, Range } from './diagnostics.js';
+import { parse, parseRegion, type ParseOutput } from './parse.js';
+import { lineStarts } from './lines.js';
+
+/** A parse with what the next incremental parse needs of its text. */
+export interface ParseState {
+  text: string;
+  starts: number[];
+  output: ParseOutput;
+}
+
+export function fullParse(text: string): ParseState {
+  return { text, starts: lineStarts(text), output: parse(text) };
+}
+
+/** The parse of `text`, reusing what `previous` parsed of the lines the edit left alone. */
+export function reparse(previous: ParseState, text: string): ParseState {
+  if (previous.text === text) return previous;
+  const starts = lineStarts(text);
+  const output = reparseRegion(previous, text, starts);
+  return { text, starts, output: output ?? parse(text) };
+}
+
+/** The lines an edit replaced: `first` to `lastOld` in the old text became `first` to `lastOld + delta`. */
+interface Edit { first: number; lastOld: number; delta: number }
+
+/** The changed lines, from the common prefix and suffix of the two texts. */
+export function changedLines(oldText: string, oldStarts: number[], text: string, starts: number[]): Edit {
+  const max = Math.min(oldText.length, text.length);
+  let prefix = 0;
+  while (prefix < max && oldText.charCodeAt(prefix) === text.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (suffix < max - prefix && oldText.charCodeAt(oldText.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)) suffix++;
+  // One line of margin on each side: an edit next to a line break (`\r|\n`) changes both lines.
+  const first = Math.max(0, lineOf(oldStarts, prefix) - 1);
+  const lastOld = Math.min(oldStarts.length - 1, lineOf(oldStarts, oldText.length - suffix) + 1);
+  return { first, lastOld, delta: starts.length - oldStarts.length };
+}
+
+/** The line holding `offset` (binary search over line starts). */
+function lineOf(starts: number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function reparseRegion(previous: ParseState, text: string, starts: number[]): ParseOutput | undefined {
+  const statements = previous.output.ast.statements;
+  // A network whose header did not parse leaves its statements at the top level until its `}`:
+  // the top level is then not a sequence of independent statements.
+  if (statements.length === 0 || statements.some(headerlessNetwork)) return undefined;
+  const edit = changedLines(previous.text, previous.starts, text, starts);
+  const region = regionAround(previous, edit);
+  if (!region) return undefined;
+  const { lo, touched, hi, firstLine, lastLineOld } = region;
+  const lastLine = lastLineOld + edit.delta;
+  const from = starts[firstLine];
+  const to = lastLine + 1 < starts.length ? starts[lastLine + 1] : text.length;
+  const oldText = previous.text.slice(previous.starts[firstLine], lastLineOld + 1 < previous.starts.length ? previous.starts[lastLineOld + 1] : previous.text.length);
+  const regionText = text.slice(from, to);
+  // Block comments are the only tokens that span lines: leave them to a full parse.
+  if (hasBlockComment(regionText) || hasBlockComment(oldText)) return undefined;
+  const sub = parseRegion(regionText, firstLine, documentRangeOf(text, starts));
+  const fresh = sub.ast.statements;
+  if (fresh.some(headerlessNetwork) || sub.diagnostics.some((d) => d.code === 'unclosed-network')) return undefined;
+  // The kept neighbours must come out of the region as they went in, or the statement
+  // boundaries moved (a bracket the edit opened swallowed the next statement, …).
+  if (lo < touched && !sameStart(fresh[0], statements[lo], 0)) return undefined;
+  const lastLines = previous.output.lastLines;
+  if (hi < statements.length && !(sameStart(fresh[fresh.length - 1], statements[hi], edit.delta) && sub.lastLines[fresh.length - 1] === lastLines[hi] + edit.delta)) return undefined;
+  const after = statements.slice(hi + 1).map((s) => shifted(s, edit.delta));
+  const ast: A.BayesFile = { kind: 'file', statements: [...statements.slice(0, lo), ...fresh, ...after], range: sub.ast.range };
+  const old = previous.output.diagnostics;
+  const diagnostics = [
+    ...old.filter((d) => d.range.start.line < firstLine),
+    ...sub.diagnostics,
+    ...old.filter((d) => d.range.start.line > lastLineOld).map((d) => shifted(d, edit.delta)),
+  ];
+  return { ast, diagnostics, lastLines: [...lastLines.slice(0, lo), ...sub.lastLines, ...lastLines.slice(hi + 1).map((l) => l + edit.delta)] };
+}
+
+function headerlessNetwork(s: A.Statement): boolean {
+  return s.kind === 'error' && s.keyword === 'network';
+}
+
+function hasBlockComment(text: string): boolean {
+  return text.includes('/*') || text.includes('*/');
+}
+
+/**
+ * Statements `lo` to `hi` and their lines: those the edit touched plus an unchanged one on each
+ * side (`hi` may be past the end: the region then runs to the end of the text). The region
+ * starts on the line after the statement before `lo`, so the comments above `lo` — its doc —
+ * are parsed with it; statements sharing a line with the region's edges widen it.
+ */
+function regionAround(previous: ParseState, edit: Edit): { lo: number; touched: number; hi: number; firstLine: number; lastLineOld: number } | undefined {
+  const statements = previous.output.ast.statements;
+  const n = statements.length;
+  const lastLines = previous.output.lastLines;
+  let touched = 0; // first statement ending at or after the edit
+  while (touched < n && lastLines[touched] < edit.first) touched++;
+  let lo = Math.max(0, touched - 1);
+  while (lo > 0 && !cleanStart(previous, lo)) lo--;
+  let hi = touched;
+  while (hi < n && statements[hi].range.start.line <= edit.lastOld) hi++;
+  while (hi < n - 1 && statements[hi + 1].range.start.line <= lastLines[hi]) hi++;
+  const firstLine = lo === 0 ? 0 : lastLines[lo - 1] + 1;
+  const lastLineOld = hi < n ? lastLines[hi] : previous.starts.length - 1;
+  return firstLine <= edit.first ? { lo, touched, hi, firstLine, lastLineOld } : undefined;
+}
+
+/** Whether statement `i` can start a region: it begins on a later line than `i - 1` ends, and that line has no `///` to lend it. */
+function cleanStart(previous: ParseState, i: number): boolean {
+  const statements = previous.output.ast.statements;
+  const before = previous.output.lastLines[i - 1];
+  if (statements[i].range.start.line <= before) return false;
+  const lineText = previous.text.slice(previous.starts[before], previous.starts[before + 1] ?? previous.text.length);
+  return !lineText.includes('///');
+}
+
+function samePosition(a: Position, b: Position, delta: number): boolean {
+  return a.line === b.line + delta && a.character === b.character;
+}
+
+function sameStart(a: A.Statement | undefined, b: A.Statement, delta: number): boolean {
+  return a !== undefined && samePosition(a.range.start, b.range.start, delta);
+}
+
+function documentRangeOf(text: string, starts: number[]): Range {
+  const last = starts.length - 1;
+  return { start: { line: 0, character: 0 }, end: { line: last, character: text.length - starts[last] } };
+}
+
+/**
+ * A copy of a node (statement or diagnostic) `delta` lines further down. Copied, not moved:
+ * nodes share position objects (a row's range starts where its first key's does), and the
+ * previous parse may still be read by whoever holds it.
+ */
+export function shifted<T>(node: T, delta: number): T {
+  if (delta === 0) return node;
+  return copy(node, delta) as T;
+}
+
+function copy(value: unknown, delta: number): unknown {
+  if (Array.isArray(value)) return value.map((v) => copy(v, delta));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    out[key] = key === 'range' ? shiftRange(v as Range, delta) : copy(v, delta);
+  }
+  return out;
+}
+
+function shiftRange(range: Range, delta: number): Range {
+  return {
+    start: { line: range.start.line + delta, character: range.start.character },
+    end: { line: range.end.line + delta, character: range.end.character },
+  };
+}
