@@ -157,12 +157,23 @@ export function shifted<T>(node: T, delta: number): T {
 function copy(value: unknown, delta: number): unknown {
   if (Array.isArray(value)) return value.map((v) => copy(v, delta));
   if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const key in value) {
-    const v = (value as Record<string, unknown>)[key];
-    out[key] = key === 'range' ? shiftRange(v as Range, delta) : copy(v, delta);
+  // A spread clone keeps the node's shape (fast property access for every later reader);
+  // assigning fields it already has does not change it.
+  const out: Record<string, unknown> = { ...value };
+  for (const key in out) {
+    const v = out[key];
+    if (typeof v === 'object' && v !== null) out[key] = key === 'range' ? shiftRange(v as Range, delta) : copy(v, delta);
   }
+  if (out.kind === 'table') moves.set(out as unknown as A.TableDecl, { from: value as A.TableDecl, delta });
   return out;
+}
+
+/** Tables that are copies of a table of the previous parse, moved by `delta` lines. */
+const moves = new WeakMap<A.TableDecl, { from: A.TableDecl; delta: number }>();
+
+/** The table this one was moved from by an edit above it, so checks can reuse what they found there. */
+export function movedFrom(table: A.TableDecl): { from: A.TableDecl; delta: number } | undefined {
+  return moves.get(table);
 }
 
 function shiftRange(range: Range, delta: number): Range {
