@@ -29,8 +29,11 @@ export function reparse(previous: ParseState, text: string): ParseState {
   return { text, starts, output: output ?? parse(text) };
 }
 
-/** The lines an edit replaced: `first` to `lastOld` in the old text became `first` to `lastOld + delta`. */
-interface Edit { first: number; lastOld: number; delta: number }
+/**
+ * The lines an edit replaced: `first` to `lastOld` in the old text became `first` to
+ * `lastOld + delta`; the texts agree on their first `prefix` characters.
+ */
+interface Edit { first: number; lastOld: number; delta: number; prefix: number }
 
 /** The changed lines, from the common prefix and suffix of the two texts. */
 export function changedLines(oldText: string, oldStarts: number[], text: string, starts: number[]): Edit {
@@ -39,10 +42,11 @@ export function changedLines(oldText: string, oldStarts: number[], text: string,
   while (prefix < max && oldText.charCodeAt(prefix) === text.charCodeAt(prefix)) prefix++;
   let suffix = 0;
   while (suffix < max - prefix && oldText.charCodeAt(oldText.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)) suffix++;
-  // One line of margin on each side: an edit next to a line break (`\r|\n`) changes both lines.
-  const first = Math.max(0, lineOf(oldStarts, prefix) - 1);
-  const lastOld = Math.min(oldStarts.length - 1, lineOf(oldStarts, oldText.length - suffix) + 1);
-  return { first, lastOld, delta: starts.length - oldStarts.length };
+  // An edit right after a `\r` may turn the line break `\r\n` into two: count the line it ends as changed.
+  const afterCR = prefix > 0 && oldText.charCodeAt(prefix - 1) === 13;
+  const first = Math.max(0, lineOf(oldStarts, prefix) - (afterCR ? 1 : 0));
+  const lastOld = lineOf(oldStarts, oldText.length - suffix);
+  return { first, lastOld, delta: starts.length - oldStarts.length, prefix };
 }
 
 /** The line holding `offset` (binary search over line starts). */
@@ -112,7 +116,9 @@ function regionAround(previous: ParseState, edit: Edit): { lo: number; touched: 
   const lastLines = previous.output.lastLines;
   let touched = 0; // first statement ending at or after the edit
   while (touched < n && lastLines[touched] < edit.first) touched++;
-  let lo = Math.max(0, touched - 1);
+  // The statement before the edit is parsed again too — unless the edit leaves the first token
+  // of the touched statement as it was: that token begins a statement whatever follows it.
+  let lo = touched < n && firstTokenKept(previous, statements[touched], edit) ? touched : Math.max(0, touched - 1);
   while (lo > 0 && !cleanStart(previous, lo)) lo--;
   let hi = touched;
   while (hi < n && statements[hi].range.start.line <= edit.lastOld) hi++;
@@ -120,6 +126,16 @@ function regionAround(previous: ParseState, edit: Edit): { lo: number; touched: 
   const firstLine = lo === 0 ? 0 : lastLines[lo - 1] + 1;
   const lastLineOld = hi < n ? lastLines[hi] : previous.starts.length - 1;
   return firstLine <= edit.first ? { lo, touched, hi, firstLine, lastLineOld } : undefined;
+}
+
+/** Whether the edit starts past the statement's first token (and a character after it). */
+function firstTokenKept(previous: ParseState, statement: A.Statement, edit: Edit): boolean {
+  const { line, character } = statement.range.start;
+  const start = previous.starts[line] + character;
+  const word = /[A-Za-z_][A-Za-z0-9_]*/y;
+  word.lastIndex = start;
+  const length = word.test(previous.text) ? word.lastIndex - start : 1;
+  return edit.prefix > start + length;
 }
 
 /** Whether statement `i` can start a region: it begins on a later line than `i - 1` ends, and that line has no `///` to lend it. */
@@ -164,16 +180,16 @@ function copy(value: unknown, delta: number): unknown {
     const v = out[key];
     if (typeof v === 'object' && v !== null) out[key] = key === 'range' ? shiftRange(v as Range, delta) : copy(v, delta);
   }
-  if (out.kind === 'table') moves.set(out as unknown as A.TableDecl, { from: value as A.TableDecl, delta });
+  if (out.kind === 'table' || out.kind === 'data') moves.set(out, { from: value, delta });
   return out;
 }
 
-/** Tables that are copies of a table of the previous parse, moved by `delta` lines. */
-const moves = new WeakMap<A.TableDecl, { from: A.TableDecl; delta: number }>();
+/** Tables and data blocks that are copies of one of the previous parse, moved by `delta` lines. */
+const moves = new WeakMap<object, { from: object; delta: number }>();
 
-/** The table this one was moved from by an edit above it, so checks can reuse what they found there. */
-export function movedFrom(table: A.TableDecl): { from: A.TableDecl; delta: number } | undefined {
-  return moves.get(table);
+/** The node this one was moved from by an edit above it, so checks can reuse what they found there. */
+export function movedFrom<T extends object>(node: T): { from: T; delta: number } | undefined {
+  return moves.get(node) as { from: T; delta: number } | undefined;
 }
 
 function shiftRange(range: Range, delta: number): Range {

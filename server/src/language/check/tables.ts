@@ -3,12 +3,11 @@
  * every row a distribution over the variable's states (sums to 1 within 1e-6).
  */
 import type * as A from '../ast.js';
-import type { Diagnostic } from '../diagnostics.js';
 import type { Scope, VariableInfo } from '../symbols.js';
 import type { CheckContext } from './context.js';
 import { checkProbability, checkState, findVariable, listStates, lookupVariable, showNumber } from './resolve.js';
 import { checkParameterPrior } from './parameterPriors.js';
-import { movedFrom, shifted } from '../incremental.js';
+import { CheckMemo } from './memo.js';
 
 export const SUM_TOLERANCE = 1e-6;
 /** Beyond this many parent assignments only the count of rows is compared, not each assignment. */
@@ -19,13 +18,19 @@ export function checkTables(ctx: CheckContext): void {
   for (const { table, scope } of ctx.symbols.tables) {
     const child = checkHead(ctx, table, scope);
     if (child) rememberTable(ctx, seen, scope, table);
-    if (!child || !replayBody(ctx, table, scope, child.variable)) checkBody(ctx, table, scope, child?.variable);
+    // Parents as `lookupVariable` finds them, without reporting: the body reports unknown ones.
+    const parents = table.head.conditions.map((c) => (c.value ? undefined : findVariable(ctx, scope, c.variable.text)));
+    const inputs = [child?.variable, ...parents];
+    bodies.run(ctx.report, table, inputs, () => checkBody(ctx, table, scope, child?.variable), inputs.every((v) => v?.declaration) && !table.parameterPrior);
+    if (!table.parameterPrior) for (const [i, c] of table.head.conditions.entries()) if (parents[i]?.declaration) ctx.symbols.references.set(c.variable, parents[i]!.declaration!);
   }
 }
 
-/** The rows against the variables: the costly part, which `replayBody` skips for unchanged tables. */
+/** Findings of each table's rows, replayed while the table and the variables it names are unchanged. */
+const bodies = new CheckMemo<A.TableDecl>({ followMoves: true });
+
+/** The rows against the variables: the costly part of a table's check. */
 function checkBody(ctx: CheckContext, table: A.TableDecl, scope: Scope, child: VariableInfo | undefined): void {
-  const from = ctx.report.diagnostics.length;
   for (const row of table.rows) for (const entry of row.entries) checkProbability(ctx, entry.value);
   if (table.value) checkProbability(ctx, table.value);
   if (table.parameterPrior) {
@@ -33,52 +38,10 @@ function checkBody(ctx: CheckContext, table: A.TableDecl, scope: Scope, child: V
     return;
   }
   const parents = table.head.conditions.map((c) => (c.value ? undefined : lookupVariable(ctx, scope, c.variable)));
-  if (!child) return;
-  if (child.type !== 'real') {
-    if (table.value) checkShorthand(ctx, table, child, parents.length);
-    else if (parents.length === 0) checkPrior(ctx, table, child);
-    else checkConditional(ctx, table, child, parents);
-  }
-  if (parents.every((p) => p?.declaration)) {
-    bodies.set(table, { variables: [child, ...(parents as VariableInfo[])], diagnostics: ctx.report.diagnostics.slice(from) });
-  }
-}
-
-/**
- * What checking a table's body reported, kept for as long as the table node lives. The editor
- * re-parses only the statements an edit touched (see `incremental.ts`), so most tables are the
- * very same nodes at the next keystroke; if the variables they name resolve to the same
- * declarations with the same states, their findings are the same and are reported again as they are.
- */
-interface CheckedBody { variables: VariableInfo[]; diagnostics: Diagnostic[] }
-const bodies = new WeakMap<A.TableDecl, CheckedBody>();
-
-function replayBody(ctx: CheckContext, table: A.TableDecl, scope: Scope, child: VariableInfo): boolean {
-  const known = bodies.get(table) ?? movedBody(table);
-  if (!known || !sameVariable(known.variables[0], child)) return false;
-  const conditions = table.head.conditions;
-  for (let i = 0; i < conditions.length; i++) {
-    if (!sameVariable(known.variables[i + 1], findVariable(ctx, scope, conditions[i].variable.text))) return false;
-  }
-  for (const c of conditions) ctx.symbols.references.set(c.variable, findVariable(ctx, scope, c.variable.text)!.declaration!);
-  ctx.report.diagnostics.push(...known.diagnostics);
-  return true;
-}
-
-/** The findings for the table this one is a moved copy of, moved with it. */
-function movedBody(table: A.TableDecl): CheckedBody | undefined {
-  const move = movedFrom(table);
-  const known = move && bodies.get(move.from);
-  if (!move || !known) return undefined;
-  const body = { variables: known.variables, diagnostics: known.diagnostics.map((d) => shifted(d, move.delta)) };
-  bodies.set(table, body);
-  return body;
-}
-
-function sameVariable(a: VariableInfo, b: VariableInfo | undefined): boolean {
-  if (!b || a.declaration !== b.declaration || a.type !== b.type || a.name !== b.name) return false;
-  if (a.states === b.states) return true;
-  return a.states !== undefined && b.states !== undefined && a.states.length === b.states.length && a.states.every((s, i) => s === b.states![i]);
+  if (!child || child.type === 'real') return;
+  if (table.value) checkShorthand(ctx, table, child, parents.length);
+  else if (parents.length === 0) checkPrior(ctx, table, child);
+  else checkConditional(ctx, table, child, parents);
 }
 
 function checkHead(ctx: CheckContext, table: A.TableDecl, scope: Scope): { variable: VariableInfo } | undefined {
