@@ -9,6 +9,7 @@ import type * as A from './ast.js';
 import type { Diagnostic, Position, Range } from './diagnostics.js';
 import { parse, parseRegion, type ParseOutput } from './parse.js';
 import { lineStarts } from './lines.js';
+import { statementKeywords } from './tokens.js';
 
 /** A parse with what the next incremental parse needs of its text. */
 export interface ParseState {
@@ -67,9 +68,9 @@ function reparseRegion(previous: ParseState, text: string, starts: number[]): Pa
   // the top level is then not a sequence of independent statements.
   if (statements.length === 0 || statements.some(headerlessNetwork)) return undefined;
   const edit = changedLines(previous.text, previous.starts, text, starts);
-  const region = regionAround(previous, edit);
+  const region = regionAround(previous, edit, text, starts);
   if (!region) return undefined;
-  const { lo, touched, hi, firstLine, lastLineOld } = region;
+  const { lo, touched, next, firstLine, lastLineOld } = region;
   const lastLine = lastLineOld + edit.delta;
   const from = starts[firstLine];
   const to = lastLine + 1 < starts.length ? starts[lastLine + 1] : text.length;
@@ -84,8 +85,10 @@ function reparseRegion(previous: ParseState, text: string, starts: number[]): Pa
   // boundaries moved (a bracket the edit opened swallowed the next statement, …).
   if (lo < touched && !sameStart(fresh[0], statements[lo], 0)) return undefined;
   const lastLines = previous.output.lastLines;
-  if (hi < statements.length && !(sameStart(fresh[fresh.length - 1], statements[hi], edit.delta) && sub.lastLines[fresh.length - 1] === lastLines[hi] + edit.delta)) return undefined;
-  const after = statements.slice(hi + 1).map((s) => shifted(s, edit.delta));
+  if (region.neighbour && !(sameStart(fresh[fresh.length - 1], statements[next - 1], edit.delta) && sub.lastLines[fresh.length - 1] === lastLines[next - 1] + edit.delta)) return undefined;
+  // Without a neighbour, the next statement's keyword starts a statement unless a bracket is left open.
+  if (!region.neighbour && next < statements.length && sub.openAtEnd) return undefined;
+  const after = statements.slice(next).map((s) => shifted(s, edit.delta));
   const ast: A.BayesFile = { kind: 'file', statements: [...statements.slice(0, lo), ...fresh, ...after], range: sub.ast.range };
   const old = previous.output.diagnostics;
   const diagnostics = [
@@ -93,7 +96,8 @@ function reparseRegion(previous: ParseState, text: string, starts: number[]): Pa
     ...sub.diagnostics,
     ...old.filter((d) => d.range.start.line > lastLineOld).map((d) => shifted(d, edit.delta)),
   ];
-  return { ast, diagnostics, lastLines: [...lastLines.slice(0, lo), ...sub.lastLines, ...lastLines.slice(hi + 1).map((l) => l + edit.delta)] };
+  const kept = lastLines.slice(next).map((l) => l + edit.delta);
+  return { ast, diagnostics, lastLines: [...lastLines.slice(0, lo), ...sub.lastLines, ...kept], openAtEnd: previous.output.openAtEnd };
 }
 
 function headerlessNetwork(s: A.Statement): boolean {
@@ -104,13 +108,28 @@ function hasBlockComment(text: string): boolean {
   return text.includes('/*') || text.includes('*/');
 }
 
+interface Region {
+  /** The first statement parsed again, and the first the edit touched. */
+  lo: number;
+  touched: number;
+  /** The first statement kept after the region (the statement count when none is). */
+  next: number;
+  /** Whether the statement before `next` is an unchanged neighbour parsed to check the boundary. */
+  neighbour: boolean;
+  /** The region's lines in the old text. */
+  firstLine: number;
+  lastLineOld: number;
+}
+
 /**
- * Statements `lo` to `hi` and their lines: those the edit touched plus an unchanged one on each
- * side (`hi` may be past the end: the region then runs to the end of the text). The region
- * starts on the line after the statement before `lo`, so the comments above `lo` — its doc —
- * are parsed with it; statements sharing a line with the region's edges widen it.
+ * The statements an edit touched, and their lines. The statement before them is parsed again
+ * too unless the edit leaves the touched statement's first token alone; the statement after
+ * them too unless it starts a line with a statement keyword (it then starts a statement
+ * whatever comes before it, bar an open bracket, which `openAtEnd` tells). The region starts
+ * on the line after the statement before `lo`, so the comments above `lo` — its doc — are
+ * parsed with it; statements sharing a line with the region's edges widen it.
  */
-function regionAround(previous: ParseState, edit: Edit): { lo: number; touched: number; hi: number; firstLine: number; lastLineOld: number } | undefined {
+function regionAround(previous: ParseState, edit: Edit, text: string, starts: number[]): Region | undefined {
   const statements = previous.output.ast.statements;
   const n = statements.length;
   const lastLines = previous.output.lastLines;
@@ -122,10 +141,33 @@ function regionAround(previous: ParseState, edit: Edit): { lo: number; touched: 
   while (lo > 0 && !cleanStart(previous, lo)) lo--;
   let hi = touched;
   while (hi < n && statements[hi].range.start.line <= edit.lastOld) hi++;
-  while (hi < n - 1 && statements[hi + 1].range.start.line <= lastLines[hi]) hi++;
   const firstLine = lo === 0 ? 0 : lastLines[lo - 1] + 1;
+  if (firstLine > edit.first) return undefined;
+  if (hi < n && hi > lo && startsStatement(previous, hi, edit, text, starts)) {
+    return { lo, touched, next: hi, neighbour: false, firstLine, lastLineOld: statements[hi].range.start.line - 1 };
+  }
+  while (hi < n - 1 && statements[hi + 1].range.start.line <= lastLines[hi]) hi++;
   const lastLineOld = hi < n ? lastLines[hi] : previous.starts.length - 1;
-  return firstLine <= edit.first ? { lo, touched, hi, firstLine, lastLineOld } : undefined;
+  return { lo, touched, next: hi + 1, neighbour: hi < n, firstLine, lastLineOld };
+}
+
+const statementWords = new Set([...statementKeywords].map((t) => t.name.slice('kw_'.length)));
+
+/**
+ * Whether statement `i`, after the edit, begins its line with a statement keyword on a line of
+ * its own (no statement ends there) and has no `///` line above it, before or after the edit.
+ */
+function startsStatement(previous: ParseState, i: number, edit: Edit, text: string, starts: number[]): boolean {
+  const { line, character } = previous.output.ast.statements[i].range.start;
+  if (previous.output.lastLines[i - 1] >= line) return false;
+  const lineText = lineAt(previous.text, previous.starts, line);
+  const word = /^[ \t]*([A-Za-z_][A-Za-z0-9_]*)/.exec(lineText);
+  if (!word || word[0].length - word[1].length !== character || !statementWords.has(word[1])) return false;
+  return !lineAt(previous.text, previous.starts, line - 1).includes('///') && !lineAt(text, starts, line - 1 + edit.delta).includes('///');
+}
+
+function lineAt(text: string, starts: number[], line: number): string {
+  return line < 0 || line >= starts.length ? '' : text.slice(starts[line], starts[line + 1] ?? text.length);
 }
 
 /** Whether the edit starts past the statement's first token (and a character after it). */

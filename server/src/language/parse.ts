@@ -21,6 +21,8 @@ export interface ParseOutput {
    * dropped trailing lines. Incremental re-parsing cuts the text at these lines.
    */
   lastLines: number[];
+  /** Whether the last statement leaves a bracket open (the next statement keyword must then be indented no deeper to start one). */
+  openAtEnd: boolean;
 }
 
 /** Lines a statement may lose to recovery before it is given up on. */
@@ -52,7 +54,8 @@ export function parseRegion(text: string, firstLine: number, range: Range): Pars
   };
   bayesParser().text = text;
   const all = lexed.tokens;
-  for (const chunk of splitStatements(all)) {
+  const chunks = splitStatements(all);
+  for (const chunk of chunks) {
     const lastLine = all[chunk.end - 1].startLine! - 1;
     if (open.length > 0 && open[0]) lastLines[lastLines.length - 1] = lastLine; // inside a top-level network
     if (chunk.kind === 'networkClose') {
@@ -76,7 +79,9 @@ export function parseRegion(text: string, firstLine: number, range: Range): Pars
   for (const network of open) {
     if (network) diagnostics.push(syntaxError(`network '${network.name.text}' is missing its closing '}'`, network.name.range, 'unclosed-network'));
   }
-  return { ast: file, diagnostics: onePerLine(diagnostics), lastLines };
+  const last = chunks[chunks.length - 1];
+  const openAtEnd = last?.kind === 'statement' && unclosedOpener(all.slice(last.start, last.end)) !== undefined;
+  return { ast: file, diagnostics: onePerLine(diagnostics), lastLines, openAtEnd };
 }
 
 /** Moves lexed tokens and lexing errors down by `lines` (offsets stay relative to the text). */

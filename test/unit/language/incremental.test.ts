@@ -94,3 +94,17 @@ test('an edit inside one statement re-parses only around it', () => {
   assert.notEqual(after.output.ast.statements[i], before.output.ast.statements[i]);
   assert.deepStrictEqual(after.output.ast, parse(after.text).ast);
 });
+
+test('an edit in the statement above a data block leaves the block as it was', () => {
+  const text = 'variable A : bool\nquery P(A)\n\ndata D {\n  A\n  true\n  false\n}\n';
+  const before = fullParse(text);
+  const after = reparse(before, text.replace('query P(A)', 'query P(A = true)'));
+  assert.equal(after.output.ast.statements[2], before.output.ast.statements[2]);
+  assert.deepStrictEqual(after.output.ast, parse(after.text).ast);
+  // Left open, a bracket swallows a block indented deeper than its statement (see chunks.ts).
+  const indented = text.replace('\ndata D', '\n  data D');
+  const broken = reparse(fullParse(indented), indented.replace('query P(A)', 'query P(A'));
+  const fresh = parse(broken.text);
+  assert.equal(fresh.ast.statements.length, 2);
+  assert.deepStrictEqual([broken.output.ast, broken.output.diagnostics], [fresh.ast, fresh.diagnostics]);
+});
