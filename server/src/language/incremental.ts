@@ -25,8 +25,10 @@ export function fullParse(text: string): ParseState {
 /** The parse of `text`, reusing what `previous` parsed of the lines the edit left alone. */
 export function reparse(previous: ParseState, text: string): ParseState {
   if (previous.text === text) return previous;
-  const starts = lineStarts(text);
-  const output = reparseRegion(previous, text, starts);
+  const prefix = commonPrefix(previous.text, text);
+  const suffix = commonSuffix(previous.text, text, Math.min(previous.text.length, text.length) - prefix);
+  const starts = updatedStarts(previous.starts, previous.text.length, text, prefix, suffix);
+  const output = reparseRegion(previous, text, starts, changedLines(previous, starts, prefix, suffix));
   return { text, starts, output: output ?? parse(text) };
 }
 
@@ -36,18 +38,52 @@ export function reparse(previous: ParseState, text: string): ParseState {
  */
 interface Edit { first: number; lastOld: number; delta: number; prefix: number }
 
-/** The changed lines, from the common prefix and suffix of the two texts. */
-export function changedLines(oldText: string, oldStarts: number[], text: string, starts: number[]): Edit {
-  const max = Math.min(oldText.length, text.length);
-  let prefix = 0;
-  while (prefix < max && oldText.charCodeAt(prefix) === text.charCodeAt(prefix)) prefix++;
-  let suffix = 0;
-  while (suffix < max - prefix && oldText.charCodeAt(oldText.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)) suffix++;
+/** The changed lines, given the length of the texts' common prefix and suffix. */
+function changedLines(previous: ParseState, starts: number[], prefix: number, suffix: number): Edit {
   // An edit right after a `\r` may turn the line break `\r\n` into two: count the line it ends as changed.
-  const afterCR = prefix > 0 && oldText.charCodeAt(prefix - 1) === 13;
-  const first = Math.max(0, lineOf(oldStarts, prefix) - (afterCR ? 1 : 0));
-  const lastOld = lineOf(oldStarts, oldText.length - suffix);
-  return { first, lastOld, delta: starts.length - oldStarts.length, prefix };
+  const afterCR = prefix > 0 && previous.text.charCodeAt(prefix - 1) === 13;
+  const first = Math.max(0, lineOf(previous.starts, prefix) - (afterCR ? 1 : 0));
+  const lastOld = lineOf(previous.starts, previous.text.length - suffix);
+  return { first, lastOld, delta: starts.length - previous.starts.length, prefix };
+}
+
+/** Block sizes for comparing texts: string equality of slices is a memory compare, far quicker than a loop. */
+const BLOCKS = [65536, 4096, 256, 16];
+
+export function commonPrefix(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  for (const block of BLOCKS) while (i + block <= max && a.slice(i, i + block) === b.slice(i, i + block)) i += block;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** The common suffix, at most `max` long (so that it does not overlap the common prefix). */
+export function commonSuffix(a: string, b: string, max: number): number {
+  let i = 0;
+  for (const block of BLOCKS) while (i + block <= max && a.slice(a.length - i - block, a.length - i) === b.slice(b.length - i - block, b.length - i)) i += block;
+  while (i < max && a.charCodeAt(a.length - 1 - i) === b.charCodeAt(b.length - 1 - i)) i++;
+  return i;
+}
+
+/**
+ * The new text's line starts (as `lineStarts` counts them), from the old ones: starts well
+ * before the change are kept, those in the common suffix move by the change in length, and
+ * only the changed span is scanned.
+ */
+export function updatedStarts(oldStarts: number[], oldLength: number, text: string, prefix: number, suffix: number): number[] {
+  // A start depends on the characters just before and at it: both must lie outside the change.
+  const keep = Math.max(0, lineOf(oldStarts, prefix) - 1);
+  let tail = lineOf(oldStarts, oldLength - suffix) + 1;
+  const shift = text.length - oldLength;
+  const end = tail < oldStarts.length ? oldStarts[tail] + shift : text.length + 1;
+  const starts = oldStarts.slice(0, keep + 1);
+  for (let i = oldStarts[keep]; i < text.length && i + 1 < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  }
+  for (; tail < oldStarts.length; tail++) starts.push(oldStarts[tail] + shift);
+  return starts;
 }
 
 /** The line holding `offset` (binary search over line starts). */
@@ -62,12 +98,11 @@ function lineOf(starts: number[], offset: number): number {
   return lo;
 }
 
-function reparseRegion(previous: ParseState, text: string, starts: number[]): ParseOutput | undefined {
+function reparseRegion(previous: ParseState, text: string, starts: number[], edit: Edit): ParseOutput | undefined {
   const statements = previous.output.ast.statements;
   // A network whose header did not parse leaves its statements at the top level until its `}`:
   // the top level is then not a sequence of independent statements.
   if (statements.length === 0 || statements.some(headerlessNetwork)) return undefined;
-  const edit = changedLines(previous.text, previous.starts, text, starts);
   const region = regionAround(previous, edit, text, starts);
   if (!region) return undefined;
   const { lo, touched, next, firstLine, lastLineOld } = region;

@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from '../../../server/src/language/parse.js';
 import { fullParse, reparse, type ParseState } from '../../../server/src/language/incremental.js';
+import { lineStarts } from '../../../server/src/language/lines.js';
 
 const examples = resolve(import.meta.dirname, '../../../examples');
 const sources = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort().map((f) => [f, readFileSync(join(examples, f), 'utf8')] as const);
@@ -60,6 +61,7 @@ function checkEdits(name: string, text: string, seed: number, steps: number): vo
     state = reparse(state, next);
     const fresh = parse(next);
     const where = `${name}, seed ${seed}, step ${step}`;
+    assert.deepStrictEqual(state.starts, lineStarts(next), `line starts differ: ${where}`);
     assert.deepStrictEqual(state.output.diagnostics, fresh.diagnostics, `diagnostics differ: ${where}`);
     assert.deepStrictEqual(state.output.ast, fresh.ast, `AST differs: ${where}`);
   }
