@@ -11,7 +11,7 @@ import { parse, parseRegion, type ParseOutput } from './parse.js';
 import { lineStarts } from './lines.js';
 import { statementKeywords } from './tokens.js';
 
-/** A parse with what the next incremental parse needs of its text. */
+/** A parse with what the next incremental parse needs of its text. `reparse` consumes it: its nodes move on into the next parse. */
 export interface ParseState {
   text: string;
   starts: number[];
@@ -123,13 +123,16 @@ function reparseRegion(previous: ParseState, text: string, starts: number[], edi
   if (region.neighbour && !(sameStart(fresh[fresh.length - 1], statements[next - 1], edit.delta) && sub.lastLines[fresh.length - 1] === lastLines[next - 1] + edit.delta)) return undefined;
   // Without a neighbour, the next statement's keyword starts a statement unless a bracket is left open.
   if (!region.neighbour && next < statements.length && sub.openAtEnd) return undefined;
-  const after = statements.slice(next).map((s) => shifted(s, edit.delta));
-  const ast: A.BayesFile = { kind: 'file', statements: [...statements.slice(0, lo), ...fresh, ...after], range: sub.ast.range };
+  const after = statements.slice(next);
   const old = previous.output.diagnostics;
+  const above = old.filter((d) => d.range.start.line < firstLine);
+  const below = old.filter((d) => d.range.start.line > lastLineOld);
+  moveDown([...after, ...below], edit.delta);
+  const ast: A.BayesFile = { kind: 'file', statements: [...statements.slice(0, lo), ...fresh, ...after], range: sub.ast.range };
   const diagnostics = [
-    ...old.filter((d) => d.range.start.line < firstLine),
+    ...above,
     ...sub.diagnostics,
-    ...old.filter((d) => d.range.start.line > lastLineOld).map((d) => shifted(d, edit.delta)),
+    ...below,
   ];
   const kept = lastLines.slice(next).map((l) => l + edit.delta);
   return { ast, diagnostics, lastLines: [...lastLines.slice(0, lo), ...sub.lastLines, ...kept], openAtEnd: previous.output.openAtEnd };
@@ -238,40 +241,36 @@ function documentRangeOf(text: string, starts: number[]): Range {
 }
 
 /**
- * A copy of a node (statement or diagnostic) `delta` lines further down. Copied, not moved:
- * nodes share position objects (a row's range starts where its first key's does), and the
- * previous parse may still be read by whoever holds it.
+ * Moves statements and diagnostics `delta` lines down, in place. In place rather than copied:
+ * copying half a 10,000-line AST per keystroke costs more in garbage collection than parsing
+ * it, and nodes that keep their identity keep the checker's memo (see `check/memo.ts`). The
+ * previous parse is consumed. Nodes share position objects (a row's range starts where its
+ * first key's does; a diagnostic may use a node's range) and each must move once: the first
+ * pass writes the new line as `-1 - line` (lines are never negative, so a negative line means
+ * "already moved"), the second turns it back. Cheaper than a set of visited positions.
  */
-export function shifted<T>(node: T, delta: number): T {
-  if (delta === 0) return node;
-  return copy(node, delta) as T;
+function moveDown(nodes: readonly object[], delta: number): void {
+  if (delta === 0) return;
+  forEachPosition(nodes, (p) => { if (p.line >= 0) p.line = -1 - (p.line + delta); });
+  forEachPosition(nodes, (p) => { if (p.line < 0) p.line = -1 - p.line; });
 }
 
-function copy(value: unknown, delta: number): unknown {
-  if (Array.isArray(value)) return value.map((v) => copy(v, delta));
-  if (typeof value !== 'object' || value === null) return value;
-  // A spread clone keeps the node's shape (fast property access for every later reader);
-  // assigning fields it already has does not change it.
-  const out: Record<string, unknown> = { ...value };
-  for (const key in out) {
-    const v = out[key];
-    if (typeof v === 'object' && v !== null) out[key] = key === 'range' ? shiftRange(v as Range, delta) : copy(v, delta);
-  }
-  if (out.kind === 'table' || out.kind === 'data') moves.set(out, { from: value, delta });
-  return out;
-}
-
-/** Tables and data blocks that are copies of one of the previous parse, moved by `delta` lines. */
-const moves = new WeakMap<object, { from: object; delta: number }>();
-
-/** The node this one was moved from by an edit above it, so checks can reuse what they found there. */
-export function movedFrom<T extends object>(node: T): { from: T; delta: number } | undefined {
-  return moves.get(node) as { from: T; delta: number } | undefined;
-}
-
-function shiftRange(range: Range, delta: number): Range {
-  return {
-    start: { line: range.start.line + delta, character: range.start.character },
-    end: { line: range.end.line + delta, character: range.end.character },
+function forEachPosition(nodes: readonly object[], f: (p: Position) => void): void {
+  const visit = (value: object): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) if (typeof item === 'object' && item !== null) visit(item);
+      return;
+    }
+    for (const key in value) {
+      const v = (value as Record<string, unknown>)[key];
+      if (typeof v !== 'object' || v === null) continue;
+      if (key === 'range') {
+        f((v as Range).start);
+        f((v as Range).end);
+      } else {
+        visit(v);
+      }
+    }
   };
+  for (const node of nodes) visit(node);
 }

@@ -184,7 +184,7 @@ function dataInfo(decl: A.DataDecl, env: CheckEnvironment, report: Reporter): Da
 }
 
 /** Columns of each inline data block, kept while the block's node lives (they depend on nothing else). */
-const inlineColumns = new CheckMemo<A.DataDecl, Map<string, ColumnInfo>>({ followMoves: false });
+const inlineColumns = new CheckMemo<A.DataDecl, Map<string, ColumnInfo>>();
 
 function columnsOf(decl: A.DataDecl, report: Reporter): Map<string, ColumnInfo> {
   const columns = new Map<string, ColumnInfo>();

@@ -14,7 +14,7 @@ export function checkData(ctx: CheckContext): void {
 }
 
 /** Findings of each inline data block, replayed while it and the variables its columns name are unchanged. */
-const inline = new CheckMemo<A.DataDecl>({ followMoves: true });
+const inline = new CheckMemo<A.DataDecl>();
 
 function checkInlineOnce(ctx: CheckContext, decl: A.DataDecl): void {
   const variables = decl.header.map((column) => findVariable(ctx, ctx.symbols.defaultScope, column.text));

@@ -1,23 +1,20 @@
 /**
  * Findings kept per AST node between checks. The editor re-parses only the statements an edit
  * touched (see `incremental.ts`), so at the next keystroke most statements are the very same
- * nodes (or copies moved by whole lines). A check that depends only on its node and on the
+ * nodes (moved down or up in place when an edit above adds or removes lines). A check that depends only on its node and on the
  * variables it names — same declarations, same states — reports the same diagnostics, which are
  * then replayed instead of re-walking big tables and data blocks.
  */
 import type { Diagnostic } from '../diagnostics.js';
 import type { VariableInfo } from '../symbols.js';
 import type { Reporter } from './context.js';
-import { movedFrom, shifted } from '../incremental.js';
 import type * as A from '../ast.js';
 
+/** Diagnostics are kept with lines counted from the node's first line: an edit above moves the node, not its findings. */
 interface Entry<V> { inputs: (VariableInfo | undefined)[]; diagnostics: Diagnostic[]; value: V }
 
 export class CheckMemo<K extends A.AstNode, V = void> {
   private readonly entries = new WeakMap<K, Entry<V>>();
-
-  /** `followMoves`: findings hold nothing but diagnostics, so a moved copy may take them, moved. */
-  constructor(private readonly options: { followMoves: boolean }) {}
 
   /**
    * `compute()`'s value and diagnostics, replayed when `node` was checked before with the same
@@ -25,26 +22,22 @@ export class CheckMemo<K extends A.AstNode, V = void> {
    * report depends on the whole file.
    */
   run(report: Reporter, node: K, inputs: (VariableInfo | undefined)[], compute: () => V, cacheable = true): V {
-    const known = this.entries.get(node) ?? this.moved(node);
+    const line = node.range.start.line;
+    const known = this.entries.get(node);
     if (known && sameInputs(known.inputs, inputs)) {
-      report.diagnostics.push(...known.diagnostics);
+      for (const d of known.diagnostics) report.diagnostics.push(movedBy(d, line));
       return known.value;
     }
     const from = report.diagnostics.length;
     const value = compute();
-    if (cacheable) this.entries.set(node, { inputs, diagnostics: report.diagnostics.slice(from), value });
+    if (cacheable) this.entries.set(node, { inputs, diagnostics: report.diagnostics.slice(from).map((d) => movedBy(d, -line)), value });
     return value;
   }
+}
 
-  /** The entry of the node this one is a copy of, moved down or up with it. */
-  private moved(node: K): Entry<V> | undefined {
-    const move = this.options.followMoves ? movedFrom(node) : undefined;
-    const known = move && this.entries.get(move.from);
-    if (!move || !known) return undefined;
-    const entry = { ...known, diagnostics: known.diagnostics.map((d) => shifted(d, move.delta)) };
-    this.entries.set(node, entry);
-    return entry;
-  }
+function movedBy(d: Diagnostic, lines: number): Diagnostic {
+  const { start, end } = d.range;
+  return { ...d, range: { start: { line: start.line + lines, character: start.character }, end: { line: end.line + lines, character: end.character } } };
 }
 
 function sameInputs(a: (VariableInfo | undefined)[], b: (VariableInfo | undefined)[]): boolean {

@@ -27,7 +27,7 @@ export function checkTables(ctx: CheckContext): void {
 }
 
 /** Findings of each table's rows, replayed while the table and the variables it names are unchanged. */
-const bodies = new CheckMemo<A.TableDecl>({ followMoves: true });
+const bodies = new CheckMemo<A.TableDecl>();
 
 /** The rows against the variables: the costly part of a table's check. */
 function checkBody(ctx: CheckContext, table: A.TableDecl, scope: Scope, child: VariableInfo | undefined): void {
