@@ -1,9 +1,10 @@
 /**
  * Incremental re-parsing for the editor: after an edit, only the top-level statements the edit
- * touched (and one unchanged neighbour on each side) are lexed and parsed again; the statements
- * before them are kept as they are, those after are kept with their lines shifted. The result
- * is the AST and diagnostics a full `parse` of the new text would give (a property test holds
- * it to that); whenever that cannot be guaranteed cheaply, it falls back to a full parse.
+ * touched (with an unchanged neighbour where a statement boundary could move) are lexed and
+ * parsed again; the statements before them are kept as they are, those after are kept and
+ * moved by the number of lines the edit added or removed. The result is the AST and
+ * diagnostics a full `parse` of the new text would give (a property test holds it to that);
+ * whenever that cannot be guaranteed cheaply, it falls back to a full parse.
  */
 import type * as A from './ast.js';
 import type { Diagnostic, Position, Range } from './diagnostics.js';
@@ -186,7 +187,7 @@ function regionAround(previous: ParseState, edit: Edit, text: string, starts: nu
   }
   while (hi < n - 1 && statements[hi + 1].range.start.line <= lastLines[hi]) hi++;
   const lastLineOld = hi < n ? lastLines[hi] : previous.starts.length - 1;
-  return { lo, touched, next: hi + 1, neighbour: hi < n, firstLine, lastLineOld };
+  return { lo, touched, next: Math.min(hi + 1, n), neighbour: hi < n, firstLine, lastLineOld };
 }
 
 const statementWords = new Set([...statementKeywords].map((t) => t.name.slice('kw_'.length)));

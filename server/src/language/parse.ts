@@ -80,7 +80,7 @@ export function parseRegion(text: string, firstLine: number, range: Range): Pars
     if (network) diagnostics.push(syntaxError(`network '${network.name.text}' is missing its closing '}'`, network.name.range, 'unclosed-network'));
   }
   const last = chunks[chunks.length - 1];
-  const openAtEnd = last?.kind === 'statement' && unclosedOpener(all.slice(last.start, last.end)) !== undefined;
+  const openAtEnd = last?.kind === 'statement' && last.unclosed;
   return { ast: file, diagnostics: onePerLine(diagnostics), lastLines, openAtEnd };
 }
 

@@ -1,9 +1,9 @@
 /**
  * Findings kept per AST node between checks. The editor re-parses only the statements an edit
  * touched (see `incremental.ts`), so at the next keystroke most statements are the very same
- * nodes (moved down or up in place when an edit above adds or removes lines). A check that depends only on its node and on the
- * variables it names — same declarations, same states — reports the same diagnostics, which are
- * then replayed instead of re-walking big tables and data blocks.
+ * nodes (moved in place when an edit above adds or removes lines). A check that depends only
+ * on its node and on the variables it names — same declarations, same states — reports the
+ * same diagnostics, which are then replayed instead of re-walking big tables and data blocks.
  */
 import type { Diagnostic } from '../diagnostics.js';
 import type { VariableInfo } from '../symbols.js';
