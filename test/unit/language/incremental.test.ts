@@ -69,7 +69,7 @@ function checkEdits(name: string, text: string, seed: number, steps: number): vo
 
 test('incremental parse equals a full parse after random edits of every example', () => {
   for (const [name, text] of sources) {
-    for (let seed = 1; seed <= 3; seed++) checkEdits(name, text, seed, 30);
+    for (let seed = 1; seed <= 3; seed++) checkEdits(name, text, seed, 25);
   }
 });
 
@@ -81,7 +81,7 @@ function bigModel(): string {
 }
 
 test('incremental parse equals a full parse after random edits of a 10,000-line model', () => {
-  checkEdits('10,000 lines', bigModel(), 7, 12);
+  checkEdits('10,000 lines', bigModel(), 7, 8);
 });
 
 test('an edit inside one statement re-parses only around it', () => {
