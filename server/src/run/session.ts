@@ -82,7 +82,8 @@ export class Session {
     const known = this.parsed.get(uri);
     // TextDocument objects are updated in place: compare the version the parse was made at.
     if (known && known.version === document.version) return known;
-    // Edits re-parse only the statements they touch (see language/incremental.ts).
+    // Edits re-parse only the statements they touch (see language/incremental.ts). That consumes
+    // the previous version's parse: its kept nodes move into this one.
     const text = document.getText();
     const state = known ? reparse(known.state, text) : fullParse(text);
     const entry = { document, version: document.version, text, parse: state.output, state };
