@@ -5,6 +5,9 @@
  * Target: < 100 ms for parse + check of the 10,000 lines. Wall time drifts with the load of this
  * shared machine; the CPU time of the process (parse + check, all threads) is reported beside it.
  *
+ * Then the editor's path: a character typed on the middle line, and a line inserted or removed
+ * there, each re-parsed incrementally and checked (for ALARM that line is in the data block).
+ *
  *   npm run bench:parse [-- --lines 10000 --runs 9]
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +21,7 @@ import type { CheckEnvironment } from '../server/src/language/index.js';
 // wrappers around every closure would dominate the parser's time).
 const bundle = resolve(import.meta.dirname, '../out/bench/language.mjs');
 await build({ entryPoints: [resolve(import.meta.dirname, '../server/src/language/index.ts')], bundle: true, format: 'esm', platform: 'node', outfile: bundle, logLevel: 'warning' });
-const { parseDocument, checkDocument } = (await import(pathToFileURL(bundle).href)) as typeof import('../server/src/language/index.js');
+const { parseDocument, checkDocument, fullParse, reparse } = (await import(pathToFileURL(bundle).href)) as typeof import('../server/src/language/index.js');
 
 interface BifVariable { name: string; states: string[] }
 interface BifTable { child: string; parents: string[]; rows: { keys: string[]; probs: number[] }[] }
@@ -174,4 +177,30 @@ for (const [label, text] of models) {
   const cpuMs = median(warm.map((w) => w.cpuMs));
   console.log(`  warm, median of ${runs}: parse ${parseMs.toFixed(1)} ms + check ${checkMs.toFixed(1)} ms = ${total.toFixed(1)} ms wall, ${cpuMs.toFixed(1)} ms CPU`);
   console.log(`  ${Math.round(lineCount / (total / 1000)).toLocaleString('en')} lines/second (target: 10,000 lines in < 100 ms)`);
+  console.log(`  keystroke, incremental, median of ${runs}: ${editing(text, 'character').toFixed(1)} ms CPU; line inserted or removed: ${editing(text, 'line').toFixed(1)} ms CPU`);
+}
+
+/**
+ * Median CPU milliseconds of re-parsing (incrementally) and checking after each of `runs` edits
+ * on the middle line: its first character typed over and back, or a line break put before it and removed.
+ */
+function editing(text: string, kind: 'character' | 'line'): number {
+  const lines = text.split('\n');
+  const line = Math.floor(lines.length / 2);
+  const at = lines.slice(0, line).join('\n').length + 1 + lines[line].search(/\S|$/);
+  let state = fullParse(text);
+  checkDocument(state.output.ast, env);
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const current = state.text;
+    const next = kind === 'character'
+      ? current.slice(0, at) + (i % 2 === 0 ? 'X' : text[at]) + current.slice(at + 1)
+      : i % 2 === 0 ? current.slice(0, at) + '\n' + current.slice(at) : current.slice(0, at) + current.slice(at + 1);
+    const cpu0 = process.cpuUsage();
+    state = reparse(state, next);
+    checkDocument(state.output.ast, env);
+    const cpu = process.cpuUsage(cpu0);
+    times.push((cpu.user + cpu.system) / 1000);
+  }
+  return median(times);
 }

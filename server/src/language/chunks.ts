@@ -9,8 +9,12 @@ import type { IToken } from 'chevrotain';
 import * as T from './tokens.js';
 
 export type ChunkKind = 'statement' | 'networkOpen' | 'networkClose';
-/** A statement's tokens: `tokens[start]` up to (not including) `tokens[end]` of the whole file. */
-export interface Chunk { kind: ChunkKind; start: number; end: number }
+/**
+ * A statement's tokens: `tokens[start]` up to (not including) `tokens[end]` of the whole file;
+ * `unclosed` when it leaves a bracket open (a later keyword then starts a statement only if
+ * indented no deeper).
+ */
+export interface Chunk { kind: ChunkKind; start: number; end: number; unclosed: boolean }
 
 const openers = new Set([T.LCurly, T.LParen, T.LBracket]);
 const closers = new Set([T.RCurly, T.RParen, T.RBracket]);
@@ -31,7 +35,7 @@ export function splitStatements(tokens: readonly IToken[]): Chunk[] {
   let startColumn = 0;
   let previousLine = -1;
   const flush = (end: number, kind: ChunkKind = 'statement') => {
-    if (end > start) chunks.push({ kind, start, end });
+    if (end > start) chunks.push({ kind, start, end, unclosed: open.length > 0 });
     start = end;
     open = [];
   };
@@ -43,7 +47,7 @@ export function splitStatements(tokens: readonly IToken[]): Chunk[] {
     if (role === Role.Keyword && lineStart && i > start && (open.length === 0 || t.startColumn! <= startColumn)) flush(i);
     if (t.tokenType === T.RCurly && open.length === 0) {
       flush(i);
-      chunks.push({ kind: 'networkClose', start: i, end: i + 1 });
+      chunks.push({ kind: 'networkClose', start: i, end: i + 1, unclosed: false });
       start = i + 1;
       continue;
     }

@@ -13,6 +13,7 @@ export type { SymbolTable, Scope, VariableInfo, GlobalSymbol, DataInfo } from '.
 export { check } from './checker.js';
 export { allStatements } from './symbols.js';
 export { lineStarts, sliceRange, documentRange } from './lines.js';
+export { fullParse, reparse, type ParseState } from './incremental.js';
 
 export type { Diagnostic, Range, Position, Severity } from './diagnostics.js';
 export type * from './ast.js';

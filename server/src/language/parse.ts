@@ -16,16 +16,35 @@ import { fastDataDecl } from './dataBlock.js';
 export interface ParseOutput {
   ast: A.BayesFile;
   diagnostics: Diagnostic[];
+  /**
+   * The line of the last token of each top-level statement: past its range when recovery
+   * dropped trailing lines. Incremental re-parsing cuts the text at these lines.
+   */
+  lastLines: number[];
+  /** Whether the last statement leaves a bracket open (the next statement keyword must then be indented no deeper to start one). */
+  openAtEnd: boolean;
 }
 
 /** Lines a statement may lose to recovery before it is given up on. */
 const MAX_DROPPED_LINES = 20;
 
 export function parse(text: string): ParseOutput {
+  return parseRegion(text, 0, documentRange(text));
+}
+
+/**
+ * Parses `text` as the lines of a document that start at `firstLine` (every range is in the
+ * document's lines), for re-parsing the statements an edit touched (see `incremental.ts`).
+ * Tokens never span lines (block comments aside, which the caller rules out), so lexing from
+ * a line start yields the same tokens as lexing the whole document.
+ */
+export function parseRegion(text: string, firstLine: number, range: Range): ParseOutput {
   const lexed = tokenize(text);
+  if (firstLine !== 0) shiftTokens(lexed, firstLine);
   const diagnostics = lexed.errors.map((e) => lexDiagnostic(text, e));
   const docs = docLines(lexed.groups.doc ?? []);
-  const file: A.BayesFile = { kind: 'file', statements: [], range: documentRange(text) };
+  const file: A.BayesFile = { kind: 'file', statements: [], range };
+  const lastLines: number[] = [];
   // Open networks, innermost last; `undefined` stands for a network whose header did not parse:
   // its `}` still closes it, and its statements stay at the top level.
   const open: (A.NetworkDecl | undefined)[] = [];
@@ -35,7 +54,10 @@ export function parse(text: string): ParseOutput {
   };
   bayesParser().text = text;
   const all = lexed.tokens;
-  for (const chunk of splitStatements(all)) {
+  const chunks = splitStatements(all);
+  for (const chunk of chunks) {
+    const lastLine = all[chunk.end - 1].startLine! - 1;
+    if (open.length > 0 && open[0]) lastLines[lastLines.length - 1] = lastLine; // inside a top-level network
     if (chunk.kind === 'networkClose') {
       const brace = tokenRange(all[chunk.start]);
       if (open.length === 0) {
@@ -50,13 +72,23 @@ export function parse(text: string): ParseOutput {
     diagnostics.push(...errors);
     const doc = docFor(docs, statement.range.start.line);
     if (doc !== undefined) statement.doc = doc;
+    if (container() === file.statements) lastLines.push(lastLine);
     container().push(statement);
     if (chunk.kind === 'networkOpen') open.push(statement.kind === 'network' ? statement : undefined);
   }
   for (const network of open) {
     if (network) diagnostics.push(syntaxError(`network '${network.name.text}' is missing its closing '}'`, network.name.range, 'unclosed-network'));
   }
-  return { ast: file, diagnostics: onePerLine(diagnostics) };
+  const last = chunks[chunks.length - 1];
+  const openAtEnd = last?.kind === 'statement' && last.unclosed;
+  return { ast: file, diagnostics: onePerLine(diagnostics), lastLines, openAtEnd };
+}
+
+/** Moves lexed tokens and lexing errors down by `lines` (offsets stay relative to the text). */
+function shiftTokens(lexed: ReturnType<typeof tokenize>, lines: number): void {
+  for (const t of lexed.tokens) t.startLine! += lines;
+  for (const t of lexed.groups.doc ?? []) t.startLine! += lines;
+  for (const e of lexed.errors) if (e.line !== undefined) e.line += lines;
 }
 
 type Attempt = { statement: A.Statement; error?: undefined } | { statement?: undefined; error: IRecognitionException; expected: string };

@@ -8,6 +8,7 @@ import { valueText } from './ast.js';
 import type { CheckEnvironment } from './environment.js';
 import type { Reporter } from './check/context.js';
 import { resolveModelPath } from './check/files.js';
+import { CheckMemo } from './check/memo.js';
 
 export type GlobalKind = 'variable' | 'hypotheses' | 'network' | 'import' | 'data' | 'corpus' | 'classifier' | 'mixture' | 'unknown';
 
@@ -179,6 +180,13 @@ function dataInfo(decl: A.DataDecl, env: CheckEnvironment, report: Reporter): Da
     for (const text of header) columns.set(text, { name: { kind: 'name', text, range: decl.source.range }, values: new Set(), numeric: false });
     return { decl, columns };
   }
+  return { decl, columns: inlineColumns.run(report, decl, [], () => columnsOf(decl, report)) };
+}
+
+/** Columns of each inline data block, kept while the block's node lives (they depend on nothing else). */
+const inlineColumns = new CheckMemo<A.DataDecl, Map<string, ColumnInfo>>();
+
+function columnsOf(decl: A.DataDecl, report: Reporter): Map<string, ColumnInfo> {
   const columns = new Map<string, ColumnInfo>();
   decl.header.forEach((name, i) => {
     if (columns.has(name.text)) report.error('duplicate-name', `column '${name.text}' appears twice in the header`, name.range);
@@ -193,7 +201,7 @@ function dataInfo(decl: A.DataDecl, env: CheckEnvironment, report: Reporter): Da
     }
     columns.set(name.text, { name, values, numeric });
   });
-  return { decl, columns };
+  return columns;
 }
 
 function importScope(decl: A.ImportDecl, env: CheckEnvironment, report: Reporter): Scope {

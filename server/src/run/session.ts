@@ -7,7 +7,7 @@
 import { TextDocuments, DiagnosticSeverity, ShowMessageNotification, MessageType, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { checkText, type CheckedDocument } from './pipeline.js';
-import { parseDocument, type CheckEnvironment, type ParseResult } from '../language/index.js';
+import { fullParse, reparse, type CheckEnvironment, type ParseResult, type ParseState } from '../language/index.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import { RunScheduler, type RunRecord, type RunState } from './runScheduler.js';
 import { SettingsStore, type BayesSettings } from './settings.js';
@@ -41,6 +41,8 @@ export interface ParsedDocument {
   version: number;
   text: string;
   parse: ParseResult;
+  /** What the next version's incremental parse starts from. */
+  state: ParseState;
 }
 
 export class Session {
@@ -80,8 +82,11 @@ export class Session {
     const known = this.parsed.get(uri);
     // TextDocument objects are updated in place: compare the version the parse was made at.
     if (known && known.version === document.version) return known;
+    // Edits re-parse only the statements they touch (see language/incremental.ts). That consumes
+    // the previous version's parse: its kept nodes move into this one.
     const text = document.getText();
-    const entry = { document, version: document.version, text, parse: parseDocument(text) };
+    const state = known ? reparse(known.state, text) : fullParse(text);
+    const entry = { document, version: document.version, text, parse: state.output, state };
     this.parsed.set(uri, entry);
     return entry;
   }

@@ -3,13 +3,22 @@ import type * as A from '../ast.js';
 import type { DataInfo } from '../symbols.js';
 import type { CheckContext } from './context.js';
 import { resolveModelPath } from './files.js';
+import { CheckMemo } from './memo.js';
 import { checkChoice, checkState, findVariable, listStates } from './resolve.js';
 
 export function checkData(ctx: CheckContext): void {
   for (const info of ctx.symbols.data.values()) {
     if (info.decl.source) checkCsvColumns(ctx, info);
-    else checkInline(ctx, info.decl);
+    else checkInlineOnce(ctx, info.decl);
   }
+}
+
+/** Findings of each inline data block, replayed while it and the variables its columns name are unchanged. */
+const inline = new CheckMemo<A.DataDecl>();
+
+function checkInlineOnce(ctx: CheckContext, decl: A.DataDecl): void {
+  const variables = decl.header.map((column) => findVariable(ctx, ctx.symbols.defaultScope, column.text));
+  inline.run(ctx.report, decl, variables, () => checkInline(ctx, decl));
 }
 
 function checkInline(ctx: CheckContext, decl: A.DataDecl): void {

@@ -5,8 +5,9 @@
 import type * as A from '../ast.js';
 import type { Scope, VariableInfo } from '../symbols.js';
 import type { CheckContext } from './context.js';
-import { checkProbability, checkState, listStates, lookupVariable, showNumber } from './resolve.js';
+import { checkProbability, checkState, findVariable, listStates, lookupVariable, showNumber } from './resolve.js';
 import { checkParameterPrior } from './parameterPriors.js';
+import { CheckMemo } from './memo.js';
 
 export const SUM_TOLERANCE = 1e-6;
 /** Beyond this many parent assignments only the count of rows is compared, not each assignment. */
@@ -17,18 +18,30 @@ export function checkTables(ctx: CheckContext): void {
   for (const { table, scope } of ctx.symbols.tables) {
     const child = checkHead(ctx, table, scope);
     if (child) rememberTable(ctx, seen, scope, table);
-    for (const row of table.rows) for (const entry of row.entries) checkProbability(ctx, entry.value);
-    if (table.value) checkProbability(ctx, table.value);
-    if (table.parameterPrior) {
-      checkParameterPrior(ctx, table.parameterPrior);
-      continue;
-    }
-    const parents = table.head.conditions.map((c) => (c.value ? undefined : lookupVariable(ctx, scope, c.variable)));
-    if (!child || child.variable.type === 'real') continue;
-    if (table.value) checkShorthand(ctx, table, child.variable, parents.length);
-    else if (parents.length === 0) checkPrior(ctx, table, child.variable);
-    else checkConditional(ctx, table, child.variable, parents);
+    // Parents as `lookupVariable` finds them, without reporting: the body reports unknown ones.
+    const parents = table.head.conditions.map((c) => (c.value ? undefined : findVariable(ctx, scope, c.variable.text)));
+    const inputs = [child?.variable, ...parents];
+    bodies.run(ctx.report, table, inputs, () => checkBody(ctx, table, scope, child?.variable), inputs.every((v) => v?.declaration) && !table.parameterPrior);
+    if (!table.parameterPrior) for (const [i, c] of table.head.conditions.entries()) if (parents[i]?.declaration) ctx.symbols.references.set(c.variable, parents[i]!.declaration!);
   }
+}
+
+/** Findings of each table's rows, replayed while the table and the variables it names are unchanged. */
+const bodies = new CheckMemo<A.TableDecl>();
+
+/** The rows against the variables: the costly part of a table's check. */
+function checkBody(ctx: CheckContext, table: A.TableDecl, scope: Scope, child: VariableInfo | undefined): void {
+  for (const row of table.rows) for (const entry of row.entries) checkProbability(ctx, entry.value);
+  if (table.value) checkProbability(ctx, table.value);
+  if (table.parameterPrior) {
+    checkParameterPrior(ctx, table.parameterPrior);
+    return;
+  }
+  const parents = table.head.conditions.map((c) => (c.value ? undefined : lookupVariable(ctx, scope, c.variable)));
+  if (!child || child.type === 'real') return;
+  if (table.value) checkShorthand(ctx, table, child, parents.length);
+  else if (parents.length === 0) checkPrior(ctx, table, child);
+  else checkConditional(ctx, table, child, parents);
 }
 
 function checkHead(ctx: CheckContext, table: A.TableDecl, scope: Scope): { variable: VariableInfo } | undefined {

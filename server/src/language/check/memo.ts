@@ -1,0 +1,52 @@
+/**
+ * Findings kept per AST node between checks. The editor re-parses only the statements an edit
+ * touched (see `incremental.ts`), so at the next keystroke most statements are the very same
+ * nodes (moved in place when an edit above adds or removes lines). A check that depends only
+ * on its node and on the variables it names — same declarations, same states — reports the
+ * same diagnostics, which are then replayed instead of re-walking big tables and data blocks.
+ */
+import type { Diagnostic } from '../diagnostics.js';
+import type { VariableInfo } from '../symbols.js';
+import type { Reporter } from './context.js';
+import type * as A from '../ast.js';
+
+/** Diagnostics are kept with lines counted from the node's first line: an edit above moves the node, not its findings. */
+interface Entry<V> { inputs: (VariableInfo | undefined)[]; diagnostics: Diagnostic[]; value: V }
+
+export class CheckMemo<K extends A.AstNode, V = void> {
+  private readonly entries = new WeakMap<K, Entry<V>>();
+
+  /**
+   * `compute()`'s value and diagnostics, replayed when `node` was checked before with the same
+   * `inputs`. Only results whose inputs all resolved (`cacheable`) are kept: an unknown name's
+   * report depends on the whole file.
+   */
+  run(report: Reporter, node: K, inputs: (VariableInfo | undefined)[], compute: () => V, cacheable = true): V {
+    const line = node.range.start.line;
+    const known = this.entries.get(node);
+    if (known && sameInputs(known.inputs, inputs)) {
+      for (const d of known.diagnostics) report.diagnostics.push(movedBy(d, line));
+      return known.value;
+    }
+    const from = report.diagnostics.length;
+    const value = compute();
+    if (cacheable) this.entries.set(node, { inputs, diagnostics: report.diagnostics.slice(from).map((d) => movedBy(d, -line)), value });
+    return value;
+  }
+}
+
+function movedBy(d: Diagnostic, lines: number): Diagnostic {
+  const { start, end } = d.range;
+  return { ...d, range: { start: { line: start.line + lines, character: start.character }, end: { line: end.line + lines, character: end.character } } };
+}
+
+function sameInputs(a: (VariableInfo | undefined)[], b: (VariableInfo | undefined)[]): boolean {
+  return a.length === b.length && a.every((v, i) => sameVariable(v, b[i]));
+}
+
+function sameVariable(a: VariableInfo | undefined, b: VariableInfo | undefined): boolean {
+  if (!a || !b) return a === b;
+  if (a.declaration !== b.declaration || a.type !== b.type || a.name !== b.name) return false;
+  if (a.states === b.states) return true;
+  return a.states !== undefined && b.states !== undefined && a.states.length === b.states.length && a.states.every((s, i) => s === b.states![i]);
+}
