@@ -8,6 +8,7 @@ import type { IToken, TokenType } from 'chevrotain';
 import type * as A from './ast.js';
 import * as T from './tokens.js';
 import { rowsByLine, tokenRange } from './parser.js';
+import type { ScannedBlock } from './dataScan.js';
 
 function isName(type: TokenType): boolean {
   return type === T.Identifier || type.CATEGORIES?.includes(T.Identifier) === true;
@@ -36,6 +37,22 @@ export function fastDataDecl(tokens: readonly IToken[], start: number, end: numb
       return undefined; // negative numbers, fractions, stray symbols: the grammar decides
     }
   }
+  return dataDeclOf(tokens, start, end, cells);
+}
+
+/**
+ * `data Name { }` from `tokens[start]` to `tokens[end - 1]` whose body `scanDataBlocks` read
+ * (and blanked), or undefined when the tokens are not exactly that statement.
+ */
+export function scannedDataDecl(tokens: readonly IToken[], start: number, end: number, blocks: ReadonlyMap<number, ScannedBlock>): A.DataDecl | undefined {
+  if (end - start !== 4 || tokens[start].tokenType !== T.Kw.data || !isName(tokens[start + 1].tokenType)
+    || tokens[start + 2].tokenType !== T.LCurly || tokens[start + 3].tokenType !== T.RCurly) return undefined;
+  const block = blocks.get(tokens[start + 2].startOffset);
+  if (!block || block.close !== tokens[start + 3].startOffset) return undefined;
+  return dataDeclOf(tokens, start, end, block.cells);
+}
+
+function dataDeclOf(tokens: readonly IToken[], start: number, end: number, cells: A.Expr[]): A.DataDecl {
   const { header, rows } = rowsByLine(cells);
   const name: A.Name = { kind: 'name', text: tokens[start + 1].image, range: tokenRange(tokens[start + 1]) };
   return { kind: 'data', name, header, rows, range: tokenRange(tokens[start], tokens[end - 1]) };

@@ -11,7 +11,8 @@ import { bayesParser, tokenEnd, tokenRange } from './parser.js';
 import { selfContained, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
 import { documentRange } from './lines.js';
-import { fastDataDecl } from './dataBlock.js';
+import { fastDataDecl, scannedDataDecl } from './dataBlock.js';
+import { scanDataBlocks, type ScannedBlock } from './dataScan.js';
 
 export interface ParseOutput {
   ast: A.BayesFile;
@@ -38,8 +39,10 @@ export function parse(text: string): ParseOutput {
  * Tokens never span lines (block comments aside, which the caller rules out), so lexing from
  * a line start yields the same tokens as lexing the whole document.
  */
-export function parseRegion(text: string, firstLine: number, range: Range): ParseOutput {
-  const lexed = tokenize(text);
+export function parseRegion(text: string, firstLine: number, range: Range, scan = true): ParseOutput {
+  // Inline data bodies are scanned here and blanked for the lexer (see `dataScan.ts`).
+  const { lexText, blocks } = scan ? scanDataBlocks(text, firstLine) : { lexText: text, blocks: new Map<number, ScannedBlock>() };
+  const lexed = tokenize(lexText);
   if (firstLine !== 0) shiftTokens(lexed, firstLine);
   const diagnostics = lexed.errors.map((e) => lexDiagnostic(text, e));
   const docs = docLines(lexed.groups.doc ?? []);
@@ -55,6 +58,7 @@ export function parseRegion(text: string, firstLine: number, range: Range): Pars
   bayesParser().text = text;
   const all = lexed.tokens;
   const chunks = splitStatements(all);
+  let scannedUsed = 0;
   for (const chunk of chunks) {
     const lastLine = all[chunk.end - 1].startLine! - 1;
     if (open.length > 0 && open[0]) lastLines[lastLines.length - 1] = lastLine; // inside a top-level network
@@ -68,7 +72,9 @@ export function parseRegion(text: string, firstLine: number, range: Range): Pars
       }
       continue;
     }
-    const { statement, errors } = parseChunk(all, chunk);
+    const scanned = chunk.kind === 'statement' ? scannedDataDecl(all, chunk.start, chunk.end, blocks) : undefined;
+    if (scanned) scannedUsed++;
+    const { statement, errors } = scanned ? { statement: scanned, errors: [] } : parseChunk(all, chunk);
     diagnostics.push(...errors);
     const doc = docFor(docs, statement.range.start.line);
     if (doc !== undefined) statement.doc = doc;
@@ -76,6 +82,9 @@ export function parseRegion(text: string, firstLine: number, range: Range): Pars
     container().push(statement);
     if (chunk.kind === 'networkOpen') open.push(statement.kind === 'network' ? statement : undefined);
   }
+  // A scanned body that did not end up as a `data` statement of its own (its header was inside
+  // an open bracket, or more followed its `}`) was blanked for nothing: parse without scanning.
+  if (scannedUsed !== blocks.size) return parseRegion(text, firstLine, range, false);
   for (const network of open) {
     if (network) diagnostics.push(syntaxError(`network '${network.name.text}' is missing its closing '}'`, network.name.range, 'unclosed-network'));
   }

@@ -1,0 +1,144 @@
+/**
+ * A scanner for the bodies of inline `data T { … }` blocks, run on the raw text before
+ * Chevrotain lexes it. A data body is most of any large model and a simple grammar (names,
+ * quoted names, numbers incl. negatives, `?`, commas, `//` comments, line breaks), so reading
+ * it char by char is several times quicker than lexing it into tokens and then into cells.
+ *
+ * The scanner only takes bodies it reads completely; anything else (a fraction, a stray
+ * symbol, a `///` or block comment, a statement keyword starting a row, no closing `}`) leaves
+ * the block to the lexer and the grammar, so errors keep the parser's diagnostics and ranges.
+ * Scanned bodies are blanked (same length, line breaks kept) in the text the lexer sees.
+ */
+import type * as A from './ast.js';
+import { statementKeywords } from './tokens.js';
+
+/** A scanned body: its cells, and the offsets of its `{` and `}` in the scanned text. */
+export interface ScannedBlock { open: number; close: number; cells: A.Expr[] }
+
+export interface ScannedText {
+  /** The text with every scanned body blanked, for the lexer. */
+  lexText: string;
+  /** Scanned blocks by the offset of their `{`. */
+  blocks: Map<number, ScannedBlock>;
+}
+
+const statementWords = new Set([...statementKeywords].map((t) => t.name.slice('kw_'.length)));
+const HEADER = /^[ \t]*data[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*\{/gm;
+const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
+const STRING = /"(?:[^"\\\r\n]|\\.)*"/y;
+const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+
+/** Finds and scans the inline data bodies of `text`, whose first line is `firstLine` of the document. */
+export function scanDataBlocks(text: string, firstLine: number): ScannedText {
+  const blocks = new Map<number, ScannedBlock>();
+  // Block comments span lines and JS's `^` also matches after U+2028/9: leave such texts to the lexer.
+  if (text.includes('/*') || /[\u2028\u2029]/.test(text)) return { lexText: text, blocks };
+  const pieces: string[] = [];
+  let copied = 0; // text before this offset is in `pieces`
+  let counted = 0; // line breaks before this offset are counted in `line`
+  let line = firstLine;
+  HEADER.lastIndex = 0;
+  for (let m = HEADER.exec(text); m; m = HEADER.exec(text)) {
+    const open = m.index + m[0].length - 1;
+    line += lineBreaks(text, counted, open);
+    counted = open;
+    const block = scanBody(text, open, line, open - lineStart(text, open));
+    if (!block) continue;
+    blocks.set(open, block.scanned);
+    pieces.push(text.slice(copied, open + 1), blank(text, open + 1, block.scanned.close));
+    copied = block.scanned.close;
+    line = block.line;
+    counted = block.scanned.close;
+    HEADER.lastIndex = block.scanned.close;
+  }
+  if (blocks.size === 0) return { lexText: text, blocks };
+  pieces.push(text.slice(copied));
+  return { lexText: pieces.join(''), blocks };
+}
+
+function lineBreaks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) n++;
+  }
+  return n;
+}
+
+function lineStart(text: string, offset: number): number {
+  let i = offset;
+  while (i > 0 && text.charCodeAt(i - 1) !== 10 && text.charCodeAt(i - 1) !== 13) i--;
+  return i;
+}
+
+/** Spaces for every character from `from` to `to` but line breaks: offsets, lines and columns stay. */
+function blank(text: string, from: number, to: number): string {
+  return text.slice(from, to).replace(/[^\r\n]+/g, (s) => ' '.repeat(s.length));
+}
+
+const enum C { Tab = 9, LF = 10, VT = 11, FF = 12, CR = 13, Space = 32, Quote = 34, Comma = 44, Minus = 45, Dot = 46, Slash = 47, Zero = 48, Nine = 57, Question = 63, RCurly = 125, NBSP = 0xa0, BOM = 0xfeff }
+
+function isDigit(c: number): boolean {
+  return c >= C.Zero && c <= C.Nine;
+}
+
+function isNameStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+function startsNumber(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return isDigit(c) || (c === C.Dot && isDigit(text.charCodeAt(i + 1)));
+}
+
+/** Reads the body after the `{` at `open` (on `line`, column `column`), up to its `}`; undefined when it is not plain cells. */
+function scanBody(text: string, open: number, line: number, column: number): { scanned: ScannedBlock; line: number } | undefined {
+  const cells: A.Expr[] = [];
+  let lineAt = open - column; // offset of the current line's start
+  let rowStart = true; // no cell yet on this line
+  const range = (from: number, to: number) => ({ start: { line, character: from - lineAt }, end: { line, character: to - lineAt } });
+  const match = (re: RegExp, at: number) => { re.lastIndex = at; return re.test(text) ? re.lastIndex : -1; };
+  for (let i = open + 1; i < text.length;) {
+    const c = text.charCodeAt(i);
+    if (c === C.Space || c === C.Tab || c === C.Comma || c === C.VT || c === C.FF || c === C.NBSP || c === C.BOM) { i++; continue; }
+    if (c === C.LF || c === C.CR) {
+      i += c === C.CR && text.charCodeAt(i + 1) === C.LF ? 2 : 1;
+      line++;
+      lineAt = i;
+      rowStart = true;
+      continue;
+    }
+    if (c === C.RCurly) return { scanned: { open, close: i, cells }, line };
+    let end: number;
+    if (c === C.Slash) {
+      if (text.charCodeAt(i + 1) !== C.Slash || text.charCodeAt(i + 2) === C.Slash) return undefined; // `/`, `///`
+      while (i < text.length && text.charCodeAt(i) !== C.LF && text.charCodeAt(i) !== C.CR) i++;
+      continue;
+    } else if (c === C.Question) {
+      end = i + 1;
+      cells.push({ kind: 'missing', range: range(i, end) });
+    } else if (c === C.Quote) {
+      end = match(STRING, i);
+      if (end < 0) return undefined;
+      cells.push({ kind: 'string', value: text.slice(i + 1, end - 1).replace(/\\(.)/g, '$1'), range: range(i, end) });
+    } else if (startsNumber(text, i) || (c === C.Minus && startsNumber(text, i + 1))) {
+      end = match(NUMBER, c === C.Minus ? i + 1 : i);
+      const next = text.charCodeAt(end);
+      if (next === C.Slash || next === 37 /* % */) return undefined; // fractions and percentages: the grammar's
+      const body = text.slice(c === C.Minus ? i + 1 : i, end);
+      cells.push({ kind: 'number', value: c === C.Minus ? -Number(body) : Number(body), text: text.slice(i, end), range: range(i, end) });
+    } else if (isNameStart(c)) {
+      end = match(NAME, i);
+      const name = text.slice(i, end);
+      // A statement keyword starting a line may start a statement (see `chunks.ts`).
+      if (rowStart && statementWords.has(name)) return undefined;
+      const r = range(i, end);
+      cells.push({ kind: 'ref', name: { kind: 'name', text: name, range: r }, range: r });
+    } else {
+      return undefined;
+    }
+    rowStart = false;
+    i = end;
+  }
+  return undefined;
+}
