@@ -48,3 +48,15 @@ export function brief(diagnostics: Diagnostic[], severities = ['error', 'warning
   return diagnostics.filter((d) => severities.includes(d.severity))
     .map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
 }
+
+/** A seeded generator of numbers in [0, 1) (mulberry32), for property tests. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -12,20 +12,10 @@ import { join, resolve } from 'node:path';
 import { parse } from '../../../server/src/language/parse.js';
 import { fullParse, reparse, type ParseState } from '../../../server/src/language/incremental.js';
 import { lineStarts } from '../../../server/src/language/lines.js';
+import { random } from './helpers.js';
 
 const examples = resolve(import.meta.dirname, '../../../examples');
 const sources = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort().map((f) => [f, readFileSync(join(examples, f), 'utf8')] as const);
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pieces = ['{', '}', '(', ')', '[', ']', ',', ':', '|', '=', '?', '"', '///', ' x', '\n', '\r\n', 'P(', 'query ', 'network N {', 'data D {',
   'variable ', 'expect ', '0.5', '-', '/*', '*/', '\n}\n', 'given ', '\n  true, false\n'];
