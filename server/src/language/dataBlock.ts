@@ -7,8 +7,8 @@
 import type { IToken, TokenType } from 'chevrotain';
 import type * as A from './ast.js';
 import * as T from './tokens.js';
-import { rowsByLine, tokenRange } from './parser.js';
-import type { ScannedBlock } from './dataScan.js';
+import { groupRows, rowsByLine, tokenRange } from './parser.js';
+import { scanRows, type ScannedBlock } from './dataScan.js';
 
 function isName(type: TokenType): boolean {
   return type === T.Identifier || type.CATEGORIES?.includes(T.Identifier) === true;
@@ -49,7 +49,45 @@ export function scannedDataDecl(tokens: readonly IToken[], start: number, end: n
     || tokens[start + 2].tokenType !== T.LCurly || tokens[start + 3].tokenType !== T.RCurly) return undefined;
   const block = blocks.get(tokens[start + 2].startOffset);
   if (!block || block.close !== tokens[start + 3].startOffset) return undefined;
-  return dataDeclOf(tokens, start, end, block.cells);
+  const decl = dataDeclOf(tokens, start, end, block.cells);
+  scannedDecls.add(decl);
+  return decl;
+}
+
+/** Data statements whose body the scanner read: plain cells only, one row per line, no diagnostics. */
+const scannedDecls = new WeakSet<A.DataDecl>();
+
+/**
+ * `decl` with the lines `first` to `lastOld` of its body — `oldText` — replaced by `newText`
+ * (`delta` more lines), re-scanning only those rows; `moved` are the rows below, still to be
+ * moved by `delta` lines. Undefined unless `decl` was scanned, the edit leaves its header and
+ * braces alone, and both the old and the new lines are plain cells: a full parse would then
+ * scan the block again, and scanning is line by line, so the other rows come out the same.
+ */
+export function editDataRows(decl: A.DataDecl, first: number, lastOld: number, delta: number, oldText: string, newText: string): { decl: A.DataDecl; moved: A.DataRow[] } | undefined {
+  if (!scannedDecls.has(decl) || decl.header.length === 0) return undefined;
+  if (first <= decl.header[0].range.start.line || lastOld >= decl.range.end.line) return undefined;
+  const cells = scanRows(oldText, first) && scanRows(newText, first);
+  if (!cells) return undefined;
+  const below = rowIndex(decl.rows, lastOld + 1);
+  const moved = decl.rows.slice(below);
+  const rows = [...decl.rows.slice(0, rowIndex(decl.rows, first)), ...groupRows(cells), ...moved];
+  const { end } = decl.range;
+  const edited: A.DataDecl = { ...decl, rows, range: { start: decl.range.start, end: { line: end.line + delta, character: end.character } } };
+  scannedDecls.add(edited);
+  return { decl: edited, moved };
+}
+
+/** The first row on or after `line` (rows are sorted, one per line). */
+function rowIndex(rows: readonly A.DataRow[], line: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid].range.start.line < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function dataDeclOf(tokens: readonly IToken[], start: number, end: number, cells: A.Expr[]): A.DataDecl {

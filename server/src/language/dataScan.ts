@@ -94,11 +94,29 @@ function startsNumber(text: string, i: number): boolean {
 /** Reads the body after the `{` at `open` (on `line`, column `column`), up to its `}`; undefined when it is not plain cells. */
 function scanBody(text: string, open: number, line: number, column: number): { scanned: ScannedBlock; line: number } | undefined {
   const cells: A.Expr[] = [];
-  let lineAt = open - column; // offset of the current line's start
+  const end = scanCells(text, open + 1, line, open - column, cells);
+  return end && end.close >= 0 ? { scanned: { open, close: end.close, cells }, line: end.line } : undefined;
+}
+
+/**
+ * The cells of whole lines of a data body (`text` starts at a line start, on `line`), for
+ * re-scanning the rows an edit changed; undefined unless every line is plain cells.
+ */
+export function scanRows(text: string, line: number): A.Expr[] | undefined {
+  const cells: A.Expr[] = [];
+  const end = scanCells(text, 0, line, 0, cells);
+  return end && end.close < 0 ? cells : undefined;
+}
+
+/**
+ * Reads cells into `cells` from `from` (on `line`, whose start is at `lineAt`) up to a `}`
+ * (`close` is its offset) or the end of the text (`close` is -1); undefined at anything else.
+ */
+function scanCells(text: string, from: number, line: number, lineAt: number, cells: A.Expr[]): { close: number; line: number } | undefined {
   let rowStart = true; // no cell yet on this line
   const range = (from: number, to: number) => ({ start: { line, character: from - lineAt }, end: { line, character: to - lineAt } });
   const match = (re: RegExp, at: number) => { re.lastIndex = at; return re.test(text) ? re.lastIndex : -1; };
-  for (let i = open + 1; i < text.length;) {
+  for (let i = from; i < text.length;) {
     const c = text.charCodeAt(i);
     if (c === C.Space || c === C.Tab || c === C.Comma || c === C.VT || c === C.FF || c === C.NBSP || c === C.BOM) { i++; continue; }
     if (c === C.LF || c === C.CR) {
@@ -108,7 +126,7 @@ function scanBody(text: string, open: number, line: number, column: number): { s
       rowStart = true;
       continue;
     }
-    if (c === C.RCurly) return { scanned: { open, close: i, cells }, line };
+    if (c === C.RCurly) return { close: i, line };
     let end: number;
     if (c === C.Slash) {
       if (text.charCodeAt(i + 1) !== C.Slash || text.charCodeAt(i + 2) === C.Slash) return undefined; // `/`, `///`
@@ -140,5 +158,5 @@ function scanBody(text: string, open: number, line: number, column: number): { s
     rowStart = false;
     i = end;
   }
-  return undefined;
+  return { close: -1, line };
 }

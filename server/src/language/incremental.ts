@@ -11,6 +11,7 @@ import type { Diagnostic, Position, Range } from './diagnostics.js';
 import { parse, parseRegion, type ParseOutput } from './parse.js';
 import { lineStarts } from './lines.js';
 import { statementKeywords } from './tokens.js';
+import { editDataRows } from './dataBlock.js';
 
 /** A parse with what the next incremental parse needs of its text. `reparse` consumes it: its nodes move on into the next parse. */
 export interface ParseState {
@@ -29,7 +30,8 @@ export function reparse(previous: ParseState, text: string): ParseState {
   const prefix = commonPrefix(previous.text, text);
   const suffix = commonSuffix(previous.text, text, Math.min(previous.text.length, text.length) - prefix);
   const starts = updatedStarts(previous.starts, previous.text.length, text, prefix, suffix);
-  const output = reparseRegion(previous, text, starts, changedLines(previous, starts, prefix, suffix));
+  const edit = changedLines(previous, starts, prefix, suffix);
+  const output = reparseDataRows(previous, text, starts, edit) ?? reparseRegion(previous, text, starts, edit);
   return { text, starts, output: output ?? parse(text) };
 }
 
@@ -95,6 +97,39 @@ function lineOf(starts: number[], offset: number): number {
     const mid = (lo + hi + 1) >> 1;
     if (starts[mid] <= offset) lo = mid;
     else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The parse after an edit inside the rows of a scanned data block: only the changed rows are scanned again (see `editDataRows`). */
+function reparseDataRows(previous: ParseState, text: string, starts: number[], edit: Edit): ParseOutput | undefined {
+  const { statements } = previous.output.ast;
+  const { lastLines, diagnostics } = previous.output;
+  const k = firstEndingAtOrAfter(lastLines, edit.first);
+  const decl = statements[k];
+  if (decl?.kind !== 'data' || decl.range.end.line !== lastLines[k]) return undefined;
+  const lastNew = edit.lastOld + edit.delta;
+  const oldText = previous.text.slice(previous.starts[edit.first], previous.starts[edit.lastOld + 1] ?? previous.text.length);
+  const newText = text.slice(starts[edit.first], starts[lastNew + 1] ?? text.length);
+  const changed = editDataRows(decl, edit.first, edit.lastOld, edit.delta, oldText, newText);
+  if (!changed) return undefined;
+  const after = statements.slice(k + 1);
+  const above = diagnostics.filter((d) => d.range.start.line < edit.first);
+  const below = diagnostics.filter((d) => d.range.start.line > edit.lastOld);
+  moveDown([...changed.moved, ...after, ...below], edit.delta);
+  const ast: A.BayesFile = { kind: 'file', statements: [...statements.slice(0, k), changed.decl, ...after], range: documentRangeOf(text, starts) };
+  const moved = lastLines.slice(k).map((l) => l + edit.delta);
+  return { ast, diagnostics: [...above, ...below], lastLines: [...lastLines.slice(0, k), ...moved], openAtEnd: previous.output.openAtEnd };
+}
+
+/** The first statement whose last line is at or after `line` (binary search). */
+function firstEndingAtOrAfter(lastLines: readonly number[], line: number): number {
+  let lo = 0;
+  let hi = lastLines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (lastLines[mid] < line) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }

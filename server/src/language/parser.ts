@@ -870,6 +870,14 @@ function comparisonFromEvidence(query: A.Query): A.Comparison | undefined {
 
 /** Data cells grouped into rows by source line; the first row is the header. */
 export function rowsByLine(cells: A.Expr[]): { header: A.Name[]; rows: A.DataRow[] } {
+  const rows = groupRows(cells);
+  const headerRow = rows.shift();
+  const header = (headerRow?.cells ?? []).map(cellName);
+  return { header, rows };
+}
+
+/** Data cells grouped into rows by source line. */
+export function groupRows(cells: A.Expr[]): A.DataRow[] {
   const rows: A.DataRow[] = [];
   let current: A.Expr[] = [];
   const flush = () => {
@@ -882,9 +890,7 @@ export function rowsByLine(cells: A.Expr[]): { header: A.Name[]; rows: A.DataRow
     current.push(cell);
   }
   flush();
-  const headerRow = rows.shift();
-  const header = (headerRow?.cells ?? []).map(cellName);
-  return { header, rows };
+  return rows;
 }
 
 function cellName(cell: A.Expr): A.Name {

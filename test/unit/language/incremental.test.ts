@@ -41,12 +41,12 @@ function edit(text: string, rnd: () => number): string {
 }
 
 /** Applies `steps` edits in a row (a third of them undo the previous edit), checking each. */
-function checkEdits(name: string, text: string, seed: number, steps: number): void {
+function checkEdits(name: string, text: string, seed: number, steps: number, change = edit): void {
   const rnd = random(seed);
   let state: ParseState = fullParse(text);
   const history: string[] = [text];
   for (let step = 0; step < steps; step++) {
-    const next = history.length > 1 && rnd() < 0.3 ? history[history.length - 2] : edit(state.text, rnd);
+    const next = history.length > 1 && rnd() < 0.3 ? history[history.length - 2] : change(state.text, rnd);
     history.push(next);
     state = reparse(state, next);
     const fresh = parse(next);
@@ -99,4 +99,51 @@ test('an edit in the statement above a data block leaves the block as it was', (
   const fresh = parse(broken.text);
   assert.equal(fresh.ast.statements.length, 2);
   assert.deepStrictEqual([broken.output.ast, broken.output.diagnostics], [fresh.ast, fresh.diagnostics]);
+});
+
+const cellPieces = ['a', 'b', 'true', '-1.5', '2e3', '"q"', '?', ', ', ' ', '', '1/2', '50%', '-', '/', '//', '///', '"', '{', '}', '\n', '\r\n', 'query', 'data', 'P', '/*'];
+
+/** A data model: variables, a block of rows (some indented, some commented), a query after it. */
+function dataModel(rows: number): string {
+  const lines = ['variable A : bool', 'variable B : {x, y, z}', '', '/// the data', 'data D {', '  A, B, C'];
+  const rnd = random(3);
+  for (let i = 0; i < rows; i++) lines.push(`  ${rnd() < 0.5 ? 'true' : 'false'}, ${['x', 'y', 'z', '?'][Math.floor(rnd() * 4)]}, ${(rnd() * 10 - 5).toFixed(2)}${i % 7 === 0 ? ' // note' : ''}`);
+  lines.push('}', '', 'query P(A | B = x)', 'data E {', '  B', '  y', '}');
+  return lines.join('\n');
+}
+
+/** One random edit of the rows of a data block: characters, cells and whole lines, plain and odd. */
+function dataEdit(text: string, rnd: () => number): string {
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+  const lines = text.split('\n');
+  const line = 6 + Math.floor(rnd() * Math.max(1, lines.length - 14));
+  const row = lines[line] ?? '';
+  const at = Math.floor(rnd() * (row.length + 1));
+  switch (Math.floor(rnd() * 5)) {
+    case 0: lines[line] = row.slice(0, at) + pick(cellPieces) + row.slice(at); break;
+    case 1: lines[line] = row.slice(0, at) + row.slice(at + 1 + Math.floor(rnd() * 4)); break;
+    case 2: lines.splice(line, 0, lines[6 + Math.floor(rnd() * 20)] ?? ''); break;
+    case 3: lines.splice(line, 1 + Math.floor(rnd() * 3)); break;
+    default: lines[line] = row.replace(/-?\d+(\.\d+)?/, () => (rnd() * 10 - 5).toFixed(1));
+  }
+  return lines.join('\n');
+}
+
+test('incremental parse equals a full parse after random edits inside data blocks', () => {
+  for (let seed = 1; seed <= 6; seed++) checkEdits('data rows', dataModel(60), seed, 40, dataEdit);
+});
+
+test('a keystroke inside a data block scans only its rows again', () => {
+  const text = dataModel(2000);
+  const before = fullParse(text);
+  const data = before.output.ast.statements[2];
+  assert.ok(data.kind === 'data');
+  const firstRow = data.rows[0];
+  const at = text.indexOf('\n', text.indexOf('\n', text.length / 2) + 1) + 3; // inside a row mid-block
+  const after = reparse(before, `${text.slice(0, at)}1${text.slice(at)}`);
+  const edited = after.output.ast.statements[2];
+  assert.ok(edited.kind === 'data');
+  assert.equal(edited.rows[0], firstRow, 'the rows above the edit are kept, not scanned again');
+  assert.equal(after.output.ast.statements[4], before.output.ast.statements[4]);
+  assert.deepStrictEqual([after.output.ast, after.output.diagnostics], [parse(after.text).ast, parse(after.text).diagnostics]);
 });
