@@ -7,7 +7,7 @@
 import type { IToken, TokenType } from 'chevrotain';
 import type * as A from './ast.js';
 import * as T from './tokens.js';
-import { groupRows, rowsByLine, tokenRange } from './parser.js';
+import { groupRows, headerAndRows, tokenRange } from './parser.js';
 import { scanRows, type ScannedBlock } from './dataScan.js';
 
 function isName(type: TokenType): boolean {
@@ -37,7 +37,7 @@ export function fastDataDecl(tokens: readonly IToken[], start: number, end: numb
       return undefined; // negative numbers, fractions, stray symbols: the grammar decides
     }
   }
-  return dataDeclOf(tokens, start, end, cells);
+  return dataDeclOf(tokens, start, end, groupRows(cells));
 }
 
 /**
@@ -49,7 +49,7 @@ export function scannedDataDecl(tokens: readonly IToken[], start: number, end: n
     || tokens[start + 2].tokenType !== T.LCurly || tokens[start + 3].tokenType !== T.RCurly) return undefined;
   const block = blocks.get(tokens[start + 2].startOffset);
   if (!block || block.close !== tokens[start + 3].startOffset) return undefined;
-  const decl = dataDeclOf(tokens, start, end, block.cells);
+  const decl = dataDeclOf(tokens, start, end, block.rows);
   scannedDecls.add(decl);
   return decl;
 }
@@ -67,11 +67,11 @@ const scannedDecls = new WeakSet<A.DataDecl>();
 export function editDataRows(decl: A.DataDecl, first: number, lastOld: number, delta: number, oldText: string, newText: string): { decl: A.DataDecl; moved: A.DataRow[] } | undefined {
   if (!scannedDecls.has(decl) || decl.header.length === 0) return undefined;
   if (first <= decl.header[0].range.start.line || lastOld >= decl.range.end.line) return undefined;
-  const cells = scanRows(oldText, first) && scanRows(newText, first);
-  if (!cells) return undefined;
+  const fresh = scanRows(oldText, first) && scanRows(newText, first);
+  if (!fresh) return undefined;
   const below = rowIndex(decl.rows, lastOld + 1);
   const moved = decl.rows.slice(below);
-  const rows = [...decl.rows.slice(0, rowIndex(decl.rows, first)), ...groupRows(cells), ...moved];
+  const rows = [...decl.rows.slice(0, rowIndex(decl.rows, first)), ...fresh, ...moved];
   const { end } = decl.range;
   const edited: A.DataDecl = { ...decl, rows, range: { start: decl.range.start, end: { line: end.line + delta, character: end.character } } };
   scannedDecls.add(edited);
@@ -90,8 +90,8 @@ function rowIndex(rows: readonly A.DataRow[], line: number): number {
   return lo;
 }
 
-function dataDeclOf(tokens: readonly IToken[], start: number, end: number, cells: A.Expr[]): A.DataDecl {
-  const { header, rows } = rowsByLine(cells);
+function dataDeclOf(tokens: readonly IToken[], start: number, end: number, lines: A.DataRow[]): A.DataDecl {
+  const { header, rows } = headerAndRows(lines);
   const name: A.Name = { kind: 'name', text: tokens[start + 1].image, range: tokenRange(tokens[start + 1]) };
   return { kind: 'data', name, header, rows, range: tokenRange(tokens[start], tokens[end - 1]) };
 }

@@ -12,8 +12,8 @@
 import type * as A from './ast.js';
 import { statementKeywords } from './tokens.js';
 
-/** A scanned body: its cells, and the offsets of its `{` and `}` in the scanned text. */
-export interface ScannedBlock { open: number; close: number; cells: A.Expr[] }
+/** A scanned body: its rows (the header first), and the offsets of its `{` and `}` in the scanned text. */
+export interface ScannedBlock { open: number; close: number; rows: A.DataRow[] }
 
 export interface ScannedText {
   /** The text with every scanned body blanked, for the lexer. */
@@ -93,27 +93,33 @@ function startsNumber(text: string, i: number): boolean {
 
 /** Reads the body after the `{` at `open` (on `line`, column `column`), up to its `}`; undefined when it is not plain cells. */
 function scanBody(text: string, open: number, line: number, column: number): { scanned: ScannedBlock; line: number } | undefined {
-  const cells: A.Expr[] = [];
-  const end = scanCells(text, open + 1, line, open - column, cells);
-  return end && end.close >= 0 ? { scanned: { open, close: end.close, cells }, line: end.line } : undefined;
+  const rows: A.DataRow[] = [];
+  const end = scanCells(text, open + 1, line, open - column, rows);
+  return end && end.close >= 0 ? { scanned: { open, close: end.close, rows }, line: end.line } : undefined;
 }
 
 /**
- * The cells of whole lines of a data body (`text` starts at a line start, on `line`), for
+ * The rows of whole lines of a data body (`text` starts at a line start, on `line`), for
  * re-scanning the rows an edit changed; undefined unless every line is plain cells.
  */
-export function scanRows(text: string, line: number): A.Expr[] | undefined {
-  const cells: A.Expr[] = [];
-  const end = scanCells(text, 0, line, 0, cells);
-  return end && end.close < 0 ? cells : undefined;
+export function scanRows(text: string, line: number): A.DataRow[] | undefined {
+  const rows: A.DataRow[] = [];
+  const end = scanCells(text, 0, line, 0, rows);
+  return end && end.close < 0 ? rows : undefined;
 }
 
 /**
- * Reads cells into `cells` from `from` (on `line`, whose start is at `lineAt`) up to a `}`
- * (`close` is its offset) or the end of the text (`close` is -1); undefined at anything else.
+ * Reads cells into `rows`, a row per line with cells (as `groupRows` makes them), from `from`
+ * (on `line`, whose start is at `lineAt`) up to a `}` (`close` is its offset) or the end of
+ * the text (`close` is -1); undefined at anything else.
  */
-function scanCells(text: string, from: number, line: number, lineAt: number, cells: A.Expr[]): { close: number; line: number } | undefined {
-  let rowStart = true; // no cell yet on this line
+function scanCells(text: string, from: number, line: number, lineAt: number, rows: A.DataRow[]): { close: number; line: number } | undefined {
+  let cells: A.Expr[] = []; // the current line's
+  const flush = () => {
+    if (cells.length === 0) return;
+    rows.push({ kind: 'dataRow', cells, range: { start: cells[0].range.start, end: cells[cells.length - 1].range.end } });
+    cells = [];
+  };
   const range = (from: number, to: number) => ({ start: { line, character: from - lineAt }, end: { line, character: to - lineAt } });
   const match = (re: RegExp, at: number) => { re.lastIndex = at; return re.test(text) ? re.lastIndex : -1; };
   for (let i = from; i < text.length;) {
@@ -123,10 +129,13 @@ function scanCells(text: string, from: number, line: number, lineAt: number, cel
       i += c === C.CR && text.charCodeAt(i + 1) === C.LF ? 2 : 1;
       line++;
       lineAt = i;
-      rowStart = true;
+      flush();
       continue;
     }
-    if (c === C.RCurly) return { close: i, line };
+    if (c === C.RCurly) {
+      flush();
+      return { close: i, line };
+    }
     let end: number;
     if (c === C.Slash) {
       if (text.charCodeAt(i + 1) !== C.Slash || text.charCodeAt(i + 2) === C.Slash) return undefined; // `/`, `///`
@@ -149,14 +158,14 @@ function scanCells(text: string, from: number, line: number, lineAt: number, cel
       end = match(NAME, i);
       const name = text.slice(i, end);
       // A statement keyword starting a line may start a statement (see `chunks.ts`).
-      if (rowStart && statementWords.has(name)) return undefined;
+      if (cells.length === 0 && statementWords.has(name)) return undefined;
       const r = range(i, end);
       cells.push({ kind: 'ref', name: { kind: 'name', text: name, range: r }, range: r });
     } else {
       return undefined;
     }
-    rowStart = false;
     i = end;
   }
+  flush();
   return { close: -1, line };
 }

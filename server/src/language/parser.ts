@@ -870,7 +870,11 @@ function comparisonFromEvidence(query: A.Query): A.Comparison | undefined {
 
 /** Data cells grouped into rows by source line; the first row is the header. */
 export function rowsByLine(cells: A.Expr[]): { header: A.Name[]; rows: A.DataRow[] } {
-  const rows = groupRows(cells);
+  return headerAndRows(groupRows(cells));
+}
+
+/** The first row names the columns; the rest are the data (`rows` is consumed). */
+export function headerAndRows(rows: A.DataRow[]): { header: A.Name[]; rows: A.DataRow[] } {
   const headerRow = rows.shift();
   const header = (headerRow?.cells ?? []).map(cellName);
   return { header, rows };
