@@ -190,18 +190,32 @@ function columnsOf(decl: A.DataDecl, report: Reporter): Map<string, ColumnInfo> 
   const columns = new Map<string, ColumnInfo>();
   decl.header.forEach((name, i) => {
     if (columns.has(name.text)) report.error('duplicate-name', `column '${name.text}' appears twice in the header`, name.range);
-    const values = new Set<string>();
-    let numeric = decl.rows.length > 0;
-    for (const row of decl.rows) {
-      const cell = row.cells[i];
-      if (!cell || cell.kind === 'missing') continue;
-      const text = valueText(cell);
-      if (text !== undefined) values.add(text);
-      if (cell.kind !== 'number') numeric = false;
-    }
-    columns.set(name.text, { name, values, numeric });
+    columns.set(name.text, lazyColumn(decl, name, i));
   });
   return columns;
+}
+
+/**
+ * A column whose values are gathered on first use: only undeclared columns and column scopes
+ * read them, and after an edit inside a big block the walk over every row would cost a keystroke more than the rest of the check.
+ */
+function lazyColumn(decl: A.DataDecl, name: A.Name, i: number): ColumnInfo {
+  let tally: { values: Set<string>; numeric: boolean } | undefined;
+  const read = () => (tally ??= tallyColumn(decl, i));
+  return { name, get values() { return read().values; }, get numeric() { return read().numeric; } };
+}
+
+function tallyColumn(decl: A.DataDecl, i: number): { values: Set<string>; numeric: boolean } {
+  const values = new Set<string>();
+  let numeric = decl.rows.length > 0;
+  for (const row of decl.rows) {
+    const cell = row.cells[i];
+    if (!cell || cell.kind === 'missing') continue;
+    const text = valueText(cell);
+    if (text !== undefined) values.add(text);
+    if (cell.kind !== 'number') numeric = false;
+  }
+  return { values, numeric };
 }
 
 function importScope(decl: A.ImportDecl, env: CheckEnvironment, report: Reporter): Scope {
