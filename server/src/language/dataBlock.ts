@@ -9,6 +9,7 @@ import type * as A from './ast.js';
 import * as T from './tokens.js';
 import { groupRows, headerAndRows, tokenRange } from './parser.js';
 import { scanRows, type ScannedBlock } from './dataScan.js';
+import { firstAtOrAfter } from './lines.js';
 
 function isName(type: TokenType): boolean {
   return type === T.Identifier || type.CATEGORIES?.includes(T.Identifier) === true;
@@ -80,14 +81,7 @@ export function editDataRows(decl: A.DataDecl, first: number, lastOld: number, d
 
 /** The first row on or after `line` (rows are sorted, one per line). */
 function rowIndex(rows: readonly A.DataRow[], line: number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (rows[mid].range.start.line < line) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return firstAtOrAfter(rows.length, (i) => rows[i].range.start.line, line);
 }
 
 function dataDeclOf(tokens: readonly IToken[], start: number, end: number, lines: A.DataRow[]): A.DataDecl {

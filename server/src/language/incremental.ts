@@ -9,7 +9,7 @@
 import type * as A from './ast.js';
 import type { Diagnostic, Position, Range } from './diagnostics.js';
 import { parse, parseRegion, type ParseOutput } from './parse.js';
-import { lineStarts } from './lines.js';
+import { firstAtOrAfter, lineStarts } from './lines.js';
 import { statementKeywords } from './tokens.js';
 import { editDataRows } from './dataBlock.js';
 
@@ -105,7 +105,7 @@ function lineOf(starts: number[], offset: number): number {
 function reparseDataRows(previous: ParseState, text: string, starts: number[], edit: Edit): ParseOutput | undefined {
   const { statements } = previous.output.ast;
   const { lastLines, diagnostics } = previous.output;
-  const k = firstEndingAtOrAfter(lastLines, edit.first);
+  const k = firstAtOrAfter(lastLines.length, (i) => lastLines[i], edit.first);
   const decl = statements[k];
   if (decl?.kind !== 'data' || decl.range.end.line !== lastLines[k]) return undefined;
   const lastNew = edit.lastOld + edit.delta;
@@ -120,18 +120,6 @@ function reparseDataRows(previous: ParseState, text: string, starts: number[], e
   const ast: A.BayesFile = { kind: 'file', statements: [...statements.slice(0, k), changed.decl, ...after], range: documentRangeOf(text, starts) };
   const moved = lastLines.slice(k).map((l) => l + edit.delta);
   return { ast, diagnostics: [...above, ...below], lastLines: [...lastLines.slice(0, k), ...moved], openAtEnd: previous.output.openAtEnd };
-}
-
-/** The first statement whose last line is at or after `line` (binary search). */
-function firstEndingAtOrAfter(lastLines: readonly number[], line: number): number {
-  let lo = 0;
-  let hi = lastLines.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (lastLines[mid] < line) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function reparseRegion(previous: ParseState, text: string, starts: number[], edit: Edit): ParseOutput | undefined {

@@ -21,3 +21,15 @@ export function documentRange(text: string): Range {
   const last = starts.length - 1;
   return { start: { line: 0, character: 0 }, end: { line: last, character: text.length - starts[last] } };
 }
+
+/** The first index in `0..count` whose line (`lineAt`, ascending) is at or after `line`: a binary search. */
+export function firstAtOrAfter(count: number, lineAt: (i: number) => number, line: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (lineAt(mid) < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
