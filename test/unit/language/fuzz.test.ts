@@ -4,6 +4,7 @@
  * never throw and that every diagnostic lies inside the document.
  */
 import { test } from 'node:test';
+import { createRng } from '../../../server/src/engine/random.js';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,16 +15,10 @@ const CASES = 10_000;
 const examples = resolve(import.meta.dirname, '../../../examples');
 const sources = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort().map((f) => readFileSync(join(examples, f), 'utf8'));
 
-/** mulberry32: a small seeded generator, so a failure can be replayed from its case number. */
+/** The engine's seeded generator, so a failure can be replayed from its case number. */
 function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = createRng(seed);
+  return () => rng.next();
 }
 
 const pieces = ['{', '}', '(', ')', '[', ']', ',', ':', '|', '=', '≈', '±', '~', '->', '?', '%', '/', '"', '///', '/*', '\n', 'P', 'query', 'expect',
