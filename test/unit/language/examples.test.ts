@@ -1,16 +1,16 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
 import type { CliIO } from '../../../server/src/cli/command.js';
 import { parseDocument } from '../../../server/src/language/index.js';
 import type { RunResult } from '../../../server/src/run/runResult.js';
-import { repoRoot as root } from '../../support/shared.js';
+import { repoRoot as root, sharedData } from '../../support/shared.js';
 
 const examples = join(root, 'examples');
 /** The examples name shared files by their place beside the repository, as CI lays it out. */
-const dataRoot = resolve(root, '../shared/data');
+const dataRoot = sharedData;
 /** Examples reading the shared data (outside the project), with the file each one reads. */
 const needsSharedData = new Map([
   ['newsgroups.bayes', join(dataRoot, '20news-bydate.tar.gz')],
@@ -34,6 +34,16 @@ function capture(): CliIO & { stdout: string; stderr: string } {
   return io;
 }
 
+/** The command line for an example, with the data root it needs; undefined (skipped) without ../shared. */
+function cliArgs(command: string[], file: string, t: TestContext): string[] | undefined {
+  const shared = needsSharedData.get(file);
+  if (shared && !existsSync(shared)) {
+    t.skip(`examples/${file} reads ${shared}, which is not there (../shared beside the repository)`);
+    return undefined;
+  }
+  return [...command, join('examples', file), ...(shared ? ['--data-root', dataRoot] : [])];
+}
+
 const files = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort();
 
 test('there is an example per acceptance case of LANGUAGE.md', () => {
@@ -45,12 +55,8 @@ test('there is an example per acceptance case of LANGUAGE.md', () => {
 
 for (const file of files) {
   test(`bayes check examples/${file} exits 0`, async (t) => {
-    const args = ['check', join('examples', file)];
-    const shared = needsSharedData.get(file);
-    if (shared) {
-      if (!existsSync(shared)) { t.skip(`examples/${file} reads ${shared}, which is not there (../shared beside the repository)`); return; }
-      args.push('--data-root', dataRoot);
-    }
+    const args = cliArgs(['check'], file, t);
+    if (!args) return;
     const io = capture();
     const code = await run(args, io);
     assert.equal(code, 0, io.stdout + io.stderr);
@@ -58,12 +64,8 @@ for (const file of files) {
   });
 
   test(`bayes run examples/${file}: exit 0, every expect holds`, async (t) => {
-    const args = ['run', '--json', join('examples', file)];
-    const shared = needsSharedData.get(file);
-    if (shared) {
-      if (!existsSync(shared)) { t.skip(`examples/${file} reads ${shared}, which is not there (../shared beside the repository)`); return; }
-      args.push('--data-root', dataRoot);
-    }
+    const args = cliArgs(['run', '--json'], file, t);
+    if (!args) return;
     const io = capture();
     const code = await run(args, io);
     const result = JSON.parse(io.stdout) as RunResult;

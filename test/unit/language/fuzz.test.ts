@@ -14,7 +14,6 @@ const CASES = 10_000;
 const examples = resolve(import.meta.dirname, '../../../examples');
 const sources = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort().map((f) => readFileSync(join(examples, f), 'utf8'));
 
-/** mulberry32: a small seeded generator, so a failure can be replayed from its case number. */
 const pieces = ['{', '}', '(', ')', '[', ']', ',', ':', '|', '=', '≈', '±', '~', '->', '?', '%', '/', '"', '///', '/*', '\n', 'P', 'query', 'expect',
   'network', 'given', 'in', '0.5', '-', '1e', '.', 'tree', 'if', 'else', '\u0000', '\ud83d', 'é', '\r\n', '\t'];
 

@@ -1,5 +1,6 @@
 /** Shared by the language tests: parse without errors, ranges in brief, a fake host. */
 import assert from 'node:assert/strict';
+import { createRng } from '../../../server/src/engine/random.js';
 import { parseDocument, checkDocument, type CheckEnvironment, type Diagnostic, type Range, type Statement } from '../../../server/src/language/index.js';
 
 export function r(startLine: number, startChar: number, endLine: number, endChar: number): Range {
@@ -49,14 +50,8 @@ export function brief(diagnostics: Diagnostic[], severities = ['error', 'warning
     .map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
 }
 
-/** A seeded generator of numbers in [0, 1) (mulberry32), for property tests. */
+/** The engine's seeded generator as a function, so a failing property case can be replayed from its seed. */
 export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = createRng(seed);
+  return () => rng.next();
 }
