@@ -3,6 +3,11 @@ import type { Range } from './diagnostics.js';
 
 export function lineStarts(text: string): number[] {
   const starts = [0];
+  if (!text.includes('\r')) {
+    // Only `\n` ends lines: `indexOf` jumps between them far quicker than a loop over every character.
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    return starts;
+  }
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
