@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { DataError, readNumericFile } from '../model/dataTable.js';
 import { gaussianMixture, kMeansEm, type MixtureFit } from '../engine/gaussianMixture.js';
 import { EngineError } from '../engine/engineError.js';
-import type { NumericData } from '../engine/dataset.js';
+import { numericColumns, type NumericData } from '../engine/dataset.js';
 import { mixtureData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { integerOption } from './learningInputs.js';
@@ -38,14 +38,8 @@ function positive(name: string, text: string | undefined, fallback: number, allo
 
 function selectColumns(data: NumericData, columns: string | undefined): NumericData {
   if (!columns) return data;
-  const picked = columns.split(',').map((c) => c.trim()).map((name) => {
-    const i = data.names.indexOf(name);
-    if (i < 0) throw new UsageError(`--columns names '${name}', which is not a column (${data.names.join(', ')})`);
-    return i;
-  });
-  const values = new Float64Array(data.rows * picked.length);
-  for (let r = 0; r < data.rows; r++) picked.forEach((c, j) => { values[r * picked.length + j] = data.values[r * data.dims + c]!; });
-  return { names: picked.map((c) => data.names[c]!), values, rows: data.rows, dims: picked.length };
+  return numericColumns(data, columns.split(',').map((c) => c.trim()), (name) =>
+    new UsageError(`--columns names '${name}', which is not a column (${data.names.join(', ')})`));
 }
 
 export const mixtureCommand: CliCommand = {

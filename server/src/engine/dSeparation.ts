@@ -5,7 +5,7 @@
  * parent. A node not in Z passes the ball on as a chain or fork; a collider passes it back up
  * only when it or a descendant is in Z. When dependent, one active trail is returned.
  */
-import type { BayesianNetwork } from './network.js';
+import { ancestralSet, type BayesianNetwork } from './network.js';
 
 export type IndependenceAnswer = { independent: true } | { independent: false; activePath: number[] };
 
@@ -18,7 +18,7 @@ export function dSeparated(net: BayesianNetwork, xs: readonly number[], ys: read
   for (const y of ys) inY[y] = 1;
   const children: number[][] = Array.from({ length: n }, () => []);
   for (const cpt of net.cpts) for (const p of cpt.parents) children[p]!.push(cpt.child);
-  const zOrDescendantInZ = ancestorsOf(net, zs); // nodes with themselves or a descendant in Z
+  const zOrDescendantInZ = ancestralSet(net, zs); // nodes with themselves or a descendant in Z
   // predecessor state of each visited (node, direction); −2 = unvisited, −1 = a start.
   const from = new Int32Array(2 * n).fill(-2);
   const queue: number[] = [];
@@ -43,17 +43,6 @@ export function dSeparated(net: BayesianNetwork, xs: readonly number[], ys: read
   return { independent: true };
 }
 
-function ancestorsOf(net: BayesianNetwork, nodes: readonly number[]): Set<number> {
-  const seen = new Set<number>();
-  const stack = [...nodes];
-  while (stack.length) {
-    const v = stack.pop()!;
-    if (seen.has(v)) continue;
-    seen.add(v);
-    stack.push(...net.cpts[v]!.parents);
-  }
-  return seen;
-}
 
 /** The nodes of the trail ending in `state`, from its start. */
 function trail(from: Int32Array, state: number): number[] {

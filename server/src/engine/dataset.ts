@@ -15,6 +15,21 @@ export interface NumericData {
   dims: number;
 }
 
+/**
+ * The named columns of numeric data, in the order named; `missing(name)` makes the error for a
+ * name that is not a column (callers word it for their user: a diagnostic, a usage error).
+ */
+export function numericColumns(data: NumericData, names: readonly string[], missing: (name: string) => Error): NumericData {
+  const picks = names.map((name) => {
+    const i = data.names.indexOf(name);
+    if (i < 0) throw missing(name);
+    return i;
+  });
+  const values = new Float64Array(data.rows * picks.length);
+  for (let r = 0; r < data.rows; r++) picks.forEach((c, j) => { values[r * picks.length + j] = data.values[r * data.dims + c]!; });
+  return { names: [...names], values, rows: data.rows, dims: picks.length };
+}
+
 /** Distinct rows of a data set with their multiplicities — real data repeats, so the E-step runs once per pattern. */
 export interface RowPatterns {
   /** Row-major `count × variables` state indices (−1 missing). */

@@ -55,6 +55,19 @@ export function rowAssignment(net: BayesianNetwork, v: number, row: number): num
   return states;
 }
 
+/** The given nodes and all their ancestors. */
+export function ancestralSet(net: BayesianNetwork, seeds: Iterable<number>): Set<number> {
+  const keep = new Set<number>();
+  const stack = [...seeds];
+  while (stack.length) {
+    const v = stack.pop()!;
+    if (keep.has(v)) continue;
+    keep.add(v);
+    stack.push(...net.cpts[v]!.parents);
+  }
+  return keep;
+}
+
 /**
  * Kahn's algorithm. Returns the variables parents-first, or the variables on a cycle when the
  * graph is not a DAG.

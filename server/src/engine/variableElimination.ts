@@ -16,23 +16,11 @@
  * Each new factor is rescaled by its largest entry (log kept) so that long products of small
  * probabilities neither underflow nor lose P(e).
  */
-import type { BayesianNetwork } from './network.js';
+import { ancestralSet, type BayesianNetwork } from './network.js';
 import { bestEliminationOrder, type EliminationOrder } from './eliminationOrder.js';
 import { cptFactor, normalized, productOf, projectOnto, reduceFactor, type Factor } from './factor.js';
 import { CancelledError, ImpossibleEvidenceError, type CancelSignal, type Evidence } from './junctionTree.js';
 
-/** Q ∪ E and all their ancestors: every other node is barren for this query. */
-export function ancestralSet(net: BayesianNetwork, seeds: Iterable<number>): Set<number> {
-  const keep = new Set<number>();
-  const stack = [...seeds];
-  while (stack.length) {
-    const v = stack.pop()!;
-    if (keep.has(v)) continue;
-    keep.add(v);
-    stack.push(...net.cpts[v]!.parents);
-  }
-  return keep;
-}
 
 /** The CPTs of `keep`, reduced by the evidence. */
 export function reducedFactors(net: BayesianNetwork, keep: Iterable<number>, evidence: Evidence): Factor[] {

@@ -7,7 +7,7 @@ import type * as A from '../language/ast.js';
 import { valueText } from '../language/ast.js';
 import type { CheckEnvironment, SymbolTable } from '../language/index.js';
 import { encodeCategorical, type CategoricalDataset } from '../engine/categoricalData.js';
-import type { NumericData } from '../engine/dataset.js';
+import { numericColumns, type NumericData } from '../engine/dataset.js';
 import { EngineError } from '../engine/engineError.js';
 import { DataError, readDiscreteText, readNumericText } from './dataTable.js';
 import { resolveModelFile } from './files.js';
@@ -36,15 +36,8 @@ export async function numericData(decl: A.DataDecl, columns: string[], env: Chec
   const all = decl.source
     ? await withDataErrors(decl, () => readNumericText(env.readText!(resolveModelFile(decl.source!, env))))
     : inlineNumbers(decl);
-  const wanted = columns.length ? columns : all.names;
-  const picks = wanted.map((c) => {
-    const i = all.names.indexOf(c);
-    if (i < 0) throw new CompileError(`data '${decl.name.text}' has no column '${c}' (columns: ${all.names.join(', ')})`, decl.name.range);
-    return i;
-  });
-  const values = new Float64Array(all.rows * picks.length);
-  for (let r = 0; r < all.rows; r++) picks.forEach((c, j) => { values[r * picks.length + j] = all.values[r * all.dims + c]!; });
-  return { names: wanted, values, rows: all.rows, dims: picks.length };
+  return numericColumns(all, columns.length ? columns : all.names, (c) =>
+    new CompileError(`data '${decl.name.text}' has no column '${c}' (columns: ${all.names.join(', ')})`, decl.name.range));
 }
 
 function inlineNumbers(decl: A.DataDecl): NumericData {
