@@ -1,8 +1,8 @@
 /**
  * The file system as the checker and the run pipeline see it, for Node hosts (CLI, server).
  * Reads are confined to the allowed roots: a model may not read outside its workspace. Imported
- * networks are cached by path, size and modification time, because the checker asks for their
- * variables on every keystroke.
+ * networks' variables and CSV headers are cached by path, size and modification time, because
+ * the checker asks for them on every keystroke.
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
@@ -24,7 +24,23 @@ export interface NodeEnvironmentOptions {
 
 type NetworkSymbols = { variables: { name: string; states: string[] }[] } | { error: string };
 
-const networkCache = new Map<string, { stamp: string; symbols: NetworkSymbols }>();
+/** What the checker reads from files, kept until the file's size or modification time changes. */
+const stamped = new Map<string, { stamp: string; value: unknown }>();
+
+function cachedByStamp<T>(kind: string, path: string, read: (path: string) => T): T | { error: string } {
+  try {
+    const st = statSync(path);
+    const stamp = `${st.size}:${st.mtimeMs}`;
+    const key = `${kind}:${path}`;
+    const cached = stamped.get(key);
+    if (cached?.stamp === stamp) return cached.value as T;
+    const value = read(path);
+    stamped.set(key, { stamp, value });
+    return value;
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
 
 export function nodeEnvironment(options: NodeEnvironmentOptions): CheckEnvironment {
   const documentPath = options.documentPath ? resolve(options.documentPath) : undefined;
@@ -43,48 +59,30 @@ export function nodeEnvironment(options: NodeEnvironmentOptions): CheckEnvironme
   if (options.restricted) return env;
   env.readText = (p) => readFileSync(guard(p), 'utf8');
   env.readBytes = (p) => readFileSync(guard(p));
-  env.readCsvHeader = (p) => readCsvHeader(guard(p));
-  env.networkSymbols = (p) => networkSymbols(guard(p));
+  env.readCsvHeader = (p) => cachedByStamp('csv', guard(p), readCsvHeader);
+  env.networkSymbols = (p) => cachedByStamp('bif', guard(p), networkSymbols);
   return env;
 }
 
-function stampOf(path: string): string {
-  const st = statSync(path);
-  return `${st.size}:${st.mtimeMs}`;
-}
-
 function networkSymbols(path: string): NetworkSymbols {
-  try {
-    const stamp = stampOf(path);
-    const cached = networkCache.get(path);
-    if (cached?.stamp === stamp) return cached.symbols;
-    const read = readBif(readFileSync(path, 'utf8'));
-    const symbols: NetworkSymbols = 'error' in read
-      ? { error: `line ${read.error.line}: ${read.error.message}` }
-      : { variables: read.network.variables.map((v) => ({ name: v.name, states: [...v.states] })) };
-    networkCache.set(path, { stamp, symbols });
-    return symbols;
-  } catch (e) {
-    return { error: (e as Error).message };
-  }
+  const read = readBif(readFileSync(path, 'utf8'));
+  return 'error' in read
+    ? { error: `line ${read.error.line}: ${read.error.message}` }
+    : { variables: read.network.variables.map((v) => ({ name: v.name, states: [...v.states] })) };
 }
 
 /** The header row only (x1, x2, … when the first row is all numbers): reads the first 64 KiB, not the whole file. */
 function readCsvHeader(path: string): string[] | { error: string } {
+  const fd = openSync(path, 'r');
   try {
-    const fd = openSync(path, 'r');
-    try {
-      const buffer = Buffer.alloc(65536);
-      const n = readSync(fd, buffer, 0, buffer.length, 0);
-      let header: string[] | undefined;
-      const splitter = new CsvSplitter(',', (cells) => { header ??= columnNames(cells.map((h) => h.trim())).names; });
-      splitter.push(buffer.subarray(0, n).toString('utf8'));
-      if (!header && n < buffer.length) splitter.end();
-      return header ?? { error: 'the header row is longer than 64 KiB' };
-    } finally {
-      closeSync(fd);
-    }
-  } catch (e) {
-    return { error: (e as Error).message };
+    const buffer = Buffer.alloc(65536);
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    let header: string[] | undefined;
+    const splitter = new CsvSplitter(',', (cells) => { header ??= columnNames(cells.map((h) => h.trim())).names; });
+    splitter.push(buffer.subarray(0, n).toString('utf8'));
+    if (!header && n < buffer.length) splitter.end();
+    return header ?? { error: 'the header row is longer than 64 KiB' };
+  } finally {
+    closeSync(fd);
   }
 }
