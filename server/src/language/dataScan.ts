@@ -11,6 +11,7 @@
  */
 import type * as A from './ast.js';
 import { statementKeywords } from './tokens.js';
+import { CellStore, ScannedRow, MISSING, NUMBER, REF, STRING } from './dataCells.js';
 
 /** A scanned body: its rows (the header first), and the offsets of its `{` and `}` in the scanned text. */
 export interface ScannedBlock { open: number; close: number; rows: A.DataRow[] }
@@ -24,9 +25,9 @@ export interface ScannedText {
 
 const statementWords = new Set([...statementKeywords].map((t) => t.name.slice('kw_'.length)));
 const HEADER = /^[ \t]*data[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*\{/gm;
-const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
-const STRING = /"(?:[^"\\\r\n]|\\.)*"/y;
-const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+const NUMBER_RE = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
+const STRING_RE = /"(?:[^"\\\r\n]|\\.)*"/y;
+const NAME_RE = /[A-Za-z_][A-Za-z0-9_]*/y;
 
 /** Finds and scans the inline data bodies of `text`, whose first line is `firstLine` of the document. */
 export function scanDataBlocks(text: string, firstLine: number): ScannedText {
@@ -111,25 +112,25 @@ export function scanRows(text: string, line: number): A.DataRow[] | undefined {
 /**
  * Reads cells into `rows`, a row per line with cells (as `groupRows` makes them), from `from`
  * (on `line`, whose start is at `lineAt`) up to a `}` (`close` is its offset) or the end of
- * the text (`close` is -1); undefined at anything else.
+ * the text (`close` is -1); undefined at anything else. The cells go to one compact store
+ * (see `dataCells.ts`), not into a node each.
  */
 function scanCells(text: string, from: number, line: number, lineAt: number, rows: A.DataRow[]): { close: number; line: number } | undefined {
-  let cells: A.Expr[] = []; // the current line's
+  const store = new CellStore();
+  let first = 0; // the current line's first cell in `store`
   const flush = () => {
-    if (cells.length === 0) return;
-    rows.push({ kind: 'dataRow', cells, range: { start: cells[0].range.start, end: cells[cells.length - 1].range.end } });
-    cells = [];
+    if (store.length > first) rows.push(new ScannedRow(store, first, store.length - first, line));
+    first = store.length;
   };
-  const range = (from: number, to: number) => ({ start: { line, character: from - lineAt }, end: { line, character: to - lineAt } });
   const match = (re: RegExp, at: number) => { re.lastIndex = at; return re.test(text) ? re.lastIndex : -1; };
   for (let i = from; i < text.length;) {
     const c = text.charCodeAt(i);
     if (c === C.Space || c === C.Tab || c === C.Comma || c === C.VT || c === C.FF || c === C.NBSP || c === C.BOM) { i++; continue; }
     if (c === C.LF || c === C.CR) {
+      flush();
       i += c === C.CR && text.charCodeAt(i + 1) === C.LF ? 2 : 1;
       line++;
       lineAt = i;
-      flush();
       continue;
     }
     if (c === C.RCurly) {
@@ -143,24 +144,23 @@ function scanCells(text: string, from: number, line: number, lineAt: number, row
       continue;
     } else if (c === C.Question) {
       end = i + 1;
-      cells.push({ kind: 'missing', range: range(i, end) });
+      store.push(MISSING, i - lineAt, end - lineAt, '?');
     } else if (c === C.Quote) {
-      end = match(STRING, i);
+      end = match(STRING_RE, i);
       if (end < 0) return undefined;
-      cells.push({ kind: 'string', value: text.slice(i + 1, end - 1).replace(/\\(.)/g, '$1'), range: range(i, end) });
+      store.push(STRING, i - lineAt, end - lineAt, text.slice(i + 1, end - 1).replace(/\\(.)/g, '$1'));
     } else if (startsNumber(text, i) || (c === C.Minus && startsNumber(text, i + 1))) {
-      end = match(NUMBER, c === C.Minus ? i + 1 : i);
+      end = match(NUMBER_RE, c === C.Minus ? i + 1 : i);
       const next = text.charCodeAt(end);
       if (next === C.Slash || next === 37 /* % */) return undefined; // fractions and percentages: the grammar's
-      const body = text.slice(c === C.Minus ? i + 1 : i, end);
-      cells.push({ kind: 'number', value: c === C.Minus ? -Number(body) : Number(body), text: text.slice(i, end), range: range(i, end) });
+      // The source text is kept; its value is Number(text), which equals the negated body for `-x`.
+      store.push(NUMBER, i - lineAt, end - lineAt, text.slice(i, end));
     } else if (isNameStart(c)) {
-      end = match(NAME, i);
+      end = match(NAME_RE, i);
       const name = text.slice(i, end);
       // A statement keyword starting a line may start a statement (see `chunks.ts`).
-      if (cells.length === 0 && statementWords.has(name)) return undefined;
-      const r = range(i, end);
-      cells.push({ kind: 'ref', name: { kind: 'name', text: name, range: r }, range: r });
+      if (store.length === first && statementWords.has(name)) return undefined;
+      store.push(REF, i - lineAt, end - lineAt, name);
     } else {
       return undefined;
     }

@@ -1,0 +1,158 @@
+/**
+ * The cells of data rows, read without building a node per cell. A scanned data body (see
+ * `dataScan.ts`) is most of a large model: 366,000 cells for 10,000 ALARM records. As nodes
+ * (cell, name, range, two positions each) they were millions of small objects, and the garbage
+ * collector, not the parser, was the cost. Scanned rows keep their cells in a `CellStore` —
+ * parallel typed arrays of kind, start and end character, and an interned text — and build
+ * `Expr` nodes only when a consumer asks for `row.cells` (hover, rename, formatting of one
+ * row). The hot consumers (checker, compiler, name index) read cells through the accessors
+ * below, which serve scanned rows and grammar-parsed rows (plain `cells` arrays) alike.
+ *
+ * A scanned row lies on one line, so its cells store characters only and take their line from
+ * the row's range: moving a block down (`incremental.ts`) moves each row's range, not each cell.
+ */
+import type * as A from './ast.js';
+import { valueText } from './ast.js';
+import type { Range } from './diagnostics.js';
+
+/** Kind codes in a store. */
+export const NUMBER = 0, STRING = 1, MISSING = 2, REF = 3;
+const KINDS = ['number', 'string', 'missing', 'ref'] as const;
+
+/** The cells of one scan, in order; each cell's text (number source, unquoted string, name) is interned. */
+export class CellStore {
+  kinds = new Uint8Array(256);
+  starts = new Uint32Array(256);
+  ends = new Uint32Array(256);
+  texts = new Int32Array(256);
+  readonly strings: string[] = [];
+  length = 0;
+  private readonly ids = new Map<string, number>();
+
+  /** Appends a cell of kind code `kind` spanning characters `start` to `end` of its line. */
+  push(kind: number, start: number, end: number, text: string): void {
+    if (this.length === this.kinds.length) this.grow();
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(text);
+      this.ids.set(text, id);
+    }
+    const i = this.length++;
+    this.kinds[i] = kind;
+    this.starts[i] = start;
+    this.ends[i] = end;
+    this.texts[i] = id;
+  }
+
+  private grow(): void {
+    const n = this.kinds.length * 2;
+    this.kinds = grown(new Uint8Array(n), this.kinds);
+    this.starts = grown(new Uint32Array(n), this.starts);
+    this.ends = grown(new Uint32Array(n), this.ends);
+    this.texts = grown(new Int32Array(n), this.texts);
+  }
+}
+
+function grown<T extends Uint8Array | Uint32Array | Int32Array>(to: T, from: T): T {
+  to.set(from);
+  return to;
+}
+
+/**
+ * A row of cells `first` to `first + count - 1` of a store, on the line of its range. The
+ * store is a private field, so generic walks (`forEachChild`, `moveDown`) see a node of `kind`
+ * and `range` only; `cells` builds fresh nodes on each access — loops over many rows use the
+ * accessors below instead.
+ */
+export class ScannedRow implements A.DataRow {
+  readonly kind = 'dataRow';
+  range: Range;
+  readonly #store: CellStore;
+  readonly #first: number;
+  readonly #count: number;
+
+  constructor(store: CellStore, first: number, count: number, line: number) {
+    this.#store = store;
+    this.#first = first;
+    this.#count = count;
+    this.range = { start: { line, character: store.starts[first] }, end: { line, character: store.ends[first + count - 1] } };
+  }
+
+  get cells(): A.Expr[] {
+    return Array.from({ length: this.#count }, (_, i) => this.node(i));
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Cell `i`'s kind code, -1 past the row's end. */
+  kindAt(i: number): number {
+    return i >= 0 && i < this.#count ? this.#store.kinds[this.#first + i] : -1;
+  }
+
+  /** Cell `i`'s interned text (`i` within the row). */
+  textAt(i: number): string {
+    return this.#store.strings[this.#store.texts[this.#first + i]];
+  }
+
+  /** Cell `i` as a new node, with the row's line. */
+  node(i: number): A.Expr {
+    const k = this.#first + i;
+    const { line } = this.range.start;
+    const range: Range = { start: { line, character: this.#store.starts[k] }, end: { line, character: this.#store.ends[k] } };
+    const text = this.textAt(i);
+    switch (this.kindAt(i)) {
+      case NUMBER: return { kind: 'number', value: Number(text), text, range };
+      case STRING: return { kind: 'string', value: text, range };
+      case MISSING: return { kind: 'missing', range };
+      default: return { kind: 'ref', name: { kind: 'name', text, range }, range };
+    }
+  }
+}
+
+export function cellCount(row: A.DataRow): number {
+  return row instanceof ScannedRow ? row.count : row.cells.length;
+}
+
+/** The kind of cell `i`, undefined past the row's end. */
+export function cellKind(row: A.DataRow, i: number): A.Expr['kind'] | undefined {
+  if (!(row instanceof ScannedRow)) return row.cells[i]?.kind;
+  const code = row.kindAt(i);
+  return code < 0 ? undefined : KINDS[code];
+}
+
+/** Cell `i` as a state or name (see `valueText`): a name, unquoted string or number source; undefined for `?`, other values and past the end. */
+export function cellText(row: A.DataRow, i: number): string | undefined {
+  if (!(row instanceof ScannedRow)) return valueText(row.cells[i]);
+  const code = row.kindAt(i);
+  return code < 0 || code === MISSING ? undefined : row.textAt(i);
+}
+
+/** The value of number cell `i`; NaN for any other cell. */
+export function cellNumber(row: A.DataRow, i: number): number {
+  if (!(row instanceof ScannedRow)) {
+    const cell = row.cells[i];
+    return cell?.kind === 'number' ? cell.value : NaN;
+  }
+  return row.kindAt(i) === NUMBER ? Number(row.textAt(i)) : NaN;
+}
+
+/** Whether cell `i` is a plain name (`pos`, not `T.x` or `T[a, b]`): a value of its column. */
+export function cellIsName(row: A.DataRow, i: number): boolean {
+  if (row instanceof ScannedRow) return row.kindAt(i) === REF;
+  const cell = row.cells[i];
+  return cell?.kind === 'ref' && !cell.member && !cell.columns;
+}
+
+/** Cell `i` as a node (undefined past the row's end): the row's own for a parsed row, a new one for a scanned row. */
+export function cellNode(row: A.DataRow, i: number): A.Expr | undefined {
+  if (!(row instanceof ScannedRow)) return row.cells[i];
+  return i >= 0 && i < row.count ? row.node(i) : undefined;
+}
+
+/** The range of cell `i` (a new object for a scanned row). */
+export function cellRange(row: A.DataRow, i: number): Range | undefined {
+  return cellNode(row, i)?.range;
+}
