@@ -19,30 +19,62 @@ import type { Range } from './diagnostics.js';
 export const NUMBER = 0, STRING = 1, MISSING = 2, REF = 3;
 const KINDS = ['number', 'string', 'missing', 'ref'] as const;
 
-/** The cells of one scan, in order; each cell's text (number source, unquoted string, name) is interned. */
+/**
+ * The cells of one scan, in order. Each cell's text (number source, unquoted string, name) is
+ * interned straight from the scanned text: a column holds a few distinct values, so a cell
+ * costs four array slots and no string.
+ */
 export class CellStore {
-  kinds = new Uint8Array(256);
-  starts = new Uint32Array(256);
-  ends = new Uint32Array(256);
-  texts = new Int32Array(256);
+  kinds: Uint8Array;
+  starts: Uint32Array;
+  ends: Uint32Array;
+  texts: Int32Array;
   readonly strings: string[] = [];
   length = 0;
-  private readonly ids = new Map<string, number>();
+  /** Open-addressing hash table of string id + 1 (0 = free), sized to stay at most half full. */
+  private slots = new Int32Array(64);
 
-  /** Appends a cell of kind code `kind` spanning characters `start` to `end` of its line. */
-  push(kind: number, start: number, end: number, text: string): void {
+  /** Room for `capacity` cells before the arrays grow. */
+  constructor(capacity = 256) {
+    this.kinds = new Uint8Array(capacity);
+    this.starts = new Uint32Array(capacity);
+    this.ends = new Uint32Array(capacity);
+    this.texts = new Int32Array(capacity);
+  }
+
+  /** Appends a cell of kind code `kind` at characters `start` to `end` of its line, whose text is `source.slice(from, to)`. */
+  push(kind: number, start: number, end: number, source: string, from: number, to: number): void {
     if (this.length === this.kinds.length) this.grow();
-    let id = this.ids.get(text);
-    if (id === undefined) {
-      id = this.strings.length;
-      this.strings.push(text);
-      this.ids.set(text, id);
-    }
     const i = this.length++;
     this.kinds[i] = kind;
     this.starts[i] = start;
     this.ends[i] = end;
-    this.texts[i] = id;
+    this.texts[i] = this.intern(source, from, to);
+  }
+
+  /** The id of `source.slice(from, to)`, added when new. */
+  private intern(source: string, from: number, to: number): number {
+    const mask = this.slots.length - 1;
+    let slot = hash(source, from, to) & mask;
+    for (let id = this.slots[slot]; id !== 0; id = this.slots[slot]) {
+      const s = this.strings[id - 1];
+      if (s.length === to - from && source.startsWith(s, from)) return id - 1;
+      slot = (slot + 1) & mask;
+    }
+    this.strings.push(source.slice(from, to));
+    this.slots[slot] = this.strings.length;
+    if (this.strings.length * 2 > this.slots.length) this.rehash();
+    return this.strings.length - 1;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    const mask = this.slots.length - 1;
+    this.strings.forEach((s, id) => {
+      let slot = hash(s, 0, s.length) & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = id + 1;
+    });
   }
 
   private grow(): void {
@@ -52,6 +84,13 @@ export class CellStore {
     this.ends = grown(new Uint32Array(n), this.ends);
     this.texts = grown(new Int32Array(n), this.texts);
   }
+}
+
+/** FNV-1a over UTF-16 code units. */
+function hash(s: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 function grown<T extends Uint8Array | Uint32Array | Int32Array>(to: T, from: T): T {

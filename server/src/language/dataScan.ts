@@ -27,7 +27,6 @@ const statementWords = new Set([...statementKeywords].map((t) => t.name.slice('k
 const HEADER = /^[ \t]*data[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*\{/gm;
 const NUMBER_RE = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
 const STRING_RE = /"(?:[^"\\\r\n]|\\.)*"/y;
-const NAME_RE = /[A-Za-z_][A-Za-z0-9_]*/y;
 
 /** Finds and scans the inline data bodies of `text`, whose first line is `firstLine` of the document. */
 export function scanDataBlocks(text: string, firstLine: number): ScannedText {
@@ -38,12 +37,14 @@ export function scanDataBlocks(text: string, firstLine: number): ScannedText {
   let copied = 0; // text before this offset is in `pieces`
   let counted = 0; // line breaks before this offset are counted in `line`
   let line = firstLine;
+  let store: CellStore | undefined; // the cells of every body scanned, made at the first
   HEADER.lastIndex = 0;
   for (let m = HEADER.exec(text); m; m = HEADER.exec(text)) {
     const open = m.index + m[0].length - 1;
     line += lineBreaks(text, counted, open);
     counted = open;
-    const block = scanBody(text, open, line, open - lineStart(text, open));
+    store ??= new CellStore(capacityFor(text.length - open));
+    const block = scanBody(store, text, open, line, open - lineStart(text, open));
     if (!block) continue;
     blocks.set(open, block.scanned);
     pieces.push(text.slice(copied, open + 1), blank(text, open + 1, block.scanned.close));
@@ -55,6 +56,14 @@ export function scanDataBlocks(text: string, firstLine: number): ScannedText {
   if (blocks.size === 0) return { lexText: text, blocks };
   pieces.push(text.slice(copied));
   return { lexText: pieces.join(''), blocks };
+}
+
+/**
+ * Room for the cells of `length` characters of data (a cell and its separator take 4 to 10 of
+ * them), at most 2^18 (3.4 MB) in case the text is not all data; the store grows if need be.
+ */
+function capacityFor(length: number): number {
+  return Math.min(1 << 18, Math.max(16, length >> 3));
 }
 
 function lineBreaks(text: string, from: number, to: number): number {
@@ -87,15 +96,19 @@ function isNameStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
+function isNameChar(c: number): boolean {
+  return isNameStart(c) || isDigit(c);
+}
+
 function startsNumber(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   return isDigit(c) || (c === C.Dot && isDigit(text.charCodeAt(i + 1)));
 }
 
 /** Reads the body after the `{` at `open` (on `line`, column `column`), up to its `}`; undefined when it is not plain cells. */
-function scanBody(text: string, open: number, line: number, column: number): { scanned: ScannedBlock; line: number } | undefined {
+function scanBody(store: CellStore, text: string, open: number, line: number, column: number): { scanned: ScannedBlock; line: number } | undefined {
   const rows: A.DataRow[] = [];
-  const end = scanCells(text, open + 1, line, open - column, rows);
+  const end = scanCells(text, open + 1, line, open - column, rows, store);
   return end && end.close >= 0 ? { scanned: { open, close: end.close, rows }, line: end.line } : undefined;
 }
 
@@ -105,7 +118,7 @@ function scanBody(text: string, open: number, line: number, column: number): { s
  */
 export function scanRows(text: string, line: number): A.DataRow[] | undefined {
   const rows: A.DataRow[] = [];
-  const end = scanCells(text, 0, line, 0, rows);
+  const end = scanCells(text, 0, line, 0, rows, new CellStore(capacityFor(text.length)));
   return end && end.close < 0 ? rows : undefined;
 }
 
@@ -115,9 +128,15 @@ export function scanRows(text: string, line: number): A.DataRow[] | undefined {
  * the text (`close` is -1); undefined at anything else. The cells go to one compact store
  * (see `dataCells.ts`), not into a node each.
  */
-function scanCells(text: string, from: number, line: number, lineAt: number, rows: A.DataRow[]): { close: number; line: number } | undefined {
-  const store = new CellStore();
-  let first = 0; // the current line's first cell in `store`
+function scanCells(text: string, from: number, line: number, lineAt: number, rows: A.DataRow[], store: CellStore): { close: number; line: number } | undefined {
+  const mark = store.length;
+  const scanned = scanInto(store, text, from, line, lineAt, rows);
+  if (!scanned) store.length = mark; // a body left to the grammar: drop its cells
+  return scanned;
+}
+
+function scanInto(store: CellStore, text: string, from: number, line: number, lineAt: number, rows: A.DataRow[]): { close: number; line: number } | undefined {
+  let first = store.length; // the current line's first cell in `store`
   const flush = () => {
     if (store.length > first) rows.push(new ScannedRow(store, first, store.length - first, line));
     first = store.length;
@@ -144,23 +163,24 @@ function scanCells(text: string, from: number, line: number, lineAt: number, row
       continue;
     } else if (c === C.Question) {
       end = i + 1;
-      store.push(MISSING, i - lineAt, end - lineAt, '?');
+      store.push(MISSING, i - lineAt, end - lineAt, text, i, end);
     } else if (c === C.Quote) {
       end = match(STRING_RE, i);
       if (end < 0) return undefined;
-      store.push(STRING, i - lineAt, end - lineAt, text.slice(i + 1, end - 1).replace(/\\(.)/g, '$1'));
+      const value = text.slice(i + 1, end - 1).replace(/\\(.)/g, '$1');
+      store.push(STRING, i - lineAt, end - lineAt, value, 0, value.length);
     } else if (startsNumber(text, i) || (c === C.Minus && startsNumber(text, i + 1))) {
       end = match(NUMBER_RE, c === C.Minus ? i + 1 : i);
       const next = text.charCodeAt(end);
       if (next === C.Slash || next === 37 /* % */) return undefined; // fractions and percentages: the grammar's
       // The source text is kept; its value is Number(text), which equals the negated body for `-x`.
-      store.push(NUMBER, i - lineAt, end - lineAt, text.slice(i, end));
+      store.push(NUMBER, i - lineAt, end - lineAt, text, i, end);
     } else if (isNameStart(c)) {
-      end = match(NAME_RE, i);
-      const name = text.slice(i, end);
+      end = i + 1;
+      while (isNameChar(text.charCodeAt(end))) end++;
       // A statement keyword starting a line may start a statement (see `chunks.ts`).
-      if (store.length === first && statementWords.has(name)) return undefined;
-      store.push(REF, i - lineAt, end - lineAt, name);
+      if (store.length === first && statementWords.has(text.slice(i, end))) return undefined;
+      store.push(REF, i - lineAt, end - lineAt, text, i, end);
     } else {
       return undefined;
     }

@@ -13,6 +13,9 @@ import type * as A from '../ast.js';
 /** Diagnostics are kept with lines counted from the node's first line: an edit above moves the node, not its findings. */
 interface Entry<V> { inputs: (VariableInfo | undefined)[]; diagnostics: Diagnostic[]; value: V }
 
+/** Most nodes have no findings: one shared empty list for them (never written to). */
+const NONE: Diagnostic[] = [];
+
 export class CheckMemo<K extends A.AstNode, V = void> {
   private readonly entries = new WeakMap<K, Entry<V>>();
 
@@ -30,7 +33,7 @@ export class CheckMemo<K extends A.AstNode, V = void> {
     }
     const from = report.diagnostics.length;
     const value = compute();
-    if (cacheable) this.entries.set(node, { inputs, diagnostics: report.diagnostics.slice(from).map((d) => movedBy(d, -line)), value });
+    if (cacheable) this.entries.set(node, { inputs, diagnostics: from === report.diagnostics.length ? NONE : report.diagnostics.slice(from).map((d) => movedBy(d, -line)), value });
     return value;
   }
 }
