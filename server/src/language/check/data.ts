@@ -22,7 +22,7 @@ export function checkData(ctx: CheckContext): void {
 const rowMemo = new CheckMemo<A.DataRow>();
 
 function checkInlineOnce(ctx: CheckContext, decl: A.DataDecl): void {
-  const variables = decl.header.map((column) => findVariable(ctx, ctx.symbols.defaultScope, column.text));
+  const variables = rowMemo.canonical(decl.header.map((column) => findVariable(ctx, ctx.symbols.defaultScope, column.text)));
   const width = decl.header.length;
   if (width === 0) {
     ctx.report.error('data-width', `data '${decl.name.text}' is empty: its first row names the columns`, decl.name.range);
