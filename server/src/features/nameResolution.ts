@@ -3,8 +3,7 @@
  * resolved in the scope it appears in. One index per parse, cached on the AST.
  */
 import type * as A from '../language/index.js';
-import { forEachChild } from '../language/index.js';
-import { cellIsName, cellNode, cellText } from '../language/index.js';
+import { cellIsName, cellNode, cellText, forEachChild } from '../language/index.js';
 import { NameIndex, type NameKind, type NameSymbol } from './nameIndex.js';
 
 const cache = new WeakMap<A.BayesFile, NameIndex>();
