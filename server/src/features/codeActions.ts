@@ -143,6 +143,7 @@ function valuesUsedFor(file: A.BayesFile, name: string): string[] {
       }
     }
   };
-  walk(file, (n) => void visit(n));
+  // Data cells are values of columns, not assignments: skip the rows (the bulk of a big file).
+  walk(file, (n) => n.kind !== 'data' && void visit(n));
   return [...values];
 }

@@ -3,7 +3,7 @@
  * resolved in the scope it appears in. One index per parse, cached on the AST.
  */
 import type * as A from '../language/index.js';
-import { forEachChild } from '../language/index.js';
+import { cellIsName, cellNode, cellText, forEachChild } from '../language/index.js';
 import { NameIndex, type NameKind, type NameSymbol } from './nameIndex.js';
 
 const cache = new WeakMap<A.BayesFile, NameIndex>();
@@ -104,8 +104,7 @@ class Builder {
       if (variable) this.occur(col, variable);
       this.scope(`data:${s.name.text}`).set(col.text, symbol);
       for (const row of s.rows) {
-        const cell = row.cells[i];
-        if (cell?.kind === 'ref' && !cell.member && !cell.columns) this.occur(cell.name, this.stateOf(symbol, cell.name.text, true));
+        if (cellIsName(row, i)) this.occur((cellNode(row, i) as A.Ref).name, this.stateOf(symbol, cellText(row, i)!, true));
       }
     });
   }

@@ -182,6 +182,8 @@ function isNode(value: unknown): value is AstNode {
 
 /** Calls `visit` on each direct child node, in source order of the fields. */
 export function forEachChild(node: AstNode, visit: (child: AstNode) => void): void {
+  // A scanned row's cells are not a field but built on request (see `dataCells.ts`).
+  if (node.kind === 'dataRow') return node.cells.forEach(visit);
   for (const key in node) {
     if (key === 'range') continue;
     const value = (node as unknown as Record<string, unknown>)[key];

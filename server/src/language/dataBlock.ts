@@ -8,7 +8,7 @@ import type { IToken, TokenType } from 'chevrotain';
 import type * as A from './ast.js';
 import * as T from './tokens.js';
 import { groupRows, headerAndRows, tokenRange } from './parser.js';
-import { scanRows, type ScannedBlock } from './dataScan.js';
+import { scanRows, type ScannedBlocks } from './dataScan.js';
 import { firstAtOrAfter } from './lines.js';
 
 function isName(type: TokenType): boolean {
@@ -43,9 +43,9 @@ export function fastDataDecl(tokens: readonly IToken[], start: number, end: numb
 
 /**
  * `data Name { }` from `tokens[start]` to `tokens[end - 1]` whose body `scanDataBlocks` read
- * (and blanked), or undefined when the tokens are not exactly that statement.
+ * (and the lexer skipped), or undefined when the tokens are not exactly that statement.
  */
-export function scannedDataDecl(tokens: readonly IToken[], start: number, end: number, blocks: ReadonlyMap<number, ScannedBlock>): A.DataDecl | undefined {
+export function scannedDataDecl(tokens: readonly IToken[], start: number, end: number, blocks: ScannedBlocks): A.DataDecl | undefined {
   if (end - start !== 4 || tokens[start].tokenType !== T.Kw.data || !isName(tokens[start + 1].tokenType)
     || tokens[start + 2].tokenType !== T.LCurly || tokens[start + 3].tokenType !== T.RCurly) return undefined;
   const block = blocks.get(tokens[start + 2].startOffset);

@@ -18,6 +18,7 @@ export { fullParse, reparse, type ParseState } from './incremental.js';
 export type { Diagnostic, Range, Position, Severity } from './diagnostics.js';
 export type * from './ast.js';
 export { forEachChild, walk, valueText } from './ast.js';
+export { cellCount, cellIsName, cellKind, cellNode, cellNumber, cellRange, cellText } from './dataCells.js';
 
 export interface ParseResult {
   ast: BayesFile;

@@ -12,7 +12,7 @@ import { selfContained, splitStatements, unclosedOpener, type Chunk } from './ch
 import { lastExpectation } from './parseErrors.js';
 import { documentRange } from './lines.js';
 import { fastDataDecl, scannedDataDecl } from './dataBlock.js';
-import { scanDataBlocks, type ScannedBlock } from './dataScan.js';
+import { lexAround, scanDataBlocks, type ScannedBlocks } from './dataScan.js';
 
 export interface ParseOutput {
   ast: A.BayesFile;
@@ -40,9 +40,9 @@ export function parse(text: string): ParseOutput {
  * a line start yields the same tokens as lexing the whole document.
  */
 export function parseRegion(text: string, firstLine: number, range: Range, scan = true): ParseOutput {
-  // Inline data bodies are scanned here and blanked for the lexer (see `dataScan.ts`).
-  const { lexText, blocks } = scan ? scanDataBlocks(text, firstLine) : { lexText: text, blocks: new Map<number, ScannedBlock>() };
-  const lexed = tokenize(lexText);
+  // Inline data bodies are scanned here, and the lexer skips them (see `dataScan.ts`).
+  const blocks: ScannedBlocks = scan ? scanDataBlocks(text, firstLine) : new Map();
+  const lexed = lexAround(text, blocks);
   if (firstLine !== 0) shiftTokens(lexed, firstLine);
   const diagnostics = lexed.errors.map((e) => lexDiagnostic(text, e));
   const docs = docLines(lexed.groups.doc ?? []);
@@ -83,7 +83,7 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
     if (chunk.kind === 'networkOpen') open.push(statement.kind === 'network' ? statement : undefined);
   }
   // A scanned body that did not end up as a `data` statement of its own (its header was inside
-  // an open bracket, or more followed its `}`) was blanked for nothing: parse without scanning.
+  // an open bracket, or more followed its `}`) was skipped for nothing: parse without scanning.
   if (scannedUsed !== blocks.size) return parseRegion(text, firstLine, range, false);
   for (const network of open) {
     if (network) diagnostics.push(syntaxError(`network '${network.name.text}' is missing its closing '}'`, network.name.range, 'unclosed-network'));

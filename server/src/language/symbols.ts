@@ -5,6 +5,7 @@
  */
 import type * as A from './ast.js';
 import { valueText } from './ast.js';
+import { cellKind, cellText } from './dataCells.js';
 import type { CheckEnvironment } from './environment.js';
 import type { Reporter } from './check/context.js';
 import { resolveModelPath } from './check/files.js';
@@ -209,11 +210,11 @@ function tallyColumn(decl: A.DataDecl, i: number): { values: Set<string>; numeri
   const values = new Set<string>();
   let numeric = decl.rows.length > 0;
   for (const row of decl.rows) {
-    const cell = row.cells[i];
-    if (!cell || cell.kind === 'missing') continue;
-    const text = valueText(cell);
+    const kind = cellKind(row, i);
+    if (kind === undefined || kind === 'missing') continue;
+    const text = cellText(row, i);
     if (text !== undefined) values.add(text);
-    if (cell.kind !== 'number') numeric = false;
+    if (kind !== 'number') numeric = false;
   }
   return { values, numeric };
 }

@@ -4,7 +4,7 @@
  * declared domains where the file declares the variable, or NumericData for real-valued columns.
  */
 import type * as A from '../language/ast.js';
-import { valueText } from '../language/ast.js';
+import { cellCount, cellKind, cellNumber, cellRange, cellText } from '../language/index.js';
 import type { CheckEnvironment, SymbolTable } from '../language/index.js';
 import { encodeCategorical, type CategoricalDataset } from '../engine/categoricalData.js';
 import { numericColumns, type NumericData } from '../engine/dataset.js';
@@ -27,7 +27,7 @@ export async function categoricalData(decl: A.DataDecl, symbols: SymbolTable, en
     return withDataErrors(decl, () => readDiscreteText(text, { declared }));
   }
   const header = decl.header.map((h) => h.text);
-  const rows = decl.rows.map((row) => row.cells.map((cell) => (cell.kind === 'missing' ? null : valueText(cell) ?? null)));
+  const rows = decl.rows.map((row) => Array.from({ length: cellCount(row) }, (_, i) => cellText(row, i) ?? null));
   return withDataErrors(decl, async () => encodeCategorical(header, rows, pick(declared, header)));
 }
 
@@ -43,10 +43,12 @@ export async function numericData(decl: A.DataDecl, columns: string[], env: Chec
 function inlineNumbers(decl: A.DataDecl): NumericData {
   const dims = decl.header.length;
   const values = new Float64Array(decl.rows.length * dims);
-  decl.rows.forEach((row, r) => row.cells.forEach((cell, c) => {
-    if (cell.kind !== 'number') throw new CompileError(`'${valueText(cell) ?? '?'}' is not a number (column ${decl.header[c]!.text})`, cell.range);
-    values[r * dims + c] = cell.value;
-  }));
+  decl.rows.forEach((row, r) => {
+    for (let c = 0; c < cellCount(row); c++) {
+      if (cellKind(row, c) !== 'number') throw new CompileError(`'${cellText(row, c) ?? '?'}' is not a number (column ${decl.header[c]!.text})`, cellRange(row, c)!);
+      values[r * dims + c] = cellNumber(row, c);
+    }
+  });
   return { names: decl.header.map((h) => h.text), values, rows: decl.rows.length, dims };
 }
 

@@ -55,3 +55,16 @@ export function random(seed: number): () => number {
   const rng = createRng(seed);
   return () => rng.next();
 }
+
+/**
+ * `value` (an AST, diagnostics, …) as plain data for `deepStrictEqual`: data rows with their
+ * cells built out (a scanned row keeps them in a private store, see `dataCells.ts`), so rows
+ * compare by their cells whether they were scanned, re-scanned or parsed by the grammar.
+ */
+export function plainAst(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainAst);
+  if (typeof value !== 'object' || value === null) return value;
+  const node = value as Record<string, unknown>;
+  if (node.kind === 'dataRow') return { kind: 'dataRow', range: plainAst(node.range), cells: plainAst(node.cells) };
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, plainAst(v)]));
+}

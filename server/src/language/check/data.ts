@@ -4,6 +4,7 @@ import type { DataInfo, VariableInfo } from '../symbols.js';
 import type { CheckContext } from './context.js';
 import { resolveModelPath } from './files.js';
 import { CheckMemo } from './memo.js';
+import { cellCount, cellKind, cellNode, cellText } from '../dataCells.js';
 import { checkChoice, checkState, findVariable, listStates } from './resolve.js';
 
 export function checkData(ctx: CheckContext): void {
@@ -21,7 +22,7 @@ export function checkData(ctx: CheckContext): void {
 const rowMemo = new CheckMemo<A.DataRow>();
 
 function checkInlineOnce(ctx: CheckContext, decl: A.DataDecl): void {
-  const variables = decl.header.map((column) => findVariable(ctx, ctx.symbols.defaultScope, column.text));
+  const variables = rowMemo.canonical(decl.header.map((column) => findVariable(ctx, ctx.symbols.defaultScope, column.text)));
   const width = decl.header.length;
   if (width === 0) {
     ctx.report.error('data-width', `data '${decl.name.text}' is empty: its first row names the columns`, decl.name.range);
@@ -43,25 +44,38 @@ function declared(variable: VariableInfo | undefined): variable is VariableInfo 
 /** A row's width against the header, and its cells against the declared columns' states. */
 function checkRow(ctx: CheckContext, row: A.DataRow, variables: (VariableInfo | undefined)[]): void {
   const width = variables.length;
-  if (row.cells.length !== width) {
-    ctx.report.error('data-width', `this row has ${row.cells.length} value${row.cells.length === 1 ? '' : 's'} but the header names ${width} columns`, row.range);
+  const count = cellCount(row);
+  if (count !== width) {
+    ctx.report.error('data-width', `this row has ${count} value${count === 1 ? '' : 's'} but the header names ${width} columns`, row.range);
   }
   variables.forEach((variable, i) => {
-    const cell = row.cells[i];
-    if (declared(variable) && cell && cell.kind !== 'missing') checkState(ctx, variable, cell);
+    if (declared(variable) && i < count && !fitsDomain(variable, row, i)) checkState(ctx, variable, cellNode(row, i)!);
   });
+}
+
+/**
+ * Whether cell `i` is `?` or plainly in the variable's domain, read off the compact cells;
+ * otherwise `checkState` builds the cell's node and says what is wrong.
+ */
+function fitsDomain(variable: VariableInfo, row: A.DataRow, i: number): boolean {
+  const kind = cellKind(row, i);
+  if (kind === 'missing') return true;
+  if (variable.type === 'real') return kind === 'number';
+  const text = cellText(row, i);
+  return text === undefined ? !variable.states : !variable.states || variable.states.includes(text);
 }
 
 /** What an undeclared column takes: numbers, or the states seen in it. */
 function describeColumn(ctx: CheckContext, decl: A.DataDecl, column: A.Name, i: number): void {
   const values = new Set<string>();
+  let numeric = true;
   for (const row of decl.rows) {
-    const cell = row.cells[i];
-    if (cell?.kind === 'ref') values.add(cell.name.text);
-    else if (cell?.kind === 'string') values.add(cell.value);
-    else if (cell?.kind === 'number') values.add(cell.text);
+    const kind = cellKind(row, i);
+    // A parsed `T.x` cell has no value text but its name counts as seen.
+    const text = kind === 'ref' ? cellText(row, i) ?? (cellNode(row, i) as A.Ref).name.text : cellText(row, i);
+    if (text !== undefined) values.add(text);
+    if (kind !== undefined && kind !== 'number' && kind !== 'missing') numeric = false;
   }
-  const numeric = decl.rows.every((r) => !r.cells[i] || r.cells[i].kind === 'number' || r.cells[i].kind === 'missing');
   const domain = numeric && decl.rows.length > 0 ? 'numbers' : `the states seen in the data: ${listStates([...values])}`;
   ctx.report.info('undeclared-column', `column '${column.text}' is not a declared variable; it takes ${domain}`, column.range);
 }

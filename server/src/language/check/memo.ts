@@ -13,6 +13,9 @@ import type * as A from '../ast.js';
 /** Diagnostics are kept with lines counted from the node's first line: an edit above moves the node, not its findings. */
 interface Entry<V> { inputs: (VariableInfo | undefined)[]; diagnostics: Diagnostic[]; value: V }
 
+/** Most nodes have no findings: one shared empty list for them (never written to). */
+const NONE: Diagnostic[] = [];
+
 export class CheckMemo<K extends A.AstNode, V = void> {
   private readonly entries = new WeakMap<K, Entry<V>>();
 
@@ -24,14 +27,30 @@ export class CheckMemo<K extends A.AstNode, V = void> {
   run(report: Reporter, node: K, inputs: (VariableInfo | undefined)[], compute: () => V, cacheable = true): V {
     const line = node.range.start.line;
     const known = this.entries.get(node);
-    if (known && sameInputs(known.inputs, inputs)) {
+    if (known && (known.inputs === inputs || sameInputs(known.inputs, inputs))) {
+      known.inputs = inputs; // compared by identity next time (see `canonical`)
       for (const d of known.diagnostics) report.diagnostics.push(movedBy(d, line));
       return known.value;
     }
     const from = report.diagnostics.length;
     const value = compute();
-    if (cacheable) this.entries.set(node, { inputs, diagnostics: report.diagnostics.slice(from).map((d) => movedBy(d, -line)), value });
+    if (cacheable) this.entries.set(node, { inputs, diagnostics: from === report.diagnostics.length ? NONE : report.diagnostics.slice(from).map((d) => movedBy(d, -line)), value });
     return value;
+  }
+
+  private readonly recent: (VariableInfo | undefined)[][] = [];
+
+  /**
+   * `inputs`, or an equal list passed here lately: the many nodes checked against the same
+   * inputs (the rows of a data block, against its columns' variables) then compare by
+   * identity, not variable by variable.
+   */
+  canonical(inputs: (VariableInfo | undefined)[]): (VariableInfo | undefined)[] {
+    const seen = this.recent.find((r) => sameInputs(r, inputs));
+    if (seen) return seen;
+    this.recent.unshift(inputs);
+    this.recent.length = Math.min(this.recent.length, 8);
+    return inputs;
   }
 }
 
