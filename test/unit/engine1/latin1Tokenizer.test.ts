@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tokenize } from '../../../server/src/engine/tokenizer.js';
-import { Latin1Tokenizer } from '../../../server/src/engine/latin1Tokenizer.js';
+import { Latin1Tokenizer, decodeLatin1 } from '../../../server/src/engine/latin1Tokenizer.js';
+import { isWordCodePoint } from '../../../server/src/engine/tokenizer.js';
 import { createRng } from '../../../server/src/engine/random.js';
 
 const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
@@ -52,4 +53,19 @@ test('Latin-1 tokenizer: words that share their last bytes and length stay disti
   const twice = Uint8Array.from(`${text} ${text.toUpperCase()}`, (c) => c.charCodeAt(0));
   const [words] = wordsOf([twice]);
   assert.deepEqual(words, tokenize(latin1(twice)));
+});
+
+test('word bytes decode as Latin-1, natively and without TextDecoder', () => {
+  const wordBytes = Uint8Array.from(Array.from({ length: 256 }, (_, c) => c).filter(isWordCodePoint));
+  const expected = String.fromCharCode(...wordBytes);
+  assert.equal(decodeLatin1(wordBytes), expected);
+  const native = globalThis.TextDecoder;
+  try {
+    globalThis.TextDecoder = class { constructor() { throw new RangeError('no windows-1252'); } } as unknown as typeof TextDecoder;
+    assert.equal(decodeLatin1(wordBytes), expected);
+    const long = new Uint8Array(10_000).map((_, i) => wordBytes[i % wordBytes.length]!);
+    assert.equal(decodeLatin1(long), latin1(long));
+  } finally {
+    globalThis.TextDecoder = native;
+  }
 });
