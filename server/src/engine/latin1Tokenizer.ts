@@ -30,8 +30,9 @@ class IdBuffer {
  * in. While scanning a word its last 8 lower-cased bytes are shifted into two int32s (lo, hi):
  * a word of at most 8 bytes IS its key (lo, hi, length) — no word byte is 0 — so most lookups
  * compare three integers in one 16-byte slot [lo, hi, length, id + 1] and never touch the
- * words' bytes. Longer words are hashed over all their bytes and confirmed against the pool,
- * where word id spans pool[starts[id], starts[id + 1]) (words are stored in id order).
+ * words' bytes. A longer word's hash also covers its head (the bytes before the last 8), which
+ * is confirmed against the pool, where word id spans pool[starts[id], starts[id + 1]) (words
+ * are stored in id order).
  */
 class ByteWordTable {
   pool = new Uint8Array(1 << 20);
@@ -54,12 +55,12 @@ class ByteWordTable {
       const w = i - from;
       if (w < 2) continue;
       let id = -1;
-      for (let slot = (w <= 8 ? mix(lo, hi, w) : this.hashOf(text, from, w)) & mask; id < 0; slot = (slot + 1) & mask) {
+      for (let slot = mix(lo, w <= 8 ? hi : hi ^ headHash(text, from, w - 8), w) & mask; id < 0; slot = (slot + 1) & mask) {
         const at = slot << 2, entry = slots[at + 3]!;
         if (entry === 0) {
           id = this.insert(text, from, w, lo, hi, at);
           slots = this.slots; mask = (slots.length >> 2) - 1;
-        } else if (slots[at] === lo && slots[at + 1] === hi && slots[at + 2] === w && (w <= 8 || this.holds(entry - 1, text, from, w))) {
+        } else if (slots[at] === lo && slots[at + 1] === hi && slots[at + 2] === w && (w <= 8 || this.headIs(entry - 1, text, from, w - 8))) {
           id = entry - 1;
         }
       }
@@ -69,15 +70,8 @@ class ByteWordTable {
     out.length = length;
   }
 
-  /** FNV-1a over all the (lower-cased) bytes of a long word: its last 8 bytes alone could cluster many words. */
-  private hashOf(text: Uint8Array, from: number, length: number): number {
-    let hash = 0x811c9dc5;
-    for (let i = from; i < from + length; i++) hash = Math.imul(hash ^ WORD_LOWER[text[i]!]!, 16777619);
-    return hash ^ (hash >>> 16);
-  }
-
-  /** True when word id is text[from, from + length) lower-cased. */
-  private holds(id: number, text: Uint8Array, from: number, length: number): boolean {
+  /** True when word id begins with text[from, from + length) lower-cased (the head of a long word: its last 8 bytes are in the key). */
+  private headIs(id: number, text: Uint8Array, from: number, length: number): boolean {
     const pool = this.pool, start = this.starts[id]!;
     for (let i = 0; i < length; i++) if (pool[start + i] !== WORD_LOWER[text[from + i]!]) return false;
     return true;
@@ -107,7 +101,8 @@ class ByteWordTable {
       if (entry === 0) continue;
       const w = old[from + 2]!;
       // The pool's bytes are already lower-case, which lower-casing leaves as they are.
-      let slot = (w <= 8 ? mix(old[from]!, old[from + 1]!, w) : this.hashOf(pool, starts[entry - 1]!, w)) & mask;
+      const hi = old[from + 1]!;
+      let slot = mix(old[from]!, w <= 8 ? hi : hi ^ headHash(pool, starts[entry - 1]!, w - 8), w) & mask;
       while (slots[(slot << 2) + 3] !== 0) slot = (slot + 1) & mask;
       slots.set(old.subarray(from, from + 4), slot << 2);
     }
@@ -133,6 +128,16 @@ export function decodeLatin1(bytes: Uint8Array): string {
   let text = '';
   for (let i = 0; i < bytes.length; i += 4096) text += String.fromCharCode.apply(null, Array.from(bytes.subarray(i, i + 4096)));
   return text;
+}
+
+/**
+ * FNV-1a of the (lower-cased) head of a long word, the bytes before its last 8: mixed into the
+ * key's hash, so that long words ending alike do not pile up in one run of slots.
+ */
+function headHash(text: Uint8Array, from: number, length: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = from; i < from + length; i++) hash = Math.imul(hash ^ WORD_LOWER[text[i]!]!, 16777619);
+  return hash;
 }
 
 /** A hash of a short word's exact key (murmur3's finalizer: every key bit reaches the low bits the table uses). */
