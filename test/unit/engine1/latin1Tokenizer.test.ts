@@ -15,14 +15,16 @@ function wordsOf(documents: Uint8Array[]): string[][] {
   return documents.map((_, d) => Array.from(corpus.tokens.subarray(corpus.offsets[d]!, corpus.offsets[d + 1]!), (w) => corpus.index.words[w]!));
 }
 
-test('Latin-1 tokenizer equals the string tokenizer on random bytes: every byte value, short and long words, case variants', () => {
-  const rng = createRng(11);
-  // Words of 1–20 letters from a small alphabet (so words repeat and collide in every way,
-  // including long words that share their last 8 bytes and length), in random case, separated by
-  // random bytes of all 256 values.
+/**
+ * Random documents: words of 1–20 letters from a small alphabet (so words repeat and collide in
+ * every way, including long words that share their last 8 bytes and length), in random case,
+ * separated by random bytes of all 256 values.
+ */
+function randomDocuments(seed: number, count: number): Uint8Array[] {
+  const rng = createRng(seed);
   const alphabet = 'abAB\u00e9\u00c9\u00df\u00ff_7';
   const documents: Uint8Array[] = [];
-  for (let d = 0; d < 300; d++) {
+  for (let d = 0; d < count; d++) {
     const bytes: number[] = [];
     for (let w = rng.int(60); w > 0; w--) {
       const length = 1 + rng.int(20);
@@ -32,6 +34,11 @@ test('Latin-1 tokenizer equals the string tokenizer on random bytes: every byte 
     }
     documents.push(Uint8Array.from(bytes));
   }
+  return documents;
+}
+
+test('Latin-1 tokenizer equals the string tokenizer on random bytes: every byte value, short and long words, case variants', () => {
+  const documents = randomDocuments(11, 300);
   const ours = wordsOf(documents);
   documents.forEach((d, i) => assert.deepEqual(ours[i], tokenize(latin1(d)), `document ${i}`));
   assert.ok(new Set(ours.flat()).size > 1000, 'the sample exercises many distinct words');
@@ -67,5 +74,26 @@ test('word bytes decode as Latin-1, natively and without TextDecoder', () => {
     assert.equal(decodeLatin1(long), latin1(long));
   } finally {
     globalThis.TextDecoder = native;
+  }
+});
+
+test('Latin-1 tokenizer: documents split between tokenizers and merged give the ids and tokens of one', () => {
+  const documents = randomDocuments(12, 120);
+  const one = new Latin1Tokenizer();
+  documents.forEach((d) => one.add(d));
+  const arrival = Int32Array.from(createRng(4).shuffle(Array.from(documents.keys())));
+  const expected = one.finish(arrival);
+  for (const cuts of [[0], [120], [1, 60], [37, 38, 90], [5, 10, 15, 100]]) {
+    const parts = [0, ...cuts, documents.length].slice(1).map((end, i, ends) => {
+      const tokenizer = new Latin1Tokenizer();
+      documents.slice(i === 0 ? 0 : ends[i - 1], end).forEach((d) => tokenizer.add(d));
+      return tokenizer;
+    });
+    const first = parts[0]!;
+    for (const later of parts.slice(1)) first.merge(later.part());
+    const merged = first.finish(arrival);
+    assert.deepEqual(merged.index.words, expected.index.words, `cuts ${cuts}`);
+    assert.deepEqual(merged.tokens, expected.tokens, `cuts ${cuts}`);
+    assert.deepEqual(merged.offsets, expected.offsets, `cuts ${cuts}`);
   }
 });
