@@ -19,8 +19,8 @@ for (let c = 0; c < 256; c++) {
 class IdBuffer {
   ids = new Int32Array(1 << 20);
   length = 0;
-  grow(room = 1): void {
-    const grown = new Int32Array(Math.max(this.ids.length * 2, this.length + room));
+  grow(): void {
+    const grown = new Int32Array(this.ids.length * 2);
     grown.set(this.ids); this.ids = grown;
   }
 }
@@ -58,11 +58,8 @@ class ByteWordTable {
     out.length = length;
   }
 
-  /**
-   * Id of the word text[from, from + w) lower-cased, added if new; (lo, hi) are its last 8
-   * lower-cased bytes. Bytes that are lower-case already (another table's pool) work as well.
-   */
-  idOf(text: Uint8Array, from: number, w: number, lo: number, hi: number): number {
+  /** Id of the word text[from, from + w) lower-cased, added if new; (lo, hi) are its last 8 lower-cased bytes. */
+  private idOf(text: Uint8Array, from: number, w: number, lo: number, hi: number): number {
     const slots = this.slots, mask = (slots.length >> 2) - 1;
     for (let slot = mix(lo, w <= 8 ? hi : hi ^ headHash(text, from, w - 8), w) & mask; ; slot = (slot + 1) & mask) {
       const at = slot << 2, entry = slots[at + 3]!;
@@ -109,11 +106,6 @@ class ByteWordTable {
     }
   }
 
-  /** The words' bytes, as another table merges them (see Latin1Tokenizer.merge). */
-  contents(): { pool: Uint8Array; starts: Int32Array; words: number } {
-    return { pool: this.pool.subarray(0, this.starts[this.size]!), starts: this.starts.subarray(0, this.size + 1), words: this.size };
-  }
-
   /** Every word as a string: the pool is decoded once and sliced (cheaper than one decode per word). */
   words(): string[] {
     const text = decodeLatin1(this.pool.subarray(0, this.starts[this.size]!));
@@ -155,13 +147,6 @@ function mix(lo: number, hi: number, length: number): number {
 }
 
 /**
- * Documents tokenized by one Latin1Tokenizer, with its own word ids, for another to merge: word
- * id spans pool[starts[id], starts[id + 1]); document a's ids end at ids[ends[a]]. Plain typed
- * arrays, so a worker thread can hand it over without copying.
- */
-export interface TokenizedPart { pool: Uint8Array; starts: Int32Array; words: number; ids: Int32Array; ends: Int32Array }
-
-/**
  * Tokenizes documents one at a time as they arrive (say, while an archive is still being
  * decompressed), then hands them over as a corpus in the order the caller wants.
  */
@@ -174,39 +159,8 @@ export class Latin1Tokenizer {
 
   add(text: Uint8Array): void {
     this.table.scan(text, this.out);
-    this.push(this.out.length);
-  }
-
-  /** Its documents so far, to be merged into a tokenizer that had the documents before them. */
-  part(): TokenizedPart {
-    return { ...this.table.contents(), ids: this.out.ids.subarray(0, this.out.length), ends: this.ends.subarray(0, this.count) };
-  }
-
-  /**
-   * Appends the documents of `part` (tokenized elsewhere) as if they had arrived here after this
-   * tokenizer's own. Its words are looked up here in its id order, which is their order of first
-   * appearance, so a word new here gets the id one tokenizer given all the documents would have
-   * given it: however documents are split between tokenizers, ids and tokens come out the same.
-   */
-  merge(part: TokenizedPart): void {
-    const { pool, starts, ids, ends } = part;
-    const here = new Int32Array(part.words);
-    for (let id = 0; id < part.words; id++) {
-      const from = starts[id]!, end = starts[id + 1]!;
-      let lo = 0, hi = 0;
-      for (let i = Math.max(from, end - 8); i < end; i++) { hi = (hi << 8) | (lo >>> 24); lo = (lo << 8) | pool[i]!; }
-      here[id] = this.table.idOf(pool, from, end - from, lo, hi);
-    }
-    const out = this.out, base = out.length;
-    if (base + ids.length > out.ids.length) out.grow(ids.length);
-    for (let t = 0; t < ids.length; t++) out.ids[base + t] = here[ids[t]!]!;
-    out.length = base + ids.length;
-    for (let a = 0; a < ends.length; a++) this.push(base + ends[a]!);
-  }
-
-  private push(end: number): void {
     if (this.count === this.ends.length) { const grown = new Int32Array(this.count * 2); grown.set(this.ends); this.ends = grown; }
-    this.ends[this.count++] = end;
+    this.ends[this.count++] = this.out.length;
   }
 
   /** The corpus whose document d is arrived document arrival[d] (default: arrival order). */

@@ -76,24 +76,3 @@ test('word bytes decode as Latin-1, natively and without TextDecoder', () => {
     globalThis.TextDecoder = native;
   }
 });
-
-test('Latin-1 tokenizer: documents split between tokenizers and merged give the ids and tokens of one', () => {
-  const documents = randomDocuments(12, 120);
-  const one = new Latin1Tokenizer();
-  documents.forEach((d) => one.add(d));
-  const arrival = Int32Array.from(createRng(4).shuffle(Array.from(documents.keys())));
-  const expected = one.finish(arrival);
-  for (const cuts of [[0], [120], [1, 60], [37, 38, 90], [5, 10, 15, 100]]) {
-    const parts = [0, ...cuts, documents.length].slice(1).map((end, i, ends) => {
-      const tokenizer = new Latin1Tokenizer();
-      documents.slice(i === 0 ? 0 : ends[i - 1], end).forEach((d) => tokenizer.add(d));
-      return tokenizer;
-    });
-    const first = parts[0]!;
-    for (const later of parts.slice(1)) first.merge(later.part());
-    const merged = first.finish(arrival);
-    assert.deepEqual(merged.index.words, expected.index.words, `cuts ${cuts}`);
-    assert.deepEqual(merged.tokens, expected.tokens, `cuts ${cuts}`);
-    assert.deepEqual(merged.offsets, expected.offsets, `cuts ${cuts}`);
-  }
-});
