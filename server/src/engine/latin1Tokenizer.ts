@@ -15,13 +15,37 @@ for (let c = 0; c < 256; c++) {
   if (isWordCodePoint(c)) WORD_LOWER[c] = lower.length === 1 && lower.charCodeAt(0) < 256 ? lower.charCodeAt(0) : c;
 }
 
-/** Growable Int32Array of word ids. */
+/**
+ * Word ids in fixed chunks: growing never copies what is written (doubling one array cost 15%
+ * of the tokenizing time on 20 Newsgroups, in copies and fresh pages), and the ids are copied
+ * once anyway, when documents are put in order.
+ */
 class IdBuffer {
-  ids = new Int32Array(1 << 20);
+  private static readonly CHUNK = 1 << 20;
+  private readonly chunks: Int32Array[] = [new Int32Array(IdBuffer.CHUNK)];
+  /** The chunk being written, holding `length` ids. */
+  ids = this.chunks[0]!;
   length = 0;
-  grow(): void {
-    const grown = new Int32Array(this.ids.length * 2);
-    grown.set(this.ids); this.ids = grown;
+
+  /** Ids written in all. */
+  get total(): number {
+    return (this.chunks.length - 1) * IdBuffer.CHUNK + this.length;
+  }
+
+  /** Starts a new chunk (the current one is full). */
+  next(): void {
+    this.chunks.push((this.ids = new Int32Array(IdBuffer.CHUNK)));
+    this.length = 0;
+  }
+
+  /** Copies ids [from, to) (positions counted over all chunks) into target[at, …). */
+  copy(from: number, to: number, target: Int32Array, at: number): void {
+    const size = IdBuffer.CHUNK;
+    while (from < to) {
+      const c = Math.floor(from / size), start = from - c * size, end = Math.min(to - c * size, size);
+      target.set(this.chunks[c]!.subarray(start, end), at);
+      at += end - start; from += end - start;
+    }
   }
 }
 
@@ -52,7 +76,7 @@ class ByteWordTable {
       let lo = c, hi = 0;
       while (i < n && (c = lower[text[i]!]!) !== 0) { hi = (hi << 8) | (lo >>> 24); lo = (lo << 8) | c; i++; }
       if (i - from < 2) continue;
-      if (length === ids.length) { out.length = length; out.grow(); ids = out.ids; }
+      if (length === ids.length) { out.next(); ids = out.ids; length = 0; }
       ids[length++] = this.idOf(text, from, i - from, lo, hi);
     }
     out.length = length;
@@ -153,14 +177,14 @@ function mix(lo: number, hi: number, length: number): number {
 export class Latin1Tokenizer {
   private readonly table = new ByteWordTable();
   private readonly out = new IdBuffer();
-  /** ends[a] = end of arrived document a in out.ids. */
+  /** ends[a] = end of arrived document a among the ids in `out`. */
   private ends = new Int32Array(1024);
   private count = 0;
 
   add(text: Uint8Array): void {
     this.table.scan(text, this.out);
     if (this.count === this.ends.length) { const grown = new Int32Array(this.count * 2); grown.set(this.ends); this.ends = grown; }
-    this.ends[this.count++] = this.out.length;
+    this.ends[this.count++] = this.out.total;
   }
 
   /** The corpus whose document d is arrived document arrival[d] (default: arrival order). */
@@ -175,7 +199,7 @@ export class Latin1Tokenizer {
   }
 
   private reordered(arrival: Int32Array): { tokens: Int32Array; offsets: Int32Array } {
-    const ids = this.out.ids, ends = this.ends;
+    const ends = this.ends;
     const start = (a: number) => (a === 0 ? 0 : ends[a - 1]!);
     const offsets = new Int32Array(arrival.length + 1);
     arrival.forEach((a, d) => {
@@ -183,7 +207,7 @@ export class Latin1Tokenizer {
       offsets[d + 1] = offsets[d]! + ends[a]! - start(a);
     });
     const tokens = new Int32Array(offsets[arrival.length]!);
-    arrival.forEach((a, d) => tokens.set(ids.subarray(start(a), ends[a]!), offsets[d]!));
+    arrival.forEach((a, d) => this.out.copy(start(a), ends[a]!, tokens, offsets[d]!));
     return { tokens, offsets };
   }
 }

@@ -76,3 +76,15 @@ test('word bytes decode as Latin-1, natively and without TextDecoder', () => {
     globalThis.TextDecoder = native;
   }
 });
+
+test('Latin-1 tokenizer: documents whose ids straddle the id buffer\'s chunks come out whole, in the order asked for', () => {
+  // Three documents of 400,000 words (ids are kept in chunks of 2^20, so the third straddles two): word wk has id k.
+  const sequence = (d: number) => Int32Array.from({ length: 400_000 }, (_, t) => (t < 1000 ? t : (t * 7 + d) % 1000));
+  const text = (ids: Int32Array) => Uint8Array.from(Buffer.from(Array.from(ids, (k) => `w${k}`).join(' '), 'latin1'));
+  const tokenizer = new Latin1Tokenizer();
+  [0, 1, 2].forEach((d) => tokenizer.add(text(sequence(d))));
+  const corpus = tokenizer.finish(Int32Array.of(2, 0, 1));
+  assert.deepEqual(corpus.offsets, Int32Array.of(0, 400_000, 800_000, 1_200_000));
+  assert.equal(corpus.index.words[999], 'w999');
+  [2, 0, 1].forEach((a, d) => assert.deepEqual(corpus.tokens.subarray(corpus.offsets[d]!, corpus.offsets[d + 1]!), sequence(a), `document ${d}`));
+});
