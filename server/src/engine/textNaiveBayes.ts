@@ -153,33 +153,57 @@ export function trainTextNaiveBayes(
   return { classNames, vocabularyOf, vocabularySize: V, droppedFrequent: dropped, logPrior, logProb, wordPositions, documentsPerClass };
 }
 
-/** ln P(v_j) + Σ_positions ln P(a_i | v_j) of document d, written into `scores`. */
-function scoreDocument(model: TextNaiveBayesModel, corpus: TokenizedCorpus, d: number, scores: Float64Array): void {
-  const C = model.classNames.length, logProb = model.logProb, vocabularyOf = model.vocabularyOf;
-  scores.set(model.logPrior);
-  for (let t = corpus.offsets[d]!; t < corpus.offsets[d + 1]!; t++) {
-    const w = corpus.tokens[t]!;
-    const k = w < vocabularyOf.length ? vocabularyOf[w]! : -1; // words first seen after training
-    if (k < 0) continue;
-    const base = k * C;
-    for (let j = 0; j < C; j++) scores[j]! += logProb[base + j]!;
+/**
+ * ln P(v_j) + Σ_positions ln P(a_i | v_j) of document d, written into `scores`. The document's
+ * vocabulary rows are gathered once into `rows`; then four classes at a time sum them, each in
+ * its own register: the same additions in the same order as position by position, but four
+ * independent chains instead of one store and reload per class and position.
+ */
+function scoreDocument(model: TextNaiveBayesModel, corpus: TokenizedCorpus, d: number, scores: Float64Array, rows: Int32Array): void {
+  const C = model.classNames.length, logProb = model.logProb, logPrior = model.logPrior, vocabularyOf = model.vocabularyOf, W = vocabularyOf.length, tokens = corpus.tokens;
+  let m = 0;
+  for (let t = corpus.offsets[d]!, end = corpus.offsets[d + 1]!; t < end; t++) {
+    const w = tokens[t]!;
+    const k = w < W ? vocabularyOf[w]! : -1; // words first seen after training
+    if (k >= 0) rows[m++] = k * C;
   }
+  let j = 0;
+  for (; j + 4 <= C; j += 4) {
+    let s0 = logPrior[j]!, s1 = logPrior[j + 1]!, s2 = logPrior[j + 2]!, s3 = logPrior[j + 3]!;
+    for (let i = 0; i < m; i++) {
+      const at = rows[i]! + j;
+      s0 += logProb[at]!; s1 += logProb[at + 1]!; s2 += logProb[at + 2]!; s3 += logProb[at + 3]!;
+    }
+    scores[j] = s0; scores[j + 1] = s1; scores[j + 2] = s2; scores[j + 3] = s3;
+  }
+  for (; j < C; j++) {
+    let score = logPrior[j]!;
+    for (let i = 0; i < m; i++) score += logProb[rows[i]! + j]!;
+    scores[j] = score;
+  }
+}
+
+/** Room for the vocabulary rows of the longest of `docs`. */
+function rowsFor(corpus: TokenizedCorpus, docs: Int32Array): Int32Array {
+  let longest = 0;
+  for (const d of docs) longest = Math.max(longest, corpus.offsets[d + 1]! - corpus.offsets[d]!);
+  return new Int32Array(longest);
 }
 
 /** v_NB of each document. */
 export function predictTextNaiveBayes(model: TextNaiveBayesModel, corpus: TokenizedCorpus, docs: Int32Array): Int32Array {
-  const scores = new Float64Array(model.classNames.length);
+  const scores = new Float64Array(model.classNames.length), rows = rowsFor(corpus, docs);
   const predicted = new Int32Array(docs.length);
-  docs.forEach((d, i) => { scoreDocument(model, corpus, d, scores); predicted[i] = argmax(scores); });
+  for (let i = 0; i < docs.length; i++) { scoreDocument(model, corpus, docs[i]!, scores, rows); predicted[i] = argmax(scores); }
   return predicted;
 }
 
 /** Class posteriors of each document, row-major (docs.length × C). */
 export function textPosteriors(model: TextNaiveBayesModel, corpus: TokenizedCorpus, docs: Int32Array): Float64Array {
   const C = model.classNames.length;
-  const scores = new Float64Array(C);
+  const scores = new Float64Array(C), rows = rowsFor(corpus, docs);
   const out = new Float64Array(docs.length * C);
-  docs.forEach((d, i) => { scoreDocument(model, corpus, d, scores); out.set(normalizeLog(scores)!, i * C); });
+  docs.forEach((d, i) => { scoreDocument(model, corpus, d, scores, rows); out.set(normalizeLog(scores)!, i * C); });
   return out;
 }
 
@@ -196,7 +220,7 @@ export function classifyText(model: TextNaiveBayesModel, corpus: TokenizedCorpus
   const words = tokenize(text);
   const known = Int32Array.from(words.map((w) => corpus.index.find(w) ?? -1).filter((id) => id >= 0 && model.vocabularyOf[id]! >= 0));
   const scores = new Float64Array(model.classNames.length);
-  scoreDocument(model, { index: corpus.index, tokens: known, offsets: Int32Array.of(0, known.length) }, 0, scores);
+  scoreDocument(model, { index: corpus.index, tokens: known, offsets: Int32Array.of(0, known.length) }, 0, scores, new Int32Array(known.length));
   const used = known.length;
   const posterior = normalizeLog(scores)!;
   return {
