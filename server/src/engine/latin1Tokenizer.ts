@@ -16,7 +16,7 @@ for (let c = 0; c < 256; c++) {
 }
 
 /**
- * Word ids in fixed chunks: growing never copies what is written (doubling one array cost 15%
+ * Word ids in fixed chunks: growing never copies what is written (doubling one array cost ~10%
  * of the tokenizing time on 20 Newsgroups, in copies and fresh pages), and the ids are copied
  * once anyway, when documents are put in order.
  */

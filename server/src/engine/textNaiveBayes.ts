@@ -98,8 +98,8 @@ function mostFrequent(words: readonly string[], totals: Float64Array, n: number)
 
 /**
  * The n-th largest value (the smallest when there are fewer than n), kept in a min-heap of the n
- * largest seen: O(length · log n), where sorting a copy of 170,000 word totals cost more than
- * counting the words.
+ * largest seen: O(length · log n). Sorting a copy of all 170,000 word totals of 20 Newsgroups
+ * took about a quarter of the training time.
  */
 function nthLargest(values: Float64Array, n: number): number {
   const heap = new Float64Array(Math.min(n, values.length));
