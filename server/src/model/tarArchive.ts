@@ -129,22 +129,54 @@ function cString(bytes: Buffer): string {
   return bytes.toString('utf8', 0, end < 0 ? bytes.length : end);
 }
 
+/**
+ * A number field: octal digits, possibly after spaces and before anything (as parseInt reads
+ * them), or blank. The usual forms are read straight from the bytes — decoding two fields per
+ * header as text took a quarter of reading 20 Newsgroups' tar — anything else as text.
+ */
 function octal(field: Buffer): number {
+  let i = 0, value = 0;
+  while (i < field.length && field[i] === 32) i++;
+  const first = i;
+  for (let digit; i < field.length && (digit = field[i]! - 48) >= 0 && digit < 8; i++) value = value * 8 + digit;
+  if (i > first) return value;
+  if (i === field.length || field[i] === 0) return 0;
   const text = cString(field).trim();
   return text === '' ? 0 : parseInt(text, 8);
 }
 
+const USTAR = [...'ustar'].map((c) => c.charCodeAt(0));
+
 function ustarPath(header: Buffer): string {
   const name = cString(header.subarray(0, 100));
-  const isUstar = header.toString('latin1', 257, 262) === 'ustar';
-  const prefix = isUstar ? cString(header.subarray(345, 500)) : '';
+  const isUstar = USTAR.every((c, i) => header[257 + i] === c);
+  const prefix = isUstar && header[345] !== 0 ? cString(header.subarray(345, 500)) : '';
   return prefix ? `${prefix}/${name}` : name;
 }
 
+/** The header's bytes sum to its checksum field, which counts as eight spaces. */
 function checksumOk(header: Buffer): boolean {
-  let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : header[i]!;
+  let sum = 8 * 32 + byteSum(header);
+  for (let i = 148; i < 156; i++) sum -= header[i]!;
   return sum === octal(header.subarray(148, 156));
+}
+
+/**
+ * The sum of a block's 512 bytes. Four bytes per load when the block is aligned (a header in an
+ * archive read whole is): bytes 0 and 2 of each word are added in one 16-bit lane, 1 and 3 in
+ * the other, and 128 words add at most 128 · 510 < 2^16 per lane. Byte by byte, the checksums
+ * took a third of reading 20 Newsgroups' tar.
+ */
+function byteSum(block: Buffer): number {
+  if ((block.byteOffset & 3) !== 0) {
+    let sum = 0;
+    for (let i = 0; i < BLOCK; i++) sum += block[i]!;
+    return sum;
+  }
+  const words = new Int32Array(block.buffer, block.byteOffset, BLOCK / 4);
+  let lanes = 0;
+  for (let i = 0; i < words.length; i++) { const x = words[i]!; lanes += (x & 0xff00ff) + ((x >>> 8) & 0xff00ff); }
+  return (lanes & 0xffff) + Math.floor(lanes / 0x10000);
 }
 
 /** The `path=` record of a pax extended header, if any ("<len> path=<value>\n"). */
