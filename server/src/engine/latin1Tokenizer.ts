@@ -122,8 +122,8 @@ class ByteWordTable {
       const entry = old[from + 3]!;
       if (entry === 0) continue;
       const w = old[from + 2]!;
-      // The pool's bytes are already lower-case, which lower-casing leaves as they are.
       const hi = old[from + 1]!;
+      // The pool's bytes are already lower-case, which lower-casing leaves as they are.
       let slot = mix(old[from]!, w <= 8 ? hi : hi ^ headHash(pool, starts[entry - 1]!, w - 8), w) & mask;
       while (slots[(slot << 2) + 3] !== 0) slot = (slot + 1) & mask;
       slots.set(old.subarray(from, from + 4), slot << 2);

@@ -131,8 +131,8 @@ function cString(bytes: Buffer): string {
 
 /**
  * A number field: octal digits, possibly after spaces and before anything (as parseInt reads
- * them), or blank. The usual forms are read straight from the bytes — decoding two fields per
- * header as text took a quarter of reading 20 Newsgroups' tar — anything else as text.
+ * them), or blank. The usual forms are read straight from the bytes (decoding two fields per
+ * header as text showed in profiles of reading 20 Newsgroups); anything else as text.
  */
 function octal(field: Buffer): number {
   let i = 0, value = 0;
