@@ -78,7 +78,7 @@ test('word bytes decode as Latin-1, natively and without TextDecoder', () => {
 });
 
 test('Latin-1 tokenizer: documents whose ids straddle the id buffer\'s chunks come out whole, in the order asked for', () => {
-  // Three documents of 400,000 words (ids are kept in chunks of 2^20, so the third straddles two): word wk has id k.
+  // Three documents of 400,000 words (ids are kept in chunks of 1,024 doubling up to 2^20, so documents straddle chunks): word wk has id k.
   const sequence = (d: number) => Int32Array.from({ length: 400_000 }, (_, t) => (t < 1000 ? t : (t * 7 + d) % 1000));
   const text = (ids: Int32Array) => Uint8Array.from(Buffer.from(Array.from(ids, (k) => `w${k}`).join(' '), 'latin1'));
   const tokenizer = new Latin1Tokenizer();
