@@ -19,7 +19,7 @@ for (let c = 0; c < 256; c++) {
  * Word ids in chunks: growing never copies what is written (doubling one array cost ~10% of the
  * tokenizing time on 20 Newsgroups, in copies and fresh pages), and the ids are copied once
  * anyway, when documents are put in order. Chunks start small and double up to 2^20 ids, so
- * that the scan meets a full chunk within its first text (see ByteWordTable).
+ * that the scan meets a full chunk within its first few texts (see ByteWordTable).
  */
 class IdBuffer {
   private readonly chunks: Int32Array[] = [new Int32Array(1 << 10)];
@@ -62,9 +62,9 @@ class IdBuffer {
  * is confirmed against the pool, where word id spans pool[starts[id], starts[id + 1]) (words
  * are stored in id order).
  *
- * Everything starts small: every way of growing then happens within the first text, before the
- * JIT optimizes the scan, instead of deoptimizing it later, once per kind of growth (cold runs
- * on 20 Newsgroups deoptimized the scan four times).
+ * Everything starts small: every way of growing then happens within the first few texts, before
+ * the JIT optimizes the scan, instead of deoptimizing it later, once per kind of growth (cold
+ * runs on 20 Newsgroups deoptimized the scan four times).
  */
 class ByteWordTable {
   pool = new Uint8Array(64);
