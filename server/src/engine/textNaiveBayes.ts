@@ -89,12 +89,40 @@ function mostFrequent(words: readonly string[], totals: Float64Array, n: number)
   if (n <= 0) return [];
   // The n-th largest total is a threshold: only words at or above it can be chosen, so only
   // those few are sorted (not the whole vocabulary).
-  const sorted = Float64Array.from(totals).sort();
-  const threshold = Math.max(1, sorted[Math.max(0, sorted.length - n)]!);
+  const threshold = Math.max(1, nthLargest(totals, n));
   const candidates: number[] = [];
   for (let w = 0; w < totals.length; w++) if (totals[w]! >= threshold) candidates.push(w);
   candidates.sort((a, b) => totals[b]! - totals[a]! || (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0));
   return candidates.slice(0, n);
+}
+
+/**
+ * The n-th largest value (the smallest when there are fewer than n), kept in a min-heap of the n
+ * largest seen: O(length · log n). Sorting a copy of all 170,000 word totals of 20 Newsgroups
+ * took about a quarter of the training time.
+ */
+function nthLargest(values: Float64Array, n: number): number {
+  const heap = new Float64Array(Math.min(n, values.length));
+  let size = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (size < heap.length) {
+      let at = size++; // sift up
+      while (at > 0 && heap[(at - 1) >> 1]! > v) { heap[at] = heap[(at - 1) >> 1]!; at = (at - 1) >> 1; }
+      heap[at] = v;
+    } else if (v > heap[0]!) {
+      let at = 0; // replace the smallest, sift down
+      for (;;) {
+        let child = 2 * at + 1;
+        if (child >= size) break;
+        if (child + 1 < size && heap[child + 1]! < heap[child]!) child++;
+        if (heap[child]! >= v) break;
+        heap[at] = heap[child]!; at = child;
+      }
+      heap[at] = v;
+    }
+  }
+  return size > 0 ? heap[0]! : 0;
 }
 
 export function trainTextNaiveBayes(
@@ -125,33 +153,57 @@ export function trainTextNaiveBayes(
   return { classNames, vocabularyOf, vocabularySize: V, droppedFrequent: dropped, logPrior, logProb, wordPositions, documentsPerClass };
 }
 
-/** ln P(v_j) + Σ_positions ln P(a_i | v_j) of document d, written into `scores`. */
-function scoreDocument(model: TextNaiveBayesModel, corpus: TokenizedCorpus, d: number, scores: Float64Array): void {
-  const C = model.classNames.length, logProb = model.logProb, vocabularyOf = model.vocabularyOf;
-  scores.set(model.logPrior);
-  for (let t = corpus.offsets[d]!; t < corpus.offsets[d + 1]!; t++) {
-    const w = corpus.tokens[t]!;
-    const k = w < vocabularyOf.length ? vocabularyOf[w]! : -1; // words first seen after training
-    if (k < 0) continue;
-    const base = k * C;
-    for (let j = 0; j < C; j++) scores[j]! += logProb[base + j]!;
+/**
+ * ln P(v_j) + Σ_positions ln P(a_i | v_j) of document d, written into `scores`. The document's
+ * vocabulary rows are gathered once into `rows`; then four classes at a time sum them, each in
+ * its own register: the same additions in the same order as position by position, but four
+ * independent chains instead of one store and reload per class and position.
+ */
+function scoreDocument(model: TextNaiveBayesModel, corpus: TokenizedCorpus, d: number, scores: Float64Array, rows: Int32Array): void {
+  const C = model.classNames.length, logProb = model.logProb, logPrior = model.logPrior, vocabularyOf = model.vocabularyOf, W = vocabularyOf.length, tokens = corpus.tokens;
+  let m = 0;
+  for (let t = corpus.offsets[d]!, end = corpus.offsets[d + 1]!; t < end; t++) {
+    const w = tokens[t]!;
+    const k = w < W ? vocabularyOf[w]! : -1; // words first seen after training
+    if (k >= 0) rows[m++] = k * C;
   }
+  let j = 0;
+  for (; j + 4 <= C; j += 4) {
+    let s0 = logPrior[j]!, s1 = logPrior[j + 1]!, s2 = logPrior[j + 2]!, s3 = logPrior[j + 3]!;
+    for (let i = 0; i < m; i++) {
+      const at = rows[i]! + j;
+      s0 += logProb[at]!; s1 += logProb[at + 1]!; s2 += logProb[at + 2]!; s3 += logProb[at + 3]!;
+    }
+    scores[j] = s0; scores[j + 1] = s1; scores[j + 2] = s2; scores[j + 3] = s3;
+  }
+  for (; j < C; j++) {
+    let score = logPrior[j]!;
+    for (let i = 0; i < m; i++) score += logProb[rows[i]! + j]!;
+    scores[j] = score;
+  }
+}
+
+/** Room for the vocabulary rows of the longest of `docs`. */
+function rowsFor(corpus: TokenizedCorpus, docs: Int32Array): Int32Array {
+  let longest = 0;
+  for (const d of docs) longest = Math.max(longest, corpus.offsets[d + 1]! - corpus.offsets[d]!);
+  return new Int32Array(longest);
 }
 
 /** v_NB of each document. */
 export function predictTextNaiveBayes(model: TextNaiveBayesModel, corpus: TokenizedCorpus, docs: Int32Array): Int32Array {
-  const scores = new Float64Array(model.classNames.length);
+  const scores = new Float64Array(model.classNames.length), rows = rowsFor(corpus, docs);
   const predicted = new Int32Array(docs.length);
-  docs.forEach((d, i) => { scoreDocument(model, corpus, d, scores); predicted[i] = argmax(scores); });
+  for (let i = 0; i < docs.length; i++) { scoreDocument(model, corpus, docs[i]!, scores, rows); predicted[i] = argmax(scores); }
   return predicted;
 }
 
 /** Class posteriors of each document, row-major (docs.length × C). */
 export function textPosteriors(model: TextNaiveBayesModel, corpus: TokenizedCorpus, docs: Int32Array): Float64Array {
   const C = model.classNames.length;
-  const scores = new Float64Array(C);
+  const scores = new Float64Array(C), rows = rowsFor(corpus, docs);
   const out = new Float64Array(docs.length * C);
-  docs.forEach((d, i) => { scoreDocument(model, corpus, d, scores); out.set(normalizeLog(scores)!, i * C); });
+  docs.forEach((d, i) => { scoreDocument(model, corpus, d, scores, rows); out.set(normalizeLog(scores)!, i * C); });
   return out;
 }
 
@@ -168,7 +220,7 @@ export function classifyText(model: TextNaiveBayesModel, corpus: TokenizedCorpus
   const words = tokenize(text);
   const known = Int32Array.from(words.map((w) => corpus.index.find(w) ?? -1).filter((id) => id >= 0 && model.vocabularyOf[id]! >= 0));
   const scores = new Float64Array(model.classNames.length);
-  scoreDocument(model, { index: corpus.index, tokens: known, offsets: Int32Array.of(0, known.length) }, 0, scores);
+  scoreDocument(model, { index: corpus.index, tokens: known, offsets: Int32Array.of(0, known.length) }, 0, scores, new Int32Array(known.length));
   const used = known.length;
   const posterior = normalizeLog(scores)!;
   return {

@@ -26,7 +26,7 @@ export function loadNewsgroups(archive: string, subset: NewsSubset = 'all'): Lab
 /** The same from archive entries already read (a host that reads files its own way). */
 export function newsgroupsFromEntries(entries: readonly TarEntry[], subset: NewsSubset = 'all'): LabelledCorpus {
   const posts: Post[] = [];
-  for (const entry of entries) { const post = postOf(entry, subset); if (post) posts.push(post); }
+  for (const entry of entries) { const post = postOf(entry, subset, posts.length); if (post) posts.push(post); }
   return labelByFolder(posts);
 }
 
@@ -38,35 +38,48 @@ export function newsgroupsFromEntries(entries: readonly TarEntry[], subset: News
 export async function streamNewsgroups(archive: string, subset: NewsSubset, onPost: (data: Uint8Array) => void): Promise<LabelledCorpus & { arrival: Int32Array }> {
   const posts: Post[] = [];
   await streamTarGz(archive, (entry) => {
-    const post = postOf(entry, subset);
+    const post = postOf(entry, subset, posts.length);
     if (post) { posts.push(post); onPost(post.data); }
   });
-  const arrival = new Map(posts.map((p, a) => [p, a]));
   const sorted = labelByFolder(posts); // sorts `posts` in place
-  return { ...sorted, arrival: Int32Array.from(posts, (p) => arrival.get(p)!) };
+  return { ...sorted, arrival: Int32Array.from(posts, (p) => p.arrival) };
 }
 
-interface Post { path: string; folder: string; test: boolean; data: Buffer }
+/**
+ * A post: `arrival` is its position among the posts in archive order, `name` its file name;
+ * `label` and `directory` (a number per directory) are set for sorting.
+ */
+interface Post { path: string; folder: string; name: string; test: boolean; data: Buffer; arrival: number; label: number; directory: number }
 
 /** The post an archive entry holds (<part>-train|test/<newsgroup>/<file>), if it is one of the subset. */
-function postOf(entry: TarEntry, subset: NewsSubset): Post | undefined {
+function postOf(entry: TarEntry, subset: NewsSubset, arrival: number): Post | undefined {
   const parts = entry.path.split('/').filter((p) => p !== '' && p !== '.');
   const partName = parts[parts.length - 3];
   if (parts.length < 3 || !partName || !/-(train|test)$/.test(partName)) return undefined;
   const test = partName.endsWith('-test');
   if (subset !== 'all' && test !== (subset === 'test')) return undefined;
-  return { path: entry.path, folder: parts[parts.length - 2]!, test, data: entry.data };
+  return { path: entry.path, folder: parts[parts.length - 2]!, name: parts[parts.length - 1]!, test, data: entry.data, arrival, label: 0, directory: 0 };
 }
 
 function labelByFolder(files: Post[]): LabelledCorpus {
   const classNames = [...new Set(files.map((f) => f.folder))].sort();
   const classOf = new Map(classNames.map((c, i) => [c, i]));
+  // By folder, then path. Most comparisons are between posts of one directory, whose paths
+  // differ only in the file name: those compare names (and folders as class numbers), which
+  // halved the time of this sort on 20 Newsgroups; posts in different directories compare paths.
+  const directories = new Map<string, number>();
+  for (const f of files) {
+    f.label = classOf.get(f.folder)!;
+    // path = directory + name, or (a path not ending in its name) a key of its own.
+    const directory = f.path.endsWith(`/${f.name}`) ? f.path.slice(0, f.path.length - f.name.length) : `\0${f.path}`;
+    f.directory = directories.get(directory) ?? directories.set(directory, directories.size).size - 1;
+  }
   const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  files.sort((a, b) => compare(a.folder, b.folder) || compare(a.path, b.path));
+  files.sort((a, b) => a.label - b.label || (a.directory === b.directory ? compare(a.name, b.name) : compare(a.path, b.path)));
   return {
     documents: files.map((f) => f.data),
     paths: files.map((f) => f.path),
-    labels: Int32Array.from(files, (f) => classOf.get(f.folder)!),
+    labels: Int32Array.from(files, (f) => f.label),
     classNames,
     part: Uint8Array.from(files, (f) => (f.test ? 1 : 0)),
   };

@@ -36,32 +36,46 @@ export function readTar(archive: Buffer): TarEntry[] {
  * is out. Files are views into one buffer sized from the gzip trailer, so nothing is copied
  * twice and a view never moves.
  */
-export async function streamTarGz(file: string, onFile: (entry: TarEntry) => void): Promise<void> {
+export async function streamTarGz(file: string, onFile: (entry: TarEntry) => void, pace: StreamPace = {}): Promise<void> {
+  const { inflateChunk = 1 << 22, parseTurn = 1 << 19 } = pace;
   const gz = readFileSync(file);
   let archive = Buffer.allocUnsafe(outputSizeHint(gz));
-  let length = 0, scheduled = false;
+  let length = 0, scheduled = false, ended = false;
   const parser = new TarParser(onFile);
-  const gunzip = createGunzip({ chunkSize: 1 << 18 });
+  // zlib inflates one chunk per call from this thread: chunks much larger than the files handed
+  // to `onFile` per turn let it run ahead instead of waiting for this thread between chunks.
+  const gunzip = createGunzip({ chunkSize: inflateChunk });
   await new Promise<void>((resolve, reject) => {
-    const parse = (last: boolean) => {
-      try { parser.parse(archive, length, last); if (last) resolve(); }
-      catch (error) { gunzip.destroy(); reject(error); }
+    const pump = () => {
+      scheduled = false;
+      try {
+        if (parser.parse(archive, length, ended, parseTurn)) schedule();
+        else if (ended) resolve();
+      } catch (error) { gunzip.destroy(); reject(error); }
     };
+    // 'data' runs before zlib queues its next chunk: parsing right here would leave the
+    // thread pool idle, so parse on the next turn of the event loop instead.
+    const schedule = () => { if (!scheduled) { scheduled = true; setImmediate(pump); } };
     gunzip.on('data', (chunk: Buffer) => {
       if (length + chunk.length > archive.length) { // a wrong trailer (multi-member, > 4 GiB): grow; old views stay valid
         const grown = Buffer.allocUnsafe(Math.max(archive.length * 2, length + chunk.length));
         archive.copy(grown, 0, 0, length); archive = grown;
       }
       chunk.copy(archive, length); length += chunk.length;
-      // 'data' runs before zlib queues its next chunk: parsing right here would leave the
-      // thread pool idle, so parse on the next turn of the event loop instead.
-      if (!scheduled) { scheduled = true; setImmediate(() => { scheduled = false; parse(false); }); }
+      schedule();
     });
-    gunzip.on('end', () => setImmediate(() => parse(true)));
+    gunzip.on('end', () => { ended = true; schedule(); });
     gunzip.on('error', reject);
     gunzip.end(gz);
   });
 }
+
+/**
+ * How streamTarGz shares this thread: zlib inflates `inflateChunk` bytes per call; files of about
+ * `parseTurn` bytes are handed to `onFile` per turn of the event loop, then zlib's callback gets
+ * its turn. 4 MiB and 512 KiB were 3–8% faster on 20 Newsgroups than one 256 KiB chunk per turn.
+ */
+export interface StreamPace { inflateChunk?: number; parseTurn?: number }
 
 /** The uncompressed size a gzip file records in its last 4 bytes (mod 2^32), bounded for safety. */
 function outputSizeHint(gz: Uint8Array): number {
@@ -76,9 +90,13 @@ class TarParser {
   private ended = false;
   constructor(private readonly onFile: (entry: TarEntry) => void) {}
 
-  /** Emits every file whose bytes lie within archive[0, available); `last`: no more bytes will come. */
-  parse(archive: Buffer, available: number, last: boolean): void {
-    while (!this.ended && this.offset + BLOCK <= available) {
+  /**
+   * Emits every file whose bytes lie within archive[0, available); `last`: no more bytes will
+   * come. True when it stopped early, having emitted `budget` bytes of files.
+   */
+  parse(archive: Buffer, available: number, last: boolean, budget = Infinity): boolean {
+    for (let emitted = 0; !this.ended && this.offset + BLOCK <= available;) {
+      if (emitted >= budget) return true;
       const offset = this.offset;
       const header = archive.subarray(offset, offset + BLOCK);
       if (header[0] === 0 && isZeroBlock(header)) { this.ended = true; break; } // end-of-archive marker (a real header has a name)
@@ -95,8 +113,9 @@ class TarParser {
       if (type === 'x') { this.longName = paxPath(data) ?? this.longName; continue; }
       const path = this.longName ?? ustarPath(header);
       this.longName = undefined;
-      if (type === '0' || type === '\0') this.onFile({ path, data });
+      if (type === '0' || type === '\0') { this.onFile({ path, data }); emitted += size; }
     }
+    return false;
   }
 }
 
@@ -110,22 +129,54 @@ function cString(bytes: Buffer): string {
   return bytes.toString('utf8', 0, end < 0 ? bytes.length : end);
 }
 
+/**
+ * A number field: octal digits, possibly after spaces and before anything (as parseInt reads
+ * them), or blank. The usual forms are read straight from the bytes (decoding two fields per
+ * header as text showed in profiles of reading 20 Newsgroups); anything else as text.
+ */
 function octal(field: Buffer): number {
+  let i = 0, value = 0;
+  while (i < field.length && field[i] === 32) i++;
+  const first = i;
+  for (let digit; i < field.length && (digit = field[i]! - 48) >= 0 && digit < 8; i++) value = value * 8 + digit;
+  if (i > first) return value;
+  if (i === field.length || field[i] === 0) return 0;
   const text = cString(field).trim();
   return text === '' ? 0 : parseInt(text, 8);
 }
 
+const USTAR = [...'ustar'].map((c) => c.charCodeAt(0));
+
 function ustarPath(header: Buffer): string {
   const name = cString(header.subarray(0, 100));
-  const isUstar = header.toString('latin1', 257, 262) === 'ustar';
-  const prefix = isUstar ? cString(header.subarray(345, 500)) : '';
+  const isUstar = USTAR.every((c, i) => header[257 + i] === c);
+  const prefix = isUstar && header[345] !== 0 ? cString(header.subarray(345, 500)) : '';
   return prefix ? `${prefix}/${name}` : name;
 }
 
+/** The header's bytes sum to its checksum field, which counts as eight spaces. */
 function checksumOk(header: Buffer): boolean {
-  let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : header[i]!;
+  let sum = 8 * 32 + byteSum(header);
+  for (let i = 148; i < 156; i++) sum -= header[i]!;
   return sum === octal(header.subarray(148, 156));
+}
+
+/**
+ * The sum of a block's 512 bytes. Four bytes per load when the block is aligned (a header in an
+ * archive read whole is): bytes 0 and 2 of each word are added in one 16-bit lane, 1 and 3 in
+ * the other, and 128 words add at most 128 · 510 < 2^16 per lane. Byte by byte, the checksums
+ * took a third of reading 20 Newsgroups' tar.
+ */
+function byteSum(block: Buffer): number {
+  if ((block.byteOffset & 3) !== 0) {
+    let sum = 0;
+    for (let i = 0; i < BLOCK; i++) sum += block[i]!;
+    return sum;
+  }
+  const words = new Int32Array(block.buffer, block.byteOffset, BLOCK / 4);
+  let lanes = 0;
+  for (let i = 0; i < words.length; i++) { const x = words[i]!; lanes += (x & 0xff00ff) + ((x >>> 8) & 0xff00ff); }
+  return (lanes & 0xffff) + Math.floor(lanes / 0x10000);
 }
 
 /** The `path=` record of a pax extended header, if any ("<len> path=<value>\n"). */

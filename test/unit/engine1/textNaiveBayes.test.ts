@@ -10,6 +10,8 @@ import { trainTextNaiveBayes, predictTextNaiveBayes, textPosteriors, classifyTex
 import { evaluate, shuffledRows } from '../../../server/src/engine/evaluation.js';
 import { sklearnUnavailable, runPython } from '../../support/pythonPeer.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
+import { createRng } from '../../../server/src/engine/random.js';
+import { argmax, normalizeLog } from '../../../server/src/engine/logMath.js';
 
 
 test('tokenisation: lower case, runs of ≥ 2 letters/digits/underscore, Unicode letters', () => {
@@ -57,6 +59,46 @@ test('Table 6.2 estimates by hand on a tiny corpus', () => {
   const pruned = trainTextNaiveBayes(corpus, labels, ['pos', 'neg'], Int32Array.from([0, 1, 2, 3]), { dropMostFrequent: 1, minCount: 2 });
   assert.deepEqual(pruned.droppedFrequent, ['bad']);
   assert.equal(pruned.vocabularySize, 2);
+});
+
+test('dropping the most frequent words: ties alphabetical, by brute force on random corpora', () => {
+  const rng = createRng(5);
+  for (let trial = 0; trial < 40; trial++) {
+    // Few distinct words with small counts: many ties, and sometimes fewer words than asked for.
+    const words = Array.from({ length: 2 + rng.int(30) }, (_, i) => `w${String.fromCharCode(97 + rng.int(26))}${i}`);
+    const texts = Array.from({ length: 1 + rng.int(8) }, () => Array.from({ length: rng.int(12) }, () => words[rng.int(words.length)]).join(' '));
+    texts[0] += ` ${words[0]} ${words[1]}`;
+    const count = new Map<string, number>();
+    for (const w of texts.join(' ').split(' ').filter(Boolean)) count.set(w, (count.get(w) ?? 0) + 1);
+    const n = 1 + rng.int(Math.min(12, count.size - 1)); // at least one word stays in the vocabulary
+    const corpus = tokenizeDocuments(texts);
+    const model = trainTextNaiveBayes(corpus, new Int32Array(texts.length), ['only'], Int32Array.from(texts.keys()), { dropMostFrequent: n });
+    const expected = [...count].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([w]) => w);
+    assert.deepEqual(model.droppedFrequent, expected, `trial ${trial}`);
+  }
+});
+
+test('scores four classes at a time and the rest one by one: exactly the position-by-position sums', () => {
+  const rng = createRng(8);
+  const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
+  const texts = Array.from({ length: 60 }, () => Array.from({ length: rng.int(30) }, () => words[rng.int(words.length)]).join(' '));
+  const corpus = tokenizeDocuments(texts);
+  for (const C of [1, 3, 4, 6, 9]) {
+    const labels = Int32Array.from(texts, (_, d) => d % C);
+    const train = Int32Array.from({ length: 40 }, (_, d) => d), test = Int32Array.from({ length: 20 }, (_, d) => 40 + d);
+    const model = trainTextNaiveBayes(corpus, labels, Array.from({ length: C }, (_, j) => `c${j}`), train);
+    const posteriors = textPosteriors(model, corpus, test);
+    const predicted = predictTextNaiveBayes(model, corpus, test);
+    test.forEach((d, i) => {
+      const scores = Array.from(model.logPrior);
+      for (let t = corpus.offsets[d]!; t < corpus.offsets[d + 1]!; t++) {
+        const k = model.vocabularyOf[corpus.tokens[t]!]!;
+        if (k >= 0) for (let j = 0; j < C; j++) scores[j]! += model.logProb[k * C + j]!;
+      }
+      assert.deepEqual(Array.from(posteriors.subarray(i * C, (i + 1) * C)), Array.from(normalizeLog(Float64Array.from(scores))!), `C ${C}, document ${d}`);
+      assert.equal(predicted[i], argmax(Float64Array.from(scores)));
+    });
+  }
 });
 
 test('SMS spam: identical to scikit-learn CountVectorizer + MultinomialNB(alpha=1) within 1e-9', (t) => {
