@@ -31,7 +31,7 @@ export const featureCapabilities: ServerCapabilities = {
   documentSymbolProvider: true,
   foldingRangeProvider: true,
   documentFormattingProvider: true,
-  semanticTokensProvider: { legend, full: true },
+  semanticTokensProvider: { legend, full: true, range: true },
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
 };
 
@@ -92,7 +92,12 @@ export function registerFeatures(connection: Connection, session: Session): void
   });
   connection.languages.semanticTokens.on((p) => {
     const d = parsed(p.textDocument.uri);
-    return d ? semanticTokens(d.parse.ast, d.text) : { data: [] };
+    return d ? semanticTokens(d.parse.ast, d.text, undefined, d.state.starts) : { data: [] };
+  });
+  // VS Code asks for the visible lines first: on a big model that is far less to encode and send.
+  connection.languages.semanticTokens.onRange((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? semanticTokens(d.parse.ast, d.text, p.range, d.state.starts) : { data: [] };
   });
   connection.onCodeAction((p) => {
     const d = parsed(p.textDocument.uri);

@@ -136,6 +136,24 @@ export class ScannedRow implements A.DataRow {
     return this.#store.strings[this.#store.texts[this.#first + i]];
   }
 
+  /** The first and past-the-last character of cell `i` on the row's line. */
+  startAt(i: number): number {
+    return this.#store.starts[this.#first + i];
+  }
+
+  endAt(i: number): number {
+    return this.#store.ends[this.#first + i];
+  }
+
+  /** The cell at `character` of the row's line, its end included; -1 if none. */
+  cellAt(character: number): number {
+    for (let i = 0; i < this.#count; i++) {
+      if (character < this.startAt(i)) return -1;
+      if (character <= this.endAt(i)) return i;
+    }
+    return -1;
+  }
+
   /** Cell `i` as a new node, with the row's line. */
   node(i: number): A.Expr {
     const k = this.#first + i;
