@@ -102,24 +102,33 @@ class Builder {
    */
   private declareColumns(s: A.DataDecl): void {
     const block: CellBlock = { decl: s, columns: [] };
+    const plain = s.rows.filter((row) => !(row instanceof ScannedRow));
+    const scanned = plain.length < s.rows.length ? s.rows : [];
     s.header.forEach((col, i) => {
       const variable = this.index.variable('', col.text);
       const symbol = variable ?? this.symbol(`c:${s.name.text}:${col.text}`, { kind: 'column', name: col.text, declaration: col, statement: s, scope: `data:${s.name.text}`, states: [] });
       if (variable) this.occur(col, variable);
       this.scope(`data:${s.name.text}`).set(col.text, symbol);
       block.columns.push(symbol);
-      const seen = new Set<string>();
-      for (const row of s.rows) {
-        if (!cellIsName(row, i)) continue;
-        const text = cellText(row, i)!;
-        if (!(row instanceof ScannedRow)) this.occur((cellNode(row, i) as A.Ref).name, this.stateOf(symbol, text, true));
-        else if (symbol.kind === 'column' && !seen.has(text)) {
-          seen.add(text);
-          this.stateOf(symbol, text, true);
-        }
+      for (const row of plain) {
+        if (cellIsName(row, i)) this.occur((cellNode(row, i) as A.Ref).name, this.stateOf(symbol, cellText(row, i)!, true));
       }
+      if (symbol.kind === 'column') this.collectValues(symbol, scanned, i);
     });
-    if (s.rows.some((row) => row instanceof ScannedRow)) this.index.cellBlocks.push(block);
+    if (scanned.length > 0) this.index.cellBlocks.push(block);
+  }
+
+  /** The values an undeclared column's scanned cells name, in order of appearance. */
+  private collectValues(column: NameSymbol, rows: readonly A.DataRow[], i: number): void {
+    const seen = new Set<string>();
+    for (const row of rows) {
+      if (!(row instanceof ScannedRow) || !cellIsName(row, i)) continue;
+      const text = row.textAt(i);
+      if (!seen.has(text)) {
+        seen.add(text);
+        this.stateOf(column, text, true);
+      }
+    }
   }
 
   /** A value of a variable; data columns without a declared domain collect their values as seen. */

@@ -11,7 +11,7 @@
 import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver/node';
 import type { IToken } from 'chevrotain';
 import type * as A from '../language/index.js';
-import { firstAtOrAfter, lexAround, lineStarts, scannedBodies, MISSING, NUMBER, REF, ScannedRow, type Position, type Range } from '../language/index.js';
+import { firstAtOrAfter, lexAround, lineStarts, scannedBodies, MISSING, NUMBER, REF, ScannedRow, type CellStore, type Position, type Range } from '../language/index.js';
 import { tokenize, Identifier, NumberLit, StringLit } from '../language/tokens.js';
 import { comparePositions, stateNamed, type NameKind, type NameSymbol, type Occurrence } from './nameIndex.js';
 import { nameIndex } from './nameResolution.js';
@@ -36,7 +36,6 @@ const STRING_STYLE = style('string');
 /** The tokens of the whole text, or of the lines `range` spans. */
 export function semanticTokens(file: A.BayesFile, text: string, range?: Range, starts: readonly number[] = lineStarts(text)): SemanticTokens {
   const index = nameIndex(file);
-  const out = new Encoder(range);
   // Each scanned body is skipped from after its header line (the header's names are occurrences) to its `}`.
   const bodies = [...scannedBodies(file, text, starts).values()].map((b) => {
     const last = b.decl.header[b.decl.header.length - 1];
@@ -44,6 +43,7 @@ export function semanticTokens(file: A.BayesFile, text: string, range?: Range, s
   });
   const lexed = lexAround(text, new Map(bodies.map((b) => [b.open, b])));
   const tokens = [...lexed.tokens, ...(lexed.groups.doc ?? [])].sort((a, b) => a.startOffset - b.startOffset);
+  const out = new Encoder(tokens.length + bodies.reduce((n, b) => n + cellsIn(b.rows, range), 0), range);
   const occurrences = index.occurrences;
   const blocks = new Map(index.cellBlocks.map((b) => [b.decl, b.columns]));
   let o = 0;
@@ -59,7 +59,21 @@ export function semanticTokens(file: A.BayesFile, text: string, range?: Range, s
     const s = found ? nameStyle(found.symbol, found.declaration) : lexical(t, tokens[i + 1]);
     if (s) out.push(at.line, at.character, t.image.length, s);
   });
-  return { data: out.data };
+  return { data: out.finish() };
+}
+
+/** How many cells the rows on the range's lines (all rows without one) have. */
+function cellsIn(rows: readonly A.DataRow[], range: Range | undefined): number {
+  let n = 0;
+  for (let r = range ? lineIndex(rows, range.start.line) : 0; r < rows.length && (!range || rows[r].range.start.line <= range.end.line); r++) {
+    n += rows[r] instanceof ScannedRow ? (rows[r] as ScannedRow).count : 0;
+  }
+  return n;
+}
+
+/** The first of `rows` (sorted by line) on or after `line`. */
+function lineIndex(rows: readonly A.DataRow[], line: number): number {
+  return firstAtOrAfter(rows.length, (i) => rows[i].range.start.line, line);
 }
 
 /** The style of a name that resolved. */
@@ -71,36 +85,50 @@ function nameStyle(symbol: NameSymbol, declaration: boolean): Style {
 /**
  * The cells of scanned rows, row by row: numbers and strings as such, a name as the value of its
  * column it names (else as the lexer would see the word alone: a keyword, or nothing). `-2` is
- * two tokens to the lexer, and only `2` a number.
+ * two tokens to the lexer, and only `2` a number. The loop reads the store's arrays, and keeps
+ * the style of each column's values by their interned text's id: a few lookups a cell.
  */
 function cellTokens(out: Encoder, rows: readonly A.DataRow[], columns: readonly NameSymbol[]): void {
-  const styles: Map<string, Style | null>[] = [];
+  let styles: StyleCache | undefined;
   for (let r = out.firstRow(rows); r < rows.length; r++) {
     const row = rows[r];
     if (!(row instanceof ScannedRow)) continue;
     const line = row.range.start.line;
     if (out.pastEnd(line)) return;
-    for (let i = 0; i < row.count; i++) {
-      const kind = row.kindAt(i);
-      const start = row.startAt(i);
-      const length = row.endAt(i) - start;
+    const { store, first } = row;
+    if (styles?.store !== store) styles = new StyleCache(store, columns);
+    for (let k = first, end = first + row.count; k < end; k++) {
+      const kind = store.kinds[k];
+      const start = store.starts[k];
+      const length = store.ends[k] - start;
       if (kind === NUMBER) {
-        const signed = row.textAt(i).charCodeAt(0) === 45; // '-'
+        const signed = store.strings[store.texts[k]].charCodeAt(0) === 45; // '-'
         out.push(line, signed ? start + 1 : start, signed ? length - 1 : length, NUMBER_STYLE);
       } else if (kind === REF) {
-        const text = row.textAt(i);
-        const known = (styles[i] ??= new Map());
-        let s = known.get(text);
-        if (s === undefined) {
-          const state = stateNamed(columns[i], text);
-          s = state ? nameStyle(state, false) : wordStyle(text) ?? null;
-          known.set(text, s);
-        }
+        const s = styles.of(k - first, store.texts[k]);
         if (s) out.push(line, start, length, s);
       } else if (kind !== MISSING) {
         out.push(line, start, length, STRING_STYLE);
       }
     }
+  }
+}
+
+/** The style of each value of each column, by the id of its text in one store. */
+class StyleCache {
+  private readonly byColumn: (Style | null | undefined)[][] = [];
+
+  constructor(readonly store: CellStore, private readonly columns: readonly NameSymbol[]) {}
+
+  of(column: number, id: number): Style | null {
+    const known = (this.byColumn[column] ??= []);
+    let s = known[id];
+    if (s === undefined) {
+      const text = this.store.strings[id];
+      const state = stateNamed(this.columns[column], text);
+      s = known[id] = state ? nameStyle(state, false) : wordStyle(text) ?? null;
+    }
+    return s;
   }
 }
 
@@ -128,22 +156,42 @@ function lexical(t: IToken | undefined, next: IToken | undefined): Style | undef
 
 /** The LSP encoding: five numbers a token, line and start relative to the previous token's. Tokens outside `range`'s lines are dropped. */
 class Encoder {
-  readonly data: number[] = [];
+  private data: number[];
+  private length = 0;
   private line = 0;
   private character = 0;
 
-  constructor(private readonly range?: Range) {}
+  /**
+   * Room for `capacity` tokens is made at once, as a packed array of small integers: growing it
+   * a push at a time (1.8 million numbers for ALARM's records) took most of the time.
+   */
+  constructor(capacity: number, private readonly range?: Range) {
+    this.data = new Array<number>(capacity * 5).fill(0);
+  }
+
+  /** The encoded tokens; the encoder is spent. */
+  finish(): number[] {
+    this.data.length = this.length;
+    return this.data;
+  }
 
   push(line: number, character: number, length: number, s: Style): void {
     if (this.range && (line < this.range.start.line || line > this.range.end.line)) return;
-    this.data.push(line - this.line, line === this.line ? character - this.character : character, length, s.type, s.modifiers);
+    const d = this.data;
+    const n = this.length;
+    this.length += 5;
+    d[n] = line - this.line;
+    d[n + 1] = line === this.line ? character - this.character : character;
+    d[n + 2] = length;
+    d[n + 3] = s.type;
+    d[n + 4] = s.modifiers;
     this.line = line;
     this.character = character;
   }
 
   /** The first of `rows` (sorted by line) within the range. */
   firstRow(rows: readonly A.DataRow[]): number {
-    return this.range ? firstAtOrAfter(rows.length, (i) => rows[i].range.start.line, this.range.start.line) : 0;
+    return this.range ? lineIndex(rows, this.range.start.line) : 0;
   }
 
   pastEnd(line: number): boolean {

@@ -126,6 +126,15 @@ export class ScannedRow implements A.DataRow {
     return this.#count;
   }
 
+  /** The store and the row's first cell in it, for loops over many cells (semantic tokens); getters, so walks over a node's keys skip them. */
+  get store(): CellStore {
+    return this.#store;
+  }
+
+  get first(): number {
+    return this.#first;
+  }
+
   /** Cell `i`'s kind code, -1 past the row's end. */
   kindAt(i: number): number {
     return i >= 0 && i < this.#count ? this.#store.kinds[this.#first + i] : -1;
