@@ -154,6 +154,14 @@ async function bigData(): Promise<void> {
         return lsp.request(method, { textDocument: { uri }, ...params });
       }, 300, lsp.process.pid, goalMs);
     await afterKeystroke('semantic tokens (full)', 30, 'textDocument/semanticTokens/full', {});
+    // What VS Code sends after an edit when the server offers deltas: the change since the last tokens it got.
+    let resultId = '';
+    await measure('semantic tokens (delta)', async () => {
+      const previousResultId = resultId;
+      await edit(++version);
+      const method = previousResultId ? 'textDocument/semanticTokens/full/delta' : 'textDocument/semanticTokens/full';
+      resultId = (await lsp.request<{ resultId?: string }>(method, { textDocument: { uri }, previousResultId })).resultId ?? '';
+    }, 300, lsp.process.pid, 30).catch((e: Error) => console.log(`semantic tokens (delta): ${e.message}`));
     await afterKeystroke('semantic tokens (range of 60 lines)', 30, 'textDocument/semanticTokens/range', {
       range: { start: { line: middle - 30, character: 0 }, end: { line: middle + 30, character: 0 } },
     }).catch((e: Error) => console.log(`semantic tokens (range): ${e.message}`));

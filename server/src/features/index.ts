@@ -16,6 +16,7 @@ import { documentSymbols } from './documentSymbols.js';
 import { foldingRanges } from './folding.js';
 import { formatting } from './formatting.js';
 import { legend, semanticTokens } from './semanticTokens.js';
+import { SemanticTokensHistory } from './semanticTokensDelta.js';
 import { codeActions } from './codeActions.js';
 import { exportBif, networkSummaries } from './networks.js';
 
@@ -31,7 +32,7 @@ export const featureCapabilities: ServerCapabilities = {
   documentSymbolProvider: true,
   foldingRangeProvider: true,
   documentFormattingProvider: true,
-  semanticTokensProvider: { legend, full: true, range: true },
+  semanticTokensProvider: { legend, full: { delta: true }, range: true },
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
 };
 
@@ -90,10 +91,14 @@ export function registerFeatures(connection: Connection, session: Session): void
     if (!edits) connection.console.info(`not formatting ${p.textDocument.uri}: it has syntax errors`);
     return edits ?? [];
   });
-  connection.languages.semanticTokens.on((p) => {
-    const d = parsed(p.textDocument.uri);
+  const sentTokens = new SemanticTokensHistory();
+  session.documents.onDidClose((e) => sentTokens.forget(e.document.uri));
+  const allTokens = (uri: string) => {
+    const d = parsed(uri);
     return d ? semanticTokens(d.parse.ast, d.text, undefined, d.state.starts) : { data: [] };
-  });
+  };
+  connection.languages.semanticTokens.on((p) => sentTokens.full(p.textDocument.uri, allTokens(p.textDocument.uri)));
+  connection.languages.semanticTokens.onDelta((p) => sentTokens.delta(p.textDocument.uri, p.previousResultId, allTokens(p.textDocument.uri)));
   // VS Code asks for the visible lines first: on a big model that is far less to encode and send.
   connection.languages.semanticTokens.onRange((p) => {
     const d = parsed(p.textDocument.uri);
