@@ -11,7 +11,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IToken } from 'chevrotain';
 import type * as A from '../../../server/src/language/index.js';
-import { documentRange, parseDocument, ScannedRow } from '../../../server/src/language/index.js';
+import { documentRange, fullParse, parseDocument, reparse, ScannedRow } from '../../../server/src/language/index.js';
 import { parseRegion } from '../../../server/src/language/parse.js';
 import { tokenize, Identifier, NumberLit, StringLit } from '../../../server/src/language/tokens.js';
 import { nameIndex } from '../../../server/src/features/nameResolution.js';
@@ -166,4 +166,24 @@ test('references, rename and hover of a value used in every row of a big data bl
   assert.equal((hover(file, cell, undefined)!.contents as { value: string }).value, 'value **neg** of Test');
   const free = hover(file, positionOf(text, 'v3,', 0, 1), undefined);
   assert.equal((free!.contents as { value: string }).value, 'value **v3** of Free');
+});
+
+test('after incremental edits inside scanned rows, semantic tokens and the name index still match the grammar path', () => {
+  let state = fullParse(MODEL);
+  const edits: [string, string][] = [
+    ['  neg, false, -2.5e1', '  neg, false, -2.5e1, extra'], // a cell more
+    ['    map, true\n', '    map, true\n    rain, false\n'], // a row more, in a network's block
+    ['  pos, true, 34, east', '  neg, true, 34, west'], // values swapped
+    ['"first visit"', '"second visit"'], // a string cell, longer
+  ];
+  for (const [from, to] of edits) {
+    assert.ok(state.text.includes(from), from);
+    const text = state.text.replace(from, to);
+    state = reparse(state, text);
+    const file = state.output.ast;
+    assert.ok(countScanned(file.statements) >= 8, `still scanned after '${to}'`);
+    assert.deepEqual(decode(semanticTokens(file, text, undefined, state.starts).data, text), decode(referenceTokens(unscanned(text), text), text), to);
+    const cell = positionOf(text, to.trim().split(',')[0]);
+    assert.equal(nameIndex(file).at(cell)?.symbol.id, nameIndex(unscanned(text)).at(cell)?.symbol.id, to);
+  }
 });
