@@ -15,7 +15,7 @@ import { prepareRename, rename } from './rename.js';
 import { documentSymbols } from './documentSymbols.js';
 import { foldingRanges } from './folding.js';
 import { formatting } from './formatting.js';
-import { legend, semanticTokens } from './semanticTokens.js';
+import { legend, semanticTokens, semanticTokensInto } from './semanticTokens.js';
 import { SemanticTokensHistory } from './semanticTokensDelta.js';
 import { codeActions } from './codeActions.js';
 import { exportBif, networkSummaries } from './networks.js';
@@ -98,7 +98,12 @@ export function registerFeatures(connection: Connection, session: Session): void
     return d ? semanticTokens(d.parse.ast, d.text, undefined, d.state.starts) : { data: [] };
   };
   connection.languages.semanticTokens.on((p) => sentTokens.full(p.textDocument.uri, allTokens(p.textDocument.uri)));
-  connection.languages.semanticTokens.onDelta((p) => sentTokens.delta(p.textDocument.uri, p.previousResultId, allTokens(p.textDocument.uri)));
+  connection.languages.semanticTokens.onDelta((p) => {
+    const uri = p.textDocument.uri;
+    const d = parsed(uri);
+    const encode = (reuse?: Int32Array) => (d ? semanticTokensInto(d.parse.ast, d.text, d.state.starts, reuse) : new Int32Array(0));
+    return sentTokens.delta(uri, p.previousResultId, encode, () => allTokens(uri));
+  });
   // VS Code asks for the visible lines first: on a big model that is far less to encode and send.
   connection.languages.semanticTokens.onRange((p) => {
     const d = parsed(p.textDocument.uri);

@@ -35,6 +35,20 @@ const STRING_STYLE = style('string');
 
 /** The tokens of the whole text, or of the lines `range` spans. */
 export function semanticTokens(file: A.BayesFile, text: string, range?: Range, starts: readonly number[] = lineStarts(text)): SemanticTokens {
+  // A packed array of small integers made at once: growing it a push at a time took most of the time.
+  return { data: encode(file, text, range, starts, (size) => new Array<number>(size).fill(0)) };
+}
+
+/**
+ * All tokens encoded into a typed array, `reuse`'s memory when it is large enough: for deltas
+ * (`semanticTokensDelta.ts`), which keep the last two encodings and send neither, so a
+ * keystroke allocates no new 1.8 million numbers for the collector to sweep.
+ */
+export function semanticTokensInto(file: A.BayesFile, text: string, starts: readonly number[], reuse?: Int32Array): Int32Array {
+  return encode(file, text, undefined, starts, (size) => (reuse && reuse.buffer.byteLength >= size * 4 ? new Int32Array(reuse.buffer) : new Int32Array(size)));
+}
+
+function encode<T extends number[] | Int32Array>(file: A.BayesFile, text: string, range: Range | undefined, starts: readonly number[], room: (size: number) => T): T {
   const index = nameIndex(file);
   // Each scanned body is skipped from after its header line (the header's names are occurrences) to its `}`.
   const bodies = [...scannedBodies(file, text, starts).values()].map((b) => {
@@ -43,7 +57,7 @@ export function semanticTokens(file: A.BayesFile, text: string, range?: Range, s
   });
   const lexed = lexAround(text, new Map(bodies.map((b) => [b.open, b])));
   const tokens = [...lexed.tokens, ...(lexed.groups.doc ?? [])].sort((a, b) => a.startOffset - b.startOffset);
-  const out = new Encoder(tokens.length + bodies.reduce((n, b) => n + cellsIn(b.rows, range), 0), range);
+  const out = new Encoder(room(5 * (tokens.length + bodies.reduce((n, b) => n + cellsIn(b.rows, range), 0))), range);
   const occurrences = index.occurrences;
   const blocks = new Map(index.cellBlocks.map((b) => [b.decl, b.columns]));
   let o = 0;
@@ -59,7 +73,7 @@ export function semanticTokens(file: A.BayesFile, text: string, range?: Range, s
     const s = found ? nameStyle(found.symbol, found.declaration) : lexical(t, tokens[i + 1]);
     if (s) out.push(at.line, at.character, t.image.length, s);
   });
-  return { data: out.finish() };
+  return out.finish();
 }
 
 /** How many cells the rows on the range's lines (all rows without one) have. */
@@ -88,7 +102,7 @@ function nameStyle(symbol: NameSymbol, declaration: boolean): Style {
  * two tokens to the lexer, and only `2` a number. The loop reads the store's arrays, and keeps
  * the style of each column's values by their interned text's id: a few lookups a cell.
  */
-function cellTokens(out: Encoder, rows: readonly A.DataRow[], columns: readonly NameSymbol[]): void {
+function cellTokens(out: Encoder<number[] | Int32Array>, rows: readonly A.DataRow[], columns: readonly NameSymbol[]): void {
   let styles: StyleCache | undefined;
   for (let r = out.firstRow(rows); r < rows.length; r++) {
     const row = rows[r];
@@ -154,25 +168,24 @@ function lexical(t: IToken | undefined, next: IToken | undefined): Style | undef
   return undefined;
 }
 
-/** The LSP encoding: five numbers a token, line and start relative to the previous token's. Tokens outside `range`'s lines are dropped. */
-class Encoder {
-  private data: number[];
+/**
+ * The LSP encoding: five numbers a token, line and start relative to the previous token's,
+ * written into room made beforehand. Tokens outside `range`'s lines are dropped.
+ */
+class Encoder<T extends number[] | Int32Array> {
   private length = 0;
   private line = 0;
   private character = 0;
 
-  /**
-   * Room for `capacity` tokens is made at once, as a packed array of small integers: growing it
-   * a push at a time (1.8 million numbers for ALARM's records) took most of the time.
-   */
-  constructor(capacity: number, private readonly range?: Range) {
-    this.data = new Array<number>(capacity * 5).fill(0);
-  }
+  constructor(private readonly data: T, private readonly range?: Range) {}
 
-  /** The encoded tokens; the encoder is spent. */
-  finish(): number[] {
-    this.data.length = this.length;
-    return this.data;
+  /** The encoded tokens (for a typed array, a view of its start); the encoder is spent. */
+  finish(): T {
+    if (Array.isArray(this.data)) {
+      this.data.length = this.length;
+      return this.data;
+    }
+    return this.data.subarray(0, this.length) as T;
   }
 
   push(line: number, character: number, length: number, s: Style): void {

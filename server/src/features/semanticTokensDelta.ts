@@ -9,7 +9,8 @@
 import type { SemanticTokens, SemanticTokensDelta, SemanticTokensEdit } from 'vscode-languageserver/node';
 
 export class SemanticTokensHistory {
-  private readonly last = new Map<string, { resultId: string; data: number[] }>();
+  /** The last tokens sent for each document, and the memory of the ones before, to encode the next into. */
+  private readonly last = new Map<string, { resultId: string; data: ArrayLike<number>; spare?: Int32Array }>();
   private next = 0;
 
   /** Full tokens, remembered for the next delta. */
@@ -17,31 +18,37 @@ export class SemanticTokensHistory {
     return { resultId: this.remember(uri, tokens.data), data: tokens.data };
   }
 
-  /** The edit from the tokens sent as `previousResultId`, or the full tokens when those are not the last sent. */
-  delta(uri: string, previousResultId: string, tokens: SemanticTokens): SemanticTokens | SemanticTokensDelta {
+  /**
+   * The edit from the tokens sent as `previousResultId` to those `encode` writes (into the
+   * memory it is given, if it is large enough); the full tokens when those are not the last sent.
+   */
+  delta(uri: string, previousResultId: string, encode: (reuse?: Int32Array) => Int32Array, full: () => SemanticTokens): SemanticTokens | SemanticTokensDelta {
     const previous = this.last.get(uri);
-    if (previous?.resultId !== previousResultId) return this.full(uri, tokens);
-    return { resultId: this.remember(uri, tokens.data), edits: diff(previous.data, tokens.data) };
+    if (previous?.resultId !== previousResultId) return this.full(uri, full());
+    const data = encode(previous.spare);
+    const edits = diff(previous.data, data);
+    const spare = previous.data instanceof Int32Array ? new Int32Array(previous.data.buffer) : undefined;
+    return { resultId: this.remember(uri, data, spare), edits };
   }
 
   forget(uri: string): void {
     this.last.delete(uri);
   }
 
-  private remember(uri: string, data: number[]): string {
+  private remember(uri: string, data: ArrayLike<number>, spare?: Int32Array): string {
     const resultId = String(++this.next);
-    this.last.set(uri, { resultId, data });
+    this.last.set(uri, { resultId, data, spare });
     return resultId;
   }
 }
 
 /** One edit turning `before` into `after` (none when equal): what lies between their common prefix and suffix. */
-export function diff(before: readonly number[], after: readonly number[]): SemanticTokensEdit[] {
+export function diff(before: ArrayLike<number>, after: ArrayLike<number>): SemanticTokensEdit[] {
   let start = 0;
   const shorter = Math.min(before.length, after.length);
   while (start < shorter && before[start] === after[start]) start++;
   let end = 0;
   while (end < shorter - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
   if (start === before.length && start === after.length) return [];
-  return [{ start, deleteCount: before.length - start - end, data: after.slice(start, after.length - end) }];
+  return [{ start, deleteCount: before.length - start - end, data: Array.prototype.slice.call(after, start, after.length - end) }];
 }

@@ -1,7 +1,7 @@
 /** The one-edit diff behind `semanticTokens/full/delta`: applying it to the old numbers gives the new ones, and it is as small as the change. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { diff } from '../../../server/src/features/semanticTokensDelta.js';
+import { diff, SemanticTokensHistory } from '../../../server/src/features/semanticTokensDelta.js';
 
 function apply(before: number[], edits: ReturnType<typeof diff>): number[] {
   const out = [...before];
@@ -26,4 +26,30 @@ test('the diff of token arrays is one edit between their common prefix and suffi
     assert.deepEqual(apply(before, edits), after);
     assert.ok(edits.every((e) => (e.data ?? []).length <= after.length && e.deleteCount <= before.length));
   }
+});
+
+test('deltas in a row patch the client\'s tokens to the latest, though the server encodes into the memory of older ones', () => {
+  const history = new SemanticTokensHistory();
+  let seed = 11;
+  const rnd = (n: number) => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed % n; };
+  let latest = Array.from({ length: 40 }, () => rnd(9));
+  const first = history.full('u', { data: latest });
+  let client = [...latest];
+  let resultId = first.resultId!;
+  for (let k = 0; k < 50; k++) {
+    latest = [...latest];
+    latest.splice(rnd(latest.length + 1), rnd(6), ...Array.from({ length: rnd(6) }, () => rnd(9)));
+    const encode = (reuse?: Int32Array) => {
+      const out = reuse && reuse.length >= latest.length ? reuse : new Int32Array(latest.length + rnd(4));
+      out.fill(-1).set(latest);
+      return out.subarray(0, latest.length);
+    };
+    const answer = history.delta('u', resultId, encode, () => ({ data: latest }));
+    assert.ok('edits' in answer);
+    client = apply(client, answer.edits);
+    assert.deepEqual(client, latest, `step ${k}`);
+    resultId = answer.resultId!;
+  }
+  // A stale id gets the full tokens.
+  assert.deepEqual(history.delta('u', 'old', () => new Int32Array(0), () => ({ data: latest })), { resultId: String(52), data: latest });
 });

@@ -124,13 +124,23 @@ describe('editing', () => {
     // A value renamed in one data row: its cell's token changes length, nothing else.
     const at = positionOf(tennis.text, 'Sunny', 3);
     const edited = applyEdits(tennis.text, [{ range: { start: at, end: { line: at.line, character: at.character + 5 } }, newText: 'Overcast' }]);
-    await lsp.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
-    const delta = await lsp.request<Delta>('textDocument/semanticTokens/full/delta', { textDocument: { uri }, previousResultId: first.resultId });
     const patched = [...first.data];
-    for (const e of [...delta.edits].reverse()) patched.splice(e.start, e.deleteCount, ...e.data);
+    let resultId = first.resultId;
+    const change = async (text: string, version: number) => {
+      await lsp.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+      const delta = await lsp.request<Delta>('textDocument/semanticTokens/full/delta', { textDocument: { uri }, previousResultId: resultId });
+      for (const e of [...delta.edits].reverse()) patched.splice(e.start, e.deleteCount, ...e.data);
+      resultId = delta.resultId;
+      return delta;
+    };
+    const delta = await change(edited, 2);
+    assert.ok(delta.edits.length === 1 && delta.edits[0].data.length <= 5, `one token changed: ${JSON.stringify(delta.edits)}`);
+    // More edits, each a delta of the last (the server encodes into the memory of the tokens before): back and forth.
+    await change(tennis.text, 3);
+    await change(edited.replace('Mild', 'Cool'), 4);
+    await change(edited, 5);
     const full = await lsp.request<Full>('textDocument/semanticTokens/full', { textDocument: { uri } });
     assert.deepEqual(patched, full.data);
-    assert.ok(delta.edits.length === 1 && delta.edits[0].data.length <= 5, `one token changed: ${JSON.stringify(delta.edits)}`);
     // An unknown previous result: the full tokens.
     const stale = await lsp.request<Full>('textDocument/semanticTokens/full/delta', { textDocument: { uri }, previousResultId: 'gone' });
     assert.deepEqual(stale.data, full.data);
