@@ -168,6 +168,8 @@ async function bigData(): Promise<void> {
     await afterKeystroke('hover (data cell)', 10, 'textDocument/hover', { position: cell });
     await afterKeystroke('definition (data cell)', 10, 'textDocument/definition', { position: cell });
     await afterKeystroke('completion (parents in P(…))', 10, 'textDocument/completion', { position: completionAt });
+    // The same request on an unchanged document: the feature alone, without the keystroke's re-parse and check.
+    await measure('hover (data cell, no edit)', () => lsp.request('textDocument/hover', { textDocument: { uri }, position: cell }), 0, lsp.process.pid, 10);
   } finally {
     await lsp.close();
   }
