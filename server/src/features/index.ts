@@ -15,7 +15,8 @@ import { prepareRename, rename } from './rename.js';
 import { documentSymbols } from './documentSymbols.js';
 import { foldingRanges } from './folding.js';
 import { formatting } from './formatting.js';
-import { legend, semanticTokens } from './semanticTokens.js';
+import { legend, semanticTokens, semanticTokensInto } from './semanticTokens.js';
+import { SemanticTokensHistory } from './semanticTokensDelta.js';
 import { codeActions } from './codeActions.js';
 import { exportBif, networkSummaries } from './networks.js';
 
@@ -31,7 +32,7 @@ export const featureCapabilities: ServerCapabilities = {
   documentSymbolProvider: true,
   foldingRangeProvider: true,
   documentFormattingProvider: true,
-  semanticTokensProvider: { legend, full: true },
+  semanticTokensProvider: { legend, full: { delta: true }, range: true },
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
 };
 
@@ -90,9 +91,23 @@ export function registerFeatures(connection: Connection, session: Session): void
     if (!edits) connection.console.info(`not formatting ${p.textDocument.uri}: it has syntax errors`);
     return edits ?? [];
   });
-  connection.languages.semanticTokens.on((p) => {
+  const sentTokens = new SemanticTokensHistory();
+  session.documents.onDidClose((e) => sentTokens.forget(e.document.uri));
+  const allTokens = (uri: string) => {
+    const d = parsed(uri);
+    return d ? semanticTokens(d.parse.ast, d.text, undefined, d.state.starts) : { data: [] };
+  };
+  connection.languages.semanticTokens.on((p) => sentTokens.full(p.textDocument.uri, allTokens(p.textDocument.uri)));
+  connection.languages.semanticTokens.onDelta((p) => {
+    const uri = p.textDocument.uri;
+    const d = parsed(uri);
+    const encode = (reuse?: Int32Array) => (d ? semanticTokensInto(d.parse.ast, d.text, d.state.starts, reuse) : new Int32Array(0));
+    return sentTokens.delta(uri, p.previousResultId, encode, () => allTokens(uri));
+  });
+  // VS Code asks for the visible lines first: on a big model that is far less to encode and send.
+  connection.languages.semanticTokens.onRange((p) => {
     const d = parsed(p.textDocument.uri);
-    return d ? semanticTokens(d.parse.ast, d.text) : { data: [] };
+    return d ? semanticTokens(d.parse.ast, d.text, p.range, d.state.starts) : { data: [] };
   });
   connection.onCodeAction((p) => {
     const d = parsed(p.textDocument.uri);

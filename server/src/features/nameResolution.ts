@@ -3,8 +3,8 @@
  * resolved in the scope it appears in. One index per parse, cached on the AST.
  */
 import type * as A from '../language/index.js';
-import { cellIsName, cellNode, cellText, forEachChild } from '../language/index.js';
-import { NameIndex, type NameKind, type NameSymbol } from './nameIndex.js';
+import { cellIsName, cellNode, cellText, forEachChild, ScannedRow } from '../language/index.js';
+import { NameIndex, stateNamed, comparePositions, type CellBlock, type NameKind, type NameSymbol } from './nameIndex.js';
 
 const cache = new WeakMap<A.BayesFile, NameIndex>();
 
@@ -29,7 +29,7 @@ class Builder {
   build(): NameIndex {
     this.declare(this.file.statements, '');
     this.resolveStatements(this.file.statements, '');
-    this.index.occurrences.sort((a, b) => a.name.range.start.line - b.name.range.start.line || a.name.range.start.character - b.name.range.start.character);
+    this.index.occurrences.sort((a, b) => comparePositions(a.name.range.start, b.name.range.start));
     return this.index;
   }
 
@@ -96,24 +96,45 @@ class Builder {
     if (!this.index.globals.has(h.name)) this.index.globals.set(h.name, h);
   }
 
-  /** Inline data columns name variables; an undeclared one is a column of its own. */
+  /**
+   * Inline data columns name variables; an undeclared one is a column of its own, whose values
+   * are those its cells name. Cells of scanned rows stay in their store (see `CellBlock`).
+   */
   private declareColumns(s: A.DataDecl): void {
+    const block: CellBlock = { decl: s, columns: [] };
+    const plain = s.rows.filter((row) => !(row instanceof ScannedRow));
+    const scanned = plain.length < s.rows.length ? s.rows : [];
     s.header.forEach((col, i) => {
       const variable = this.index.variable('', col.text);
       const symbol = variable ?? this.symbol(`c:${s.name.text}:${col.text}`, { kind: 'column', name: col.text, declaration: col, statement: s, scope: `data:${s.name.text}`, states: [] });
       if (variable) this.occur(col, variable);
       this.scope(`data:${s.name.text}`).set(col.text, symbol);
-      for (const row of s.rows) {
+      block.columns.push(symbol);
+      for (const row of plain) {
         if (cellIsName(row, i)) this.occur((cellNode(row, i) as A.Ref).name, this.stateOf(symbol, cellText(row, i)!, true));
       }
+      if (symbol.kind === 'column') this.collectValues(symbol, scanned, i);
     });
+    if (scanned.length > 0) this.index.cellBlocks.push(block);
+  }
+
+  /** The values an undeclared column's scanned cells name, in order of appearance. */
+  private collectValues(column: NameSymbol, rows: readonly A.DataRow[], i: number): void {
+    const seen = new Set<string>();
+    for (const row of rows) {
+      if (!(row instanceof ScannedRow) || !cellIsName(row, i)) continue;
+      const text = row.textAt(i);
+      if (!seen.has(text)) {
+        seen.add(text);
+        this.stateOf(column, text, true);
+      }
+    }
   }
 
   /** A value of a variable; data columns without a declared domain collect their values as seen. */
   private stateOf(variable: NameSymbol | undefined, text: string, create = false): NameSymbol | undefined {
-    if (!variable) return undefined;
-    const found = variable.states?.find((s) => s.name === text);
-    if (found || !create || variable.kind !== 'column') return found;
+    const found = stateNamed(variable, text);
+    if (found || !create || variable?.kind !== 'column') return found;
     const s = this.symbol(`s:${variable.id}:${text}`, { kind: 'state', name: text, scope: variable.scope, owner: variable });
     variable.states!.push(s);
     return s;

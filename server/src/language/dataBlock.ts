@@ -8,7 +8,7 @@ import type { IToken, TokenType } from 'chevrotain';
 import type * as A from './ast.js';
 import * as T from './tokens.js';
 import { groupRows, headerAndRows, tokenRange } from './parser.js';
-import { scanRows, type ScannedBlocks } from './dataScan.js';
+import { scanRows, type ScannedBlock, type ScannedBlocks } from './dataScan.js';
 import { firstAtOrAfter } from './lines.js';
 
 function isName(type: TokenType): boolean {
@@ -57,6 +57,26 @@ export function scannedDataDecl(tokens: readonly IToken[], start: number, end: n
 
 /** Data statements whose body the scanner read: plain cells only, one row per line, no diagnostics. */
 const scannedDecls = new WeakSet<A.DataDecl>();
+
+/**
+ * The scanned data statements of a parsed file (top level and in networks) as `lexAround`
+ * skips them, by the offset of their `{` in `text` (whose line starts are `starts`): for
+ * editor features that re-lex the text but read the cells from their store.
+ */
+export function scannedBodies(file: A.BayesFile, text: string, starts: readonly number[]): Map<number, ScannedBlock & { decl: A.DataDecl }> {
+  const bodies = new Map<number, ScannedBlock & { decl: A.DataDecl }>();
+  const visit = (statements: A.Statement[]) => {
+    for (const s of statements) {
+      if (s.kind === 'network') visit(s.statements);
+      if (s.kind !== 'data' || !scannedDecls.has(s)) continue;
+      const open = text.indexOf('{', starts[s.name.range.end.line] + s.name.range.end.character);
+      const { line, character } = s.range.end;
+      bodies.set(open, { open, close: starts[line] + character - 1, closeLine: line, closeColumn: character - 1, rows: s.rows, decl: s });
+    }
+  };
+  visit(file.statements);
+  return bodies;
+}
 
 /**
  * `decl` with the lines `first` to `lastOld` of its body — `oldText` — replaced by `newText`

@@ -126,6 +126,15 @@ export class ScannedRow implements A.DataRow {
     return this.#count;
   }
 
+  /** The store and the row's first cell in it, for loops over many cells (semantic tokens); getters, so walks over a node's keys skip them. */
+  get store(): CellStore {
+    return this.#store;
+  }
+
+  get first(): number {
+    return this.#first;
+  }
+
   /** Cell `i`'s kind code, -1 past the row's end. */
   kindAt(i: number): number {
     return i >= 0 && i < this.#count ? this.#store.kinds[this.#first + i] : -1;
@@ -134,6 +143,24 @@ export class ScannedRow implements A.DataRow {
   /** Cell `i`'s interned text (`i` within the row). */
   textAt(i: number): string {
     return this.#store.strings[this.#store.texts[this.#first + i]];
+  }
+
+  /** The first and past-the-last character of cell `i` on the row's line. */
+  startAt(i: number): number {
+    return this.#store.starts[this.#first + i];
+  }
+
+  endAt(i: number): number {
+    return this.#store.ends[this.#first + i];
+  }
+
+  /** The cell at `character` of the row's line, its end included; -1 if none. */
+  cellAt(character: number): number {
+    for (let i = 0; i < this.#count; i++) {
+      if (character < this.startAt(i)) return -1;
+      if (character <= this.endAt(i)) return i;
+    }
+    return -1;
   }
 
   /** Cell `i` as a new node, with the row's line. */

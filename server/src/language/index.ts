@@ -12,13 +12,15 @@ export type { CheckEnvironment } from './environment.js';
 export type { SymbolTable, Scope, VariableInfo, GlobalSymbol, DataInfo } from './symbols.js';
 export { check } from './checker.js';
 export { allStatements } from './symbols.js';
-export { lineStarts, sliceRange, documentRange } from './lines.js';
+export { lineStarts, sliceRange, documentRange, firstAtOrAfter } from './lines.js';
 export { fullParse, reparse, type ParseState } from './incremental.js';
 
 export type { Diagnostic, Range, Position, Severity } from './diagnostics.js';
 export type * from './ast.js';
 export { forEachChild, walk, valueText } from './ast.js';
-export { cellCount, cellIsName, cellKind, cellNode, cellNumber, cellRange, cellText } from './dataCells.js';
+export { cellCount, cellIsName, cellKind, cellNode, cellNumber, cellRange, cellText, ScannedRow, NUMBER, MISSING, REF, type CellStore } from './dataCells.js';
+export { scannedBodies } from './dataBlock.js';
+export { lexAround } from './dataScan.js';
 
 export interface ParseResult {
   ast: BayesFile;

@@ -114,6 +114,46 @@ describe('editing', () => {
     assert.deepEqual(at('/// Mitchell'), { ...at('/// Mitchell')!, type: 'comment', modifiers: ['documentation'] });
   });
 
+  test('semantic tokens after an edit come as a delta of the last ones sent, and a range as the full tokens of its lines', async () => {
+    const tennis = example('playtennis.bayes');
+    const uri = tennis.uri.replace(/\.bayes$/, '.delta.bayes');
+    await lsp.open(uri, tennis.text);
+    type Full = { resultId: string; data: number[] };
+    type Delta = { resultId: string; edits: { start: number; deleteCount: number; data: number[] }[] };
+    const first = await lsp.request<Full>('textDocument/semanticTokens/full', { textDocument: { uri } });
+    // A value renamed in one data row: its cell's token changes length, nothing else.
+    const at = positionOf(tennis.text, 'Sunny', 3);
+    const edited = applyEdits(tennis.text, [{ range: { start: at, end: { line: at.line, character: at.character + 5 } }, newText: 'Overcast' }]);
+    const patched = [...first.data];
+    let resultId = first.resultId;
+    const change = async (text: string, version: number) => {
+      await lsp.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+      const delta = await lsp.request<Delta>('textDocument/semanticTokens/full/delta', { textDocument: { uri }, previousResultId: resultId });
+      for (const e of [...delta.edits].reverse()) patched.splice(e.start, e.deleteCount, ...e.data);
+      resultId = delta.resultId;
+      return delta;
+    };
+    const delta = await change(edited, 2);
+    assert.ok(delta.edits.length === 1 && delta.edits[0].data.length <= 5, `one token changed: ${JSON.stringify(delta.edits)}`);
+    // More edits, each a delta of the last (the server encodes into the memory of the tokens before): back and forth.
+    await change(tennis.text, 3);
+    await change(edited.replace('Mild', 'Cool'), 4);
+    await change(edited, 5);
+    const full = await lsp.request<Full>('textDocument/semanticTokens/full', { textDocument: { uri } });
+    assert.deepEqual(patched, full.data);
+    // An unknown previous result: the full tokens.
+    const stale = await lsp.request<Full>('textDocument/semanticTokens/full/delta', { textDocument: { uri }, previousResultId: 'gone' });
+    assert.deepEqual(stale.data, full.data);
+
+    const legend = [['keyword', 'variable', 'enumMember', 'type', 'namespace', 'struct', 'class', 'property', 'function', 'number', 'string', 'comment'], ['declaration', 'documentation', 'defaultLibrary']];
+    const decode = (data: number[]) => decodeSemanticTokens(data, edited, legend[0], legend[1]);
+    const range = { start: { line: at.line - 2, character: 0 }, end: { line: at.line + 1, character: 0 } };
+    const ranged = await lsp.request<{ data: number[] }>('textDocument/semanticTokens/range', { textDocument: { uri }, range });
+    const expected = decode(full.data).filter((t) => t.line >= range.start.line && t.line <= range.end.line);
+    assert.ok(expected.length > 10);
+    assert.deepEqual(decode(ranged.data), expected);
+  });
+
   test('hover shows a hypothesis prior, a variable CPT as a table and the doc comment', async () => {
     const cancer = example('cancer.bayes');
     type Hover = { contents: { value: string } } | null;
