@@ -16,6 +16,7 @@
 import { EngineError } from './engineError.js';
 import { choleskyFactor, invertLowerTriangular } from './linearAlgebra.js';
 import type { NumericData } from './dataset.js';
+import { expNonPositive } from './fastExp.js';
 
 const LOG_2PI = Math.log(2 * Math.PI);
 
@@ -101,7 +102,7 @@ export const scan1: Scan = (x, terms, resp) => {
       if (lp > max) { max = lp; arg = j; }
     }
     let sum = 1;
-    for (let j = 0; j < k; j++) if (j !== arg) { const v = Math.exp(e[j]! - max); e[j] = v; sum += v; }
+    for (let j = 0; j < k; j++) if (j !== arg) { const v = expNonPositive(e[j]! - max); e[j] = v; sum += v; }
     e[arg] = 1;
     const inv = 1 / sum;
     for (let j = 0; j < k; j++) {
@@ -118,34 +119,41 @@ export const scan1: Scan = (x, terms, resp) => {
 
 export const scan2: Scan = (x, terms, resp) => {
   const { k, means: m, constant: c, inverseFactor: u } = terms;
-  const stats = emptyStatistics(terms.means, k, 2);
-  const { weight: w, first: f, second: s } = stats;
+  // Per component, interleaved: c, μ0, μ1, u00, u10, u11 in; W, f0, f1, s00, s10, s11 out.
+  const q = new Float64Array(6 * k), acc = new Float64Array(6 * k);
+  for (let j = 0; j < k; j++) q.set([c[j]!, m[2 * j]!, m[2 * j + 1]!, u[3 * j]!, u[3 * j + 1]!, u[3 * j + 2]!], 6 * j);
   const xs = x.values, n = x.rows, e = new Float64Array(k), block = logBlock(k);
   let maxTotal = 0, logTotal = 0, product = 1, inBlock = 0;
   for (let i = 0; i < n; i++) {
     const x0 = xs[2 * i]!, x1 = xs[2 * i + 1]!;
     let max = -Infinity, arg = 0;
-    for (let j = 0; j < k; j++) {
-      const d0 = x0 - m[2 * j]!, d1 = x1 - m[2 * j + 1]!;
-      const v0 = u[3 * j]! * d0, v1 = u[3 * j + 1]! * d0 + u[3 * j + 2]! * d1;
-      const lp = c[j]! - 0.5 * (v0 * v0 + v1 * v1);
+    for (let j = 0, o = 0; j < k; j++, o += 6) {
+      const d0 = x0 - q[o + 1]!, d1 = x1 - q[o + 2]!;
+      const v0 = q[o + 3]! * d0, v1 = q[o + 4]! * d0 + q[o + 5]! * d1;
+      const lp = q[o]! - 0.5 * (v0 * v0 + v1 * v1);
       e[j] = lp;
       if (lp > max) { max = lp; arg = j; }
     }
     let sum = 1;
-    for (let j = 0; j < k; j++) if (j !== arg) { const v = Math.exp(e[j]! - max); e[j] = v; sum += v; }
+    for (let j = 0; j < k; j++) if (j !== arg) { const v = expNonPositive(e[j]! - max); e[j] = v; sum += v; }
     e[arg] = 1;
     const inv = 1 / sum;
-    for (let j = 0; j < k; j++) {
-      const r = e[j]! * inv, d0 = x0 - m[2 * j]!, d1 = x1 - m[2 * j + 1]!;
+    for (let j = 0, o = 0; j < k; j++, o += 6) {
+      const r = e[j]! * inv, d0 = x0 - q[o + 1]!, d1 = x1 - q[o + 2]!;
       const rd0 = r * d0, rd1 = r * d1;
-      w[j]! += r; f[2 * j]! += rd0; f[2 * j + 1]! += rd1;
-      s[3 * j]! += rd0 * d0; s[3 * j + 1]! += rd1 * d0; s[3 * j + 2]! += rd1 * d1;
+      acc[o]! += r; acc[o + 1]! += rd0; acc[o + 2]! += rd1;
+      acc[o + 3]! += rd0 * d0; acc[o + 4]! += rd1 * d0; acc[o + 5]! += rd1 * d1;
       if (resp) resp[i * k + j] = r;
     }
     maxTotal += max;
     product *= sum;
     if (++inBlock === block) { logTotal += Math.log(product); product = 1; inBlock = 0; }
+  }
+  const stats = emptyStatistics(terms.means, k, 2);
+  for (let j = 0; j < k; j++) {
+    stats.weight[j] = acc[6 * j]!;
+    stats.first.set(acc.subarray(6 * j + 1, 6 * j + 3), 2 * j);
+    stats.second.set(acc.subarray(6 * j + 3, 6 * j + 6), 3 * j);
   }
   return { logLikelihood: maxTotal + logTotal + Math.log(product), stats };
 };
@@ -175,7 +183,7 @@ export const scanGeneric: Scan = (x, terms, resp) => {
       if (lp > max) { max = lp; arg = j; }
     }
     let sum = 1;
-    for (let j = 0; j < k; j++) if (j !== arg) { const v = Math.exp(e[j]! - max); e[j] = v; sum += v; }
+    for (let j = 0; j < k; j++) if (j !== arg) { const v = expNonPositive(e[j]! - max); e[j] = v; sum += v; }
     e[arg] = 1;
     const inv = 1 / sum;
     for (let j = 0; j < k; j++) {
