@@ -5,7 +5,7 @@
  * stores the n × k responsibilities (they are written only when asked, for the final E-step).
  *
  * Per iteration each component's covariance is factored once (Σ = L Lᵀ) and L⁻¹ kept, so the
- * per-point work is multiply-adds: Mahalanobis distance = |L⁻¹(x − μ)|². d = 1 and d = 2 (Mitchell's
+ * per-point work is multiply-adds: Mahalanobis distance = |L⁻¹(x − μ)|². d = 1, 2 and 3 (Mitchell's
  * 1-D example, Old Faithful) have unrolled kernels; `scanGeneric` serves any d.
  *
  * The statistics are taken about a shift — the component's mean in this E-step, whose x − μ the
@@ -79,51 +79,92 @@ export function emptyStatistics(shift: Float64Array, k: number, d: number): Suff
 export type Scan = (x: NumericData, terms: ComponentTerms, resp?: Float64Array) => { logLikelihood: number; stats: SufficientStatistics };
 
 /**
- * Σ log(sum) is gathered as the log of a running product, one Math.log per block: every sum lies
- * in [1, k] (the largest component contributes exp(0) = 1), so k^block must stay finite.
+ * The log-likelihood Σᵢ (maxᵢ + log sᵢ), sᵢ being point i's sum of exp(log density − maxᵢ). The logs
+ * are taken of running products, one Math.log per block: every s lies in [1, k] (the largest
+ * component contributes exp(0) = 1), so k^block stays finite.
  */
-function logBlock(k: number): number {
-  return Math.max(1, Math.floor(700 / Math.log(Math.max(k, 2))));
+class LogLikelihood {
+  private maxima = 0;
+  private logs = 0;
+  private product = 1;
+  private count = 0;
+  private readonly block: number;
+  constructor(k: number) { this.block = Math.max(1, Math.floor(700 / Math.log(Math.max(k, 2)))); }
+  add(max: number, s: number): void {
+    this.maxima += max;
+    this.product *= s;
+    if (++this.count === this.block) { this.logs += Math.log(this.product); this.product = 1; this.count = 0; }
+  }
+  value(): number { return this.maxima + this.logs + Math.log(this.product); }
+}
+
+/**
+ * log-sum-exp's middle: e[j] ← exp(e[j] − max) for the log densities e, the largest (at arg)
+ * being exp(0) = 1 without a call; returns their sum, which lies in [1, k].
+ */
+function exponentiate(e: Float64Array, k: number, max: number, arg: number): number {
+  let sum = 1;
+  for (let j = 0; j < k; j++) if (j !== arg) { const v = expNonPositive(e[j]! - max); e[j] = v; sum += v; }
+  e[arg] = 1;
+  return sum;
+}
+
+/**
+ * Per component, one run of 1 + d + d(d+1)/2 numbers read together for every point: the constant,
+ * μ, then L⁻¹ packed. The kernels' sums use the same runs: Σr, Σr(x − μ), Σr(x − μ)(x − μ)ᵀ packed.
+ */
+function stride(d: number): number {
+  return 1 + d + packedSize(d);
+}
+
+function interleave(terms: ComponentTerms): Float64Array {
+  const { k, dims: d } = terms, t = packedSize(d), z = stride(d);
+  const q = new Float64Array(k * z);
+  for (let j = 0; j < k; j++) {
+    q[j * z] = terms.constant[j]!;
+    q.set(terms.means.subarray(j * d, (j + 1) * d), j * z + 1);
+    q.set(terms.inverseFactor.subarray(j * t, (j + 1) * t), j * z + 1 + d);
+  }
+  return q;
+}
+
+function statisticsOf(acc: Float64Array, terms: ComponentTerms): SufficientStatistics {
+  const { k, dims: d } = terms, t = packedSize(d), z = stride(d);
+  const stats = emptyStatistics(terms.means, k, d);
+  for (let j = 0; j < k; j++) {
+    stats.weight[j] = acc[j * z]!;
+    stats.first.set(acc.subarray(j * z + 1, j * z + 1 + d), j * d);
+    stats.second.set(acc.subarray(j * z + 1 + d, (j + 1) * z), j * t);
+  }
+  return stats;
 }
 
 export const scan1: Scan = (x, terms, resp) => {
-  const { k, means: m, constant: c, inverseFactor: u } = terms;
-  const stats = emptyStatistics(terms.means, k, 1);
-  const { weight: w, first: f, second: s } = stats;
-  const xs = x.values, n = x.rows, e = new Float64Array(k), block = logBlock(k);
-  let maxTotal = 0, logTotal = 0, product = 1, inBlock = 0;
+  const k = terms.k, q = interleave(terms), acc = new Float64Array(q.length);
+  const xs = x.values, n = x.rows, e = new Float64Array(k), ll = new LogLikelihood(k);
   for (let i = 0; i < n; i++) {
     const x0 = xs[i]!;
     let max = -Infinity, arg = 0;
-    for (let j = 0; j < k; j++) {
-      const v = u[j]! * (x0 - m[j]!);
-      const lp = c[j]! - 0.5 * v * v;
+    for (let j = 0, o = 0; j < k; j++, o += 3) {
+      const v = q[o + 2]! * (x0 - q[o + 1]!);
+      const lp = q[o]! - 0.5 * v * v;
       e[j] = lp;
       if (lp > max) { max = lp; arg = j; }
     }
-    let sum = 1;
-    for (let j = 0; j < k; j++) if (j !== arg) { const v = expNonPositive(e[j]! - max); e[j] = v; sum += v; }
-    e[arg] = 1;
-    const inv = 1 / sum;
-    for (let j = 0; j < k; j++) {
-      const r = e[j]! * inv, d0 = x0 - m[j]!, rd0 = r * d0;
-      w[j]! += r; f[j]! += rd0; s[j]! += rd0 * d0;
+    const sum = exponentiate(e, k, max, arg), inv = 1 / sum;
+    for (let j = 0, o = 0; j < k; j++, o += 3) {
+      const r = e[j]! * inv, d0 = x0 - q[o + 1]!, rd0 = r * d0;
+      acc[o]! += r; acc[o + 1]! += rd0; acc[o + 2]! += rd0 * d0;
       if (resp) resp[i * k + j] = r;
     }
-    maxTotal += max;
-    product *= sum;
-    if (++inBlock === block) { logTotal += Math.log(product); product = 1; inBlock = 0; }
+    ll.add(max, sum);
   }
-  return { logLikelihood: maxTotal + logTotal + Math.log(product), stats };
+  return { logLikelihood: ll.value(), stats: statisticsOf(acc, terms) };
 };
 
 export const scan2: Scan = (x, terms, resp) => {
-  const { k, means: m, constant: c, inverseFactor: u } = terms;
-  // Per component, interleaved: c, μ0, μ1, u00, u10, u11 in; W, f0, f1, s00, s10, s11 out.
-  const q = new Float64Array(6 * k), acc = new Float64Array(6 * k);
-  for (let j = 0; j < k; j++) q.set([c[j]!, m[2 * j]!, m[2 * j + 1]!, u[3 * j]!, u[3 * j + 1]!, u[3 * j + 2]!], 6 * j);
-  const xs = x.values, n = x.rows, e = new Float64Array(k), block = logBlock(k);
-  let maxTotal = 0, logTotal = 0, product = 1, inBlock = 0;
+  const k = terms.k, q = interleave(terms), acc = new Float64Array(q.length);
+  const xs = x.values, n = x.rows, e = new Float64Array(k), ll = new LogLikelihood(k);
   for (let i = 0; i < n; i++) {
     const x0 = xs[2 * i]!, x1 = xs[2 * i + 1]!;
     let max = -Infinity, arg = 0;
@@ -134,10 +175,7 @@ export const scan2: Scan = (x, terms, resp) => {
       e[j] = lp;
       if (lp > max) { max = lp; arg = j; }
     }
-    let sum = 1;
-    for (let j = 0; j < k; j++) if (j !== arg) { const v = expNonPositive(e[j]! - max); e[j] = v; sum += v; }
-    e[arg] = 1;
-    const inv = 1 / sum;
+    const sum = exponentiate(e, k, max, arg), inv = 1 / sum;
     for (let j = 0, o = 0; j < k; j++, o += 6) {
       const r = e[j]! * inv, d0 = x0 - q[o + 1]!, d1 = x1 - q[o + 2]!;
       const rd0 = r * d0, rd1 = r * d1;
@@ -145,67 +183,77 @@ export const scan2: Scan = (x, terms, resp) => {
       acc[o + 3]! += rd0 * d0; acc[o + 4]! += rd1 * d0; acc[o + 5]! += rd1 * d1;
       if (resp) resp[i * k + j] = r;
     }
-    maxTotal += max;
-    product *= sum;
-    if (++inBlock === block) { logTotal += Math.log(product); product = 1; inBlock = 0; }
+    ll.add(max, sum);
   }
-  const stats = emptyStatistics(terms.means, k, 2);
-  for (let j = 0; j < k; j++) {
-    stats.weight[j] = acc[6 * j]!;
-    stats.first.set(acc.subarray(6 * j + 1, 6 * j + 3), 2 * j);
-    stats.second.set(acc.subarray(6 * j + 3, 6 * j + 6), 3 * j);
+  return { logLikelihood: ll.value(), stats: statisticsOf(acc, terms) };
+};
+
+export const scan3: Scan = (x, terms, resp) => {
+  const k = terms.k, q = interleave(terms), acc = new Float64Array(q.length);
+  const xs = x.values, n = x.rows, e = new Float64Array(k), ll = new LogLikelihood(k);
+  for (let i = 0; i < n; i++) {
+    const x0 = xs[3 * i]!, x1 = xs[3 * i + 1]!, x2 = xs[3 * i + 2]!;
+    let max = -Infinity, arg = 0;
+    for (let j = 0, o = 0; j < k; j++, o += 10) {
+      const d0 = x0 - q[o + 1]!, d1 = x1 - q[o + 2]!, d2 = x2 - q[o + 3]!;
+      const v0 = q[o + 4]! * d0, v1 = q[o + 5]! * d0 + q[o + 6]! * d1, v2 = q[o + 7]! * d0 + q[o + 8]! * d1 + q[o + 9]! * d2;
+      const lp = q[o]! - 0.5 * (v0 * v0 + v1 * v1 + v2 * v2);
+      e[j] = lp;
+      if (lp > max) { max = lp; arg = j; }
+    }
+    const sum = exponentiate(e, k, max, arg), inv = 1 / sum;
+    for (let j = 0, o = 0; j < k; j++, o += 10) {
+      const r = e[j]! * inv, d0 = x0 - q[o + 1]!, d1 = x1 - q[o + 2]!, d2 = x2 - q[o + 3]!;
+      const rd0 = r * d0, rd1 = r * d1, rd2 = r * d2;
+      acc[o]! += r; acc[o + 1]! += rd0; acc[o + 2]! += rd1; acc[o + 3]! += rd2;
+      acc[o + 4]! += rd0 * d0; acc[o + 5]! += rd1 * d0; acc[o + 6]! += rd1 * d1;
+      acc[o + 7]! += rd2 * d0; acc[o + 8]! += rd2 * d1; acc[o + 9]! += rd2 * d2;
+      if (resp) resp[i * k + j] = r;
+    }
+    ll.add(max, sum);
   }
-  return { logLikelihood: maxTotal + logTotal + Math.log(product), stats };
+  return { logLikelihood: ll.value(), stats: statisticsOf(acc, terms) };
 };
 
 export const scanGeneric: Scan = (x, terms, resp) => {
-  const { k, dims: d, means: m, constant: c, inverseFactor: u } = terms;
-  const t = packedSize(d);
-  const stats = emptyStatistics(terms.means, k, d);
-  const { weight: w, first: f, second: s } = stats;
-  const xs = x.values, n = x.rows, e = new Float64Array(k), diff = new Float64Array(k * d), block = logBlock(k);
-  let maxTotal = 0, logTotal = 0, product = 1, inBlock = 0;
+  const { k, dims: d } = terms, z = stride(d), q = interleave(terms), acc = new Float64Array(q.length);
+  const xs = x.values, n = x.rows, e = new Float64Array(k), diff = new Float64Array(k * d), ll = new LogLikelihood(k);
   for (let i = 0; i < n; i++) {
     const xo = i * d;
     let max = -Infinity, arg = 0;
     for (let j = 0; j < k; j++) {
-      const mo = j * d, uo = j * t;
-      for (let a = 0; a < d; a++) diff[mo + a] = xs[xo + a]! - m[mo + a]!;
-      // |L⁻¹(x − μ)|², row a of L⁻¹ being packed at uo + a(a+1)/2.
+      const o = j * z, mo = j * d;
+      for (let a = 0; a < d; a++) diff[mo + a] = xs[xo + a]! - q[o + 1 + a]!;
+      // |L⁻¹(x − μ)|², L⁻¹ packed by rows after μ.
       let maha = 0;
-      for (let a = 0, o = uo; a < d; a++) {
+      for (let a = 0, uo = o + 1 + d; a < d; a++) {
         let v = 0;
-        for (let b = 0; b <= a; b++) v += u[o++]! * diff[mo + b]!;
+        for (let b = 0; b <= a; b++) v += q[uo++]! * diff[mo + b]!;
         maha += v * v;
       }
-      const lp = c[j]! - 0.5 * maha;
+      const lp = q[o]! - 0.5 * maha;
       e[j] = lp;
       if (lp > max) { max = lp; arg = j; }
     }
-    let sum = 1;
-    for (let j = 0; j < k; j++) if (j !== arg) { const v = expNonPositive(e[j]! - max); e[j] = v; sum += v; }
-    e[arg] = 1;
-    const inv = 1 / sum;
+    const sum = exponentiate(e, k, max, arg), inv = 1 / sum;
     for (let j = 0; j < k; j++) {
-      const r = e[j]! * inv, mo = j * d;
-      w[j]! += r;
-      for (let a = 0, o = j * t; a < d; a++) {
+      const r = e[j]! * inv, o = j * z, mo = j * d;
+      acc[o]! += r;
+      for (let a = 0, so = o + 1 + d; a < d; a++) {
         const ra = r * diff[mo + a]!;
-        f[mo + a]! += ra;
-        for (let b = 0; b <= a; b++) s[o++]! += ra * diff[mo + b]!;
+        acc[o + 1 + a]! += ra;
+        for (let b = 0; b <= a; b++) acc[so++]! += ra * diff[mo + b]!;
       }
       if (resp) resp[i * k + j] = r;
     }
-    maxTotal += max;
-    product *= sum;
-    if (++inBlock === block) { logTotal += Math.log(product); product = 1; inBlock = 0; }
+    ll.add(max, sum);
   }
-  return { logLikelihood: maxTotal + logTotal + Math.log(product), stats };
+  return { logLikelihood: ll.value(), stats: statisticsOf(acc, terms) };
 };
 
 /** The fastest scan for d dimensions. */
 export function scanFor(d: number): Scan {
-  return d === 1 ? scan1 : d === 2 ? scan2 : scanGeneric;
+  return d === 1 ? scan1 : d === 2 ? scan2 : d === 3 ? scan3 : scanGeneric;
 }
 
 /** Adds one point with responsibility r for component j (the hard assignment of the start). */
