@@ -9,9 +9,10 @@
  * 1-D example, Old Faithful) have unrolled kernels; `scanGeneric` serves any d.
  *
  * The statistics are taken about a shift — the component's mean in this E-step, whose x − μ the
- * density already computed: Σr, Σr·(x − μ), Σr·(x − μ)(x − μ)ᵀ. Near convergence x − μ is small
- * and centred, so the one-pass covariance does not cancel catastrophically even when the data sit
- * far from the origin (x + 1e6).
+ * density already computed: Σr, Σr·(x − μ), Σr·(x − μ)(x − μ)ᵀ. x − μ is the size of the cluster,
+ * not of the coordinates, and nearly centred (its weighted mean is the step the mean takes), so
+ * the one-pass covariance does not cancel catastrophically even when the data sit far from the
+ * origin (x + 1e6), as the raw E[xxᵀ] − E[x]E[x]ᵀ would.
  */
 import { EngineError } from './engineError.js';
 import { choleskyFactor, invertLowerTriangular } from './linearAlgebra.js';
