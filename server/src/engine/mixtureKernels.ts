@@ -100,19 +100,8 @@ class LogLikelihood {
 }
 
 /**
- * log-sum-exp's middle: e[j] ← exp(e[j] − max) for the log densities e, the largest (at arg)
- * being exp(0) = 1 without a call; returns their sum, which lies in [1, k].
- */
-function exponentiate(e: Float64Array, k: number, max: number, arg: number): number {
-  let sum = 1;
-  for (let j = 0; j < k; j++) if (j !== arg) { const v = expNonPositive(e[j]! - max); e[j] = v; sum += v; }
-  e[arg] = 1;
-  return sum;
-}
-
-/**
- * Per component, one run of 1 + d + d(d+1)/2 numbers read together for every point: the constant,
- * μ, then L⁻¹ packed. The kernels' sums use the same runs: Σr, Σr(x − μ), Σr(x − μ)(x − μ)ᵀ packed.
+ * Per component, one run of 1 + d + d(d+1)/2 numbers: the constant, μ, then L⁻¹ packed. The sums
+ * use the same runs: Σr, Σr(x − μ), Σr(x − μ)(x − μ)ᵀ packed.
  */
 function stride(d: number): number {
   return 1 + d + packedSize(d);
@@ -140,117 +129,155 @@ function statisticsOf(acc: Float64Array, terms: ComponentTerms): SufficientStati
   return stats;
 }
 
-export const scan1: Scan = (x, terms, resp) => {
-  const k = terms.k, q = interleave(terms), acc = new Float64Array(q.length);
-  const xs = x.values, n = x.rows, e = new Float64Array(k), ll = new LogLikelihood(k);
-  for (let i = 0; i < n; i++) {
-    const x0 = xs[i]!;
+/**
+ * Points go through in blocks, component by component within a block, so that a component's
+ * terms and running sums sit in locals (registers) over a tight loop instead of being read and
+ * written in memory for every point; log densities, then responsibilities, wait in lp[j·BLOCK + i].
+ */
+const BLOCK = 256;
+
+/**
+ * The two loops a kernel specialises: log densities of points first … first + count − 1 under the
+ * component whose run starts at q[o], into lp[lo …]; and that component's sums over the block, from
+ * the responsibilities in lp[lo …], added to acc[o …].
+ */
+interface Kernel {
+  densities(xs: Float64Array, first: number, count: number, q: Float64Array, o: number, lp: Float64Array, lo: number): void;
+  accumulate(xs: Float64Array, first: number, count: number, q: Float64Array, o: number, lp: Float64Array, lo: number, acc: Float64Array): void;
+}
+
+/**
+ * log-sum-exp for each point of a block: lp ← responsibilities. The largest density of a point
+ * contributes exp(0) = 1 without a call, so every sum lies in [1, k].
+ */
+function normaliseBlock(lp: Float64Array, k: number, count: number, ll: LogLikelihood, resp: Float64Array | undefined, first: number): void {
+  for (let i = 0; i < count; i++) {
     let max = -Infinity, arg = 0;
-    for (let j = 0, o = 0; j < k; j++, o += 3) {
-      const v = q[o + 2]! * (x0 - q[o + 1]!);
-      const lp = q[o]! - 0.5 * v * v;
-      e[j] = lp;
-      if (lp > max) { max = lp; arg = j; }
-    }
-    const sum = exponentiate(e, k, max, arg), inv = 1 / sum;
-    for (let j = 0, o = 0; j < k; j++, o += 3) {
-      const r = e[j]! * inv, d0 = x0 - q[o + 1]!, rd0 = r * d0;
-      acc[o]! += r; acc[o + 1]! += rd0; acc[o + 2]! += rd0 * d0;
-      if (resp) resp[i * k + j] = r;
-    }
+    for (let j = 0, o = i; j < k; j++, o += BLOCK) { const v = lp[o]!; if (v > max) { max = v; arg = j; } }
+    let sum = 1;
+    for (let j = 0, o = i; j < k; j++, o += BLOCK) if (j !== arg) { const v = expNonPositive(lp[o]! - max); lp[o] = v; sum += v; }
+    lp[arg * BLOCK + i] = 1;
+    const inv = 1 / sum;
+    for (let j = 0, o = i; j < k; j++, o += BLOCK) lp[o]! *= inv;
+    if (resp) for (let j = 0, o = i; j < k; j++, o += BLOCK) resp[(first + i) * k + j] = lp[o]!;
     ll.add(max, sum);
   }
-  return { logLikelihood: ll.value(), stats: statisticsOf(acc, terms) };
-};
+}
 
-export const scan2: Scan = (x, terms, resp) => {
-  const k = terms.k, q = interleave(terms), acc = new Float64Array(q.length);
-  const xs = x.values, n = x.rows, e = new Float64Array(k), ll = new LogLikelihood(k);
-  for (let i = 0; i < n; i++) {
-    const x0 = xs[2 * i]!, x1 = xs[2 * i + 1]!;
-    let max = -Infinity, arg = 0;
-    for (let j = 0, o = 0; j < k; j++, o += 6) {
-      const d0 = x0 - q[o + 1]!, d1 = x1 - q[o + 2]!;
-      const v0 = q[o + 3]! * d0, v1 = q[o + 4]! * d0 + q[o + 5]! * d1;
-      const lp = q[o]! - 0.5 * (v0 * v0 + v1 * v1);
-      e[j] = lp;
-      if (lp > max) { max = lp; arg = j; }
+function scanWith(kernel: Kernel): Scan {
+  return (x, terms, resp) => {
+    const { k, dims: d } = terms, z = stride(d), q = interleave(terms), acc = new Float64Array(q.length);
+    const xs = x.values, n = x.rows, lp = new Float64Array(k * BLOCK), ll = new LogLikelihood(k);
+    for (let first = 0; first < n; first += BLOCK) {
+      const count = Math.min(BLOCK, n - first);
+      for (let j = 0; j < k; j++) kernel.densities(xs, first, count, q, j * z, lp, j * BLOCK);
+      normaliseBlock(lp, k, count, ll, resp, first);
+      for (let j = 0; j < k; j++) kernel.accumulate(xs, first, count, q, j * z, lp, j * BLOCK, acc);
     }
-    const sum = exponentiate(e, k, max, arg), inv = 1 / sum;
-    for (let j = 0, o = 0; j < k; j++, o += 6) {
-      const r = e[j]! * inv, d0 = x0 - q[o + 1]!, d1 = x1 - q[o + 2]!;
+    return { logLikelihood: ll.value(), stats: statisticsOf(acc, terms) };
+  };
+}
+
+export const scan1 = scanWith({
+  densities(xs, first, count, q, o, lp, lo) {
+    const c = q[o]!, m0 = q[o + 1]!, u00 = q[o + 2]!;
+    for (let i = 0; i < count; i++) {
+      const v0 = u00 * (xs[first + i]! - m0);
+      lp[lo + i] = c - 0.5 * v0 * v0;
+    }
+  },
+  accumulate(xs, first, count, q, o, lp, lo, acc) {
+    const m0 = q[o + 1]!;
+    let w = 0, f0 = 0, s00 = 0;
+    for (let i = 0; i < count; i++) {
+      const r = lp[lo + i]!, d0 = xs[first + i]! - m0, rd0 = r * d0;
+      w += r; f0 += rd0; s00 += rd0 * d0;
+    }
+    acc[o]! += w; acc[o + 1]! += f0; acc[o + 2]! += s00;
+  },
+});
+
+export const scan2 = scanWith({
+  densities(xs, first, count, q, o, lp, lo) {
+    const c = q[o]!, m0 = q[o + 1]!, m1 = q[o + 2]!, u00 = q[o + 3]!, u10 = q[o + 4]!, u11 = q[o + 5]!;
+    for (let i = 0, xo = 2 * first; i < count; i++, xo += 2) {
+      const d0 = xs[xo]! - m0, d1 = xs[xo + 1]! - m1;
+      const v0 = u00 * d0, v1 = u10 * d0 + u11 * d1;
+      lp[lo + i] = c - 0.5 * (v0 * v0 + v1 * v1);
+    }
+  },
+  accumulate(xs, first, count, q, o, lp, lo, acc) {
+    const m0 = q[o + 1]!, m1 = q[o + 2]!;
+    let w = 0, f0 = 0, f1 = 0, s00 = 0, s10 = 0, s11 = 0;
+    for (let i = 0, xo = 2 * first; i < count; i++, xo += 2) {
+      const r = lp[lo + i]!, d0 = xs[xo]! - m0, d1 = xs[xo + 1]! - m1;
       const rd0 = r * d0, rd1 = r * d1;
-      acc[o]! += r; acc[o + 1]! += rd0; acc[o + 2]! += rd1;
-      acc[o + 3]! += rd0 * d0; acc[o + 4]! += rd1 * d0; acc[o + 5]! += rd1 * d1;
-      if (resp) resp[i * k + j] = r;
+      w += r; f0 += rd0; f1 += rd1; s00 += rd0 * d0; s10 += rd1 * d0; s11 += rd1 * d1;
     }
-    ll.add(max, sum);
-  }
-  return { logLikelihood: ll.value(), stats: statisticsOf(acc, terms) };
-};
+    acc[o]! += w; acc[o + 1]! += f0; acc[o + 2]! += f1; acc[o + 3]! += s00; acc[o + 4]! += s10; acc[o + 5]! += s11;
+  },
+});
 
-export const scan3: Scan = (x, terms, resp) => {
-  const k = terms.k, q = interleave(terms), acc = new Float64Array(q.length);
-  const xs = x.values, n = x.rows, e = new Float64Array(k), ll = new LogLikelihood(k);
-  for (let i = 0; i < n; i++) {
-    const x0 = xs[3 * i]!, x1 = xs[3 * i + 1]!, x2 = xs[3 * i + 2]!;
-    let max = -Infinity, arg = 0;
-    for (let j = 0, o = 0; j < k; j++, o += 10) {
-      const d0 = x0 - q[o + 1]!, d1 = x1 - q[o + 2]!, d2 = x2 - q[o + 3]!;
-      const v0 = q[o + 4]! * d0, v1 = q[o + 5]! * d0 + q[o + 6]! * d1, v2 = q[o + 7]! * d0 + q[o + 8]! * d1 + q[o + 9]! * d2;
-      const lp = q[o]! - 0.5 * (v0 * v0 + v1 * v1 + v2 * v2);
-      e[j] = lp;
-      if (lp > max) { max = lp; arg = j; }
+export const scan3 = scanWith({
+  densities(xs, first, count, q, o, lp, lo) {
+    const c = q[o]!, m0 = q[o + 1]!, m1 = q[o + 2]!, m2 = q[o + 3]!;
+    const u00 = q[o + 4]!, u10 = q[o + 5]!, u11 = q[o + 6]!, u20 = q[o + 7]!, u21 = q[o + 8]!, u22 = q[o + 9]!;
+    for (let i = 0, xo = 3 * first; i < count; i++, xo += 3) {
+      const d0 = xs[xo]! - m0, d1 = xs[xo + 1]! - m1, d2 = xs[xo + 2]! - m2;
+      const v0 = u00 * d0, v1 = u10 * d0 + u11 * d1, v2 = u20 * d0 + u21 * d1 + u22 * d2;
+      lp[lo + i] = c - 0.5 * (v0 * v0 + v1 * v1 + v2 * v2);
     }
-    const sum = exponentiate(e, k, max, arg), inv = 1 / sum;
-    for (let j = 0, o = 0; j < k; j++, o += 10) {
-      const r = e[j]! * inv, d0 = x0 - q[o + 1]!, d1 = x1 - q[o + 2]!, d2 = x2 - q[o + 3]!;
+  },
+  accumulate(xs, first, count, q, o, lp, lo, acc) {
+    const m0 = q[o + 1]!, m1 = q[o + 2]!, m2 = q[o + 3]!;
+    let w = 0, f0 = 0, f1 = 0, f2 = 0, s00 = 0, s10 = 0, s11 = 0, s20 = 0, s21 = 0, s22 = 0;
+    for (let i = 0, xo = 3 * first; i < count; i++, xo += 3) {
+      const r = lp[lo + i]!, d0 = xs[xo]! - m0, d1 = xs[xo + 1]! - m1, d2 = xs[xo + 2]! - m2;
       const rd0 = r * d0, rd1 = r * d1, rd2 = r * d2;
-      acc[o]! += r; acc[o + 1]! += rd0; acc[o + 2]! += rd1; acc[o + 3]! += rd2;
-      acc[o + 4]! += rd0 * d0; acc[o + 5]! += rd1 * d0; acc[o + 6]! += rd1 * d1;
-      acc[o + 7]! += rd2 * d0; acc[o + 8]! += rd2 * d1; acc[o + 9]! += rd2 * d2;
-      if (resp) resp[i * k + j] = r;
+      w += r; f0 += rd0; f1 += rd1; f2 += rd2;
+      s00 += rd0 * d0; s10 += rd1 * d0; s11 += rd1 * d1; s20 += rd2 * d0; s21 += rd2 * d1; s22 += rd2 * d2;
     }
-    ll.add(max, sum);
-  }
-  return { logLikelihood: ll.value(), stats: statisticsOf(acc, terms) };
-};
+    acc[o]! += w; acc[o + 1]! += f0; acc[o + 2]! += f1; acc[o + 3]! += f2;
+    acc[o + 4]! += s00; acc[o + 5]! += s10; acc[o + 6]! += s11; acc[o + 7]! += s20; acc[o + 8]! += s21; acc[o + 9]! += s22;
+  },
+});
 
-export const scanGeneric: Scan = (x, terms, resp) => {
-  const { k, dims: d } = terms, z = stride(d), q = interleave(terms), acc = new Float64Array(q.length);
-  const xs = x.values, n = x.rows, e = new Float64Array(k), diff = new Float64Array(k * d), ll = new LogLikelihood(k);
-  for (let i = 0; i < n; i++) {
-    const xo = i * d;
-    let max = -Infinity, arg = 0;
-    for (let j = 0; j < k; j++) {
-      const o = j * z, mo = j * d;
-      for (let a = 0; a < d; a++) diff[mo + a] = xs[xo + a]! - q[o + 1 + a]!;
-      // |L⁻¹(x − μ)|², L⁻¹ packed by rows after μ.
-      let maha = 0;
-      for (let a = 0, uo = o + 1 + d; a < d; a++) {
-        let v = 0;
-        for (let b = 0; b <= a; b++) v += q[uo++]! * diff[mo + b]!;
-        maha += v * v;
+/** Any d: the same loops with x − μ in a scratch row. Dimensions come from the run length of q. */
+function genericKernel(dims: number): Kernel {
+  const row = new Float64Array(dims);
+  return {
+    densities(xs, first, count, q, o, lp, lo) {
+      // Locals, not closure slots, in the loops.
+      const d = dims, diff = row, c = q[o]!, mo = o + 1, uo = o + 1 + d;
+      for (let i = 0, xo = d * first; i < count; i++, xo += d) {
+        for (let a = 0; a < d; a++) diff[a] = xs[xo + a]! - q[mo + a]!;
+        // |L⁻¹(x − μ)|², L⁻¹ packed by rows.
+        let maha = 0;
+        for (let a = 0, u = uo; a < d; a++) {
+          let v = 0;
+          for (let b = 0; b <= a; b++) v += q[u++]! * diff[b]!;
+          maha += v * v;
+        }
+        lp[lo + i] = c - 0.5 * maha;
       }
-      const lp = q[o]! - 0.5 * maha;
-      e[j] = lp;
-      if (lp > max) { max = lp; arg = j; }
-    }
-    const sum = exponentiate(e, k, max, arg), inv = 1 / sum;
-    for (let j = 0; j < k; j++) {
-      const r = e[j]! * inv, o = j * z, mo = j * d;
-      acc[o]! += r;
-      for (let a = 0, so = o + 1 + d; a < d; a++) {
-        const ra = r * diff[mo + a]!;
-        acc[o + 1 + a]! += ra;
-        for (let b = 0; b <= a; b++) acc[so++]! += ra * diff[mo + b]!;
+    },
+    accumulate(xs, first, count, q, o, lp, lo, acc) {
+      const d = dims, diff = row, mo = o + 1, so = o + 1 + d;
+      for (let i = 0, xo = d * first; i < count; i++, xo += d) {
+        const r = lp[lo + i]!;
+        acc[o]! += r;
+        for (let a = 0; a < d; a++) diff[a] = xs[xo + a]! - q[mo + a]!;
+        for (let a = 0, s = so; a < d; a++) {
+          const ra = r * diff[a]!;
+          acc[mo + a]! += ra;
+          for (let b = 0; b <= a; b++) acc[s++]! += ra * diff[b]!;
+        }
       }
-      if (resp) resp[i * k + j] = r;
-    }
-    ll.add(max, sum);
-  }
-  return { logLikelihood: ll.value(), stats: statisticsOf(acc, terms) };
-};
+    },
+  };
+}
+
+export const scanGeneric: Scan = (x, terms, resp) => scanWith(genericKernel(terms.dims))(x, terms, resp);
 
 /** The fastest scan for d dimensions. */
 export function scanFor(d: number): Scan {
