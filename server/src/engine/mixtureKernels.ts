@@ -26,37 +26,38 @@ export function packedSize(d: number): number {
   return d * (d + 1) / 2;
 }
 
-/** Each component's log density pieces for one E-step. */
+/**
+ * Each component's log density for one E-step, as one run of 1 + d + d(d+1)/2 numbers per
+ * component, read together for every point: log w − ½(d log 2π + log |Σ|), μ, then L⁻¹ packed.
+ */
 export interface ComponentTerms {
   k: number;
   dims: number;
-  /** log w_j − ½(d log 2π + log |Σ_j|). */
-  constant: Float64Array;
   /** k × d, the means (also the shift of the statistics). */
   means: Float64Array;
-  /** k × packedSize(d): L_j⁻¹, lower triangular. */
-  inverseFactor: Float64Array;
+  /** k × stride(d). */
+  runs: Float64Array;
+}
+
+/** The run length per component; the kernels' sums use the same runs: Σr, Σr(x − μ), Σr(x − μ)(x − μ)ᵀ packed. */
+function stride(d: number): number {
+  return 1 + d + packedSize(d);
 }
 
 export function componentTerms(weights: Float64Array, means: Float64Array, covariances: Float64Array, k: number, d: number): ComponentTerms {
-  const t = packedSize(d);
-  const constant = new Float64Array(k);
-  const inverseFactor = new Float64Array(k * t);
+  const z = stride(d);
+  const runs = new Float64Array(k * z);
   for (let j = 0; j < k; j++) {
     const l = choleskyFactor(covariances, d, j * d * d);
     if (!l) throw new EngineError(`component ${j + 1}: covariance is not positive definite; raise regCovar`);
     let logDet = 0;
     for (let a = 0; a < d; a++) logDet += 2 * Math.log(l[a * d + a]!);
-    constant[j] = Math.log(weights[j]!) - 0.5 * (d * LOG_2PI + logDet);
-    inverseFactor.set(packLower(invertLowerTriangular(l, d), d), j * t);
+    runs[j * z] = Math.log(weights[j]!) - 0.5 * (d * LOG_2PI + logDet);
+    runs.set(means.subarray(j * d, (j + 1) * d), j * z + 1);
+    const inverse = invertLowerTriangular(l, d);
+    for (let a = 0, o = j * z + 1 + d; a < d; a++) for (let b = 0; b <= a; b++) runs[o++] = inverse[a * d + b]!;
   }
-  return { k, dims: d, constant, means: Float64Array.from(means), inverseFactor };
-}
-
-function packLower(m: Float64Array, d: number): Float64Array {
-  const out = new Float64Array(packedSize(d));
-  for (let a = 0, o = 0; a < d; a++) for (let b = 0; b <= a; b++) out[o++] = m[a * d + b]!;
-  return out;
+  return { k, dims: d, means: Float64Array.from(means), runs };
 }
 
 /** Σr, Σr·(x − s) and Σr·(x − s)(x − s)ᵀ (packed lower triangle) per component, about shift s. */
@@ -97,25 +98,6 @@ class LogLikelihood {
     if (++this.count === this.block) { this.logs += Math.log(this.product); this.product = 1; this.count = 0; }
   }
   value(): number { return this.maxima + this.logs + Math.log(this.product); }
-}
-
-/**
- * Per component, one run of 1 + d + d(d+1)/2 numbers: the constant, μ, then L⁻¹ packed. The sums
- * use the same runs: Σr, Σr(x − μ), Σr(x − μ)(x − μ)ᵀ packed.
- */
-function stride(d: number): number {
-  return 1 + d + packedSize(d);
-}
-
-function interleave(terms: ComponentTerms): Float64Array {
-  const { k, dims: d } = terms, t = packedSize(d), z = stride(d);
-  const q = new Float64Array(k * z);
-  for (let j = 0; j < k; j++) {
-    q[j * z] = terms.constant[j]!;
-    q.set(terms.means.subarray(j * d, (j + 1) * d), j * z + 1);
-    q.set(terms.inverseFactor.subarray(j * t, (j + 1) * t), j * z + 1 + d);
-  }
-  return q;
 }
 
 function statisticsOf(acc: Float64Array, terms: ComponentTerms): SufficientStatistics {
@@ -166,7 +148,7 @@ function normaliseBlock(lp: Float64Array, k: number, count: number, ll: LogLikel
 
 function scanWith(kernel: Kernel): Scan {
   return (x, terms, resp) => {
-    const { k, dims: d } = terms, z = stride(d), q = interleave(terms), acc = new Float64Array(q.length);
+    const { k, dims: d, runs: q } = terms, z = stride(d), acc = new Float64Array(q.length);
     const xs = x.values, n = x.rows, lp = new Float64Array(k * BLOCK), ll = new LogLikelihood(k);
     for (let first = 0; first < n; first += BLOCK) {
       const count = Math.min(BLOCK, n - first);
