@@ -79,7 +79,7 @@ try {
       `n=${n.toExponential(0)} k=${K} d=2, ${ITERATIONS} iterations (scikit-learn ran ${sk.iterations}): ` +
       `ours cold ${ours.cold.toFixed(3)} s warm ${ours.warm.toFixed(3)} s; scikit-learn cold ${theirs.cold.toFixed(3)} s warm ${theirs.warm.toFixed(3)} s ` +
       `→ warm ratio ${(ours.warm / theirs.warm).toFixed(2)}, cold ratio ${(ours.cold / theirs.cold).toFixed(2)}; ` +
-      `mean log-likelihood ours ${(fit.logLikelihood / n).toFixed(9)} scikit-learn ${sk.score.toFixed(9)}`,
+      `mean log-likelihood ours ${(fit.logLikelihood / n).toFixed(12)} scikit-learn ${sk.score.toFixed(12)}`,
     );
   }
 } finally {

@@ -7,11 +7,12 @@
  *    E/M steps as scikit-learn's GaussianMixture (covariance_type='full', reg_covar added to
  *    the diagonal, stop when the mean log-likelihood changes by less than `tolerance`), so both
  *    reach the same optimum from the same start.
- * Flat Float64Arrays throughout; one Cholesky factor per component per iteration; log-sum-exp
- * over components, so far-away points do not underflow.
+ * Flat Float64Arrays throughout; each iteration is one pass over the data (mixtureKernels.ts):
+ * log-sum-exp over components, so far-away points do not underflow, with the M-step's
+ * sufficient statistics gathered in the same loop.
  */
 import { EngineError } from './engineError.js';
-import { choleskyFactor } from './linearAlgebra.js';
+import { addPoint, componentTerms, emptyStatistics, packedSize, scanFor, type ComponentTerms, type SufficientStatistics } from './mixtureKernels.js';
 import type { NumericData } from './dataset.js';
 import type { Rng } from './random.js';
 import { createRng } from './random.js';
@@ -57,98 +58,35 @@ export interface MixtureFit extends MixtureParameters {
   responsibilities: Float64Array;
 }
 
-const LOG_2PI = Math.log(2 * Math.PI);
-
 /**
- * E-step: responsibilities (in place, n × k) and the total log-likelihood. `logWeights[j]` and
- * the Cholesky factors define each component's log density.
+ * M-step (eq 6.31; scikit-learn's full-covariance update) from statistics about a shift s:
+ * with W = Σr, f = Σr(x − s), S = Σr(x − s)(x − s)ᵀ and N = W + 10·eps (scikit-learn's guard
+ * against an empty component), μ = s + δ with δ = f/N and
+ * Σ = Σr(x − μ)(x − μ)ᵀ / N + reg·I = (S − f δᵀ − δ fᵀ + W δ δᵀ) / N + reg·I.
  */
-function eStep(x: NumericData, p: MixtureParameters, resp: Float64Array): number {
+function maximise(stats: SufficientStatistics, p: MixtureParameters, n: number, regCovar: number, meansOnly: boolean): void {
   const { k, dims: d } = p;
-  const n = x.rows;
-  const xs = x.values;
-  const factors = [];
-  const constant = new Float64Array(k);
+  const t = packedSize(d);
+  const { weight, first: f, second: s, shift } = stats;
+  const delta = new Float64Array(d);
   for (let j = 0; j < k; j++) {
-    const l = choleskyFactor(p.covariances, d, j * d * d);
-    if (!l) throw new EngineError(`component ${j + 1}: covariance is not positive definite; raise regCovar`);
-    let logDet = 0;
-    for (let i = 0; i < d; i++) logDet += 2 * Math.log(l[i * d + i]!);
-    factors.push(l);
-    constant[j] = Math.log(p.weights[j]!) - 0.5 * (d * LOG_2PI + logDet);
-  }
-  const y = new Float64Array(d);
-  const means = p.means;
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    const xo = i * d, ro = i * k;
-    let max = -Infinity;
-    for (let j = 0; j < k; j++) {
-      // Mahalanobis distance by forward substitution L y = x − μ.
-      const l = factors[j]!;
-      const mo = j * d;
-      let maha = 0;
-      for (let a = 0; a < d; a++) {
-        let s = xs[xo + a]! - means[mo + a]!;
-        for (let b = 0; b < a; b++) s -= l[a * d + b]! * y[b]!;
-        const v = s / l[a * d + a]!;
-        y[a] = v;
-        maha += v * v;
+    const w = weight[j]!, nk = w + 10 * Number.EPSILON, mo = j * d, co = j * d * d;
+    for (let a = 0; a < d; a++) { delta[a] = f[mo + a]! / nk; p.means[mo + a] = shift[mo + a]! + delta[a]!; }
+    if (meansOnly) continue;
+    p.weights[j] = nk / n;
+    for (let a = 0, o = j * t; a < d; a++) {
+      for (let b = 0; b <= a; b++, o++) {
+        const scatter = s[o]! - f[mo + a]! * delta[b]! - delta[a]! * f[mo + b]! + w * delta[a]! * delta[b]!;
+        const v = scatter / nk + (a === b ? regCovar : 0);
+        p.covariances[co + a * d + b] = v;
+        p.covariances[co + b * d + a] = v;
       }
-      const lp = constant[j]! - 0.5 * maha;
-      resp[ro + j] = lp;
-      if (lp > max) max = lp;
     }
-    let sum = 0;
-    for (let j = 0; j < k; j++) { const e = Math.exp(resp[ro + j]! - max); resp[ro + j] = e; sum += e; }
-    for (let j = 0; j < k; j++) resp[ro + j]! /= sum;
-    total += max + Math.log(sum);
   }
-  return total;
 }
 
-/** M-step: weights, means (eq 6.31) and covariances from responsibilities; two passes for stable covariances. */
-function mStep(x: NumericData, resp: Float64Array, p: MixtureParameters, regCovar: number, meansOnly: boolean): void {
-  const { k, dims: d } = p;
-  const n = x.rows, xs = x.values;
-  const nk = new Float64Array(k);
-  const sums = new Float64Array(k * d);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < k; j++) {
-      const r = resp[i * k + j]!;
-      nk[j]! += r;
-      for (let a = 0; a < d; a++) sums[j * d + a]! += r * xs[i * d + a]!;
-    }
-  }
-  // scikit-learn adds 10·eps to each N_k so an empty component does not divide by zero.
-  for (let j = 0; j < k; j++) nk[j]! += 10 * Number.EPSILON;
-  for (let j = 0; j < k; j++) for (let a = 0; a < d; a++) p.means[j * d + a] = sums[j * d + a]! / nk[j]!;
-  if (meansOnly) return;
-  for (let j = 0; j < k; j++) p.weights[j] = nk[j]! / n;
-  const cov = p.covariances, means = p.means;
-  cov.fill(0);
-  const diff = new Float64Array(d);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < k; j++) {
-      const r = resp[i * k + j]!;
-      const co = j * d * d;
-      for (let a = 0; a < d; a++) diff[a] = xs[i * d + a]! - means[j * d + a]!;
-      for (let a = 0; a < d; a++) {
-        const ra = r * diff[a]!;
-        for (let b = 0; b <= a; b++) cov[co + a * d + b]! += ra * diff[b]!;
-      }
-    }
-  }
-  for (let j = 0; j < k; j++) {
-    const co = j * d * d;
-    for (let a = 0; a < d; a++) {
-      for (let b = 0; b <= a; b++) {
-        const v = cov[co + a * d + b]! / nk[j]! + (a === b ? regCovar : 0);
-        cov[co + a * d + b] = v;
-        cov[co + b * d + a] = v;
-      }
-    }
-  }
+function termsOf(p: MixtureParameters): ComponentTerms {
+  return componentTerms(p.weights, p.means, p.covariances, p.k, p.dims);
 }
 
 interface EmLoop {
@@ -162,23 +100,25 @@ interface EmLoop {
 
 function runEm(x: NumericData, p: MixtureParameters, loop: EmLoop): MixtureFit {
   validate(x, p);
-  const resp = new Float64Array(x.rows * p.k);
+  // One pass per iteration: the E-step and the M-step's statistics together.
+  const scan = scanFor(p.dims);
   const trace: number[] = [];
   let converged = false, cancelled = false;
   let previous = -Infinity;
   let iterations = 0;
   while (iterations < loop.maxIterations) {
     if (loop.signal?.aborted) { cancelled = true; break; }
-    const ll = eStep(x, p, resp);
+    const { logLikelihood: ll, stats } = scan(x, termsOf(p));
     trace.push(ll);
-    mStep(x, resp, p, loop.regCovar, loop.meansOnly);
+    maximise(stats, p, x.rows, loop.regCovar, loop.meansOnly);
     iterations++;
     loop.onProgress?.(iterations, ll);
     if (Math.abs(ll / x.rows - previous / x.rows) < loop.tolerance) { converged = true; break; }
     previous = ll;
   }
-  const logLikelihood = eStep(x, p, resp);
-  return { ...p, trace, logLikelihood, bic: bic(logLikelihood, x.rows, p, loop.meansOnly), iterations, converged, cancelled, responsibilities: resp };
+  const responsibilities = new Float64Array(x.rows * p.k);
+  const { logLikelihood } = scan(x, termsOf(p), responsibilities);
+  return { ...p, trace, logLikelihood, bic: bic(logLikelihood, x.rows, p, loop.meansOnly), iterations, converged, cancelled, responsibilities };
 }
 
 /** BIC as scikit-learn computes it: −2 log L + (free parameters) · log n. */
@@ -261,7 +201,7 @@ function kMeansPlusPlusStart(x: NumericData, k: number, rng: Rng, regCovar: numb
   const d = x.dims;
   validate(x, { k, dims: d } as MixtureParameters);
   const centers = kMeansPlusPlusCenters(x, k, rng);
-  const resp = new Float64Array(x.rows * k);
+  const stats = emptyStatistics(centers, k, d);
   for (let i = 0; i < x.rows; i++) {
     let best = 0, bestDist = Infinity;
     for (let j = 0; j < k; j++) {
@@ -269,10 +209,10 @@ function kMeansPlusPlusStart(x: NumericData, k: number, rng: Rng, regCovar: numb
       for (let a = 0; a < d; a++) { const t = x.values[i * d + a]! - centers[j * d + a]!; s += t * t; }
       if (s < bestDist) { bestDist = s; best = j; }
     }
-    resp[i * k + best] = 1;
+    addPoint(stats, x.values, i * d, best, 1);
   }
   const p: MixtureParameters = { k, dims: d, weights: new Float64Array(k), means: new Float64Array(k * d), covariances: new Float64Array(k * d * d) };
-  mStep(x, resp, p, regCovar, false);
+  maximise(stats, p, x.rows, regCovar, false);
   return p;
 }
 

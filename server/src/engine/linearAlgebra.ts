@@ -95,6 +95,20 @@ export function choleskyFactor(S: Float64Array, n: number, offset = 0): Float64A
   return L;
 }
 
+/** L⁻¹ for lower-triangular L (n × n, row-major) by forward substitution, column by column; lower triangular too. */
+export function invertLowerTriangular(L: Float64Array, n: number): Float64Array {
+  const inv = new Float64Array(n * n);
+  for (let c = 0; c < n; c++) {
+    inv[c * n + c] = 1 / L[c * n + c]!;
+    for (let i = c + 1; i < n; i++) {
+      let s = 0;
+      for (let k = c; k < i; k++) s -= L[i * n + k]! * inv[k * n + c]!;
+      inv[i * n + c] = s / L[i * n + i]!;
+    }
+  }
+  return inv;
+}
+
 /** Solves S x = b for symmetric positive definite S (n × n, row-major) by Cholesky. */
 export function choleskySolve(S: Float64Array, n: number, b: ArrayLike<number>): Float64Array {
   const L = choleskyFactor(S, n);
