@@ -4,7 +4,7 @@ import { k2, type StructureResult } from '../engine/k2.js';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
 import type { ResultBase, StructureResultEntry } from '../run/runResult.js';
 import { hillClimb } from '../engine/hillClimb.js';
-import { compareStructures, arcsOf, type ScoreName } from '../engine/structureScore.js';
+import { compareStructures, arcsOf, arcScoreChange, ScoreCache, type ScoreName } from '../engine/structureScore.js';
 import { networkFromStructure } from '../engine/cptLearning.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
@@ -59,7 +59,7 @@ export const structureCommand: CliCommand = {
       const result: Omit<StructureResultEntry, keyof ResultBase> & { kind: 'structure' } = {
         kind: 'structure', method, score: found.score, scoreName: score,
         arcs: arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]),
-        ...(reference ? { comparison: compareWith(reference, found.parents, names) } : {}),
+        ...(reference ? { comparison: compareWith(reference, found.parents, new ScoreCache(data, { score, ess })) } : {}),
       };
       if (values.out) writeNetworkFile(values.out, networkFromStructure('learned', data, found.parents, prior));
       io.out(values.json ? JSON.stringify(result, null, 2) + '\n' : summary(result, values.reference, values.out));
@@ -87,14 +87,24 @@ function search(data: CategoricalDataset, method: 'k2' | 'hillclimb', score: Sco
 function summary(r: Omit<StructureResultEntry, keyof ResultBase>, reference?: string, out?: string): string {
   const lines = [`${r.arcs.length} arcs by ${r.method} (${r.scoreName} score ${r.score.toFixed(3)}):`, ...r.arcs.map(([f, t]) => `  ${f} -> ${t}`)];
   if (r.comparison) {
-    const show = (a: Array<[string, string]>) => a.map(([f, t]) => `${f}->${t}`).join(' ') || '-';
-    lines.push(`against ${reference}: missing ${show(r.comparison.missing)}; extra ${show(r.comparison.extra)}; reversed ${show(r.comparison.reversed)}`);
+    const { missing, extra, reversed, scoreChange } = r.comparison;
+    const show = (a: Array<[string, string]>, change?: number[]) => a.map(([f, t], i) => `${f}->${t}${change ? ` (${signed(change[i]!)})` : ''}`).join(' ') || '-';
+    lines.push(`against ${reference}: missing ${show(missing, scoreChange.missing)}; extra ${show(extra, scoreChange.extra)}; reversed ${show(reversed)}`);
+    lines.push(`  (in brackets: what each arc adds to its family's ${r.scoreName} score, log scale)`);
+    if (scoreChange.missing.some((c) => c < 0)) lines.push('  a missing arc that lowers the score is one the data does not support: no search under this score finds it');
+    if (scoreChange.extra.some((c) => c < 0)) lines.push('  an extra arc that lowers the score was chosen before the parents that made it redundant: --prune drops it');
   }
   if (out) lines.push(`wrote ${out}`);
   return lines.join('\n') + '\n';
 }
 
-function compareWith(reference: BayesianNetwork, parents: number[][], names: string[]) {
+/** A score change with its sign, in the score's log units. */
+function signed(x: number): string {
+  return `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
+}
+
+function compareWith(reference: BayesianNetwork, parents: number[][], scores: ScoreCache): NonNullable<StructureResultEntry['comparison']> {
+  const names = scores.data.attributes.map((a) => a.name);
   const index = new Map(reference.variables.map((v, i) => [v.name, i]));
   if (index.size !== names.length || !names.every((n) => index.has(n))) {
     throw new InputError(`the reference network ${reference.name} must have exactly the data's columns as variables`);
@@ -103,5 +113,11 @@ function compareWith(reference: BayesianNetwork, parents: number[][], names: str
   const refParents = names.map((name) => reference.cpts[index.get(name)!]!.parents.map((p) => names.indexOf(reference.variables[p]!.name)));
   const diff = compareStructures(parents, refParents);
   const named = (a: Array<[number, number]>) => a.map(([f, t]): [string, string] => [names[f]!, names[t]!]);
-  return { reference: reference.name, missing: named(diff.missing), extra: named(diff.extra), reversed: named(diff.reversed) };
+  return {
+    reference: reference.name, missing: named(diff.missing), extra: named(diff.extra), reversed: named(diff.reversed),
+    scoreChange: {
+      missing: diff.missing.map((arc) => arcScoreChange(scores, arc, refParents[arc[1]]!)),
+      extra: diff.extra.map((arc) => arcScoreChange(scores, arc, parents[arc[1]]!)),
+    },
+  };
 }

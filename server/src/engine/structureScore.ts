@@ -74,6 +74,15 @@ export class ScoreCache {
   }
 }
 
+/**
+ * What the arc from → to adds to the score of `to`'s family `parents` (which holds `from`):
+ * negative when the data prefers the family without it — then no search under this score keeps
+ * the arc, however many cases it is given. Explains a comparison arc by arc (Mitchell §6.11.6).
+ */
+export function arcScoreChange(scores: ScoreCache, [from, to]: readonly [number, number], parents: readonly number[]): number {
+  return scores.family(to, parents) - scores.family(to, parents.filter((p) => p !== from));
+}
+
 /** Arcs [from, to] of a structure given as parent lists. */
 export function arcsOf(parents: readonly (readonly number[])[]): Array<[number, number]> {
   return parents.flatMap((ps, v) => ps.map((p): [number, number] => [p, v]));

@@ -85,7 +85,15 @@ export interface StructureResultEntry extends ResultBase {
   arcs: Array<[string, string]>;
   /** `bayes run`: the structure's CPTs, learnt by counting (the network later `… in S` queries use). */
   cpts?: Record<string, CptJson>;
-  comparison?: { reference: string; missing: Array<[string, string]>; extra: Array<[string, string]>; reversed: Array<[string, string]> };
+  comparison?: {
+    reference: string; missing: Array<[string, string]>; extra: Array<[string, string]>; reversed: Array<[string, string]>;
+    /**
+     * Per missing arc, what it adds to its family's score in the reference; per extra arc, what it
+     * adds to its learned family (log scale, under `scoreName`). A negative change for a missing
+     * arc: the data does not support it, so no search under this score finds it.
+     */
+    scoreChange: { missing: number[]; extra: number[] };
+  };
 }
 
 /** `mixture … ; learn … by em`: a Gaussian mixture's parameters and fit. */

@@ -8,6 +8,7 @@ import type { CliIO } from '../../../server/src/cli/command.js';
 import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
 import { learnCpts } from '../../../server/src/engine/cptLearning.js';
 import { createRng } from '../../../server/src/engine/random.js';
+import { familyScore } from '../../../server/src/engine/structureScore.js';
 import { readBif } from '../../../server/src/model/bif.js';
 import type { CategoricalDataset } from '../../../server/src/engine/categoricalData.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
@@ -104,7 +105,7 @@ test('bayes structure: hill climbing and K2 print arcs and compare with a refere
   const order = 'Burglary,Earthquake,Alarm,JohnCalls,MaryCalls';
   assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif, '--json'], io), 0, io.stderr);
   const k2 = JSON.parse(io.stdout);
-  assert.deepEqual(k2.comparison, { reference: 'earthquake', missing: [], extra: [], reversed: [] });
+  assert.deepEqual(k2.comparison, { reference: 'earthquake', missing: [], extra: [], reversed: [], scoreChange: { missing: [], extra: [] } });
   assert.equal(k2.arcs.length, 4);
   io = capture();
   assert.equal(await main(['structure', csv, '--method', 'hillclimb', '--score', 'bic', '--json', '--out', join(dir, 'hc.bif')], io), 0, io.stderr);
@@ -119,6 +120,32 @@ test('bayes structure: hill climbing and K2 print arcs and compare with a refere
   assert.match(io.stderr, /--order must list all 5 columns/);
   io = capture();
   assert.equal(await main(['structure', csv], io), 2);
+});
+
+test('bayes structure --reference: each missing and extra arc with what it adds to its family\'s score', async (t) => {
+  const bif = sharedFile('bif', 'earthquake.bif');
+  const net = loadBif('earthquake');
+  if (!bif || !net) return t.skip(NO_SHARED);
+  // 200 cases (seed 8): K2 misses Earthquake→Alarm and adds Burglary→Earthquake.
+  const data = forwardSample(net, 200, createRng(8));
+  const csv = join(dir, 'earthquake-200.csv');
+  writeFileSync(csv, toCsv(data));
+  const order = 'Burglary,Earthquake,Alarm,JohnCalls,MaryCalls';
+  let io = capture();
+  assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif, '--json'], io), 0, io.stderr);
+  const { comparison } = JSON.parse(io.stdout);
+  assert.deepEqual([comparison.missing, comparison.extra], [[['Earthquake', 'Alarm']], [['Burglary', 'Earthquake']]]);
+  // Scored from scratch: the true Alarm family with and without Earthquake; Earthquake's learned family with and without Burglary.
+  const k2 = { score: 'k2' as const, ess: 1 };
+  const [b, e, a] = [0, 1, 2];
+  const missing = familyScore(data, a, [b, e], k2) - familyScore(data, a, [b], k2);
+  const extra = familyScore(data, e, [b], k2) - familyScore(data, e, [], k2);
+  assert.ok(Math.abs(comparison.scoreChange.missing[0] - missing) < 1e-9 && Math.abs(comparison.scoreChange.extra[0] - extra) < 1e-9);
+  assert.ok(extra > 0, 'K2 only adds an arc that raises the family score');
+  io = capture();
+  assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif], io), 0, io.stderr);
+  const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
+  assert.match(io.stdout, new RegExp(`missing Earthquake->Alarm \\(${sign(missing).replace('+', '\\+')}\\); extra Burglary->Earthquake \\(\\+${extra.toFixed(2)}\\)`));
 });
 
 test('bayes mixture: Old Faithful with 2 full components, Mitchell k means on one column, and usage errors', async (t) => {
