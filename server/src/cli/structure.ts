@@ -24,7 +24,8 @@ Options:
   --score S          k2, bdeu or bic (default: k2 for k2, bic for hillclimb)
   --ess N            BDeu's equivalent sample size (default 1)
   --prune            K2: drop parents whose removal raises the score after each node's search
-  --reference NET.bif  report missing / extra / reversed arcs against NET's structure
+  --reference NET.bif  report missing / extra / reversed arcs against NET's structure, each with
+                     what it adds to its family's score (negative: the data does not support it)
   --prior P          prior of the CPTs written by --out (as bayes learn; default none)
   --out FILE         write the learned network (CPTs by counting): FILE.bayes as .bayes, otherwise BIF
   --json             {"arcs": [[FROM, TO], …], "score", …}`;
