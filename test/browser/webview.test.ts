@@ -109,6 +109,15 @@ for (const theme of ['light', 'dark'] as const) {
           assert.deepEqual(drawn, c[kind].map(([a, b]) => `${a}>${b}`).sort(), kind);
         }
         assert.equal(await p.page.locator('polyline.edge.matched').count(), structure.arcs.length - c.extra.length - c.reversed.length);
+        // Each wrong arc's tooltip says what it adds to its family's score, as the CLI computed it.
+        for (const kind of ['extra', 'missing'] as const) {
+          const titles = await p.page.$$eval(`polyline.edge.${kind}`, (es) => es.map((e) => `${e.getAttribute('data-from')}>${e.getAttribute('data-to')}|${e.querySelector('title')?.textContent ?? ''}`));
+          c[kind].forEach(([a, b], i) => {
+            const title = titles.find((t) => t.startsWith(`${a}>${b}|`)) ?? '';
+            const x = c.scoreChange[kind][i]!;
+            assert.ok(title.includes(`adds ${x >= 0 ? '+' : ''}${Number(x.toFixed(4))} to its family's ${structure.scoreName} score`), title);
+          });
+        }
         await p.screenshot(`structure-${theme}`);
       });
     });

@@ -106,19 +106,24 @@ export function learningCurveView(e: LearningCurveResult): HTMLElement[] {
   ];
 }
 
-/** The learned DAG; against a reference, missing arcs dashed, extra and reversed coloured. */
+/** The learned DAG; against a reference, missing arcs dashed, extra and reversed coloured; tooltips give each wrong arc's score change. */
 export function structureView(e: StructureResultEntry): HTMLElement[] {
   const key = (a: [string, string]) => `${a[0]}→${a[1]}`;
-  const extra = new Set((e.comparison?.extra ?? []).map(key));
-  const reversed = new Set((e.comparison?.reversed ?? []).map(key));
+  const c = e.comparison;
+  const change = (kind: 'missing' | 'extra', i: number) => {
+    const x = c?.scoreChange?.[kind][i];
+    return x === undefined ? '' : `; adds ${x >= 0 ? '+' : ''}${num(x, 4)} to its family's ${e.scoreName} score${kind === 'missing' && x < 0 ? ': the data does not support it' : ''}`;
+  };
+  const extra = new Map((c?.extra ?? []).map((a, i) => [key(a), i]));
+  const reversed = new Set((c?.reversed ?? []).map(key));
   const edges: GraphEdge[] = e.arcs.map(([from, to]) => {
     const k = key([from, to]);
-    const className = extra.has(k) ? 'extra' : reversed.has(k) ? 'reversed' : e.comparison ? 'matched' : undefined;
-    return { from, to, className, title: `${from} → ${to}${className && className !== 'matched' ? ` (${className})` : ''}` };
+    const className = extra.has(k) ? 'extra' : reversed.has(k) ? 'reversed' : c ? 'matched' : undefined;
+    const why = className === 'extra' ? change('extra', extra.get(k)!) : '';
+    return { from, to, className, title: `${from} → ${to}${className && className !== 'matched' ? ` (${className}${why})` : ''}` };
   });
-  for (const [from, to] of e.comparison?.missing ?? []) edges.push({ from, to, className: 'missing', title: `${from} → ${to} (missing: in ${e.comparison!.reference} only)` });
+  (c?.missing ?? []).forEach(([from, to], i) => edges.push({ from, to, className: 'missing', title: `${from} → ${to} (missing: in ${c!.reference} only${change('missing', i)})` }));
   const names = [...new Set(edges.flatMap((a) => [a.from, a.to]))];
-  const c = e.comparison;
   return [
     h('p', {}, `${e.method} · ${e.scoreName} score ${num(e.score, 6)} · ${e.arcs.length} arcs`
       + (c ? ` · against ${c.reference}: ${c.missing.length} missing, ${c.extra.length} extra, ${c.reversed.length} reversed` : '')),
