@@ -12,8 +12,6 @@
  * Prints accuracies, agreement of the predictions, and the speed ratios.
  *   npm run bench:text-nb [-- --seed 1 --repeat 6 --wink-repeat 3 --wink-budget 120]
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +19,7 @@ import { streamNewsgroups, documentsInPart, type LabelledCorpus } from '../serve
 import { Latin1Tokenizer } from '../server/src/engine/latin1Tokenizer.js';
 import { trainTextNaiveBayes, predictTextNaiveBayes } from '../server/src/engine/textNaiveBayes.js';
 import { evaluate, shuffledRows } from '../server/src/engine/evaluation.js';
+import { startPeer, median, coldWarm } from './support/peerProcess.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // ../shared beside the repository, as the tests find it (BAYES_SHARED overrides).
@@ -60,7 +59,6 @@ async function runOurs(name: 'mitchell' | 'bydate') {
   return { ms, loadMs: t1 - t0, trainMs: t2 - t1, evaluation, predicted, split, vocabulary, words: tokens.tokens.length, distinct: tokens.index.size };
 }
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
 const names = ['mitchell', 'bydate'] as const;
 
 /**
@@ -93,30 +91,6 @@ for line in sys.stdin:
     print(json.dumps({'seconds': seconds, 'accuracy': float((predicted == labels[test]).mean()), 'predicted': predicted.tolist(), 'vocabulary': len(vocabulary)}), flush=True)`;
 interface PeerRun { seconds: number; accuracy: number; predicted: number[]; vocabulary: number }
 
-/**
- * A peer process that answers "ready" once and then one JSON line per request line, or the reason
- * it is unavailable. A request still unanswered after `budgetMs` kills the process: the peer "did
- * not finish" rather than hanging the bench.
- */
-async function startPeer<Reply>(command: string, args: string[], init?: unknown, budgetMs = Infinity): Promise<{ run: (request: unknown) => Promise<Reply>; stop: () => void } | string> {
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const exited = new Promise<undefined>((resolve) => child.on('close', () => resolve(undefined)));
-  const next = async () => (await Promise.race([lines.next().then((r) => (r.done ? undefined : r.value)), exited])) ?? Promise.reject(new Error(stderr.trim().split('\n').pop() ?? `${command} exited`));
-  child.on('error', () => {});
-  if (init !== undefined) child.stdin.write(`${JSON.stringify(init)}\n`);
-  try { await next(); } catch (error) { return (error as Error).message; }
-  const overrun = (ms: number) => new Promise<never>((_, reject) => {
-    if (Number.isFinite(ms)) setTimeout(() => { child.kill(); reject(new Error(`did not finish within ${ms / 1000} s`)); }, ms).unref();
-  });
-  return {
-    run: async (request) => { child.stdin.write(`${JSON.stringify(request)}\n`); return JSON.parse((await Promise.race([next(), overrun(budgetMs)]))!) as Reply; },
-    stop: () => child.stdin.end(),
-  };
-}
-
 interface WinkRun { seconds: number; accuracy: number; predicted: number[]; unknown: number }
 
 // Rounds: each split once by us, then the same split by scikit-learn and by wink. Round 1 is cold
@@ -146,7 +120,6 @@ if (typeof peer !== 'string') peer.stop();
 const m = ourRuns.mitchell!.slice(1);
 console.log(`ours, warm median of ${repeat - 1}: load + tokenize ${median(m.map((r) => r.loadMs)).toFixed(0)} ms (${m[0]!.words} words, ${m[0]!.distinct} distinct), train ${median(m.map((r) => r.trainMs)).toFixed(0)} ms`);
 
-const coldWarm = (seconds: number[]) => ({ cold: seconds[0]!, warm: median(seconds.slice(1)) });
 for (const name of names) {
   const run = ourRuns[name]![0]!, us = coldWarm(ourRuns[name]!.map((r) => r.ms / 1000));
   const label = name === 'mitchell' ? `Mitchell protocol (seed ${seed}, 2/3 train)` : 'bydate train/test';
