@@ -93,6 +93,7 @@ async function runBench(bench: Bench): Promise<string[]> {
     for (const s of SIDES) {
       if (s.peer && typeof peer === 'string') continue;
       const run = s.ours ? runOurs(bench, parts, s.ours) : await (peer as Exclude<typeof peer, string>).run({ run: s.peer });
+      // Every round predicts the same (no side is random): the first round's predictions are kept.
       const entry = runs.get(s.side) ?? { seconds: [], predicted: run.predicted };
       entry.seconds.push(run.seconds);
       runs.set(s.side, entry);
