@@ -7,11 +7,11 @@
  * its own, run `--repeat` times (default 6), ours and scikit-learn's runs alternating: the first
  * run is reported as cold, the median of the others as warm (docs/TESTING: shared machines drift,
  * so ratios within one run are what count, and alternating exposes both sides to the same drift).
+ * wink-naive-bayes-text-classifier (bench/peers/winkText.ts) is the third side: the first
+ * `--wink-repeat` rounds (default 3), each within `--wink-budget` seconds (default 120).
  * Prints accuracies, agreement of the predictions, and the speed ratios.
- *   npm run bench:text-nb [-- --seed 1 --repeat 6]
+ *   npm run bench:text-nb [-- --seed 1 --repeat 6 --wink-repeat 3 --wink-budget 120]
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,12 +19,15 @@ import { streamNewsgroups, documentsInPart, type LabelledCorpus } from '../serve
 import { Latin1Tokenizer } from '../server/src/engine/latin1Tokenizer.js';
 import { trainTextNaiveBayes, predictTextNaiveBayes } from '../server/src/engine/textNaiveBayes.js';
 import { evaluate, shuffledRows } from '../server/src/engine/evaluation.js';
+import { startPeer, median, coldWarm } from './support/peerProcess.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // ../shared beside the repository, as the tests find it (BAYES_SHARED overrides).
 const archive = join(process.env.BAYES_SHARED ?? join(here, '..', '..', 'shared'), 'data', '20news-bydate.tar.gz');
 const argument = (name: string, fallback: number) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : fallback; };
 const seed = argument('--seed', 1), repeat = Math.max(2, argument('--repeat', 6));
+// wink runs the first rounds only, each within a budget (seconds).
+const winkRepeat = Math.min(repeat, Math.max(2, argument('--wink-repeat', 3))), winkBudget = argument('--wink-budget', 120);
 const options = { dropMostFrequent: 100, minCount: 3 };
 if (!existsSync(archive)) { console.log(`skipped: ${archive} not found`); process.exit(0); }
 
@@ -51,10 +54,11 @@ async function runOurs(name: 'mitchell' | 'bydate') {
   const predicted = predictTextNaiveBayes(model, tokens, split.test);
   const ms = performance.now() - t0;
   const evaluation = evaluate(corpus.labels, corpus.classNames, () => predicted, { kind: 'holdout', ...split });
-  return { ms, loadMs: t1 - t0, trainMs: t2 - t1, evaluation, predicted, split, words: tokens.tokens.length, distinct: tokens.index.size };
+  // The words of the vocabulary our model chose, for wink (outside the timed pipeline).
+  const vocabulary = tokens.index.words.filter((_, w) => model.vocabularyOf[w]! >= 0);
+  return { ms, loadMs: t1 - t0, trainMs: t2 - t1, evaluation, predicted, split, vocabulary, words: tokens.tokens.length, distinct: tokens.index.size };
 }
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
 const names = ['mitchell', 'bydate'] as const;
 
 /**
@@ -87,52 +91,57 @@ for line in sys.stdin:
     print(json.dumps({'seconds': seconds, 'accuracy': float((predicted == labels[test]).mean()), 'predicted': predicted.tolist(), 'vocabulary': len(vocabulary)}), flush=True)`;
 interface PeerRun { seconds: number; accuracy: number; predicted: number[]; vocabulary: number }
 
-/** The peer process, or the reason it is unavailable. */
-async function startPeer(): Promise<{ run: (split: Split) => Promise<PeerRun>; stop: () => void } | string> {
-  const child = spawn('/usr/bin/python3', ['-c', peerScript], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const exited = new Promise<undefined>((resolve) => child.on('close', () => resolve(undefined)));
-  const next = async () => (await Promise.race([lines.next().then((r) => (r.done ? undefined : r.value)), exited])) ?? Promise.reject(new Error(stderr.trim().split('\n').pop() ?? 'python3 exited'));
-  child.on('error', () => {});
-  child.stdin.write(`${JSON.stringify({ archive, drop: options.dropMostFrequent, min: options.minCount })}\n`);
-  try { await next(); } catch (error) { return (error as Error).message; }
-  return {
-    run: async (split) => { child.stdin.write(`${JSON.stringify({ train: Array.from(split.train), test: Array.from(split.test) })}\n`); return JSON.parse((await next())!) as PeerRun; },
-    stop: () => child.stdin.end(),
-  };
-}
+interface WinkRun { seconds: number; accuracy: number; predicted: number[]; unknown: number }
 
-// Rounds: each split once by us, then the same split by scikit-learn. Round 1 is cold (ours
-// before the JIT has seen the code; theirs the first in a fresh process), the others warm.
-const peer = await startPeer();
+// Rounds: each split once by us, then the same split by scikit-learn and by wink. Round 1 is cold
+// (ours before the JIT has seen the code; the peers' first in a fresh process), the others warm.
+// wink gets the first `--wink-repeat` rounds only (it is much slower) and a time budget per run.
+const peer = await startPeer<PeerRun>('/usr/bin/python3', ['-c', peerScript], { archive, drop: options.dropMostFrequent, min: options.minCount });
 if (typeof peer === 'string') console.log(`scikit-learn peer unavailable: ${peer}`);
+const wink = await startPeer<WinkRun>(process.execPath, ['--import', 'tsx', join(here, 'peers', 'winkText.ts'), archive], undefined, winkBudget * 1000);
+if (typeof wink === 'string') console.log(`wink peer unavailable: ${wink}`);
 type OurRun = Awaited<ReturnType<typeof runOurs>>;
 const ourRuns: Record<string, OurRun[]> = { mitchell: [], bydate: [] };
 const peerRuns: Record<string, PeerRun[]> = { mitchell: [], bydate: [] };
+const winkRuns: Record<string, WinkRun[]> = { mitchell: [], bydate: [] };
+let winkFailure = typeof wink === 'string' ? wink : undefined;
 for (let r = 0; r < repeat; r++) {
   for (const name of names) {
     const ours = await runOurs(name);
     ourRuns[name]!.push(ours);
-    if (typeof peer !== 'string') peerRuns[name]!.push(await peer.run(ours.split));
+    if (typeof peer !== 'string') peerRuns[name]!.push(await peer.run({ train: Array.from(ours.split.train), test: Array.from(ours.split.test) }));
+    if (typeof wink === 'string' || winkFailure || r >= winkRepeat) continue;
+    try { winkRuns[name]!.push(await wink.run({ train: Array.from(ours.split.train), test: Array.from(ours.split.test), vocabulary: ours.vocabulary })); }
+    catch (error) { winkFailure = `${name}: ${(error as Error).message}`; }
   }
 }
+if (typeof wink !== 'string') wink.stop();
 if (typeof peer !== 'string') peer.stop();
 const m = ourRuns.mitchell!.slice(1);
 console.log(`ours, warm median of ${repeat - 1}: load + tokenize ${median(m.map((r) => r.loadMs)).toFixed(0)} ms (${m[0]!.words} words, ${m[0]!.distinct} distinct), train ${median(m.map((r) => r.trainMs)).toFixed(0)} ms`);
 
-const coldWarm = (seconds: number[]) => ({ cold: seconds[0]!, warm: median(seconds.slice(1)) });
 for (const name of names) {
   const run = ourRuns[name]![0]!, us = coldWarm(ourRuns[name]!.map((r) => r.ms / 1000));
   const label = name === 'mitchell' ? `Mitchell protocol (seed ${seed}, 2/3 train)` : 'bydate train/test';
   console.log(`\n${label}: trained on ${run.evaluation.trained}, tested on ${run.evaluation.tested}`);
   const time = (t: { cold: number; warm: number }) => `cold ${t.cold.toFixed(2)} s, warm ${t.warm.toFixed(2)} s`;
   console.log(`  ours          accuracy ${run.evaluation.accuracy.toFixed(4)}  ${time(us)}${name === 'mitchell' ? '   (Mitchell reports 0.89)' : ''}`);
+  const agreement = (predicted: number[]) => `same prediction on ${predicted.filter((c, i) => c === run.predicted[i]).length}/${predicted.length} documents`;
+  const speedUp = (them: { cold: number; warm: number }) => `speed-up cold ${(them.cold / us.cold).toFixed(1)}×, warm ${(them.warm / us.warm).toFixed(1)}×`;
   const p = peerRuns[name]!;
-  if (p.length === 0) continue;
-  const them = coldWarm(p.map((r) => r.seconds)), last = p[p.length - 1]!;
-  const agree = last.predicted.filter((c, i) => c === run.predicted[i]).length;
-  console.log(`  scikit-learn  accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (CountVectorizer + MultinomialNB, vocabulary ${last.vocabulary})`);
-  console.log(`  same prediction on ${agree}/${last.predicted.length} documents; speed-up cold ${(them.cold / us.cold).toFixed(1)}×, warm ${(them.warm / us.warm).toFixed(1)}×`);
+  if (p.length > 0) {
+    const them = coldWarm(p.map((r) => r.seconds)), last = p[p.length - 1]!;
+    console.log(`  scikit-learn  accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (CountVectorizer + MultinomialNB, vocabulary ${last.vocabulary})`);
+    console.log(`                ${agreement(last.predicted)}; ${speedUp(them)}`);
+  }
+  const w = winkRuns[name]!;
+  if (w.length > 0) {
+    const them = coldWarm(w.map((r) => r.seconds)), last = w[w.length - 1]!;
+    console.log(`  wink          accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (warm: median of ${w.length - 1}; ${last.unknown} answered 'unknown')`);
+    console.log(`                ${agreement(last.predicted)}; ${speedUp(them)} (ours includes the archive load, wink's does not)`);
+  } else if (winkFailure) console.log(`  wink          ${winkFailure.startsWith(name) ? 'did not finish' : 'not run'}: ${winkFailure}`);
 }
+console.log(`\nwink-naive-bayes-text-classifier: smoothingFactor 1 (Laplace), counts, our tokenizer as its prep task
+  and our vocabulary (Mitchell's pruning, which wink lacks), so both sides see the same words; wink's time
+  covers tokenize + learn + predict on the decoded Latin-1 strings (archive loaded once, outside the timing);
+  wink ranks classes by one-vs-rest log-odds, not by the posterior, so its predictions can differ from ours.`);

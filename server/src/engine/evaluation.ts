@@ -77,7 +77,8 @@ export function shuffledRows(n: number, seed: number): Int32Array {
   return Int32Array.from(createRng(seed).shuffle(Array.from({ length: n }, (_, i) => i)));
 }
 
-function partitions(n: number, plan: EvaluationPlan): { train: Int32Array; test: Int32Array }[] {
+/** The train/test row sets of a plan (bench/nb.ts hands the same folds to its peers). */
+export function partitions(n: number, plan: EvaluationPlan): { train: Int32Array; test: Int32Array }[] {
   switch (plan.kind) {
     case 'holdout':
       if (plan.test.length === 0) throw new EngineError('the test set is empty');

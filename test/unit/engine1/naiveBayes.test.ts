@@ -2,10 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { close } from '../../support/close.js';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { encodeCategorical, allRows } from '../../../server/src/engine/categoricalData.js';
 import { trainNaiveBayes, classifyNaiveBayes, naiveBayesPosteriors } from '../../../server/src/engine/naiveBayes.js';
 import { sklearnUnavailable, runPython } from '../../support/pythonPeer.js';
-import { sharedFile, NO_SHARED } from '../../support/shared.js';
+import { repoRoot, NO_SHARED } from '../../support/shared.js';
+import { UCI_CATEGORICAL, loadUciTable, peerMatrix } from '../../support/uciTables.js';
 import { playTennis } from './fixtures.js';
 import { createRng } from '../../../server/src/engine/random.js';
 
@@ -47,33 +49,26 @@ test('smoothing none with an impossible instance reports zero evidence, not NaN'
 });
 
 test('car evaluation: identical to scikit-learn CategoricalNB(alpha=1) within 1e-9', (t) => {
-  const file = sharedFile('tables/uci/car/car.data');
-  if (!file) return t.skip(NO_SHARED);
+  const data = loadUciTable(UCI_CATEGORICAL.find((u) => u.name === 'car')!);
+  if (!data) return t.skip(NO_SHARED);
   const why = sklearnUnavailable();
   if (why) return t.skip(why);
-  const rows = readFileSync(file, 'utf8').trim().split('\n').map((l) => l.trim().split(','));
-  const data = encodeCategorical(['buying', 'maint', 'doors', 'persons', 'lug_boot', 'safety', 'class'], rows);
   // A seeded random 1/3 of the rows, so (class, value) counts are small but every value is seen
   // (sklearn smooths a value unseen in training where we ignore it; see the test above).
   const train = Int32Array.from(createRng(5).shuffle(Array.from(allRows(data.rowCount))).slice(0, 576));
   const model = trainNaiveBayes(data, 'class', { kind: 'laplace' });
   const modelSplit = trainNaiveBayes(data, 'class', { kind: 'laplace' }, train);
-  const X = Array.from({ length: data.rowCount }, (_, r) => data.columns.slice(0, 6).map((c) => c[r]!));
-  const y = Array.from(data.columns[6]!);
-  const peer = runPython<{ all: number[][]; split: number[][] }>(`
-import json, sys, numpy as np
-from sklearn.naive_bayes import CategoricalNB
-d = json.load(sys.stdin); X = np.array(d['X']); y = np.array(d['y']); tr = np.array(d['train'])
+  const { X, y, k, C } = peerMatrix(data, 'class');
+  const peer = runPython<{ all: number[][]; split: number[][] }>(`${readFileSync(join(repoRoot, 'test', 'support', 'sklearnCategorical.py'), 'utf8')}
+import json, sys
+d = json.load(sys.stdin); y = np.array(d['y']); X = np.array(d['X']).reshape(len(y), -1); tr = np.array(d['train'])
 out = {}
 for key, rows in (('all', np.arange(len(y))), ('split', tr)):
-    nb = CategoricalNB(alpha=1.0, min_categories=d['k']).fit(X[rows], y[rows])
-    p = np.zeros((len(y), d['C'])); p[:, nb.classes_] = nb.predict_proba(X)
-    out[key] = p.tolist()
-print(json.dumps(out))`, { X, y, train: Array.from(train), k: data.attributes.slice(0, 6).map((a) => a.values.length), C: data.attributes[6]!.values.length });
+    out[key] = posteriors(categorical_nb(X[rows], y[rows], d['k']), X, d['C']).tolist()
+print(json.dumps(out))`, { X: Array.from(X), y: Array.from(y), train: Array.from(train), k, C });
   for (const [m, expected] of [[model, peer.all], [modelSplit, peer.split]] as const) {
     assert.ok(m.seen.every((s) => s.every((x) => x === 1)));
     const ours = naiveBayesPosteriors(m, data, allRows(data.rowCount));
-    const C = data.attributes[6]!.values.length;
     let maxDiff = 0;
     expected.forEach((row, r) => {
       row.forEach((p, v) => { maxDiff = Math.max(maxDiff, Math.abs(p - ours.posteriors[r * C + v]!)); });

@@ -1,0 +1,145 @@
+/**
+ * Categorical naive Bayes (Mitchell §6.9) against scikit-learn CategoricalNB and pomegranate 0.14.8
+ * NaiveBayes, same folds, same run: the categorical UCI tables of ../shared/data/tables/uci (car,
+ * nursery, mushroom, house-votes-84; 10-fold CV) and a synthetic set sampled from a seeded random
+ * naive Bayes model (1e6 rows, 80/20 split) so that times are not process noise.
+ * Smoothing: ours Laplace against CategoricalNB(alpha=1); ours unsmoothed (maximum likelihood)
+ * against pomegranate, whose 0.14.8 pseudocount does not reach the attribute tables (see
+ * bench/peers/categorical_nb.py). Each side's time covers train + predict of every fold, run
+ * `--repeat` times (default 6) alternating ours and theirs: first run cold, median of the rest warm.
+ *   npm run bench:nb [-- --seed 1 --repeat 6 --rows 1000000]
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CategoricalDataset } from '../server/src/engine/categoricalData.js';
+import { trainNaiveBayes, naiveBayesPosteriors } from '../server/src/engine/naiveBayes.js';
+import { partitions, type EvaluationPlan } from '../server/src/engine/evaluation.js';
+import type { Smoothing } from '../server/src/engine/mEstimate.js';
+import { createRng } from '../server/src/engine/random.js';
+import { UCI_CATEGORICAL, loadUciTable, peerMatrix } from '../test/support/uciTables.js';
+import { NO_SHARED } from '../test/support/shared.js';
+import { startPeer, coldWarm } from './support/peerProcess.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const argument = (name: string, fallback: number) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : fallback; };
+const seed = argument('--seed', 1), repeat = Math.max(6, argument('--repeat', 6)), syntheticRows = argument('--rows', 1e6);
+
+/**
+ * Rows sampled from a naive Bayes model with random (seeded) parameters: 4 classes, 12 attributes
+ * of 2–8 values. Squared uniforms make the tables uneven, so the classes are separable but not
+ * trivially so.
+ */
+function syntheticNaiveBayes(rows: number, seed: number): CategoricalDataset {
+  const rng = createRng(seed), C = 4;
+  const weights = (k: number) => Float64Array.from({ length: k }, () => rng.next() ** 2 + 0.02);
+  const prior = weights(C);
+  const ks = Array.from({ length: 12 }, () => 2 + rng.int(7));
+  const tables = ks.map((k) => Array.from({ length: C }, () => weights(k)));
+  const labels = new Int32Array(rows), columns = ks.map(() => new Int32Array(rows));
+  for (let r = 0; r < rows; r++) {
+    const v = (labels[r] = rng.categorical(prior));
+    ks.forEach((_, a) => { columns[a]![r] = rng.categorical(tables[a]![v]!); });
+  }
+  const values = (k: number, prefix: string) => Array.from({ length: k }, (_, x) => `${prefix}${x}`);
+  return {
+    attributes: [...ks.map((k, a) => ({ name: `a${a + 1}`, values: values(k, 'x') })), { name: 'class', values: values(C, 'c') }],
+    columns: [...columns, labels],
+    rowCount: rows,
+  };
+}
+
+type Parts = ReturnType<typeof partitions>;
+interface Bench { name: string; data: CategoricalDataset; target: string; plan: EvaluationPlan; planText: string }
+
+/** Ours on every part: train + predict timed; predictions of the test rows, parts in order. */
+function runOurs(bench: Bench, parts: Parts, smoothing: Smoothing): { seconds: number; predicted: Int32Array } {
+  const out: Int32Array[] = [];
+  const t0 = performance.now();
+  for (const { train, test } of parts) out.push(naiveBayesPosteriors(trainNaiveBayes(bench.data, bench.target, smoothing, train), bench.data, test).predicted);
+  const seconds = (performance.now() - t0) / 1000;
+  const predicted = new Int32Array(out.reduce((n, p) => n + p.length, 0));
+  out.reduce((at, p) => (predicted.set(p, at), at + p.length), 0);
+  return { seconds, predicted };
+}
+
+interface PeerRun { seconds: number; predicted: number[] }
+type Side = 'ours (Laplace)' | 'scikit-learn CategoricalNB(alpha=1)' | 'ours (unsmoothed)' | 'pomegranate NaiveBayes';
+const SIDES: { side: Side; ours?: Smoothing; peer?: 'sklearn' | 'pomegranate'; against?: Side }[] = [
+  { side: 'ours (Laplace)', ours: { kind: 'laplace' } },
+  { side: 'scikit-learn CategoricalNB(alpha=1)', peer: 'sklearn', against: 'ours (Laplace)' },
+  { side: 'ours (unsmoothed)', ours: { kind: 'none' } },
+  { side: 'pomegranate NaiveBayes', peer: 'pomegranate', against: 'ours (unsmoothed)' },
+];
+
+const peerScript = `${readFileSync(join(here, '..', 'test', 'support', 'sklearnCategorical.py'), 'utf8')}\n${readFileSync(join(here, 'peers', 'categorical_nb.py'), 'utf8')}`;
+const peer = await startPeer<PeerRun & { rows: number }>('/usr/bin/python3', ['-c', peerScript]);
+if (typeof peer === 'string') console.log(`python peers unavailable: ${peer}`);
+const scratch = mkdtempSync(join(tmpdir(), 'bench-nb-'));
+
+/** Alternating rounds of every side on one data set; returns the summary line of each peer. */
+async function runBench(bench: Bench): Promise<string[]> {
+  const parts = partitions(bench.data.rowCount, bench.plan);
+  const t = bench.data.attributes.findIndex((a) => a.name === bench.target);
+  const labels = bench.data.columns[t]!;
+  if (typeof peer !== 'string') {
+    const { X, y, k, C } = peerMatrix(bench.data, bench.target);
+    writeFileSync(join(scratch, 'x'), X); writeFileSync(join(scratch, 'y'), y);
+    await peer.run({ load: { x: join(scratch, 'x'), y: join(scratch, 'y'), m: k.length, k, C, parts: parts.map((p) => ({ train: Array.from(p.train), test: Array.from(p.test) })) } });
+  }
+  const runs = new Map<Side, { seconds: number[]; predicted: ArrayLike<number> }>();
+  for (let r = 0; r < repeat; r++) {
+    for (const s of SIDES) {
+      if (s.peer && typeof peer === 'string') continue;
+      const run = s.ours ? runOurs(bench, parts, s.ours) : await (peer as Exclude<typeof peer, string>).run({ run: s.peer });
+      // Every round predicts the same (no side is random): the first round's predictions are kept.
+      const entry = runs.get(s.side) ?? { seconds: [], predicted: run.predicted };
+      entry.seconds.push(run.seconds);
+      runs.set(s.side, entry);
+    }
+  }
+  const tested = parts.flatMap((p) => Array.from(p.test));
+  const C = bench.data.attributes[t]!.values.length;
+  console.log(`\n${bench.name}: ${bench.data.rowCount} rows, ${bench.data.attributes.length - 1} attributes, ${C} classes; ${bench.planText}; train + predict of all parts`);
+  console.log(`  ${'side'.padEnd(37)} accuracy  same as ours       cold ms   warm ms  ours faster (cold, warm)`);
+  const summary: string[] = [];
+  for (const s of SIDES) {
+    const run = runs.get(s.side);
+    if (!run) continue;
+    const correct = tested.filter((row, i) => run.predicted[i] === labels[row]).length;
+    const time = coldWarm(run.seconds);
+    let same = '', ratio = '';
+    if (s.against) {
+      const ours = runs.get(s.against)!, us = coldWarm(ours.seconds);
+      const agree = tested.filter((_, i) => run.predicted[i] === ours.predicted[i]).length;
+      const impossible = Array.from(run.predicted).filter((c) => c < 0).length;
+      same = `${agree}/${tested.length}${impossible ? ` (${impossible} impossible)` : ''}`;
+      ratio = `${(time.cold / us.cold).toFixed(1)}×, ${(time.warm / us.warm).toFixed(1)}×`;
+      summary.push(`${bench.name} vs ${s.peer}: accuracy ${(correct / tested.length).toFixed(4)} vs ours ${(tested.filter((row, i) => ours.predicted[i] === labels[row]).length / tested.length).toFixed(4)}, same ${same}, ours faster ${ratio}`);
+    }
+    console.log(`  ${s.side.padEnd(37)} ${(correct / tested.length).toFixed(4)}    ${same.padEnd(17)} ${(time.cold * 1000).toFixed(1).padStart(8)} ${(time.warm * 1000).toFixed(1).padStart(9)}  ${ratio}`);
+  }
+  return summary;
+}
+
+const benches: Bench[] = [];
+for (const table of UCI_CATEGORICAL) {
+  const data = loadUciTable(table);
+  if (!data) { console.log(`skipped ${table.name}: ${NO_SHARED}`); continue; }
+  benches.push({ name: table.name, data, target: table.target, plan: { kind: 'folds', k: 10, seed }, planText: `10-fold CV (seed ${seed})` });
+}
+benches.push({ name: `synthetic ${syntheticRows.toExponential(0)}`, data: syntheticNaiveBayes(syntheticRows, seed), target: 'class', plan: { kind: 'split', trainFraction: 0.8, seed }, planText: `80/20 split (seed ${seed})` });
+
+console.log(`categorical naive Bayes: ${repeat} rounds, ours and the peers alternating; cold = round 1, warm = median of the other ${repeat - 1}`);
+const summaries: string[] = [];
+try {
+  for (const bench of benches) summaries.push(...(await runBench(bench)));
+} finally {
+  if (typeof peer !== 'string') peer.stop();
+  rmSync(scratch, { recursive: true, force: true });
+}
+console.log(`\nsummary\n${summaries.map((s) => `  ${s}`).join('\n')}`);
+console.log(`pomegranate 0.14.8 smooths only the class prior with a pseudocount, so it runs unsmoothed (pseudocount 0)
+against our unsmoothed model; 'impossible' rows have probability 0 under every class for it (ours then
+ignores a value never seen in training, or predicts no class). '?' in mushroom and house-votes is the value 'unknown'.`);
