@@ -62,6 +62,8 @@ print(json.dumps({'times': times, 'score': float(np.mean(m.log_probability(X))),
 
 interface PeerRun { times: number[]; score: number; iterations: number }
 interface Timing { cold: number; warm: number }
+/** One side of the table: a run's iteration count, timings and mean log-likelihood. */
+interface Side { iterations: number; timing: Timing; meanLogLikelihood: number }
 
 function sample(n: number, seed: number): NumericData {
   const rng = createRng(seed);
@@ -82,7 +84,7 @@ function median(xs: number[]): number {
 }
 
 /** Ours: one warm-up iteration, then REPEATS timed fits of ITERATIONS iterations. */
-function ours(x: NumericData, init: MixtureParameters, regCovar: number): { timing: Timing; meanLogLikelihood: number } {
+function ours(x: NumericData, init: MixtureParameters, regCovar: number): Side {
   const times: number[] = [];
   let fit = gaussianMixture(x, { k: K, init, maxIterations: 1, tolerance: 0, regCovar });
   for (let i = 0; i < REPEATS; i++) {
@@ -90,28 +92,32 @@ function ours(x: NumericData, init: MixtureParameters, regCovar: number): { timi
     fit = gaussianMixture(x, { k: K, init, maxIterations: ITERATIONS, tolerance: 0, regCovar });
     times.push((performance.now() - t0) / 1000);
   }
-  return { timing: timingOf(times), meanLogLikelihood: fit.logLikelihood / x.rows };
+  return { iterations: fit.iterations, timing: timingOf(times), meanLogLikelihood: fit.logLikelihood / x.rows };
 }
 
 /** A Python peer's run, or the reason it could not run. */
-function peer(script: string, input: object): PeerRun | string {
+function peer(script: string, input: object): Side | string {
   const r = spawnSync(PYTHON, ['-c', script], { encoding: 'utf8', input: JSON.stringify({ ...input, k: K, iterations: ITERATIONS, repeats: REPEATS }) });
-  return r.status === 0 ? JSON.parse(r.stdout) as PeerRun : `unavailable (${r.stderr.trim().split('\n').pop()})`;
+  if (r.status !== 0) return `unavailable (${r.stderr.trim().split('\n').pop()})`;
+  const run = JSON.parse(r.stdout) as PeerRun;
+  return { iterations: run.iterations, timing: timingOf(run.times), meanLogLikelihood: run.score };
 }
 
 function timingOf(times: number[]): Timing {
   return { cold: times[0]!, warm: median(times.slice(1)) };
 }
 
-const seconds = (t: Timing) => `cold ${t.cold.toFixed(3)} s warm ${t.warm.toFixed(3)} s`;
+const HEADINGS = ['iterations', 'cold s', 'warm s', 'ours ÷ peer warm (cold)', 'mean log-likelihood'];
+const WIDTHS = [10, 8, 8, 24, 20];
+const line = (label: string, cells: string[]) => console.log(`  ${label.padEnd(36)} ${cells.map((c, i) => c.padStart(WIDTHS[i]!)).join(' ')}`);
 
-function report(name: string, mine: { timing: Timing; meanLogLikelihood: number }, theirs: PeerRun | string, note: string): void {
-  if (typeof theirs === 'string') { console.log(`  ${name}: ${theirs}`); return; }
-  const t = timingOf(theirs.times);
-  console.log(
-    `  ${name} (ran ${theirs.iterations} iterations): ${seconds(t)} → warm ratio ${(mine.timing.warm / t.warm).toFixed(2)}, ` +
-    `cold ratio ${(mine.timing.cold / t.cold).toFixed(2)}; mean log-likelihood ${name} ${theirs.score.toFixed(12)}, ours ${mine.meanLogLikelihood.toFixed(12)}${note}`,
-  );
+/** Our row, then the peer's with the ratio of our time to its (below 1: we are faster). */
+function compare(label: string, mine: Side, peerLabel: string, theirs: Side | string): void {
+  const cells = (s: Side, ratio: string) => [String(s.iterations), s.timing.cold.toFixed(3), s.timing.warm.toFixed(3), ratio, s.meanLogLikelihood.toFixed(12)];
+  line(label, cells(mine, ''));
+  if (typeof theirs === 'string') { line(peerLabel, [theirs]); return; }
+  const ratio = `${(mine.timing.warm / theirs.timing.warm).toFixed(2)} (${(mine.timing.cold / theirs.timing.cold).toFixed(2)})`;
+  line(peerLabel, cells(theirs, ratio));
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-em-'));
@@ -122,11 +128,10 @@ try {
     writeFileSync(file, new Uint8Array(x.values.buffer));
     const init = mixtureStart(x, K, 1);
     const start = { file, weights: [...init.weights], means: [...init.means], covariances: [...init.covariances] };
-    const regularised = ours(x, init, 1e-6);
-    console.log(`n=${n.toExponential(0)} k=${K} d=2, ${ITERATIONS} iterations from the same start: ours (reg_covar 1e-6) ${seconds(regularised.timing)}`);
-    report('scikit-learn', regularised, peer(SKLEARN, start), '');
-    const unregularised = ours(x, init, 0);
-    report('pomegranate', unregularised, peer(POMEGRANATE, start), ` (ours with regCovar 0, as pomegranate: no reg_covar; ours ${seconds(unregularised.timing)})`);
+    console.log(`\nn=${n.toExponential(0)} k=${K} d=2, ${ITERATIONS} iterations from the same start, ${REPEATS} fits per side (warm: median after the first)`);
+    line('side', HEADINGS);
+    compare('ours, reg_covar 1e-6', ours(x, init, 1e-6), 'scikit-learn, reg_covar 1e-6', peer(SKLEARN, start));
+    compare('ours, regCovar 0', ours(x, init, 0), 'pomegranate (has no reg_covar)', peer(POMEGRANATE, start));
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -105,6 +105,8 @@ try {
       console.log(row(label, outcome, scores, trueBic));
     }
   }
+  console.log('\nBIC is score-equivalent: reversing an arc within a Markov equivalence class (no v-structure made or broken)\n' +
+    'leaves it unchanged, so a BIC search can count reversed arcs its data cannot orient; K2 gets directions from the order.');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
