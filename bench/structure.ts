@@ -1,0 +1,112 @@
+/**
+ * Structure learning on ALARM (37 nodes, 46 arcs) against pomegranate 0.14: records forward-sampled
+ * from bnlearn's alarm.bif (seed 1) at 1,000 / 5,000 / 20,000 rows, each written once as a CSV of
+ * state codes that every side reads.
+ *  - ours: hill climbing over DAGs with BIC (hillClimb.ts) and K2 with the true (breadth-first
+ *    topological) order (k2.ts);
+ *  - pomegranate: BayesianNetwork.from_samples with algorithm 'greedy' — with its default
+ *    max_parents, log₂(2N / log₂ N) (7 to 11 here), and with max_parents 4, ALARM's largest
+ *    in-degree, so the true DAG is within its reach — and 'chow-liu' (a tree; 'exact' is out of
+ *    reach on 37 nodes). Each run is killed after PEER_LIMIT_S and reported as "did not finish".
+ * Per side: seconds (one cold run each; pomegranate timed inside Python around from_samples),
+ * arcs, missing / extra / reversed arcs against the true DAG (compareStructures) and their sum
+ * (the structural Hamming distance), and the BIC of the learned DAG by OUR scorer on the same
+ * records, so scores compare; the true DAG's BIC heads each block. pomegranate's greedy objective
+ * is the same BIC in bits (log₂ likelihood − log₂ N / 2 per parameter), so its DAG's BIC is a fair
+ * measure of its search.
+ *   npm run bench:structure [-- limit-seconds]
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hillClimb } from '../server/src/engine/hillClimb.js';
+import { k2 } from '../server/src/engine/k2.js';
+import { compareStructures, ScoreCache } from '../server/src/engine/structureScore.js';
+import { forwardSample } from '../server/src/engine/forwardSampling.js';
+import { createRng } from '../server/src/engine/random.js';
+import { topologicalOrder } from '../server/src/engine/network.js';
+import type { CategoricalDataset } from '../server/src/engine/categoricalData.js';
+import { loadBif } from '../test/support/networks.js';
+import { NO_SHARED } from '../test/support/shared.js';
+import { PYTHON } from '../test/support/python.js';
+
+const SIZES = [1000, 5000, 20000];
+const PEER_LIMIT_S = Number(process.argv[2] ?? 300);
+const PEER = join(import.meta.dirname, 'peers', 'pomegranate_structure.py');
+
+interface Learned { seconds: number; parents: number[][] }
+type Outcome = Learned | string;
+
+const net = loadBif('alarm');
+if (!net) { console.log(NO_SHARED); process.exit(0); }
+const truth = net.cpts.map((c) => c.parents);
+const order = (() => { const t = topologicalOrder(net); if (!('order' in t)) throw new Error('alarm has a cycle'); return t.order; })();
+
+function timed(learn: () => number[][]): Learned {
+  const t0 = performance.now();
+  const parents = learn();
+  return { seconds: (performance.now() - t0) / 1000, parents };
+}
+
+/** The CSV every side reads: a header of names, then one row of state codes per record. */
+function writeCsv(data: CategoricalDataset, file: string): void {
+  const lines = [data.attributes.map((a) => a.name).join(',')];
+  for (let r = 0; r < data.rowCount; r++) lines.push(data.columns.map((c) => c[r]).join(','));
+  writeFileSync(file, lines.join('\n') + '\n');
+}
+
+/** pomegranate's from_samples on the CSV, or why it has no answer (absent, failed, over the limit). */
+function pomegranate(file: string, args: string[]): Outcome {
+  const r = spawnSync(PYTHON, [PEER, file, ...args], { encoding: 'utf8', timeout: PEER_LIMIT_S * 1000, killSignal: 'SIGKILL' });
+  if (r.error && 'code' in r.error && r.error.code === 'ETIMEDOUT') return `did not finish in ${PEER_LIMIT_S} s`;
+  // Its C code does not check allocations: under the memory cap a failed one is a segfault.
+  if (r.signal) return `killed by ${r.signal} (the peer's memory is capped at 8 GB)`;
+  if (r.status !== 0) return `failed (${(r.stderr || String(r.error)).trim().split('\n').pop()})`;
+  const out = JSON.parse(r.stdout) as Learned | { error: string };
+  return 'error' in out ? out.error : out;
+}
+
+function row(label: string, outcome: Outcome, scores: ScoreCache, trueBic: number): string {
+  if (typeof outcome === 'string') return `  ${label.padEnd(36)} ${outcome}`;
+  const d = compareStructures(outcome.parents, truth);
+  const arcs = outcome.parents.reduce((s, ps) => s + ps.length, 0);
+  const bic = scores.total(outcome.parents);
+  const cells = [outcome.seconds.toFixed(3), arcs, d.missing.length, d.extra.length, d.reversed.length,
+    d.missing.length + d.extra.length + d.reversed.length, bic.toFixed(1), (bic - trueBic).toFixed(1)];
+  return `  ${label.padEnd(36)} ${cells.map((c, i) => String(c).padStart(WIDTHS[i]!)).join(' ')}`;
+}
+
+/** pomegranate's runs: label and the peer script's arguments (algorithm, max_parents). */
+const PEER_RUNS: Array<[string, string[]]> = [
+  ['pomegranate: greedy', ['greedy']],
+  ['pomegranate: greedy, max_parents 4', ['greedy', '4']],
+  ['pomegranate: chow-liu', ['chow-liu']],
+];
+
+const HEADINGS = ['seconds', 'arcs', 'missing', 'extra', 'reversed', 'SHD', 'BIC', 'BIC − true'];
+const WIDTHS = [9, 5, 8, 6, 9, 5, 12, 11];
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-structure-'));
+try {
+  const peerMissing = spawnSync(PYTHON, ['-c', 'import pomegranate'], { encoding: 'utf8' }).status !== 0;
+  for (const rows of SIZES) {
+    const data = forwardSample(net, rows, createRng(1));
+    const file = join(dir, `alarm-${rows}.csv`);
+    writeCsv(data, file);
+    const scores = new ScoreCache(data, { score: 'bic' });
+    const trueBic = scores.total(truth);
+    console.log(`\nALARM, ${rows} records (seed 1); true DAG: ${truth.flat().length} arcs, BIC ${trueBic.toFixed(1)} (our scorer, nats)`);
+    console.log(`  ${'side'.padEnd(36)} ${HEADINGS.map((h, i) => h.padStart(WIDTHS[i]!)).join(' ')}`);
+    console.log(row('ours: hill climbing, BIC', timed(() => hillClimb(data, { score: 'bic' }).parents), scores, trueBic));
+    console.log(row('ours: K2 (K2 metric), true order', timed(() => k2(data, { order }).parents), scores, trueBic));
+    for (const [label, args] of PEER_RUNS) {
+      const outcome = peerMissing ? `unavailable: ${PYTHON} cannot import pomegranate (install python3-pomegranate)` : pomegranate(file, args);
+      console.log(row(label, outcome, scores, trueBic));
+    }
+  }
+  console.log('\nBIC is score-equivalent: reversing an arc within a Markov equivalence class (no v-structure made or broken)\n' +
+    'leaves it unchanged, so a BIC search can count reversed arcs its data cannot orient; K2 gets directions from the order.');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
