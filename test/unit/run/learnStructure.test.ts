@@ -91,7 +91,7 @@ learn structure S4 from D by em
   const m = problems(result).map(([, , message]) => message);
   assert.match(m[0]!, /order must list every column of 'D' once; missing: B/);
   assert.match(m[1]!, /score: must be one of k2, bdeu, bic/);
-  assert.match(m[2]!, /structures are learnt by k2 or hillclimb/);
+  assert.match(m[2]!, /structures are learnt by k2, hillclimb or tabu/);
   assert.deepEqual(problems(result, 'warning').map(([code, line]) => [code, line]), [['unknown-option', 10]]);
   assert.equal(entries(result, 'structure').length, 1);
 });
