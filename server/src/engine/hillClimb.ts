@@ -36,7 +36,7 @@ export interface HillClimbOptions extends Partial<ScoreOptions> {
   patience?: number;
   /** Random restarts after the first climb (default 0). */
   restarts?: number;
-  /** Random moves applied to the best structure before each restart (default 5: on ALARM one move rarely leaves the basin). */
+  /** Random moves applied to the best structure before each restart (default 5). */
   perturb?: number;
   /** Seed of the restarts' perturbations (default 1). */
   seed?: number;
@@ -141,17 +141,13 @@ function bestMove(parents: number[][], scores: ScoreCache, maxParents: number, a
   const current = parents.map((ps, v) => scores.family(v, ps));
   let best: Move | undefined;
   legalMoves(parents, maxParents, (kind, from, to) => {
-    let gain = scores.family(to, change(parents[to]!, kind === 'add' ? from : -1, from)) - current[to]!;
+    const ps = parents[to]!;
+    let gain = scores.family(to, kind === 'add' ? [...ps, from] : ps.filter((p) => p !== from)) - current[to]!;
     if (kind === 'reverse') gain += scores.family(from, [...parents[from]!, to]) - current[from]!;
     const m: Move = { kind, from, to, gain };
     if ((!best || gain > best.gain) && (!allowed || allowed(m))) best = m;
   });
   return best;
-}
-
-/** ps with `drop` removed and `add` appended (−1: none). */
-function change(ps: number[], add: number, drop: number): number[] {
-  return add >= 0 ? [...ps, add] : ps.filter((p) => p !== drop);
 }
 
 /** Every move that keeps the graph acyclic and within maxParents, in a fixed order. */
