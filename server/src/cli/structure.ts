@@ -1,4 +1,4 @@
-/** `bayes structure FILE.csv`: a network structure from complete data by K2 or hill climbing. */
+/** `bayes structure FILE.csv`: a network structure from complete data by K2, hill climbing or tabu search. */
 import { parseArgs } from 'node:util';
 import { k2, type StructureResult } from '../engine/k2.js';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
@@ -12,16 +12,23 @@ import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile }
 import { readNetworkFile } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 
-const USAGE = `bayes structure FILE.csv --method k2|hillclimb [options]
+const USAGE = `bayes structure FILE.csv --method k2|hillclimb|tabu [options]
 
 Learns a network structure from a data table whose header names the variables (rows with a
 missing value are left out of the families they touch).
 
 Options:
-  --method M         k2 (Cooper & Herskovits, needs a node order) or hillclimb (add/remove/reverse arcs)
+  --method M         k2 (Cooper & Herskovits, needs a node order), hillclimb (add/remove/reverse arcs
+                     to a local maximum) or tabu (Bouckaert: goes on past it through structures not
+                     recently visited, returns the best seen)
+  --tabu N           tabu: how many recently visited structures may not be revisited (default 10)
+  --patience N       tabu: steps allowed without a new best before stopping (default 10)
+  --restarts N       hillclimb/tabu: N random restarts from the best so far, perturbed (default 0)
+  --perturb K        random arc additions/removals/reversals before each restart (default 5)
+  --seed S           seed of the perturbations (default 1)
   --order A,B,…      K2's node order, causes first (default: the column order)
   --max-parents N    at most N parents per node (default: no limit)
-  --score S          k2, bdeu or bic (default: k2 for k2, bic for hillclimb)
+  --score S          k2, bdeu or bic (default: k2 for k2, bic for hillclimb and tabu)
   --ess N            BDeu's equivalent sample size (default 1)
   --prune            K2: drop parents whose removal raises the score after each node's search
   --reference NET.bif  report missing / extra / reversed arcs against NET's structure, each with
@@ -32,7 +39,7 @@ Options:
 
 export const structureCommand: CliCommand = {
   name: 'structure',
-  summary: 'learn a network structure from data (K2 or hill climbing with K2/BDeu/BIC)',
+  summary: 'learn a network structure from data (K2, hill climbing or tabu search with K2/BDeu/BIC)',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({
@@ -40,12 +47,16 @@ export const structureCommand: CliCommand = {
       options: {
         method: { type: 'string' }, order: { type: 'string' }, 'max-parents': { type: 'string' }, score: { type: 'string' },
         ess: { type: 'string' }, prune: { type: 'boolean' }, reference: { type: 'string' }, prior: { type: 'string' },
-        out: { type: 'string' }, json: { type: 'boolean' },
+        out: { type: 'string' }, json: { type: 'boolean' }, tabu: { type: 'string' }, patience: { type: 'string' },
+        restarts: { type: 'string' }, perturb: { type: 'string' }, seed: { type: 'string' },
       },
     });
     if (positionals.length !== 1) throw new UsageError('give one data file');
     const method = values.method;
-    if (method !== 'k2' && method !== 'hillclimb') throw new UsageError('--method must be k2 or hillclimb');
+    if (method !== 'k2' && method !== 'hillclimb' && method !== 'tabu') throw new UsageError('--method must be k2, hillclimb or tabu');
+    const misplaced = (method === 'tabu' ? [] : ['tabu', 'patience']).concat(method === 'k2' ? ['restarts', 'perturb', 'seed'] : [])
+      .filter((o) => values[o as keyof typeof values] !== undefined);
+    if (misplaced.length) throw new UsageError(`--${misplaced[0]} does not apply to --method ${method}`);
     const score = (values.score ?? (method === 'k2' ? 'k2' : 'bic')) as ScoreName;
     if (!['k2', 'bdeu', 'bic'].includes(score)) throw new UsageError('--score must be k2, bdeu or bic');
     const ess = values.ess === undefined ? 1 : Number(values.ess);
@@ -72,10 +83,18 @@ export const structureCommand: CliCommand = {
   },
 };
 
-function search(data: CategoricalDataset, method: 'k2' | 'hillclimb', score: ScoreName, ess: number, values: { order?: string; 'max-parents'?: string; prune?: boolean }): StructureResult {
+type SearchArgs = Partial<Record<'order' | 'max-parents' | 'tabu' | 'patience' | 'restarts' | 'perturb' | 'seed', string>> & { prune?: boolean };
+
+function search(data: CategoricalDataset, method: StructureResultEntry['method'], score: ScoreName, ess: number, values: SearchArgs): StructureResult {
   const names = data.attributes.map((a) => a.name);
   const maxParents = integerOption('max-parents', values['max-parents'], names.length - 1);
-  if (method === 'hillclimb') return hillClimb(data, { maxParents, score, ess });
+  if (method !== 'k2') {
+    return hillClimb(data, {
+      maxParents, score, ess, tabu: method === 'tabu' ? integerOption('tabu', values.tabu, 10, 1) : 0,
+      patience: integerOption('patience', values.patience, 10), restarts: integerOption('restarts', values.restarts, 0),
+      perturb: integerOption('perturb', values.perturb, 5, 1), seed: integerOption('seed', values.seed, 1),
+    });
+  }
   const order = values.order?.split(',').map((s) => s.trim()).map((name) => {
     const i = names.indexOf(name);
     if (i < 0) throw new UsageError(`--order names '${name}', which is not a column (${names.join(', ')})`);

@@ -12,7 +12,8 @@ export const QUERY_FORMS = [
   'mean', 'mode', 'interval', 'bic', 'likelihood', 'learning_curve', 'accuracy',
 ] as const;
 
-export const LEARN_METHODS = ['em', 'gradient', 'k2'] as const;
+/** How a network's tables are learnt (structure methods: STRUCTURE_METHODS in language/check/queries.ts). */
+export const LEARN_METHODS = ['counting', 'em', 'gradient'] as const;
 export const SAMPLERS = ['likelihood_weighting', 'gibbs'] as const;
 export const PRIOR_FORMS = ['uniform', 'code'] as const;
 
@@ -20,6 +21,13 @@ export interface Parameter { name: string; doc: string }
 export interface Signature { label: string; doc: string; parameters: Parameter[] }
 
 /** Built-in functions (after `=` / `~` / `hypotheses X =`) and option blocks (`by em { … }`). */
+/** The random-restart options shared by hillclimb and tabu. */
+const RESTART_PARAMETERS: Parameter[] = [
+  { name: 'restarts', doc: 'random restarts from the best structure so far, perturbed (default 0)' },
+  { name: 'perturb', doc: 'random arc additions, removals or reversals before each restart (default 5)' },
+  { name: 'seed', doc: 'seed of the perturbations (default 1)' },
+];
+
 export const SIGNATURES: Record<string, Signature> = {
   naive_bayes: {
     label: 'naive_bayes(data, target, smoothing)', doc: 'Naive Bayes classifier over a data set (Mitchell §6.9).',
@@ -75,7 +83,16 @@ export const SIGNATURES: Record<string, Signature> = {
     ],
   },
   hillclimb: {
-    label: 'hillclimb { max_parents, score }', doc: 'Greedy hill climbing over structures: add, remove or reverse one arc at a time.',
-    parameters: [{ name: 'max_parents', doc: 'the most parents a node may get' }, { name: 'score', doc: 'bic (default), k2 or bdeu' }],
+    label: 'hillclimb { max_parents, score, restarts, perturb, seed }', doc: 'Greedy hill climbing over structures: add, remove or reverse one arc at a time.',
+    parameters: [{ name: 'max_parents', doc: 'the most parents a node may get' }, { name: 'score', doc: 'bic (default), k2 or bdeu' }, ...RESTART_PARAMETERS],
+  },
+  tabu: {
+    label: 'tabu { max_parents, score, tabu, patience, restarts, perturb, seed }',
+    doc: 'Tabu search (Bouckaert): hill climbing that goes on past a local maximum through structures not recently visited, keeping the best.',
+    parameters: [
+      { name: 'max_parents', doc: 'the most parents a node may get' }, { name: 'score', doc: 'bic (default), k2 or bdeu' },
+      { name: 'tabu', doc: 'how many recently visited structures may not be revisited (default 10)' },
+      { name: 'patience', doc: 'steps allowed without a new best before stopping (default 10)' }, ...RESTART_PARAMETERS,
+    ],
   },
 };

@@ -75,10 +75,10 @@ export interface LearnedNetworkResult extends ResultBase {
   cpts: Record<string, CptJson>;
 }
 
-/** `learn structure … by k2|hillclimb`: the arcs found, their score, and (if known) the true structure's differences. */
+/** `learn structure … by k2|hillclimb|tabu`: the arcs found, their score, and (if known) the true structure's differences. */
 export interface StructureResultEntry extends ResultBase {
   kind: 'structure';
-  method: 'k2' | 'hillclimb';
+  method: 'k2' | 'hillclimb' | 'tabu';
   /** The structure's score (log scale, larger is better) under `scoreName`. */
   score: number;
   scoreName: 'k2' | 'bdeu' | 'bic';

@@ -113,6 +113,17 @@ test('bayes structure: hill climbing and K2 print arcs and compare with a refere
   assert.ok(Number.isFinite(hc.score) && hc.scoreName === 'bic' && hc.arcs.length >= 3);
   assert.ok('network' in readBif(readFileSync(join(dir, 'hc.bif'), 'utf8')));
   io = capture();
+  assert.equal(await main(['structure', csv, '--method', 'tabu', '--tabu', '5', '--restarts', '2', '--perturb', '2', '--seed', '4', '--json'], io), 0, io.stderr);
+  const tabu = JSON.parse(io.stdout);
+  assert.equal(tabu.method, 'tabu');
+  assert.ok(tabu.score >= hc.score - 1e-9, `tabu ${tabu.score} vs hill climbing ${hc.score}`);
+  for (const [args, message] of [[['--method', 'hillclimb', '--tabu', '3'], /--tabu does not apply to --method hillclimb/], [['--method', 'k2', '--restarts', '3'], /--restarts does not apply/],
+    [['--method', 'tabu', '--perturb', '0'], /--perturb must be an integer ≥ 1/], [['--method', 'greedy'], /k2, hillclimb or tabu/]] as Array<[string[], RegExp]>) {
+    io = capture();
+    assert.equal(await main(['structure', csv, ...args], io), 2, args.join(' '));
+    assert.match(io.stderr, message);
+  }
+  io = capture();
   assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--out', join(dir, 'k2.bayes')], io), 0, io.stderr);
   assert.match(readFileSync(join(dir, 'k2.bayes'), 'utf8'), /^network learned \{[\s\S]*P\(Alarm \| Burglary, Earthquake\) \{/);
   io = capture();

@@ -66,10 +66,11 @@ test('sampled sprinkler data: the same arcs, score and counted CPTs as the engin
   const rows = Array.from({ length: sample.rowCount }, (_, r) => sample.columns.map((c, v) => net.variables[v]!.states[c[r]!]).join(','));
   writeFileSync(join(dir, 'days.csv'), 'Rain,Sprinkler,Wet\n' + rows.join('\n') + '\n');
   const data = await readDiscreteFile(join(dir, 'days.csv'));
-  const model = 'data Days from "days.csv"\nlearn structure K from Days by k2 { order: [Rain, Sprinkler, Wet], max_parents: 2 }\nlearn structure H from Days by hillclimb { score: bdeu }\n';
+  const model = 'data Days from "days.csv"\nlearn structure K from Days by k2 { order: [Rain, Sprinkler, Wet], max_parents: 2 }\nlearn structure H from Days by hillclimb { score: bdeu }\n' +
+    'learn structure T from Days by tabu { tabu: 5, patience: 4, restarts: 2, perturb: 1, seed: 9 }\n';
   const result = await run(model, { dir });
   assert.deepEqual(problems(result), []);
-  const [byK2, byHill] = entries(result, 'structure');
+  const [byK2, byHill, byTabu] = entries(result, 'structure');
   const direct = k2(data, { order: [0, 1, 2], maxParents: 2 });
   assert.deepEqual(byK2!.arcs.sort(), [['Rain', 'Wet'], ['Sprinkler', 'Wet']]);
   assert.equal(byK2!.score, direct.score);
@@ -78,6 +79,11 @@ test('sampled sprinkler data: the same arcs, score and counted CPTs as the engin
   assert.equal(byHill!.scoreName, 'bdeu');
   assert.equal(byHill!.score, climbed.score);
   assert.equal(byHill!.arcs.length, climbed.parents.flat().length);
+  const tabu = hillClimb(data, { score: 'bic', tabu: 5, patience: 4, restarts: 2, perturb: 1, seed: 9 });
+  assert.equal(byTabu!.method, 'tabu');
+  assert.equal(byTabu!.score, tabu.score);
+  assert.ok(tabu.score >= hillClimb(data, { score: 'bic' }).score);
+  assert.equal(byTabu!.arcs.length, tabu.parents.flat().length);
 });
 
 test('bad structure learning: clear diagnostics on the right line', async () => {
@@ -85,13 +91,18 @@ test('bad structure learning: clear diagnostics on the right line', async () => 
 learn structure S2 from D by k2 { score: aic }
 learn structure S3 from D by hillclimb { order: [A, B] }
 learn structure S4 from D by em
+learn structure S5 from D by hillclimb { tabu: 3, restarts: 2 }
+learn structure S6 from D by tabu { tabu: 0 }
 `;
   const result = await run(text);
-  assert.deepEqual(problems(result).map(([code, line]) => [code, line]), [['compile-error', 8], ['compile-error', 9], ['unknown-option', 11]]);
+  assert.deepEqual(problems(result).map(([code, line]) => [code, line]), [['compile-error', 8], ['compile-error', 9], ['unknown-option', 11], ['compile-error', 13]]);
   const m = problems(result).map(([, , message]) => message);
   assert.match(m[0]!, /order must list every column of 'D' once; missing: B/);
   assert.match(m[1]!, /score: must be one of k2, bdeu, bic/);
-  assert.match(m[2]!, /structures are learnt by k2 or hillclimb/);
-  assert.deepEqual(problems(result, 'warning').map(([code, line]) => [code, line]), [['unknown-option', 10]]);
-  assert.equal(entries(result, 'structure').length, 1);
+  assert.match(m[2]!, /structures are learnt by k2, hillclimb or tabu/);
+  assert.match(m[3]!, /tabu: must be an integer ≥ 1, not 0/);
+  const warnings = problems(result, 'warning');
+  assert.deepEqual(warnings.map(([code, line]) => [code, line]), [['unknown-option', 10], ['unknown-option', 12]]);
+  assert.match(warnings[1]![2]!, /'tabu' does not apply to structure learning by hillclimb/);
+  assert.equal(entries(result, 'structure').length, 2);
 });

@@ -7,10 +7,10 @@ import {
   checkAssignment, checkChoice, checkFinite, checkProbability, checkState, lookupVariable, modelScope, requireGlobal,
 } from './resolve.js';
 
-export const LEARN_METHODS = ['counting', 'em', 'gradient', 'k2', 'hillclimb'] as const;
-const STRUCTURE_METHODS: readonly string[] = ['k2', 'hillclimb'];
+export const STRUCTURE_METHODS = ['k2', 'hillclimb', 'tabu'] as const;
+export const LEARN_METHODS = ['counting', 'em', 'gradient', ...STRUCTURE_METHODS] as const;
 export const INFERENCE_METHODS = ['exact', 'variable_elimination', 'junction_tree', 'likelihood_weighting', 'gibbs', 'rejection'] as const;
-const LEARN_OPTIONS = ['iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts', 'score'];
+const LEARN_OPTIONS = ['iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts', 'score', 'tabu', 'patience', 'perturb'];
 const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
@@ -29,8 +29,8 @@ export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
   if (s.from) requireGlobal(ctx, s.from, ['data', 'corpus'], 'a data set');
   else if (s.structure) ctx.report.error('arguments', 'structure learning needs data: learn structure N from Data by k2', s.model.range);
   if (s.method && checkChoice(ctx, s.method, LEARN_METHODS, 'a learning method')) {
-    if (s.structure !== STRUCTURE_METHODS.includes(s.method.text)) {
-      ctx.report.error('unknown-option', s.structure ? 'structures are learnt by k2 or hillclimb' : `'${s.method.text}' learns structure: write 'learn structure …'`, s.method.range);
+    if (s.structure !== (STRUCTURE_METHODS as readonly string[]).includes(s.method.text)) {
+      ctx.report.error('unknown-option', s.structure ? 'structures are learnt by k2, hillclimb or tabu' : `'${s.method.text}' learns structure: write 'learn structure …'`, s.method.range);
     }
   }
   checkOptions(ctx, s.options, LEARN_OPTIONS, 'learn');

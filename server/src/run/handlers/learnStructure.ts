@@ -1,11 +1,13 @@
 /**
- * `learn structure S from D by k2|hillclimb { order, max_parents, score }` (Mitchell §6.11.6):
- * arcs by K2 (given a node order) or hill climbing, scored by K2, BDeu or BIC. The structure
+ * `learn structure S from D by k2|hillclimb|tabu { order, max_parents, score, … }` (Mitchell §6.11.6):
+ * arcs by K2 (given a node order), hill climbing or tabu search (both with optional seeded random
+ * restarts), scored by K2, BDeu or BIC. The structure
  * becomes the network S over D's columns, its CPTs by counting, for later `… in S` queries.
  */
 import type * as A from '../../language/ast.js';
 import { k2 } from '../../engine/k2.js';
-import { hillClimb } from '../../engine/hillClimb.js';
+import { hillClimb, type HillClimbOptions } from '../../engine/hillClimb.js';
+import { STRUCTURE_METHODS } from '../../language/check/queries.js';
 import { arcsOf, type ScoreName } from '../../engine/structureScore.js';
 import { networkFromStructure } from '../../engine/cptLearning.js';
 import type { CategoricalDataset } from '../../engine/categoricalData.js';
@@ -16,22 +18,21 @@ import { LearnOptions } from '../learnOptions.js';
 import type { StructureResultEntry } from '../runResult.js';
 import { cptsToJson } from '../learningResults.js';
 
-const METHODS = ['k2', 'hillclimb'] as const;
 const SCORES: readonly ScoreName[] = ['k2', 'bdeu', 'bic'];
 
 async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const s = ctx.statement as A.LearnStmt;
   if (!s.from) throw new CompileError(`say which data: learn structure ${s.model.text} from DATA by k2`, s.model.range);
   const method = s.method?.text ?? 'k2';
-  if (!(METHODS as readonly string[]).includes(method)) throw new CompileError(`a structure is learnt by k2 or hillclimb, not ${method}`, s.method!.range);
+  if (!(STRUCTURE_METHODS as readonly string[]).includes(method)) throw new CompileError(`a structure is learnt by ${STRUCTURE_METHODS.join(', ')}, not ${method}`, s.method!.range);
   const data = await modelData(ctx, s.from);
   const options = new LearnOptions(s.options);
-  const diagnostics = options.unused(method === 'k2' ? ['order', 'max_parents', 'score'] : ['max_parents', 'score'], `structure learning by ${method}`);
+  const diagnostics = options.unused(USED[method as keyof typeof USED], `structure learning by ${method}`);
   const names = data.attributes.map((a) => a.name);
   const score = options.choice('score', SCORES, method === 'k2' ? 'k2' : 'bic');
   const maxParents = options.number('max_parents', names.length - 1, { integer: true, min: 0 });
   const common = { score, maxParents, signal: ctx.signal };
-  const found = method === 'k2' ? k2(data, { ...common, order: nodeOrder(options, data, s.from) }) : hillClimb(data, common);
+  const found = method === 'k2' ? k2(data, { ...common, order: nodeOrder(options, data, s.from) }) : hillClimb(data, { ...common, ...searchOptions(options, method === 'tabu') });
   if (found.cancelled) {
     return { results: [], diagnostics: [...diagnostics, { severity: 'warning', code: 'cancelled', range: s.range, message: `structure search cancelled; ${s.model.text} is not learnt` }] };
   }
@@ -44,6 +45,24 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
     headline: `${s.model.text} · ${arcs.length} arc${arcs.length === 1 ? '' : 's'} · ${score} score ${found.score.toFixed(4)}`,
   };
   return { results: [result], diagnostics };
+}
+
+const RESTART_OPTIONS = ['restarts', 'perturb', 'seed'];
+/** The options each method takes. */
+const USED = {
+  k2: ['order', 'max_parents', 'score'], hillclimb: ['max_parents', 'score', ...RESTART_OPTIONS],
+  tabu: ['max_parents', 'score', 'tabu', 'patience', ...RESTART_OPTIONS],
+} as const;
+
+/** Tabu list, patience and restarts for hillClimb (tabu 0: plain hill climbing). */
+function searchOptions(options: LearnOptions, tabu: boolean): HillClimbOptions {
+  return {
+    tabu: tabu ? options.number('tabu', 10, { integer: true, min: 1 }) : 0,
+    patience: options.number('patience', 10, { integer: true, min: 0 }),
+    restarts: options.number('restarts', 0, { integer: true, min: 0 }),
+    perturb: options.number('perturb', 5, { integer: true, min: 1 }),
+    seed: options.number('seed', 1, { integer: true }),
+  };
 }
 
 /** K2's order: every column once, causes first; default the data's column order. */
