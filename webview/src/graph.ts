@@ -11,7 +11,7 @@ import { figure } from './charts.js';
 export interface GraphNode {
   id: string;
   /** One bar per state (posterior marginals); absent for structure-only graphs. */
-  bars?: Array<{ state: string; p: number; stderr?: number }>;
+  bars?: Array<{ state: string; p: number }>;
   /** The observed state of an evidence node. */
   evidence?: string;
   /** The tooltip's content (e.g. the CPT). */
