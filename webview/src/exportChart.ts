@@ -29,7 +29,7 @@ function fileName(name: string): string {
 }
 
 /** The chart as a self-contained SVG document with its theme colours resolved. */
-export function standaloneSvg(chart: SVGSVGElement): string {
+function standaloneSvg(chart: SVGSVGElement): string {
   const clone = chart.cloneNode(true) as SVGSVGElement;
   inlineStyles(chart, clone);
   clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');

@@ -41,7 +41,7 @@ function nodeHeight(n: GraphNode, compact: boolean): number {
   return 22 + Math.min(n.bars.length, BAR_ROWS) * ROW_H + (n.bars.length > BAR_ROWS ? ROW_H : 0) + 4;
 }
 
-export function layoutGraph(nodes: GraphNode[], edges: GraphEdge[], compact: boolean): Layout {
+function layoutGraph(nodes: GraphNode[], edges: GraphEdge[], compact: boolean): Layout {
   const g = new dagre.graphlib.Graph();
   g.setGraph({ rankdir: 'TB', nodesep: 18, ranksep: compact ? 36 : 44, marginx: 12, marginy: 12 });
   g.setDefaultEdgeLabel(() => ({}));
