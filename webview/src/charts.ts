@@ -19,6 +19,11 @@ export function figure(name: string, label: string, chart: SVGSVGElement, rows?:
   return h('figure', {}, chart, h('figcaption', {}, h('span', {}, label), ...saveButtons(name, chart), ...copy));
 }
 
+/** The statement's line for a chart's file name (`posterior-line12`), 1-based as the editor shows it. */
+export function atLine(e: { range: { start: { line: number } } }): string {
+  return `line${e.range.start.line + 1}`;
+}
+
 export interface BarSeries { name: string; className: string; values: (number | undefined)[] }
 
 /** Horizontal grouped bars on [0, max]: one group per category, one bar per series. */
