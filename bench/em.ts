@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { gaussianMixture, mixtureStart, type MixtureParameters } from '../server/src/engine/gaussianMixture.js';
 import { createRng } from '../server/src/engine/random.js';
 import type { NumericData } from '../server/src/engine/dataset.js';
+import { coldWarm } from './support/peerProcess.js';
 
 const PYTHON = '/usr/bin/python3';
 const ITERATIONS = 20;
@@ -61,9 +62,8 @@ print(json.dumps({'times': times, 'score': float(np.mean(m.log_probability(X))),
 `;
 
 interface PeerRun { times: number[]; score: number; iterations: number }
-interface Timing { cold: number; warm: number }
 /** One side of the table: a run's iteration count, timings and mean log-likelihood. */
-interface Side { iterations: number; timing: Timing; meanLogLikelihood: number }
+interface Side { iterations: number; timing: ReturnType<typeof coldWarm>; meanLogLikelihood: number }
 
 function sample(n: number, seed: number): NumericData {
   const rng = createRng(seed);
@@ -78,11 +78,6 @@ function sample(n: number, seed: number): NumericData {
   return { names: ['x', 'y'], values, rows: n, dims: 2 };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-}
-
 /** Ours: one warm-up iteration, then REPEATS timed fits of ITERATIONS iterations. */
 function ours(x: NumericData, init: MixtureParameters, regCovar: number): Side {
   const times: number[] = [];
@@ -92,7 +87,7 @@ function ours(x: NumericData, init: MixtureParameters, regCovar: number): Side {
     fit = gaussianMixture(x, { k: K, init, maxIterations: ITERATIONS, tolerance: 0, regCovar });
     times.push((performance.now() - t0) / 1000);
   }
-  return { iterations: fit.iterations, timing: timingOf(times), meanLogLikelihood: fit.logLikelihood / x.rows };
+  return { iterations: fit.iterations, timing: coldWarm(times), meanLogLikelihood: fit.logLikelihood / x.rows };
 }
 
 /** A Python peer's run, or the reason it could not run. */
@@ -100,11 +95,7 @@ function peer(script: string, input: object): Side | string {
   const r = spawnSync(PYTHON, ['-c', script], { encoding: 'utf8', input: JSON.stringify({ ...input, k: K, iterations: ITERATIONS, repeats: REPEATS }) });
   if (r.status !== 0) return `unavailable (${r.stderr.trim().split('\n').pop()})`;
   const run = JSON.parse(r.stdout) as PeerRun;
-  return { iterations: run.iterations, timing: timingOf(run.times), meanLogLikelihood: run.score };
-}
-
-function timingOf(times: number[]): Timing {
-  return { cold: times[0]!, warm: median(times.slice(1)) };
+  return { iterations: run.iterations, timing: coldWarm(run.times), meanLogLikelihood: run.score };
 }
 
 const HEADINGS = ['iterations', 'cold s', 'warm s', 'ours ÷ peer warm (cold)', 'mean log-likelihood'];

@@ -97,26 +97,20 @@ async function chain(): Promise<void> {
       textDocument: { uri }, position: { line: queryLine, character: 9 },
     }));
     let version = 1;
-    await measure('diagnostics after a change', async () => {
+    /** One sample: the next version's change sent, until the server publishes that version's diagnostics. */
+    const changeUntilDiagnostics = (change: (version: number) => object) => async () => {
       version++;
       const published = lsp.nextNotification<{ uri: string; version?: number }>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.version === version);
-      const value = version % 2 === 0 ? '0.4' : '0.5';
-      await lsp.connection.sendNotification('textDocument/didChange', {
-        textDocument: { uri, version },
-        contentChanges: [{ range: { start: { line: rowLine, character: 10 }, end: { line: rowLine, character: 13 } }, text: value }],
-      });
+      await lsp.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change(version)] });
       await published;
-    }, 200, lsp.process.pid);
+    };
+    await measure('diagnostics after a change', changeUntilDiagnostics((v) => (
+      { range: { start: { line: rowLine, character: 10 }, end: { line: rowLine, character: 13 } }, text: v % 2 === 0 ? '0.4' : '0.5' }
+    )), 200, lsp.process.pid);
     // A line inserted and removed again: every statement below moves (the worst case for reuse).
-    await measure('diagnostics after a new line', async () => {
-      version++;
-      const published = lsp.nextNotification<{ uri: string; version?: number }>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.version === version);
-      const change = version % 2 === 0
-        ? { range: { start: { line: rowLine, character: 0 }, end: { line: rowLine, character: 0 } }, text: '\n' }
-        : { range: { start: { line: rowLine, character: 0 }, end: { line: rowLine + 1, character: 0 } }, text: '' };
-      await lsp.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
-      await published;
-    }, 200, lsp.process.pid);
+    await measure('diagnostics after a new line', changeUntilDiagnostics((v) => (v % 2 === 0
+      ? { range: { start: { line: rowLine, character: 0 }, end: { line: rowLine, character: 0 } }, text: '\n' }
+      : { range: { start: { line: rowLine, character: 0 }, end: { line: rowLine + 1, character: 0 } }, text: '' })), 200, lsp.process.pid);
   } finally {
     await lsp.close();
   }

@@ -57,7 +57,7 @@ function sampler(variables: BifVariable[], tables: BifTable[], seed: number): ()
   };
 }
 
-export function alarmModel(lines: number): string {
+function alarmModel(lines: number): string {
   const { variables, tables } = readBif(readFileSync(bifPath, 'utf8'));
   const out: string[] = ['/// ALARM (Beinlich et al. 1989), converted from the bnlearn BIF for this benchmark.', 'network Alarm {'];
   for (const v of variables) out.push(`  variable ${v.name} { ${v.states.join(', ')} }`);
@@ -81,7 +81,7 @@ export function alarmModel(lines: number): string {
 }
 
 /** Without the shared data: a chain of binary variables of the same total size. */
-export function syntheticModel(lines: number): string {
+function syntheticModel(lines: number): string {
   const out = ['network Chain {', '  variable X0 : bool', '  P(X0) = 0.5'];
   let i = 1;
   for (; out.length < lines / 2; i++) out.push(`  variable X${i} : bool`, `  P(X${i} | X${i - 1}) { true: 0.9, false: 0.2 }`);

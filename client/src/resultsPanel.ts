@@ -21,6 +21,8 @@ export interface PanelHost {
 
 /** What `bayes/runResult` carries: the run record without the text it saw. */
 export type RunResultNotification = Omit<RunRecord, 'text'>;
+/** What both server messages tell of a finished run. */
+type FinishedRun = Pick<ShowMessage, 'state' | 'cached' | 'result'>;
 
 export class ResultsPanel {
   private static readonly panels = new Map<string, ResultsPanel>();
@@ -51,7 +53,7 @@ export class ResultsPanel {
 
   /** A run finished: the model's panel, if open, shows it. */
   static runFinished(message: RunResultNotification): void {
-    ResultsPanel.panels.get(message.uri)?.show({ type: 'show', version: RUN_RESULT_VERSION, uri: message.uri, model: fileName(Uri.parse(message.uri)), state: message.state, cached: message.cached, result: message.result });
+    ResultsPanel.panels.get(message.uri)?.show(message);
   }
 
   static problemsChanged(uris: readonly Uri[]): void {
@@ -76,9 +78,14 @@ export class ResultsPanel {
     if (this.ready) void this.panel.webview.postMessage(message);
   }
 
-  private show(message: ShowMessage): void {
-    this.last = message;
-    this.post(message);
+  private show(run: FinishedRun): void {
+    this.last = this.showMessage(run);
+    this.post(this.last);
+  }
+
+  /** The webview's `show` message for a finished run (from `bayes/runResult` or `bayes/lastResult`). */
+  private showMessage(run: FinishedRun): ShowMessage {
+    return { type: 'show', version: RUN_RESULT_VERSION, uri: this.model.toString(), model: fileName(this.model), state: run.state, cached: run.cached, result: run.result };
   }
 
   private setFocus(view: PanelView, network?: string): void {
@@ -105,7 +112,7 @@ export class ResultsPanel {
     this.ready = true;
     if (!this.last) {
       const last = await this.host.client()?.sendRequest<LastResult | null>('bayes/lastResult', { uri: this.model.toString() }).catch(() => null);
-      if (last && !this.last) this.last = { type: 'show', version: RUN_RESULT_VERSION, uri: this.model.toString(), model: fileName(this.model), state: last.state, cached: last.cached, result: last.result };
+      if (last && !this.last) this.last = this.showMessage(last);
     }
     if (this.last) this.post(this.last);
     this.sendProblems();

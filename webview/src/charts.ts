@@ -19,6 +19,11 @@ export function figure(name: string, label: string, chart: SVGSVGElement, rows?:
   return h('figure', {}, chart, h('figcaption', {}, h('span', {}, label), ...saveButtons(name, chart), ...copy));
 }
 
+/** The statement's line for a chart's file name (`posterior-line12`), 1-based as the editor shows it. */
+export function atLine(e: { range: { start: { line: number } } }): string {
+  return `line${e.range.start.line + 1}`;
+}
+
 export interface BarSeries { name: string; className: string; values: (number | undefined)[] }
 
 /** Horizontal grouped bars on [0, max]: one group per category, one bar per series. */
@@ -129,6 +134,7 @@ export function extent(values: number[]): [number, number] {
 /** Stacked horizontal bars (e.g. L(h) + L(D|h)), the best rows marked. */
 export function stackedBars(name: string, label: string, partNames: string[], rows: Array<{ label: string; parts: number[] }>, best: Set<string>): HTMLElement {
   const rowH = 20;
+  const total = (r: { parts: number[] }) => r.parts.reduce((a, b) => a + b, 0);
   const max = Math.max(1e-12, ...rows.map((r) => r.parts.reduce((a, b) => a + Math.max(0, b), 0)));
   const height = 22 + rows.length * rowH;
   const root = svg('svg', { width: LABEL_W + BAR_W + 120, height, viewBox: `0 0 ${LABEL_W + BAR_W + 120} ${height}` });
@@ -142,8 +148,7 @@ export function stackedBars(name: string, label: string, partNames: string[], ro
       root.append(svg('rect', { x, y, width: w, height: rowH - 4, class: `bar s${j}`, 'data-value': v }, svg('title', {}, `${r.label} · ${partNames[j]}: ${v}`)));
       x += w;
     });
-    const total = r.parts.reduce((a, b) => a + b, 0);
-    root.append(svg('text', { x: x + 4, y: y + rowH / 2 - 1, class: 'value', 'dominant-baseline': 'middle' }, `${num(total)}${best.has(r.label) ? '  ◀ MDL' : ''}`));
+    root.append(svg('text', { x: x + 4, y: y + rowH / 2 - 1, class: 'value', 'dominant-baseline': 'middle' }, `${num(total(r))}${best.has(r.label) ? '  ◀ MDL' : ''}`));
   });
-  return figure(name, label, root, () => [['', ...partNames, 'total'], ...rows.map((r) => [r.label, ...r.parts, r.parts.reduce((a, b) => a + b, 0)])]);
+  return figure(name, label, root, () => [['', ...partNames, 'total'], ...rows.map((r) => [r.label, ...r.parts, total(r)])]);
 }

@@ -3,7 +3,7 @@
  * resolve, so the computed styles are written onto a clone before it is serialised; the host
  * writes the file (a webview cannot).
  */
-import { h } from './dom.js';
+import { h, svg } from './dom.js';
 import { post } from './host.js';
 
 const STYLED = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-opacity', 'opacity', 'font-family', 'font-size', 'font-weight', 'visibility', 'display'] as const;
@@ -29,18 +29,14 @@ function fileName(name: string): string {
 }
 
 /** The chart as a self-contained SVG document with its theme colours resolved. */
-export function standaloneSvg(chart: SVGSVGElement): string {
+function standaloneSvg(chart: SVGSVGElement): string {
   const clone = chart.cloneNode(true) as SVGSVGElement;
   inlineStyles(chart, clone);
   clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   const { width, height } = size(chart);
   clone.setAttribute('width', String(width));
   clone.setAttribute('height', String(height));
-  const background = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-  background.setAttribute('width', '100%');
-  background.setAttribute('height', '100%');
-  background.setAttribute('fill', getComputedStyle(document.body).backgroundColor);
-  clone.insertBefore(background, clone.firstChild);
+  clone.prepend(svg('rect', { width: '100%', height: '100%', fill: getComputedStyle(document.body).backgroundColor }));
   return new XMLSerializer().serializeToString(clone);
 }
 

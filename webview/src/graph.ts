@@ -11,7 +11,7 @@ import { figure } from './charts.js';
 export interface GraphNode {
   id: string;
   /** One bar per state (posterior marginals); absent for structure-only graphs. */
-  bars?: Array<{ state: string; p: number; stderr?: number }>;
+  bars?: Array<{ state: string; p: number }>;
   /** The observed state of an evidence node. */
   evidence?: string;
   /** The tooltip's content (e.g. the CPT). */
@@ -41,7 +41,7 @@ function nodeHeight(n: GraphNode, compact: boolean): number {
   return 22 + Math.min(n.bars.length, BAR_ROWS) * ROW_H + (n.bars.length > BAR_ROWS ? ROW_H : 0) + 4;
 }
 
-export function layoutGraph(nodes: GraphNode[], edges: GraphEdge[], compact: boolean): Layout {
+function layoutGraph(nodes: GraphNode[], edges: GraphEdge[], compact: boolean): Layout {
   const g = new dagre.graphlib.Graph();
   g.setGraph({ rankdir: 'TB', nodesep: 18, ranksep: compact ? 36 : 44, marginx: 12, marginy: 12 });
   g.setDefaultEdgeLabel(() => ({}));

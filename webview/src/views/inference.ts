@@ -1,6 +1,6 @@
 /** Answers of queries on belief networks: marginals, P(X | e), MPE, sensitivity, d-separation. */
 import type { IndependenceResult, MarginalsResult, MpeResultEntry, ProbabilityResult, SensitivityResult } from '../../../server/src/run/runResult.js';
-import { barChart } from '../charts.js';
+import { atLine, barChart } from '../charts.js';
 import { h } from '../dom.js';
 import { dataTable } from '../table.js';
 
@@ -10,7 +10,7 @@ export function probabilityView(e: ProbabilityResult): HTMLElement[] {
   const labels = e.table.map((r) => r.states.join(', '));
   return [
     h('p', {}, `${e.network} · evidence: ${evidenceText(e.evidence)} · ${e.method}${e.samples ? `, ${e.samples} samples, seed ${e.seed}` : ''}`),
-    barChart(`probability-line${e.range.start.line + 1}`, `P(${e.variables.join(', ')} | evidence)`, labels, [{ name: 'P', className: 'posterior', values: e.table.map((r) => r.p) }]),
+    barChart(`probability-${atLine(e)}`, `P(${e.variables.join(', ')} | evidence)`, labels, [{ name: 'P', className: 'posterior', values: e.table.map((r) => r.p) }]),
     dataTable('probability table', [
       ...e.variables.map((v, i) => ({ title: v, value: (r: ProbabilityResult['table'][number]) => r.states[i] })),
       { title: 'P', value: (r) => r.p },

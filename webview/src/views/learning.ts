@@ -1,14 +1,12 @@
 /** Learning results: EM traces, mixtures, naive Bayes classes, evaluations, learned structures, regressions. */
 import type { ClassifyResult, EvaluationResult, LearnedNetworkResult, LearningCurveResult, LeastSquaresResult, LogisticResult, MixtureResult, StructureResultEntry } from '../../../server/src/run/runResult.js';
-import { barChart, lineChart } from '../charts.js';
+import { atLine, barChart, lineChart } from '../charts.js';
 import { h } from '../dom.js';
 import { num, prob } from '../format.js';
 import { graphView, type GraphEdge } from '../graph.js';
 import { copyButton, dataTable } from '../table.js';
 import { mixtureChart } from './mixture.js';
 import { cptTable } from './network.js';
-
-const line = (e: { range: { start: { line: number } } }) => `line${e.range.start.line + 1}`;
 
 /** Log-likelihood after each iteration (index 0 = the start). */
 function traceChart(name: string, trace: number[]): HTMLElement | null {
@@ -20,7 +18,7 @@ export function learnedNetworkView(e: LearnedNetworkResult): HTMLElement[] {
   const status = `${e.method} · ${e.records} records (${e.patterns} patterns) · ${e.iterations} iterations · ${e.converged ? 'converged' : 'not converged'} · log-likelihood ${num(e.logLikelihood, 6)}`;
   const out: HTMLElement[] = [h('p', {}, status)];
   if (e.hidden.length) out.push(h('p', {}, `Hidden (no data): ${e.hidden.join(', ')}`));
-  const trace = traceChart(`em-${e.network}-${line(e)}`, e.trace);
+  const trace = traceChart(`em-${e.network}-${atLine(e)}`, e.trace);
   if (trace) out.push(trace);
   if (e.runs.length > 1) {
     out.push(dataTable('restarts', [
@@ -41,7 +39,7 @@ export function mixtureView(e: MixtureResult): HTMLElement[] {
   ];
   const chart = mixtureChart(e);
   if (chart) out.push(chart);
-  const trace = traceChart(`mixture-${line(e)}`, e.trace);
+  const trace = traceChart(`mixture-${atLine(e)}`, e.trace);
   if (trace) out.push(trace);
   out.push(dataTable('mixture components', [
     { title: 'component', value: (r) => r.j + 1 },
@@ -56,7 +54,7 @@ export function classifyView(e: ClassifyResult): HTMLElement[] {
   const out: HTMLElement[] = [h('p', {}, `${e.classifier} predicts ${e.predicted ?? '— (every class has probability 0)'}`
     + (e.words ? ` · ${e.words.used} word positions used, ${e.words.ignored} not in the vocabulary` : ''))];
   if (e.classes.some((c) => c.posterior !== undefined)) {
-    out.push(barChart(`classify-${line(e)}`, 'P(class | instance)', e.classes.map((c) => c.value),
+    out.push(barChart(`classify-${atLine(e)}`, 'P(class | instance)', e.classes.map((c) => c.value),
       [{ name: 'P(v | x)', className: 'posterior', values: e.classes.map((c) => c.posterior) }], e.predicted ? { [e.predicted]: ['predicted'] } : {}));
   }
   out.push(dataTable('class scores', [
@@ -100,7 +98,7 @@ function confusionMatrix(names: string[], confusion: number[][]): HTMLElement {
 
 export function learningCurveView(e: LearningCurveResult): HTMLElement[] {
   return [
-    lineChart(`learning-curve-${line(e)}`, `Accuracy of ${e.classifier} against training-set size (seed ${e.seed})`, 'training examples', 'accuracy',
+    lineChart(`learning-curve-${atLine(e)}`, `Accuracy of ${e.classifier} against training-set size (seed ${e.seed})`, 'training examples', 'accuracy',
       [{ name: 'accuracy', className: 'posterior', points: e.points.map((p) => [p.trainingSize, p.accuracy]) }]),
     dataTable('learning curve', [{ title: 'training examples', value: (p) => p.trainingSize }, { title: 'accuracy', value: (p) => p.accuracy }], e.points),
   ];
@@ -128,7 +126,7 @@ export function structureView(e: StructureResultEntry): HTMLElement[] {
     h('p', {}, `${e.method} · ${e.scoreName} score ${num(e.score, 6)} · ${e.arcs.length} arcs`
       + (c ? ` · against ${c.reference}: ${c.missing.length} missing, ${c.extra.length} extra, ${c.reversed.length} reversed` : '')),
     graphView(names.map((id) => ({ id })), edges, {
-      name: `structure-${line(e)}`, label: 'Learned structure',
+      name: `structure-${atLine(e)}`, label: 'Learned structure',
       legend: c ? [['matching arc', 'matched'], ['extra arc', 'extra'], ['reversed arc', 'reversed'], ['missing arc (reference only)', 'missing']] : undefined,
     }),
   ];

@@ -4,7 +4,7 @@
  * under each component's mean with its 1σ and 2σ ellipses. Without `points`, the fit alone.
  */
 import type { MixtureResult } from '../../../server/src/run/runResult.js';
-import { axes, extent, figure, polyline } from '../charts.js';
+import { atLine, axes, extent, figure, polyline } from '../charts.js';
 import { svg } from '../dom.js';
 
 export function mixtureChart(e: MixtureResult): HTMLElement | null {
@@ -31,7 +31,7 @@ function densityChart(e: MixtureResult): HTMLElement {
   plot.root.append(polyline(plot, xs.map((x, i) => [x, total[i]!]), 'total'));
   comp.forEach((c, j) => plot.root.append(polyline(plot, xs.map((x, i) => [x, c[i]!]), `component c${j % 6}`)));
   const label = `${data.length ? `Histogram of ${sampleNote(e)} and the` : 'The'} fitted density (components weighted, and their sum)`;
-  return figure(`mixture-density-line${e.range.start.line + 1}`, label, plot.root,
+  return figure(`mixture-density-${atLine(e)}`, label, plot.root,
     () => [['from', 'to', 'count'], ...bins.map((b) => [b.from, b.to, b.count])]);
 }
 
@@ -80,7 +80,7 @@ function ellipseChart(e: MixtureResult): HTMLElement {
       svg('title', {}, `component ${j + 1}: weight ${e.weights[j]}, mean (${m.join(', ')})`)));
   });
   const label = `${points.length ? `${sampleNote(e)[0]!.toUpperCase()}${sampleNote(e).slice(1)}, coloured by their most responsible component, and the` : 'The'} fitted components: means with 1σ and 2σ ellipses`;
-  return figure(`mixture-ellipses-line${e.range.start.line + 1}`, label, plot.root,
+  return figure(`mixture-ellipses-${atLine(e)}`, label, plot.root,
     () => [[...e.dimensions, 'component'], ...points.map((p, i) => [...p, owner(i) + 1 || undefined])]);
 }
 

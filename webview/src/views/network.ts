@@ -13,7 +13,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   const byName = new Map(e.variables.map((v) => [v.name, v]));
   const nodes: GraphNode[] = e.variables.map((v) => ({
     id: v.name,
-    bars: v.states.map((state, i) => ({ state, p: v.marginal[i]!, stderr: v.stderr?.[i] })),
+    bars: v.states.map((state, i) => ({ state, p: v.marginal[i]! })),
     evidence: v.evidence,
     tooltip: () => cptTable(v.name, v.states, v.cpt, TOOLTIP_ROWS),
   }));

@@ -1,6 +1,6 @@
 /** Bayesian learning over hypothesis spaces (Mitchell §6.2–6.9): priors, posteriors, MAP/ML, version spaces. */
 import type { GibbsResultEntry, LikelihoodResult, OptimalResult, ParameterResult, PosteriorResult, VersionSpaceResult } from '../../../server/src/run/runResult.js';
-import { barChart, lineChart } from '../charts.js';
+import { atLine, barChart, lineChart } from '../charts.js';
 import { h } from '../dom.js';
 import { prob } from '../format.js';
 import { dataTable } from '../table.js';
@@ -10,7 +10,7 @@ export function posteriorView(e: PosteriorResult): HTMLElement[] {
   const marks: Record<string, string[]> = {};
   for (const m of e.map) (marks[m] ??= []).push('MAP');
   for (const m of e.ml) (marks[m] ??= []).push('ML');
-  const chart = barChart(`posterior-line${e.range.start.line + 1}`, `Prior and posterior of each hypothesis`, names, [
+  const chart = barChart(`posterior-${atLine(e)}`, `Prior and posterior of each hypothesis`, names, [
     { name: 'P(h)', className: 'prior', values: e.rows.map((r) => r.prior) },
     { name: 'P(h|D)', className: 'posterior', values: e.rows.map((r) => r.posterior) },
   ], marks);
@@ -41,7 +41,7 @@ function sequenceView(e: PosteriorResult): HTMLElement[] {
   const steps = e.sequence;
   const charts = e.rows.slice(0, MAX_SEQUENCE_CHARTS).map((r, i) => {
     const points: Array<[number, number]> = [[0, r.prior], ...steps.map((s, j): [number, number] => [j + 1, s.posterior[i]!])];
-    return lineChart(`sequence-line${e.range.start.line + 1}-${r.hypothesis}`, `P(${r.hypothesis} | data seen)`, 'data seen', `P(${r.hypothesis}|D)`,
+    return lineChart(`sequence-${atLine(e)}-${r.hypothesis}`, `P(${r.hypothesis} | data seen)`, 'data seen', `P(${r.hypothesis}|D)`,
       [{ name: r.hypothesis, className: 'posterior', points }], { yDomain: [0, 1], width: 240, height: 150, integerX: true });
   });
   const more = e.rows.length > MAX_SEQUENCE_CHARTS ? [h('p', {}, `… and ${e.rows.length - MAX_SEQUENCE_CHARTS} more hypotheses (in the table below)`)] : [];
@@ -78,7 +78,7 @@ function boundary(title: string, hypotheses: string[][]): HTMLElement {
 export function optimalView(e: OptimalResult): HTMLElement[] {
   return [
     h('p', {}, `Bayes optimal: ${e.optimal} · h_MAP = ${e.map} predicts ${e.mapPrediction}`),
-    barChart(`optimal-line${e.range.start.line + 1}`, 'P(v|D) of each value', e.values.map((v) => v.value),
+    barChart(`optimal-${atLine(e)}`, 'P(v|D) of each value', e.values.map((v) => v.value),
       [{ name: 'P(v|D)', className: 'posterior', values: e.values.map((v) => v.probability) }], { [e.optimal]: ['optimal'] }),
   ];
 }
@@ -86,7 +86,7 @@ export function optimalView(e: OptimalResult): HTMLElement[] {
 export function gibbsView(e: GibbsResultEntry): HTMLElement[] {
   return [
     h('p', {}, `Gibbs algorithm, seed ${e.seed}, ${e.draws.length} draw(s)`),
-    barChart(`gibbs-line${e.range.start.line + 1}`, 'Fraction of draws predicting each value', e.frequencies.map((f) => f.value),
+    barChart(`gibbs-${atLine(e)}`, 'Fraction of draws predicting each value', e.frequencies.map((f) => f.value),
       [{ name: 'fraction', className: 'posterior', values: e.frequencies.map((f) => f.fraction) }]),
   ];
 }
