@@ -121,7 +121,8 @@ export function structureView(e: StructureResultEntry): HTMLElement[] {
     return { from, to, className, title: `${from} → ${to}${className && className !== 'matched' ? ` (${className}${why})` : ''}` };
   });
   (c?.missing ?? []).forEach(([from, to], i) => edges.push({ from, to, className: 'missing', title: `${from} → ${to} (missing: in ${c!.reference} only${change('missing', i)})` }));
-  const names = [...new Set(edges.flatMap((a) => [a.from, a.to]))];
+  // Every variable, arcs or not: `bayes run` gives each its CPT; the CLI's JSON has only the arcs.
+  const names = [...new Set([...Object.keys(e.cpts ?? {}), ...edges.flatMap((a) => [a.from, a.to])])];
   return [
     h('p', {}, `${e.method} · ${e.scoreName} score ${num(e.score, 6)} · ${e.arcs.length} arcs`
       + (c ? ` · against ${c.reference}: ${c.missing.length} missing, ${c.extra.length} extra, ${c.reversed.length} reversed` : '')),
