@@ -1,5 +1,5 @@
 /**
- * The words of the language the editor offers: statement keywords, query forms, methods and
+ * The words of the language the editor offers: statement keywords, query forms and
  * the signatures of the built-in functions and learning options (for completion and signature help).
  */
 export const STATEMENT_KEYWORDS = [
@@ -12,15 +12,9 @@ export const QUERY_FORMS = [
   'mean', 'mode', 'interval', 'bic', 'likelihood', 'learning_curve', 'accuracy',
 ] as const;
 
-/** How a network's tables are learnt (structure methods: STRUCTURE_METHODS in language/check/queries.ts). */
-export const LEARN_METHODS = ['counting', 'em', 'gradient'] as const;
-export const SAMPLERS = ['likelihood_weighting', 'gibbs'] as const;
-export const PRIOR_FORMS = ['uniform', 'code'] as const;
-
 export interface Parameter { name: string; doc: string }
 export interface Signature { label: string; doc: string; parameters: Parameter[] }
 
-/** Built-in functions (after `=` / `~` / `hypotheses X =`) and option blocks (`by em { … }`). */
 /** The random-restart options shared by hillclimb and tabu. */
 const RESTART_PARAMETERS: Parameter[] = [
   { name: 'restarts', doc: 'random restarts from the best structure so far, perturbed (default 0)' },
@@ -28,6 +22,7 @@ const RESTART_PARAMETERS: Parameter[] = [
   { name: 'seed', doc: 'seed of the perturbations (default 1)' },
 ];
 
+/** Built-in functions (after `=` / `~` / `hypotheses X =`) and option blocks (`by em { … }`). */
 export const SIGNATURES: Record<string, Signature> = {
   naive_bayes: {
     label: 'naive_bayes(data, target, smoothing)', doc: 'Naive Bayes classifier over a data set (Mitchell §6.9).',
