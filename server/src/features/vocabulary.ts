@@ -15,6 +15,10 @@ export const QUERY_FORMS = [
 export interface Parameter { name: string; doc: string }
 export interface Signature { label: string; doc: string; parameters: Parameter[] }
 
+/** The options every structure search shares. */
+const MAX_PARENTS: Parameter = { name: 'max_parents', doc: 'the most parents a node may get' };
+const SEARCH_SCORE: Parameter = { name: 'score', doc: 'bic (default), k2 or bdeu' };
+
 /** The random-restart options shared by hillclimb and tabu. */
 const RESTART_PARAMETERS: Parameter[] = [
   { name: 'restarts', doc: 'random restarts from the best structure so far, perturbed (default 0)' },
@@ -73,19 +77,19 @@ export const SIGNATURES: Record<string, Signature> = {
   k2: {
     label: 'k2 { order, max_parents, score }', doc: 'K2 structure search.',
     parameters: [
-      { name: 'order', doc: '[A, B, C]: the variable order parents are chosen in' }, { name: 'max_parents', doc: 'the most parents a node may get' },
+      { name: 'order', doc: '[A, B, C]: the variable order parents are chosen in' }, MAX_PARENTS,
       { name: 'score', doc: 'k2 (default), bdeu or bic' },
     ],
   },
   hillclimb: {
     label: 'hillclimb { max_parents, score, restarts, perturb, seed }', doc: 'Greedy hill climbing over structures: add, remove or reverse one arc at a time.',
-    parameters: [{ name: 'max_parents', doc: 'the most parents a node may get' }, { name: 'score', doc: 'bic (default), k2 or bdeu' }, ...RESTART_PARAMETERS],
+    parameters: [MAX_PARENTS, SEARCH_SCORE, ...RESTART_PARAMETERS],
   },
   tabu: {
     label: 'tabu { max_parents, score, tabu, patience, restarts, perturb, seed }',
     doc: 'Tabu search (Bouckaert): hill climbing that goes on past a local maximum through structures not recently visited, keeping the best.',
     parameters: [
-      { name: 'max_parents', doc: 'the most parents a node may get' }, { name: 'score', doc: 'bic (default), k2 or bdeu' },
+      MAX_PARENTS, SEARCH_SCORE,
       { name: 'tabu', doc: 'how many recently visited structures may not be revisited (default 10)' },
       { name: 'patience', doc: 'steps allowed without a new best before stopping (default 10)' }, ...RESTART_PARAMETERS,
     ],
