@@ -46,7 +46,7 @@ export function registerFeatures(connection: Connection, session: Session): void
   };
 
   connection.onHover((p) => withParse(p.textDocument.uri, null, (d) => hover(d.parse.ast, p.position, run(p.textDocument.uri))));
-  connection.languages.inlayHint.on((p) => withParse(p.textDocument.uri, [], (d) => inlayHints(d.text, run(p.textDocument.uri), p.range)));
+  connection.languages.inlayHint.on((p) => withParse(p.textDocument.uri, [], (d) => inlayHints(d.text, run(p.textDocument.uri), p.range, d.state.starts)));
   connection.onCodeLens((p) => withParse(p.textDocument.uri, [], (d) => codeLenses(d.parse.ast, p.textDocument.uri, session.lastRun(p.textDocument.uri))));
   connection.onCompletion((p) => withParse(p.textDocument.uri, [], (d) => completion(d.parse.ast, d.text, p.position)));
   connection.onSignatureHelp((p) => withParse(p.textDocument.uri, null, (d) => signatureHelp(d.text, p.position)));
@@ -54,7 +54,7 @@ export function registerFeatures(connection: Connection, session: Session): void
   connection.onReferences((p) => withParse(p.textDocument.uri, [], (d) => references(d.parse.ast, p.textDocument.uri, p.position, p.context.includeDeclaration)));
   connection.onPrepareRename((p) => withParse(p.textDocument.uri, null, (d) => prepareRename(d.parse.ast, p.position)));
   connection.onRenameRequest((p) => withParse(p.textDocument.uri, null, (d) => rename(d.parse.ast, p.textDocument.uri, p.position, p.newName)));
-  connection.onDocumentSymbol((p) => withParse(p.textDocument.uri, [], (d) => documentSymbols(d.parse.ast, d.text)));
+  connection.onDocumentSymbol((p) => withParse(p.textDocument.uri, [], (d) => documentSymbols(d.parse.ast, d.text, d.state.starts)));
   connection.onFoldingRanges((p) => withParse(p.textDocument.uri, [], (d) => foldingRanges(d.parse.ast, d.text)));
   connection.onDocumentFormatting((p) => {
     const d = parsed(p.textDocument.uri);
