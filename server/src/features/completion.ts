@@ -8,8 +8,9 @@ import type * as A from '../language/index.js';
 import type { NameIndex, NameKind, NameSymbol } from './nameIndex.js';
 import { nameIndex } from './nameResolution.js';
 import { positionContext, type PositionContext } from './context.js';
-import { STRUCTURE_METHODS } from '../language/check/queries.js';
-import { LEARN_METHODS, PRIOR_FORMS, QUERY_FORMS, SAMPLERS, SIGNATURES, STATEMENT_KEYWORDS } from './vocabulary.js';
+import { INFERENCE_METHODS, STRUCTURE_METHODS, TABLE_METHODS } from '../language/check/queries.js';
+import { HYPOTHESIS_PRIORS } from '../language/check/declarations.js';
+import { QUERY_FORMS, SIGNATURES, STATEMENT_KEYWORDS } from './vocabulary.js';
 
 const ITEM_KIND: Record<NameKind, CompletionItemKind> = {
   variable: CompletionItemKind.Variable, state: CompletionItemKind.EnumMember, hypotheses: CompletionItemKind.Enum,
@@ -29,9 +30,9 @@ export function completion(file: A.BayesFile, text: string, position: Position):
   if (/\b(from)\s+$/.test(before)) return globals('data', 'corpus');
   if (/\b(in)\s+$/.test(before)) return globals('network', 'classifier');
   if (/\bover\s+$/.test(before)) return globals('hypotheses');
-  if (/\bby\s+$/.test(before)) return keywords(/\bstructure\b/.test(before) ? STRUCTURE_METHODS : LEARN_METHODS);
-  if (/\busing\s+$/.test(before)) return keywords(SAMPLERS);
-  if (/\bprior\s+$/.test(before)) return keywords(PRIOR_FORMS);
+  if (/\bby\s+$/.test(before)) return keywords(/\bstructure\b/.test(before) ? STRUCTURE_METHODS : TABLE_METHODS);
+  if (/\busing\s+$/.test(before)) return keywords(INFERENCE_METHODS);
+  if (/\bprior\s+$/.test(before)) return keywords(HYPOTHESIS_PRIORS);
   if (/\b(query|expect)\s+$/.test(before)) return keywords(QUERY_FORMS);
   if (/\b(posterior|map|ml|mdl)\s+$/.test(before)) return globals('hypotheses');
   if (/\b(classify|evaluate|accuracy|learning_curve)\s+$/.test(before)) return globals('classifier');

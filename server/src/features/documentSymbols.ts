@@ -6,8 +6,9 @@ import { lineStarts, sliceRange } from '../language/index.js';
 /** The document's text and line starts, to cut statements out of. */
 interface Source { text: string; starts: number[] }
 
-export function documentSymbols(file: A.BayesFile, text: string): DocumentSymbol[] {
-  const source = { text, starts: lineStarts(text) };
+/** `starts`: the document's line starts when the caller has them (the editor's parse keeps them). */
+export function documentSymbols(file: A.BayesFile, text: string, starts: number[] = lineStarts(text)): DocumentSymbol[] {
+  const source = { text, starts };
   return file.statements.flatMap((s) => statementSymbols(s, source));
 }
 

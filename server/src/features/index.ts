@@ -4,7 +4,7 @@
  */
 import type { Connection, ServerCapabilities } from 'vscode-languageserver/node';
 import { CodeActionKind } from 'vscode-languageserver/node';
-import type { Session } from '../run/session.js';
+import type { ParsedDocument, Session } from '../run/session.js';
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
 import { codeLenses } from './codeLens.js';
@@ -39,51 +39,23 @@ export const featureCapabilities: ServerCapabilities = {
 export function registerFeatures(connection: Connection, session: Session): void {
   const parsed = (uri: string) => session.parse(uri);
   const run = (uri: string) => session.currentRun(uri)?.result;
+  /** `use` of the open document's parse, or `none` when the document is not open. */
+  const withParse = <T>(uri: string, none: T, use: (d: ParsedDocument) => T): T => {
+    const d = parsed(uri);
+    return d ? use(d) : none;
+  };
 
-  connection.onHover((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? hover(d.parse.ast, p.position, run(p.textDocument.uri)) : null;
-  });
-  connection.languages.inlayHint.on((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? inlayHints(d.text, run(p.textDocument.uri), p.range) : [];
-  });
-  connection.onCodeLens((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? codeLenses(d.parse.ast, p.textDocument.uri, session.lastRun(p.textDocument.uri)) : [];
-  });
-  connection.onCompletion((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? completion(d.parse.ast, d.text, p.position) : [];
-  });
-  connection.onSignatureHelp((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? signatureHelp(d.text, p.position) : null;
-  });
-  connection.onDefinition((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? definition(d.parse.ast, p.textDocument.uri, p.position) ?? null : null;
-  });
-  connection.onReferences((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? references(d.parse.ast, p.textDocument.uri, p.position, p.context.includeDeclaration) : [];
-  });
-  connection.onPrepareRename((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? prepareRename(d.parse.ast, p.position) : null;
-  });
-  connection.onRenameRequest((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? rename(d.parse.ast, p.textDocument.uri, p.position, p.newName) : null;
-  });
-  connection.onDocumentSymbol((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? documentSymbols(d.parse.ast, d.text) : [];
-  });
-  connection.onFoldingRanges((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? foldingRanges(d.parse.ast, d.text) : [];
-  });
+  connection.onHover((p) => withParse(p.textDocument.uri, null, (d) => hover(d.parse.ast, p.position, run(p.textDocument.uri))));
+  connection.languages.inlayHint.on((p) => withParse(p.textDocument.uri, [], (d) => inlayHints(d.text, run(p.textDocument.uri), p.range, d.state.starts)));
+  connection.onCodeLens((p) => withParse(p.textDocument.uri, [], (d) => codeLenses(d.parse.ast, p.textDocument.uri, session.lastRun(p.textDocument.uri))));
+  connection.onCompletion((p) => withParse(p.textDocument.uri, [], (d) => completion(d.parse.ast, d.text, p.position)));
+  connection.onSignatureHelp((p) => withParse(p.textDocument.uri, null, (d) => signatureHelp(d.text, p.position)));
+  connection.onDefinition((p) => withParse(p.textDocument.uri, null, (d) => definition(d.parse.ast, p.textDocument.uri, p.position) ?? null));
+  connection.onReferences((p) => withParse(p.textDocument.uri, [], (d) => references(d.parse.ast, p.textDocument.uri, p.position, p.context.includeDeclaration)));
+  connection.onPrepareRename((p) => withParse(p.textDocument.uri, null, (d) => prepareRename(d.parse.ast, p.position)));
+  connection.onRenameRequest((p) => withParse(p.textDocument.uri, null, (d) => rename(d.parse.ast, p.textDocument.uri, p.position, p.newName)));
+  connection.onDocumentSymbol((p) => withParse(p.textDocument.uri, [], (d) => documentSymbols(d.parse.ast, d.text, d.state.starts)));
+  connection.onFoldingRanges((p) => withParse(p.textDocument.uri, [], (d) => foldingRanges(d.parse.ast, d.text)));
   connection.onDocumentFormatting((p) => {
     const d = parsed(p.textDocument.uri);
     if (!d) return [];
@@ -105,14 +77,8 @@ export function registerFeatures(connection: Connection, session: Session): void
     return sentTokens.delta(uri, p.previousResultId, encode, () => allTokens(uri));
   });
   // VS Code asks for the visible lines first: on a big model that is far less to encode and send.
-  connection.languages.semanticTokens.onRange((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? semanticTokens(d.parse.ast, d.text, p.range, d.state.starts) : { data: [] };
-  });
-  connection.onCodeAction((p) => {
-    const d = parsed(p.textDocument.uri);
-    return d ? codeActions(d, p, { trusted: session.trusted, documentPath: session.pathOf(p.textDocument.uri) }) : [];
-  });
+  connection.languages.semanticTokens.onRange((p) => withParse(p.textDocument.uri, { data: [] }, (d) => semanticTokens(d.parse.ast, d.text, p.range, d.state.starts)));
+  connection.onCodeAction((p) => withParse(p.textDocument.uri, [], (d) => codeActions(d, p, { trusted: session.trusted, documentPath: session.pathOf(p.textDocument.uri) })));
 
   connection.onRequest('bayes/networks', async (p: { uri: string }) => {
     const d = parsed(p.uri);

@@ -7,10 +7,11 @@ import type { RunResult } from '../run/runResult.js';
 import { lineStarts } from '../language/index.js';
 import { lineAt } from './context.js';
 
-export function inlayHints(text: string, run: RunResult | undefined, range: Range): InlayHint[] {
+/** `starts`: the document's line starts when the caller has them (the editor's parse keeps them). */
+export function inlayHints(text: string, run: RunResult | undefined, range: Range, starts?: number[]): InlayHint[] {
   if (!run) return [];
   const hints: InlayHint[] = [];
-  const starts = lineStarts(text);
+  starts ??= lineStarts(text);
   for (const entry of run.results) {
     // A network entry describes a whole network for the graph view; no line asked for it.
     if (entry.kind === 'network') continue;

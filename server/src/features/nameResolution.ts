@@ -58,23 +58,26 @@ class Builder {
   private addVariable(scope: string, v: NameSymbol): void {
     const m = this.scope(scope);
     if (!m.has(v.name)) m.set(v.name, v);
-    if (scope === '' && !this.index.globals.has(v.name)) this.index.globals.set(v.name, v);
+    if (scope === '') this.addGlobal(v);
+  }
+
+  /** The first global of a name wins; later ones are duplicates the checker reports. */
+  private addGlobal(g: NameSymbol): void {
+    if (!this.index.globals.has(g.name)) this.index.globals.set(g.name, g);
+  }
+
+  private declareGlobal(kind: NameKind, name: A.Name, statement: A.Statement): void {
+    this.addGlobal(this.symbol(`g:${name.text}`, { kind, name: name.text, declaration: name, statement, scope: '' }));
   }
 
   private declare(statements: A.Statement[], scope: string): void {
     for (const s of statements) {
       const kind = globalKinds[s.kind];
-      if (kind && 'name' in s && s.name && s.kind !== 'hypotheses') {
-        const g = this.symbol(`g:${s.name.text}`, { kind, name: s.name.text, declaration: s.name, statement: s, scope: '' });
-        if (!this.index.globals.has(g.name)) this.index.globals.set(g.name, g);
-      }
+      if (kind && 'name' in s && s.name && s.kind !== 'hypotheses') this.declareGlobal(kind, s.name, s);
       if (s.kind === 'variable') this.declareVariable(s, scope);
       else if (s.kind === 'hypotheses') this.declareHypotheses(s, scope);
       else if (s.kind === 'network') this.declare(s.statements, s.name.text);
-      else if (s.kind === 'learn' && s.structure) {
-        const g = this.symbol(`g:${s.model.text}`, { kind: 'network', name: s.model.text, declaration: s.model, statement: s, scope: '' });
-        if (!this.index.globals.has(g.name)) this.index.globals.set(g.name, g);
-      }
+      else if (s.kind === 'learn' && s.structure) this.declareGlobal('network', s.model, s);
     }
     for (const s of statements) if (s.kind === 'data') this.declareColumns(s);
   }
@@ -93,7 +96,7 @@ class Builder {
     const h = this.symbol(`v:${scope}:${s.name.text}`, { kind: 'hypotheses', name: s.name.text, declaration: s.name, statement: s, scope });
     h.states = s.entries.map((e) => this.symbol(`s:${h.id}:${e.name.text}`, { kind: 'hypothesis', name: e.name.text, declaration: e.name, statement: s, scope, owner: h }));
     this.addVariable(scope, h);
-    if (!this.index.globals.has(h.name)) this.index.globals.set(h.name, h);
+    this.addGlobal(h);
   }
 
   /**

@@ -1,5 +1,5 @@
 /**
- * The words of the language the editor offers: statement keywords, query forms, methods and
+ * The words of the language the editor offers: statement keywords, query forms and
  * the signatures of the built-in functions and learning options (for completion and signature help).
  */
 export const STATEMENT_KEYWORDS = [
@@ -12,15 +12,13 @@ export const QUERY_FORMS = [
   'mean', 'mode', 'interval', 'bic', 'likelihood', 'learning_curve', 'accuracy',
 ] as const;
 
-/** How a network's tables are learnt (structure methods: STRUCTURE_METHODS in language/check/queries.ts). */
-export const LEARN_METHODS = ['counting', 'em', 'gradient'] as const;
-export const SAMPLERS = ['likelihood_weighting', 'gibbs'] as const;
-export const PRIOR_FORMS = ['uniform', 'code'] as const;
-
 export interface Parameter { name: string; doc: string }
 export interface Signature { label: string; doc: string; parameters: Parameter[] }
 
-/** Built-in functions (after `=` / `~` / `hypotheses X =`) and option blocks (`by em { … }`). */
+/** The options every structure search shares. */
+const MAX_PARENTS: Parameter = { name: 'max_parents', doc: 'the most parents a node may get' };
+const SEARCH_SCORE: Parameter = { name: 'score', doc: 'bic (default), k2 or bdeu' };
+
 /** The random-restart options shared by hillclimb and tabu. */
 const RESTART_PARAMETERS: Parameter[] = [
   { name: 'restarts', doc: 'random restarts from the best structure so far, perturbed (default 0)' },
@@ -28,6 +26,7 @@ const RESTART_PARAMETERS: Parameter[] = [
   { name: 'seed', doc: 'seed of the perturbations (default 1)' },
 ];
 
+/** Built-in functions (after `=` / `~` / `hypotheses X =`) and option blocks (`by em { … }`). */
 export const SIGNATURES: Record<string, Signature> = {
   naive_bayes: {
     label: 'naive_bayes(data, target, smoothing)', doc: 'Naive Bayes classifier over a data set (Mitchell §6.9).',
@@ -78,19 +77,19 @@ export const SIGNATURES: Record<string, Signature> = {
   k2: {
     label: 'k2 { order, max_parents, score }', doc: 'K2 structure search.',
     parameters: [
-      { name: 'order', doc: '[A, B, C]: the variable order parents are chosen in' }, { name: 'max_parents', doc: 'the most parents a node may get' },
+      { name: 'order', doc: '[A, B, C]: the variable order parents are chosen in' }, MAX_PARENTS,
       { name: 'score', doc: 'k2 (default), bdeu or bic' },
     ],
   },
   hillclimb: {
     label: 'hillclimb { max_parents, score, restarts, perturb, seed }', doc: 'Greedy hill climbing over structures: add, remove or reverse one arc at a time.',
-    parameters: [{ name: 'max_parents', doc: 'the most parents a node may get' }, { name: 'score', doc: 'bic (default), k2 or bdeu' }, ...RESTART_PARAMETERS],
+    parameters: [MAX_PARENTS, SEARCH_SCORE, ...RESTART_PARAMETERS],
   },
   tabu: {
     label: 'tabu { max_parents, score, tabu, patience, restarts, perturb, seed }',
     doc: 'Tabu search (Bouckaert): hill climbing that goes on past a local maximum through structures not recently visited, keeping the best.',
     parameters: [
-      { name: 'max_parents', doc: 'the most parents a node may get' }, { name: 'score', doc: 'bic (default), k2 or bdeu' },
+      MAX_PARENTS, SEARCH_SCORE,
       { name: 'tabu', doc: 'how many recently visited structures may not be revisited (default 10)' },
       { name: 'patience', doc: 'steps allowed without a new best before stopping (default 10)' }, ...RESTART_PARAMETERS,
     ],

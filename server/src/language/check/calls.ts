@@ -18,18 +18,7 @@ export function checkArgs(ctx: CheckContext, call: A.Call, spec: CallSpec): void
     const want = spec.variadic ? `at least ${spec.positional}` : String(spec.positional);
     ctx.report.error('arguments', `${fn} takes ${want} positional argument${spec.positional === 1 ? '' : 's'}, not ${positional.length}`, call.range);
   }
-  const seen = new Set<string>();
-  for (const arg of call.args) {
-    if (!arg.name) continue;
-    if (seen.has(arg.name.text)) ctx.report.error('arguments', `'${arg.name.text}' is given twice`, arg.name.range);
-    seen.add(arg.name.text);
-    if (!spec.named.includes(arg.name.text)) {
-      const suggestion = nearestName(arg.name.text, spec.named);
-      ctx.report.warning('unknown-option',
-        `${fn} has no option '${arg.name.text}'${suggestion ? `; did you mean '${suggestion}'?` : spec.named.length ? ` (options: ${spec.named.join(', ')})` : ''}`,
-        arg.name.range, suggestion ? { suggestion } : undefined);
-    }
-  }
+  const seen = checkNames(ctx, call.args.flatMap((a) => (a.name ? [a.name] : [])), spec.named, fn);
   for (const required of spec.required ?? []) {
     if (!seen.has(required)) ctx.report.error('arguments', `${fn} needs '${required}: …'`, call.range);
   }
@@ -37,19 +26,20 @@ export function checkArgs(ctx: CheckContext, call: A.Call, spec: CallSpec): void
 
 /** Options blocks `{ key: value }` are checked like named arguments. */
 export function checkOptions(ctx: CheckContext, options: A.Options | undefined, known: readonly string[], what: string): void {
-  if (!options) return;
-  const seen = new Set<string>();
-  for (const entry of options.entries) {
-    const key = entry.name!;
-    if (seen.has(key.text)) ctx.report.error('arguments', `'${key.text}' is given twice`, key.range);
-    seen.add(key.text);
-    if (known.includes(key.text)) continue;
-    const suggestion = nearestName(key.text, known);
-    ctx.report.warning('unknown-option', `${what} has no option '${key.text}'${suggestion ? `; did you mean '${suggestion}'?` : ` (options: ${known.join(', ')})`}`,
-      key.range, suggestion ? { suggestion } : undefined);
-  }
+  if (options) checkNames(ctx, options.entries.map((e) => e.name!), known, what);
 }
 
-export function optionValue(options: A.Options | undefined, key: string): A.Expr | undefined {
-  return options?.entries.find((e) => e.name?.text === key)?.value;
+/** Reports names given twice and unknown ones (suggesting the nearest); returns the names seen. */
+function checkNames(ctx: CheckContext, names: readonly A.Name[], known: readonly string[], what: string): Set<string> {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name.text)) ctx.report.error('arguments', `'${name.text}' is given twice`, name.range);
+    seen.add(name.text);
+    if (known.includes(name.text)) continue;
+    const suggestion = nearestName(name.text, known);
+    ctx.report.warning('unknown-option',
+      `${what} has no option '${name.text}'${suggestion ? `; did you mean '${suggestion}'?` : known.length ? ` (options: ${known.join(', ')})` : ''}`,
+      name.range, suggestion ? { suggestion } : undefined);
+  }
+  return seen;
 }

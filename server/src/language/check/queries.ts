@@ -8,7 +8,9 @@ import {
 } from './resolve.js';
 
 export const STRUCTURE_METHODS = ['k2', 'hillclimb', 'tabu'] as const;
-export const LEARN_METHODS = ['counting', 'em', 'gradient', ...STRUCTURE_METHODS] as const;
+/** How a network's tables are learnt for a fixed structure. */
+export const TABLE_METHODS = ['counting', 'em', 'gradient'] as const;
+export const LEARN_METHODS = [...TABLE_METHODS, ...STRUCTURE_METHODS] as const;
 export const INFERENCE_METHODS = ['exact', 'variable_elimination', 'junction_tree', 'likelihood_weighting', 'gibbs', 'rejection'] as const;
 const LEARN_OPTIONS = ['iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts', 'score', 'tabu', 'patience', 'perturb'];
 const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
