@@ -17,6 +17,7 @@ import { CompileError } from '../model/compileError.js';
 import type { ClassifyResult } from './runResult.js';
 import type { HandlerContext, HandlerOutput } from './handlers/index.js';
 import { argument, classifierDecl } from './classifiers.js';
+import { memo } from './modelInputs.js';
 
 export interface TextCorpus {
   corpus: LabelledCorpus;
@@ -31,9 +32,7 @@ function corpusDecl(ctx: HandlerContext, name: A.Name): A.CorpusDecl {
 
 /** A `corpus … from "x.tar.gz" label folder`, read and tokenized once per run. */
 export function modelCorpus(ctx: HandlerContext, name: A.Name): TextCorpus {
-  const key = `corpus:${name.text}`;
-  if (!ctx.shared.has(key)) ctx.shared.set(key, readCorpus(ctx, corpusDecl(ctx, name)));
-  return ctx.shared.get(key) as TextCorpus;
+  return memo(ctx, `corpus:${name.text}`, () => readCorpus(ctx, corpusDecl(ctx, name)));
 }
 
 function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
@@ -75,13 +74,11 @@ function countArgument(call: A.Call, name: string): number | undefined {
 
 /** Trained on every document of its corpus, once per run. */
 export function textClassifier(ctx: HandlerContext, name: A.Name): { model: TextNaiveBayesModel; text: TextCorpus } {
-  const key = `textClassifier:${name.text}`;
-  if (!ctx.shared.has(key)) {
+  return memo(ctx, `textClassifier:${name.text}`, () => {
     const { text, options } = textLearner(ctx, name);
     const model = trainTextNaiveBayes(text.tokens, text.corpus.labels, text.corpus.classNames, allRows(text.corpus.documents.length), options);
-    ctx.shared.set(key, { model, text });
-  }
-  return ctx.shared.get(key) as { model: TextNaiveBayesModel; text: TextCorpus };
+    return { model, text };
+  });
 }
 
 /** `classify NewsNB { text: "…" }`: the words outside the vocabulary are ignored, and said so. */
