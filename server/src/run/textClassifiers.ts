@@ -12,7 +12,7 @@ import { allRows } from '../engine/categoricalData.js';
 import type { FitPredict } from '../engine/evaluation.js';
 import { newsgroupsFromEntries, type LabelledCorpus } from '../model/corpus.js';
 import { gunzipTar } from '../model/tarArchive.js';
-import { resolveModelFile } from '../model/files.js';
+import { readModelBytes } from '../model/files.js';
 import { CompileError } from '../model/compileError.js';
 import type { ClassifyResult } from './runResult.js';
 import type { HandlerContext, HandlerOutput } from './handlers/index.js';
@@ -40,9 +40,7 @@ function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
   if (!/\.(tar\.gz|tgz)$/i.test(decl.source.value)) {
     throw new CompileError('a corpus is read from a .tar.gz archive of <part>-train|test/<class>/<document> files (the 20 Newsgroups layout)', decl.source.range);
   }
-  const path = resolveModelFile(decl.source, ctx.env);
-  if (!ctx.env.readBytes) throw new CompileError('this host cannot read archives', decl.source.range);
-  const corpus = newsgroupsFromEntries(gunzipTar(ctx.env.readBytes(path)));
+  const corpus = newsgroupsFromEntries(gunzipTar(readModelBytes(decl.source, ctx.env)));
   if (corpus.documents.length === 0) throw new CompileError(`"${decl.source.value}" holds no documents under <part>-train/ or <part>-test/ folders`, decl.source.range);
   return { corpus, tokens: tokenizeLatin1Documents(corpus.documents) };
 }
