@@ -16,7 +16,7 @@ import { readModelBytes } from '../model/files.js';
 import { CompileError } from '../model/compileError.js';
 import type { ClassifyResult } from './runResult.js';
 import type { HandlerContext, HandlerOutput } from './handlers/index.js';
-import { argument, classifierDecl } from './classifiers.js';
+import { argument, classifierDecl, positionalArgument } from './classifiers.js';
 import { memo } from './modelInputs.js';
 
 export interface TextCorpus {
@@ -54,7 +54,7 @@ export interface TextLearner {
 /** `text_naive_bayes(Corpus, drop_most_frequent: 100, min_count: 3)` as a learner. */
 export function textLearner(ctx: HandlerContext, name: A.Name): TextLearner {
   const call = classifierDecl(ctx, name).definition;
-  const source = call.args.find((a) => !a.name)?.value;
+  const source = positionalArgument(call);
   if (source?.kind !== 'ref') throw new CompileError('text_naive_bayes(CORPUS, drop_most_frequent: n, min_count: n)', call.range);
   const text = modelCorpus(ctx, source.name);
   const options = { dropMostFrequent: countArgument(call, 'drop_most_frequent'), minCount: countArgument(call, 'min_count') };
