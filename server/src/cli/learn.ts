@@ -7,7 +7,7 @@ import { hasMissing, learnParameters, PARAMETER_METHODS, type ParameterMethod } 
 import { meanTotalVariation } from '../engine/cptDistance.js';
 import { learnedNetworkData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';
+import { InputError, integerOption, positiveOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile, readNetworkModel } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 
@@ -54,9 +54,8 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'
 
 /** The learning options; the prior only when --prior is given (a .bayes model's own priors apply otherwise). */
 function learningOptions(values: Values): GradientOptions {
-  const tolerance = values.tolerance === undefined ? 1e-6 : Number(values.tolerance);
-  const learningRate = values.rate === undefined ? 0.05 : Number(values.rate);
-  if (!(tolerance >= 0) || !(learningRate > 0)) throw new UsageError('--tolerance must be ≥ 0 and --rate > 0');
+  const tolerance = positiveOption('tolerance', values.tolerance, 1e-6, true);
+  const learningRate = positiveOption('rate', values.rate, 0.05);
   return {
     ...(values.prior !== undefined ? { prior: parsePrior(values.prior) } : {}), tolerance, learningRate,
     seed: integerOption('seed', values.seed, 1), maxIterations: integerOption('iterations', values.iterations, 100),

@@ -25,11 +25,20 @@ export async function readDataFile(file: string, variables?: BayesianNetwork['va
   }
 }
 
-export function integerOption(name: string, value: string | undefined, fallback: number, min = 0): number {
+/** An integer option ≥ min; `fallback` (a number, or undefined to leave it unset) when absent. */
+export function integerOption<F extends number | undefined>(name: string, value: string | undefined, fallback: F, min = 0): number | F {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, not '${value}'`);
   return n;
+}
+
+/** A number option > 0 (≥ 0 with allowZero); `fallback` when absent. */
+export function positiveOption(name: string, text: string | undefined, fallback: number, allowZero = false): number {
+  if (text === undefined) return fallback;
+  const x = Number(text);
+  if (!(allowZero ? x >= 0 : x > 0)) throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not '${text}'`);
+  return x;
 }
 
 /** `none`, `laplace`, `dirichlet=α`, `m=M` (m-estimate, eq 6.22) or `bdeu=ESS`. */

@@ -3,6 +3,7 @@ import { posteriorMarginals, DEFAULT_BUDGET, type MarginalsOptions } from '../en
 import { namedTables, resolveEvidence } from '../run/namedEvidence.js';
 import type { NamedEvidence } from '../run/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
+import { integerOption } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 
 const OPTIONS = {
@@ -75,16 +76,10 @@ function evidencePairs(items: string[]): NamedEvidence {
 function inferenceOptions(values: { method?: string; samples?: string; seed?: string; budget?: string }): MarginalsOptions {
   const method = values.method ?? 'auto';
   if (!['auto', 'exact', 'lw', 'gibbs'].includes(method)) throw new UsageError(`--method must be auto, exact, lw or gibbs, not '${method}'`);
-  const int = (name: string, text: string | undefined, min: number) => {
-    if (text === undefined) return undefined;
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} wants an integer ≥ ${min}, got '${text}'`);
-    return n;
-  };
   return {
     method: method as MarginalsOptions['method'],
-    samples: int('samples', values.samples, 1),
-    seed: int('seed', values.seed, 0),
-    budget: int('budget', values.budget, 1),
+    samples: integerOption('samples', values.samples, undefined, 1),
+    seed: integerOption('seed', values.seed, undefined, 0),
+    budget: integerOption('budget', values.budget, undefined, 1),
   };
 }

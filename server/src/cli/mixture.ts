@@ -6,7 +6,7 @@ import { EngineError } from '../engine/engineError.js';
 import { numericColumns, type NumericData } from '../engine/dataset.js';
 import { mixtureData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { integerOption } from './learningInputs.js';
+import { integerOption, positiveOption } from './learningInputs.js';
 
 const USAGE = `bayes mixture FILE.csv --k K [options]
 
@@ -29,13 +29,6 @@ const OPTIONS = {
   responsibilities: { type: 'boolean' }, json: { type: 'boolean' },
 } as const;
 
-function positive(name: string, text: string | undefined, fallback: number, allowZero = false): number {
-  if (text === undefined) return fallback;
-  const x = Number(text);
-  if (!(allowZero ? x >= 0 : x > 0)) throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not '${text}'`);
-  return x;
-}
-
 function selectColumns(data: NumericData, columns: string | undefined): NumericData {
   if (!columns) return data;
   return numericColumns(data, columns.split(',').map((c) => c.trim()), (name) =>
@@ -53,10 +46,10 @@ export const mixtureCommand: CliCommand = {
     const k = integerOption('k', values.k, 1, 1);
     const common = {
       k, seed: integerOption('seed', values.seed, 1), maxIterations: integerOption('iterations', values.iterations, 100),
-      tolerance: positive('tolerance', values.tolerance, 1e-3, true),
+      tolerance: positiveOption('tolerance', values.tolerance, 1e-3, true),
     };
-    const sigma = values.sigma === undefined ? undefined : positive('sigma', values.sigma, 1);
-    const regCovar = positive('reg', values.reg, 1e-6, true);
+    const sigma = values.sigma === undefined ? undefined : positiveOption('sigma', values.sigma, 1);
+    const regCovar = positiveOption('reg', values.reg, 1e-6, true);
     try {
       const data = selectColumns(await readNumericFile(positionals[0]!), values.columns);
       const fit = sigma === undefined ? gaussianMixture(data, { ...common, regCovar }) : kMeansEm(data, { ...common, sigma });

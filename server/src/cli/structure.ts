@@ -8,7 +8,7 @@ import { compareStructures, arcsOf, arcScoreChange, ScoreCache, type ScoreName }
 import { networkFromStructure } from '../engine/cptLearning.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { InputError, integerOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';
+import { InputError, integerOption, positiveOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';
 import { readNetworkFile } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 
@@ -59,8 +59,7 @@ export const structureCommand: CliCommand = {
     if (misplaced.length) throw new UsageError(`--${misplaced[0]} does not apply to --method ${method}`);
     const score = (values.score ?? (method === 'k2' ? 'k2' : 'bic')) as ScoreName;
     if (!['k2', 'bdeu', 'bic'].includes(score)) throw new UsageError('--score must be k2, bdeu or bic');
-    const ess = values.ess === undefined ? 1 : Number(values.ess);
-    if (!(ess > 0)) throw new UsageError('--ess must be a positive number');
+    const ess = positiveOption('ess', values.ess, 1);
     const prior = parsePrior(values.prior);
     const reference = values.reference ? readNetworkFile(values.reference, io) : undefined;
     if (values.reference && !reference) return 1;

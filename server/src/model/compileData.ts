@@ -10,7 +10,7 @@ import { encodeCategorical, type CategoricalDataset } from '../engine/categorica
 import { numericColumns, type NumericData } from '../engine/dataset.js';
 import { EngineError } from '../engine/engineError.js';
 import { DataError, readDiscreteText, readNumericText } from './dataTable.js';
-import { resolveModelFile } from './files.js';
+import { readModelText } from './files.js';
 import { CompileError } from './compileError.js';
 
 /** The states each variable of the default model declares (hypothesis spaces included). */
@@ -23,7 +23,7 @@ export function declaredDomains(symbols: SymbolTable): Record<string, readonly s
 export async function categoricalData(decl: A.DataDecl, symbols: SymbolTable, env: CheckEnvironment): Promise<CategoricalDataset> {
   const declared = declaredDomains(symbols);
   if (decl.source) {
-    const text = env.readText!(resolveModelFile(decl.source, env));
+    const text = readModelText(decl.source, env);
     return withDataErrors(decl, () => readDiscreteText(text, { declared }));
   }
   const header = decl.header.map((h) => h.text);
@@ -34,7 +34,7 @@ export async function categoricalData(decl: A.DataDecl, symbols: SymbolTable, en
 /** The named columns as numbers (all of them when `columns` is empty); a headerless file's columns are x1, x2, … */
 export async function numericData(decl: A.DataDecl, columns: string[], env: CheckEnvironment): Promise<NumericData> {
   const all = decl.source
-    ? await withDataErrors(decl, () => readNumericText(env.readText!(resolveModelFile(decl.source!, env))))
+    ? await withDataErrors(decl, () => readNumericText(readModelText(decl.source!, env)))
     : inlineNumbers(decl);
   return numericColumns(all, columns.length ? columns : all.names, (c) =>
     new CompileError(`data '${decl.name.text}' has no column '${c}' (columns: ${all.names.join(', ')})`, decl.name.range));

@@ -5,10 +5,22 @@ import { resolveModelPath } from '../language/check/files.js';
 import { Reporter } from '../language/check/context.js';
 import { CompileError } from './compileError.js';
 
-export function resolveModelFile(path: A.StringLit, env: CheckEnvironment): string {
+function resolveModelFile(path: A.StringLit, env: CheckEnvironment): string {
   const report = new Reporter();
   const absolute = resolveModelPath(path, env, report);
   if (!absolute) throw new CompileError(report.diagnostics[0]?.message ?? `cannot read "${path.value}"`, path.range);
   if (!env.readText) throw new CompileError('files are not read in restricted mode (the workspace is not trusted)', path.range);
   return absolute;
+}
+
+/** The text of a file the model names (a data CSV, a BIF network). */
+export function readModelText(path: A.StringLit, env: CheckEnvironment): string {
+  return env.readText!(resolveModelFile(path, env));
+}
+
+/** The bytes of a file the model names (a corpus archive); hosts without byte reads refuse. */
+export function readModelBytes(path: A.StringLit, env: CheckEnvironment): Uint8Array {
+  const absolute = resolveModelFile(path, env);
+  if (!env.readBytes) throw new CompileError('this host cannot read archives', path.range);
+  return env.readBytes(absolute);
 }

@@ -20,6 +20,11 @@ export function argument(call: A.Call, name: string): A.Expr | undefined {
   return call.args.find((a) => a.name?.text === name)?.value;
 }
 
+/** The call's first unnamed argument: the data of `naive_bayes(DATA, …)`, `gaussians(DATA.x, …)`. */
+export function positionalArgument(call: A.Call): A.Expr | undefined {
+  return call.args.find((a) => !a.name)?.value;
+}
+
 /** `smoothing: none | laplace | m_estimate(m: 2[, p: …])`; the language's default is none (eq. 6.20). */
 export function smoothingOf(call: A.Call): Smoothing {
   const value = argument(call, 'smoothing');
@@ -40,7 +45,7 @@ export async function naiveBayesClassifier(ctx: HandlerContext, name: A.Name): P
   if (call.callee.text !== 'naive_bayes') throw new CompileError(`'${name.text}' is a ${call.callee.text} classifier, not naive_bayes`, name.range);
   const key = `classifier:${name.text}`;
   if (!ctx.shared.has(key)) {
-    const source = call.args.find((a) => !a.name)?.value;
+    const source = positionalArgument(call);
     const target = argument(call, 'target');
     if (source?.kind !== 'ref' || target?.kind !== 'ref') throw new CompileError('naive_bayes(DATA, target: VARIABLE, …)', call.range);
     const data = await modelData(ctx, source.name);

@@ -12,7 +12,6 @@ import { networkResults } from './networks.js';
 import { comparisonHolds } from './compare.js';
 import { CompileError } from '../model/compileError.js';
 import { EngineError } from '../engine/engineError.js';
-import './handlers/all.js';
 
 export interface ExecuteOptions {
   /** The document text: results quote their statement. */

@@ -13,7 +13,7 @@ import { createRng } from '../engine/random.js';
 import { CompileError } from '../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from './handlers/index.js';
 import { modelNumbers } from './modelInputs.js';
-import { argument } from './classifiers.js';
+import { argument, positionalArgument } from './classifiers.js';
 import { mixtureData } from './learningResults.js';
 import { LearnOptions } from './learnOptions.js';
 import type { MixtureResult } from './runResult.js';
@@ -51,7 +51,7 @@ export async function learnMixture(ctx: HandlerContext, s: A.LearnStmt): Promise
   const call = mixtureDecl(ctx, s.model).definition;
   if (s.method && s.method.text !== 'em') throw new CompileError(`a mixture is learnt by em, not ${s.method.text}`, s.method.range);
   if (s.from) throw new CompileError(`a mixture learns from the data it is declared on: write 'learn ${s.model.text} by em'`, s.from.range);
-  const source = call.args.find((a) => !a.name)?.value;
+  const source = positionalArgument(call);
   if (source?.kind !== 'ref') throw new CompileError('gaussians(DATA.column, k: K) or gaussians(DATA[a, b], k: K)', call.range);
   const x = await modelNumbers(ctx, source);
   const k = declared(call, 'k', (v) => Number.isInteger(v) && v >= 1, 'a positive integer')!;

@@ -16,7 +16,8 @@ import type { HandlerContext } from './handlers/index.js';
 /** What compiling the model needs: the checked file, its host, and the run's memo. */
 export type ModelContext = Pick<HandlerContext, 'ast' | 'symbols' | 'env' | 'shared'>;
 
-function memo<T>(ctx: ModelContext, key: string, make: () => T): T {
+/** `make()` once per run under `key`; later calls get the same value. */
+export function memo<T>(ctx: ModelContext, key: string, make: () => T): T {
   if (!ctx.shared.has(key)) ctx.shared.set(key, make());
   return ctx.shared.get(key) as T;
 }

@@ -100,10 +100,6 @@ export class RunScheduler {
     job.cancel();
   }
 
-  isRunning(uri: string): boolean {
-    return this.jobs.has(uri);
-  }
-
   dispose(): void {
     for (const uri of [...this.jobs.keys()]) this.cancel(uri);
   }

@@ -12,11 +12,12 @@ import { allRows } from '../engine/categoricalData.js';
 import type { FitPredict } from '../engine/evaluation.js';
 import { newsgroupsFromEntries, type LabelledCorpus } from '../model/corpus.js';
 import { gunzipTar } from '../model/tarArchive.js';
-import { resolveModelFile } from '../model/files.js';
+import { readModelBytes } from '../model/files.js';
 import { CompileError } from '../model/compileError.js';
 import type { ClassifyResult } from './runResult.js';
 import type { HandlerContext, HandlerOutput } from './handlers/index.js';
-import { argument, classifierDecl } from './classifiers.js';
+import { argument, classifierDecl, positionalArgument } from './classifiers.js';
+import { memo } from './modelInputs.js';
 
 export interface TextCorpus {
   corpus: LabelledCorpus;
@@ -31,9 +32,7 @@ function corpusDecl(ctx: HandlerContext, name: A.Name): A.CorpusDecl {
 
 /** A `corpus … from "x.tar.gz" label folder`, read and tokenized once per run. */
 export function modelCorpus(ctx: HandlerContext, name: A.Name): TextCorpus {
-  const key = `corpus:${name.text}`;
-  if (!ctx.shared.has(key)) ctx.shared.set(key, readCorpus(ctx, corpusDecl(ctx, name)));
-  return ctx.shared.get(key) as TextCorpus;
+  return memo(ctx, `corpus:${name.text}`, () => readCorpus(ctx, corpusDecl(ctx, name)));
 }
 
 function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
@@ -41,9 +40,7 @@ function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
   if (!/\.(tar\.gz|tgz)$/i.test(decl.source.value)) {
     throw new CompileError('a corpus is read from a .tar.gz archive of <part>-train|test/<class>/<document> files (the 20 Newsgroups layout)', decl.source.range);
   }
-  const path = resolveModelFile(decl.source, ctx.env);
-  if (!ctx.env.readBytes) throw new CompileError('this host cannot read archives', decl.source.range);
-  const corpus = newsgroupsFromEntries(gunzipTar(ctx.env.readBytes(path)));
+  const corpus = newsgroupsFromEntries(gunzipTar(readModelBytes(decl.source, ctx.env)));
   if (corpus.documents.length === 0) throw new CompileError(`"${decl.source.value}" holds no documents under <part>-train/ or <part>-test/ folders`, decl.source.range);
   return { corpus, tokens: tokenizeLatin1Documents(corpus.documents) };
 }
@@ -57,7 +54,7 @@ export interface TextLearner {
 /** `text_naive_bayes(Corpus, drop_most_frequent: 100, min_count: 3)` as a learner. */
 export function textLearner(ctx: HandlerContext, name: A.Name): TextLearner {
   const call = classifierDecl(ctx, name).definition;
-  const source = call.args.find((a) => !a.name)?.value;
+  const source = positionalArgument(call);
   if (source?.kind !== 'ref') throw new CompileError('text_naive_bayes(CORPUS, drop_most_frequent: n, min_count: n)', call.range);
   const text = modelCorpus(ctx, source.name);
   const options = { dropMostFrequent: countArgument(call, 'drop_most_frequent'), minCount: countArgument(call, 'min_count') };
@@ -75,13 +72,11 @@ function countArgument(call: A.Call, name: string): number | undefined {
 
 /** Trained on every document of its corpus, once per run. */
 export function textClassifier(ctx: HandlerContext, name: A.Name): { model: TextNaiveBayesModel; text: TextCorpus } {
-  const key = `textClassifier:${name.text}`;
-  if (!ctx.shared.has(key)) {
+  return memo(ctx, `textClassifier:${name.text}`, () => {
     const { text, options } = textLearner(ctx, name);
     const model = trainTextNaiveBayes(text.tokens, text.corpus.labels, text.corpus.classNames, allRows(text.corpus.documents.length), options);
-    ctx.shared.set(key, { model, text });
-  }
-  return ctx.shared.get(key) as { model: TextNaiveBayesModel; text: TextCorpus };
+    return { model, text };
+  });
 }
 
 /** `classify NewsNB { text: "…" }`: the words outside the vocabulary are ignored, and said so. */

@@ -10,7 +10,7 @@ import type { FitPredict } from '../../engine/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
 import { EngineError } from '../../engine/engineError.js';
 import type { HandlerContext } from '../handlers/index.js';
-import { classifierDecl, naiveBayesClassifier, smoothingOf } from '../classifiers.js';
+import { classifierDecl, naiveBayesClassifier, positionalArgument, smoothingOf } from '../classifiers.js';
 import { modelData } from '../modelInputs.js';
 import { textLearner } from '../textClassifiers.js';
 
@@ -41,7 +41,7 @@ function stoppable(ctx: HandlerContext, fitPredict: FitPredict): FitPredict {
 
 /** The data set of `naive_bayes(DATA, …)` (the declaration is already validated). */
 function trainingData(ctx: HandlerContext, call: A.Call): Promise<CategoricalDataset> {
-  return modelData(ctx, (call.args.find((a) => !a.name)!.value as A.Ref).name);
+  return modelData(ctx, (positionalArgument(call) as A.Ref).name);
 }
 
 /** Rows with a known class only; indices handed to the engine are positions in that list. */
