@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { repoRoot } from '../support/shared.js';
+import { close } from '../support/close.js';
 import { CHROMIUM, launchChromium } from '../support/chromium.js';
 import { checkText } from '../../server/src/run/pipeline.js';
 import { nodeEnvironment } from '../../server/src/run/nodeEnvironment.js';
@@ -129,10 +130,10 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
     // P(Test = pos) = P(pos | cancer) P(cancer) + P(pos | healthy) P(healthy) = 0.98·0.008 + 0.03·0.992.
     const marginal = async (node: string, state: string) =>
       Number(await graph.locator(`g.node[data-id="${node}"] rect.bar[data-state="${state}"]`).getAttribute('data-value'));
-    assertClose(await marginal('Diagnosis', 'cancer'), 0.008);
-    assertClose(await marginal('Diagnosis', 'healthy'), 0.992);
-    assertClose(await marginal('Test', 'pos'), 0.98 * 0.008 + 0.03 * 0.992);
-    assertClose(await marginal('Test', 'neg'), 0.02 * 0.008 + 0.97 * 0.992);
+    close(await marginal('Diagnosis', 'cancer'), 0.008, 1e-9);
+    close(await marginal('Diagnosis', 'healthy'), 0.992, 1e-9);
+    close(await marginal('Test', 'pos'), 0.98 * 0.008 + 0.03 * 0.992, 1e-9);
+    close(await marginal('Test', 'neg'), 0.02 * 0.008 + 0.97 * 0.992, 1e-9);
     // What the user reads beside the bars.
     assert.match(clean((await graph.textContent()) ?? ''), /0\.0376/);
   });
@@ -154,10 +155,6 @@ function writeUserSettings(userDataDir: string): void {
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
   };
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
-}
-
-function assertClose(actual: number, expected: number, tolerance = 1e-9): void {
-  assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected} ± ${tolerance}, got ${actual}`);
 }
 
 /** Polls until `ok` holds; on timeout fails with `what` and what was last seen. */

@@ -1,5 +1,6 @@
 /** A JSON-RPC client that drives the real language server over stdio, as another editor would. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
@@ -37,6 +38,12 @@ export interface LspSession {
 
 export function fileUri(path: string): string {
   return pathToFileURL(path).toString();
+}
+
+/** examples/NAME as a document to open: its file URI and text. */
+export function exampleDocument(name: string): { uri: string; text: string } {
+  const path = join(repoRoot, 'examples', name);
+  return { uri: fileUri(path), text: readFileSync(path, 'utf8') };
 }
 
 export async function startLsp(options: LspOptions | string = {}): Promise<LspSession> {

@@ -102,3 +102,12 @@ export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
   return a.length === b.length ? m : Infinity;
 }
+
+/** The network with CPT entry (v, row, state) set to θ and the row's other entries co-varied proportionally. */
+export function withParameter(net: BayesianNetwork, v: number, row: number, state: number, theta: number): BayesianNetwork {
+  const k = net.variables[v]!.states.length;
+  const table = Float64Array.from(net.cpts[v]!.table);
+  const theta0 = table[row * k + state]!;
+  for (let x = 0; x < k; x++) table[row * k + x] = x === state ? theta : table[row * k + x]! * (1 - theta) / (1 - theta0);
+  return { ...net, cpts: net.cpts.map((c, i) => (i === v ? { ...c, table } : c)) };
+}

@@ -7,7 +7,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '
 export const sharedDir = process.env.BAYES_SHARED ?? resolve(repoRoot, '..', 'shared');
 export const sharedData = join(sharedDir, 'data');
 
-/** The path of a shared data file, or undefined (and the reason) when ../shared is absent. */
+/** The path of a shared data file, or undefined when it is absent (skip with NO_SHARED). */
 export function sharedFile(...parts: string[]): string | undefined {
   const p = join(sharedData, ...parts);
   return existsSync(p) ? p : undefined;

@@ -1,12 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { main } from '../../server/src/cli.js';
-import type { CliIO } from '../../server/src/cli/command.js';
-
-function capture(): CliIO & { stdout: string; stderr: string } {
-  const io = { stdout: '', stderr: '', cwd: process.cwd(), out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
-  return io;
-}
+import { capture } from '../support/cli.js';
 
 test('bayes --help lists the commands and exits 0', async () => {
   const io = capture();

@@ -13,8 +13,8 @@ import { cptsToJson } from '../../../server/src/run/learningResults.js';
 import { RUN_RESULT_VERSION, type NetworkResult, type ResultEntry, type RunResult } from '../../../server/src/run/runResult.js';
 import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
 import { createRng } from '../../../server/src/engine/random.js';
-import type { CategoricalDataset } from '../../../server/src/engine/categoricalData.js';
 import { loadBif } from '../../support/networks.js';
+import { toCsv } from '../../support/learning.js';
 import { repoRoot, sharedData, sharedFile } from '../../support/shared.js';
 
 const work = mkdtempSync(join(tmpdir(), 'bayes-webview-'));
@@ -60,12 +60,6 @@ export function networkEntry(name: string, evidence: Record<string, string> = {}
 
 export function networkRun(name: string, evidence: Record<string, string> = {}): RunResult {
   return runResult(`${name}.bayes`, [networkEntry(name, evidence)]);
-}
-
-function toCsv(d: CategoricalDataset): string {
-  const lines = [d.attributes.map((v) => v.name).join(',')];
-  for (let r = 0; r < d.rowCount; r++) lines.push(d.columns.map((c, v) => (c[r]! < 0 ? '?' : d.attributes[v]!.values[c[r]!])).join(','));
-  return lines.join('\n') + '\n';
 }
 
 /** Records drawn from a shared network (seeded), with a fraction of values hidden. */

@@ -5,16 +5,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
-import type { CliIO } from '../../../server/src/cli/command.js';
+import { capture } from '../../support/cli.js';
 import { readBif } from '../../../server/src/model/bif.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import { loadBif } from '../../support/networks.js';
 import { NO_SHARED, repoRoot, sharedFile } from '../../support/shared.js';
-
-function capture(): CliIO & { stdout: string; stderr: string } {
-  const io = { stdout: '', stderr: '', cwd: process.cwd(), out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
-  return io;
-}
 
 /** Same variables (states), parents and tables, matched by name: the order may differ. */
 function assertSameNetwork(actual: BayesianNetwork, expected: BayesianNetwork): void {

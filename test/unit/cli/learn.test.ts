@@ -4,26 +4,15 @@ import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
-import type { CliIO } from '../../../server/src/cli/command.js';
+import { capture } from '../../support/cli.js';
 import { forwardSample, hideAtRandom } from '../../../server/src/engine/forwardSampling.js';
 import { learnCpts } from '../../../server/src/engine/cptLearning.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { familyScore } from '../../../server/src/engine/structureScore.js';
 import { readBif } from '../../../server/src/model/bif.js';
-import type { CategoricalDataset } from '../../../server/src/engine/categoricalData.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
 import { loadBif } from '../../support/networks.js';
-
-function capture(): CliIO & { stdout: string; stderr: string } {
-  const io = { stdout: '', stderr: '', cwd: process.cwd(), out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
-  return io;
-}
-
-function toCsv(d: CategoricalDataset, header = true): string {
-  const lines = header ? [d.attributes.map((v) => v.name).join(',')] : [];
-  for (let r = 0; r < d.rowCount; r++) lines.push(d.columns.map((c, v) => (c[r]! < 0 ? '?' : d.attributes[v]!.values[c[r]!])).join(','));
-  return lines.join('\n') + '\n';
-}
+import { toCsv } from '../../support/learning.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bayes-learn-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,16 +4,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
-import type { CliIO } from '../../../server/src/cli/command.js';
+import { capture } from '../../support/cli.js';
 import { readBif } from '../../../server/src/model/bif.js';
 import { JunctionTree } from '../../../server/src/engine/junctionTree.js';
 import { evidenceOf, loadBif } from '../../support/networks.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
-
-function capture(): CliIO & { stdout: string; stderr: string } {
-  const io = { stdout: '', stderr: '', cwd: process.cwd(), out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
-  return io;
-}
 
 test('bayes marginals --json prints exact posteriors equal to the junction tree', async (t) => {
   const file = sharedFile('bif', 'asia.bif');

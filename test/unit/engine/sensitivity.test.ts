@@ -4,17 +4,8 @@ import { sensitivity } from '../../../server/src/engine/sensitivity.js';
 import { variableElimination } from '../../../server/src/engine/variableElimination.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import type { Evidence } from '../../../server/src/engine/junctionTree.js';
-import { evidenceOf, loadBif, randomNetwork } from '../../support/networks.js';
+import { evidenceOf, loadBif, randomNetwork, withParameter } from '../../support/networks.js';
 import { NO_SHARED } from '../../support/shared.js';
-
-/** The network with CPT entry (v, row, state) set to θ and the row's other entries co-varied. */
-function withParameter(net: BayesianNetwork, v: number, row: number, state: number, theta: number): BayesianNetwork {
-  const k = net.variables[v]!.states.length;
-  const table = Float64Array.from(net.cpts[v]!.table);
-  const theta0 = table[row * k + state]!;
-  for (let x = 0; x < k; x++) table[row * k + x] = x === state ? theta : table[row * k + x]! * (1 - theta) / (1 - theta0);
-  return { ...net, cpts: net.cpts.map((c, i) => (i === v ? { ...c, table } : c)) };
-}
 
 function posterior(net: BayesianNetwork, t: number, evidence: Evidence): Float64Array {
   return variableElimination(net, [t], evidence).factor.values;

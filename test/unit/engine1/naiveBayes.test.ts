@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeCategorical, allRows } from '../../../server/src/engine/categoricalData.js';
 import { trainNaiveBayes, classifyNaiveBayes, naiveBayesPosteriors } from '../../../server/src/engine/naiveBayes.js';
-import { sklearnUnavailable, runPython } from '../../support/pythonPeer.js';
+import { pythonMissing, runPython } from '../../support/python.js';
 import { repoRoot, NO_SHARED } from '../../support/shared.js';
 import { UCI_CATEGORICAL, loadUciTable, peerMatrix } from '../../support/uciTables.js';
 import { playTennis } from './fixtures.js';
@@ -51,7 +51,7 @@ test('smoothing none with an impossible instance reports zero evidence, not NaN'
 test('car evaluation: identical to scikit-learn CategoricalNB(alpha=1) within 1e-9', (t) => {
   const data = loadUciTable(UCI_CATEGORICAL.find((u) => u.name === 'car')!);
   if (!data) return t.skip(NO_SHARED);
-  const why = sklearnUnavailable();
+  const why = pythonMissing(['sklearn', 'numpy']);
   if (why) return t.skip(why);
   // A seeded random 1/3 of the rows, so (class, value) counts are small but every value is seen
   // (sklearn smooths a value unseen in training where we ignore it; see the test above).

@@ -8,7 +8,7 @@ import { tokenize, tokenizeDocuments, WordIndex } from '../../../server/src/engi
 import { Latin1Tokenizer, tokenizeLatin1Documents } from '../../../server/src/engine/latin1Tokenizer.js';
 import { trainTextNaiveBayes, predictTextNaiveBayes, textPosteriors, classifyText } from '../../../server/src/engine/textNaiveBayes.js';
 import { evaluate, shuffledRows } from '../../../server/src/engine/evaluation.js';
-import { sklearnUnavailable, runPython } from '../../support/pythonPeer.js';
+import { pythonMissing, runPython } from '../../support/python.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { argmax, normalizeLog } from '../../../server/src/engine/logMath.js';
@@ -104,7 +104,7 @@ test('scores four classes at a time and the rest one by one: exactly the positio
 test('SMS spam: identical to scikit-learn CountVectorizer + MultinomialNB(alpha=1) within 1e-9', (t) => {
   const file = sharedFile('tables/sms-spam/SMSSpamCollection');
   if (!file) return t.skip(NO_SHARED);
-  const why = sklearnUnavailable();
+  const why = pythonMissing(['sklearn', 'numpy']);
   if (why) return t.skip(why);
   const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('\t'));
   const texts = lines.map((l) => l.slice(l.indexOf('\t') + 1));

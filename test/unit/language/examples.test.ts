@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
 import type { CliIO } from '../../../server/src/cli/command.js';
+import { capture } from '../../support/cli.js';
 import { parseDocument } from '../../../server/src/language/index.js';
 import type { RunResult } from '../../../server/src/run/runResult.js';
 import { repoRoot as root, sharedData } from '../../support/shared.js';
@@ -29,11 +30,6 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
 }
 
-function capture(): CliIO & { stdout: string; stderr: string } {
-  const io = { stdout: '', stderr: '', cwd: root, out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
-  return io;
-}
-
 /** The command line for an example, with the data root it needs; undefined (skipped) without ../shared. */
 function cliArgs(command: string[], file: string, t: TestContext): string[] | undefined {
   const shared = needsSharedData.get(file);
@@ -57,7 +53,7 @@ for (const file of files) {
   test(`bayes check examples/${file} exits 0`, async (t) => {
     const args = cliArgs(['check'], file, t);
     if (!args) return;
-    const io = capture();
+    const io = capture(root);
     const code = await run(args, io);
     assert.equal(code, 0, io.stdout + io.stderr);
     assert.doesNotMatch(io.stdout, /: error: /);
@@ -66,7 +62,7 @@ for (const file of files) {
   test(`bayes run examples/${file}: exit 0, every expect holds`, async (t) => {
     const args = cliArgs(['run', '--json'], file, t);
     if (!args) return;
-    const io = capture();
+    const io = capture(root);
     const code = await run(args, io);
     const result = JSON.parse(io.stdout) as RunResult;
     const errors = result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.range.start.line + 1}: ${d.message}`);
@@ -84,7 +80,7 @@ for (const file of files) {
 }
 
 test('without the data root the corpus outside the workspace is refused', async () => {
-  const io = capture();
+  const io = capture(root);
   assert.equal(await run(['check', 'examples/newsgroups.bayes'], io), 1);
   assert.match(io.stdout, /newsgroups\.bayes:6:18: error: "\.\.\/\.\.\/shared\/data\/20news-bydate\.tar\.gz" is outside the workspace/);
 });

@@ -1,17 +1,13 @@
 /** Formatting, completion, signature help, semantic tokens, hover and code lens over the protocol. */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLsp, fileUri, type LspSession, type PublishedDiagnostics } from '../../support/lspClient.js';
+import { startLsp, exampleDocument, type LspSession, type PublishedDiagnostics } from '../../support/lspClient.js';
 import { repoRoot } from '../../support/shared.js';
 import { applyEdits, decodeSemanticTokens, positionOf, type TextEdit } from '../../support/edits.js';
 
 const examplesDir = join(repoRoot, 'examples');
-const example = (name: string) => {
-  const path = join(examplesDir, name);
-  return { uri: fileUri(path), text: readFileSync(path, 'utf8') };
-};
 const FORMAT_OPTIONS = { tabSize: 2, insertSpaces: true };
 
 describe('editing', () => {
@@ -27,7 +23,7 @@ describe('editing', () => {
     const names = readdirSync(examplesDir).filter((f) => f.endsWith('.bayes'));
     assert.ok(names.length >= 8);
     for (const name of names) {
-      const { uri, text } = example(name);
+      const { uri, text } = exampleDocument(name);
       await lsp.open(uri, text);
       const once = applyEdits(text, await format(uri));
       const formattedUri = uri.replace(/\.bayes$/, '.formatted.bayes');
@@ -52,7 +48,7 @@ describe('editing', () => {
   });
 
   test('completion offers keywords, parents, values and names of the expected kind', async () => {
-    const forest = example('forest.bayes');
+    const forest = exampleDocument('forest.bayes');
     await lsp.open(forest.uri, forest.text);
     const parents = await labels(forest.uri, positionOf(forest.text, 'P(Campfire | Storm', 0, 'P(Campfire | '.length));
     assert.deepEqual(parents.sort(), ['BusTourGroup', 'Campfire', 'ForestFire', 'Lightning', 'Storm', 'Thunder']);
@@ -64,7 +60,7 @@ describe('editing', () => {
     const networks = await labels(forest.uri, positionOf(forest.text, 'in Forest', 0, 'in '.length));
     assert.deepEqual(networks, ['Forest']);
 
-    const cancer = example('cancer.bayes');
+    const cancer = exampleDocument('cancer.bayes');
     await lsp.open(cancer.uri, cancer.text);
     assert.deepEqual(await labels(cancer.uri, positionOf(cancer.text, 'Test = pos', 0, 'Test = '.length)), ['pos', 'neg']);
     const rowStates = await labels(cancer.uri, positionOf(cancer.text, 'pos: 98%', 0));
@@ -76,14 +72,14 @@ describe('editing', () => {
     const keywords = await labels(cancer.uri, { line: positionOf(cancer.text, 'query posterior').line, character: 0 });
     assert.ok(['variable', 'hypotheses', 'network', 'data', 'query', 'expect', 'learn'].every((k) => keywords.includes(k)));
 
-    const tennis = example('playtennis.bayes');
+    const tennis = exampleDocument('playtennis.bayes');
     await lsp.open(tennis.uri, tennis.text);
     const instance = await labels(tennis.uri, positionOf(tennis.text, 'Outlook: Sunny', 0, 'Outlook: '.length));
     assert.deepEqual(instance, ['Sunny', 'Overcast', 'Rain']);
   });
 
   test('signature help follows the argument under the cursor', async () => {
-    const tennis = example('playtennis.bayes');
+    const tennis = exampleDocument('playtennis.bayes');
     type Help = { signatures: { label: string }[]; activeParameter: number } | null;
     const help = (position: { line: number; character: number }) =>
       lsp.request<Help>('textDocument/signatureHelp', { textDocument: { uri: tennis.uri }, position });
@@ -95,7 +91,7 @@ describe('editing', () => {
   });
 
   test('semantic tokens decode to names coloured by what they are', async () => {
-    const forest = example('forest.bayes');
+    const forest = exampleDocument('forest.bayes');
     const legend = { types: ['keyword', 'variable', 'enumMember', 'type', 'namespace', 'struct', 'class', 'property', 'function', 'number', 'string', 'comment'], modifiers: ['declaration', 'documentation', 'defaultLibrary'] };
     const { data } = await lsp.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri: forest.uri } });
     const tokens = decodeSemanticTokens(data, forest.text, legend.types, legend.modifiers);
@@ -115,7 +111,7 @@ describe('editing', () => {
   });
 
   test('semantic tokens after an edit come as a delta of the last ones sent, and a range as the full tokens of its lines', async () => {
-    const tennis = example('playtennis.bayes');
+    const tennis = exampleDocument('playtennis.bayes');
     const uri = tennis.uri.replace(/\.bayes$/, '.delta.bayes');
     await lsp.open(uri, tennis.text);
     type Full = { resultId: string; data: number[] };
@@ -155,12 +151,12 @@ describe('editing', () => {
   });
 
   test('hover shows a hypothesis prior, a variable CPT as a table and the doc comment', async () => {
-    const cancer = example('cancer.bayes');
+    const cancer = exampleDocument('cancer.bayes');
     type Hover = { contents: { value: string } } | null;
     const hover = (uri: string, p: { line: number; character: number }) => lsp.request<Hover>('textDocument/hover', { textDocument: { uri }, position: p });
     const healthy = await hover(cancer.uri, positionOf(cancer.text, 'healthy: 0.992'));
     assert.equal(healthy?.contents.value, 'hypothesis **healthy** of Diagnosis · prior P(healthy) = 0.992');
-    const forest = example('forest.bayes');
+    const forest = exampleDocument('forest.bayes');
     const campfire = await hover(forest.uri, positionOf(forest.text, 'expect P(Campfire', 0, 'expect P('.length));
     assert.equal(campfire?.contents.value, [
       'variable **Campfire** { true, false } in network Forest',
@@ -175,7 +171,7 @@ describe('editing', () => {
   });
 
   test('code lenses run the model, show its results and each network graph', async () => {
-    const forest = example('forest.bayes');
+    const forest = exampleDocument('forest.bayes');
     const lenses = await lsp.request<{ range: { start: { line: number } }; command: { title: string; command: string; arguments: unknown[] } }[]>(
       'textDocument/codeLens', { textDocument: { uri: forest.uri } });
     assert.deepEqual(lenses.map((l) => [l.command.command, l.range.start.line]), [

@@ -1,16 +1,9 @@
 /** Definition, references, rename, outline and folding over the protocol, on the examples. */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startLsp, fileUri, type LspSession } from '../../support/lspClient.js';
-import { repoRoot } from '../../support/shared.js';
+import { startLsp, exampleDocument, type LspSession } from '../../support/lspClient.js';
 import { applyEdits, positionOf, type TextEdit } from '../../support/edits.js';
 
-const example = (name: string) => {
-  const path = join(repoRoot, 'examples', name);
-  return { uri: fileUri(path), text: readFileSync(path, 'utf8') };
-};
 /** Whole-word uses of a name outside comments, as positions. */
 function usesOf(text: string, word: string): { line: number; character: number }[] {
   const found: { line: number; character: number }[] = [];
@@ -36,7 +29,7 @@ describe('navigation', () => {
   };
 
   test('definition and references of a network variable land on every use', async () => {
-    const forest = example('forest.bayes');
+    const forest = exampleDocument('forest.bayes');
     await lsp.open(forest.uri, forest.text);
     const use = positionOf(forest.text, 'P(Lightning | Storm)', 0, 'P(Lightning | '.length);
     const definition = await lsp.request<Location>('textDocument/definition', { textDocument: { uri: forest.uri }, position: use });
@@ -48,7 +41,7 @@ describe('navigation', () => {
   });
 
   test('rename a variable, a network, a value and a hypothesis at every use; the result checks clean', async () => {
-    const forest = example('forest.bayes');
+    const forest = exampleDocument('forest.bayes');
     const variable = await renameAndRecheck(forest, positionOf(forest.text, 'Storm'), 'Tempest');
     assert.equal(variable.edits.length, usesOf(forest.text, 'Storm').length);
     assert.deepEqual(usesOf(variable.renamed, 'Storm'), []);
@@ -56,7 +49,7 @@ describe('navigation', () => {
     const network = await renameAndRecheck(forest, positionOf(forest.text, 'in Forest', 0, 3), 'Woods');
     assert.equal(network.edits.length, usesOf(forest.text, 'Forest').length);
 
-    const cancer = example('cancer.bayes');
+    const cancer = exampleDocument('cancer.bayes');
     await lsp.open(cancer.uri, cancer.text);
     const value = await renameAndRecheck(cancer, positionOf(cancer.text, 'pos, neg'), 'positive');
     assert.equal(value.edits.length, usesOf(cancer.text, 'pos').length);
@@ -64,14 +57,14 @@ describe('navigation', () => {
     assert.equal(hypothesis.edits.length, usesOf(cancer.text, 'healthy').length);
     assert.match(hypothesis.renamed, /expect map Diagnosis given Test = pos = well/);
 
-    const tennis = example('playtennis.bayes');
+    const tennis = exampleDocument('playtennis.bayes');
     await lsp.open(tennis.uri, tennis.text);
     const state = await renameAndRecheck(tennis, positionOf(tennis.text, 'Sunny, Overcast'), 'Bright');
     assert.equal(state.edits.length, usesOf(tennis.text, 'Sunny').length, 'data cells and classify instances too');
   });
 
   test('a rename that would clash, or of a built-in bool value, is refused with the reason', async () => {
-    const forest = example('forest.bayes');
+    const forest = exampleDocument('forest.bayes');
     await assert.rejects(
       lsp.request('textDocument/rename', { textDocument: { uri: forest.uri }, position: positionOf(forest.text, 'Storm'), newName: 'Thunder' }),
       /cannot rename 'Storm' to 'Thunder': a variable 'Thunder' already exists/);
@@ -84,20 +77,20 @@ describe('navigation', () => {
   });
 
   test('the outline nests a network and a hypothesis space', async () => {
-    const forest = example('forest.bayes');
+    const forest = exampleDocument('forest.bayes');
     type Sym = { name: string; kind: number; children?: Sym[] };
     const symbols = await lsp.request<Sym[]>('textDocument/documentSymbol', { textDocument: { uri: forest.uri } });
     assert.equal(symbols[0].name, 'Forest');
     assert.deepEqual(symbols[0].children!.slice(0, 6).map((s) => s.name), ['Storm', 'BusTourGroup', 'Lightning', 'Thunder', 'Campfire', 'ForestFire']);
     assert.ok(symbols[0].children!.some((s) => s.name === 'P(Campfire | Storm, BusTourGroup)'));
     assert.ok(symbols.some((s) => s.name === 'query mpe Forest given Thunder = true'));
-    const cancer = example('cancer.bayes');
+    const cancer = exampleDocument('cancer.bayes');
     const outline = await lsp.request<Sym[]>('textDocument/documentSymbol', { textDocument: { uri: cancer.uri } });
     assert.deepEqual(outline.find((s) => s.name === 'Diagnosis')!.children!.map((c) => c.name), ['cancer', 'healthy']);
   });
 
   test('folding ranges cover the network, each multi-line table and the doc comment block', async () => {
-    const forest = example('forest.bayes');
+    const forest = exampleDocument('forest.bayes');
     const ranges = await lsp.request<{ startLine: number; endLine: number; kind?: string }[]>('textDocument/foldingRange', { textDocument: { uri: forest.uri } });
     const network = positionOf(forest.text, 'network Forest').line;
     const close = forest.text.split('\n').indexOf('}');

@@ -7,9 +7,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startLsp, fileUri, type LspSession } from '../../support/lspClient.js';
+import { startLsp, exampleDocument, type LspSession } from '../../support/lspClient.js';
 import { repoRoot } from '../../support/shared.js';
 import { positionOf } from '../../support/edits.js';
 
@@ -22,9 +20,7 @@ describe('result hovers and inlay hints of the textbook examples', () => {
 
   /** Opens examples/NAME and waits for its run to finish. */
   const run = async (name: string): Promise<Opened> => {
-    const path = join(repoRoot, 'examples', name);
-    const text = readFileSync(path, 'utf8');
-    const uri = fileUri(path);
+    const { uri, text } = exampleDocument(name);
     await lsp.open(uri, text);
     const finished = lsp.nextNotification<{ uri: string; state: string }>('bayes/runResult', (p) => p.uri === uri);
     assert.equal(await lsp.request('workspace/executeCommand', { command: 'bayes.server.run', arguments: [uri] }), 'done');

@@ -6,6 +6,7 @@ import { runText } from '../../../server/src/run/pipeline.js';
 import { nodeEnvironment } from '../../../server/src/run/nodeEnvironment.js';
 import type { ResultEntry, RunResult } from '../../../server/src/run/runResult.js';
 import { repoRoot, sharedData } from '../../support/shared.js';
+import { close as closeWithin } from '../../support/close.js';
 
 /** Runs `text` as if it were examples/inline.bayes, with ../shared/data as a data root. */
 export function run(text: string, file = 'inline.bayes'): Promise<RunResult> {
@@ -42,6 +43,7 @@ export function errors(result: RunResult): { code: string; line: number; message
   return result.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ code: d.code ?? '', line: d.range.start.line, message: d.message }));
 }
 
+/** support/close.ts with the run tests' default tolerance. */
 export function close(actual: number, expected: number, tolerance = 1e-12): void {
-  assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not within ${tolerance} of ${expected}`);
+  closeWithin(actual, expected, tolerance);
 }

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { enumerate } from '../../support/networks.js';
+import { enumerate, withParameter } from '../../support/networks.js';
 import { close } from '../../support/close.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import { assertNoErrors, example, networkOf, resultsOf, run } from './networkHelpers.js';
@@ -17,17 +17,11 @@ function posterior(net: BayesianNetwork): number {
   return enumerate(net, new Map([[index.get('Thunder')!, 0]])).marginals[index.get('ForestFire')!]![0]!;
 }
 
-/** The network with θ = P(variable = state | parents) set to `theta`, its row rescaled. */
-function withParameter(net: BayesianNetwork, p: { variable: string; parents: Record<string, string>; state: string }, theta: number): BayesianNetwork {
+/** The network with θ = P(variable = state | parents) set to `theta`, its row rescaled: the named parameter located, then set. */
+function withNamedParameter(net: BayesianNetwork, p: { variable: string; parents: Record<string, string>; state: string }, theta: number): BayesianNetwork {
   const v = net.variables.findIndex((x) => x.name === p.variable);
-  const cpt = net.cpts[v]!;
-  const k = net.variables[v]!.states.length;
-  const row = cpt.parents.reduce((r, u) => r * net.variables[u]!.states.length + net.variables[u]!.states.indexOf(p.parents[net.variables[u]!.name]!), 0);
-  const s = net.variables[v]!.states.indexOf(p.state);
-  const table = Float64Array.from(cpt.table);
-  const old = table[row * k + s]!;
-  for (let x = 0; x < k; x++) table[row * k + x] = x === s ? theta : (table[row * k + x]! * (1 - theta)) / (1 - old);
-  return { ...net, cpts: net.cpts.map((c, i) => (i === v ? { ...c, table } : c)) };
+  const row = net.cpts[v]!.parents.reduce((r, u) => r * net.variables[u]!.states.length + net.variables[u]!.states.indexOf(p.parents[net.variables[u]!.name]!), 0);
+  return withParameter(net, v, row, net.variables[v]!.states.indexOf(p.state), theta);
 }
 
 test('Forest: P(ForestFire = true | Thunder = true) and its derivatives by finite differences', async () => {
@@ -42,7 +36,7 @@ test('Forest: P(ForestFire = true | Thunder = true) and its derivatives by finit
   assert.deepEqual(slopes, [...slopes].sort((a, b) => b - a));
   const h = 1e-6;
   for (const p of answer!.parameters.slice(0, 8)) {
-    const slope = (posterior(withParameter(net, p, p.value + h)) - posterior(withParameter(net, p, p.value - h))) / (2 * h);
+    const slope = (posterior(withNamedParameter(net, p, p.value + h)) - posterior(withNamedParameter(net, p, p.value - h))) / (2 * h);
     close(p.derivative, slope, 1e-6, `${p.variable} ${JSON.stringify(p.parents)} ${p.state}`);
   }
   assert.match(answer!.headline, /^most sensitive to P\(/);
