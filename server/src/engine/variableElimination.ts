@@ -56,16 +56,10 @@ export function factorOrder(net: BayesianNetwork, factors: readonly Factor[], el
   return bestEliminationOrder(adj, net.variables.map((v) => v.states.length), eliminate);
 }
 
-export interface EliminationResult {
-  /** The product of what is left, rescaled; its entries times e^logScale are the true values. */
-  factor: Factor;
-  logScale: number;
-  order: EliminationOrder;
-}
-
 /**
  * Sums (or maxes) `order` out of the factors. `onEliminate` sees each product before it is
- * reduced (max-product traceback keeps them).
+ * reduced (max-product traceback keeps them). Returns the product of what is left, rescaled:
+ * its entries times e^logScale are the true values.
  */
 export function eliminate(
   factors: Factor[],
