@@ -4,6 +4,7 @@
  */
 import { topologicalOrder, type BayesianNetwork } from './network.js';
 import { stridesOf } from './factor.js';
+import { EngineError } from './engineError.js';
 import type { Evidence } from './junctionTree.js';
 
 export interface SampledMarginals {
@@ -35,7 +36,7 @@ export interface FlatNetwork {
 
 export function flatten(net: BayesianNetwork): FlatNetwork {
   const topo = topologicalOrder(net);
-  if (!('order' in topo)) throw new Error('the network has a cycle');
+  if (!('order' in topo)) throw new EngineError('cannot sample a network with a cycle');
   const cards = Int32Array.from(net.variables, (v) => v.states.length);
   const parents = net.cpts.map((c) => Int32Array.from(c.parents));
   const mult = parents.map((ps) => Int32Array.from(stridesOf(Array.from(ps, (p) => cards[p]!))));
