@@ -37,11 +37,17 @@ interface Clique {
   size: number;
 }
 
+/** position[v] = when v is eliminated (the inverse of order.order). */
+function eliminationPositions(order: EliminationOrder): Int32Array {
+  const position = new Int32Array(order.order.length);
+  order.order.forEach((v, i) => { position[v] = i; });
+  return position;
+}
+
 /** The maximal cliques of a triangulation and the tree linking them (parent −1 = a root). */
 function cliqueTree(order: EliminationOrder): { cliques: number[][]; parent: number[]; home: number[] } {
   const n = order.order.length;
-  const position = new Int32Array(n);
-  order.order.forEach((v, i) => { position[v] = i; });
+  const position = eliminationPositions(order);
   const sets = order.cliques.map((c) => new Set(c));
   const parent = order.cliques.map(([, ...sep]) => (sep.length ? Math.min(...sep.map((u) => position[u]!)) : -1));
   const children = childrenOf(parent);
@@ -171,8 +177,7 @@ export class JunctionTree {
     this.messageScale = new Float64Array(this.cliques.length);
     this.initial = new Float64Array(offset);
     this.values = new Float64Array(offset);
-    const position = new Int32Array(order.order.length);
-    order.order.forEach((v, i) => { position[v] = i; });
+    const position = eliminationPositions(order);
     this.familyHome = net.cpts.map((cpt) => {
       // The first-eliminated member of a family is eliminated with all the others as neighbours.
       const first = [...cpt.parents, cpt.child].reduce((a, b) => (position[a]! <= position[b]! ? a : b));
