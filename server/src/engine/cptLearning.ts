@@ -14,6 +14,7 @@ import { cardinality, rowCount } from './network.js';
 import type { CategoricalDataset } from './categoricalData.js';
 import { mEstimatePseudoCounts } from './parameterLearning.js';
 import { EngineError } from './engineError.js';
+import { stridesOf, tableSize } from './factor.js';
 
 export type Prior =
   | { kind: 'none' }
@@ -54,10 +55,7 @@ export function statePseudoCounts(prior: Prior, net: BayesianNetwork, v: number)
 /** Strides of a family (parents…, child) in the CPT layout: last parent fastest, child innermost. */
 export function familyStrides(net: BayesianNetwork, v: number): { family: number[]; strides: number[] } {
   const family = [...net.cpts[v]!.parents, v];
-  const strides = new Array<number>(family.length);
-  let s = 1;
-  for (let i = family.length - 1; i >= 0; i--) { strides[i] = s; s *= cardinality(net, family[i]!); }
-  return { family, strides };
+  return { family, strides: stridesOf(family.map((u) => cardinality(net, u))) };
 }
 
 /**
@@ -66,10 +64,9 @@ export function familyStrides(net: BayesianNetwork, v: number): { family: number
  */
 export function countConfigurations(data: CategoricalDataset, family: readonly number[]): Float64Array {
   const m = family.length;
-  const strides = new Array<number>(m);
-  let size = 1;
-  for (let i = m - 1; i >= 0; i--) { strides[i] = size; size *= data.attributes[family[i]!]!.values.length; }
-  const counts = new Float64Array(size);
+  const cards = family.map((f) => data.attributes[f]!.values.length);
+  const strides = stridesOf(cards);
+  const counts = new Float64Array(tableSize(cards));
   const cols = family.map((f) => data.columns[f]!);
   rows: for (let r = 0; r < data.rowCount; r++) {
     let at = 0;

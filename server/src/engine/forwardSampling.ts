@@ -5,14 +5,14 @@
  */
 import { EngineError } from './engineError.js';
 import type { BayesianNetwork } from './network.js';
-import { cardinality, topologicalOrder } from './network.js';
+import { cardinality } from './network.js';
 import { networkDataset } from './dataset.js';
 import { MISSING, type CategoricalDataset } from './categoricalData.js';
 import { drawFromRow, flatten, rowOf } from './sampling.js';
 import type { Rng } from './random.js';
 
 export function forwardSample(net: BayesianNetwork, rows: number, rng: Rng): CategoricalDataset {
-  if ('cycle' in topologicalOrder(net)) throw new EngineError('cannot sample a network with a cycle');
+  const flat = flatten(net); // throws on a cycle, before the rows are checked
   net.cpts.forEach((cpt, v) => {
     const k = cardinality(net, v);
     for (let r = 0; r < cpt.table.length; r += k) {
@@ -21,7 +21,6 @@ export function forwardSample(net: BayesianNetwork, rows: number, rng: Rng): Cat
       if (!(sum > 0)) throw new EngineError(`${net.variables[v]!.name}: a CPT row is unknown or sums to 0; learn it before sampling`);
     }
   });
-  const flat = flatten(net);
   const columns = net.variables.map(() => new Int32Array(rows));
   const x = new Int32Array(net.variables.length);
   for (let r = 0; r < rows; r++) {

@@ -18,7 +18,7 @@
 import type { BayesianNetwork } from './network.js';
 import { createRng, type Rng } from './random.js';
 import { CancelledError, type Evidence } from './junctionTree.js';
-import { flatten, NoConsistentSampleError, perVariable, rowOf, weightedSample, type FlatNetwork, type SampledMarginals, type SamplerOptions } from './sampling.js';
+import { flatten, NoConsistentSampleError, observedStates, perVariable, rowOf, weightedSample, type FlatNetwork, type SampledMarginals, type SamplerOptions } from './sampling.js';
 
 export interface GibbsOptions extends SamplerOptions {
   /** Sweeps each chain discards before estimating (default: a fifth of its sweeps). */
@@ -89,8 +89,7 @@ export function gibbsSampling(net: BayesianNetwork, evidence: Evidence, options:
   const perChain = Math.floor(samples / chains);
   const burnIn = options.burnIn ?? Math.floor(perChain / 5);
   const rng = createRng(seed);
-  const observed = new Int32Array(flat.cards.length).fill(-1);
-  for (const [v, s] of evidence) observed[v] = s;
+  const observed = observedStates(flat, evidence);
   const forced = forcedStates(flat);
   const chain: Chain = {
     flat, forced, rng, signal,

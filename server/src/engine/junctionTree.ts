@@ -37,15 +37,20 @@ interface Clique {
   size: number;
 }
 
+/** position[v] = when v is eliminated (the inverse of order.order). */
+function eliminationPositions(order: EliminationOrder): Int32Array {
+  const position = new Int32Array(order.order.length);
+  order.order.forEach((v, i) => { position[v] = i; });
+  return position;
+}
+
 /** The maximal cliques of a triangulation and the tree linking them (parent −1 = a root). */
 function cliqueTree(order: EliminationOrder): { cliques: number[][]; parent: number[]; home: number[] } {
   const n = order.order.length;
-  const position = new Int32Array(n);
-  order.order.forEach((v, i) => { position[v] = i; });
+  const position = eliminationPositions(order);
   const sets = order.cliques.map((c) => new Set(c));
   const parent = order.cliques.map(([, ...sep]) => (sep.length ? Math.min(...sep.map((u) => position[u]!)) : -1));
-  const children: number[][] = Array.from({ length: n }, () => []);
-  parent.forEach((p, i) => { if (p >= 0) children[p]!.push(i); });
+  const children = childrenOf(parent);
   // An elimination clique is never inside its parent (it holds the eliminated variable), so it
   // can only be inside a child c; c then takes i's place in the tree (a superset keeps the
   // running-intersection property).
@@ -85,8 +90,7 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
   const holders = new Map<number, number[]>();
   cliques.forEach((c, i) => { for (const v of c) { let h = holders.get(v); if (!h) holders.set(v, (h = [])); h.push(i); } });
   const sets = cliques.map((c) => new Set(c));
-  const children = (): number[][] => { const ch: number[][] = cliques.map(() => []); parent.forEach((p, i) => { if (p >= 0) ch[p]!.push(i); }); return ch; };
-  let kids = children();
+  let kids = childrenOf(parent);
   const order: number[] = parent.flatMap((p, i) => (p < 0 ? [i] : []));
   for (let h = 0; h < order.length; h++) order.push(...kids[order[h]!]!);
   for (const c of order) {
@@ -100,7 +104,7 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
     for (const d of holders.get(sep[0]!)!) {
       if (size[d]! < size[best]! && !inSubtree.has(d) && sep.every((v) => sets[d]!.has(v))) best = d;
     }
-    if (best !== p) { parent[c] = best; kids = children(); }
+    if (best !== p) { parent[c] = best; kids = childrenOf(parent); }
   }
   return parent;
 }
@@ -173,8 +177,7 @@ export class JunctionTree {
     this.messageScale = new Float64Array(this.cliques.length);
     this.initial = new Float64Array(offset);
     this.values = new Float64Array(offset);
-    const position = new Int32Array(order.order.length);
-    order.order.forEach((v, i) => { position[v] = i; });
+    const position = eliminationPositions(order);
     this.familyHome = net.cpts.map((cpt) => {
       // The first-eliminated member of a family is eliminated with all the others as neighbours.
       const first = [...cpt.parents, cpt.child].reduce((a, b) => (position[a]! <= position[b]! ? a : b));
@@ -359,9 +362,15 @@ export function junctionTreeOrder(net: BayesianNetwork): EliminationOrder {
   return bestEliminationOrder(moralGraph(net), cards, cards.map((_, i) => i));
 }
 
-function postOrder(parent: readonly number[], roots: readonly number[]): Int32Array {
+/** The children of each node of a forest given by parent links (−1 or less: none). */
+function childrenOf(parent: readonly number[]): number[][] {
   const children: number[][] = parent.map(() => []);
   parent.forEach((p, i) => { if (p >= 0) children[p]!.push(i); });
+  return children;
+}
+
+function postOrder(parent: readonly number[], roots: readonly number[]): Int32Array {
+  const children = childrenOf(parent);
   const out: number[] = [];
   const stack: [number, number][] = roots.map((r) => [r, 0]);
   while (stack.length) {

@@ -8,15 +8,14 @@
 import type { BayesianNetwork } from './network.js';
 import { createRng } from './random.js';
 import { CancelledError, type Evidence } from './junctionTree.js';
-import { flatten, NoConsistentSampleError, perVariable, weightedSample, type SampledMarginals, type SamplerOptions } from './sampling.js';
+import { flatten, NoConsistentSampleError, observedStates, perVariable, weightedSample, type SampledMarginals, type SamplerOptions } from './sampling.js';
 
 export function likelihoodWeighting(net: BayesianNetwork, evidence: Evidence, options: SamplerOptions = {}): SampledMarginals {
   const flat = flatten(net);
   const { samples = 10000, seed = 1, signal } = options;
   const rng = createRng(seed);
   const n = net.variables.length;
-  const observed = new Int32Array(n).fill(-1);
-  for (const [v, s] of evidence) observed[v] = s;
+  const observed = observedStates(flat, evidence);
   const x = new Int32Array(n);
   const sumW = perVariable(flat.cards), sumW2 = perVariable(flat.cards);
   let totalW = 0, totalW2 = 0;

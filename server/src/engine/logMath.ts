@@ -32,10 +32,3 @@ export function argmax(xs: ArrayLike<number>): number {
   for (let i = 1; i < xs.length; i++) if (xs[i]! > xs[best]!) best = i;
   return best;
 }
-
-export const LN2 = Math.LN2;
-
-/** log2 of a probability given as a natural log: bits = -ln p / ln 2. */
-export function bitsFromLn(lnP: number): number {
-  return -lnP / LN2;
-}

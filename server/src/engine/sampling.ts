@@ -3,6 +3,9 @@
  * rowOf(v, x) = Σ x[parent_i] · mult_i, the CPT row of v under the full assignment x.
  */
 import { topologicalOrder, type BayesianNetwork } from './network.js';
+import { stridesOf } from './factor.js';
+import { EngineError } from './engineError.js';
+import type { Evidence } from './junctionTree.js';
 
 export interface SampledMarginals {
   /** P(v | e) estimates, one array of states per variable (evidence as point masses). */
@@ -33,15 +36,10 @@ export interface FlatNetwork {
 
 export function flatten(net: BayesianNetwork): FlatNetwork {
   const topo = topologicalOrder(net);
-  if (!('order' in topo)) throw new Error('the network has a cycle');
+  if (!('order' in topo)) throw new EngineError('cannot sample a network with a cycle');
   const cards = Int32Array.from(net.variables, (v) => v.states.length);
   const parents = net.cpts.map((c) => Int32Array.from(c.parents));
-  const mult = parents.map((ps) => {
-    const m = new Int32Array(ps.length);
-    let s = 1;
-    for (let i = ps.length - 1; i >= 0; i--) { m[i] = s; s *= cards[ps[i]!]!; }
-    return m;
-  });
+  const mult = parents.map((ps) => Int32Array.from(stridesOf(Array.from(ps, (p) => cards[p]!))));
   return { order: topo.order, cards, parents, mult, tables: net.cpts.map((c) => c.table) };
 }
 
@@ -72,6 +70,13 @@ export function weightedSample(flat: FlatNetwork, observed: Int32Array, x: Int32
     else x[v] = drawFromRow(flat, v, row, next());
   }
   return w;
+}
+
+/** The evidence as one state per variable, −1 where unobserved (the samplers' `observed`). */
+export function observedStates(flat: FlatNetwork, evidence: Evidence): Int32Array {
+  const observed = new Int32Array(flat.cards.length).fill(-1);
+  for (const [v, s] of evidence) observed[v] = s;
+  return observed;
 }
 
 export function perVariable(cards: Int32Array): Float64Array[] {

@@ -17,7 +17,7 @@
  * probabilities neither underflow nor lose P(e).
  */
 import { ancestralSet, type BayesianNetwork } from './network.js';
-import { bestEliminationOrder, type EliminationOrder } from './eliminationOrder.js';
+import { bestEliminationOrder, cardinalities, type EliminationOrder } from './eliminationOrder.js';
 import { cptFactor, normalized, productOf, projectOnto, reduceFactor, type Factor } from './factor.js';
 import { CancelledError, ImpossibleEvidenceError, type CancelSignal, type Evidence } from './junctionTree.js';
 
@@ -53,19 +53,13 @@ function splitByConnection(factors: Factor[], query: readonly number[]): { conne
 export function factorOrder(net: BayesianNetwork, factors: readonly Factor[], eliminate: readonly number[]): EliminationOrder {
   const adj = net.variables.map(() => new Set<number>());
   for (const f of factors) for (const a of f.vars) for (const b of f.vars) if (a !== b) adj[a]!.add(b);
-  return bestEliminationOrder(adj, net.variables.map((v) => v.states.length), eliminate);
-}
-
-export interface EliminationResult {
-  /** The product of what is left, rescaled; its entries times e^logScale are the true values. */
-  factor: Factor;
-  logScale: number;
-  order: EliminationOrder;
+  return bestEliminationOrder(adj, cardinalities(net), eliminate);
 }
 
 /**
  * Sums (or maxes) `order` out of the factors. `onEliminate` sees each product before it is
- * reduced (max-product traceback keeps them).
+ * reduced (max-product traceback keeps them). Returns the product of what is left, rescaled:
+ * its entries times e^logScale are the true values.
  */
 export function eliminate(
   factors: Factor[],
