@@ -107,33 +107,55 @@ function findCycle(net: BayesianNetwork, remaining: Int32Array): number[] {
 }
 
 /**
- * The largest |Σ row − 1| over all CPT rows. Published BIF files round their numbers, so rows
- * may sum to 1 ± 1e-7; inference treats them as given, `normalizeRows` repairs them.
+ * The largest |Σ row − 1| over all CPT rows with every entry known. Published BIF files round
+ * their numbers, so their rows may sum to 1 ± 3e-7; `normalizeCptRows` repairs them on load.
  */
 export function rowSumDeviation(net: BayesianNetwork): number {
   let worst = 0;
   for (const cpt of net.cpts) {
     const k = cardinality(net, cpt.child);
     for (let o = 0; o < cpt.table.length; o += k) {
-      let s = 0;
-      for (let x = 0; x < k; x++) s += cpt.table[o + x]!;
-      worst = Math.max(worst, Math.abs(s - 1));
+      const s = rowSum(cpt.table, o, k);
+      if (!Number.isNaN(s)) worst = Math.max(worst, Math.abs(s - 1));
     }
   }
   return worst;
 }
 
-/** A copy of `net` whose every CPT row sums to 1 exactly (rows of zeros stay zero). */
+/**
+ * A row whose floating-point sum is this close to 1 is kept as written: 0.6 + 0.3 + 0.1 sums to
+ * 1 − 1.1e-16, and dividing by that would print 0.6 as 0.6000000000000001 for no accuracy gained.
+ */
+const EXACT_ROW = 1e-13;
+
+/**
+ * Divides every CPT row by its sum, in place, so that each sums to 1 up to rounding. Every way
+ * a network enters the engine (BIF import, inline tables) goes through this, so that variable
+ * elimination, the junction tree and the samplers answer for one and the same distribution:
+ * VE prunes barren nodes whose rows a junction tree multiplies, so un-normalised rows would
+ * make the methods disagree by the rounding of the file. Rows with an unknown (NaN) entry are
+ * left for learning; rows of zeros stay zero (the checker reports them).
+ */
+export function normalizeCptRows(table: Float64Array, k: number): void {
+  for (let o = 0; o < table.length; o += k) {
+    const s = rowSum(table, o, k);
+    if (s > 0 && Math.abs(s - 1) > EXACT_ROW) for (let x = 0; x < k; x++) table[o + x]! /= s;
+  }
+}
+
+/** A copy of `net` with every CPT row normalised (see normalizeCptRows). */
 export function normalizeRows(net: BayesianNetwork): BayesianNetwork {
   const cpts = net.cpts.map((cpt) => {
-    const k = cardinality(net, cpt.child);
     const table = Float64Array.from(cpt.table);
-    for (let o = 0; o < table.length; o += k) {
-      let s = 0;
-      for (let x = 0; x < k; x++) s += table[o + x]!;
-      if (s > 0) for (let x = 0; x < k; x++) table[o + x]! /= s;
-    }
+    normalizeCptRows(table, cardinality(net, cpt.child));
     return { ...cpt, parents: [...cpt.parents], table };
   });
   return { ...net, cpts };
+}
+
+/** Σ of one row (NaN when an entry is unknown). */
+function rowSum(table: Float64Array, offset: number, k: number): number {
+  let s = 0;
+  for (let x = 0; x < k; x++) s += table[offset + x]!;
+  return s;
 }

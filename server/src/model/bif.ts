@@ -7,7 +7,7 @@
  * entries (read as NaN, to be learned). Pure text in, text out: no file I/O here.
  */
 import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
-import { cardinality, rowAssignment, rowCount } from '../engine/network.js';
+import { cardinality, normalizeCptRows, rowAssignment, rowCount } from '../engine/network.js';
 
 export interface BifError {
   message: string;
@@ -258,6 +258,7 @@ class BifParser {
       const states = rowAssignment(net, child!, missing).map((s, i) => net.variables[parents[i]!]!.states[s]);
       throw new BifSyntaxError(`probability block for '${block.names[0]}' has no row for (${states.join(', ')})`, block.line);
     }
+    normalizeCptRows(table, k); // the file's rows are rounded to 6–7 digits
     return cpt;
   }
 

@@ -9,6 +9,7 @@ import type * as A from '../language/ast.js';
 import type { CheckEnvironment, SymbolTable } from '../language/index.js';
 import type { Range } from '../language/diagnostics.js';
 import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
+import { normalizeCptRows } from '../engine/network.js';
 import { readBif } from './bif.js';
 import { readModelText } from './files.js';
 import { CompileError } from './compileError.js';
@@ -131,11 +132,22 @@ function buildNetwork(name: string, states: Map<string, string[]>, sources: Map<
 
 function priorValues(h: A.HypothesesDecl): Float64Array {
   if (h.prior?.text === 'uniform') return new Float64Array(h.entries.length).fill(1 / h.entries.length);
-  return Float64Array.from(h.entries, (e) => e.prior!.value);
+  const values = Float64Array.from(h.entries, (e) => e.prior!.value);
+  normalizeCptRows(values, values.length);
+  return values;
 }
 
-/** The rows of `P(X | parents) { … }` (or `P(X) = p`) in the IR's layout. */
+/**
+ * The rows of `P(X | parents) { … }` (or `P(X) = p`) in the IR's layout, each normalised: the
+ * checker accepts rows that sum to 1 within its tolerance, and the engine computes with exact ones.
+ */
 function tableValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt): Float64Array {
+  const values = givenValues(table, net, cpt);
+  normalizeCptRows(values, net.variables[cpt.child]!.states.length);
+  return values;
+}
+
+function givenValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt): Float64Array {
   const states = net.variables[cpt.child]!.states;
   const k = states.length;
   const parentStates = cpt.parents.map((p) => net.variables[p]!.states);
