@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { posteriorMarginals, DEFAULT_BUDGET, type MarginalsOptions } from '../engine/inference.js';
+import { posteriorMarginals, DEFAULT_BUDGET, type MarginalsOptions } from '../engine/inference/marginals.js';
 import { namedTables, resolveEvidence } from '../run/namedEvidence.js';
 import type { NamedEvidence } from '../run/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';

@@ -7,7 +7,7 @@
  */
 import type * as A from '../language/ast.js';
 import type { Diagnostic } from '../language/diagnostics.js';
-import { gaussianMixture, kMeansEm, type MixtureFit } from '../engine/gaussianMixture.js';
+import { gaussianMixture, kMeansEm, type MixtureFit } from '../engine/mixtures/gaussianMixture.js';
 import type { NumericData } from '../engine/dataset.js';
 import { createRng } from '../engine/random.js';
 import { CompileError } from '../model/compileError.js';

@@ -1,6 +1,6 @@
 /** Between names (what people and files write) and indices (what the engine computes with). */
 import { variableIndexMap, type BayesianNetwork } from '../engine/network.js';
-import type { Evidence } from '../engine/junctionTree.js';
+import type { Evidence } from '../engine/inference/junctionTree.js';
 import type { NamedEvidence } from './runResult.js';
 
 /** Resolves `VAR=STATE` pairs; the error names the unknown variable or state and what exists. */

@@ -11,7 +11,7 @@ import type * as A from '../language/ast.js';
 import { valueText } from '../language/ast.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { variableIndexMap } from '../engine/network.js';
-import type { Evidence } from '../engine/junctionTree.js';
+import type { Evidence } from '../engine/inference/junctionTree.js';
 import { CompileError } from '../model/compileError.js';
 import type { HandlerContext } from './handlers/index.js';
 import { modelNetwork, networkKey, type ModelContext } from './modelInputs.js';

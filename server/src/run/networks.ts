@@ -7,7 +7,7 @@
  */
 import type * as A from '../language/ast.js';
 import type { Diagnostic, Range } from '../language/diagnostics.js';
-import { inferenceProblem, posteriorMarginals, type MarginalsAnswer } from '../engine/inference.js';
+import { inferenceProblem, posteriorMarginals, type MarginalsAnswer } from '../engine/inference/marginals.js';
 import { CompileError } from '../model/compileError.js';
 import type { NetworkResult } from './runResult.js';
 import { cptsToJson } from './learningResults.js';

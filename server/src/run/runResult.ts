@@ -4,16 +4,16 @@
  * range of the statement that asked for it. Bump RUN_RESULT_VERSION on breaking changes.
  */
 import type { Diagnostic, Range } from '../language/diagnostics.js';
-import type { ConceptPosterior } from '../engine/versionSpace.js';
-import type { MdlRow } from '../engine/mdl.js';
-import type { TreeScore } from '../engine/decisionTree.js';
-import type { OptimalClassification } from '../engine/bayesOptimal.js';
-import type { GibbsResult } from '../engine/gibbsAlgorithm.js';
-import type { LeastSquaresFit } from '../engine/leastSquares.js';
-import type { SigmoidFit } from '../engine/sigmoidUnit.js';
-import type { ParameterSummary } from '../engine/parameterLearning.js';
-import type { IgnoredValue } from '../engine/naiveBayes.js';
-import type { Evaluation, LearningCurvePoint } from '../engine/evaluation.js';
+import type { ConceptPosterior } from '../engine/hypotheses/versionSpace.js';
+import type { MdlRow } from '../engine/hypotheses/mdl.js';
+import type { TreeScore } from '../engine/hypotheses/decisionTree.js';
+import type { OptimalClassification } from '../engine/hypotheses/bayesOptimal.js';
+import type { GibbsResult } from '../engine/hypotheses/gibbsAlgorithm.js';
+import type { LeastSquaresFit } from '../engine/hypotheses/leastSquares.js';
+import type { SigmoidFit } from '../engine/hypotheses/sigmoidUnit.js';
+import type { ParameterSummary } from '../engine/estimators/parameterLearning.js';
+import type { IgnoredValue } from '../engine/classifiers/naiveBayes.js';
+import type { Evaluation, LearningCurvePoint } from '../engine/classifiers/evaluation.js';
 
 export const RUN_RESULT_VERSION = 1;
 

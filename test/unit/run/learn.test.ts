@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { networkEm } from '../../../server/src/engine/networkEm.js';
+import { networkEm } from '../../../server/src/engine/estimators/networkEm.js';
 import { networkDataset } from '../../../server/src/engine/dataset.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import { cptsToJson } from '../../../server/src/run/learningResults.js';

@@ -5,11 +5,11 @@
  * becomes the network S over D's columns, its CPTs by counting, for later `… in S` queries.
  */
 import type * as A from '../../language/ast.js';
-import { k2 } from '../../engine/k2.js';
-import { hillClimb, type HillClimbOptions } from '../../engine/hillClimb.js';
+import { k2 } from '../../engine/structure/k2.js';
+import { hillClimb, type HillClimbOptions } from '../../engine/structure/hillClimb.js';
 import { STRUCTURE_METHODS } from '../../language/check/queries.js';
-import { arcsOf, type ScoreName } from '../../engine/structureScore.js';
-import { networkFromStructure } from '../../engine/cptLearning.js';
+import { arcsOf, type ScoreName } from '../../engine/structure/structureScore.js';
+import { networkFromStructure } from '../../engine/estimators/cptLearning.js';
 import type { CategoricalDataset } from '../../engine/categoricalData.js';
 import { CompileError } from '../../model/compileError.js';
 import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';

@@ -4,7 +4,7 @@
  * accuracy at the largest size.
  */
 import type * as A from '../../language/ast.js';
-import { learningCurve } from '../../engine/evaluation.js';
+import { learningCurve } from '../../engine/classifiers/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
 import type { LearningCurveResult } from '../runResult.js';
 import { registerHandler } from './index.js';

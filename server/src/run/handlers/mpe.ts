@@ -4,8 +4,8 @@
  * that assignment as text: `Storm = false, Lightning = true, …` in the network's order.
  */
 import type * as A from '../../language/ast.js';
-import { mostProbableExplanation } from '../../engine/mpe.js';
-import { ImpossibleEvidenceError } from '../../engine/junctionTree.js';
+import { mostProbableExplanation } from '../../engine/inference/mpe.js';
+import { ImpossibleEvidenceError } from '../../engine/inference/junctionTree.js';
 import type { MpeResultEntry } from '../runResult.js';
 import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { networkScope, scopedEvidence } from '../networkScope.js';

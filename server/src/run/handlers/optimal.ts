@@ -1,6 +1,6 @@
 /** `query optimal V over H`: the Bayes optimal classification argmax_v Σ_h P(v|h) P(h|D). */
 import type * as A from '../../language/ast.js';
-import { bayesOptimal } from '../../engine/bayesOptimal.js';
+import { bayesOptimal } from '../../engine/hypotheses/bayesOptimal.js';
 import type { OptimalResult } from '../runResult.js';
 import { registerHandler } from './index.js';
 import { hypothesisPredictions } from '../learning/optimal.js';

@@ -6,7 +6,7 @@
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import { variableIndexMap, type BayesianNetwork } from '../../engine/network.js';
-import { posteriorQuery } from '../../engine/inference.js';
+import { posteriorQuery } from '../../engine/inference/marginals.js';
 import { CompileError } from '../../model/compileError.js';
 import type { ProbabilityResult } from '../runResult.js';
 import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';

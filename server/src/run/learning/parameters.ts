@@ -6,7 +6,7 @@
  */
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
-import { parameterPosterior, type ParameterQuery, type ParameterSummary } from '../../engine/parameterLearning.js';
+import { parameterPosterior, type ParameterQuery, type ParameterSummary } from '../../engine/estimators/parameterLearning.js';
 import { MISSING } from '../../engine/categoricalData.js';
 import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
