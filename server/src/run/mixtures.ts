@@ -70,10 +70,6 @@ export async function learnMixture(ctx: HandlerContext, s: A.LearnStmt): Promise
     onProgress: (i: number, ll: number) => ctx.onProgress?.(Math.min(1, i / maxIterations), `EM on ${s.model.text}: iteration ${i}, log-likelihood ${ll.toFixed(4)}`),
   };
   const fit = orderByMeans(sigma === undefined ? gaussianMixture(x, common) : kMeansEm(x, { ...common, sigma }));
-  if (fit.cancelled) {
-    diagnostics.push({ severity: 'warning', code: 'cancelled', range: s.range, message: `cancelled after ${fit.iterations} iterations; ${s.model.text} is not learnt` });
-    return { results: [], diagnostics };
-  }
   const result: MixtureResult = {
     ...mixtureData(x.names, fit), ...plotted(x, fit, common.seed),
     range: s.range, source: ctx.source, headline: headline(s.model.text, fit),

@@ -14,19 +14,13 @@
 import type { BayesianNetwork } from '../network.js';
 import { bestEliminationOrder, cardinalities, moralGraph, type EliminationOrder } from './eliminationOrder.js';
 import { indexMap, normalized, projectOnto, tableSize, zeroOtherStates, type Factor } from '../factors/factor.js';
+import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 
 /** Observed variables: variable index → state index. */
 export type Evidence = ReadonlyMap<number, number>;
 
-/** Cooperative cancellation: long loops check `aborted` and stop. */
-export interface CancelSignal { readonly aborted: boolean }
-
 export class ImpossibleEvidenceError extends Error {
   constructor() { super('evidence has probability 0'); }
-}
-
-export class CancelledError extends Error {
-  constructor() { super('cancelled'); }
 }
 
 interface Clique {
@@ -224,12 +218,12 @@ export class JunctionTree {
     }
     this.logZ = 0;
     for (const c of this.schedule) {
-      if (signal?.aborted) throw new CancelledError();
+      throwIfCancelled(signal);
       this.collect(c);
     }
     for (const r of this.roots) this.logZ += Math.log(this.normalizeClique(r));
     for (let i = this.schedule.length - 1; i >= 0 && this.logZ > -Infinity; i--) {
-      if (signal?.aborted) throw new CancelledError();
+      throwIfCancelled(signal);
       this.distribute(this.schedule[i]!);
     }
     this.propagated = true;
