@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { k2, type StructureResult } from '../engine/structure/k2.js';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
-import type { ResultBase, StructureResultEntry } from '../run/runResult.js';
+import type { ResultBase, StructureResultEntry } from '../protocol/runResult.js';
 import { hillClimb } from '../engine/structure/hillClimb.js';
 import { compareStructures, arcsOf, arcScoreChange, ScoreCache, type ScoreName } from '../engine/structure/structureScore.js';
 import { networkFromStructure } from '../engine/estimators/cptLearning.js';

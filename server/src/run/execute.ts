@@ -5,10 +5,10 @@
  */
 import { allStatements, lineStarts, sliceRange, type BayesFile, type CheckEnvironment, type ExpectStmt, type Range, type Statement, type SymbolTable } from '../language/index.js';
 import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
-import type { ExpectResult, ResultEntry } from './runResult.js';
+import type { ExpectResult, ResultEntry } from '../protocol/runResult.js';
 import { handlerFor, handlerKey, type HandlerContext, type HandlerOutput, type RunnableStatement } from './handlers/index.js';
 import './handlers/all.js';
-import { networkResults } from './networks.js';
+import { networkResults } from './networkResults.js';
 import { comparisonHolds } from './compare.js';
 import { CompileError } from '../model/compileError.js';
 import { EngineError } from '../engine/engineError.js';

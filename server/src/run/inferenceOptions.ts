@@ -11,7 +11,7 @@ import { DEFAULT_BUDGET, exactPlan, inferenceProblem, type InferenceMethod, type
 import type { BayesianNetwork } from '../engine/network.js';
 import { EngineError } from '../engine/engineError.js';
 import { CompileError } from '../model/compileError.js';
-import type { InferenceInfo } from './runResult.js';
+import type { InferenceInfo } from '../protocol/runResult.js';
 
 /** The language's method names; the exact ones all run the junction tree (or elimination). */
 const METHODS: Record<string, InferenceMethod> = {

@@ -20,7 +20,7 @@ import { modelData, setLearnedNetwork } from './modelInputs.js';
 import { learnedNetworkData } from './learningResults.js';
 import { declaredPrior } from './tablePriors.js';
 import { LearnOptions } from './learnOptions.js';
-import type { LearnedNetworkResult } from './runResult.js';
+import type { LearnedNetworkResult } from '../protocol/runResult.js';
 
 export const PARAMETER_METHODS = ['counting', 'em', 'gradient'] as const;
 export type ParameterMethod = (typeof PARAMETER_METHODS)[number];

@@ -16,7 +16,7 @@ import { modelNumbers } from './modelInputs.js';
 import { argument, positionalArgument } from './classifiers.js';
 import { mixtureData } from './learningResults.js';
 import { LearnOptions } from './learnOptions.js';
-import type { MixtureResult } from './runResult.js';
+import type { MixtureResult } from '../protocol/runResult.js';
 
 /** Above this many points the result carries a seeded sample of them for the plot. */
 export const PLOTTED_POINTS = 5000;

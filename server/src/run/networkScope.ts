@@ -16,7 +16,7 @@ import { CompileError } from '../model/compileError.js';
 import type { HandlerContext } from './handlers/index.js';
 import { modelNetwork, networkKey, type ModelContext } from './modelInputs.js';
 import { classifierNetwork } from './classifiers.js';
-import type { NamedEvidence } from './runResult.js';
+import type { NamedEvidence } from '../protocol/runResult.js';
 
 export interface NetworkScope {
   net: BayesianNetwork;

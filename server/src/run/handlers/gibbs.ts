@@ -2,7 +2,7 @@
 import type * as A from '../../language/ast.js';
 import { gibbsClassify } from '../../engine/hypotheses/gibbsAlgorithm.js';
 import { argmax } from '../../engine/math/logMath.js';
-import type { GibbsResultEntry } from '../runResult.js';
+import type { GibbsResultEntry } from '../../protocol/runResult.js';
 import { registerHandler } from './index.js';
 import { hypothesisPredictions } from '../learning/optimal.js';
 import { numberOption, queryOf, seedOption } from '../learning/queryParts.js';

@@ -15,7 +15,7 @@ import { CompileError } from '../../model/compileError.js';
 import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { modelData, setLearnedNetwork } from '../modelInputs.js';
 import { LearnOptions } from '../learnOptions.js';
-import type { StructureResultEntry } from '../runResult.js';
+import type { StructureResultEntry } from '../../protocol/runResult.js';
 import { cptsToJson } from '../learningResults.js';
 
 const SCORES: readonly ScoreName[] = ['k2', 'bdeu', 'bic'];

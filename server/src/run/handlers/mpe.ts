@@ -6,7 +6,7 @@
 import type * as A from '../../language/ast.js';
 import { mostProbableExplanation } from '../../engine/inference/mpe.js';
 import { ImpossibleEvidenceError } from '../../engine/inference/junctionTree.js';
-import type { MpeResultEntry } from '../runResult.js';
+import type { MpeResultEntry } from '../../protocol/runResult.js';
 import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { networkScope, scopedEvidence } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';

@@ -9,7 +9,7 @@ import { rowAssignment, variableIndexMap, type BayesianNetwork } from '../../eng
 import { sensitivity, type SensitivityParameter } from '../../engine/inference/sensitivity.js';
 import { ImpossibleEvidenceError } from '../../engine/inference/junctionTree.js';
 import { CompileError } from '../../model/compileError.js';
-import type { SensitivityResult } from '../runResult.js';
+import type { SensitivityResult } from '../../protocol/runResult.js';
 import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';

@@ -10,7 +10,7 @@ import { parameterPosterior, type ParameterQuery, type ParameterSummary } from '
 import { MISSING } from '../../engine/categoricalData.js';
 import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
-import type { ParameterResult } from '../runResult.js';
+import type { ParameterResult } from '../../protocol/runResult.js';
 import { hypothesisEvidence, type HypothesisEvidence } from './evidence.js';
 import { statePseudoCountsOf } from '../tablePriors.js';
 

@@ -8,7 +8,7 @@ import { readNumericFile } from '../../../../server/src/model/dataTable.js';
 import { sharedFile, NO_SHARED } from '../../../support/shared.js';
 import { pythonMissing, runPython } from '../../../support/python.js';
 import { mixtureData } from '../../../../server/src/run/learningResults.js';
-import type { MixtureResult } from '../../../../server/src/run/runResult.js';
+import type { MixtureResult } from '../../../../server/src/protocol/runResult.js';
 
 /** n points from a 2-D mixture given by weights, means and Cholesky factors. */
 function sample2d(n: number, seed: number, w: number[], mu: number[][], chol: number[][]): NumericData {

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startLsp, fileUri, type LspSession, type PublishedDiagnostics } from '../../support/lspClient.js';
-import { applyEdits, positionOf, type TextEdit } from '../../support/edits.js';
+import { startLsp, fileUri, type LspSession, type PublishedDiagnostics } from '../support/lspClient.js';
+import { applyEdits, positionOf, type TextEdit } from '../support/edits.js';
 
 interface CodeAction {
   title: string;

@@ -7,9 +7,9 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLsp, exampleDocument, type LspSession } from '../../support/lspClient.js';
-import { repoRoot } from '../../support/shared.js';
-import { positionOf } from '../../support/edits.js';
+import { startLsp, exampleDocument, type LspSession } from '../support/lspClient.js';
+import { repoRoot } from '../support/shared.js';
+import { positionOf } from '../support/edits.js';
 
 interface Opened { uri: string; text: string }
 

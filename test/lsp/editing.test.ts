@@ -3,9 +3,9 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLsp, exampleDocument, type LspSession, type PublishedDiagnostics } from '../../support/lspClient.js';
-import { repoRoot } from '../../support/shared.js';
-import { applyEdits, decodeSemanticTokens, positionOf, type TextEdit } from '../../support/edits.js';
+import { startLsp, exampleDocument, type LspSession, type PublishedDiagnostics } from '../support/lspClient.js';
+import { repoRoot } from '../support/shared.js';
+import { applyEdits, decodeSemanticTokens, positionOf, type TextEdit } from '../support/edits.js';
 
 const examplesDir = join(repoRoot, 'examples');
 const FORMAT_OPTIONS = { tabSize: 2, insertSpaces: true };

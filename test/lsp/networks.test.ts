@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLsp, fileUri } from '../../support/lspClient.js';
-import { repoRoot } from '../../support/shared.js';
-import { readBif } from '../../../server/src/model/bif.js';
+import { startLsp, fileUri } from '../support/lspClient.js';
+import { repoRoot } from '../support/shared.js';
+import { readBif } from '../../server/src/model/bif.js';
 
 test('the forest network is listed with its parents and exported as BIF with the same numbers', async () => {
   const path = join(repoRoot, 'examples', 'forest.bayes');

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runText } from '../../../server/src/run/pipeline.js';
 import { handlerFor, registerHandler, unregisterHandler, type Handler, type HandlerContext, type HandlerKey } from '../../../server/src/run/handlers/index.js';
-import type { ExpectResult } from '../../../server/src/run/runResult.js';
-import { fakeEnv } from './helpers.js';
+import type { ExpectResult } from '../../../server/src/protocol/runResult.js';
+import { fakeEnv } from '../language/helpers.js';
 
 const model = `variable Test { pos, neg }
 hypotheses Diagnosis { cancer: 0.008, healthy: 0.992 }

@@ -1,8 +1,8 @@
 /** Definition, references, rename, outline and folding over the protocol, on the examples. */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLsp, exampleDocument, type LspSession } from '../../support/lspClient.js';
-import { applyEdits, positionOf, type TextEdit } from '../../support/edits.js';
+import { startLsp, exampleDocument, type LspSession } from '../support/lspClient.js';
+import { applyEdits, positionOf, type TextEdit } from '../support/edits.js';
 
 /** Whole-word uses of a name outside comments, as positions. */
 function usesOf(text: string, word: string): { line: number; character: number }[] {

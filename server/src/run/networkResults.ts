@@ -9,7 +9,7 @@ import type * as A from '../language/ast.js';
 import type { Diagnostic, Range } from '../language/diagnostics.js';
 import { inferenceProblem, posteriorMarginals, type MarginalsAnswer } from '../engine/inference/marginals.js';
 import { CompileError } from '../model/compileError.js';
-import type { NetworkResult } from './runResult.js';
+import type { NetworkResult } from '../protocol/runResult.js';
 import { cptsToJson } from './learningResults.js';
 import { declaredScope, scopedEvidence } from './networkScope.js';
 import type { ModelContext } from './modelInputs.js';

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { startLsp, type PublishedDiagnostics } from '../../support/lspClient.js';
+import { startLsp, type PublishedDiagnostics } from '../support/lspClient.js';
 
 const examples = resolve(import.meta.dirname, '../../../examples');
 

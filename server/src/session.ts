@@ -6,12 +6,12 @@
  */
 import { TextDocuments, DiagnosticSeverity, ShowMessageNotification, MessageType, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { checkText, type CheckedDocument } from './pipeline.js';
-import { fullParse, reparse, type CheckEnvironment, type ParseResult, type ParseState } from '../language/index.js';
-import type { Diagnostic } from '../language/diagnostics.js';
-import { RunScheduler, type RunRecord, type RunState } from './runScheduler.js';
-import { SettingsStore, type BayesSettings } from './settings.js';
-import { checkEnvironment, documentPath, environmentOptions } from './environment.js';
+import { checkText, type CheckedDocument } from './run/pipeline.js';
+import { fullParse, reparse, type CheckEnvironment, type ParseResult, type ParseState } from './language/index.js';
+import type { Diagnostic } from './language/diagnostics.js';
+import { RunScheduler, type RunRecord, type RunState } from './run/runScheduler.js';
+import { SettingsStore, type BayesSettings } from './workspace/settings.js';
+import { checkEnvironment, documentPath, environmentOptions } from './workspace/environment.js';
 
 const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLsp } from '../../support/lspClient.js';
+import { startLsp } from '../support/lspClient.js';
 
 const uri = 'file:///virtual/model.bayes';
 

@@ -6,7 +6,7 @@
 import type * as A from '../../language/ast.js';
 import { learningCurve } from '../../engine/classifiers/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
-import type { LearningCurveResult } from '../runResult.js';
+import type { LearningCurveResult } from '../../protocol/runResult.js';
 import { registerHandler } from './index.js';
 import { fmt, queryOf, seedOption } from '../learning/queryParts.js';
 import { learnerOf } from '../learning/learners.js';

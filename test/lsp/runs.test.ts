@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLsp, fileUri, type LspSession } from '../../support/lspClient.js';
+import { startLsp, fileUri, type LspSession } from '../support/lspClient.js';
 
 interface RunStateMessage { uri: string; state: string; queries?: number; failures?: number; cached?: boolean }
 interface RunResultMessage { uri: string; state: string; cached: boolean; result: { diagnostics: { code: string; message: string }[] } }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLsp, fileUri } from '../../support/lspClient.js';
+import { startLsp, fileUri } from '../support/lspClient.js';
 
 test('adding the workspace folder that holds a data file lets the model read it', async () => {
   const top = mkdtempSync(join(tmpdir(), 'bayes-folders-'));

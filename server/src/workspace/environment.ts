@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import type { CheckEnvironment } from '../language/index.js';
 import { isInside } from '../language/paths.js';
-import { nodeEnvironment, type NodeEnvironmentOptions } from './nodeEnvironment.js';
+import { nodeEnvironment, type NodeEnvironmentOptions } from './files.js';
 import type { BayesSettings } from './settings.js';
 
 export function documentPath(uri: string): string | undefined {
