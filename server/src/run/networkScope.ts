@@ -13,7 +13,7 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { variableIndexMap } from '../engine/network.js';
 import type { Evidence } from '../engine/inference/junctionTree.js';
 import { CompileError } from '../model/compileError.js';
-import type { HandlerContext } from './handlers/index.js';
+import type { HandlerContext } from './handlerContext.js';
 import { modelNetwork, networkKey, type ModelContext } from './modelInputs.js';
 import { classifierNetwork } from './classifiers.js';
 import type { NamedEvidence } from '../protocol/runResult.js';

@@ -7,7 +7,7 @@ import type * as A from '../../language/ast.js';
 import { mostProbableExplanation } from '../../engine/inference/mpe.js';
 import { ImpossibleEvidenceError } from '../../engine/inference/junctionTree.js';
 import type { MpeResultEntry } from '../../protocol/runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
 
@@ -35,4 +35,4 @@ export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   return { results: [result], diagnostics: [], value };
 }
 
-registerHandler('query mpe', mpeQuery);
+export const mpeHandler: Handler = mpeQuery;

@@ -10,7 +10,7 @@ import { sensitivity, type SensitivityParameter } from '../../engine/inference/s
 import { ImpossibleEvidenceError } from '../../engine/inference/junctionTree.js';
 import { CompileError } from '../../model/compileError.js';
 import type { SensitivityResult } from '../../protocol/runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
 
@@ -61,4 +61,4 @@ function parameterText(p: SensitivityResult['parameters'][number]): string {
   return `P(${p.variable} = ${p.state}${given ? ` | ${given}` : ''})`;
 }
 
-registerHandler('query sensitivity', sensitivityQuery);
+export const sensitivityHandler: Handler = sensitivityQuery;
