@@ -1,7 +1,6 @@
 /** Small pieces every learning handler reads: its query, numeric options, and how numbers are shown. */
 import type * as A from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext } from '../handlerContext.js';
 
 export { queryOf } from '../handlerContext.js';
 
