@@ -1,6 +1,6 @@
 /** observe, learn, query and expect: the names they use, and comparisons that fit the query. */
 import type * as A from '../ast.js';
-import type { Scope } from '../symbols.js';
+import type { Scope } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
 import { checkOptions } from './calls.js';
 import {

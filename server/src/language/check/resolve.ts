@@ -2,7 +2,7 @@
 import type * as A from '../ast.js';
 import { valueText } from '../ast.js';
 import { nearestName } from '../suggest.js';
-import type { GlobalKind, GlobalSymbol, Scope, VariableInfo } from '../symbols.js';
+import type { GlobalKind, GlobalSymbol, Scope, VariableInfo } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
 
 const kindWords: Record<GlobalKind, string> = {

@@ -3,56 +3,15 @@
  * model, each network, imported network, classifier and learned structure) and the columns of
  * every data set. Built in one pass over the AST; duplicates are reported while building.
  */
-import type * as A from './ast.js';
-import { valueText } from './ast.js';
-import { cellKind, cellText } from './dataCells.js';
-import type { CheckEnvironment } from './environment.js';
-import type { Reporter } from './check/context.js';
-import { resolveModelPath } from './check/files.js';
-import { CheckMemo } from './check/memo.js';
+import type * as A from '../ast.js';
+import { cellKind, cellText } from '../dataCells.js';
+import type { CheckEnvironment } from '../environment.js';
+import type { Reporter } from '../reporter.js';
+import { resolveModelPath } from '../files.js';
+import { CheckMemo } from '../memo.js';
+import type { ColumnInfo, DataInfo, GlobalKind, Scope, SymbolTable, VariableInfo } from './types.js';
 
-export type GlobalKind = 'variable' | 'hypotheses' | 'network' | 'import' | 'data' | 'corpus' | 'classifier' | 'mixture' | 'unknown';
-
-export interface GlobalSymbol { kind: GlobalKind; name: A.Name; node: A.Statement }
-
-export interface VariableInfo {
-  name: string;
-  /** States in declaration order; undefined when not known here (real, generated, CSV, imported). */
-  states?: string[];
-  type: 'states' | 'bool' | 'real' | 'hypotheses' | 'column';
-  declaration?: A.Name;
-}
-
-export interface Scope {
-  kind: 'default' | 'network' | 'import' | 'classifier' | 'structure';
-  name: string;
-  variables: Map<string, VariableInfo>;
-  /** True when the scope's contents cannot be known here: unknown names are not reported. */
-  open: boolean;
-}
-
-export interface ColumnInfo { name: A.Name; values: Set<string>; numeric: boolean }
-export interface DataInfo {
-  decl: A.DataDecl;
-  /** Undefined when the columns are not known (a CSV the host cannot read). */
-  columns?: Map<string, ColumnInfo>;
-}
-
-export interface SymbolTable {
-  globals: Map<string, GlobalSymbol>;
-  defaultScope: Scope;
-  /** Scopes of networks, imports, classifiers and learned structures, by name. */
-  scopes: Map<string, Scope>;
-  hypothesisEntries: Map<string, { space: A.HypothesesDecl; entry: A.HypothesisEntry }>;
-  data: Map<string, DataInfo>;
-  /** Every table with the scope its names resolve in. */
-  tables: { table: A.TableDecl; scope: Scope }[];
-  /**
-   * Each name the checker resolved (a use) → the name that declares it: for definition,
-   * references and rename. Declarations map to themselves; unresolved names are absent.
-   */
-  references: Map<A.Name, A.Name>;
-}
+export type { GlobalKind, GlobalSymbol, VariableInfo, Scope, ColumnInfo, DataInfo, SymbolTable } from './types.js';
 
 const globalKinds: Partial<Record<A.Statement['kind'], GlobalKind>> = {
   hypotheses: 'hypotheses', network: 'network', import: 'import', data: 'data', corpus: 'corpus',

@@ -2,8 +2,9 @@
  * Builds the name index of a file (see nameIndex.ts): first every declaration, then every use,
  * resolved in the scope it appears in. One index per parse, cached on the AST.
  */
-import type * as A from '../language/index.js';
-import { cellIsName, cellNode, cellText, forEachChild, ScannedRow } from '../language/index.js';
+import type * as A from '../ast.js';
+import { forEachChild } from '../ast.js';
+import { cellIsName, cellNode, cellText, ScannedRow } from '../dataCells.js';
 import { NameIndex, stateNamed, comparePositions, type CellBlock, type NameKind, type NameSymbol } from './nameIndex.js';
 
 const cache = new WeakMap<A.BayesFile, NameIndex>();
