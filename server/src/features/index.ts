@@ -18,7 +18,7 @@ import { formatting } from './formatting.js';
 import { legend, semanticTokens, semanticTokensInto } from './semanticTokens.js';
 import { SemanticTokensHistory } from './semanticTokensDelta.js';
 import { codeActions } from './codeActions.js';
-import { exportBif, networkSummaries } from './networks.js';
+import { exportBif, networkSummaries } from './networkRequests.js';
 
 export const featureCapabilities: ServerCapabilities = {
   hoverProvider: true,

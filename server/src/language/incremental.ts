@@ -7,7 +7,7 @@
  * whenever that cannot be guaranteed cheaply, it falls back to a full parse.
  */
 import type * as A from './ast.js';
-import type { Diagnostic, Position, Range } from './diagnostics.js';
+import type { Position, Range } from './diagnostics.js';
 import { parse, parseRegion, type ParseOutput } from './parse.js';
 import { firstAtOrAfter, lineStarts } from './lines.js';
 import { statementKeywords } from './tokens.js';
