@@ -11,7 +11,7 @@ import type { CheckEnvironment } from './environment.js';
 export type { CheckEnvironment } from './environment.js';
 export type { SymbolTable, Scope, VariableInfo, GlobalSymbol, DataInfo } from './references/symbols.js';
 export { check } from './checker.js';
-export { allStatements } from './references/symbols.js';
+export { allStatements } from './references/declarations.js';
 export { nameIndex } from './references/nameResolution.js';
 export {
   NameIndex, stateNamed, comparePositions, contains, type NameKind, type NameSymbol, type Occurrence, type CellBlock,

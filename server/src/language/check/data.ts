@@ -5,7 +5,8 @@ import type { CheckContext } from './context.js';
 import { resolveModelPath } from '../files.js';
 import { CheckMemo } from '../memo.js';
 import { cellCount, cellKind, cellNode, cellText } from '../dataCells.js';
-import { checkChoice, checkState, findVariable, listStates } from './resolve.js';
+import { checkChoice, checkState, listStates } from './resolve.js';
+import { findVariable } from '../references/lookup.js';
 
 export function checkData(ctx: CheckContext): void {
   for (const info of ctx.symbols.data.values()) {

@@ -5,7 +5,8 @@
 import type * as A from '../ast.js';
 import type { Scope, VariableInfo } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
-import { checkProbability, checkState, findVariable, listStates, lookupVariable, showNumber } from './resolve.js';
+import { checkProbability, checkState, listStates, showNumber } from './resolve.js';
+import { findVariable, lookupVariable } from '../references/lookup.js';
 import { checkParameterPrior } from './parameterPriors.js';
 import { CheckMemo } from '../memo.js';
 

@@ -10,13 +10,10 @@ import type { Reporter } from '../reporter.js';
 import { resolveModelPath } from '../files.js';
 import { CheckMemo } from '../memo.js';
 import type { ColumnInfo, DataInfo, GlobalKind, Scope, SymbolTable, VariableInfo } from './types.js';
+import { allStatements, declaredKinds, trainingData } from './declarations.js';
 
 export type { GlobalKind, GlobalSymbol, VariableInfo, Scope, ColumnInfo, DataInfo, SymbolTable } from './types.js';
 
-const globalKinds: Partial<Record<A.Statement['kind'], GlobalKind>> = {
-  hypotheses: 'hypotheses', network: 'network', import: 'import', data: 'data', corpus: 'corpus',
-  classifier: 'classifier', mixture: 'mixture', error: 'unknown',
-};
 
 export function buildSymbols(file: A.BayesFile, env: CheckEnvironment, report: Reporter): SymbolTable {
   const table: SymbolTable = {
@@ -39,13 +36,6 @@ function newScope(kind: Scope['kind'], name: string, open = false): Scope {
   return { kind, name, variables: new Map(), open };
 }
 
-/** Top-level statements and those inside networks. */
-export function* allStatements(file: A.BayesFile): Generator<A.Statement> {
-  for (const s of file.statements) {
-    yield s;
-    if (s.kind === 'network') yield* s.statements;
-  }
-}
 
 function declareGlobal(table: SymbolTable, kind: GlobalKind, name: A.Name, node: A.Statement, report: Reporter): void {
   const existing = table.globals.get(name.text);
@@ -74,7 +64,7 @@ function declareVariable(table: SymbolTable, scope: Scope, info: VariableInfo, r
 
 function declareStatements(table: SymbolTable, statements: A.Statement[], scope: Scope, report: Reporter): void {
   for (const s of statements) {
-    const kind = globalKinds[s.kind];
+    const kind = declaredKinds[s.kind];
     if (s.kind === 'error') {
       for (const name of [...(s.name ? [s.name] : []), ...(s.others ?? [])]) declareGlobal(table, 'unknown', name, s, report);
     } else if (kind && 'name' in s) {
@@ -194,8 +184,8 @@ function importScope(decl: A.ImportDecl, env: CheckEnvironment, report: Reporter
 
 /** A classifier is a network over its training data's columns (Poole fig. 10.3). */
 function classifierScope(decl: A.ClassifierDecl, table: SymbolTable): Scope {
-  const source = decl.definition.args.find((a) => !a.name)?.value;
-  const data = source?.kind === 'ref' ? table.data.get(source.name.text) : undefined;
+  const source = trainingData(decl);
+  const data = source ? table.data.get(source.text) : undefined;
   return columnScope('classifier', decl.name.text, data);
 }
 

@@ -1,7 +1,8 @@
 /** The checker's symbol table (built by `symbols.ts`): declarations, model scopes, data columns. */
 import type * as A from '../ast.js';
 
-export type GlobalKind = 'variable' | 'hypotheses' | 'network' | 'import' | 'data' | 'corpus' | 'classifier' | 'mixture' | 'unknown';
+export type GlobalKind =
+  | 'variable' | 'hypotheses' | 'network' | 'import' | 'data' | 'corpus' | 'classifier' | 'mixture' | 'unknown';
 
 export interface GlobalSymbol { kind: GlobalKind; name: A.Name; node: A.Statement }
 

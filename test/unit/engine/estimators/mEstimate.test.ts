@@ -4,7 +4,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { laplaceEstimate, mEstimate, mEstimatePseudoCounts } from '../../../../server/src/engine/estimators/mEstimate.js';
+import {
+  laplaceEstimate, mEstimate, mEstimatePseudoCounts,
+} from '../../../../server/src/engine/estimators/mEstimate.js';
 import { parameterPosterior } from '../../../../server/src/engine/estimators/parameterLearning.js';
 import { close } from '../../../support/close.js';
 

@@ -5,7 +5,9 @@ import {
   regularizedIncompleteBeta, betaPosterior, betaInterval, betaProbabilityBetween, betaDensity, expertPseudoCounts, logGamma,
 } from '../../../../server/src/engine/estimators/betaDistribution.js';
 import { dirichletPosterior, dirichletInterval, dirichletProbabilityBetween } from '../../../../server/src/engine/estimators/dirichlet.js';
-import { mEstimate, laplaceEstimate, smoothedEstimate, mEstimatePseudoCounts } from '../../../../server/src/engine/estimators/mEstimate.js';
+import {
+  mEstimate, laplaceEstimate, smoothedEstimate, mEstimatePseudoCounts,
+} from '../../../../server/src/engine/estimators/mEstimate.js';
 import { parameterPosterior } from '../../../../server/src/engine/estimators/parameterLearning.js';
 
 
