@@ -3,6 +3,7 @@ import { posteriorMarginals, DEFAULT_BUDGET, type MarginalsOptions } from '../en
 import { namedTables, resolveEvidence } from '../run/namedEvidence.js';
 import type { NamedEvidence } from '../protocol/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
+import { DEFAULT_BUDGETS } from '../engine/budget.js';
 import { integerOption } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 
@@ -78,7 +79,7 @@ function inferenceOptions(values: { method?: string; samples?: string; seed?: st
   if (!['auto', 'exact', 'lw', 'gibbs'].includes(method)) throw new UsageError(`--method must be auto, exact, lw or gibbs, not '${method}'`);
   return {
     method: method as MarginalsOptions['method'],
-    samples: integerOption('samples', values.samples, undefined, 1),
+    samples: integerOption('samples', values.samples, undefined, 1, DEFAULT_BUDGETS.maxSamples),
     seed: integerOption('seed', values.seed, undefined, 0),
     budget: integerOption('budget', values.budget, undefined, 1),
   };
