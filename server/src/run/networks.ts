@@ -63,7 +63,7 @@ function tableRanges(statements: A.Statement[]): Map<string, Range> {
 
 function networkResult(ctx: ModelContext, scope: ModelScope, text: (range: Range) => string, diagnostics: Diagnostic[]): NetworkResult {
   const declared = declaredScope(ctx, scope.name);
-  const { net, evidence, named } = scopedEvidence(ctx, declared, []);
+  const { net, evidence, named, findings } = scopedEvidence(ctx, declared, []);
   // A network waiting for `learn` (unknown entries) is drawn without marginals; the checker
   // reports tables that are wrong, and the queries that use them say why they cannot run.
   const problem = inferenceProblem(net);
@@ -76,10 +76,11 @@ function networkResult(ctx: ModelContext, scope: ModelScope, text: (range: Range
     marginal: answer.ok ? Array.from(answer.marginals[i]!) : [],
     ...(answer.ok && answer.stderr ? { stderr: Array.from(answer.stderr[i]!) } : {}),
     ...(named[v.name] !== undefined ? { evidence: named[v.name]! } : {}),
+    ...(findings?.[v.name] ? { finding: findings[v.name] } : {}),
     ...(scope.tables.has(v.name) ? { declaration: scope.tables.get(v.name)! } : {}),
   }));
   const info = answer.ok ? inferenceInfo(answer) : { method: answer.method, cost: answer.cost, budget: answer.budget, note: answer.message };
-  const observed = variables.filter((v) => v.evidence !== undefined).length;
+  const observed = variables.filter((v) => v.evidence !== undefined || v.finding).length;
   return {
     kind: 'network', range: scope.range, source: text(scope.range).split('\n')[0]!, network: name, ...info, variables,
     headline: `${name}: ${variables.length} variables${observed ? `, ${observed} observed` : ''}`,

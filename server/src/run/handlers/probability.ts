@@ -27,7 +27,7 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
     return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }] };
   }
   const scope = await networkScope(ctx, q.in);
-  const { net, evidence, named } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
+  const { net, evidence, named, findings } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
   const targets = queryTargets(net, q.prob.targets);
   const size = targets.reduce((n, t) => n * net.variables[t.v]!.states.length, 1);
   if (size > MAX_TABLE) throw new CompileError(`the joint table of these variables has ${size} entries: ask for fewer variables or name their states`, q.prob.range);
@@ -39,7 +39,8 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
   const value = allNamed ? table[rowIndex(targets, net)]!.p : undefined;
   const result: ProbabilityResult = {
     kind: 'probability', range: ctx.statement.range, source: ctx.source, headline: headline(q, table, value),
-    ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named, table,
+    ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named,
+    ...(findings ? { findings } : {}), table,
     ...(value !== undefined ? { value } : {}),
   };
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
