@@ -161,13 +161,20 @@ function fitSoftFindings(
     throw new EngineError(`soft evidence needs exact marginals, and this network's largest clique table (${plan.order.maxCliqueSize} entries) is over the budget of ${budget}`);
   }
   const jt = plan.tree();
+  let fitted = false;
   const marginal = (v: number): Float64Array => {
     if (options.signal?.aborted) throw new CancelledError();
     jt.reloadTables();
     jt.setEvidence(evidence);
     jt.propagate(options.signal);
-    if (jt.impossible) throw new EngineError('the evidence besides the soft findings has probability 0');
+    // Before any rescaling, P(e) = 0 is the other evidence's; later, likelihoods that ran to 0.
+    if (jt.impossible && !fitted) throw new EngineError('the evidence besides the soft findings has probability 0');
+    if (jt.impossible) throw inconsistent();
     return jt.marginal(v);
+  };
+  const inconsistent = () => {
+    const names = [...targets.keys()].map((v) => `'${name(net, v)}'`).join(', ');
+    return new EngineError(`the soft findings on ${names} cannot all hold: iterative proportional fitting did not meet them within ${tolerance}`);
   };
   for (let sweep = 1; sweep <= maxSweeps; sweep++) {
     let worst = 0;
@@ -184,10 +191,10 @@ function fitSoftFindings(
       const max = Math.max(...lambda);
       for (let x = 0; x < lambda.length; x++) lambda[x]! /= max;
       setLikelihood(net, nodes.get(v)!, lambda);
+      fitted = true;
     }
     // The last sweep measured every target before rescaling it: all within tolerance means met.
     if (worst <= tolerance) { jt.reloadTables(); return sweep; }
   }
-  const names = [...targets.keys()].map((v) => `'${name(net, v)}'`).join(', ');
-  throw new EngineError(`the soft findings on ${names} cannot all hold: iterative proportional fitting did not meet them within ${tolerance} after ${maxSweeps} sweeps`);
+  throw inconsistent();
 }

@@ -1,0 +1,95 @@
+/**
+ * Soft and virtual evidence in a run: closed forms on a two-node network (worked by hand), the
+ * scoping of `observe … in N`, the findings in results, and errors on the finding's range.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { close } from '../../support/close.js';
+import { assertNoErrors, example, expectations, resultsOf, run } from './networkHelpers.js';
+
+// P(A = a1) = 0.3, P(B = b1 | a1) = 0.9, P(B = b1 | a2) = 0.2; P(b1) = 0.41.
+const ab = `network AB {
+  variable A { a1, a2 }
+  variable B { b1, b2 }
+  P(A) { a1: 0.3, a2: 0.7 }
+  P(B | A) { a1: { b1: 0.9, b2: 0.1 }, a2: { b1: 0.2, b2: 0.8 } }
+}
+`;
+
+test('closed forms: virtual evidence 0.222 / 0.446, Jeffrey 0.7 · 0.27/0.41 + 0.3 · 0.03/0.59', async () => {
+  const result = await run(`${ab}query P(A | B ~ likelihood { b1: 0.8, b2: 0.2 }) in AB
+query P(A) in AB given B ~ { b1: 0.7, b2: 0.3 }
+query P(B) in AB given B ~ { b1: 0.7, b2: 0.3 }
+query P(A | B ~ likelihood { b1: 1 }) in AB
+query P(A | B = b1) in AB`);
+  assertNoErrors(result);
+  const [virtual, soft, softB, onlyB1, hard] = resultsOf(result, 'probability');
+  close(virtual!.table[0]!.p, 0.222 / 0.446, 1e-15);
+  close(soft!.table[0]!.p, 0.7 * 0.27 / 0.41 + 0.3 * 0.03 / 0.59, 1e-12);
+  close(softB!.table[0]!.p, 0.7, 1e-12);
+  // A likelihood that leaves out b2 (0 there) is hard evidence B = b1.
+  close(onlyB1!.table[0]!.p, hard!.table[0]!.p, 1e-15);
+  assert.deepEqual(virtual!.evidence, {});
+  assert.deepEqual(virtual!.findings, { B: { kind: 'likelihood', values: { b1: 0.8, b2: 0.2 }, likelihood: { b1: 1, b2: 0.25 } } });
+  const lambda = soft!.findings!.B!.likelihood;
+  close(lambda.b2! / lambda.b1!, (0.3 / 0.59) / (0.7 / 0.41), 1e-12);
+});
+
+test('observe … in N reaches N only; the top-level observe is the default model’s; given replaces a finding', async () => {
+  const result = await run(`${ab}variable C { c1, c2 }
+P(C) { c1: 0.5, c2: 0.5 }
+observe C = c1
+observe B ~ likelihood { b1: 0.8, b2: 0.2 } in AB
+query P(A) in AB
+query P(A) in AB given B = b2
+query P(C)
+`);
+  assertNoErrors(result);
+  const [a, replaced, c] = resultsOf(result, 'probability');
+  close(a!.table[0]!.p, 0.222 / 0.446, 1e-15);
+  close(replaced!.table[0]!.p, 0.03 / 0.59, 1e-15);
+  assert.equal(replaced!.findings, undefined);
+  close(c!.table[0]!.p, 1, 0);
+  // The network view shows the finding on B, with A's marginal under it.
+  const view = resultsOf(result, 'network').find((n) => n.network === 'AB')!;
+  assert.equal(view.variables.length, 2, 'the virtual-evidence node is not drawn');
+  assert.equal(view.variables[1]!.finding?.kind, 'likelihood');
+  close(view.variables[0]!.marginal[0]!, 0.222 / 0.446, 1e-15);
+  assert.equal(view.headline, 'AB: 2 variables, 1 observed');
+});
+
+test('soft evidence impossible given the hard evidence is an error on the finding', async () => {
+  const det = `network D {
+  variable A { a1, a2 }
+  variable B { b1, b2 }
+  P(A) { a1: 0.3, a2: 0.7 }
+  P(B | A) { a1: { b1: 1, b2: 0 }, a2: { b1: 0, b2: 1 } }
+}
+query P(A) in D given A = a1, B ~ { b1: 0.5, b2: 0.5 }
+query P(A) in D given A ~ { a1: 0.2, a2: 0.8 }, B ~ { b1: 0.6, b2: 0.4 }
+`;
+  const result = await run(det);
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  assert.equal(errors.length, 2, JSON.stringify(errors));
+  assert.match(errors[0]!.message, /soft evidence gives 'B = b2' probability 0.5, but the other evidence makes it impossible/);
+  assert.deepEqual(errors[0]!.range.start, { line: 6, character: det.split('\n')[6]!.indexOf('~') });
+  assert.match(errors[1]!.message, /cannot all hold/);
+});
+
+test('the soft_evidence example: every expect line holds', async () => {
+  const result = await run(example('soft_evidence'));
+  assertNoErrors(result);
+  const all = expectations(result);
+  assert.equal(all.length, 6);
+  assert.ok(all.every((e) => e.passed), JSON.stringify(all.filter((e) => !e.passed)));
+});
+
+test('samplers answer with virtual evidence, within their standard error of the exact answer', async () => {
+  const result = await run(`${ab}query P(A | B ~ likelihood { b1: 0.8, b2: 0.2 }) in AB using likelihood_weighting { samples: 40000, seed: 3 }
+query P(A | B ~ likelihood { b1: 0.8, b2: 0.2 }) in AB using gibbs { samples: 40000, seed: 3 }`);
+  assertNoErrors(result);
+  for (const r of resultsOf(result, 'probability')) {
+    const row = r.table[0]!;
+    assert.ok(Math.abs(row.p - 0.222 / 0.446) < 4 * row.stderr!, `${r.method}: ${row.p} ± ${row.stderr}`);
+  }
+});
