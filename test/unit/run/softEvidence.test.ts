@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { close } from '../../support/close.js';
 import { assertNoErrors, example, expectations, resultsOf, run } from './networkHelpers.js';
+import { explainEntry } from '../../../server/src/features/resultExplain.js';
 
 // P(A = a1) = 0.3, P(B = b1 | a1) = 0.9, P(B = b1 | a2) = 0.2; P(b1) = 0.41.
 const ab = `network AB {
@@ -92,4 +93,16 @@ query P(A | B ~ likelihood { b1: 0.8, b2: 0.2 }) in AB using gibbs { samples: 40
     const row = r.table[0]!;
     assert.ok(Math.abs(row.p - 0.222 / 0.446) < 4 * row.stderr!, `${r.method}: ${row.p} ± ${row.stderr}`);
   }
+});
+
+test('the hover explains the update with its numbers, without internal keys', async () => {
+  const result = await run(`${ab}query P(A) in AB given B ~ { b1: 0.7, b2: 0.3 }
+query P(A | B ~ likelihood { b1: 0.8, b2: 0.2 }) in AB`);
+  const [soft, virtual] = resultsOf(result, 'probability').map((r) => explainEntry(r));
+  // λ ∝ q(b) / P(b) = (0.7 / 0.41, 0.3 / 0.59) = (1, 0.2978).
+  assert.match(soft!, /B ~ \{ b1: 0\.7, b2: 0\.3 \}: soft evidence \(Jeffrey's rule\)/);
+  assert.match(soft!, /λ = q\(x\) \/ P\(x \| e\) ∝ \{ b1: 1, b2: 0\.2978 \}/);
+  assert.match(virtual!, /B ~ likelihood \{ b1: 0\.8, b2: 0\.2 \}: virtual evidence \(Pearl\)/);
+  assert.match(virtual!, /λ ∝ \{ b1: 1, b2: 0\.25 \}/);
+  for (const text of [soft!, virtual!]) assert.doesNotMatch(text, /findings\./);
 });
