@@ -2,6 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brief, diagnose, fakeEnv, only, r } from './helpers.js';
+import { parseDocument } from '../../../server/src/language/index.js';
+import { nameIndex } from '../../../server/src/features/nameResolution.js';
 
 const lab = `network Lab {
   variable Test { pos, neg }
@@ -66,4 +68,19 @@ test('observe … in an imported network checks names against the BIF file', () 
   const env = fakeEnv({ '/ws/alarm.bif': { variables: [{ name: 'HR', states: ['LOW', 'NORMAL', 'HIGH'] }] } });
   const text = 'import network Alarm from "alarm.bif"\nobserve HR = HIGH in Alarm\nobserve HR ~ likelihood { LOW: 1, HIHG: 2 } in Alarm';
   assert.deepEqual(brief(diagnose(text, env)), ['unknown-state@2:34-2:38']);
+});
+
+test('the name index (definition, references, rename) sees the network of `observe … in N` and the states of a finding', () => {
+  const text = `${lab}observe Test ~ likelihood { pos: 0.8, neg: 0.2 } in Lab`;
+  const { ast } = parseDocument(text);
+  const index = nameIndex(ast);
+  const line = text.split('\n')[6]!;
+  const at = (t: string) => index.occurrences.find((o) => o.name.range.start.line === 6 && o.name.range.start.character === line.indexOf(t));
+  assert.equal(at('Lab')?.symbol.kind, 'network');
+  assert.equal(at('Test')?.symbol.kind, 'variable');
+  const pos = at('pos');
+  assert.equal(pos?.symbol.kind, 'state');
+  // The same symbol as the state's declaration in the network.
+  const declared = index.occurrences.find((o) => o.name.range.start.line === 1 && o.name.text === 'pos');
+  assert.equal(declared?.symbol, pos?.symbol);
 });
