@@ -106,3 +106,20 @@ query P(A | B ~ likelihood { b1: 0.8, b2: 0.2 }) in AB`);
   assert.match(virtual!, /λ ∝ \{ b1: 1, b2: 0\.25 \}/);
   for (const text of [soft!, virtual!]) assert.doesNotMatch(text, /findings\./);
 });
+
+test('an observe line whose soft findings cannot hold is an error there, once, even without a query', async () => {
+  const model = `network D {
+  variable A { a1, a2 }
+  variable B { b1, b2 }
+  P(A) { a1: 0.3, a2: 0.7 }
+  P(B | A) { a1: { b1: 1, b2: 0 }, a2: { b1: 0, b2: 1 } }
+  observe A = a1, B ~ { b1: 0.5, b2: 0.5 }
+}
+`;
+  for (const text of [model, `${model}query P(A) in D\n`]) {
+    const errors = (await run(text)).diagnostics.filter((d) => d.severity === 'error');
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.match(errors[0]!.message, /makes it impossible/);
+    assert.equal(errors[0]!.range.start.line, 5);
+  }
+});
