@@ -70,7 +70,8 @@ ${NETWORK_FILE_USAGE}`,
     io.out(`${net.name}: ${answer.method}${answer.samples ? ` (${answer.samples} samples, seed ${answer.seed})` : ''}\n`);
     for (const [v, dist] of Object.entries(marginals)) {
       const cells = Object.entries(dist).map(([s, p]) => `${s} ${p.toFixed(6)}${stderr ? ` ±${stderr[v]![s]!.toFixed(6)}` : ''}`);
-      const mark = v in named ? ' (observed)' : v in soft ? ' (soft evidence)' : v in likelihood ? ' (virtual evidence)' : '';
+      const mark = v in named ? ' (observed)'
+        : v in soft ? ' (soft evidence)' : v in likelihood ? ' (virtual evidence)' : '';
       io.out(`${v}${mark}: ${cells.join('  ')}\n`);
     }
     return 0;
@@ -94,7 +95,8 @@ function vectorPairs(option: string, items: string[]): Record<string, number[]> 
     const eq = item.indexOf('=');
     const numbers = item.slice(eq + 1).split(',').map((x) => x.trim());
     if (eq <= 0 || numbers.some((x) => x === '' || !Number.isFinite(Number(x)))) {
-      throw new UsageError(`--${option} wants VAR=N1,N2,… (one number per state, in the variable's state order), got '${item}'`);
+      const want = 'VAR=N1,N2,… (one number per state, in the variable\'s state order)';
+      throw new UsageError(`--${option} wants ${want}, got '${item}'`);
     }
     out[item.slice(0, eq)] = numbers.map(Number);
   }

@@ -194,7 +194,9 @@ class Builder {
     this.occur(a.variable, v ?? (a.value ? undefined : this.index.globals.get(a.variable.text)));
     this.values(a.value, v);
     // `X ~ { a: 0.7, b: 0.3 }`: the states of a soft or virtual finding.
-    for (const entry of a.finding?.entries ?? []) if (entry.state) this.occur(entry.state, this.stateOf(v, entry.state.text));
+    for (const entry of a.finding?.entries ?? []) {
+      if (entry.state) this.occur(entry.state, this.stateOf(v, entry.state.text));
+    }
     return v;
   }
 

@@ -16,7 +16,8 @@ export function explainEntry(entry: ResultEntry): string {
     case 'classify': return classifyMarkdown(entry) ?? entryMarkdown(entry);
     case 'expect': return expectMarkdown(entry);
     case 'probability': case 'mpe': case 'sensitivity':
-      return entry.findings ? `${entryMarkdown({ ...entry, findings: undefined })}\n\n${findingsMarkdown(entry.findings)}` : entryMarkdown(entry);
+      if (!entry.findings) return entryMarkdown(entry);
+      return `${entryMarkdown({ ...entry, findings: undefined })}\n\n${findingsMarkdown(entry.findings)}`;
     default: return entryMarkdown(entry);
   }
 }
@@ -26,7 +27,8 @@ export function explainEntry(entry: ResultEntry): string {
  * likelihood that meets them), Pearl's update for virtual ones.
  */
 export function findingsMarkdown(findings: NamedFindings): string {
-  const vector = (r: Record<string, number>) => `{ ${Object.entries(r).map(([s, x]) => `${s}: ${formatNumber(x)}`).join(', ')} }`;
+  const vector = (r: Record<string, number>) =>
+    `{ ${Object.entries(r).map(([s, x]) => `${s}: ${formatNumber(x)}`).join(', ')} }`;
   const lines = Object.entries(findings).flatMap(([v, f]) => (f.kind === 'soft'
     ? [`${v} ~ ${vector(f.values)}: soft evidence (Jeffrey's rule), P'(${v}) is exactly this;`,
       `  P'(y) = Σ_x q(x) P(y | ${v} = x, e), i.e. the likelihood λ = q(x) / P(x | e) ∝ ${vector(f.likelihood)}`]

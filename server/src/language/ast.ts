@@ -176,7 +176,8 @@ export interface BayesFile extends NodeBase { kind: 'file'; statements: Statemen
 
 export type AstNode =
   | BayesFile | Statement | Query | Name | Expr | Arg | Assignment | ProbExpr | Options | Domain
-  | HypothesisEntry | Generator | Tree | TreeItem | Row | RowEntry | Experts | ExpertEntry | DataRow | Comparison | Finding;
+  | HypothesisEntry | Generator | Tree | TreeItem | Row | RowEntry | Experts | ExpertEntry | DataRow | Comparison
+  | Finding;
 
 function isNode(value: unknown): value is AstNode {
   return typeof value === 'object' && value !== null && typeof (value as NodeBase).kind === 'string' && 'range' in value;

@@ -201,7 +201,8 @@ export class BayesParser extends EmbeddedActionsParser {
     ]));
     const last = value ?? finding ?? variable;
     return this.ACTION(() => ({
-      kind: 'assignment', variable, ...(value ? { value } : {}), ...(finding ? { finding } : {}), range: join(variable.range, last.range),
+      kind: 'assignment', variable, ...(value ? { value } : {}), ...(finding ? { finding } : {}),
+      range: join(variable.range, last.range),
     }));
   });
 

@@ -46,7 +46,9 @@ export async function networkScope(ctx: HandlerContext, inName?: A.Name): Promis
 
 /** The default model (no name), a `network { … }` or an imported network. */
 export function declaredScope(ctx: ModelContext, name?: string): NetworkScope {
-  if (name === undefined) return { net: modelNetwork(ctx), observes: observesIn(ctx.ast.statements).filter((o) => !o.in) };
+  if (name === undefined) {
+    return { net: modelNetwork(ctx), observes: observesIn(ctx.ast.statements).filter((o) => !o.in) };
+  }
   const node = ctx.symbols.globals.get(name)?.node;
   if (node?.kind === 'learn' && !ctx.shared.has(networkKey(name))) {
     throw new CompileError(`'${name}' is the network \`learn structure\` finds: it exists once that statement has run`);
@@ -99,7 +101,8 @@ export function observations(scope: NetworkScope, given: readonly A.Assignment[]
       // `observe Days` (a data set) is evidence for hypothesis posteriors, not for one network query.
       if (!item.value) continue;
       const seen = out.get(item.variable.text);
-      out.set(item.variable.text, { values: [...(seen?.finding ? [] : seen?.values ?? []), ...valuesOf(item)], node: item });
+      const before = seen?.finding ? [] : seen?.values ?? [];
+      out.set(item.variable.text, { values: [...before, ...valuesOf(item)], node: item });
     }
   }
   for (const item of given) {
@@ -140,7 +143,9 @@ export function scopedEvidence(ctx: ModelContext, scope: NetworkScope, given: re
   }
   const findings = [...observed].filter(([, o]) => o.finding);
   if (findings.length === 0) return { net, evidence, named };
-  return { ...withFindings(net, index, evidence, findings), named };
+  // A query's context can be cancelled (a new edit): the fitting stops with it.
+  const signal = (ctx as { signal?: AbortSignal }).signal;
+  return { ...withFindings(net, index, evidence, findings, signal), named };
 }
 
 /**
@@ -149,6 +154,7 @@ export function scopedEvidence(ctx: ModelContext, scope: NetworkScope, given: re
  */
 function withFindings(
   net: BayesianNetwork, index: Map<string, number>, evidence: Evidence, findings: [string, Observed][],
+  signal?: AbortSignal,
 ): { net: BayesianNetwork; evidence: Evidence; findings: NamedFindings } {
   const likelihoods = new Map<number, Float64Array>();
   const soft = new Map<number, Float64Array>();
@@ -157,13 +163,15 @@ function withFindings(
     const v = variableIndex(net, index, variable, node.variable);
     const states = net.variables[v]!.states;
     const vector = new Float64Array(states.length);
-    for (const entry of finding!.entries) vector[stateIndex(net, v, entry.state!.text, entry.state!)] = entry.value.value;
+    for (const entry of finding!.entries) {
+      vector[stateIndex(net, v, entry.state!.text, entry.state!)] = entry.value.value;
+    }
     (finding!.likelihood ? likelihoods : soft).set(v, vector);
     at.set(v, finding!);
   }
   let virtual;
   try {
-    virtual = virtualEvidenceNetwork(net, evidence, { likelihoods, soft });
+    virtual = virtualEvidenceNetwork(net, evidence, { likelihoods, soft }, signal ? { signal } : {});
   } catch (e) {
     if (!(e instanceof EngineError)) throw e;
     // The finding the message names, else the last soft one (fitting failed for them together).

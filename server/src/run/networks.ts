@@ -29,7 +29,9 @@ export function networkResults(ctx: ModelContext, text: (range: Range) => string
       // an `observe` line's findings (soft evidence that cannot hold) may have no query: say it there.
       // Anything else is our bug, said as such rather than losing the run's other results.
       if (e instanceof CompileError) {
-        if (e.range && inObserve(ctx.ast, e.range)) out.diagnostics.push({ severity: 'error', code: 'compile-error', message: e.message, range: e.range });
+        if (e.range && inObserve(ctx.ast, e.range)) {
+          out.diagnostics.push({ severity: 'error', code: 'compile-error', message: e.message, range: e.range });
+        }
         continue;
       }
       const message = `drawing network '${scope.name ?? 'default'}' failed: ${(e as Error).message}`;
@@ -42,7 +44,8 @@ export function networkResults(ctx: ModelContext, text: (range: Range) => string
 /** Whether `range` lies inside an `observe` statement (top level or in a network). */
 function inObserve(file: A.BayesFile, range: Range): boolean {
   const all = file.statements.flatMap((s) => (s.kind === 'network' ? s.statements : [s]));
-  const before = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  const before = (a: Range['start'], b: Range['start']) =>
+    a.line < b.line || (a.line === b.line && a.character <= b.character);
   return all.some((s) => s.kind === 'observe' && before(s.range.start, range.start) && before(range.end, s.range.end));
 }
 

@@ -14,7 +14,8 @@ const lab = `network Lab {
 `;
 
 test('observe with soft and virtual findings and `in N` parses into findings with exact ranges', () => {
-  const s = only('observe Test ~ likelihood { pos: 0.8, neg: 20% }, Disease ~ { true: 0.3, false: 0.7 } in Lab', 'observe');
+  const text = 'observe Test ~ likelihood { pos: 0.8, neg: 20% }, Disease ~ { true: 0.3, false: 0.7 } in Lab';
+  const s = only(text, 'observe');
   assert.equal(s.in?.text, 'Lab');
   assert.equal(s.items.length, 2);
   const [test1, disease] = s.items;
@@ -28,7 +29,8 @@ test('observe with soft and virtual findings and `in N` parses into findings wit
 });
 
 test('findings after | and given in queries, beside hard evidence', () => {
-  const q = only('query P(Disease | Test ~ { pos: 0.7, neg: 0.3 }, Disease2 = x) in Lab given Test2 ~ likelihood { a: 1 }', 'queryStatement');
+  const text = 'query P(Disease | Test ~ { pos: 0.7, neg: 0.3 }, Disease2 = x) in Lab given T2 ~ likelihood { a: 1 }';
+  const q = only(text, 'queryStatement');
   assert.equal(q.query.form, 'probability');
   if (q.query.form !== 'probability') return;
   assert.equal(q.query.prob.conditions[0]!.finding?.likelihood, false);
@@ -66,16 +68,21 @@ test('bad findings are diagnostics on the exact range', () => {
 
 test('observe … in an imported network checks names against the BIF file', () => {
   const env = fakeEnv({ '/ws/alarm.bif': { variables: [{ name: 'HR', states: ['LOW', 'NORMAL', 'HIGH'] }] } });
-  const text = 'import network Alarm from "alarm.bif"\nobserve HR = HIGH in Alarm\nobserve HR ~ likelihood { LOW: 1, HIHG: 2 } in Alarm';
+  const text = [
+    'import network Alarm from "alarm.bif"',
+    'observe HR = HIGH in Alarm',
+    'observe HR ~ likelihood { LOW: 1, HIHG: 2 } in Alarm',
+  ].join('\n');
   assert.deepEqual(brief(diagnose(text, env)), ['unknown-state@2:34-2:38']);
 });
 
-test('the name index (definition, references, rename) sees the network of `observe … in N` and the states of a finding', () => {
+test('the name index (definition, rename) sees the network of `observe … in N` and the states of a finding', () => {
   const text = `${lab}observe Test ~ likelihood { pos: 0.8, neg: 0.2 } in Lab`;
   const { ast } = parseDocument(text);
   const index = nameIndex(ast);
   const line = text.split('\n')[6]!;
-  const at = (t: string) => index.occurrences.find((o) => o.name.range.start.line === 6 && o.name.range.start.character === line.indexOf(t));
+  const at = (t: string) => index.occurrences.find((o) =>
+    o.name.range.start.line === 6 && o.name.range.start.character === line.indexOf(t));
   assert.equal(at('Lab')?.symbol.kind, 'network');
   assert.equal(at('Test')?.symbol.kind, 'variable');
   const pos = at('pos');

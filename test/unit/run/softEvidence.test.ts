@@ -31,12 +31,14 @@ query P(A | B = b1) in AB`);
   // A likelihood that leaves out b2 (0 there) is hard evidence B = b1.
   close(onlyB1!.table[0]!.p, hard!.table[0]!.p, 1e-15);
   assert.deepEqual(virtual!.evidence, {});
-  assert.deepEqual(virtual!.findings, { B: { kind: 'likelihood', values: { b1: 0.8, b2: 0.2 }, likelihood: { b1: 1, b2: 0.25 } } });
+  assert.deepEqual(virtual!.findings, {
+    B: { kind: 'likelihood', values: { b1: 0.8, b2: 0.2 }, likelihood: { b1: 1, b2: 0.25 } },
+  });
   const lambda = soft!.findings!.B!.likelihood;
   close(lambda.b2! / lambda.b1!, (0.3 / 0.59) / (0.7 / 0.41), 1e-12);
 });
 
-test('observe … in N reaches N only; the top-level observe is the default model’s; given replaces a finding', async () => {
+test('observe … in N reaches N only; a top-level observe is the default model’s; given replaces findings', async () => {
   const result = await run(`${ab}variable C { c1, c2 }
 P(C) { c1: 0.5, c2: 0.5 }
 observe C = c1
@@ -72,7 +74,7 @@ query P(A) in D given A ~ { a1: 0.2, a2: 0.8 }, B ~ { b1: 0.6, b2: 0.4 }
   const result = await run(det);
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   assert.equal(errors.length, 2, JSON.stringify(errors));
-  assert.match(errors[0]!.message, /soft evidence gives 'B = b2' probability 0.5, but the other evidence makes it impossible/);
+  assert.match(errors[0]!.message, /soft evidence gives 'B = b2' probability 0.5, but the other evidence makes it/);
   assert.deepEqual(errors[0]!.range.start, { line: 6, character: det.split('\n')[6]!.indexOf('~') });
   assert.match(errors[1]!.message, /cannot all hold/);
 });
@@ -86,8 +88,9 @@ test('the soft_evidence example: every expect line holds', async () => {
 });
 
 test('samplers answer with virtual evidence, within their standard error of the exact answer', async () => {
-  const result = await run(`${ab}query P(A | B ~ likelihood { b1: 0.8, b2: 0.2 }) in AB using likelihood_weighting { samples: 40000, seed: 3 }
-query P(A | B ~ likelihood { b1: 0.8, b2: 0.2 }) in AB using gibbs { samples: 40000, seed: 3 }`);
+  const query = 'query P(A | B ~ likelihood { b1: 0.8, b2: 0.2 }) in AB using';
+  const result = await run(`${ab}${query} likelihood_weighting { samples: 40000, seed: 3 }
+${query} gibbs { samples: 40000, seed: 3 }`);
   assertNoErrors(result);
   for (const r of resultsOf(result, 'probability')) {
     const row = r.table[0]!;

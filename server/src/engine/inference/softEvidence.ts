@@ -86,7 +86,9 @@ export function virtualEvidenceNetwork(
   const targets = new Map<number, Float64Array>();
   for (const [v, lambda] of findings.likelihoods ?? []) likelihoods.set(v, checkedLikelihood(net, evidence, v, lambda));
   for (const [v, q] of findings.soft ?? []) {
-    if (likelihoods.has(v)) throw new EngineError(`'${name(net, v)}' has both soft and virtual evidence: give one finding`);
+    if (likelihoods.has(v)) {
+      throw new EngineError(`'${name(net, v)}' has both soft and virtual evidence: give one finding`);
+    }
     targets.set(v, checkedSoft(net, evidence, v, q));
     likelihoods.set(v, new Float64Array(q.length).fill(1));
   }
@@ -110,31 +112,41 @@ function name(net: BayesianNetwork, v: number): string {
   return net.variables[v]!.name;
 }
 
-function checkedVector(net: BayesianNetwork, evidence: Evidence, v: number, values: ArrayLike<number>, what: string): Float64Array {
+function checkedVector(
+  net: BayesianNetwork, evidence: Evidence, v: number, values: ArrayLike<number>, what: string,
+): Float64Array {
   const k = net.variables[v]?.states.length;
   if (k === undefined) throw new RangeError(`${what} on ${v}, which is no variable of the network`);
   if (evidence.has(v)) throw new EngineError(`'${name(net, v)}' is observed: it cannot also take ${what}`);
   if (values.length !== k) {
-    throw new EngineError(`${what} on '${name(net, v)}' needs ${k} numbers, one per state (${net.variables[v]!.states.join(', ')}), got ${values.length}`);
+    const states = net.variables[v]!.states.join(', ');
+    throw new EngineError(`${what} on '${name(net, v)}' needs ${k} numbers, one per state (${states}), `
+      + `got ${values.length}`);
   }
   const out = Float64Array.from(values);
   for (const x of out) {
-    if (!(x >= 0 && Number.isFinite(x))) throw new EngineError(`${what} on '${name(net, v)}' has the entry ${x}: entries are finite and not negative`);
+    if (!(x >= 0 && Number.isFinite(x))) {
+      throw new EngineError(`${what} on '${name(net, v)}' has the entry ${x}: entries are finite and not negative`);
+    }
   }
   return out;
 }
 
-function checkedLikelihood(net: BayesianNetwork, evidence: Evidence, v: number, lambda: ArrayLike<number>): Float64Array {
+function checkedLikelihood(net: BayesianNetwork, evidence: Evidence, v: number, lambda: ArrayLike<number>) {
   const out = checkedVector(net, evidence, v, lambda, 'virtual evidence');
   const max = Math.max(...out);
-  if (max === 0) throw new EngineError(`the likelihood of '${name(net, v)}' is zero for every state: it rules out every value`);
+  if (max === 0) {
+    throw new EngineError(`the likelihood of '${name(net, v)}' is zero for every state: it rules out every value`);
+  }
   return out.map((x) => x / max);
 }
 
 function checkedSoft(net: BayesianNetwork, evidence: Evidence, v: number, q: ArrayLike<number>): Float64Array {
   const out = checkedVector(net, evidence, v, q, 'soft evidence');
   const sum = out.reduce((a, b) => a + b, 0);
-  if (Math.abs(sum - 1) > 1e-6) throw new EngineError(`soft evidence on '${name(net, v)}' must sum to 1, got ${Number(sum.toPrecision(10))}`);
+  if (Math.abs(sum - 1) > 1e-6) {
+    throw new EngineError(`soft evidence on '${name(net, v)}' must sum to 1, got ${Number(sum.toPrecision(10))}`);
+  }
   return out.map((x) => x / sum);
 }
 
@@ -158,7 +170,11 @@ function fitSoftFindings(
   const plan = exactPlan(net);
   const budget = options.budget ?? DEFAULT_BUDGET;
   if (plan.order.maxCliqueSize > budget || plan.order.totalSize > EXACT_HARD_LIMIT) {
-    throw new EngineError(`soft evidence needs exact marginals, and this network's largest clique table (${plan.order.maxCliqueSize} entries) is over the budget of ${budget}`);
+    const cost = plan.order.maxCliqueSize;
+    throw new EngineError(
+      `soft evidence needs exact marginals, and this network's largest clique table (${cost} entries) is over `
+      + `the budget of ${budget}`,
+    );
   }
   const jt = plan.tree();
   let fitted = false;
@@ -174,7 +190,8 @@ function fitSoftFindings(
   };
   const inconsistent = () => {
     const names = [...targets.keys()].map((v) => `'${name(net, v)}'`).join(', ');
-    return new EngineError(`the soft findings on ${names} cannot all hold: iterative proportional fitting did not meet them within ${tolerance}`);
+    const why = `iterative proportional fitting did not meet them within ${tolerance}`;
+    return new EngineError(`the soft findings on ${names} cannot all hold: ${why}`);
   };
   for (let sweep = 1; sweep <= maxSweeps; sweep++) {
     let worst = 0;
@@ -184,7 +201,9 @@ function fitSoftFindings(
       for (let x = 0; x < q.length; x++) {
         worst = Math.max(worst, Math.abs(p[x]! - q[x]!));
         if (q[x]! > 0 && p[x] === 0) {
-          throw new EngineError(`soft evidence gives '${name(net, v)} = ${net.variables[v]!.states[x]}' probability ${q[x]}, but the other evidence makes it impossible`);
+          const state = `${name(net, v)} = ${net.variables[v]!.states[x]}`;
+          const why = 'but the other evidence makes it impossible';
+          throw new EngineError(`soft evidence gives '${state}' probability ${q[x]}, ${why}`);
         }
         lambda[x] = q[x] === 0 ? 0 : lambda[x]! * (q[x]! / p[x]!);
       }

@@ -175,7 +175,9 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
 function checkProb(ctx: CheckContext, scope: Scope, prob: A.ProbExpr): void {
   for (const a of [...prob.targets, ...prob.conditions]) checkAssignment(ctx, scope, a);
   for (const a of prob.targets) {
-    if (a.finding) ctx.report.error('soft-evidence', 'soft and virtual evidence are conditions: write them after | or given', a.finding.range);
+    if (!a.finding) continue;
+    const message = 'soft and virtual evidence are conditions: write them after | or given';
+    ctx.report.error('soft-evidence', message, a.finding.range);
   }
 }
 

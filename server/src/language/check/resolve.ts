@@ -133,7 +133,9 @@ export function checkFinding(ctx: CheckContext, variable: VariableInfo | undefin
   let sum = 0, ok = true;
   for (const entry of f.entries) {
     if (variable) checkState(ctx, variable, entry.state!);
-    if (seen.has(entry.state!.text)) ctx.report.error('soft-evidence', `'${entry.state!.text}' is given twice`, entry.state!.range);
+    if (seen.has(entry.state!.text)) {
+      ctx.report.error('soft-evidence', `'${entry.state!.text}' is given twice`, entry.state!.range);
+    }
     seen.add(entry.state!.text);
     if (f.likelihood) {
       if (!checkFinite(ctx, entry.value)) { ok = false; continue; }
@@ -150,7 +152,8 @@ export function checkFinding(ctx: CheckContext, variable: VariableInfo | undefin
   if (f.likelihood && sum === 0) {
     ctx.report.error('soft-evidence', 'the likelihood is zero for every state: it rules out every value', f.range);
   } else if (!f.likelihood && Math.abs(sum - 1) > 1e-6) {
-    ctx.report.error('soft-evidence', `soft evidence is a distribution: its probabilities sum to ${showNumber(sum)}, not 1`, f.range, { sum });
+    const message = `soft evidence is a distribution: its probabilities sum to ${showNumber(sum)}, not 1`;
+    ctx.report.error('soft-evidence', message, f.range, { sum });
   }
 }
 

@@ -38,7 +38,8 @@ export async function sensitivityQuery(ctx: HandlerContext): Promise<HandlerOutp
     throw e;
   }
   // The virtual-evidence nodes' tables are the findings, not parameters of the network.
-  const parameters = answer.parameters.filter((p) => !isVirtualNode(net, p.variable)).slice(0, LISTED).map((p) => namedParameter(net, p));
+  const parameters = answer.parameters.filter((p) => !isVirtualNode(net, p.variable))
+    .slice(0, LISTED).map((p) => namedParameter(net, p));
   const top = parameters[0];
   const result: SensitivityResult = {
     kind: 'sensitivity', range: ctx.statement.range, source: ctx.source,

@@ -31,7 +31,10 @@ export function evidenceAssignments(ctx: HandlerContext, given: readonly A.Assig
 export async function hypothesisEvidence(ctx: HandlerContext, given: readonly A.Assignment[]): Promise<HypothesisEvidence> {
   const evidence: HypothesisEvidence = { observations: [], datasets: [] };
   for (const a of evidenceAssignments(ctx, given)) {
-    if (a.finding) throw new CompileError('soft and virtual evidence are for belief-network queries (P(…), mpe, sensitivity)', a.finding.range);
+    if (a.finding) {
+      const message = 'soft and virtual evidence are for belief-network queries (P(…), mpe, sensitivity)';
+      throw new CompileError(message, a.finding.range);
+    }
     if (!a.value) {
       if (!ctx.symbols.data.has(a.variable.text)) throw new CompileError(`'${a.variable.text}' needs a value (${a.variable.text} = …) or must name a data set`, a.range);
       evidence.datasets.push({ name: a.variable, data: await modelData(ctx, a.variable) });
