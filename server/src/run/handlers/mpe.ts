@@ -29,9 +29,9 @@ export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const value = Object.entries(assignment).map(([v, s]) => `${v} = ${s}`).join(', ');
   const probability = Math.exp(explanation.logProbability);
   const result: MpeResultEntry = {
-    ...(findings ? { findings } : {}),
     kind: 'mpe', range: ctx.statement.range, source: ctx.source, headline: `${value} · ${Number(probability.toPrecision(4))}`,
     network: scope.name ?? net.name, evidence: named, assignment, probability, logProbability: explanation.logProbability,
+    ...(findings ? { findings } : {}),
   };
   return { results: [result], diagnostics: [], value };
 }

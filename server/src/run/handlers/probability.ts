@@ -39,8 +39,8 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
   const value = allNamed ? table[rowIndex(targets, net)]!.p : undefined;
   const result: ProbabilityResult = {
     kind: 'probability', range: ctx.statement.range, source: ctx.source, headline: headline(q, table, value),
-    ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named,
-    ...(findings ? { findings } : {}), table,
+    ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named, table,
+    ...(findings ? { findings } : {}),
     ...(value !== undefined ? { value } : {}),
   };
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
