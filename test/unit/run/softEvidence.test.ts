@@ -126,3 +126,22 @@ test('an observe line whose soft findings cannot hold is an error there, once, e
     assert.equal(errors[0]!.range.start.line, 5);
   }
 });
+
+test('sensitivity takes virtual evidence (its node is no parameter) and refuses soft evidence on the finding', async () => {
+  const text = `${ab}query sensitivity P(A = a1 | B ~ likelihood { b1: 0.8, b2: 0.2 }) in AB
+query sensitivity P(A = a1 | B ~ { b1: 0.7, b2: 0.3 }) in AB
+`;
+  const result = await run(text);
+  const [virtual] = resultsOf(result, 'sensitivity');
+  close(virtual!.value, 0.222 / 0.446, 1e-12);
+  assert.ok(virtual!.parameters.length > 0);
+  assert.ok(virtual!.parameters.every((p) => p.variable === 'A' || p.variable === 'B'), JSON.stringify(virtual!.parameters));
+  // ∂P(a1 | λ)/∂θ for θ = P(a1) = 0.3: P(a1 | λ) = θ·0.74 / (θ·0.74 + (1 − θ)·0.32), derivative 0.74·0.32 / 0.446².
+  const prior = virtual!.parameters.find((p) => p.variable === 'A' && p.state === 'a1')!;
+  close(prior.derivative, 0.74 * 0.32 / 0.446 ** 2, 1e-9);
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  assert.equal(errors.length, 1);
+  assert.match(errors[0]!.message, /sensitivity takes virtual evidence/);
+  const line = text.split('\n')[7]!;
+  assert.deepEqual(errors[0]!.range.start, { line: 7, character: line.indexOf('~') });
+});

@@ -24,6 +24,7 @@ export async function sensitivityQuery(ctx: HandlerContext): Promise<HandlerOutp
   if (!target || others.length || !target.value) throw new CompileError('sensitivity is of one probability: sensitivity P(X = x | e)', q.prob.range);
   const scope = await networkScope(ctx, q.in);
   const { net, evidence, named, findings } = scopedEvidence(ctx, scope, q.prob.conditions);
+  refuseSoftEvidence(findings, [...scope.observes.flatMap((o) => o.items), ...q.prob.conditions]);
   const v = variableIndex(net, variableIndexMap(net), target.variable.text, target.variable);
   const state = valueText(target.value);
   if (state === undefined) throw new CompileError(`'${target.variable.text}' takes a state name here`, target.value.range);
@@ -48,6 +49,20 @@ export async function sensitivityQuery(ctx: HandlerContext): Promise<HandlerOutp
     ...(findings ? { findings } : {}), value: answer.value, parameters,
   };
   return { results: [result], diagnostics: [], value: answer.value };
+}
+
+/**
+ * Soft evidence fixes X's posterior: as a parameter moves, its likelihood would be fitted again,
+ * so the derivative with the fitted likelihood held fixed is not the one asked. Virtual evidence
+ * (a fixed likelihood) is fine.
+ */
+function refuseSoftEvidence(findings: SensitivityResult['findings'], items: readonly A.Assignment[]): void {
+  const soft = Object.entries(findings ?? {}).find(([, f]) => f.kind === 'soft');
+  if (!soft) return;
+  const node = items.filter((a) => a.variable.text === soft[0] && a.finding && !a.finding.likelihood).pop();
+  const message = `sensitivity takes virtual evidence (X ~ likelihood { … }), not soft evidence on '${soft[0]}': `
+    + 'its likelihood would change with every parameter';
+  throw new CompileError(message, node?.finding?.range);
 }
 
 function namedParameter(net: BayesianNetwork, p: SensitivityParameter): SensitivityResult['parameters'][number] {
