@@ -145,3 +145,22 @@ query sensitivity P(A = a1 | B ~ { b1: 0.7, b2: 0.3 }) in AB
   const line = text.split('\n')[7]!;
   assert.deepEqual(errors[0]!.range.start, { line: 7, character: line.indexOf('~') });
 });
+
+test('the default model takes findings too; the headline names them', async () => {
+  const cancer = `variable Test { pos, neg }
+hypotheses Diagnosis { cancer: 0.008, healthy: 0.992 }
+P(Test | Diagnosis) {
+  cancer:  { pos: 98%,  neg: 2% }
+  healthy: { pos: 0.03, neg: 0.97 }
+}
+`;
+  const result = await run(`${cancer}query P(Diagnosis = cancer | Test ~ { pos: 0.5, neg: 0.5 })
+query posterior Diagnosis given Test ~ { pos: 0.5, neg: 0.5 }`);
+  const [p] = resultsOf(result, 'probability');
+  // Jeffrey: 0.5 · 0.00784 / 0.0376 + 0.5 · 0.00016 / 0.9624.
+  close(p!.value, 0.5 * 0.00784 / 0.0376 + 0.5 * 0.00016 / 0.9624, 1e-12);
+  assert.equal(p!.headline, 'P(cancer | Test ~ …) = 0.1043');
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  assert.equal(errors.length, 1);
+  assert.match(errors[0]!.message, /for belief-network queries/);
+});

@@ -102,7 +102,8 @@ function headline(q: A.ProbabilityQuery, table: ProbabilityResult['table'], valu
 }
 
 function probText(p: A.ProbExpr): string {
-  const part = (xs: A.Assignment[]) => xs.map((a) => valueText(a.value) ?? a.variable.text).join(', ');
+  const one = (a: A.Assignment) => (a.finding ? `${a.variable.text} ~ …` : valueText(a.value) ?? a.variable.text);
+  const part = (xs: A.Assignment[]) => xs.map(one).join(', ');
   return `P(${part(p.targets)}${p.conditions.length ? ` | ${part(p.conditions)}` : ''})`;
 }
 
