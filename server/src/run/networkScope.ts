@@ -145,7 +145,7 @@ export function scopedEvidence(ctx: ModelContext, scope: NetworkScope, given: re
   if (findings.length === 0) return { net, evidence, named };
   // A query's context can be cancelled (a new edit): the fitting stops with it.
   const signal = (ctx as { signal?: AbortSignal }).signal;
-  return { ...withFindings(net, index, evidence, findings, signal), named };
+  return { ...withFindings(ctx, net, index, evidence, findings, signal), named };
 }
 
 /**
@@ -153,8 +153,8 @@ export function scopedEvidence(ctx: ModelContext, scope: NetworkScope, given: re
  * errors (a likelihood of zeros, soft findings that cannot all hold) are reported on a finding.
  */
 function withFindings(
-  net: BayesianNetwork, index: Map<string, number>, evidence: Evidence, findings: [string, Observed][],
-  signal?: AbortSignal,
+  ctx: ModelContext, net: BayesianNetwork, index: Map<string, number>, evidence: Evidence,
+  findings: [string, Observed][], signal?: AbortSignal,
 ): { net: BayesianNetwork; evidence: Evidence; findings: NamedFindings } {
   const likelihoods = new Map<number, Float64Array>();
   const soft = new Map<number, Float64Array>();
@@ -169,6 +169,12 @@ function withFindings(
     (finding!.likelihood ? likelihoods : soft).set(v, vector);
     at.set(v, finding!);
   }
+  // The same findings on the same network (an `observe` line read by every query) are fitted and
+  // compiled once per run; a `learn` that replaced the network makes them new.
+  const vectors = (m: Map<number, Float64Array>) => [...m].map(([v, x]) => [v, [...x]]);
+  const key = `findings:${net.name}:${JSON.stringify([[...evidence], vectors(likelihoods), vectors(soft)])}`;
+  const known = ctx.shared.get(key) as { base: BayesianNetwork; result: ReturnType<typeof withFindings> } | undefined;
+  if (known?.base === net) return known.result;
   let virtual;
   try {
     virtual = virtualEvidenceNetwork(net, evidence, { likelihoods, soft }, signal ? { signal } : {});
@@ -190,7 +196,9 @@ function withFindings(
       likelihood: Object.fromEntries(states.map((s, x) => [s, lambda[x]!])),
     };
   }
-  return { net: virtual.net, evidence: virtual.evidence, findings: out };
+  const result = { net: virtual.net, evidence: virtual.evidence, findings: out };
+  ctx.shared.set(key, { base: net, result });
+  return result;
 }
 
 export function variableIndex(net: BayesianNetwork, index: Map<string, number>, name: string, at: A.Name): number {
