@@ -54,13 +54,19 @@ export function declaredScope(ctx: ModelContext, name?: string): NetworkScope {
     throw new CompileError(`'${name}' is the network \`learn structure\` finds: it exists once that statement has run`);
   }
   const own = node?.kind === 'network' ? observesIn((node as A.NetworkDecl).statements).filter((o) => !o.in) : [];
-  return { net: modelNetwork(ctx, name), observes: [...own, ...observesNaming(ctx.ast.statements, name)], name };
+  // In source order: a later line replaces what an earlier one said of a variable.
+  const observes = [...own, ...observesNaming(ctx.ast.statements, name)].sort(bySource);
+  return { net: modelNetwork(ctx, name), observes, name };
 }
 
 /** `observe … in N` lines anywhere in the file (top level or inside a network), in source order. */
 function observesNaming(statements: A.Statement[], name: string): A.ObserveStmt[] {
   const all = statements.flatMap((s) => (s.kind === 'network' ? s.statements : [s]));
-  return observesIn(all).filter((o) => o.in?.text === name).sort((a, b) => a.range.start.line - b.range.start.line);
+  return observesIn(all).filter((o) => o.in?.text === name);
+}
+
+function bySource(a: A.ObserveStmt, b: A.ObserveStmt): number {
+  return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
 }
 
 function observesIn(statements: A.Statement[]): A.ObserveStmt[] {

@@ -164,3 +164,13 @@ query posterior Diagnosis given Test ~ { pos: 0.5, neg: 0.5 }`);
   assert.equal(errors.length, 1);
   assert.match(errors[0]!.message, /for belief-network queries/);
 });
+
+test('observe lines of a network, inside it and `in` it, apply in source order', async () => {
+  const inside = (line: string) => ab.replace('  P(A) {', `  ${line}\n  P(A) {`);
+  // The inside line comes first: the later `in AB` finding replaces B = b2.
+  const first = await run(`${inside('observe B = b2')}observe B ~ likelihood { b1: 0.8, b2: 0.2 } in AB\nquery P(A) in AB\n`);
+  close(resultsOf(first, 'probability')[0]!.table[0]!.p, 0.222 / 0.446, 1e-15);
+  // A later inside line (the network declared after the top-level line) replaces the finding.
+  const networkLast = `observe B ~ likelihood { b1: 0.8, b2: 0.2 } in AB\n${inside('observe B = b2')}query P(A) in AB\n`;
+  close(resultsOf(await run(networkLast), 'probability')[0]!.table[0]!.p, 0.03 / 0.59, 1e-15);
+});
