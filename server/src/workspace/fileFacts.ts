@@ -23,8 +23,9 @@ export interface FactEnvironment extends CheckEnvironment {
 }
 
 const NOT_READ_YET = 'not read yet';
-/** Answers kept per scope (roots, limits, trust) before the oldest are dropped. */
+/** Answers kept before the oldest are dropped; texts (imported networks) are held to a total size too. */
 const CAPACITY = 512;
+const TEXT_BYTES = 128 << 20;
 
 export class FileFacts {
   private readonly facts = new Map<string, Fact>();
@@ -101,10 +102,22 @@ export class FileFacts {
     this.remember(full, { stamp, value });
   }
 
+  private textBytes = 0;
+
   private remember(key: string, fact: Fact): void {
-    this.facts.delete(key);
+    this.forget(key);
     this.facts.set(key, fact);
-    if (this.facts.size > CAPACITY) this.facts.delete(this.facts.keys().next().value!);
+    if (typeof fact.value === 'string') this.textBytes += fact.value.length;
+    for (const oldest of this.facts.keys()) {
+      if (this.facts.size <= CAPACITY && this.textBytes <= TEXT_BYTES) break;
+      if (oldest !== key) this.forget(oldest);
+    }
+  }
+
+  private forget(key: string): void {
+    const value = this.facts.get(key)?.value;
+    if (typeof value === 'string') this.textBytes -= value.length;
+    this.facts.delete(key);
   }
 }
 
