@@ -122,7 +122,8 @@ export class Session {
    * answers did not hold yet is read, and `use` runs again with it.
    */
   async withFiles<T>(uri: string, use: (env: CheckEnvironment) => T): Promise<T> {
-    const options = { ...environmentOptions(uri, this.workspaceRoots, await this.settings.get(uri)), restricted: !this.trusted };
+    const settings = await this.settings.get(uri);
+    const options = { ...environmentOptions(uri, this.workspaceRoots, settings), restricted: !this.trusted };
     const env = this.facts.environment(options);
     await this.facts.fetch(env, this.asked.get(uri) ?? []);
     let result = use(env);
@@ -136,9 +137,12 @@ export class Session {
     return result;
   }
 
-  /** Confined asynchronous reads for the document's model (quick fixes); undefined when untrusted. */
-  async files(uri: string): Promise<Files | undefined> {
-    return this.trusted ? nodeFiles(environmentOptions(uri, this.workspaceRoots, await this.settings.get(uri))) : undefined;
+  /**
+   * Confined asynchronous file access for the document's model (quick fixes). Confinement holds
+   * in every mode; features read content only when `trusted`.
+   */
+  async files(uri: string): Promise<Files> {
+    return nodeFiles(environmentOptions(uri, this.workspaceRoots, await this.settings.get(uri)));
   }
 
   private async runOnSave(uri: string): Promise<void> {

@@ -84,7 +84,8 @@ export const learnCommand: CliCommand = {
     const net = model.net;
     options.prior ??= model.prior;
     try {
-      const aligned = alignToNetwork(net.variables, await readDataFile(commandLineReads(values), values.data, net.variables));
+      const table = await readDataFile(commandLineReads(values), values.data, net.variables);
+      const aligned = alignToNetwork(net.variables, table);
       if ('error' in aligned) throw new InputError(`${values.data}: ${aligned.error}`);
       const data = aligned.data;
       const incomplete = hasMissing(data);

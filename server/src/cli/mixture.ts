@@ -8,7 +8,7 @@ import { mixtureData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { integerOption, positiveOption } from './learningInputs.js';
 import { commandLineReads, MAX_FILE_USAGE } from './workspace.js';
-import { FileRefusedError } from '../language/environment.js';
+import { FileRefusedError, problemText } from '../language/environment.js';
 
 const USAGE = `bayes mixture FILE.csv --k K [options]
 
@@ -62,8 +62,10 @@ export const mixtureCommand: CliCommand = {
       return 0;
     } catch (e) {
       const code = (e as { code?: string }).code;
-      if (e instanceof DataError || e instanceof EngineError || e instanceof FileRefusedError || code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
-        io.err(`bayes mixture: ${positionals[0]}: ${(e as Error).message}\n`);
+      const refused = e instanceof FileRefusedError || code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES';
+      if (e instanceof DataError || e instanceof EngineError || refused) {
+        const reason = e instanceof FileRefusedError ? `cannot read it: ${problemText(e.problem)}` : (e as Error).message;
+        io.err(`bayes mixture: ${positionals[0]}: ${reason}\n`);
         return 1;
       }
       throw e;

@@ -50,7 +50,8 @@ export const structureCommand: CliCommand = {
         method: { type: 'string' }, order: { type: 'string' }, 'max-parents': { type: 'string' }, score: { type: 'string' },
         ess: { type: 'string' }, prune: { type: 'boolean' }, reference: { type: 'string' }, prior: { type: 'string' },
         out: { type: 'string' }, json: { type: 'boolean' }, tabu: { type: 'string' }, patience: { type: 'string' },
-        restarts: { type: 'string' }, perturb: { type: 'string' }, seed: { type: 'string' }, 'max-file-mb': { type: 'string' },
+        restarts: { type: 'string' }, perturb: { type: 'string' }, seed: { type: 'string' },
+        'max-file-mb': { type: 'string' },
       },
     });
     if (positionals.length !== 1) throw new UsageError('give one data file');

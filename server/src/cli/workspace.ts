@@ -13,7 +13,8 @@ export const WORKSPACE_OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
-export const MAX_FILE_USAGE = `  --max-file-mb MB  files larger than this are not read (default ${DEFAULT_FILE_LIMITS.maxFileBytes / 2 ** 20})`;
+export const MAX_FILE_USAGE =
+  `  --max-file-mb MB  files larger than this are not read (default ${DEFAULT_FILE_LIMITS.maxFileBytes / 2 ** 20})`;
 
 /** The size budget of --max-file-mb. */
 export function limitsOption(text: string | undefined): Partial<FileLimits> {

@@ -17,11 +17,13 @@ import { dataTableActions } from './dataTableActions.js';
 export interface CodeActionHost {
   trusted: boolean;
   documentPath?: string;
-  /** Confined asynchronous reads (workspace/files.ts); absent when untrusted. */
+  /** Confined asynchronous file access (workspace/files.ts); content is read only when trusted. */
   files?: Files;
 }
 
-export async function codeActions(doc: ParsedDocument, params: CodeActionParams, host: CodeActionHost): Promise<CodeAction[]> {
+export async function codeActions(
+  doc: ParsedDocument, params: CodeActionParams, host: CodeActionHost,
+): Promise<CodeAction[]> {
   const uri = params.textDocument.uri;
   const actions: CodeAction[] = [];
   const fix = (title: string, diagnostic: Diagnostic, edits: TextEdit[], preferred = false): void => {

@@ -22,7 +22,9 @@ const MAX_INLINE_ROWS = 500;
 const MAX_INLINE_BYTES = 4 << 20;
 const BARE = /^(?:[A-Za-z_][A-Za-z0-9_]*|-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|\?)$/;
 
-export async function dataTableActions(doc: ParsedDocument, params: CodeActionParams, host: CodeActionHost): Promise<CodeAction[]> {
+export async function dataTableActions(
+  doc: ParsedDocument, params: CodeActionParams, host: CodeActionHost,
+): Promise<CodeAction[]> {
   const decl = dataAt(doc.parse.ast, params.range.start);
   if (!decl || !host.documentPath) return [];
   const action = decl.source
@@ -36,11 +38,13 @@ function dataAt(file: A.BayesFile, position: A.Position): A.DataDecl | undefined
   return undefined;
 }
 
-async function inlineToCsv(doc: ParsedDocument, decl: A.DataDecl, documentPath: string, uri: string, host: CodeActionHost): Promise<CodeAction | undefined> {
+async function inlineToCsv(
+  doc: ParsedDocument, decl: A.DataDecl, documentPath: string, uri: string, host: CodeActionHost,
+): Promise<CodeAction | undefined> {
   if (decl.header.length === 0) return undefined;
   const folder = dirname(documentPath);
   let file = `${decl.name.text}.csv`;
-  // Untrusted: no look at the folder; the client refuses to create over an existing file.
+  // Only existence (lstat) is asked here, never content; without files the client refuses to create over a file.
   for (let n = 2; host.files && await host.files.exists(join(folder, file)); n++) file = `${decl.name.text}-${n}.csv`;
   const csvUri = pathToFileURL(join(folder, file)).toString();
   const starts = lineStarts(doc.text);
@@ -64,7 +68,9 @@ function csvQuote(s: string): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-async function csvToInline(doc: ParsedDocument, decl: A.DataDecl, host: CodeActionHost): Promise<CodeAction | undefined> {
+async function csvToInline(
+  doc: ParsedDocument, decl: A.DataDecl, host: CodeActionHost,
+): Promise<CodeAction | undefined> {
   if (!host.trusted || !host.files || !decl.source || !host.documentPath) return undefined;
   const path = resolvePath(dirname(host.documentPath), decl.source.value);
   let rows: string[][];

@@ -53,8 +53,8 @@ export interface FeatureHost {
   lastRun(uri: string): RunRecord | undefined;
   /** `use` with the document's environment, its file answers read asynchronously. */
   withFiles<T>(uri: string, use: (env: CheckEnvironment) => T): Promise<T>;
-  /** Confined asynchronous reads for the document's model; undefined when untrusted. */
-  files(uri: string): Promise<Files | undefined>;
+  /** Confined asynchronous file access for the document's model (content only read when trusted). */
+  files(uri: string): Promise<Files>;
   pathOf(uri: string): string | undefined;
 }
 
@@ -114,7 +114,8 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
   type Exported = { text: string } | { error: string };
   connection.onRequest<Exported, unknown>(Method.exportBif, async (p: { uri: string; network: string }): Promise<Exported> => {
     const d = parsed(p.uri);
-    return d ? session.withFiles(p.uri, (env) => exportBif(d.parse.ast, env, p.network)) : { error: 'the document is not open' };
+    if (!d) return { error: 'the document is not open' };
+    return session.withFiles(p.uri, (env) => exportBif(d.parse.ast, env, p.network));
   });
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.

@@ -48,7 +48,9 @@ const MB = 1024 * 1024;
  * The 20 Newsgroups archive is 14.5 MB and expands to 50 MB in 18,888 entries: the defaults give
  * it room four and five times over.
  */
-export const DEFAULT_FILE_LIMITS: FileLimits = { maxFileBytes: 64 * MB, maxArchiveBytes: 256 * MB, maxArchiveEntries: 100_000 };
+export const DEFAULT_FILE_LIMITS: FileLimits = {
+  maxFileBytes: 64 * MB, maxArchiveBytes: 256 * MB, maxArchiveEntries: 100_000,
+};
 
 /** A file was not read: the problem says which rule it broke (never anything of its content). */
 export class FileRefusedError extends Error {

@@ -20,7 +20,9 @@ export interface LabelledCorpus {
 export type NewsSubset = 'all' | 'train' | 'test';
 
 /** The corpus of a .tar.gz's bytes (read by the caller, through its confined reads). */
-export function loadNewsgroups(archive: Uint8Array, subset: NewsSubset = 'all', limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): LabelledCorpus {
+export function loadNewsgroups(
+  archive: Uint8Array, subset: NewsSubset = 'all', limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+): LabelledCorpus {
   return newsgroupsFromEntries(gunzipTar(archive, limits), subset);
 }
 
@@ -37,7 +39,8 @@ export function newsgroupsFromEntries(entries: readonly TarEntry[], subset: News
  * decompression. `arrival[d]` = the position in that order of corpus document d.
  */
 export async function streamNewsgroups(
-  archive: Uint8Array, subset: NewsSubset, onPost: (data: Uint8Array) => void, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+  archive: Uint8Array, subset: NewsSubset, onPost: (data: Uint8Array) => void,
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
 ): Promise<LabelledCorpus & { arrival: Int32Array }> {
   const posts: Post[] = [];
   await streamTarGz(archive, (entry) => {

@@ -58,11 +58,15 @@ class ColumnBuilder {
 type Input = Iterable<string> | AsyncIterable<Uint8Array | string>;
 
 /** Feeds the input through the splitter; syntax errors become DataErrors with their line. */
-async function eachRecord(input: Input, delimiter: string, onRecord: (cells: string[], line: number) => void): Promise<void> {
+async function eachRecord(
+  input: Input, delimiter: string, onRecord: (cells: string[], line: number) => void,
+): Promise<void> {
   const splitter = new CsvSplitter(delimiter, onRecord);
   const decoder = new TextDecoder();
   try {
-    for await (const chunk of input) splitter.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    for await (const chunk of input) {
+      splitter.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    }
     const rest = decoder.decode();
     if (rest) splitter.push(rest);
     splitter.end();
@@ -161,7 +165,9 @@ async function readNumeric(input: Input, options: NumericOptions): Promise<Numer
  * headerless with one column per variable in network order (the records.dat form). Either way
  * cells encode straight into the variables' state indices.
  */
-export async function sniffLayout(files: Files, path: string, variables: Array<{ name: string; states: string[] }>): Promise<TableOptions> {
+export async function sniffLayout(
+  files: Files, path: string, variables: Array<{ name: string; states: string[] }>,
+): Promise<TableOptions> {
   const head = await files.head(path, 65536);
   const first = new TextDecoder().decode(head).replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
   const delimiter = first.includes(',') ? ',' : first.includes('\t') ? '\t' : ' ';

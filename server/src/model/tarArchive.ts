@@ -66,7 +66,8 @@ export function readTar(archive: Buffer, limits: ArchiveLimits = DEFAULT_ARCHIVE
  * twice and a view never moves.
  */
 export async function streamTarGz(
-  gz: Uint8Array, onFile: (entry: TarEntry) => void, pace: StreamPace = {}, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+  gz: Uint8Array, onFile: (entry: TarEntry) => void, pace: StreamPace = {},
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
 ): Promise<void> {
   const { inflateChunk = 1 << 22, parseTurn = 1 << 19 } = pace;
   let archive = Buffer.allocUnsafe(outputSizeHint(gz, limits));
@@ -89,7 +90,8 @@ export async function streamTarGz(
     gunzip.on('data', (chunk: Buffer) => {
       if (length + chunk.length > limits.maxBytes) { gunzip.destroy(); reject(tooLarge(limits)); return; }
       if (length + chunk.length > archive.length) { // a wrong trailer (multi-member, > 4 GiB): grow; old views stay valid
-        const grown = Buffer.allocUnsafe(Math.min(Math.max(archive.length * 2, length + chunk.length), limits.maxBytes));
+        const size = Math.min(Math.max(archive.length * 2, length + chunk.length), limits.maxBytes);
+        const grown = Buffer.allocUnsafe(size);
         archive.copy(grown, 0, 0, length); archive = grown;
       }
       chunk.copy(archive, length); length += chunk.length;

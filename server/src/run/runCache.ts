@@ -40,7 +40,10 @@ export class RunCache {
    * The cache key of a run of `text` (located at `documentPath`) with these settings. Only files
    * inside `allowedRoots` are read: the run refuses the others, and so does the cache.
    */
-  async key(text: string, ast: BayesFile, documentPath: string | undefined, allowedRoots: string[], settingsKey: string, files: Files): Promise<string> {
+  async key(
+    text: string, ast: BayesFile, documentPath: string | undefined, allowedRoots: string[], settingsKey: string,
+    files: Files,
+  ): Promise<string> {
     const h = createHash('sha256').update(text).update('\0').update(settingsKey);
     const base = documentPath ? dirnameOf(documentPath) : undefined;
     for (const source of dataSources(ast)) {

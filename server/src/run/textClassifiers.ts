@@ -47,7 +47,9 @@ function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
   try {
     entries = gunzipTar(readModelBytes(decl.source, ctx.env), archive);
   } catch (e) {
-    if (e instanceof ArchiveLimitError) throw new CompileError(`"${decl.source.value}": ${e.message}`, decl.source.range);
+    if (e instanceof ArchiveLimitError) {
+      throw new CompileError(`"${decl.source.value}": ${e.message}`, decl.source.range);
+    }
     throw e;
   }
   const corpus = newsgroupsFromEntries(entries);

@@ -8,7 +8,9 @@
  */
 import type { CheckEnvironment } from '../language/index.js';
 import { FileRefusedError, problemText, type Files, type PathProblem } from '../language/environment.js';
-import { confinementOf, csvHeader, HEADER_BYTES, networkSymbols, nodeFiles, type NodeEnvironmentOptions } from './files.js';
+import {
+  confinementOf, csvHeader, HEADER_BYTES, networkSymbols, nodeFiles, type NodeEnvironmentOptions,
+} from './files.js';
 
 type Kind = 'file' | 'folder' | 'csv' | 'bif' | 'text';
 
@@ -50,8 +52,10 @@ export class FileFacts {
       fileExists: (path) => pathProblem(path, 'file') === undefined,
     };
     if (options.restricted) return env;
-    env.readCsvHeader = (path) => (answer('csv', path)?.value as string[] | { error: string }) ?? { error: NOT_READ_YET };
-    env.networkSymbols = (path) => (answer('bif', path)?.value as ReturnType<typeof networkSymbols>) ?? { error: NOT_READ_YET };
+    type Header = string[] | { error: string };
+    env.readCsvHeader = (path) => (answer('csv', path)?.value as Header) ?? { error: NOT_READ_YET };
+    type Symbols = ReturnType<typeof networkSymbols>;
+    env.networkSymbols = (path) => (answer('bif', path)?.value as Symbols) ?? { error: NOT_READ_YET };
     env.readText = (path) => {
       const value = answer('text', path)?.value as string | { error: string } | undefined;
       if (value === undefined) throw new Error(NOT_READ_YET);

@@ -65,7 +65,8 @@ function judge(st: Stats, kind: 'file' | 'folder', limits: FileLimits): PathProb
 }
 
 export function fileLimits(partial?: Partial<FileLimits>): FileLimits {
-  return { ...DEFAULT_FILE_LIMITS, ...Object.fromEntries(Object.entries(partial ?? {}).filter(([, v]) => v !== undefined)) };
+  const given = Object.entries(partial ?? {}).filter(([, v]) => v !== undefined);
+  return { ...DEFAULT_FILE_LIMITS, ...Object.fromEntries(given) };
 }
 
 /**
@@ -113,7 +114,11 @@ class Confinement {
       const size = Math.min(st.size, maxBytes);
       const buffer = Buffer.allocUnsafe(size);
       let n = 0;
-      for (let k; n < size && (k = readSync(fd, buffer, n, size - n, n)) > 0;) n += k;
+      while (n < size) {
+        const k = readSync(fd, buffer, n, size - n, n);
+        if (k === 0) break;
+        n += k;
+      }
       return buffer.subarray(0, n);
     } finally {
       closeSync(fd);
@@ -126,7 +131,9 @@ function problemOf(found: Inspected | PathProblem): PathProblem | undefined {
 }
 
 /** The roots a document's model may read from, and the document's resolved path. */
-export function confinementOf(options: NodeEnvironmentOptions): { documentPath?: string; allowedRoots: string[]; limits: FileLimits } {
+export function confinementOf(
+  options: NodeEnvironmentOptions,
+): { documentPath?: string; allowedRoots: string[]; limits: FileLimits } {
   const documentPath = options.documentPath ? resolve(options.documentPath) : undefined;
   const workspace = options.workspaceRoot ?? (documentPath ? dirname(documentPath) : process.cwd());
   const allowedRoots = [resolve(workspace), ...(options.dataRoots ?? []).map((r) => resolve(r))];
@@ -168,8 +175,10 @@ export function nodeEnvironment(options: NodeEnvironmentOptions): CheckEnvironme
   if (options.restricted) return env;
   env.readText = (p) => confinement.readSync(p).toString('utf8');
   env.readBytes = (p) => confinement.readSync(p);
-  env.readCsvHeader = (p) => cachedByStamp('csv', p, confinement, () => csvHeader(confinement.readSync(p, HEADER_BYTES + 1)));
-  env.networkSymbols = (p) => cachedByStamp('bif', p, confinement, () => networkSymbols(confinement.readSync(p).toString('utf8')));
+  env.readCsvHeader = (p) => cachedByStamp('csv', p, confinement,
+    () => csvHeader(confinement.readSync(p, HEADER_BYTES + 1)));
+  env.networkSymbols = (p) => cachedByStamp('bif', p, confinement,
+    () => networkSymbols(confinement.readSync(p).toString('utf8')));
   return env;
 }
 
@@ -248,7 +257,11 @@ class NodeFiles implements Files {
     try {
       const buffer = Buffer.allocUnsafe(Math.min(bytes, size));
       let n = 0;
-      for (let k; n < buffer.length && (k = (await handle.read(buffer, n, buffer.length - n, n)).bytesRead) > 0;) n += k;
+      while (n < buffer.length) {
+        const { bytesRead } = await handle.read(buffer, n, buffer.length - n, n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
       return buffer.subarray(0, n);
     } finally {
       await handle.close();
@@ -278,7 +291,9 @@ class NodeFiles implements Files {
         else if (entry.isFile()) {
           const st = await lstat(path);
           files.push({ path, size: st.size, mtimeMs: st.mtimeMs });
-          if (files.length > max) throw new Error(`${folder} holds more than ${max} files (setting bayes.archive.maxEntries)`);
+          if (files.length > max) {
+            throw new Error(`${folder} holds more than ${max} files (setting bayes.archive.maxEntries)`);
+          }
         }
       }
     }

@@ -34,7 +34,10 @@ export const DEFAULT_SETTINGS: BayesSettings = {
   run: { timeoutSeconds: 120, memoryMb: 2048 },
   dataRoots: [],
   maxFileMb: DEFAULT_FILE_LIMITS.maxFileBytes / MB,
-  archive: { maxExpandedMb: DEFAULT_FILE_LIMITS.maxArchiveBytes / MB, maxEntries: DEFAULT_FILE_LIMITS.maxArchiveEntries },
+  archive: {
+    maxExpandedMb: DEFAULT_FILE_LIMITS.maxArchiveBytes / MB,
+    maxEntries: DEFAULT_FILE_LIMITS.maxArchiveEntries,
+  },
 };
 
 /** The settings' budgets as byte counts. */

@@ -26,7 +26,8 @@ export function resolveModelPath(path: A.StringLit, env: CheckEnvironment, repor
   }
   const problem = env.pathProblem?.(absolute, glob === undefined ? 'file' : 'folder');
   if (problem && (problem.rule !== 'missing' || glob === undefined)) {
-    report.error(PROBLEM_CODE[problem.rule], pathProblemMessage(path.value, problem, absolute), path.range, { path: absolute });
+    const message = pathProblemMessage(path.value, problem, absolute);
+    report.error(PROBLEM_CODE[problem.rule], message, path.range, { path: absolute });
     return undefined;
   }
   if (glob !== undefined) return undefined;
@@ -38,7 +39,8 @@ export function resolveModelPath(path: A.StringLit, env: CheckEnvironment, repor
 }
 
 const PROBLEM_CODE: Record<PathProblem['rule'], string> = {
-  missing: 'file-not-found', outside: 'file-outside-roots', 'not-regular': 'file-not-regular', 'too-big': 'file-too-big',
+  missing: 'file-not-found', outside: 'file-outside-roots',
+  'not-regular': 'file-not-regular', 'too-big': 'file-too-big',
 };
 
 /** Why the file named `written` (as the model writes it) is not read; never anything of its content. */
@@ -50,7 +52,8 @@ export function pathProblemMessage(written: string, problem: PathProblem, absolu
         + ' add the folder it leads to as a data root (bayes.dataRoots, or --data-root on the command line)';
     case 'not-regular': return `"${written}" is ${problem.kind}, not a regular file; only regular files are read`;
     case 'too-big':
-      return `"${written}" is ${megabytes(problem.bytes)}, over the ${megabytes(problem.limit)} limit for files a model reads`
+      return `"${written}" is ${megabytes(problem.bytes)}, over the ${megabytes(problem.limit)} limit`
+        + ' for files a model reads'
         + ' (setting bayes.maxFileMb, or --max-file-mb on the command line)';
   }
 }
