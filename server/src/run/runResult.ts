@@ -78,11 +78,18 @@ export interface LearnedNetworkResult extends ResultBase {
 /** `learn structure … by k2|hillclimb|tabu`: the arcs found, their score, and (if known) the true structure's differences. */
 export interface StructureResultEntry extends ResultBase {
   kind: 'structure';
-  method: 'k2' | 'hillclimb' | 'tabu';
+  method: 'k2' | 'hillclimb' | 'tabu' | 'pc';
   /** The structure's score (log scale, larger is better) under `scoreName`. */
   score: number;
   scoreName: 'k2' | 'bdeu' | 'bic';
   arcs: Array<[string, string]>;
+  /** pc: the CPDAG's undirected edges (either direction gives a Markov-equivalent network). */
+  edges?: Array<[string, string]>;
+  /** pc: independence tests run, the test and its level, v-structures left out as conflicting. */
+  tests?: number;
+  test?: 'g2' | 'x2';
+  alpha?: number;
+  conflicts?: number;
   /** `bayes run`: the structure's CPTs, learnt by counting (the network later `… in S` queries use). */
   cpts?: Record<string, CptJson>;
   comparison?: {
@@ -93,6 +100,8 @@ export interface StructureResultEntry extends ResultBase {
      * arc: the data does not support it, so no search under this score finds it.
      */
     scoreChange: { missing: number[]; extra: number[] };
+    /** Structural Hamming distance between the learned and the reference CPDAGs, and between their skeletons. */
+    shd?: { cpdag: number; skeleton: number };
   };
 }
 

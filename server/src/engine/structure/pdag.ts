@@ -159,3 +159,64 @@ export function hammingDistance(learned: Pdag, truth: Pdag): HammingDistance {
   }
   return { skeleton, shd };
 }
+
+/**
+ * A DAG in the equivalence class of a PDAG (Dor & Tarsi 1992), as parent lists: repeatedly take a
+ * node x with no arc out of it whose undirected neighbours are each adjacent to all of x's other
+ * neighbours, point its undirected edges into x and set it aside. A PDAG with conflicting
+ * orientations may have no such extension; then the edges left are pointed from the lower
+ * variable index to the higher unless that closes a cycle (`extended` false).
+ */
+export function dagExtension(pdag: Pdag): { parents: number[][]; extended: boolean } {
+  const n = pdag.n, g = pdag.clone();
+  const parents: number[][] = Array.from({ length: n }, () => []);
+  const removed = new Uint8Array(n);
+  const live = (v: number) => !removed[v];
+  for (let left = n; left > 0;) {
+    let sink = -1;
+    for (let x = 0; x < n && sink < 0; x++) {
+      if (removed[x]) continue;
+      let ok = true;
+      const around: number[] = [];
+      for (let y = 0; y < n && ok; y++) {
+        if (y === x || !live(y) || !g.adjacent(x, y)) continue;
+        if (g.isArc(x, y)) ok = false;
+        around.push(y);
+      }
+      if (!ok) continue;
+      for (const y of around) {
+        if (!g.isUndirected(x, y)) continue;
+        if (around.some((z) => z !== y && !g.adjacent(y, z))) { ok = false; break; }
+      }
+      if (ok) sink = x;
+    }
+    if (sink < 0) break;
+    for (let y = 0; y < n; y++) if (y !== sink && live(y) && g.adjacent(sink, y)) parents[sink]!.push(y);
+    removed[sink] = 1;
+    left--;
+  }
+  const extended = removed.every((r) => r === 1);
+  if (!extended) {
+    // Arcs among the remaining nodes as they stand, then their undirected edges low → high, skipping cycles.
+    for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (!removed[a] && !removed[b] && g.isArc(a, b)) parents[b]!.push(a);
+    for (let a = 0; a < n; a++) {
+      for (let b = a + 1; b < n; b++) {
+        if (removed[a] || removed[b] || !g.isUndirected(a, b)) continue;
+        if (!ancestor(parents, b, a)) parents[b]!.push(a); else parents[a]!.push(b);
+      }
+    }
+  }
+  parents.forEach((ps) => ps.sort((x, y) => x - y));
+  return { parents, extended };
+}
+
+/** Is `a` an ancestor of `b` in the parent lists? */
+function ancestor(parents: readonly (readonly number[])[], a: number, b: number): boolean {
+  const seen = new Uint8Array(parents.length), stack = [b];
+  while (stack.length) {
+    const v = stack.pop()!;
+    if (v === a) return true;
+    for (const p of parents[v]!) if (!seen[p]) { seen[p] = 1; stack.push(p); }
+  }
+  return false;
+}
