@@ -107,9 +107,25 @@ export class BayesParser extends EmbeddedActionsParser {
   list = this.RULE('list', (): A.ListExpr => {
     const first = this.CONSUME(T.LBracket);
     const items: A.Expr[] = [];
-    this.MANY_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE(this.expr)) });
+    this.MANY_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE(this.listItem)) });
     this.CONSUME(T.RBracket);
     return this.ACTION(() => ({ kind: 'list', items, range: this.from(first) }));
+  });
+
+  /** A list item: an expression, or an arc `A -> B` (background knowledge of structure learning). */
+  listItem = this.RULE('listItem', (): A.Expr => {
+    return this.OR([
+      {
+        GATE: () => this.LA(2).tokenType === T.Arrow,
+        ALT: () => {
+          const from = this.SUBRULE(this.name);
+          this.CONSUME(T.Arrow);
+          const to = this.SUBRULE2(this.name);
+          return this.ACTION(() => ({ kind: 'arc' as const, from, to, range: join(from.range, to.range) }));
+        },
+      },
+      { ALT: () => this.SUBRULE(this.expr) },
+    ]);
   });
 
   /** `pos`, `Points.x`, `Faithful[eruptions, waiting]` or a call `naive_bayes(…)`. */

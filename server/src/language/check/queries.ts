@@ -7,12 +7,15 @@ import {
   checkAssignment, checkChoice, checkFinite, checkProbability, checkState, lookupVariable, modelScope, requireGlobal,
 } from './resolve.js';
 
-export const STRUCTURE_METHODS = ['k2', 'hillclimb', 'tabu'] as const;
+export const STRUCTURE_METHODS = ['k2', 'hillclimb', 'tabu', 'pc'] as const;
 /** How a network's tables are learnt for a fixed structure. */
 export const TABLE_METHODS = ['counting', 'em', 'gradient'] as const;
 export const LEARN_METHODS = [...TABLE_METHODS, ...STRUCTURE_METHODS] as const;
 export const INFERENCE_METHODS = ['exact', 'variable_elimination', 'junction_tree', 'likelihood_weighting', 'gibbs', 'rejection'] as const;
-const LEARN_OPTIONS = ['iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts', 'score', 'tabu', 'patience', 'perturb'];
+const LEARN_OPTIONS = [
+  'iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts', 'score', 'tabu', 'patience', 'perturb',
+  'alpha', 'test', 'max_conditioning', 'require', 'forbid', 'tiers',
+];
 const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
@@ -32,7 +35,7 @@ export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
   else if (s.structure) ctx.report.error('arguments', 'structure learning needs data: learn structure N from Data by k2', s.model.range);
   if (s.method && checkChoice(ctx, s.method, LEARN_METHODS, 'a learning method')) {
     if (s.structure !== (STRUCTURE_METHODS as readonly string[]).includes(s.method.text)) {
-      ctx.report.error('unknown-option', s.structure ? 'structures are learnt by k2, hillclimb or tabu' : `'${s.method.text}' learns structure: write 'learn structure …'`, s.method.range);
+      ctx.report.error('unknown-option', s.structure ? 'structures are learnt by pc, k2, hillclimb or tabu' : `'${s.method.text}' learns structure: write 'learn structure …'`, s.method.range);
     }
   }
   checkOptions(ctx, s.options, LEARN_OPTIONS, 'learn');
@@ -43,6 +46,25 @@ export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
       const scope = ctx.symbols.scopes.get(s.model.text) ?? ctx.symbols.defaultScope;
       for (const item of entry.value.items) if (item.kind === 'ref') lookupVariable(ctx, scope, item.name);
     }
+    if (s.structure) checkKnowledge(ctx, s, entry);
+  }
+}
+
+/** `require: [A -> B]`, `forbid: [A -> B]`, `tiers: [[A, B], [C]]`: arcs and groups of the data's columns. */
+function checkKnowledge(ctx: CheckContext, s: A.LearnStmt, entry: A.Arg): void {
+  const key = entry.name?.text;
+  if (key !== 'require' && key !== 'forbid' && key !== 'tiers') return;
+  const scope = ctx.symbols.scopes.get(s.model.text) ?? ctx.symbols.defaultScope;
+  const v = entry.value;
+  const form = key === 'tiers' ? 'a list of groups of columns, earliest first, e.g. [[A, B], [C]]' : 'a list of arcs, e.g. [A -> B, C -> D]';
+  if (v.kind !== 'list') { ctx.report.error('arguments', `${key}: must be ${form}`, v.range); return; }
+  for (const item of v.items) {
+    if (key !== 'tiers' && item.kind === 'arc') { lookupVariable(ctx, scope, item.from); lookupVariable(ctx, scope, item.to); continue; }
+    if (key === 'tiers' && item.kind === 'list' && item.items.every((i) => i.kind === 'ref')) {
+      for (const i of item.items) lookupVariable(ctx, scope, (i as A.Ref).name);
+      continue;
+    }
+    ctx.report.error('arguments', `${key}: must be ${form}`, item.range);
   }
 }
 

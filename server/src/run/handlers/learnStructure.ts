@@ -1,12 +1,16 @@
 /**
- * `learn structure S from D by k2|hillclimb|tabu { order, max_parents, score, … }` (Mitchell §6.11.6):
- * arcs by K2 (given a node order), hill climbing or tabu search (both with optional seeded random
- * restarts), scored by K2, BDeu or BIC. The structure
+ * `learn structure S from D by k2|hillclimb|tabu|pc { order, max_parents, score, alpha, require, … }`
+ * (Mitchell §6.11.6): arcs by K2 (given a node order), hill climbing or tabu search (both with
+ * optional seeded random restarts), scored by K2, BDeu or BIC; or by PC-stable (independence
+ * tests at level alpha, then Meek's rules: a CPDAG, of which S takes one DAG). Background
+ * knowledge (`require`, `forbid`, `tiers`) holds for every method. The structure
  * becomes the network S over D's columns, its CPTs by counting, for later `… in S` queries.
  */
 import type * as A from '../../language/ast.js';
-import { k2 } from '../../engine/k2.js';
-import { hillClimb, type HillClimbOptions } from '../../engine/hillClimb.js';
+import type { HillClimbOptions } from '../../engine/hillClimb.js';
+import { searchStructure, type SearchMethod } from '../../engine/structure/search.js';
+import { BackgroundKnowledge } from '../../engine/structure/backgroundKnowledge.js';
+import { EngineError } from '../../engine/engineError.js';
 import { STRUCTURE_METHODS } from '../../language/check/queries.js';
 import { arcsOf, type ScoreName } from '../../engine/structureScore.js';
 import { networkFromStructure } from '../../engine/cptLearning.js';
@@ -31,28 +35,84 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const names = data.attributes.map((a) => a.name);
   const score = options.choice('score', SCORES, method === 'k2' ? 'k2' : 'bic');
   const maxParents = options.number('max_parents', names.length - 1, { integer: true, min: 0 });
-  const common = { score, maxParents, signal: ctx.signal };
-  const found = method === 'k2' ? k2(data, { ...common, order: nodeOrder(options, data, s.from) }) : hillClimb(data, { ...common, ...searchOptions(options, method === 'tabu') });
+  const knowledge = backgroundKnowledge(s.options, data);
+  const m = method as SearchMethod;
+  const found = searchStructure(data, {
+    method: m, score, maxParents, signal: ctx.signal, knowledge,
+    ...(m === 'k2' ? { order: nodeOrder(options, data, s.from) } : {}),
+    ...(m === 'hillclimb' || m === 'tabu' ? searchOptions(options, m === 'tabu') : {}),
+    ...(m === 'pc' ? pcOptions(options) : {}),
+  });
   if (found.cancelled) {
     return { results: [], diagnostics: [...diagnostics, { severity: 'warning', code: 'cancelled', range: s.range, message: `structure search cancelled; ${s.model.text} is not learnt` }] };
   }
   const net = networkFromStructure(s.model.text, data, found.parents);
   setLearnedNetwork(ctx, s.model.text, net);
-  const arcs = arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]);
+  const named = (a: Array<[number, number]>) => a.map(([f, t]): [string, string] => [names[f]!, names[t]!]);
+  const arcs = m === 'pc' ? named(found.cpdag.arcs()) : named(arcsOf(found.parents));
+  const edges = m === 'pc' ? named(found.cpdag.edges()) : [];
+  const plural = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
   const result: StructureResultEntry = {
-    kind: 'structure', method: method as StructureResultEntry['method'], score: found.score, scoreName: score, arcs, cpts: cptsToJson(net),
+    kind: 'structure', method: m, score: found.score, scoreName: score, arcs, cpts: cptsToJson(net),
+    ...(m === 'pc' ? { edges, tests: found.tests!, conflicts: found.conflicts!, ...pcOptions(options) } : {}),
     range: s.range, source: ctx.source,
-    headline: `${s.model.text} · ${arcs.length} arc${arcs.length === 1 ? '' : 's'} · ${score} score ${found.score.toFixed(4)}`,
+    headline: m === 'pc'
+      ? `${s.model.text} · ${plural(arcs.length, 'arc')}, ${plural(edges.length, 'undirected edge')} · ${plural(found.tests!, 'test')}`
+      : `${s.model.text} · ${plural(arcs.length, 'arc')} · ${score} score ${found.score.toFixed(4)}`,
   };
   return { results: [result], diagnostics };
 }
 
 const RESTART_OPTIONS = ['restarts', 'perturb', 'seed'];
+const KNOWLEDGE_OPTIONS = ['require', 'forbid', 'tiers'];
 /** The options each method takes. */
 const USED = {
-  k2: ['order', 'max_parents', 'score'], hillclimb: ['max_parents', 'score', ...RESTART_OPTIONS],
-  tabu: ['max_parents', 'score', 'tabu', 'patience', ...RESTART_OPTIONS],
+  k2: ['order', 'max_parents', 'score', ...KNOWLEDGE_OPTIONS], hillclimb: ['max_parents', 'score', ...RESTART_OPTIONS, ...KNOWLEDGE_OPTIONS],
+  tabu: ['max_parents', 'score', 'tabu', 'patience', ...RESTART_OPTIONS, ...KNOWLEDGE_OPTIONS],
+  pc: ['alpha', 'test', 'max_conditioning', 'score', ...KNOWLEDGE_OPTIONS],
 } as const;
+
+/** PC's level, test and largest conditioning set. */
+function pcOptions(options: LearnOptions): { alpha: number; test: 'g2' | 'x2'; maxConditioning?: number } {
+  const alpha = options.number('alpha', 0.05, { positive: true });
+  if (alpha >= 1) throw new CompileError(`alpha: must be below 1, not ${alpha}`, options.valueRange('alpha')!);
+  const maxConditioning = options.number('max_conditioning', -1, { integer: true, min: 0 });
+  return { alpha, test: options.choice('test', ['g2', 'x2'] as const, 'g2'), ...(maxConditioning >= 0 ? { maxConditioning } : {}) };
+}
+
+/** `require: [A -> B]`, `forbid: [A -> B]`, `tiers: [[A, B], [C]]` over the data's columns. */
+function backgroundKnowledge(options: A.Options | undefined, data: CategoricalDataset): BackgroundKnowledge | undefined {
+  const entries = (options?.entries ?? []).filter((e) => KNOWLEDGE_OPTIONS.includes(e.name?.text ?? ''));
+  if (!entries.length) return undefined;
+  const names = data.attributes.map((a) => a.name);
+  const column = (n: A.Name) => {
+    const i = names.indexOf(n.text);
+    if (i < 0) throw new CompileError(`'${n.text}' is not a column of the data (${names.join(', ')})`, n.range);
+    return i;
+  };
+  const spec: { require: Array<[number, number]>; forbid: Array<[number, number]>; tiers: number[][] } = { require: [], forbid: [], tiers: [] };
+  for (const e of entries) {
+    const key = e.name!.text as 'require' | 'forbid' | 'tiers';
+    const bad = (range: A.Expr['range']) => new CompileError(
+      `${key}: must be ${key === 'tiers' ? 'a list of groups of columns, e.g. [[A, B], [C]]' : 'a list of arcs, e.g. [A -> B, C -> D]'}`, range);
+    if (e.value.kind !== 'list') throw bad(e.value.range);
+    for (const item of e.value.items) {
+      if (key === 'tiers') {
+        if (item.kind !== 'list' || item.items.some((i) => i.kind !== 'ref')) throw bad(item.range);
+        spec.tiers.push(item.items.map((i) => column((i as A.Ref).name)));
+      } else {
+        if (item.kind !== 'arc') throw bad(item.range);
+        spec[key].push([column(item.from), column(item.to)]);
+      }
+    }
+  }
+  try {
+    return new BackgroundKnowledge(names.length, spec, names);
+  } catch (e) {
+    if (e instanceof EngineError) throw new CompileError(e.message, entries[0]!.range);
+    throw e;
+  }
+}
 
 /** Tabu list, patience and restarts for hillClimb (tabu 0: plain hill climbing). */
 function searchOptions(options: LearnOptions, tabu: boolean): HillClimbOptions {
