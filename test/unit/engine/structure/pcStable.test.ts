@@ -2,14 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chiSquareSurvival, independenceTest } from '../../../../server/src/engine/structure/independenceTests.js';
 import { pcStable, subsets } from '../../../../server/src/engine/structure/pcStable.js';
-import { Pdag, cpdagOf, hammingDistance, meekRules } from '../../../../server/src/engine/structure/pdag.js';
+import { Pdag, cpdagOf, dagExtension, hammingDistance, meekRules } from '../../../../server/src/engine/structure/pdag.js';
 import { BackgroundKnowledge } from '../../../../server/src/engine/structure/backgroundKnowledge.js';
 import { forwardSample } from '../../../../server/src/engine/forwardSampling.js';
 import { createRng } from '../../../../server/src/engine/random.js';
 import type { BayesianNetwork } from '../../../../server/src/engine/network.js';
 import type { CategoricalDataset } from '../../../../server/src/engine/categoricalData.js';
 import { NO_SHARED } from '../../../support/shared.js';
-import { loadBif } from '../../../support/networks.js';
+import { loadBif, randomNetwork } from '../../../support/networks.js';
 
 const close = (a: number, b: number, rel = 1e-10) => assert.ok(Math.abs(a - b) <= rel * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
 
@@ -191,4 +191,16 @@ test('background knowledge: forbidden edges vanish, required arcs stay and orien
   assert.throws(() => new BackgroundKnowledge(n, { require: [[0, 1]], forbid: [[0, 1]] }, names), /A -> B is both required and forbidden/);
   assert.throws(() => new BackgroundKnowledge(n, { require: [[0, 1], [1, 2], [2, 0]] }, names), /cycle: B -> C -> A -> B/);
   assert.throws(() => new BackgroundKnowledge(n, { require: [[2, 0]], tiers: [[0], [2]] }, names), /by the tiers/);
+});
+
+test('a DAG extension of a CPDAG is in its class: the CPDAG of the extension is the CPDAG (20 random DAGs)', () => {
+  for (let seed = 1; seed <= 20; seed++) {
+    const parents = randomNetwork(seed, 9, 3).cpts.map((c) => c.parents);
+    const cpdag = cpdagOf(parents);
+    const { parents: ext, extended } = dagExtension(cpdag);
+    assert.ok(extended);
+    assert.deepEqual(hammingDistance(cpdagOf(ext), cpdag), { skeleton: 0, shd: 0 }, `seed ${seed}`);
+    // Every arc of the CPDAG keeps its direction in the extension.
+    for (const [a, b] of cpdag.arcs()) assert.ok(ext[b]!.includes(a));
+  }
 });
