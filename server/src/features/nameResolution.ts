@@ -261,6 +261,7 @@ class Builder {
         return;
       case 'learning_curve': this.global(q.classifier); return this.loose(q.options, scope);
       case 'accuracy': this.global(q.classifier); this.global(q.on); return;
+      case 'strength': this.global(q.model); this.global(q.from); return this.loose(q.options, q.model.text);
     }
   }
 

@@ -149,11 +149,13 @@ export interface EstimateQuery extends QueryBase { form: 'estimate'; model: Name
 export interface ScoreQuery extends QueryBase { form: 'bic' | 'likelihood'; model: Name; given: Name }
 export interface LearningCurveQuery extends QueryBase { form: 'learning_curve'; classifier: Name; options?: Options }
 export interface AccuracyQuery extends QueryBase { form: 'accuracy'; classifier: Name; on?: Name }
+/** `strength N from D { replicates, seed, method, … }`: bootstrap arc strength; declares the averaged network N. */
+export interface StrengthQuery extends QueryBase { form: 'strength'; model: Name; from: Name; options?: Options }
 
 export type Query =
   | HypothesisQuery | OptimalQuery | ProbabilityQuery | MpeQuery | SensitivityQuery | IndependenceQuery
   | ClassifyQuery | EvaluateQuery | MomentQuery | IntervalQuery | BoundQuery | ScoreQuery
-  | LearningCurveQuery | AccuracyQuery | EstimateQuery;
+  | LearningCurveQuery | AccuracyQuery | EstimateQuery | StrengthQuery;
 export type QueryForm = Query['form'];
 
 export interface QueryStmt extends StatementBase { kind: 'queryStatement'; query: Query }

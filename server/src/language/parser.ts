@@ -631,6 +631,7 @@ export class BayesParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.learningCurveQuery) },
       { ALT: () => this.SUBRULE(this.accuracyQuery) },
       { ALT: () => this.SUBRULE(this.estimateQuery) },
+      { ALT: () => this.SUBRULE(this.strengthQuery) },
     ]);
     return this.ACTION(() => ({ ...body, kind: 'query', range: this.from(first) }) as A.Query);
   });
@@ -788,6 +789,15 @@ export class BayesParser extends EmbeddedActionsParser {
     const classifier = this.SUBRULE(this.name);
     const options = this.OPTION(() => this.SUBRULE(this.options));
     return { form: 'learning_curve' as const, classifier, ...(options ? { options } : {}) };
+  });
+
+  strengthQuery = this.RULE('strengthQuery', () => {
+    this.CONSUME(Kw.strength);
+    const model = this.SUBRULE(this.name);
+    this.CONSUME(Kw.from);
+    const from = this.SUBRULE2(this.name);
+    const options = this.OPTION(() => this.SUBRULE(this.options));
+    return { form: 'strength' as const, model, from, ...(options ? { options } : {}) };
   });
 
   accuracyQuery = this.RULE('accuracyQuery', () => {

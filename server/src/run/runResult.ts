@@ -85,6 +85,14 @@ export interface StructureResultEntry extends ResultBase {
   arcs: Array<[string, string]>;
   /** pc: the CPDAG's undirected edges (either direction gives a Markov-equivalent network). */
   edges?: Array<[string, string]>;
+  /**
+   * `query strength`: per ordered pair adjacent in some replicate, the fraction of bootstrap
+   * replicates with the pair adjacent and, of those, the fraction with the arc from → to; the
+   * threshold the averaged network (arcs, edges) used.
+   */
+  strength?: Array<{ from: string; to: string; strength: number; direction: number }>;
+  threshold?: number;
+  replicates?: number;
   /** pc: independence tests run, the test and its level, v-structures left out as conflicting. */
   tests?: number;
   test?: 'g2' | 'x2';

@@ -8,6 +8,8 @@ import { createRng } from '../../../server/src/engine/random.js';
 import { pcStable } from '../../../server/src/engine/structure/pcStable.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import { readDiscreteFile } from '../../../server/src/model/dataTable.js';
+import { arcStrengths, bootstrapCounts, strengthThreshold } from '../../../server/src/engine/structure/bootstrap.js';
+import { searchStructure } from '../../../server/src/engine/structure/search.js';
 import { entries, problems, run } from './learningHelpers.js';
 
 /** A → C ← B, C → D, written as days.csv in a fresh directory. */
@@ -88,4 +90,31 @@ learn structure S7 from Days by pc { alpha: 0.01, tabu: 3 }
   // The `require: [A -> Nope]` error is on `Nope` itself.
   const nope = result.diagnostics.find((d) => d.range.start.line === 2 && d.severity === 'error')!;
   assert.equal(model.split('\n')[2]!.slice(nope.range.start.character, nope.range.end.character), 'Nope');
+});
+
+test('query strength: the engine\'s bootstrap strengths, the averaged network as N for later queries', async () => {
+  const dir = colliderDir(1500, 3);
+  const model = `data Days from "days.csv"
+query strength Avg from Days { replicates: 15, seed: 4, method: pc, alpha: 0.01 }
+expect P(D = hi | C = hi) in Avg > 0.5
+expect strength Again from Days { replicates: 15, seed: 4, method: pc, alpha: 0.01 } = 3
+query strength Climbed from Days { replicates: 6, method: hillclimb, tiers: [[A, B], [C], [D]], tabu: 4 }
+`;
+  const result = await run(model, { dir });
+  assert.deepEqual(problems(result), []);
+  const [avg, climbed] = entries(result, 'structure'); // an expect line gives only its comparison
+  const data = await readDiscreteFile(join(dir, 'days.csv'));
+  const spec = { method: 'pc' as const, score: 'bic' as const, alpha: 0.01 };
+  const { counts } = bootstrapCounts(data, (d) => searchStructure(d, spec).cpdag, { replicates: 15, seed: 4 });
+  const direct = arcStrengths(counts).filter((s) => s.strength > 0);
+  assert.deepEqual(avg!.strength!.map((s) => [s.from, s.to, s.strength, s.direction]),
+    direct.map((s) => [data.attributes[s.from]!.name, data.attributes[s.to]!.name, s.strength, s.direction]));
+  assert.equal(avg!.threshold, strengthThreshold(arcStrengths(counts).map((s) => s.strength)));
+  assert.deepEqual(avg!.arcs, [['A', 'C'], ['B', 'C'], ['C', 'D']]);
+  assert.deepEqual(entries(result, 'expect').map((e) => e.passed), [true, true]);
+  assert.equal(climbed!.replicates, 6);
+  assert.ok(climbed!.arcs.every(([f, t]) => !(t === 'A' || t === 'B') && !(f === 'D')), JSON.stringify(climbed!.arcs));
+  const warnings = problems(result, 'warning');
+  assert.deepEqual(warnings.map(([code, line]) => [code, line]), [['unknown-option', 5]]);
+  assert.match(warnings[0]![2], /'tabu' does not apply to bootstrap arc strength by hillclimb/);
 });

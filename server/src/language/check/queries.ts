@@ -51,7 +51,7 @@ export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
 }
 
 /** `require: [A -> B]`, `forbid: [A -> B]`, `tiers: [[A, B], [C]]`: arcs and groups of the data's columns. */
-function checkKnowledge(ctx: CheckContext, s: A.LearnStmt, entry: A.Arg): void {
+function checkKnowledge(ctx: CheckContext, s: A.LearnStmt | A.StrengthQuery, entry: A.Arg): void {
   const key = entry.name?.text;
   if (key !== 'require' && key !== 'forbid' && key !== 'tiers') return;
   const scope = ctx.symbols.scopes.get(s.model.text) ?? ctx.symbols.defaultScope;
@@ -174,6 +174,14 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
         else requireGlobal(ctx, q.model, ['hypotheses', 'network', 'classifier', 'mixture'], 'a hypothesis or model');
       }
       requireGlobal(ctx, q.given, ['data', 'corpus'], 'a data set');
+      break;
+    case 'strength':
+      requireGlobal(ctx, q.from, ['data'], 'a data set');
+      checkOptions(ctx, q.options, ['replicates', 'method', ...LEARN_OPTIONS.filter((o) => o !== 'iterations' && o !== 'tolerance' && o !== 'rate')], 'strength');
+      for (const entry of q.options?.entries ?? []) {
+        if (entry.value.kind === 'number') checkFinite(ctx, entry.value);
+        checkKnowledge(ctx, q, entry);
+      }
       break;
     case 'learning_curve':
       requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');

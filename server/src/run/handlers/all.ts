@@ -23,3 +23,4 @@ import './interval.js';
 import './bound.js';
 import './bic.js';
 import './likelihood.js';
+import './strength.js';

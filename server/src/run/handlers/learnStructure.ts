@@ -22,7 +22,7 @@ import { LearnOptions } from '../learnOptions.js';
 import type { StructureResultEntry } from '../runResult.js';
 import { cptsToJson } from '../learningResults.js';
 
-const SCORES: readonly ScoreName[] = ['k2', 'bdeu', 'bic'];
+export const SCORES: readonly ScoreName[] = ['k2', 'bdeu', 'bic'];
 
 async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const s = ctx.statement as A.LearnStmt;
@@ -63,17 +63,17 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   return { results: [result], diagnostics };
 }
 
-const RESTART_OPTIONS = ['restarts', 'perturb', 'seed'];
-const KNOWLEDGE_OPTIONS = ['require', 'forbid', 'tiers'];
+export const RESTART_OPTIONS = ['restarts', 'perturb', 'seed'];
+export const KNOWLEDGE_OPTIONS = ['require', 'forbid', 'tiers'];
 /** The options each method takes. */
-const USED = {
+export const USED = {
   k2: ['order', 'max_parents', 'score', ...KNOWLEDGE_OPTIONS], hillclimb: ['max_parents', 'score', ...RESTART_OPTIONS, ...KNOWLEDGE_OPTIONS],
   tabu: ['max_parents', 'score', 'tabu', 'patience', ...RESTART_OPTIONS, ...KNOWLEDGE_OPTIONS],
   pc: ['alpha', 'test', 'max_conditioning', 'score', ...KNOWLEDGE_OPTIONS],
 } as const;
 
 /** PC's level, test and largest conditioning set. */
-function pcOptions(options: LearnOptions): { alpha: number; test: 'g2' | 'x2'; maxConditioning?: number } {
+export function pcOptions(options: LearnOptions): { alpha: number; test: 'g2' | 'x2'; maxConditioning?: number } {
   const alpha = options.number('alpha', 0.05, { positive: true });
   if (alpha >= 1) throw new CompileError(`alpha: must be below 1, not ${alpha}`, options.valueRange('alpha')!);
   const maxConditioning = options.number('max_conditioning', -1, { integer: true, min: 0 });
@@ -81,7 +81,7 @@ function pcOptions(options: LearnOptions): { alpha: number; test: 'g2' | 'x2'; m
 }
 
 /** `require: [A -> B]`, `forbid: [A -> B]`, `tiers: [[A, B], [C]]` over the data's columns. */
-function backgroundKnowledge(options: A.Options | undefined, data: CategoricalDataset): BackgroundKnowledge | undefined {
+export function backgroundKnowledge(options: A.Options | undefined, data: CategoricalDataset): BackgroundKnowledge | undefined {
   const entries = (options?.entries ?? []).filter((e) => KNOWLEDGE_OPTIONS.includes(e.name?.text ?? ''));
   if (!entries.length) return undefined;
   const names = data.attributes.map((a) => a.name);
@@ -115,7 +115,7 @@ function backgroundKnowledge(options: A.Options | undefined, data: CategoricalDa
 }
 
 /** Tabu list, patience and restarts for hillClimb (tabu 0: plain hill climbing). */
-function searchOptions(options: LearnOptions, tabu: boolean): HillClimbOptions {
+export function searchOptions(options: LearnOptions, tabu: boolean): HillClimbOptions {
   return {
     tabu: tabu ? options.number('tabu', 10, { integer: true, min: 1 }) : 0,
     patience: options.number('patience', 10, { integer: true, min: 0 }),
@@ -126,7 +126,7 @@ function searchOptions(options: LearnOptions, tabu: boolean): HillClimbOptions {
 }
 
 /** K2's order: every column once, causes first; default the data's column order. */
-function nodeOrder(options: LearnOptions, data: CategoricalDataset, from: A.Name): number[] | undefined {
+export function nodeOrder(options: LearnOptions, data: CategoricalDataset, from: A.Name): number[] | undefined {
   const order = options.names('order');
   if (!order) return undefined;
   const names = data.attributes.map((a) => a.name);
