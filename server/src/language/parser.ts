@@ -748,7 +748,14 @@ export class BayesParser extends EmbeddedActionsParser {
     const how = this.OR([
       { ALT: () => { this.CONSUME(Kw.split); return { split: this.SUBRULE(this.number) }; } },
       { ALT: () => { this.CONSUME(Kw.folds); return { folds: this.SUBRULE2(this.number) }; } },
-      { ALT: () => { this.CONSUME(Kw.on); return { on: this.SUBRULE2(this.name) }; } },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.on);
+          const on = this.SUBRULE2(this.name);
+          const folds = this.OPTION2(() => { this.CONSUME2(Kw.folds); return this.SUBRULE3(this.number); });
+          return { on, ...(folds ? { folds } : {}) };
+        },
+      },
     ]);
     const options = this.OPTION(() => this.SUBRULE(this.options));
     return { form: 'evaluate' as const, classifier, ...how, ...(options ? { options } : {}) };

@@ -113,6 +113,26 @@ export interface StructureResultEntry extends ResultBase {
   };
 }
 
+/** `evaluate N on D folds k { seed, target }`: k-fold cross-validation of a network (bnlearn's `bn.cv`). */
+export interface NetworkEvaluationResult extends ResultBase {
+  kind: 'networkEvaluation';
+  network: string;
+  data: string;
+  folds: number;
+  seed: number;
+  /** What is re-learnt in each fold. */
+  how: string;
+  /** Mean over folds of −(1/n) Σ ln P(record), nats. */
+  logLoss: number;
+  foldLogLoss: number[];
+  target?: string;
+  /** Mean over folds of the target's classification error. */
+  error?: number;
+  foldError?: number[];
+  tested: number;
+  skipped: number;
+}
+
 /** `mixture … ; learn … by em`: a Gaussian mixture's parameters and fit. */
 export interface MixtureResult extends ResultBase {
   kind: 'mixture';
@@ -367,4 +387,5 @@ export type ResultEntry =
   | NetworkResult | MarginalsResult | ProbabilityResult | MpeResultEntry | SensitivityResult | IndependenceResult
   | LearnedNetworkResult | StructureResultEntry | MixtureResult | EstimateResult
   | PosteriorResult | VersionSpaceResult | MdlResult | TreeScoresResult | LikelihoodResult | OptimalResult | GibbsResultEntry
-  | LeastSquaresResult | LogisticResult | ParameterResult | ClassifyResult | EvaluationResult | LearningCurveResult;
+  | LeastSquaresResult | LogisticResult | ParameterResult | ClassifyResult | EvaluationResult | LearningCurveResult
+  | NetworkEvaluationResult;

@@ -10,6 +10,7 @@ import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import { readDiscreteFile } from '../../../server/src/model/dataTable.js';
 import { arcStrengths, bootstrapCounts, strengthThreshold } from '../../../server/src/engine/structure/bootstrap.js';
 import { searchStructure } from '../../../server/src/engine/structure/search.js';
+import { crossValidate } from '../../../server/src/engine/structure/crossValidation.js';
 import { entries, problems, run } from './learningHelpers.js';
 
 /** A → C ← B, C → D, written as days.csv in a fresh directory. */
@@ -117,4 +118,40 @@ query strength Climbed from Days { replicates: 6, method: hillclimb, tiers: [[A,
   const warnings = problems(result, 'warning');
   assert.deepEqual(warnings.map(([code, line]) => [code, line]), [['unknown-option', 5]]);
   assert.match(warnings[0]![2], /'tabu' does not apply to bootstrap arc strength by hillclimb/);
+});
+
+test('query evaluate N on D folds k: the engine\'s cross-validation, for a declared network and a re-run search', async () => {
+  const dir = colliderDir(800, 5);
+  const model = `data Days from "days.csv"
+network Guess {
+  variable A { lo, hi }
+  variable B { lo, hi }
+  variable C { lo, hi }
+  variable D { lo, hi }
+  P(A) { lo: 0.5, hi: 0.5 }
+  P(B | A) { lo: { lo: 0.5, hi: 0.5 }, hi: { lo: 0.5, hi: 0.5 } }
+  P(C) { lo: 0.5, hi: 0.5 }
+  P(D | C) { lo: { lo: 0.5, hi: 0.5 }, hi: { lo: 0.5, hi: 0.5 } }
+}
+query evaluate Guess on Days folds 5 { seed: 3 }
+learn structure S from Days by pc { alpha: 0.01 }
+expect evaluate S on Days folds 4 { target: C } < 0.5
+query evaluate S on Days folds 4
+query evaluate S on Days folds 4 { target: Nope }
+query evaluate S on Days folds 1
+`;
+  const result = await run(model, { dir });
+  const errors = problems(result);
+  assert.deepEqual(errors.map(([code, line]) => [code, line]), [['compile-error', 16], ['bad-number', 17]], JSON.stringify(errors));
+  assert.match(errors[0]![2], /target: 'Nope' is not a variable of S/);
+  const [guess, s] = entries(result, 'networkEvaluation');
+  const data = await readDiscreteFile(join(dir, 'days.csv'));
+  const prior = { kind: 'bdeu' as const, ess: 1 };
+  const fixed = crossValidate(data, () => [[], [0], [], [2]], { folds: 5, seed: 3, prior });
+  assert.equal(guess!.logLoss, fixed.logLoss);
+  assert.deepEqual(guess!.foldLogLoss, fixed.foldLogLoss);
+  const searched = crossValidate(data, (d) => searchStructure(d, { method: 'pc', score: 'bic', alpha: 0.01 }).parents, { folds: 4, seed: 1, prior });
+  assert.equal(s!.logLoss, searched.logLoss);
+  assert.ok(s!.logLoss < guess!.logLoss);
+  assert.deepEqual(entries(result, 'expect').map((e) => e.passed), [true]);
 });

@@ -138,7 +138,9 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       break;
     }
     case 'evaluate':
-      requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');
+      // `evaluate N on D folds k`: cross-validation of a network (its structure, or its search, re-fitted per fold).
+      if (q.on && q.folds) requireGlobal(ctx, q.classifier, ['network', 'import'], 'a network');
+      else requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');
       if (q.on) requireGlobal(ctx, q.on, ['data', 'corpus'], 'a data set');
       if (q.split && checkProbability(ctx, q.split) && (q.split.value === 0 || q.split.value === 1)) {
         ctx.report.error('bad-number', 'the training share must lie strictly between 0 and 1', q.split.range);
@@ -146,7 +148,7 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       if (q.folds && checkFinite(ctx, q.folds) && (!Number.isInteger(q.folds.value) || q.folds.value < 2)) {
         ctx.report.error('bad-number', 'folds must be a whole number, at least 2', q.folds.range);
       }
-      checkOptions(ctx, q.options, ['seed'], 'evaluate');
+      checkOptions(ctx, q.options, q.on && q.folds ? ['seed', 'target'] : ['seed'], 'evaluate');
       break;
     case 'mean': case 'mode':
       checkProb(ctx, defaultScope, q.prob);
