@@ -261,5 +261,11 @@ function declareStructure(table: SymbolTable, s: A.LearnStmt | A.StrengthQuery, 
     return;
   }
   table.globals.set(s.model.text, { kind: 'network', name: s.model, node });
-  table.scopes.set(s.model.text, columnScope('structure', s.model.text, s.from ? table.data.get(s.from.text) : undefined));
+  const scope = columnScope('structure', s.model.text, s.from ? table.data.get(s.from.text) : undefined);
+  // A column that holds a declared variable names that variable (as the editor's name index has it).
+  for (const [text, v] of scope.variables) {
+    const declared = table.defaultScope.variables.get(text);
+    if (declared) scope.variables.set(text, { ...v, declaration: declared.declaration });
+  }
+  table.scopes.set(s.model.text, scope);
 }
