@@ -6,9 +6,10 @@ import { parseArgs } from 'node:util';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
 import type { ResultBase, StructureResultEntry } from '../run/runResult.js';
 import { SEARCH_METHODS, searchStructure, cpdagWithKnowledge, type SearchMethod, type SearchResult, type SearchSpec } from '../engine/structure/search.js';
-import { BackgroundKnowledge } from '../engine/structure/backgroundKnowledge.js';
+import { BackgroundKnowledge, type BackgroundKnowledgeSpec } from '../engine/structure/backgroundKnowledge.js';
+import { parallelBootstrap } from './parallelBootstrap.js';
 import { hammingDistance } from '../engine/structure/pdag.js';
-import { arcStrengths, averagedNetwork, bootstrapCounts, strengthThreshold } from '../engine/structure/bootstrap.js';
+import { arcStrengths, averagedNetwork, strengthThreshold } from '../engine/structure/bootstrap.js';
 import { compareStructures, arcsOf, arcScoreChange, ScoreCache, type ScoreName } from '../engine/structureScore.js';
 import { networkFromStructure } from '../engine/cptLearning.js';
 import type { BayesianNetwork } from '../engine/network.js';
@@ -97,13 +98,14 @@ export const structureCommand: CliCommand = {
     try {
       const data = await readDataFile(positionals[0]!);
       const names = data.attributes.map((a) => a.name);
+      const knowledge = knowledgeOf(values, names);
       const spec: SearchSpec = {
-        ...searchSpec(data, m, values), score, ess, alpha, test, knowledge: knowledgeOf(values, names),
+        ...searchSpec(data, m, values), score, ess, alpha, test, knowledge: knowledge?.knowledge,
         maxConditioning: integerOption('max-conditioning', values['max-conditioning'], undefined),
       };
       if (bootstrap !== undefined) {
         const seed = integerOption('seed', values.seed, 1);
-        const strength = bootStrength(data, spec, bootstrap, seed);
+        const strength = await bootStrength(data, spec, knowledge?.spec, bootstrap, seed);
         io.out(values.json ? JSON.stringify(strength, null, 2) + '\n' : strengthSummary(strength));
         return 0;
       }
@@ -152,7 +154,9 @@ function columnIndex(names: readonly string[], name: string, option: string): nu
 }
 
 /** --require A->B,C->D  --forbid A->B  --tiers A,B;C;D,E (earliest first). */
-function knowledgeOf(values: Partial<Record<'require' | 'forbid' | 'tiers', string>>, names: readonly string[]): BackgroundKnowledge | undefined {
+function knowledgeOf(
+  values: Partial<Record<'require' | 'forbid' | 'tiers', string>>, names: readonly string[],
+): { knowledge: BackgroundKnowledge; spec: BackgroundKnowledgeSpec } | undefined {
   if (values.require === undefined && values.forbid === undefined && values.tiers === undefined) return undefined;
   const arcs = (option: 'require' | 'forbid') => (values[option] ?? '').split(',').filter((s) => s.trim()).map((text): [number, number] => {
     const parts = text.split(/->|→/).map((p) => p.trim());
@@ -160,8 +164,9 @@ function knowledgeOf(values: Partial<Record<'require' | 'forbid' | 'tiers', stri
     return [columnIndex(names, parts[0], `--${option}`), columnIndex(names, parts[1], `--${option}`)];
   });
   const tiers = values.tiers?.split(';').map((t) => t.split(',').map((s) => s.trim()).filter(Boolean).map((name) => columnIndex(names, name, '--tiers')));
+  const spec: BackgroundKnowledgeSpec = { require: arcs('require'), forbid: arcs('forbid'), ...(tiers ? { tiers } : {}) };
   try {
-    return new BackgroundKnowledge(names.length, { require: arcs('require'), forbid: arcs('forbid'), ...(tiers ? { tiers } : {}) }, names);
+    return { knowledge: new BackgroundKnowledge(names.length, spec, names), spec };
   } catch (e) {
     if (e instanceof EngineError) throw new UsageError(e.message);
     throw e;
@@ -174,10 +179,13 @@ interface StrengthOutput {
   arcs: Array<[string, string]>; edges: Array<[string, string]>;
 }
 
-/** Bootstrap arc strengths (pairs never adjacent are left out) and the averaged network. */
-function bootStrength(data: CategoricalDataset, spec: SearchSpec, replicates: number, seed: number): StrengthOutput {
+/** Bootstrap arc strengths (pairs never adjacent are left out) and the averaged network; two worker threads. */
+async function bootStrength(
+  data: CategoricalDataset, spec: SearchSpec, knowledge: BackgroundKnowledgeSpec | undefined, replicates: number, seed: number,
+): Promise<StrengthOutput> {
   const names = data.attributes.map((a) => a.name);
-  const { counts } = bootstrapCounts(data, (sample) => searchStructure(sample, spec).cpdag, { replicates, seed });
+  const { knowledge: _instance, signal: _signal, ...plain } = spec;
+  const counts = await parallelBootstrap(data, plain, knowledge, replicates, seed);
   const all = arcStrengths(counts);
   const threshold = strengthThreshold(all.map((s) => s.strength));
   const avg = averagedNetwork(names.length, all, threshold);

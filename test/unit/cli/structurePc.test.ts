@@ -9,7 +9,8 @@ import { forwardSample } from '../../../server/src/engine/forwardSampling.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { pcStable } from '../../../server/src/engine/structure/pcStable.js';
 import { cpdagOf, hammingDistance } from '../../../server/src/engine/structure/pdag.js';
-import { NO_SHARED, sharedFile } from '../../support/shared.js';
+import { NO_SHARED, repoRoot, sharedFile } from '../../support/shared.js';
+import { parallelBootstrap } from '../../../server/src/cli/parallelBootstrap.js';
 import { loadBif } from '../../support/networks.js';
 import { toCsv } from '../../support/learning.js';
 
@@ -98,4 +99,19 @@ test('bayes structure: background knowledge flags, and usage errors for misplace
     assert.equal(await main(['structure', csv, ...args], io), 2, args.join(' '));
     assert.match(io.stderr, message);
   }
+});
+
+test('the bootstrap on two worker threads gives exactly the counts of one thread', async (t) => {
+  const net = loadBif('asia');
+  if (!net) return t.skip(NO_SHARED);
+  const data = forwardSample(net, 1500, createRng(9));
+  const spec = { method: 'hillclimb' as const, score: 'bic' as const };
+  const knowledge = { forbid: [[0, 1]] as Array<[number, number]> };
+  const workerPath = join(repoRoot, 'test', 'support', 'tsxBootstrapWorker.mjs');
+  const two = await parallelBootstrap(data, spec, knowledge, 9, 3, { workers: 2, workerPath });
+  const one = await parallelBootstrap(data, spec, knowledge, 9, 3, { workers: 1 });
+  assert.equal(two.replicates, 9);
+  assert.deepEqual(two.halves, one.halves);
+  assert.ok(one.halves.some((x) => x > 0));
+  assert.equal(one.halves[0 * 8 + 1], 0); // asia -> tub forbidden in every replicate
 });
