@@ -121,10 +121,24 @@ export function structureView(e: StructureResultEntry): HTMLElement[] {
     return { from, to, className, title: `${from} → ${to}${className && className !== 'matched' ? ` (${className}${why})` : ''}` };
   });
   (c?.missing ?? []).forEach(([from, to], i) => edges.push({ from, to, className: 'missing', title: `${from} → ${to} (missing: in ${c!.reference} only${change('missing', i)})` }));
+  // A CPDAG's undirected edges (pc, the averaged network); bootstrap strength as the stroke width.
+  (e.edges ?? []).forEach(([from, to]) => edges.push({ from, to, undirected: true, title: `${from} − ${to} (either direction)` }));
+  if (e.strength) {
+    const strength = new Map(e.strength.map((s) => [`${s.from}→${s.to}`, s]));
+    for (const edge of edges) {
+      const s = strength.get(key([edge.from, edge.to]));
+      if (!s) continue;
+      edge.width = 0.75 + 3.25 * s.strength;
+      edge.title = `${edge.title ?? ''}; strength ${num(s.strength, 3)}, direction ${num(s.direction, 3)}`;
+    }
+  }
   // Every variable, arcs or not: `bayes run` gives each its CPT; the CLI's JSON has only the arcs.
   const names = [...new Set([...Object.keys(e.cpts ?? {}), ...edges.flatMap((a) => [a.from, a.to])])];
   return [
     h('p', {}, `${e.method} · ${e.scoreName} score ${num(e.score, 6)} · ${e.arcs.length} arcs`
+      + (e.edges?.length ? ` · ${e.edges.length} undirected edges` : '')
+      + (e.strength ? ` · averaged over ${e.replicates} bootstrap replicates, strength > ${num(e.threshold!, 3)}` : '')
+      + (c?.shd ? ` · SHD ${c.shd.cpdag} (skeleton ${c.shd.skeleton})` : '')
       + (c ? ` · against ${c.reference}: ${c.missing.length} missing, ${c.extra.length} extra, ${c.reversed.length} reversed` : '')),
     graphView(names.map((id) => ({ id })), edges, {
       name: `structure-${atLine(e)}`, label: 'Learned structure',
