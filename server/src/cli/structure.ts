@@ -84,7 +84,8 @@ export const structureCommand: CliCommand = {
       .concat((m === 'k2' || m === 'pc') && bootstrap === undefined ? ['seed'] : [])
       .filter((o) => values[o as keyof typeof values] !== undefined);
     if (misplaced.length) throw new UsageError(`--${misplaced[0]} does not apply to --method ${m}${bootstrap === undefined ? '' : ' with --bootstrap'}`);
-    if (bootstrap !== undefined && values.out) throw new UsageError('--out does not apply to --bootstrap (its answer is arc strengths)');
+    const notWithBootstrap = (['out', 'reference', 'prior'] as const).find((o) => values[o] !== undefined);
+    if (bootstrap !== undefined && notWithBootstrap) throw new UsageError(`--${notWithBootstrap} does not apply to --bootstrap (its answer is arc strengths)`);
     const score = (values.score ?? (m === 'k2' ? 'k2' : 'bic')) as ScoreName;
     if (!['k2', 'bdeu', 'bic'].includes(score)) throw new UsageError('--score must be k2, bdeu or bic');
     const test = values.test ?? 'g2';

@@ -94,6 +94,7 @@ test('bayes structure: background knowledge flags, and usage errors for misplace
     [['--method', 'pc', '--require', 'asia->tub', '--forbid', 'asia->tub'], /asia -> tub is both required and forbidden/],
     [['--method', 'pc', '--seed', '3'], /--seed does not apply to --method pc/],
     [['--method', 'hillclimb', '--bootstrap', '0'], /--bootstrap must be an integer ≥ 1/],
+    [['--method', 'hillclimb', '--bootstrap', '5', '--reference', 'x.bif'], /--reference does not apply to --bootstrap/],
   ] as const) {
     io = capture();
     assert.equal(await main(['structure', csv, ...args], io), 2, args.join(' '));
