@@ -127,7 +127,8 @@ function drawGraph(nodes: GraphNode[], edges: GraphEdge[], options: GraphOptions
     svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }))));
   for (const { edge, points } of layout.edges) {
     const line = svg('polyline', {
-      class: `edge ${edge.className ?? ''}`.trim(), points: points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' '),
+      class: `edge ${edge.className ?? ''}`.trim(),
+      points: points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' '),
       ...(edge.undirected ? {} : { 'marker-end': 'url(#arrow)' }), 'data-from': edge.from, 'data-to': edge.to,
     },
       svg('title', {}, edge.title ?? `${edge.from} → ${edge.to}`));

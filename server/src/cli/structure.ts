@@ -5,7 +5,9 @@
 import { parseArgs } from 'node:util';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
 import type { ResultBase, StructureResultEntry } from '../run/runResult.js';
-import { SEARCH_METHODS, searchStructure, cpdagWithKnowledge, type SearchMethod, type SearchResult, type SearchSpec } from '../engine/structure/search.js';
+import {
+  SEARCH_METHODS, searchStructure, cpdagWithKnowledge, type SearchMethod, type SearchResult, type SearchSpec,
+} from '../engine/structure/search.js';
 import { BackgroundKnowledge, type BackgroundKnowledgeSpec } from '../engine/structure/backgroundKnowledge.js';
 import { parallelBootstrap } from './parallelBootstrap.js';
 import { hammingDistance } from '../engine/structure/pdag.js';
@@ -69,12 +71,15 @@ export const structureCommand: CliCommand = {
         out: { type: 'string' }, json: { type: 'boolean' }, tabu: { type: 'string' }, patience: { type: 'string' },
         restarts: { type: 'string' }, perturb: { type: 'string' }, seed: { type: 'string' },
         alpha: { type: 'string' }, test: { type: 'string' }, 'max-conditioning': { type: 'string' },
-        require: { type: 'string' }, forbid: { type: 'string' }, tiers: { type: 'string' }, bootstrap: { type: 'string' },
+        require: { type: 'string' }, forbid: { type: 'string' }, tiers: { type: 'string' },
+        bootstrap: { type: 'string' },
       },
     });
     if (positionals.length !== 1) throw new UsageError('give one data file');
     const method = values.method;
-    if (!(SEARCH_METHODS as readonly (string | undefined)[]).includes(method)) throw new UsageError('--method must be pc, k2, hillclimb or tabu');
+    if (!(SEARCH_METHODS as readonly (string | undefined)[]).includes(method)) {
+      throw new UsageError('--method must be pc, k2, hillclimb or tabu');
+    }
     const m = method as SearchMethod;
     const bootstrap = integerOption('bootstrap', values.bootstrap, undefined, 1);
     const misplaced = (m === 'tabu' ? [] : ['tabu', 'patience'])
@@ -83,9 +88,14 @@ export const structureCommand: CliCommand = {
       .concat(m === 'pc' ? [] : ['alpha', 'test', 'max-conditioning'])
       .concat((m === 'k2' || m === 'pc') && bootstrap === undefined ? ['seed'] : [])
       .filter((o) => values[o as keyof typeof values] !== undefined);
-    if (misplaced.length) throw new UsageError(`--${misplaced[0]} does not apply to --method ${m}${bootstrap === undefined ? '' : ' with --bootstrap'}`);
+    if (misplaced.length) {
+      const withBootstrap = bootstrap === undefined ? '' : ' with --bootstrap';
+      throw new UsageError(`--${misplaced[0]} does not apply to --method ${m}${withBootstrap}`);
+    }
     const notWithBootstrap = (['out', 'reference', 'prior'] as const).find((o) => values[o] !== undefined);
-    if (bootstrap !== undefined && notWithBootstrap) throw new UsageError(`--${notWithBootstrap} does not apply to --bootstrap (its answer is arc strengths)`);
+    if (bootstrap !== undefined && notWithBootstrap) {
+      throw new UsageError(`--${notWithBootstrap} does not apply to --bootstrap (its answer is arc strengths)`);
+    }
     const score = (values.score ?? (m === 'k2' ? 'k2' : 'bic')) as ScoreName;
     if (!['k2', 'bdeu', 'bic'].includes(score)) throw new UsageError('--score must be k2, bdeu or bic');
     const test = values.test ?? 'g2';
@@ -116,8 +126,11 @@ export const structureCommand: CliCommand = {
       const result: Omit<StructureResultEntry, keyof ResultBase> & { kind: 'structure' } = {
         kind: 'structure', method: m, score: found.score, scoreName: score,
         arcs: pc ? named(found.cpdag.arcs()) : named(arcsOf(found.parents)),
-        ...(pc ? { edges: named(found.cpdag.edges()), tests: found.tests!, alpha, test, conflicts: found.conflicts! } : {}),
-        ...(reference ? { comparison: compareWith(reference, found, new ScoreCache(data, { score, ess }), spec.knowledge) } : {}),
+        ...(pc ? { edges: named(found.cpdag.edges()), tests: found.tests!, alpha, test, conflicts: found.conflicts! }
+          : {}),
+        ...(reference
+          ? { comparison: compareWith(reference, found, new ScoreCache(data, { score, ess }), spec.knowledge) }
+          : {}),
       };
       if (values.out) writeNetworkFile(values.out, networkFromStructure('learned', data, found.parents, prior));
       io.out(values.json ? JSON.stringify(result, null, 2) + '\n' : summary(result, values.reference, values.out));
@@ -159,13 +172,18 @@ function knowledgeOf(
   values: Partial<Record<'require' | 'forbid' | 'tiers', string>>, names: readonly string[],
 ): { knowledge: BackgroundKnowledge; spec: BackgroundKnowledgeSpec } | undefined {
   if (values.require === undefined && values.forbid === undefined && values.tiers === undefined) return undefined;
-  const arcs = (option: 'require' | 'forbid') => (values[option] ?? '').split(',').filter((s) => s.trim()).map((text): [number, number] => {
+  const items = (text: string | undefined, sep: string) => (text ?? '').split(sep).map((s) => s.trim()).filter(Boolean);
+  const arcs = (option: 'require' | 'forbid') => items(values[option], ',').map((text): [number, number] => {
     const parts = text.split(/->|→/).map((p) => p.trim());
-    if (parts.length !== 2 || !parts[0] || !parts[1]) throw new UsageError(`--${option} takes arcs FROM->TO separated by commas, not '${text.trim()}'`);
+    if (parts.length !== 2 || !parts[0] || !parts[1]) {
+      throw new UsageError(`--${option} takes arcs FROM->TO separated by commas, not '${text}'`);
+    }
     return [columnIndex(names, parts[0], `--${option}`), columnIndex(names, parts[1], `--${option}`)];
   });
-  const tiers = values.tiers?.split(';').map((t) => t.split(',').map((s) => s.trim()).filter(Boolean).map((name) => columnIndex(names, name, '--tiers')));
-  const spec: BackgroundKnowledgeSpec = { require: arcs('require'), forbid: arcs('forbid'), ...(tiers ? { tiers } : {}) };
+  const tiers = values.tiers?.split(';').map((t) => items(t, ',').map((name) => columnIndex(names, name, '--tiers')));
+  const spec: BackgroundKnowledgeSpec = {
+    require: arcs('require'), forbid: arcs('forbid'), ...(tiers ? { tiers } : {}),
+  };
   try {
     return { knowledge: new BackgroundKnowledge(names.length, spec, names), spec };
   } catch (e) {
@@ -182,7 +200,8 @@ interface StrengthOutput {
 
 /** Bootstrap arc strengths (pairs never adjacent are left out) and the averaged network; two worker threads. */
 async function bootStrength(
-  data: CategoricalDataset, spec: SearchSpec, knowledge: BackgroundKnowledgeSpec | undefined, replicates: number, seed: number,
+  data: CategoricalDataset, spec: SearchSpec, knowledge: BackgroundKnowledgeSpec | undefined,
+  replicates: number, seed: number,
 ): Promise<StrengthOutput> {
   const names = data.attributes.map((a) => a.name);
   const { knowledge: _instance, signal: _signal, ...plain } = spec;
@@ -193,15 +212,22 @@ async function bootStrength(
   const named = (a: Array<[number, number]>) => a.map(([f, t]): [string, string] => [names[f]!, names[t]!]);
   return {
     method: spec.method, replicates, seed, threshold,
-    strength: all.filter((s) => s.strength > 0).map((s) => ({ from: names[s.from]!, to: names[s.to]!, strength: s.strength, direction: s.direction })),
+    strength: all.filter((s) => s.strength > 0)
+      .map((s) => ({ from: names[s.from]!, to: names[s.to]!, strength: s.strength, direction: s.direction })),
     arcs: named(avg.arcs), edges: named(avg.edges),
   };
 }
 
 function strengthSummary(r: StrengthOutput): string {
-  const lines = [`arc strength over ${r.replicates} bootstrap replicates of ${r.method} (seed ${r.seed}); threshold ${r.threshold.toFixed(3)}`];
-  const shown = r.strength.filter((s) => s.direction >= 0.5).sort((a, b) => b.strength - a.strength || b.direction - a.direction);
-  for (const s of shown) lines.push(`  ${s.from} -> ${s.to}  strength ${s.strength.toFixed(3)}  direction ${s.direction.toFixed(3)}`);
+  const lines = [
+    `arc strength over ${r.replicates} bootstrap replicates of ${r.method} (seed ${r.seed});`
+      + ` threshold ${r.threshold.toFixed(3)}`,
+  ];
+  const shown = r.strength.filter((s) => s.direction >= 0.5)
+    .sort((a, b) => b.strength - a.strength || b.direction - a.direction);
+  for (const s of shown) {
+    lines.push(`  ${s.from} -> ${s.to}  strength ${s.strength.toFixed(3)}  direction ${s.direction.toFixed(3)}`);
+  }
   lines.push(`averaged network: ${r.arcs.length} arcs${r.edges.length ? `, ${r.edges.length} undirected edges` : ''}`);
   for (const [f, t] of r.arcs) lines.push(`  ${f} -> ${t}`);
   for (const [a, b] of r.edges) lines.push(`  ${a} - ${b}`);
@@ -211,8 +237,10 @@ function strengthSummary(r: StrengthOutput): string {
 function summary(r: Omit<StructureResultEntry, keyof ResultBase>, reference?: string, out?: string): string {
   const lines = [`${r.arcs.length} arcs by ${r.method} (${r.scoreName} score ${r.score.toFixed(3)}):`, ...r.arcs.map(([f, t]) => `  ${f} -> ${t}`)];
   if (r.edges) {
-    lines.push(`${r.edges.length} undirected edges (either direction gives an equivalent network):`, ...r.edges.map(([a, b]) => `  ${a} - ${b}`));
-    lines.push(`${r.tests} independence tests (${r.test}, alpha ${r.alpha})${r.conflicts ? `; ${r.conflicts} conflicting v-structures left out` : ''}`);
+    lines.push(`${r.edges.length} undirected edges (either direction gives an equivalent network):`);
+    lines.push(...r.edges.map(([a, b]) => `  ${a} - ${b}`));
+    const conflicts = r.conflicts ? `; ${r.conflicts} conflicting v-structures left out` : '';
+    lines.push(`${r.tests} independence tests (${r.test}, alpha ${r.alpha})${conflicts}`);
   }
   if (r.comparison) {
     const { missing, extra, reversed, scoreChange } = r.comparison;
@@ -221,7 +249,8 @@ function summary(r: Omit<StructureResultEntry, keyof ResultBase>, reference?: st
     lines.push(`  (in brackets: what each arc adds to its family's ${r.scoreName} score, log scale)`);
     if (scoreChange.missing.some((c) => c < 0)) lines.push('  a missing arc that lowers the score is one the data does not support: no search under this score finds it');
     if (scoreChange.extra.some((c) => c < 0)) lines.push('  an extra arc that lowers the score was chosen before the parents that made it redundant: --prune drops it');
-    if (r.comparison.shd) lines.push(`structural Hamming distance between the CPDAGs: ${r.comparison.shd.cpdag} (skeleton ${r.comparison.shd.skeleton})`);
+    const shd = r.comparison.shd;
+    if (shd) lines.push(`structural Hamming distance between the CPDAGs: ${shd.cpdag} (skeleton ${shd.skeleton})`);
   }
   if (out) lines.push(`wrote ${out}`);
   return lines.join('\n') + '\n';

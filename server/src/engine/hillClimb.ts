@@ -61,7 +61,7 @@ export function hillClimb(data: CategoricalDataset, options: HillClimbOptions = 
     signal: options.signal, tabu: options.tabu ?? 0, patience: options.patience ?? 10, codes: arcCodes(n),
     knowledge: options.knowledge,
   };
-  const empty = () => options.knowledge ? options.knowledge.requiredParents() : Array.from({ length: n }, () => [] as number[]);
+  const empty = () => options.knowledge?.requiredParents() ?? Array.from({ length: n }, () => [] as number[]);
   let best = climb(options.start ? checkedStart(options.start, n) : empty(), search);
   const rng = createRng(options.seed ?? 1);
   for (let r = 0; r < (options.restarts ?? 0) && !search.cancelled && search.steps < search.maxSteps; r++) {
@@ -159,7 +159,8 @@ function bestMove(
 
 /** Every move that keeps the graph acyclic and within maxParents, in a fixed order. */
 function legalMoves(
-  parents: number[][], maxParents: number, visit: (kind: Move['kind'], from: number, to: number) => void, bk?: BackgroundKnowledge,
+  parents: number[][], maxParents: number, visit: (kind: Move['kind'], from: number, to: number) => void,
+  bk?: BackgroundKnowledge,
 ): void {
   const n = parents.length;
   for (let to = 0; to < n; to++) {
@@ -172,7 +173,9 @@ function legalMoves(
         if (bk?.forbids(to, from)) continue;
         // Reversal: the other way must keep the graph acyclic once from→to is gone.
         if (parents[from]!.length < maxParents && !reaches(parents, from, to, [from, to])) visit('reverse', from, to);
-      } else if (ps.length < maxParents && !parents[from]!.includes(to) && !bk?.forbids(from, to) && !reaches(parents, to, from)) {
+      } else if (
+        ps.length < maxParents && !parents[from]!.includes(to) && !bk?.forbids(from, to) && !reaches(parents, to, from)
+      ) {
         visit('add', from, to);
       }
     }

@@ -78,15 +78,22 @@ function pruneParents(scores: ScoreCache, v: number, ps: number[], current: numb
 }
 
 /** The required parents of each node, checked against the order and maxParents. */
-function requiredInOrder(bk: BackgroundKnowledge, order: number[], maxParents: number, data: CategoricalDataset): number[][] {
+function requiredInOrder(
+  bk: BackgroundKnowledge, order: number[], maxParents: number, data: CategoricalDataset,
+): number[][] {
   const position = new Int32Array(order.length);
   order.forEach((v, i) => { position[v] = i; });
   const name = (v: number) => data.attributes[v]!.name;
   const parents = bk.requiredParents();
   parents.forEach((ps, v) => {
     const late = ps.find((p) => position[p]! > position[v]!);
-    if (late !== undefined) throw new EngineError(`K2's order puts ${name(late)} after ${name(v)}, but ${name(late)} -> ${name(v)} is required`);
-    if (ps.length > maxParents) throw new EngineError(`${name(v)} has ${ps.length} required parents, more than max_parents ${maxParents}`);
+    if (late !== undefined) {
+      const arc = `${name(late)} -> ${name(v)}`;
+      throw new EngineError(`K2's order puts ${name(late)} after ${name(v)}, but ${arc} is required`);
+    }
+    if (ps.length > maxParents) {
+      throw new EngineError(`${name(v)} has ${ps.length} required parents, more than max_parents ${maxParents}`);
+    }
   });
   return parents;
 }

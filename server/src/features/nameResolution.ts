@@ -312,7 +312,10 @@ class Builder {
     if (node.kind === 'call') return node.args.forEach((a) => this.loose(a.value, scope));
     if (node.kind === 'arg') return this.loose(node.value, scope);
     if (node.kind === 'name') return;
-    if (node.kind === 'arc') { for (const n of [node.from, node.to]) this.occur(n, this.index.variable(scope, n.text)); return; }
+    if (node.kind === 'arc') {
+      for (const n of [node.from, node.to]) this.occur(n, this.index.variable(scope, n.text));
+      return;
+    }
     const recurse = (child: A.AstNode) => this.loose(child, scope);
     if (node.kind === 'options') return node.entries.forEach((e) => this.loose(e.value, scope));
     forEachChild(node, recurse);

@@ -72,7 +72,9 @@ export function buildSymbols(file: A.BayesFile, env: CheckEnvironment, report: R
   for (const statement of allStatements(file)) {
     if (statement.kind === 'classifier') table.scopes.set(statement.name.text, classifierScope(statement, table));
     if (statement.kind === 'learn' && statement.structure) declareStructure(table, statement, report);
-    if (statement.kind === 'queryStatement' && statement.query.form === 'strength') declareStructure(table, statement.query, report, statement);
+    if (statement.kind === 'queryStatement' && statement.query.form === 'strength') {
+      declareStructure(table, statement.query, report, statement);
+    }
   }
   return table;
 }
@@ -254,7 +256,9 @@ function columnScope(kind: Scope['kind'], name: string, data: DataInfo | undefin
  * `learn structure Found from Days by k2` (and `query strength Found from Days`, the averaged
  * network): declares the network `Found` over the data's columns.
  */
-function declareStructure(table: SymbolTable, s: A.LearnStmt | A.StrengthQuery, report: Reporter, node: A.Statement = s as A.LearnStmt): void {
+function declareStructure(
+  table: SymbolTable, s: A.LearnStmt | A.StrengthQuery, report: Reporter, node: A.Statement = s as A.LearnStmt,
+): void {
   const existing = table.globals.get(s.model.text);
   if (existing) {
     report.error('duplicate-name', `'${s.model.text}' is already declared (line ${existing.name.range.start.line + 1}); structure learning names a new network`, s.model.range);

@@ -122,7 +122,9 @@ export function structureView(e: StructureResultEntry): HTMLElement[] {
   });
   (c?.missing ?? []).forEach(([from, to], i) => edges.push({ from, to, className: 'missing', title: `${from} → ${to} (missing: in ${c!.reference} only${change('missing', i)})` }));
   // A CPDAG's undirected edges (pc, the averaged network); bootstrap strength as the stroke width.
-  (e.edges ?? []).forEach(([from, to]) => edges.push({ from, to, undirected: true, title: `${from} − ${to} (either direction)` }));
+  for (const [from, to] of e.edges ?? []) {
+    edges.push({ from, to, undirected: true, title: `${from} − ${to} (either direction)` });
+  }
   if (e.strength) {
     const strength = new Map(e.strength.map((s) => [`${s.from}→${s.to}`, s]));
     for (const edge of edges) {

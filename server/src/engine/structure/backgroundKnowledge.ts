@@ -22,7 +22,9 @@ export class BackgroundKnowledge {
   constructor(readonly n: number, spec: BackgroundKnowledgeSpec = {}, names?: readonly string[]) {
     const name = (v: number) => names?.[v] ?? String(v);
     const check = (v: number) => {
-      if (!(Number.isInteger(v) && v >= 0 && v < n)) throw new EngineError(`background knowledge names variable ${v}, not one of the ${n}`);
+      if (!(Number.isInteger(v) && v >= 0 && v < n)) {
+        throw new EngineError(`background knowledge names variable ${v}, not one of the ${n}`);
+      }
     };
     this.forbidden = new Uint8Array(n * n);
     this.required = new Uint8Array(n * n);
@@ -34,16 +36,21 @@ export class BackgroundKnowledge {
       tierOf[v] = t;
     }));
     for (let a = 0; a < n; a++) {
-      for (let b = 0; b < n; b++) if (tierOf[a]! >= 0 && tierOf[b]! >= 0 && tierOf[a]! > tierOf[b]!) this.forbidden[a * n + b] = 1;
+      for (let b = 0; b < n; b++) {
+        if (tierOf[a]! >= 0 && tierOf[b]! >= 0 && tierOf[a]! > tierOf[b]!) this.forbidden[a * n + b] = 1;
+      }
     }
     this.requiredArcs = [];
     for (const [a, b] of spec.require ?? []) {
       check(a); check(b);
       if (a === b) throw new EngineError(`an arc cannot go from ${name(a)} to itself`);
       if (this.forbidden[a * n + b]) {
-        throw new EngineError(`${name(a)} -> ${name(b)} is both required and forbidden${tierOf[a]! > tierOf[b]! ? ' (by the tiers)' : ''}`);
+        const byTiers = tierOf[a]! > tierOf[b]! ? ' (by the tiers)' : '';
+        throw new EngineError(`${name(a)} -> ${name(b)} is both required and forbidden${byTiers}`);
       }
-      if (this.required[b * n + a]) throw new EngineError(`both ${name(a)} -> ${name(b)} and ${name(b)} -> ${name(a)} are required`);
+      if (this.required[b * n + a]) {
+        throw new EngineError(`both ${name(a)} -> ${name(b)} and ${name(b)} -> ${name(a)} are required`);
+      }
       if (!this.required[a * n + b]) { this.required[a * n + b] = 1; this.requiredArcs.push([a, b]); }
     }
     const parents = this.requiredParents();

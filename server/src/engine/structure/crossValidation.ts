@@ -45,7 +45,8 @@ export interface CrossValidationResult {
  * undefined when it was cancelled.
  */
 export function crossValidate(
-  data: CategoricalDataset, learn: (train: CategoricalDataset) => number[][] | undefined, options: CrossValidationOptions,
+  data: CategoricalDataset, learn: (train: CategoricalDataset) => number[][] | undefined,
+  options: CrossValidationOptions,
 ): CrossValidationResult {
   const parts = partitions(data.rowCount, { kind: 'folds', k: options.folds, seed: options.seed });
   const foldLogLoss: number[] = [], foldError: number[] = [];
@@ -61,7 +62,8 @@ export function crossValidate(
       if (data.columns.some((c) => c[r]! < 0)) { skipped++; continue; }
       n++;
       loss -= logJoint(net, data, r);
-      if (options.target !== undefined && predict(net, data, r, options.target) !== data.columns[options.target]![r]) wrong++;
+      const t = options.target;
+      if (t !== undefined && predict(net, data, r, t) !== data.columns[t]![r]) wrong++;
     }
     if (n === 0) throw new EngineError(`fold ${f + 1} has no complete row to score`);
     tested += n;
@@ -81,12 +83,18 @@ export function crossValidate(
 export function rowsOf(data: CategoricalDataset, rows: Int32Array): CategoricalDataset {
   return {
     attributes: data.attributes, rowCount: rows.length,
-    columns: data.columns.map((col) => { const out = new Int32Array(rows.length); rows.forEach((r, i) => { out[i] = col[r]!; }); return out; }),
+    columns: data.columns.map((col) => {
+      const out = new Int32Array(rows.length);
+      rows.forEach((r, i) => { out[i] = col[r]!; });
+      return out;
+    }),
   };
 }
 
 /** Index of variable v's row for record r: its parents' states, first parent slowest. */
-function rowIndex(net: BayesianNetwork, data: CategoricalDataset, v: number, r: number, override?: [number, number]): number {
+function rowIndex(
+  net: BayesianNetwork, data: CategoricalDataset, v: number, r: number, override?: [number, number],
+): number {
   let at = 0;
   for (const p of net.cpts[v]!.parents) {
     const s = override && override[0] === p ? override[1] : data.columns[p]![r]!;

@@ -66,7 +66,8 @@ export function testTable(
       for (let j = 0; j < ry; j++) {
         if (ny[j] === 0) continue;
         const c = table[base + i * ry + j]!, e = (nx[i]! * ny[j]!) / n;
-        if (test === 'g2') { if (c > 0) statistic += 2 * c * Math.log(c / e); } else statistic += ((c - e) * (c - e)) / e;
+        if (test === 'x2') statistic += ((c - e) * (c - e)) / e;
+        else if (c > 0) statistic += 2 * c * Math.log(c / e);
       }
     }
   }
@@ -79,7 +80,9 @@ export function testTable(
  * missing), and how many strata there are: dense over every configuration when that is small,
  * otherwise numbered in order of first appearance.
  */
-function stratumIndex(data: CategoricalDataset, family: readonly number[], z: readonly number[]): { strata: Int32Array; count: number } {
+function stratumIndex(
+  data: CategoricalDataset, family: readonly number[], z: readonly number[],
+): { strata: Int32Array; count: number } {
   const n = data.rowCount;
   const strata = new Int32Array(n);
   const cols = family.map((f) => data.columns[f]!);

@@ -51,7 +51,9 @@ export function pcStable(data: CategoricalDataset, options: PcOptions = {}): PcR
   const bk = options.knowledge ?? new BackgroundKnowledge(n);
   if (bk.n !== n) throw new EngineError(`background knowledge over ${bk.n} variables for ${n} columns`);
   const g = new Pdag(n);
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (!(bk.forbids(i, j) && bk.forbids(j, i))) g.setEdge(i, j);
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) if (!(bk.forbids(i, j) && bk.forbids(j, i))) g.setEdge(i, j);
+  }
   const sepsets = new Map<string, { set: number[]; pValue: number }>();
   let tests = 0, cancelled = false;
   skeleton: for (let level = 0; level <= maxLevel; level++) {
@@ -111,7 +113,8 @@ function orient(g: Pdag, sepsets: PcResult['sepsets'], bk: BackgroundKnowledge):
       const sep = sepsets.get(`${x}|${y}`);
       if (!sep) continue; // removed by the knowledge, not by a test: no separating set to read
       for (let z = 0; z < n; z++) {
-        if (skeleton.adjacent(x, z) && skeleton.adjacent(y, z) && !sep.set.includes(z)) triples.push({ x, z, y, pValue: sep.pValue });
+        if (!skeleton.adjacent(x, z) || !skeleton.adjacent(y, z) || sep.set.includes(z)) continue;
+        triples.push({ x, z, y, pValue: sep.pValue });
       }
     }
   }

@@ -21,7 +21,9 @@ export class Pdag {
   adjacent(i: number, j: number): boolean { return this.mark[i * this.n + j] === 1 || this.mark[j * this.n + i] === 1; }
   /** i → j (directed). */
   isArc(i: number, j: number): boolean { return this.mark[i * this.n + j] === 1 && this.mark[j * this.n + i] === 0; }
-  isUndirected(i: number, j: number): boolean { return this.mark[i * this.n + j] === 1 && this.mark[j * this.n + i] === 1; }
+  isUndirected(i: number, j: number): boolean {
+    return this.mark[i * this.n + j] === 1 && this.mark[j * this.n + i] === 1;
+  }
   setEdge(i: number, j: number): void { this.mark[i * this.n + j] = 1; this.mark[j * this.n + i] = 1; }
   setArc(i: number, j: number): void { this.mark[i * this.n + j] = 1; this.mark[j * this.n + i] = 0; }
   remove(i: number, j: number): void { this.mark[i * this.n + j] = 0; this.mark[j * this.n + i] = 0; }
@@ -102,7 +104,9 @@ function rule2(g: Pdag, a: number, b: number): boolean {
 function rule3(g: Pdag, a: number, b: number): boolean {
   const cs: number[] = [];
   for (let c = 0; c < g.n; c++) if (c !== b && g.isUndirected(a, c) && g.isArc(c, b)) cs.push(c);
-  for (let i = 0; i < cs.length; i++) for (let j = i + 1; j < cs.length; j++) if (!g.adjacent(cs[i]!, cs[j]!)) return true;
+  for (let i = 0; i < cs.length; i++) {
+    for (let j = i + 1; j < cs.length; j++) if (!g.adjacent(cs[i]!, cs[j]!)) return true;
+  }
   return false;
 }
 
@@ -198,7 +202,9 @@ export function dagExtension(pdag: Pdag): { parents: number[][]; extended: boole
   const extended = removed.every((r) => r === 1);
   if (!extended) {
     // Arcs among the remaining nodes as they stand, then their undirected edges low → high, skipping cycles.
-    for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (!removed[a] && !removed[b] && g.isArc(a, b)) parents[b]!.push(a);
+    for (let a = 0; a < n; a++) {
+      for (let b = 0; b < n; b++) if (!removed[a] && !removed[b] && g.isArc(a, b)) parents[b]!.push(a);
+    }
     for (let a = 0; a < n; a++) {
       for (let b = a + 1; b < n; b++) {
         if (removed[a] || removed[b] || !g.isUndirected(a, b)) continue;

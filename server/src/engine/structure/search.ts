@@ -52,9 +52,11 @@ export interface SearchResult {
 
 export function searchStructure(data: CategoricalDataset, spec: SearchSpec): SearchResult {
   const n = data.attributes.length;
-  const common = { score: spec.score, ess: spec.ess, maxParents: spec.maxParents ?? n - 1, signal: spec.signal, knowledge: spec.knowledge };
+  const { score, ess, signal, knowledge } = spec;
+  const common = { score, ess, maxParents: spec.maxParents ?? n - 1, signal, knowledge };
   if (spec.method === 'pc') {
-    const r = pcStable(data, { alpha: spec.alpha, test: spec.test, maxConditioning: spec.maxConditioning, knowledge: spec.knowledge, signal: spec.signal });
+    const { alpha, test, maxConditioning } = spec;
+    const r = pcStable(data, { alpha, test, maxConditioning, knowledge, signal });
     const { parents } = dagExtension(r.graph);
     const score = new ScoreCache(data, { score: spec.score, ess: spec.ess }).total(parents);
     return { parents, cpdag: r.graph, score, tests: r.tests, conflicts: r.conflicts, cancelled: r.cancelled };
@@ -65,7 +67,8 @@ export function searchStructure(data: CategoricalDataset, spec: SearchSpec): Sea
       ...common, tabu: spec.method === 'tabu' ? spec.tabu ?? 10 : 0, patience: spec.patience, restarts: spec.restarts,
       perturb: spec.perturb, seed: spec.seed,
     });
-  return { parents: found.parents, cpdag: cpdagWithKnowledge(found.parents, spec.knowledge), score: found.score, cancelled: found.cancelled };
+  const cpdag = cpdagWithKnowledge(found.parents, knowledge);
+  return { parents: found.parents, cpdag, score: found.score, cancelled: found.cancelled };
 }
 
 /**

@@ -11,6 +11,8 @@ export const STRUCTURE_METHODS = ['k2', 'hillclimb', 'tabu', 'pc'] as const;
 /** How a network's tables are learnt for a fixed structure. */
 export const TABLE_METHODS = ['counting', 'em', 'gradient'] as const;
 export const LEARN_METHODS = [...TABLE_METHODS, ...STRUCTURE_METHODS] as const;
+/** Options of table learning only (EM, gradient ascent), not of structure searches. */
+const TABLE_ONLY = ['iterations', 'tolerance', 'rate'];
 export const INFERENCE_METHODS = ['exact', 'variable_elimination', 'junction_tree', 'likelihood_weighting', 'gibbs', 'rejection'] as const;
 const LEARN_OPTIONS = [
   'iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts', 'score', 'tabu', 'patience', 'perturb',
@@ -56,10 +58,16 @@ function checkKnowledge(ctx: CheckContext, s: A.LearnStmt | A.StrengthQuery, ent
   if (key !== 'require' && key !== 'forbid' && key !== 'tiers') return;
   const scope = ctx.symbols.scopes.get(s.model.text) ?? ctx.symbols.defaultScope;
   const v = entry.value;
-  const form = key === 'tiers' ? 'a list of groups of columns, earliest first, e.g. [[A, B], [C]]' : 'a list of arcs, e.g. [A -> B, C -> D]';
+  const form = key === 'tiers'
+    ? 'a list of groups of columns, earliest first, e.g. [[A, B], [C]]'
+    : 'a list of arcs, e.g. [A -> B, C -> D]';
   if (v.kind !== 'list') { ctx.report.error('arguments', `${key}: must be ${form}`, v.range); return; }
   for (const item of v.items) {
-    if (key !== 'tiers' && item.kind === 'arc') { lookupVariable(ctx, scope, item.from); lookupVariable(ctx, scope, item.to); continue; }
+    if (key !== 'tiers' && item.kind === 'arc') {
+      lookupVariable(ctx, scope, item.from);
+      lookupVariable(ctx, scope, item.to);
+      continue;
+    }
     if (key === 'tiers' && item.kind === 'list' && item.items.every((i) => i.kind === 'ref')) {
       for (const i of item.items) lookupVariable(ctx, scope, (i as A.Ref).name);
       continue;
@@ -179,7 +187,8 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       break;
     case 'strength':
       requireGlobal(ctx, q.from, ['data'], 'a data set');
-      checkOptions(ctx, q.options, ['replicates', 'method', ...LEARN_OPTIONS.filter((o) => o !== 'iterations' && o !== 'tolerance' && o !== 'rate')], 'strength');
+      checkOptions(ctx, q.options, ['replicates', 'method', ...LEARN_OPTIONS.filter((o) => !TABLE_ONLY.includes(o))],
+        'strength');
       for (const entry of q.options?.entries ?? []) {
         if (entry.value.kind === 'number') checkFinite(ctx, entry.value);
         checkKnowledge(ctx, q, entry);

@@ -31,17 +31,27 @@ export async function crossValidateNetwork(ctx: HandlerContext, q: A.EvaluateQue
   if (search) {
     data = all;
     const spec = searchSpecOf(search, all);
-    learn = (train) => { const found = searchStructure(train, spec); return found.cancelled ? undefined : found.parents; };
+    learn = (train) => {
+      const found = searchStructure(train, spec);
+      return found.cancelled ? undefined : found.parents;
+    };
     how = `${spec.method} re-run in each fold`;
   } else {
     const net = modelNetwork(ctx, q.classifier.text);
     const names = all.attributes.map((a) => a.name);
     const columns = net.variables.map((v) => {
       const i = names.indexOf(v.name);
-      if (i < 0) throw new CompileError(`${q.classifier.text}'s variable ${v.name} is not a column of '${on.text}' (${names.join(', ')})`, on.range);
+      if (i < 0) {
+        const columnsText = names.join(', ');
+        const message = `${q.classifier.text}'s variable ${v.name} is not a column of '${on.text}' (${columnsText})`;
+        throw new CompileError(message, on.range);
+      }
       return i;
     });
-    data = { attributes: columns.map((i) => all.attributes[i]!), columns: columns.map((i) => all.columns[i]!), rowCount: all.rowCount };
+    data = {
+      attributes: columns.map((i) => all.attributes[i]!), columns: columns.map((i) => all.columns[i]!),
+      rowCount: all.rowCount,
+    };
     const parents = net.cpts.map((c) => [...c.parents]);
     learn = () => parents;
     how = 'its structure, tables re-counted in each fold';
@@ -50,9 +60,13 @@ export async function crossValidateNetwork(ctx: HandlerContext, q: A.EvaluateQue
   let target: number | undefined;
   if (targetEntry) {
     const v = targetEntry.value;
-    if (v.kind !== 'ref' || v.member || v.columns) throw new CompileError('target: must name a variable, e.g. target: Play', v.range);
+    if (v.kind !== 'ref' || v.member || v.columns) {
+      throw new CompileError('target: must name a variable, e.g. target: Play', v.range);
+    }
     target = data.attributes.findIndex((a) => a.name === v.name.text);
-    if (target < 0) throw new CompileError(`target: '${v.name.text}' is not a variable of ${q.classifier.text}`, v.range);
+    if (target < 0) {
+      throw new CompileError(`target: '${v.name.text}' is not a variable of ${q.classifier.text}`, v.range);
+    }
   }
   if (!Number.isInteger(folds.value) || folds.value < 2 || folds.value > data.rowCount) {
     throw new CompileError(`folds must be a whole number from 2 to the ${data.rowCount} records`, folds.range);
@@ -62,18 +76,24 @@ export async function crossValidateNetwork(ctx: HandlerContext, q: A.EvaluateQue
     progress: (done) => ctx.onProgress?.(done / folds.value, `fold ${done} of ${folds.value}`),
   });
   if (cv.cancelled) {
-    return { results: [], diagnostics: [{ severity: 'warning', code: 'cancelled', range: q.range, message: 'cross-validation cancelled' }] };
+    const message = 'cross-validation cancelled';
+    return { results: [], diagnostics: [{ severity: 'warning', code: 'cancelled', range: q.range, message }] };
   }
   const targetName = target !== undefined ? data.attributes[target]!.name : undefined;
   const result: NetworkEvaluationResult = {
     kind: 'networkEvaluation', range: q.range, source: ctx.source, network: q.classifier.text, data: on.text,
-    folds: folds.value, seed, how, logLoss: cv.logLoss, foldLogLoss: cv.foldLogLoss, tested: cv.tested, skipped: cv.skipped,
+    folds: folds.value, seed, how, logLoss: cv.logLoss, foldLogLoss: cv.foldLogLoss,
+    tested: cv.tested, skipped: cv.skipped,
     ...(targetName !== undefined ? { target: targetName, error: cv.error!, foldError: cv.foldError! } : {}),
     headline: `log-likelihood loss ${fmt(cv.logLoss)} nats per record`
-      + (targetName !== undefined ? ` · ${targetName} error ${fmt(cv.error!)}` : '') + ` (${folds.value} folds, seed ${seed}; ${how})`,
+      + (targetName !== undefined ? ` · ${targetName} error ${fmt(cv.error!)}` : '')
+      + ` (${folds.value} folds, seed ${seed}; ${how})`,
   };
   const diagnostics = cv.skipped > 0
-    ? [{ severity: 'information' as const, code: 'missing-values', range: on.range, message: `${cv.skipped} records with a missing value were not scored` }]
+    ? [{
+      severity: 'information' as const, code: 'missing-values', range: on.range,
+      message: `${cv.skipped} records with a missing value were not scored`,
+    }]
     : [];
   return { results: [result], diagnostics, value: targetName !== undefined ? cv.error! : cv.logLoss };
 }

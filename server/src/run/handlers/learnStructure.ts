@@ -54,10 +54,16 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const plural = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
   const result: StructureResultEntry = {
     kind: 'structure', method: m, score: found.score, scoreName: score, arcs, cpts: cptsToJson(net),
-    ...(m === 'pc' ? { edges, tests: found.tests!, conflicts: found.conflicts!, ...pcOptions(options) } : {}),
+    ...(m === 'pc'
+      ? {
+        edges, tests: found.tests!, conflicts: found.conflicts!,
+        alpha: pcOptions(options).alpha, test: pcOptions(options).test,
+      }
+      : {}),
     range: s.range, source: ctx.source,
     headline: m === 'pc'
-      ? `${s.model.text} · ${plural(arcs.length, 'arc')}, ${plural(edges.length, 'undirected edge')} · ${plural(found.tests!, 'test')}`
+      ? `${s.model.text} · ${plural(arcs.length, 'arc')}, ${plural(edges.length, 'undirected edge')}`
+        + ` · ${plural(found.tests!, 'test')}`
       : `${s.model.text} · ${plural(arcs.length, 'arc')} · ${score} score ${found.score.toFixed(4)}`,
   };
   return { results: [result], diagnostics };
@@ -67,7 +73,8 @@ export const RESTART_OPTIONS = ['restarts', 'perturb', 'seed'];
 export const KNOWLEDGE_OPTIONS = ['require', 'forbid', 'tiers'];
 /** The options each method takes. */
 export const USED = {
-  k2: ['order', 'max_parents', 'score', ...KNOWLEDGE_OPTIONS], hillclimb: ['max_parents', 'score', ...RESTART_OPTIONS, ...KNOWLEDGE_OPTIONS],
+  k2: ['order', 'max_parents', 'score', ...KNOWLEDGE_OPTIONS],
+  hillclimb: ['max_parents', 'score', ...RESTART_OPTIONS, ...KNOWLEDGE_OPTIONS],
   tabu: ['max_parents', 'score', 'tabu', 'patience', ...RESTART_OPTIONS, ...KNOWLEDGE_OPTIONS],
   pc: ['alpha', 'test', 'max_conditioning', 'score', ...KNOWLEDGE_OPTIONS],
 } as const;
@@ -77,11 +84,14 @@ export function pcOptions(options: LearnOptions): { alpha: number; test: 'g2' | 
   const alpha = options.number('alpha', 0.05, { positive: true });
   if (alpha >= 1) throw new CompileError(`alpha: must be below 1, not ${alpha}`, options.valueRange('alpha')!);
   const maxConditioning = options.number('max_conditioning', -1, { integer: true, min: 0 });
-  return { alpha, test: options.choice('test', ['g2', 'x2'] as const, 'g2'), ...(maxConditioning >= 0 ? { maxConditioning } : {}) };
+  const test = options.choice('test', ['g2', 'x2'] as const, 'g2');
+  return { alpha, test, ...(maxConditioning >= 0 ? { maxConditioning } : {}) };
 }
 
 /** `require: [A -> B]`, `forbid: [A -> B]`, `tiers: [[A, B], [C]]` over the data's columns. */
-export function backgroundKnowledge(options: A.Options | undefined, data: CategoricalDataset): BackgroundKnowledge | undefined {
+export function backgroundKnowledge(
+  options: A.Options | undefined, data: CategoricalDataset,
+): BackgroundKnowledge | undefined {
   const entries = (options?.entries ?? []).filter((e) => KNOWLEDGE_OPTIONS.includes(e.name?.text ?? ''));
   if (!entries.length) return undefined;
   const names = data.attributes.map((a) => a.name);
@@ -90,11 +100,15 @@ export function backgroundKnowledge(options: A.Options | undefined, data: Catego
     if (i < 0) throw new CompileError(`'${n.text}' is not a column of the data (${names.join(', ')})`, n.range);
     return i;
   };
-  const spec: { require: Array<[number, number]>; forbid: Array<[number, number]>; tiers: number[][] } = { require: [], forbid: [], tiers: [] };
+  type Arcs = Array<[number, number]>;
+  const spec: { require: Arcs; forbid: Arcs; tiers: number[][] } = { require: [], forbid: [], tiers: [] };
   for (const e of entries) {
     const key = e.name!.text as 'require' | 'forbid' | 'tiers';
     const bad = (range: A.Expr['range']) => new CompileError(
-      `${key}: must be ${key === 'tiers' ? 'a list of groups of columns, e.g. [[A, B], [C]]' : 'a list of arcs, e.g. [A -> B, C -> D]'}`, range);
+      `${key}: must be ${key === 'tiers'
+        ? 'a list of groups of columns, e.g. [[A, B], [C]]'
+        : 'a list of arcs, e.g. [A -> B, C -> D]'}`,
+      range);
     if (e.value.kind !== 'list') throw bad(e.value.range);
     for (const item of e.value.items) {
       if (key === 'tiers') {

@@ -49,8 +49,10 @@ async function strength(ctx: HandlerContext): Promise<HandlerOutput> {
     progress: (done) => ctx.onProgress?.(done / replicates, `bootstrap replicate ${done} of ${replicates}`),
   });
   if (cancelled) {
-    const message = `bootstrap cancelled after ${counts.replicates} of ${replicates} replicates; ${q.model.text} is not learnt`;
-    return { results: [], diagnostics: [...diagnostics, { severity: 'warning', code: 'cancelled', range: q.range, message }] };
+    const message = `bootstrap cancelled after ${counts.replicates} of ${replicates} replicates;`
+      + ` ${q.model.text} is not learnt`;
+    const warning = { severity: 'warning' as const, code: 'cancelled', range: q.range, message };
+    return { results: [], diagnostics: [...diagnostics, warning] };
   }
   const all = arcStrengths(counts);
   const threshold = strengthThreshold(all.map((s) => s.strength));
@@ -64,16 +66,20 @@ async function strength(ctx: HandlerContext): Promise<HandlerOutput> {
   const named = (a: Array<[number, number]>) => a.map(([f, t]): [string, string] => [names[f]!, names[t]!]);
   const total = new ScoreCache(data, { score }).total(parents);
   const result: StructureResultEntry = {
-    kind: 'structure', method, score: total, scoreName: score, arcs: named(avg.arcs), edges: named(avg.edges), cpts: cptsToJson(net),
-    strength: all.filter((s) => s.strength > 0).map((s) => ({ from: names[s.from]!, to: names[s.to]!, strength: s.strength, direction: s.direction })),
+    kind: 'structure', method, score: total, scoreName: score, arcs: named(avg.arcs), edges: named(avg.edges),
+    cpts: cptsToJson(net),
+    strength: all.filter((s) => s.strength > 0)
+      .map((s) => ({ from: names[s.from]!, to: names[s.to]!, strength: s.strength, direction: s.direction })),
     threshold, replicates, range: q.range, source: ctx.source,
-    headline: `${q.model.text} · ${avg.arcs.length} arcs${avg.edges.length ? `, ${avg.edges.length} undirected edges` : ''} `
+    headline: `${q.model.text} · ${avg.arcs.length} arcs`
+      + `${avg.edges.length ? `, ${avg.edges.length} undirected edges` : ''} `
       + `with strength > ${threshold.toFixed(3)} over ${replicates} replicates of ${method}`,
   };
   if (avg.dropped.length) {
     diagnostics.push({
-      severity: 'information', code: 'cycle', range: q.range,
-      message: `left out of the averaged network, closing a cycle: ${named(avg.dropped).map(([f, t]) => `${f} -> ${t}`).join(', ')}`,
+      severity: 'information', code: 'averaged-cycle', range: q.range,
+      message: 'left out of the averaged network, closing a cycle: '
+        + named(avg.dropped).map(([f, t]) => `${f} -> ${t}`).join(', '),
     });
   }
   return { results: [result], diagnostics, value: avg.arcs.length + avg.edges.length };

@@ -43,7 +43,10 @@ test('strength and direction count undirected edges half each way; the averaged 
 });
 
 test('resamples are seeded per replicate: the same rows for the same (seed, r), whatever the order', () => {
-  const net = { name: 'x', variables: [{ name: 'A', states: ['0', '1', '2'] }], cpts: [{ child: 0, parents: [], table: Float64Array.from([0.2, 0.3, 0.5]) }] };
+  const net = {
+    name: 'x', variables: [{ name: 'A', states: ['0', '1', '2'] }],
+    cpts: [{ child: 0, parents: [], table: Float64Array.from([0.2, 0.3, 0.5]) }],
+  };
   const data = forwardSample(net, 500, createRng(1));
   assert.deepEqual(resampleRows(data, 4, 7).columns, resampleRows(data, 4, 7).columns);
   assert.notDeepEqual(resampleRows(data, 4, 7).columns, resampleRows(data, 4, 8).columns);
@@ -65,8 +68,9 @@ test('bootstrap of hill climbing on ASIA: true arcs it finds are strong; the ave
   const single = searchStructure(data, spec);
   const { counts } = bootstrapCounts(data, (d) => searchStructure(d, spec).cpdag, { replicates: 40, seed: 1 });
   // Split in two shares, as two workers would: the same counts.
-  const a = bootstrapCounts(data, (d) => searchStructure(d, spec).cpdag, { replicates: 40, seed: 1, first: 0, count: 13 }).counts;
-  a.merge(bootstrapCounts(data, (d) => searchStructure(d, spec).cpdag, { replicates: 40, seed: 1, first: 13, count: 27 }).counts);
+  const learn = (d: typeof data) => searchStructure(d, spec).cpdag;
+  const a = bootstrapCounts(data, learn, { replicates: 40, seed: 1, first: 0, count: 13 }).counts;
+  a.merge(bootstrapCounts(data, learn, { replicates: 40, seed: 1, first: 13, count: 27 }).counts);
   assert.deepEqual(a.halves, counts.halves);
   const strengths = arcStrengths(counts);
   for (const [from, to] of single.parents.flatMap((ps, v) => ps.map((p) => [p, v] as const))) {
@@ -80,6 +84,7 @@ test('bootstrap of hill climbing on ASIA: true arcs it finds are strong; the ave
   avg.arcs.forEach(([x, y]) => g.setArc(x, y));
   avg.edges.forEach(([x, y]) => g.setEdge(x, y));
   const dAvg = hammingDistance(g, truth), dSingle = hammingDistance(single.cpdag, truth);
-  t.diagnostic(`threshold ${threshold}; SHD averaged ${dAvg.shd} (skeleton ${dAvg.skeleton}), single ${dSingle.shd} (skeleton ${dSingle.skeleton})`);
+  t.diagnostic(`threshold ${threshold}; SHD averaged ${dAvg.shd} (skeleton ${dAvg.skeleton}),`
+    + ` single ${dSingle.shd} (skeleton ${dSingle.skeleton})`);
   assert.ok(dAvg.shd <= dSingle.shd + 2);
 });

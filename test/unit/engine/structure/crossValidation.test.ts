@@ -11,7 +11,8 @@ test('log-likelihood loss of the empty structure equals the BDeu-smoothed freque
   const net = randomNetwork(3, 4, 2);
   const data = forwardSample(net, 300, createRng(5));
   const ess = 1;
-  const cv = crossValidate(data, () => data.attributes.map(() => []), { folds: 5, seed: 2, prior: { kind: 'bdeu', ess } });
+  const empty = () => data.attributes.map(() => []);
+  const cv = crossValidate(data, empty, { folds: 5, seed: 2, prior: { kind: 'bdeu', ess } });
   const parts = partitions(300, { kind: 'folds', k: 5, seed: 2 });
   const expected = parts.map(({ train, test }) => {
     let loss = 0;
@@ -31,7 +32,7 @@ test('log-likelihood loss of the empty structure equals the BDeu-smoothed freque
   assert.equal(cv.skipped, 0);
 });
 
-test('the true structure has a smaller loss than the empty one; the target\'s error is the Markov-blanket argmax', () => {
+test('the true structure has a smaller loss than the empty one, and no larger error for a target', () => {
   const net = randomNetwork(11, 6, 2);
   const data = forwardSample(net, 2000, createRng(1));
   const truth = net.cpts.map((c) => [...c.parents]);
@@ -63,7 +64,9 @@ test('predict is the argmax of the full joint over the target, by enumeration', 
         });
         const best = joint.indexOf(Math.max(...joint));
         const got = predict(net, data, r, target);
-        if (got !== best) assert.ok(Math.abs(joint[got]! - joint[best]!) <= 1e-12 * joint[best]!, `seed ${seed} row ${r} target ${target}: ${joint}`);
+        // Ties (equal up to rounding) may go either way.
+        const tie = Math.abs(joint[got]! - joint[best]!) <= 1e-12 * joint[best]!;
+        assert.ok(got === best || tie, `seed ${seed} row ${r} target ${target}: ${joint}`);
       }
     }
   }
@@ -73,7 +76,8 @@ test('rows with a missing value are skipped in scoring, and rowsOf keeps the ord
   const net = randomNetwork(2, 3, 1);
   const data = forwardSample(net, 100, createRng(3));
   data.columns[1]![7] = -1;
-  const cv = crossValidate(data, (d) => d.attributes.map(() => []), { folds: 4, seed: 3, prior: { kind: 'bdeu', ess: 1 } });
+  const empty = (d: typeof data) => d.attributes.map(() => []);
+  const cv = crossValidate(data, empty, { folds: 4, seed: 3, prior: { kind: 'bdeu', ess: 1 } });
   assert.equal(cv.skipped, 1);
   assert.equal(cv.tested, 99);
   const sub = rowsOf(data, Int32Array.from([5, 2, 9]));

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chiSquareSurvival, independenceTest } from '../../../../server/src/engine/structure/independenceTests.js';
 import { pcStable, subsets } from '../../../../server/src/engine/structure/pcStable.js';
-import { Pdag, cpdagOf, dagExtension, hammingDistance, meekRules } from '../../../../server/src/engine/structure/pdag.js';
+import {
+  Pdag, cpdagOf, dagExtension, hammingDistance, meekRules,
+} from '../../../../server/src/engine/structure/pdag.js';
 import { BackgroundKnowledge } from '../../../../server/src/engine/structure/backgroundKnowledge.js';
 import { forwardSample } from '../../../../server/src/engine/forwardSampling.js';
 import { createRng } from '../../../../server/src/engine/random.js';
@@ -11,7 +13,8 @@ import type { CategoricalDataset } from '../../../../server/src/engine/categoric
 import { NO_SHARED } from '../../../support/shared.js';
 import { loadBif, randomNetwork } from '../../../support/networks.js';
 
-const close = (a: number, b: number, rel = 1e-10) => assert.ok(Math.abs(a - b) <= rel * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+const close = (a: number, b: number, rel = 1e-10) =>
+  assert.ok(Math.abs(a - b) <= rel * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
 
 /** Rows with (X, Y, Z) repeated by the counts of counts[z][x][y]. */
 function fromCounts(counts: number[][][]): CategoricalDataset {
@@ -21,7 +24,10 @@ function fromCounts(counts: number[][][]): CategoricalDataset {
   })));
   const values = (k: number) => Array.from({ length: k }, (_, i) => String(i));
   return {
-    attributes: [{ name: 'X', values: values(counts[0]!.length) }, { name: 'Y', values: values(2) }, { name: 'Z', values: values(counts.length) }],
+    attributes: [
+      { name: 'X', values: values(counts[0]!.length) }, { name: 'Y', values: values(2) },
+      { name: 'Z', values: values(counts.length) },
+    ],
     columns: cols.map((c) => Int32Array.from(c)), rowCount: cols[0]!.length,
   };
 }
@@ -151,10 +157,13 @@ test('PC-stable does not depend on the order of the columns', () => {
   if (!net) return void test.skip(NO_SHARED);
   const data = forwardSample(net, 3000, createRng(3));
   const perm = [5, 2, 7, 0, 3, 6, 1, 4];
-  const permuted: CategoricalDataset = { ...data, attributes: perm.map((i) => data.attributes[i]!), columns: perm.map((i) => data.columns[i]!) };
+  const permuted: CategoricalDataset = {
+    ...data, attributes: perm.map((i) => data.attributes[i]!), columns: perm.map((i) => data.columns[i]!),
+  };
   const a = pcStable(data, { alpha: 0.05 }), b = pcStable(permuted, { alpha: 0.05 });
-  const skeleton = (g: Pdag, names: string[]) => [...g.arcs(), ...g.edges()].map(([x, y]) => [names[x]!, names[y]!].sort().join('-')).sort();
-  assert.deepEqual(skeleton(b.graph, permuted.attributes.map((x) => x.name)), skeleton(a.graph, data.attributes.map((x) => x.name)));
+  const skeleton = (g: Pdag, d: CategoricalDataset) => [...g.arcs(), ...g.edges()]
+    .map(([x, y]) => [d.attributes[x]!.name, d.attributes[y]!.name].sort().join('-')).sort();
+  assert.deepEqual(skeleton(b.graph, permuted), skeleton(a.graph, data));
 });
 
 test('PC-stable on ASIA and ALARM samples: skeletons close to the truth (reported)', (t) => {
@@ -188,9 +197,11 @@ test('background knowledge: forbidden edges vanish, required arcs stay and orien
   assert.ok(tiers.graph.isArc(0, 2) && tiers.graph.isArc(1, 2));
   // Contradictions are errors naming the variables.
   const names = ['A', 'B', 'C', 'D'];
-  assert.throws(() => new BackgroundKnowledge(n, { require: [[0, 1]], forbid: [[0, 1]] }, names), /A -> B is both required and forbidden/);
-  assert.throws(() => new BackgroundKnowledge(n, { require: [[0, 1], [1, 2], [2, 0]] }, names), /cycle: B -> C -> A -> B/);
-  assert.throws(() => new BackgroundKnowledge(n, { require: [[2, 0]], tiers: [[0], [2]] }, names), /by the tiers/);
+  type Spec = ConstructorParameters<typeof BackgroundKnowledge>[1];
+  const knowing = (spec: Spec) => () => new BackgroundKnowledge(n, spec, names);
+  assert.throws(knowing({ require: [[0, 1]], forbid: [[0, 1]] }), /A -> B is both required and forbidden/);
+  assert.throws(knowing({ require: [[0, 1], [1, 2], [2, 0]] }), /cycle: B -> C -> A -> B/);
+  assert.throws(knowing({ require: [[2, 0]], tiers: [[0], [2]] }), /by the tiers/);
 });
 
 test('a DAG extension of a CPDAG is in its class: the CPDAG of the extension is the CPDAG (20 random DAGs)', () => {
