@@ -6,6 +6,8 @@ import {
   Pdag, cpdagOf, dagExtension, hammingDistance, meekRules,
 } from '../../../../server/src/engine/structure/pdag.js';
 import { BackgroundKnowledge } from '../../../../server/src/engine/structure/backgroundKnowledge.js';
+import { bootstrapCounts } from '../../../../server/src/engine/structure/bootstrap.js';
+import { crossValidate } from '../../../../server/src/engine/structure/crossValidation.js';
 import { forwardSample } from '../../../../server/src/engine/forwardSampling.js';
 import { createRng } from '../../../../server/src/engine/random.js';
 import type { BayesianNetwork } from '../../../../server/src/engine/network.js';
@@ -214,4 +216,18 @@ test('a DAG extension of a CPDAG is in its class: the CPDAG of the extension is 
     // Every arc of the CPDAG keeps its direction in the extension.
     for (const [a, b] of cpdag.arcs()) assert.ok(ext[b]!.includes(a));
   }
+});
+
+test('PC-stable, the bootstrap and cross-validation stop when cancelled', () => {
+  const net = colliderNetwork();
+  const data = forwardSample(net, 500, createRng(7));
+  let polls = 0;
+  const signal = { get aborted() { return ++polls > 3; } };
+  const r = pcStable(data, { signal });
+  assert.ok(r.cancelled);
+  assert.ok(r.tests <= 3, `${r.tests} tests after cancelling`);
+  const aborted = { aborted: true };
+  assert.ok(bootstrapCounts(data, () => new Pdag(4), { replicates: 5, seed: 1, signal: aborted }).cancelled);
+  const cv = crossValidate(data, () => [[], [], [], []], { folds: 5, seed: 1, prior: { kind: 'none' }, signal: aborted });
+  assert.ok(cv.cancelled);
 });
