@@ -1,5 +1,6 @@
 /** Learning results: EM traces, mixtures, naive Bayes classes, evaluations, learned structures, regressions. */
 import type { ClassifyResult, EvaluationResult, LearnedNetworkResult, LearningCurveResult, LeastSquaresResult, LogisticResult, MixtureResult, StructureResultEntry } from '../../../server/src/run/runResult.js';
+import type { NetworkEvaluationResult } from '../../../server/src/run/runResult.js';
 import { atLine, barChart, lineChart } from '../charts.js';
 import { h } from '../dom.js';
 import { num, prob } from '../format.js';
@@ -65,6 +66,20 @@ export function classifyView(e: ClassifyResult): HTMLElement[] {
   ], e.classes));
   if (e.ignored.length) out.push(h('p', {}, 'Ignored: ' + e.ignored.map((i) => `${i.attribute} = ${i.value} (${i.reason})`).join(', ')));
   return out;
+}
+
+/** `evaluate N on D folds k`: the expected loss, and the loss (and error) of each fold. */
+export function networkEvaluationView(e: NetworkEvaluationResult): HTMLElement[] {
+  const rows = e.foldLogLoss.map((loss, i) => ({ fold: i + 1, loss, error: e.foldError?.[i] }));
+  return [
+    h('p', {}, `Expected log-likelihood loss `, h('strong', { 'data-value': String(e.logLoss) }, num(e.logLoss, 4)),
+      ` nats per record${e.target ? ` · ${e.target} error ${num(e.error!, 4)}` : ''} · ${e.folds} folds, seed ${e.seed}`
+      + ` · ${e.how} · ${e.tested} records scored${e.skipped ? `, ${e.skipped} with a missing value not` : ''}`),
+    dataTable('fold losses', [
+      { title: 'fold', value: (r) => r.fold }, { title: 'log-likelihood loss', value: (r) => r.loss },
+      ...(e.target ? [{ title: `${e.target} error`, value: (r: (typeof rows)[number]) => r.error }] : []),
+    ], rows),
+  ];
 }
 
 export function evaluationView(e: EvaluationResult): HTMLElement[] {
