@@ -85,7 +85,7 @@ export const structureCommand: CliCommand = {
     const misplaced = (m === 'tabu' ? [] : ['tabu', 'patience'])
       .concat(m === 'k2' || m === 'pc' ? ['restarts', 'perturb'] : [])
       .concat(m === 'k2' ? [] : ['order', 'prune'])
-      .concat(m === 'pc' ? [] : ['alpha', 'test', 'max-conditioning'])
+      .concat(m === 'pc' ? ['max-parents'] : ['alpha', 'test', 'max-conditioning'])
       .concat((m === 'k2' || m === 'pc') && bootstrap === undefined ? ['seed'] : [])
       .filter((o) => values[o as keyof typeof values] !== undefined);
     if (misplaced.length) {

@@ -93,6 +93,7 @@ test('bayes structure: background knowledge flags; usage errors for misplaced or
   for (const [args, message] of [
     [['--method', 'pc', '--order', 'asia'], /--order does not apply to --method pc/],
     [['--method', 'hillclimb', '--alpha', '0.1'], /--alpha does not apply to --method hillclimb/],
+    [['--method', 'pc', '--max-parents', '2'], /--max-parents does not apply to --method pc/],
     [['--method', 'pc', '--alpha', '2'], /--alpha must be below 1/],
     [['--method', 'pc', '--test', 'fisher'], /--test must be g2/],
     [['--method', 'pc', '--require', 'asia-tub'], /--require takes arcs FROM->TO/],

@@ -30,7 +30,7 @@ export async function crossValidateNetwork(ctx: HandlerContext, q: A.EvaluateQue
   let data: CategoricalDataset, learn: (train: CategoricalDataset) => number[][] | undefined, how: string;
   if (search) {
     data = all;
-    const spec = searchSpecOf(search, all);
+    const spec = { ...searchSpecOf(search, all), signal: ctx.signal };
     learn = (train) => {
       const found = searchStructure(train, spec);
       return found.cancelled ? undefined : found.parents;
