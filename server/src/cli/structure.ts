@@ -39,6 +39,7 @@ Options:
   --bootstrap R      arc strength over R bootstrap resamples (Friedman): per pair the fraction of
                      replicates' CPDAGs with the pair adjacent, and of those the fraction with each
                      direction; then the averaged network at the threshold estimated from them
+                     (bnlearn's boot.strength, averaged.network); two worker threads
   --tabu N           tabu: how many recently visited structures may not be revisited (default 10)
   --patience N       tabu: steps allowed without a new best before stopping (default 10)
   --restarts N       hillclimb/tabu: N random restarts from the best so far, perturbed (default 0)
@@ -46,7 +47,7 @@ Options:
   --seed S           seed of the perturbations and of the bootstrap resamples (default 1)
   --order A,B,…      K2's node order, causes first (default: the column order)
   --max-parents N    at most N parents per node (default: no limit)
-  --score S          k2, bdeu or bic (default: k2 for k2, bic for hillclimb and tabu)
+  --score S          k2, bdeu or bic (default: k2 for k2, bic otherwise; pc reports a DAG of its class's)
   --ess N            BDeu's equivalent sample size (default 1)
   --prune            K2: drop parents whose removal raises the score after each node's search
   --reference NET.bif  report missing / extra / reversed arcs against NET's structure, each with
