@@ -78,7 +78,9 @@ class Builder {
       else if (s.kind === 'hypotheses') this.declareHypotheses(s, scope);
       else if (s.kind === 'network') this.declare(s.statements, s.name.text);
       else if (s.kind === 'learn' && s.structure) this.declareGlobal('network', s.model, s);
-      else if (s.kind === 'queryStatement' && s.query.form === 'strength') this.declareGlobal('network', s.query.model, s);
+      else if (s.kind === 'queryStatement' && s.query.form === 'strength') {
+        this.declareGlobal('network', s.query.model, s);
+      }
     }
     for (const s of statements) if (s.kind === 'data') this.declareColumns(s);
   }

@@ -73,7 +73,8 @@ export function networkEvaluationView(e: NetworkEvaluationResult): HTMLElement[]
   const rows = e.foldLogLoss.map((loss, i) => ({ fold: i + 1, loss, error: e.foldError?.[i] }));
   return [
     h('p', {}, `Expected log-likelihood loss `, h('strong', { 'data-value': String(e.logLoss) }, num(e.logLoss, 4)),
-      ` nats per record${e.target ? ` · ${e.target} error ${num(e.error!, 4)}` : ''} · ${e.folds} folds, seed ${e.seed}`
+      ` nats per record${e.target ? ` · ${e.target} error ${num(e.error!, 4)}` : ''}`
+      + ` · ${e.folds} folds, seed ${e.seed}`
       + ` · ${e.how} · ${e.tested} records scored${e.skipped ? `, ${e.skipped} with a missing value not` : ''}`),
     dataTable('fold losses', [
       { title: 'fold', value: (r) => r.fold }, { title: 'log-likelihood loss', value: (r) => r.loss },

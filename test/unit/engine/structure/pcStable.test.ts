@@ -228,6 +228,7 @@ test('PC-stable, the bootstrap and cross-validation stop when cancelled', () => 
   assert.ok(r.tests <= 3, `${r.tests} tests after cancelling`);
   const aborted = { aborted: true };
   assert.ok(bootstrapCounts(data, () => new Pdag(4), { replicates: 5, seed: 1, signal: aborted }).cancelled);
-  const cv = crossValidate(data, () => [[], [], [], []], { folds: 5, seed: 1, prior: { kind: 'none' }, signal: aborted });
+  const none = { kind: 'none' as const };
+  const cv = crossValidate(data, () => [[], [], [], []], { folds: 5, seed: 1, prior: none, signal: aborted });
   assert.ok(cv.cancelled);
 });
