@@ -98,6 +98,7 @@ variable Spin { a, b, c }
 network Beta { P(Coin) ~ Beta(2, 3) }
 network Experts { P(Coin) ~ experts { ann: 2 of 3, bob: 1 of 2 } }
 network Lists { P(Die) ~ Dirichlet([1, 2, 3]) }
+network Args { P(Die) ~ Dirichlet(1, 2, 3) }
 network Mest { P(Spin) ~ m_estimate(m: 4, p: [0.5, 0.25, 0.25]) }
 data Flips {
   Coin, Die, Spin
@@ -111,15 +112,18 @@ learn Beta from Flips
 learn Experts from Flips
 learn Lists from Flips
 learn Mest from Flips
+learn Args from Flips
 `;
   const result = await run(text);
   assert.deepEqual(problems(result), []);
-  const [beta, experts, lists, mest] = entries(result, 'learnedNetwork');
+  const [beta, experts, lists, mest, args] = entries(result, 'learnedNetwork');
   const near = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-12, `${a} vs ${b}`);
   near(cell(beta!.cpts, 'Coin', 'true'), (4 + 2) / (5 + 5));
   near(cell(experts!.cpts, 'Coin', 'true'), (4 + 3) / (5 + 5));
   near(cell(lists!.cpts, 'Die', 'one'), (5 + 1) / (5 + 6));
   near(cell(lists!.cpts, 'Die', 'three'), 3 / 11);
+  // Dirichlet(1, 2, 3) is the list written as arguments, not a symmetric Dirichlet(1).
+  for (const state of ['one', 'two', 'three']) near(cell(args!.cpts, 'Die', state), cell(lists!.cpts, 'Die', state));
   near(cell(mest!.cpts, 'Spin', 'a'), (5 + 2) / (5 + 4));
   near(cell(mest!.cpts, 'Spin', 'b'), 1 / 9);
   // The data's other columns are no variables of these networks: a word, not an error.
