@@ -6,6 +6,7 @@ import type { GradientOptions } from '../engine/gradientAscent.js';
 import { hasMissing, learnParameters, PARAMETER_METHODS, type ParameterMethod } from '../run/learnNetwork.js';
 import { meanTotalVariation } from '../engine/cptDistance.js';
 import { learnedNetworkData } from '../run/learningResults.js';
+import type { LearnedNetworkResult } from '../run/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, positiveOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile, readNetworkModel } from './networkFile.js';
@@ -104,11 +105,23 @@ export const learnCommand: CliCommand = {
   },
 };
 
+/** Why the log-likelihood is −∞: how many records score −∞, the first, and the rest's log-likelihood. */
+export function impossibleLines(i: NonNullable<LearnedNetworkResult['impossible']>, records: number, remedy: string): string[] {
+  return [
+    `${i.records} of ${records} records (${i.patterns} distinct) ${i.records === 1 ? 'has' : 'have'} probability 0 under the counted tables,`
+      + ' so the log-likelihood is -∞;'
+      + ` e.g. (${i.example}): ${i.reason}`,
+    `  counting gives 0 to a value combination that no record with the family fully observed shows; ${remedy} gives every record a probability`,
+    `log-likelihood of the other ${records - i.records} records ${i.otherLogLikelihood.toFixed(4)}`,
+  ];
+}
+
 function summary(r: ReturnType<typeof learnedNetworkData>, net: BayesianNetwork, distance: number | undefined, compare?: string, out?: string): string {
   const lines = [
     `${net.name}: ${net.variables.length} CPTs learned by ${r.method} from ${r.records} records (${r.patterns} distinct)` + (r.hidden.length ? `, hidden: ${r.hidden.join(', ')}` : ''),
-    `log-likelihood ${r.logLikelihood.toFixed(4)}` + (r.method === 'counting' ? '' : ` after ${r.iterations} iterations${r.converged ? ' (converged)' : ''}`),
+    `log-likelihood ${Number.isFinite(r.logLikelihood) ? r.logLikelihood.toFixed(4) : '-∞'}` + (r.method === 'counting' ? '' : ` after ${r.iterations} iterations${r.converged ? ' (converged)' : ''}`),
   ];
+  if (r.impossible) lines.push(...impossibleLines(r.impossible, r.records, '--prior laplace (or --method em)'));
   if (distance !== undefined) lines.push(`mean total-variation distance to ${compare}: ${distance.toFixed(4)}`);
   if (out) lines.push(`wrote ${out}`);
   return lines.join('\n') + '\n';

@@ -9,7 +9,7 @@
 import type { BayesianNetwork } from './network.js';
 import { cardinality } from './network.js';
 import type { CategoricalDataset } from './categoricalData.js';
-import { ExpectationStep } from './expectedCounts.js';
+import { ExpectationStep, type ImpossibleRecords } from './expectedCounts.js';
 import { NO_PRIOR, normaliseRows, statePseudoCounts, withTables, type Prior } from './cptLearning.js';
 import { createRng, type Rng } from './random.js';
 import { CancelledError, type CancelSignal } from './junctionTree.js';
@@ -51,6 +51,8 @@ export interface NetworkEmResult {
   runs: LearnRun[];
   /** Distinct record patterns: the E-step ran once per pattern per iteration. */
   patterns: number;
+  /** Counting only: records of probability 0 under the counted tables (logLikelihood is then −∞). */
+  impossible?: ImpossibleRecords;
 }
 
 /** EM's objective fell: a bug, not bad input (EM cannot go down). */

@@ -62,6 +62,16 @@ export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise
     return { results: [], diagnostics };
   }
   setLearnedNetwork(ctx, name, fit.network);
+  if (fit.impossible) {
+    const i = fit.impossible, records = data.data.rowCount;
+    diagnostics.push({
+      severity: 'warning', code: 'zero-probability-records', range: s.from.range,
+      message: `${i.records} of ${records} records (${i.patterns} distinct) ${i.records === 1 ? 'has' : 'have'} probability 0 under the counted tables, `
+        + `so the log-likelihood is -∞; e.g. (${i.example}): ${i.reason}. Counting gives 0 to a value combination that no record with the family `
+        + `fully observed shows; a prior (P(X | U) ~ Dirichlet(1)) or 'by em' gives every record a probability. `
+        + `The other ${records - i.records} records: log-likelihood ${i.otherLogLikelihood.toFixed(4)}`,
+    });
+  }
   const result: LearnedNetworkResult = {
     ...learnedNetworkData(method, data.data.rowCount, data.hidden, fit),
     range: s.range, source: ctx.source, headline: headline(name, method, data.data.rowCount, fit),
@@ -71,7 +81,7 @@ export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise
 
 function headline(name: string, method: ParameterMethod, records: number, fit: { logLikelihood: number; iterations: number; converged: boolean }): string {
   const how = method === 'counting' ? 'counting' : `${method}, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}`;
-  return `${name} · ${how} · ${records} records · log L = ${fit.logLikelihood.toFixed(4)}`;
+  return `${name} · ${how} · ${records} records · log L = ${Number.isFinite(fit.logLikelihood) ? fit.logLikelihood.toFixed(4) : '-∞'}`;
 }
 
 /** Explicit method, or EM when anything is unobserved, else counting. */

@@ -73,6 +73,11 @@ export interface LearnedNetworkResult extends ResultBase {
   /** Variables with no data at all (learned only through EM). */
   hidden: string[];
   cpts: Record<string, CptJson>;
+  /**
+   * Counting: records the counted tables give probability 0 (logLikelihood is then −∞), the
+   * first of them, why, and the log-likelihood of the other records.
+   */
+  impossible?: { records: number; patterns: number; example: string; reason: string; otherLogLikelihood: number };
 }
 
 /** `learn structure … by k2|hillclimb|tabu`: the arcs found, their score, and (if known) the true structure's differences. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ExpectationStep, ImpossibleDataError } from '../../../server/src/engine/expectedCounts.js';
+import { ExpectationStep, ImpossibleDataError, dataLogLikelihood } from '../../../server/src/engine/expectedCounts.js';
 import { networkEm, climbWithRestarts, randomTables, MonotonicityError } from '../../../server/src/engine/networkEm.js';
 import { gradientAscent } from '../../../server/src/engine/gradientAscent.js';
 import { learnCpts, familyStrides, countConfigurations } from '../../../server/src/engine/cptLearning.js';
@@ -105,6 +105,38 @@ test('cancellation stops EM and says so; impossible data is a clear error', (t) 
   const e = net.variables.findIndex((v) => v.name === 'either'), l = net.variables.findIndex((v) => v.name === 'lung');
   const bad = networkDataset(net.variables, net.variables.map((_, v) => Int32Array.from([v === e ? 1 : v === l ? 0 : -1])), 1);
   assert.throws(() => networkEm(net, bad, { start: 'given' }), (err: Error) => err instanceof ImpossibleDataError && /lung=yes/.test(err.message));
+});
+
+test('counting\'s log-likelihood report never throws: records of probability 0 are counted and explained', () => {
+  // A → B → C. Counted tables: P(a1) = 3/5, P(b1 | a1) = 1, P(b2 | a2) = 1, P(c2 | b1) = 1, P(c1 | b2) = 1,
+  // so (a1, ?, c1) needs P(c1 | b1) or P(b2 | a1), both 0; the others score 2 ln 3/5 + 2 ln 2/5.
+  const bin = (name: string) => ({ name, states: [`${name.toLowerCase()}1`, `${name.toLowerCase()}2`] });
+  const shape: BayesianNetwork = {
+    name: 'chain', variables: [bin('A'), bin('B'), bin('C')],
+    cpts: [{ child: 0, parents: [], table: new Float64Array(2) }, { child: 1, parents: [0], table: new Float64Array(4) }, { child: 2, parents: [1], table: new Float64Array(4) }],
+  };
+  const rows = [[0, 0, 1], [0, 0, 1], [1, 1, 0], [1, 1, 0], [0, -1, 0]];
+  const data = networkDataset(shape.variables, [0, 1, 2].map((c) => Int32Array.from(rows, (r) => r[c]!)), rows.length);
+  const counted = learnCpts(shape, data);
+  assert.throws(() => new ExpectationStep(counted, data).run(counted.cpts.map((c) => c.table)), ImpossibleDataError);
+  const report = dataLogLikelihood(counted, data);
+  assert.equal(report.logLikelihood, -Infinity);
+  assert.equal(report.impossible?.records, 1);
+  assert.equal(report.impossible?.example, 'A=a1, C=c1');
+  assert.match(report.impossible!.reason, /missing values/);
+  assert.ok(Math.abs(report.impossible!.otherLogLikelihood - (2 * Math.log(3 / 5) + 2 * Math.log(2 / 5))) < 1e-12);
+  // A complete record can only score 0 under tables that were not counted from it: the entry is named.
+  const rare = networkDataset(shape.variables, [0, 1, 2].map((c) => Int32Array.from([[0, 1, 0], [0, 1, 0], [1, 1, 0]], (r) => r[c]!)), 3);
+  const complete = dataLogLikelihood(counted, rare);
+  assert.equal(complete.impossible?.records, 2);
+  assert.equal(complete.impossible?.patterns, 1);
+  assert.equal(complete.impossible?.reason, 'P(B = b2 | A = a1) = 0');
+  assert.ok(Math.abs(complete.impossible!.otherLogLikelihood - (Math.log(2 / 5) + 0 + 0)) < 1e-12);
+  // Without impossible records it is the E-step's log-likelihood.
+  const fine = networkDataset(shape.variables, [0, 1, 2].map((c) => Int32Array.from(rows.slice(0, 4), (r) => r[c]!)), 4);
+  const ok = dataLogLikelihood(counted, fine);
+  assert.equal(ok.impossible, undefined);
+  assert.equal(ok.logLikelihood, new ExpectationStep(counted, fine).run(counted.cpts.map((c) => c.table)).logLikelihood);
 });
 
 test('the monotone invariant: MAP-EM with an m-estimate prior never lowers its objective, and a climb that falls is caught', (t) => {

@@ -130,6 +130,39 @@ learn Args from Flips
   assert.ok(problems(result, 'information').some(([code]) => code === 'unused-column'));
 });
 
+test('learn by counting: records of probability 0 are a warning with their count and reason; the tables are still learnt', async () => {
+  const result = await run(`variable A { a1, a2 }
+variable B { b1, b2 }
+variable C { c1, c2 }
+network Chain {
+  P(A) ~ Dirichlet(0)
+  P(B | A) ~ Dirichlet(0)
+  P(C | B) ~ Dirichlet(0)
+}
+data Rows {
+  A, B, C
+  a1, b1, c2
+  a1, b1, c2
+  a2, b2, c1
+  a2, b2, c1
+  a1, ?, c1
+}
+learn Chain from Rows by counting
+query P(A = a1) in Chain
+`);
+  assert.deepEqual(problems(result), []);
+  const [learnt] = entries(result, 'learnedNetwork');
+  assert.equal(learnt!.logLikelihood, -Infinity);
+  assert.equal(learnt!.impossible?.records, 1);
+  assert.match(learnt!.headline, /log L = -∞/);
+  assert.ok(Math.abs(learnt!.impossible!.otherLogLikelihood - (2 * Math.log(3 / 5) + 2 * Math.log(2 / 5))) < 1e-12);
+  const warning = problems(result, 'warning').find(([code]) => code === 'zero-probability-records');
+  assert.ok(warning, JSON.stringify(problems(result, 'warning')));
+  assert.equal(warning[1], 17);
+  assert.match(warning[2], /^1 of 5 records \(1 distinct\) has probability 0 under the counted tables, so the log-likelihood is -∞; e\.g\. \(A=a1, C=c1\)/);
+  assert.equal(cell(learnt!.cpts, 'A', 'a1'), 3 / 5);
+});
+
 test('bad learning input: clear diagnostics on the right line, never a crash', async () => {
   const text = `variable Die { one, two, three }
 network Bad { P(Die) ~ Beta(1, 1) }
