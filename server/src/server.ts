@@ -13,11 +13,11 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Session } from './run/session.js';
+import { Session } from './session.js';
 import { registerFeatures, featureCapabilities } from './features/index.js';
 import { RUN_COMMAND } from './features/codeLens.js';
 
-export { toLspDiagnostic } from './run/session.js';
+export { toLspDiagnostic } from './session.js';
 
 export { RUN_COMMAND };
 

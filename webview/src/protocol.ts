@@ -4,8 +4,8 @@
  * instead of misreading the result.
  */
 import type { Range } from '../../server/src/language/diagnostics.js';
-import type { RunResult } from '../../server/src/run/runResult.js';
-import { RUN_RESULT_VERSION } from '../../server/src/run/runResult.js';
+import type { RunResult } from '../../server/src/protocol/runResult.js';
+import { RUN_RESULT_VERSION } from '../../server/src/protocol/runResult.js';
 
 export { RUN_RESULT_VERSION };
 

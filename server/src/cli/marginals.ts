@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { posteriorMarginals, DEFAULT_BUDGET, type MarginalsOptions } from '../engine/inference.js';
+import { posteriorMarginals, DEFAULT_BUDGET, type MarginalsOptions } from '../engine/inference/marginals.js';
 import { namedTables, resolveEvidence } from '../run/namedEvidence.js';
-import type { NamedEvidence } from '../run/runResult.js';
+import type { NamedEvidence } from '../protocol/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { integerOption } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';

@@ -6,7 +6,7 @@
 import type { CodeLens } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
 import type { RunRecord } from '../run/runScheduler.js';
-import { summary } from '../run/session.js';
+import { summary } from '../session.js';
 
 /** The command any editor sends to run a model: arguments `[uri]`. */
 export const RUN_COMMAND = 'bayes.server.run';

@@ -4,7 +4,7 @@
  */
 import type { Connection, ServerCapabilities } from 'vscode-languageserver/node';
 import { CodeActionKind } from 'vscode-languageserver/node';
-import type { ParsedDocument, Session } from '../run/session.js';
+import type { ParsedDocument, Session } from '../session.js';
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
 import { codeLenses } from './codeLens.js';

@@ -5,13 +5,14 @@
  */
 import { allStatements, lineStarts, sliceRange, type BayesFile, type CheckEnvironment, type ExpectStmt, type Range, type Statement, type SymbolTable } from '../language/index.js';
 import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
-import type { ExpectResult, ResultEntry } from './runResult.js';
+import type { ExpectResult, ResultEntry } from '../protocol/runResult.js';
 import { handlerFor, handlerKey, type HandlerContext, type HandlerOutput, type RunnableStatement } from './handlers/index.js';
 import './handlers/all.js';
-import { networkResults } from './networks.js';
+import { networkResults } from './networkResults.js';
 import { comparisonHolds } from './compare.js';
 import { CompileError } from '../model/compileError.js';
 import { EngineError } from '../engine/engineError.js';
+import { CancelledError } from '../engine/cancellation.js';
 
 export interface ExecuteOptions {
   /** The document text: results quote their statement. */
@@ -47,6 +48,7 @@ export async function executeModel(ast: BayesFile, env: CheckEnvironment, option
     const output = await runStatement(context, comparison);
     out.results.push(...output.results);
     report(output.diagnostics);
+    if (output.diagnostics.some((d) => d.code === 'cancelled')) break;
   }
   if (!options.signal?.aborted) {
     const networks = networkResults({ ast, symbols: options.symbols, env, shared }, (range) => sliceRange(options.text, starts, range));
@@ -89,6 +91,7 @@ async function runStatement(context: HandlerContext, comparisonText: string): Pr
  * the range it names; anything else is our bug, said as such.
  */
 function failure(e: unknown, key: string, range: Range): Diagnostic {
+  if (e instanceof CancelledError) return { severity: 'warning', code: 'cancelled', message: `cancelled: this \`${key}\` and the statements after it did not run`, range };
   if (e instanceof CompileError) return { severity: 'error', code: 'compile-error', message: e.message, range: e.range ?? range };
   if (e instanceof EngineError) return { severity: 'error', code: 'engine-error', message: e.message, range };
   return { severity: 'error', code: 'internal-error', message: `\`${key}\` failed: ${(e as Error).message}`, range };

@@ -4,7 +4,7 @@
  */
 import { parseDocument, check, type CheckEnvironment, type ParseResult, type SymbolTable } from '../language/index.js';
 import type { Diagnostic } from '../language/diagnostics.js';
-import { RUN_RESULT_VERSION, type RunResult } from './runResult.js';
+import { RUN_RESULT_VERSION, type RunResult } from '../protocol/runResult.js';
 import { executeModel } from './execute.js';
 
 export interface CheckedDocument {

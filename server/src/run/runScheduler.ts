@@ -6,11 +6,11 @@
  */
 import type { Connection, WorkDoneProgressServerReporter } from 'vscode-languageserver/node';
 import type { Diagnostic } from '../language/diagnostics.js';
-import { RUN_RESULT_VERSION, type RunResult } from './runResult.js';
+import { RUN_RESULT_VERSION, type RunResult } from '../protocol/runResult.js';
 import { startRunJob, type RunJob, type RunOutcome } from './runJob.js';
 import { RunCache } from './runCache.js';
-import { nodeEnvironment, type NodeEnvironmentOptions } from './nodeEnvironment.js';
-import type { BayesSettings } from './settings.js';
+import { nodeEnvironment, type NodeEnvironmentOptions } from '../workspace/files.js';
+import type { BayesSettings } from '../workspace/settings.js';
 import type { CheckedDocument } from './pipeline.js';
 
 /** What a run needs to know about the document, gathered by the session. */

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { makeNonce, panelHtml } from '../../../client/src/panelHtml.js';
 import { RUN_RESULT_VERSION, type HostMessage, type WebviewMessage } from '../../../webview/src/protocol.js';
-import type { RunResult } from '../../../server/src/run/runResult.js';
+import type { RunResult } from '../../../server/src/protocol/runResult.js';
 import { repoRoot } from '../../support/shared.js';
 import { launchChromium } from '../../support/chromium.js';
 export { CHROMIUM } from '../../support/chromium.js';

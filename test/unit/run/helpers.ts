@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runText } from '../../../server/src/run/pipeline.js';
-import { nodeEnvironment } from '../../../server/src/run/nodeEnvironment.js';
-import type { ResultEntry, RunResult } from '../../../server/src/run/runResult.js';
+import { nodeEnvironment } from '../../../server/src/workspace/files.js';
+import type { ResultEntry, RunResult } from '../../../server/src/protocol/runResult.js';
 import { repoRoot, sharedData } from '../../support/shared.js';
 import { close as closeWithin } from '../../support/close.js';
 

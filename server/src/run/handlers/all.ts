@@ -16,7 +16,7 @@ import './gibbs.js';
 import './classify.js';
 import './evaluate.js';
 import './accuracy.js';
-import './learning_curve.js';
+import './learningCurve.js';
 import './mean.js';
 import './mode.js';
 import './interval.js';

@@ -1,7 +1,7 @@
 /** `query bic Trees given D`: likelihood, tree code, MDL and BIC of each tree (Poole §10.2.3–4). The value is the tree of smallest BIC. */
 import type * as A from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
-import type { TreeScoresResult } from '../runResult.js';
+import type { TreeScoresResult } from '../../protocol/runResult.js';
 import { registerHandler } from './index.js';
 import { fmt, queryOf } from '../learning/queryParts.js';
 import { hypothesisSpace } from '../learning/hypothesisSpace.js';

@@ -6,9 +6,9 @@
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
-import { classifyNaiveBayes, type IgnoredValue, type NaiveBayesModel } from '../../engine/naiveBayes.js';
+import { classifyNaiveBayes, type IgnoredValue, type NaiveBayesModel } from '../../engine/classifiers/naiveBayes.js';
 import { CompileError } from '../../model/compileError.js';
-import type { ClassifyFactor, ClassifyResult } from '../runResult.js';
+import type { ClassifyFactor, ClassifyResult } from '../../protocol/runResult.js';
 import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { classifierDecl, naiveBayesClassifier } from '../classifiers.js';
 import { classifyTextInstance } from '../textClassifiers.js';

@@ -3,7 +3,7 @@ import type { QueryStmt, ExpectStmt, EstimateQuery } from '../../language/ast.js
 import { CompileError } from '../../model/compileError.js';
 import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { estimateOf, learnedMixture } from '../mixtures.js';
-import type { EstimateResult } from '../runResult.js';
+import type { EstimateResult } from '../../protocol/runResult.js';
 
 function estimate(ctx: HandlerContext): HandlerOutput {
   const q = (ctx.statement as QueryStmt | ExpectStmt).query as EstimateQuery;

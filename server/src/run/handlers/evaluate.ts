@@ -4,7 +4,7 @@
  * The value is the accuracy. Without split, folds or on: split 2/3, seed 1.
  */
 import type * as A from '../../language/ast.js';
-import type { EvaluationPlan } from '../../engine/evaluation.js';
+import type { EvaluationPlan } from '../../engine/classifiers/evaluation.js';
 import { registerHandler } from './index.js';
 import { evaluateOn, evaluateOwn, evaluationAnswer } from '../learning/evaluationQueries.js';
 import { queryOf, seedOption } from '../learning/queryParts.js';

@@ -1,8 +1,8 @@
 /** `query gibbs V over H { seed, samples }`: classify with `samples` hypotheses (default 1) drawn by P(h|D), seed 1 unless given. */
 import type * as A from '../../language/ast.js';
-import { gibbsClassify } from '../../engine/gibbsAlgorithm.js';
-import { argmax } from '../../engine/logMath.js';
-import type { GibbsResultEntry } from '../runResult.js';
+import { gibbsClassify } from '../../engine/hypotheses/gibbsAlgorithm.js';
+import { argmax } from '../../engine/math/logMath.js';
+import type { GibbsResultEntry } from '../../protocol/runResult.js';
 import { registerHandler } from './index.js';
 import { hypothesisPredictions } from '../learning/optimal.js';
 import { numberOption, queryOf, seedOption } from '../learning/queryParts.js';

@@ -5,9 +5,9 @@
  */
 import type * as A from '../../language/ast.js';
 import { variableIndexMap } from '../../engine/network.js';
-import { dSeparated } from '../../engine/dSeparation.js';
+import { dSeparated } from '../../engine/inference/dSeparation.js';
 import { CompileError } from '../../model/compileError.js';
-import type { IndependenceResult } from '../runResult.js';
+import type { IndependenceResult } from '../../protocol/runResult.js';
 import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { networkScope, variableIndex } from '../networkScope.js';
 

@@ -7,7 +7,7 @@
  */
 import type { BayesFile, CheckEnvironment, ExpectStmt, LearnStmt, Query, QueryForm, QueryStmt, SymbolTable } from '../../language/index.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
-import type { ResultEntry } from '../runResult.js';
+import type { ResultEntry } from '../../protocol/runResult.js';
 
 export type HandlerKey = 'learn' | 'learn structure' | `query ${QueryForm}`;
 export type RunnableStatement = LearnStmt | QueryStmt | ExpectStmt;

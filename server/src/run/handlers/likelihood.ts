@@ -1,7 +1,7 @@
 /** `query likelihood h given D`: P(D|h) of one hypothesis (a tree, or an explicit h with tables P(X | H)), also in bits. */
 import type * as A from '../../language/ast.js';
-import { bitsOfLogProbability } from '../../engine/mdl.js';
-import type { LikelihoodResult } from '../runResult.js';
+import { bitsOfLogProbability } from '../../engine/hypotheses/mdl.js';
+import type { LikelihoodResult } from '../../protocol/runResult.js';
 import { registerHandler } from './index.js';
 import { fmt, queryOf } from '../learning/queryParts.js';
 import { hypothesisEntry, scoredHypotheses } from '../learning/hypothesisSpace.js';

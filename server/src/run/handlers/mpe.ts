@@ -4,9 +4,9 @@
  * that assignment as text: `Storm = false, Lightning = true, …` in the network's order.
  */
 import type * as A from '../../language/ast.js';
-import { mostProbableExplanation } from '../../engine/mpe.js';
-import { ImpossibleEvidenceError } from '../../engine/junctionTree.js';
-import type { MpeResultEntry } from '../runResult.js';
+import { mostProbableExplanation } from '../../engine/inference/mpe.js';
+import { ImpossibleEvidenceError } from '../../engine/inference/junctionTree.js';
+import type { MpeResultEntry } from '../../protocol/runResult.js';
 import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { networkScope, scopedEvidence } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';

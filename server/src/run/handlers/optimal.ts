@@ -1,7 +1,7 @@
 /** `query optimal V over H`: the Bayes optimal classification argmax_v Σ_h P(v|h) P(h|D). */
 import type * as A from '../../language/ast.js';
-import { bayesOptimal } from '../../engine/bayesOptimal.js';
-import type { OptimalResult } from '../runResult.js';
+import { bayesOptimal } from '../../engine/hypotheses/bayesOptimal.js';
+import type { OptimalResult } from '../../protocol/runResult.js';
 import { registerHandler } from './index.js';
 import { hypothesisPredictions } from '../learning/optimal.js';
 import { fmt, queryOf } from '../learning/queryParts.js';

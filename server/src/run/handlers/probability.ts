@@ -6,9 +6,9 @@
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import { variableIndexMap, type BayesianNetwork } from '../../engine/network.js';
-import { posteriorQuery } from '../../engine/inference.js';
+import { posteriorQuery } from '../../engine/inference/marginals.js';
 import { CompileError } from '../../model/compileError.js';
-import type { ProbabilityResult } from '../runResult.js';
+import type { ProbabilityResult } from '../../protocol/runResult.js';
 import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
 import { answerDiagnostics, inferenceInfo, inferenceOptions } from '../inferenceOptions.js';

@@ -5,8 +5,8 @@
  */
 import type * as A from '../../language/ast.js';
 import { MISSING, type CategoricalDataset } from '../../engine/categoricalData.js';
-import { naiveBayesPosteriors, trainNaiveBayes } from '../../engine/naiveBayes.js';
-import type { FitPredict } from '../../engine/evaluation.js';
+import { naiveBayesPosteriors, trainNaiveBayes } from '../../engine/classifiers/naiveBayes.js';
+import type { FitPredict } from '../../engine/classifiers/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
 import { EngineError } from '../../engine/engineError.js';
 import type { HandlerContext } from '../handlers/index.js';
