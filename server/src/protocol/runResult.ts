@@ -134,12 +134,16 @@ export interface EstimateResult extends ResultBase {
 
 /** How a belief-network answer was computed; sampled answers carry standard errors. */
 export interface InferenceInfo {
-  method: 'exact' | 'lw' | 'gibbs';
+  method: 'exact' | 'lw' | 'gibbs' | 'rejection';
   /** Largest clique table (entries) exact inference needs, and the budget it was held to. */
   cost: number;
   budget: number;
   samples?: number;
   seed?: number;
+  /** Rejection sampling: samples consistent with the evidence, and accepted / samples (≈ P(e)) with its standard error. */
+  accepted?: number;
+  acceptanceRate?: number;
+  acceptanceStderr?: number;
   /** Set when a sampler answered because exact inference was over the budget. */
   note?: string;
 }
