@@ -30,7 +30,7 @@ Options:
   --iterations N    iteration cap for em/gradient (default 100)
   --tolerance T     stop when the log-likelihood per record improves by less (default 1e-6)
   --restarts N      random starts for em/gradient; the best is kept (default 1)
-  --rate η          initial learning rate for gradient (default 0.05)
+  --rate η          initial learning rate of gradient's natural-gradient step (default 1; a line search adapts it)
   --compare REF.bif print the mean total-variation distance of the learned CPTs to REF's
   --out FILE        write the learned network: FILE.bayes as .bayes text, otherwise BIF
   --progress        print each iteration's log-likelihood to stderr (em/gradient)
@@ -56,7 +56,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'
 /** The learning options; the prior only when --prior is given (a .bayes model's own priors apply otherwise). */
 function learningOptions(values: Values): GradientOptions {
   const tolerance = positiveOption('tolerance', values.tolerance, 1e-6, true);
-  const learningRate = positiveOption('rate', values.rate, 0.05);
+  const learningRate = positiveOption('rate', values.rate, 1);
   return {
     ...(values.prior !== undefined ? { prior: parsePrior(values.prior) } : {}), tolerance, learningRate,
     seed: integerOption('seed', values.seed, 1), maxIterations: integerOption('iterations', values.iterations, 100),

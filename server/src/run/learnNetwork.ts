@@ -53,7 +53,7 @@ export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise
   const fit = learnParameters(net, data.data, method, {
     prior: declaredPrior(ctx.ast, ctx.symbols, name, net), start: 'given', maxIterations,
     tolerance: options.number('tolerance', 1e-6, { min: 0 }), seed: options.number('seed', 1, { integer: true, min: 0 }),
-    restarts: options.number('restarts', 1, { integer: true, min: 1 }), learningRate: options.number('rate', 0.05, { positive: true }),
+    restarts: options.number('restarts', 1, { integer: true, min: 1 }), learningRate: options.number('rate', 1, { positive: true }),
     signal: ctx.signal,
     onProgress: (p) => ctx.onProgress?.(Math.min(1, p.iteration / maxIterations), `${method} on ${name}: iteration ${p.iteration}, log-likelihood ${p.logLikelihood.toFixed(4)}`),
   });
