@@ -106,12 +106,15 @@ export const learnCommand: CliCommand = {
 };
 
 /** Why the log-likelihood is −∞: how many records score −∞, the first, and the rest's log-likelihood. */
-export function impossibleLines(i: NonNullable<LearnedNetworkResult['impossible']>, records: number, remedy: string): string[] {
+export function impossibleLines(
+  i: NonNullable<LearnedNetworkResult['impossible']>, records: number, remedy: string,
+): string[] {
   return [
-    `${i.records} of ${records} records (${i.patterns} distinct) ${i.records === 1 ? 'has' : 'have'} probability 0 under the counted tables,`
-      + ' so the log-likelihood is -∞;'
+    `${i.records} of ${records} records (${i.patterns} distinct) ${i.records === 1 ? 'has' : 'have'} probability 0`
+      + ' under the counted tables, so the log-likelihood is -∞;'
       + ` e.g. (${i.example}): ${i.reason}`,
-    `  counting gives 0 to a value combination that no record with the family fully observed shows; ${remedy} gives every record a probability`,
+    '  counting gives 0 to a value combination that no record with the family fully observed shows;'
+      + ` ${remedy} gives every record a probability`,
     `log-likelihood of the other ${records - i.records} records ${i.otherLogLikelihood.toFixed(4)}`,
   ];
 }
@@ -119,7 +122,8 @@ export function impossibleLines(i: NonNullable<LearnedNetworkResult['impossible'
 function summary(r: ReturnType<typeof learnedNetworkData>, net: BayesianNetwork, distance: number | undefined, compare?: string, out?: string): string {
   const lines = [
     `${net.name}: ${net.variables.length} CPTs learned by ${r.method} from ${r.records} records (${r.patterns} distinct)` + (r.hidden.length ? `, hidden: ${r.hidden.join(', ')}` : ''),
-    `log-likelihood ${Number.isFinite(r.logLikelihood) ? r.logLikelihood.toFixed(4) : '-∞'}` + (r.method === 'counting' ? '' : ` after ${r.iterations} iterations${r.converged ? ' (converged)' : ''}`),
+    `log-likelihood ${Number.isFinite(r.logLikelihood) ? r.logLikelihood.toFixed(4) : '-∞'}`
+      + (r.method === 'counting' ? '' : ` after ${r.iterations} iterations${r.converged ? ' (converged)' : ''}`),
   ];
   if (r.impossible) lines.push(...impossibleLines(r.impossible, r.records, '--prior laplace (or --method em)'));
   if (distance !== undefined) lines.push(`mean total-variation distance to ${compare}: ${distance.toFixed(4)}`);

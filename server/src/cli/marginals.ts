@@ -50,16 +50,18 @@ ${NETWORK_FILE_USAGE}`,
       io.out(JSON.stringify({
         network: net.name, evidence: named, method: answer.method, marginals,
         ...(stderr ? { stderr, samples: answer.samples, seed: answer.seed } : { logEvidence: answer.logEvidence }),
-        ...(answer.accepted !== undefined
-          ? { accepted: answer.accepted, acceptanceRate: answer.acceptanceRate, acceptanceStderr: answer.acceptanceStderr } : {}),
+        ...(answer.accepted !== undefined ? {
+          accepted: answer.accepted, acceptanceRate: answer.acceptanceRate, acceptanceStderr: answer.acceptanceStderr,
+        } : {}),
         cost: answer.cost, budget: answer.budget, ...(answer.note ? { note: answer.note } : {}),
       }, null, 1) + '\n');
       return 0;
     }
     io.out(`${net.name}: ${answer.method}${answer.samples ? ` (${answer.samples} samples, seed ${answer.seed})` : ''}\n`);
     if (answer.accepted !== undefined) {
-      io.out(`accepted ${answer.accepted} of ${answer.samples} samples: acceptance rate ${answer.acceptanceRate!.toFixed(6)}`
-        + ` ±${answer.acceptanceStderr!.toFixed(6)} (an estimate of P(evidence))\n`);
+      io.out(`accepted ${answer.accepted} of ${answer.samples} samples: `
+        + `acceptance rate ${answer.acceptanceRate!.toFixed(6)} ±${answer.acceptanceStderr!.toFixed(6)}`
+        + ' (an estimate of P(evidence))\n');
     }
     for (const [v, dist] of Object.entries(marginals)) {
       const cells = Object.entries(dist).map(([s, p]) => `${s} ${p.toFixed(6)}${stderr ? ` ±${stderr[v]![s]!.toFixed(6)}` : ''}`);

@@ -63,10 +63,12 @@ export const SIGNATURES: Record<string, Signature> = {
   linear: { label: 'linear(formula)', doc: 'Linear functions; h_ML is least squares under normal noise (§6.4).', parameters: [{ name: 'formula', doc: 'd ~ x1 + x2' }] },
   logistic: {
     label: 'logistic(formula, method: newton|gradient)',
-    doc: 'Logistic functions; h_ML maximises the cross-entropy likelihood (§6.5), by Newton\'s method or gradient ascent (eq. 6.15).',
+    doc: 'Logistic functions; h_ML maximises the cross-entropy likelihood (§6.5), '
+      + 'by Newton\'s method or gradient ascent (eq. 6.15).',
     parameters: [
       { name: 'formula', doc: 'd ~ x1 + x2' }, { name: 'method', doc: 'newton (default) or gradient (eq. 6.15)' },
-      { name: 'seed', doc: 'gradient: seed of the small random starting weights' }, { name: 'rate', doc: 'gradient: the learning rate η' },
+      { name: 'seed', doc: 'gradient: seed of the small random starting weights' },
+      { name: 'rate', doc: 'gradient: the learning rate η' },
     ],
   },
   em: {

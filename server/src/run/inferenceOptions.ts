@@ -23,7 +23,10 @@ export function inferenceOptions(using: A.Name | undefined, options: A.Options |
   const out: MarginalsOptions = { method: 'auto', ...(signal ? { signal } : {}) };
   if (using) {
     const method = METHODS[using.text];
-    if (!method) throw new CompileError(`'${using.text}' inference is not available: use exact, likelihood_weighting, gibbs or rejection`, using.range);
+    if (!method) {
+      const methods = 'exact, likelihood_weighting, gibbs or rejection';
+      throw new CompileError(`'${using.text}' inference is not available: use ${methods}`, using.range);
+    }
     out.method = method;
   }
   for (const entry of options?.entries ?? []) {
@@ -80,7 +83,8 @@ export function inferenceInfo(answer: {
 }): InferenceInfo {
   const { method, cost, budget, samples, seed, note, accepted, acceptanceRate, acceptanceStderr } = answer;
   return {
-    method, cost, budget, ...(samples !== undefined ? { samples } : {}), ...(seed !== undefined ? { seed } : {}), ...(note ? { note } : {}),
+    method, cost, budget,
+    ...(samples !== undefined ? { samples } : {}), ...(seed !== undefined ? { seed } : {}), ...(note ? { note } : {}),
     ...(accepted !== undefined ? { accepted, acceptanceRate: acceptanceRate!, acceptanceStderr: acceptanceStderr! } : {}),
   };
 }

@@ -62,9 +62,11 @@ export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise
     const i = fit.impossible, records = data.data.rowCount;
     diagnostics.push({
       severity: 'warning', code: 'zero-probability-records', range: s.from.range,
-      message: `${i.records} of ${records} records (${i.patterns} distinct) ${i.records === 1 ? 'has' : 'have'} probability 0 under the counted tables, `
-        + `so the log-likelihood is -∞; e.g. (${i.example}): ${i.reason}. Counting gives 0 to a value combination that no record with the family `
-        + `fully observed shows; a prior (P(X | U) ~ Dirichlet(1)) or 'by em' gives every record a probability. `
+      message: `${i.records} of ${records} records (${i.patterns} distinct) `
+        + `${i.records === 1 ? 'has' : 'have'} probability 0 `
+        + `under the counted tables, so the log-likelihood is -∞; e.g. (${i.example}): ${i.reason}. `
+        + 'Counting gives 0 to a value combination that no record with the family fully observed shows; '
+        + `a prior (P(X | U) ~ Dirichlet(1)) or 'by em' gives every record a probability. `
         + `The other ${records - i.records} records: log-likelihood ${i.otherLogLikelihood.toFixed(4)}`,
     });
   }
@@ -77,7 +79,8 @@ export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise
 
 function headline(name: string, method: ParameterMethod, records: number, fit: { logLikelihood: number; iterations: number; converged: boolean }): string {
   const how = method === 'counting' ? 'counting' : `${method}, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}`;
-  return `${name} · ${how} · ${records} records · log L = ${Number.isFinite(fit.logLikelihood) ? fit.logLikelihood.toFixed(4) : '-∞'}`;
+  const logL = Number.isFinite(fit.logLikelihood) ? fit.logLikelihood.toFixed(4) : '-∞';
+  return `${name} · ${how} · ${records} records · log L = ${logL}`;
 }
 
 /** Explicit method, or EM when anything is unobserved, else counting. */

@@ -41,7 +41,9 @@ export function statePseudoCountsOf(prior: A.Call | A.Experts, states: readonly 
       // Dirichlet(α): α for every state; Dirichlet(a1, …, ak) or Dirichlet([a1, …, ak]): one per state.
       const mismatch = dirichletMismatch(prior, states);
       if (mismatch) throw new CompileError(mismatch.message, mismatch.range);
-      if (args.length === k && args.length > 1) return args.map((a) => number(a, 'Dirichlet(a1, …, ak) takes numbers'));
+      if (args.length === k && args.length > 1) {
+        return args.map((a) => number(a, 'Dirichlet(a1, …, ak) takes numbers'));
+      }
       return perState(args[0], k, 'Dirichlet(α) takes one number, or one per state');
     case 'm_estimate': {
       const m = number(named(prior, 'm'), 'm_estimate needs m: a positive number');

@@ -45,7 +45,9 @@ function damped(g: number): number {
   return g <= 1 ? g : 1 + Math.log(g);
 }
 
-export function gradientAscent(net: BayesianNetwork, data: CategoricalDataset, options: GradientOptions = {}): NetworkEmResult {
+export function gradientAscent(
+  net: BayesianNetwork, data: CategoricalDataset, options: GradientOptions = {},
+): NetworkEmResult {
   const initial = options.learningRate ?? 1;
   if (!(initial > 0)) throw new EngineError(`the learning rate must be positive, not ${initial}`);
   const stepper = (): Stepper => {
@@ -53,7 +55,8 @@ export function gradientAscent(net: BayesianNetwork, data: CategoricalDataset, o
     return {
       next(n, tables, counts, prior) {
         eta = Math.min(eta * 1.5, Math.max(MAX_RATE, initial));
-        return tables.map((t, v) => naturalGradientStep(t, counts[v]!, cardinality(n, v), statePseudoCounts(prior, n, v), eta));
+        return tables.map((t, v) =>
+          naturalGradientStep(t, counts[v]!, cardinality(n, v), statePseudoCounts(prior, n, v), eta));
       },
       shrink() { eta /= 2; return eta > 1e-12; },
       settled: () => eta >= Math.min(initial, MAX_RATE) / 2,
@@ -66,7 +69,9 @@ export function gradientAscent(net: BayesianNetwork, data: CategoricalDataset, o
  * One step on a table: per row, log w_j += η (c_j + α_j) / (N w_j), then normalised (softmax).
  * A row with no expected count (its parent configuration never occurs) has no gradient and stays.
  */
-export function naturalGradientStep(t: Float64Array, c: Float64Array, k: number, alpha: readonly number[], eta: number): Float64Array {
+export function naturalGradientStep(
+  t: Float64Array, c: Float64Array, k: number, alpha: readonly number[], eta: number,
+): Float64Array {
   const out = new Float64Array(t.length);
   const exponent = new Float64Array(k);
   for (let r = 0; r < t.length; r += k) {

@@ -13,7 +13,10 @@ import type { BayesianNetwork } from '../network.js';
 import { createRng } from '../random.js';
 import type { Evidence } from '../inference/junctionTree.js';
 import { CancelledError } from '../cancellation.js';
-import { drawFromRow, flatten, NoConsistentSampleError, observedStates, perVariable, rowOf, type SampledMarginals, type SamplerOptions } from './sampledNetwork.js';
+import {
+  drawFromRow, flatten, NoConsistentSampleError, observedStates, perVariable, rowOf,
+  type SampledMarginals, type SamplerOptions,
+} from './sampledNetwork.js';
 
 export interface RejectionMarginals extends SampledMarginals {
   /** Samples consistent with the evidence: the marginals are their frequencies. */
@@ -28,13 +31,16 @@ export class NoAcceptedSampleError extends NoConsistentSampleError {
   constructor(readonly samples: number) {
     super('rejection sampling');
     // 1 − (1 − p)^n ≥ 0.95 needs p ≥ about 3/n: below that, seeing none is likely.
-    this.message = `rejection sampling: no sample was consistent with the evidence, none of the ${samples} drawn, so there is `
-      + `no estimate: P(e) is 0, or below about ${(3 / samples).toPrecision(2)} (where seeing none is likely); draw more samples, `
+    this.message = 'rejection sampling: no sample was consistent with the evidence, '
+      + `none of the ${samples} drawn, so there is no estimate: P(e) is 0, or below about `
+      + `${(3 / samples).toPrecision(2)} (where seeing none is likely); draw more samples, `
       + 'or use likelihood_weighting or exact inference';
   }
 }
 
-export function rejectionSampling(net: BayesianNetwork, evidence: Evidence, options: SamplerOptions = {}): RejectionMarginals {
+export function rejectionSampling(
+  net: BayesianNetwork, evidence: Evidence, options: SamplerOptions = {},
+): RejectionMarginals {
   const flat = flatten(net);
   const { samples = 10000, seed = 1, signal } = options;
   const rng = createRng(seed);
@@ -58,5 +64,6 @@ export function rejectionSampling(net: BayesianNetwork, evidence: Evidence, opti
   const marginals = counts.map((c) => c.map((k) => k / accepted));
   const stderr = marginals.map((m) => m.map((p) => Math.sqrt((p * (1 - p)) / accepted)));
   const acceptanceRate = accepted / samples;
-  return { marginals, stderr, samples, accepted, acceptanceRate, acceptanceStderr: Math.sqrt((acceptanceRate * (1 - acceptanceRate)) / samples) };
+  const acceptanceStderr = Math.sqrt((acceptanceRate * (1 - acceptanceRate)) / samples);
+  return { marginals, stderr, samples, accepted, acceptanceRate, acceptanceStderr };
 }

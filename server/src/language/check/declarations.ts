@@ -65,8 +65,9 @@ function checkGenerator(ctx: CheckContext, generator: A.Generator): void {
   const logistic = call.callee.text === 'logistic';
   checkArgs(ctx, call, { positional: 1, named: logistic ? ['data', ...SIGMOID_OPTIONS] : ['data'] });
   const method = logistic ? call.args.find((a) => a.name?.text === 'method')?.value : undefined;
-  if (method?.kind === 'ref' && !method.member && !method.columns) checkChoice(ctx, method.name, SIGMOID_METHODS, 'a way to fit a sigmoid unit');
-  else if (method) ctx.report.error('unknown-option', `method: is ${SIGMOID_METHODS.join(' or ')}`, method.range);
+  if (method?.kind === 'ref' && !method.member && !method.columns) {
+    checkChoice(ctx, method.name, SIGMOID_METHODS, 'a way to fit a sigmoid unit');
+  } else if (method) ctx.report.error('unknown-option', `method: is ${SIGMOID_METHODS.join(' or ')}`, method.range);
   const formula = call.args.find((a) => !a.name)?.value;
   if (formula?.kind !== 'formula') {
     ctx.report.error('arguments', `${call.callee.text} needs a formula: ${call.callee.text}(d ~ x1 + x2)`, call.range);

@@ -37,7 +37,9 @@ function checkDirichletStates(ctx: CheckContext, prior: A.Call, states: readonly
  * `Dirichlet(α)` is α for every state; `Dirichlet(a1, …, ak)` or `Dirichlet([a1, …, ak])` one per
  * state. A count of numbers that is neither is a mistake (the checker and the run say it alike).
  */
-export function dirichletMismatch(prior: A.Call, states: readonly string[]): { message: string; range: A.Call['range'] } | undefined {
+export function dirichletMismatch(
+  prior: A.Call, states: readonly string[],
+): { message: string; range: A.Call['range'] } | undefined {
   const args = prior.args.filter((a) => !a.name);
   const list = args.length === 1 && args[0]!.value.kind === 'list' ? args[0]!.value : undefined;
   const given = list?.kind === 'list' ? list.items.length : args.length;

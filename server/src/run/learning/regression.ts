@@ -6,7 +6,9 @@
  */
 import type * as A from '../../language/ast.js';
 import { leastSquares } from '../../engine/hypotheses/leastSquares.js';
-import { logisticNewton, sigmoidGradientAscent, type GradientOptions as SigmoidGradientOptions } from '../../engine/hypotheses/sigmoidUnit.js';
+import {
+  logisticNewton, sigmoidGradientAscent, type GradientOptions as SigmoidGradientOptions,
+} from '../../engine/hypotheses/sigmoidUnit.js';
 import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
 import type { LeastSquaresResult, LogisticResult } from '../../protocol/runResult.js';
@@ -22,7 +24,9 @@ function formulaOf(space: A.HypothesesDecl): { response: string; terms: string[]
   const call = space.generator!.call;
   const positional = call.args.filter((a) => !a.name);
   const formula = positional[0]?.value;
-  if (positional.length !== 1 || formula?.kind !== 'formula') throw new CompileError(`${call.callee.text}(d ~ x1 + x2): one formula`, call.range);
+  if (positional.length !== 1 || formula?.kind !== 'formula') {
+    throw new CompileError(`${call.callee.text}(d ~ x1 + x2): one formula`, call.range);
+  }
   const name = (e: A.Expr) => {
     if (e.kind !== 'ref' || e.member || e.columns) throw new CompileError('a formula names columns of the data', e.range);
     return e.name.text;
@@ -48,7 +52,9 @@ export async function regressionAnswer(ctx: HandlerContext, form: string, space:
     return { results: [result], diagnostics: [] };
   }
   const how = sigmoidOptions(space.generator!.call);
-  const fit = how.method === 'gradient' ? sigmoidGradientAscent(terms, x, d, how.options) : logisticNewton(terms, x, d, how.options);
+  const fit = how.method === 'gradient'
+    ? sigmoidGradientAscent(terms, x, d, how.options)
+    : logisticNewton(terms, x, d, how.options);
   const result: LogisticResult = {
     kind: 'logistic', ...base, ...fit, method: how.method,
     headline: `P(${response}) = σ(${equation(fit.names, fit.weights)}) · ${how.method}, ${fit.iterations} iterations`,
@@ -76,7 +82,9 @@ function sigmoidOptions(call: A.Call): { method: 'newton' | 'gradient'; options:
   const seed = number('seed', (x) => Number.isInteger(x) && x >= 0, 'a whole number ≥ 0');
   const rate = number('rate', (x) => x > 0, 'a positive number');
   if (method === 'newton' && (seed !== undefined || rate !== undefined)) {
-    throw new CompileError(`Newton's method starts from w = 0 and takes no ${seed !== undefined ? 'seed' : 'rate'}: use method: gradient`, arg(seed !== undefined ? 'seed' : 'rate')!.range);
+    const given = seed !== undefined ? 'seed' : 'rate';
+    const message = `Newton's method starts from w = 0 and takes no ${given}: use method: gradient`;
+    throw new CompileError(message, arg(given)!.range);
   }
   const maxIterations = number('iterations', (x) => Number.isInteger(x) && x >= 1, 'a whole number ≥ 1');
   const tolerance = number('tolerance', (x) => x > 0, 'a positive number');
@@ -91,5 +99,6 @@ function sigmoidOptions(call: A.Call): { method: 'newton' | 'gradient'; options:
 
 function equation(names: readonly string[], weights: readonly number[]): string {
   // The constant term is `intercept` (least squares) or `w0` (the sigmoid unit's bias weight, first).
-  return names.map((n, i) => (n === 'intercept' || (i === 0 && n === 'w0') ? fmt(weights[i]!) : `${fmt(weights[i]!)}·${n}`)).join(' + ');
+  const constant = (n: string, i: number) => n === 'intercept' || (i === 0 && n === 'w0');
+  return names.map((n, i) => (constant(n, i) ? fmt(weights[i]!) : `${fmt(weights[i]!)}·${n}`)).join(' + ');
 }
