@@ -54,7 +54,11 @@ export const SIGNATURES: Record<string, Signature> = {
     ],
   },
   Beta: { label: 'Beta(alpha, beta)', doc: 'Conjugate prior of a bool parameter.', parameters: [{ name: 'alpha', doc: 'pseudo-count of true' }, { name: 'beta', doc: 'pseudo-count of false' }] },
-  Dirichlet: { label: 'Dirichlet(alpha)', doc: 'Conjugate prior of each CPT row: alpha pseudo-counts per value.', parameters: [{ name: 'alpha', doc: 'pseudo-count added to every value' }] },
+  Dirichlet: {
+    label: 'Dirichlet(alpha) or Dirichlet(a1, …, ak)',
+    doc: 'Conjugate prior of each CPT row: alpha pseudo-counts per value, or one pseudo-count per value in domain order.',
+    parameters: [{ name: 'alpha', doc: 'pseudo-count added to every value (or the first value\'s, with one per value)' }],
+  },
   m_estimate: {
     label: 'm_estimate(m, p)', doc: 'The m-estimate (n_c + m p) / (n + m), Mitchell eq. 6.22.',
     parameters: [{ name: 'm', doc: 'the equivalent sample size' }, { name: 'p', doc: 'the prior estimate; default 1/k' }],
