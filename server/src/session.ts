@@ -4,12 +4,15 @@
  * the parse of its current version and the last run, which hover, inlay hints and code lens
  * read; pushes each finished run to the client as `bayes/runResult`.
  */
-import { TextDocuments, DiagnosticSeverity, ShowMessageNotification, MessageType, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, ShowMessageNotification, MessageType, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import { checkText, type CheckedDocument } from './run/pipeline.js';
-import { fullParse, reparse, type CheckEnvironment, type ParseResult, type ParseState } from './language/index.js';
+import type { CheckEnvironment } from './language/index.js';
+import { OpenDocuments, type ParsedDocument } from './workspace/documents.js';
 import type { Diagnostic } from './language/diagnostics.js';
-import { RunScheduler, type RunRecord, type RunState } from './run/runScheduler.js';
+import { RunScheduler } from './run/runScheduler.js';
+import type { RunRecord, RunState } from './protocol/messages.js';
+import { summary } from './run/runSummary.js';
+import { Method } from './protocol/methods.js';
 import { SettingsStore, type BayesSettings } from './workspace/settings.js';
 import { checkEnvironment, documentPath, environmentOptions } from './workspace/environment.js';
 
@@ -36,17 +39,9 @@ export interface SessionCapabilities {
   workspaceFolders: boolean;
 }
 
-export interface ParsedDocument {
-  document: TextDocument;
-  version: number;
-  text: string;
-  parse: ParseResult;
-  /** What the next version's incremental parse starts from. */
-  state: ParseState;
-}
-
 export class Session {
-  readonly documents = new TextDocuments(TextDocument);
+  private readonly open = new OpenDocuments();
+  readonly documents = this.open.documents;
   readonly settings: SettingsStore;
   readonly runs: RunScheduler;
   workspaceRoots: string[] = [];
@@ -54,7 +49,6 @@ export class Session {
   trusted = true;
   capabilities: SessionCapabilities = { configuration: false, progress: false, workspaceFolders: false };
 
-  private readonly parsed = new Map<string, ParsedDocument>();
   private readonly checked = new Map<string, { version: number; result: CheckedDocument }>();
   private readonly lastRuns = new Map<string, RunRecord>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -77,18 +71,7 @@ export class Session {
 
   /** The parse of the document's current version (parsed at most once per version). */
   parse(uri: string): ParsedDocument | undefined {
-    const document = this.documents.get(uri);
-    if (!document) return undefined;
-    const known = this.parsed.get(uri);
-    // TextDocument objects are updated in place: compare the version the parse was made at.
-    if (known && known.version === document.version) return known;
-    // Edits re-parse only the statements they touch (see language/incremental.ts). That consumes
-    // the previous version's parse: its kept nodes move into this one.
-    const text = document.getText();
-    const state = known ? reparse(known.state, text) : fullParse(text);
-    const entry = { document, version: document.version, text, parse: state.output, state };
-    this.parsed.set(uri, entry);
-    return entry;
+    return this.open.parse(uri);
   }
 
   /** The last finished run, whatever text it saw (Show Results, Export). */
@@ -129,7 +112,8 @@ export class Session {
 
   /** What the document's model may read: its workspace folder and data roots, nothing when untrusted. */
   async environment(uri: string): Promise<CheckEnvironment> {
-    return checkEnvironment(environmentOptions(uri, this.workspaceRoots, await this.settings.get(uri)), this.trusted);
+    const settings = await this.settings.get(uri);
+    return checkEnvironment(environmentOptions(uri, this.workspaceRoots, settings), this.trusted, settings.run.memoryMb);
   }
 
   private async runOnSave(uri: string): Promise<void> {
@@ -150,7 +134,10 @@ export class Session {
     }
     const settings: BayesSettings = await this.settings.get(uri);
     const envOptions = environmentOptions(uri, this.workspaceRoots, settings);
-    const checked = checkText(parsed.text, checkEnvironment(envOptions, true), parsed.parse);
+    // The check of this version is already there (or on its way): a run does not check again.
+    const known = this.checked.get(uri);
+    const checked = known?.version === parsed.version ? known.result : await this.check(uri);
+    if (!checked) return 'unknown-document';
     return this.runs.run({ uri, text: parsed.text, settings, envOptions, checked });
   }
 
@@ -169,14 +156,14 @@ export class Session {
     this.lastRuns.set(record.uri, record);
     this.publish(record.uri);
     const { text: _text, ...message } = record;
-    void this.connection.sendNotification('bayes/runResult', message);
+    void this.connection.sendNotification(Method.runResult, message);
     this.sendRunState(record.uri, record.state);
     for (const listener of this.runListeners) listener(record);
   }
 
   private sendRunState(uri: string, state: RunState): void {
     const record = state === 'done' || state === 'failed' ? this.lastRuns.get(uri) : undefined;
-    void this.connection.sendNotification('bayes/runState', {
+    void this.connection.sendNotification(Method.runState, {
       uri, state,
       ...(record ? summary(record) : {}),
     });
@@ -185,7 +172,8 @@ export class Session {
   private close(uri: string): void {
     clearTimeout(this.timers.get(uri));
     this.runs.cancel(uri);
-    for (const m of [this.timers, this.parsed, this.checked, this.lastRuns, this.lastCheckAt]) m.delete(uri);
+    for (const m of [this.timers, this.checked, this.lastRuns, this.lastCheckAt]) m.delete(uri);
+    this.open.forget(uri);
     void this.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 
@@ -198,13 +186,4 @@ export class Session {
   pathOf(uri: string): string | undefined {
     return documentPath(uri);
   }
-}
-
-/** What the status bar shows of a finished run. */
-export function summary(record: RunRecord): { queries: number; failures: number; elapsedMs?: number; cached: boolean } {
-  const failures = record.result.results.filter((r) => r.kind === 'expect' && r.passed === false).length
-    + record.result.diagnostics.filter((d) => d.severity === 'error').length;
-  // Network entries draw the graph; the count is of the statements that asked for something.
-  const queries = record.result.results.filter((r) => r.kind !== 'network').length;
-  return { queries, failures, elapsedMs: record.result.elapsedMs, cached: record.cached };
 }

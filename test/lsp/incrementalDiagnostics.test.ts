@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startLsp, type PublishedDiagnostics } from '../support/lspClient.js';
+import { repoRoot } from '../support/shared.js';
 
-const examples = resolve(import.meta.dirname, '../../../examples');
+const examples = resolve(repoRoot, 'examples');
 
 /** Seeded edits as an editor sends them: a range of the current text and its replacement. */
 const edits = [

@@ -9,7 +9,7 @@ import './webview.css';
 import type { ResultEntry } from '../../server/src/protocol/runResult.js';
 import { h } from './dom.js';
 import { post, savedState, saveState } from './host.js';
-import { isHostMessage, RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type ShowMessage } from './protocol.js';
+import { isHostMessage, RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type ShowMessage } from '../../server/src/protocol/webviewMessages.js';
 import { renderEntry } from './views/index.js';
 
 let state: PanelState = restored();

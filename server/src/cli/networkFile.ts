@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { readBif } from '../model/bif.js';
+import { cliBudgets } from './limits.js';
 import { compileNetwork, CompileError } from '../model/compileNetwork.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { Prior } from '../engine/estimators/cptLearning.js';
@@ -54,7 +55,7 @@ export function readNetworkModel(file: string, io: CliIO, options: NetworkFileOp
     io.err(`bayes: cannot read ${file}: ${(e as Error).message}\n`);
     return undefined;
   }
-  const r = readBif(text);
+  const r = readBif(text, cliBudgets);
   if ('error' in r) {
     io.err(`${file}:${r.error.line}:1: error: ${r.error.message}\n`);
     return undefined;

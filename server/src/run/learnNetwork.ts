@@ -15,7 +15,7 @@ import { gradientAscent, type GradientOptions } from '../engine/estimators/gradi
 import { dataLogLikelihood } from '../engine/estimators/expectedCounts.js';
 import { compileNetwork } from '../model/compileNetwork.js';
 import { CompileError } from '../model/compileError.js';
-import type { HandlerContext, HandlerOutput } from './handlers/index.js';
+import type { HandlerContext, HandlerOutput } from './handlerContext.js';
 import { modelData, setLearnedNetwork } from './modelInputs.js';
 import { learnedNetworkData } from './learningResults.js';
 import { declaredPrior } from './tablePriors.js';

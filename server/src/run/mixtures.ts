@@ -11,7 +11,7 @@ import { gaussianMixture, kMeansEm, type MixtureFit } from '../engine/mixtures/g
 import type { NumericData } from '../engine/dataset.js';
 import { createRng } from '../engine/random.js';
 import { CompileError } from '../model/compileError.js';
-import type { HandlerContext, HandlerOutput } from './handlers/index.js';
+import type { HandlerContext, HandlerOutput } from './handlerContext.js';
 import { modelNumbers } from './modelInputs.js';
 import { argument, positionalArgument } from './classifiers.js';
 import { mixtureData } from './learningResults.js';

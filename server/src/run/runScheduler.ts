@@ -7,8 +7,10 @@
 import type { Connection, WorkDoneProgressServerReporter } from 'vscode-languageserver/node';
 import type { Diagnostic } from '../language/diagnostics.js';
 import { RUN_RESULT_VERSION, type RunResult } from '../protocol/runResult.js';
+import type { RunRecord, RunState } from '../protocol/messages.js';
 import { startRunJob, type RunJob, type RunOutcome } from './runJob.js';
 import { RunCache } from './runCache.js';
+import { budgetsFor } from '../engine/budget.js';
 import { nodeEnvironment, type NodeEnvironmentOptions } from '../workspace/files.js';
 import type { BayesSettings } from '../workspace/settings.js';
 import type { CheckedDocument } from './pipeline.js';
@@ -22,17 +24,6 @@ export interface RunInput {
   checked: CheckedDocument;
 }
 
-export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
-
-/** What the session keeps per document and clients receive as `bayes/runResult`. */
-export interface RunRecord {
-  uri: string;
-  /** The text the run saw: its ranges are valid only while the document still reads so. */
-  text: string;
-  state: Exclude<RunState, 'running' | 'cancelled'>;
-  result: RunResult;
-  cached: boolean;
-}
 
 export interface RunSchedulerHost {
   connection: Connection;
@@ -61,7 +52,7 @@ export class RunScheduler {
     }
     const progress = new DelayedProgress(this.host, () => this.cancel(input.uri));
     const job = startRunJob(
-      { text: input.text, file: input.uri, env: input.envOptions },
+      { text: input.text, file: input.uri, env: input.envOptions, budgets: budgetsFor(input.settings.run.memoryMb) },
       {
         timeoutMs: input.settings.run.timeoutSeconds * 1000,
         memoryMb: input.settings.run.memoryMb,

@@ -15,7 +15,7 @@ import { gunzipTar } from '../model/tarArchive.js';
 import { readModelBytes } from '../model/files.js';
 import { CompileError } from '../model/compileError.js';
 import type { ClassifyResult } from '../protocol/runResult.js';
-import type { HandlerContext, HandlerOutput } from './handlers/index.js';
+import type { HandlerContext, HandlerOutput } from './handlerContext.js';
 import { argument, classifierDecl, positionalArgument } from './classifiers.js';
 import { memo } from './modelInputs.js';
 

@@ -9,7 +9,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { makeNonce, panelHtml } from '../../../client/src/panelHtml.js';
-import { RUN_RESULT_VERSION, type HostMessage, type WebviewMessage } from '../../../webview/src/protocol.js';
+import { RUN_RESULT_VERSION, type HostMessage, type WebviewMessage } from '../../../server/src/protocol/webviewMessages.js';
 import type { RunResult } from '../../../server/src/protocol/runResult.js';
 import { repoRoot } from '../../support/shared.js';
 import { launchChromium } from '../../support/chromium.js';

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runText } from '../../../server/src/run/pipeline.js';
-import { handlerFor, registerHandler, unregisterHandler, type Handler, type HandlerContext, type HandlerKey } from '../../../server/src/run/handlers/index.js';
+import { HANDLERS } from '../../../server/src/run/handlers/index.js';
+import type { Handler, HandlerContext, HandlerKey, HandlerTable } from '../../../server/src/run/handlerContext.js';
 import type { ExpectResult } from '../../../server/src/protocol/runResult.js';
 import { fakeEnv } from '../language/helpers.js';
 
@@ -14,22 +15,17 @@ expect map Diagnosis given Test = pos = healthy
 expect map Diagnosis given Test = pos = cancer
 `;
 
-/** Runs `body` with `handler` (or none) standing in for the registered handler of `key`, then puts that one back. */
-async function withHandler(key: HandlerKey, handler: Handler | undefined, body: () => Promise<void>): Promise<void> {
-  const saved = handlerFor(key);
-  unregisterHandler(key);
-  if (handler) registerHandler(key, handler);
-  try {
-    await body();
-  } finally {
-    unregisterHandler(key);
-    if (saved) registerHandler(key, saved);
-  }
+/** Runs `body` with a handler table where `handler` (or none) stands in for the one of `key`. */
+async function withHandler(key: HandlerKey, handler: Handler | undefined, body: (handlers: HandlerTable) => Promise<void>): Promise<void> {
+  const handlers: Partial<Record<HandlerKey, Handler>> = { ...HANDLERS };
+  if (handler) handlers[key] = handler;
+  else delete handlers[key];
+  await body(handlers);
 }
 
 test('a form without a handler is an error on its statement, never a number', async () => {
-  await withHandler('query mpe', undefined, async () => {
-    const result = await runText('network N {\n  variable A : bool\n  P(A) = 0.5\n}\nquery mpe N', 'm.bayes', fakeEnv());
+  await withHandler('query mpe', undefined, async (handlers) => {
+    const result = await runText('network N {\n  variable A : bool\n  P(A) = 0.5\n}\nquery mpe N', 'm.bayes', fakeEnv(), { handlers });
     const notImplemented = result.diagnostics.filter((d) => d.code === 'not-implemented');
     assert.deepEqual(notImplemented.map((d) => [d.message, d.range.start.line]), [['`query mpe` is not implemented yet', 4]]);
     // Only the network itself is reported (for the graph view), no answer to the query.
@@ -44,8 +40,8 @@ test('registered handlers run in order; expect compares their value; failures ar
     const headline = 'healthy · 0.7915';
     const entry = { kind: 'likelihood' as const, hypothesis: 'healthy', likelihood: 0.03, range: ctx.statement.range, source: ctx.source, headline };
     return { value: 'healthy', diagnostics: [], results: [entry] };
-  }, async () => {
-    const result = await runText(model, 'm.bayes', fakeEnv());
+  }, async (handlers) => {
+    const result = await runText(model, 'm.bayes', fakeEnv(), { handlers });
     assert.deepEqual(seen, ['query map Diagnosis given Test = pos', 'expect map Diagnosis given Test = pos = healthy', 'expect map Diagnosis given Test = pos = cancer']);
     const expects = result.results.filter((r): r is ExpectResult => r.kind === 'expect');
     assert.deepEqual(expects.map((e) => [e.passed, e.actual, e.expected]), [[true, 'healthy', '= healthy'], [false, 'healthy', '= cancer']]);
@@ -60,26 +56,25 @@ test('registered handlers run in order; expect compares their value; failures ar
 });
 
 test('numeric expectations: ≈ with and without tolerance, and order comparisons', async () => {
-  await withHandler('query probability', () => ({ value: 0.2085, results: [], diagnostics: [] }), async () => {
+  await withHandler('query probability', () => ({ value: 0.2085, results: [], diagnostics: [] }), async (handlers) => {
     const text = 'variable A : bool\nP(A) = 0.2\nexpect P(A = true) ≈ 0.2 ± 0.01\nexpect P(A = true) ≈ 0.2\nexpect P(A = true) < 0.3\nexpect P(A = true) >= 21%';
-    const result = await runText(text, 'm.bayes', fakeEnv());
+    const result = await runText(text, 'm.bayes', fakeEnv(), { handlers });
     assert.deepEqual(result.results.filter((r) => r.kind === 'expect').map((r) => r.kind === 'expect' && r.passed), [true, false, true, false]);
   });
 });
 
 test('statements with errors in their own range are skipped; the others still run', async () => {
   let calls = 0;
-  await withHandler('query posterior', () => { calls++; return { value: 1, results: [], diagnostics: [] }; }, async () => {
-    const result = await runText('hypotheses H { a: 0.5, b: 0.5 }\nquery posterior Nope\nquery posterior H', 'm.bayes', fakeEnv());
+  await withHandler('query posterior', () => { calls++; return { value: 1, results: [], diagnostics: [] }; }, async (handlers) => {
+    const result = await runText('hypotheses H { a: 0.5, b: 0.5 }\nquery posterior Nope\nquery posterior H', 'm.bayes', fakeEnv(), { handlers });
     assert.equal(calls, 1);
     assert.deepEqual(result.diagnostics.map((d) => d.code), ['undefined-name']);
   });
 });
 
-test('a handler that throws becomes an error diagnostic; a second registration is refused', async () => {
-  await withHandler('learn', () => { throw new Error('boom'); }, async () => {
-    assert.throws(() => registerHandler('learn', () => ({ results: [], diagnostics: [] })), /already registered/);
-    const result = await runText('network N {\n  variable A : bool\n}\ndata D {\n  A\n  true\n}\nlearn N from D', 'm.bayes', fakeEnv());
+test('a handler that throws becomes an error diagnostic', async () => {
+  await withHandler('learn', () => { throw new Error('boom'); }, async (handlers) => {
+    const result = await runText('network N {\n  variable A : bool\n}\ndata D {\n  A\n  true\n}\nlearn N from D', 'm.bayes', fakeEnv(), { handlers });
     assert.deepEqual(result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), ['`learn` failed: boom']);
   });
 });
@@ -87,8 +82,8 @@ test('a handler that throws becomes an error diagnostic; a second registration i
 test('an aborted run stops before the next statement', async () => {
   const controller = new AbortController();
   let calls = 0;
-  await withHandler('query ml', () => { calls++; controller.abort(); return { value: 'a', results: [], diagnostics: [] }; }, async () => {
-    await runText('hypotheses H { a: 0.5, b: 0.5 }\nquery ml H\nquery ml H', 'm.bayes', fakeEnv(), { signal: controller.signal });
+  await withHandler('query ml', () => { calls++; controller.abort(); return { value: 'a', results: [], diagnostics: [] }; }, async (handlers) => {
+    await runText('hypotheses H { a: 0.5, b: 0.5 }\nquery ml H\nquery ml H', 'm.bayes', fakeEnv(), { signal: controller.signal, handlers });
     assert.equal(calls, 1);
   });
 });

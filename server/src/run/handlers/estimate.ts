@@ -1,7 +1,7 @@
 /** `query estimate M.mean1`: one parameter of a mixture learnt earlier in the run (value = the number). */
 import type { QueryStmt, ExpectStmt, EstimateQuery } from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
-import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import { type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { estimateOf, learnedMixture } from '../mixtures.js';
 import type { EstimateResult } from '../../protocol/runResult.js';
 
@@ -18,4 +18,4 @@ function estimate(ctx: HandlerContext): HandlerOutput {
   return { results: [result], diagnostics: [], value };
 }
 
-registerHandler('query estimate', estimate);
+export const estimateHandler: Handler = estimate;

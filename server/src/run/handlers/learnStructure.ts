@@ -12,7 +12,7 @@ import { arcsOf, type ScoreName } from '../../engine/structure/structureScore.js
 import { networkFromStructure } from '../../engine/estimators/cptLearning.js';
 import type { CategoricalDataset } from '../../engine/categoricalData.js';
 import { CompileError } from '../../model/compileError.js';
-import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import { type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { modelData, setLearnedNetwork } from '../modelInputs.js';
 import { LearnOptions } from '../learnOptions.js';
 import type { StructureResultEntry } from '../../protocol/runResult.js';
@@ -79,4 +79,4 @@ function nodeOrder(options: LearnOptions, data: CategoricalDataset, from: A.Name
   return indices;
 }
 
-registerHandler('learn structure', learnStructure);
+export const learnStructureHandler: Handler = learnStructure;

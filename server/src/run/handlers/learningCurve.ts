@@ -7,11 +7,11 @@ import type * as A from '../../language/ast.js';
 import { learningCurve } from '../../engine/classifiers/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
 import type { LearningCurveResult } from '../../protocol/runResult.js';
-import { registerHandler } from './index.js';
+import { type Handler } from '../handlerContext.js';
 import { fmt, queryOf, seedOption } from '../learning/queryParts.js';
 import { learnerOf } from '../learning/learners.js';
 
-registerHandler('query learning_curve', async (ctx) => {
+export const learningCurveHandler: Handler = async (ctx) => {
   const query = queryOf<A.LearningCurveQuery>(ctx);
   const sizes = sizesOption(query);
   const seed = seedOption(query.options);
@@ -23,7 +23,7 @@ registerHandler('query learning_curve', async (ctx) => {
     headline: points.map((p) => `${p.trainingSize}: ${fmt(p.accuracy)}`).join(' · '),
   };
   return { results: [result], diagnostics: [], value: last.accuracy };
-});
+};
 
 function sizesOption(query: A.LearningCurveQuery): number[] {
   const entry = query.options?.entries.find((e) => e.name?.text === 'sizes');

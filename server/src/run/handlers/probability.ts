@@ -9,7 +9,7 @@ import { variableIndexMap, type BayesianNetwork } from '../../engine/network.js'
 import { posteriorQuery } from '../../engine/inference/marginals.js';
 import { CompileError } from '../../model/compileError.js';
 import type { ProbabilityResult } from '../../protocol/runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
 import { answerDiagnostics, inferenceInfo, inferenceOptions } from '../inferenceOptions.js';
 import { generatedHypothesisProbability } from '../learning/hypothesisProbability.js';
@@ -27,7 +27,7 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
     return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }] };
   }
   const scope = await networkScope(ctx, q.in);
-  const { net, evidence, named } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
+  const { net, evidence, named, findings } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
   const targets = queryTargets(net, q.prob.targets);
   const size = targets.reduce((n, t) => n * net.variables[t.v]!.states.length, 1);
   if (size > MAX_TABLE) throw new CompileError(`the joint table of these variables has ${size} entries: ask for fewer variables or name their states`, q.prob.range);
@@ -42,6 +42,7 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
     headline: headline(q, table, value)
       + (answer.accepted !== undefined ? ` · accepted ${answer.accepted} of ${answer.samples} samples` : ''),
     ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named, table,
+    ...(findings ? { findings } : {}),
     ...(value !== undefined ? { value } : {}),
   };
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
@@ -103,7 +104,8 @@ function headline(q: A.ProbabilityQuery, table: ProbabilityResult['table'], valu
 }
 
 function probText(p: A.ProbExpr): string {
-  const part = (xs: A.Assignment[]) => xs.map((a) => valueText(a.value) ?? a.variable.text).join(', ');
+  const one = (a: A.Assignment) => (a.finding ? `${a.variable.text} ~ …` : valueText(a.value) ?? a.variable.text);
+  const part = (xs: A.Assignment[]) => xs.map(one).join(', ');
   return `P(${part(p.targets)}${p.conditions.length ? ` | ${part(p.conditions)}` : ''})`;
 }
 
@@ -111,4 +113,4 @@ function fixed(p: number): string {
   return String(Number(p.toPrecision(4)));
 }
 
-registerHandler('query probability', probabilityQuery);
+export const probabilityHandler: Handler = probabilityQuery;

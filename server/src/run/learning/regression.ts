@@ -10,7 +10,7 @@ import {
   logisticNewton, sigmoidGradientAscent, type GradientOptions as SigmoidGradientOptions,
 } from '../../engine/hypotheses/sigmoidUnit.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
+import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
 import type { LeastSquaresResult, LogisticResult } from '../../protocol/runResult.js';
 import { modelNumbers } from '../modelInputs.js';
 import { fmt } from './queryParts.js';

@@ -9,13 +9,8 @@ import type * as A from '../language/index.js';
 import { declaredNetwork, importedNetwork } from '../model/compileNetwork.js';
 import { writeBif } from '../model/bif.js';
 import type { BayesianNetwork } from '../engine/network.js';
+import type { NetworkSummary } from '../protocol/messages.js';
 
-export interface NetworkSummary {
-  name: string;
-  /** Where it comes from: declared in the file, or imported from a BIF file. */
-  source: 'file' | 'import';
-  variables: { name: string; states: string[]; parents: string[] }[];
-}
 
 export function networkSummaries(file: A.BayesFile, env: A.CheckEnvironment): NetworkSummary[] {
   const summary = (net: BayesianNetwork, source: NetworkSummary['source']): NetworkSummary => ({

@@ -3,9 +3,9 @@
  * Every host message carries RUN_RESULT_VERSION: a webview built for another schema says so
  * instead of misreading the result.
  */
-import type { Range } from '../../server/src/language/diagnostics.js';
-import type { RunResult } from '../../server/src/protocol/runResult.js';
-import { RUN_RESULT_VERSION } from '../../server/src/protocol/runResult.js';
+import type { Range } from '../language/diagnostics.js';
+import type { RunResult } from './runResult.js';
+import { RUN_RESULT_VERSION } from './runResult.js';
 
 export { RUN_RESULT_VERSION };
 
