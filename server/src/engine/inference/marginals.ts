@@ -130,8 +130,8 @@ export function posteriorMarginals(net: BayesianNetwork, evidence: Evidence, opt
     const seed = options.seed ?? 1;
     if (method === 'rejection') {
       const r = rejectionSampling(net, evidence, { samples: options.samples ?? 20000, seed, signal: options.signal });
-      const { accepted, acceptanceRate, acceptanceStderr } = r;
-      return { ok: true, method, cost, budget, seed, marginals: r.marginals, stderr: r.stderr, samples: r.samples, accepted, acceptanceRate, acceptanceStderr };
+      const { marginals, stderr, samples, accepted, acceptanceRate, acceptanceStderr } = r;
+      return { ok: true, method, cost, budget, seed, marginals, stderr, samples, accepted, acceptanceRate, acceptanceStderr };
     }
     const sampler = method === 'lw' ? likelihoodWeighting : gibbsSampling;
     const burnIn = method === 'gibbs' && options.burnIn !== undefined ? { burnIn: options.burnIn } : {};
