@@ -142,6 +142,12 @@ test('using rejection (Poole §8.6): within four standard errors of exact, its a
   const impossible = never.diagnostics.filter((d) => d.code === 'evidence-impossible');
   assert.equal(impossible.length, 1);
   assert.match(impossible[0]!.message, /rejection sampling: no sample was consistent with the evidence, none of the 300 drawn/);
+  // Virtual evidence is an observed child λ(X): rejection keeps a sample with probability ∝ λ(x).
+  const lab = `network Lab {\n  variable D : bool\n  variable T { pos, neg }\n  P(D) = 0.1\n  P(T | D) { true: [0.9, 0.1], false: [0.2, 0.8] }\n}\n`;
+  const virtual = await run(`${lab}query P(D = true | T ~ likelihood { pos: 4, neg: 1 }) in Lab using rejection { samples: 50000, seed: 4 }\n`);
+  const [soft] = resultsOf(virtual, 'probability');
+  const byHand = (0.1 * (0.9 * 4 + 0.1)) / (0.1 * (0.9 * 4 + 0.1) + 0.9 * (0.2 * 4 + 0.8));
+  assert.ok(Math.abs(soft!.value! - byHand) < 4 * soft!.table[0]!.stderr!, `${soft!.value} vs ${byHand}`);
 });
 
 test('over the budget a sampler answers, with a warning that names the cost', async () => {
