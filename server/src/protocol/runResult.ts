@@ -73,6 +73,11 @@ export interface LearnedNetworkResult extends ResultBase {
   /** Variables with no data at all (learned only through EM). */
   hidden: string[];
   cpts: Record<string, CptJson>;
+  /**
+   * Counting: records the counted tables give probability 0 (logLikelihood is then −∞), the
+   * first of them, why, and the log-likelihood of the other records.
+   */
+  impossible?: { records: number; patterns: number; example: string; reason: string; otherLogLikelihood: number };
 }
 
 /** `learn structure … by k2|hillclimb|tabu`: the arcs found, their score, and (if known) the true structure's differences. */
@@ -166,12 +171,16 @@ export interface EstimateResult extends ResultBase {
 
 /** How a belief-network answer was computed; sampled answers carry standard errors. */
 export interface InferenceInfo {
-  method: 'exact' | 'lw' | 'gibbs';
+  method: 'exact' | 'lw' | 'gibbs' | 'rejection';
   /** Largest clique table (entries) exact inference needs, and the budget it was held to. */
   cost: number;
   budget: number;
   samples?: number;
   seed?: number;
+  /** Rejection sampling: samples consistent with the evidence, and accepted / samples (≈ P(e)) with its standard error. */
+  accepted?: number;
+  acceptanceRate?: number;
+  acceptanceStderr?: number;
   /** Set when a sampler answered because exact inference was over the budget. */
   note?: string;
 }

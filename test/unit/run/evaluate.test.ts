@@ -75,6 +75,17 @@ query learning_curve PlayNB { sizes: [30], seed: 2 }
   assert.match(refused.message, /outside 1\.\.9/);
 });
 
+test('learning_curve at the full training size answers what evaluate split 2/3 answers with the same seed', async () => {
+  const seeds = [1, 2, 3, 4, 5, 6];
+  const result = await run(`${tennis}\n${seeds.map((s) => `query learning_curve PlayNB { sizes: [9], seed: ${s} }\nquery evaluate PlayNB split 2/3 { seed: ${s} }`).join('\n')}\n`);
+  const line = tennis.split('\n').length;
+  seeds.forEach((_, i) => {
+    const curve = resultAt(result, line + 2 * i, 'learningCurve'), split = resultAt(result, line + 2 * i + 1, 'evaluation');
+    assert.equal(split.trained, 9);
+    assert.equal(curve.points[0]!.accuracy, split.accuracy);
+  });
+});
+
 test('20 Newsgroups (§6.10): text naive Bayes on a 2/3 split reaches Mitchell\'s 89%', async (t) => {
   if (!sharedFile('20news-bydate.tar.gz')) { t.skip(NO_SHARED); return; }
   const text = readFileSync(`${repoRoot}/examples/newsgroups.bayes`, 'utf8');

@@ -35,7 +35,8 @@ function checkBody(ctx: CheckContext, table: A.TableDecl, scope: Scope, child: V
   for (const row of table.rows) for (const entry of row.entries) checkProbability(ctx, entry.value);
   if (table.value) checkProbability(ctx, table.value);
   if (table.parameterPrior) {
-    checkParameterPrior(ctx, table.parameterPrior);
+    const states = child?.states ?? (child?.type === 'bool' ? ['true', 'false'] : undefined);
+    checkParameterPrior(ctx, table.parameterPrior, states);
     return;
   }
   const parents = table.head.conditions.map((c) => (c.value ? undefined : lookupVariable(ctx, scope, c.variable)));
