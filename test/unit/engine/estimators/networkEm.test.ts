@@ -223,7 +223,7 @@ test('alarm-em records.dat: gradient ascent reaches EM\'s log-likelihood within 
   const dat = sharedFile('tables', 'alarm-em', 'records.dat');
   const net = alarmEmNetwork('alarm.bif');
   if (!dat || !net) return t.skip(NO_SHARED);
-  const data = await readDiscreteFile(dat, { delimiter: ' ', columns: net.variables });
+  const data = await readDiscreteFile(commandLineFiles(), dat, { delimiter: ' ', columns: net.variables });
   const em = networkEm(net, data, { seed: 1, maxIterations: 100, tolerance: 1e-7 });
   const g = gradientAscent(net, data, { seed: 1, maxIterations: 100, tolerance: 1e-7, checkMonotone: true });
   t.diagnostic(`records.dat: gradient ${g.logLikelihood.toFixed(2)} in ${g.iterations} iterations, EM ${em.logLikelihood.toFixed(2)} in ${em.iterations}`);
