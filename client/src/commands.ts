@@ -8,6 +8,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { PanelView } from '../../server/src/protocol/webviewMessages.js';
 import type { LastResult, NetworkSummary } from '../../server/src/protocol/messages.js';
 import { Method, RUN_COMMAND } from '../../server/src/protocol/methods.js';
+import { openExample } from './examples.js';
 
 
 export interface CommandHost {
@@ -42,6 +43,8 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     const state = await client.sendRequest<string>('workspace/executeCommand', { command: RUN_COMMAND, arguments: [uri.toString()] });
     if (state === 'failed') void window.showErrorMessage('Bayes: the run failed; see the Problems panel.');
   });
+
+  register('bayes.openExample', () => openExample(context));
 
   register('bayes.showResults', (arg) => {
     const uri = modelUri(arg);
