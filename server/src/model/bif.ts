@@ -8,6 +8,7 @@
  */
 import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
 import { cardinality, normalizeCptRows, rowAssignment, rowCount } from '../engine/network.js';
+import { MAX_TABLE_ENTRIES } from './networkText.js';
 
 export interface BifError {
   message: string;
@@ -229,6 +230,10 @@ class BifParser {
     const cpt: Cpt = { child: child!, parents, table: new Float64Array(0) };
     net.cpts[child!] = cpt; // rowCount reads it
     const rows = rowCount(net, child!);
+    if (rows * k > MAX_TABLE_ENTRIES) {
+      const entries = `${rows * k} entries, more than the ${MAX_TABLE_ENTRIES} (2^27) a table may have`;
+      throw new BifSyntaxError(`the table of '${block.names[0]}' would have ${entries}`, block.line);
+    }
     const table = new Float64Array(rows * k).fill(NaN);
     cpt.table = table;
     const filled = new Uint8Array(rows);

@@ -8,7 +8,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } fro
 import { resolve, dirname } from 'node:path';
 import type { CheckEnvironment } from '../language/index.js';
 import { isInside } from '../language/paths.js';
-import { readBif } from '../model/bif.js';
+import { readNetworkText } from '../model/networkFormats.js';
 import { CsvSplitter } from '../model/csvSplitter.js';
 import { columnNames } from '../model/dataTable.js';
 
@@ -65,7 +65,7 @@ export function nodeEnvironment(options: NodeEnvironmentOptions): CheckEnvironme
 }
 
 function networkSymbols(path: string): NetworkSymbols {
-  const read = readBif(readFileSync(path, 'utf8'));
+  const read = readNetworkText(path, readFileSync(path, 'utf8'));
   return 'error' in read
     ? { error: `line ${read.error.line}: ${read.error.message}` }
     : { variables: read.network.variables.map((v) => ({ name: v.name, states: [...v.states] })) };
