@@ -43,7 +43,9 @@ ${NETWORK_FILE_USAGE}`,
     const writer = writerFor(output);
     if (!writer) throw new UsageError(`cannot write '${output}': write .bayes, ${formatList(true)}`);
     const evidence = values.evidence ?? [];
-    if (evidence.length && extname(output).toLowerCase() !== '.uai') throw new UsageError('--evidence is written only beside a .uai OUT');
+    if (evidence.length && extname(output).toLowerCase() !== '.uai') {
+      throw new UsageError('--evidence is written only beside a .uai OUT');
+    }
     const net = readNetworkFile(input, io, values);
     if (!net) return 1;
     let text: string;
@@ -64,7 +66,8 @@ ${NETWORK_FILE_USAGE}`,
       }));
       const resolved = resolveEvidence(net, pairs);
       if ('error' in resolved) { io.err(`bayes convert: ${resolved.error}\n`); return 1; }
-      files.push([`${output}.evid`, writeUaiEvidence([...resolved.evidence].map(([variable, state]) => ({ variable, state })))]);
+      const observed = [...resolved.evidence].map(([variable, state]) => ({ variable, state }));
+      files.push([`${output}.evid`, writeUaiEvidence(observed)]);
     }
     for (const [file, content] of files) {
       try {

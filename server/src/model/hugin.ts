@@ -18,6 +18,7 @@ const enum Kind { Word, String, Punct, End }
 interface Token { kind: Kind; text: string; line: number }
 
 const PUNCT = '{}()=;|,';
+const WORD_END = PUNCT + '"%';
 
 class Lexer {
   private pos = 0;
@@ -31,7 +32,10 @@ class Lexer {
   private scan(): Token {
     const s = this.src;
     for (;;) {
-      while (this.pos < s.length && s.charCodeAt(this.pos) <= 32) { if (s.charCodeAt(this.pos) === 10) this.line++; this.pos++; }
+      while (this.pos < s.length && s.charCodeAt(this.pos) <= 32) {
+        if (s.charCodeAt(this.pos) === 10) this.line++;
+        this.pos++;
+      }
       if (s[this.pos] !== '%') break;
       while (this.pos < s.length && s[this.pos] !== '\n') this.pos++;
     }
@@ -52,7 +56,7 @@ class Lexer {
       return { kind: Kind.String, text, line };
     }
     const start = this.pos;
-    while (this.pos < s.length && s.charCodeAt(this.pos) > 32 && !PUNCT.includes(s[this.pos]!) && s[this.pos] !== '"' && s[this.pos] !== '%') this.pos++;
+    while (this.pos < s.length && s.charCodeAt(this.pos) > 32 && !WORD_END.includes(s[this.pos]!)) this.pos++;
     return { kind: Kind.Word, text: s.slice(start, this.pos), line };
   }
 }
@@ -86,7 +90,12 @@ class NetParser {
     }
     const end = this.lex.next();
     if (end.kind !== Kind.End) throw new NetworkSyntaxError(`unexpected '${end.text}' after the network`, end.line);
-    if (this.variables.length === 0) throw new NetworkSyntaxError('no nodes: expected a Hugin NET file (net { … } node X { … } potential (X) { … })', 1);
+    if (this.variables.length === 0) {
+      throw new NetworkSyntaxError(
+        'no nodes: expected a Hugin NET file (net { … } node X { … } potential (X) { … })',
+        1,
+      );
+    }
     return assembleNetwork(this.name, this.variables, this.tables);
   }
 
@@ -107,13 +116,17 @@ class NetParser {
   }
 
   private statements(inClass: boolean): void {
-    for (let t = this.lex.peek(); t.kind !== Kind.End && !(inClass && t.text === '}' && t.kind === Kind.Punct); t = this.lex.peek()) {
+    const done = (t: Token) => t.kind === Kind.End || (inClass && t.kind === Kind.Punct && t.text === '}');
+    for (let t = this.lex.peek(); !done(t); t = this.lex.peek()) {
       if (t.kind !== Kind.Word) this.fail(t, "'net', 'node' or 'potential'");
       if (t.text === 'net') { this.lex.next(); this.netBlock(); }
       else if (t.text === 'potential') { this.lex.next(); this.potential(t); }
       else if (NODE_KINDS.has(t.text)) this.node();
       else if (t.text === 'instance' || t.text === 'temporal') {
-        throw new NetworkSyntaxError(`object-oriented networks ('${t.text}') are not read: save the network flattened`, t.line);
+        throw new NetworkSyntaxError(
+          `object-oriented networks ('${t.text}') are not read: save the network flattened`,
+          t.line,
+        );
       } else if (inClass && this.isAttribute()) this.attribute();
       else this.fail(t, "'net', 'node' or 'potential'");
     }
@@ -127,7 +140,8 @@ class NetParser {
     this.expect('{');
     while (!this.atClose()) {
       const a = this.attribute();
-      if ((a.key === 'name' || a.key === 'label') && this.name === 'unknown' && a.value.kind === 'atom' && a.value.token.text) {
+      const named = a.key === 'name' || a.key === 'label';
+      if (named && this.name === 'unknown' && a.value.kind === 'atom' && a.value.token.text) {
         this.name = a.value.token.text;
       }
     }
@@ -160,7 +174,11 @@ class NetParser {
       const top = stack[stack.length - 1]!;
       if (u.kind === Kind.Word || u.kind === Kind.String) top.items.push({ kind: 'atom', token: u });
       else if (u.kind === Kind.Punct && u.text === ',') continue;
-      else if (u.kind === Kind.Punct && u.text === '(') { const l = { kind: 'list' as const, items: [], line: u.line }; top.items.push(l); stack.push(l); }
+      else if (u.kind === Kind.Punct && u.text === '(') {
+        const list = { kind: 'list' as const, items: [], line: u.line };
+        top.items.push(list);
+        stack.push(list);
+      }
       else if (u.kind === Kind.Punct && u.text === ')') { stack.pop(); if (stack.length === 0) return top; }
       else this.fail(u, "a value or ')'");
     }
@@ -176,14 +194,19 @@ class NetParser {
     const nameTok = this.word('a node name');
     const kind = kinds.find((k) => ['continuous', 'decision', 'utility', 'function'].includes(k.text));
     if (kind) {
-      throw new NetworkSyntaxError(`node '${nameTok.text}' is a ${kind.text} node: only discrete chance nodes are read`, kind.line);
+      throw new NetworkSyntaxError(
+        `node '${nameTok.text}' is a ${kind.text} node: only discrete chance nodes are read`,
+        kind.line,
+      );
     }
     this.expect('{');
     let states: string[] | undefined;
     while (!this.atClose()) {
       const a = this.attribute();
       if (a.key !== 'states') continue;
-      if (a.value.kind !== 'list') throw new NetworkSyntaxError(`the states of '${nameTok.text}' must be a list ("a" "b" …)`, a.line);
+      if (a.value.kind !== 'list') {
+        throw new NetworkSyntaxError(`the states of '${nameTok.text}' must be a list ("a" "b" …)`, a.line);
+      }
       states = a.value.items.map((item) => {
         if (item.kind !== 'atom') throw new NetworkSyntaxError(`the states of '${nameTok.text}' must be names`, a.line);
         return item.token.text;
@@ -205,49 +228,63 @@ class NetParser {
       list.push(t);
     }
     if (heads.length !== 1) {
-      throw new NetworkSyntaxError(`a potential must be for one node (potential ( X | parents )), found ${heads.length}`, at.line);
+      throw new NetworkSyntaxError(
+        `a potential must be for one node (potential ( X | parents )), found ${heads.length}`,
+        at.line,
+      );
     }
     const child = heads[0]!.text;
     this.expect('{');
-    let data: Value | undefined;
+    let data: { values: number[]; line: number } | undefined;
     let model: number | undefined;
     while (!this.atClose()) {
+      if (this.lex.peek().text === 'data') { data = this.data(); continue; }
       const a = this.attribute();
-      if (a.key === 'data') data = a.value;
-      else if (a.key === 'model_data' || a.key === 'model_nodes') model ??= a.line;
+      if (a.key === 'model_data' || a.key === 'model_nodes') model ??= a.line;
     }
     this.expect('}');
     if (!data && model !== undefined) {
-      throw new NetworkSyntaxError(`the table of '${child}' is given by expressions (model_data), which are not read: save it with data`, model);
+      throw new NetworkSyntaxError(
+        `the table of '${child}' is given by expressions (model_data), which are not read: save it with data`,
+        model,
+      );
     }
     if (!data) throw new NetworkSyntaxError(`potential ( ${child} … ) has no 'data = ( … );'`, at.line);
-    const value = data;
+    const { values, line } = data;
     this.tables.push({
       child, parents: parents.map((p) => p.text), line: at.line,
-      values: (expected) => flatNumbers(value, expected, child),
+      values: (expected) => {
+        if (values.length !== expected) {
+          throw new NetworkSyntaxError(
+            `the data of '${child}' has ${values.length} numbers, expected ${expected}`,
+            line,
+          );
+        }
+        return Float64Array.from(values);
+      },
     });
   }
-}
 
-/** The numbers of a (nested) data list in reading order, counted before allocating. */
-function flatNumbers(value: Value, expected: number, child: string): Float64Array {
-  const atoms: Token[] = [];
-  const stack: Value[] = [value];
-  while (stack.length) {
-    const v = stack.pop()!;
-    if (v.kind === 'atom') atoms.push(v.token);
-    else for (let i = v.items.length - 1; i >= 0; i--) stack.push(v.items[i]!);
+  /** `data = ( … );`: the numbers in reading order (the parentheses only group), each checked where it stands. */
+  private data(): { values: number[]; line: number } {
+    this.lex.next();
+    this.expect('=');
+    const open = this.expect('(');
+    const values: number[] = [];
+    for (let depth = 1; depth > 0;) {
+      const t = this.lex.next();
+      if (t.kind === Kind.Word) {
+        const v = Number(t.text);
+        if (!Number.isFinite(v)) throw new NetworkSyntaxError(`expected a probability, found '${t.text}'`, t.line);
+        if (v < 0) throw new NetworkSyntaxError(`a probability cannot be negative: '${t.text}'`, t.line);
+        values.push(v);
+      } else if (t.kind === Kind.Punct && t.text === '(') depth++;
+      else if (t.kind === Kind.Punct && t.text === ')') depth--;
+      else if (!(t.kind === Kind.Punct && t.text === ',')) this.fail(t, "a probability or ')'");
+    }
+    this.expect(';');
+    return { values, line: open.line };
   }
-  const line = value.kind === 'list' ? value.line : value.token.line;
-  if (atoms.length !== expected) throw new NetworkSyntaxError(`the data of '${child}' has ${atoms.length} numbers, expected ${expected}`, line);
-  const out = new Float64Array(expected);
-  atoms.forEach((t, i) => {
-    const v = t.kind === Kind.Word ? Number(t.text) : NaN;
-    if (!Number.isFinite(v)) throw new NetworkSyntaxError(`expected a probability, found '${t.text}'`, t.line);
-    if (v < 0) throw new NetworkSyntaxError(`a probability cannot be negative: '${t.text}'`, t.line);
-    out[i] = v;
-  });
-  return out;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -286,18 +323,22 @@ export function writeHuginNet(net: BayesianNetwork): string {
 
 /** `data = (( a b ) ( c d ));` with one level of parentheses per parent, one row per line. */
 function nestedData(table: Float64Array, parentCards: number[], k: number): string[] {
+  if (parentCards.length === 0) return [`    data = (${Array.from(table, formatNumber).join(' ')});`];
   const rows = table.length / k;
+  /** How many groups (one per parent but the last) start at this row: its trailing zero digits. */
+  const groupsAt = (row: number) => {
+    let n = 0;
+    for (let i = parentCards.length - 1, q = row; i >= 1 && q % parentCards[i]! === 0; i--) {
+      n++;
+      q = Math.floor(q / parentCards[i]!);
+    }
+    return n;
+  };
   const lines: string[] = [];
   for (let r = 0; r < rows; r++) {
-    // how many parent digits roll over at this row (opening) and at the next (closing)
-    let opens = 0;
-    for (let i = parentCards.length - 1, q = r; i >= 1 && q % parentCards[i]! === 0; i--) { opens++; q = Math.floor(q / parentCards[i]!); }
-    let closes = 0;
-    for (let i = parentCards.length - 1, q = r + 1; i >= 1 && q % parentCards[i]! === 0; i--) { closes++; q = Math.floor(q / parentCards[i]!); }
     const row = Array.from(table.subarray(r * k, (r + 1) * k), formatNumber).join(' ');
-    const prefix = r === 0 ? '    data = (' + '('.repeat(opens) : '            ' + '('.repeat(opens);
-    lines.push(`${prefix}(${row})${')'.repeat(closes)}${r === rows - 1 ? ');' : ''}`);
+    const prefix = (r === 0 ? '    data = (' : '            ') + '('.repeat(groupsAt(r));
+    lines.push(`${prefix}(${row})${')'.repeat(groupsAt(r + 1))}${r === rows - 1 ? ');' : ''}`);
   }
-  if (parentCards.length === 0) lines[0] = `    data = (${Array.from(table, formatNumber).join(' ')});`;
   return lines;
 }

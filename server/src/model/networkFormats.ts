@@ -43,7 +43,8 @@ export function networkFormatOf(path: string): NetworkFormat | undefined {
 
 /** "BIF (.bif), XMLBIF (.xml, .xmlbif), …" for messages; `writable` lists only formats written. */
 export function formatList(writable = false): string {
-  return NETWORK_FORMATS.filter((f) => !writable || f.write).map((f) => `${f.name} (${f.extensions.join(', ')})`).join(', ');
+  const formats = NETWORK_FORMATS.filter((f) => !writable || f.write);
+  return formats.map((f) => `${f.name} (${f.extensions.join(', ')})`).join(', ');
 }
 
 /** Reads a network file's text by its path's extension; an unknown extension is an error on line 1. */

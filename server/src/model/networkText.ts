@@ -28,7 +28,9 @@ export function readWith(parse: () => BayesianNetwork): NetworkReadResult {
     return { network: parse() };
   } catch (e) {
     if (e instanceof NetworkSyntaxError) return { error: { message: e.message, line: e.line } };
-    if (e instanceof RangeError) return { error: { message: `the file is too large or too deeply nested: ${e.message}`, line: 1 } };
+    if (e instanceof RangeError) {
+      return { error: { message: `the file is too large or too deeply nested: ${e.message}`, line: 1 } };
+    }
     throw e;
   }
 }
@@ -42,8 +44,8 @@ export function tableSize(cardinalities: readonly number[], what: string, line: 
   for (const k of cardinalities) {
     size *= k;
     if (size > MAX_TABLE_ENTRIES) {
-      throw new NetworkSyntaxError(
-        `${what} would have ${cardinalities.join(' × ')} entries, more than the ${MAX_TABLE_ENTRIES} (2^27) a table may have`, line);
+      const budget = `more than the ${MAX_TABLE_ENTRIES} (2^27) a table may have`;
+      throw new NetworkSyntaxError(`${what} would have ${cardinalities.join(' × ')} entries, ${budget}`, line);
     }
   }
   return size;
@@ -104,11 +106,15 @@ export function assembleNetwork(name: string, variables: DeclaredVariable[], tab
     const parents = t.parents.map((p) => resolve(p, t.line));
     if (cpts[child]) throw new NetworkSyntaxError(`a second table for '${t.child}'`, t.line);
     const twice = parents.find((p, i) => p === child || parents.indexOf(p) !== i);
-    if (twice !== undefined) throw new NetworkSyntaxError(`the table of '${t.child}' names '${vars[twice]!.name}' twice`, t.line);
+    if (twice !== undefined) {
+      throw new NetworkSyntaxError(`the table of '${t.child}' names '${vars[twice]!.name}' twice`, t.line);
+    }
     const k = vars[child]!.states.length;
     const size = tableSize([...parents.map((p) => vars[p]!.states.length), k], `the table of '${t.child}'`, t.line);
     const table = t.values(size);
-    if (table.length !== size) throw new NetworkSyntaxError(`the table of '${t.child}' has ${table.length} entries, expected ${size}`, t.line);
+    if (table.length !== size) {
+      throw new NetworkSyntaxError(`the table of '${t.child}' has ${table.length} entries, expected ${size}`, t.line);
+    }
     normalizeCptRows(table, k);
     cpts[child] = { child, parents, table };
     lines[child] = t.line;
@@ -122,7 +128,10 @@ export function assembleNetwork(name: string, variables: DeclaredVariable[], tab
   const order = topologicalOrder(net);
   if ('cycle' in order) {
     const first = order.cycle[0]!;
-    throw new NetworkSyntaxError(`the tables form a cycle: ${order.cycle.map((v) => vars[v]!.name).join(' → ')}`, lines[first]!);
+    throw new NetworkSyntaxError(
+      `the tables form a cycle: ${order.cycle.map((v) => vars[v]!.name).join(' → ')}`,
+      lines[first]!,
+    );
   }
   return net;
 }
@@ -134,7 +143,8 @@ export class UnwritableNetworkError extends Error {}
 export function requireKnownTables(net: BayesianNetwork, format: string): void {
   for (const cpt of net.cpts) {
     if (cpt.table.some(Number.isNaN)) {
-      throw new UnwritableNetworkError(`P(${net.variables[cpt.child]!.name} | …) has unknown entries, which ${format} cannot mark`);
+      const name = net.variables[cpt.child]!.name;
+      throw new UnwritableNetworkError(`P(${name} | …) has unknown entries, which ${format} cannot mark`);
     }
   }
 }
@@ -147,7 +157,9 @@ export function numbersIn(text: string, firstLine: number, expected: number, wha
   const token = /[^\s,]+/g;
   let count = 0;
   while (token.exec(text)) count++;
-  if (count !== expected) throw new NetworkSyntaxError(`${what} has ${count} probabilities, expected ${expected}`, firstLine);
+  if (count !== expected) {
+    throw new NetworkSyntaxError(`${what} has ${count} probabilities, expected ${expected}`, firstLine);
+  }
   const values = new Float64Array(expected);
   let i = 0;
   for (let m = token.exec(text); m; m = token.exec(text)) {

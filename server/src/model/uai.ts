@@ -26,13 +26,16 @@ import {
 
 interface Token { text: string; line: number }
 
+/** White-space separated tokens with their lines (one pass; the line is counted between tokens). */
 function tokens(text: string): Token[] {
   const out: Token[] = [];
-  const lines = text.split('\n');
-  lines.forEach((l, i) => {
-    const bare = l.replace(/(^|\s)(#|c\s|\/\/).*$/, ''); // comment lines some tools write; not in the format
-    for (const m of bare.matchAll(/\S+/g)) out.push({ text: m[0], line: i + 1 });
-  });
+  let line = 1;
+  let at = 0;
+  for (const m of text.matchAll(/\S+/g)) {
+    for (let i = text.indexOf('\n', at); i >= 0 && i < m.index; i = text.indexOf('\n', i + 1)) line++;
+    at = m.index + m[0].length;
+    out.push({ text: m[0], line });
+  }
   return out;
 }
 
@@ -44,14 +47,30 @@ class Reader {
   peekLine(): number { return (this.toks[this.at] ?? this.toks[this.toks.length - 1])?.line ?? 1; }
   next(what: string): Token {
     const t = this.toks[this.at++];
-    if (!t) throw new NetworkSyntaxError(`the file ends where ${what} was expected`, this.toks[this.toks.length - 1]?.line ?? 1);
+    if (!t) {
+      throw new NetworkSyntaxError(
+        `the file ends where ${what} was expected`,
+        this.toks[this.toks.length - 1]?.line ?? 1,
+      );
+    }
     return t;
+  }
+
+  /** A count of items that follow, each at least one number: more than the file holds is refused. */
+  count(what: string, items: string): number {
+    const { value, line } = this.integer(what);
+    if (value > this.remaining) {
+      throw new NetworkSyntaxError(`the file declares ${value} ${items} but has too few numbers for them`, line);
+    }
+    return value;
   }
 
   /** A non-negative integer no larger than `max`. */
   integer(what: string, max = Number.MAX_SAFE_INTEGER, min = 0): { value: number; line: number } {
     const t = this.next(what);
-    if (!/^[0-9]+$/.test(t.text)) throw new NetworkSyntaxError(`expected ${what} (a whole number), found '${t.text}'`, t.line);
+    if (!/^[0-9]+$/.test(t.text)) {
+      throw new NetworkSyntaxError(`expected ${what} (a whole number), found '${t.text}'`, t.line);
+    }
     const value = Number(t.text);
     if (value < min) throw new NetworkSyntaxError(`${what} must be at least ${min}, found ${t.text}`, t.line);
     if (value > max) throw new NetworkSyntaxError(`${what} is ${t.text}, more than ${max}`, t.line);
@@ -68,28 +87,39 @@ function parseUai(text: string): BayesianNetwork {
   const preamble = r.next("the network type ('BAYES')");
   const type = preamble.text.toUpperCase();
   if (type === 'MARKOV') {
-    throw new NetworkSyntaxError('this is a Markov network (MARKOV): only Bayesian networks (BAYES) are read', preamble.line);
+    throw new NetworkSyntaxError(
+      'this is a Markov network (MARKOV): only Bayesian networks (BAYES) are read',
+      preamble.line,
+    );
   }
-  if (type !== 'BAYES') throw new NetworkSyntaxError(`expected 'BAYES' (a UAI network file), found '${preamble.text}'`, preamble.line);
+  if (type !== 'BAYES') {
+    throw new NetworkSyntaxError(`expected 'BAYES' (a UAI network file), found '${preamble.text}'`, preamble.line);
+  }
   // each declared item needs at least one token: a count larger than what is left is refused before allocating
-  const n = r.integer('the number of variables', r.remaining).value;
+  const n = r.count('the number of variables', 'variables');
   const cards: { value: number; line: number }[] = [];
   for (let i = 0; i < n; i++) cards.push(r.integer(`the number of states of variable ${i}`, 2 ** 20, 1));
   // each variable's CPT lists at least its states: more states than the file has numbers is refused
   const total = cards.reduce((a, c) => a + c.value, 0);
   if (total > r.remaining) {
-    throw new NetworkSyntaxError(`the variables have ${total} states in all, more than the file has entries for`, cards[0]?.line ?? 1);
+    throw new NetworkSyntaxError(
+      `the variables have ${total} states in all, more than the file has entries for`,
+      cards[0]?.line ?? 1,
+    );
   }
   const variables: DeclaredVariable[] = cards.map((card, i) => ({
     name: `X${i}`, states: Array.from({ length: card.value }, (_, s) => `s${s}`), line: card.line,
   }));
-  const f = r.integer('the number of functions', r.remaining);
+  const f = { line: r.peekLine(), value: r.count('the number of functions', 'functions') };
   if (f.value !== n) {
-    throw new NetworkSyntaxError(`a BAYES network has one function (CPT) per variable: ${n} variables but ${f.value} functions`, f.line);
+    throw new NetworkSyntaxError(
+      `a BAYES network has one function (CPT) per variable: ${n} variables but ${f.value} functions`,
+      f.line,
+    );
   }
   const scopes: { vars: number[]; line: number }[] = [];
   for (let i = 0; i < f.value; i++) {
-    const size = r.integer(`the scope size of function ${i}`, Math.min(n, r.remaining), 1);
+    const size = r.integer(`the scope size of function ${i}`, n, 1);
     const vars: number[] = [];
     for (let j = 0; j < size.value; j++) vars.push(r.integer(`a variable of function ${i}`, n - 1).value);
     scopes.push({ vars, line: size.line });
@@ -99,16 +129,22 @@ function parseUai(text: string): BayesianNetwork {
     const expected = tableSize(cards, `function ${i}`, scope.line);
     const count = r.integer(`the number of entries of function ${i}`);
     if (count.value !== expected) {
-      throw new NetworkSyntaxError(`function ${i} declares ${count.value} entries, but its scope needs ${expected}`, count.line);
+      throw new NetworkSyntaxError(
+        `function ${i} declares ${count.value} entries, but its scope needs ${expected}`,
+        count.line,
+      );
     }
-    if (count.value > r.remaining) throw new NetworkSyntaxError(`function ${i} declares ${count.value} entries but the file ends first`, count.line);
+    if (count.value > r.remaining) {
+      throw new NetworkSyntaxError(`function ${i} declares ${count.value} entries but the file ends first`, count.line);
+    }
     const values = new Float64Array(expected);
     for (let j = 0; j < expected; j++) {
       const t = r.next(`an entry of function ${i}`);
       values[j] = probability(t.text, t.line);
     }
     const child = scope.vars[scope.vars.length - 1]!;
-    return { child: `X${child}`, parents: scope.vars.slice(0, -1).map((v) => `X${v}`), line: scope.line, values: () => values };
+    const parents = scope.vars.slice(0, -1).map((v) => `X${v}`);
+    return { child: `X${child}`, parents, line: scope.line, values: () => values };
   });
   if (r.remaining > 0) {
     const line = r.peekLine();
@@ -120,12 +156,15 @@ function parseUai(text: string): BayesianNetwork {
 /** Writes a network as a UAI BAYES file: one function per variable, in variable order. */
 export function writeUai(net: BayesianNetwork): string {
   requireKnownTables(net, 'UAI');
-  const out = ['BAYES', String(net.variables.length), net.variables.map((v) => v.states.length).join(' '), String(net.cpts.length)];
+  const cards = net.variables.map((v) => v.states.length).join(' ');
+  const out = ['BAYES', String(net.variables.length), cards, String(net.cpts.length)];
   for (const cpt of net.cpts) out.push([cpt.parents.length + 1, ...cpt.parents, cpt.child].join(' '));
   for (const cpt of net.cpts) {
     const k = net.variables[cpt.child]!.states.length;
     out.push('', String(cpt.table.length));
-    for (let o = 0; o < cpt.table.length; o += k) out.push(' ' + Array.from(cpt.table.subarray(o, o + k), formatNumber).join(' '));
+    for (let o = 0; o < cpt.table.length; o += k) {
+      out.push(' ' + Array.from(cpt.table.subarray(o, o + k), formatNumber).join(' '));
+    }
   }
   return out.join('\n') + '\n';
 }
@@ -150,12 +189,17 @@ export function readUaiEvidence(text: string, net: BayesianNetwork): UaiEvidence
     if (ints.length === 0) return { evidence: [] };
     if (ints.length === 1 + 2 * ints[0]!) start = 1;
     else if (ints.length === 2 + 2 * (ints[1] ?? -1)) {
-      if (ints[0] !== 1) throw new NetworkSyntaxError(`the file holds ${ints[0]} evidence samples; only one is read`, toks[0]!.line);
+      if (ints[0] !== 1) {
+        throw new NetworkSyntaxError(`the file holds ${ints[0]} evidence samples; only one is read`, toks[0]!.line);
+      }
       start = 2;
     } else if (ints[0]! > 1 && ints.length > 1) {
       throw new NetworkSyntaxError(`the file holds ${ints[0]} evidence samples; only one is read`, toks[0]!.line);
     } else {
-      throw new NetworkSyntaxError(`expected the number of observed variables, then that many 'variable state' pairs`, toks[0]!.line);
+      throw new NetworkSyntaxError(
+        `expected the number of observed variables, then that many 'variable state' pairs`,
+        toks[0]!.line,
+      );
     }
     const evidence: UaiEvidence = [];
     const seen = new Set<number>();
@@ -163,9 +207,16 @@ export function readUaiEvidence(text: string, net: BayesianNetwork): UaiEvidence
       const v = ints[i]!;
       const s = ints[i + 1]!;
       const line = toks[i]!.line;
-      if (v >= net.variables.length) throw new NetworkSyntaxError(`variable ${v} does not exist: the network has ${net.variables.length}`, line);
+      if (v >= net.variables.length) {
+        throw new NetworkSyntaxError(`variable ${v} does not exist: the network has ${net.variables.length}`, line);
+      }
       const k = net.variables[v]!.states.length;
-      if (s >= k) throw new NetworkSyntaxError(`variable ${v} (${net.variables[v]!.name}) has ${k} states: state ${s} does not exist`, toks[i + 1]!.line);
+      if (s >= k) {
+        throw new NetworkSyntaxError(
+          `variable ${v} (${net.variables[v]!.name}) has ${k} states: state ${s} does not exist`,
+          toks[i + 1]!.line,
+        );
+      }
       if (seen.has(v)) throw new NetworkSyntaxError(`variable ${v} is observed twice`, line);
       seen.add(v);
       evidence.push({ variable: v, state: s });

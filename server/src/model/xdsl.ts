@@ -19,7 +19,9 @@ export function readXdsl(text: string): NetworkReadResult {
 
 function parseXdsl(text: string): BayesianNetwork {
   const root = parseXml(text);
-  if (root.name.toLowerCase() !== 'smile') throw new NetworkSyntaxError(`expected a GeNIe XDSL file (<smile>), found <${root.name}>`, root.line);
+  if (root.name.toLowerCase() !== 'smile') {
+    throw new NetworkSyntaxError(`expected a GeNIe XDSL file (<smile>), found <${root.name}>`, root.line);
+  }
   const nodes = childNamed(root, 'nodes');
   if (!nodes) throw new NetworkSyntaxError('<smile> holds no <nodes>', root.line);
   const variables: DeclaredVariable[] = [];
@@ -29,7 +31,10 @@ function parseXdsl(text: string): BayesianNetwork {
     const id = attribute(node, 'id');
     if (!id) throw new NetworkSyntaxError(`a <${node.name}> without an id`, node.line);
     if (kind !== 'cpt' && kind !== 'deterministic') {
-      throw new NetworkSyntaxError(`node '${id}' is a <${node.name}> node: only <cpt> and <deterministic> nodes are read`, node.line);
+      throw new NetworkSyntaxError(
+        `node '${id}' is a <${node.name}> node: only <cpt> and <deterministic> nodes are read`,
+        node.line,
+      );
     }
     const own = childrenNamed(node, 'state').map((s) => {
       const sid = attribute(s, 'id');
@@ -41,7 +46,8 @@ function parseXdsl(text: string): BayesianNetwork {
     if (kind === 'cpt') {
       const p = childNamed(node, 'probabilities');
       if (!p) throw new NetworkSyntaxError(`node '${id}' has no <probabilities>`, node.line);
-      tables.push({ child: id, parents, line: p.line, values: (expected) => numbersIn(p.text, p.line, expected, `the <probabilities> of '${id}'`) });
+      const values = (expected: number) => numbersIn(p.text, p.line, expected, `the <probabilities> of '${id}'`);
+      tables.push({ child: id, parents, line: p.line, values });
     } else {
       tables.push(deterministic(node, id, own, parents));
     }
@@ -58,7 +64,12 @@ function deterministic(node: XmlElement, id: string, own: string[], parents: str
     values: (expected) => {
       const names = resulting.text.split(/\s+/).filter((s) => s !== '');
       const rows = expected / own.length;
-      if (names.length !== rows) throw new NetworkSyntaxError(`<resultingstates> of '${id}' lists ${names.length} states, expected ${rows}`, line);
+      if (names.length !== rows) {
+        throw new NetworkSyntaxError(
+          `<resultingstates> of '${id}' lists ${names.length} states, expected ${rows}`,
+          line,
+        );
+      }
       const table = new Float64Array(expected);
       names.forEach((s, r) => {
         const x = own.indexOf(s);

@@ -56,7 +56,9 @@ class XmlReader {
       this.skipSpace();
       if (this.pos >= this.src.length) break;
       if (this.skipMarkup()) continue;
-      if (this.src[this.pos] !== '<') this.fail(`text outside the root element: '${this.src.slice(this.pos, this.pos + 20).trim()}'`);
+      if (this.src[this.pos] !== '<') {
+        this.fail(`text outside the root element: '${this.src.slice(this.pos, this.pos + 20).trim()}'`);
+      }
       if (root) this.fail('a second root element');
       root = this.element();
     }
@@ -109,7 +111,9 @@ class XmlReader {
   private name(): string {
     const s = this.src;
     const start = this.pos;
-    if (!NAME_START.test(s[this.pos] ?? '')) this.fail(`expected a tag or attribute name, found '${s[this.pos] ?? 'end of file'}'`);
+    if (!NAME_START.test(s[this.pos] ?? '')) {
+      this.fail(`expected a tag or attribute name, found '${s[this.pos] ?? 'end of file'}'`);
+    }
     while (this.pos < s.length && NAME_CHAR.test(s[this.pos]!)) this.pos++;
     return s.slice(start, this.pos);
   }
@@ -129,7 +133,9 @@ class XmlReader {
         if (s[this.pos] !== '>') this.fail(`expected '>' after '</${name}'`);
         this.pos++;
         const open = stack.pop()!;
-        if (open.name !== name) throw new NetworkSyntaxError(`</${name}> closes <${open.name}> (opened on line ${open.line})`, line);
+        if (open.name !== name) {
+          throw new NetworkSyntaxError(`</${name}> closes <${open.name}> (opened on line ${open.line})`, line);
+        }
         open.text = text.pop()!.join('');
         if (stack.length === 0) root = open;
       } else if (this.skipMarkup()) {
@@ -157,7 +163,8 @@ class XmlReader {
         this.advanceTo(end);
         text[text.length - 1]!.push(decodeEntities(raw, line));
       }
-      if (this.pos >= s.length && stack.length) this.fail(`<${stack[stack.length - 1]!.name}> (line ${stack[stack.length - 1]!.line}) is not closed`);
+      const open = stack[stack.length - 1];
+      if (this.pos >= s.length && open) this.fail(`<${open.name}> (line ${open.line}) is not closed`);
     } while (stack.length);
     return root!;
   }
@@ -170,10 +177,9 @@ class XmlReader {
     for (;;) {
       this.skipSpace();
       const c = this.src[this.pos];
-      if (c === '>') { this.pos++; return { element: { name, attributes, children: [], text: '', line }, selfClosing: false }; }
-      if (c === '/' && this.src[this.pos + 1] === '>') {
-        this.pos += 2;
-        return { element: { name, attributes, children: [], text: '', line }, selfClosing: true };
+      if (c === '>' || (c === '/' && this.src[this.pos + 1] === '>')) {
+        this.pos += c === '>' ? 1 : 2;
+        return { element: { name, attributes, children: [], text: '', line }, selfClosing: c === '/' };
       }
       if (c === undefined) this.fail(`<${name}> is not closed with '>'`);
       const key = this.name();
@@ -201,7 +207,8 @@ function decodeEntities(raw: string, line: number): string {
     const at = line + (raw.slice(0, raw.indexOf(all)).match(/\n/g)?.length ?? 0);
     if (!all.endsWith(';')) throw new NetworkSyntaxError(`'&' must start an entity such as &amp;`, at);
     if (body in ENTITIES) return ENTITIES[body]!;
-    const code = /^#x[0-9a-f]+$/i.test(body) ? parseInt(body.slice(2), 16) : /^#[0-9]+$/.test(body) ? parseInt(body.slice(1), 10) : NaN;
+    const code = /^#x[0-9a-f]+$/i.test(body) ? parseInt(body.slice(2), 16)
+      : /^#[0-9]+$/.test(body) ? parseInt(body.slice(1), 10) : NaN;
     if (Number.isNaN(code) || code > 0x10ffff) throw new NetworkSyntaxError(`unknown entity '&${body};'`, at);
     return String.fromCodePoint(code);
   });

@@ -41,7 +41,10 @@ function variable(e: XmlElement): DeclaredVariable {
   const name = nameOf(e);
   const type = (attribute(e, 'TYPE') ?? 'nature').trim().toLowerCase();
   if (type !== 'nature') {
-    throw new NetworkSyntaxError(`variable '${name}' is a ${type} variable: only chance ('nature') variables are read`, e.line);
+    throw new NetworkSyntaxError(
+      `variable '${name}' is a ${type} variable: only chance ('nature') variables are read`,
+      e.line,
+    );
   }
   const outcomes = [...childrenNamed(e, 'OUTCOME'), ...childrenNamed(e, 'VALUE')];
   return { name, states: outcomes.map((o) => o.text.trim()), line: e.line };
@@ -49,11 +52,15 @@ function variable(e: XmlElement): DeclaredVariable {
 
 function definition(e: XmlElement): DeclaredTable {
   const fors = childrenNamed(e, 'FOR');
-  if (fors.length !== 1) throw new NetworkSyntaxError(`a <${e.name}> needs exactly one <FOR>, found ${fors.length}`, e.line);
+  if (fors.length !== 1) {
+    throw new NetworkSyntaxError(`a <${e.name}> needs exactly one <FOR>, found ${fors.length}`, e.line);
+  }
   const child = fors[0]!.text.trim();
   const parents = childrenNamed(e, 'GIVEN').map((g) => g.text.trim());
   const tables = childrenNamed(e, 'TABLE');
-  if (tables.length !== 1) throw new NetworkSyntaxError(`the <${e.name}> of '${child}' needs exactly one <TABLE>`, e.line);
+  if (tables.length !== 1) {
+    throw new NetworkSyntaxError(`the <${e.name}> of '${child}' needs exactly one <TABLE>`, e.line);
+  }
   const table = tables[0]!;
   return {
     child, parents, line: table.line,
@@ -96,7 +103,9 @@ export function writeXmlBif(net: BayesianNetwork): string {
     out.push('<DEFINITION>', `  <FOR>${x(net.variables[cpt.child]!.name)}</FOR>`);
     for (const p of cpt.parents) out.push(`  <GIVEN>${x(net.variables[p]!.name)}</GIVEN>`);
     const rows: string[] = [];
-    for (let o = 0; o < cpt.table.length; o += k) rows.push(Array.from(cpt.table.subarray(o, o + k), formatNumber).join(' '));
+    for (let o = 0; o < cpt.table.length; o += k) {
+      rows.push(Array.from(cpt.table.subarray(o, o + k), formatNumber).join(' '));
+    }
     out.push(`  <TABLE>${rows.join(' ')}</TABLE>`, '</DEFINITION>');
   }
   out.push('</NETWORK>', '</BIF>');
