@@ -85,9 +85,11 @@ export function registerFeatures(connection: Connection, session: Session): void
     return d ? networkSummaries(d.parse.ast, await session.environment(p.uri)) : [];
   });
   type Exported = { text: string } | { error: string };
-  connection.onRequest<Exported, unknown>('bayes/exportBif', async (p: { uri: string; network: string }): Promise<Exported> => {
+  type ExportParams = { uri: string; network: string; format?: string };
+  connection.onRequest<Exported, unknown>('bayes/exportBif', async (p: ExportParams): Promise<Exported> => {
     const d = parsed(p.uri);
-    return d ? exportBif(d.parse.ast, await session.environment(p.uri), p.network) : { error: 'the document is not open' };
+    if (!d) return { error: 'the document is not open' };
+    return exportBif(d.parse.ast, await session.environment(p.uri), p.network, p.format);
   });
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.
