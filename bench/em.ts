@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gaussianMixture, mixtureStart, type MixtureParameters } from '../server/src/engine/gaussianMixture.js';
+import { gaussianMixture, mixtureStart, type MixtureParameters } from '../server/src/engine/mixtures/gaussianMixture.js';
 import { createRng } from '../server/src/engine/random.js';
 import type { NumericData } from '../server/src/engine/dataset.js';
 import { coldWarm } from './support/peerProcess.js';

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { JunctionTree } from '../server/src/engine/junctionTree.js';
+import { JunctionTree } from '../server/src/engine/inference/junctionTree.js';
 import type { BayesianNetwork } from '../server/src/engine/network.js';
 import { evidenceOf, loadBif, loadReference } from '../test/support/networks.js';
 import { exportNetwork } from './peers/exportNetwork.js';

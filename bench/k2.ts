@@ -14,9 +14,9 @@
  *      the same search scored by BDeu.
  *   npm run bench:k2 [-- seeds]
  */
-import { k2 } from '../server/src/engine/k2.js';
-import { compareStructures, ScoreCache, type ScoreName } from '../server/src/engine/structureScore.js';
-import { forwardSample } from '../server/src/engine/forwardSampling.js';
+import { k2 } from '../server/src/engine/structure/k2.js';
+import { compareStructures, ScoreCache, type ScoreName } from '../server/src/engine/structure/structureScore.js';
+import { forwardSample } from '../server/src/engine/sampling/forwardSampling.js';
 import { createRng, type Rng } from '../server/src/engine/random.js';
 import { topologicalOrder, type BayesianNetwork } from '../server/src/engine/network.js';
 import type { CategoricalDataset } from '../server/src/engine/categoricalData.js';

@@ -14,9 +14,9 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBif } from '../server/src/model/bif.js';
 import { readDiscreteFile } from '../server/src/model/dataTable.js';
-import { forwardSample, hideAtRandom } from '../server/src/engine/forwardSampling.js';
+import { forwardSample, hideAtRandom } from '../server/src/engine/sampling/forwardSampling.js';
 import { alignToNetwork, groupRows } from '../server/src/engine/dataset.js';
-import { learnCpts } from '../server/src/engine/cptLearning.js';
+import { learnCpts } from '../server/src/engine/estimators/cptLearning.js';
 import { createRng } from '../server/src/engine/random.js';
 import { main } from '../server/src/cli.js';
 

@@ -16,9 +16,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { streamNewsgroups, documentsInPart, type LabelledCorpus } from '../server/src/model/corpus.js';
-import { Latin1Tokenizer } from '../server/src/engine/latin1Tokenizer.js';
-import { trainTextNaiveBayes, predictTextNaiveBayes } from '../server/src/engine/textNaiveBayes.js';
-import { evaluate, shuffledRows } from '../server/src/engine/evaluation.js';
+import { Latin1Tokenizer } from '../server/src/engine/classifiers/latin1Tokenizer.js';
+import { trainTextNaiveBayes, predictTextNaiveBayes } from '../server/src/engine/classifiers/textNaiveBayes.js';
+import { evaluate, shuffledRows } from '../server/src/engine/classifiers/evaluation.js';
 import { startPeer, median, coldWarm } from './support/peerProcess.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -14,7 +14,7 @@
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { loadNewsgroups, documentText } from '../../server/src/model/corpus.js';
-import { tokenize } from '../../server/src/engine/tokenizer.js';
+import { tokenize } from '../../server/src/engine/classifiers/tokenizer.js';
 
 interface WinkClassifier {
   defineConfig(cfg: { considerOnlyPresence: boolean; smoothingFactor: number }): boolean;

@@ -7,11 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { networkEm } from '../../server/src/engine/networkEm.js';
-import { ExpectationStep } from '../../server/src/engine/expectedCounts.js';
-import { forwardSample, hideAtRandom } from '../../server/src/engine/forwardSampling.js';
-import { meanTotalVariation, alignHiddenStates } from '../../server/src/engine/cptDistance.js';
-import { countConfigurations } from '../../server/src/engine/cptLearning.js';
+import { networkEm } from '../../server/src/engine/estimators/networkEm.js';
+import { ExpectationStep } from '../../server/src/engine/estimators/expectedCounts.js';
+import { forwardSample, hideAtRandom } from '../../server/src/engine/sampling/forwardSampling.js';
+import { meanTotalVariation, alignHiddenStates } from '../../server/src/engine/estimators/cptDistance.js';
+import { countConfigurations } from '../../server/src/engine/estimators/cptLearning.js';
 import { createRng } from '../../server/src/engine/random.js';
 import { NO_SHARED } from '../support/shared.js';
 import { loadBif } from '../support/networks.js';

@@ -7,8 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_BUDGET } from '../../server/src/engine/inference.js';
-import { junctionTreeOrder } from '../../server/src/engine/junctionTree.js';
+import { DEFAULT_BUDGET } from '../../server/src/engine/inference/marginals.js';
+import { junctionTreeOrder } from '../../server/src/engine/inference/junctionTree.js';
 import { loadBif, loadReference } from '../support/networks.js';
 import { compareWithReference } from '../support/reference.js';
 import { NO_SHARED } from '../support/shared.js';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { readBif } from '../../server/src/model/bif.js';
 import type { BayesianNetwork } from '../../server/src/engine/network.js';
-import type { Evidence } from '../../server/src/engine/junctionTree.js';
+import type { Evidence } from '../../server/src/engine/inference/junctionTree.js';
 import { createRng } from '../../server/src/engine/random.js';
 import { sharedFile } from './shared.js';
 

@@ -1,6 +1,6 @@
 /** Compares exact inference with a reference file's cases (used by the unit and slow tests). */
-import { JunctionTree } from '../../server/src/engine/junctionTree.js';
-import { variableElimination } from '../../server/src/engine/variableElimination.js';
+import { JunctionTree } from '../../server/src/engine/inference/junctionTree.js';
+import { variableElimination } from '../../server/src/engine/inference/variableElimination.js';
 import type { BayesianNetwork } from '../../server/src/engine/network.js';
 import { evidenceOf, maxAbsDiff, type ReferenceCase } from './networks.js';
 

@@ -2,9 +2,9 @@
 import { parseArgs } from 'node:util';
 import { alignToNetwork } from '../engine/dataset.js';
 import type { BayesianNetwork } from '../engine/network.js';
-import type { GradientOptions } from '../engine/gradientAscent.js';
+import type { GradientOptions } from '../engine/estimators/gradientAscent.js';
 import { hasMissing, learnParameters, PARAMETER_METHODS, type ParameterMethod } from '../run/learnNetwork.js';
-import { meanTotalVariation } from '../engine/cptDistance.js';
+import { meanTotalVariation } from '../engine/estimators/cptDistance.js';
 import { learnedNetworkData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, positiveOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';

@@ -6,7 +6,7 @@ import { writeBayesNetwork } from '../model/bayesWriter.js';
 import { DataError, readDiscreteFile, sniffLayout } from '../model/dataTable.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
-import type { Prior } from '../engine/cptLearning.js';
+import type { Prior } from '../engine/estimators/cptLearning.js';
 import { UsageError } from './command.js';
 
 /** A problem with the user's input files: printed as `bayes: message`, exit 1. */

@@ -1,7 +1,7 @@
 /** `bayes mixture FILE.csv --k K`: a Gaussian mixture by EM (Mitchell §6.12). */
 import { parseArgs } from 'node:util';
 import { DataError, readNumericFile } from '../model/dataTable.js';
-import { gaussianMixture, kMeansEm, type MixtureFit } from '../engine/gaussianMixture.js';
+import { gaussianMixture, kMeansEm, type MixtureFit } from '../engine/mixtures/gaussianMixture.js';
 import { EngineError } from '../engine/engineError.js';
 import { numericColumns, type NumericData } from '../engine/dataset.js';
 import { mixtureData } from '../run/learningResults.js';

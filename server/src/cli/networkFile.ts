@@ -9,7 +9,7 @@ import { basename, extname } from 'node:path';
 import { formatList, networkFormatOf } from '../model/networkFormats.js';
 import { compileNetwork, CompileError } from '../model/compileNetwork.js';
 import type { BayesianNetwork } from '../engine/network.js';
-import type { Prior } from '../engine/cptLearning.js';
+import type { Prior } from '../engine/estimators/cptLearning.js';
 import { declaredPrior } from '../run/tablePriors.js';
 import type * as A from '../language/ast.js';
 import { checkText } from '../run/pipeline.js';

@@ -1,11 +1,11 @@
 /** `bayes structure FILE.csv`: a network structure from complete data by K2, hill climbing or tabu search. */
 import { parseArgs } from 'node:util';
-import { k2, type StructureResult } from '../engine/k2.js';
+import { k2, type StructureResult } from '../engine/structure/k2.js';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
-import type { ResultBase, StructureResultEntry } from '../run/runResult.js';
-import { hillClimb } from '../engine/hillClimb.js';
-import { compareStructures, arcsOf, arcScoreChange, ScoreCache, type ScoreName } from '../engine/structureScore.js';
-import { networkFromStructure } from '../engine/cptLearning.js';
+import type { ResultBase, StructureResultEntry } from '../protocol/runResult.js';
+import { hillClimb } from '../engine/structure/hillClimb.js';
+import { compareStructures, arcsOf, arcScoreChange, ScoreCache, type ScoreName } from '../engine/structure/structureScore.js';
+import { networkFromStructure } from '../engine/estimators/cptLearning.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, positiveOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';

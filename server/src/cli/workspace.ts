@@ -1,7 +1,7 @@
 /** Options every model-reading command shares: where the workspace is, which data roots are allowed. */
 import { resolve, relative, isAbsolute, dirname } from 'node:path';
 import type { CliIO } from './command.js';
-import { nodeEnvironment } from '../run/nodeEnvironment.js';
+import { nodeEnvironment } from '../workspace/files.js';
 import type { CheckEnvironment } from '../language/index.js';
 
 export const WORKSPACE_OPTIONS = {

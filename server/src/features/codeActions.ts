@@ -7,7 +7,7 @@
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
 import { allStatements, walk } from '../language/index.js';
-import type { ParsedDocument } from '../run/session.js';
+import type { ParsedDocument } from '../workspace/documents.js';
 import { contains } from './nameIndex.js';
 import { nameIndex } from './nameResolution.js';
 import { lineAt } from './context.js';

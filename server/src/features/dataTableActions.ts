@@ -11,7 +11,7 @@ import type * as A from '../language/index.js';
 import { allStatements, lineStarts, sliceRange } from '../language/index.js';
 import { resolvePath } from '../language/paths.js';
 import { CsvSplitter } from '../model/csvSplitter.js';
-import type { ParsedDocument } from '../run/session.js';
+import type { ParsedDocument } from '../workspace/documents.js';
 import { contains } from './nameIndex.js';
 import type { CodeActionHost } from './codeActions.js';
 

@@ -4,7 +4,11 @@
  */
 import type { Connection, ServerCapabilities } from 'vscode-languageserver/node';
 import { CodeActionKind } from 'vscode-languageserver/node';
-import type { ParsedDocument, Session } from '../run/session.js';
+import type { TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CheckEnvironment } from '../language/index.js';
+import type { ParsedDocument } from '../workspace/documents.js';
+import type { RunRecord } from '../protocol/messages.js';
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
 import { codeLenses } from './codeLens.js';
@@ -19,6 +23,7 @@ import { legend, semanticTokens, semanticTokensInto } from './semanticTokens.js'
 import { SemanticTokensHistory } from './semanticTokensDelta.js';
 import { codeActions } from './codeActions.js';
 import { exportBif, networkSummaries } from './networks.js';
+import { Method } from '../protocol/methods.js';
 
 export const featureCapabilities: ServerCapabilities = {
   hoverProvider: true,
@@ -36,7 +41,20 @@ export const featureCapabilities: ServerCapabilities = {
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
 };
 
-export function registerFeatures(connection: Connection, session: Session): void {
+/** What the features read of the server: documents, their parse and last run, trust and files. */
+export interface FeatureHost {
+  readonly documents: TextDocuments<TextDocument>;
+  readonly trusted: boolean;
+  readonly runListeners: ((record: RunRecord) => void)[];
+  parse(uri: string): ParsedDocument | undefined;
+  /** The last run if the document still reads as it did. */
+  currentRun(uri: string): RunRecord | undefined;
+  lastRun(uri: string): RunRecord | undefined;
+  environment(uri: string): Promise<CheckEnvironment>;
+  pathOf(uri: string): string | undefined;
+}
+
+export function registerFeatures(connection: Connection, session: FeatureHost): void {
   const parsed = (uri: string) => session.parse(uri);
   const run = (uri: string) => session.currentRun(uri)?.result;
   /** `use` of the open document's parse, or `none` when the document is not open. */
@@ -80,13 +98,13 @@ export function registerFeatures(connection: Connection, session: Session): void
   connection.languages.semanticTokens.onRange((p) => withParse(p.textDocument.uri, { data: [] }, (d) => semanticTokens(d.parse.ast, d.text, p.range, d.state.starts)));
   connection.onCodeAction((p) => withParse(p.textDocument.uri, [], (d) => codeActions(d, p, { trusted: session.trusted, documentPath: session.pathOf(p.textDocument.uri) })));
 
-  connection.onRequest('bayes/networks', async (p: { uri: string }) => {
+  connection.onRequest(Method.networks, async (p: { uri: string }) => {
     const d = parsed(p.uri);
     return d ? networkSummaries(d.parse.ast, await session.environment(p.uri)) : [];
   });
   type Exported = { text: string } | { error: string };
   type ExportParams = { uri: string; network: string; format?: string };
-  connection.onRequest<Exported, unknown>('bayes/exportBif', async (p: ExportParams): Promise<Exported> => {
+  connection.onRequest<Exported, unknown>(Method.exportBif, async (p: ExportParams): Promise<Exported> => {
     const d = parsed(p.uri);
     if (!d) return { error: 'the document is not open' };
     return exportBif(d.parse.ast, await session.environment(p.uri), p.network, p.format);

@@ -11,13 +11,8 @@ import { writeBif } from '../model/bif.js';
 import { networkFormatOf } from '../model/networkFormats.js';
 import { UnwritableNetworkError } from '../model/networkText.js';
 import type { BayesianNetwork } from '../engine/network.js';
+import type { NetworkSummary } from '../protocol/messages.js';
 
-export interface NetworkSummary {
-  name: string;
-  /** Where it comes from: declared in the file, or imported from a BIF file. */
-  source: 'file' | 'import';
-  variables: { name: string; states: string[]; parents: string[] }[];
-}
 
 export function networkSummaries(file: A.BayesFile, env: A.CheckEnvironment): NetworkSummary[] {
   const summary = (net: BayesianNetwork, source: NetworkSummary['source']): NetworkSummary => ({

@@ -4,7 +4,7 @@
  * counts behind each factor (§6.9.1), an expect line its verdict and the result it checked.
  * Kinds without their own explanation fall back to entryMarkdown (every field by shape).
  */
-import type { ClassifyResult, ExpectResult, PosteriorResult, ResultEntry } from '../run/runResult.js';
+import type { ClassifyResult, ExpectResult, PosteriorResult, ResultEntry } from '../protocol/runResult.js';
 import { barChart, entryMarkdown, escape, formatNumber, markdownTable } from './resultView.js';
 
 /** Hypotheses shown one line each; larger spaces are summed up by P(D). */

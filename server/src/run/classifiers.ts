@@ -3,11 +3,11 @@
  * statement that uses them (classify, evaluate, P(… ) in C, accuracy).
  */
 import type * as A from '../language/ast.js';
-import { trainNaiveBayes, naiveBayesNetwork, type NaiveBayesModel } from '../engine/naiveBayes.js';
-import type { Smoothing } from '../engine/mEstimate.js';
+import { trainNaiveBayes, naiveBayesNetwork, type NaiveBayesModel } from '../engine/classifiers/naiveBayes.js';
+import type { Smoothing } from '../engine/estimators/mEstimate.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { CompileError } from '../model/compileError.js';
-import type { HandlerContext } from './handlers/index.js';
+import type { HandlerContext } from './handlerContext.js';
 import { modelData } from './modelInputs.js';
 
 export function classifierDecl(ctx: HandlerContext, name: A.Name): A.ClassifierDecl {

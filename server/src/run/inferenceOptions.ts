@@ -6,12 +6,12 @@
  */
 import type * as A from '../language/ast.js';
 import type { Diagnostic, Range } from '../language/diagnostics.js';
-import { ImpossibleEvidenceError } from '../engine/junctionTree.js';
-import { DEFAULT_BUDGET, exactPlan, inferenceProblem, type InferenceMethod, type MarginalsOptions } from '../engine/inference.js';
+import { ImpossibleEvidenceError } from '../engine/inference/junctionTree.js';
+import { DEFAULT_BUDGET, exactPlan, inferenceProblem, type InferenceMethod, type MarginalsOptions } from '../engine/inference/marginals.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { EngineError } from '../engine/engineError.js';
 import { CompileError } from '../model/compileError.js';
-import type { InferenceInfo } from './runResult.js';
+import type { InferenceInfo } from '../protocol/runResult.js';
 
 /** The language's method names; the exact ones all run the junction tree (or elimination). */
 const METHODS: Record<string, InferenceMethod> = {

@@ -1,7 +1,7 @@
 /** Between names (what people and files write) and indices (what the engine computes with). */
 import { variableIndexMap, type BayesianNetwork } from '../engine/network.js';
-import type { Evidence } from '../engine/junctionTree.js';
-import type { NamedEvidence } from './runResult.js';
+import type { Evidence } from '../engine/inference/junctionTree.js';
+import type { NamedEvidence } from '../protocol/runResult.js';
 
 /** Resolves `VAR=STATE` pairs; the error names the unknown variable or state and what exists. */
 export function resolveEvidence(net: BayesianNetwork, pairs: NamedEvidence): { evidence: Evidence } | { error: string } {

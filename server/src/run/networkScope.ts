@@ -11,12 +11,12 @@ import type * as A from '../language/ast.js';
 import { valueText } from '../language/ast.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { variableIndexMap } from '../engine/network.js';
-import type { Evidence } from '../engine/junctionTree.js';
+import type { Evidence } from '../engine/inference/junctionTree.js';
 import { CompileError } from '../model/compileError.js';
-import type { HandlerContext } from './handlers/index.js';
+import type { HandlerContext } from './handlerContext.js';
 import { modelNetwork, networkKey, type ModelContext } from './modelInputs.js';
 import { classifierNetwork } from './classifiers.js';
-import type { NamedEvidence } from './runResult.js';
+import type { NamedEvidence } from '../protocol/runResult.js';
 
 export interface NetworkScope {
   net: BayesianNetwork;

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BayesFile, StringLit } from '../language/index.js';
 import { dirnameOf, globBase, isInside, resolvePath } from '../language/paths.js';
-import type { RunResult } from './runResult.js';
+import type { RunResult } from '../protocol/runResult.js';
 
 /** The quoted file names a model reads: data CSVs, corpus globs, imported networks. */
 export function dataSources(file: BayesFile): StringLit[] {

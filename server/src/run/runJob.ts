@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import type { RunRequest, WorkerMessage } from './worker.js';
-import type { RunResult } from './runResult.js';
+import type { RunResult } from '../protocol/runResult.js';
 
 export type RunOutcome =
   | { status: 'done'; result: RunResult }

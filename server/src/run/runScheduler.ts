@@ -6,11 +6,12 @@
  */
 import type { Connection, WorkDoneProgressServerReporter } from 'vscode-languageserver/node';
 import type { Diagnostic } from '../language/diagnostics.js';
-import { RUN_RESULT_VERSION, type RunResult } from './runResult.js';
+import { RUN_RESULT_VERSION, type RunResult } from '../protocol/runResult.js';
+import type { RunRecord, RunState } from '../protocol/messages.js';
 import { startRunJob, type RunJob, type RunOutcome } from './runJob.js';
 import { RunCache } from './runCache.js';
-import { nodeEnvironment, type NodeEnvironmentOptions } from './nodeEnvironment.js';
-import type { BayesSettings } from './settings.js';
+import { nodeEnvironment, type NodeEnvironmentOptions } from '../workspace/files.js';
+import type { BayesSettings } from '../workspace/settings.js';
 import type { CheckedDocument } from './pipeline.js';
 
 /** What a run needs to know about the document, gathered by the session. */
@@ -22,17 +23,6 @@ export interface RunInput {
   checked: CheckedDocument;
 }
 
-export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
-
-/** What the session keeps per document and clients receive as `bayes/runResult`. */
-export interface RunRecord {
-  uri: string;
-  /** The text the run saw: its ranges are valid only while the document still reads so. */
-  text: string;
-  state: Exclude<RunState, 'running' | 'cancelled'>;
-  result: RunResult;
-  cached: boolean;
-}
 
 export interface RunSchedulerHost {
   connection: Connection;

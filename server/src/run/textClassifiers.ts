@@ -5,17 +5,17 @@
  */
 import type * as A from '../language/ast.js';
 import type { Diagnostic } from '../language/diagnostics.js';
-import { tokenizeLatin1Documents } from '../engine/latin1Tokenizer.js';
-import type { TokenizedCorpus } from '../engine/tokenizer.js';
-import { classifyText, predictTextNaiveBayes, trainTextNaiveBayes, type TextNaiveBayesModel, type VocabularyOptions } from '../engine/textNaiveBayes.js';
+import { tokenizeLatin1Documents } from '../engine/classifiers/latin1Tokenizer.js';
+import type { TokenizedCorpus } from '../engine/classifiers/tokenizer.js';
+import { classifyText, predictTextNaiveBayes, trainTextNaiveBayes, type TextNaiveBayesModel, type VocabularyOptions } from '../engine/classifiers/textNaiveBayes.js';
 import { allRows } from '../engine/categoricalData.js';
-import type { FitPredict } from '../engine/evaluation.js';
+import type { FitPredict } from '../engine/classifiers/evaluation.js';
 import { newsgroupsFromEntries, type LabelledCorpus } from '../model/corpus.js';
 import { gunzipTar } from '../model/tarArchive.js';
 import { readModelBytes } from '../model/files.js';
 import { CompileError } from '../model/compileError.js';
-import type { ClassifyResult } from './runResult.js';
-import type { HandlerContext, HandlerOutput } from './handlers/index.js';
+import type { ClassifyResult } from '../protocol/runResult.js';
+import type { HandlerContext, HandlerOutput } from './handlerContext.js';
 import { argument, classifierDecl, positionalArgument } from './classifiers.js';
 import { memo } from './modelInputs.js';
 

@@ -5,8 +5,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { runText } from './pipeline.js';
-import { nodeEnvironment, type NodeEnvironmentOptions } from './nodeEnvironment.js';
-import type { RunResult } from './runResult.js';
+import { nodeEnvironment, type NodeEnvironmentOptions } from '../workspace/files.js';
+import type { RunResult } from '../protocol/runResult.js';
 import { testHook } from './testHooks.js';
 
 export interface RunRequest {

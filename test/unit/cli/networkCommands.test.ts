@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
 import { capture } from '../../support/cli.js';
 import { readBif } from '../../../server/src/model/bif.js';
-import { JunctionTree } from '../../../server/src/engine/junctionTree.js';
+import { JunctionTree } from '../../../server/src/engine/inference/junctionTree.js';
 import { evidenceOf, loadBif } from '../../support/networks.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
 

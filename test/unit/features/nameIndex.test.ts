@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { check, parseDocument } from '../../../server/src/language/index.js';
-import { nodeEnvironment } from '../../../server/src/run/nodeEnvironment.js';
+import { nodeEnvironment } from '../../../server/src/workspace/files.js';
 import { nameIndex } from '../../../server/src/features/nameResolution.js';
 import { repoRoot } from '../../support/shared.js';
 

@@ -6,7 +6,7 @@ import { main } from '../../../server/src/cli.js';
 import type { CliIO } from '../../../server/src/cli/command.js';
 import { capture } from '../../support/cli.js';
 import { parseDocument } from '../../../server/src/language/index.js';
-import type { RunResult } from '../../../server/src/run/runResult.js';
+import type { RunResult } from '../../../server/src/protocol/runResult.js';
 import { repoRoot as root, sharedData } from '../../support/shared.js';
 
 const examples = join(root, 'examples');

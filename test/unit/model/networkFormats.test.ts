@@ -17,7 +17,7 @@ import {
 import { readUai, readUaiEvidence, writeUai, writeUaiEvidence } from '../../../server/src/model/uai.js';
 import { readXdsl } from '../../../server/src/model/xdsl.js';
 import { readXmlBif, writeXmlBif } from '../../../server/src/model/xmlbif.js';
-import { JunctionTree } from '../../../server/src/engine/junctionTree.js';
+import { JunctionTree } from '../../../server/src/engine/inference/junctionTree.js';
 import { rowAssignment, type BayesianNetwork } from '../../../server/src/engine/network.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
 

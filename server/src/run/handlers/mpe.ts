@@ -4,10 +4,10 @@
  * that assignment as text: `Storm = false, Lightning = true, …` in the network's order.
  */
 import type * as A from '../../language/ast.js';
-import { mostProbableExplanation } from '../../engine/mpe.js';
-import { ImpossibleEvidenceError } from '../../engine/junctionTree.js';
-import type { MpeResultEntry } from '../runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import { mostProbableExplanation } from '../../engine/inference/mpe.js';
+import { ImpossibleEvidenceError } from '../../engine/inference/junctionTree.js';
+import type { MpeResultEntry } from '../../protocol/runResult.js';
+import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
 
@@ -35,4 +35,4 @@ export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   return { results: [result], diagnostics: [], value };
 }
 
-registerHandler('query mpe', mpeQuery);
+export const mpeHandler: Handler = mpeQuery;

@@ -6,10 +6,10 @@
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import { variableIndexMap, type BayesianNetwork } from '../../engine/network.js';
-import { posteriorQuery } from '../../engine/inference.js';
+import { posteriorQuery } from '../../engine/inference/marginals.js';
 import { CompileError } from '../../model/compileError.js';
-import type { ProbabilityResult } from '../runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import type { ProbabilityResult } from '../../protocol/runResult.js';
+import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
 import { answerDiagnostics, inferenceInfo, inferenceOptions } from '../inferenceOptions.js';
 import { generatedHypothesisProbability } from '../learning/hypothesisProbability.js';
@@ -109,4 +109,4 @@ function fixed(p: number): string {
   return String(Number(p.toPrecision(4)));
 }
 
-registerHandler('query probability', probabilityQuery);
+export const probabilityHandler: Handler = probabilityQuery;

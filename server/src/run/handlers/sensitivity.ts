@@ -6,11 +6,11 @@
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import { rowAssignment, variableIndexMap, type BayesianNetwork } from '../../engine/network.js';
-import { sensitivity, type SensitivityParameter } from '../../engine/sensitivity.js';
-import { ImpossibleEvidenceError } from '../../engine/junctionTree.js';
+import { sensitivity, type SensitivityParameter } from '../../engine/inference/sensitivity.js';
+import { ImpossibleEvidenceError } from '../../engine/inference/junctionTree.js';
 import { CompileError } from '../../model/compileError.js';
-import type { SensitivityResult } from '../runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import type { SensitivityResult } from '../../protocol/runResult.js';
+import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
 
@@ -61,4 +61,4 @@ function parameterText(p: SensitivityResult['parameters'][number]): string {
   return `P(${p.variable} = ${p.state}${given ? ` | ${given}` : ''})`;
 }
 
-registerHandler('query sensitivity', sensitivityQuery);
+export const sensitivityHandler: Handler = sensitivityQuery;

@@ -6,11 +6,11 @@
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import { encodeCategorical, type CategoricalDataset } from '../../engine/categoricalData.js';
-import { ANY, conceptExamples, covers, type ConceptExamples, type Conjunction } from '../../engine/conjunctiveHypotheses.js';
-import { conceptPosterior, type ConceptPosterior } from '../../engine/versionSpace.js';
+import { ANY, conceptExamples, covers, type ConceptExamples, type Conjunction } from '../../engine/hypotheses/conjunctiveHypotheses.js';
+import { conceptPosterior, type ConceptPosterior } from '../../engine/hypotheses/versionSpace.js';
 import { CompileError } from '../../model/compileError.js';
 import { declaredDomains } from '../../model/compileData.js';
-import type { HandlerContext } from '../handlers/index.js';
+import type { HandlerContext } from '../handlerContext.js';
 import { hypothesisEvidence, onlyDataset } from './evidence.js';
 
 interface ConceptSpec { inputs: string[]; target: string; positive: string; noise: number }

@@ -1,9 +1,9 @@
 /** Shared by `evaluate`, `accuracy` and `learning_curve`: the result entry of an evaluation. */
 import type * as A from '../../language/ast.js';
-import { evaluate, type Evaluation, type EvaluationPlan } from '../../engine/evaluation.js';
+import { evaluate, type Evaluation, type EvaluationPlan } from '../../engine/classifiers/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
-import type { EvaluationResult } from '../runResult.js';
+import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
+import type { EvaluationResult } from '../../protocol/runResult.js';
 import { learnerOf, predictionsOn } from './learners.js';
 import { fmt } from './queryParts.js';
 

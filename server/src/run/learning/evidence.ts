@@ -7,10 +7,10 @@
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import type { Range } from '../../language/diagnostics.js';
-import type { Observation } from '../../engine/bayesTheorem.js';
+import type { Observation } from '../../engine/hypotheses/bayesTheorem.js';
 import type { CategoricalDataset } from '../../engine/categoricalData.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext } from '../handlers/index.js';
+import type { HandlerContext } from '../handlerContext.js';
 import { modelData } from '../modelInputs.js';
 
 export interface HypothesisEvidence {

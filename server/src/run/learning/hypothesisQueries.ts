@@ -5,12 +5,12 @@
  */
 import type * as A from '../../language/ast.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
-import { posterior, type PosteriorTable } from '../../engine/bayesTheorem.js';
-import { bitsOfLogProbability, mdlChoice } from '../../engine/mdl.js';
-import type { ConceptPosterior } from '../../engine/versionSpace.js';
+import { posterior, type PosteriorTable } from '../../engine/hypotheses/bayesTheorem.js';
+import { bitsOfLogProbability, mdlChoice } from '../../engine/hypotheses/mdl.js';
+import type { ConceptPosterior } from '../../engine/hypotheses/versionSpace.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
-import type { MdlResult, PosteriorResult, VersionSpaceResult } from '../runResult.js';
+import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
+import type { MdlResult, PosteriorResult, VersionSpaceResult } from '../../protocol/runResult.js';
 import { hypothesisSpace, posteriorTable, scoredHypotheses, type DatumStep, type ScoredHypotheses } from './hypothesisSpace.js';
 import { fmt, IMPOSSIBLE_EVIDENCE, queryOf } from './queryParts.js';
 import { impossibleEvidence } from '../inferenceOptions.js';

@@ -7,13 +7,13 @@
  *    those tables row by row for `given D`, or from the trees themselves.
  */
 import type * as A from '../../language/ast.js';
-import { logLikelihoodOfDataset, logLikelihoodOfObservations, posterior, type ObservationModel, type PosteriorTable } from '../../engine/bayesTheorem.js';
+import { logLikelihoodOfDataset, logLikelihoodOfObservations, posterior, type ObservationModel, type PosteriorTable } from '../../engine/hypotheses/bayesTheorem.js';
 import type { CategoricalDataset } from '../../engine/categoricalData.js';
 import type { BayesianNetwork } from '../../engine/network.js';
-import { bitsOfProbability } from '../../engine/mdl.js';
-import type { TreeScore } from '../../engine/decisionTree.js';
+import { bitsOfProbability } from '../../engine/hypotheses/mdl.js';
+import type { TreeScore } from '../../engine/hypotheses/decisionTree.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext } from '../handlers/index.js';
+import type { HandlerContext } from '../handlerContext.js';
 import { modelNetwork } from '../modelInputs.js';
 import { hypothesisEvidence, onlyDataset, type HypothesisEvidence } from './evidence.js';
 import { isTreeSpace, scoreTreeSpace } from './trees.js';

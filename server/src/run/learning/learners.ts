@@ -5,11 +5,11 @@
  */
 import type * as A from '../../language/ast.js';
 import { MISSING, type CategoricalDataset } from '../../engine/categoricalData.js';
-import { naiveBayesPosteriors, trainNaiveBayes } from '../../engine/naiveBayes.js';
-import type { FitPredict } from '../../engine/evaluation.js';
+import { naiveBayesPosteriors, trainNaiveBayes } from '../../engine/classifiers/naiveBayes.js';
+import type { FitPredict } from '../../engine/classifiers/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
 import { EngineError } from '../../engine/engineError.js';
-import type { HandlerContext } from '../handlers/index.js';
+import type { HandlerContext } from '../handlerContext.js';
 import { classifierDecl, naiveBayesClassifier, positionalArgument, smoothingOf } from '../classifiers.js';
 import { modelData } from '../modelInputs.js';
 import { textLearner } from '../textClassifiers.js';

@@ -4,9 +4,9 @@
  * or one seeded Gibbs draw (§6.8).
  */
 import type * as A from '../../language/ast.js';
-import type { HypothesisPrediction } from '../../engine/bayesOptimal.js';
+import type { HypothesisPrediction } from '../../engine/hypotheses/bayesOptimal.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext } from '../handlers/index.js';
+import type { HandlerContext } from '../handlerContext.js';
 import { modelNetwork } from '../modelInputs.js';
 import { hypothesisSpace, observationModels, posteriorTable, scoredHypotheses } from './hypothesisSpace.js';
 import { IMPOSSIBLE_EVIDENCE } from './queryParts.js';

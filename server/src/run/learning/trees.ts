@@ -5,7 +5,7 @@
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import type { CategoricalDataset } from '../../engine/categoricalData.js';
-import { scoreTrees, type ProbabilisticTree, type TreeScore } from '../../engine/decisionTree.js';
+import { scoreTrees, type ProbabilisticTree, type TreeScore } from '../../engine/hypotheses/decisionTree.js';
 import { CompileError } from '../../model/compileError.js';
 
 export function isTreeSpace(space: A.HypothesesDecl): boolean {

@@ -1,0 +1,153 @@
+/**
+ * Discrete factors φ(X₁…X_k) over Float64Array: the tables every exact algorithm multiplies,
+ * sums out and reduces. Layout: the LAST variable varies fastest, so the entry of assignment
+ * (x₁…x_k) is at Σ xᵢ·strideᵢ with stride_k = 1 — the same layout as a CPT whose variables are
+ * [...parents, child], which lets a CPT become a factor without copying.
+ *
+ * Product, marginalisation and reduction walk the entries with an odometer over the result's
+ * assignment and move the operands' offsets by precomputed stride deltas: no allocation per entry.
+ */
+import type { BayesianNetwork } from '../network.js';
+
+export interface Factor {
+  /** Variable indices (into the network), in table order; the last varies fastest. */
+  vars: number[];
+  /** Number of states of each variable in `vars`. */
+  cards: number[];
+  values: Float64Array;
+}
+
+export function stridesOf(cards: readonly number[]): number[] {
+  const strides = new Array<number>(cards.length);
+  let s = 1;
+  for (let i = cards.length - 1; i >= 0; i--) { strides[i] = s; s *= cards[i]!; }
+  return strides;
+}
+
+export function tableSize(cards: readonly number[]): number {
+  let n = 1;
+  for (const c of cards) n *= c;
+  return n;
+}
+
+/** The CPT of `v` as the factor P(v | parents) over [...parents, v] (shares the table). */
+export function cptFactor(net: BayesianNetwork, v: number): Factor {
+  const cpt = net.cpts[v]!;
+  const vars = [...cpt.parents, v];
+  return { vars, cards: vars.map((u) => net.variables[u]!.states.length), values: cpt.table };
+}
+
+export function constantFactor(value = 1): Factor {
+  return { vars: [], cards: [], values: Float64Array.of(value) };
+}
+
+/**
+ * For every entry of a table over `vars`, the offset of the matching entry in a table over
+ * `target` (a subset of `vars`, any order). Computed once and reused by the junction tree.
+ */
+export function indexMap(vars: readonly number[], cards: readonly number[], target: readonly number[]): Int32Array {
+  const map = new Int32Array(tableSize(cards));
+  const tStrides = stridesOf(target.map((t) => cards[vars.indexOf(t)]!));
+  const step = vars.map((v) => { const j = target.indexOf(v); return j < 0 ? 0 : tStrides[j]!; });
+  walk(cards, [step], (i, [o]) => { map[i] = o!; });
+  return map;
+}
+
+/**
+ * Odometer over all assignments of `cards` (last fastest), calling `visit(entry, offsets)` with
+ * one running offset per operand, each advanced by that operand's per-variable stride.
+ * The offsets array is reused between calls.
+ */
+function walk(cards: readonly number[], steps: number[][], visit: (entry: number, offsets: number[]) => void): void {
+  const k = cards.length;
+  const n = tableSize(cards);
+  const counter = new Int32Array(k);
+  const offsets = steps.map(() => 0);
+  for (let i = 0; i < n; i++) {
+    visit(i, offsets);
+    for (let d = k - 1; d >= 0; d--) {
+      if (++counter[d]! < cards[d]!) {
+        for (let o = 0; o < steps.length; o++) offsets[o]! += steps[o]![d]!;
+        break;
+      }
+      counter[d] = 0;
+      for (let o = 0; o < steps.length; o++) offsets[o]! -= steps[o]![d]! * (cards[d]! - 1);
+    }
+  }
+}
+
+/** Strides of `f` laid out along `vars` (0 for a variable `f` does not have). */
+function stepsAlong(f: Factor, vars: readonly number[]): number[] {
+  const strides = stridesOf(f.cards);
+  return vars.map((v) => { const j = f.vars.indexOf(v); return j < 0 ? 0 : strides[j]!; });
+}
+
+export function factorProduct(a: Factor, b: Factor): Factor {
+  const vars = [...a.vars];
+  const cards = [...a.cards];
+  b.vars.forEach((v, j) => { if (!vars.includes(v)) { vars.push(v); cards.push(b.cards[j]!); } });
+  const values = new Float64Array(tableSize(cards));
+  const av = a.values, bv = b.values;
+  walk(cards, [stepsAlong(a, vars), stepsAlong(b, vars)], (i, [oa, ob]) => { values[i] = av[oa!]! * bv[ob!]!; });
+  return { vars, cards, values };
+}
+
+/** Product of many factors (the empty product is the constant 1). */
+export function productOf(factors: readonly Factor[]): Factor {
+  return factors.reduce(factorProduct, constantFactor());
+}
+
+/** Σ (or max, for max-product) over the variables not in `keep`; result vars follow `keep`. */
+export function projectOnto(f: Factor, keep: readonly number[], op: 'sum' | 'max' = 'sum'): Factor {
+  const cards = keep.map((v) => { const j = f.vars.indexOf(v); if (j < 0) throw new Error(`factor has no variable ${v}`); return f.cards[j]!; });
+  const values = new Float64Array(tableSize(cards));
+  const tStrides = stridesOf(cards);
+  const step = f.vars.map((v) => { const j = keep.indexOf(v); return j < 0 ? 0 : tStrides[j]!; });
+  const fv = f.values;
+  if (op === 'sum') walk(f.cards, [step], (i, [o]) => { values[o!]! += fv[i]!; });
+  else walk(f.cards, [step], (i, [o]) => { if (fv[i]! > values[o!]!) values[o!] = fv[i]!; });
+  return { vars: [...keep], cards, values };
+}
+
+export function sumOut(f: Factor, v: number): Factor {
+  return projectOnto(f, f.vars.filter((u) => u !== v), 'sum');
+}
+
+export function maxOut(f: Factor, v: number): Factor {
+  return projectOnto(f, f.vars.filter((u) => u !== v), 'max');
+}
+
+/** φ restricted to `v = state`: the variable disappears. */
+export function reduceFactor(f: Factor, v: number, state: number): Factor {
+  const j = f.vars.indexOf(v);
+  if (j < 0) return f;
+  const vars = f.vars.filter((_, i) => i !== j);
+  const cards = f.cards.filter((_, i) => i !== j);
+  const values = new Float64Array(tableSize(cards));
+  const strides = stridesOf(f.cards);
+  const inner = strides[j]!, outer = inner * f.cards[j]!;
+  // Entries with v = state form blocks of `inner` consecutive values, one block per `outer`.
+  for (let o = 0, r = 0; o < f.values.length; o += outer) {
+    values.set(f.values.subarray(o + state * inner, o + state * inner + inner), r);
+    r += inner;
+  }
+  return { vars, cards, values };
+}
+
+/** Sets to 0 every entry whose `v` state is not `state` (evidence as an indicator), in place. */
+export function zeroOtherStates(values: Float64Array, cards: readonly number[], position: number, state: number): void {
+  let inner = 1;
+  for (let i = cards.length - 1; i > position; i--) inner *= cards[i]!;
+  const k = cards[position]!, outer = inner * k;
+  for (let o = 0; o < values.length; o += outer) {
+    for (let x = 0; x < k; x++) if (x !== state) values.fill(0, o + x * inner, o + x * inner + inner);
+  }
+}
+
+/** Divides by the sum in place and returns the table. */
+export function normalized(values: Float64Array): Float64Array {
+  let z = 0;
+  for (let i = 0; i < values.length; i++) z += values[i]!;
+  for (let i = 0; i < values.length; i++) values[i]! /= z;
+  return values;
+}

@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { factorProduct, projectOnto, reduceFactor, sumOut, maxOut, indexMap, zeroOtherStates, type Factor } from '../../../../server/src/engine/factors/factor.js';
+
+// φ1(A, B) with A ∈ {0,1,2}, B ∈ {0,1}; φ2(B, C) with C ∈ {0,1} (Koller & Friedman fig. 4.3 shape).
+const f1: Factor = { vars: [0, 1], cards: [3, 2], values: Float64Array.of(0.5, 0.8, 0.1, 0, 0.3, 0.9) };
+const f2: Factor = { vars: [1, 2], cards: [2, 2], values: Float64Array.of(0.5, 0.7, 0.1, 0.2) };
+
+test('factor product multiplies matching entries (checked entry by entry)', () => {
+  const p = factorProduct(f1, f2);
+  assert.deepEqual(p.vars, [0, 1, 2]);
+  for (let a = 0; a < 3; a++) for (let b = 0; b < 2; b++) for (let c = 0; c < 2; c++) {
+    assert.equal(p.values[a * 4 + b * 2 + c], f1.values[a * 2 + b]! * f2.values[b * 2 + c]!);
+  }
+});
+
+test('summing out and maxing out follow the definitions', () => {
+  const s = sumOut(f1, 0);
+  assert.deepEqual(s.vars, [1]);
+  assert.ok(Math.abs(s.values[0]! - 0.9) < 1e-15 && Math.abs(s.values[1]! - 1.7) < 1e-15);
+  const m = maxOut(f1, 1);
+  assert.deepEqual(Array.from(m.values), [0.8, 0.1, 0.9]);
+  const reordered = projectOnto(factorProduct(f1, f2), [2, 0]);
+  // Σ_b φ1(a, b) φ2(b, c) at c = 1, a = 2: 0.3·0.7 + 0.9·0.2
+  assert.ok(Math.abs(reordered.values[1 * 3 + 2]! - (0.3 * 0.7 + 0.9 * 0.2)) < 1e-15);
+});
+
+test('reduction keeps the slice of the observed state', () => {
+  const r = reduceFactor(f1, 1, 1);
+  assert.deepEqual(r.vars, [0]);
+  assert.deepEqual(Array.from(r.values), [0.8, 0, 0.9]);
+  const z = Float64Array.from(f1.values);
+  zeroOtherStates(z, f1.cards, 0, 2);
+  assert.deepEqual(Array.from(z), [0, 0, 0, 0, 0.3, 0.9]);
+});
+
+test('index maps send every entry to its projection', () => {
+  const map = indexMap([0, 1, 2], [3, 2, 2], [2, 0]);
+  // entry (a, b, c) → c·3 + a
+  for (let a = 0; a < 3; a++) for (let b = 0; b < 2; b++) for (let c = 0; c < 2; c++) assert.equal(map[a * 4 + b * 2 + c], c * 3 + a);
+});
