@@ -7,7 +7,6 @@
 import { basename } from 'node:path';
 import type * as A from '../language/index.js';
 import { declaredNetwork, importedNetwork } from '../model/compileNetwork.js';
-import { writeBif } from '../model/bif.js';
 import { networkFormatOf } from '../model/networkFormats.js';
 import { UnwritableNetworkError } from '../model/networkText.js';
 import type { BayesianNetwork } from '../engine/network.js';

@@ -10,12 +10,27 @@
  */
 import type { BayesianNetwork } from '../engine/network.js';
 import {
-  assembleNetwork, formatNumber, NetworkSyntaxError, readWith, requireKnownTables,
-  type DeclaredTable, type DeclaredVariable, type NetworkReadResult,
+  assembleNetwork,
+  formatNumber,
+  NetworkSyntaxError,
+  readWith,
+  requireKnownTables,
+  type DeclaredTable,
+  type DeclaredVariable,
+  type NetworkReadResult,
 } from './networkText.js';
 
-const enum Kind { Word, String, Punct, End }
-interface Token { kind: Kind; text: string; line: number }
+const enum Kind {
+  Word,
+  String,
+  Punct,
+  End,
+}
+interface Token {
+  kind: Kind;
+  text: string;
+  line: number;
+}
 
 const PUNCT = '{}()=;|,';
 const WORD_END = PUNCT + '"%';
@@ -26,8 +41,14 @@ class Lexer {
   private peeked: Token | undefined;
   constructor(private readonly src: string) {}
 
-  peek(): Token { return (this.peeked ??= this.scan()); }
-  next(): Token { const t = this.peek(); this.peeked = undefined; return t; }
+  peek(): Token {
+    return (this.peeked ??= this.scan());
+  }
+  next(): Token {
+    const t = this.peek();
+    this.peeked = undefined;
+    return t;
+  }
 
   private scan(): Token {
     const s = this.src;
@@ -42,14 +63,23 @@ class Lexer {
     if (this.pos >= s.length) return { kind: Kind.End, text: '', line: this.line };
     const c = s[this.pos]!;
     const line = this.line;
-    if (PUNCT.includes(c)) { this.pos++; return { kind: Kind.Punct, text: c, line }; }
+    if (PUNCT.includes(c)) {
+      this.pos++;
+      return { kind: Kind.Punct, text: c, line };
+    }
     if (c === '"') {
       let text = '';
       for (this.pos++; ; this.pos++) {
         if (this.pos >= s.length) throw new NetworkSyntaxError('unclosed string', line);
         const d = s[this.pos]!;
-        if (d === '"') { this.pos++; break; }
-        if (d === '\\' && this.pos + 1 < s.length) { text += s[++this.pos]; continue; }
+        if (d === '"') {
+          this.pos++;
+          break;
+        }
+        if (d === '\\' && this.pos + 1 < s.length) {
+          text += s[++this.pos];
+          continue;
+        }
         if (d === '\n') this.line++;
         text += d;
       }
@@ -75,7 +105,9 @@ class NetParser {
   private readonly variables: DeclaredVariable[] = [];
   private readonly tables: DeclaredTable[] = [];
 
-  constructor(text: string) { this.lex = new Lexer(text); }
+  constructor(text: string) {
+    this.lex = new Lexer(text);
+  }
 
   parse(): BayesianNetwork {
     const first = this.lex.peek();
@@ -119,9 +151,13 @@ class NetParser {
     const done = (t: Token) => t.kind === Kind.End || (inClass && t.kind === Kind.Punct && t.text === '}');
     for (let t = this.lex.peek(); !done(t); t = this.lex.peek()) {
       if (t.kind !== Kind.Word) this.fail(t, "'net', 'node' or 'potential'");
-      if (t.text === 'net') { this.lex.next(); this.netBlock(); }
-      else if (t.text === 'potential') { this.lex.next(); this.potential(t); }
-      else if (NODE_KINDS.has(t.text)) this.node();
+      if (t.text === 'net') {
+        this.lex.next();
+        this.netBlock();
+      } else if (t.text === 'potential') {
+        this.lex.next();
+        this.potential(t);
+      } else if (NODE_KINDS.has(t.text)) this.node();
       else if (t.text === 'instance' || t.text === 'temporal') {
         throw new NetworkSyntaxError(
           `object-oriented networks ('${t.text}') are not read: save the network flattened`,
@@ -178,9 +214,10 @@ class NetParser {
         const list = { kind: 'list' as const, items: [], line: u.line };
         top.items.push(list);
         stack.push(list);
-      }
-      else if (u.kind === Kind.Punct && u.text === ')') { stack.pop(); if (stack.length === 0) return top; }
-      else this.fail(u, "a value or ')'");
+      } else if (u.kind === Kind.Punct && u.text === ')') {
+        stack.pop();
+        if (stack.length === 0) return top;
+      } else this.fail(u, "a value or ')'");
     }
   }
 
@@ -223,7 +260,10 @@ class NetParser {
     const parents: Token[] = [];
     let list = heads;
     for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === ')'); t = this.lex.next()) {
-      if (t.kind === Kind.Punct && t.text === '|' && list === heads) { list = parents; continue; }
+      if (t.kind === Kind.Punct && t.text === '|' && list === heads) {
+        list = parents;
+        continue;
+      }
       if (t.kind !== Kind.Word) this.fail(t, "a node name or ')'");
       list.push(t);
     }
@@ -238,7 +278,10 @@ class NetParser {
     let data: { values: number[]; line: number } | undefined;
     let model: number | undefined;
     while (!this.atClose()) {
-      if (this.lex.peek().text === 'data') { data = this.data(); continue; }
+      if (this.lex.peek().text === 'data') {
+        data = this.data();
+        continue;
+      }
       const a = this.attribute();
       if (a.key === 'model_data' || a.key === 'model_nodes') model ??= a.line;
     }
@@ -252,7 +295,9 @@ class NetParser {
     if (!data) throw new NetworkSyntaxError(`potential ( ${child} … ) has no 'data = ( … );'`, at.line);
     const { values, line } = data;
     this.tables.push({
-      child, parents: parents.map((p) => p.text), line: at.line,
+      child,
+      parents: parents.map((p) => p.text),
+      line: at.line,
       values: (expected) => {
         if (values.length !== expected) {
           throw new NetworkSyntaxError(
@@ -315,7 +360,13 @@ export function writeHuginNet(net: BayesianNetwork): string {
     const k = net.variables[cpt.child]!.states.length;
     const parents = cpt.parents.map((p) => ids[p]!);
     out.push('', `potential ( ${ids[cpt.child]}${parents.length ? ' | ' + parents.join(' ') : ''} )`, '{');
-    out.push(...nestedData(cpt.table, cpt.parents.map((p) => net.variables[p]!.states.length), k));
+    out.push(
+      ...nestedData(
+        cpt.table,
+        cpt.parents.map((p) => net.variables[p]!.states.length),
+        k,
+      ),
+    );
     out.push('}');
   }
   return out.join('\n') + '\n';

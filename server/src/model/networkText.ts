@@ -19,7 +19,12 @@ export type NetworkReadResult = { network: BayesianNetwork } | { error: NetworkR
 
 /** Thrown inside a reader and turned into a NetworkReadError at its entry point. */
 export class NetworkSyntaxError extends Error {
-  constructor(message: string, readonly line: number) { super(message); }
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
 }
 
 /** Runs a reader, turning its syntax errors (and a stack overflow on absurd nesting) into a result. */
@@ -52,7 +57,11 @@ export function tableSize(cardinalities: readonly number[], what: string, line: 
 }
 
 /** A variable as a file declares it. */
-export interface DeclaredVariable { name: string; states: string[]; line: number }
+export interface DeclaredVariable {
+  name: string;
+  states: string[];
+  line: number;
+}
 
 /**
  * A table as a file gives it: `values` in the IR's layout (first parent slowest, the child's

@@ -20,11 +20,23 @@
  */
 import type { BayesianNetwork } from '../engine/network.js';
 import {
-  assembleNetwork, formatNumber, NetworkSyntaxError, probability, readWith, requireKnownTables, tableSize,
-  type DeclaredTable, type DeclaredVariable, type NetworkReadResult, type NetworkReadError,
+  assembleNetwork,
+  formatNumber,
+  NetworkSyntaxError,
+  probability,
+  readWith,
+  requireKnownTables,
+  tableSize,
+  type DeclaredTable,
+  type DeclaredVariable,
+  type NetworkReadResult,
+  type NetworkReadError,
 } from './networkText.js';
 
-interface Token { text: string; line: number }
+interface Token {
+  text: string;
+  line: number;
+}
 
 /** White-space separated tokens with their lines (one pass; the line is counted between tokens). */
 function tokens(text: string): Token[] {
@@ -43,8 +55,12 @@ class Reader {
   private at = 0;
   constructor(private readonly toks: Token[]) {}
 
-  get remaining(): number { return this.toks.length - this.at; }
-  peekLine(): number { return (this.toks[this.at] ?? this.toks[this.toks.length - 1])?.line ?? 1; }
+  get remaining(): number {
+    return this.toks.length - this.at;
+  }
+  peekLine(): number {
+    return (this.toks[this.at] ?? this.toks[this.toks.length - 1])?.line ?? 1;
+  }
   next(what: string): Token {
     const t = this.toks[this.at++];
     if (!t) {
@@ -108,7 +124,9 @@ function parseUai(text: string): BayesianNetwork {
     );
   }
   const variables: DeclaredVariable[] = cards.map((card, i) => ({
-    name: `X${i}`, states: Array.from({ length: card.value }, (_, s) => `s${s}`), line: card.line,
+    name: `X${i}`,
+    states: Array.from({ length: card.value }, (_, s) => `s${s}`),
+    line: card.line,
   }));
   const f = { line: r.peekLine(), value: r.count('the number of functions', 'functions') };
   if (f.value !== n) {

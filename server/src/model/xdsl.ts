@@ -8,8 +8,13 @@
  */
 import type { BayesianNetwork } from '../engine/network.js';
 import {
-  assembleNetwork, NetworkSyntaxError, numbersIn, readWith,
-  type DeclaredTable, type DeclaredVariable, type NetworkReadResult,
+  assembleNetwork,
+  NetworkSyntaxError,
+  numbersIn,
+  readWith,
+  type DeclaredTable,
+  type DeclaredVariable,
+  type NetworkReadResult,
 } from './networkText.js';
 import { attribute, childNamed, childrenNamed, parseXml, type XmlElement } from './xml.js';
 
@@ -60,7 +65,9 @@ function deterministic(node: XmlElement, id: string, own: string[], parents: str
   if (!resulting) throw new NetworkSyntaxError(`deterministic node '${id}' has no <resultingstates>`, node.line);
   const line = resulting.line;
   return {
-    child: id, parents, line,
+    child: id,
+    parents,
+    line,
     values: (expected) => {
       const names = resulting.text.split(/\s+/).filter((s) => s !== '');
       const rows = expected / own.length;

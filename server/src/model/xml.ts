@@ -18,7 +18,7 @@ export interface XmlElement {
 }
 
 const NAME_START = /[A-Za-z_:]/;
-const NAME_CHAR = /[A-Za-z0-9_:.\-]/;
+const NAME_CHAR = /[A-Za-z0-9_:.-]/;
 
 export function parseXml(src: string): XmlElement {
   return new XmlReader(src).document();
@@ -93,8 +93,14 @@ class XmlReader {
         const c = s[p];
         if (c === '[') depth++;
         else if (c === ']') depth--;
-        else if (c === '"' || c === "'") { const q = s.indexOf(c, p + 1); if (q < 0) break; p = q; }
-        else if (c === '>' && depth <= 0) { this.advanceTo(p + 1); return true; }
+        else if (c === '"' || c === "'") {
+          const q = s.indexOf(c, p + 1);
+          if (q < 0) break;
+          p = q;
+        } else if (c === '>' && depth <= 0) {
+          this.advanceTo(p + 1);
+          return true;
+        }
       }
       this.fail('an unclosed <!DOCTYPE');
     }
@@ -207,8 +213,11 @@ function decodeEntities(raw: string, line: number): string {
     const at = line + (raw.slice(0, raw.indexOf(all)).match(/\n/g)?.length ?? 0);
     if (!all.endsWith(';')) throw new NetworkSyntaxError(`'&' must start an entity such as &amp;`, at);
     if (body in ENTITIES) return ENTITIES[body]!;
-    const code = /^#x[0-9a-f]+$/i.test(body) ? parseInt(body.slice(2), 16)
-      : /^#[0-9]+$/.test(body) ? parseInt(body.slice(1), 10) : NaN;
+    const code = /^#x[0-9a-f]+$/i.test(body)
+      ? parseInt(body.slice(2), 16)
+      : /^#[0-9]+$/.test(body)
+        ? parseInt(body.slice(1), 10)
+        : NaN;
     if (Number.isNaN(code) || code > 0x10ffff) throw new NetworkSyntaxError(`unknown entity '&${body};'`, at);
     return String.fromCodePoint(code);
   });

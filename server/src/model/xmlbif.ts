@@ -9,8 +9,15 @@
  */
 import type { BayesianNetwork } from '../engine/network.js';
 import {
-  assembleNetwork, formatNumber, NetworkSyntaxError, numbersIn, readWith, requireKnownTables,
-  type DeclaredTable, type DeclaredVariable, type NetworkReadResult,
+  assembleNetwork,
+  formatNumber,
+  NetworkSyntaxError,
+  numbersIn,
+  readWith,
+  requireKnownTables,
+  type DeclaredTable,
+  type DeclaredVariable,
+  type NetworkReadResult,
 } from './networkText.js';
 import { attribute, childNamed, childrenNamed, escapeXml, parseXml, type XmlElement } from './xml.js';
 
@@ -63,7 +70,9 @@ function definition(e: XmlElement): DeclaredTable {
   }
   const table = tables[0]!;
   return {
-    child, parents, line: table.line,
+    child,
+    parents,
+    line: table.line,
     values: (expected) => numbersIn(table.text, table.line, expected, `the <TABLE> of '${child}'`),
   };
 }

@@ -22,7 +22,10 @@ function read(file: string): BayesianNetwork {
   return r.network;
 }
 
-interface MarginalsOut { marginals: Record<string, Record<string, number>>; evidence: object }
+interface MarginalsOut {
+  marginals: Record<string, Record<string, number>>;
+  evidence: object;
+}
 
 async function marginalsJson(args: string[]): Promise<MarginalsOut> {
   const io = capture();
@@ -50,7 +53,11 @@ function sameByName(actual: BayesianNetwork, expected: BayesianNetwork, what: st
     assert.ok(j !== undefined, `${what}: ${v.name} is missing`);
     assert.deepEqual(actual.variables[j]!.states, v.states, `${what}: states of ${v.name}`);
     const parents = actual.cpts[j]!.parents.map((q) => actual.variables[q]!.name);
-    assert.deepEqual(parents, cpt.parents.map((q) => expected.variables[q]!.name), `${what}: parents of ${v.name}`);
+    assert.deepEqual(
+      parents,
+      cpt.parents.map((q) => expected.variables[q]!.name),
+      `${what}: parents of ${v.name}`,
+    );
     assert.deepEqual(Array.from(actual.cpts[j]!.table), Array.from(cpt.table), `${what}: table of ${v.name}`);
   });
 }
@@ -82,8 +89,8 @@ test('bayes convert goes between every pair of .bayes, BIF, XMLBIF, NET and UAI 
         io = capture();
         assert.equal(await main(['convert', target, back], io), 0, io.stderr);
         // UAI keeps positions, not names: X{i} is variable i of the network that was written as UAI
-        const named = from === '.uai' ? original.network.variables
-          : to === '.uai' ? read(await asBif(source, dir)).variables : [];
+        const named =
+          from === '.uai' ? original.network.variables : to === '.uai' ? read(await asBif(source, dir)).variables : [];
         sameByName(renamed(read(back), named), original.network, `${from} → ${to}`);
       }
     }
@@ -114,9 +121,11 @@ test('bayes marginals reads every format as BIF gives it; UAI evidence files lin
     const fromUai = await marginalsJson([uai, '--evidence-file', `${uai}.evid`]);
     assert.deepEqual(fromUai.evidence, { X6: 's0', X2: 's1' });
     const names = Object.keys(reference.marginals);
-    names.forEach((v, i) => Object.values(reference.marginals[v]!).forEach((p, s) => {
-      assert.ok(Math.abs(fromUai.marginals[`X${i}`]![`s${s}`]! - p) < 1e-15, `${v} = X${i}`);
-    }));
+    names.forEach((v, i) =>
+      Object.values(reference.marginals[v]!).forEach((p, s) => {
+        assert.ok(Math.abs(fromUai.marginals[`X${i}`]![`s${s}`]! - p) < 1e-15, `${v} = X${i}`);
+      }),
+    );
     // the evidence file also works on the named network, by variable order
     const named = await marginalsJson([file, '--evidence-file', `${uai}.evid`]);
     assert.deepEqual(named.evidence, { xray: 'yes', smoke: 'no' });
@@ -125,7 +134,7 @@ test('bayes marginals reads every format as BIF gives it; UAI evidence files lin
   }
 });
 
-test('bad files are reported as file:line:1 with the reader\'s message; bad evidence files too', async () => {
+test("bad files are reported as file:line:1 with the reader's message; bad evidence files too", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bayes-formats-'));
   try {
     const bad = join(dir, 'bad.net');
@@ -162,20 +171,23 @@ test('import network N from "x.net" | "x.xml" | "x.uai" | "x.xdsl": checked name
       copyFileSync(join(fixtures, f), join(dir, f));
     }
     const model = join(dir, 'imports.bayes');
-    writeFileSync(model, [
-      'import network Hugin from "asia-hugin.net"',
-      'import network Weka from "asia-weka.xml"',
-      'import network Uai from "asia.uai"',
-      'import network Genie from "asia-genie.xdsl"',
-      // P(tub = yes) = 0.01 × 0.05 + 0.99 × 0.01 = 0.0104, in every file
-      'expect P(tub = yes) in Hugin ≈ 0.0104 ± 1e-12',
-      'expect P(tub = yes) in Weka ≈ 0.0104 ± 1e-12',
-      'expect P(X1 = s0) in Uai ≈ 0.0104 ± 1e-12',
-      'expect P(tub = yes) in Genie ≈ 0.0104 ± 1e-12',
-      // P(either = yes | tub = no, lung = yes) = 1 whatever the parent order of the file
-      'expect P(either = yes | tub = no, lung = yes) in Hugin ≈ 1 ± 1e-12',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      model,
+      [
+        'import network Hugin from "asia-hugin.net"',
+        'import network Weka from "asia-weka.xml"',
+        'import network Uai from "asia.uai"',
+        'import network Genie from "asia-genie.xdsl"',
+        // P(tub = yes) = 0.01 × 0.05 + 0.99 × 0.01 = 0.0104, in every file
+        'expect P(tub = yes) in Hugin ≈ 0.0104 ± 1e-12',
+        'expect P(tub = yes) in Weka ≈ 0.0104 ± 1e-12',
+        'expect P(X1 = s0) in Uai ≈ 0.0104 ± 1e-12',
+        'expect P(tub = yes) in Genie ≈ 0.0104 ± 1e-12',
+        // P(either = yes | tub = no, lung = yes) = 1 whatever the parent order of the file
+        'expect P(either = yes | tub = no, lung = yes) in Hugin ≈ 1 ± 1e-12',
+        '',
+      ].join('\n'),
+    );
     let io = capture();
     assert.equal(await main(['run', model], io), 0, io.stderr + io.stdout);
     const typo = join(dir, 'typo.bayes');

@@ -12,7 +12,9 @@ import { readBif } from '../../../server/src/model/bif.js';
 import { readHuginNet, writeHuginNet } from '../../../server/src/model/hugin.js';
 import { NETWORK_FORMATS, networkFormatOf, readNetworkText } from '../../../server/src/model/networkFormats.js';
 import {
-  MAX_TABLE_ENTRIES, UnwritableNetworkError, type NetworkReadResult,
+  MAX_TABLE_ENTRIES,
+  UnwritableNetworkError,
+  type NetworkReadResult,
 } from '../../../server/src/model/networkText.js';
 import { readUai, readUaiEvidence, writeUai, writeUaiEvidence } from '../../../server/src/model/uai.js';
 import { readXdsl } from '../../../server/src/model/xdsl.js';
@@ -58,10 +60,12 @@ function sameTablesByName(actual: BayesianNetwork, expected: BayesianNetwork): v
     const child = expected.variables[cpt.child]!;
     for (let r = 0; r < cpt.table.length / child.states.length; r++) {
       const states = rowAssignment(expected, cpt.child, r);
-      const given = Object.fromEntries(cpt.parents.map((q, i) => {
-        const parent = expected.variables[q]!;
-        return [parent.name, parent.states[states[i]!]!];
-      }));
+      const given = Object.fromEntries(
+        cpt.parents.map((q, i) => {
+          const parent = expected.variables[q]!;
+          return [parent.name, parent.states[states[i]!]!];
+        }),
+      );
       child.states.forEach((s, x) => {
         assert.equal(p(actual, child.name, s, given), cpt.table[r * child.states.length + x], `${child.name}=${s}`);
       });
@@ -71,7 +75,11 @@ function sameTablesByName(actual: BayesianNetwork, expected: BayesianNetwork): v
 
 /** Same structure and tables by position (UAI keeps no names). */
 function sameTablesByIndex(actual: BayesianNetwork, expected: BayesianNetwork, file: string, tolerance = 1e-15): void {
-  assert.deepEqual(actual.variables.map((v) => v.states.length), expected.variables.map((v) => v.states.length), file);
+  assert.deepEqual(
+    actual.variables.map((v) => v.states.length),
+    expected.variables.map((v) => v.states.length),
+    file,
+  );
   expected.cpts.forEach((cpt, i) => {
     const got = actual.cpts[i]!;
     assert.deepEqual(got.parents, cpt.parents, `${file}: parents of ${expected.variables[i]!.name}`);
@@ -125,10 +133,17 @@ test('small shared networks keep their marginals, with and without evidence, thr
     for (const format of writable) {
       const back = ok(format.read(format.write!(net)));
       const after = [marginals(back), marginals(back, evidence)];
-      after.forEach((m, e) => m.forEach((dist, v) => dist.forEach((x, s) => {
-        const was = before[e]![v]![s]!;
-        assert.ok(Math.abs(x - was) <= 1e-15, `${name} as ${format.name}: ${net.variables[v]!.name} ${x} vs ${was}`);
-      })));
+      after.forEach((m, e) =>
+        m.forEach((dist, v) =>
+          dist.forEach((x, s) => {
+            const was = before[e]![v]![s]!;
+            assert.ok(
+              Math.abs(x - was) <= 1e-15,
+              `${name} as ${format.name}: ${net.variables[v]!.name} ${x} vs ${was}`,
+            );
+          }),
+        ),
+      );
     }
   }
 });
@@ -140,7 +155,10 @@ test('files in the style of Hugin, Weka, pgmpy and GeNIe read as they are and ag
   const hugin = ok(readHuginNet(fixture('asia-hugin.net')), 'asia-hugin.net');
   sameTablesByName(hugin, asia);
   // either's parents are (tub, lung) in the file, (lung, tub) in asia.bif: the lookup is by name
-  assert.deepEqual(hugin.cpts[5]!.parents.map((q) => hugin.variables[q]!.name), ['tub', 'lung']);
+  assert.deepEqual(
+    hugin.cpts[5]!.parents.map((q) => hugin.variables[q]!.name),
+    ['tub', 'lung'],
+  );
   assert.equal(hugin.name, 'unknown'); // Hugin's net block has no name: the CLI names it after the file
   const weka = ok(readXmlBif(fixture('asia-weka.xml')), 'asia-weka.xml');
   assert.equal(weka.name, 'Asia');
@@ -171,7 +189,8 @@ test('Hugin class files, compact one-line data and comma-separated positions rea
 });
 
 test('Hugin NET data nests one level per parent but the last, rows in the engine order', () => {
-  const net = ok(readBif(`network n {}
+  const net = ok(
+    readBif(`network n {}
 variable A { type discrete [ 2 ] { a0, a1 }; }
 variable B { type discrete [ 3 ] { b0, b1, b2 }; }
 variable C { type discrete [ 2 ] { c0, c1 }; }
@@ -180,44 +199,69 @@ probability ( B ) { table 0.2, 0.3, 0.5; }
 probability ( C | A, B ) {
   (a0, b0) 0.1, 0.9; (a0, b1) 0.2, 0.8; (a0, b2) 0.3, 0.7;
   (a1, b0) 0.4, 0.6; (a1, b1) 0.5, 0.5; (a1, b2) 0.6, 0.4;
-}`));
+}`),
+  );
   const text = writeHuginNet(net);
   const data = text.slice(text.indexOf('potential ( C | A B )'));
-  assert.equal(data.replace(/\s+/g, ' ').trim(),
-    'potential ( C | A B ) { data = (((0.1 0.9) (0.2 0.8) (0.3 0.7)) ((0.4 0.6) (0.5 0.5) (0.6 0.4))); }');
+  assert.equal(
+    data.replace(/\s+/g, ' ').trim(),
+    'potential ( C | A B ) { data = (((0.1 0.9) (0.2 0.8) (0.3 0.7)) ((0.4 0.6) (0.5 0.5) (0.6 0.4))); }',
+  );
   assert.match(text, /^net\n\{\n {4}name = "n";\n\}/);
 });
 
 test('the UAI competition example: brute-force posterior with its evidence file, both evidence forms', () => {
   const net = ok(readUai(fixture('competition.uai')));
-  assert.deepEqual(net.variables.map((v) => v.states.length), [2, 2, 3]);
+  assert.deepEqual(
+    net.variables.map((v) => v.states.length),
+    [2, 2, 3],
+  );
   assert.equal(net.variables[2]!.name, 'X2');
   const old = readUaiEvidence(fixture('competition.uai.evid'), net);
   assert.ok('evidence' in old, JSON.stringify(old));
   assert.deepEqual(old.evidence, [{ variable: 2, state: 0 }]);
   // P(X0 | X2 = 0) by enumeration over the file's numbers
-  const p0 = [0.436, 0.564], p1 = [[0.128, 0.872], [0.920, 0.080]], p2 = [[0.210, 0.333, 0.457], [0.811, 0.000, 0.189]];
+  const p0 = [0.436, 0.564],
+    p1 = [
+      [0.128, 0.872],
+      [0.92, 0.08],
+    ],
+    p2 = [
+      [0.21, 0.333, 0.457],
+      [0.811, 0.0, 0.189],
+    ];
   const joint = [0, 1].map((a) => p0[a]! * (p1[a]![0]! * p2[0]![0]! + p1[a]![1]! * p2[1]![0]!));
   const m = marginals(net, new Map([[2, 0]]));
   assert.ok(Math.abs(m[0]![0]! - joint[0]! / (joint[0]! + joint[1]!)) < 1e-15);
   const fresh = readUaiEvidence(fixture('competition-new.uai.evid'), net);
   assert.ok('evidence' in fresh);
-  assert.deepEqual(fresh.evidence, [{ variable: 0, state: 1 }, { variable: 2, state: 2 }]);
+  assert.deepEqual(fresh.evidence, [
+    { variable: 0, state: 1 },
+    { variable: 2, state: 2 },
+  ]);
   assert.equal(writeUaiEvidence(fresh.evidence), '2 0 1 2 2\n');
   assert.deepEqual(readUaiEvidence('', net), { evidence: [] });
-  assert.deepEqual(readUaiEvidence('1\n3 0', net),
-    { error: { message: 'variable 3 does not exist: the network has 3', line: 2 } });
-  assert.deepEqual(readUaiEvidence('1 2\n3', net),
-    { error: { message: 'variable 2 (X2) has 3 states: state 3 does not exist', line: 2 } });
+  assert.deepEqual(readUaiEvidence('1\n3 0', net), {
+    error: { message: 'variable 3 does not exist: the network has 3', line: 2 },
+  });
+  assert.deepEqual(readUaiEvidence('1 2\n3', net), {
+    error: { message: 'variable 2 (X2) has 3 states: state 3 does not exist', line: 2 },
+  });
   assert.match(JSON.stringify(readUaiEvidence('2\n1 0 0\n1 1 1', net)), /2 evidence samples; only one is read/);
 });
 
 test('UAI refuses Markov networks and other preambles, and checks counts against the declarations', () => {
-  fails(readUai(fixture('competition.uai').replace('BAYES', 'MARKOV')),
-    1, /Markov network \(MARKOV\): only Bayesian networks \(BAYES\)/);
+  fails(
+    readUai(fixture('competition.uai').replace('BAYES', 'MARKOV')),
+    1,
+    /Markov network \(MARKOV\): only Bayesian networks \(BAYES\)/,
+  );
   fails(readUai('\n\nnet {'), 3, /expected 'BAYES'/);
-  fails(readUai('BAYES\n2\n2 2\n1\n1 0\n2\n0.5 0.5\n'),
-    4, /one function \(CPT\) per variable: 2 variables but 1 functions/);
+  fails(
+    readUai('BAYES\n2\n2 2\n1\n1 0\n2\n0.5 0.5\n'),
+    4,
+    /one function \(CPT\) per variable: 2 variables but 1 functions/,
+  );
   fails(readUai('BAYES\n1\n2\n1\n1 0\n3\n0.5 0.5 0.1\n'), 6, /declares 3 entries, but its scope needs 2/);
   fails(readUai('BAYES\n1\n2\n1\n1 0\n2\n0.5 x\n'), 7, /expected a probability, found 'x'/);
   fails(readUai('BAYES\n1\n2\n1\n1 0\n2\n0.5 -0.5\n'), 7, /cannot be negative/);
@@ -234,15 +278,15 @@ test('huge declared sizes are refused from the declarations, before any table is
   fails(readUai(many), 3, /the variables have 3145728 states in all, more than the file has entries for/);
   // a table over declared cardinalities beyond the budget, with the states there to count
   const states = (n: number) => Array.from({ length: n }, (_, i) => `"s${i}"`).join(' ');
-  const net = `node A { states = (${states(4096)}); }\nnode B { states = (${states(4096)}); }\n`
-    + `node C { states = (${states(16)}); }\npotential (C | A B) { data = (1); }\npotential (A) { data = (1); }\n`;
+  const net =
+    `node A { states = (${states(4096)}); }\nnode B { states = (${states(4096)}); }\n` +
+    `node C { states = (${states(16)}); }\npotential (C | A B) { data = (1); }\npotential (A) { data = (1); }\n`;
   fails(readHuginNet(net), 4, new RegExp(`4096 × 4096 × 16 entries, more than the ${MAX_TABLE_ENTRIES} \\(2\\^27\\)`));
   fails(readUai('BAYES\n999999999999\n2\n'), 2, /declares 999999999999 variables but has too few numbers for them/);
   fails(readUai(`BAYES\n1\n${2 ** 21}\n`), 3, /more than 1048576/);
   const bare = states(4096).replace(/"/g, '');
   const variables = [0, 1, 2].map((i) => `variable V${i} { type discrete [ 4096 ] { ${bare} }; }`);
-  const wide = `network n {}\n${variables.join('\n')}\n`
-    + 'probability ( V2 | V0, V1 ) { default 1; }\n';
+  const wide = `network n {}\n${variables.join('\n')}\n` + 'probability ( V2 | V0, V1 ) { default 1; }\n';
   const r = readBif(wide);
   assert.ok('error' in r, 'BIF refuses the table');
   assert.match(r.error.message, /the table of 'V2' would have 68719476736 entries, more than the 134217728 \(2\^27\)/);
@@ -250,33 +294,59 @@ test('huge declared sizes are refused from the declarations, before any table is
 });
 
 test('XMLBIF errors point at the line: bad numbers, wrong counts, unknown names, tags, decision nodes', () => {
-  const head = '<?xml version="1.0"?>\n<BIF VERSION="0.3">\n<NETWORK>\n<NAME>n</NAME>\n'
-    + '<VARIABLE TYPE="nature"><NAME>A</NAME><OUTCOME>a</OUTCOME><OUTCOME>b</OUTCOME></VARIABLE>\n';
+  const head =
+    '<?xml version="1.0"?>\n<BIF VERSION="0.3">\n<NETWORK>\n<NAME>n</NAME>\n' +
+    '<VARIABLE TYPE="nature"><NAME>A</NAME><OUTCOME>a</OUTCOME><OUTCOME>b</OUTCOME></VARIABLE>\n';
   const tail = '</NETWORK>\n</BIF>\n';
   const good = ok(readXmlBif(`${head}<DEFINITION><FOR>A</FOR><TABLE>0.5 0.5</TABLE></DEFINITION>\n${tail}`));
   assert.equal(good.cpts[0]!.table[1], 0.5);
-  fails(readXmlBif(`${head}<DEFINITION><FOR>A</FOR>\n<TABLE>0.5\n0.5\nabc</TABLE></DEFINITION>\n${tail}`),
-    7, /has 3 probabilities, expected 2/);
-  fails(readXmlBif(`${head}<DEFINITION><FOR>A</FOR>\n<TABLE>0.5\nabc</TABLE></DEFINITION>\n${tail}`),
-    8, /expected a probability, found 'abc'/);
-  fails(readXmlBif(`${head}<DEFINITION><FOR>A</FOR>\n<GIVEN>Z</GIVEN><TABLE>1 0</TABLE></DEFINITION>\n${tail}`),
-    7, /unknown variable 'Z'/);
-  fails(readXmlBif(`${head}<DEFINITION><FOR>A</FOR>\n<TABLE>1 0</TABLE></DEFINTION>\n${tail}`),
-    7, /<\/DEFINTION> closes <DEFINITION> \(opened on line 6\)/);
+  fails(
+    readXmlBif(`${head}<DEFINITION><FOR>A</FOR>\n<TABLE>0.5\n0.5\nabc</TABLE></DEFINITION>\n${tail}`),
+    7,
+    /has 3 probabilities, expected 2/,
+  );
+  fails(
+    readXmlBif(`${head}<DEFINITION><FOR>A</FOR>\n<TABLE>0.5\nabc</TABLE></DEFINITION>\n${tail}`),
+    8,
+    /expected a probability, found 'abc'/,
+  );
+  fails(
+    readXmlBif(`${head}<DEFINITION><FOR>A</FOR>\n<GIVEN>Z</GIVEN><TABLE>1 0</TABLE></DEFINITION>\n${tail}`),
+    7,
+    /unknown variable 'Z'/,
+  );
+  fails(
+    readXmlBif(`${head}<DEFINITION><FOR>A</FOR>\n<TABLE>1 0</TABLE></DEFINTION>\n${tail}`),
+    7,
+    /<\/DEFINTION> closes <DEFINITION> \(opened on line 6\)/,
+  );
   fails(readXmlBif(`${head}${tail}`), 5, /variable 'A' has no table/);
-  fails(readXmlBif(`${head}<VARIABLE TYPE="decision"><NAME>D</NAME></VARIABLE>\n${tail}`),
-    6, /'D' is a decision variable/);
-  fails(readXmlBif(`${head}<DEFINITION><FOR>A</FOR><TABLE>0.5 0.5</TABLE>\n${tail}`),
-    7, /<\/NETWORK> closes <DEFINITION>/);
-  fails(readXmlBif(`${head}<DEFINITION><FOR>A</FOR><TABLE>1 &bogus; 0</TABLE></DEFINITION>\n${tail}`),
-    6, /unknown entity '&bogus;'/);
+  fails(
+    readXmlBif(`${head}<VARIABLE TYPE="decision"><NAME>D</NAME></VARIABLE>\n${tail}`),
+    6,
+    /'D' is a decision variable/,
+  );
+  fails(
+    readXmlBif(`${head}<DEFINITION><FOR>A</FOR><TABLE>0.5 0.5</TABLE>\n${tail}`),
+    7,
+    /<\/NETWORK> closes <DEFINITION>/,
+  );
+  fails(
+    readXmlBif(`${head}<DEFINITION><FOR>A</FOR><TABLE>1 &bogus; 0</TABLE></DEFINITION>\n${tail}`),
+    6,
+    /unknown entity '&bogus;'/,
+  );
   fails(readXmlBif('<?xml version="1.0"?>\n<smile id="x"/>'), 2, /expected an XMLBIF file/);
   fails(readXmlBif('<BIF>\n<NETWORK>\n<NAME>n</NAME>\n'), 4, /<NETWORK> \(line 2\) is not closed/);
   fails(readXmlBif(''), 1, /no XML element/);
   // entities and CDATA in names
-  const named = ok(readXmlBif('<BIF><NETWORK><NAME>a &amp; b</NAME><VARIABLE><NAME>x&lt;1</NAME>'
-    + '<OUTCOME><![CDATA[<0]]></OUTCOME><OUTCOME>&#8805;0</OUTCOME></VARIABLE>'
-    + '<DEFINITION><FOR>x&lt;1</FOR><TABLE>0.5 0.5</TABLE></DEFINITION></NETWORK></BIF>'));
+  const named = ok(
+    readXmlBif(
+      '<BIF><NETWORK><NAME>a &amp; b</NAME><VARIABLE><NAME>x&lt;1</NAME>' +
+        '<OUTCOME><![CDATA[<0]]></OUTCOME><OUTCOME>&#8805;0</OUTCOME></VARIABLE>' +
+        '<DEFINITION><FOR>x&lt;1</FOR><TABLE>0.5 0.5</TABLE></DEFINITION></NETWORK></BIF>',
+    ),
+  );
   assert.equal(named.name, 'a & b');
   assert.deepEqual(named.variables, [{ name: 'x<1', states: ['<0', '≥0'] }]);
   assert.deepEqual(ok(readXmlBif(writeXmlBif(named))).variables, named.variables);
@@ -284,53 +354,84 @@ test('XMLBIF errors point at the line: bad numbers, wrong counts, unknown names,
 
 test('Hugin NET errors point at the line; continuous, decision and expression tables are refused by name', () => {
   const nodes = 'net\n{\n}\nnode A\n{\n    states = ("a" "b");\n}\n';
-  fails(readHuginNet(`${nodes}potential (A)\n{\n    data = (0.5\n 0.2 0.3);\n}\n`),
-    10, /the data of 'A' has 3 numbers, expected 2/);
+  fails(
+    readHuginNet(`${nodes}potential (A)\n{\n    data = (0.5\n 0.2 0.3);\n}\n`),
+    10,
+    /the data of 'A' has 3 numbers, expected 2/,
+  );
   fails(readHuginNet(`${nodes}potential (A)\n{\n    data = (0.5\n x);\n}\n`), 11, /expected a probability, found 'x'/);
   fails(readHuginNet(`${nodes}potential (A | B)\n{\n    data = (0.5 0.5);\n}\n`), 8, /unknown variable 'B'/);
   fails(readHuginNet(`${nodes}potential (A)\n{\n    data = (0.5 0.5)\n}\n`), 11, /expected ';', found '}'/);
   fails(readHuginNet(`${nodes}`), 4, /variable 'A' has no table/);
-  fails(readHuginNet(`${nodes}continuous node X\n{\n}\n`),
-    8, /'X' is a continuous node: only discrete chance nodes are read/);
+  fails(
+    readHuginNet(`${nodes}continuous node X\n{\n}\n`),
+    8,
+    /'X' is a continuous node: only discrete chance nodes are read/,
+  );
   fails(readHuginNet(`${nodes}decision node D\n{\n    states = ("go" "stay");\n}\n`), 8, /'D' is a decision node/);
   fails(readHuginNet(`${nodes}utility U\n{\n}\n`), 8, /'U' is a utility node/);
-  fails(readHuginNet(`${nodes}potential (A)\n{\n    model_nodes = ();\n    model_data = ( Normal (0, 1) );\n}\n`), 10,
-    /given by expressions \(model_data\)/);
+  fails(
+    readHuginNet(`${nodes}potential (A)\n{\n    model_nodes = ();\n    model_data = ( Normal (0, 1) );\n}\n`),
+    10,
+    /given by expressions \(model_data\)/,
+  );
   fails(readHuginNet(`${nodes}node B\n{\n    label = "B";\n}\n`), 8, /node 'B' has no 'states/);
   const potentialA = 'potential (A)\n{\n    data = (0.5 0.5);\n}\n';
-  fails(readHuginNet(`${nodes}${potentialA}${potentialA}`), 12,
-    /a second table for 'A'/);
+  fails(readHuginNet(`${nodes}${potentialA}${potentialA}`), 12, /a second table for 'A'/);
   fails(readHuginNet('% only a comment\n'), 1, /no nodes/);
   fails(readHuginNet(`${nodes}node C\n{\n    label = "unclosed;\n}\n`), 10, /unclosed string/);
   // escaped quotes in strings, and a node name that is not an identifier written with a label
-  const net = ok(readHuginNet(`${nodes}node Q\n{\n    states = ("say \\"hi\\"" "b");\n}\n`
-    + 'potential (A) { data = (1 0); }\n'
-    + 'potential (Q | A) { data = ((1 0) (0 1)); }\n'));
+  const net = ok(
+    readHuginNet(
+      `${nodes}node Q\n{\n    states = ("say \\"hi\\"" "b");\n}\n` +
+        'potential (A) { data = (1 0); }\n' +
+        'potential (Q | A) { data = ((1 0) (0 1)); }\n',
+    ),
+  );
   assert.deepEqual(net.variables[1]!.states, ['say "hi"', 'b']);
   assert.deepEqual(ok(readHuginNet(writeHuginNet(net))).variables, net.variables);
-  const odd = { ...net, variables: [{ name: 'A', states: ['a', 'b'] }, { name: '12 x', states: ['say "hi"', 'b'] }] };
+  const odd = {
+    ...net,
+    variables: [
+      { name: 'A', states: ['a', 'b'] },
+      { name: '12 x', states: ['say "hi"', 'b'] },
+    ],
+  };
   const written = writeHuginNet(odd);
   assert.match(written, /node N12_x\n\{\n {4}label = "12 x";/);
-  assert.deepEqual(ok(readHuginNet(written)).variables.map((v) => v.name), ['A', 'N12_x']);
+  assert.deepEqual(
+    ok(readHuginNet(written)).variables.map((v) => v.name),
+    ['A', 'N12_x'],
+  );
 });
 
 test('GeNIe XDSL: deterministic nodes; noisy-MAX and decision nodes refused with their line', () => {
-  const head = '<?xml version="1.0"?>\n<smile version="1.0" id="g">\n<nodes>\n'
-    + '<cpt id="A"><state id="a"/><state id="b"/>'
-    + '<probabilities>0.3 0.7</probabilities></cpt>\n';
+  const head =
+    '<?xml version="1.0"?>\n<smile version="1.0" id="g">\n<nodes>\n' +
+    '<cpt id="A"><state id="a"/><state id="b"/>' +
+    '<probabilities>0.3 0.7</probabilities></cpt>\n';
   fails(readXdsl(`${head}<noisymax id="N">\n</noisymax>\n</nodes>\n</smile>`), 5, /'N' is a <noisymax> node/);
-  fails(readXdsl(`${head}<decision id="D"><state id="x"/></decision>\n</nodes>\n</smile>`),
-    5, /'D' is a <decision> node/);
-  fails(readXdsl(`${head}<deterministic id="D"><state id="x"/><state id="y"/><parents>A</parents>\n`
-    + '<resultingstates>x z</resultingstates></deterministic>\n</nodes>\n</smile>'), 6, /'z' is not a state of 'D'/);
+  fails(
+    readXdsl(`${head}<decision id="D"><state id="x"/></decision>\n</nodes>\n</smile>`),
+    5,
+    /'D' is a <decision> node/,
+  );
+  fails(
+    readXdsl(
+      `${head}<deterministic id="D"><state id="x"/><state id="y"/><parents>A</parents>\n` +
+        '<resultingstates>x z</resultingstates></deterministic>\n</nodes>\n</smile>',
+    ),
+    6,
+    /'z' is not a state of 'D'/,
+  );
   const b = '<cpt id="B"><state id="x"/><parents>A</parents>\n<probabilities>1 1 1</probabilities></cpt>';
-  fails(readXdsl(`${head}${b}\n</nodes></smile>`),
-    6, /has 3 probabilities, expected 2/);
+  fails(readXdsl(`${head}${b}\n</nodes></smile>`), 6, /has 3 probabilities, expected 2/);
 });
 
 test('writers refuse unknown entries, which only BIF and .bayes can mark', () => {
-  const net = ok(readBif('network n {}\nvariable A { type discrete [ 2 ] { a, b }; }\n'
-    + 'probability ( A ) { table -1, -1; }'));
+  const net = ok(
+    readBif('network n {}\nvariable A { type discrete [ 2 ] { a, b }; }\n' + 'probability ( A ) { table -1, -1; }'),
+  );
   for (const format of writable) assert.throws(() => format.write!(net), UnwritableNetworkError);
   assert.throws(() => writeUai(net), /P\(A \| …\) has unknown entries, which UAI cannot mark/);
 });
@@ -346,6 +447,9 @@ test('the registry chooses by extension, without regard to case, and names what 
   assert.equal(networkFormatOf('a.csv'), undefined);
   const r = readNetworkText('a.csv', 'x');
   assert.ok('error' in r);
-  assert.match(r.error.message, /networks are read from BIF \(\.bif\), XMLBIF \(\.xml, \.xmlbif\), Hugin NET \(\.net\)/);
+  assert.match(
+    r.error.message,
+    /networks are read from BIF \(\.bif\), XMLBIF \(\.xml, \.xmlbif\), Hugin NET \(\.net\)/,
+  );
   assert.equal(ok(readNetworkText('asia.net', fixture('asia-compact.net'))).variables.length, 2);
 });
