@@ -31,7 +31,8 @@ Options:
   --restarts N      random starts for em/gradient; the best is kept (default 1)
   --rate η          initial learning rate for gradient (default 0.05)
   --compare REF.bif print the mean total-variation distance of the learned CPTs to REF's
-  --out FILE        write the learned network: FILE.bayes as .bayes text, otherwise BIF
+  --out FILE        write the learned network in the format of its extension (.bayes, .xml, .net,
+                    .uai), otherwise BIF
   --progress        print each iteration's log-likelihood to stderr (em/gradient)
   --json            {"network","method","iterations","logLikelihood","cpts":{VAR:{"parents","rows"}}}
 ${NETWORK_FILE_USAGE}`;

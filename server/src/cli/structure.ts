@@ -34,7 +34,8 @@ Options:
   --reference NET.bif  report missing / extra / reversed arcs against NET's structure, each with
                      what it adds to its family's score (negative: the data does not support it)
   --prior P          prior of the CPTs written by --out (as bayes learn; default none)
-  --out FILE         write the learned network (CPTs by counting): FILE.bayes as .bayes, otherwise BIF
+  --out FILE         write the learned network (CPTs by counting) in the format of its extension
+                     (.bayes, .xml, .net, .uai), otherwise BIF
   --json             {"arcs": [[FROM, TO], …], "score", …}`;
 
 export const structureCommand: CliCommand = {

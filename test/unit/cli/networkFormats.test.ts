@@ -13,6 +13,11 @@ import { readBif } from '../../../server/src/model/bif.js';
 import { readNetworkText } from '../../../server/src/model/networkFormats.js';
 import type { BayesianNetwork, DiscreteVariable } from '../../../server/src/engine/network.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
+import { forwardSample } from '../../../server/src/engine/sampling/forwardSampling.js';
+import { learnCpts } from '../../../server/src/engine/estimators/cptLearning.js';
+import { createRng } from '../../../server/src/engine/random.js';
+import { loadBif } from '../../support/networks.js';
+import { toCsv } from '../../support/learning.js';
 
 const fixtures = resolve(import.meta.dirname, '../../fixtures/networks');
 
@@ -203,6 +208,30 @@ test('import network N from "x.net" | "x.xml" | "x.uai" | "x.xdsl": checked name
     assert.equal(await main(['check', importsBroken], io), 1);
     const message = /cannot read network "broken\.xml": line 4: <\/BIF> closes <NETWORK> \(opened on line 2\)/;
     assert.match(io.stdout + io.stderr, message);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('bayes learn --out writes the format of its extension: the counting CPTs read back from .net and .uai', async (t) => {
+  const bif = sharedFile('bif', 'asia.bif');
+  const net = loadBif('asia');
+  if (!bif || !net) return t.skip(NO_SHARED);
+  const dir = mkdtempSync(join(tmpdir(), 'bayes-formats-'));
+  try {
+    const data = forwardSample(net, 500, createRng(3));
+    const csv = join(dir, 'asia.csv');
+    writeFileSync(csv, toCsv(data));
+    const expected = learnCpts(net, data);
+    for (const ext of ['.net', '.uai', '.xml']) {
+      const out = join(dir, `learned${ext}`);
+      const io = capture();
+      assert.equal(await main(['learn', bif, '--data', csv, '--out', out], io), 0, io.stderr);
+      const back = read(out);
+      back.cpts.forEach((cpt, i) =>
+        assert.deepEqual([...cpt.table], [...expected.cpts[i]!.table], `${ext}: table ${i}`),
+      );
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
