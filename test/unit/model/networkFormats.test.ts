@@ -22,6 +22,7 @@ import { readXmlBif, writeXmlBif } from '../../../server/src/model/xmlbif.js';
 import { JunctionTree } from '../../../server/src/engine/inference/junctionTree.js';
 import { rowAssignment, type BayesianNetwork } from '../../../server/src/engine/network.js';
 import { NO_SHARED, sharedFile } from '../../support/shared.js';
+import { createRng } from '../../../server/src/engine/random.js';
 
 const fixtures = resolve(import.meta.dirname, '../../fixtures/networks');
 const fixture = (name: string) => readFileSync(join(fixtures, name), 'utf8');
@@ -452,4 +453,65 @@ test('the registry chooses by extension, without regard to case, and names what 
     /networks are read from BIF \(\.bif\), XMLBIF \(\.xml, \.xmlbif\), Hugin NET \(\.net\)/,
   );
   assert.equal(ok(readNetworkText('asia.net', fixture('asia-compact.net'))).variables.length, 2);
+});
+
+test('damaged files never throw: each reader answers a network or an error on a line of the file', () => {
+  const rng = createRng(17);
+  const cases: [string, (text: string) => NetworkReadResult][] = [
+    ['asia-hugin.net', readHuginNet],
+    ['asia-class.net', readHuginNet],
+    ['asia-weka.xml', readXmlBif],
+    ['survey-pgmpy.xml', readXmlBif],
+    ['asia.uai', readUai],
+    ['competition.uai', readUai],
+    ['asia-genie.xdsl', readXdsl],
+  ];
+  const noise = [
+    '(',
+    ')',
+    '{',
+    '}',
+    '<',
+    '>',
+    '/',
+    '"',
+    ';',
+    '=',
+    '|',
+    '%',
+    '&',
+    '\n',
+    '-1',
+    '1e999',
+    '99999999999',
+    ' ',
+    'x',
+  ];
+  let errors = 0;
+  for (const [name, read] of cases) {
+    const text = fixture(name);
+    const lines = text.split('\n').length;
+    for (let i = 0; i < 300; i++) {
+      const at = rng.int(text.length);
+      const end = Math.min(text.length, at + rng.int(40));
+      const damaged = [
+        () => text.slice(0, at),
+        () => text.slice(0, at) + text.slice(end),
+        () => text.slice(0, end) + text.slice(at),
+        () => text.slice(0, at) + noise[rng.int(noise.length)]! + text.slice(at + 1),
+      ][rng.int(4)]!();
+      let r: NetworkReadResult;
+      try {
+        r = read(damaged);
+      } catch (e) {
+        assert.fail(`${name}, damage ${i} at ${at}: threw ${(e as Error).stack}`);
+      }
+      if ('error' in r) {
+        errors++;
+        const most = Math.max(lines, damaged.split('\n').length);
+        assert.ok(r.error.line >= 1 && r.error.line <= most, `${name}: line ${r.error.line} of ${most}`);
+      }
+    }
+  }
+  assert.ok(errors > 1000, `only ${errors} of 2100 damaged files were refused`);
 });
