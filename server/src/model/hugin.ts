@@ -238,18 +238,30 @@ class NetParser {
     }
     this.expect('{');
     let states: string[] | undefined;
-    while (!this.atClose()) {
-      const a = this.attribute();
-      if (a.key !== 'states') continue;
+    let values: string[] | undefined;
+    let subtype = 'labelled';
+    const atoms = (a: { key: string; value: Value; line: number }) => {
       if (a.value.kind !== 'list') {
-        throw new NetworkSyntaxError(`the states of '${nameTok.text}' must be a list ("a" "b" …)`, a.line);
+        throw new NetworkSyntaxError(`the ${a.key} of '${nameTok.text}' must be a list ("a" "b" …)`, a.line);
       }
-      states = a.value.items.map((item) => {
-        if (item.kind !== 'atom') throw new NetworkSyntaxError(`the states of '${nameTok.text}' must be names`, a.line);
+      return a.value.items.map((item) => {
+        if (item.kind !== 'atom')
+          throw new NetworkSyntaxError(`the ${a.key} of '${nameTok.text}' must be names`, a.line);
         return item.token.text;
       });
+    };
+    while (!this.atClose()) {
+      const a = this.attribute();
+      if (a.key === 'states') states = atoms(a);
+      else if (a.key === 'state_values') values = atoms(a);
+      else if (a.key === 'subtype' && a.value.kind === 'atom') subtype = a.value.token.text;
     }
     this.expect('}');
+    // numbered and interval nodes may leave their labels empty: name the states by their values
+    const unlabelled = !states || states.some((s, i) => s === '' || states!.indexOf(s) !== i);
+    if (unlabelled && values && (subtype === 'number' || subtype === 'interval')) {
+      states = subtype === 'number' ? values : values.slice(1).map((hi, i) => `[${values![i]}, ${hi})`);
+    }
     if (!states) throw new NetworkSyntaxError(`node '${nameTok.text}' has no 'states = ( … );'`, nameTok.line);
     this.variables.push({ name: nameTok.text, states, line: nameTok.line });
   }

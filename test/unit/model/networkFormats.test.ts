@@ -515,3 +515,22 @@ test('damaged files never throw: each reader answers a network or an error on a 
   }
   assert.ok(errors > 1000, `only ${errors} of 2100 damaged files were refused`);
 });
+
+test('Hugin numbered and interval nodes without labels take their states from state_values', () => {
+  const net = ok(
+    readHuginNet(
+      'net\n{\n}\nnode N\n{\n    states = ("" "" "");\n    subtype = number;\n    state_values = (1 2 5);\n}\n' +
+        'node I\n{\n    subtype = interval;\n    state_values = (-infinity 0 10 infinity);\n}\n' +
+        'potential (N) { data = (0.2 0.3 0.5); }\npotential (I | N) { data = ((1 0 0) (0 1 0) (0 0 1)); }\n',
+    ),
+  );
+  assert.deepEqual(net.variables, [
+    { name: 'N', states: ['1', '2', '5'] },
+    { name: 'I', states: ['[-infinity, 0)', '[0, 10)', '[10, infinity)'] },
+  ]);
+  fails(
+    readHuginNet('node L\n{\n    states = ("a" "a");\n}\npotential (L) { data = (1 0); }\n'),
+    1,
+    /lists state 'a' twice/,
+  );
+});
