@@ -10,7 +10,7 @@ import type { CheckEnvironment, SymbolTable } from '../language/index.js';
 import type { Range } from '../language/diagnostics.js';
 import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
 import { normalizeCptRows } from '../engine/network.js';
-import { readNetworkText } from './networkFormats.js';
+import { formatList, networkFormatOf, readNetworkText } from './networkFormats.js';
 import { readModelText } from './files.js';
 import { CompileError } from './compileError.js';
 
@@ -55,6 +55,9 @@ export function parameterPriors(file: A.BayesFile, symbols: SymbolTable, scopeNa
  * (confined to the allowed roots).
  */
 export function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): BayesianNetwork {
+  if (!networkFormatOf(decl.path.value)) {
+    throw new CompileError(`networks are read from ${formatList()} files`, decl.path.range);
+  }
   const read = readNetworkText(decl.path.value, readModelText(decl.path, env));
   if ('error' in read) throw new CompileError(`${decl.path.value}, line ${read.error.line}: ${read.error.message}`, decl.path.range);
   read.network.name = decl.name.text;

@@ -8,7 +8,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } fro
 import { resolve, dirname } from 'node:path';
 import type { CheckEnvironment } from '../language/index.js';
 import { isInside } from '../language/paths.js';
-import { readNetworkText } from '../model/networkFormats.js';
+import { formatList, networkFormatOf, readNetworkText } from '../model/networkFormats.js';
 import { CsvSplitter } from '../model/csvSplitter.js';
 import { columnNames } from '../model/dataTable.js';
 
@@ -65,6 +65,7 @@ export function nodeEnvironment(options: NodeEnvironmentOptions): CheckEnvironme
 }
 
 function networkSymbols(path: string): NetworkSymbols {
+  if (!networkFormatOf(path)) return { error: `networks are read from ${formatList()} files` };
   const read = readNetworkText(path, readFileSync(path, 'utf8'));
   return 'error' in read
     ? { error: `line ${read.error.line}: ${read.error.message}` }

@@ -208,6 +208,11 @@ test('import network N from "x.net" | "x.xml" | "x.uai" | "x.xdsl": checked name
     assert.equal(await main(['check', importsBroken], io), 1);
     const message = /cannot read network "broken\.xml": line 4: <\/BIF> closes <NETWORK> \(opened on line 2\)/;
     assert.match(io.stdout + io.stderr, message);
+    writeFileSync(join(dir, 'n.txt'), 'x\n');
+    writeFileSync(importsBroken, 'import network N from "n.txt"\n');
+    io = capture();
+    assert.equal(await main(['check', importsBroken], io), 1);
+    assert.match(io.stdout + io.stderr, /broken\.bayes:1:23: error: cannot read network "n\.txt": networks are read from BIF/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
