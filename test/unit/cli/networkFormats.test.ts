@@ -212,7 +212,10 @@ test('import network N from "x.net" | "x.xml" | "x.uai" | "x.xdsl": checked name
     writeFileSync(importsBroken, 'import network N from "n.txt"\n');
     io = capture();
     assert.equal(await main(['check', importsBroken], io), 1);
-    assert.match(io.stdout + io.stderr, /broken\.bayes:1:23: error: cannot read network "n\.txt": networks are read from BIF/);
+    assert.match(
+      io.stdout + io.stderr,
+      /broken\.bayes:1:23: error: cannot read network "n\.txt": networks are read from BIF/,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
