@@ -8,15 +8,12 @@ import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic
 import type * as A from '../language/index.js';
 import { allStatements, walk } from '../language/index.js';
 import type { ParsedDocument } from '../workspace/documents.js';
-import { contains } from './nameIndex.js';
-import { nameIndex } from './nameResolution.js';
+import { contains } from '../language/index.js';
+import { nameIndex } from '../language/index.js';
 import { lineAt } from './context.js';
-import { dataTableActions } from './dataTableActions.js';
+import { dataTableActions, type CodeActionHost } from './dataTableActions.js';
 
-export interface CodeActionHost {
-  trusted: boolean;
-  documentPath?: string;
-}
+export type { CodeActionHost } from './dataTableActions.js';
 
 export function codeActions(doc: ParsedDocument, params: CodeActionParams, host: CodeActionHost): CodeAction[] {
   const uri = params.textDocument.uri;

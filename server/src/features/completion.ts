@@ -5,8 +5,8 @@
  */
 import { CompletionItemKind, type CompletionItem, type Position } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
-import type { NameIndex, NameKind, NameSymbol } from './nameIndex.js';
-import { nameIndex } from './nameResolution.js';
+import type { NameIndex, NameKind, NameSymbol } from '../language/index.js';
+import { nameIndex } from '../language/index.js';
 import { positionContext, type PositionContext } from './context.js';
 import { INFERENCE_METHODS, STRUCTURE_METHODS, TABLE_METHODS } from '../language/check/queries.js';
 import { HYPOTHESIS_PRIORS } from '../language/check/declarations.js';

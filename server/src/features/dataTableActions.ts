@@ -12,12 +12,17 @@ import { allStatements, lineStarts, sliceRange } from '../language/index.js';
 import { resolvePath } from '../language/paths.js';
 import { CsvSplitter } from '../model/csvSplitter.js';
 import type { ParsedDocument } from '../workspace/documents.js';
-import { contains } from './nameIndex.js';
-import type { CodeActionHost } from './codeActions.js';
+import { contains } from '../language/index.js';
 
 /** Bigger CSV files stay files: an inline table is for reading in the editor. */
 const MAX_INLINE_ROWS = 500;
 const BARE = /^(?:[A-Za-z_][A-Za-z0-9_]*|-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|\?)$/;
+
+/** What the code actions need of the host: workspace trust and the document's file path. */
+export interface CodeActionHost {
+  trusted: boolean;
+  documentPath?: string;
+}
 
 export function dataTableActions(doc: ParsedDocument, params: CodeActionParams, host: CodeActionHost): CodeAction[] {
   const decl = dataAt(doc.parse.ast, params.range.start);

@@ -22,8 +22,8 @@ import { formatting } from './formatting.js';
 import { legend, semanticTokens, semanticTokensInto } from './semanticTokens.js';
 import { SemanticTokensHistory } from './semanticTokensDelta.js';
 import { codeActions } from './codeActions.js';
-import { exportBif, networkSummaries } from './networks.js';
 import { Method } from '../protocol/methods.js';
+import { exportBif, networkSummaries } from './networkRequests.js';
 
 export const featureCapabilities: ServerCapabilities = {
   hoverProvider: true,

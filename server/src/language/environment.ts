@@ -1,5 +1,9 @@
+import type { Budgets } from '../engine/budget.js';
+
 /** What the checker may ask of the outside world; the CLI and the language server each provide one. */
 export interface CheckEnvironment {
+  /** Size limits checked before tables are allocated (defaults: engine/budget.ts). */
+  budgets?: Budgets;
   /** Absolute path of the model file, or undefined for an unsaved buffer. */
   documentPath?: string;
   /** Folders a model may read from (the workspace folder, plus configured data roots). */

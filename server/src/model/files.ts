@@ -1,8 +1,8 @@
 /** Files named in a model, resolved for a run: the checker has already reported missing or outside ones. */
 import type * as A from '../language/ast.js';
 import type { CheckEnvironment } from '../language/index.js';
-import { resolveModelPath } from '../language/check/files.js';
-import { Reporter } from '../language/check/context.js';
+import { resolveModelPath } from '../language/files.js';
+import { Reporter } from '../language/reporter.js';
 import { CompileError } from './compileError.js';
 
 function resolveModelFile(path: A.StringLit, env: CheckEnvironment): string {

@@ -9,6 +9,7 @@
  * Pure text in, text out.
  */
 import type { BayesianNetwork } from '../engine/network.js';
+import { DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 import {
   assembleNetwork,
   formatNumber,
@@ -93,8 +94,8 @@ class Lexer {
 
 type Value = { kind: 'atom'; token: Token } | { kind: 'list'; items: Value[]; line: number };
 
-export function readHuginNet(text: string): NetworkReadResult {
-  return readWith(() => new NetParser(text).parse());
+export function readHuginNet(text: string, budgets: Budgets = DEFAULT_BUDGETS): NetworkReadResult {
+  return readWith(() => new NetParser(text, budgets).parse());
 }
 
 const NODE_KINDS = new Set(['discrete', 'continuous', 'chance', 'decision', 'utility', 'function', 'node']);
@@ -105,7 +106,10 @@ class NetParser {
   private readonly variables: DeclaredVariable[] = [];
   private readonly tables: DeclaredTable[] = [];
 
-  constructor(text: string) {
+  constructor(
+    text: string,
+    private readonly budgets: Budgets,
+  ) {
     this.lex = new Lexer(text);
   }
 
@@ -128,7 +132,7 @@ class NetParser {
         1,
       );
     }
-    return assembleNetwork(this.name, this.variables, this.tables);
+    return assembleNetwork(this.name, this.variables, this.tables, this.budgets);
   }
 
   private fail(t: Token, expected: string): never {

@@ -4,6 +4,7 @@
  * look-up and the CLI's network commands all read through here.
  */
 import type { BayesianNetwork } from '../engine/network.js';
+import type { Budgets } from '../engine/budget.js';
 import { readBif, writeBif } from './bif.js';
 import { readHuginNet, writeHuginNet } from './hugin.js';
 import type { NetworkReadResult } from './networkText.js';
@@ -16,7 +17,8 @@ export interface NetworkFormat {
   name: string;
   /** Lower-case extensions with the dot; the first is the one written. */
   extensions: string[];
-  read(text: string): NetworkReadResult;
+  /** Tables over the budgets (engine/budget.ts) are refused before they are allocated. */
+  read(text: string, budgets?: Budgets): NetworkReadResult;
   /** Absent for formats only read. Throws UnwritableNetworkError for what the format cannot hold. */
   write?(net: BayesianNetwork): string;
 }
@@ -48,8 +50,8 @@ export function formatList(writable = false): string {
 }
 
 /** Reads a network file's text by its path's extension; an unknown extension is an error on line 1. */
-export function readNetworkText(path: string, text: string): NetworkReadResult {
+export function readNetworkText(path: string, text: string, budgets?: Budgets): NetworkReadResult {
   const format = networkFormatOf(path);
   if (!format) return { error: { message: `networks are read from ${formatList()} files`, line: 1 } };
-  return format.read(text);
+  return format.read(text, budgets);
 }

@@ -8,6 +8,7 @@
  */
 import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
 import { normalizeCptRows, topologicalOrder } from '../engine/network.js';
+import { BudgetError, DEFAULT_BUDGETS, requireWithin, tableEntries, type Budgets } from '../engine/budget.js';
 
 export interface NetworkReadError {
   message: string;
@@ -40,20 +41,30 @@ export function readWith(parse: () => BayesianNetwork): NetworkReadResult {
   }
 }
 
-/** Largest table (entries) a reader builds: 2^27 doubles = 1 GiB. Checked before allocating. */
-export const MAX_TABLE_ENTRIES = 2 ** 27;
-
-/** The number of entries of a table over these cardinalities, or an error when it exceeds the budget. */
-export function tableSize(cardinalities: readonly number[], what: string, line: number): number {
-  let size = 1;
-  for (const k of cardinalities) {
-    size *= k;
-    if (size > MAX_TABLE_ENTRIES) {
-      const budget = `more than the ${MAX_TABLE_ENTRIES} (2^27) a table may have`;
-      throw new NetworkSyntaxError(`${what} would have ${cardinalities.join(' × ')} entries, ${budget}`, line);
-    }
-  }
+/**
+ * The number of entries of a table over these cardinalities; over the budget (engine/budget.ts:
+ * 2^24 entries for one table by default) it is an error on the line that declares it, raised
+ * before anything is allocated.
+ */
+export function tableSize(cardinalities: readonly number[], what: string, line: number, budgets: Budgets): number {
+  const size = tableEntries(cardinalities);
+  within(() => requireWithin(what, size, budgets.maxTableEntries), line);
   return size;
+}
+
+/** Runs a budget check, turning its BudgetError into an error on `line`. */
+function within(check: () => void, line: number): void {
+  try {
+    check();
+  } catch (e) {
+    if (e instanceof BudgetError) throw new NetworkSyntaxError(e.message, line);
+    throw e;
+  }
+}
+
+/** Refuses a network whose tables together are over the budget (2^26 entries by default). */
+export function requireTotalWithin(total: number, line: number, budgets: Budgets): void {
+  within(() => requireWithin('the network (all its tables)', total, budgets.maxTotalEntries), line);
 }
 
 /** A variable as a file declares it. */
@@ -88,7 +99,12 @@ export function probability(text: string, line: number): number {
 }
 
 /** Every variable with exactly one table, as a DAG: `cpts[i].child === i`, rows normalised. */
-export function assembleNetwork(name: string, variables: DeclaredVariable[], tables: DeclaredTable[]): BayesianNetwork {
+export function assembleNetwork(
+  name: string,
+  variables: DeclaredVariable[],
+  tables: DeclaredTable[],
+  budgets: Budgets = DEFAULT_BUDGETS,
+): BayesianNetwork {
   const index = new Map<string, number>();
   const vars: DiscreteVariable[] = [];
   for (const v of variables) {
@@ -110,16 +126,25 @@ export function assembleNetwork(name: string, variables: DeclaredVariable[], tab
     if (i === undefined) throw new NetworkSyntaxError(`unknown variable '${n}'`, line);
     return i;
   };
-  for (const t of tables) {
+  // every table is resolved and sized, and the sizes checked, before any is allocated
+  const sized = tables.map((t) => {
     const child = resolve(t.child, t.line);
     const parents = t.parents.map((p) => resolve(p, t.line));
-    if (cpts[child]) throw new NetworkSyntaxError(`a second table for '${t.child}'`, t.line);
     const twice = parents.find((p, i) => p === child || parents.indexOf(p) !== i);
     if (twice !== undefined) {
       throw new NetworkSyntaxError(`the table of '${t.child}' names '${vars[twice]!.name}' twice`, t.line);
     }
     const k = vars[child]!.states.length;
-    const size = tableSize([...parents.map((p) => vars[p]!.states.length), k], `the table of '${t.child}'`, t.line);
+    const cards = [...parents.map((p) => vars[p]!.states.length), k];
+    return { t, child, parents, k, size: tableSize(cards, `the table of '${t.child}'`, t.line, budgets) };
+  });
+  requireTotalWithin(
+    sized.reduce((total, s) => total + s.size, 0),
+    tables[0]?.line ?? 1,
+    budgets,
+  );
+  for (const { t, child, parents, k, size } of sized) {
+    if (cpts[child]) throw new NetworkSyntaxError(`a second table for '${t.child}'`, t.line);
     const table = t.values(size);
     if (table.length !== size) {
       throw new NetworkSyntaxError(`the table of '${t.child}' has ${table.length} entries, expected ${size}`, t.line);

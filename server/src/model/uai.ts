@@ -19,6 +19,7 @@
  * Every count is checked against the text before anything is allocated. Pure text in, text out.
  */
 import type { BayesianNetwork } from '../engine/network.js';
+import { DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 import {
   assembleNetwork,
   formatNumber,
@@ -26,6 +27,7 @@ import {
   probability,
   readWith,
   requireKnownTables,
+  requireTotalWithin,
   tableSize,
   type DeclaredTable,
   type DeclaredVariable,
@@ -94,11 +96,11 @@ class Reader {
   }
 }
 
-export function readUai(text: string): NetworkReadResult {
-  return readWith(() => parseUai(text));
+export function readUai(text: string, budgets: Budgets = DEFAULT_BUDGETS): NetworkReadResult {
+  return readWith(() => parseUai(text, budgets));
 }
 
-function parseUai(text: string): BayesianNetwork {
+function parseUai(text: string, budgets: Budgets): BayesianNetwork {
   const r = new Reader(tokens(text));
   const preamble = r.next("the network type ('BAYES')");
   const type = preamble.text.toUpperCase();
@@ -142,9 +144,22 @@ function parseUai(text: string): BayesianNetwork {
     for (let j = 0; j < size.value; j++) vars.push(r.integer(`a variable of function ${i}`, n - 1).value);
     scopes.push({ vars, line: size.line });
   }
+  // every table is sized from its scope, and the sizes checked, before any is read
+  const sizes = scopes.map((scope, i) => {
+    return tableSize(
+      scope.vars.map((v) => variables[v]!.states.length),
+      `function ${i}`,
+      scope.line,
+      budgets,
+    );
+  });
+  requireTotalWithin(
+    sizes.reduce((a, b) => a + b, 0),
+    scopes[0]?.line ?? 1,
+    budgets,
+  );
   const tables: DeclaredTable[] = scopes.map((scope, i) => {
-    const cards = scope.vars.map((v) => variables[v]!.states.length);
-    const expected = tableSize(cards, `function ${i}`, scope.line);
+    const expected = sizes[i]!;
     const count = r.integer(`the number of entries of function ${i}`);
     if (count.value !== expected) {
       throw new NetworkSyntaxError(
@@ -168,7 +183,7 @@ function parseUai(text: string): BayesianNetwork {
     const line = r.peekLine();
     throw new NetworkSyntaxError(`unexpected '${r.next('').text}' after the last table`, line);
   }
-  return assembleNetwork('unknown', variables, tables);
+  return assembleNetwork('unknown', variables, tables, budgets);
 }
 
 /** Writes a network as a UAI BAYES file: one function per variable, in variable order. */

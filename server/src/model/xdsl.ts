@@ -7,6 +7,7 @@
  * names, comments) are skipped. Pure text in, network out.
  */
 import type { BayesianNetwork } from '../engine/network.js';
+import { DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 import {
   assembleNetwork,
   NetworkSyntaxError,
@@ -18,11 +19,11 @@ import {
 } from './networkText.js';
 import { attribute, childNamed, childrenNamed, parseXml, type XmlElement } from './xml.js';
 
-export function readXdsl(text: string): NetworkReadResult {
-  return readWith(() => parseXdsl(text));
+export function readXdsl(text: string, budgets: Budgets = DEFAULT_BUDGETS): NetworkReadResult {
+  return readWith(() => parseXdsl(text, budgets));
 }
 
-function parseXdsl(text: string): BayesianNetwork {
+function parseXdsl(text: string, budgets: Budgets): BayesianNetwork {
   const root = parseXml(text);
   if (root.name.toLowerCase() !== 'smile') {
     throw new NetworkSyntaxError(`expected a GeNIe XDSL file (<smile>), found <${root.name}>`, root.line);
@@ -57,7 +58,7 @@ function parseXdsl(text: string): BayesianNetwork {
       tables.push(deterministic(node, id, own, parents));
     }
   }
-  return assembleNetwork(attribute(root, 'id') || 'unknown', variables, tables);
+  return assembleNetwork(attribute(root, 'id') || 'unknown', variables, tables, budgets);
 }
 
 function deterministic(node: XmlElement, id: string, own: string[], parents: string[]): DeclaredTable {

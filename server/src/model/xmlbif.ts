@@ -8,6 +8,7 @@
  * and utility variables are refused. Pure text in, text out.
  */
 import type { BayesianNetwork } from '../engine/network.js';
+import { DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 import {
   assembleNetwork,
   formatNumber,
@@ -21,11 +22,11 @@ import {
 } from './networkText.js';
 import { attribute, childNamed, childrenNamed, escapeXml, parseXml, type XmlElement } from './xml.js';
 
-export function readXmlBif(text: string): NetworkReadResult {
-  return readWith(() => parseXmlBif(text));
+export function readXmlBif(text: string, budgets: Budgets = DEFAULT_BUDGETS): NetworkReadResult {
+  return readWith(() => parseXmlBif(text, budgets));
 }
 
-function parseXmlBif(text: string): BayesianNetwork {
+function parseXmlBif(text: string, budgets: Budgets): BayesianNetwork {
   const root = parseXml(text);
   const network = root.name.toUpperCase() === 'NETWORK' ? root : childNamed(root, 'NETWORK');
   if (root.name.toUpperCase() !== 'BIF' && root !== network) {
@@ -35,7 +36,7 @@ function parseXmlBif(text: string): BayesianNetwork {
   const name = childNamed(network, 'NAME')?.text.trim() || 'unknown';
   const variables: DeclaredVariable[] = childrenNamed(network, 'VARIABLE').map(variable);
   const definitions = [...childrenNamed(network, 'DEFINITION'), ...childrenNamed(network, 'PROBABILITY')];
-  return assembleNetwork(name, variables, definitions.map(definition));
+  return assembleNetwork(name, variables, definitions.map(definition), budgets);
 }
 
 function nameOf(e: XmlElement): string {

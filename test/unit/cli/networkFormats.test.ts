@@ -221,7 +221,7 @@ test('import network N from "x.net" | "x.xml" | "x.uai" | "x.xdsl": checked name
   }
 });
 
-test('bayes learn --out writes the format of its extension: the counting CPTs read back from .net and .uai', async (t) => {
+test('bayes learn --out writes the format of its extension: the counting CPTs read back', async (t) => {
   const bif = sharedFile('bif', 'asia.bif');
   const net = loadBif('asia');
   if (!bif || !net) return t.skip(NO_SHARED);

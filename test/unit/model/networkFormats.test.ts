@@ -11,11 +11,7 @@ import { join, resolve } from 'node:path';
 import { readBif } from '../../../server/src/model/bif.js';
 import { readHuginNet, writeHuginNet } from '../../../server/src/model/hugin.js';
 import { NETWORK_FORMATS, networkFormatOf, readNetworkText } from '../../../server/src/model/networkFormats.js';
-import {
-  MAX_TABLE_ENTRIES,
-  UnwritableNetworkError,
-  type NetworkReadResult,
-} from '../../../server/src/model/networkText.js';
+import { UnwritableNetworkError, type NetworkReadResult } from '../../../server/src/model/networkText.js';
 import { readUai, readUaiEvidence, writeUai, writeUaiEvidence } from '../../../server/src/model/uai.js';
 import { readXdsl } from '../../../server/src/model/xdsl.js';
 import { readXmlBif, writeXmlBif } from '../../../server/src/model/xmlbif.js';
@@ -277,12 +273,12 @@ test('huge declared sizes are refused from the declarations, before any table is
   const big = 2 ** 20;
   const many = `BAYES\n3\n${big} ${big} ${big}\n3\n1 0\n1 1\n3 0 1 2\n`;
   fails(readUai(many), 3, /the variables have 3145728 states in all, more than the file has entries for/);
-  // a table over declared cardinalities beyond the budget, with the states there to count
+  // a table over declared cardinalities beyond the budget (2^24 entries), with the states there to count
   const states = (n: number) => Array.from({ length: n }, (_, i) => `"s${i}"`).join(' ');
   const net =
     `node A { states = (${states(4096)}); }\nnode B { states = (${states(4096)}); }\n` +
-    `node C { states = (${states(16)}); }\npotential (C | A B) { data = (1); }\npotential (A) { data = (1); }\n`;
-  fails(readHuginNet(net), 4, new RegExp(`4096 × 4096 × 16 entries, more than the ${MAX_TABLE_ENTRIES} \\(2\\^27\\)`));
+    `node C { states = (${states(16)}); }\npotential (A) { data = (1); }\npotential (C | A B) { data = (1); }\n`;
+  fails(readHuginNet(net), 5, /the table of 'C' needs 268,435,456 entries, over the budget of 16,777,216/);
   fails(readUai('BAYES\n999999999999\n2\n'), 2, /declares 999999999999 variables but has too few numbers for them/);
   fails(readUai(`BAYES\n1\n${2 ** 21}\n`), 3, /more than 1048576/);
   const bare = states(4096).replace(/"/g, '');
@@ -290,8 +286,22 @@ test('huge declared sizes are refused from the declarations, before any table is
   const wide = `network n {}\n${variables.join('\n')}\n` + 'probability ( V2 | V0, V1 ) { default 1; }\n';
   const r = readBif(wide);
   assert.ok('error' in r, 'BIF refuses the table');
-  assert.match(r.error.message, /the table of 'V2' would have 68719476736 entries, more than the 134217728 \(2\^27\)/);
+  assert.match(r.error.message, /the table of 'V2' needs 68,719,476,736 entries, over the budget of 16,777,216/);
   assert.equal(r.error.line, 5);
+});
+
+test('the budgets a host passes: one table, and all the tables of a network together', () => {
+  const uai = fixture('asia.uai'); // 8 tables, 36 entries, the largest 8
+  const tight = { maxTableEntries: 4, maxTotalEntries: 1000, maxSamples: 1 };
+  fails(readUai(uai, tight), 10, /function 5 needs 8 entries, over the budget of 4/);
+  const total = { maxTableEntries: 8, maxTotalEntries: 20, maxSamples: 1 };
+  fails(readUai(uai, total), 5, /the network \(all its tables\) needs 36 entries, over the budget of 20/);
+  fails(readNetworkText('a.uai', uai, total), 5, /over the budget of 20/);
+  const hugin = fixture('asia-hugin.net');
+  fails(readHuginNet(hugin, total), 109, /the network \(all its tables\) needs 36 entries, over the budget of 20/);
+  fails(readXmlBif(fixture('asia-weka.xml'), total), 73, /the network \(all its tables\) needs 36 entries/);
+  fails(readXdsl(fixture('asia-genie.xdsl'), total), 8, /the network \(all its tables\) needs 36 entries/);
+  assert.equal(ok(readUai(uai, { maxTableEntries: 8, maxTotalEntries: 36, maxSamples: 1 })).variables.length, 8);
 });
 
 test('XMLBIF errors point at the line: bad numbers, wrong counts, unknown names, tags, decision nodes', () => {

@@ -15,6 +15,7 @@ import type { BayesianNetwork } from '../network.js';
 import { bestEliminationOrder, cardinalities, moralGraph, type EliminationOrder } from './eliminationOrder.js';
 import { indexMap, normalized, projectOnto, tableSize, zeroOtherStates, type Factor } from '../factors/factor.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
+import { DEFAULT_BUDGETS, requireWithin } from '../budget.js';
 
 /** Observed variables: variable index → state index. */
 export type Evidence = ReadonlyMap<number, number>;
@@ -106,6 +107,8 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
 export interface JunctionTreeOptions {
   /** A precomputed triangulation (e.g. from a cost check); default: the best greedy order. */
   order?: EliminationOrder;
+  /** Largest total of clique entries to allocate (default: DEFAULT_BUDGETS.maxTotalEntries). */
+  maxEntries?: number;
 }
 
 /** Cliques up to this many entries keep their family index maps between calls. */
@@ -196,7 +199,9 @@ export class JunctionTree {
 
   /** Triangulates and compiles `net`. Unknown (NaN) CPT entries make every result NaN. */
   static compile(net: BayesianNetwork, options: JunctionTreeOptions = {}): JunctionTree {
-    return new JunctionTree(net, options.order ?? junctionTreeOrder(net));
+    const order = options.order ?? junctionTreeOrder(net);
+    requireWithin('the junction tree', order.totalSize, options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries, 'clique entries');
+    return new JunctionTree(net, order);
   }
 
   setEvidence(evidence: Evidence): void {

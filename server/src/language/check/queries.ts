@@ -1,11 +1,10 @@
 /** observe, learn, query and expect: the names they use, and comparisons that fit the query. */
 import type * as A from '../ast.js';
-import type { Scope } from '../symbols.js';
+import type { Scope } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
 import { checkOptions } from './calls.js';
-import {
-  checkAssignment, checkChoice, checkFinite, checkProbability, checkState, lookupVariable, modelScope, requireGlobal,
-} from './resolve.js';
+import { checkAssignment, checkChoice, checkFinite, checkProbability, checkState } from './resolve.js';
+import { lookupVariable, modelScope, requireGlobal } from '../references/lookup.js';
 
 export const STRUCTURE_METHODS = ['k2', 'hillclimb', 'tabu'] as const;
 /** How a network's tables are learnt for a fixed structure. */

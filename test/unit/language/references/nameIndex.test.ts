@@ -7,10 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { check, parseDocument } from '../../../server/src/language/index.js';
-import { nodeEnvironment } from '../../../server/src/workspace/files.js';
-import { nameIndex } from '../../../server/src/features/nameResolution.js';
-import { repoRoot } from '../../support/shared.js';
+import { check, parseDocument } from '../../../../server/src/language/index.js';
+import { nodeEnvironment } from '../../../../server/src/workspace/files.js';
+import { nameIndex } from '../../../../server/src/language/index.js';
+import { repoRoot } from '../../../support/shared.js';
 
 const examples = join(repoRoot, 'examples');
 

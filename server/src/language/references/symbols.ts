@@ -3,61 +3,17 @@
  * model, each network, imported network, classifier and learned structure) and the columns of
  * every data set. Built in one pass over the AST; duplicates are reported while building.
  */
-import type * as A from './ast.js';
-import { valueText } from './ast.js';
-import { cellKind, cellText } from './dataCells.js';
-import type { CheckEnvironment } from './environment.js';
-import type { Reporter } from './check/context.js';
-import { resolveModelPath } from './check/files.js';
-import { CheckMemo } from './check/memo.js';
+import type * as A from '../ast.js';
+import { cellKind, cellText } from '../dataCells.js';
+import type { CheckEnvironment } from '../environment.js';
+import type { Reporter } from '../reporter.js';
+import { resolveModelPath } from '../files.js';
+import { CheckMemo } from '../memo.js';
+import type { ColumnInfo, DataInfo, GlobalKind, Scope, SymbolTable, VariableInfo } from './types.js';
+import { allStatements, declaredKinds, trainingData } from './declarations.js';
 
-export type GlobalKind = 'variable' | 'hypotheses' | 'network' | 'import' | 'data' | 'corpus' | 'classifier' | 'mixture' | 'unknown';
+export type { GlobalKind, GlobalSymbol, VariableInfo, Scope, ColumnInfo, DataInfo, SymbolTable } from './types.js';
 
-export interface GlobalSymbol { kind: GlobalKind; name: A.Name; node: A.Statement }
-
-export interface VariableInfo {
-  name: string;
-  /** States in declaration order; undefined when not known here (real, generated, CSV, imported). */
-  states?: string[];
-  type: 'states' | 'bool' | 'real' | 'hypotheses' | 'column';
-  declaration?: A.Name;
-}
-
-export interface Scope {
-  kind: 'default' | 'network' | 'import' | 'classifier' | 'structure';
-  name: string;
-  variables: Map<string, VariableInfo>;
-  /** True when the scope's contents cannot be known here: unknown names are not reported. */
-  open: boolean;
-}
-
-export interface ColumnInfo { name: A.Name; values: Set<string>; numeric: boolean }
-export interface DataInfo {
-  decl: A.DataDecl;
-  /** Undefined when the columns are not known (a CSV the host cannot read). */
-  columns?: Map<string, ColumnInfo>;
-}
-
-export interface SymbolTable {
-  globals: Map<string, GlobalSymbol>;
-  defaultScope: Scope;
-  /** Scopes of networks, imports, classifiers and learned structures, by name. */
-  scopes: Map<string, Scope>;
-  hypothesisEntries: Map<string, { space: A.HypothesesDecl; entry: A.HypothesisEntry }>;
-  data: Map<string, DataInfo>;
-  /** Every table with the scope its names resolve in. */
-  tables: { table: A.TableDecl; scope: Scope }[];
-  /**
-   * Each name the checker resolved (a use) → the name that declares it: for definition,
-   * references and rename. Declarations map to themselves; unresolved names are absent.
-   */
-  references: Map<A.Name, A.Name>;
-}
-
-const globalKinds: Partial<Record<A.Statement['kind'], GlobalKind>> = {
-  hypotheses: 'hypotheses', network: 'network', import: 'import', data: 'data', corpus: 'corpus',
-  classifier: 'classifier', mixture: 'mixture', error: 'unknown',
-};
 
 export function buildSymbols(file: A.BayesFile, env: CheckEnvironment, report: Reporter): SymbolTable {
   const table: SymbolTable = {
@@ -80,13 +36,6 @@ function newScope(kind: Scope['kind'], name: string, open = false): Scope {
   return { kind, name, variables: new Map(), open };
 }
 
-/** Top-level statements and those inside networks. */
-export function* allStatements(file: A.BayesFile): Generator<A.Statement> {
-  for (const s of file.statements) {
-    yield s;
-    if (s.kind === 'network') yield* s.statements;
-  }
-}
 
 function declareGlobal(table: SymbolTable, kind: GlobalKind, name: A.Name, node: A.Statement, report: Reporter): void {
   const existing = table.globals.get(name.text);
@@ -115,7 +64,7 @@ function declareVariable(table: SymbolTable, scope: Scope, info: VariableInfo, r
 
 function declareStatements(table: SymbolTable, statements: A.Statement[], scope: Scope, report: Reporter): void {
   for (const s of statements) {
-    const kind = globalKinds[s.kind];
+    const kind = declaredKinds[s.kind];
     if (s.kind === 'error') {
       for (const name of [...(s.name ? [s.name] : []), ...(s.others ?? [])]) declareGlobal(table, 'unknown', name, s, report);
     } else if (kind && 'name' in s) {
@@ -235,8 +184,8 @@ function importScope(decl: A.ImportDecl, env: CheckEnvironment, report: Reporter
 
 /** A classifier is a network over its training data's columns (Poole fig. 10.3). */
 function classifierScope(decl: A.ClassifierDecl, table: SymbolTable): Scope {
-  const source = decl.definition.args.find((a) => !a.name)?.value;
-  const data = source?.kind === 'ref' ? table.data.get(source.name.text) : undefined;
+  const source = trainingData(decl);
+  const data = source ? table.data.get(source.text) : undefined;
   return columnScope('classifier', decl.name.text, data);
 }
 

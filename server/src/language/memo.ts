@@ -5,10 +5,10 @@
  * on its node and on the variables it names — same declarations, same states — reports the
  * same diagnostics, which are then replayed instead of re-walking big tables and data blocks.
  */
-import type { Diagnostic } from '../diagnostics.js';
-import type { VariableInfo } from '../symbols.js';
-import type { Reporter } from './context.js';
-import type * as A from '../ast.js';
+import type { Diagnostic } from './diagnostics.js';
+import type { VariableInfo } from './references/types.js';
+import type { Reporter } from './reporter.js';
+import type * as A from './ast.js';
 
 /** Diagnostics are kept with lines counted from the node's first line: an edit above moves the node, not its findings. */
 interface Entry<V> { inputs: (VariableInfo | undefined)[]; diagnostics: Diagnostic[]; value: V }

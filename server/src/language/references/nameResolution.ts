@@ -2,8 +2,10 @@
  * Builds the name index of a file (see nameIndex.ts): first every declaration, then every use,
  * resolved in the scope it appears in. One index per parse, cached on the AST.
  */
-import type * as A from '../language/index.js';
-import { cellIsName, cellNode, cellText, forEachChild, ScannedRow } from '../language/index.js';
+import type * as A from '../ast.js';
+import { forEachChild } from '../ast.js';
+import { cellIsName, cellNode, cellText, ScannedRow } from '../dataCells.js';
+import { classifierTarget, declaredKinds, trainingData } from './declarations.js';
 import { NameIndex, stateNamed, comparePositions, type CellBlock, type NameKind, type NameSymbol } from './nameIndex.js';
 
 const cache = new WeakMap<A.BayesFile, NameIndex>();
@@ -17,10 +19,11 @@ export function nameIndex(file: A.BayesFile): NameIndex {
   return index;
 }
 
-const globalKinds: Partial<Record<A.Statement['kind'], NameKind>> = {
-  hypotheses: 'hypotheses', network: 'network', import: 'network', data: 'data', corpus: 'corpus',
-  classifier: 'classifier', mixture: 'mixture',
-};
+/** The editor's kind of a file-wide name: an imported network is a network; a broken statement declares none. */
+function globalKind(s: A.Statement): NameKind | undefined {
+  const kind = declaredKinds[s.kind];
+  return kind === 'import' ? 'network' : kind === 'unknown' ? undefined : kind;
+}
 
 class Builder {
   private readonly index = new NameIndex();
@@ -72,7 +75,7 @@ class Builder {
 
   private declare(statements: A.Statement[], scope: string): void {
     for (const s of statements) {
-      const kind = globalKinds[s.kind];
+      const kind = globalKind(s);
       if (kind && 'name' in s && s.name && s.kind !== 'hypotheses') this.declareGlobal(kind, s.name, s);
       if (s.kind === 'variable') this.declareVariable(s, scope);
       else if (s.kind === 'hypotheses') this.declareHypotheses(s, scope);
@@ -208,8 +211,8 @@ class Builder {
     if (!name) return '';
     const g = this.index.globals.get(name.text);
     if (g?.kind === 'classifier' && g.statement?.kind === 'classifier') {
-      const data = g.statement.definition.args.find((a) => !a.name)?.value;
-      if (data?.kind === 'ref') return `data:${data.name.text}`;
+      const data = trainingData(g.statement);
+      if (data) return `data:${data.text}`;
     }
     return name.text;
   }
@@ -281,8 +284,8 @@ class Builder {
   private classifierTarget(classifier: string): NameSymbol | undefined {
     const g = this.index.globals.get(classifier);
     if (g?.statement?.kind !== 'classifier') return undefined;
-    const target = g.statement.definition.args.find((a) => a.name?.text === 'target')?.value;
-    return target?.kind === 'ref' ? this.index.variable(this.modelScope(g.statement.name), target.name.text) : undefined;
+    const target = classifierTarget(g.statement);
+    return target ? this.index.variable(this.modelScope(g.statement.name), target.text) : undefined;
   }
 
   private hypothesis(text: string): NameSymbol | undefined {

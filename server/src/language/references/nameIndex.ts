@@ -4,8 +4,10 @@
  * variables of a network are its own, and a query `in N` looks in N first. Values resolve
  * against the variable they are assigned to (`Test = pos`, CPT row keys, data cells).
  */
-import type * as A from '../language/index.js';
-import { firstAtOrAfter, REF, ScannedRow, type Position } from '../language/index.js';
+import type * as A from '../ast.js';
+import type { Position, Range } from '../diagnostics.js';
+import { REF, ScannedRow } from '../dataCells.js';
+import { firstAtOrAfter } from '../lines.js';
 
 export type NameKind =
   | 'variable' | 'state' | 'hypotheses' | 'hypothesis' | 'network' | 'data' | 'column' | 'corpus' | 'classifier' | 'mixture';
@@ -130,7 +132,7 @@ function before(a: Position, b: Position): boolean {
   return comparePositions(a, b) < 0;
 }
 
-export function contains(range: A.Range, p: Position): boolean {
+export function contains(range: Range, p: Position): boolean {
   const afterStart = p.line > range.start.line || (p.line === range.start.line && p.character >= range.start.character);
   const beforeEnd = p.line < range.end.line || (p.line === range.end.line && p.character <= range.end.character);
   return afterStart && beforeEnd;

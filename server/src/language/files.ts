@@ -1,8 +1,8 @@
 /** Files a model names (data, corpora, imported networks): resolved, confined to the allowed roots, present. */
-import type * as A from '../ast.js';
-import type { CheckEnvironment } from '../environment.js';
-import { dirnameOf, globBase, isInside, resolvePath } from '../paths.js';
-import type { Reporter } from './context.js';
+import type * as A from './ast.js';
+import type { CheckEnvironment } from './environment.js';
+import { dirnameOf, globBase, isInside, resolvePath } from './paths.js';
+import type { Reporter } from './reporter.js';
 
 /**
  * The absolute path of a quoted file name, or undefined (with a diagnostic) when it is outside
