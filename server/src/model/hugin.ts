@@ -13,6 +13,7 @@ import { DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 import {
   assembleNetwork,
   formatNumber,
+  layeredPositions,
   NetworkSyntaxError,
   readWith,
   requireKnownTables,
@@ -367,10 +368,14 @@ export function writeHuginNet(net: BayesianNetwork): string {
     used.add(id);
     return id;
   });
-  const out = ['net', '{', ...(net.name === 'unknown' ? [] : [`    name = ${quote(net.name)};`]), '}'];
+  const name = net.name === 'unknown' ? [] : [`    name = ${quote(net.name)};`];
+  const out = ['net', '{', '    node_size = (80 40);', ...name, '}'];
+  const positions = layeredPositions(net);
   net.variables.forEach((v, i) => {
     const label = ids[i] === v.name ? [] : [`    label = ${quote(v.name)};`];
-    out.push('', `node ${ids[i]}`, '{', ...label, `    states = (${v.states.map(quote).join(' ')});`, '}');
+    const [x, y] = positions[i]!;
+    const states = `    states = (${v.states.map(quote).join(' ')});`;
+    out.push('', `node ${ids[i]}`, '{', ...label, `    position = (${x} ${y});`, states, '}');
   });
   for (const cpt of net.cpts) {
     const k = net.variables[cpt.child]!.states.length;

@@ -203,3 +203,21 @@ export function numbersIn(text: string, firstLine: number, expected: number, wha
   }
   return values;
 }
+
+/**
+ * Places for the nodes of a written network, for the editors of other tools (Hugin, GeNIe,
+ * Weka draw a file's nodes where it says): one row per depth (the longest path from a root),
+ * the nodes of a row side by side, 160 × 100 apart.
+ */
+export function layeredPositions(net: BayesianNetwork): [number, number][] {
+  const order = topologicalOrder(net);
+  const depth = new Array<number>(net.variables.length).fill(0);
+  if ('order' in order) {
+    for (const v of order.order) for (const p of net.cpts[v]!.parents) depth[v] = Math.max(depth[v]!, depth[p]! + 1);
+  }
+  const used: number[] = [];
+  return depth.map((d) => {
+    const column = (used[d] = (used[d] ?? 0) + 1) - 1;
+    return [40 + 160 * column, 40 + 100 * d];
+  });
+}

@@ -12,6 +12,7 @@ import { DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 import {
   assembleNetwork,
   formatNumber,
+  layeredPositions,
   NetworkSyntaxError,
   numbersIn,
   readWith,
@@ -103,11 +104,12 @@ export function writeXmlBif(net: BayesianNetwork): string {
     '<NETWORK>',
     `<NAME>${x(net.name)}</NAME>`,
   ];
-  for (const v of net.variables) {
+  const positions = layeredPositions(net);
+  net.variables.forEach((v, i) => {
     out.push('<VARIABLE TYPE="nature">', `  <NAME>${x(v.name)}</NAME>`);
     for (const s of v.states) out.push(`  <OUTCOME>${x(s)}</OUTCOME>`);
-    out.push('</VARIABLE>');
-  }
+    out.push(`  <PROPERTY>position = (${positions[i]!.join(', ')})</PROPERTY>`, '</VARIABLE>');
+  });
   for (const cpt of net.cpts) {
     const k = net.variables[cpt.child]!.states.length;
     out.push('<DEFINITION>', `  <FOR>${x(net.variables[cpt.child]!.name)}</FOR>`);

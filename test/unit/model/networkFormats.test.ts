@@ -204,7 +204,13 @@ probability ( C | A, B ) {
     data.replace(/\s+/g, ' ').trim(),
     'potential ( C | A B ) { data = (((0.1 0.9) (0.2 0.8) (0.3 0.7)) ((0.4 0.6) (0.5 0.5) (0.6 0.4))); }',
   );
-  assert.match(text, /^net\n\{\n {4}name = "n";\n\}/);
+  assert.match(text, /^net\n\{\n {4}node_size = \(80 40\);\n {4}name = "n";\n\}/);
+  // positions for other tools' editors: one row per depth
+  assert.deepEqual(
+    [...text.matchAll(/node (\w+)\n\{\n {4}position = \((\d+) (\d+)\);/g)].map((m) => m.slice(1).join(' ')),
+    ['A 40 40', 'B 200 40', 'C 40 140'],
+  );
+  assert.match(writeXmlBif(net), /<NAME>C<\/NAME>\n(.*\n){2} {2}<PROPERTY>position = \(40, 140\)<\/PROPERTY>/);
 });
 
 test('the UAI competition example: brute-force posterior with its evidence file, both evidence forms', () => {
