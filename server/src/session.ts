@@ -112,7 +112,8 @@ export class Session {
 
   /** What the document's model may read: its workspace folder and data roots, nothing when untrusted. */
   async environment(uri: string): Promise<CheckEnvironment> {
-    return checkEnvironment(environmentOptions(uri, this.workspaceRoots, await this.settings.get(uri)), this.trusted);
+    const settings = await this.settings.get(uri);
+    return checkEnvironment(environmentOptions(uri, this.workspaceRoots, settings), this.trusted, settings.run.memoryMb);
   }
 
   private async runOnSave(uri: string): Promise<void> {

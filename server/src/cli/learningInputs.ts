@@ -26,11 +26,14 @@ export async function readDataFile(file: string, variables?: BayesianNetwork['va
   }
 }
 
-/** An integer option ≥ min; `fallback` (a number, or undefined to leave it unset) when absent. */
-export function integerOption<F extends number | undefined>(name: string, value: string | undefined, fallback: F, min = 0): number | F {
+/** An integer option in [min, max]; `fallback` (a number, or undefined to leave it unset) when absent. */
+export function integerOption<F extends number | undefined>(
+  name: string, value: string | undefined, fallback: F, min = 0, max = Number.MAX_SAFE_INTEGER,
+): number | F {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, not '${value}'`);
+  if (n > max) throw new UsageError(`--${name} ${value} is over the budget of ${max.toLocaleString('en-US')}`);
   return n;
 }
 

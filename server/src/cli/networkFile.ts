@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { formatList, networkFormatOf } from '../model/networkFormats.js';
+import { cliBudgets } from './limits.js';
 import { compileNetwork, CompileError } from '../model/compileNetwork.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { Prior } from '../engine/estimators/cptLearning.js';
@@ -56,7 +57,7 @@ export function readNetworkModel(file: string, io: CliIO, options: NetworkFileOp
     io.err(`bayes: cannot read ${file}: ${(e as Error).message}\n`);
     return undefined;
   }
-  const r = format.read(text);
+  const r = format.read(text, cliBudgets);
   if ('error' in r) {
     io.err(`${file}:${r.error.line}:1: error: ${r.error.message}\n`);
     return undefined;

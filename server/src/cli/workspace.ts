@@ -3,6 +3,7 @@ import { resolve, relative, isAbsolute, dirname } from 'node:path';
 import type { CliIO } from './command.js';
 import { nodeEnvironment } from '../workspace/files.js';
 import type { CheckEnvironment } from '../language/index.js';
+import { cliBudgets } from './limits.js';
 
 export const WORKSPACE_OPTIONS = {
   workspace: { type: 'string' },
@@ -29,5 +30,5 @@ export function environmentFor(
   const workspaceRoot = values.workspace ? resolve(io.cwd, values.workspace) : inside(io.cwd) ? io.cwd : dirname(documentPath);
   const fromEnv = process.env.BAYES_DATA_ROOT ? process.env.BAYES_DATA_ROOT.split(':').filter(Boolean) : [];
   const dataRoots = [...(values['data-root'] ?? []), ...fromEnv].map((r) => resolve(io.cwd, r));
-  return nodeEnvironment({ documentPath, workspaceRoot, dataRoots });
+  return { ...nodeEnvironment({ documentPath, workspaceRoot, dataRoots }), budgets: cliBudgets };
 }

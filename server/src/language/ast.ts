@@ -29,8 +29,10 @@ export interface Arg extends NodeBase { kind: 'arg'; name?: Name; value: Expr }
 export interface Formula extends NodeBase { kind: 'formula'; response: Expr; terms: Expr[] }
 export type Expr = NumberLit | StringLit | MissingLit | Ref | ListExpr | Call | Formula;
 
-/** `X`, `X = v` or `X = [v, v]` inside P(…), `given`, `observe`, tree tests. */
-export interface Assignment extends NodeBase { kind: 'assignment'; variable: Name; value?: Expr }
+/** `X`, `X = v` or `X = [v, v]` inside P(…), `given`, `observe`, tree tests; `X ~ { … }` as evidence. */
+export interface Assignment extends NodeBase { kind: 'assignment'; variable: Name; value?: Expr; finding?: Finding }
+/** `~ { a: 0.7, b: 0.3 }`: soft evidence (Jeffrey); `~ likelihood { a: 0.8, b: 0.2 }`: virtual evidence (Pearl). */
+export interface Finding extends NodeBase { kind: 'finding'; likelihood: boolean; entries: RowEntry[] }
 /** `P(targets | conditions)`. */
 export interface ProbExpr extends NodeBase { kind: 'prob'; targets: Assignment[]; conditions: Assignment[] }
 /** `{ key: value, … }` after learn, query and classify. */
@@ -92,7 +94,7 @@ export interface DataRow extends NodeBase { kind: 'dataRow'; cells: Expr[] }
 /** Inline (`header` + `rows`) or from a CSV file (`source`). */
 export interface DataDecl extends StatementBase { kind: 'data'; name: Name; source?: StringLit; header: Name[]; rows: DataRow[] }
 export interface CorpusDecl extends StatementBase { kind: 'corpus'; name: Name; source: StringLit; label?: Name }
-export interface ObserveStmt extends StatementBase { kind: 'observe'; items: Assignment[] }
+export interface ObserveStmt extends StatementBase { kind: 'observe'; items: Assignment[]; in?: Name }
 export interface LearnStmt extends StatementBase {
   kind: 'learn';
   structure: boolean;
@@ -174,7 +176,8 @@ export interface BayesFile extends NodeBase { kind: 'file'; statements: Statemen
 
 export type AstNode =
   | BayesFile | Statement | Query | Name | Expr | Arg | Assignment | ProbExpr | Options | Domain
-  | HypothesisEntry | Generator | Tree | TreeItem | Row | RowEntry | Experts | ExpertEntry | DataRow | Comparison;
+  | HypothesisEntry | Generator | Tree | TreeItem | Row | RowEntry | Experts | ExpertEntry | DataRow | Comparison
+  | Finding;
 
 function isNode(value: unknown): value is AstNode {
   return typeof value === 'object' && value !== null && typeof (value as NodeBase).kind === 'string' && 'range' in value;

@@ -142,11 +142,21 @@ export interface InferenceInfo {
 /** Named evidence: variable → observed state. */
 export type NamedEvidence = Record<string, string>;
 
+/** `X ~ { … }` (soft) and `X ~ likelihood { … }` (virtual) findings per variable. */
+export type NamedFindings = Record<string, {
+  kind: 'soft' | 'likelihood';
+  /** state → the number written (states left out: 0). */
+  values: Record<string, number>;
+  /** state → λ(x) in force, largest 1 (for soft evidence: the one iterative proportional fitting found). */
+  likelihood: Record<string, number>;
+}>;
+
 /** Every posterior marginal of a network (`bayes marginals`, the results panel's network view). */
 export interface MarginalsResult extends ResultBase, InferenceInfo {
   kind: 'marginals';
   network: string;
   evidence: NamedEvidence;
+  findings?: NamedFindings;
   /** variable → state → P(state | evidence). */
   marginals: Record<string, Record<string, number>>;
   stderr?: Record<string, Record<string, number>>;
@@ -160,6 +170,8 @@ export interface ProbabilityResult extends ResultBase, InferenceInfo {
   network: string;
   variables: string[];
   evidence: NamedEvidence;
+  /** Soft and virtual evidence, when given. */
+  findings?: NamedFindings;
   /** One row per joint assignment of `variables`, first variable slowest. */
   table: { states: string[]; p: number; stderr?: number }[];
   /** P(X = x | e) when the query named states. */
@@ -171,6 +183,7 @@ export interface MpeResultEntry extends ResultBase {
   kind: 'mpe';
   network: string;
   evidence: NamedEvidence;
+  findings?: NamedFindings;
   assignment: Record<string, string>;
   /** P(assignment, evidence). */
   probability: number;
@@ -183,6 +196,7 @@ export interface SensitivityResult extends ResultBase {
   network: string;
   target: { variable: string; state: string };
   evidence: NamedEvidence;
+  findings?: NamedFindings;
   value: number;
   parameters: {
     variable: string;
@@ -339,6 +353,8 @@ export interface NetworkResult extends ResultBase, InferenceInfo {
     stderr?: number[];
     /** The observed state, when the variable is evidence. */
     evidence?: string;
+    /** A soft or virtual finding on the variable. */
+    finding?: NamedFindings[string];
     /** Where its table is declared, for "reveal in editor". */
     declaration?: Range;
   }>;

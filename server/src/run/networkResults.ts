@@ -25,14 +25,28 @@ export function networkResults(ctx: ModelContext, text: (range: Range) => string
       // Tables that are only parameter priors (`P(Toss) ~ Beta(1, 1)`) make no network.
       if (result.variables.length) out.results.push(result);
     } catch (e) {
-      // Compile errors: the statements using this network report them on their own lines.
+      // Compile errors: the statements using this network report them on their own lines, but
+      // an `observe` line's findings (soft evidence that cannot hold) may have no query: say it there.
       // Anything else is our bug, said as such rather than losing the run's other results.
-      if (e instanceof CompileError) continue;
+      if (e instanceof CompileError) {
+        if (e.range && inObserve(ctx.ast, e.range)) {
+          out.diagnostics.push({ severity: 'error', code: 'compile-error', message: e.message, range: e.range });
+        }
+        continue;
+      }
       const message = `drawing network '${scope.name ?? 'default'}' failed: ${(e as Error).message}`;
       out.diagnostics.push({ severity: 'error', code: 'internal-error', message, range: scope.range });
     }
   }
   return out;
+}
+
+/** Whether `range` lies inside an `observe` statement (top level or in a network). */
+function inObserve(file: A.BayesFile, range: Range): boolean {
+  const all = file.statements.flatMap((s) => (s.kind === 'network' ? s.statements : [s]));
+  const before = (a: Range['start'], b: Range['start']) =>
+    a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return all.some((s) => s.kind === 'observe' && before(s.range.start, range.start) && before(range.end, s.range.end));
 }
 
 interface ModelScope { name?: string; range: Range; tables: Map<string, Range> }
@@ -63,7 +77,7 @@ function tableRanges(statements: A.Statement[]): Map<string, Range> {
 
 function networkResult(ctx: ModelContext, scope: ModelScope, text: (range: Range) => string, diagnostics: Diagnostic[]): NetworkResult {
   const declared = declaredScope(ctx, scope.name);
-  const { net, evidence, named } = scopedEvidence(ctx, declared, []);
+  const { net, evidence, named, findings } = scopedEvidence(ctx, declared, []);
   // A network waiting for `learn` (unknown entries) is drawn without marginals; the checker
   // reports tables that are wrong, and the queries that use them say why they cannot run.
   const problem = inferenceProblem(net);
@@ -76,10 +90,11 @@ function networkResult(ctx: ModelContext, scope: ModelScope, text: (range: Range
     marginal: answer.ok ? Array.from(answer.marginals[i]!) : [],
     ...(answer.ok && answer.stderr ? { stderr: Array.from(answer.stderr[i]!) } : {}),
     ...(named[v.name] !== undefined ? { evidence: named[v.name]! } : {}),
+    ...(findings?.[v.name] ? { finding: findings[v.name] } : {}),
     ...(scope.tables.has(v.name) ? { declaration: scope.tables.get(v.name)! } : {}),
   }));
   const info = answer.ok ? inferenceInfo(answer) : { method: answer.method, cost: answer.cost, budget: answer.budget, note: answer.message };
-  const observed = variables.filter((v) => v.evidence !== undefined).length;
+  const observed = variables.filter((v) => v.evidence !== undefined || v.finding).length;
   return {
     kind: 'network', range: scope.range, source: text(scope.range).split('\n')[0]!, network: name, ...info, variables,
     headline: `${name}: ${variables.length} variables${observed ? `, ${observed} observed` : ''}`,

@@ -10,6 +10,7 @@ import { RUN_RESULT_VERSION, type RunResult } from '../protocol/runResult.js';
 import type { RunRecord, RunState } from '../protocol/messages.js';
 import { startRunJob, type RunJob, type RunOutcome } from './runJob.js';
 import { RunCache } from './runCache.js';
+import { budgetsFor } from '../engine/budget.js';
 import { nodeEnvironment, type NodeEnvironmentOptions } from '../workspace/files.js';
 import type { BayesSettings } from '../workspace/settings.js';
 import type { CheckedDocument } from './pipeline.js';
@@ -51,7 +52,7 @@ export class RunScheduler {
     }
     const progress = new DelayedProgress(this.host, () => this.cancel(input.uri));
     const job = startRunJob(
-      { text: input.text, file: input.uri, env: input.envOptions },
+      { text: input.text, file: input.uri, env: input.envOptions, budgets: budgetsFor(input.settings.run.memoryMb) },
       {
         timeoutMs: input.settings.run.timeoutSeconds * 1000,
         memoryMb: input.settings.run.memoryMb,

@@ -8,6 +8,7 @@ import type { CheckEnvironment } from '../language/index.js';
 import { isInside } from '../language/paths.js';
 import { nodeEnvironment, type NodeEnvironmentOptions } from './files.js';
 import type { BayesSettings } from './settings.js';
+import { budgetsFor } from '../engine/budget.js';
 
 export function documentPath(uri: string): string | undefined {
   return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
@@ -21,6 +22,7 @@ export function environmentOptions(uri: string, workspaceRoots: readonly string[
 }
 
 /** Untrusted: only existence checks; no CSV headers, network files or data are read. */
-export function checkEnvironment(options: NodeEnvironmentOptions, trusted: boolean): CheckEnvironment {
-  return nodeEnvironment({ ...options, restricted: !trusted });
+export function checkEnvironment(options: NodeEnvironmentOptions, trusted: boolean, memoryMb?: number): CheckEnvironment {
+  const env = nodeEnvironment({ ...options, restricted: !trusted });
+  return memoryMb ? { ...env, budgets: budgetsFor(memoryMb) } : env;
 }

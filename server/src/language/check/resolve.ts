@@ -44,7 +44,42 @@ function textOf(value: A.Expr | A.Name): string {
 export function checkAssignment(ctx: CheckContext, scope: Scope, a: A.Assignment): VariableInfo | undefined {
   const variable = lookupVariable(ctx, scope, a.variable);
   if (variable && a.value) checkState(ctx, variable, a.value);
+  if (a.finding) checkFinding(ctx, variable, a.finding);
   return variable;
+}
+
+/**
+ * `~ { a: 0.7, b: 0.3 }` (soft: probabilities summing to 1) or `~ likelihood { a: 0.8, b: 0.2 }`
+ * (virtual: finite, not negative, not all zero). States are the variable's, each at most once;
+ * states left out have 0.
+ */
+export function checkFinding(ctx: CheckContext, variable: VariableInfo | undefined, f: A.Finding): void {
+  const seen = new Set<string>();
+  let sum = 0, ok = true;
+  for (const entry of f.entries) {
+    if (variable) checkState(ctx, variable, entry.state!);
+    if (seen.has(entry.state!.text)) {
+      ctx.report.error('soft-evidence', `'${entry.state!.text}' is given twice`, entry.state!.range);
+    }
+    seen.add(entry.state!.text);
+    if (f.likelihood) {
+      if (!checkFinite(ctx, entry.value)) { ok = false; continue; }
+      if (entry.value.value < 0) {
+        ctx.report.error('bad-number', `a likelihood cannot be negative: ${entry.value.text}`, entry.value.range);
+        ok = false;
+      }
+    } else if (!checkProbability(ctx, entry.value)) {
+      ok = false;
+    }
+    sum += entry.value.value;
+  }
+  if (!ok) return;
+  if (f.likelihood && sum === 0) {
+    ctx.report.error('soft-evidence', 'the likelihood is zero for every state: it rules out every value', f.range);
+  } else if (!f.likelihood && Math.abs(sum - 1) > 1e-6) {
+    const message = `soft evidence is a distribution: its probabilities sum to ${showNumber(sum)}, not 1`;
+    ctx.report.error('soft-evidence', message, f.range, { sum });
+  }
 }
 
 /** A number that must be a probability: finite and within [0, 1]. */

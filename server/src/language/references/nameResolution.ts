@@ -156,7 +156,12 @@ class Builder {
     switch (s.kind) {
       case 'network': return this.resolveStatements(s.statements, s.name.text);
       case 'table': return this.resolveTable(s, scope);
-      case 'observe': return s.items.forEach((a) => this.assignment(a, scope));
+      case 'observe': {
+        // `observe … in N` looks in N (any network, imports included).
+        this.global(s.in);
+        const observed = s.in ? this.modelScope(s.in) : scope;
+        return s.items.forEach((a) => this.assignment(a, observed));
+      }
       case 'learn':
         this.global(s.model);
         this.global(s.from);
@@ -191,6 +196,10 @@ class Builder {
     // `given Days`: a data set as evidence.
     this.occur(a.variable, v ?? (a.value ? undefined : this.index.globals.get(a.variable.text)));
     this.values(a.value, v);
+    // `X ~ { a: 0.7, b: 0.3 }`: the states of a soft or virtual finding.
+    for (const entry of a.finding?.entries ?? []) {
+      if (entry.state) this.occur(entry.state, this.stateOf(v, entry.state.text));
+    }
     return v;
   }
 

@@ -14,7 +14,7 @@ import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
 export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.MpeQuery>(ctx);
   const scope = await networkScope(ctx, q.network);
-  const { net, evidence, named } = scopedEvidence(ctx, scope, q.given);
+  const { net, evidence, named, findings } = scopedEvidence(ctx, scope, q.given);
   // Max-product elimination builds tables as large as the junction tree's cliques.
   requireExact(net, 'mpe');
   let explanation;
@@ -31,6 +31,7 @@ export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const result: MpeResultEntry = {
     kind: 'mpe', range: ctx.statement.range, source: ctx.source, headline: `${value} · ${Number(probability.toPrecision(4))}`,
     network: scope.name ?? net.name, evidence: named, assignment, probability, logProbability: explanation.logProbability,
+    ...(findings ? { findings } : {}),
   };
   return { results: [result], diagnostics: [], value };
 }

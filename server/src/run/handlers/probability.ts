@@ -27,7 +27,7 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
     return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }] };
   }
   const scope = await networkScope(ctx, q.in);
-  const { net, evidence, named } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
+  const { net, evidence, named, findings } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
   const targets = queryTargets(net, q.prob.targets);
   const size = targets.reduce((n, t) => n * net.variables[t.v]!.states.length, 1);
   if (size > MAX_TABLE) throw new CompileError(`the joint table of these variables has ${size} entries: ask for fewer variables or name their states`, q.prob.range);
@@ -40,6 +40,7 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
   const result: ProbabilityResult = {
     kind: 'probability', range: ctx.statement.range, source: ctx.source, headline: headline(q, table, value),
     ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named, table,
+    ...(findings ? { findings } : {}),
     ...(value !== undefined ? { value } : {}),
   };
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
@@ -101,7 +102,8 @@ function headline(q: A.ProbabilityQuery, table: ProbabilityResult['table'], valu
 }
 
 function probText(p: A.ProbExpr): string {
-  const part = (xs: A.Assignment[]) => xs.map((a) => valueText(a.value) ?? a.variable.text).join(', ');
+  const one = (a: A.Assignment) => (a.finding ? `${a.variable.text} ~ …` : valueText(a.value) ?? a.variable.text);
+  const part = (xs: A.Assignment[]) => xs.map(one).join(', ');
   return `P(${part(p.targets)}${p.conditions.length ? ` | ${part(p.conditions)}` : ''})`;
 }
 
