@@ -33,7 +33,7 @@ export function startServer(connection: Connection, options: { workerPath?: stri
       .filter((f) => f.uri.startsWith('file:'))
       .map((f) => fileURLToPath(f.uri));
     const init = (params.initializationOptions ?? {}) as InitializationOptions;
-    session.trusted = init.trusted !== false;
+    session.trusted = init.trusted === true; // opt in: restricted unless the client says trusted
     session.capabilities = {
       configuration: params.capabilities.workspace?.configuration === true,
       progress: params.capabilities.window?.workDoneProgress === true,

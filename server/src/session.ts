@@ -14,7 +14,10 @@ import type { RunRecord, RunState } from './protocol/messages.js';
 import { summary } from './run/runSummary.js';
 import { Method } from './protocol/methods.js';
 import { SettingsStore, type BayesSettings } from './workspace/settings.js';
-import { checkEnvironment, documentPath, environmentOptions } from './workspace/environment.js';
+import { documentPath, environmentOptions } from './workspace/environment.js';
+import { FileFacts } from './workspace/fileFacts.js';
+import { nodeFiles } from './workspace/files.js';
+import type { Files } from './language/environment.js';
 
 const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -53,6 +56,10 @@ export class Session {
   private readonly lastRuns = new Map<string, RunRecord>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly lastCheckAt = new Map<string, number>();
+  /** The checker's file questions, answered asynchronously (never a synchronous read on this thread). */
+  private readonly facts = new FileFacts();
+  /** Per document, the file questions its last check asked: brought up to date before the next. */
+  private readonly asked = new Map<string, Set<string>>();
   /** Listeners for finished runs (code lens refresh, inlay hint refresh). */
   readonly runListeners: ((record: RunRecord) => void)[] = [];
 
@@ -102,18 +109,40 @@ export class Session {
     const parsed = this.parse(uri);
     if (!parsed) return undefined;
     const version = parsed.version;
-    const env = await this.environment(uri);
-    const result = checkText(parsed.text, env, parsed.parse);
+    const result = await this.withFiles(uri, (env) => checkText(parsed.text, env, parsed.parse));
     if (this.documents.get(uri)?.version !== version) return result; // a newer version is on its way
     this.checked.set(uri, { version, result });
     this.publish(uri);
     return result;
   }
 
-  /** What the document's model may read: its workspace folder and data roots, nothing when untrusted. */
-  async environment(uri: string): Promise<CheckEnvironment> {
+  /**
+   * `use` with the document's environment: what its model may read (its workspace folder and data
+   * roots; no content when untrusted), answered from files read asynchronously. A question the
+   * answers did not hold yet is read, and `use` runs again with it.
+   */
+  async withFiles<T>(uri: string, use: (env: CheckEnvironment) => T): Promise<T> {
     const settings = await this.settings.get(uri);
-    return checkEnvironment(environmentOptions(uri, this.workspaceRoots, settings), this.trusted, settings.run.memoryMb);
+    const options = { ...environmentOptions(uri, this.workspaceRoots, settings), restricted: !this.trusted };
+    const env = this.facts.environment(options);
+    await this.facts.fetch(env, this.asked.get(uri) ?? []);
+    let result = use(env);
+    for (let pass = 0; pass < 3 && env.missed.size > 0; pass++) {
+      const missed = [...env.missed];
+      env.missed.clear();
+      await this.facts.fetch(env, missed);
+      result = use(env);
+    }
+    this.asked.set(uri, new Set(env.asked));
+    return result;
+  }
+
+  /**
+   * Confined asynchronous file access for the document's model (quick fixes). Confinement holds
+   * in every mode; features read content only when `trusted`.
+   */
+  async files(uri: string): Promise<Files> {
+    return nodeFiles(environmentOptions(uri, this.workspaceRoots, await this.settings.get(uri)));
   }
 
   private async runOnSave(uri: string): Promise<void> {
@@ -172,7 +201,7 @@ export class Session {
   private close(uri: string): void {
     clearTimeout(this.timers.get(uri));
     this.runs.cancel(uri);
-    for (const m of [this.timers, this.checked, this.lastRuns, this.lastCheckAt]) m.delete(uri);
+    for (const m of [this.timers, this.checked, this.lastRuns, this.lastCheckAt, this.asked]) m.delete(uri);
     this.open.forget(uri);
     void this.connection.sendDiagnostics({ uri, diagnostics: [] });
   }

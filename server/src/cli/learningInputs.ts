@@ -9,17 +9,22 @@ import type { BayesianNetwork } from '../engine/network.js';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
 import type { Prior } from '../engine/estimators/cptLearning.js';
 import { UsageError } from './command.js';
+import type { Files } from '../language/environment.js';
+import { FileRefusedError, problemText } from '../language/environment.js';
 
 /** A problem with the user's input files: printed as `bayes: message`, exit 1. */
 export class InputError extends Error {}
 
 /** Reads a data table: with `variables`, headerless files take them as columns (records.dat form). */
-export async function readDataFile(file: string, variables?: BayesianNetwork['variables']): Promise<CategoricalDataset> {
+export async function readDataFile(
+  files: Files, file: string, variables?: BayesianNetwork['variables'],
+): Promise<CategoricalDataset> {
   try {
-    const layout = variables ? sniffLayout(file, variables) : {};
-    return await readDiscreteFile(file, layout);
+    const layout = variables ? await sniffLayout(files, file, variables) : {};
+    return await readDiscreteFile(files, file, layout);
   } catch (e) {
     if (e instanceof DataError) throw new InputError(`${file}: ${e.message}`);
+    if (e instanceof FileRefusedError) throw new InputError(`cannot read ${file}: ${problemText(e.problem)}`);
     const code = (e as { code?: string }).code;
     if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new InputError(`cannot read ${file}: ${(e as Error).message}`);
     throw e;

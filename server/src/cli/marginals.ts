@@ -23,6 +23,7 @@ const OPTIONS = {
   network: { type: 'string' },
   workspace: { type: 'string' },
   'data-root': { type: 'string', multiple: true },
+  'max-file-mb': { type: 'string' },
 } as const;
 
 export const marginalsCommand: CliCommand = {

@@ -25,12 +25,14 @@ export interface NetworkFileOptions {
   learning?: boolean;
   workspace?: string;
   'data-root'?: string[];
+  'max-file-mb'?: string;
 }
 
 export const NETWORK_FILE_USAGE = `  --network NAME    in a .bayes file, the network to read (default: the top-level model, or
                     the file's only network)
   --workspace DIR   the workspace folder a .bayes file may read from
-  --data-root DIR   a further folder a .bayes file may read from (repeatable)`;
+  --data-root DIR   a further folder a .bayes file may read from (repeatable)
+  --max-file-mb MB  files larger than this are not read (default 64)`;
 
 /** A network and, for `.bayes` models, the parameter priors its tables declare (for learning). */
 export interface NetworkModel {

@@ -7,6 +7,7 @@ import { CodeActionKind } from 'vscode-languageserver/node';
 import type { TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CheckEnvironment } from '../language/index.js';
+import type { Files } from '../language/environment.js';
 import type { ParsedDocument } from '../workspace/documents.js';
 import type { RunRecord } from '../protocol/messages.js';
 import { hover } from './hover.js';
@@ -50,7 +51,10 @@ export interface FeatureHost {
   /** The last run if the document still reads as it did. */
   currentRun(uri: string): RunRecord | undefined;
   lastRun(uri: string): RunRecord | undefined;
-  environment(uri: string): Promise<CheckEnvironment>;
+  /** `use` with the document's environment, its file answers read asynchronously. */
+  withFiles<T>(uri: string, use: (env: CheckEnvironment) => T): Promise<T>;
+  /** Confined asynchronous file access for the document's model (content only read when trusted). */
+  files(uri: string): Promise<Files>;
   pathOf(uri: string): string | undefined;
 }
 
@@ -96,18 +100,23 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
   });
   // VS Code asks for the visible lines first: on a big model that is far less to encode and send.
   connection.languages.semanticTokens.onRange((p) => withParse(p.textDocument.uri, { data: [] }, (d) => semanticTokens(d.parse.ast, d.text, p.range, d.state.starts)));
-  connection.onCodeAction((p) => withParse(p.textDocument.uri, [], (d) => codeActions(d, p, { trusted: session.trusted, documentPath: session.pathOf(p.textDocument.uri) })));
+  connection.onCodeAction(async (p) => {
+    const d = parsed(p.textDocument.uri);
+    if (!d) return [];
+    const files = await session.files(p.textDocument.uri);
+    return codeActions(d, p, { trusted: session.trusted, documentPath: session.pathOf(p.textDocument.uri), files });
+  });
 
   connection.onRequest(Method.networks, async (p: { uri: string }) => {
     const d = parsed(p.uri);
-    return d ? networkSummaries(d.parse.ast, await session.environment(p.uri)) : [];
+    return d ? session.withFiles(p.uri, (env) => networkSummaries(d.parse.ast, env)) : [];
   });
   type Exported = { text: string } | { error: string };
   type ExportParams = { uri: string; network: string; format?: string };
   connection.onRequest<Exported, unknown>(Method.exportBif, async (p: ExportParams): Promise<Exported> => {
     const d = parsed(p.uri);
     if (!d) return { error: 'the document is not open' };
-    return exportBif(d.parse.ast, await session.environment(p.uri), p.network, p.format);
+    return session.withFiles(p.uri, (env) => exportBif(d.parse.ast, env, p.network, p.format));
   });
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.

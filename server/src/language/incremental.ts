@@ -8,7 +8,7 @@
  */
 import type * as A from './ast.js';
 import type { Position, Range } from './diagnostics.js';
-import { parse, parseRegion, type ParseOutput } from './parse.js';
+import { MAX_MODEL_CHARS, parse, parseRegion, type ParseOutput } from './parse.js';
 import { firstAtOrAfter, lineStarts } from './lines.js';
 import { statementKeywords } from './tokens.js';
 import { editDataRows } from './dataBlock.js';
@@ -27,6 +27,7 @@ export function fullParse(text: string): ParseState {
 /** The parse of `text`, reusing what `previous` parsed of the lines the edit left alone. */
 export function reparse(previous: ParseState, text: string): ParseState {
   if (previous.text === text) return previous;
+  if (text.length > MAX_MODEL_CHARS || previous.text.length > MAX_MODEL_CHARS) return fullParse(text);
   const prefix = commonPrefix(previous.text, text);
   const suffix = commonSuffix(previous.text, text, Math.min(previous.text.length, text.length) - prefix);
   const starts = updatedStarts(previous.starts, previous.text.length, text, prefix, suffix);

@@ -47,6 +47,10 @@ export interface NetworkSummary {
 }
 
 export interface InitializationOptions {
-  /** Workspace trust: false in VS Code's restricted mode. Other editors: trusted unless they say otherwise. */
+  /**
+   * Workspace trust: VS Code sends its trust state. Other editors have no trust prompt: they opt in
+   * with `trusted: true` (docs/editors.md); without it the server is in restricted mode (checks, no
+   * data read, no runs). Confinement and budgets hold either way.
+   */
   trusted?: boolean;
 }

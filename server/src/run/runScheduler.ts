@@ -11,7 +11,7 @@ import type { RunRecord, RunState } from '../protocol/messages.js';
 import { startRunJob, type RunJob, type RunOutcome } from './runJob.js';
 import { RunCache } from './runCache.js';
 import { budgetsFor } from '../engine/budget.js';
-import { nodeEnvironment, type NodeEnvironmentOptions } from '../workspace/files.js';
+import { confinementOf, nodeFiles, type NodeEnvironmentOptions } from '../workspace/files.js';
 import type { BayesSettings } from '../workspace/settings.js';
 import type { CheckedDocument } from './pipeline.js';
 
@@ -37,14 +37,21 @@ const PROGRESS_AFTER_MS = 1000;
 
 export class RunScheduler {
   private readonly jobs = new Map<string, RunJob>();
+  /** Counts run requests per document, so a request overtaken while its cache key is computed is dropped. */
+  private readonly generations = new Map<string, number>();
   readonly cache = new RunCache();
 
   constructor(private readonly host: RunSchedulerHost, private readonly workerPath?: string) {}
 
   async run(input: RunInput): Promise<RunState> {
     this.cancel(input.uri);
-    const { documentPath, allowedRoots } = nodeEnvironment(input.envOptions);
-    const key = this.cache.key(input.text, input.checked.parse.ast, documentPath, allowedRoots, JSON.stringify(input.settings));
+    const generation = (this.generations.get(input.uri) ?? 0) + 1;
+    this.generations.set(input.uri, generation);
+    const { documentPath, allowedRoots } = confinementOf(input.envOptions);
+    const key = await this.cache.key(input.text, input.checked.parse.ast, documentPath, allowedRoots,
+      JSON.stringify(input.settings), nodeFiles(input.envOptions));
+    // A newer run (or a cancel) came while the files were stamped: this one is dropped.
+    if (this.generations.get(input.uri) !== generation) return 'cancelled';
     const hit = this.cache.get(key);
     if (hit) {
       this.host.onRunFinished({ uri: input.uri, text: input.text, state: 'done', result: hit, cached: true });
@@ -85,6 +92,7 @@ export class RunScheduler {
 
   /** Stops the document's run, if one is going (a newer run, a close, or the user). */
   cancel(uri: string): void {
+    this.generations.set(uri, (this.generations.get(uri) ?? 0) + 1);
     const job = this.jobs.get(uri);
     if (!job) return;
     this.jobs.delete(uri);

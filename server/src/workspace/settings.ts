@@ -4,6 +4,7 @@
  * the configuration changed.
  */
 import type { Connection } from 'vscode-languageserver/node';
+import { DEFAULT_FILE_LIMITS, type FileLimits } from '../language/environment.js';
 
 export interface BayesSettings {
   /** Run the model when its file is saved. */
@@ -16,17 +17,42 @@ export interface BayesSettings {
   };
   /** Folders besides the workspace that models may read data from. */
   dataRoots: string[];
+  /** A file a model names is not read when it is larger (MB). */
+  maxFileMb: number;
+  archive: {
+    /** An archive whose contents expand past this many MB is refused. */
+    maxExpandedMb: number;
+    /** An archive with more entries is refused. */
+    maxEntries: number;
+  };
 }
+
+const MB = 1024 * 1024;
 
 export const DEFAULT_SETTINGS: BayesSettings = {
   runOnSave: true,
   run: { timeoutSeconds: 120, memoryMb: 2048 },
   dataRoots: [],
+  maxFileMb: DEFAULT_FILE_LIMITS.maxFileBytes / MB,
+  archive: {
+    maxExpandedMb: DEFAULT_FILE_LIMITS.maxArchiveBytes / MB,
+    maxEntries: DEFAULT_FILE_LIMITS.maxArchiveEntries,
+  },
 };
+
+/** The settings' budgets as byte counts. */
+export function fileLimitsOf(settings: BayesSettings): FileLimits {
+  return {
+    maxFileBytes: Math.round(settings.maxFileMb * MB),
+    maxArchiveBytes: Math.round(settings.archive.maxExpandedMb * MB),
+    maxArchiveEntries: Math.round(settings.archive.maxEntries),
+  };
+}
 
 /** Fills what the client left out and rejects nonsense (a zero timeout would never run). */
 export function normaliseSettings(raw: unknown): BayesSettings {
-  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<BayesSettings> & { run?: Partial<BayesSettings['run']> };
+  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<BayesSettings>
+    & { run?: Partial<BayesSettings['run']>; archive?: Partial<BayesSettings['archive']> };
   const positive = (x: unknown, fallback: number) => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : fallback);
   return {
     runOnSave: typeof r.runOnSave === 'boolean' ? r.runOnSave : DEFAULT_SETTINGS.runOnSave,
@@ -35,6 +61,11 @@ export function normaliseSettings(raw: unknown): BayesSettings {
       memoryMb: positive(r.run?.memoryMb, DEFAULT_SETTINGS.run.memoryMb),
     },
     dataRoots: Array.isArray(r.dataRoots) ? r.dataRoots.filter((d): d is string => typeof d === 'string') : [],
+    maxFileMb: positive(r.maxFileMb, DEFAULT_SETTINGS.maxFileMb),
+    archive: {
+      maxExpandedMb: positive(r.archive?.maxExpandedMb, DEFAULT_SETTINGS.archive.maxExpandedMb),
+      maxEntries: positive(r.archive?.maxEntries, DEFAULT_SETTINGS.archive.maxEntries),
+    },
   };
 }
 

@@ -15,6 +15,7 @@ import { readDiscreteFile } from '../../../../server/src/model/dataTable.js';
 import { loadBif, jointTable } from '../../../support/networks.js';
 import { alarmEmNetwork } from '../../../support/learning.js';
 import { CancelledError } from '../../../../server/src/engine/cancellation.js';
+import { commandLineFiles } from '../../../../server/src/workspace/files.js';
 
 function assertClose(a: ArrayLike<number>, b: ArrayLike<number>, tol: number, what: string): void {
   assert.equal(a.length, b.length);
@@ -157,7 +158,7 @@ test('alarm-em records.dat (11,100 records, ? missing): EM from unknown CPTs lan
   const gold = alarmEmNetwork('gold_alarm.bif');
   if (!dat || !net || !gold) return t.skip(NO_SHARED);
   assert.ok(net.cpts.every((c) => c.table.every((p) => Number.isNaN(p))), 'the course network has unknown (-1) CPTs');
-  const data = await readDiscreteFile(dat, { delimiter: ' ', columns: net.variables });
+  const data = await readDiscreteFile(commandLineFiles(), dat, { delimiter: ' ', columns: net.variables });
   const em = networkEm(net, data, { seed: 1, maxIterations: 100, tolerance: 1e-7, checkMonotone: true });
   const goldLl = new ExpectationStep(net, data).run(gold.cpts.map((c) => c.table)).logLikelihood;
   const tv = meanTotalVariation(em.network, gold);
