@@ -9,7 +9,7 @@ export const STATEMENT_KEYWORDS = [
 
 export const QUERY_FORMS = [
   'posterior', 'map', 'ml', 'mdl', 'optimal', 'gibbs', 'P', 'mpe', 'sensitivity', 'independent', 'classify', 'evaluate',
-  'mean', 'mode', 'interval', 'bic', 'likelihood', 'learning_curve', 'accuracy',
+  'mean', 'mode', 'interval', 'bic', 'likelihood', 'learning_curve', 'accuracy', 'strength',
 ] as const;
 
 export interface Parameter { name: string; doc: string }
@@ -92,6 +92,18 @@ export const SIGNATURES: Record<string, Signature> = {
       MAX_PARENTS, SEARCH_SCORE,
       { name: 'tabu', doc: 'how many recently visited structures may not be revisited (default 10)' },
       { name: 'patience', doc: 'steps allowed without a new best before stopping (default 10)' }, ...RESTART_PARAMETERS,
+    ],
+  },
+  pc: {
+    label: 'pc { alpha, test, max_conditioning, require, forbid, tiers }',
+    doc: "PC-stable: conditional-independence tests remove edges, v-structures and Meek's rules orient them (a CPDAG).",
+    parameters: [
+      { name: 'alpha', doc: 'level of each independence test (default 0.05)' },
+      { name: 'test', doc: 'g2 (likelihood ratio, default) or x2 (Pearson), df adjusted for empty cells' },
+      { name: 'max_conditioning', doc: 'largest conditioning set (default: no limit)' },
+      { name: 'require', doc: '[A -> B, …]: arcs that must be present (every structure method)' },
+      { name: 'forbid', doc: '[A -> B, …]: arcs that must not be present (every structure method)' },
+      { name: 'tiers', doc: '[[A, B], [C], …]: earliest first; no arc from a later tier to an earlier one' },
     ],
   },
 };

@@ -78,11 +78,26 @@ export interface LearnedNetworkResult extends ResultBase {
 /** `learn structure … by k2|hillclimb|tabu`: the arcs found, their score, and (if known) the true structure's differences. */
 export interface StructureResultEntry extends ResultBase {
   kind: 'structure';
-  method: 'k2' | 'hillclimb' | 'tabu';
+  method: 'k2' | 'hillclimb' | 'tabu' | 'pc';
   /** The structure's score (log scale, larger is better) under `scoreName`. */
   score: number;
   scoreName: 'k2' | 'bdeu' | 'bic';
   arcs: Array<[string, string]>;
+  /** pc: the CPDAG's undirected edges (either direction gives a Markov-equivalent network). */
+  edges?: Array<[string, string]>;
+  /**
+   * `query strength`: per ordered pair adjacent in some replicate, the fraction of bootstrap
+   * replicates with the pair adjacent and, of those, the fraction with the arc from → to; the
+   * threshold the averaged network (arcs, edges) used.
+   */
+  strength?: Array<{ from: string; to: string; strength: number; direction: number }>;
+  threshold?: number;
+  replicates?: number;
+  /** pc: independence tests run, the test and its level, v-structures left out as conflicting. */
+  tests?: number;
+  test?: 'g2' | 'x2';
+  alpha?: number;
+  conflicts?: number;
   /** `bayes run`: the structure's CPTs, learnt by counting (the network later `… in S` queries use). */
   cpts?: Record<string, CptJson>;
   comparison?: {
@@ -93,7 +108,29 @@ export interface StructureResultEntry extends ResultBase {
      * arc: the data does not support it, so no search under this score finds it.
      */
     scoreChange: { missing: number[]; extra: number[] };
+    /** Structural Hamming distance between the learned and the reference CPDAGs, and between their skeletons. */
+    shd?: { cpdag: number; skeleton: number };
   };
+}
+
+/** `evaluate N on D folds k { seed, target }`: k-fold cross-validation of a network (bnlearn's `bn.cv`). */
+export interface NetworkEvaluationResult extends ResultBase {
+  kind: 'networkEvaluation';
+  network: string;
+  data: string;
+  folds: number;
+  seed: number;
+  /** What is re-learnt in each fold. */
+  how: string;
+  /** Mean over folds of −(1/n) Σ ln P(record), nats. */
+  logLoss: number;
+  foldLogLoss: number[];
+  target?: string;
+  /** Mean over folds of the target's classification error. */
+  error?: number;
+  foldError?: number[];
+  tested: number;
+  skipped: number;
 }
 
 /** `mixture … ; learn … by em`: a Gaussian mixture's parameters and fit. */
@@ -366,4 +403,5 @@ export type ResultEntry =
   | NetworkResult | MarginalsResult | ProbabilityResult | MpeResultEntry | SensitivityResult | IndependenceResult
   | LearnedNetworkResult | StructureResultEntry | MixtureResult | EstimateResult
   | PosteriorResult | VersionSpaceResult | MdlResult | TreeScoresResult | LikelihoodResult | OptimalResult | GibbsResultEntry
-  | LeastSquaresResult | LogisticResult | ParameterResult | ClassifyResult | EvaluationResult | LearningCurveResult;
+  | LeastSquaresResult | LogisticResult | ParameterResult | ClassifyResult | EvaluationResult | LearningCurveResult
+  | NetworkEvaluationResult;

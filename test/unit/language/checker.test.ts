@@ -163,7 +163,7 @@ test('imported networks resolve `in` names through the host', () => {
 
 test('unknown-option (with suggestions) and arguments', () => {
   const method = one('variable A : bool\nnetwork N {\n  variable B : bool\n}\ndata D {\n  B\n  true\n}\nlearn N from D by emm', 'unknown-option');
-  assert.equal(method.message, "'emm' is not a learning method; use 'counting', 'em', 'gradient', 'k2', 'hillclimb', 'tabu' (did you mean 'em'?)");
+  assert.equal(method.message, "'emm' is not a learning method; use 'counting', 'em', 'gradient', 'k2', 'hillclimb', 'tabu', 'pc' (did you mean 'em'?)");
   assert.deepEqual(method.data, { suggestion: 'em' });
   const prior = one('hypotheses H { a, b } prior uniformm', 'unknown-option');
   assert.deepEqual(prior.data, { suggestion: 'uniform' });

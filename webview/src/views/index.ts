@@ -5,6 +5,7 @@ import { h } from '../dom.js';
 import { num } from '../format.js';
 import { independenceView, marginalsView, mpeView, probabilityView, sensitivityView } from './inference.js';
 import { classifyView, evaluationView, learnedNetworkView, learningCurveView, leastSquaresView, logisticView, mixtureView, structureView } from './learning.js';
+import { networkEvaluationView } from './learning.js';
 import { mdlView, treeScoresView } from './mdl.js';
 import { networkView } from './network.js';
 import { gibbsView, likelihoodView, optimalView, parameterView, posteriorView, versionSpaceView } from './posterior.js';
@@ -35,6 +36,7 @@ export function renderEntry(e: ResultEntry): HTMLElement[] {
     case 'classify': return classifyView(e);
     case 'evaluation': return evaluationView(e);
     case 'learningCurve': return learningCurveView(e);
+    case 'networkEvaluation': return networkEvaluationView(e);
     default: return fieldsView(e as ResultBase);
   }
 }

@@ -27,6 +27,7 @@ import { posteriorHandler } from './posterior.js';
 import { probabilityHandler } from './probability.js';
 import { sensitivityHandler } from './sensitivity.js';
 import { sizeHandler } from './size.js';
+import { strengthHandler } from './strength.js';
 
 export const HANDLERS: HandlerTable = {
   'learn': learnHandler,
@@ -53,4 +54,5 @@ export const HANDLERS: HandlerTable = {
   'query probability': probabilityHandler,
   'query sensitivity': sensitivityHandler,
   'query size': sizeHandler,
+  'query strength': strengthHandler,
 };
