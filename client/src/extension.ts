@@ -24,7 +24,7 @@ function createClient(context: ExtensionContext, output: ReturnType<typeof windo
     documentSelector: [{ language: 'bayes' }],
     outputChannel: output,
     // Data a model reads: a change re-checks open models and invalidates cached results.
-    synchronize: { fileEvents: workspace.createFileSystemWatcher('**/*.{csv,tsv,bif,txt}') },
+    synchronize: { fileEvents: workspace.createFileSystemWatcher('**/*.{csv,tsv,bif,xml,xmlbif,net,uai,xdsl,txt}') },
     // Restricted mode: the server checks models but never reads their data or runs them.
     initializationOptions: { trusted: workspace.isTrusted } satisfies InitializationOptions,
   };
