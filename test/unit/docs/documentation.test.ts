@@ -1,13 +1,15 @@
 /**
  * Every ```bayes block of docs/language.md and README.md runs as a whole file through the same
- * pipeline as `bayes run` (the document's folder as its folder, the repository as workspace,
- * ../shared/data as data root): it checks clean and every `expect` holds. A block whose first
- * line is `// fragment` is only parsed, and must have no syntax errors.
+ * pipeline as `bayes run`, as if saved in examples/ (the repository as workspace, ../shared/data
+ * as data root): it checks clean (no errors or warnings), every `expect` line gives a verdict and
+ * every verdict holds. A block whose first line is `// fragment` is only parsed, and must have no
+ * syntax errors. Paths `../../shared/data/…` in a block mean the shared data beside the
+ * repository; when it lies elsewhere (BAYES_SHARED) they are pointed there.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { parseDocument } from '../../../server/src/language/index.js';
 import { runText } from '../../../server/src/run/pipeline.js';
 import { nodeEnvironment } from '../../../server/src/workspace/files.js';
@@ -49,9 +51,12 @@ describe('every documented line runs', () => {
           assert.deepEqual(syntax.map((d) => `${block.line + d.range.start.line}: ${d.message}`), []);
           return;
         }
-        const documentPath = join(repoRoot, dirname(file), `block-${block.line}.bayes`);
+        const folder = join(repoRoot, 'examples');
+        const documentPath = join(folder, `doc-block-${block.line}.bayes`);
         const env = nodeEnvironment({ documentPath, workspaceRoot: repoRoot, dataRoots: [sharedData] });
-        const result = await runText(block.text, documentPath, env);
+        const shared = relative(folder, sharedData).split(sep).join('/');
+        const text = block.text.replaceAll('"../../shared/data/', `"${shared}/`);
+        const result = await runText(text, documentPath, env);
         const at = (line: number) => `${file}:${block.line + line}`;
         const errors = result.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
         assert.deepEqual(errors.map((d) => `${at(d.range.start.line)}: ${d.severity} ${d.code}: ${d.message}`), []);
