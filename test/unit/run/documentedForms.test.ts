@@ -240,3 +240,38 @@ test('an empty file says so', async () => {
     ]);
   }
 });
+
+test('query mdl over generated conjunctions (Mitchell ex. 6.5): h_MDL, with the description lengths', async () => {
+  const result = await run(`data Days {
+  Sky,   AirTemp, Humidity, Wind,   Water, Forecast, Enjoy
+  Sunny, Warm,    Normal,   Strong, Warm,  Same,     Yes
+  Sunny, Warm,    High,     Strong, Warm,  Same,     Yes
+  Rainy, Cold,    High,     Strong, Warm,  Change,   No
+  Sunny, Warm,    High,     Strong, Cool,  Change,   Yes
+}
+hypotheses Conj = conjunctions(Sky, AirTemp, Humidity, Wind, Water, Forecast) -> Enjoy = Yes
+  prior uniform
+  noise 0
+query mdl Conj given Days
+expect mdl Conj given Days = "<?, ?, ?, ?, ?, ?>"
+`);
+  assert.deepEqual(errors(result), []);
+  const mdl = resultAt(result, 10, 'mdl');
+  // 11 literals A = v seen, 4 examples: <?, …> misclassifies one (2 bits); one literal costs log2 11.
+  assert.deepEqual(mdl.rows.slice(0, 3).map((r) => [r.hypothesis, r.totalBits]), [
+    ['<?, ?, ?, ?, ?, ?>', 2], ['<?, Warm, ?, ?, ?, ?>', Math.log2(11)], ['<Sunny, ?, ?, ?, ?, ?>', Math.log2(11)],
+  ]);
+  assert.deepEqual(verdicts(result), [[12, true, '<?, ?, ?, ?, ?, ?>']]);
+});
+
+test('mean of a parameter whose variable is only a data column takes the values seen in the data', async () => {
+  const result = await run(`data Tennis from "playtennis.csv"
+P(Wind | Play) ~ m_estimate(m: 2)
+P(Outlook | Play) ~ Dirichlet(1)
+expect mean P(Wind = Strong | Play = Yes) given Tennis ≈ 4/11 ± 1e-12
+expect mean P(Outlook = Sunny | Play = Yes) given Tennis ≈ 1/4 ± 1e-12
+`);
+  assert.deepEqual(errors(result), []);
+  // (3 + 2 · 1/2) / (9 + 2) and (2 + 1) / (9 + 3): Mitchell eq. 6.22 and Laplace on Table 3.2.
+  assert.deepEqual(verdicts(result).map(([, passed]) => passed), [true, true]);
+});
