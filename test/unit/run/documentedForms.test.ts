@@ -275,3 +275,17 @@ expect mean P(Outlook = Sunny | Play = Yes) given Tennis ≈ 1/4 ± 1e-12
   // (3 + 2 · 1/2) / (9 + 2) and (2 + 1) / (9 + 3): Mitchell eq. 6.22 and Laplace on Table 3.2.
   assert.deepEqual(verdicts(result).map(([, passed]) => passed), [true, true]);
 });
+
+test('h: p bits L: the prior is p for posterior and inference alike, and L(h) is L for MDL', async () => {
+  const result = await run(`hypotheses H { h1: 0.3 bits 1, h2: 0.7 bits 4 }
+expect P(H = h1) ≈ 0.3 ± 1e-12
+expect posterior H ≈ 0.7 ± 1e-12
+query mdl H
+`);
+  assert.deepEqual(errors(result), []);
+  assert.deepEqual(verdicts(result).map(([, passed]) => passed), [true, true]);
+  // MDL reads the code lengths as given, not −log2 p: h1 needs 1 bit, h2 4.
+  const mdl = resultAt(result, 3, 'mdl');
+  assert.deepEqual(mdl.rows.map((r) => [r.hypothesis, r.hypothesisBits]), [['h1', 1], ['h2', 4]]);
+  assert.deepEqual(mdl.best, ['h1']);
+});
