@@ -102,7 +102,8 @@ function sourcesOf(statements: readonly A.Statement[], unknownTables: boolean): 
 
 function hasPriors(h: A.HypothesesDecl): boolean {
   if (h.prior?.text === 'uniform') return true;
-  return h.entries.length > 0 && (h.entries.every((e) => e.prior !== undefined) || h.entries.every((e) => e.bits !== undefined));
+  if (h.entries.length === 0) return false;
+  return h.entries.every((e) => e.prior !== undefined) || h.entries.every((e) => e.bits !== undefined);
 }
 
 /** Adds every variable with a source, parents first, so that `cpts[i].child === i`. */

@@ -54,7 +54,8 @@ export async function executeModel(ast: BayesFile, env: CheckEnvironment, option
   }
   if (ast.statements.length === 0) {
     const start = { line: 0, character: 0 };
-    out.diagnostics.push({ severity: 'information', code: 'empty-model', message: 'the file has no statements: nothing to run', range: { start, end: start } });
+    const message = 'the file has no statements: nothing to run';
+    out.diagnostics.push({ severity: 'information', code: 'empty-model', message, range: { start, end: start } });
   }
   out.notEvaluated = unevaluated(ast, options, out);
   if (!options.signal?.aborted) {

@@ -10,7 +10,12 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { NO_SHARED, repoRoot, sharedData } from '../../support/shared.js';
 
-interface CommandLine { file: string; line: number; text: string; args: string[] }
+interface CommandLine {
+  file: string;
+  line: number;
+  text: string;
+  args: string[];
+}
 
 /** The `bayes …` / `npx bayes …` lines of a Markdown file's ```sh blocks, comments cut off. */
 export function commandLines(file: string): CommandLine[] {
@@ -18,8 +23,14 @@ export function commandLines(file: string): CommandLine[] {
   const out: CommandLine[] = [];
   let inShell = false;
   lines.forEach((raw, i) => {
-    if (/^```(sh|bash|shell)\s*$/.test(raw.trim())) { inShell = true; return; }
-    if (raw.trim().startsWith('```')) { inShell = false; return; }
+    if (/^```(sh|bash|shell)\s*$/.test(raw.trim())) {
+      inShell = true;
+      return;
+    }
+    if (raw.trim().startsWith('```')) {
+      inShell = false;
+      return;
+    }
     if (!inShell) return;
     const text = raw.replace(/\s+#.*$/, '').trim();
     const m = /^(?:npx\s+)?bayes\s+(.*)$/.exec(text);
@@ -28,7 +39,12 @@ export function commandLines(file: string): CommandLine[] {
   return out;
 }
 
-const documents = ['README.md', ...readdirSync(join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const documents = [
+  'README.md',
+  ...readdirSync(join(repoRoot, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const cli = join(repoRoot, 'bin', 'bayes.cjs');
 const built = existsSync(join(repoRoot, 'dist', 'cli.cjs'));
 const sharedLocal = resolve(repoRoot, '..', 'shared', 'data');
@@ -39,12 +55,23 @@ describe('every documented command line runs as written', () => {
   });
   for (const command of documents.flatMap(commandLines)) {
     const needsShared = command.args.some((a) => a.includes('../shared/data'));
-    const skip = !built ? 'dist/ is not built: run npm run build' : needsShared && !existsSync(sharedData) ? NO_SHARED : false;
+    const skip = !built
+      ? 'dist/ is not built: run npm run build'
+      : needsShared && !existsSync(sharedData)
+        ? NO_SHARED
+        : false;
     it(`${command.file}:${command.line}: ${command.text}`, { skip }, () => {
-      const args = command.args.map((a) => a.replaceAll(sharedLocal, sharedData).replaceAll('../shared/data', sharedData));
+      const args = command.args.map((a) =>
+        a.replaceAll(sharedLocal, sharedData).replaceAll('../shared/data', sharedData),
+      );
       if (args[0] === 'lsp') {
         // A server: with its input closed it must start and stop without a usage error.
-        const r = spawnSync(process.execPath, [cli, ...args], { cwd: repoRoot, input: '', encoding: 'utf8', timeout: 20000 });
+        const r = spawnSync(process.execPath, [cli, ...args], {
+          cwd: repoRoot,
+          input: '',
+          encoding: 'utf8',
+          timeout: 20000,
+        });
         assert.notEqual(r.status, 2, r.stderr);
         assert.doesNotMatch(r.stderr, /unknown|usage/i);
         return;
@@ -55,7 +82,8 @@ describe('every documented command line runs as written', () => {
         assert.equal(r.status, 0, `exit ${r.status}\n${r.stderr}\n${r.stdout.slice(0, 2000)}`);
         assert.ok(r.stdout.length > 0 || args.some((a) => /\.(bif|bayes)$/.test(a)), 'it printed nothing');
       } finally {
-        for (const f of readdirSync(repoRoot)) if (!before.has(f)) rmSync(join(repoRoot, f), { force: true, recursive: true });
+        for (const f of readdirSync(repoRoot))
+          if (!before.has(f)) rmSync(join(repoRoot, f), { force: true, recursive: true });
       }
     });
   }

@@ -15,7 +15,11 @@ import { runText } from '../../../server/src/run/pipeline.js';
 import { nodeEnvironment } from '../../../server/src/workspace/files.js';
 import { NO_SHARED, repoRoot, sharedData } from '../../support/shared.js';
 
-export interface DocBlock { file: string; line: number; text: string }
+export interface DocBlock {
+  file: string;
+  line: number;
+  text: string;
+}
 
 /** The ```bayes blocks of a Markdown file, each with the 1-based line of its first code line. */
 export function bayesBlocks(file: string): DocBlock[] {
@@ -45,28 +49,38 @@ describe('every documented line runs', () => {
   for (const file of DOCUMENTS) {
     for (const block of bayesBlocks(file)) {
       const fragment = /^\s*\/\/\s*fragment\b/.test(block.text);
-      it(`${file}:${block.line}${fragment ? ' (fragment)' : ''}`, { skip: !fragment && !hasShared && NO_SHARED }, async () => {
-        if (fragment) {
-          const syntax = parseDocument(block.text).diagnostics.filter((d) => d.severity === 'error');
-          assert.deepEqual(syntax.map((d) => `${block.line + d.range.start.line}: ${d.message}`), []);
-          return;
-        }
-        const folder = join(repoRoot, 'examples');
-        const documentPath = join(folder, `doc-block-${block.line}.bayes`);
-        const env = nodeEnvironment({ documentPath, workspaceRoot: repoRoot, dataRoots: [sharedData] });
-        const shared = relative(folder, sharedData).split(sep).join('/');
-        const text = block.text.replaceAll('"../../shared/data/', `"${shared}/`);
-        const result = await runText(text, documentPath, env);
-        const at = (line: number) => `${file}:${block.line + line}`;
-        const errors = result.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
-        assert.deepEqual(errors.map((d) => `${at(d.range.start.line)}: ${d.severity} ${d.code}: ${d.message}`), []);
-        const expects = result.results.filter((r) => r.kind === 'expect');
-        const failed = expects.filter((r) => !r.passed).map((r) => `${at(r.range.start.line)}: ${r.headline}`);
-        assert.deepEqual(failed, []);
-        assert.deepEqual(result.notEvaluated ?? [], []);
-        const written = block.text.split('\n').filter((l) => /^\s*expect\b/.test(l)).length;
-        assert.equal(expects.length, written, `${file}:${block.line}: every expect line gives a verdict`);
-      });
+      it(
+        `${file}:${block.line}${fragment ? ' (fragment)' : ''}`,
+        { skip: !fragment && !hasShared && NO_SHARED },
+        async () => {
+          if (fragment) {
+            const syntax = parseDocument(block.text).diagnostics.filter((d) => d.severity === 'error');
+            assert.deepEqual(
+              syntax.map((d) => `${block.line + d.range.start.line}: ${d.message}`),
+              [],
+            );
+            return;
+          }
+          const folder = join(repoRoot, 'examples');
+          const documentPath = join(folder, `doc-block-${block.line}.bayes`);
+          const env = nodeEnvironment({ documentPath, workspaceRoot: repoRoot, dataRoots: [sharedData] });
+          const shared = relative(folder, sharedData).split(sep).join('/');
+          const text = block.text.replaceAll('"../../shared/data/', `"${shared}/`);
+          const result = await runText(text, documentPath, env);
+          const at = (line: number) => `${file}:${block.line + line}`;
+          const errors = result.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
+          assert.deepEqual(
+            errors.map((d) => `${at(d.range.start.line)}: ${d.severity} ${d.code}: ${d.message}`),
+            [],
+          );
+          const expects = result.results.filter((r) => r.kind === 'expect');
+          const failed = expects.filter((r) => !r.passed).map((r) => `${at(r.range.start.line)}: ${r.headline}`);
+          assert.deepEqual(failed, []);
+          assert.deepEqual(result.notEvaluated ?? [], []);
+          const written = block.text.split('\n').filter((l) => /^\s*expect\b/.test(l)).length;
+          assert.equal(expects.length, written, `${file}:${block.line}: every expect line gives a verdict`);
+        },
+      );
     }
   }
 });

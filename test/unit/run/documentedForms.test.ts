@@ -51,7 +51,7 @@ expect map H given Test = pos = h1
   assert.deepEqual(verdicts(result), [[11, true, 'h1']]);
 });
 
-test('expect bic: the name of the tree of smallest BIC, or a named tree\'s BIC in bits', async () => {
+test("expect bic: the name of the tree of smallest BIC, or a named tree's BIC in bits", async () => {
   const result = await run(`${TREES}expect bic Trees given Days = d1a
 expect bic d1a given Days ≈ 7.2553 ± 0.0001
 expect bic d0 given Days > 7
@@ -62,14 +62,24 @@ expect bic d0 given Days > 7
   const d0 = 5 + Math.log2(5);
   assert.ok(d1a < d0);
   const v = verdicts(result);
-  assert.deepEqual(v.map(([line, passed]) => [line, passed]), [[20, true], [21, true], [22, true]]);
+  assert.deepEqual(
+    v.map(([line, passed]) => [line, passed]),
+    [
+      [20, true],
+      [21, true],
+      [22, true],
+    ],
+  );
   close(v[1]![2] as number, d1a, 1e-9);
   close(v[2]![2] as number, d0, 1e-9);
 });
 
 test('expect bic names a tree of the space: another name is a comparison error', async () => {
   const result = await run(`${TREES}expect bic Trees given Days = t7\n`);
-  assert.deepEqual(errors(result).map((e) => [e.code, e.line]), [['comparison', 19]]);
+  assert.deepEqual(
+    errors(result).map((e) => [e.code, e.line]),
+    [['comparison', 19]],
+  );
 });
 
 test('P(H) given D and P(H = h) given D answer like posterior, for trees and generated spaces', async () => {
@@ -117,13 +127,19 @@ expect optimal Action over Trees { Length: long, Thread: new } = skips
   const optimal = resultAt(result, 21, 'optimal');
   // P(reads | x) = P(d0|D)·1/2 + P(d1a|D)·9/11 for the short follow-up.
   const reads = optimal.values.find((v) => v.value === 'reads')!.probability;
-  close(reads, d0!.posterior! / 2 + d1a!.posterior! * 9 / 11, 1e-12);
-  assert.deepEqual(verdicts(result).map(([, passed]) => passed), [true]);
+  close(reads, d0!.posterior! / 2 + (d1a!.posterior! * 9) / 11, 1e-12);
+  assert.deepEqual(
+    verdicts(result).map(([, passed]) => passed),
+    [true],
+  );
 });
 
 test('optimal over trees without the instance a tree tests says which attribute to give', async () => {
   const result = await run(`${TREES}observe Days\nquery optimal Action over Trees\n`);
-  assert.deepEqual(errors(result).map((e) => e.message), ["tree 'd1a' tests Length: give it, e.g. { Length: long }"]);
+  assert.deepEqual(
+    errors(result).map((e) => e.message),
+    ["tree 'd1a' tests Length: give it, e.g. { Length: long }"],
+  );
 });
 
 const TENNIS = `data Tennis {
@@ -169,7 +185,8 @@ query P(Storm | Lightning) in Forest
 `);
   assert.deepEqual(errors(result), []);
   const table = resultAt(result, 5, 'probability') as ProbabilityResult;
-  const p = (storm: string, lightning: string) => table.table.find((r) => r.states[0] === storm && r.states[1] === lightning)!.p;
+  const p = (storm: string, lightning: string) =>
+    table.table.find((r) => r.states[0] === storm && r.states[1] === lightning)!.p;
   close(p('true', 'true'), 0.21 / (0.21 + 0.035));
   close(p('true', 'false'), 0.09 / (0.09 + 0.665));
   close(p('false', 'false'), 0.665 / (0.09 + 0.665));
@@ -185,16 +202,33 @@ P(Test | Diagnosis) {
 query posterior Diagnosis given Test = pos
 `;
   const parsed = parseDocument(text);
-  assert.deepEqual(parsed.diagnostics.map((d) => [d.code, d.message, d.range.start, d.range.end, d.data]), [[
-    'syntax-error', "unknown statement 'hypothesis': did you mean 'hypotheses'?",
-    { line: 1, character: 0 }, { line: 1, character: 10 }, { suggestion: 'hypotheses' },
-  ]]);
+  assert.deepEqual(
+    parsed.diagnostics.map((d) => [d.code, d.message, d.range.start, d.range.end, d.data]),
+    [
+      [
+        'syntax-error',
+        "unknown statement 'hypothesis': did you mean 'hypotheses'?",
+        { line: 1, character: 0 },
+        { line: 1, character: 10 },
+        { suggestion: 'hypotheses' },
+      ],
+    ],
+  );
   assert.equal(parsed.ast.statements[1]!.kind, 'hypotheses');
   const result = await run(text);
   assert.equal(errors(result).length, 1);
   close((resultAt(result, 6, 'posterior') as PosteriorResult).rows[0]!.posterior!, 0.00784 / (0.00784 + 0.02976));
-  for (const [typo, keyword] of [['variabel', 'variable'], ['netwrok', 'network'], ['dta', 'data'], ['qurey', 'query'],
-    ['expcet', 'expect'], ['lern', 'learn'], ['classifer', 'classifier'], ['mixtrue', 'mixture'], ['obsreve', 'observe']]) {
+  for (const [typo, keyword] of [
+    ['variabel', 'variable'],
+    ['netwrok', 'network'],
+    ['dta', 'data'],
+    ['qurey', 'query'],
+    ['expcet', 'expect'],
+    ['lern', 'learn'],
+    ['classifer', 'classifier'],
+    ['mixtrue', 'mixture'],
+    ['obsreve', 'observe'],
+  ]) {
     const messages = parseDocument(`${typo} X { a, b }\n`).diagnostics.map((d) => d.message);
     assert.equal(messages[0], `unknown statement '${typo}': did you mean '${keyword}'?`);
   }
@@ -211,9 +245,10 @@ expect map Nope = a
 expect map H = a
 expect P(H = a) ≈ 0.6
 `);
-  assert.deepEqual(result.notEvaluated?.map((n) => [n.range.start.line, n.reason]), [
-    [1, "hypothesis space 'Nope' is not defined"],
-  ]);
+  assert.deepEqual(
+    result.notEvaluated?.map((n) => [n.range.start.line, n.reason]),
+    [[1, "hypothesis space 'Nope' is not defined"]],
+  );
   const report = formatRun(result);
   assert.match(report, /2\/3 expectations hold, 1 not evaluated/);
   assert.match(report, /line 2 not evaluated \(hypothesis space 'Nope' is not defined\): expect map Nope = a/);
@@ -226,8 +261,13 @@ test('an expectation the run never reached (cancelled) is counted and fails the 
   const { runText } = await import('../../../server/src/run/pipeline.js');
   const { nodeEnvironment } = await import('../../../server/src/workspace/files.js');
   const env = nodeEnvironment({ documentPath: '/tmp/m.bayes', workspaceRoot: '/tmp', dataRoots: [] });
-  const result = await runText('hypotheses H { a: 0.5, b: 0.5 }\nexpect map H = a\n', '/tmp/m.bayes', env, { signal: controller.signal });
-  assert.deepEqual(result.notEvaluated?.map((n) => n.reason), ['the run stopped before this line']);
+  const result = await runText('hypotheses H { a: 0.5, b: 0.5 }\nexpect map H = a\n', '/tmp/m.bayes', env, {
+    signal: controller.signal,
+  });
+  assert.deepEqual(
+    result.notEvaluated?.map((n) => n.reason),
+    ['the run stopped before this line'],
+  );
   assert.equal(runFailed(result), true);
   assert.match(formatRun(result), /0\/1 expectations hold, 1 not evaluated/);
 });
@@ -235,9 +275,10 @@ test('an expectation the run never reached (cancelled) is counted and fails the 
 test('an empty file says so', async () => {
   for (const text of ['', '// only a comment\n']) {
     const result = await run(text);
-    assert.deepEqual(result.diagnostics.map((d) => [d.severity, d.code, d.message]), [
-      ['information', 'empty-model', 'the file has no statements: nothing to run'],
-    ]);
+    assert.deepEqual(
+      result.diagnostics.map((d) => [d.severity, d.code, d.message]),
+      [['information', 'empty-model', 'the file has no statements: nothing to run']],
+    );
   }
 });
 
@@ -258,9 +299,14 @@ expect mdl Conj given Days = "<?, ?, ?, ?, ?, ?>"
   assert.deepEqual(errors(result), []);
   const mdl = resultAt(result, 10, 'mdl');
   // 11 literals A = v seen, 4 examples: <?, …> misclassifies one (2 bits); one literal costs log2 11.
-  assert.deepEqual(mdl.rows.slice(0, 3).map((r) => [r.hypothesis, r.totalBits]), [
-    ['<?, ?, ?, ?, ?, ?>', 2], ['<?, Warm, ?, ?, ?, ?>', Math.log2(11)], ['<Sunny, ?, ?, ?, ?, ?>', Math.log2(11)],
-  ]);
+  assert.deepEqual(
+    mdl.rows.slice(0, 3).map((r) => [r.hypothesis, r.totalBits]),
+    [
+      ['<?, ?, ?, ?, ?, ?>', 2],
+      ['<?, Warm, ?, ?, ?, ?>', Math.log2(11)],
+      ['<Sunny, ?, ?, ?, ?, ?>', Math.log2(11)],
+    ],
+  );
   assert.deepEqual(verdicts(result), [[12, true, '<?, ?, ?, ?, ?, ?>']]);
 });
 
@@ -273,7 +319,10 @@ expect mean P(Outlook = Sunny | Play = Yes) given Tennis ≈ 1/4 ± 1e-12
 `);
   assert.deepEqual(errors(result), []);
   // (3 + 2 · 1/2) / (9 + 2) and (2 + 1) / (9 + 3): Mitchell eq. 6.22 and Laplace on Table 3.2.
-  assert.deepEqual(verdicts(result).map(([, passed]) => passed), [true, true]);
+  assert.deepEqual(
+    verdicts(result).map(([, passed]) => passed),
+    [true, true],
+  );
 });
 
 test('h: p bits L: the prior is p for posterior and inference alike, and L(h) is L for MDL', async () => {
@@ -283,9 +332,18 @@ expect posterior H ≈ 0.7 ± 1e-12
 query mdl H
 `);
   assert.deepEqual(errors(result), []);
-  assert.deepEqual(verdicts(result).map(([, passed]) => passed), [true, true]);
+  assert.deepEqual(
+    verdicts(result).map(([, passed]) => passed),
+    [true, true],
+  );
   // MDL reads the code lengths as given, not −log2 p: h1 needs 1 bit, h2 4.
   const mdl = resultAt(result, 3, 'mdl');
-  assert.deepEqual(mdl.rows.map((r) => [r.hypothesis, r.hypothesisBits]), [['h1', 1], ['h2', 4]]);
+  assert.deepEqual(
+    mdl.rows.map((r) => [r.hypothesis, r.hypothesisBits]),
+    [
+      ['h1', 1],
+      ['h2', 4],
+    ],
+  );
   assert.deepEqual(mdl.best, ['h1']);
 });

@@ -43,9 +43,16 @@ export function conjunctionMdl(problem: ConceptExamples, keep = 20, signal?: Can
   const count = sizes.reduce((n, k) => n * (k + 1), 1);
   const m = problem.rows.length;
   if (count * Math.max(1, m) > CONJUNCTION_MDL_BUDGET) {
-    throw new EngineError(`MDL over ${count} conjunctions and ${m} examples is over the budget of ${CONJUNCTION_MDL_BUDGET} checks`);
+    throw new EngineError(
+      `MDL over ${count} conjunctions and ${m} examples is over the budget of ${CONJUNCTION_MDL_BUDGET} checks`,
+    );
   }
-  const literalBits = Math.log2(Math.max(1, sizes.reduce((n, k) => n + k, 0)));
+  const literalBits = Math.log2(
+    Math.max(
+      1,
+      sizes.reduce((n, k) => n + k, 0),
+    ),
+  );
   const exceptionBits = Math.log2(Math.max(1, m));
   const h = new Int32Array(sizes.length).fill(ANY);
   const all: ConjunctionLength[] = [];
@@ -56,9 +63,20 @@ export function conjunctionMdl(problem: ConceptExamples, keep = 20, signal?: Can
     let errors = 0;
     for (let e = 0; e < m; e++) if (covers(h, problem.rows[e]!) !== problem.positive[e]) errors++;
     const literals = h.reduce((c, v) => c + (v === ANY ? 0 : 1), 0);
-    const hypothesisBits = literals * literalBits, dataBits = errors * exceptionBits;
-    const length: ConjunctionLength = { constraints: Int32Array.from(h), literals, errors, hypothesisBits, dataBits, totalBits: hypothesisBits + dataBits };
-    if (length.totalBits < min - 1e-9) { min = length.totalBits; best.length = 0; }
+    const hypothesisBits = literals * literalBits,
+      dataBits = errors * exceptionBits;
+    const length: ConjunctionLength = {
+      constraints: Int32Array.from(h),
+      literals,
+      errors,
+      hypothesisBits,
+      dataBits,
+      totalBits: hypothesisBits + dataBits,
+    };
+    if (length.totalBits < min - 1e-9) {
+      min = length.totalBits;
+      best.length = 0;
+    }
     if (Math.abs(length.totalBits - min) <= 1e-9) best.push(length);
     all.push(length);
     if (all.length > 4 * keep) trim(all, keep);
@@ -76,7 +94,10 @@ function trim(lengths: ConjunctionLength[], keep: number): void {
 /** The next conjunction in odometer order: each attribute runs ANY, 0, 1, …, k − 1. */
 function next(h: Int32Array, sizes: readonly number[]): void {
   for (let i = h.length - 1; i >= 0; i--) {
-    if (h[i]! < sizes[i]! - 1) { h[i]!++; return; }
+    if (h[i]! < sizes[i]! - 1) {
+      h[i]!++;
+      return;
+    }
     h[i] = ANY;
   }
 }

@@ -53,7 +53,8 @@ export function checkExpect(ctx: CheckContext, s: A.ExpectStmt): void {
   }
   if (comparison.value.kind === 'number') checkFinite(ctx, comparison.value);
   // `bic Trees given D` names the tree of smallest BIC; `bic t1 given D` is that tree's BIC in bits.
-  const categorical = CATEGORICAL_FORMS.has(query.form) || (query.form === 'bic' && !ctx.symbols.hypothesisEntries.has(query.model.text));
+  const categorical =
+    CATEGORICAL_FORMS.has(query.form) || (query.form === 'bic' && !ctx.symbols.hypothesisEntries.has(query.model.text));
   if (categorical && comparison.op !== '=') {
     ctx.report.error('comparison', `'${query.form}' gives a value, not a number: compare it with =`, comparison.range);
   } else if (!categorical && comparison.op === '=' && comparison.value.kind !== 'number') {
@@ -72,7 +73,8 @@ function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): v
     const entries = space?.kind === 'hypotheses' ? (space.node as A.HypothesesDecl).entries : [];
     const named = value.kind === 'ref' ? value.name.text : value.kind === 'string' ? value.value : undefined;
     if (entries.length > 0 && !entries.some((e) => e.name.text === named)) {
-      ctx.report.error('comparison', `bic names a tree of '${query.model.text}': ${entries.map((e) => e.name.text).join(', ')}`, value.range);
+      const names = entries.map((e) => e.name.text).join(', ');
+      ctx.report.error('comparison', `bic names a tree of '${query.model.text}': ${names}`, value.range);
     }
   } else if (query.form === 'independent' && !(value.kind === 'ref' && ['true', 'false'].includes(value.name.text))) {
     ctx.report.error('comparison', 'independence is true or false', value.range);

@@ -54,16 +54,22 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
  * posterior of the targets per state of the open conditions (each block sums to 1). The rows
  * list the targets' states, then the conditions'. A value only when nothing is left open.
  */
-async function conditionalTable(ctx: HandlerContext, q: A.ProbabilityQuery, scope: Awaited<ReturnType<typeof networkScope>>): Promise<HandlerOutput> {
+async function conditionalTable(
+  ctx: HandlerContext, q: A.ProbabilityQuery, scope: Awaited<ReturnType<typeof networkScope>>,
+): Promise<HandlerOutput> {
   const open = q.prob.conditions.filter((c) => !c.value);
   const fixedConditions = q.prob.conditions.filter((c) => c.value);
   const base = scopedEvidence(ctx, scope, [...fixedConditions, ...q.given]);
   const index = variableIndexMap(base.net);
-  const openStates = open.map((c) => base.net.variables[variableIndex(base.net, index, c.variable.text, c.variable)]!.states);
+  const openStates = open.map((c) => {
+    return base.net.variables[variableIndex(base.net, index, c.variable.text, c.variable)]!.states;
+  });
   const count = openStates.reduce((n, s) => n * s.length, 1);
   const targets = queryTargets(base.net, q.prob.targets);
   const size = count * targets.reduce((n, t) => n * base.net.variables[t.v]!.states.length, 1);
-  if (size > MAX_TABLE) throw new CompileError(`this conditional table has ${size} entries: condition on fewer variables`, q.prob.range);
+  if (size > MAX_TABLE) {
+    throw new CompileError(`this conditional table has ${size} entries: condition on fewer variables`, q.prob.range);
+  }
   const table: ProbabilityResult['table'] = [];
   const diagnostics: Diagnostic[] = [];
   let info: ReturnType<typeof inferenceInfo> | undefined;
@@ -72,7 +78,8 @@ async function conditionalTable(ctx: HandlerContext, q: A.ProbabilityQuery, scop
       ...c, value: { kind: 'string', value: combination.states[j]!, range: c.variable.range },
     }));
     const { net, evidence } = scopedEvidence(ctx, scope, [...assigned, ...fixedConditions, ...q.given]);
-    const answer = posteriorQuery(net, targets.map((t) => t.v), evidence, inferenceOptions(q.using, q.options, ctx.signal));
+    const options = inferenceOptions(q.using, q.options, ctx.signal);
+    const answer = posteriorQuery(net, targets.map((t) => t.v), evidence, options);
     diagnostics.push(...answerDiagnostics(answer, ctx.statement.range));
     if (!answer.ok) continue; // this parent state is impossible given the evidence: no row
     info ??= inferenceInfo(answer);
@@ -84,7 +91,8 @@ async function conditionalTable(ctx: HandlerContext, q: A.ProbabilityQuery, scop
   const result: ProbabilityResult = {
     kind: 'probability', range: ctx.statement.range, source: ctx.source, ...info, network: scope.name ?? base.net.name,
     variables, evidence: base.named, table,
-    headline: `${probText(q.prob)}: ${table.length} entries, one distribution per state of ${open.map((c) => c.variable.text).join(', ')}`,
+    headline: `${probText(q.prob)}: ${table.length} entries, one distribution per state of `
+      + variables.slice(targets.length).join(', '),
   };
   return { results: [result], diagnostics };
 }

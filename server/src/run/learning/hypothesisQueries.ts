@@ -15,7 +15,9 @@ import { hypothesisSpace, posteriorTable, scoredHypotheses, type DatumStep, type
 import { fmt, IMPOSSIBLE_EVIDENCE, queryOf } from './queryParts.js';
 import { impossibleEvidence } from '../inferenceOptions.js';
 import { isRegressionSpace, regressionAnswer } from './regression.js';
-import { conceptSpaceMdl, conceptSpacePosterior, conjunctionText, isConceptSpace, plausibleCount } from './conceptSpace.js';
+import {
+  conceptSpaceMdl, conceptSpacePosterior, conjunctionText, isConceptSpace, plausibleCount,
+} from './conceptSpace.js';
 
 export type HypothesisForm = 'posterior' | 'map' | 'ml' | 'mdl' | 'size';
 
@@ -80,14 +82,17 @@ function mdlAnswer(ctx: HandlerContext, scored: ScoredHypotheses): HandlerOutput
 }
 
 /** Mitchell ex. 6.5 over a generated conjunction space: the shortest descriptions, and h_MDL. */
-async function conceptMdlAnswer(ctx: HandlerContext, space: A.HypothesesDecl, given: readonly A.Assignment[]): Promise<HandlerOutput> {
+async function conceptMdlAnswer(
+  ctx: HandlerContext, space: A.HypothesesDecl, given: readonly A.Assignment[],
+): Promise<HandlerOutput> {
   const { mdl, text } = await conceptSpaceMdl(ctx, space, given);
   const rows = mdl.shortest.map((l) => ({
     hypothesis: text(l.constraints), hypothesisBits: l.hypothesisBits, dataBits: l.dataBits, totalBits: l.totalBits,
   }));
   const best = mdl.best.map((l) => text(l.constraints));
   const code = `Mitchell ex. 6.5: L(h) = literals × log2 ${fmt(2 ** mdl.literalBits)} bits, `
-    + `L(D|h) = misclassified examples × log2 ${fmt(2 ** mdl.exceptionBits)} bits; the ${rows.length} shortest of ${mdl.count} conjunctions`;
+    + `L(D|h) = misclassified examples × log2 ${fmt(2 ** mdl.exceptionBits)} bits; `
+    + `the ${rows.length} shortest of ${mdl.count} conjunctions`;
   const result: MdlResult = {
     kind: 'mdl', range: ctx.statement.range, source: ctx.source, rows, best, code,
     headline: `h_MDL = ${best.join(', ')} · ${fmt(mdl.best[0]!.totalBits)} bits`,

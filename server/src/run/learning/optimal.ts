@@ -30,8 +30,11 @@ async function treeSpacePredictions(
     instance.set(entry.name.text, value);
   }
   const { target, values, predictions } = treePredictions(space, given.data, instance, query.over.range);
-  if (target !== query.target.text) throw new CompileError(`the trees of '${space.name.text}' predict ${target}`, query.target.range);
-  return { hypotheses: space.entries.map((e, h) => ({ name: e.name.text, posterior: posteriors[h]!, prediction: predictions[h]! })), values };
+  if (target !== query.target.text) {
+    throw new CompileError(`the trees of '${space.name.text}' predict ${target}`, query.target.range);
+  }
+  const hypotheses = space.entries.map((e, h) => ({ name: e.name.text, posterior: posteriors[h]!, prediction: predictions[h]! }));
+  return { hypotheses, values };
 }
 
 export async function hypothesisPredictions(ctx: HandlerContext, query: A.OptimalQuery): Promise<{ hypotheses: HypothesisPrediction[]; values: string[] }> {

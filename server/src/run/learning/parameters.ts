@@ -35,7 +35,9 @@ function parameterRef(ctx: HandlerContext, prob: A.ProbExpr, evidence: Hypothesi
   if (unset.length > 0) throw new CompileError(`name the row of the table: give ${unset.map((p) => `${p} = …`).join(', ')}`, prob.range);
   // A column that is no declared variable takes the values seen in the data, as everywhere.
   const values = ctx.symbols.defaultScope.variables.get(variable)?.states ?? valuesSeen(evidence, variable);
-  if (!values) throw new CompileError(`'${variable}' needs declared states (or a data set with its column)`, target.variable.range);
+  if (!values) {
+    throw new CompileError(`'${variable}' needs declared states (or a data set with its column)`, target.variable.range);
+  }
   if (!values.includes(value)) throw new CompileError(`'${value}' is not a state of ${variable} (${values.join(', ')})`, target.value!.range);
   return { variable, value, values, conditions, table };
 }

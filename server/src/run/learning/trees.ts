@@ -92,12 +92,15 @@ export function treePredictions(
   const column = data.attributes.find((a) => a.name === target.text);
   if (!column) throw new CompileError(`the data has no column '${target.text}', which the trees predict`, range);
   const predictions = space.entries.map((entry) => {
-    if (!entry.tree) throw new CompileError(`'${entry.name.text}' is not a tree; a space of trees holds only trees`, entry.name.range);
+    if (!entry.tree) {
+      throw new CompileError(`'${entry.name.text}' is not a tree; a space of trees holds only trees`, entry.name.range);
+    }
     let node = toTree(entry.tree, target.text, column.values, data);
     while (node.kind === 'split') {
       const value = instance.get(node.attribute);
       if (value === undefined) {
-        throw new CompileError(`tree '${entry.name.text}' tests ${node.attribute}: give it, e.g. { ${node.attribute}: ${node.value} }`, range);
+        const example = `{ ${node.attribute}: ${node.value} }`;
+        throw new CompileError(`tree '${entry.name.text}' tests ${node.attribute}: give it, e.g. ${example}`, range);
       }
       node = value === node.value ? node.ifTrue : node.ifFalse;
     }

@@ -23,14 +23,20 @@ function bruteForce(examples: string[][]): { min: number; best: string[] } {
   const domains = header.slice(0, 6).map((_, i) => [...new Set(examples.map((r) => r[i]!))]);
   const n = domains.reduce((s, d) => s + d.length, 0);
   const m = examples.length;
-  let min = Infinity, best: string[] = [];
+  let min = Infinity,
+    best: string[] = [];
   const visit = (i: number, chosen: (string | null)[]) => {
     if (i === domains.length) {
       const literals = chosen.filter((c) => c !== null).length;
-      const errors = examples.filter((r) => chosen.every((c, j) => c === null || r[j] === c) !== (r[6] === 'Yes')).length;
+      const errors = examples.filter(
+        (r) => chosen.every((c, j) => c === null || r[j] === c) !== (r[6] === 'Yes'),
+      ).length;
       const bits = literals * Math.log2(n) + errors * Math.log2(m);
       const text = chosen.map((c) => c ?? '?').join(',');
-      if (bits < min - 1e-9) { min = bits; best = [text]; } else if (Math.abs(bits - min) <= 1e-9) best.push(text);
+      if (bits < min - 1e-9) {
+        min = bits;
+        best = [text];
+      } else if (Math.abs(bits - min) <= 1e-9) best.push(text);
       return;
     }
     for (const v of [null, ...domains[i]!]) visit(i + 1, [...chosen, v]);
@@ -39,7 +45,8 @@ function bruteForce(examples: string[][]): { min: number; best: string[] } {
   return { min, best: best.sort() };
 }
 
-const text = (h: Int32Array, p: ReturnType<typeof problem>) => [...h].map((v, i) => (v === ANY ? '?' : p.attributes[i]!.values[v]!)).join(',');
+const text = (h: Int32Array, p: ReturnType<typeof problem>) =>
+  [...h].map((v, i) => (v === ANY ? '?' : p.attributes[i]!.values[v]!)).join(',');
 
 test('MDL over conjunctions (Mitchell ex. 6.5) matches brute force; on EnjoySport it prefers the inconsistent <?, …, ?>', () => {
   const p = problem(rows);
@@ -53,14 +60,22 @@ test('MDL over conjunctions (Mitchell ex. 6.5) matches brute force; on EnjoySpor
   assert.deepEqual(brute.best, ['?,?,?,?,?,?']);
   assert.equal(mdl.best[0]!.totalBits, 2);
   assert.ok(Math.abs(mdl.literalBits - Math.log2(11)) < 1e-15);
-  assert.deepEqual(mdl.shortest.slice(1, 3).map((l) => [l.literals, l.errors]), [[1, 0], [1, 0]]);
+  assert.deepEqual(
+    mdl.shortest.slice(1, 3).map((l) => [l.literals, l.errors]),
+    [
+      [1, 0],
+      [1, 0],
+    ],
+  );
 });
 
 test('MDL over conjunctions: more negatives, the same choice as brute force', () => {
-  const more = [...rows,
+  const more = [
+    ...rows,
     ['Rainy', 'Warm', 'High', 'Strong', 'Cool', 'Change', 'No'],
     ['Sunny', 'Cold', 'High', 'Strong', 'Warm', 'Same', 'No'],
-    ['Rainy', 'Cold', 'Normal', 'Strong', 'Cool', 'Same', 'No']];
+    ['Rainy', 'Cold', 'Normal', 'Strong', 'Cool', 'Same', 'No'],
+  ];
   const p = problem(more);
   const mdl = conjunctionMdl(p);
   const brute = bruteForce(more);
