@@ -347,3 +347,13 @@ query mdl H
   );
   assert.deepEqual(mdl.best, ['h1']);
 });
+
+test("expect bic over the space with a number says how to ask for one tree's BIC", async () => {
+  const result = await run(`${TREES}expect bic Trees given Days ≈ 18.84\n`);
+  assert.deepEqual(
+    errors(result).map((e) => e.message),
+    [
+      "'bic Trees' names the tree of smallest BIC: compare it with =, or ask for one tree's BIC in bits: bic d0 given Days",
+    ],
+  );
+});

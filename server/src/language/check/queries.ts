@@ -55,7 +55,13 @@ export function checkExpect(ctx: CheckContext, s: A.ExpectStmt): void {
   // `bic Trees given D` names the tree of smallest BIC; `bic t1 given D` is that tree's BIC in bits.
   const categorical =
     CATEGORICAL_FORMS.has(query.form) || (query.form === 'bic' && !ctx.symbols.hypothesisEntries.has(query.model.text));
-  if (categorical && comparison.op !== '=') {
+  if (categorical && comparison.op !== '=' && query.form === 'bic') {
+    const space = ctx.symbols.globals.get(query.model.text)?.node as A.HypothesesDecl | undefined;
+    const tree = space?.entries?.[0]?.name.text ?? 't';
+    const message = `'bic ${query.model.text}' names the tree of smallest BIC: compare it with =, `
+      + `or ask for one tree's BIC in bits: bic ${tree} given ${query.given.text}`;
+    ctx.report.error('comparison', message, comparison.range);
+  } else if (categorical && comparison.op !== '=') {
     ctx.report.error('comparison', `'${query.form}' gives a value, not a number: compare it with =`, comparison.range);
   } else if (!categorical && comparison.op === '=' && comparison.value.kind !== 'number') {
     ctx.report.error('comparison', `'${query.form === 'probability' ? 'P(…)' : query.form}' gives a number: compare it with ≈ x ± t, <, <=, > or >=`, comparison.range);
