@@ -33,7 +33,9 @@ async function treeSpacePredictions(
   if (target !== query.target.text) {
     throw new CompileError(`the trees of '${space.name.text}' predict ${target}`, query.target.range);
   }
-  const hypotheses = space.entries.map((e, h) => ({ name: e.name.text, posterior: posteriors[h]!, prediction: predictions[h]! }));
+  const hypotheses = space.entries.map((e, h) => ({
+    name: e.name.text, posterior: posteriors[h]!, prediction: predictions[h]!,
+  }));
   return { hypotheses, values };
 }
 
