@@ -357,3 +357,18 @@ test("expect bic over the space with a number says how to ask for one tree's BIC
     ],
   );
 });
+
+test("optimal over trees: observe lines on the data's attributes name the instance, the data set is D", async () => {
+  const viaObserve = await run(`${TREES}observe Days
+observe Length = short, Thread = followup
+query optimal Action over Trees
+`);
+  const viaOptions = await run(`${TREES}observe Days
+query optimal Action over Trees { Length: short, Thread: followup }
+`);
+  assert.deepEqual(errors(viaObserve), []);
+  const a = resultAt(viaObserve, 21, 'optimal');
+  const b = resultAt(viaOptions, 20, 'optimal');
+  assert.deepEqual(a.values, b.values);
+  assert.equal(a.optimal, 'reads');
+});
