@@ -126,7 +126,11 @@ function judge(context: HandlerContext, statement: ExpectStmt, output: HandlerOu
   const comparison = statement.comparison;
   if (output.value === undefined) {
     if (hasErrors(output.diagnostics)) return output;
-    const diagnostic: Diagnostic = { severity: 'error', code: 'expect-no-value', message: 'the query gave no value to compare', range: statement.range };
+    const table = output.results[0]?.kind === 'probability';
+    const message = table
+      ? 'the query gave a table, not one value to compare: name a state of every variable, P(X = x | Y = y)'
+      : 'the query gave no value to compare';
+    const diagnostic: Diagnostic = { severity: 'error', code: 'expect-no-value', message, range: statement.range };
     return { ...output, diagnostics: [...output.diagnostics, diagnostic] };
   }
   const passed = comparisonHolds(output.value, comparison);

@@ -372,3 +372,17 @@ query optimal Action over Trees { Length: short, Thread: followup }
   assert.deepEqual(a.values, b.values);
   assert.equal(a.optimal, 'reads');
 });
+
+test('expect on a whole table says to name the states', async () => {
+  const result = await run(`${TENNIS}expect P(Wind | Play) in PlayNB ≈ 0.3\n`);
+  assert.deepEqual(
+    errors(result).map((e) => [e.code, e.message]),
+    [
+      [
+        'expect-no-value',
+        'the query gave a table, not one value to compare: name a state of every variable, P(X = x | Y = y)',
+      ],
+    ],
+  );
+  assert.equal(result.notEvaluated?.length, 1);
+});
