@@ -82,6 +82,13 @@ describe('code actions', () => {
     assert.match(value, /observe Test = pos/);
   });
 
+  test('replace a misspelt statement keyword: one error, and the fix leaves the model clean', async () => {
+    const text = 'variable Test { pos, neg }\nhypothesis Diagnosis { cancer: 0.008, healthy: 0.992 }\n'
+      + 'P(Test | Diagnosis) { cancer: [0.98, 0.02], healthy: [0.03, 0.97] }\nquery posterior Diagnosis\n';
+    const fixed = await fix(text, /^Replace with 'hypotheses'/, /unknown statement 'hypothesis': did you mean 'hypotheses'\?/);
+    assert.match(fixed, /^hypotheses Diagnosis \{/m);
+  });
+
   test('move an inline data table to a CSV file and bring it back inline', async () => {
     const text = 'variable Play { Yes, No }\ndata Days {\n  Outlook, Play\n  Sunny,   No   // D1\n  "over cast", Yes\n  Rain,    ?\n}\n';
     const path = join(dir, 'days.bayes');

@@ -31,7 +31,8 @@ export const runCommand: CliCommand = {
 };
 
 export function runFailed(result: RunResult): boolean {
-  return hasErrors(result.diagnostics) || result.results.some((r) => r.kind === 'expect' && r.passed === false);
+  return hasErrors(result.diagnostics) || result.results.some((r) => r.kind === 'expect' && r.passed === false)
+    || (result.notEvaluated?.length ?? 0) > 0;
 }
 
 /** Human-readable report: each result's headline at its line, then the diagnostics. */
@@ -45,7 +46,13 @@ export function formatRun(result: RunResult): string {
   for (const d of result.diagnostics) lines.push('  ' + formatDiagnostic(result.file, d));
   const expects = result.results.filter((r) => r.kind === 'expect');
   const passed = expects.filter((r) => r.passed).length;
-  lines.push(`  ${result.results.length - expects.length} results, ${passed}/${expects.length} expectations hold` +
+  const skipped = result.notEvaluated ?? [];
+  const total = expects.length + skipped.length;
+  lines.push(`  ${result.results.length - expects.length} results, ${passed}/${total} expectations hold` +
+    (skipped.length > 0 ? `, ${skipped.length} not evaluated` : '') +
     (result.elapsedMs !== undefined ? `, ${result.elapsedMs.toFixed(0)} ms` : ''));
+  for (const s of skipped) {
+    lines.push(`    line ${s.range.start.line + 1} not evaluated (${s.reason}): ${s.source.trim().split('\n')[0]}`);
+  }
   return lines.join('\n') + '\n\n';
 }

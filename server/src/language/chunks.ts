@@ -5,8 +5,9 @@
  * than the statement it would otherwise belong to (a forgotten `}` does not swallow the file).
  * `network N {` and its `}` become chunks of their own; `parse.ts` nests what lies between.
  */
-import type { IToken } from 'chevrotain';
+import type { IToken, TokenType } from 'chevrotain';
 import * as T from './tokens.js';
+import { nearestName } from './suggest.js';
 
 export type ChunkKind = 'statement' | 'networkOpen' | 'networkClose';
 /**
@@ -26,7 +27,27 @@ for (const t of T.statementKeywords) roles[t.tokenTypeIdx!] = Role.Keyword;
 for (const t of openers) roles[t.tokenTypeIdx!] = Role.Opener;
 for (const t of closers) roles[t.tokenTypeIdx!] = Role.Closer;
 
-export function splitStatements(tokens: readonly IToken[]): Chunk[] {
+/** Statement keywords by spelling, for `hypothesis Disease {…}` (did you mean 'hypotheses'?). */
+const statementWords = new Map([...T.statementKeywords].filter((t) => t !== T.Kw.P).map((t) => [t.name.slice(3), t]));
+
+/** A token retyped as the statement keyword it misspells: `image` is what was written. */
+export interface MisspeltKeyword { token: IToken; image: string; keyword: string }
+
+/**
+ * A plain name that begins a line outside brackets, is followed by a name on the same line and
+ * is a near spelling of a statement keyword is taken as that keyword (the parser then reads the
+ * statement, declaring its name; parse.ts reports the spelling once).
+ */
+function misspelt(tokens: readonly IToken[], i: number): TokenType | undefined {
+  const t = tokens[i]!;
+  if (t.tokenType !== T.Identifier || t.image.length < 3) return undefined;
+  const next = tokens[i + 1];
+  if (!next || next.startLine !== t.startLine || !/^[A-Za-z_]/.test(next.image)) return undefined;
+  const word = nearestName(t.image, statementWords.keys());
+  return word === undefined ? undefined : statementWords.get(word);
+}
+
+export function splitStatements(tokens: readonly IToken[], retyped: MisspeltKeyword[] = []): Chunk[] {
   const chunks: Chunk[] = [];
   let start = 0; // first token of the current statement
   // Open brackets of the current statement; a closer that does not match the top is a typo
@@ -41,8 +62,16 @@ export function splitStatements(tokens: readonly IToken[]): Chunk[] {
   };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
-    const role = roles[t.tokenTypeIdx] ?? Role.Other;
     const lineStart = t.startLine !== previousLine;
+    if (lineStart && (open.length === 0 || t.startColumn! <= startColumn)) {
+      const keyword = misspelt(tokens, i);
+      if (keyword) {
+        retyped.push({ token: t, image: t.image, keyword: keyword.name.slice(3) });
+        t.tokenType = keyword;
+        t.tokenTypeIdx = keyword.tokenTypeIdx!;
+      }
+    }
+    const role = roles[t.tokenTypeIdx] ?? Role.Other;
     previousLine = t.startLine!;
     if (role === Role.Keyword && lineStart && i > start && (open.length === 0 || t.startColumn! <= startColumn)) flush(i);
     if (t.tokenType === T.RCurly && open.length === 0) {

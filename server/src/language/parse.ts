@@ -8,7 +8,7 @@ import type * as A from './ast.js';
 import type { Diagnostic, Range } from './diagnostics.js';
 import { tokenize, Comma, Identifier, Kw } from './tokens.js';
 import { bayesParser, tokenEnd, tokenRange } from './parser.js';
-import { selfContained, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
+import { selfContained, splitStatements, unclosedOpener, type Chunk, type MisspeltKeyword } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
 import { documentRange } from './lines.js';
 import { fastDataDecl, scannedDataDecl } from './dataBlock.js';
@@ -80,7 +80,14 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
   };
   bayesParser().text = text;
   const all = lexed.tokens;
-  const chunks = splitStatements(all);
+  const retyped: MisspeltKeyword[] = [];
+  const chunks = splitStatements(all, retyped);
+  for (const r of retyped) {
+    diagnostics.push({
+      severity: 'error', code: 'syntax-error', range: tokenRange(r.token), data: { suggestion: r.keyword },
+      message: `unknown statement '${r.image}': did you mean '${r.keyword}'?`,
+    });
+  }
   let scannedUsed = 0;
   for (const chunk of chunks) {
     const lastLine = all[chunk.end - 1].startLine! - 1;

@@ -107,7 +107,9 @@ function sourcesOf(statements: readonly A.Statement[], unknownTables: boolean): 
 }
 
 function hasPriors(h: A.HypothesesDecl): boolean {
-  return h.prior?.text === 'uniform' || (h.entries.length > 0 && h.entries.every((e) => e.prior !== undefined));
+  if (h.prior?.text === 'uniform') return true;
+  if (h.entries.length === 0) return false;
+  return h.entries.every((e) => e.prior !== undefined) || h.entries.every((e) => e.bits !== undefined);
 }
 
 /** Adds every variable with a source, parents first, so that `cpts[i].child === i`. */
@@ -142,7 +144,8 @@ function buildNetwork(
 
 function priorValues(h: A.HypothesesDecl): Float64Array {
   if (h.prior?.text === 'uniform') return new Float64Array(h.entries.length).fill(1 / h.entries.length);
-  const values = Float64Array.from(h.entries, (e) => e.prior!.value);
+  // Code lengths alone (`h: bits 3`) are the prior 2^−L(h), normalised (Kraft: the sum is at most 1).
+  const values = Float64Array.from(h.entries, (e) => (e.prior ? e.prior.value : 2 ** -e.bits!.value));
   normalizeCptRows(values, values.length);
   return values;
 }

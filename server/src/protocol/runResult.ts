@@ -25,7 +25,11 @@ export interface RunResult {
   results: ResultEntry[];
   /** Wall time of the whole run in milliseconds. */
   elapsedMs?: number;
+  /** `expect` statements that gave no verdict, each with why (an error on its line, a cancelled run). */
+  notEvaluated?: NotEvaluated[];
 }
+
+export interface NotEvaluated { range: Range; source: string; reason: string }
 
 /** Fields every result entry has; `kind` discriminates the rest. */
 export interface ResultBase {

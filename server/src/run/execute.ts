@@ -5,7 +5,7 @@
  */
 import { allStatements, lineStarts, sliceRange, type BayesFile, type CheckEnvironment, type ExpectStmt, type Range, type Statement, type SymbolTable } from '../language/index.js';
 import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
-import type { ExpectResult, ResultEntry } from '../protocol/runResult.js';
+import type { ExpectResult, NotEvaluated, ResultEntry } from '../protocol/runResult.js';
 import { handlerKey, type HandlerContext, type HandlerOutput, type HandlerTable, type RunnableStatement } from './handlerContext.js';
 import { HANDLERS } from './handlers/index.js';
 import { networkResults } from './networkResults.js';
@@ -29,10 +29,12 @@ export interface ExecuteOptions {
 export interface ExecuteOutput {
   results: ResultEntry[];
   diagnostics: Diagnostic[];
+  /** Expectations without a verdict, and why. */
+  notEvaluated: NotEvaluated[];
 }
 
 export async function executeModel(ast: BayesFile, env: CheckEnvironment, options: ExecuteOptions): Promise<ExecuteOutput> {
-  const out: ExecuteOutput = { results: [], diagnostics: [] };
+  const out: ExecuteOutput = { results: [], diagnostics: [], notEvaluated: [] };
   const shared = new Map<string, unknown>();
   const reported = new Set<string>();
   // A mistake the checker reported and a handler meets again is said once (same words, same range).
@@ -52,6 +54,12 @@ export async function executeModel(ast: BayesFile, env: CheckEnvironment, option
     report(output.diagnostics);
     if (output.diagnostics.some((d) => d.code === 'cancelled')) break;
   }
+  if (ast.statements.length === 0) {
+    const start = { line: 0, character: 0 };
+    const message = 'the file has no statements: nothing to run';
+    out.diagnostics.push({ severity: 'information', code: 'empty-model', message, range: { start, end: start } });
+  }
+  out.notEvaluated = unevaluated(ast, options, out);
   if (!options.signal?.aborted) {
     const networks = networkResults({ ast, symbols: options.symbols, env, shared }, (range) => sliceRange(options.text, starts, range));
     out.results.push(...networks.results);
@@ -66,6 +74,22 @@ export async function executeModel(ast: BayesFile, env: CheckEnvironment, option
       if (!reported.has(key)) { reported.add(key); out.diagnostics.push(d); }
     }
   }
+}
+
+/** Each `expect` that gave no verdict, with the first error on its range (or why the run stopped before it). */
+function unevaluated(ast: BayesFile, options: ExecuteOptions, out: ExecuteOutput): NotEvaluated[] {
+  const judged = new Set(out.results.filter((r) => r.kind === 'expect').map((r) => JSON.stringify(r.range.start)));
+  const all = [...options.diagnostics, ...out.diagnostics];
+  const starts = lineStarts(options.text);
+  const stopped = out.diagnostics.some((d) => d.code === 'cancelled') || options.signal?.aborted;
+  return [...allStatements(ast)].filter((s): s is ExpectStmt => s.kind === 'expectStatement')
+    .filter((s) => !judged.has(JSON.stringify(s.range.start)))
+    .map((s) => {
+      const error = all.find((d) => d.severity === 'error' && within(d.range, s.range))
+        ?? all.find((d) => d.severity === 'error' && d.range.start.line === s.range.start.line);
+      const reason = error ? error.message : stopped ? 'the run stopped before this line' : 'the query gave no value';
+      return { range: s.range, source: sliceRange(options.text, starts, s.range), reason };
+    });
 }
 
 function isRunnable(s: Statement): s is RunnableStatement {
@@ -104,7 +128,11 @@ function judge(context: HandlerContext, statement: ExpectStmt, output: HandlerOu
   const comparison = statement.comparison;
   if (output.value === undefined) {
     if (hasErrors(output.diagnostics)) return output;
-    const diagnostic: Diagnostic = { severity: 'error', code: 'expect-no-value', message: 'the query gave no value to compare', range: statement.range };
+    const table = output.results[0]?.kind === 'probability';
+    const message = table
+      ? 'the query gave a table, not one value to compare: name a state of every variable, P(X = x | Y = y)'
+      : 'the query gave no value to compare';
+    const diagnostic: Diagnostic = { severity: 'error', code: 'expect-no-value', message, range: statement.range };
     return { ...output, diagnostics: [...output.diagnostics, diagnostic] };
   }
   const passed = comparisonHolds(output.value, comparison);

@@ -42,6 +42,7 @@ export async function runText(text: string, file: string, env: CheckEnvironment,
     diagnostics: sortDiagnostics([...checked.diagnostics, ...executed.diagnostics]),
     results: executed.results,
     elapsedMs: performance.now() - started,
+    ...(executed.notEvaluated.length > 0 ? { notEvaluated: executed.notEvaluated } : {}),
   };
 }
 

@@ -90,8 +90,16 @@ export function checkExpect(ctx: CheckContext, s: A.ExpectStmt): void {
     ctx.report.error('bad-number', 'a tolerance cannot be negative', comparison.tolerance.range);
   }
   if (comparison.value.kind === 'number') checkFinite(ctx, comparison.value);
-  const categorical = CATEGORICAL_FORMS.has(query.form);
-  if (categorical && comparison.op !== '=') {
+  // `bic Trees given D` names the tree of smallest BIC; `bic t1 given D` is that tree's BIC in bits.
+  const categorical =
+    CATEGORICAL_FORMS.has(query.form) || (query.form === 'bic' && !ctx.symbols.hypothesisEntries.has(query.model.text));
+  if (categorical && comparison.op !== '=' && query.form === 'bic') {
+    const space = ctx.symbols.globals.get(query.model.text)?.node as A.HypothesesDecl | undefined;
+    const tree = space?.entries?.[0]?.name.text ?? 't';
+    const message = `'bic ${query.model.text}' names the tree of smallest BIC: compare it with =, `
+      + `or ask for one tree's BIC in bits: bic ${tree} given ${query.given.text}`;
+    ctx.report.error('comparison', message, comparison.range);
+  } else if (categorical && comparison.op !== '=') {
     ctx.report.error('comparison', `'${query.form}' gives a value, not a number: compare it with =`, comparison.range);
   } else if (!categorical && comparison.op === '=' && comparison.value.kind !== 'number') {
     ctx.report.error('comparison', `'${query.form === 'probability' ? 'P(…)' : query.form}' gives a number: compare it with ≈ x ± t, <, <=, > or >=`, comparison.range);
@@ -104,6 +112,14 @@ function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): v
   if (query.form === 'map' || query.form === 'ml' || query.form === 'mdl' || query.form === 'optimal' || query.form === 'gibbs') {
     const v = ctx.symbols.defaultScope.variables.get(query.target.text);
     if (v) checkState(ctx, v, value);
+  } else if (query.form === 'bic') {
+    const space = ctx.symbols.globals.get(query.model.text);
+    const entries = space?.kind === 'hypotheses' ? (space.node as A.HypothesesDecl).entries : [];
+    const named = value.kind === 'ref' ? value.name.text : value.kind === 'string' ? value.value : undefined;
+    if (entries.length > 0 && !entries.some((e) => e.name.text === named)) {
+      const names = entries.map((e) => e.name.text).join(', ');
+      ctx.report.error('comparison', `bic names a tree of '${query.model.text}': ${names}`, value.range);
+    }
   } else if (query.form === 'independent' && !(value.kind === 'ref' && ['true', 'false'].includes(value.name.text))) {
     ctx.report.error('comparison', 'independence is true or false', value.range);
   }
@@ -119,7 +135,7 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
     case 'optimal': case 'gibbs':
       lookupVariable(ctx, defaultScope, q.target);
       requireGlobal(ctx, q.over, ['hypotheses'], 'a hypothesis space');
-      checkOptions(ctx, q.options, ['seed', 'samples'], q.form);
+      checkOptions(ctx, q.options, ['seed', 'samples', ...treeTests(ctx, q.over)], q.form);
       break;
     case 'probability': {
       const scope = modelScope(ctx, q.in);
@@ -210,6 +226,20 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       if (q.on) requireGlobal(ctx, q.on, ['data', 'corpus'], 'a data set');
       break;
   }
+}
+
+/** Over a space of trees the options also name the new instance's values of the attributes the trees test. */
+function treeTests(ctx: CheckContext, over: A.Name): string[] {
+  const node = ctx.symbols.globals.get(over.text)?.node;
+  if (node?.kind !== 'hypotheses') return [];
+  const names = new Set<string>();
+  const visit = (tree: A.Tree | undefined): void => {
+    for (const item of tree?.items ?? []) {
+      if (item.kind === 'treeSplit') { names.add(item.test.variable.text); visit(item.then); visit(item.else); }
+    }
+  };
+  for (const e of node.entries) visit(e.tree);
+  return [...names];
 }
 
 function checkProb(ctx: CheckContext, scope: Scope, prob: A.ProbExpr): void {

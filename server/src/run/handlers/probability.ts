@@ -4,6 +4,7 @@
  * When every query variable names a state, the value is that entry, P(x, y | e).
  */
 import type * as A from '../../language/ast.js';
+import type { Diagnostic } from '../../language/diagnostics.js';
 import { valueText } from '../../language/ast.js';
 import { variableIndexMap, type BayesianNetwork } from '../../engine/network.js';
 import { posteriorQuery } from '../../engine/inference/marginals.js';
@@ -12,7 +13,7 @@ import type { ProbabilityResult } from '../../protocol/runResult.js';
 import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
 import { answerDiagnostics, inferenceInfo, inferenceOptions } from '../inferenceOptions.js';
-import { generatedHypothesisProbability } from '../learning/hypothesisProbability.js';
+import { generatedHypothesisProbability, hypothesisLearningProbability } from '../learning/hypothesisProbability.js';
 
 /** Largest joint table a query may ask for (entries); larger tables are no answer to read. */
 const MAX_TABLE = 1 << 16;
@@ -23,10 +24,13 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
   const generated = await generatedHypothesisProbability(ctx, q);
   if (generated) return generated;
   if (!q.in && isHypothesisLearning(ctx, q)) {
+    const learnt = await hypothesisLearningProbability(ctx, q);
+    if (learnt) return learnt;
     const message = 'P(h) given a data set, or over a generated hypothesis space, is not implemented yet: ask query posterior';
     return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }] };
   }
   const scope = await networkScope(ctx, q.in);
+  if (q.prob.conditions.some((c) => !c.value && !c.finding)) return conditionalTable(ctx, q, scope);
   const { net, evidence, named, findings } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
   const targets = queryTargets(net, q.prob.targets);
   const size = targets.reduce((n, t) => n * net.variables[t.v]!.states.length, 1);
@@ -46,6 +50,54 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
     ...(value !== undefined ? { value } : {}),
   };
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
+}
+
+/**
+ * `P(Wind | Play)`: a condition without a state asks for the whole conditional table, one
+ * posterior of the targets per state of the open conditions (each block sums to 1). The rows
+ * list the targets' states, then the conditions'. A value only when nothing is left open.
+ */
+async function conditionalTable(
+  ctx: HandlerContext, q: A.ProbabilityQuery, scope: Awaited<ReturnType<typeof networkScope>>,
+): Promise<HandlerOutput> {
+  const open = q.prob.conditions.filter((c) => !c.value);
+  const fixedConditions = q.prob.conditions.filter((c) => c.value);
+  const base = scopedEvidence(ctx, scope, [...fixedConditions, ...q.given]);
+  const index = variableIndexMap(base.net);
+  const openStates = open.map((c) => {
+    return base.net.variables[variableIndex(base.net, index, c.variable.text, c.variable)]!.states;
+  });
+  const count = openStates.reduce((n, s) => n * s.length, 1);
+  const targets = queryTargets(base.net, q.prob.targets);
+  const size = count * targets.reduce((n, t) => n * base.net.variables[t.v]!.states.length, 1);
+  if (size > MAX_TABLE) {
+    throw new CompileError(`this conditional table has ${size} entries: condition on fewer variables`, q.prob.range);
+  }
+  const table: ProbabilityResult['table'] = [];
+  const diagnostics: Diagnostic[] = [];
+  let info: ReturnType<typeof inferenceInfo> | undefined;
+  for (const combination of rowsOf(openStates, new Array<number>(count).fill(0))) {
+    const assigned: A.Assignment[] = open.map((c, j) => ({
+      ...c, value: { kind: 'string', value: combination.states[j]!, range: c.variable.range },
+    }));
+    const { net, evidence } = scopedEvidence(ctx, scope, [...assigned, ...fixedConditions, ...q.given]);
+    const options = inferenceOptions(q.using, q.options, ctx.signal);
+    const answer = posteriorQuery(net, targets.map((t) => t.v), evidence, options);
+    diagnostics.push(...answerDiagnostics(answer, ctx.statement.range));
+    if (!answer.ok) continue; // this parent state is impossible given the evidence: no row
+    info ??= inferenceInfo(answer);
+    const block = rowsOf(targets.map((t) => net.variables[t.v]!.states), answer.factor.values, answer.stderr);
+    for (const row of block) table.push({ ...row, states: [...row.states, ...combination.states] });
+  }
+  if (!info) return { results: [], diagnostics };
+  const variables = [...targets.map((t) => base.net.variables[t.v]!.name), ...open.map((c) => c.variable.text)];
+  const result: ProbabilityResult = {
+    kind: 'probability', range: ctx.statement.range, source: ctx.source, ...info, network: scope.name ?? base.net.name,
+    variables, evidence: base.named, table,
+    headline: `${probText(q.prob)}: ${table.length} entries, one distribution per state of `
+      + variables.slice(targets.length).join(', '),
+  };
+  return { results: [result], diagnostics };
 }
 
 /**

@@ -6,8 +6,11 @@
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import { encodeCategorical, type CategoricalDataset } from '../../engine/categoricalData.js';
-import { ANY, conceptExamples, covers, type ConceptExamples, type Conjunction } from '../../engine/hypotheses/conjunctiveHypotheses.js';
+import {
+  ANY, conceptExamples, covers, describeConjunction, type ConceptExamples, type Conjunction,
+} from '../../engine/hypotheses/conjunctiveHypotheses.js';
 import { conceptPosterior, type ConceptPosterior } from '../../engine/hypotheses/versionSpace.js';
+import { conjunctionMdl, type ConjunctionMdl } from '../../engine/hypotheses/conjunctionMdl.js';
 import { CompileError } from '../../model/compileError.js';
 import { declaredDomains } from '../../model/compileData.js';
 import type { HandlerContext } from '../handlerContext.js';
@@ -90,4 +93,13 @@ function parseConjunction(text: string, problem: ConceptExamples, range: A.Name[
     if (code < 0) throw new CompileError(`'${p}' is not a value of ${problem.attributes[i]!.name}`, range);
     return code;
   });
+}
+
+/** `mdl Conj given D` (Mitchell ex. 6.5): L(h) = literals × log2 N, L(D|h) = misclassified × log2 m. */
+export async function conceptSpaceMdl(
+  ctx: HandlerContext, space: A.HypothesesDecl, given: readonly A.Assignment[],
+): Promise<{ mdl: ConjunctionMdl; text: (h: Int32Array) => string }> {
+  const { problem } = await conceptProblem(ctx, space, given);
+  const mdl = conjunctionMdl(problem, 20, ctx.signal);
+  return { mdl, text: (h) => conjunctionText(describeConjunction(h, problem.attributes)) };
 }

@@ -15,13 +15,16 @@ import { hypothesisSpace, posteriorTable, scoredHypotheses, type DatumStep, type
 import { fmt, IMPOSSIBLE_EVIDENCE, queryOf } from './queryParts.js';
 import { impossibleEvidence } from '../inferenceOptions.js';
 import { isRegressionSpace, regressionAnswer } from './regression.js';
-import { conceptSpacePosterior, conjunctionText, isConceptSpace, plausibleCount } from './conceptSpace.js';
+import {
+  conceptSpaceMdl, conceptSpacePosterior, conjunctionText, isConceptSpace, plausibleCount,
+} from './conceptSpace.js';
 
 export type HypothesisForm = 'posterior' | 'map' | 'ml' | 'mdl' | 'size';
 
 export async function answerHypothesisQuery(ctx: HandlerContext, form: HypothesisForm): Promise<HandlerOutput> {
   const query = queryOf<A.HypothesisQuery>(ctx);
   const space = hypothesisSpace(ctx, query.target);
+  if (isConceptSpace(space) && form === 'mdl') return conceptMdlAnswer(ctx, space, query.given);
   if (isConceptSpace(space)) return conceptAnswer(ctx, form, await conceptSpacePosterior(ctx, space, query.given));
   if (isRegressionSpace(space)) return regressionAnswer(ctx, form, space, query.given);
   if (space.generator) throw new CompileError(`${form} over ${space.generator.call.callee.text}(…) hypotheses is not supported yet`, space.generator.range);
@@ -76,6 +79,25 @@ function mdlAnswer(ctx: HandlerContext, scored: ScoredHypotheses): HandlerOutput
     headline: best.length ? `h_MDL = ${best.join(', ')} · ${fmt(top!.totalBits)} bits` : 'every hypothesis needs infinitely many bits',
   };
   return { results: [result], diagnostics: [], ...(best.length ? { value: best.join(', ') } : {}) };
+}
+
+/** Mitchell ex. 6.5 over a generated conjunction space: the shortest descriptions, and h_MDL. */
+async function conceptMdlAnswer(
+  ctx: HandlerContext, space: A.HypothesesDecl, given: readonly A.Assignment[],
+): Promise<HandlerOutput> {
+  const { mdl, text } = await conceptSpaceMdl(ctx, space, given);
+  const rows = mdl.shortest.map((l) => ({
+    hypothesis: text(l.constraints), hypothesisBits: l.hypothesisBits, dataBits: l.dataBits, totalBits: l.totalBits,
+  }));
+  const best = mdl.best.map((l) => text(l.constraints));
+  const code = `Mitchell ex. 6.5: L(h) = literals × log2 ${fmt(2 ** mdl.literalBits)} bits, `
+    + `L(D|h) = misclassified examples × log2 ${fmt(2 ** mdl.exceptionBits)} bits; `
+    + `the ${rows.length} shortest of ${mdl.count} conjunctions`;
+  const result: MdlResult = {
+    kind: 'mdl', range: ctx.statement.range, source: ctx.source, rows, best, code,
+    headline: `h_MDL = ${best.join(', ')} · ${fmt(mdl.best[0]!.totalBits)} bits`,
+  };
+  return { results: [result], diagnostics: [], value: best.join(', ') };
 }
 
 function conceptAnswer(ctx: HandlerContext, form: HypothesisForm, concept: ConceptPosterior): HandlerOutput {

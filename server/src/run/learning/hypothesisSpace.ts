@@ -72,9 +72,11 @@ function scoredExplicit(ctx: HandlerContext, space: A.HypothesesDecl, evidence: 
   const names = space.entries.map((e) => e.name.text);
   const bits = space.entries.some((e) => e.bits) ? space.entries.map((e) => e.bits?.value) : undefined;
   if (bits?.some((b) => b === undefined)) throw new CompileError('give every hypothesis a code length (bits) or none', space.name.range);
-  const needsNetwork = !bits || evidence.observations.length > 0 || evidence.datasets.length > 0;
+  // `h: 0.5 bits 4`: the prior as given, the code length for MDL; `h: bits 4` alone: the prior 2^−L(h).
+  const bitsOnly = bits !== undefined && !space.entries.some((e) => e.prior);
+  const needsNetwork = !bitsOnly || evidence.observations.length > 0 || evidence.datasets.length > 0;
   const net = needsNetwork ? modelNetwork(ctx) : undefined;
-  const priors = bits ? priorsFromBits(bits as number[]) : networkPriors(net!, space);
+  const priors = bitsOnly ? priorsFromBits(bits as number[]) : networkPriors(net!, space);
   const logLikelihoods = net ? explicitLogLikelihoods(net, space, evidence) : names.map(() => 0);
   const steps = net ? datumSteps(observationModels(net, space), space.entries.length, evidence) : undefined;
   return {

@@ -17,7 +17,7 @@ import { statePseudoCountsOf } from '../tablePriors.js';
 /** `P(X = x | Y = y)`: which parameter, and which of its values the query is about. */
 interface ParameterRef { variable: string; value: string; values: string[]; conditions: Record<string, string>; table: A.TableDecl }
 
-function parameterRef(ctx: HandlerContext, prob: A.ProbExpr): ParameterRef {
+function parameterRef(ctx: HandlerContext, prob: A.ProbExpr, evidence: HypothesisEvidence): ParameterRef {
   const [target, ...more] = prob.targets;
   const value = valueText(target?.value);
   if (!target || more.length > 0 || value === undefined) throw new CompileError('a parameter is written P(X = x) or P(X = x | Y = y)', prob.range);
@@ -33,10 +33,22 @@ function parameterRef(ctx: HandlerContext, prob: A.ProbExpr): ParameterRef {
   }
   const unset = parents.filter((p) => !(p in conditions));
   if (unset.length > 0) throw new CompileError(`name the row of the table: give ${unset.map((p) => `${p} = …`).join(', ')}`, prob.range);
-  const values = ctx.symbols.defaultScope.variables.get(variable)?.states;
-  if (!values) throw new CompileError(`'${variable}' needs declared states`, target.variable.range);
+  // A column that is no declared variable takes the values seen in the data, as everywhere.
+  const values = ctx.symbols.defaultScope.variables.get(variable)?.states ?? valuesSeen(evidence, variable);
+  if (!values) {
+    throw new CompileError(`'${variable}' needs declared states (or a data set with its column)`, target.variable.range);
+  }
   if (!values.includes(value)) throw new CompileError(`'${value}' is not a state of ${variable} (${values.join(', ')})`, target.value!.range);
   return { variable, value, values, conditions, table };
+}
+
+/** The values of an undeclared variable's column across the evidence's data sets, in order of appearance. */
+function valuesSeen(evidence: HypothesisEvidence, variable: string): string[] | undefined {
+  const seen = new Set<string>();
+  for (const { data } of evidence.datasets) {
+    for (const a of data.attributes) if (a.name === variable) for (const v of a.values) seen.add(v);
+  }
+  return seen.size > 0 ? [...seen] : undefined;
 }
 
 /** Counts of each value in the evidence's data sets (rows matching the conditions) and observations. */
@@ -68,9 +80,10 @@ function valueCounts(ref: ParameterRef, evidence: HypothesisEvidence): number[] 
 }
 
 export async function parameterSummary(ctx: HandlerContext, prob: A.ProbExpr, given: readonly A.Assignment[], query: ParameterQuery = {}): Promise<{ ref: ParameterRef; summary: ParameterSummary; index: number }> {
-  const ref = parameterRef(ctx, prob);
+  const evidence = await hypothesisEvidence(ctx, given);
+  const ref = parameterRef(ctx, prob, evidence);
   const prior = statePseudoCountsOf(ref.table.parameterPrior!, ref.values);
-  const counts = valueCounts(ref, await hypothesisEvidence(ctx, given));
+  const counts = valueCounts(ref, evidence);
   const between = query.between ? { ...query.between, value: ref.value } : undefined;
   const summary = parameterPosterior(ref.values, prior, counts, { ...query, ...(between ? { between } : {}) });
   return { ref, summary, index: ref.values.indexOf(ref.value) };

@@ -80,3 +80,32 @@ function leafDistribution(leaf: A.TreeLeaf, target: string, values: readonly str
   distribution[1 - i] = 1 - p;
   return distribution;
 }
+
+/**
+ * What each tree of the space predicts for one new instance (`{ Length: short, Thread: new }`):
+ * P(target = v | t, x) at the leaf x reaches, for the Bayes optimal classifier over trees.
+ */
+export function treePredictions(
+  space: A.HypothesesDecl, data: CategoricalDataset, instance: ReadonlyMap<string, string>, range: A.Name['range'],
+): { target: string; values: string[]; predictions: number[][] } {
+  const target = treeTarget(space);
+  const column = data.attributes.find((a) => a.name === target.text);
+  if (!column) throw new CompileError(`the data has no column '${target.text}', which the trees predict`, range);
+  const predictions = space.entries.map((entry) => {
+    if (!entry.tree) {
+      throw new CompileError(`'${entry.name.text}' is not a tree; a space of trees holds only trees`, entry.name.range);
+    }
+    let node = toTree(entry.tree, target.text, column.values, data);
+    while (node.kind === 'split') {
+      const value = instance.get(node.attribute);
+      if (value === undefined) {
+        const example = `{ ${node.attribute}: ${node.value} }`;
+        throw new CompileError(`tree '${entry.name.text}' tests ${node.attribute}: give it, e.g. ${example}`, range);
+      }
+      node = value === node.value ? node.ifTrue : node.ifFalse;
+    }
+    return node.distribution;
+  });
+  return { target: target.text, values: [...column.values], predictions };
+}
+
