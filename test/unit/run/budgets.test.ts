@@ -64,16 +64,17 @@ test('bayes --timeout stops a long run with exit 3 and says why; a run within it
   assert.match(fine.stdout, /expectations hold/);
 });
 
-test('bayes --max-memory sets the table budget: a quarter of 100 MB allows tables of 819,200 entries', () => {
+test('bayes --max-memory sets the table budget: a sixteenth of 400 MB allows tables of 3,276,800 entries', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bayes-budget-'));
   const model = join(dir, 'm.bayes');
-  const parents = Array.from({ length: 20 }, (_, i) => `A${i}`);
+  const parents = Array.from({ length: 21 }, (_, i) => `A${i}`);
   writeFileSync(model, `network N {\n${binary([...parents, 'C'])}  P(C | ${parents.join(', ')}) ~ Dirichlet(1)\n` +
     `${parents.map((p) => `  P(${p}) ~ Dirichlet(1)\n`).join('')}}\ndata D {\n  ${[...parents, 'C'].join(', ')}\n` +
-    `  ${Array(21).fill('a').join(', ')}\n}\nlearn N from D\n`);
-  const tight = cli(['run', model, '--max-memory', '100']);
+    `  ${Array(22).fill('a').join(', ')}\n}\nlearn N from D\n`);
+  // Well above what Node itself takes, so the watchdog never fires before the budget check.
+  const tight = cli(['run', model, '--max-memory', '400']);
   assert.equal(tight.status, 1, tight.stderr);
-  assert.match(tight.stdout, /the table of 'C' needs 2,097,152 entries, over the budget of 819,200/);
+  assert.match(tight.stdout, /the table of 'C' needs 4,194,304 entries, over the budget of 3,276,800/);
   assert.equal(cli(['run', model, '--max-memory', 'lots']).status, 2);
   assert.match(cli(['run', model, '--max-memory', '10']).stderr, /--max-memory takes at least 100 MB/);
 });
