@@ -13,12 +13,15 @@ import { normalizeCptRows } from '../engine/network.js';
 import { readBif } from './bif.js';
 import { readModelText } from './files.js';
 import { CompileError } from './compileError.js';
+import { canonicalValues } from './compileCanonical.js';
 
 export { CompileError };
 
 interface TableSource { table: A.TableDecl }
 interface PriorSource { hypotheses: A.HypothesesDecl }
-type Source = TableSource | PriorSource;
+/** A decision is a root whose value is chosen: here uniform, until a query sets it (`given`, `do`). */
+interface DecisionSource { decision: A.DecisionDecl }
+type Source = TableSource | PriorSource | DecisionSource;
 
 export interface CompileNetworkOptions {
   /**
@@ -75,7 +78,7 @@ export function declaredNetwork(name: string, statements: readonly A.Statement[]
     const parents = source && 'table' in source ? source.table.head.conditions.map((c) => index.get(c.variable.text)) : [];
     if (!source || parents.some((p) => p === undefined)) return { child, parents: [], table: new Float64Array(v.states.length).fill(NaN) };
     const cpt: Cpt = { child, parents: parents as number[], table: new Float64Array(0) };
-    cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : priorValues(source.hypotheses);
+    cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : sourceValues(source);
     return cpt;
   });
   return net;
@@ -86,6 +89,7 @@ function declaredStates(statements: readonly A.Statement[]): Map<string, string[
   for (const s of statements) {
     if (s.kind === 'variable' && s.domain.type !== 'real') for (const n of s.names) states.set(n.text, s.domain.states.map((x) => x.text));
     if (s.kind === 'hypotheses' && !s.generator) states.set(s.name.text, s.entries.map((e) => e.name.text));
+    if (s.kind === 'decision' && s.domain.type !== 'real') states.set(s.name.text, s.domain.states.map((x) => x.text));
   }
   return states;
 }
@@ -95,6 +99,7 @@ function sourcesOf(statements: readonly A.Statement[], unknownTables: boolean): 
   for (const s of statements) {
     if (s.kind === 'table' && (unknownTables || !s.parameterPrior) && s.head.targets.length === 1) sources.set(s.head.targets[0].variable.text, { table: s });
     if (s.kind === 'hypotheses' && !s.generator && !sources.has(s.name.text) && hasPriors(s)) sources.set(s.name.text, { hypotheses: s });
+    if (s.kind === 'decision' && !sources.has(s.name.text)) sources.set(s.name.text, { decision: s });
   }
   return sources;
 }
@@ -123,11 +128,17 @@ function buildNetwork(name: string, states: Map<string, string[]>, sources: Map<
     index.set(variable, child);
     const cpt: Cpt = { child, parents, table: new Float64Array(0) };
     net.cpts.push(cpt);
-    cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : priorValues(source.hypotheses);
+    cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : sourceValues(source);
     return child;
   };
   for (const variable of sources.keys()) add(variable);
   return net;
+}
+
+function sourceValues(source: PriorSource | DecisionSource): Float64Array {
+  if ('hypotheses' in source) return priorValues(source.hypotheses);
+  const k = source.decision.domain.states.length;
+  return new Float64Array(k).fill(1 / k);
 }
 
 function priorValues(h: A.HypothesesDecl): Float64Array {
@@ -154,6 +165,7 @@ function givenValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt): Float6
   const rows = parentStates.reduce((n, s) => n * s.length, 1);
   const values = new Float64Array(rows * k).fill(NaN);
   if (table.parameterPrior) return values;
+  if (table.canonical) return canonicalValues(table, table.canonical, net, cpt);
   if (table.value) {
     values.set(distribution([{ kind: 'rowEntry', value: table.value, range: table.value.range }], 'single', states, table.value.range));
     return values;

@@ -3,6 +3,7 @@ import type * as A from '../ast.js';
 import type { Scope } from '../symbols.js';
 import type { CheckContext } from './context.js';
 import { checkOptions } from './calls.js';
+import { checkDecisionQuery, checkInterventions } from './decisions.js';
 import {
   checkAssignment, checkChoice, checkFinite, checkProbability, checkState, lookupVariable, modelScope, requireGlobal,
 } from './resolve.js';
@@ -16,7 +17,7 @@ const LEARN_OPTIONS = ['iterations', 'tolerance', 'seed', 'rate', 'order', 'max_
 const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
-export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set(['map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent']);
+export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set(['map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent', 'eu']);
 
 export function checkObserve(ctx: CheckContext, s: A.ObserveStmt): void {
   for (const item of s.items) {
@@ -74,7 +75,11 @@ function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): v
 
 export function checkQuery(ctx: CheckContext, q: A.Query): void {
   const defaultScope = ctx.symbols.defaultScope;
+  checkInterventions(ctx, q);
   switch (q.form) {
+    case 'policy': case 'eu': case 'voi': case 'effect':
+      checkDecisionQuery(ctx, q);
+      break;
     case 'posterior': case 'map': case 'ml': case 'mdl': case 'size':
       requireGlobal(ctx, q.target, ['hypotheses', 'variable'], 'a hypothesis space');
       checkEvidence(ctx, defaultScope, q.given);

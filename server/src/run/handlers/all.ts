@@ -23,3 +23,7 @@ import './interval.js';
 import './bound.js';
 import './bic.js';
 import './likelihood.js';
+import './policy.js';
+import './eu.js';
+import './voi.js';
+import './effect.js';

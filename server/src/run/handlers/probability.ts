@@ -10,7 +10,8 @@ import { posteriorQuery } from '../../engine/inference/marginals.js';
 import { CompileError } from '../../model/compileError.js';
 import type { ProbabilityResult } from '../runResult.js';
 import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
-import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
+import { networkScope, scopedEvidence, stateIndex, variableIndex, type NetworkScope } from '../networkScope.js';
+import { intervened } from '../interventions.js';
 import { answerDiagnostics, inferenceInfo, inferenceOptions } from '../inferenceOptions.js';
 import { generatedHypothesisProbability } from '../learning/hypothesisProbability.js';
 
@@ -26,7 +27,9 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
     const message = 'P(h) given a data set, or over a generated hypothesis space, is not implemented yet: ask query posterior';
     return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }] };
   }
-  const scope = await networkScope(ctx, q.in);
+  const declared = await networkScope(ctx, q.in);
+  // do(X = x): the query runs in the network with X's incoming arcs cut (Pearl).
+  const { scope, interventions, named: intervention } = intervened(ctx, declared, [...q.prob.conditions, ...q.given]);
   const { net, evidence, named } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
   const targets = queryTargets(net, q.prob.targets);
   const size = targets.reduce((n, t) => n * net.variables[t.v]!.states.length, 1);
@@ -41,6 +44,7 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
     kind: 'probability', range: ctx.statement.range, source: ctx.source, headline: headline(q, table, value),
     ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named, table,
     ...(value !== undefined ? { value } : {}),
+    ...(interventions.size ? { interventions: intervention, ...observational(ctx, declared, q, targets.map((t) => t.v)) } : {}),
   };
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
 }
@@ -103,6 +107,14 @@ function headline(q: A.ProbabilityQuery, table: ProbabilityResult['table'], valu
 function probText(p: A.ProbExpr): string {
   const part = (xs: A.Assignment[]) => xs.map((a) => valueText(a.value) ?? a.variable.text).join(', ');
   return `P(${part(p.targets)}${p.conditions.length ? ` | ${part(p.conditions)}` : ''})`;
+}
+
+/** P(Y | X = x, e) beside P(Y | do(X = x), e): the intervened variables only observed (none when that is impossible). */
+function observational(ctx: HandlerContext, scope: NetworkScope, q: A.ProbabilityQuery, vars: number[]): Pick<ProbabilityResult, 'observational'> {
+  const { net, evidence } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
+  const answer = posteriorQuery(net, vars, evidence, inferenceOptions(q.using, q.options, ctx.signal));
+  if (!answer.ok) return {};
+  return { observational: rowsOf(vars.map((v) => net.variables[v]!.states), answer.factor.values).map(({ states, p }) => ({ states, p })) };
 }
 
 function fixed(p: number): string {
