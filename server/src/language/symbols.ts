@@ -143,9 +143,7 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
         for (const duplicate of duplicateNames(s.domain.states)) report.error('duplicate-state', `state '${duplicate.text}' is listed twice`, duplicate.range);
         break;
       }
-      case 'utility':
-        table.references.set(s.name, s.name);
-        break;
+
       case 'network': {
         const inner = newScope('network', s.name.text);
         table.scopes.set(s.name.text, inner);

@@ -68,6 +68,11 @@ function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): v
   if (query.form === 'map' || query.form === 'ml' || query.form === 'mdl' || query.form === 'optimal' || query.form === 'gibbs') {
     const v = ctx.symbols.defaultScope.variables.get(query.target.text);
     if (v) checkState(ctx, v, value);
+  } else if (query.form === 'eu') {
+    // The best alternative: one of the decision's (tied ones are joined by ', ' and not checked).
+    const scope = query.in ? ctx.symbols.scopes.get(query.in.text) : ctx.symbols.defaultScope;
+    const v = scope?.variables.get(query.decision.text) ?? ctx.symbols.defaultScope.variables.get(query.decision.text);
+    if (v && value.kind !== 'string') checkState(ctx, v, value);
   } else if (query.form === 'independent' && !(value.kind === 'ref' && ['true', 'false'].includes(value.name.text))) {
     ctx.report.error('comparison', 'independence is true or false', value.range);
   }
