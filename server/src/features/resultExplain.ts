@@ -6,6 +6,7 @@
  */
 import type { ClassifyResult, ExpectResult, PosteriorResult, ResultEntry } from '../run/runResult.js';
 import { barChart, entryMarkdown, escape, formatNumber, markdownTable } from './resultView.js';
+import { expectedUtilityMarkdown, policyMarkdown } from './decisionExplain.js';
 
 /** Hypotheses shown one line each; larger spaces are summed up by P(D). */
 const MAX_LINES = 8;
@@ -15,6 +16,8 @@ export function explainEntry(entry: ResultEntry): string {
     case 'posterior': return posteriorMarkdown(entry);
     case 'classify': return classifyMarkdown(entry) ?? entryMarkdown(entry);
     case 'expect': return expectMarkdown(entry);
+    case 'policy': return policyMarkdown(entry);
+    case 'expectedUtility': return expectedUtilityMarkdown(entry);
     default: return entryMarkdown(entry);
   }
 }
