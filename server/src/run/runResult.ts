@@ -346,6 +346,10 @@ export interface NetworkResult extends ResultBase, InferenceInfo {
     /** Where its table is declared, for "reveal in editor". */
     declaration?: Range;
   }>;
+  /** Influence diagrams: the decisions in order (also among `variables`) with what each knows. */
+  decisions?: Array<{ name: string; information: string[] }>;
+  /** Influence diagrams: the utility nodes, one number per assignment of their variables. */
+  utilities?: Array<{ name: string; parents: string[]; rows: Array<{ given: Record<string, string>; utility: number }>; declaration: Range }>;
 }
 
 /** Every kind of result entry; consumers narrow on `kind`. Add new kinds here. */

@@ -7,6 +7,7 @@ import { independenceView, marginalsView, mpeView, probabilityView, sensitivityV
 import { classifyView, evaluationView, learnedNetworkView, learningCurveView, leastSquaresView, logisticView, mixtureView, structureView } from './learning.js';
 import { mdlView, treeScoresView } from './mdl.js';
 import { networkView } from './network.js';
+import { effectView, expectedUtilityView, policyView, voiView } from './decisions.js';
 import { gibbsView, likelihoodView, optimalView, parameterView, posteriorView, versionSpaceView } from './posterior.js';
 
 export function renderEntry(e: ResultEntry): HTMLElement[] {
@@ -35,6 +36,10 @@ export function renderEntry(e: ResultEntry): HTMLElement[] {
     case 'classify': return classifyView(e);
     case 'evaluation': return evaluationView(e);
     case 'learningCurve': return learningCurveView(e);
+    case 'policy': return policyView(e);
+    case 'expectedUtility': return expectedUtilityView(e);
+    case 'valueOfInformation': return voiView(e);
+    case 'effect': return effectView(e);
     default: return fieldsView(e as ResultBase);
   }
 }

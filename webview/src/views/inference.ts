@@ -15,6 +15,8 @@ export function probabilityView(e: ProbabilityResult): HTMLElement[] {
       ...e.variables.map((v, i) => ({ title: v, value: (r: ProbabilityResult['table'][number]) => r.states[i] })),
       { title: 'P', value: (r) => r.p },
       ...(e.table.some((r) => r.stderr !== undefined) ? [{ title: 'std. error', value: (r: { stderr?: number }) => r.stderr }] : []),
+      // With do(…): the same entries when the set variables are only observed.
+      ...(e.observational ? [{ title: 'P if observed', value: (r: ProbabilityResult['table'][number]) => e.observational![e.table.indexOf(r)]?.p }] : []),
     ], e.table),
   ];
 }
