@@ -78,7 +78,13 @@ export function declaredNetwork(name: string, statements: readonly A.Statement[]
     const parents = source && 'table' in source ? source.table.head.conditions.map((c) => index.get(c.variable.text)) : [];
     if (!source || parents.some((p) => p === undefined)) return { child, parents: [], table: new Float64Array(v.states.length).fill(NaN) };
     const cpt: Cpt = { child, parents: parents as number[], table: new Float64Array(0) };
-    cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : sourceValues(source);
+    try {
+      cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : sourceValues(source);
+    } catch (e) {
+      // A canonical model whose numbers do not fit together: unknown here, reported by the run.
+      if (!(e instanceof CompileError)) throw e;
+      cpt.table = new Float64Array(rowCountOf(net, cpt) * v.states.length).fill(NaN);
+    }
     return cpt;
   });
   return net;
@@ -133,6 +139,10 @@ function buildNetwork(name: string, states: Map<string, string[]>, sources: Map<
   };
   for (const variable of sources.keys()) add(variable);
   return net;
+}
+
+function rowCountOf(net: BayesianNetwork, cpt: Cpt): number {
+  return cpt.parents.reduce((n, p) => n * net.variables[p]!.states.length, 1);
 }
 
 function sourceValues(source: PriorSource | DecisionSource): Float64Array {

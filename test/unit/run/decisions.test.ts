@@ -153,3 +153,32 @@ expect P(Pain = mild | Cause = none) ≈ 0.1 ± 1e-12
   assertNoErrors(result);
   for (const e of expectations(result)) assert.ok(e.passed, `${e.source}: ${e.actual}`);
 });
+
+test('BIF export writes the expanded noisy-OR table; numbers that do not fit leave it unknown, not a crash', async () => {
+  const { exportBif } = await import('../../../server/src/features/networks.js');
+  const { parseDocument } = await import('../../../server/src/language/index.js');
+  const { readBif } = await import('../../../server/src/model/bif.js');
+  const { noisyOrTable } = await import('../../../server/src/engine/factors/canonicalModels.js');
+  const text = `network N {
+  variable Cold, Flu, Fever : bool
+  P(Cold) = 0.2
+  P(Flu) = 0.1
+  P(Fever | Cold, Flu) = noisy_or { Cold: 0.4, Flu: 0.8, leak: 0.01 }
+}
+network Bad {
+  variable Cold, Fever : bool
+  P(Cold) = 0.2
+  P(Fever | Cold) = noisy_or { Cold: 0.001, leak: 0.01 }
+}
+`;
+  const { ast } = parseDocument(text);
+  const out = exportBif(ast, {}, 'N');
+  assert.ok('text' in out);
+  const read = readBif(out.text);
+  assert.ok('network' in read);
+  const fever = read.network.variables.findIndex((v) => v.name === 'Fever');
+  const expected = noisyOrTable([0.4, 0.8], 0.01);
+  const table = read.network.cpts[fever]!.table;
+  for (let i = 0; i < expected.length; i++) assert.ok(Math.abs(table[i]! - expected[i]!) < 1e-9, `entry ${i}: ${table[i]} vs ${expected[i]}`);
+  assert.doesNotThrow(() => exportBif(ast, {}, 'Bad'));
+});
