@@ -34,13 +34,14 @@ test("the oil wildcatter example: test, then drill unless no structure; MEU 22.5
 const diagram = `network W {
   variable Oil { dry, wet }
   variable Seismic { good, bad }
-  decision Drill { yes, no } given Seismic
+  decision Drill { yes, no } given Seismic, Survey
   P(Oil) { dry: 0.6, wet: 0.4 }
   P(Seismic | Oil, Drill) {
     dry, yes: [0.2, 0.8], dry, no: [0.2, 0.8]
     wet, yes: [0.7, 0.3], wet, no: [0.7, 0.3]
   }
   utility Payoff(Oil, Drill) { dry, yes: -50, wet, yes: 100 }
+  decision Survey : bool
 }
 query policy W
 query eu Oil in W
@@ -50,7 +51,8 @@ query voi Drill for Drill in W
 test('ill-formed diagrams get diagnostics on the exact name', async () => {
   const result = await run(diagram);
   const order = errors(result, 'information-order');
-  assert.equal(order.length, 1);
+  assert.equal(order.length, 2);
+  assert.match(order[1]!.message, /'Survey' is decided after 'Drill' \(decisions are taken in the order declared\)/);
   assert.match(order[0]!.message, /'Seismic' depends on this decision, so it cannot be known when deciding 'Drill'/);
   assert.deepEqual(order[0]!.range, { start: { line: 3, character: 35 }, end: { line: 3, character: 42 } });
   const missing = errors(result, 'missing-row');
@@ -172,7 +174,8 @@ network Bad {
 }
 `;
   const { ast } = parseDocument(text);
-  const out = exportBif(ast, {}, 'N');
+  const env = { allowedRoots: [], fileExists: () => false };
+  const out = exportBif(ast, env, 'N');
   assert.ok('text' in out);
   const read = readBif(out.text);
   assert.ok('network' in read);
@@ -180,5 +183,5 @@ network Bad {
   const expected = noisyOrTable([0.4, 0.8], 0.01);
   const table = read.network.cpts[fever]!.table;
   for (let i = 0; i < expected.length; i++) assert.ok(Math.abs(table[i]! - expected[i]!) < 1e-9, `entry ${i}: ${table[i]} vs ${expected[i]}`);
-  assert.doesNotThrow(() => exportBif(ast, {}, 'Bad'));
+  assert.doesNotThrow(() => exportBif(ast, env, 'Bad'));
 });

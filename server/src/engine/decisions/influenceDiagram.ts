@@ -76,7 +76,7 @@ export interface DiagramSolution {
 export interface SolveOptions {
   /** Largest factor (entries) elimination may build. */
   budget?: number;
-  /** Largest rules' expected-utility table to fill in (rows × alternatives); default 4096. */
+  /** Largest rules' expected-utility table to fill in (rows × alternatives; one solve each); default 1024. */
   detailLimit?: number;
   signal?: AbortSignal;
 }
@@ -138,6 +138,13 @@ export function validateDiagram(id: InfluenceDiagram): void {
   }
   const sets = informationSets(id);
   id.decisions.forEach((d, k) => {
+    for (const v of d.information) {
+      const j = id.decisions.findIndex((e) => e.variable === v);
+      if (j >= k) {
+        throw new EngineError(j === k ? `'${decisionName(id, k)}' cannot be known before it is chosen`
+          : `'${decisionName(id, k)}' cannot know '${decisionName(id, j)}', which is decided later`);
+      }
+    }
     for (let j = k; j < id.decisions.length; j++) {
       const after = descendants(net, id.decisions[j]!.variable);
       for (const v of sets[k]!) {
@@ -166,7 +173,7 @@ export function solveInfluenceDiagram(
   validateDiagram(id);
   checkEvidence(id, evidence);
   const { meu, evidenceProbability, rules } = eliminate(id, evidence, options);
-  const limit = options.detailLimit ?? 4096;
+  const limit = options.detailLimit ?? 1024;
   const sets = informationSets(id);
   const free = id.decisions.map((d) => !evidence.has(d.variable));
   const out: DecisionRule[] = [];

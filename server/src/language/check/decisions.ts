@@ -78,8 +78,13 @@ function checkInformationOrder(ctx: CheckContext, statements: A.Statement[], dec
     return seen;
   };
   const after = decisions.map((d) => descendants(d.name.text));
+  const order = new Map(decisions.map((d, k) => [d.name.text, k]));
   decisions.forEach((d, k) => {
     for (const name of d.information) {
+      const later = order.get(name.text);
+      if (later !== undefined && later > k) {
+        ctx.report.error('information-order', `'${name.text}' is decided after '${d.name.text}' (decisions are taken in the order declared)`, name.range);
+      }
       for (let j = k; j < decisions.length; j++) {
         if (!after[j]!.has(name.text)) continue;
         const which = j === k ? 'this decision' : `'${decisions[j]!.name.text}', which is decided later`;

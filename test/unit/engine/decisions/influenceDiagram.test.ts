@@ -326,6 +326,8 @@ test('ill-formed diagrams and evidence are refused with a reason', () => {
   const early: InfluenceDiagram = { ...id, decisions: [{ variable: 1, information: [2] }, { variable: 3, information: [] }] };
   assert.throws(() => solveInfluenceDiagram(early), /'Test' cannot know 'Seismic': it depends on decision 'Test'/);
   assert.throws(() => solveInfluenceDiagram(id, new Map([[2, 1]])), /'Seismic' depends on decision 'Test'/);
+  const knowsLater: InfluenceDiagram = { ...id, decisions: [{ variable: 1, information: [3] }, { variable: 3, information: [2] }] };
+  assert.throws(() => solveInfluenceDiagram(knowsLater), /'Test' cannot know 'Drill', which is decided later/);
   assert.ok(Math.abs(solveInfluenceDiagram(id, new Map([[1, 0], [2, 3]])).meu - (-10)) < 1e-12);
   assert.throws(() => solveInfluenceDiagram(id, new Map([[1, 1], [2, 2]])), /evidence has probability 0/);
   assert.throws(() => solveInfluenceDiagram(id, undefined, { budget: 2 }), /over the budget of 2/);
