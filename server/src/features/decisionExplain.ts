@@ -3,7 +3,8 @@
  * expected utility of every alternative in that context (the chosen one starred) and the
  * probability of the context; `eu` lists the alternatives best first.
  */
-import type { ExpectedUtilityResult, PolicyResult } from '../run/runResult.js';
+import type * as A from '../language/ast.js';
+import type { ExpectedUtilityResult, NetworkResult, PolicyResult, RunResult } from '../run/runResult.js';
 import { escape, formatNumber, markdownTable } from './resultView.js';
 
 /** Context rows shown per decision; larger rules are in Show Results. */
@@ -37,4 +38,27 @@ export function expectedUtilityMarkdown(e: ExpectedUtilityResult): string {
   const given = Object.entries(e.evidence).map(([v, s]) => `${v} = ${s}`).join(', ');
   return [`**eu** — ${escape(e.headline)}`, `EU(${e.decision} = a${given ? ` | ${escape(given)}` : ''}), later decisions optimal:`,
     markdownTable(['alternative', 'expected utility'], rows)].join('\n\n');
+}
+
+/**
+ * A `noisy_or`/`noisy_max` table: its parameters as written, then the expanded table the last
+ * run computed with (from the network it drew), so both forms are in view.
+ */
+export function canonicalMarkdown(t: A.TableDecl, model: A.CanonicalModel, scope: string, run: RunResult | undefined): string {
+  const effect = t.head.targets[0]?.variable.text ?? '?';
+  const parameters = model.entries.map((e) => {
+    if (e.value) return [e.cause.text, '', e.value.text];
+    if (e.list) return [e.cause.text, '', `[${e.list.map((n) => n.text).join(', ')}]`];
+    return e.rows.map((r) => [e.cause.text, r.keys.map((k) => k.text).join(', '), `[${r.entries.map((x) => x.value.text).join(', ')}]`]);
+  }).flatMap((x) => (Array.isArray(x[0]) ? (x as string[][]) : [x as string[]]));
+  const what = model.model === 'noisy_or' ? `P(${effect} | only this cause present), the leak included` : `P(${effect} | only this cause in this state), the leak included`;
+  const parts = [`**${model.model}** — ${what}:`, markdownTable(['cause', 'state', 'P'], parameters)];
+  const net = run?.results.find((r): r is NetworkResult => r.kind === 'network' && r.network === (scope || 'default'));
+  const v = net?.variables.find((x) => x.name === effect);
+  if (v) {
+    const rows = v.cpt.rows.slice(0, MAX_ROWS).map((r) => [...v.cpt.parents.map((p) => r.given[p] ?? ''), ...v.states.map((st) => formatNumber(r.distribution[st] ?? NaN))]);
+    const more = v.cpt.rows.length > MAX_ROWS ? `\n\n… and ${v.cpt.rows.length - MAX_ROWS} more rows` : '';
+    parts.push(`Expanded table:\n\n${markdownTable([...v.cpt.parents, ...v.states.map((st) => `P(${st})`)], rows)}${more}`);
+  }
+  return parts.join('\n\n');
 }
