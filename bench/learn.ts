@@ -19,6 +19,7 @@ import { alignToNetwork, groupRows } from '../server/src/engine/dataset.js';
 import { learnCpts } from '../server/src/engine/estimators/cptLearning.js';
 import { createRng } from '../server/src/engine/random.js';
 import { main } from '../server/src/cli.js';
+import { commandLineFiles } from '../server/src/workspace/files.js';
 
 const rows = Number(process.argv[2] ?? 1e6);
 /** Fraction of cells written as `?`: 0 by default (counting's case); `-- ROWS 0.05` measures missing data. */
@@ -49,7 +50,7 @@ try {
   global.gc?.();
   const before = process.memoryUsage();
   let t = performance.now();
-  const data = await readDiscreteFile(file);
+  const data = await readDiscreteFile(commandLineFiles(), file);
   const read = performance.now() - t;
   global.gc?.(); // count what the table keeps, not the reader's garbage
   const after = process.memoryUsage();

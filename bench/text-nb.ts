@@ -45,7 +45,7 @@ function splitsOf(corpus: LabelledCorpus): Record<'mitchell' | 'bydate', Split> 
 async function runOurs(name: 'mitchell' | 'bydate', keepVocabulary: boolean) {
   const t0 = performance.now();
   const tokenizer = new Latin1Tokenizer();
-  const corpus = await streamNewsgroups(archive, 'all', (post) => tokenizer.add(post));
+  const corpus = await streamNewsgroups(readFileSync(archive), 'all', (post) => tokenizer.add(post));
   const tokens = tokenizer.finish(corpus.arrival);
   const t1 = performance.now();
   const split = splitsOf(corpus)[name];

@@ -11,6 +11,7 @@
  * and drops stop words) followed by a filter to the vocabulary our model chose on the same split
  * (Mitchell's pruning, which wink does not offer).
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { loadNewsgroups, documentText } from '../../server/src/model/corpus.js';
@@ -25,7 +26,7 @@ interface WinkClassifier {
 }
 const winkNaiveBayes = createRequire(import.meta.url)('wink-naive-bayes-text-classifier') as () => WinkClassifier;
 
-const corpus = loadNewsgroups(process.argv[2]!, 'all');
+const corpus = loadNewsgroups(readFileSync(process.argv[2]!), 'all');
 const texts = corpus.documents.map((_, d) => documentText(corpus, d));
 console.log('ready');
 

@@ -5,8 +5,9 @@
  */
 import { commands, window, workspace, Uri, type ExtensionContext } from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { PanelView } from '../../webview/src/protocol.js';
-import type { LastResult, NetworkSummary } from './serverTypes.js';
+import type { PanelView } from '../../server/src/protocol/webviewMessages.js';
+import type { LastResult, NetworkSummary } from '../../server/src/protocol/messages.js';
+import { Method } from '../../server/src/protocol/methods.js';
 
 const SERVER_RUN = 'bayes.server.run';
 
@@ -71,11 +72,11 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     const uri = modelUri(arg);
     const client = uri && running(host);
     if (!uri || !client) return;
-    const networks = await client.sendRequest<NetworkSummary[]>('bayes/networks', { uri: uri.toString() });
+    const networks = await client.sendRequest<NetworkSummary[]>(Method.networks, { uri: uri.toString() });
     if (networks.length === 0) return void window.showWarningMessage('Bayes: this model declares no network.');
     const name = networks.length === 1 ? networks[0].name : await window.showQuickPick(networks.map((n) => n.name), { placeHolder: 'Network to export' });
     if (!name) return;
-    const exported = await client.sendRequest<{ text: string } | { error: string }>('bayes/exportBif', { uri: uri.toString(), network: name });
+    const exported = await client.sendRequest<{ text: string } | { error: string }>(Method.exportBif, { uri: uri.toString(), network: name });
     if ('error' in exported) return void window.showErrorMessage(`Bayes: ${exported.error}`);
     const target = await window.showSaveDialog({ defaultUri: Uri.joinPath(uri, '..', `${name}.bif`), filters: { 'BIF networks': ['bif'] } });
     if (target) await workspace.fs.writeFile(target, new TextEncoder().encode(exported.text));
@@ -85,7 +86,7 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     const uri = modelUri(arg);
     const client = uri && running(host);
     if (!uri || !client) return;
-    const last = await client.sendRequest<LastResult | null>('bayes/lastResult', { uri: uri.toString() });
+    const last = await client.sendRequest<LastResult | null>(Method.lastResult, { uri: uri.toString() });
     if (!last) return void window.showWarningMessage('Bayes: run the model first.');
     const target = await window.showSaveDialog({ defaultUri: Uri.joinPath(uri, '..', uri.path.split('/').pop()!.replace(/\.bayes$/, '.results.json')), filters: { JSON: ['json'] } });
     if (target) await workspace.fs.writeFile(target, new TextEncoder().encode(JSON.stringify(last.result, null, 2) + '\n'));

@@ -6,10 +6,11 @@ import * as path from 'node:path';
 import { languages, window, workspace, type ExtensionContext } from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { registerCommands } from './commands.js';
-import { RunStatus, type RunStateMessage } from './statusBar.js';
-import { ResultsPanel, RESULTS_VIEW_TYPE, type RunResultNotification } from './resultsPanel.js';
-import type { PanelState } from '../../webview/src/protocol.js';
-import type { InitializationOptions } from '../../server/src/server.js';
+import { RunStatus } from './statusBar.js';
+import { ResultsPanel, RESULTS_VIEW_TYPE } from './resultsPanel.js';
+import type { PanelState } from '../../server/src/protocol/webviewMessages.js';
+import type { InitializationOptions, RunResultMessage, RunStateMessage } from '../../server/src/protocol/messages.js';
+import { Method } from '../../server/src/protocol/methods.js';
 
 let client: LanguageClient | undefined;
 
@@ -42,8 +43,8 @@ export async function activate(context: ExtensionContext): Promise<void> {
 
   const start = async () => {
     client = createClient(context, output);
-    client.onNotification('bayes/runState', (m: RunStateMessage) => status.update(m));
-    client.onNotification('bayes/runResult', (m: RunResultNotification) => ResultsPanel.runFinished(m));
+    client.onNotification(Method.runState, (m: RunStateMessage) => status.update(m));
+    client.onNotification(Method.runResult, (m: RunResultMessage) => ResultsPanel.runFinished(m));
     await client.start();
   };
   registerCommands(context, {
@@ -54,7 +55,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
       await start();
     },
   });
-  context.subscriptions.push(workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification('bayes/trust', { trusted: true })));
+  context.subscriptions.push(workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification(Method.trust, { trusted: true })));
   await start();
 }
 

@@ -6,11 +6,11 @@
  */
 import { env, languages, Range, Selection, TextEditorRevealType, Uri, ViewColumn, window, workspace, DiagnosticSeverity, type Disposable, type TextDocument, type WebviewOptions, type WebviewPanel } from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { RunRecord } from '../../server/src/run/runScheduler.js';
-import { RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type RevealMessage, type SaveMessage, type ShowMessage, type WebviewMessage } from '../../webview/src/protocol.js';
+import { RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type RevealMessage, type SaveMessage, type ShowMessage, type WebviewMessage } from '../../server/src/protocol/webviewMessages.js';
 import { makeNonce, panelHtml } from './panelHtml.js';
 import { tableOffset } from './tableOffset.js';
-import type { LastResult } from './serverTypes.js';
+import type { LastResult, RunResultMessage } from '../../server/src/protocol/messages.js';
+import { Method } from '../../server/src/protocol/methods.js';
 
 export const RESULTS_VIEW_TYPE = 'bayes.results';
 
@@ -19,8 +19,6 @@ export interface PanelHost {
   client(): LanguageClient | undefined;
 }
 
-/** What `bayes/runResult` carries: the run record without the text it saw. */
-export type RunResultNotification = Omit<RunRecord, 'text'>;
 /** What both server messages tell of a finished run. */
 type FinishedRun = Pick<ShowMessage, 'state' | 'cached' | 'result'>;
 
@@ -52,7 +50,7 @@ export class ResultsPanel {
   }
 
   /** A run finished: the model's panel, if open, shows it. */
-  static runFinished(message: RunResultNotification): void {
+  static runFinished(message: RunResultMessage): void {
     ResultsPanel.panels.get(message.uri)?.show(message);
   }
 
@@ -111,7 +109,7 @@ export class ResultsPanel {
   private async onReady(): Promise<void> {
     this.ready = true;
     if (!this.last) {
-      const last = await this.host.client()?.sendRequest<LastResult | null>('bayes/lastResult', { uri: this.model.toString() }).catch(() => null);
+      const last = await this.host.client()?.sendRequest<LastResult | null>(Method.lastResult, { uri: this.model.toString() }).catch(() => null);
       if (last && !this.last) this.last = this.showMessage(last);
     }
     if (this.last) this.post(this.last);

@@ -1,10 +1,6 @@
 /** The status bar item: the last run of the active model (running / n results / failures / time); click shows results. */
 import { StatusBarAlignment, window, type Disposable, type StatusBarItem } from 'vscode';
-import type { RunState } from '../../server/src/run/runScheduler.js';
-import type { summary } from '../../server/src/run/session.js';
-
-/** The server's `bayes/runState` notification: a finished run carries its summary. */
-export type RunStateMessage = { uri: string; state: RunState } & Partial<ReturnType<typeof summary>>;
+import type { RunStateMessage } from '../../server/src/protocol/messages.js';
 
 export class RunStatus implements Disposable {
   private readonly item: StatusBarItem;

@@ -1,6 +1,7 @@
 /** The headless `bayes` command: the language server's pipeline without an editor. */
 import { commands } from './cli/commands.js';
 import { UsageError, type CliIO } from './cli/command.js';
+import { LIMITS_USAGE, reportExitCode, runWatched, takeLimits, watchedArguments } from './cli/limits.js';
 
 const VERSION = '0.1.0';
 
@@ -13,11 +14,22 @@ function help(): string {
     '',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
+    'Every command also takes:',
+    LIMITS_USAGE,
+    '',
   ].join('\n');
 }
 
-export async function main(argv: string[], io: CliIO): Promise<number> {
-  const [name, ...rest] = argv;
+export async function main(argv: string[], io: CliIO, file?: string): Promise<number> {
+  let parsed;
+  try {
+    parsed = takeLimits(argv);
+  } catch (e) {
+    io.err(`bayes: ${(e as Error).message}\n`);
+    return 2;
+  }
+  if (file && (parsed.limits.timeoutSeconds || parsed.limits.maxMemoryMb)) return runWatched(file, argv, parsed.limits, io.err);
+  const [name, ...rest] = parsed.rest;
   if (!name || name === '--help' || name === '-h' || name === 'help') { io.out(help()); return name ? 0 : 2; }
   if (name === '--version') { io.out(VERSION + '\n'); return 0; }
   const command = commands.find((c) => c.name === name);
@@ -36,11 +48,19 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 
 const isEntry = typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module;
 const isBinShim = typeof require !== 'undefined' && require.main?.filename.endsWith('bayes.cjs');
-if (isEntry || isBinShim) {
+const watched = watchedArguments();
+if (watched) {
+  // The watched worker of `--timeout` / `--max-memory` (cli/limits.ts): the command itself.
+  const io: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), cwd: process.cwd() };
+  main(watched, io).then(reportExitCode, (e) => {
+    process.stderr.write(`bayes: internal error: ${(e as Error).stack ?? e}\n`);
+    reportExitCode(70);
+  });
+} else if (isEntry || isBinShim) {
   // `bayes marginals big.bif | head`: a reader that stops early is not an error.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(0); else throw e; });
   const io: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), cwd: process.cwd() };
-  main(process.argv.slice(2), io).then(
+  main(process.argv.slice(2), io, __filename).then(
     (code) => { process.exitCode = code; },
     (e) => { process.stderr.write(`bayes: internal error: ${(e as Error).stack ?? e}\n`); process.exitCode = 70; },
   );

@@ -1,6 +1,6 @@
 /**
  * The language server: a connection over IPC (from VS Code) or stdio (`bayes lsp --stdio`).
- * `run/session.ts` owns the document lifecycle (check on change, run on save); each LSP
+ * `session.ts` owns the document lifecycle (check on change, run on save); each LSP
  * feature registers itself from `features/`.
  */
 import {
@@ -13,18 +13,15 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Session } from './run/session.js';
+import { Session } from './session.js';
 import { registerFeatures, featureCapabilities } from './features/index.js';
-import { RUN_COMMAND } from './features/codeLens.js';
+import { Method, RUN_COMMAND } from './protocol/methods.js';
+import type { InitializationOptions } from './protocol/messages.js';
 
-export { toLspDiagnostic } from './run/session.js';
+export { toLspDiagnostic } from './session.js';
 
 export { RUN_COMMAND };
 
-export interface InitializationOptions {
-  /** Workspace trust: false in VS Code's restricted mode. Other editors: trusted. */
-  trusted?: boolean;
-}
 
 export function startServer(connection: Connection, options: { workerPath?: string } = {}): Session {
   const session = new Session(connection, options.workerPath);
@@ -36,7 +33,7 @@ export function startServer(connection: Connection, options: { workerPath?: stri
       .filter((f) => f.uri.startsWith('file:'))
       .map((f) => fileURLToPath(f.uri));
     const init = (params.initializationOptions ?? {}) as InitializationOptions;
-    session.trusted = init.trusted !== false;
+    session.trusted = init.trusted === true; // opt in: restricted unless the client says trusted
     session.capabilities = {
       configuration: params.capabilities.workspace?.configuration === true,
       progress: params.capabilities.window?.workDoneProgress === true,
@@ -67,7 +64,7 @@ export function startServer(connection: Connection, options: { workerPath?: stri
     }
   });
   connection.onDidChangeConfiguration(() => session.recheckAll());
-  connection.onNotification('bayes/trust', (p: { trusted: boolean }) => {
+  connection.onNotification(Method.trust, (p: { trusted: boolean }) => {
     session.trusted = p.trusted;
     session.recheckAll();
   });
@@ -83,7 +80,7 @@ export function startServer(connection: Connection, options: { workerPath?: stri
     if (p.command === RUN_COMMAND && typeof uri === 'string') return session.run(uri);
     return undefined;
   });
-  connection.onRequest('bayes/lastResult', (p: { uri: string }) => {
+  connection.onRequest(Method.lastResult, (p: { uri: string }) => {
     const record = session.lastRun(p.uri);
     return record ? { state: record.state, cached: record.cached, result: record.result, current: session.currentRun(p.uri) === record } : null;
   });

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NetworkResult, PolicyResult } from '../../server/src/run/runResult.js';
+import type { NetworkResult, PolicyResult } from '../../server/src/protocol/runResult.js';
 import { CHROMIUM, Harness } from './support/harness.js';
 import { runExample } from './support/fixtures.js';
 import { repoRoot } from '../support/shared.js';

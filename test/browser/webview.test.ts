@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NetworkResult, RunResult, StructureResultEntry, LearnedNetworkResult } from '../../server/src/run/runResult.js';
+import type { NetworkResult, RunResult, StructureResultEntry, LearnedNetworkResult } from '../../server/src/protocol/runResult.js';
 import { CHROMIUM, Harness, type PanelPage, type Theme } from './support/harness.js';
 import { learningRun, networkRun, runExample } from './support/fixtures.js';
 import { NO_SHARED, repoRoot, sharedFile } from '../support/shared.js';

@@ -14,7 +14,7 @@ import { repoRoot } from '../support/shared.js';
 import { close } from '../support/close.js';
 import { CHROMIUM, launchChromium } from '../support/chromium.js';
 import { checkText } from '../../server/src/run/pipeline.js';
-import { nodeEnvironment } from '../../server/src/run/nodeEnvironment.js';
+import { nodeEnvironment } from '../../server/src/workspace/files.js';
 import { ensureCodeServer, installExtension, startCodeServer, type RunningCodeServer } from './codeServer.js';
 import { clean, UI_TIMEOUT, Workbench } from './workbench.js';
 

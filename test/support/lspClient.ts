@@ -19,6 +19,7 @@ export interface LspOptions {
   testHooks?: boolean;
   /** What workspace/configuration answers for section `bayes`. */
   settings?: Record<string, unknown>;
+  /** Default `{ trusted: true }` (a client that opted in, as VS Code in a trusted workspace). */
   initializationOptions?: Record<string, unknown>;
 }
 
@@ -73,7 +74,7 @@ export async function startLsp(options: LspOptions | string = {}): Promise<LspSe
     rootUri: fileUri(rootPath),
     workspaceFolders: [{ uri: fileUri(rootPath), name: 'root' }],
     capabilities: { workspace: { configuration: true, workspaceFolders: true }, window: { workDoneProgress: true } },
-    initializationOptions: o.initializationOptions,
+    initializationOptions: o.initializationOptions ?? { trusted: true },
   });
   await connection.sendNotification('initialized', {});
   const nextNotification = <T>(method: string, match: (p: T) => boolean = () => true) =>

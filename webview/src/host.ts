@@ -1,5 +1,5 @@
 /** The VS Code webview API (stubbed by the browser tests' harness page). */
-import type { PanelState, WebviewMessage } from './protocol.js';
+import type { PanelState, WebviewMessage } from '../../server/src/protocol/webviewMessages.js';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

@@ -6,10 +6,10 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import './webview.css';
-import type { ResultEntry } from '../../server/src/run/runResult.js';
+import type { ResultEntry } from '../../server/src/protocol/runResult.js';
 import { h } from './dom.js';
 import { post, savedState, saveState } from './host.js';
-import { isHostMessage, RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type ShowMessage } from './protocol.js';
+import { isHostMessage, RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type ShowMessage } from '../../server/src/protocol/webviewMessages.js';
 import { renderEntry } from './views/index.js';
 
 let state: PanelState = restored();

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkText, sortDiagnostics } from '../run/pipeline.js';
 import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
+import { MAX_MODEL_CHARS } from '../language/parse.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { environmentFor, WORKSPACE_OPTIONS, WORKSPACE_USAGE } from './workspace.js';
 
@@ -32,6 +33,12 @@ export const checkCommand: CliCommand = {
 
 export function readModel(file: string, io: CliIO): string | undefined {
   try {
+    // A model over the parser's limit is reported by the parser; past a few times that, not read at all.
+    const size = statSync(file).size;
+    if (size > 4 * MAX_MODEL_CHARS) {
+      io.err(`bayes: ${file} is ${(size / 2 ** 20).toFixed(0)} MB, over the ${MAX_MODEL_CHARS / 2 ** 20} MB a model may have\n`);
+      return undefined;
+    }
     return readFileSync(file, 'utf8');
   } catch (e) {
     io.err(`bayes: cannot read ${file}: ${(e as Error).message}\n`);

@@ -8,6 +8,7 @@ import { meanTotalVariation } from '../engine/estimators/cptDistance.js';
 import { learnedNetworkData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, positiveOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';
+import { commandLineReads } from './workspace.js';
 import { NETWORK_FILE_USAGE, readNetworkFile, readNetworkModel } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 
@@ -48,6 +49,7 @@ const OPTIONS = {
   iterations: { type: 'string' }, tolerance: { type: 'string' }, restarts: { type: 'string' }, rate: { type: 'string' },
   compare: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' }, progress: { type: 'boolean' },
   network: { type: 'string' }, workspace: { type: 'string' }, 'data-root': { type: 'string', multiple: true },
+  'max-file-mb': { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
@@ -82,7 +84,8 @@ export const learnCommand: CliCommand = {
     const net = model.net;
     options.prior ??= model.prior;
     try {
-      const aligned = alignToNetwork(net.variables, await readDataFile(values.data, net.variables));
+      const table = await readDataFile(commandLineReads(values), values.data, net.variables);
+      const aligned = alignToNetwork(net.variables, table);
       if ('error' in aligned) throw new InputError(`${values.data}: ${aligned.error}`);
       const data = aligned.data;
       const incomplete = hasMissing(data);

@@ -8,28 +8,36 @@ import type { BayesianNetwork } from '../engine/network.js';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
 import type { Prior } from '../engine/estimators/cptLearning.js';
 import { UsageError } from './command.js';
+import type { Files } from '../language/environment.js';
+import { FileRefusedError, problemText } from '../language/environment.js';
 
 /** A problem with the user's input files: printed as `bayes: message`, exit 1. */
 export class InputError extends Error {}
 
 /** Reads a data table: with `variables`, headerless files take them as columns (records.dat form). */
-export async function readDataFile(file: string, variables?: BayesianNetwork['variables']): Promise<CategoricalDataset> {
+export async function readDataFile(
+  files: Files, file: string, variables?: BayesianNetwork['variables'],
+): Promise<CategoricalDataset> {
   try {
-    const layout = variables ? sniffLayout(file, variables) : {};
-    return await readDiscreteFile(file, layout);
+    const layout = variables ? await sniffLayout(files, file, variables) : {};
+    return await readDiscreteFile(files, file, layout);
   } catch (e) {
     if (e instanceof DataError) throw new InputError(`${file}: ${e.message}`);
+    if (e instanceof FileRefusedError) throw new InputError(`cannot read ${file}: ${problemText(e.problem)}`);
     const code = (e as { code?: string }).code;
     if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new InputError(`cannot read ${file}: ${(e as Error).message}`);
     throw e;
   }
 }
 
-/** An integer option ≥ min; `fallback` (a number, or undefined to leave it unset) when absent. */
-export function integerOption<F extends number | undefined>(name: string, value: string | undefined, fallback: F, min = 0): number | F {
+/** An integer option in [min, max]; `fallback` (a number, or undefined to leave it unset) when absent. */
+export function integerOption<F extends number | undefined>(
+  name: string, value: string | undefined, fallback: F, min = 0, max = Number.MAX_SAFE_INTEGER,
+): number | F {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, not '${value}'`);
+  if (n > max) throw new UsageError(`--${name} ${value} is over the budget of ${max.toLocaleString('en-US')}`);
   return n;
 }
 

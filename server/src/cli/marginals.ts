@@ -1,13 +1,16 @@
 import { parseArgs } from 'node:util';
 import { posteriorMarginals, DEFAULT_BUDGET, type MarginalsOptions } from '../engine/inference/marginals.js';
-import { namedTables, resolveEvidence } from '../run/namedEvidence.js';
-import type { NamedEvidence } from '../run/runResult.js';
+import { namedTables, resolveEvidence, resolveFindings } from '../run/namedEvidence.js';
+import type { NamedEvidence } from '../protocol/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
+import { DEFAULT_BUDGETS } from '../engine/budget.js';
 import { integerOption } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 
 const OPTIONS = {
   evidence: { type: 'string', multiple: true, short: 'e' },
+  likelihood: { type: 'string', multiple: true },
+  soft: { type: 'string', multiple: true },
   method: { type: 'string' },
   samples: { type: 'string' },
   seed: { type: 'string' },
@@ -16,6 +19,7 @@ const OPTIONS = {
   network: { type: 'string' },
   workspace: { type: 'string' },
   'data-root': { type: 'string', multiple: true },
+  'max-file-mb': { type: 'string' },
 } as const;
 
 export const marginalsCommand: CliCommand = {
@@ -25,30 +29,41 @@ export const marginalsCommand: CliCommand = {
 
 Options:
   --evidence VAR=STATE   an observation (repeatable)
+  --likelihood VAR=L1,L2,…  virtual evidence: λ per state of VAR in its state order (ratios
+                         matter; repeatable)
+  --soft VAR=P1,P2,…     soft evidence (Jeffrey's rule): VAR's posterior becomes this
+                         distribution, in its state order (repeatable)
   --method M             auto (default: exact within the budget, else likelihood weighting),
                          exact, lw (likelihood weighting) or gibbs
   --samples N            samples for lw / gibbs (default 20000)
   --seed S               seed for the samplers (default 1)
   --budget N             largest clique table exact inference may use (default ${DEFAULT_BUDGET})
-  --json                 {"network", "evidence", "method", "marginals": {VAR: {STATE: p}}, "stderr"?}
+  --json                 {"network", "evidence", "likelihood"?, "soft"?, "method",
+                         "marginals": {VAR: {STATE: p}}, "stderr"?}
 ${NETWORK_FILE_USAGE}`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
     if (positionals.length !== 1) throw new UsageError('give one network file');
     const options = inferenceOptions(values);
     const named = evidencePairs(values.evidence ?? []);
+    const likelihood = vectorPairs('likelihood', values.likelihood ?? []);
+    const soft = vectorPairs('soft', values.soft ?? []);
     const net = readNetworkFile(positionals[0]!, io, values);
     if (!net) return 1;
     const resolved = resolveEvidence(net, named);
     if ('error' in resolved) { io.err(`bayes marginals: ${resolved.error}\n`); return 1; }
-    const answer = posteriorMarginals(net, resolved.evidence, options);
+    const withFindings = resolveFindings(net, resolved.evidence, likelihood, soft);
+    if ('error' in withFindings) { io.err(`bayes marginals: ${withFindings.error}\n`); return 1; }
+    const answer = posteriorMarginals(withFindings.net, withFindings.evidence, options);
     if (!answer.ok) { io.err(`bayes marginals: ${answer.message}\n`); return 1; }
     if (answer.note) io.err(`bayes marginals: warning: ${answer.note}\n`);
     const marginals = namedTables(net, answer.marginals);
     const stderr = answer.stderr ? namedTables(net, answer.stderr) : undefined;
     if (values.json) {
       io.out(JSON.stringify({
-        network: net.name, evidence: named, method: answer.method, marginals,
+        network: net.name, evidence: named,
+        ...(Object.keys(likelihood).length ? { likelihood } : {}), ...(Object.keys(soft).length ? { soft } : {}),
+        method: answer.method, marginals,
         ...(stderr ? { stderr, samples: answer.samples, seed: answer.seed } : { logEvidence: answer.logEvidence }),
         cost: answer.cost, budget: answer.budget, ...(answer.note ? { note: answer.note } : {}),
       }, null, 1) + '\n');
@@ -57,7 +72,9 @@ ${NETWORK_FILE_USAGE}`,
     io.out(`${net.name}: ${answer.method}${answer.samples ? ` (${answer.samples} samples, seed ${answer.seed})` : ''}\n`);
     for (const [v, dist] of Object.entries(marginals)) {
       const cells = Object.entries(dist).map(([s, p]) => `${s} ${p.toFixed(6)}${stderr ? ` ±${stderr[v]![s]!.toFixed(6)}` : ''}`);
-      io.out(`${v}${v in named ? ' (observed)' : ''}: ${cells.join('  ')}\n`);
+      const mark = v in named ? ' (observed)'
+        : v in soft ? ' (soft evidence)' : v in likelihood ? ' (virtual evidence)' : '';
+      io.out(`${v}${mark}: ${cells.join('  ')}\n`);
     }
     return 0;
   },
@@ -73,12 +90,27 @@ function evidencePairs(items: string[]): NamedEvidence {
   return out;
 }
 
+/** `VAR=n1,n2,…` → VAR → numbers (checked against VAR's states once the network is read). */
+function vectorPairs(option: string, items: string[]): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    const numbers = item.slice(eq + 1).split(',').map((x) => x.trim());
+    if (eq <= 0 || numbers.some((x) => x === '' || !Number.isFinite(Number(x)))) {
+      const want = 'VAR=N1,N2,… (one number per state, in the variable\'s state order)';
+      throw new UsageError(`--${option} wants ${want}, got '${item}'`);
+    }
+    out[item.slice(0, eq)] = numbers.map(Number);
+  }
+  return out;
+}
+
 function inferenceOptions(values: { method?: string; samples?: string; seed?: string; budget?: string }): MarginalsOptions {
   const method = values.method ?? 'auto';
   if (!['auto', 'exact', 'lw', 'gibbs'].includes(method)) throw new UsageError(`--method must be auto, exact, lw or gibbs, not '${method}'`);
   return {
     method: method as MarginalsOptions['method'],
-    samples: integerOption('samples', values.samples, undefined, 1),
+    samples: integerOption('samples', values.samples, undefined, 1, DEFAULT_BUDGETS.maxSamples),
     seed: integerOption('seed', values.seed, undefined, 0),
     budget: integerOption('budget', values.budget, undefined, 1),
   };

@@ -7,6 +7,8 @@ import { numericColumns, type NumericData } from '../engine/dataset.js';
 import { mixtureData } from '../run/learningResults.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { integerOption, positiveOption } from './learningInputs.js';
+import { commandLineReads, MAX_FILE_USAGE } from './workspace.js';
+import { FileRefusedError, problemText } from '../language/environment.js';
 
 const USAGE = `bayes mixture FILE.csv --k K [options]
 
@@ -21,12 +23,13 @@ Options:
   --tolerance T      stop when the mean log-likelihood per point changes by less (default 1e-3, as scikit-learn)
   --reg R            added to covariance diagonals (default 1e-6, scikit-learn's reg_covar)
   --responsibilities include P(component | point) for every point in --json
-  --json             weights, means, covariances, log-likelihood trace, BIC`;
+  --json             weights, means, covariances, log-likelihood trace, BIC
+${MAX_FILE_USAGE}`;
 
 const OPTIONS = {
   k: { type: 'string' }, columns: { type: 'string' }, sigma: { type: 'string' }, seed: { type: 'string' },
   iterations: { type: 'string' }, tolerance: { type: 'string' }, reg: { type: 'string' },
-  responsibilities: { type: 'boolean' }, json: { type: 'boolean' },
+  responsibilities: { type: 'boolean' }, json: { type: 'boolean' }, 'max-file-mb': { type: 'string' },
 } as const;
 
 function selectColumns(data: NumericData, columns: string | undefined): NumericData {
@@ -51,7 +54,7 @@ export const mixtureCommand: CliCommand = {
     const sigma = values.sigma === undefined ? undefined : positiveOption('sigma', values.sigma, 1);
     const regCovar = positiveOption('reg', values.reg, 1e-6, true);
     try {
-      const data = selectColumns(await readNumericFile(positionals[0]!), values.columns);
+      const data = selectColumns(await readNumericFile(commandLineReads(values), positionals[0]!), values.columns);
       const fit = sigma === undefined ? gaussianMixture(data, { ...common, regCovar }) : kMeansEm(data, { ...common, sigma });
       const { responsibilities, ...rest } = mixtureData(data.names, fit);
       if (values.json) io.out(JSON.stringify(values.responsibilities ? { ...rest, responsibilities } : rest, null, 2) + '\n');
@@ -59,8 +62,10 @@ export const mixtureCommand: CliCommand = {
       return 0;
     } catch (e) {
       const code = (e as { code?: string }).code;
-      if (e instanceof DataError || e instanceof EngineError || code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
-        io.err(`bayes mixture: ${positionals[0]}: ${(e as Error).message}\n`);
+      const refused = e instanceof FileRefusedError || code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES';
+      if (e instanceof DataError || e instanceof EngineError || refused) {
+        const reason = e instanceof FileRefusedError ? `cannot read it: ${problemText(e.problem)}` : (e as Error).message;
+        io.err(`bayes mixture: ${positionals[0]}: ${reason}\n`);
         return 1;
       }
       throw e;

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { readBif } from '../model/bif.js';
+import { cliBudgets } from './limits.js';
 import { compileNetwork, CompileError } from '../model/compileNetwork.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { Prior } from '../engine/estimators/cptLearning.js';
@@ -23,12 +24,14 @@ export interface NetworkFileOptions {
   learning?: boolean;
   workspace?: string;
   'data-root'?: string[];
+  'max-file-mb'?: string;
 }
 
 export const NETWORK_FILE_USAGE = `  --network NAME    in a .bayes file, the network to read (default: the top-level model, or
                     the file's only network)
   --workspace DIR   the workspace folder a .bayes file may read from
-  --data-root DIR   a further folder a .bayes file may read from (repeatable)`;
+  --data-root DIR   a further folder a .bayes file may read from (repeatable)
+  --max-file-mb MB  files larger than this are not read (default 64)`;
 
 /** A network and, for `.bayes` models, the parameter priors its tables declare (for learning). */
 export interface NetworkModel {
@@ -54,7 +57,7 @@ export function readNetworkModel(file: string, io: CliIO, options: NetworkFileOp
     io.err(`bayes: cannot read ${file}: ${(e as Error).message}\n`);
     return undefined;
   }
-  const r = readBif(text);
+  const r = readBif(text, cliBudgets);
   if ('error' in r) {
     io.err(`${file}:${r.error.line}:1: error: ${r.error.message}\n`);
     return undefined;

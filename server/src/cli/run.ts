@@ -2,7 +2,7 @@ import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runText } from '../run/pipeline.js';
 import { hasErrors } from '../language/diagnostics.js';
-import type { RunResult } from '../run/runResult.js';
+import type { RunResult } from '../protocol/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { environmentFor, WORKSPACE_OPTIONS, WORKSPACE_USAGE } from './workspace.js';
 import { formatDiagnostic, readModel } from './check.js';

@@ -2,13 +2,14 @@
 import { parseArgs } from 'node:util';
 import { k2, type StructureResult } from '../engine/structure/k2.js';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
-import type { ResultBase, StructureResultEntry } from '../run/runResult.js';
+import type { ResultBase, StructureResultEntry } from '../protocol/runResult.js';
 import { hillClimb } from '../engine/structure/hillClimb.js';
 import { compareStructures, arcsOf, arcScoreChange, ScoreCache, type ScoreName } from '../engine/structure/structureScore.js';
 import { networkFromStructure } from '../engine/estimators/cptLearning.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, positiveOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';
+import { commandLineReads, MAX_FILE_USAGE } from './workspace.js';
 import { readNetworkFile } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 
@@ -35,7 +36,8 @@ Options:
                      what it adds to its family's score (negative: the data does not support it)
   --prior P          prior of the CPTs written by --out (as bayes learn; default none)
   --out FILE         write the learned network (CPTs by counting): FILE.bayes as .bayes, otherwise BIF
-  --json             {"arcs": [[FROM, TO], …], "score", …}`;
+  --json             {"arcs": [[FROM, TO], …], "score", …}
+${MAX_FILE_USAGE}`;
 
 export const structureCommand: CliCommand = {
   name: 'structure',
@@ -49,6 +51,7 @@ export const structureCommand: CliCommand = {
         ess: { type: 'string' }, prune: { type: 'boolean' }, reference: { type: 'string' }, prior: { type: 'string' },
         out: { type: 'string' }, json: { type: 'boolean' }, tabu: { type: 'string' }, patience: { type: 'string' },
         restarts: { type: 'string' }, perturb: { type: 'string' }, seed: { type: 'string' },
+        'max-file-mb': { type: 'string' },
       },
     });
     if (positionals.length !== 1) throw new UsageError('give one data file');
@@ -64,7 +67,7 @@ export const structureCommand: CliCommand = {
     const reference = values.reference ? readNetworkFile(values.reference, io) : undefined;
     if (values.reference && !reference) return 1;
     try {
-      const data = await readDataFile(positionals[0]!);
+      const data = await readDataFile(commandLineReads(values), positionals[0]!);
       const names = data.attributes.map((a) => a.name);
       const found = search(data, method, score, ess, values);
       const result: Omit<StructureResultEntry, keyof ResultBase> & { kind: 'structure' } = {

@@ -48,7 +48,7 @@ function align(lines: string[], rows: Line[], out: Map<number, string>): void {
   const texts = rows.map((r) => r.cells.map((c, i) => (i < r.cells.length - 1 ? c.padEnd(widths[i]) : c)).join(' '));
   const commented = comments.some((c) => c !== '');
   const width = Math.max(...texts.map((t) => t.length));
-  rows.forEach((r, i) => out.set(lineNumbers[i], comments[i] ? `${texts[i].padEnd(commented ? width : 0)} ${comments[i]}` : texts[i]));
+  rows.forEach((_, i) => out.set(lineNumbers[i], comments[i] ? `${texts[i].padEnd(commented ? width : 0)} ${comments[i]}` : texts[i]));
 }
 
 function slice(lines: string[], node: A.NodeBase): string {

@@ -7,18 +7,18 @@
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
 import { allStatements, walk } from '../language/index.js';
-import type { ParsedDocument } from '../run/session.js';
-import { contains } from './nameIndex.js';
-import { nameIndex } from './nameResolution.js';
+import type { ParsedDocument } from '../workspace/documents.js';
+import type { Files } from '../language/environment.js';
+import { contains } from '../language/index.js';
+import { nameIndex } from '../language/index.js';
 import { lineAt } from './context.js';
-import { dataTableActions } from './dataTableActions.js';
+import { dataTableActions, type CodeActionHost } from './dataTableActions.js';
 
-export interface CodeActionHost {
-  trusted: boolean;
-  documentPath?: string;
-}
+export type { CodeActionHost } from './dataTableActions.js';
 
-export function codeActions(doc: ParsedDocument, params: CodeActionParams, host: CodeActionHost): CodeAction[] {
+export async function codeActions(
+  doc: ParsedDocument, params: CodeActionParams, host: CodeActionHost,
+): Promise<CodeAction[]> {
   const uri = params.textDocument.uri;
   const actions: CodeAction[] = [];
   const fix = (title: string, diagnostic: Diagnostic, edits: TextEdit[], preferred = false): void => {
@@ -42,7 +42,7 @@ export function codeActions(doc: ParsedDocument, params: CodeActionParams, host:
       if (edit) fix(`Declare variable '${undeclared}'`, d, [edit]);
     }
   }
-  actions.push(...dataTableActions(doc, params, host));
+  actions.push(...await dataTableActions(doc, params, host));
   return actions;
 }
 

@@ -5,11 +5,11 @@
  */
 import type { CodeLens } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
-import type { RunRecord } from '../run/runScheduler.js';
-import { summary } from '../run/session.js';
+import type { RunRecord } from '../protocol/messages.js';
+import { RUN_COMMAND } from '../protocol/methods.js';
+import { summary } from '../run/runSummary.js';
 
 /** The command any editor sends to run a model: arguments `[uri]`. */
-export const RUN_COMMAND = 'bayes.server.run';
 
 export function codeLenses(file: A.BayesFile, uri: string, last: RunRecord | undefined): CodeLens[] {
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

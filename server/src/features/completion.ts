@@ -5,8 +5,8 @@
  */
 import { CompletionItemKind, type CompletionItem, type Position } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
-import type { NameIndex, NameKind, NameSymbol } from './nameIndex.js';
-import { nameIndex } from './nameResolution.js';
+import type { NameIndex, NameKind, NameSymbol } from '../language/index.js';
+import { nameIndex } from '../language/index.js';
 import { positionContext, type PositionContext } from './context.js';
 import { INFERENCE_METHODS, STRUCTURE_METHODS, TABLE_METHODS } from '../language/check/queries.js';
 import { HYPOTHESIS_PRIORS } from '../language/check/declarations.js';
@@ -39,6 +39,8 @@ export function completion(file: A.BayesFile, text: string, position: Position):
   if (/\blearn\s+$/.test(before)) return [...globals('network', 'mixture', 'classifier'), ...keywords(['structure'])];
   if (/[=~]\s*$/.test(before) && /^\s*(classifier|mixture|hypotheses)\b/.test(ctx.linePrefix)) return keywords(Object.keys(SIGNATURES));
 
+  const finding = findingExpected(index, ctx, before);
+  if (finding) return finding === 'likelihood' ? keywords(['likelihood']) : names(finding);
   const value = valueExpected(index, ctx, before);
   if (value) return names(value);
   if (/\bP\s*\([^)]*$/.test(before)) return names(index.variablesVisible(modelScope(ctx, index)));
@@ -54,6 +56,23 @@ function item(s: NameSymbol): CompletionItem {
 function modelScope(ctx: PositionContext, index: NameIndex): string {
   const m = /\)\s*in\s+([A-Za-z_]\w*)/.exec(ctx.line);
   return m && index.globals.get(m[1])?.kind === 'network' ? m[1] : ctx.scope;
+}
+
+/**
+ * `X ~ ` expects `likelihood` (or the `{` of soft evidence); `X ~ [likelihood] { …` a state of X
+ * where a key goes, X looked up in the `in N` of the line if it names a network.
+ */
+function findingExpected(
+  index: NameIndex, ctx: PositionContext, before: string,
+): NameSymbol[] | 'likelihood' | undefined {
+  if (/\b[A-Za-z_]\w*\s*~\s*$/.test(before) && !/^\s*(classifier|mixture|hypotheses)\b|\)\s*~\s*$/.test(before)) {
+    return 'likelihood';
+  }
+  const m = /([A-Za-z_]\w*)\s*~\s*(?:likelihood\s*)?\{(?:\s*[\w"]+\s*:\s*[\w.%/+-]+\s*,?)*\s*$/.exec(before);
+  if (!m) return undefined;
+  const n = /\bin\s+([A-Za-z_]\w*)/.exec(ctx.line);
+  const scope = n && index.globals.get(n[1]!)?.kind === 'network' ? n[1]! : ctx.scope;
+  return index.variable(scope, m[1]!)?.states ?? [];
 }
 
 /** Inside `{ … }` of a table, hypothesis space or data block, a line starts with values, not keywords. */

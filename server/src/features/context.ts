@@ -1,7 +1,7 @@
 /** Where in the file a position is: its statement, network scope and the text before it. */
 import type * as A from '../language/index.js';
 import { lineStarts, type Position } from '../language/index.js';
-import { contains } from './nameIndex.js';
+import { contains } from '../language/index.js';
 
 export interface PositionContext {
   /** The statement containing the position (innermost: a statement inside a network). */

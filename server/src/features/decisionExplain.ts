@@ -4,7 +4,7 @@
  * probability of the context; `eu` lists the alternatives best first.
  */
 import type * as A from '../language/ast.js';
-import type { ExpectedUtilityResult, NetworkResult, PolicyResult, RunResult } from '../run/runResult.js';
+import type { ExpectedUtilityResult, NetworkResult, PolicyResult, RunResult } from '../protocol/runResult.js';
 import { escape, formatNumber, markdownTable } from './resultView.js';
 
 /** Context rows shown per decision; larger rules are in Show Results. */

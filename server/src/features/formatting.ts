@@ -97,18 +97,26 @@ function continuationLines(file: A.BayesFile, { depth, closing }: Depths): Set<n
 /** Lines inside a block comment after its first: their text is the author's, untouched. */
 function blockCommentLines(text: string): Set<number> {
   const lines = new Set<number>();
+  const lineOf = lineCounter(text);
   const scanner = /"(?:[^"\\\r\n]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g;
   for (let m = scanner.exec(text); m; m = scanner.exec(text)) {
     if (!m[0].startsWith('/*')) continue;
-    const first = lineOf(text, m.index);
-    const last = lineOf(text, m.index + m[0].length);
+    const first = lineOf(m.index);
+    const last = lineOf(m.index + m[0].length);
     for (let l = first + 1; l <= last; l++) lines.add(l);
   }
   return lines;
 }
 
-function lineOf(text: string, offset: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n++;
-  return n;
+/**
+ * The line of an offset, for offsets asked in increasing order: each call counts the line
+ * breaks since the previous one, so a whole scan of the text costs one pass over it.
+ */
+function lineCounter(text: string): (offset: number) => number {
+  let line = 0;
+  let next = text.indexOf('\n');
+  return (offset) => {
+    for (; next >= 0 && next < offset; next = text.indexOf('\n', next + 1)) line++;
+    return line;
+  };
 }

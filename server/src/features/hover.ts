@@ -6,9 +6,9 @@
  */
 import type { Hover, Position } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
-import type { MdlResult, NetworkResult, PosteriorResult, ResultEntry, RunResult } from '../run/runResult.js';
-import type { NameIndex, NameSymbol } from './nameIndex.js';
-import { nameIndex } from './nameResolution.js';
+import type { MdlResult, NetworkResult, PosteriorResult, ResultEntry, RunResult } from '../protocol/runResult.js';
+import type { NameIndex, NameSymbol } from '../language/index.js';
+import { nameIndex } from '../language/index.js';
 import { barChart, entriesOverlapping, formatNumber, markdownTable, numberRecords } from './resultView.js';
 import { dataName, explainEntry } from './resultExplain.js';
 import { canonicalMarkdown } from './decisionExplain.js';

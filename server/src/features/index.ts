@@ -4,7 +4,12 @@
  */
 import type { Connection, ServerCapabilities } from 'vscode-languageserver/node';
 import { CodeActionKind } from 'vscode-languageserver/node';
-import type { ParsedDocument, Session } from '../run/session.js';
+import type { TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CheckEnvironment } from '../language/index.js';
+import type { Files } from '../language/environment.js';
+import type { ParsedDocument } from '../workspace/documents.js';
+import type { RunRecord } from '../protocol/messages.js';
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
 import { codeLenses } from './codeLens.js';
@@ -18,7 +23,8 @@ import { formatting } from './formatting.js';
 import { legend, semanticTokens, semanticTokensInto } from './semanticTokens.js';
 import { SemanticTokensHistory } from './semanticTokensDelta.js';
 import { codeActions } from './codeActions.js';
-import { exportBif, networkSummaries } from './networks.js';
+import { Method } from '../protocol/methods.js';
+import { exportBif, networkSummaries } from './networkRequests.js';
 
 export const featureCapabilities: ServerCapabilities = {
   hoverProvider: true,
@@ -36,7 +42,23 @@ export const featureCapabilities: ServerCapabilities = {
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
 };
 
-export function registerFeatures(connection: Connection, session: Session): void {
+/** What the features read of the server: documents, their parse and last run, trust and files. */
+export interface FeatureHost {
+  readonly documents: TextDocuments<TextDocument>;
+  readonly trusted: boolean;
+  readonly runListeners: ((record: RunRecord) => void)[];
+  parse(uri: string): ParsedDocument | undefined;
+  /** The last run if the document still reads as it did. */
+  currentRun(uri: string): RunRecord | undefined;
+  lastRun(uri: string): RunRecord | undefined;
+  /** `use` with the document's environment, its file answers read asynchronously. */
+  withFiles<T>(uri: string, use: (env: CheckEnvironment) => T): Promise<T>;
+  /** Confined asynchronous file access for the document's model (content only read when trusted). */
+  files(uri: string): Promise<Files>;
+  pathOf(uri: string): string | undefined;
+}
+
+export function registerFeatures(connection: Connection, session: FeatureHost): void {
   const parsed = (uri: string) => session.parse(uri);
   const run = (uri: string) => session.currentRun(uri)?.result;
   /** `use` of the open document's parse, or `none` when the document is not open. */
@@ -78,16 +100,22 @@ export function registerFeatures(connection: Connection, session: Session): void
   });
   // VS Code asks for the visible lines first: on a big model that is far less to encode and send.
   connection.languages.semanticTokens.onRange((p) => withParse(p.textDocument.uri, { data: [] }, (d) => semanticTokens(d.parse.ast, d.text, p.range, d.state.starts)));
-  connection.onCodeAction((p) => withParse(p.textDocument.uri, [], (d) => codeActions(d, p, { trusted: session.trusted, documentPath: session.pathOf(p.textDocument.uri) })));
+  connection.onCodeAction(async (p) => {
+    const d = parsed(p.textDocument.uri);
+    if (!d) return [];
+    const files = await session.files(p.textDocument.uri);
+    return codeActions(d, p, { trusted: session.trusted, documentPath: session.pathOf(p.textDocument.uri), files });
+  });
 
-  connection.onRequest('bayes/networks', async (p: { uri: string }) => {
+  connection.onRequest(Method.networks, async (p: { uri: string }) => {
     const d = parsed(p.uri);
-    return d ? networkSummaries(d.parse.ast, await session.environment(p.uri)) : [];
+    return d ? session.withFiles(p.uri, (env) => networkSummaries(d.parse.ast, env)) : [];
   });
   type Exported = { text: string } | { error: string };
-  connection.onRequest<Exported, unknown>('bayes/exportBif', async (p: { uri: string; network: string }): Promise<Exported> => {
+  connection.onRequest<Exported, unknown>(Method.exportBif, async (p: { uri: string; network: string }): Promise<Exported> => {
     const d = parsed(p.uri);
-    return d ? exportBif(d.parse.ast, await session.environment(p.uri), p.network) : { error: 'the document is not open' };
+    if (!d) return { error: 'the document is not open' };
+    return session.withFiles(p.uri, (env) => exportBif(d.parse.ast, env, p.network));
   });
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.

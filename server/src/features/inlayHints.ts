@@ -3,7 +3,7 @@
  * 0.79`), after a failed expect the value it actually got, after a passing one a tick.
  */
 import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver/node';
-import type { RunResult } from '../run/runResult.js';
+import type { RunResult } from '../protocol/runResult.js';
 import { lineStarts } from '../language/index.js';
 import { lineAt } from './context.js';
 

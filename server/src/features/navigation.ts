@@ -1,7 +1,7 @@
 /** Go to definition and find references, over the name index. */
 import type { Location, Position } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
-import { nameIndex } from './nameResolution.js';
+import { nameIndex } from '../language/index.js';
 
 export function definition(file: A.BayesFile, uri: string, position: Position): Location | undefined {
   const declaration = nameIndex(file).at(position)?.symbol.declaration;

@@ -4,8 +4,8 @@
  */
 import { ResponseError, ErrorCodes, type Position, type Range, type WorkspaceEdit } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
-import type { NameIndex, NameSymbol } from './nameIndex.js';
-import { nameIndex } from './nameResolution.js';
+import type { NameIndex, NameSymbol } from '../language/index.js';
+import { nameIndex } from '../language/index.js';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -4,7 +4,7 @@
  * counts behind each factor (§6.9.1), an expect line its verdict and the result it checked.
  * Kinds without their own explanation fall back to entryMarkdown (every field by shape).
  */
-import type { ClassifyResult, ExpectResult, PosteriorResult, ResultEntry } from '../run/runResult.js';
+import type { ClassifyResult, ExpectResult, NamedFindings, PosteriorResult, ResultEntry } from '../protocol/runResult.js';
 import { barChart, entryMarkdown, escape, formatNumber, markdownTable } from './resultView.js';
 import { expectedUtilityMarkdown, policyMarkdown } from './decisionExplain.js';
 
@@ -18,8 +18,26 @@ export function explainEntry(entry: ResultEntry): string {
     case 'expect': return expectMarkdown(entry);
     case 'policy': return policyMarkdown(entry);
     case 'expectedUtility': return expectedUtilityMarkdown(entry);
+    case 'probability': case 'mpe': case 'sensitivity':
+      if (!entry.findings) return entryMarkdown(entry);
+      return `${entryMarkdown({ ...entry, findings: undefined })}\n\n${findingsMarkdown(entry.findings)}`;
     default: return entryMarkdown(entry);
   }
+}
+
+/**
+ * Soft and virtual evidence with their numbers: Jeffrey's rule for soft findings (and the
+ * likelihood that meets them), Pearl's update for virtual ones.
+ */
+export function findingsMarkdown(findings: NamedFindings): string {
+  const vector = (r: Record<string, number>) =>
+    `{ ${Object.entries(r).map(([s, x]) => `${s}: ${formatNumber(x)}`).join(', ')} }`;
+  const lines = Object.entries(findings).flatMap(([v, f]) => (f.kind === 'soft'
+    ? [`${v} ~ ${vector(f.values)}: soft evidence (Jeffrey's rule), P'(${v}) is exactly this;`,
+      `  P'(y) = Σ_x q(x) P(y | ${v} = x, e), i.e. the likelihood λ = q(x) / P(x | e) ∝ ${vector(f.likelihood)}`]
+    : [`${v} ~ likelihood ${vector(f.values)}: virtual evidence (Pearl),`,
+      `  P'(y) ∝ Σ_x P(y, ${v} = x | e) λ(x), with λ ∝ ${vector(f.likelihood)} (only ratios matter)`]));
+  return textBlock(lines);
 }
 
 function heading(entry: ResultEntry): string {

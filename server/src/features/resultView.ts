@@ -3,7 +3,7 @@
  * result kind the engines add: each entry has `kind`, `range`, `source`, `headline`, plus fields
  * read by shape (numbers, strings, records of numbers such as a distribution or posterior).
  */
-import type { ResultEntry, RunResult } from '../run/runResult.js';
+import type { ResultEntry, RunResult } from '../protocol/runResult.js';
 
 const BASE_FIELDS = new Set(['kind', 'range', 'source', 'headline']);
 /** Source ranges nested anywhere (an expect's `result.range`, a variable's `declaration`): positions, not results. */

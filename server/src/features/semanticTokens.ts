@@ -13,8 +13,8 @@ import type { IToken } from 'chevrotain';
 import type * as A from '../language/index.js';
 import { firstAtOrAfter, lexAround, lineStarts, scannedBodies, MISSING, NUMBER, REF, ScannedRow, type CellStore, type Position, type Range } from '../language/index.js';
 import { tokenize, Identifier, NumberLit, StringLit } from '../language/tokens.js';
-import { comparePositions, stateNamed, type NameKind, type NameSymbol, type Occurrence } from './nameIndex.js';
-import { nameIndex } from './nameResolution.js';
+import { comparePositions, stateNamed, type NameKind, type NameSymbol, type Occurrence } from '../language/index.js';
+import { nameIndex } from '../language/index.js';
 
 export const TOKEN_TYPES = ['keyword', 'variable', 'enumMember', 'type', 'namespace', 'struct', 'class', 'property', 'function', 'number', 'string', 'comment'] as const;
 export const TOKEN_MODIFIERS = ['declaration', 'documentation', 'defaultLibrary'] as const;

@@ -30,10 +30,18 @@ export interface Formula extends NodeBase { kind: 'formula'; response: Expr; ter
 export type Expr = NumberLit | StringLit | MissingLit | Ref | ListExpr | Call | Formula;
 
 /**
- * `X`, `X = v` or `X = [v, v]` inside P(…), `given`, `observe`, tree tests; `do(X = v)` (an
- * `intervention`: Pearl's do-operator, X set from outside) in a query's conditions and `given`.
+ * `X`, `X = v` or `X = [v, v]` inside P(…), `given`, `observe`, tree tests; `X ~ { … }` as evidence;
+ * `do(X = v)` (an `intervention`: Pearl's do-operator, X set from outside) in a query's conditions and `given`.
  */
-export interface Assignment extends NodeBase { kind: 'assignment'; variable: Name; value?: Expr; intervention?: boolean }
+export interface Assignment extends NodeBase {
+  kind: 'assignment';
+  variable: Name;
+  value?: Expr;
+  finding?: Finding;
+  intervention?: boolean;
+}
+/** `~ { a: 0.7, b: 0.3 }`: soft evidence (Jeffrey); `~ likelihood { a: 0.8, b: 0.2 }`: virtual evidence (Pearl). */
+export interface Finding extends NodeBase { kind: 'finding'; likelihood: boolean; entries: RowEntry[] }
 /** `P(targets | conditions)`. */
 export interface ProbExpr extends NodeBase { kind: 'prob'; targets: Assignment[]; conditions: Assignment[] }
 /** `{ key: value, … }` after learn, query and classify. */
@@ -110,7 +118,7 @@ export interface DataRow extends NodeBase { kind: 'dataRow'; cells: Expr[] }
 /** Inline (`header` + `rows`) or from a CSV file (`source`). */
 export interface DataDecl extends StatementBase { kind: 'data'; name: Name; source?: StringLit; header: Name[]; rows: DataRow[] }
 export interface CorpusDecl extends StatementBase { kind: 'corpus'; name: Name; source: StringLit; label?: Name }
-export interface ObserveStmt extends StatementBase { kind: 'observe'; items: Assignment[] }
+export interface ObserveStmt extends StatementBase { kind: 'observe'; items: Assignment[]; in?: Name }
 export interface LearnStmt extends StatementBase {
   kind: 'learn';
   structure: boolean;
@@ -202,7 +210,7 @@ export interface BayesFile extends NodeBase { kind: 'file'; statements: Statemen
 export type AstNode =
   | BayesFile | Statement | Query | Name | Expr | Arg | Assignment | ProbExpr | Options | Domain
   | HypothesisEntry | Generator | Tree | TreeItem | Row | RowEntry | Experts | ExpertEntry | DataRow | Comparison
-  | CanonicalModel | CanonicalEntry;
+  | Finding | CanonicalModel | CanonicalEntry;
 
 function isNode(value: unknown): value is AstNode {
   return typeof value === 'object' && value !== null && typeof (value as NodeBase).kind === 'string' && 'range' in value;

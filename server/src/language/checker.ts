@@ -6,8 +6,10 @@
 import type * as A from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { CheckEnvironment } from './environment.js';
-import { allStatements, buildSymbols, type SymbolTable } from './symbols.js';
-import { Reporter, type CheckContext } from './check/context.js';
+import { buildSymbols, type SymbolTable } from './references/symbols.js';
+import { allStatements } from './references/declarations.js';
+import { Reporter } from './reporter.js';
+import type { CheckContext } from './check/context.js';
 import { checkTables } from './check/tables.js';
 import { checkCycles } from './check/cycles.js';
 import { checkCorpus, checkData } from './check/data.js';

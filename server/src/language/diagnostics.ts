@@ -24,10 +24,6 @@ export interface Diagnostic {
   data?: unknown;
 }
 
-export function rangeOf(startLine: number, startChar: number, endLine: number, endChar: number): Range {
-  return { start: { line: startLine, character: startChar }, end: { line: endLine, character: endChar } };
-}
-
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }

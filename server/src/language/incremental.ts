@@ -7,8 +7,8 @@
  * whenever that cannot be guaranteed cheaply, it falls back to a full parse.
  */
 import type * as A from './ast.js';
-import type { Diagnostic, Position, Range } from './diagnostics.js';
-import { parse, parseRegion, type ParseOutput } from './parse.js';
+import type { Position, Range } from './diagnostics.js';
+import { MAX_MODEL_CHARS, parse, parseRegion, type ParseOutput } from './parse.js';
 import { firstAtOrAfter, lineStarts } from './lines.js';
 import { statementKeywords } from './tokens.js';
 import { editDataRows } from './dataBlock.js';
@@ -27,6 +27,7 @@ export function fullParse(text: string): ParseState {
 /** The parse of `text`, reusing what `previous` parsed of the lines the edit left alone. */
 export function reparse(previous: ParseState, text: string): ParseState {
   if (previous.text === text) return previous;
+  if (text.length > MAX_MODEL_CHARS || previous.text.length > MAX_MODEL_CHARS) return fullParse(text);
   const prefix = commonPrefix(previous.text, text);
   const suffix = commonSuffix(previous.text, text, Math.min(previous.text.length, text.length) - prefix);
   const starts = updatedStarts(previous.starts, previous.text.length, text, prefix, suffix);
@@ -267,7 +268,7 @@ function documentRangeOf(text: string, starts: number[]): Range {
 /**
  * Moves statements and diagnostics `delta` lines down, in place. In place rather than copied:
  * copying half a 10,000-line AST per keystroke costs more in garbage collection than parsing
- * it, and nodes that keep their identity keep the checker's memo (see `check/memo.ts`). The
+ * it, and nodes that keep their identity keep the checker's memo (see `memo.ts`). The
  * previous parse is consumed. Nodes share position objects (a row's range starts where its
  * first key's does; a diagnostic may use a node's range) and each must move once: the first
  * pass writes the new line as `-1 - line` (lines are never negative, so a negative line means

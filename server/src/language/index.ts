@@ -9,9 +9,13 @@ import { check } from './checker.js';
 import type { CheckEnvironment } from './environment.js';
 
 export type { CheckEnvironment } from './environment.js';
-export type { SymbolTable, Scope, VariableInfo, GlobalSymbol, DataInfo } from './symbols.js';
+export type { SymbolTable, Scope, VariableInfo, GlobalSymbol, DataInfo } from './references/symbols.js';
 export { check } from './checker.js';
-export { allStatements } from './symbols.js';
+export { allStatements } from './references/declarations.js';
+export { nameIndex } from './references/nameResolution.js';
+export {
+  NameIndex, stateNamed, comparePositions, contains, type NameKind, type NameSymbol, type Occurrence, type CellBlock,
+} from './references/nameIndex.js';
 export { lineStarts, sliceRange, documentRange, firstAtOrAfter } from './lines.js';
 export { fullParse, reparse, type ParseState } from './incremental.js';
 

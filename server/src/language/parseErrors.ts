@@ -9,7 +9,7 @@ const ruleWords: Record<string, string> = {
   row: 'a table row', domain: 'a domain', importDecl: 'an import', dataDecl: 'a data set', corpusDecl: 'a corpus',
   observeStmt: 'an observation', learnStmt: 'a learn statement', classifierDecl: 'a classifier', mixtureDecl: 'a mixture',
   query: 'a query', queryStmt: 'a query', expectStmt: 'an expectation', comparison: 'a comparison', number: 'a number',
-  probExpr: 'P(…)', options: 'options', treeBody: 'a tree', tree: 'a tree', experts: 'experts', statement: 'a statement',
+  probExpr: 'P(…)', finding: 'a soft or virtual finding', options: 'options', treeBody: 'a tree', tree: 'a tree', experts: 'experts', statement: 'a statement',
   hypothesisEntry: 'a hypothesis', callArgs: 'arguments', expr: 'a value', networkHeader: 'a network',
 };
 

@@ -209,11 +209,34 @@ export class BayesParser extends EmbeddedActionsParser {
 
   plainAssignment = this.RULE('plainAssignment', (): A.Assignment => {
     const variable = this.SUBRULE(this.name);
-    const value = this.OPTION(() => {
-      this.CONSUME(T.Equals);
-      return this.SUBRULE(this.expr);
+    let value: A.Expr | undefined;
+    let finding: A.Finding | undefined;
+    this.OPTION(() => this.OR([
+      { ALT: () => { this.CONSUME(T.Equals); value = this.SUBRULE(this.expr); } },
+      { ALT: () => { finding = this.SUBRULE(this.finding); } },
+    ]));
+    const last = value ?? finding ?? variable;
+    return this.ACTION(() => ({
+      kind: 'assignment', variable, ...(value ? { value } : {}), ...(finding ? { finding } : {}),
+      range: join(variable.range, last.range),
+    }));
+  });
+
+  /** `~ { a: 0.7, b: 0.3 }` (soft evidence) or `~ likelihood { a: 0.8, b: 0.2 }` (virtual evidence). */
+  finding = this.RULE('finding', (): A.Finding => {
+    const first = this.CONSUME(T.Tilde);
+    const likelihood = this.OPTION(() => this.CONSUME(Kw.likelihood)) !== undefined;
+    this.CONSUME(T.LCurly);
+    const entries: A.RowEntry[] = [];
+    this.MANY(() => {
+      const state = this.SUBRULE(this.stateName);
+      this.CONSUME(T.Colon);
+      const value = this.SUBRULE(this.number);
+      this.OPTION2(() => this.CONSUME(T.Comma));
+      this.ACTION(() => entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) }));
     });
-    return this.ACTION(() => ({ kind: 'assignment', variable, ...(value ? { value } : {}), range: join(variable.range, (value ?? variable).range) }));
+    this.CONSUME(T.RCurly);
+    return this.ACTION(() => ({ kind: 'finding', likelihood, entries, range: this.from(first) }));
   });
 
   assignments = this.RULE('assignments', (): A.Assignment[] => {
@@ -657,7 +680,8 @@ export class BayesParser extends EmbeddedActionsParser {
   observeStmt = this.RULE('observeStmt', (): A.ObserveStmt => {
     const first = this.CONSUME(Kw.observe);
     const items = this.SUBRULE(this.assignments);
-    return this.ACTION(() => ({ kind: 'observe', items, range: this.from(first) }));
+    const inName = this.SUBRULE(this.inNetwork);
+    return this.ACTION(() => ({ kind: 'observe', items, ...(inName ? { in: inName } : {}), range: this.from(first) }));
   });
 
   learnStmt = this.RULE('learnStmt', (): A.LearnStmt => {

@@ -8,6 +8,7 @@
  */
 import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
 import { cardinality, normalizeCptRows, rowAssignment, rowCount } from '../engine/network.js';
+import { DEFAULT_BUDGETS, requireWithin, type Budgets } from '../engine/budget.js';
 
 export interface BifError {
   message: string;
@@ -77,9 +78,10 @@ class BifSyntaxError extends Error {
   constructor(message: string, readonly line: number) { super(message); }
 }
 
-export function readBif(text: string): BifReadResult {
+/** Reads a BIF file; a table larger than the budget is refused (with its line) before it is allocated. */
+export function readBif(text: string, budgets: Budgets = DEFAULT_BUDGETS): BifReadResult {
   try {
-    return { network: new BifParser(text).parse() };
+    return { network: new BifParser(text, budgets).parse() };
   } catch (e) {
     if (e instanceof BifSyntaxError) return { error: { message: e.message, line: e.line } };
     throw e;
@@ -93,7 +95,7 @@ class BifParser {
   private readonly index = new Map<string, number>();
   private readonly blocks: { names: string[]; line: number; body: Token[][] }[] = [];
 
-  constructor(text: string) { this.lex = new Lexer(text); }
+  constructor(text: string, private readonly budgets: Budgets) { this.lex = new Lexer(text); }
 
   parse(): BayesianNetwork {
     for (let t = this.lex.peek(); t.kind !== Kind.End; t = this.lex.peek()) {
@@ -229,6 +231,11 @@ class BifParser {
     const cpt: Cpt = { child: child!, parents, table: new Float64Array(0) };
     net.cpts[child!] = cpt; // rowCount reads it
     const rows = rowCount(net, child!);
+    try {
+      requireWithin(`the table of '${block.names[0]}'`, rows * k, this.budgets.maxTableEntries);
+    } catch (e) {
+      throw new BifSyntaxError((e as Error).message, block.line);
+    }
     const table = new Float64Array(rows * k).fill(NaN);
     cpt.table = table;
     const filled = new Uint8Array(rows);

@@ -10,6 +10,7 @@ import type { CheckEnvironment, SymbolTable } from '../language/index.js';
 import type { Range } from '../language/diagnostics.js';
 import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
 import { normalizeCptRows } from '../engine/network.js';
+import { BudgetError, DEFAULT_BUDGETS, requireWithin, tableEntries, type Budgets } from '../engine/budget.js';
 import { readBif } from './bif.js';
 import { readModelText } from './files.js';
 import { CompileError } from './compileError.js';
@@ -41,7 +42,7 @@ export function compileNetwork(
   const statements = global ? (global.node as A.NetworkDecl).statements : file.statements;
   // Names resolve in the network first, then among the top-level declarations.
   const states = new Map([...declaredStates(file.statements), ...declaredStates(statements)]);
-  return buildNetwork(scopeName ?? 'default', states, sourcesOf(statements, options.unknownTables ?? false));
+  return buildNetwork(scopeName ?? 'default', states, sourcesOf(statements, options.unknownTables ?? false), env.budgets);
 }
 
 /** The tables of a scope declared by a parameter prior, by variable. */
@@ -55,7 +56,7 @@ export function parameterPriors(file: A.BayesFile, symbols: SymbolTable, scopeNa
 
 /** An `import network N from "x.bif"` read through the environment (confined to the allowed roots). */
 export function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): BayesianNetwork {
-  const read = readBif(readModelText(decl.path, env));
+  const read = readBif(readModelText(decl.path, env), env.budgets);
   if ('error' in read) throw new CompileError(`${decl.path.value}, line ${read.error.line}: ${read.error.message}`, decl.path.range);
   read.network.name = decl.name.text;
   return read.network;
@@ -115,7 +116,10 @@ function hasPriors(h: A.HypothesesDecl): boolean {
 }
 
 /** Adds every variable with a source, parents first, so that `cpts[i].child === i`. */
-function buildNetwork(name: string, states: Map<string, string[]>, sources: Map<string, Source>): BayesianNetwork {
+function buildNetwork(
+  name: string, states: Map<string, string[]>, sources: Map<string, Source>, budgets?: Budgets,
+): BayesianNetwork {
+  requireDeclaredSizes(states, sources, budgets ?? DEFAULT_BUDGETS);
   const net: BayesianNetwork = { name, variables: [], cpts: [] };
   const index = new Map<string, number>();
   const visiting = new Set<string>();
@@ -134,7 +138,7 @@ function buildNetwork(name: string, states: Map<string, string[]>, sources: Map<
     index.set(variable, child);
     const cpt: Cpt = { child, parents, table: new Float64Array(0) };
     net.cpts.push(cpt);
-    cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : sourceValues(source);
+    cpt.table = 'table' in source ? tableValues(source.table, net, cpt, budgets) : sourceValues(source);
     return child;
   };
   for (const variable of sources.keys()) add(variable);
@@ -162,17 +166,19 @@ function priorValues(h: A.HypothesesDecl): Float64Array {
  * The rows of `P(X | parents) { … }` (or `P(X) = p`) in the IR's layout, each normalised: the
  * checker accepts rows that sum to 1 within its tolerance, and the engine computes with exact ones.
  */
-function tableValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt): Float64Array {
-  const values = givenValues(table, net, cpt);
+function tableValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt, budgets?: Budgets): Float64Array {
+  const values = givenValues(table, net, cpt, budgets);
   normalizeCptRows(values, net.variables[cpt.child]!.states.length);
   return values;
 }
 
-function givenValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt): Float64Array {
+function givenValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt, budgets?: Budgets): Float64Array {
   const states = net.variables[cpt.child]!.states;
   const k = states.length;
   const parentStates = cpt.parents.map((p) => net.variables[p]!.states);
   const rows = parentStates.reduce((n, s) => n * s.length, 1);
+  const budget = budgets?.maxTableEntries ?? DEFAULT_BUDGETS.maxTableEntries;
+  withinBudget(() => requireWithin(`the table of '${net.variables[cpt.child]!.name}'`, rows * k, budget), table.head.range);
   const values = new Float64Array(rows * k).fill(NaN);
   if (table.parameterPrior) return values;
   if (table.canonical) return canonicalValues(table, table.canonical, net, cpt);
@@ -193,6 +199,34 @@ function givenValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt): Float6
     if (r !== undefined) values.set(distribution(row.entries, row.form, states, row.range), r * k);
   }
   return values;
+}
+
+/**
+ * The network's tables together, computed from the declarations before any is allocated: sixty
+ * tables of 2^24 entries each pass the per-table budget but not this one.
+ */
+function requireDeclaredSizes(states: Map<string, string[]>, sources: Map<string, Source>, budgets: Budgets): void {
+  let total = 0;
+  let first: Range | undefined;
+  for (const [variable, source] of sources) {
+    const conditions = 'table' in source ? source.table.head.conditions : [];
+    const entries = tableEntries([...conditions.map((c) => states.get(c.variable.text)?.length ?? 1), states.get(variable)?.length ?? 1]);
+    const range = 'table' in source ? source.table.head.range : 'hypotheses' in source ? source.hypotheses.name.range : source.decision.name.range;
+    first ??= range;
+    withinBudget(() => requireWithin(`the table of '${variable}'`, entries, budgets.maxTableEntries), range);
+    total += entries;
+  }
+  withinBudget(() => requireWithin('the network (all its tables)', total, budgets.maxTotalEntries), first);
+}
+
+/** A BudgetError as a compile error on the declaration that asked for the allocation. */
+function withinBudget(check: () => void, range: Range | undefined): void {
+  try {
+    check();
+  } catch (e) {
+    if (e instanceof BudgetError) throw new CompileError(e.message, range);
+    throw e;
+  }
 }
 
 /** The mixed-radix row number of parent states (first parent slowest); undefined for an unknown state. */

@@ -4,7 +4,7 @@
  * decoded as Latin-1 (as scikit-learn's loader does: every byte is a character, no decode errors)
  * and kept whole, headers included, as Mitchell's experiment used the raw articles.
  */
-import { readTarGz, streamTarGz, type TarEntry } from './tarArchive.js';
+import { DEFAULT_ARCHIVE_LIMITS, gunzipTar, streamTarGz, type ArchiveLimits, type TarEntry } from './tarArchive.js';
 
 export interface LabelledCorpus {
   /** Document bytes (Latin-1), ordered by class name then path; views into the archive. */
@@ -19,8 +19,11 @@ export interface LabelledCorpus {
 
 export type NewsSubset = 'all' | 'train' | 'test';
 
-export function loadNewsgroups(archive: string, subset: NewsSubset = 'all'): LabelledCorpus {
-  return newsgroupsFromEntries(readTarGz(archive), subset);
+/** The corpus of a .tar.gz's bytes (read by the caller, through its confined reads). */
+export function loadNewsgroups(
+  archive: Uint8Array, subset: NewsSubset = 'all', limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+): LabelledCorpus {
+  return newsgroupsFromEntries(gunzipTar(archive, limits), subset);
 }
 
 /** The same from archive entries already read (a host that reads files its own way). */
@@ -35,12 +38,15 @@ export function newsgroupsFromEntries(entries: readonly TarEntry[], subset: News
  * soon as it is out, in archive order, so the caller's work on it (tokenizing) overlaps the
  * decompression. `arrival[d]` = the position in that order of corpus document d.
  */
-export async function streamNewsgroups(archive: string, subset: NewsSubset, onPost: (data: Uint8Array) => void): Promise<LabelledCorpus & { arrival: Int32Array }> {
+export async function streamNewsgroups(
+  archive: Uint8Array, subset: NewsSubset, onPost: (data: Uint8Array) => void,
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+): Promise<LabelledCorpus & { arrival: Int32Array }> {
   const posts: Post[] = [];
   await streamTarGz(archive, (entry) => {
     const post = postOf(entry, subset, posts.length);
     if (post) { posts.push(post); onPost(post.data); }
-  });
+  }, {}, limits);
   const sorted = labelByFolder(posts); // sorts `posts` in place
   return { ...sorted, arrival: Int32Array.from(posts, (p) => p.arrival) };
 }

@@ -6,9 +6,9 @@
  *  - the alarm-em `records.dat` form: space-separated quoted values, no header, columns in a
  *    network's variable order (pass `columns` and `delimiter: ' '`).
  * `?` or an empty cell is a missing value. Splitting (quotes, CRLF, BOM) is csvSplitter.ts's job.
+ * Files are read through a Files (language/environment.ts): confined, checked, streamed.
  */
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
-import { Readable } from 'node:stream';
+import type { Files } from '../language/environment.js';
 import { CsvSplitter, CsvSyntaxError } from './csvSplitter.js';
 import { MISSING, type CategoricalDataset } from '../engine/categoricalData.js';
 import type { NumericData } from '../engine/dataset.js';
@@ -54,18 +54,21 @@ class ColumnBuilder {
   }
 }
 
-type Source = string | Readable;
+/** Text in memory, or a file's bytes as they are read (decoded as UTF-8 across chunk boundaries). */
+type Input = Iterable<string> | AsyncIterable<Uint8Array | string>;
 
-function openSource(source: Source, isPath: boolean): Readable {
-  if (typeof source !== 'string') return source;
-  return isPath ? createReadStream(source, { encoding: 'utf8', highWaterMark: 1 << 20 }) : Readable.from([source]);
-}
-
-/** Feeds the stream through the splitter; syntax errors become DataErrors with their line. */
-async function eachRecord(input: Readable, delimiter: string, onRecord: (cells: string[], line: number) => void): Promise<void> {
+/** Feeds the input through the splitter; syntax errors become DataErrors with their line. */
+async function eachRecord(
+  input: Input, delimiter: string, onRecord: (cells: string[], line: number) => void,
+): Promise<void> {
   const splitter = new CsvSplitter(delimiter, onRecord);
+  const decoder = new TextDecoder();
   try {
-    for await (const chunk of input) splitter.push(typeof chunk === 'string' ? chunk : String(chunk));
+    for await (const chunk of input) {
+      splitter.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    }
+    const rest = decoder.decode();
+    if (rest) splitter.push(rest);
     splitter.end();
   } catch (e) {
     if (e instanceof CsvSyntaxError) throw new DataError(e.message, e.line);
@@ -73,17 +76,17 @@ async function eachRecord(input: Readable, delimiter: string, onRecord: (cells: 
   }
 }
 
-/** Reads a discrete table from a file path (streaming). */
-export function readDiscreteFile(path: string, options: TableOptions = {}): Promise<CategoricalDataset> {
-  return readDiscrete(openSource(path, true), options);
+/** Reads a discrete table from a file (streaming, through the confined reads of `files`). */
+export function readDiscreteFile(files: Files, path: string, options: TableOptions = {}): Promise<CategoricalDataset> {
+  return readDiscrete(files.chunks(path), options);
 }
 
 /** Reads a discrete table from text already in memory (tests, editor buffers). */
 export function readDiscreteText(text: string, options: TableOptions = {}): Promise<CategoricalDataset> {
-  return readDiscrete(openSource(text, false), options);
+  return readDiscrete([text], options);
 }
 
-async function readDiscrete(input: Readable, options: TableOptions): Promise<CategoricalDataset> {
+async function readDiscrete(input: Input, options: TableOptions): Promise<CategoricalDataset> {
   let builders: ColumnBuilder[] | undefined = options.columns?.map((c) => new ColumnBuilder(c.name, [...(c.states ?? [])], c.states !== undefined));
   let rows = 0;
   await eachRecord(input, options.delimiter ?? ',', (record, line) => {
@@ -123,15 +126,15 @@ export function columnNames(firstRecord: readonly string[]): { names: string[]; 
 }
 
 /** Reads a numeric CSV into row-major Float64 values, for mixtures. Headerless columns are x1, x2, … */
-export async function readNumericFile(path: string, options: NumericOptions = {}): Promise<NumericData> {
-  return readNumeric(openSource(path, true), options);
+export async function readNumericFile(files: Files, path: string, options: NumericOptions = {}): Promise<NumericData> {
+  return readNumeric(files.chunks(path), options);
 }
 
 export async function readNumericText(text: string, options: NumericOptions = {}): Promise<NumericData> {
-  return readNumeric(openSource(text, false), options);
+  return readNumeric([text], options);
 }
 
-async function readNumeric(input: Readable, options: NumericOptions): Promise<NumericData> {
+async function readNumeric(input: Input, options: NumericOptions): Promise<NumericData> {
   let names: string[] | undefined;
   let values = new Float64Array(4096);
   let n = 0;
@@ -162,16 +165,11 @@ async function readNumeric(input: Readable, options: NumericOptions): Promise<Nu
  * headerless with one column per variable in network order (the records.dat form). Either way
  * cells encode straight into the variables' state indices.
  */
-export function sniffLayout(path: string, variables: Array<{ name: string; states: string[] }>): TableOptions {
-  const buffer = Buffer.alloc(65536);
-  const fd = openSync(path, 'r');
-  let first: string;
-  try {
-    const n = readSync(fd, buffer, 0, buffer.length, 0);
-    first = buffer.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
-  } finally {
-    closeSync(fd);
-  }
+export async function sniffLayout(
+  files: Files, path: string, variables: Array<{ name: string; states: string[] }>,
+): Promise<TableOptions> {
+  const head = await files.head(path, 65536);
+  const first = new TextDecoder().decode(head).replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
   const delimiter = first.includes(',') ? ',' : first.includes('\t') ? '\t' : ' ';
   const cells = first.split(delimiter).filter((c) => c !== '').map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
   const names = new Set(variables.map((v) => v.name));

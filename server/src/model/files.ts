@@ -1,8 +1,13 @@
-/** Files named in a model, resolved for a run: the checker has already reported missing or outside ones. */
+/**
+ * Files named in a model, resolved for a run: the checker has already reported missing or outside
+ * ones. The host's reads apply the rules again (a file may change between check and run): a
+ * refusal becomes a compile error on the path, worded with the path as the model writes it.
+ */
 import type * as A from '../language/ast.js';
 import type { CheckEnvironment } from '../language/index.js';
-import { resolveModelPath } from '../language/check/files.js';
-import { Reporter } from '../language/check/context.js';
+import { FileRefusedError } from '../language/environment.js';
+import { pathProblemMessage, resolveModelPath } from '../language/files.js';
+import { Reporter } from '../language/reporter.js';
 import { CompileError } from './compileError.js';
 
 function resolveModelFile(path: A.StringLit, env: CheckEnvironment): string {
@@ -15,12 +20,23 @@ function resolveModelFile(path: A.StringLit, env: CheckEnvironment): string {
 
 /** The text of a file the model names (a data CSV, a BIF network). */
 export function readModelText(path: A.StringLit, env: CheckEnvironment): string {
-  return env.readText!(resolveModelFile(path, env));
+  const absolute = resolveModelFile(path, env);
+  return refusals(path, () => env.readText!(absolute));
+}
+
+function refusals<T>(path: A.StringLit, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof FileRefusedError) throw new CompileError(pathProblemMessage(path.value, e.problem), path.range);
+    throw e;
+  }
 }
 
 /** The bytes of a file the model names (a corpus archive); hosts without byte reads refuse. */
 export function readModelBytes(path: A.StringLit, env: CheckEnvironment): Uint8Array {
   const absolute = resolveModelFile(path, env);
   if (!env.readBytes) throw new CompileError('this host cannot read archives', path.range);
-  return env.readBytes(absolute);
+  const readBytes = env.readBytes.bind(env);
+  return refusals(path, () => readBytes(absolute));
 }

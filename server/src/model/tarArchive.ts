@@ -3,9 +3,12 @@
  * records ('x'). Written here instead of using a streaming package because the corpora are read
  * whole: one buffer of zero-copy file views is the fastest way to 18,846 news posts, and the
  * streaming variant only has to overlap decompression with the caller's work on each file.
+ * Archives are budgets too (an archive bomb expands a few KB to gigabytes): the expanded bytes
+ * and the entry count are capped, checked as the archive inflates — zlib never produces more than
+ * the cap — and refused with an ArchiveLimitError naming the cap.
  */
 import { createGunzip, gunzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
+import { DEFAULT_FILE_LIMITS, megabytes } from '../language/environment.js';
 
 export interface TarEntry {
   path: string;
@@ -15,18 +18,44 @@ export interface TarEntry {
 
 const BLOCK = 512;
 
-export function readTarGz(file: string): TarEntry[] {
-  return gunzipTar(readFileSync(file));
+/** Caps on an archive: expanded bytes and entries (settings bayes.archive.maxExpandedMb, bayes.archive.maxEntries). */
+export interface ArchiveLimits { maxBytes: number; maxEntries: number }
+
+export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
+  maxBytes: DEFAULT_FILE_LIMITS.maxArchiveBytes, maxEntries: DEFAULT_FILE_LIMITS.maxArchiveEntries,
+};
+
+/** An archive over a cap; the message names the cap and its setting. */
+export class ArchiveLimitError extends Error {}
+
+function tooLarge(limits: ArchiveLimits): ArchiveLimitError {
+  return new ArchiveLimitError(`the archive expands to more than ${megabytes(limits.maxBytes)}, its limit`
+    + ' (setting bayes.archive.maxExpandedMb); it is not read');
 }
 
-/** The files of a .tar.gz already in memory; one output buffer sized from the gzip trailer (no concatenation). */
-export function gunzipTar(gz: Uint8Array): TarEntry[] {
-  return readTar(gunzipSync(gz, { chunkSize: outputSizeHint(gz) }));
+function tooMany(limits: ArchiveLimits): ArchiveLimitError {
+  return new ArchiveLimitError(`the archive holds more than ${limits.maxEntries} entries, its limit`
+    + ' (setting bayes.archive.maxEntries); it is not read');
 }
 
-export function readTar(archive: Buffer): TarEntry[] {
+/**
+ * The files of a .tar.gz already in memory; one output buffer sized from the gzip trailer (no
+ * concatenation). zlib stops at the cap (maxOutputLength): a bomb never inflates past it.
+ */
+export function gunzipTar(gz: Uint8Array, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): TarEntry[] {
+  let archive: Buffer;
+  try {
+    archive = gunzipSync(gz, { chunkSize: outputSizeHint(gz, limits), maxOutputLength: Math.max(1, limits.maxBytes) });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) throw tooLarge(limits);
+    throw e;
+  }
+  return readTar(archive, limits);
+}
+
+export function readTar(archive: Buffer, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): TarEntry[] {
   const entries: TarEntry[] = [];
-  new TarParser((entry) => entries.push(entry)).parse(archive, archive.length, true);
+  new TarParser((entry) => entries.push(entry), limits).parse(archive, archive.length, true);
   return entries;
 }
 
@@ -36,12 +65,14 @@ export function readTar(archive: Buffer): TarEntry[] {
  * is out. Files are views into one buffer sized from the gzip trailer, so nothing is copied
  * twice and a view never moves.
  */
-export async function streamTarGz(file: string, onFile: (entry: TarEntry) => void, pace: StreamPace = {}): Promise<void> {
+export async function streamTarGz(
+  gz: Uint8Array, onFile: (entry: TarEntry) => void, pace: StreamPace = {},
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+): Promise<void> {
   const { inflateChunk = 1 << 22, parseTurn = 1 << 19 } = pace;
-  const gz = readFileSync(file);
-  let archive = Buffer.allocUnsafe(outputSizeHint(gz));
+  let archive = Buffer.allocUnsafe(outputSizeHint(gz, limits));
   let length = 0, scheduled = false, ended = false;
-  const parser = new TarParser(onFile);
+  const parser = new TarParser(onFile, limits);
   // zlib inflates one chunk per call from this thread: chunks much larger than the files handed
   // to `onFile` per turn let it run ahead instead of waiting for this thread between chunks.
   const gunzip = createGunzip({ chunkSize: inflateChunk });
@@ -57,8 +88,10 @@ export async function streamTarGz(file: string, onFile: (entry: TarEntry) => voi
     // thread pool idle, so parse on the next turn of the event loop instead.
     const schedule = () => { if (!scheduled) { scheduled = true; setImmediate(pump); } };
     gunzip.on('data', (chunk: Buffer) => {
+      if (length + chunk.length > limits.maxBytes) { gunzip.destroy(); reject(tooLarge(limits)); return; }
       if (length + chunk.length > archive.length) { // a wrong trailer (multi-member, > 4 GiB): grow; old views stay valid
-        const grown = Buffer.allocUnsafe(Math.max(archive.length * 2, length + chunk.length));
+        const size = Math.min(Math.max(archive.length * 2, length + chunk.length), limits.maxBytes);
+        const grown = Buffer.allocUnsafe(size);
         archive.copy(grown, 0, 0, length); archive = grown;
       }
       chunk.copy(archive, length); length += chunk.length;
@@ -77,10 +110,13 @@ export async function streamTarGz(file: string, onFile: (entry: TarEntry) => voi
  */
 export interface StreamPace { inflateChunk?: number; parseTurn?: number }
 
-/** The uncompressed size a gzip file records in its last 4 bytes (mod 2^32), bounded for safety. */
-function outputSizeHint(gz: Uint8Array): number {
+/**
+ * The uncompressed size a gzip file records in its last 4 bytes (mod 2^32), bounded: by the cap,
+ * and by deflate's largest ratio (1032:1), so a forged trailer cannot make us allocate more.
+ */
+function outputSizeHint(gz: Uint8Array, limits: ArchiveLimits): number {
   const n = gz.length, size = n >= 18 ? (gz[n - 4]! | (gz[n - 3]! << 8) | (gz[n - 2]! << 16)) + gz[n - 1]! * 2 ** 24 : 0;
-  return Math.min(Math.max(size, 1 << 16), 1 << 30);
+  return Math.max(1 << 16, Math.min(size, 1 << 30, limits.maxBytes, n * 1032 + 1024));
 }
 
 /** Parses tar headers incrementally: each call goes as far as the bytes available allow. */
@@ -88,7 +124,8 @@ class TarParser {
   private offset = 0;
   private longName: string | undefined;
   private ended = false;
-  constructor(private readonly onFile: (entry: TarEntry) => void) {}
+  private entries = 0;
+  constructor(private readonly onFile: (entry: TarEntry) => void, private readonly limits: ArchiveLimits) {}
 
   /**
    * Emits every file whose bytes lie within archive[0, available); `last`: no more bytes will
@@ -101,6 +138,7 @@ class TarParser {
       const header = archive.subarray(offset, offset + BLOCK);
       if (header[0] === 0 && isZeroBlock(header)) { this.ended = true; break; } // end-of-archive marker (a real header has a name)
       if (!checksumOk(header)) throw new Error(`tar: bad header checksum at byte ${offset}`);
+      if (++this.entries > this.limits.maxEntries) throw tooMany(this.limits);
       const size = octal(header.subarray(124, 136));
       if (offset + BLOCK + size > available) {
         if (last) throw new Error(`tar: the file at byte ${offset} is truncated (${size} bytes announced)`);

@@ -7,7 +7,7 @@ import { trainNaiveBayes, naiveBayesNetwork, type NaiveBayesModel } from '../eng
 import type { Smoothing } from '../engine/estimators/mEstimate.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { CompileError } from '../model/compileError.js';
-import type { HandlerContext } from './handlers/index.js';
+import type { HandlerContext } from './handlerContext.js';
 import { modelData } from './modelInputs.js';
 
 export function classifierDecl(ctx: HandlerContext, name: A.Name): A.ClassifierDecl {

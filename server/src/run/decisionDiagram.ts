@@ -8,9 +8,9 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { variableIndexMap } from '../engine/network.js';
 import type { InfluenceDiagram, UtilityNode } from '../engine/decisions/influenceDiagram.js';
 import { CompileError } from '../model/compileError.js';
-import type { HandlerContext } from './handlers/index.js';
+import type { HandlerContext } from './handlerContext.js';
 import { networkScope, scopedEvidence } from './networkScope.js';
-import type { NamedEvidence } from './runResult.js';
+import type { NamedEvidence } from '../protocol/runResult.js';
 
 export interface DiagramScope {
   id: InfluenceDiagram;

@@ -1,17 +1,18 @@
 /**
  * Runs a checked model: each `learn`, `query` and `expect` statement, in source order, through
- * its registered handler (see `handlers/index.ts`). Statements whose own range holds an error
+ * its handler (the table is `handlers/index.ts`). Statements whose own range holds an error
  * diagnostic are skipped — their problem is already reported — and the rest still run.
  */
 import { allStatements, lineStarts, sliceRange, type BayesFile, type CheckEnvironment, type ExpectStmt, type Range, type Statement, type SymbolTable } from '../language/index.js';
 import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
-import type { ExpectResult, ResultEntry } from './runResult.js';
-import { handlerFor, handlerKey, type HandlerContext, type HandlerOutput, type RunnableStatement } from './handlers/index.js';
-import './handlers/all.js';
-import { networkResults } from './networks.js';
+import type { ExpectResult, ResultEntry } from '../protocol/runResult.js';
+import { handlerKey, type HandlerContext, type HandlerOutput, type HandlerTable, type RunnableStatement } from './handlerContext.js';
+import { HANDLERS } from './handlers/index.js';
+import { networkResults } from './networkResults.js';
 import { comparisonHolds } from './compare.js';
 import { CompileError } from '../model/compileError.js';
 import { EngineError } from '../engine/engineError.js';
+import { CancelledError } from '../engine/cancellation.js';
 
 export interface ExecuteOptions {
   /** The document text: results quote their statement. */
@@ -21,6 +22,8 @@ export interface ExecuteOptions {
   diagnostics: readonly Diagnostic[];
   signal?: AbortSignal;
   onProgress?: (fraction: number, message: string) => void;
+  /** Which handler answers each form (tests put their own in). */
+  handlers?: HandlerTable;
 }
 
 export interface ExecuteOutput {
@@ -42,9 +45,10 @@ export async function executeModel(ast: BayesFile, env: CheckEnvironment, option
       signal: options.signal, onProgress: options.onProgress, shared,
     };
     const comparison = statement.kind === 'expectStatement' ? sliceRange(options.text, starts, statement.comparison.range) : '';
-    const output = await runStatement(context, comparison);
+    const output = await runStatement(context, comparison, options.handlers ?? HANDLERS);
     out.results.push(...output.results);
     report(output.diagnostics);
+    if (output.diagnostics.some((d) => d.code === 'cancelled')) break;
   }
   if (!options.signal?.aborted) {
     const networks = networkResults({ ast, symbols: options.symbols, env, shared }, (range) => sliceRange(options.text, starts, range));
@@ -66,10 +70,10 @@ function isRunnable(s: Statement): s is RunnableStatement {
   return s.kind === 'learn' || s.kind === 'queryStatement' || s.kind === 'expectStatement';
 }
 
-async function runStatement(context: HandlerContext, comparisonText: string): Promise<HandlerOutput> {
+async function runStatement(context: HandlerContext, comparisonText: string, handlers: HandlerTable): Promise<HandlerOutput> {
   const statement = context.statement;
   const key = handlerKey(statement);
-  const handler = handlerFor(key);
+  const handler = handlers[key];
   if (!handler) {
     return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message: `\`${key}\` is not implemented yet`, range: statement.range }] };
   }
@@ -87,6 +91,7 @@ async function runStatement(context: HandlerContext, comparisonText: string): Pr
  * the range it names; anything else is our bug, said as such.
  */
 function failure(e: unknown, key: string, range: Range): Diagnostic {
+  if (e instanceof CancelledError) return { severity: 'warning', code: 'cancelled', message: `cancelled: this \`${key}\` and the statements after it did not run`, range };
   if (e instanceof CompileError) return { severity: 'error', code: 'compile-error', message: e.message, range: e.range ?? range };
   if (e instanceof EngineError) return { severity: 'error', code: 'engine-error', message: e.message, range };
   return { severity: 'error', code: 'internal-error', message: `\`${key}\` failed: ${(e as Error).message}`, range };

@@ -11,7 +11,8 @@ import { DEFAULT_BUDGET, exactPlan, inferenceProblem, type InferenceMethod, type
 import type { BayesianNetwork } from '../engine/network.js';
 import { EngineError } from '../engine/engineError.js';
 import { CompileError } from '../model/compileError.js';
-import type { InferenceInfo } from './runResult.js';
+import type { InferenceInfo } from '../protocol/runResult.js';
+import { DEFAULT_BUDGETS } from '../engine/budget.js';
 
 /** The language's method names; the exact ones all run the junction tree (or elimination). */
 const METHODS: Record<string, InferenceMethod> = {
@@ -27,7 +28,7 @@ export function inferenceOptions(using: A.Name | undefined, options: A.Options |
   }
   for (const entry of options?.entries ?? []) {
     const name = entry.name?.text;
-    if (name === 'samples') out.samples = integerOption(entry, 1);
+    if (name === 'samples') out.samples = sampleCount(entry);
     else if (name === 'seed') out.seed = integerOption(entry, 0);
     else if (name === 'burn_in') out.burnIn = integerOption(entry, 0);
     else if (name === 'budget') {
@@ -39,6 +40,19 @@ export function inferenceOptions(using: A.Name | undefined, options: A.Options |
     }
   }
   return out;
+}
+
+/** A sample count within the budget: `samples: 1e12` would run for days. */
+function sampleCount(entry: A.Arg): number {
+  const samples = integerOption(entry, 1);
+  const limit = DEFAULT_BUDGETS.maxSamples;
+  if (samples > limit) {
+    throw new CompileError(
+      `${samples.toLocaleString('en-US')} samples is over the budget of ${limit.toLocaleString('en-US')} a query`,
+      entry.value.range,
+    );
+  }
+  return samples;
 }
 
 function integerOption(entry: A.Arg, min: number): number {

@@ -11,7 +11,7 @@ import { mutilatedNetwork } from '../engine/inference/intervention.js';
 import { CompileError } from '../model/compileError.js';
 import type { ModelContext } from './modelInputs.js';
 import { stateIndex, variableIndex, type NetworkScope } from './networkScope.js';
-import type { NamedEvidence } from './runResult.js';
+import type { NamedEvidence } from '../protocol/runResult.js';
 
 export interface Intervened {
   scope: NetworkScope;

@@ -15,18 +15,18 @@ import { gradientAscent, type GradientOptions } from '../engine/estimators/gradi
 import { dataLogLikelihood } from '../engine/estimators/expectedCounts.js';
 import { compileNetwork } from '../model/compileNetwork.js';
 import { CompileError } from '../model/compileError.js';
-import type { HandlerContext, HandlerOutput } from './handlers/index.js';
+import type { HandlerContext, HandlerOutput } from './handlerContext.js';
 import { modelData, setLearnedNetwork } from './modelInputs.js';
 import { learnedNetworkData } from './learningResults.js';
 import { declaredPrior } from './tablePriors.js';
 import { LearnOptions } from './learnOptions.js';
-import type { LearnedNetworkResult } from './runResult.js';
+import type { LearnedNetworkResult } from '../protocol/runResult.js';
 
 export const PARAMETER_METHODS = ['counting', 'em', 'gradient'] as const;
 export type ParameterMethod = (typeof PARAMETER_METHODS)[number];
 
 /** Counting, EM or gradient ascent, all reported in EM's result shape (shared with `bayes learn`). */
-export function learnParameters(net: BayesianNetwork, data: CategoricalDataset, method: ParameterMethod, options: GradientOptions): Omit<NetworkEmResult, 'cancelled'> & { cancelled?: boolean } {
+export function learnParameters(net: BayesianNetwork, data: CategoricalDataset, method: ParameterMethod, options: GradientOptions): NetworkEmResult {
   if (method === 'em') return networkEm(net, data, options);
   if (method === 'gradient') return gradientAscent(net, data, options);
   const network = learnCpts(net, data, options.prior);
@@ -57,10 +57,6 @@ export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise
     signal: ctx.signal,
     onProgress: (p) => ctx.onProgress?.(Math.min(1, p.iteration / maxIterations), `${method} on ${name}: iteration ${p.iteration}, log-likelihood ${p.logLikelihood.toFixed(4)}`),
   });
-  if (fit.cancelled) {
-    diagnostics.push({ severity: 'warning', code: 'cancelled', range: s.range, message: `cancelled after ${fit.iterations} iterations; ${name} keeps its declared tables` });
-    return { results: [], diagnostics };
-  }
   setLearnedNetwork(ctx, name, fit.network);
   const result: LearnedNetworkResult = {
     ...learnedNetworkData(method, data.data.rowCount, data.hidden, fit),

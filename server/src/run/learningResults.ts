@@ -6,7 +6,7 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { cardinality, rowAssignment, rowCount } from '../engine/network.js';
 import type { MixtureFit } from '../engine/mixtures/gaussianMixture.js';
 import type { NetworkEmResult } from '../engine/estimators/networkEm.js';
-import type { CptJson, LearnedNetworkResult, MixtureResult, ResultBase } from './runResult.js';
+import type { CptJson, LearnedNetworkResult, MixtureResult, ResultBase } from '../protocol/runResult.js';
 
 export function cptsToJson(net: BayesianNetwork): Record<string, CptJson> {
   const out: Record<string, CptJson> = {};

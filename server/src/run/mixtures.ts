@@ -11,12 +11,12 @@ import { gaussianMixture, kMeansEm, type MixtureFit } from '../engine/mixtures/g
 import type { NumericData } from '../engine/dataset.js';
 import { createRng } from '../engine/random.js';
 import { CompileError } from '../model/compileError.js';
-import type { HandlerContext, HandlerOutput } from './handlers/index.js';
+import type { HandlerContext, HandlerOutput } from './handlerContext.js';
 import { modelNumbers } from './modelInputs.js';
 import { argument, positionalArgument } from './classifiers.js';
 import { mixtureData } from './learningResults.js';
 import { LearnOptions } from './learnOptions.js';
-import type { MixtureResult } from './runResult.js';
+import type { MixtureResult } from '../protocol/runResult.js';
 
 /** Above this many points the result carries a seeded sample of them for the plot. */
 export const PLOTTED_POINTS = 5000;
@@ -70,10 +70,6 @@ export async function learnMixture(ctx: HandlerContext, s: A.LearnStmt): Promise
     onProgress: (i: number, ll: number) => ctx.onProgress?.(Math.min(1, i / maxIterations), `EM on ${s.model.text}: iteration ${i}, log-likelihood ${ll.toFixed(4)}`),
   };
   const fit = orderByMeans(sigma === undefined ? gaussianMixture(x, common) : kMeansEm(x, { ...common, sigma }));
-  if (fit.cancelled) {
-    diagnostics.push({ severity: 'warning', code: 'cancelled', range: s.range, message: `cancelled after ${fit.iterations} iterations; ${s.model.text} is not learnt` });
-    return { results: [], diagnostics };
-  }
   const result: MixtureResult = {
     ...mixtureData(x.names, fit), ...plotted(x, fit, common.seed),
     range: s.range, source: ctx.source, headline: headline(s.model.text, fit),

@@ -11,7 +11,7 @@ import type { NumericData } from '../engine/dataset.js';
 import { compileNetwork } from '../model/compileNetwork.js';
 import { categoricalData, numericData } from '../model/compileData.js';
 import { CompileError } from '../model/compileError.js';
-import type { HandlerContext } from './handlers/index.js';
+import type { HandlerContext } from './handlerContext.js';
 
 /** What compiling the model needs: the checked file, its host, and the run's memo. */
 export type ModelContext = Pick<HandlerContext, 'ast' | 'symbols' | 'env' | 'shared'>;

@@ -1,7 +1,9 @@
 /** Between names (what people and files write) and indices (what the engine computes with). */
 import { variableIndexMap, type BayesianNetwork } from '../engine/network.js';
 import type { Evidence } from '../engine/inference/junctionTree.js';
-import type { NamedEvidence } from './runResult.js';
+import type { NamedEvidence } from '../protocol/runResult.js';
+import { EngineError } from '../engine/engineError.js';
+import { virtualEvidenceNetwork } from '../engine/inference/softEvidence.js';
 
 /** Resolves `VAR=STATE` pairs; the error names the unknown variable or state and what exists. */
 export function resolveEvidence(net: BayesianNetwork, pairs: NamedEvidence): { evidence: Evidence } | { error: string } {
@@ -15,6 +17,32 @@ export function resolveEvidence(net: BayesianNetwork, pairs: NamedEvidence): { e
     evidence.set(v, s);
   }
   return { evidence };
+}
+
+/**
+ * Virtual (`likelihood`) and soft findings by name, each a vector in the variable's state order,
+ * as virtual-evidence nodes on top of `evidence` (engine/inference/softEvidence.ts).
+ */
+export function resolveFindings(
+  net: BayesianNetwork, evidence: Evidence, likelihood: Record<string, number[]>, soft: Record<string, number[]>,
+): { net: BayesianNetwork; evidence: Evidence } | { error: string } {
+  if (Object.keys(likelihood).length === 0 && Object.keys(soft).length === 0) return { net, evidence };
+  const index = variableIndexMap(net);
+  const maps = { likelihoods: new Map<number, number[]>(), soft: new Map<number, number[]>() };
+  for (const [key, pairs] of [['likelihoods', likelihood], ['soft', soft]] as const) {
+    for (const [name, values] of Object.entries(pairs)) {
+      const v = index.get(name);
+      if (v === undefined) return { error: `'${name}' is not a variable of network '${net.name}'` };
+      maps[key].set(v, values);
+    }
+  }
+  try {
+    const virtual = virtualEvidenceNetwork(net, evidence, maps);
+    return { net: virtual.net, evidence: virtual.evidence };
+  } catch (e) {
+    if (e instanceof EngineError) return { error: e.message };
+    throw e;
+  }
 }
 
 /** One distribution per variable as variable → state → number. */

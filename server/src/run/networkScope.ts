@@ -13,10 +13,12 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { variableIndexMap } from '../engine/network.js';
 import type { Evidence } from '../engine/inference/junctionTree.js';
 import { CompileError } from '../model/compileError.js';
-import type { HandlerContext } from './handlers/index.js';
+import { EngineError } from '../engine/engineError.js';
+import { virtualEvidenceNetwork } from '../engine/inference/softEvidence.js';
+import type { HandlerContext } from './handlerContext.js';
 import { modelNetwork, networkKey, type ModelContext } from './modelInputs.js';
 import { classifierNetwork } from './classifiers.js';
-import type { NamedEvidence } from './runResult.js';
+import type { NamedEvidence, NamedFindings } from '../protocol/runResult.js';
 
 export interface NetworkScope {
   net: BayesianNetwork;
@@ -44,13 +46,27 @@ export async function networkScope(ctx: HandlerContext, inName?: A.Name): Promis
 
 /** The default model (no name), a `network { … }` or an imported network. */
 export function declaredScope(ctx: ModelContext, name?: string): NetworkScope {
-  if (name === undefined) return { net: modelNetwork(ctx), observes: observesIn(ctx.ast.statements) };
+  if (name === undefined) {
+    return { net: modelNetwork(ctx), observes: observesIn(ctx.ast.statements).filter((o) => !o.in) };
+  }
   const node = ctx.symbols.globals.get(name)?.node;
   if (node?.kind === 'learn' && !ctx.shared.has(networkKey(name))) {
     throw new CompileError(`'${name}' is the network \`learn structure\` finds: it exists once that statement has run`);
   }
-  const own = node?.kind === 'network' ? (node as A.NetworkDecl).statements : [];
-  return { net: modelNetwork(ctx, name), observes: observesIn(own), name };
+  const own = node?.kind === 'network' ? observesIn((node as A.NetworkDecl).statements).filter((o) => !o.in) : [];
+  // In source order: a later line replaces what an earlier one said of a variable.
+  const observes = [...own, ...observesNaming(ctx.ast.statements, name)].sort(bySource);
+  return { net: modelNetwork(ctx, name), observes, name };
+}
+
+/** `observe … in N` lines anywhere in the file (top level or inside a network), in source order. */
+function observesNaming(statements: A.Statement[], name: string): A.ObserveStmt[] {
+  const all = statements.flatMap((s) => (s.kind === 'network' ? s.statements : [s]));
+  return observesIn(all).filter((o) => o.in?.text === name);
+}
+
+function bySource(a: A.ObserveStmt, b: A.ObserveStmt): number {
+  return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
 }
 
 function observesIn(statements: A.Statement[]): A.ObserveStmt[] {
@@ -68,30 +84,43 @@ function withRange<T>(make: () => T, name: A.Name): T {
 }
 
 export interface ScopedEvidence {
-  /** The scope's network, with replicated nodes when an observation was repeated. */
+  /**
+   * The scope's network, with replicated nodes when an observation was repeated and a
+   * virtual-evidence node `λ(X)` per soft or virtual finding (after the network's own variables).
+   */
   net: BayesianNetwork;
   evidence: Evidence;
   /** The evidence by name (replicas as `X#2`), for results. */
   named: NamedEvidence;
+  /** Soft and virtual findings by name: the numbers as written, and the likelihood in force. */
+  findings?: NamedFindings;
 }
 
+
 /** The values observed per variable, in order; `given` replaces a variable's observations. */
-export function observations(scope: NetworkScope, given: readonly A.Assignment[]): Map<string, { values: string[]; node: A.Assignment }> {
-  const out = new Map<string, { values: string[]; node: A.Assignment }>();
+export function observations(scope: NetworkScope, given: readonly A.Assignment[]): Map<string, Observed> {
+  const out = new Map<string, Observed>();
   for (const observe of scope.observes) {
     for (const item of observe.items) {
+      // A soft or virtual finding replaces what was observed of its variable before, and is replaced.
+      if (item.finding) { out.set(item.variable.text, { values: [], node: item, finding: item.finding }); continue; }
       // `observe Days` (a data set) is evidence for hypothesis posteriors, not for one network query.
       if (!item.value) continue;
       const seen = out.get(item.variable.text);
-      out.set(item.variable.text, { values: [...(seen?.values ?? []), ...valuesOf(item)], node: item });
+      const before = seen?.finding ? [] : seen?.values ?? [];
+      out.set(item.variable.text, { values: [...before, ...valuesOf(item)], node: item });
     }
   }
   for (const item of given) {
+    if (item.finding) { out.set(item.variable.text, { values: [], node: item, finding: item.finding }); continue; }
     if (!item.value) throw new CompileError(`give the observed state: ${item.variable.text} = …`, item.range);
     out.set(item.variable.text, { values: valuesOf(item), node: item });
   }
   return out;
 }
+
+/** What is known of one variable: observed values (hard evidence) or a soft or virtual finding. */
+export interface Observed { values: string[]; node: A.Assignment; finding?: A.Finding }
 
 function valuesOf(item: A.Assignment): string[] {
   const items = item.value?.kind === 'list' ? item.value.items : item.value ? [item.value] : [];
@@ -118,7 +147,64 @@ export function scopedEvidence(ctx: ModelContext, scope: NetworkScope, given: re
       named[name] = value;
     });
   }
-  return { net, evidence, named };
+  const findings = [...observed].filter(([, o]) => o.finding);
+  if (findings.length === 0) return { net, evidence, named };
+  // A query's context can be cancelled (a new edit): the fitting stops with it.
+  const signal = (ctx as { signal?: AbortSignal }).signal;
+  return { ...withFindings(ctx, net, index, evidence, findings, signal), named };
+}
+
+/**
+ * Soft and virtual findings as virtual-evidence nodes (engine/inference/softEvidence.ts). Their
+ * errors (a likelihood of zeros, soft findings that cannot all hold) are reported on a finding.
+ */
+function withFindings(
+  ctx: ModelContext, net: BayesianNetwork, index: Map<string, number>, evidence: Evidence,
+  findings: [string, Observed][], signal?: AbortSignal,
+): { net: BayesianNetwork; evidence: Evidence; findings: NamedFindings } {
+  const likelihoods = new Map<number, Float64Array>();
+  const soft = new Map<number, Float64Array>();
+  const at = new Map<number, A.Finding>();
+  for (const [variable, { node, finding }] of findings) {
+    const v = variableIndex(net, index, variable, node.variable);
+    const states = net.variables[v]!.states;
+    const vector = new Float64Array(states.length);
+    for (const entry of finding!.entries) {
+      vector[stateIndex(net, v, entry.state!.text, entry.state!)] = entry.value.value;
+    }
+    (finding!.likelihood ? likelihoods : soft).set(v, vector);
+    at.set(v, finding!);
+  }
+  // The same findings on the same network (an `observe` line read by every query) are fitted and
+  // compiled once per run; a `learn` that replaced the network makes them new.
+  const vectors = (m: Map<number, Float64Array>) => [...m].map(([v, x]) => [v, [...x]]);
+  const key = `findings:${net.name}:${JSON.stringify([[...evidence], vectors(likelihoods), vectors(soft)])}`;
+  const known = ctx.shared.get(key) as { base: BayesianNetwork; result: ReturnType<typeof withFindings> } | undefined;
+  if (known?.base === net) return known.result;
+  let virtual;
+  try {
+    virtual = virtualEvidenceNetwork(net, evidence, { likelihoods, soft }, signal ? { signal } : {});
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    // The finding the message names, else the last soft one (fitting failed for them together).
+    const named = [...at].find(([v]) => e.message.includes(`'${net.variables[v]!.name}'`));
+    const last = [...at].filter(([v]) => soft.has(v)).pop() ?? [...at].pop()!;
+    throw new CompileError(e.message, (named ?? last)[1].range);
+  }
+  const out: NamedFindings = {};
+  for (const [v, finding] of at) {
+    const states = net.variables[v]!.states;
+    const written = likelihoods.get(v) ?? soft.get(v)!;
+    const lambda = virtual.likelihoods.get(v)!;
+    out[net.variables[v]!.name] = {
+      kind: finding.likelihood ? 'likelihood' : 'soft',
+      values: Object.fromEntries(states.map((s, x) => [s, written[x]!])),
+      likelihood: Object.fromEntries(states.map((s, x) => [s, lambda[x]!])),
+    };
+  }
+  const result = { net: virtual.net, evidence: virtual.evidence, findings: out };
+  ctx.shared.set(key, { base: net, result });
+  return result;
 }
 
 export function variableIndex(net: BayesianNetwork, index: Map<string, number>, name: string, at: A.Name): number {

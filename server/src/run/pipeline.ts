@@ -4,8 +4,9 @@
  */
 import { parseDocument, check, type CheckEnvironment, type ParseResult, type SymbolTable } from '../language/index.js';
 import type { Diagnostic } from '../language/diagnostics.js';
-import { RUN_RESULT_VERSION, type RunResult } from './runResult.js';
+import { RUN_RESULT_VERSION, type RunResult } from '../protocol/runResult.js';
 import { executeModel } from './execute.js';
+import type { HandlerTable } from './handlerContext.js';
 
 export interface CheckedDocument {
   parse: ParseResult;
@@ -24,6 +25,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Progress of long work, 0..1 with a message. */
   onProgress?: (fraction: number, message: string) => void;
+  /** Which handler answers each form (tests put their own in). */
+  handlers?: HandlerTable;
 }
 
 export async function runText(text: string, file: string, env: CheckEnvironment, options: RunOptions = {}): Promise<RunResult> {
@@ -31,6 +34,7 @@ export async function runText(text: string, file: string, env: CheckEnvironment,
   const checked = checkText(text, env);
   const executed = await executeModel(checked.parse.ast, env, {
     text, symbols: checked.symbols, diagnostics: checked.diagnostics, signal: options.signal, onProgress: options.onProgress,
+    handlers: options.handlers,
   });
   return {
     version: RUN_RESULT_VERSION,

@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import type { RunRequest, WorkerMessage } from './worker.js';
-import type { RunResult } from './runResult.js';
+import type { RunResult } from '../protocol/runResult.js';
 
 export type RunOutcome =
   | { status: 'done'; result: RunResult }
@@ -27,6 +27,10 @@ export interface RunJob {
   cancel(): void;
 }
 
+function memoryMessage(memoryMb: number): string {
+  return `the run ran out of memory (limit ${memoryMb} MB, setting bayes.run.memoryMb) and was stopped`;
+}
+
 export function defaultWorkerPath(): string {
   return join(__dirname, 'worker.cjs');
 }
@@ -44,9 +48,16 @@ export function startRunJob(request: RunRequest, options: RunJobOptions): RunJob
     if (settled) return;
     settled = true;
     clearTimeout(timer);
+    clearInterval(watch);
     void worker.terminate();
     settle(o);
   };
+  // The heap limit does not count typed arrays (CPTs, clique tables): watch the process as a whole.
+  const baseline = process.memoryUsage.rss();
+  const watch = setInterval(() => {
+    const grown = (process.memoryUsage.rss() - baseline) / 2 ** 20;
+    if (grown > options.memoryMb) finish({ status: 'failed', reason: 'memory', message: memoryMessage(options.memoryMb) });
+  }, 100);
   const timer = setTimeout(() => finish({
     status: 'failed', reason: 'timeout',
     message: `the run took longer than ${options.timeoutMs / 1000} s and was stopped (setting bayes.run.timeoutSeconds)`,
@@ -61,9 +72,7 @@ export function startRunJob(request: RunRequest, options: RunJobOptions): RunJob
     const memory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
     finish({
       status: 'failed', reason: memory ? 'memory' : 'crash',
-      message: memory
-        ? `the run ran out of memory (limit ${options.memoryMb} MB, setting bayes.run.memoryMb) and was stopped`
-        : `the run crashed: ${e.message}`,
+      message: memory ? memoryMessage(options.memoryMb) : `the run crashed: ${e.message}`,
     });
   });
   worker.on('exit', (code) => finish({ status: 'failed', reason: 'crash', message: `the run crashed (worker exited with code ${code})` }));

@@ -6,11 +6,13 @@
  */
 import type { Connection, WorkDoneProgressServerReporter } from 'vscode-languageserver/node';
 import type { Diagnostic } from '../language/diagnostics.js';
-import { RUN_RESULT_VERSION, type RunResult } from './runResult.js';
+import { RUN_RESULT_VERSION, type RunResult } from '../protocol/runResult.js';
+import type { RunRecord, RunState } from '../protocol/messages.js';
 import { startRunJob, type RunJob, type RunOutcome } from './runJob.js';
 import { RunCache } from './runCache.js';
-import { nodeEnvironment, type NodeEnvironmentOptions } from './nodeEnvironment.js';
-import type { BayesSettings } from './settings.js';
+import { budgetsFor } from '../engine/budget.js';
+import { confinementOf, nodeFiles, type NodeEnvironmentOptions } from '../workspace/files.js';
+import type { BayesSettings } from '../workspace/settings.js';
 import type { CheckedDocument } from './pipeline.js';
 
 /** What a run needs to know about the document, gathered by the session. */
@@ -22,17 +24,6 @@ export interface RunInput {
   checked: CheckedDocument;
 }
 
-export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
-
-/** What the session keeps per document and clients receive as `bayes/runResult`. */
-export interface RunRecord {
-  uri: string;
-  /** The text the run saw: its ranges are valid only while the document still reads so. */
-  text: string;
-  state: Exclude<RunState, 'running' | 'cancelled'>;
-  result: RunResult;
-  cached: boolean;
-}
 
 export interface RunSchedulerHost {
   connection: Connection;
@@ -46,14 +37,21 @@ const PROGRESS_AFTER_MS = 1000;
 
 export class RunScheduler {
   private readonly jobs = new Map<string, RunJob>();
+  /** Counts run requests per document, so a request overtaken while its cache key is computed is dropped. */
+  private readonly generations = new Map<string, number>();
   readonly cache = new RunCache();
 
   constructor(private readonly host: RunSchedulerHost, private readonly workerPath?: string) {}
 
   async run(input: RunInput): Promise<RunState> {
     this.cancel(input.uri);
-    const { documentPath, allowedRoots } = nodeEnvironment(input.envOptions);
-    const key = this.cache.key(input.text, input.checked.parse.ast, documentPath, allowedRoots, JSON.stringify(input.settings));
+    const generation = (this.generations.get(input.uri) ?? 0) + 1;
+    this.generations.set(input.uri, generation);
+    const { documentPath, allowedRoots } = confinementOf(input.envOptions);
+    const key = await this.cache.key(input.text, input.checked.parse.ast, documentPath, allowedRoots,
+      JSON.stringify(input.settings), nodeFiles(input.envOptions));
+    // A newer run (or a cancel) came while the files were stamped: this one is dropped.
+    if (this.generations.get(input.uri) !== generation) return 'cancelled';
     const hit = this.cache.get(key);
     if (hit) {
       this.host.onRunFinished({ uri: input.uri, text: input.text, state: 'done', result: hit, cached: true });
@@ -61,7 +59,7 @@ export class RunScheduler {
     }
     const progress = new DelayedProgress(this.host, () => this.cancel(input.uri));
     const job = startRunJob(
-      { text: input.text, file: input.uri, env: input.envOptions },
+      { text: input.text, file: input.uri, env: input.envOptions, budgets: budgetsFor(input.settings.run.memoryMb) },
       {
         timeoutMs: input.settings.run.timeoutSeconds * 1000,
         memoryMb: input.settings.run.memoryMb,
@@ -94,6 +92,7 @@ export class RunScheduler {
 
   /** Stops the document's run, if one is going (a newer run, a close, or the user). */
   cancel(uri: string): void {
+    this.generations.set(uri, (this.generations.get(uri) ?? 0) + 1);
     const job = this.jobs.get(uri);
     if (!job) return;
     this.jobs.delete(uri);

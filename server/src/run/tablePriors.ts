@@ -7,7 +7,7 @@ import type * as A from '../language/ast.js';
 import type { SymbolTable } from '../language/index.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { Prior } from '../engine/estimators/cptLearning.js';
-import { mEstimatePseudoCounts } from '../engine/estimators/parameterLearning.js';
+import { mEstimatePseudoCounts } from '../engine/estimators/mEstimate.js';
 import { expertPseudoCounts } from '../engine/estimators/betaDistribution.js';
 import { parameterPriors } from '../model/compileNetwork.js';
 import { CompileError } from '../model/compileError.js';

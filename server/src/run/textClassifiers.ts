@@ -11,11 +11,12 @@ import { classifyText, predictTextNaiveBayes, trainTextNaiveBayes, type TextNaiv
 import { allRows } from '../engine/categoricalData.js';
 import type { FitPredict } from '../engine/classifiers/evaluation.js';
 import { newsgroupsFromEntries, type LabelledCorpus } from '../model/corpus.js';
-import { gunzipTar } from '../model/tarArchive.js';
+import { ArchiveLimitError, gunzipTar } from '../model/tarArchive.js';
+import { DEFAULT_FILE_LIMITS } from '../language/environment.js';
 import { readModelBytes } from '../model/files.js';
 import { CompileError } from '../model/compileError.js';
-import type { ClassifyResult } from './runResult.js';
-import type { HandlerContext, HandlerOutput } from './handlers/index.js';
+import type { ClassifyResult } from '../protocol/runResult.js';
+import type { HandlerContext, HandlerOutput } from './handlerContext.js';
 import { argument, classifierDecl, positionalArgument } from './classifiers.js';
 import { memo } from './modelInputs.js';
 
@@ -40,7 +41,18 @@ function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
   if (!/\.(tar\.gz|tgz)$/i.test(decl.source.value)) {
     throw new CompileError('a corpus is read from a .tar.gz archive of <part>-train|test/<class>/<document> files (the 20 Newsgroups layout)', decl.source.range);
   }
-  const corpus = newsgroupsFromEntries(gunzipTar(readModelBytes(decl.source, ctx.env)));
+  const limits = ctx.env.limits ?? DEFAULT_FILE_LIMITS;
+  const archive = { maxBytes: limits.maxArchiveBytes, maxEntries: limits.maxArchiveEntries };
+  let entries;
+  try {
+    entries = gunzipTar(readModelBytes(decl.source, ctx.env), archive);
+  } catch (e) {
+    if (e instanceof ArchiveLimitError) {
+      throw new CompileError(`"${decl.source.value}": ${e.message}`, decl.source.range);
+    }
+    throw e;
+  }
+  const corpus = newsgroupsFromEntries(entries);
   if (corpus.documents.length === 0) throw new CompileError(`"${decl.source.value}" holds no documents under <part>-train/ or <part>-test/ folders`, decl.source.range);
   return { corpus, tokens: tokenizeLatin1Documents(corpus.documents) };
 }

@@ -5,15 +5,18 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { runText } from './pipeline.js';
-import { nodeEnvironment, type NodeEnvironmentOptions } from './nodeEnvironment.js';
-import type { RunResult } from './runResult.js';
+import { nodeEnvironment, type NodeEnvironmentOptions } from '../workspace/files.js';
+import type { RunResult } from '../protocol/runResult.js';
 import { testHook } from './testHooks.js';
+import type { Budgets } from '../engine/budget.js';
 
 export interface RunRequest {
   text: string;
   /** The document URI: the RunResult's `file`. */
   file: string;
   env: NodeEnvironmentOptions;
+  /** The sizes tables are checked against before allocation (from the memory setting). */
+  budgets: Budgets;
 }
 
 export type WorkerMessage =
@@ -26,7 +29,7 @@ const PROGRESS_INTERVAL_MS = 100;
 
 async function handle(request: RunRequest): Promise<WorkerMessage> {
   await testHook(request.text);
-  const env = nodeEnvironment(request.env);
+  const env = { ...nodeEnvironment(request.env), budgets: request.budgets };
   let last = 0;
   const onProgress = (fraction: number, message: string) => {
     const now = Date.now();

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cptsToJson } from '../../../server/src/run/learningResults.js';
-import { RUN_RESULT_VERSION, type NetworkResult, type ResultEntry, type RunResult } from '../../../server/src/run/runResult.js';
+import { RUN_RESULT_VERSION, type NetworkResult, type ResultEntry, type RunResult } from '../../../server/src/protocol/runResult.js';
 import { forwardSample, hideAtRandom } from '../../../server/src/engine/sampling/forwardSampling.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { loadBif } from '../../support/networks.js';

@@ -1,5 +1,6 @@
 /** The client's contributions (commands, settings, snippets), without an editor. */
 import { test } from 'node:test';
+import { DEFAULT_SETTINGS } from '../../../server/src/workspace/settings.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +16,16 @@ test('every contributed command is registered by the client and every palette en
   for (const entry of pkg.contributes.menus.commandPalette) assert.ok(contributed.includes(entry.command) && entry.when);
   assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
   const settings = Object.keys(pkg.contributes.configuration.properties).sort();
-  assert.deepEqual(settings, ['bayes.dataRoots', 'bayes.run.memoryMb', 'bayes.run.timeoutSeconds', 'bayes.runOnSave', 'bayes.trace.server']);
+  assert.deepEqual(settings, [
+    'bayes.archive.maxEntries', 'bayes.archive.maxExpandedMb', 'bayes.dataRoots', 'bayes.maxFileMb',
+    'bayes.run.memoryMb', 'bayes.run.timeoutSeconds', 'bayes.runOnSave', 'bayes.trace.server',
+  ]);
+  // The contributed defaults are the server's.
+  const defaults = (name: string) => pkg.contributes.configuration.properties[`bayes.${name}`].default;
+  assert.equal(defaults('maxFileMb'), DEFAULT_SETTINGS.maxFileMb);
+  assert.equal(defaults('archive.maxExpandedMb'), DEFAULT_SETTINGS.archive.maxExpandedMb);
+  assert.equal(defaults('archive.maxEntries'), DEFAULT_SETTINGS.archive.maxEntries);
+  assert.equal(defaults('run.memoryMb'), DEFAULT_SETTINGS.run.memoryMb);
   const snippets = JSON.parse(readFileSync(join(repoRoot, 'snippets', 'bayes.json'), 'utf8'));
   const prefixes = Object.values(snippets).map((s) => (s as { prefix: string }).prefix);
   for (const form of ['variable', 'hypotheses', 'P', 'network', 'import network', 'data', 'corpus', 'observe', 'learn', 'classifier', 'mixture', 'query posterior', 'expect']) {

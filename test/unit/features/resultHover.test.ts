@@ -12,7 +12,7 @@ import { parseDocument } from '../../../server/src/language/index.js';
 import { hover } from '../../../server/src/features/hover.js';
 import { inlayHints } from '../../../server/src/features/inlayHints.js';
 import { explainEntry } from '../../../server/src/features/resultExplain.js';
-import type { ResultEntry, RunResult } from '../../../server/src/run/runResult.js';
+import type { ResultEntry, RunResult } from '../../../server/src/protocol/runResult.js';
 import { repoRoot } from '../../support/shared.js';
 import { positionOf } from '../../support/edits.js';
 

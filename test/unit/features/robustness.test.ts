@@ -9,8 +9,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ResponseError } from 'vscode-languageserver/node';
 import { checkText } from '../../../server/src/run/pipeline.js';
-import { nodeEnvironment } from '../../../server/src/run/nodeEnvironment.js';
-import { toLspDiagnostic, type ParsedDocument } from '../../../server/src/run/session.js';
+import { nodeEnvironment } from '../../../server/src/workspace/files.js';
+import { toLspDiagnostic } from '../../../server/src/session.js';
+import type { ParsedDocument } from '../../../server/src/workspace/documents.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { hover } from '../../../server/src/features/hover.js';
 import { completion } from '../../../server/src/features/completion.js';
@@ -40,7 +41,7 @@ function variants(text: string, seed: number): string[] {
   return out;
 }
 
-function exercise(text: string): void {
+function exercise(text: string, pending: Promise<unknown>[]): void {
   const checked = checkText(text, nodeEnvironment({ workspaceRoot: repoRoot }));
   const ast = checked.parse.ast;
   const doc = { document: { uri, version: 1 }, version: 1, text, parse: checked.parse } as unknown as ParsedDocument;
@@ -64,16 +65,18 @@ function exercise(text: string): void {
       } catch (e) {
         if (!(e instanceof ResponseError)) throw e;
       }
-      codeActions(doc, { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics } }, { trusted: false });
+      pending.push(codeActions(doc, { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics } }, { trusted: false }));
     }
   }
 }
 
-test('every feature survives truncated and damaged versions of every example', () => {
+test('every feature survives truncated and damaged versions of every example', async () => {
   let n = 0;
+  const pending: Promise<unknown>[] = [];
   for (const [i, file] of readdirSync(examples).filter((f) => f.endsWith('.bayes')).entries()) {
     for (const text of variants(readFileSync(join(examples, file), 'utf8'), i + 1)) {
-      assert.doesNotThrow(() => exercise(text), `${file}, variant ${n}`);
+      assert.doesNotThrow(() => exercise(text, pending), `${file}, variant ${n}`);
+      await assert.doesNotReject(Promise.all(pending.splice(0)), `${file}, variant ${n}: code actions`);
       n++;
     }
   }

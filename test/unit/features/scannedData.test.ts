@@ -14,7 +14,7 @@ import type * as A from '../../../server/src/language/index.js';
 import { documentRange, fullParse, parseDocument, reparse, ScannedRow } from '../../../server/src/language/index.js';
 import { parseRegion } from '../../../server/src/language/parse.js';
 import { tokenize, Identifier, NumberLit, StringLit } from '../../../server/src/language/tokens.js';
-import { nameIndex } from '../../../server/src/features/nameResolution.js';
+import { nameIndex } from '../../../server/src/language/index.js';
 import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from '../../../server/src/features/semanticTokens.js';
 import { references } from '../../../server/src/features/navigation.js';
 import { rename } from '../../../server/src/features/rename.js';

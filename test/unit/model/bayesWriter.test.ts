@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeBayesNetwork } from '../../../server/src/model/bayesWriter.js';
 import { checkText } from '../../../server/src/run/pipeline.js';
-import { nodeEnvironment } from '../../../server/src/run/nodeEnvironment.js';
+import { nodeEnvironment } from '../../../server/src/workspace/files.js';
 import { loadBif } from '../../support/networks.js';
 import { NO_SHARED, repoRoot, sharedFile } from '../../support/shared.js';
 import { readBif } from '../../../server/src/model/bif.js';

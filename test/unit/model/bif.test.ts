@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { readBif, writeBif } from '../../../server/src/model/bif.js';
 import { topologicalOrder, type BayesianNetwork } from '../../../server/src/engine/network.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
+import { budgetsFor } from '../../../server/src/engine/budget.js';
 
 function read(text: string): BayesianNetwork {
   const r = readBif(text);
@@ -105,4 +106,27 @@ test('errors name the problem and the line', () => {
     assert.match(r.error.message, message);
     assert.equal(r.error.line, line, r.error.message);
   }
+});
+
+test('a BIF table larger than the budget is refused at its line, before it is allocated', () => {
+  // 30 parents of 10 states: 2 × 10^30 entries declared in 5 KB.
+  const parents = Array.from({ length: 30 }, (_, i) => `P${i}`);
+  const text = [
+    'network huge {}',
+    ...parents.map((p) => `variable ${p} { type discrete [ 10 ] { ${Array.from({ length: 10 }, (_, j) => `s${j}`).join(', ')} }; }`),
+    'variable C { type discrete [ 2 ] { a, b }; }',
+    ...parents.map((p) => `probability ( ${p} ) { table ${Array(10).fill('0.1').join(', ')}; }`),
+    `probability ( C | ${parents.join(', ')} ) { default 0.5, 0.5; }`,
+  ].join('\n');
+  const before = process.memoryUsage.rss();
+  const r = readBif(text);
+  assert.ok('error' in r);
+  assert.equal(r.error.line, 63);
+  assert.match(r.error.message, /the table of 'C' needs more than 10\^308 entries|the table of 'C' needs 2\.00 × 10\^30 entries, over the budget of 16,777,216/);
+  assert.ok(process.memoryUsage.rss() - before < 64 * 2 ** 20);
+  // Within a smaller budget, a table of 2 × 10^3 entries is refused too.
+  const small = readBif(text.replace(/probability \( C \|[^\n]*/, 'probability ( C | P0, P1, P2 ) { default 0.5, 0.5; }'), {
+    ...budgetsFor(1), maxTableEntries: 1000,
+  });
+  assert.ok('error' in small && /needs 2,000 entries, over the budget of 1,000/.test(small.error.message));
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkText } from '../../../server/src/run/pipeline.js';
-import { nodeEnvironment } from '../../../server/src/run/nodeEnvironment.js';
+import { nodeEnvironment } from '../../../server/src/workspace/files.js';
 import { compileNetwork, CompileError } from '../../../server/src/model/compileNetwork.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import { repoRoot } from '../../support/shared.js';

@@ -6,6 +6,7 @@ import { readBif } from '../../../server/src/model/bif.js';
 import { alignToNetwork, groupRows } from '../../../server/src/engine/dataset.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
 import { createRng } from '../../../server/src/engine/random.js';
+import { commandLineFiles } from '../../../server/src/workspace/files.js';
 
 test('a CSV header names the variables; ? and empty cells are missing (-1); states index by first appearance', async () => {
   const d = await readDiscreteText('Outlook,Wind,"Play Tennis"\nSunny,Weak,No\r\n"Rain",?,Yes\nSunny,,Yes\n');
@@ -72,7 +73,7 @@ test('alarm-em records.dat (space separated, quoted, no header) reads in network
   if (!dat || !bif) return t.skip(NO_SHARED);
   const r = readBif(readFileSync(bif, 'utf8'));
   if ('error' in r) assert.fail(r.error.message);
-  const d = await readDiscreteFile(dat, { delimiter: ' ', columns: r.network.variables });
+  const d = await readDiscreteFile(commandLineFiles(), dat, { delimiter: ' ', columns: r.network.variables });
   assert.equal(d.rowCount, 11100);
   assert.equal(d.columns.length, 37);
   let missing = 0;

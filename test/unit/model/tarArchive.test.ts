@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { readTar, readTarGz, streamTarGz, type TarEntry } from '../../../server/src/model/tarArchive.js';
+import { ArchiveLimitError, gunzipTar, readTar, streamTarGz, type TarEntry } from '../../../server/src/model/tarArchive.js';
+import { archiveBomb, manyEntries } from '../../support/hostileFiles.js';
 
 /** One ustar header + data blocks, checksum computed as tar does (checksum field read as spaces). */
 function tarEntry(name: string, data: Buffer, type = '0'): Buffer {
@@ -72,19 +73,40 @@ test('tar.gz streamed: the same files as the whole-buffer reader, in archive ord
     // By default in one zlib chunk; then in many small ones, files handed over a few per turn.
     for (const pace of [{}, { inflateChunk: 1 << 16, parseTurn: 1 << 10 }]) {
       const streamed: TarEntry[] = [];
-      await streamTarGz(file, (entry) => streamed.push(entry), pace);
+      await streamTarGz(readFileSync(file), (entry) => streamed.push(entry), pace);
       assert.deepEqual(summary(streamed), expected);
     }
-    assert.deepEqual(summary(readTarGz(file)), expected);
+    assert.deepEqual(summary(gunzipTar(readFileSync(file))), expected);
     const corrupt = Buffer.from(archive);
     corrupt[512 * 9] ^= 1; // the header of a/big.bin
     writeFileSync(file, gzipSync(corrupt));
-    await assert.rejects(streamTarGz(file, () => {}, { inflateChunk: 1 << 16 }), /bad header checksum/, "checksum");
+    await assert.rejects(streamTarGz(readFileSync(file), () => {}, { inflateChunk: 1 << 16 }), /bad header checksum/, "checksum");
     const gz = gzipSync(archive);
     writeFileSync(file, gz.subarray(0, gz.length >> 1));
-    await assert.rejects(streamTarGz(file, () => {}), /unexpected end of file/, "truncated gz");
-    await assert.rejects(streamTarGz(file, () => { throw new Error('caller failed'); }), /caller failed|unexpected end/);
+    await assert.rejects(streamTarGz(readFileSync(file), () => {}), /unexpected end of file/, "truncated gz");
+    await assert.rejects(streamTarGz(readFileSync(file), () => { throw new Error('caller failed'); }), /caller failed|unexpected end/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('archive bombs: refused at the expanded-bytes cap while inflating, whole or streamed; entry count capped', async () => {
+  const bomb = archiveBomb(2048); // 2 MB that expand to 2 GiB
+  assert.ok(bomb.length < 2_500_000);
+  const before = process.resourceUsage().maxRSS * 1024;
+  const t0 = performance.now();
+  assert.throws(() => gunzipTar(bomb), (e) => e instanceof ArchiveLimitError && /more than 256 MB.*bayes\.archive\.maxExpandedMb/.test(e.message));
+  await assert.rejects(streamTarGz(bomb, () => {}), (e) => e instanceof ArchiveLimitError && /more than 256 MB/.test(e.message));
+  assert.ok(performance.now() - t0 < 10_000, 'refused within seconds');
+  // Never inflated past the cap (256 MB, once whole and once streamed): the peak grew by far less than 2 GiB.
+  const grown = process.resourceUsage().maxRSS * 1024 - before;
+  assert.ok(grown < 700 * 2 ** 20, `the peak memory grew by ${(grown / 2 ** 20).toFixed(0)} MB`);
+  // A small cap refuses early; the same archive fits a larger one.
+  assert.throws(() => gunzipTar(archiveBomb(3), { maxBytes: 2 << 20, maxEntries: 10 }), /more than 2 MB/);
+  assert.equal(gunzipTar(archiveBomb(3), { maxBytes: 4 << 20, maxEntries: 10 }).length, 1);
+  // Entries: 2,000 empty posts under a cap of 1,000.
+  const many = manyEntries(2000);
+  assert.throws(() => gunzipTar(many, { maxBytes: 1 << 30, maxEntries: 1000 }), /more than 1000 entries.*bayes\.archive\.maxEntries/);
+  await assert.rejects(streamTarGz(many, () => {}, {}, { maxBytes: 1 << 30, maxEntries: 1000 }), /more than 1000 entries/);
+  assert.equal(gunzipTar(many, { maxBytes: 1 << 30, maxEntries: 2000 }).length, 2000);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResultEntry, PosteriorResult } from '../../../server/src/run/runResult.js';
+import type { ResultEntry, PosteriorResult } from '../../../server/src/protocol/runResult.js';
 import { posterior } from '../../../server/src/engine/hypotheses/bayesTheorem.js';
 import { conceptExamples } from '../../../server/src/engine/hypotheses/conjunctiveHypotheses.js';
 import { conceptPosterior } from '../../../server/src/engine/hypotheses/versionSpace.js';

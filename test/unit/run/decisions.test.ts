@@ -1,7 +1,7 @@
 /** Influence diagrams, interventions and canonical tables through the whole pipeline. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RunResult } from '../../../server/src/run/runResult.js';
+import type { RunResult } from '../../../server/src/protocol/runResult.js';
 import { assertNoErrors, example, expectations, networkOf, resultsOf, run } from './networkHelpers.js';
 
 function errors(result: RunResult, code?: string) {
@@ -157,7 +157,7 @@ expect P(Pain = mild | Cause = none) ≈ 0.1 ± 1e-12
 });
 
 test('BIF export writes the expanded noisy-OR table; numbers that do not fit leave it unknown, not a crash', async () => {
-  const { exportBif } = await import('../../../server/src/features/networks.js');
+  const { exportBif } = await import('../../../server/src/features/networkRequests.js');
   const { parseDocument } = await import('../../../server/src/language/index.js');
   const { readBif } = await import('../../../server/src/model/bif.js');
   const { noisyOrTable } = await import('../../../server/src/engine/factors/canonicalModels.js');

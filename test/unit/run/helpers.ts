@@ -2,16 +2,18 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { HandlerTable } from '../../../server/src/run/handlerContext.js';
 import { runText } from '../../../server/src/run/pipeline.js';
-import { nodeEnvironment } from '../../../server/src/run/nodeEnvironment.js';
-import type { ResultEntry, RunResult } from '../../../server/src/run/runResult.js';
+import { nodeEnvironment } from '../../../server/src/workspace/files.js';
+import type { ResultEntry, RunResult } from '../../../server/src/protocol/runResult.js';
 import { repoRoot, sharedData } from '../../support/shared.js';
 import { close as closeWithin } from '../../support/close.js';
 
 /** Runs `text` as if it were examples/inline.bayes, with ../shared/data as a data root. */
-export function run(text: string, file = 'inline.bayes'): Promise<RunResult> {
+export function run(text: string, file = 'inline.bayes', handlers?: HandlerTable): Promise<RunResult> {
   const documentPath = join(repoRoot, 'examples', file);
-  return runText(text, documentPath, nodeEnvironment({ documentPath, workspaceRoot: repoRoot, dataRoots: [sharedData] }));
+  const env = nodeEnvironment({ documentPath, workspaceRoot: repoRoot, dataRoots: [sharedData] });
+  return runText(text, documentPath, env, { handlers });
 }
 
 export function runExample(name: string): Promise<RunResult> {

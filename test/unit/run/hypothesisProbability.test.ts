@@ -2,25 +2,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type * as A from '../../../server/src/language/ast.js';
-import { handlerFor, registerHandler, unregisterHandler } from '../../../server/src/run/handlers/index.js';
+import { HANDLERS } from '../../../server/src/run/handlers/index.js';
 import { generatedHypothesisProbability } from '../../../server/src/run/learning/hypothesisProbability.js';
 import { close, errors, resultAt, run, verdicts } from './helpers.js';
 import { repoRoot } from '../../support/shared.js';
 
 /** Runs `text` with a `query probability` handler that asks generatedHypothesisProbability, as the network handler must. */
 async function withDelegate(text: string) {
-  const saved = handlerFor('query probability');
-  unregisterHandler('query probability');
-  registerHandler('query probability', async (ctx) => {
-    const query = (ctx.statement.kind === 'learn' ? undefined : ctx.statement.query) as A.ProbabilityQuery;
-    return (await generatedHypothesisProbability(ctx, query)) ?? { results: [], diagnostics: [] };
+  return run(text, 'inline.bayes', {
+    ...HANDLERS,
+    'query probability': async (ctx) => {
+      const query = (ctx.statement.kind === 'learn' ? undefined : ctx.statement.query) as A.ProbabilityQuery;
+      return (await generatedHypothesisProbability(ctx, query)) ?? { results: [], diagnostics: [] };
+    },
   });
-  try {
-    return await run(text);
-  } finally {
-    unregisterHandler('query probability');
-    if (saved) registerHandler('query probability', saved);
-  }
 }
 
 const enjoy = readFileSync(`${repoRoot}/examples/enjoysport.bayes`, 'utf8');

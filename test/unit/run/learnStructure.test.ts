@@ -12,6 +12,7 @@ import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import { readDiscreteFile } from '../../../server/src/model/dataTable.js';
 import { cptsToJson } from '../../../server/src/run/learningResults.js';
 import { entries, problems, run } from './learningHelpers.js';
+import { commandLineFiles } from '../../../server/src/workspace/files.js';
 
 const twins = `data D {
   A, B
@@ -65,7 +66,7 @@ test('sampled sprinkler data: the same arcs, score and counted CPTs as the engin
   const dir = mkdtempSync(join(tmpdir(), 'bayes-structure-'));
   const rows = Array.from({ length: sample.rowCount }, (_, r) => sample.columns.map((c, v) => net.variables[v]!.states[c[r]!]).join(','));
   writeFileSync(join(dir, 'days.csv'), 'Rain,Sprinkler,Wet\n' + rows.join('\n') + '\n');
-  const data = await readDiscreteFile(join(dir, 'days.csv'));
+  const data = await readDiscreteFile(commandLineFiles(), join(dir, 'days.csv'));
   const model = 'data Days from "days.csv"\nlearn structure K from Days by k2 { order: [Rain, Sprinkler, Wet], max_parents: 2 }\nlearn structure H from Days by hillclimb { score: bdeu }\n' +
     'learn structure T from Days by tabu { tabu: 5, patience: 4, restarts: 2, perturb: 1, seed: 9 }\n';
   const result = await run(model, { dir });

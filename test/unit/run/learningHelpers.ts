@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runText, type RunOptions } from '../../../server/src/run/pipeline.js';
-import { nodeEnvironment } from '../../../server/src/run/nodeEnvironment.js';
-import type { ResultEntry, RunResult } from '../../../server/src/run/runResult.js';
+import { nodeEnvironment } from '../../../server/src/workspace/files.js';
+import type { ResultEntry, RunResult } from '../../../server/src/protocol/runResult.js';
 import { repoRoot, sharedData } from '../../support/shared.js';
 
 /** Runs `text` as if it were examples/model.bayes (the data root beside the repository allowed), or a file in `dir`. */

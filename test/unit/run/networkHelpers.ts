@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkText, runText } from '../../../server/src/run/pipeline.js';
-import { nodeEnvironment } from '../../../server/src/run/nodeEnvironment.js';
+import { nodeEnvironment } from '../../../server/src/workspace/files.js';
 import { compileNetwork } from '../../../server/src/model/compileNetwork.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
-import type { ExpectResult, ResultEntry, RunResult } from '../../../server/src/run/runResult.js';
+import type { ExpectResult, ResultEntry, RunResult } from '../../../server/src/protocol/runResult.js';
 import { repoRoot, sharedData } from '../../support/shared.js';
 
 /** A model as if saved in examples/, which may read ../shared/data. */

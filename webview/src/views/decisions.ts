@@ -1,7 +1,7 @@
 /** Influence diagrams and interventions: decision rules, expected utilities, EVPI, causal effects. */
 import type {
   CausalEffectResult, DecisionRuleJson, ExpectedUtilityResult, PolicyResult, ValueOfInformationResult,
-} from '../../../server/src/run/runResult.js';
+} from '../../../server/src/protocol/runResult.js';
 import { h } from '../dom.js';
 import { dataTable } from '../table.js';
 

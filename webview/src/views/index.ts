@@ -1,5 +1,5 @@
 /** One renderer per result kind; a kind added to ResultEntry without one is shown as a table of its fields. */
-import type { ExpectResult, ResultBase, ResultEntry } from '../../../server/src/run/runResult.js';
+import type { ExpectResult, ResultBase, ResultEntry } from '../../../server/src/protocol/runResult.js';
 import { dataTable } from '../table.js';
 import { h } from '../dom.js';
 import { num } from '../format.js';

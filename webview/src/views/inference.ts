@@ -1,5 +1,5 @@
 /** Answers of queries on belief networks: marginals, P(X | e), MPE, sensitivity, d-separation. */
-import type { IndependenceResult, MarginalsResult, MpeResultEntry, ProbabilityResult, SensitivityResult } from '../../../server/src/run/runResult.js';
+import type { IndependenceResult, MarginalsResult, MpeResultEntry, ProbabilityResult, SensitivityResult } from '../../../server/src/protocol/runResult.js';
 import { atLine, barChart } from '../charts.js';
 import { h } from '../dom.js';
 import { dataTable } from '../table.js';

@@ -1,5 +1,5 @@
 /** Learning results: EM traces, mixtures, naive Bayes classes, evaluations, learned structures, regressions. */
-import type { ClassifyResult, EvaluationResult, LearnedNetworkResult, LearningCurveResult, LeastSquaresResult, LogisticResult, MixtureResult, StructureResultEntry } from '../../../server/src/run/runResult.js';
+import type { ClassifyResult, EvaluationResult, LearnedNetworkResult, LearningCurveResult, LeastSquaresResult, LogisticResult, MixtureResult, StructureResultEntry } from '../../../server/src/protocol/runResult.js';
 import { atLine, barChart, lineChart } from '../charts.js';
 import { h } from '../dom.js';
 import { num, prob } from '../format.js';

@@ -1,5 +1,5 @@
 /** Minimum description length (Mitchell §6.6, Poole §10.2.4): L(h) + L(D|h) stacked per hypothesis. */
-import type { MdlResult, TreeScoresResult } from '../../../server/src/run/runResult.js';
+import type { MdlResult, TreeScoresResult } from '../../../server/src/protocol/runResult.js';
 import { atLine, stackedBars } from '../charts.js';
 import { h } from '../dom.js';
 import { dataTable } from '../table.js';

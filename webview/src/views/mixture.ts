@@ -3,7 +3,7 @@
  * component density and their sum; 2-D, the points coloured by their most responsible component
  * under each component's mean with its 1σ and 2σ ellipses. Without `points`, the fit alone.
  */
-import type { MixtureResult } from '../../../server/src/run/runResult.js';
+import type { MixtureResult } from '../../../server/src/protocol/runResult.js';
 import { atLine, axes, extent, figure, polyline } from '../charts.js';
 import { svg } from '../dom.js';
 

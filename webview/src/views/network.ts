@@ -1,5 +1,5 @@
 /** Belief networks: the DAG with each variable's posterior marginal, evidence marked, the CPT on hover. */
-import type { CptJson, NetworkResult } from '../../../server/src/run/runResult.js';
+import type { CptJson, NetworkResult } from '../../../server/src/protocol/runResult.js';
 import { h } from '../dom.js';
 import { prob } from '../format.js';
 import { graphView, type GraphNode } from '../graph.js';

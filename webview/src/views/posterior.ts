@@ -1,5 +1,5 @@
 /** Bayesian learning over hypothesis spaces (Mitchell §6.2–6.9): priors, posteriors, MAP/ML, version spaces. */
-import type { GibbsResultEntry, LikelihoodResult, OptimalResult, ParameterResult, PosteriorResult, VersionSpaceResult } from '../../../server/src/run/runResult.js';
+import type { GibbsResultEntry, LikelihoodResult, OptimalResult, ParameterResult, PosteriorResult, VersionSpaceResult } from '../../../server/src/protocol/runResult.js';
 import { atLine, barChart, lineChart } from '../charts.js';
 import { h } from '../dom.js';
 import { prob } from '../format.js';

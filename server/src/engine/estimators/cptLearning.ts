@@ -12,7 +12,7 @@
 import type { BayesianNetwork } from '../network.js';
 import { cardinality, rowCount } from '../network.js';
 import type { CategoricalDataset } from '../categoricalData.js';
-import { mEstimatePseudoCounts } from './parameterLearning.js';
+import { mEstimatePseudoCounts } from './mEstimate.js';
 import { EngineError } from '../engineError.js';
 import { stridesOf, tableSize } from '../factors/factor.js';
 

@@ -11,10 +11,11 @@
  */
 import { EngineError } from '../engineError.js';
 import type { BayesianNetwork } from '../network.js';
-import { JunctionTree, type CancelSignal } from '../inference/junctionTree.js';
+import { JunctionTree } from '../inference/junctionTree.js';
 import { groupRows } from '../dataset.js';
 import type { CategoricalDataset } from '../categoricalData.js';
 import { familyStrides } from './cptLearning.js';
+import { type CancelSignal } from '../cancellation.js';
 
 export interface ExpectedCounts {
   /** counts[v] in v's CPT layout. */

@@ -12,6 +12,17 @@ export function mEstimate(nc: number, n: number, p: number, m: number): number {
   return (nc + m * p) / (n + m);
 }
 
+/**
+ * The m-estimate as a prior (eq. 6.22): pseudo-counts m p_i for each of k values, p uniform by
+ * default. Added to the counts n_i, their normalised sum is `mEstimate(n_i, n, p_i, m)` for every i.
+ */
+export function mEstimatePseudoCounts(k: number, m: number, p?: readonly number[]): number[] {
+  if (!(m > 0)) throw new EngineError(`m must be positive to act as a prior, got ${m}`);
+  const prior = p ?? new Array<number>(k).fill(1 / k);
+  if (prior.length !== k) throw new EngineError(`${prior.length} prior estimates for ${k} values`);
+  return prior.map((pi) => m * pi);
+}
+
 export function laplaceEstimate(nc: number, n: number, k: number): number {
   return mEstimate(nc, n, 1 / k, k);
 }

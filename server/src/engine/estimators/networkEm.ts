@@ -12,7 +12,7 @@ import type { CategoricalDataset } from '../categoricalData.js';
 import { ExpectationStep } from './expectedCounts.js';
 import { NO_PRIOR, normaliseRows, statePseudoCounts, withTables, type Prior } from './cptLearning.js';
 import { createRng, type Rng } from '../random.js';
-import { CancelledError, type CancelSignal } from '../inference/junctionTree.js';
+import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 
 export interface EmProgress { restart: number; iteration: number; logLikelihood: number }
 
@@ -47,7 +47,6 @@ export interface NetworkEmResult {
   trace: number[];
   iterations: number;
   converged: boolean;
-  cancelled: boolean;
   runs: LearnRun[];
   /** Distinct record patterns: the E-step ran once per pattern per iteration. */
   patterns: number;
@@ -109,7 +108,6 @@ export function climbWithRestarts(net: BayesianNetwork, data: CategoricalDataset
     const run = climb(net, estep, start, r, options, stepper());
     runs.push({ restart: r, logLikelihood: run.logLikelihood, iterations: run.iterations, converged: run.converged });
     if (!best || run.logLikelihood > best.logLikelihood) best = { ...run, restart: r };
-    if (run.cancelled) break;
   }
   const { tables, restart: _, ...result } = best!;
   return { ...result, network: withTables(net, (v) => tables[v]!), runs, patterns: estep.patterns };
@@ -121,16 +119,6 @@ interface ClimbResult {
   trace: number[];
   iterations: number;
   converged: boolean;
-  cancelled: boolean;
-}
-
-function runOrCancel(estep: ExpectationStep, tables: Float64Array[], signal?: CancelSignal) {
-  try {
-    return estep.run(tables, signal);
-  } catch (e) {
-    if (e instanceof CancelledError) return undefined;
-    throw e;
-  }
 }
 
 function climb(net: BayesianNetwork, estep: ExpectationStep, start: Float64Array[], restart: number, options: NetworkEmOptions, stepper: Stepper): ClimbResult {
@@ -139,16 +127,14 @@ function climb(net: BayesianNetwork, estep: ExpectationStep, start: Float64Array
   const tolerance = options.tolerance ?? 1e-6;
   const objective = (t: Float64Array[], ll: number) => ll + logPrior(net, t, prior);
   let tables = start;
-  let current = runOrCancel(estep, tables, options.signal);
-  if (!current) return { tables, logLikelihood: -Infinity, trace: [], iterations: 0, converged: false, cancelled: true };
+  let current = estep.run(tables, options.signal);
   let score = objective(tables, current.logLikelihood);
   const trace = [current.logLikelihood];
-  let iterations = 0, converged = false, cancelled = false;
+  let iterations = 0, converged = false;
   while (iterations < maxIterations) {
-    if (options.signal?.aborted) { cancelled = true; break; }
+    throwIfCancelled(options.signal);
     const candidate = stepper.next(net, tables, current.counts, prior);
-    const step = runOrCancel(estep, candidate, options.signal);
-    if (!step) { cancelled = true; break; }
+    const step = estep.run(candidate, options.signal);
     const next = objective(candidate, step.logLikelihood);
     if (next < score - 1e-9 * Math.abs(score)) {
       if (stepper.shrink?.()) continue;
@@ -161,5 +147,5 @@ function climb(net: BayesianNetwork, estep: ExpectationStep, start: Float64Array
     options.onProgress?.({ restart, iteration: iterations, logLikelihood: step.logLikelihood });
     if (gain / estep.rows < tolerance && (stepper.settled?.() ?? true)) { converged = true; break; }
   }
-  return { tables, logLikelihood: current.logLikelihood, trace, iterations, converged, cancelled };
+  return { tables, logLikelihood: current.logLikelihood, trace, iterations, converged };
 }

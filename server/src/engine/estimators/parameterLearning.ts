@@ -43,11 +43,3 @@ export function parameterPosterior(values: readonly string[], prior: readonly nu
   }
   return summary;
 }
-
-/** Pseudo-counts of an m-estimate (eq. 6.22): m p_i for each value; p defaults to uniform. */
-export function mEstimatePseudoCounts(k: number, m: number, p?: readonly number[]): number[] {
-  if (!(m > 0)) throw new EngineError(`m must be positive to act as a prior, got ${m}`);
-  const prior = p ?? new Array<number>(k).fill(1 / k);
-  if (prior.length !== k) throw new EngineError(`${prior.length} prior estimates for ${k} values`);
-  return prior.map((pi) => m * pi);
-}

@@ -48,17 +48,6 @@ export function bitsOfLogProbability(lnP: number): number {
 }
 
 /**
- * Mitchell's code for a classifier's data: the examples it classifies correctly cost nothing
- * (the receiver can compute them); each misclassified one costs log2 m bits to say which of the
- * m examples it is and log2 k bits for its correct class among k.
- */
-export function exceptionBits(misclassified: number, examples: number, classes: number): number {
-  if (!(misclassified >= 0 && misclassified <= examples)) throw new EngineError(`${misclassified} misclassified of ${examples} examples`);
-  if (misclassified === 0) return 0;
-  return misclassified * (Math.log2(examples) + Math.log2(classes));
-}
-
-/**
  * The Bayesian information criterion in bits, as Poole §10.2.4 writes it:
  *   BIC(t) = −log2 P(E|t) + |t| log2 |E|
  * with |t| the number of free parameters and |E| the number of examples (each parameter costs

@@ -14,19 +14,14 @@
 import type { BayesianNetwork } from '../network.js';
 import { bestEliminationOrder, cardinalities, moralGraph, type EliminationOrder } from './eliminationOrder.js';
 import { indexMap, normalized, projectOnto, tableSize, zeroOtherStates, type Factor } from '../factors/factor.js';
+import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
+import { DEFAULT_BUDGETS, requireWithin } from '../budget.js';
 
 /** Observed variables: variable index → state index. */
 export type Evidence = ReadonlyMap<number, number>;
 
-/** Cooperative cancellation: long loops check `aborted` and stop. */
-export interface CancelSignal { readonly aborted: boolean }
-
 export class ImpossibleEvidenceError extends Error {
   constructor() { super('evidence has probability 0'); }
-}
-
-export class CancelledError extends Error {
-  constructor() { super('cancelled'); }
 }
 
 interface Clique {
@@ -112,6 +107,8 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
 export interface JunctionTreeOptions {
   /** A precomputed triangulation (e.g. from a cost check); default: the best greedy order. */
   order?: EliminationOrder;
+  /** Largest total of clique entries to allocate (default: DEFAULT_BUDGETS.maxTotalEntries). */
+  maxEntries?: number;
 }
 
 /** Cliques up to this many entries keep their family index maps between calls. */
@@ -202,7 +199,9 @@ export class JunctionTree {
 
   /** Triangulates and compiles `net`. Unknown (NaN) CPT entries make every result NaN. */
   static compile(net: BayesianNetwork, options: JunctionTreeOptions = {}): JunctionTree {
-    return new JunctionTree(net, options.order ?? junctionTreeOrder(net));
+    const order = options.order ?? junctionTreeOrder(net);
+    requireWithin('the junction tree', order.totalSize, options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries, 'clique entries');
+    return new JunctionTree(net, order);
   }
 
   setEvidence(evidence: Evidence): void {
@@ -224,12 +223,12 @@ export class JunctionTree {
     }
     this.logZ = 0;
     for (const c of this.schedule) {
-      if (signal?.aborted) throw new CancelledError();
+      throwIfCancelled(signal);
       this.collect(c);
     }
     for (const r of this.roots) this.logZ += Math.log(this.normalizeClique(r));
     for (let i = this.schedule.length - 1; i >= 0 && this.logZ > -Infinity; i--) {
-      if (signal?.aborted) throw new CancelledError();
+      throwIfCancelled(signal);
       this.distribute(this.schedule[i]!);
     }
     this.propagated = true;

@@ -4,13 +4,14 @@
  * ruled exact inference out (the glue turns that into a warning diagnostic).
  */
 import { topologicalOrder, type BayesianNetwork } from '../network.js';
-import { JunctionTree, junctionTreeOrder, ImpossibleEvidenceError, type CancelSignal, type Evidence } from './junctionTree.js';
+import { JunctionTree, junctionTreeOrder, ImpossibleEvidenceError, type Evidence } from './junctionTree.js';
 import { likelihoodWeighting } from '../sampling/likelihoodWeighting.js';
 import { gibbsSampling } from '../sampling/gibbsSampling.js';
 import type { EliminationOrder } from './eliminationOrder.js';
 import { NoConsistentSampleError } from '../sampling/sampledNetwork.js';
 import { variableElimination } from './variableElimination.js';
 import type { Factor } from '../factors/factor.js';
+import { type CancelSignal } from '../cancellation.js';
 
 /** Largest clique table (entries) exact inference may build by default: 2²² doubles = 32 MB. */
 export const DEFAULT_BUDGET = 1 << 22;

@@ -6,8 +6,9 @@
  */
 import type { BayesianNetwork } from '../network.js';
 import { stridesOf, type Factor } from '../factors/factor.js';
-import { CancelledError, ImpossibleEvidenceError, type CancelSignal, type Evidence } from './junctionTree.js';
+import { ImpossibleEvidenceError, type Evidence } from './junctionTree.js';
 import { eliminate, factorOrder, reducedFactors } from './variableElimination.js';
+import { type CancelSignal, throwIfCancelled } from '../cancellation.js';
 
 export interface MpeResult {
   /** State index of every variable (evidence included). */
@@ -27,7 +28,7 @@ export function mostProbableExplanation(net: BayesianNetwork, evidence: Evidence
   if (logProbability === -Infinity) throw new ImpossibleEvidenceError();
   const assignment = all.map((v) => evidence.get(v) ?? -1);
   for (let i = kept.length - 1; i >= 0; i--) {
-    if (signal?.aborted) throw new CancelledError();
+    throwIfCancelled(signal);
     const [v, product] = kept[i]!;
     assignment[v] = bestState(product, v, assignment);
   }

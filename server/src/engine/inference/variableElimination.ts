@@ -19,7 +19,8 @@
 import { ancestralSet, type BayesianNetwork } from '../network.js';
 import { bestEliminationOrder, cardinalities, type EliminationOrder } from './eliminationOrder.js';
 import { cptFactor, normalized, productOf, projectOnto, reduceFactor, type Factor } from '../factors/factor.js';
-import { CancelledError, ImpossibleEvidenceError, type CancelSignal, type Evidence } from './junctionTree.js';
+import { ImpossibleEvidenceError, type Evidence } from './junctionTree.js';
+import { type CancelSignal, throwIfCancelled } from '../cancellation.js';
 
 
 /** The CPTs of `keep`, reduced by the evidence. */
@@ -71,7 +72,7 @@ export function eliminate(
   let pool = factors;
   let logScale = 0;
   for (const v of order.order) {
-    if (signal?.aborted) throw new CancelledError();
+    throwIfCancelled(signal);
     const bucket = pool.filter((f) => f.vars.includes(v));
     pool = pool.filter((f) => !f.vars.includes(v));
     const product = productOf(bucket);

@@ -16,8 +16,8 @@ import { addPoint, componentTerms, emptyStatistics, packedSize, scanFor, type Co
 import type { NumericData } from '../dataset.js';
 import type { Rng } from '../random.js';
 import { createRng } from '../random.js';
+import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 
-import type { CancelSignal } from '../inference/junctionTree.js';
 
 export type { CancelSignal };
 
@@ -53,7 +53,6 @@ export interface MixtureFit extends MixtureParameters {
   bic: number;
   iterations: number;
   converged: boolean;
-  cancelled: boolean;
   /** n × k posterior P(component | point) under the final parameters. */
   responsibilities: Float64Array;
 }
@@ -103,11 +102,11 @@ function runEm(x: NumericData, p: MixtureParameters, loop: EmLoop): MixtureFit {
   // One pass per iteration: the E-step and the M-step's statistics together.
   const scan = scanFor(p.dims);
   const trace: number[] = [];
-  let converged = false, cancelled = false;
+  let converged = false;
   let previous = -Infinity;
   let iterations = 0;
   while (iterations < loop.maxIterations) {
-    if (loop.signal?.aborted) { cancelled = true; break; }
+    throwIfCancelled(loop.signal);
     const { logLikelihood: ll, stats } = scan(x, termsOf(p));
     trace.push(ll);
     maximise(stats, p, x.rows, loop.regCovar, loop.meansOnly);
@@ -118,7 +117,7 @@ function runEm(x: NumericData, p: MixtureParameters, loop: EmLoop): MixtureFit {
   }
   const responsibilities = new Float64Array(x.rows * p.k);
   const { logLikelihood } = scan(x, termsOf(p), responsibilities);
-  return { ...p, trace, logLikelihood, bic: bic(logLikelihood, x.rows, p, loop.meansOnly), iterations, converged, cancelled, responsibilities };
+  return { ...p, trace, logLikelihood, bic: bic(logLikelihood, x.rows, p, loop.meansOnly), iterations, converged, responsibilities };
 }
 
 /** BIC as scikit-learn computes it: −2 log L + (free parameters) · log n. */

@@ -17,8 +17,9 @@
  */
 import type { BayesianNetwork } from '../network.js';
 import { createRng, type Rng } from '../random.js';
-import { CancelledError, type Evidence } from '../inference/junctionTree.js';
+import { type Evidence } from '../inference/junctionTree.js';
 import { flatten, NoConsistentSampleError, observedStates, perVariable, rowOf, weightedSample, type FlatNetwork, type SampledMarginals, type SamplerOptions } from './sampledNetwork.js';
+import { CancelledError } from '../cancellation.js';
 
 export interface GibbsOptions extends SamplerOptions {
   /** Sweeps each chain discards before estimating (default: a fifth of its sweeps). */

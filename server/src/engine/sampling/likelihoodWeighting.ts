@@ -7,8 +7,9 @@
  */
 import type { BayesianNetwork } from '../network.js';
 import { createRng } from '../random.js';
-import { CancelledError, type Evidence } from '../inference/junctionTree.js';
+import { type Evidence } from '../inference/junctionTree.js';
 import { flatten, NoConsistentSampleError, observedStates, perVariable, weightedSample, type SampledMarginals, type SamplerOptions } from './sampledNetwork.js';
+import { CancelledError } from '../cancellation.js';
 
 export function likelihoodWeighting(net: BayesianNetwork, evidence: Evidence, options: SamplerOptions = {}): SampledMarginals {
   const flat = flatten(net);

@@ -20,8 +20,8 @@ import type { CategoricalDataset } from '../categoricalData.js';
 import { EngineError } from '../engineError.js';
 import { ScoreCache, type ScoreOptions } from './structureScore.js';
 import type { StructureResult } from './k2.js';
-import type { CancelSignal } from '../inference/junctionTree.js';
 import { createRng, type Rng } from '../random.js';
+import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 
 export interface HillClimbOptions extends Partial<ScoreOptions> {
   maxParents?: number;
@@ -46,7 +46,7 @@ interface Move { kind: 'add' | 'remove' | 'reverse'; from: number; to: number; g
 
 /** What a climb needs besides the structure: scores, limits, and the tabu hashing. */
 interface Search {
-  scores: ScoreCache; maxParents: number; maxSteps: number; steps: number; cancelled: boolean;
+  scores: ScoreCache; maxParents: number; maxSteps: number; steps: number;
   signal?: CancelSignal; tabu: number; patience: number; codes: Float64Array;
 }
 
@@ -54,18 +54,18 @@ export function hillClimb(data: CategoricalDataset, options: HillClimbOptions = 
   const n = data.attributes.length;
   const search: Search = {
     scores: new ScoreCache(data, { score: options.score ?? 'bic', ess: options.ess }),
-    maxParents: options.maxParents ?? n - 1, maxSteps: options.maxSteps ?? 10_000, steps: 0, cancelled: false,
+    maxParents: options.maxParents ?? n - 1, maxSteps: options.maxSteps ?? 10_000, steps: 0,
     signal: options.signal, tabu: options.tabu ?? 0, patience: options.patience ?? 10, codes: arcCodes(n),
   };
   let best = climb(options.start ? checkedStart(options.start, n) : Array.from({ length: n }, () => [] as number[]), search);
   const rng = createRng(options.seed ?? 1);
-  for (let r = 0; r < (options.restarts ?? 0) && !search.cancelled && search.steps < search.maxSteps; r++) {
+  for (let r = 0; r < (options.restarts ?? 0) && search.steps < search.maxSteps; r++) {
     const start = best.parents.map((ps) => [...ps]);
     perturb(start, options.perturb ?? 5, search.maxParents, rng);
     const next = climb(start, search);
     if (next.score > best.score + 1e-9) best = next;
   }
-  return { parents: best.parents, score: search.scores.total(best.parents), cancelled: search.cancelled, steps: search.steps };
+  return { parents: best.parents, score: search.scores.total(best.parents), steps: search.steps };
 }
 
 /**
@@ -78,7 +78,7 @@ function climb(parents: number[][], s: Search): { parents: number[][]; score: nu
   const visited: number[] = [hash];
   let sinceBest = 0;
   while (s.steps < s.maxSteps) {
-    if (s.signal?.aborted) { s.cancelled = true; break; }
+    throwIfCancelled(s.signal);
     const allowed = s.tabu > 0 ? (m: Move) => !visited.includes(moveHash(hash, m, s.codes)) : undefined;
     const move = bestMove(parents, s.scores, s.maxParents, allowed);
     if (!move || (move.gain <= 1e-9 && (s.tabu === 0 || sinceBest >= s.patience))) break;

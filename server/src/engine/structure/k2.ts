@@ -6,7 +6,7 @@
 import { EngineError } from '../engineError.js';
 import type { CategoricalDataset } from '../categoricalData.js';
 import { ScoreCache, type ScoreOptions } from './structureScore.js';
-import type { CancelSignal } from '../inference/junctionTree.js';
+import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 
 export interface K2Options extends Partial<ScoreOptions> {
   /** Variable indices, causes before effects; default: the data's column order. */
@@ -26,7 +26,6 @@ export interface StructureResult {
   /** parents[v]: v's parents, in the order they were chosen. */
   parents: number[][];
   score: number;
-  cancelled: boolean;
 }
 
 export function k2(data: CategoricalDataset, options: K2Options = {}): StructureResult {
@@ -36,13 +35,12 @@ export function k2(data: CategoricalDataset, options: K2Options = {}): Structure
   const maxParents = options.maxParents ?? n - 1;
   const scores = new ScoreCache(data, { score: options.score ?? 'k2', ess: options.ess });
   const parents: number[][] = Array.from({ length: n }, () => []);
-  let cancelled = false;
-  for (let i = 0; i < n && !cancelled; i++) {
+  for (let i = 0; i < n; i++) {
     const v = order[i]!;
     const ps = parents[v]!;
     let current = scores.family(v, ps);
     while (ps.length < maxParents) {
-      if (options.signal?.aborted) { cancelled = true; break; }
+      throwIfCancelled(options.signal);
       let best = -1, bestScore = current;
       for (const z of order.slice(0, i)) {
         if (ps.includes(z)) continue;
@@ -55,7 +53,7 @@ export function k2(data: CategoricalDataset, options: K2Options = {}): Structure
     }
     if (options.prune) pruneParents(scores, v, ps, current);
   }
-  return { parents, score: scores.total(parents), cancelled };
+  return { parents, score: scores.total(parents) };
 }
 
 /** Backward pass: repeatedly remove the parent whose removal most raises v's family score. */

@@ -1,18 +1,7 @@
 /** What every check module shares: the symbol table, the host environment and the report. */
-import type { Diagnostic, Range, Severity } from '../diagnostics.js';
+import type { Reporter } from '../reporter.js';
 import type { CheckEnvironment } from '../environment.js';
-import type { SymbolTable } from '../symbols.js';
-
-export class Reporter {
-  readonly diagnostics: Diagnostic[] = [];
-
-  add(severity: Severity, code: string, message: string, range: Range, data?: unknown): void {
-    this.diagnostics.push({ severity, code, message, range, ...(data === undefined ? {} : { data }) });
-  }
-  error(code: string, message: string, range: Range, data?: unknown): void { this.add('error', code, message, range, data); }
-  warning(code: string, message: string, range: Range, data?: unknown): void { this.add('warning', code, message, range, data); }
-  info(code: string, message: string, range: Range, data?: unknown): void { this.add('information', code, message, range, data); }
-}
+import type { SymbolTable } from '../references/symbols.js';
 
 export interface CheckContext {
   symbols: SymbolTable;

@@ -1,7 +1,7 @@
 /** A belief network must be a DAG: report each cycle of parent → child edges once, naming it. */
 import type { CheckContext } from './context.js';
 import type * as A from '../ast.js';
-import type { Scope } from '../symbols.js';
+import type { Scope } from '../references/symbols.js';
 
 export function checkCycles(ctx: CheckContext): void {
   const byScope = new Map<Scope, A.TableDecl[]>();

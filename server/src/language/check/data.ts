@@ -1,11 +1,12 @@
 /** Data sets and corpora: files, row widths, and cells against the declared domains. */
 import type * as A from '../ast.js';
-import type { DataInfo, VariableInfo } from '../symbols.js';
+import type { DataInfo, VariableInfo } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
-import { resolveModelPath } from './files.js';
-import { CheckMemo } from './memo.js';
+import { resolveModelPath } from '../files.js';
+import { CheckMemo } from '../memo.js';
 import { cellCount, cellKind, cellNode, cellText } from '../dataCells.js';
-import { checkChoice, checkState, findVariable, listStates } from './resolve.js';
+import { checkChoice, checkState, listStates } from './resolve.js';
+import { findVariable } from '../references/lookup.js';
 
 export function checkData(ctx: CheckContext): void {
   for (const info of ctx.symbols.data.values()) {

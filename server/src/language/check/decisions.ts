@@ -5,9 +5,10 @@
  * before the choice in time); a utility gives one number per assignment of its variables.
  */
 import type * as A from '../ast.js';
-import type { Scope, VariableInfo } from '../symbols.js';
+import type { Scope, VariableInfo } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
-import { checkAssignment, checkFinite, checkState, lookupVariable, modelScope } from './resolve.js';
+import { checkAssignment, checkFinite, checkState } from './resolve.js';
+import { lookupVariable, modelScope } from '../references/lookup.js';
 
 /** Beyond this many assignments of a utility's variables only the row count is compared. */
 const MAX_ENUMERATED = 100_000;

@@ -2,7 +2,8 @@
 import type * as A from '../ast.js';
 import type { CheckContext } from './context.js';
 import { checkArgs, type CallSpec } from './calls.js';
-import { checkAssignment, checkChoice, checkFinite, checkProbability, lookupVariable, requireGlobal, showNumber } from './resolve.js';
+import { checkAssignment, checkChoice, checkFinite, checkProbability, showNumber } from './resolve.js';
+import { lookupVariable, requireGlobal } from '../references/lookup.js';
 import { SUM_TOLERANCE } from './tables.js';
 
 export const HYPOTHESIS_PRIORS = ['uniform', 'code'] as const;

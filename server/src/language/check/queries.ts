@@ -1,12 +1,11 @@
 /** observe, learn, query and expect: the names they use, and comparisons that fit the query. */
 import type * as A from '../ast.js';
-import type { Scope } from '../symbols.js';
+import type { Scope } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
 import { checkOptions } from './calls.js';
+import { checkAssignment, checkChoice, checkFinite, checkProbability, checkState } from './resolve.js';
+import { lookupVariable, modelScope, requireGlobal } from '../references/lookup.js';
 import { checkDecisionQuery, checkInterventions } from './decisions.js';
-import {
-  checkAssignment, checkChoice, checkFinite, checkProbability, checkState, lookupVariable, modelScope, requireGlobal,
-} from './resolve.js';
 
 export const STRUCTURE_METHODS = ['k2', 'hillclimb', 'tabu'] as const;
 /** How a network's tables are learnt for a fixed structure. */
@@ -20,11 +19,19 @@ const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set(['map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent', 'eu']);
 
 export function checkObserve(ctx: CheckContext, s: A.ObserveStmt): void {
+  const scope = s.in ? observedScope(ctx, s.in) : ctx.symbols.defaultScope;
   for (const item of s.items) {
     // `observe Days` uses a whole data set as evidence.
-    if (!item.value && ctx.symbols.data.has(item.variable.text)) continue;
-    checkAssignment(ctx, ctx.symbols.defaultScope, item);
+    if (!item.value && !item.finding && !s.in && ctx.symbols.data.has(item.variable.text)) continue;
+    checkAssignment(ctx, scope, item);
   }
+}
+
+/** `observe … in N`: N is a network or an imported network. */
+function observedScope(ctx: CheckContext, name: A.Name): Scope {
+  const symbol = requireGlobal(ctx, name, ['network', 'import'], 'a network or imported network');
+  const scope = symbol && ctx.symbols.scopes.get(name.text);
+  return scope ?? { kind: 'network', name: name.text, variables: new Map(), open: true };
 }
 
 export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
@@ -176,6 +183,11 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
 
 function checkProb(ctx: CheckContext, scope: Scope, prob: A.ProbExpr): void {
   for (const a of [...prob.targets, ...prob.conditions]) checkAssignment(ctx, scope, a);
+  for (const a of prob.targets) {
+    if (!a.finding) continue;
+    const message = 'soft and virtual evidence are conditions: write them after | or given';
+    ctx.report.error('soft-evidence', message, a.finding.range);
+  }
 }
 
 function checkEvidence(ctx: CheckContext, scope: Scope, given: A.Assignment[]): void {

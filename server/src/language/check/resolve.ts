@@ -1,88 +1,13 @@
-/** Name resolution shared by the checks: globals, variables in a scope, states of a variable. */
+/**
+ * Checks shared by the check modules: states of a variable, probabilities, numbers, choices.
+ * Names resolve in `references/lookup.ts`.
+ */
 import type * as A from '../ast.js';
 import { valueText } from '../ast.js';
 import { nearestName } from '../suggest.js';
-import type { GlobalKind, GlobalSymbol, Scope, VariableInfo } from '../symbols.js';
+import type { Scope, VariableInfo } from '../references/symbols.js';
+import { lookupVariable } from '../references/lookup.js';
 import type { CheckContext } from './context.js';
-
-const kindWords: Record<GlobalKind, string> = {
-  variable: 'a variable', hypotheses: 'a hypothesis space', network: 'a network', import: 'an imported network',
-  data: 'a data set', corpus: 'a corpus', classifier: 'a classifier', mixture: 'a mixture', unknown: 'a statement with errors',
-};
-
-export function undefinedName(ctx: CheckContext, name: A.Name, what: string, candidates: Iterable<string>): void {
-  const suggestion = nearestName(name.text, candidates);
-  const noun = what.replace(/^an? /, '');
-  ctx.report.error('undefined-name',
-    `${noun} '${name.text}' is not defined${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-    name.range, suggestion ? { suggestion } : undefined);
-}
-
-/** A file-wide declaration of one of `kinds`; reports unknown names and names of the wrong kind. */
-export function requireGlobal(ctx: CheckContext, name: A.Name, kinds: GlobalKind[], what: string): GlobalSymbol | undefined {
-  const symbol = ctx.symbols.globals.get(name.text);
-  if (!symbol) {
-    const candidates = [...ctx.symbols.globals.values()].filter((s) => kinds.includes(s.kind)).map((s) => s.name.text);
-    undefinedName(ctx, name, what, candidates);
-    return undefined;
-  }
-  if (symbol.kind === 'unknown') return undefined;
-  if (!kinds.includes(symbol.kind)) {
-    ctx.report.error('wrong-kind', `'${name.text}' is ${kindWords[symbol.kind]}, not ${what}`, name.range);
-    return undefined;
-  }
-  ctx.symbols.references.set(name, symbol.name);
-  return symbol;
-}
-
-/** The scope of `in N`: a network, imported network, classifier or learned structure. */
-export function modelScope(ctx: CheckContext, name: A.Name | undefined): Scope {
-  if (!name) return ctx.symbols.defaultScope;
-  const symbol = requireGlobal(ctx, name, ['network', 'import', 'classifier'], 'a network or classifier');
-  const scope = symbol && ctx.symbols.scopes.get(name.text);
-  return scope ?? { kind: 'network', name: name.text, variables: new Map(), open: true };
-}
-
-/**
- * A variable as seen from `scope`. Network scopes also see the file's top-level variables; the
- * default scope also sees every network's variables and every data column (names resolve
- * file-wide). Reports an undefined name unless the scope's contents are unknown.
- */
-export function lookupVariable(ctx: CheckContext, scope: Scope, name: A.Name): VariableInfo | undefined {
-  const found = findVariable(ctx, scope, name.text);
-  if (found?.declaration) ctx.symbols.references.set(name, found.declaration);
-  if (found || scope.open || (scope.kind === 'default' && anyOpenScope(ctx))) return found;
-  // Declared by a statement that did not parse: its syntax error already says what is wrong.
-  if (ctx.symbols.globals.get(name.text)?.kind === 'unknown') return undefined;
-  const candidates = new Set(scope.variables.keys());
-  if (scope.kind !== 'default') for (const key of ctx.symbols.defaultScope.variables.keys()) candidates.add(key);
-  else for (const other of ctx.symbols.scopes.values()) for (const key of other.variables.keys()) candidates.add(key);
-  undefinedName(ctx, name, 'variable', candidates);
-  return undefined;
-}
-
-export function findVariable(ctx: CheckContext, scope: Scope, text: string): VariableInfo | undefined {
-  const own = scope.variables.get(text);
-  if (own) return own;
-  if (scope.kind === 'network' || scope.kind === 'classifier') return ctx.symbols.defaultScope.variables.get(text);
-  if (scope.kind !== 'default') return undefined;
-  for (const other of ctx.symbols.scopes.values()) {
-    const v = other.variables.get(text);
-    if (v) return v;
-  }
-  for (const data of ctx.symbols.data.values()) {
-    const column = data.columns?.get(text);
-    if (column) return { name: text, type: 'column', declaration: column.name, states: column.numeric || data.decl.source ? undefined : [...column.values] };
-  }
-  return undefined;
-}
-
-/** Whether some names cannot be known here (an unreadable CSV or import), so "undefined" would be a guess. */
-function anyOpenScope(ctx: CheckContext): boolean {
-  for (const data of ctx.symbols.data.values()) if (!data.columns) return true;
-  for (const scope of ctx.symbols.scopes.values()) if (scope.open) return true;
-  return false;
-}
 
 /** Checks that `value` (or each item of a list) is a state of `variable`. */
 export function checkState(ctx: CheckContext, variable: VariableInfo, value: A.Expr | A.Name): void {
@@ -119,7 +44,42 @@ function textOf(value: A.Expr | A.Name): string {
 export function checkAssignment(ctx: CheckContext, scope: Scope, a: A.Assignment): VariableInfo | undefined {
   const variable = lookupVariable(ctx, scope, a.variable);
   if (variable && a.value) checkState(ctx, variable, a.value);
+  if (a.finding) checkFinding(ctx, variable, a.finding);
   return variable;
+}
+
+/**
+ * `~ { a: 0.7, b: 0.3 }` (soft: probabilities summing to 1) or `~ likelihood { a: 0.8, b: 0.2 }`
+ * (virtual: finite, not negative, not all zero). States are the variable's, each at most once;
+ * states left out have 0.
+ */
+export function checkFinding(ctx: CheckContext, variable: VariableInfo | undefined, f: A.Finding): void {
+  const seen = new Set<string>();
+  let sum = 0, ok = true;
+  for (const entry of f.entries) {
+    if (variable) checkState(ctx, variable, entry.state!);
+    if (seen.has(entry.state!.text)) {
+      ctx.report.error('soft-evidence', `'${entry.state!.text}' is given twice`, entry.state!.range);
+    }
+    seen.add(entry.state!.text);
+    if (f.likelihood) {
+      if (!checkFinite(ctx, entry.value)) { ok = false; continue; }
+      if (entry.value.value < 0) {
+        ctx.report.error('bad-number', `a likelihood cannot be negative: ${entry.value.text}`, entry.value.range);
+        ok = false;
+      }
+    } else if (!checkProbability(ctx, entry.value)) {
+      ok = false;
+    }
+    sum += entry.value.value;
+  }
+  if (!ok) return;
+  if (f.likelihood && sum === 0) {
+    ctx.report.error('soft-evidence', 'the likelihood is zero for every state: it rules out every value', f.range);
+  } else if (!f.likelihood && Math.abs(sum - 1) > 1e-6) {
+    const message = `soft evidence is a distribution: its probabilities sum to ${showNumber(sum)}, not 1`;
+    ctx.report.error('soft-evidence', message, f.range, { sum });
+  }
 }
 
 /** A number that must be a probability: finite and within [0, 1]. */

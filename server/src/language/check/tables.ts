@@ -3,11 +3,12 @@
  * every row a distribution over the variable's states (sums to 1 within 1e-6).
  */
 import type * as A from '../ast.js';
-import type { Scope, VariableInfo } from '../symbols.js';
+import type { Scope, VariableInfo } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
-import { checkProbability, checkState, findVariable, listStates, lookupVariable, showNumber } from './resolve.js';
+import { checkProbability, checkState, listStates, showNumber } from './resolve.js';
+import { findVariable, lookupVariable } from '../references/lookup.js';
 import { checkParameterPrior } from './parameterPriors.js';
-import { CheckMemo } from './memo.js';
+import { CheckMemo } from '../memo.js';
 import { checkCanonical } from './canonical.js';
 
 export const SUM_TOLERANCE = 1e-6;

@@ -1,14 +1,14 @@
 /** `query bic Trees given D`: likelihood, tree code, MDL and BIC of each tree (Poole §10.2.3–4). The value is the tree of smallest BIC. */
 import type * as A from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
-import type { TreeScoresResult } from '../runResult.js';
-import { registerHandler } from './index.js';
+import type { TreeScoresResult } from '../../protocol/runResult.js';
+import { type Handler } from '../handlerContext.js';
 import { fmt, queryOf } from '../learning/queryParts.js';
 import { hypothesisSpace } from '../learning/hypothesisSpace.js';
 import { isTreeSpace, scoreTreeSpace } from '../learning/trees.js';
 import { modelData } from '../modelInputs.js';
 
-registerHandler('query bic', async (ctx) => {
+export const bicHandler: Handler = async (ctx) => {
   const query = queryOf<A.ScoreQuery>(ctx);
   const space = hypothesisSpace(ctx, query.model);
   if (!isTreeSpace(space)) throw new CompileError(`bic compares trees; '${space.name.text}' holds no tree`, query.model.range);
@@ -20,4 +20,4 @@ registerHandler('query bic', async (ctx) => {
     headline: `BIC picks ${bic.name} · ${fmt(bic.bicBits)} bits`,
   };
   return { results: [result], diagnostics: [], value: bic.name };
-});
+};

@@ -8,19 +8,19 @@ import { valueText } from '../../language/ast.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
 import { classifyNaiveBayes, type IgnoredValue, type NaiveBayesModel } from '../../engine/classifiers/naiveBayes.js';
 import { CompileError } from '../../model/compileError.js';
-import type { ClassifyFactor, ClassifyResult } from '../runResult.js';
-import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import type { ClassifyFactor, ClassifyResult } from '../../protocol/runResult.js';
+import { type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { classifierDecl, naiveBayesClassifier } from '../classifiers.js';
 import { classifyTextInstance } from '../textClassifiers.js';
 import { fmt } from '../learning/queryParts.js';
 
-registerHandler('query classify', async (ctx) => {
+export const classifyHandler: Handler = async (ctx) => {
   if (ctx.statement.kind === 'learn') throw new Error('classify got a learn statement');
   const query = ctx.statement.query as A.ClassifyQuery;
   const kind = classifierDecl(ctx, query.classifier).definition.callee.text;
   if (kind === 'text_naive_bayes') return classifyTextInstance(ctx, query);
   return classifyCategorical(ctx, query);
-});
+};
 
 async function classifyCategorical(ctx: HandlerContext, query: A.ClassifyQuery): Promise<HandlerOutput> {
   const model = await naiveBayesClassifier(ctx, query.classifier);

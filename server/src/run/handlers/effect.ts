@@ -9,8 +9,8 @@ import { variableIndexMap } from '../../engine/network.js';
 import { posteriorQuery } from '../../engine/inference/marginals.js';
 import { mutilatedNetwork } from '../../engine/inference/intervention.js';
 import { CompileError } from '../../model/compileError.js';
-import type { CausalEffectResult } from '../runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import type { CausalEffectResult } from '../../protocol/runResult.js';
+import { queryOf, type Handler, type HandlerContext, type HandlerOutput } from '../handlerContext.js';
 import { networkScope, scopedEvidence, variableIndex } from '../networkScope.js';
 import { intervened } from '../interventions.js';
 import { answerDiagnostics } from '../inferenceOptions.js';
@@ -52,4 +52,4 @@ export async function effectQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   return { results: [result], diagnostics: [...new Map(diagnostics.map((d) => [d.message, d])).values()], ...(ace !== undefined ? { value: ace } : {}) };
 }
 
-registerHandler('query effect', effectQuery);
+export const effectHandler: Handler = effectQuery;

@@ -1,9 +1,9 @@
 /** `query estimate M.mean1`: one parameter of a mixture learnt earlier in the run (value = the number). */
 import type { QueryStmt, ExpectStmt, EstimateQuery } from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
-import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import { type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { estimateOf, learnedMixture } from '../mixtures.js';
-import type { EstimateResult } from '../runResult.js';
+import type { EstimateResult } from '../../protocol/runResult.js';
 
 function estimate(ctx: HandlerContext): HandlerOutput {
   const q = (ctx.statement as QueryStmt | ExpectStmt).query as EstimateQuery;
@@ -18,4 +18,4 @@ function estimate(ctx: HandlerContext): HandlerOutput {
   return { results: [result], diagnostics: [], value };
 }
 
-registerHandler('query estimate', estimate);
+export const estimateHandler: Handler = estimate;

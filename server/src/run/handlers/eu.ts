@@ -5,8 +5,8 @@
  */
 import type * as A from '../../language/ast.js';
 import { expectedUtilities } from '../../engine/decisions/influenceDiagram.js';
-import type { ExpectedUtilityResult } from '../runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import type { ExpectedUtilityResult } from '../../protocol/runResult.js';
+import { queryOf, type Handler, type HandlerContext, type HandlerOutput } from '../handlerContext.js';
 import { diagramScope, diagramVariable, utilityText } from '../decisionDiagram.js';
 
 /** Alternatives within this (relative) of the best are tied. */
@@ -30,4 +30,4 @@ export async function euQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   return { results: [result], diagnostics: [], value: best.join(', ') };
 }
 
-registerHandler('query eu', euQuery);
+export const euHandler: Handler = euQuery;

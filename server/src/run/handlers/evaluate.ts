@@ -5,11 +5,11 @@
  */
 import type * as A from '../../language/ast.js';
 import type { EvaluationPlan } from '../../engine/classifiers/evaluation.js';
-import { registerHandler } from './index.js';
+import { type Handler } from '../handlerContext.js';
 import { evaluateOn, evaluateOwn, evaluationAnswer } from '../learning/evaluationQueries.js';
 import { queryOf, seedOption } from '../learning/queryParts.js';
 
-registerHandler('query evaluate', async (ctx) => {
+export const evaluateHandler: Handler = async (ctx) => {
   const query = queryOf<A.EvaluateQuery>(ctx);
   if (query.on) return evaluationAnswer(ctx, query.classifier, await evaluateOn(ctx, query.classifier, query.on), `on ${query.on.text}`);
   const seed = seedOption(query.options);
@@ -18,4 +18,4 @@ registerHandler('query evaluate', async (ctx) => {
     : { kind: 'split', trainFraction: query.split?.value ?? 2 / 3, seed };
   const method = plan.kind === 'folds' ? `${plan.k} folds, seed ${seed}` : `split ${query.split?.text ?? '2/3'}, seed ${seed}`;
   return evaluationAnswer(ctx, query.classifier, await evaluateOwn(ctx, query.classifier, plan), method);
-});
+};

@@ -2,12 +2,12 @@
 import type * as A from '../../language/ast.js';
 import { gibbsClassify } from '../../engine/hypotheses/gibbsAlgorithm.js';
 import { argmax } from '../../engine/math/logMath.js';
-import type { GibbsResultEntry } from '../runResult.js';
-import { registerHandler } from './index.js';
+import type { GibbsResultEntry } from '../../protocol/runResult.js';
+import { type Handler } from '../handlerContext.js';
 import { hypothesisPredictions } from '../learning/optimal.js';
 import { numberOption, queryOf, seedOption } from '../learning/queryParts.js';
 
-registerHandler('query gibbs', async (ctx) => {
+export const gibbsHandler: Handler = async (ctx) => {
   const query = queryOf<A.OptimalQuery>(ctx);
   const { hypotheses, values } = await hypothesisPredictions(ctx, query);
   const answer = gibbsClassify(hypotheses, values, seedOption(query.options), numberOption(query.options, 'samples') ?? 1);
@@ -17,4 +17,4 @@ registerHandler('query gibbs', async (ctx) => {
   const headline = answer.draws.length === 1 ? `${value} (drew ${first.hypothesis}, seed ${answer.seed})` : `${value} in ${answer.draws.length} draws (seed ${answer.seed})`;
   const result: GibbsResultEntry = { kind: 'gibbs', range: ctx.statement.range, source: ctx.source, ...answer, headline };
   return { results: [result], diagnostics: [], value };
-});
+};

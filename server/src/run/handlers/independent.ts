@@ -7,8 +7,8 @@ import type * as A from '../../language/ast.js';
 import { variableIndexMap } from '../../engine/network.js';
 import { dSeparated } from '../../engine/inference/dSeparation.js';
 import { CompileError } from '../../model/compileError.js';
-import type { IndependenceResult } from '../runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import type { IndependenceResult } from '../../protocol/runResult.js';
+import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, variableIndex } from '../networkScope.js';
 
 export async function independenceQuery(ctx: HandlerContext): Promise<HandlerOutput> {
@@ -30,4 +30,4 @@ export async function independenceQuery(ctx: HandlerContext): Promise<HandlerOut
   return { results: [result], diagnostics: [], value: String(answer.independent) };
 }
 
-registerHandler('query independent', independenceQuery);
+export const independentHandler: Handler = independenceQuery;

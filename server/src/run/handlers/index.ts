@@ -1,69 +1,64 @@
 /**
- * The registry of statement handlers. Each learn form and each query form has at most one
- * handler, keyed `learn`, `learn structure` or `query <form>`; engine features register theirs
- * (one file per handler, imported from `handlers/all.ts`). `expect` lines reuse the query
- * handler of their query and compare its `value`. A form without a handler yields an error
- * diagnostic saying so — never a made-up number.
+ * The table of statement handlers, one file per form. A form missing here is answered with an
+ * error diagnostic saying so (see execute.ts) — never a made-up number.
  */
-import type { BayesFile, CheckEnvironment, ExpectStmt, LearnStmt, Query, QueryForm, QueryStmt, SymbolTable } from '../../language/index.js';
-import type { Diagnostic } from '../../language/diagnostics.js';
-import type { ResultEntry } from '../runResult.js';
+import type { HandlerTable } from '../handlerContext.js';
+import { accuracyHandler } from './accuracy.js';
+import { bicHandler } from './bic.js';
+import { boundHandler } from './bound.js';
+import { classifyHandler } from './classify.js';
+import { estimateHandler } from './estimate.js';
+import { evaluateHandler } from './evaluate.js';
+import { gibbsHandler } from './gibbs.js';
+import { independentHandler } from './independent.js';
+import { intervalHandler } from './interval.js';
+import { learnHandler } from './learn.js';
+import { learnStructureHandler } from './learnStructure.js';
+import { learningCurveHandler } from './learningCurve.js';
+import { likelihoodHandler } from './likelihood.js';
+import { mapHandler } from './map.js';
+import { mdlHandler } from './mdl.js';
+import { meanHandler } from './mean.js';
+import { mlHandler } from './ml.js';
+import { modeHandler } from './mode.js';
+import { mpeHandler } from './mpe.js';
+import { optimalHandler } from './optimal.js';
+import { posteriorHandler } from './posterior.js';
+import { probabilityHandler } from './probability.js';
+import { sensitivityHandler } from './sensitivity.js';
+import { sizeHandler } from './size.js';
+import { policyHandler } from './policy.js';
+import { euHandler } from './eu.js';
+import { voiHandler } from './voi.js';
+import { effectHandler } from './effect.js';
 
-export type HandlerKey = 'learn' | 'learn structure' | `query ${QueryForm}`;
-export type RunnableStatement = LearnStmt | QueryStmt | ExpectStmt;
-
-export interface HandlerContext {
-  /** The statement being run; for `expect`, the whole expect statement (its `query` is the query). */
-  statement: RunnableStatement;
-  ast: BayesFile;
-  symbols: SymbolTable;
-  env: CheckEnvironment;
-  /** The statement's source text, for `ResultBase.source`. */
-  source: string;
-  /** Checked by long loops; stop and return what there is when aborted. */
-  signal?: AbortSignal;
-  onProgress?: (fraction: number, message: string) => void;
-  /**
-   * State shared by the handlers of one run, e.g. parameters learnt by `learn` that later
-   * queries read. Keys are owned by the handlers that write them.
-   */
-  shared: Map<string, unknown>;
-}
-
-export interface HandlerOutput {
-  results: ResultEntry[];
-  diagnostics: Diagnostic[];
-  /** The query's answer as `expect` compares it: a number, or a name such as a state. */
-  value?: number | string;
-}
-
-export type Handler = (context: HandlerContext) => HandlerOutput | Promise<HandlerOutput>;
-
-const handlers = new Map<HandlerKey, Handler>();
-
-/** Registers the handler of one form; registering a form twice is a programming error. */
-export function registerHandler(key: HandlerKey, handler: Handler): void {
-  if (handlers.has(key)) throw new Error(`a handler for '${key}' is already registered`);
-  handlers.set(key, handler);
-}
-
-export function handlerFor(key: HandlerKey): Handler | undefined {
-  return handlers.get(key);
-}
-
-/** For tests: forget a registration. */
-export function unregisterHandler(key: HandlerKey): void {
-  handlers.delete(key);
-}
-
-export function handlerKey(statement: RunnableStatement): HandlerKey {
-  if (statement.kind === 'learn') return statement.structure ? 'learn structure' : 'learn';
-  return `query ${statement.query.form}`;
-}
-
-/** The query of a `query` or `expect` statement, as the form its handler was registered for. */
-export function queryOf<Q extends Query>(context: HandlerContext): Q {
-  const statement = context.statement;
-  if (statement.kind === 'learn') throw new Error('a learn statement has no query');
-  return statement.query as Q;
-}
+export const HANDLERS: HandlerTable = {
+  'learn': learnHandler,
+  'learn structure': learnStructureHandler,
+  'query accuracy': accuracyHandler,
+  'query bic': bicHandler,
+  'query bound': boundHandler,
+  'query classify': classifyHandler,
+  'query estimate': estimateHandler,
+  'query evaluate': evaluateHandler,
+  'query gibbs': gibbsHandler,
+  'query independent': independentHandler,
+  'query interval': intervalHandler,
+  'query learning_curve': learningCurveHandler,
+  'query likelihood': likelihoodHandler,
+  'query map': mapHandler,
+  'query mdl': mdlHandler,
+  'query mean': meanHandler,
+  'query ml': mlHandler,
+  'query mode': modeHandler,
+  'query mpe': mpeHandler,
+  'query optimal': optimalHandler,
+  'query posterior': posteriorHandler,
+  'query probability': probabilityHandler,
+  'query sensitivity': sensitivityHandler,
+  'query size': sizeHandler,
+  'query policy': policyHandler,
+  'query eu': euHandler,
+  'query voi': voiHandler,
+  'query effect': effectHandler,
+};

@@ -4,15 +4,15 @@
  */
 import type * as A from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
-import { registerHandler } from './index.js';
+import { type Handler } from '../handlerContext.js';
 import { fmt, queryOf } from '../learning/queryParts.js';
 import { parameterAnswer, parameterName, parameterSummary } from '../learning/parameters.js';
 
-registerHandler('query interval', async (ctx) => {
+export const intervalHandler: Handler = async (ctx) => {
   const query = queryOf<A.IntervalQuery>(ctx);
   const level = query.level.value;
   if (!(level > 0 && level < 1)) throw new CompileError('the credible level is a probability between 0 and 1, e.g. 0.95', query.level.range);
   const { ref, summary, index } = await parameterSummary(ctx, query.prob, query.given, { level });
   const [lo, hi] = summary.interval!.bounds[index]!;
   return parameterAnswer(ctx, ref, summary, `${parameterName(ref)} ∈ [${fmt(lo)}, ${fmt(hi)}] (${level * 100}%)`, hi - lo);
-});
+};

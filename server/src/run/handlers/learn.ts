@@ -5,7 +5,7 @@
  */
 import type { LearnStmt } from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
-import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import { type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { learnNetwork } from '../learnNetwork.js';
 import { learnMixture } from '../mixtures.js';
 
@@ -20,4 +20,4 @@ async function learn(ctx: HandlerContext): Promise<HandlerOutput> {
   throw new CompileError(`'${s.model.text}': ${why}`, s.model.range);
 }
 
-registerHandler('learn', learn);
+export const learnHandler: Handler = learn;

@@ -12,10 +12,10 @@ import { arcsOf, type ScoreName } from '../../engine/structure/structureScore.js
 import { networkFromStructure } from '../../engine/estimators/cptLearning.js';
 import type { CategoricalDataset } from '../../engine/categoricalData.js';
 import { CompileError } from '../../model/compileError.js';
-import { registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import { type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { modelData, setLearnedNetwork } from '../modelInputs.js';
 import { LearnOptions } from '../learnOptions.js';
-import type { StructureResultEntry } from '../runResult.js';
+import type { StructureResultEntry } from '../../protocol/runResult.js';
 import { cptsToJson } from '../learningResults.js';
 
 const SCORES: readonly ScoreName[] = ['k2', 'bdeu', 'bic'];
@@ -33,9 +33,6 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const maxParents = options.number('max_parents', names.length - 1, { integer: true, min: 0 });
   const common = { score, maxParents, signal: ctx.signal };
   const found = method === 'k2' ? k2(data, { ...common, order: nodeOrder(options, data, s.from) }) : hillClimb(data, { ...common, ...searchOptions(options, method === 'tabu') });
-  if (found.cancelled) {
-    return { results: [], diagnostics: [...diagnostics, { severity: 'warning', code: 'cancelled', range: s.range, message: `structure search cancelled; ${s.model.text} is not learnt` }] };
-  }
   const net = networkFromStructure(s.model.text, data, found.parents);
   setLearnedNetwork(ctx, s.model.text, net);
   const arcs = arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]);
@@ -82,4 +79,4 @@ function nodeOrder(options: LearnOptions, data: CategoricalDataset, from: A.Name
   return indices;
 }
 
-registerHandler('learn structure', learnStructure);
+export const learnStructureHandler: Handler = learnStructure;

@@ -1,5 +1,5 @@
 /** `query map H`: see run/learning/hypothesisQueries.ts. */
-import { registerHandler } from './index.js';
+import { type Handler } from '../handlerContext.js';
 import { answerHypothesisQuery } from '../learning/hypothesisQueries.js';
 
-registerHandler('query map', (ctx) => answerHypothesisQuery(ctx, 'map'));
+export const mapHandler: Handler = (ctx) => answerHypothesisQuery(ctx, 'map');

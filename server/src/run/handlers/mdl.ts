@@ -1,5 +1,5 @@
 /** `query mdl H`: see run/learning/hypothesisQueries.ts. */
-import { registerHandler } from './index.js';
+import { type Handler } from '../handlerContext.js';
 import { answerHypothesisQuery } from '../learning/hypothesisQueries.js';
 
-registerHandler('query mdl', (ctx) => answerHypothesisQuery(ctx, 'mdl'));
+export const mdlHandler: Handler = (ctx) => answerHypothesisQuery(ctx, 'mdl');

@@ -1,5 +1,5 @@
 /** `query ml H`: see run/learning/hypothesisQueries.ts. */
-import { registerHandler } from './index.js';
+import { type Handler } from '../handlerContext.js';
 import { answerHypothesisQuery } from '../learning/hypothesisQueries.js';
 
-registerHandler('query ml', (ctx) => answerHypothesisQuery(ctx, 'ml'));
+export const mlHandler: Handler = (ctx) => answerHypothesisQuery(ctx, 'ml');

@@ -1,10 +1,10 @@
 /** `query mode P(X = x) given D`: the MAP value of the parameter; none when the density has no single peak. */
 import type * as A from '../../language/ast.js';
-import { registerHandler } from './index.js';
+import { type Handler } from '../handlerContext.js';
 import { fmt, queryOf } from '../learning/queryParts.js';
 import { parameterAnswer, parameterName, parameterSummary } from '../learning/parameters.js';
 
-registerHandler('query mode', async (ctx) => {
+export const modeHandler: Handler = async (ctx) => {
   const query = queryOf<A.MomentQuery>(ctx);
   const { ref, summary, index } = await parameterSummary(ctx, query.prob, query.given);
   const mode = summary.mode?.[index];
@@ -14,4 +14,4 @@ registerHandler('query mode', async (ctx) => {
     return output;
   }
   return parameterAnswer(ctx, ref, summary, `mode ${parameterName(ref)} = ${fmt(mode)}`, mode);
-});
+};

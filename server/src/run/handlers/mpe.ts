@@ -6,15 +6,15 @@
 import type * as A from '../../language/ast.js';
 import { mostProbableExplanation } from '../../engine/inference/mpe.js';
 import { ImpossibleEvidenceError } from '../../engine/inference/junctionTree.js';
-import type { MpeResultEntry } from '../runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import type { MpeResultEntry } from '../../protocol/runResult.js';
+import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
 
 export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.MpeQuery>(ctx);
   const scope = await networkScope(ctx, q.network);
-  const { net, evidence, named } = scopedEvidence(ctx, scope, q.given);
+  const { net, evidence, named, findings } = scopedEvidence(ctx, scope, q.given);
   // Max-product elimination builds tables as large as the junction tree's cliques.
   requireExact(net, 'mpe');
   let explanation;
@@ -31,8 +31,9 @@ export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const result: MpeResultEntry = {
     kind: 'mpe', range: ctx.statement.range, source: ctx.source, headline: `${value} · ${Number(probability.toPrecision(4))}`,
     network: scope.name ?? net.name, evidence: named, assignment, probability, logProbability: explanation.logProbability,
+    ...(findings ? { findings } : {}),
   };
   return { results: [result], diagnostics: [], value };
 }
 
-registerHandler('query mpe', mpeQuery);
+export const mpeHandler: Handler = mpeQuery;

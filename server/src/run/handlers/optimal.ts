@@ -1,12 +1,12 @@
 /** `query optimal V over H`: the Bayes optimal classification argmax_v Σ_h P(v|h) P(h|D). */
 import type * as A from '../../language/ast.js';
 import { bayesOptimal } from '../../engine/hypotheses/bayesOptimal.js';
-import type { OptimalResult } from '../runResult.js';
-import { registerHandler } from './index.js';
+import type { OptimalResult } from '../../protocol/runResult.js';
+import { type Handler } from '../handlerContext.js';
 import { hypothesisPredictions } from '../learning/optimal.js';
 import { fmt, queryOf } from '../learning/queryParts.js';
 
-registerHandler('query optimal', async (ctx) => {
+export const optimalHandler: Handler = async (ctx) => {
   const query = queryOf<A.OptimalQuery>(ctx);
   const { hypotheses, values } = await hypothesisPredictions(ctx, query);
   const answer = bayesOptimal(hypotheses, values);
@@ -16,4 +16,4 @@ registerHandler('query optimal', async (ctx) => {
     headline: `${answer.optimal} · ${fmt(p)} (h_MAP ${answer.map} says ${answer.mapPrediction})`,
   };
   return { results: [result], diagnostics: [], value: answer.optimal };
-});
+};

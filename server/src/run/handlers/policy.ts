@@ -5,8 +5,8 @@
  */
 import type * as A from '../../language/ast.js';
 import { solveInfluenceDiagram, type DecisionRule, type InfluenceDiagram } from '../../engine/decisions/influenceDiagram.js';
-import type { DecisionRuleJson, PolicyResult } from '../runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import type { DecisionRuleJson, PolicyResult } from '../../protocol/runResult.js';
+import { queryOf, type Handler, type HandlerContext, type HandlerOutput } from '../handlerContext.js';
 import { diagramScope, utilityText } from '../decisionDiagram.js';
 
 const MAX_ROWS = 4096;
@@ -50,4 +50,4 @@ export function ruleJson(id: InfluenceDiagram, rule: DecisionRule): DecisionRule
   };
 }
 
-registerHandler('query policy', policyQuery);
+export const policyHandler: Handler = policyQuery;

@@ -1,5 +1,5 @@
 /** `query posterior H`: see run/learning/hypothesisQueries.ts. */
-import { registerHandler } from './index.js';
+import { type Handler } from '../handlerContext.js';
 import { answerHypothesisQuery } from '../learning/hypothesisQueries.js';
 
-registerHandler('query posterior', (ctx) => answerHypothesisQuery(ctx, 'posterior'));
+export const posteriorHandler: Handler = (ctx) => answerHypothesisQuery(ctx, 'posterior');

@@ -8,8 +8,8 @@ import { valueText } from '../../language/ast.js';
 import { variableIndexMap, type BayesianNetwork } from '../../engine/network.js';
 import { posteriorQuery } from '../../engine/inference/marginals.js';
 import { CompileError } from '../../model/compileError.js';
-import type { ProbabilityResult } from '../runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import type { ProbabilityResult } from '../../protocol/runResult.js';
+import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex, type NetworkScope } from '../networkScope.js';
 import { intervened } from '../interventions.js';
 import { answerDiagnostics, inferenceInfo, inferenceOptions } from '../inferenceOptions.js';
@@ -30,7 +30,7 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
   const declared = await networkScope(ctx, q.in);
   // do(X = x): the query runs in the network with X's incoming arcs cut (Pearl).
   const { scope, interventions, named: intervention } = intervened(ctx, declared, [...q.prob.conditions, ...q.given]);
-  const { net, evidence, named } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
+  const { net, evidence, named, findings } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
   const targets = queryTargets(net, q.prob.targets);
   const size = targets.reduce((n, t) => n * net.variables[t.v]!.states.length, 1);
   if (size > MAX_TABLE) throw new CompileError(`the joint table of these variables has ${size} entries: ask for fewer variables or name their states`, q.prob.range);
@@ -43,6 +43,7 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
   const result: ProbabilityResult = {
     kind: 'probability', range: ctx.statement.range, source: ctx.source, headline: headline(q, table, value),
     ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named, table,
+    ...(findings ? { findings } : {}),
     ...(value !== undefined ? { value } : {}),
     ...(interventions.size ? { interventions: intervention, ...observational(ctx, declared, q, targets.map((t) => t.v)) } : {}),
   };
@@ -105,7 +106,8 @@ function headline(q: A.ProbabilityQuery, table: ProbabilityResult['table'], valu
 }
 
 function probText(p: A.ProbExpr): string {
-  const part = (xs: A.Assignment[]) => xs.map((a) => valueText(a.value) ?? a.variable.text).join(', ');
+  const one = (a: A.Assignment) => (a.finding ? `${a.variable.text} ~ …` : valueText(a.value) ?? a.variable.text);
+  const part = (xs: A.Assignment[]) => xs.map(one).join(', ');
   return `P(${part(p.targets)}${p.conditions.length ? ` | ${part(p.conditions)}` : ''})`;
 }
 
@@ -121,4 +123,4 @@ function fixed(p: number): string {
   return String(Number(p.toPrecision(4)));
 }
 
-registerHandler('query probability', probabilityQuery);
+export const probabilityHandler: Handler = probabilityQuery;

@@ -1,5 +1,5 @@
 /** `query size H`: see run/learning/hypothesisQueries.ts. */
-import { registerHandler } from './index.js';
+import { type Handler } from '../handlerContext.js';
 import { answerHypothesisQuery } from '../learning/hypothesisQueries.js';
 
-registerHandler('query size', (ctx) => answerHypothesisQuery(ctx, 'size'));
+export const sizeHandler: Handler = (ctx) => answerHypothesisQuery(ctx, 'size');

@@ -4,8 +4,8 @@
  */
 import type * as A from '../../language/ast.js';
 import { valueOfInformation } from '../../engine/decisions/influenceDiagram.js';
-import type { ValueOfInformationResult } from '../runResult.js';
-import { queryOf, registerHandler, type HandlerContext, type HandlerOutput } from './index.js';
+import type { ValueOfInformationResult } from '../../protocol/runResult.js';
+import { queryOf, type Handler, type HandlerContext, type HandlerOutput } from '../handlerContext.js';
 import { diagramScope, diagramVariable, utilityText } from '../decisionDiagram.js';
 
 export async function voiQuery(ctx: HandlerContext): Promise<HandlerOutput> {
@@ -24,4 +24,4 @@ export async function voiQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   return { results: [result], diagnostics: [], value: voi };
 }
 
-registerHandler('query voi', voiQuery);
+export const voiHandler: Handler = voiQuery;

@@ -10,7 +10,7 @@ import { ANY, conceptExamples, covers, type ConceptExamples, type Conjunction } 
 import { conceptPosterior, type ConceptPosterior } from '../../engine/hypotheses/versionSpace.js';
 import { CompileError } from '../../model/compileError.js';
 import { declaredDomains } from '../../model/compileData.js';
-import type { HandlerContext } from '../handlers/index.js';
+import type { HandlerContext } from '../handlerContext.js';
 import { hypothesisEvidence, onlyDataset } from './evidence.js';
 
 interface ConceptSpec { inputs: string[]; target: string; positive: string; noise: number }

@@ -2,8 +2,8 @@
 import type * as A from '../../language/ast.js';
 import { evaluate, type Evaluation, type EvaluationPlan } from '../../engine/classifiers/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
-import type { EvaluationResult } from '../runResult.js';
+import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
+import type { EvaluationResult } from '../../protocol/runResult.js';
 import { learnerOf, predictionsOn } from './learners.js';
 import { fmt } from './queryParts.js';
 

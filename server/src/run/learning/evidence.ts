@@ -10,7 +10,7 @@ import type { Range } from '../../language/diagnostics.js';
 import type { Observation } from '../../engine/hypotheses/bayesTheorem.js';
 import type { CategoricalDataset } from '../../engine/categoricalData.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext } from '../handlers/index.js';
+import type { HandlerContext } from '../handlerContext.js';
 import { modelData } from '../modelInputs.js';
 
 export interface HypothesisEvidence {
@@ -21,7 +21,8 @@ export interface HypothesisEvidence {
 
 /** The assignments in force: `given` ones, plus `observe` ones on variables `given` does not mention (by name or as a column of a data set). */
 export function evidenceAssignments(ctx: HandlerContext, given: readonly A.Assignment[]): A.Assignment[] {
-  const observed = ctx.ast.statements.flatMap((s) => (s.kind === 'observe' ? s.items : []));
+  // `observe … in N` is evidence for network N, not for the default model's hypotheses.
+  const observed = ctx.ast.statements.flatMap((s) => (s.kind === 'observe' && !s.in ? s.items : []));
   // A data set given mentions each of its columns.
   const mentioned = new Set(given.flatMap((a) => [a.variable.text, ...(ctx.symbols.data.get(a.variable.text)?.columns?.keys() ?? [])]));
   return [...given, ...observed.filter((a) => !mentioned.has(a.variable.text))];
@@ -30,6 +31,10 @@ export function evidenceAssignments(ctx: HandlerContext, given: readonly A.Assig
 export async function hypothesisEvidence(ctx: HandlerContext, given: readonly A.Assignment[]): Promise<HypothesisEvidence> {
   const evidence: HypothesisEvidence = { observations: [], datasets: [] };
   for (const a of evidenceAssignments(ctx, given)) {
+    if (a.finding) {
+      const message = 'soft and virtual evidence are for belief-network queries (P(…), mpe, sensitivity)';
+      throw new CompileError(message, a.finding.range);
+    }
     if (!a.value) {
       if (!ctx.symbols.data.has(a.variable.text)) throw new CompileError(`'${a.variable.text}' needs a value (${a.variable.text} = …) or must name a data set`, a.range);
       evidence.datasets.push({ name: a.variable, data: await modelData(ctx, a.variable) });

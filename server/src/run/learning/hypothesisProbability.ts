@@ -7,8 +7,8 @@
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
-import type { ProbabilityResult } from '../runResult.js';
+import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
+import type { ProbabilityResult } from '../../protocol/runResult.js';
 import { conjunctionProbability, isConceptSpace } from './conceptSpace.js';
 import { fmt } from './queryParts.js';
 

@@ -9,8 +9,8 @@ import { posterior, type PosteriorTable } from '../../engine/hypotheses/bayesThe
 import { bitsOfLogProbability, mdlChoice } from '../../engine/hypotheses/mdl.js';
 import type { ConceptPosterior } from '../../engine/hypotheses/versionSpace.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
-import type { MdlResult, PosteriorResult, VersionSpaceResult } from '../runResult.js';
+import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
+import type { MdlResult, PosteriorResult, VersionSpaceResult } from '../../protocol/runResult.js';
 import { hypothesisSpace, posteriorTable, scoredHypotheses, type DatumStep, type ScoredHypotheses } from './hypothesisSpace.js';
 import { fmt, IMPOSSIBLE_EVIDENCE, queryOf } from './queryParts.js';
 import { impossibleEvidence } from '../inferenceOptions.js';

@@ -13,7 +13,7 @@ import type { BayesianNetwork } from '../../engine/network.js';
 import { bitsOfProbability } from '../../engine/hypotheses/mdl.js';
 import type { TreeScore } from '../../engine/hypotheses/decisionTree.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext } from '../handlers/index.js';
+import type { HandlerContext } from '../handlerContext.js';
 import { modelNetwork } from '../modelInputs.js';
 import { hypothesisEvidence, onlyDataset, type HypothesisEvidence } from './evidence.js';
 import { isTreeSpace, scoreTreeSpace } from './trees.js';

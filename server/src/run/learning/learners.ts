@@ -9,7 +9,7 @@ import { naiveBayesPosteriors, trainNaiveBayes } from '../../engine/classifiers/
 import type { FitPredict } from '../../engine/classifiers/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
 import { EngineError } from '../../engine/engineError.js';
-import type { HandlerContext } from '../handlers/index.js';
+import type { HandlerContext } from '../handlerContext.js';
 import { classifierDecl, naiveBayesClassifier, positionalArgument, smoothingOf } from '../classifiers.js';
 import { modelData } from '../modelInputs.js';
 import { textLearner } from '../textClassifiers.js';

@@ -6,7 +6,7 @@
 import type * as A from '../../language/ast.js';
 import type { HypothesisPrediction } from '../../engine/hypotheses/bayesOptimal.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext } from '../handlers/index.js';
+import type { HandlerContext } from '../handlerContext.js';
 import { modelNetwork } from '../modelInputs.js';
 import { hypothesisSpace, observationModels, posteriorTable, scoredHypotheses } from './hypothesisSpace.js';
 import { IMPOSSIBLE_EVIDENCE } from './queryParts.js';

@@ -9,8 +9,8 @@ import { valueText } from '../../language/ast.js';
 import { parameterPosterior, type ParameterQuery, type ParameterSummary } from '../../engine/estimators/parameterLearning.js';
 import { MISSING } from '../../engine/categoricalData.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
-import type { ParameterResult } from '../runResult.js';
+import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
+import type { ParameterResult } from '../../protocol/runResult.js';
 import { hypothesisEvidence, type HypothesisEvidence } from './evidence.js';
 import { statePseudoCountsOf } from '../tablePriors.js';
 

@@ -1,9 +1,8 @@
 /** Small pieces every learning handler reads: its query, numeric options, and how numbers are shown. */
 import type * as A from '../../language/ast.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext } from '../handlers/index.js';
 
-export { queryOf } from '../handlers/index.js';
+export { queryOf } from '../handlerContext.js';
 
 /** A numeric option of `{ seed: 1, draws: 10 }`, or undefined. */
 export function numberOption(options: A.Options | undefined, name: string): number | undefined {

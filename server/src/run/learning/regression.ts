@@ -8,8 +8,8 @@ import type * as A from '../../language/ast.js';
 import { leastSquares } from '../../engine/hypotheses/leastSquares.js';
 import { logisticNewton } from '../../engine/hypotheses/sigmoidUnit.js';
 import { CompileError } from '../../model/compileError.js';
-import type { HandlerContext, HandlerOutput } from '../handlers/index.js';
-import type { LeastSquaresResult, LogisticResult } from '../runResult.js';
+import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
+import type { LeastSquaresResult, LogisticResult } from '../../protocol/runResult.js';
 import { modelNumbers } from '../modelInputs.js';
 import { fmt } from './queryParts.js';
 

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { evaluate, learningCurve } from '../../../../server/src/engine/classifiers/evaluation.js';
 import { trainNaiveBayes, naiveBayesPosteriors } from '../../../../server/src/engine/classifiers/naiveBayes.js';
@@ -46,7 +47,7 @@ test('k folds partition the examples; splits and curves are seeded', () => {
 test('20 Newsgroups: Mitchell protocol (seed 1) near his 89%, bydate split, learning curve', async (t) => {
   const archive = sharedFile('20news-bydate.tar.gz');
   if (!archive) return t.skip(NO_SHARED);
-  const corpus = loadNewsgroups(archive);
+  const corpus = loadNewsgroups(readFileSync(archive));
   assert.equal(corpus.documents.length, 18_846);
   assert.equal(corpus.classNames.length, 20);
   assert.equal(documentsInPart(corpus, 0).length, 11_314);
@@ -60,7 +61,7 @@ test('20 Newsgroups: Mitchell protocol (seed 1) near his 89%, bydate split, lear
   ));
   // Tokenizing while the archive streams in (archive order) gives the same corpus, word for word.
   const tokenizer = new Latin1Tokenizer();
-  const streamed = await streamNewsgroups(archive, 'all', (post) => tokenizer.add(post));
+  const streamed = await streamNewsgroups(readFileSync(archive), 'all', (post) => tokenizer.add(post));
   const streamedTokens = tokenizer.finish(streamed.arrival);
   assert.deepEqual(streamed.paths, corpus.paths);
   assert.deepEqual(streamedTokens.offsets, tokens.offsets);

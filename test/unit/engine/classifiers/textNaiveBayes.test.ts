@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { close } from '../../../support/close.js';
+import { repoRoot } from '../../../support/shared.js';
 import { readFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { tokenize, tokenizeDocuments, WordIndex } from '../../../../server/src/engine/classifiers/tokenizer.js';
 import { Latin1Tokenizer, tokenizeLatin1Documents } from '../../../../server/src/engine/classifiers/latin1Tokenizer.js';
 import { trainTextNaiveBayes, predictTextNaiveBayes, textPosteriors, classifyText } from '../../../../server/src/engine/classifiers/textNaiveBayes.js';
@@ -117,7 +117,7 @@ test('SMS spam: identical to scikit-learn CountVectorizer + MultinomialNB(alpha=
   const options = { dropMostFrequent: 20, minCount: 2 };
   const model = trainTextNaiveBayes(corpus, labels, classNames, train, options);
   const ours = textPosteriors(model, corpus, testDocs);
-  const helper = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../support/sklearnText.py'), 'utf8');
+  const helper = readFileSync(join(repoRoot, 'test', 'support', 'sklearnText.py'), 'utf8');
   const peer = runPython<{ proba: number[][]; vocabulary: string[] }>(`${helper}
 import json, sys
 d = json.load(sys.stdin)

@@ -5,8 +5,10 @@ import {
   regularizedIncompleteBeta, betaPosterior, betaInterval, betaProbabilityBetween, betaDensity, expertPseudoCounts, logGamma,
 } from '../../../../server/src/engine/estimators/betaDistribution.js';
 import { dirichletPosterior, dirichletInterval, dirichletProbabilityBetween } from '../../../../server/src/engine/estimators/dirichlet.js';
-import { mEstimate, laplaceEstimate, smoothedEstimate } from '../../../../server/src/engine/estimators/mEstimate.js';
-import { parameterPosterior, mEstimatePseudoCounts } from '../../../../server/src/engine/estimators/parameterLearning.js';
+import {
+  mEstimate, laplaceEstimate, smoothedEstimate, mEstimatePseudoCounts,
+} from '../../../../server/src/engine/estimators/mEstimate.js';
+import { parameterPosterior } from '../../../../server/src/engine/estimators/parameterLearning.js';
 
 
 /** Adaptive Simpson quadrature, an integration independent of the continued fraction. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { close } from '../../../support/close.js';
-import { mdlChoice, bitsOfProbability, bitsOfLogProbability, exceptionBits, bicBits } from '../../../../server/src/engine/hypotheses/mdl.js';
+import { mdlChoice, bitsOfProbability, bitsOfLogProbability, bicBits } from '../../../../server/src/engine/hypotheses/mdl.js';
 import { scoreTrees, treeLikelihood, fitLeaves, treeCodeBits, type ProbabilisticTree } from '../../../../server/src/engine/hypotheses/decisionTree.js';
 import { posterior } from '../../../../server/src/engine/hypotheses/bayesTheorem.js';
 import { createRng } from '../../../../server/src/engine/random.js';
@@ -47,9 +47,7 @@ test('tree code lengths, MDL and BIC choose among trees (Poole §10.2.4)', () =>
   assert.throws(() => treeLikelihood({ ...d1a, attribute: 'Colour' } as ProbabilisticTree, data, 'UserAction'), /no column 'Colour'/);
 });
 
-test('exception code and BIC conventions', () => {
-  close(exceptionBits(3, 100, 2), 3 * (Math.log2(100) + 1), 1e-12);
-  assert.equal(exceptionBits(0, 100, 2), 0);
+test('BIC and MDL conventions', () => {
   close(bicBits(Math.log(0.25), 2, 8), 2 + 2 * 3, 1e-12);
   const c = mdlChoice([{ hypothesis: 'h1', hypothesisBits: 10, dataBits: 5 }, { hypothesis: 'h2', hypothesisBits: 3, dataBits: 9 }]);
   assert.deepEqual(c.best, ['h2']);

@@ -5,10 +5,11 @@ import { gaussianMixture, kMeansEm, mixtureStart, type MixtureFit } from '../../
 import { createRng } from '../../../../server/src/engine/random.js';
 import type { NumericData } from '../../../../server/src/engine/dataset.js';
 import { readNumericFile } from '../../../../server/src/model/dataTable.js';
+import { commandLineFiles } from '../../../../server/src/workspace/files.js';
 import { sharedFile, NO_SHARED } from '../../../support/shared.js';
 import { pythonMissing, runPython } from '../../../support/python.js';
 import { mixtureData } from '../../../../server/src/run/learningResults.js';
-import type { MixtureResult } from '../../../../server/src/run/runResult.js';
+import type { MixtureResult } from '../../../../server/src/protocol/runResult.js';
 
 /** n points from a 2-D mixture given by weights, means and Cholesky factors. */
 function sample2d(n: number, seed: number, w: number[], mu: number[][], chol: number[][]): NumericData {
@@ -107,7 +108,7 @@ test("Old Faithful, 2 full components: same optimum as scikit-learn's GaussianMi
   if (!file) return t.skip(NO_SHARED);
   const missing = pythonMissing(['numpy', 'sklearn']);
   if (missing) return t.skip(missing);
-  const raw = await readNumericFile(file);
+  const raw = await readNumericFile(commandLineFiles(), file);
   assert.equal(raw.rows, 272);
   const start = mixtureStart(raw, 2, 1);
   const fit = gaussianMixture(raw, { k: 2, init: start, tolerance: 1e-12, maxIterations: 2000 });

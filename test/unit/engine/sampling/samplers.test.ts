@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { JunctionTree, CancelledError } from '../../../../server/src/engine/inference/junctionTree.js';
+import { JunctionTree } from '../../../../server/src/engine/inference/junctionTree.js';
+import { CancelledError } from '../../../../server/src/engine/cancellation.js';
 import { likelihoodWeighting } from '../../../../server/src/engine/sampling/likelihoodWeighting.js';
 import { gibbsSampling } from '../../../../server/src/engine/sampling/gibbsSampling.js';
 import type { SampledMarginals } from '../../../../server/src/engine/sampling/sampledNetwork.js';

@@ -1,0 +1,89 @@
+/**
+ * `--timeout SECONDS` and `--max-memory MB`, accepted by every command. With either, the command
+ * runs in a worker thread that this thread watches: over its time, or over its memory measured as
+ * the process's resident size (typed arrays included, which a V8 heap limit does not count), the
+ * worker is stopped and the command fails with a clear message (exit 3). `--max-memory` also sets
+ * the budgets that tables are checked against before they are allocated.
+ */
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { budgetsFor, DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
+import { UsageError } from './command.js';
+
+const MIN_MEMORY_MB = 100;
+
+export interface CliLimits {
+  timeoutSeconds?: number;
+  maxMemoryMb?: number;
+}
+
+/** The budgets of this command's models and networks (set from --max-memory). */
+export let cliBudgets: Budgets = DEFAULT_BUDGETS;
+
+export const LIMITS_USAGE = `  --timeout SECONDS   stop the command after this long (exit 3)
+  --max-memory MB     stop the command when the process uses more memory (exit 3); tables
+                      larger than this allows are refused before they are allocated`;
+
+/** Takes --timeout and --max-memory out of the arguments, wherever they stand. */
+export function takeLimits(argv: string[]): { limits: CliLimits; rest: string[] } {
+  const limits: CliLimits = {};
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
+    if (flag !== '--timeout' && flag !== '--max-memory') { rest.push(argv[i]!); continue; }
+    const text = inline ?? argv[++i];
+    const value = Number(text);
+    if (!(value > 0) || !Number.isFinite(value)) throw new UsageError(`${flag} takes a positive number, not '${text ?? ''}'`);
+    // Node itself takes about 50 MB before any command runs.
+    if (flag === '--max-memory' && value < MIN_MEMORY_MB) throw new UsageError(`--max-memory takes at least ${MIN_MEMORY_MB} MB`);
+    if (flag === '--timeout') limits.timeoutSeconds = value;
+    else limits.maxMemoryMb = value;
+  }
+  cliBudgets = limits.maxMemoryMb ? budgetsFor(limits.maxMemoryMb) : DEFAULT_BUDGETS;
+  return { limits, rest };
+}
+
+/** In the watched worker: the arguments to run, or undefined on the main thread. */
+export function watchedArguments(): string[] | undefined {
+  if (isMainThread) return undefined;
+  const data = workerData as { bayesCli?: string[] } | undefined;
+  return data?.bayesCli;
+}
+
+export function reportExitCode(code: number): void {
+  parentPort?.postMessage({ exitCode: code });
+}
+
+/** Runs the command line in a worker of this bundle and watches its time and memory. */
+export function runWatched(file: string, argv: string[], limits: CliLimits, err: (t: string) => void): Promise<number> {
+  const memoryMb = limits.maxMemoryMb;
+  const worker = new Worker(file, {
+    workerData: { bayesCli: argv },
+    ...(memoryMb ? { resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.floor(memoryMb)) } } : {}),
+  });
+  return new Promise((resolve) => {
+    let code: number | undefined;
+    let stopped: string | undefined;
+    const stop = (why: string) => {
+      if (stopped) return;
+      stopped = why;
+      void worker.terminate();
+    };
+    const timer = limits.timeoutSeconds ? setTimeout(() => stop(`stopped after ${limits.timeoutSeconds} s (--timeout)`), limits.timeoutSeconds * 1000) : undefined;
+    const poll = memoryMb
+      ? setInterval(() => {
+          const rss = process.memoryUsage.rss() / 2 ** 20;
+          if (rss > memoryMb) stop(`stopped at ${Math.round(rss)} MB of memory, over --max-memory ${memoryMb}`);
+        }, 50)
+      : undefined;
+    worker.on('message', (m: { exitCode?: number }) => { if (typeof m.exitCode === 'number') code = m.exitCode; });
+    worker.on('error', (e: Error & { code?: string }) => {
+      stopped ??= e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `ran out of memory (--max-memory ${memoryMb})` : `failed: ${e.message}`;
+    });
+    worker.on('exit', () => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      if (stopped) err(`bayes: ${stopped}\n`);
+      resolve(stopped ? 3 : (code ?? 70));
+    });
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Custom requests behind the client's Show Network Graph and Export Network as BIF commands:
+ * `bayes/networks` lists each network's variables, states and parents; `bayes/exportBif` writes
+ * one as BIF (an imported network is read from its file, through the document's environment,
+ * and written back).
+ */
+import { basename } from 'node:path';
+import type * as A from '../language/index.js';
+import { declaredNetwork, importedNetwork } from '../model/compileNetwork.js';
+import { writeBif } from '../model/bif.js';
+import type { BayesianNetwork } from '../engine/network.js';
+import type { NetworkSummary } from '../protocol/messages.js';
+
+
+export function networkSummaries(file: A.BayesFile, env: A.CheckEnvironment): NetworkSummary[] {
+  const summary = (net: BayesianNetwork, source: NetworkSummary['source']): NetworkSummary => ({
+    name: net.name, source,
+    variables: net.variables.map((v, i) => ({ name: v.name, states: v.states, parents: net.cpts[i]!.parents.map((p) => net.variables[p]!.name) })),
+  });
+  const own = networksOf(file, fileStem(env.documentPath)).map((n) => summary(n, 'file'));
+  const imported = importedNetworks(file, env).flatMap((i) => ('network' in i ? [summary(i.network, 'import')] : []));
+  return [...own, ...imported];
+}
+
+export function exportBif(file: A.BayesFile, env: A.CheckEnvironment, name: string): { text: string } | { error: string } {
+  const own = networksOf(file, fileStem(env.documentPath)).find((n) => n.name === name);
+  if (own) return { text: writeBif(own) };
+  const imported = importedNetworks(file, env).find((i) => i.name === name);
+  if (!imported) return { error: `there is no network '${name}' in this file` };
+  return 'network' in imported ? { text: writeBif(imported.network) } : { error: imported.error };
+}
+
+/** The networks a file declares: each `network` block, and the top level when it has variables. */
+function networksOf(file: A.BayesFile, fileName: string): BayesianNetwork[] {
+  const nets = file.statements.filter((s): s is A.NetworkDecl => s.kind === 'network').map((n) => declaredNetwork(n.name.text, n.statements));
+  const top = declaredNetwork(fileName, file.statements);
+  return top.variables.length > 0 ? [top, ...nets] : nets;
+}
+
+function fileStem(path: string | undefined): string {
+  return path ? basename(path).replace(/\.bayes$/, '') : 'model';
+}
+
+type Imported = { name: string } & ({ network: BayesianNetwork } | { error: string });
+
+/** `import network N from "x.bif"`: read only where the environment may read files (a trusted workspace). */
+function importedNetworks(file: A.BayesFile, env: A.CheckEnvironment): Imported[] {
+  const imports = file.statements.filter((s): s is A.ImportDecl => s.kind === 'import');
+  return imports.map((s): Imported => {
+    if (!env.readText || !env.documentPath) return { name: s.name.text, error: 'imported networks are read only in a trusted workspace with a saved model' };
+    try {
+      return { name: s.name.text, network: importedNetwork(s, env) };
+    } catch (e) {
+      return { name: s.name.text, error: (e as Error).message };
+    }
+  });
+}

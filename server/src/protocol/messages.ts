@@ -1,0 +1,56 @@
+/**
+ * What travels with the custom methods (methods.ts): run states and records, the answers of the
+ * custom requests, and the server's initialization options.
+ */
+import type { RunResult } from './runResult.js';
+
+export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
+
+/** What the server keeps per document: a finished run and the text it saw. */
+export interface RunRecord {
+  uri: string;
+  /** The text the run saw: its ranges are valid only while the document still reads so. */
+  text: string;
+  state: Exclude<RunState, 'running' | 'cancelled'>;
+  result: RunResult;
+  cached: boolean;
+}
+
+/** `bayes/runResult`: the run record without the text it saw. */
+export type RunResultMessage = Omit<RunRecord, 'text'>;
+
+/** What the status bar shows of a finished run. */
+export interface RunSummary {
+  queries: number;
+  failures: number;
+  elapsedMs?: number;
+  cached: boolean;
+}
+
+/** `bayes/runState`: a finished run carries its summary. */
+export type RunStateMessage = { uri: string; state: RunState } & Partial<RunSummary>;
+
+/** The answer of `bayes/lastResult`. */
+export interface LastResult {
+  state: 'done' | 'failed';
+  cached: boolean;
+  /** The document still reads as the run saw it. */
+  current: boolean;
+  result: RunResult;
+}
+
+/** One network of a model, as `bayes/networks` lists it. */
+export interface NetworkSummary {
+  name: string;
+  source: 'file' | 'import';
+  variables: { name: string; states: string[]; parents: string[] }[];
+}
+
+export interface InitializationOptions {
+  /**
+   * Workspace trust: VS Code sends its trust state. Other editors have no trust prompt: they opt in
+   * with `trusted: true` (docs/editors.md); without it the server is in restricted mode (checks, no
+   * data read, no runs). Confinement and budgets hold either way.
+   */
+  trusted?: boolean;
+}

@@ -1,0 +1,21 @@
+/**
+ * The custom LSP methods of the Bayes language server, one name each for the server, the VS Code
+ * client, the tests and other editors. Their parameter and answer types are in messages.ts.
+ */
+export const Method = {
+  /** Notification, server → client: a finished run (RunResultMessage). */
+  runResult: 'bayes/runResult',
+  /** Notification, server → client: a run started or ended (RunStateMessage). */
+  runState: 'bayes/runState',
+  /** Request, client → server: `{ uri }` → the last run of a document (LastResult | null). */
+  lastResult: 'bayes/lastResult',
+  /** Request, client → server: `{ uri }` → every network of a model (NetworkSummary[]). */
+  networks: 'bayes/networks',
+  /** Request, client → server: `{ uri, network }` → the network as BIF (`{ text } | { error }`). */
+  exportBif: 'bayes/exportBif',
+  /** Notification, client → server: `{ trusted }`, the workspace was trusted. */
+  trust: 'bayes/trust',
+} as const;
+
+/** The workspace/executeCommand that runs a model: arguments `[uri]`. */
+export const RUN_COMMAND = 'bayes.server.run';

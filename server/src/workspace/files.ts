@@ -1,0 +1,317 @@
+/**
+ * The file system as models see it, for Node hosts (CLI, server, run worker): the one place under
+ * server/src (with cli/) that touches node:fs. Every path a model names is confined here:
+ *  - its real path (symbolic links followed) must lie inside the workspace folder or a data root;
+ *  - only regular files are read: folders, FIFOs, devices and sockets are refused from their
+ *    stat, before anything is opened for reading; files are opened O_NONBLOCK | O_NOFOLLOW and
+ *    checked again on the open descriptor, so a swap after the check is caught too;
+ *  - the size limit is checked before reading, and no more than the checked size is ever read.
+ * Refusals are FileRefusedErrors naming the rule, never anything of the file's content.
+ *
+ * Two faces: nodeEnvironment (synchronous: the CLI and the run worker, off the LSP thread) and
+ * nodeFiles (asynchronous: the language server's thread, through workspace/fileFacts.ts).
+ */
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import type { CheckEnvironment } from '../language/index.js';
+import {
+  DEFAULT_FILE_LIMITS, FileRefusedError, problemText, type FileLimits, type Files, type FileStamp, type PathProblem,
+} from '../language/environment.js';
+import { isInside } from '../language/paths.js';
+import { readBif } from '../model/bif.js';
+import { CsvSplitter } from '../model/csvSplitter.js';
+import { columnNames } from '../model/dataTable.js';
+
+export interface NodeEnvironmentOptions {
+  documentPath?: string;
+  /** The workspace folder; defaults to the folder of the document. */
+  workspaceRoot?: string;
+  /** More folders models may read data from (setting `bayes.dataRoots`, CLI `--data-root`). */
+  dataRoots?: string[];
+  /** Restricted mode (untrusted workspace): check, but read no data and run nothing. */
+  restricted?: boolean;
+  /** Size budgets; defaults DEFAULT_FILE_LIMITS. */
+  limits?: Partial<FileLimits>;
+}
+
+/** O_NONBLOCK: opening a FIFO never waits for a writer. O_NOFOLLOW: the checked real path is not a link now. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+const CHUNK = 1 << 20;
+/** The checker reads no more of a CSV file than this for its header row. */
+const HEADER_BYTES = 65536;
+
+/** A path that passed the rules: its real path and what its stat said. */
+interface Inspected { real: string; size: number; mtimeMs: number }
+
+const MISSING: PathProblem = { rule: 'missing' };
+const OUTSIDE: PathProblem = { rule: 'outside' };
+
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a plain file';
+}
+
+/** The kind and size rules, on a stat of the real path (or of an open descriptor). */
+function judge(st: Stats, kind: 'file' | 'folder', limits: FileLimits): PathProblem | undefined {
+  if (kind === 'folder') return st.isDirectory() ? undefined : { rule: 'not-regular', kind: kindOf(st) };
+  if (!st.isFile()) return { rule: 'not-regular', kind: kindOf(st) };
+  if (st.size > limits.maxFileBytes) return { rule: 'too-big', bytes: st.size, limit: limits.maxFileBytes };
+  return undefined;
+}
+
+export function fileLimits(partial?: Partial<FileLimits>): FileLimits {
+  const given = Object.entries(partial ?? {}).filter(([, v]) => v !== undefined);
+  return { ...DEFAULT_FILE_LIMITS, ...Object.fromEntries(given) };
+}
+
+/**
+ * The roots reads are confined to (undefined: none, for paths typed on the command line) and the
+ * limits. Roots are compared by real path too, so a workspace reached through a link still holds
+ * its files.
+ */
+class Confinement {
+  private realRoots?: string[];
+  constructor(readonly roots: string[] | undefined, readonly limits: FileLimits) {}
+
+  private allowed(real: string, realRoots: string[]): boolean {
+    return this.roots === undefined || [...this.roots, ...realRoots].some((root) => isInside(root, real));
+  }
+
+  inspectSync(path: string, kind: 'file' | 'folder'): Inspected | PathProblem {
+    let real: string;
+    try { real = realpathSync(path); } catch { return MISSING; }
+    this.realRoots ??= (this.roots ?? []).map((r) => { try { return realpathSync(r); } catch { return r; } });
+    if (!this.allowed(real, this.realRoots)) return OUTSIDE;
+    let st: Stats;
+    try { st = statSync(real); } catch { return MISSING; }
+    return judge(st, kind, this.limits) ?? { real, size: st.size, mtimeMs: st.mtimeMs };
+  }
+
+  async inspect(path: string, kind: 'file' | 'folder'): Promise<Inspected | PathProblem> {
+    let real: string;
+    try { real = await realpath(path); } catch { return MISSING; }
+    this.realRoots ??= await Promise.all((this.roots ?? []).map((r) => realpath(r).catch(() => r)));
+    if (!this.allowed(real, this.realRoots)) return OUTSIDE;
+    let st: Stats;
+    try { st = await stat(real); } catch { return MISSING; }
+    return judge(st, kind, this.limits) ?? { real, size: st.size, mtimeMs: st.mtimeMs };
+  }
+
+  /** Reads the whole file (up to the size its descriptor's stat gives), synchronously. */
+  readSync(path: string, maxBytes = Infinity): Buffer {
+    const found = this.inspectSync(path, 'file');
+    if ('rule' in found) throw new FileRefusedError(found, path);
+    const fd = openSync(found.real, OPEN_FLAGS);
+    try {
+      const st = fstatSync(fd);
+      const problem = judge(st, 'file', this.limits);
+      if (problem) throw new FileRefusedError(problem, path);
+      const size = Math.min(st.size, maxBytes);
+      const buffer = Buffer.allocUnsafe(size);
+      let n = 0;
+      while (n < size) {
+        const k = readSync(fd, buffer, n, size - n, n);
+        if (k === 0) break;
+        n += k;
+      }
+      return buffer.subarray(0, n);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+function problemOf(found: Inspected | PathProblem): PathProblem | undefined {
+  return 'rule' in found ? found : undefined;
+}
+
+/** The roots a document's model may read from, and the document's resolved path. */
+export function confinementOf(
+  options: NodeEnvironmentOptions,
+): { documentPath?: string; allowedRoots: string[]; limits: FileLimits } {
+  const documentPath = options.documentPath ? resolve(options.documentPath) : undefined;
+  const workspace = options.workspaceRoot ?? (documentPath ? dirname(documentPath) : process.cwd());
+  const allowedRoots = [resolve(workspace), ...(options.dataRoots ?? []).map((r) => resolve(r))];
+  return { documentPath, allowedRoots, limits: fileLimits(options.limits) };
+}
+
+type NetworkSymbols = { variables: { name: string; states: string[] }[] } | { error: string };
+
+/** What the checker reads from files, kept until the file's size or modification time changes. */
+const stamped = new Map<string, { stamp: string; value: unknown }>();
+
+function cachedByStamp<T>(kind: string, path: string, confinement: Confinement, read: () => T): T | { error: string } {
+  try {
+    const found = confinement.inspectSync(path, 'file');
+    if ('rule' in found) throw new FileRefusedError(found, path);
+    const stamp = `${found.real}:${found.size}:${found.mtimeMs}`;
+    const key = `${kind}:${path}`;
+    const cached = stamped.get(key);
+    if (cached?.stamp === stamp) return cached.value as T;
+    const value = read();
+    stamped.set(key, { stamp, value });
+    return value;
+  } catch (e) {
+    return { error: e instanceof FileRefusedError ? problemText(e.problem) : (e as Error).message };
+  }
+}
+
+/** The synchronous environment: the CLI, and runs in their worker thread. */
+export function nodeEnvironment(options: NodeEnvironmentOptions): CheckEnvironment {
+  const { documentPath, allowedRoots, limits } = confinementOf(options);
+  const confinement = new Confinement(allowedRoots, limits);
+  const env: CheckEnvironment = {
+    documentPath,
+    allowedRoots,
+    limits,
+    fileExists: (p) => !('rule' in confinement.inspectSync(p, 'file')),
+    pathProblem: (p, kind) => problemOf(confinement.inspectSync(p, kind)),
+  };
+  if (options.restricted) return env;
+  env.readText = (p) => confinement.readSync(p).toString('utf8');
+  env.readBytes = (p) => confinement.readSync(p);
+  env.readCsvHeader = (p) => cachedByStamp('csv', p, confinement,
+    () => csvHeader(confinement.readSync(p, HEADER_BYTES + 1)));
+  env.networkSymbols = (p) => cachedByStamp('bif', p, confinement,
+    () => networkSymbols(confinement.readSync(p).toString('utf8')));
+  return env;
+}
+
+/** The variables and states of a BIF network's text, or where it fails to parse. */
+export function networkSymbols(text: string): NetworkSymbols {
+  const read = readBif(text);
+  return 'error' in read
+    ? { error: `line ${read.error.line}: ${read.error.message}` }
+    : { variables: read.network.variables.map((v) => ({ name: v.name, states: [...v.states] })) };
+}
+
+/**
+ * The header row of a CSV file from its first bytes (x1, x2, … when the first row is all numbers).
+ * `head` holds at most HEADER_BYTES + 1 bytes: more than HEADER_BYTES means the file goes on.
+ */
+export function csvHeader(head: Uint8Array): string[] | { error: string } {
+  const complete = head.length <= HEADER_BYTES;
+  let header: string[] | undefined;
+  const splitter = new CsvSplitter(',', (cells) => { header ??= columnNames(cells.map((h) => h.trim())).names; });
+  splitter.push(new TextDecoder().decode(head.subarray(0, HEADER_BYTES)));
+  if (!header && complete) splitter.end();
+  return header ?? { error: 'the header row is longer than 64 KiB' };
+}
+
+export { HEADER_BYTES };
+
+/** Confined asynchronous access for the language server's thread (and for paths the CLI is given). */
+class NodeFiles implements Files {
+  constructor(private readonly confinement: Confinement) {}
+
+  get limits(): FileLimits { return this.confinement.limits; }
+
+  async problem(path: string, kind: 'file' | 'folder'): Promise<PathProblem | undefined> {
+    return problemOf(await this.confinement.inspect(path, kind));
+  }
+
+  async stamp(path: string): Promise<FileStamp> {
+    const found = await this.confinement.inspect(path, 'file');
+    if ('rule' in found) throw new FileRefusedError(found, path);
+    return { size: found.size, mtimeMs: found.mtimeMs };
+  }
+
+  /** Opens the checked real path and checks the descriptor again. */
+  private async openChecked(path: string): Promise<{ handle: FileHandle; size: number }> {
+    const found = await this.confinement.inspect(path, 'file');
+    if ('rule' in found) throw new FileRefusedError(found, path);
+    const handle = await open(found.real, OPEN_FLAGS);
+    try {
+      const st = await handle.stat();
+      const problem = judge(st, 'file', this.limits);
+      if (problem) throw new FileRefusedError(problem, path);
+      return { handle, size: st.size };
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
+  }
+
+  async *chunks(path: string): AsyncGenerator<Uint8Array> {
+    const { handle, size } = await this.openChecked(path);
+    try {
+      for (let position = 0; position < size;) {
+        const buffer = Buffer.allocUnsafe(Math.min(CHUNK, size - position));
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+        if (bytesRead === 0) break;
+        position += bytesRead;
+        yield buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async head(path: string, bytes: number): Promise<Uint8Array> {
+    const { handle, size } = await this.openChecked(path);
+    try {
+      const buffer = Buffer.allocUnsafe(Math.min(bytes, size));
+      let n = 0;
+      while (n < buffer.length) {
+        const { bytesRead } = await handle.read(buffer, n, buffer.length - n, n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+      return buffer.subarray(0, n);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async bytes(path: string): Promise<Uint8Array> {
+    return this.head(path, Infinity);
+  }
+
+  async hash(path: string): Promise<string> {
+    const hash = createHash('sha256');
+    for await (const chunk of this.chunks(path)) hash.update(chunk);
+    return hash.digest('hex');
+  }
+
+  async tree(folder: string): Promise<Array<{ path: string } & FileStamp>> {
+    const found = await this.confinement.inspect(folder, 'folder');
+    if ('rule' in found) throw new FileRefusedError(found, folder);
+    const files: Array<{ path: string } & FileStamp> = [];
+    const max = this.limits.maxArchiveEntries;
+    for (const pending = [found.real]; pending.length > 0;) {
+      const dir = pending.pop()!;
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) pending.push(path); // a link to a folder is not followed
+        else if (entry.isFile()) {
+          const st = await lstat(path);
+          files.push({ path, size: st.size, mtimeMs: st.mtimeMs });
+          if (files.length > max) {
+            throw new Error(`${folder} holds more than ${max} files (setting bayes.archive.maxEntries)`);
+          }
+        }
+      }
+    }
+    return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  async exists(path: string): Promise<boolean> {
+    return lstat(path).then(() => true, () => false);
+  }
+}
+
+/** Confined asynchronous file access for a document's model. */
+export function nodeFiles(options: NodeEnvironmentOptions): Files {
+  const { allowedRoots, limits } = confinementOf(options);
+  return new NodeFiles(new Confinement(allowedRoots, limits));
+}
+
+/** For paths given on the command line: no roots (the user named them), but the kind and size rules hold. */
+export function commandLineFiles(limits?: Partial<FileLimits>): Files {
+  return new NodeFiles(new Confinement(undefined, fileLimits(limits)));
+}
