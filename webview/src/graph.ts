@@ -145,13 +145,15 @@ function drawNode(n: GraphNode, box: { x: number; y: number; w: number; h: numbe
   const g = svg('g', { class: `node${n.evidence !== undefined ? ' evidence' : ''}`, 'data-id': n.id, transform: `translate(${box.x},${box.y})`, tabindex: 0, role: 'button', 'aria-label': `${n.id}${summary ? ': ' + summary : ''}` });
   if (n.role === 'utility') {
     g.classList.add('utility');
-    g.append(svg('polygon', { points: `${box.w / 2},0 ${box.w},${box.h / 2} ${box.w / 2},${box.h} 0,${box.h / 2}`, class: 'box' }));
+    const points = `${box.w / 2},0 ${box.w},${box.h / 2} ${box.w / 2},${box.h} 0,${box.h / 2}`;
+    g.append(svg('polygon', { points, class: 'box' }));
   } else {
     if (n.role === 'decision') g.classList.add('decision');
     g.append(svg('rect', { width: box.w, height: box.h, rx: n.role === 'decision' ? 0 : 4, class: 'box' }));
   }
   const label = n.id.length > 22 ? n.id.slice(0, 21) + '…' : n.id;
-  if (n.role === 'utility') g.append(svg('text', { x: box.w / 2, y: box.h / 2 + 4, class: 'name', 'text-anchor': 'middle' }, label));
+  const centred = { x: box.w / 2, y: box.h / 2 + 4, class: 'name', 'text-anchor': 'middle' };
+  if (n.role === 'utility') g.append(svg('text', centred, label));
   else g.append(svg('text', { x: 6, y: 15, class: 'name' }, label));
   if (n.evidence !== undefined) g.append(svg('text', { x: box.w - 6, y: 15, class: 'observed', 'text-anchor': 'end' }, '● ' + n.evidence));
   if (!compact && n.bars) drawBars(g, n, box.w);

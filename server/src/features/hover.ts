@@ -31,7 +31,9 @@ function symbolSections(file: A.BayesFile, index: NameIndex, s: NameSymbol, run:
   if (s.kind === 'hypotheses') sections.push(priorTable(s), ...likelihoodTables(file, index, s));
   if (s.kind === 'variable') {
     const table = scopeStatements(file, s.scope).find((x): x is A.TableDecl => x.kind === 'table' && x.head.targets[0]?.variable.text === s.name);
-    const body = table?.canonical ? canonicalMarkdown(table, table.canonical, s.scope, run) : table && cptMarkdown(table, s);
+    const body = table?.canonical
+      ? canonicalMarkdown(table, table.canonical, s.scope, run)
+      : table && cptMarkdown(table, s);
     if (table) sections.push((table.doc ? `${table.doc}\n\n` : '') + body);
   }
   if (s.kind === 'variable' || s.kind === 'hypotheses') sections.push(...distributions(index, s, run));

@@ -103,11 +103,26 @@ export interface TableDecl extends StatementBase {
  * `Cause: { state: [P(effect states)], … }` (rows keyed by the cause's non-absent states) and
  * `leak: [P(effect states)]`.
  */
-export interface CanonicalEntry extends NodeBase { kind: 'canonicalEntry'; cause: Name; value?: NumberLit; list?: NumberLit[]; rows: Row[] }
-export interface CanonicalModel extends NodeBase { kind: 'canonical'; model: 'noisy_or' | 'noisy_max'; entries: CanonicalEntry[] }
+export interface CanonicalEntry extends NodeBase {
+  kind: 'canonicalEntry';
+  cause: Name;
+  value?: NumberLit;
+  list?: NumberLit[];
+  rows: Row[];
+}
+export interface CanonicalModel extends NodeBase {
+  kind: 'canonical';
+  model: 'noisy_or' | 'noisy_max';
+  entries: CanonicalEntry[];
+}
 
 /** `decision Drill { yes, no } given Test, Seismic`: a chosen variable and what is known when choosing. */
-export interface DecisionDecl extends StatementBase { kind: 'decision'; name: Name; domain: Domain; information: Name[] }
+export interface DecisionDecl extends StatementBase {
+  kind: 'decision';
+  name: Name;
+  domain: Domain;
+  information: Name[];
+}
 /** `utility Payoff(Drill, Oil) { yes, dry: -70, … }`: one number per assignment of its variables. */
 export interface UtilityDecl extends StatementBase { kind: 'utility'; name: Name; parents: Name[]; rows: Row[] }
 
@@ -178,9 +193,21 @@ export interface PolicyQuery extends QueryBase { form: 'policy'; network: Name; 
 /** `eu D [in N] [given e]`: the expected utility of each alternative of decision D. */
 export interface EuQuery extends QueryBase { form: 'eu'; decision: Name; in?: Name; given: Assignment[] }
 /** `voi X for D [in N] [given e]`: the expected value of perfect information about X before D. */
-export interface VoiQuery extends QueryBase { form: 'voi'; variable: Name; decision: Name; in?: Name; given: Assignment[] }
+export interface VoiQuery extends QueryBase {
+  form: 'voi';
+  variable: Name;
+  decision: Name;
+  in?: Name;
+  given: Assignment[];
+}
 /** `effect X -> Y [in N]`: P(Y | do(X = x)) for every x, and the average causal effect. */
-export interface EffectQuery extends QueryBase { form: 'effect'; cause: Name; effect: Name; in?: Name; given: Assignment[] }
+export interface EffectQuery extends QueryBase {
+  form: 'effect';
+  cause: Name;
+  effect: Name;
+  in?: Name;
+  given: Assignment[];
+}
 
 export type Query =
   | HypothesisQuery | OptimalQuery | ProbabilityQuery | MpeQuery | SensitivityQuery | IndependenceQuery

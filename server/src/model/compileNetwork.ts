@@ -211,7 +211,12 @@ function requireDeclaredSizes(states: Map<string, string[]>, sources: Map<string
   for (const [variable, source] of sources) {
     const conditions = 'table' in source ? source.table.head.conditions : [];
     const entries = tableEntries([...conditions.map((c) => states.get(c.variable.text)?.length ?? 1), states.get(variable)?.length ?? 1]);
-    const range = 'table' in source ? source.table.head.range : 'hypotheses' in source ? source.hypotheses.name.range : source.decision.name.range;
+    const range =
+      'table' in source
+        ? source.table.head.range
+        : 'hypotheses' in source
+          ? source.hypotheses.name.range
+          : source.decision.name.range;
     first ??= range;
     withinBudget(() => requireWithin(`the table of '${variable}'`, entries, budgets.maxTableEntries), range);
     total += entries;

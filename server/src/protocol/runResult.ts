@@ -365,7 +365,12 @@ export interface NetworkResult extends ResultBase, InferenceInfo {
   /** Influence diagrams: the decisions in order (also among `variables`) with what each knows. */
   decisions?: Array<{ name: string; information: string[] }>;
   /** Influence diagrams: the utility nodes, one number per assignment of their variables. */
-  utilities?: Array<{ name: string; parents: string[]; rows: Array<{ given: Record<string, string>; utility: number }>; declaration: Range }>;
+  utilities?: Array<{
+    name: string;
+    parents: string[];
+    rows: Array<{ given: Record<string, string>; utility: number }>;
+    declaration: Range;
+  }>;
 }
 
 /** Every kind of result entry; consumers narrow on `kind`. Add new kinds here. */
@@ -386,7 +391,7 @@ export interface DecisionRuleJson {
   rows: Array<{
     given: Record<string, string>;
     choice: string;
-    /** EU of each alternative in this context, later decisions optimal; absent for large rules or impossible contexts. */
+    /** EU of each alternative here, later decisions optimal; absent for large rules or impossible contexts. */
     expectedUtility?: Record<string, number>;
     /** P(the observed part of the context | evidence, the earlier choices of the row). */
     probability?: number;

@@ -19,16 +19,26 @@ export interface DiagramScope {
   name: string;
 }
 
-export async function diagramScope(ctx: HandlerContext, inName: A.Name | undefined, given: readonly A.Assignment[], at: A.NodeBase): Promise<DiagramScope> {
+export async function diagramScope(
+  ctx: HandlerContext,
+  inName: A.Name | undefined,
+  given: readonly A.Assignment[],
+  at: A.NodeBase,
+): Promise<DiagramScope> {
   const scope = await networkScope(ctx, inName);
   const node = inName ? ctx.symbols.globals.get(inName.text)?.node : undefined;
   const statements = !inName ? ctx.ast.statements : node?.kind === 'network' ? node.statements : [];
   const key = `diagram:${inName?.text ?? ''}`;
   const known = ctx.shared.get(key) as { base: BayesianNetwork; id: InfluenceDiagram } | undefined;
-  const id = known?.base === scope.net ? known.id : compileDiagram(scope.net, statements, inName?.text ?? 'the default model');
+  const id =
+    known?.base === scope.net ? known.id : compileDiagram(scope.net, statements, inName?.text ?? 'the default model');
   ctx.shared.set(key, { base: scope.net, id });
   if (id.decisions.length === 0) {
-    throw new CompileError(`${inName ? `'${inName.text}'` : 'the default model'} has no decision: declare one with decision D { … } given …`, (inName ?? at).range);
+    throw new CompileError(
+      `${inName ? `'${inName.text}'` : 'the default model'} has no decision: ` +
+        'declare one with decision D { … } given …',
+      (inName ?? at).range,
+    );
   }
   const { net, evidence, named } = scopedEvidence(ctx, scope, given);
   if (net !== scope.net) throw new CompileError('a decision query takes one observation per variable', at.range);
@@ -39,12 +49,16 @@ function compileDiagram(net: BayesianNetwork, statements: readonly A.Statement[]
   const index = variableIndexMap(net);
   const resolve = (name: A.Name): number => {
     const v = index.get(name.text);
-    if (v === undefined) throw new CompileError(`'${name.text}' has no table in ${where}: give P(${name.text} | …)`, name.range);
+    if (v === undefined)
+      throw new CompileError(`'${name.text}' has no table in ${where}: give P(${name.text} | …)`, name.range);
     return v;
   };
-  const decisions = statements.filter((s): s is A.DecisionDecl => s.kind === 'decision')
+  const decisions = statements
+    .filter((s): s is A.DecisionDecl => s.kind === 'decision')
     .map((d) => ({ variable: resolve(d.name), information: d.information.map(resolve) }));
-  const utilities = statements.filter((s): s is A.UtilityDecl => s.kind === 'utility').map((u) => utilityNode(u, net, resolve));
+  const utilities = statements
+    .filter((s): s is A.UtilityDecl => s.kind === 'utility')
+    .map((u) => utilityNode(u, net, resolve));
   return { name: net.name, network: net, decisions, utilities };
 }
 
@@ -54,7 +68,8 @@ function utilityNode(u: A.UtilityDecl, net: BayesianNetwork, resolve: (name: A.N
   const size = states.reduce((n, s) => n * s.length, 1);
   const table = new Float64Array(size).fill(NaN);
   for (const row of u.rows) {
-    if (row.keys.length !== parents.length || row.form !== 'single') throw new CompileError('a utility row is `states: number`', row.range);
+    if (row.keys.length !== parents.length || row.form !== 'single')
+      throw new CompileError('a utility row is `states: number`', row.range);
     let at = 0;
     row.keys.forEach((key, i) => {
       const s = states[i]!.indexOf(key.text);
@@ -64,7 +79,8 @@ function utilityNode(u: A.UtilityDecl, net: BayesianNetwork, resolve: (name: A.N
     table[at] = row.entries[0]!.value.value;
   }
   const missing = table.findIndex((x) => Number.isNaN(x));
-  if (missing >= 0) throw new CompileError(`'${u.name.text}' has no number for every assignment of its variables`, u.name.range);
+  if (missing >= 0)
+    throw new CompileError(`'${u.name.text}' has no number for every assignment of its variables`, u.name.range);
   return { name: u.name.text, parents, table };
 }
 

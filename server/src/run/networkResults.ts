@@ -55,9 +55,12 @@ interface ModelScope { name?: string; range: Range; tables: Map<string, Range>; 
 function modelScopes(file: A.BayesFile): ModelScope[] {
   const scopes: ModelScope[] = [];
   const firstTable = file.statements.find((s) => s.kind === 'table');
-  if (firstTable) scopes.push({ range: firstTable.range, tables: tableRanges(file.statements), statements: file.statements });
+  const top = file.statements;
+  if (firstTable) scopes.push({ range: firstTable.range, tables: tableRanges(top), statements: top });
   for (const s of file.statements) {
-    if (s.kind === 'network') scopes.push({ name: s.name.text, range: s.range, tables: tableRanges(s.statements), statements: s.statements });
+    if (s.kind === 'network') {
+      scopes.push({ name: s.name.text, range: s.range, tables: tableRanges(s.statements), statements: s.statements });
+    }
     if (s.kind === 'import') scopes.push({ name: s.name.text, range: s.range, tables: new Map() });
     // Drawn once `learn structure` has made it (else its scope is a compile error, skipped).
     if (s.kind === 'learn' && s.structure) scopes.push({ name: s.model.text, range: s.range, tables: new Map() });
@@ -109,7 +112,10 @@ function diagramParts(statements: A.Statement[] | undefined): Pick<NetworkResult
   const utilities = (statements ?? []).filter((s): s is A.UtilityDecl => s.kind === 'utility').map((u) => ({
     name: u.name.text, parents: u.parents.map((p) => p.text), declaration: u.range,
     rows: u.rows.filter((r) => r.form === 'single' && r.keys.length === u.parents.length)
-      .map((r) => ({ given: Object.fromEntries(u.parents.map((p, i) => [p.text, r.keys[i]!.text])), utility: r.entries[0]!.value.value })),
+      .map((r) => ({
+        given: Object.fromEntries(u.parents.map((p, i) => [p.text, r.keys[i]!.text])),
+        utility: r.entries[0]!.value.value,
+      })),
   }));
   return { ...(decisions.length ? { decisions } : {}), ...(utilities.length ? { utilities } : {}) };
 }

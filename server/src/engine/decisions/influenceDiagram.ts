@@ -125,24 +125,32 @@ export function validateDiagram(id: InfluenceDiagram): void {
   const net = id.network;
   const decisionSet = new Set<number>();
   for (const d of id.decisions) {
-    if (decisionSet.has(d.variable)) throw new EngineError(`decision '${net.variables[d.variable]!.name}' is listed twice`);
+    if (decisionSet.has(d.variable))
+      throw new EngineError(`decision '${net.variables[d.variable]!.name}' is listed twice`);
     decisionSet.add(d.variable);
     if (net.cpts[d.variable]!.parents.length > 0) {
-      throw new EngineError(`decision '${net.variables[d.variable]!.name}' is chosen, so it cannot have a table with parents`);
+      throw new EngineError(
+        `decision '${net.variables[d.variable]!.name}' is chosen, so it cannot have a table with parents`,
+      );
     }
   }
   for (const u of id.utilities) {
     const size = tableSize(u.parents.map((p) => cardinality(net, p)));
-    if (u.table.length !== size) throw new EngineError(`utility '${u.name}' has ${u.table.length} entries, not ${size}`);
-    if (u.table.some((x) => !Number.isFinite(x))) throw new EngineError(`utility '${u.name}' has an entry that is not a finite number`);
+    if (u.table.length !== size)
+      throw new EngineError(`utility '${u.name}' has ${u.table.length} entries, not ${size}`);
+    if (u.table.some((x) => !Number.isFinite(x)))
+      throw new EngineError(`utility '${u.name}' has an entry that is not a finite number`);
   }
   const sets = informationSets(id);
   id.decisions.forEach((d, k) => {
     for (const v of d.information) {
       const j = id.decisions.findIndex((e) => e.variable === v);
       if (j >= k) {
-        throw new EngineError(j === k ? `'${decisionName(id, k)}' cannot be known before it is chosen`
-          : `'${decisionName(id, k)}' cannot know '${decisionName(id, j)}', which is decided later`);
+        throw new EngineError(
+          j === k
+            ? `'${decisionName(id, k)}' cannot be known before it is chosen`
+            : `'${decisionName(id, k)}' cannot know '${decisionName(id, j)}', which is decided later`,
+        );
       }
     }
     for (let j = k; j < id.decisions.length; j++) {
@@ -150,17 +158,25 @@ export function validateDiagram(id: InfluenceDiagram): void {
       for (const v of sets[k]!) {
         if (after.has(v)) {
           const later = j === k ? '' : `, taken after '${decisionName(id, k)}'`;
-          throw new EngineError(`'${decisionName(id, k)}' cannot know '${net.variables[v]!.name}': it depends on decision '${decisionName(id, j)}'${later}`);
+          throw new EngineError(
+            `'${decisionName(id, k)}' cannot know '${net.variables[v]!.name}': ` +
+              `it depends on decision '${decisionName(id, j)}'${later}`,
+          );
         }
       }
       if (j > k && after.has(d.variable)) {
-        throw new EngineError(`decision '${decisionName(id, k)}' depends on '${decisionName(id, j)}', which is taken later`);
+        throw new EngineError(
+          `decision '${decisionName(id, k)}' depends on '${decisionName(id, j)}', which is taken later`,
+        );
       }
     }
   });
 }
 
-interface Potentials { phi: Factor[]; psi: Factor[] }
+interface Potentials {
+  phi: Factor[];
+  psi: Factor[];
+}
 
 /**
  * Solves the diagram given evidence (chance variables, or decisions fixed to an alternative):
@@ -168,7 +184,9 @@ interface Potentials { phi: Factor[]; psi: Factor[] }
  * not name a variable that a decision the evidence leaves free can influence.
  */
 export function solveInfluenceDiagram(
-  id: InfluenceDiagram, evidence: ReadonlyMap<number, number> = new Map(), options: SolveOptions = {},
+  id: InfluenceDiagram,
+  evidence: ReadonlyMap<number, number> = new Map(),
+  options: SolveOptions = {},
 ): DiagramSolution {
   validateDiagram(id);
   checkEvidence(id, evidence);
@@ -185,7 +203,11 @@ export function solveInfluenceDiagram(
     const rows = tableSize(cards);
     const choice = new Int32Array(rows);
     // The elimination's rule depends on a subset of the context (what is requisite): spread it.
-    const map = indexMap(context, cards, rule.vars.filter((v) => context.includes(v)));
+    const map = indexMap(
+      context,
+      cards,
+      rule.vars.filter((v) => context.includes(v)),
+    );
     for (let r = 0; r < rows; r++) choice[r] = rule.choice[map[r]!]!;
     const entry: DecisionRule = { decision: d.variable, context, choice };
     const alternatives = cardinality(id.network, d.variable);
@@ -201,13 +223,17 @@ export function solveInfluenceDiagram(
  * they learn). NaN entries never occur: impossible evidence throws.
  */
 export function expectedUtilities(
-  id: InfluenceDiagram, decision: number, evidence: ReadonlyMap<number, number> = new Map(), options: SolveOptions = {},
+  id: InfluenceDiagram,
+  decision: number,
+  evidence: ReadonlyMap<number, number> = new Map(),
+  options: SolveOptions = {},
 ): Float64Array {
   validateDiagram(id);
   if (!id.decisions.some((d) => d.variable === decision)) {
     throw new EngineError(`'${id.network.variables[decision]!.name}' is not a decision`);
   }
-  if (evidence.has(decision)) throw new EngineError(`'${id.network.variables[decision]!.name}' is fixed by the evidence`);
+  if (evidence.has(decision))
+    throw new EngineError(`'${id.network.variables[decision]!.name}' is fixed by the evidence`);
   checkEvidence(id, evidence);
   const k = cardinality(id.network, decision);
   const out = new Float64Array(k);
@@ -224,15 +250,22 @@ export function expectedUtilities(
  * the MEU when `x` is known at decision `k` (and, by no-forgetting, later) minus the MEU.
  */
 export function valueOfInformation(
-  id: InfluenceDiagram, x: number, decision: number, evidence: ReadonlyMap<number, number> = new Map(), options: SolveOptions = {},
+  id: InfluenceDiagram,
+  x: number,
+  decision: number,
+  evidence: ReadonlyMap<number, number> = new Map(),
+  options: SolveOptions = {},
 ): { voi: number; meu: number; meuInformed: number } {
   const k = id.decisions.findIndex((d) => d.variable === decision);
   const net = id.network;
   if (k < 0) throw new EngineError(`'${net.variables[decision]!.name}' is not a decision`);
-  if (id.decisions.some((d) => d.variable === x)) throw new EngineError(`'${net.variables[x]!.name}' is a decision, not a chance variable`);
+  if (id.decisions.some((d) => d.variable === x))
+    throw new EngineError(`'${net.variables[x]!.name}' is a decision, not a chance variable`);
   const informed: InfluenceDiagram = {
     ...id,
-    decisions: id.decisions.map((d, j) => (j === k && !d.information.includes(x) ? { ...d, information: [...d.information, x] } : d)),
+    decisions: id.decisions.map((d, j) =>
+      j === k && !d.information.includes(x) ? { ...d, information: [...d.information, x] } : d,
+    ),
   };
   const base = solveInfluenceDiagram(id, evidence, { ...options, detailLimit: 0 });
   let better: DiagramSolution;
@@ -240,7 +273,10 @@ export function valueOfInformation(
     better = solveInfluenceDiagram(informed, evidence, { ...options, detailLimit: 0 });
   } catch (e) {
     if (e instanceof EngineError && /cannot know/.test(e.message)) {
-      throw new EngineError(`'${net.variables[x]!.name}' cannot be known before '${net.variables[decision]!.name}': it depends on that decision or a later one`);
+      throw new EngineError(
+        `'${net.variables[x]!.name}' cannot be known before '${net.variables[decision]!.name}': ` +
+          'it depends on that decision or a later one',
+      );
     }
     throw e;
   }
@@ -250,14 +286,18 @@ export function valueOfInformation(
 function checkEvidence(id: InfluenceDiagram, evidence: ReadonlyMap<number, number>): void {
   const net = id.network;
   for (const [v, s] of evidence) {
-    if (!(s >= 0 && s < cardinality(net, v))) throw new EngineError(`state ${s} is outside '${net.variables[v]!.name}'`);
+    if (!(s >= 0 && s < cardinality(net, v)))
+      throw new EngineError(`state ${s} is outside '${net.variables[v]!.name}'`);
   }
   for (const d of id.decisions) {
     if (evidence.has(d.variable)) continue;
     const after = descendants(net, d.variable);
     for (const v of evidence.keys()) {
       if (after.has(v)) {
-        throw new EngineError(`'${net.variables[v]!.name}' depends on decision '${net.variables[d.variable]!.name}', so it cannot be known before it: fix the decision in the evidence too`);
+        throw new EngineError(
+          `'${net.variables[v]!.name}' depends on decision '${net.variables[d.variable]!.name}', ` +
+            'so it cannot be known before it: fix the decision in the evidence too',
+        );
       }
     }
   }
@@ -265,7 +305,12 @@ function checkEvidence(id: InfluenceDiagram, evidence: ReadonlyMap<number, numbe
 
 /** EU per alternative and P(context) for each context row of decision k (earlier decisions in the context). */
 function ruleDetail(
-  id: InfluenceDiagram, evidence: ReadonlyMap<number, number>, k: number, context: number[], cards: number[], options: SolveOptions,
+  id: InfluenceDiagram,
+  evidence: ReadonlyMap<number, number>,
+  k: number,
+  context: number[],
+  cards: number[],
+  options: SolveOptions,
 ): { expectedUtility: Float64Array; probability: Float64Array } {
   const d = id.decisions[k]!.variable;
   const alternatives = cardinality(id.network, d);
@@ -301,20 +346,33 @@ function evidenceWeight(id: InfluenceDiagram, evidence: ReadonlyMap<number, numb
   return eliminate(id, evidence, {}, true).evidenceProbability;
 }
 
-interface Eliminated { meu: number; evidenceProbability: number; rules: Map<number, { vars: number[]; choice: Int32Array }> }
+interface Eliminated {
+  meu: number;
+  evidenceProbability: number;
+  rules: Map<number, { vars: number[]; choice: Int32Array }>;
+}
 
 /**
  * The elimination proper. `lenient`: evidence of probability 0 gives MEU NaN instead of an error
  * (context rows that cannot happen).
  */
-function eliminate(id: InfluenceDiagram, evidence: ReadonlyMap<number, number>, options: SolveOptions, lenient = false): Eliminated {
+function eliminate(
+  id: InfluenceDiagram,
+  evidence: ReadonlyMap<number, number>,
+  options: SolveOptions,
+  lenient = false,
+): Eliminated {
   const net = id.network;
   const budget = options.budget ?? DEFAULT_DIAGRAM_BUDGET;
   const decisionVars = new Set(id.decisions.map((d) => d.variable));
   const free = id.decisions.filter((d) => !evidence.has(d.variable));
   // Only the ancestors of utilities, of the evidence and of what decisions observe matter; other
   // chance nodes are barren and sum to 1. (An observed node is never barren: rules depend on it.)
-  const seeds = [...id.utilities.flatMap((u) => u.parents), ...evidence.keys(), ...id.decisions.flatMap((d) => d.information)];
+  const seeds = [
+    ...id.utilities.flatMap((u) => u.parents),
+    ...evidence.keys(),
+    ...id.decisions.flatMap((d) => d.information),
+  ];
   const relevant = ancestralSet(net, seeds);
   for (const d of free) relevant.add(d.variable);
   const potentials: Potentials = { phi: [], psi: [] };
@@ -368,10 +426,14 @@ function sumOutGroup(pot: Potentials, group: number[], budget: number, signal?: 
   const left = new Set(group);
   while (left.size) {
     signal?.throwIfAborted();
-    let best = -1, bestSize = Infinity;
+    let best = -1,
+      bestSize = Infinity;
     for (const v of left) {
       const size = scopeOf(pot, v).size;
-      if (size < bestSize) { best = v; bestSize = size; }
+      if (size < bestSize) {
+        best = v;
+        bestSize = size;
+      }
     }
     left.delete(best);
     sumOut(pot, best, budget);
@@ -383,7 +445,12 @@ function scopeOf(pot: Potentials, v: number): { vars: number[]; cards: number[];
   const cards: number[] = [];
   for (const f of [...pot.phi, ...pot.psi]) {
     if (!f.vars.includes(v)) continue;
-    f.vars.forEach((u, i) => { if (!vars.includes(u)) { vars.push(u); cards.push(f.cards[i]!); } });
+    f.vars.forEach((u, i) => {
+      if (!vars.includes(u)) {
+        vars.push(u);
+        cards.push(f.cards[i]!);
+      }
+    });
   }
   return { vars, cards, size: tableSize(cards) };
 }
@@ -397,7 +464,11 @@ function spread(f: Factor, vars: number[], cards: number[]): Float64Array {
 }
 
 /** Πφ and Σψ of the factors that mention v, over their joint scope with v LAST (fastest). */
-function combine(pot: Potentials, v: number, budget: number): { vars: number[]; cards: number[]; phi: Float64Array; psi: Float64Array } {
+function combine(
+  pot: Potentials,
+  v: number,
+  budget: number,
+): { vars: number[]; cards: number[]; phi: Float64Array; psi: Float64Array } {
   const scope = scopeOf(pot, v);
   const at = scope.vars.indexOf(v);
   const vars = [...scope.vars.filter((u) => u !== v), v];
@@ -431,8 +502,12 @@ function sumOut(pot: Potentials, v: number, budget: number): void {
   const p = new Float64Array(n);
   const u = new Float64Array(n);
   for (let r = 0; r < n; r++) {
-    let s = 0, w = 0;
-    for (let x = 0; x < k; x++) { s += phi[r * k + x]!; w += phi[r * k + x]! * psi[r * k + x]!; }
+    let s = 0,
+      w = 0;
+    for (let x = 0; x < k; x++) {
+      s += phi[r * k + x]!;
+      w += phi[r * k + x]! * psi[r * k + x]!;
+    }
     p[r] = s;
     u[r] = s > 0 ? w / s : 0;
   }
@@ -451,7 +526,8 @@ function maximize(pot: Potentials, d: number, card: number, budget: number): { v
     // Nothing depends on the decision: every alternative is as good.
     return { vars: [], choice: Int32Array.of(0) };
   }
-  if (!pot.phi.some((f) => f.vars.includes(d))) pot.phi.push({ vars: [d], cards: [card], values: new Float64Array(card).fill(1) });
+  if (!pot.phi.some((f) => f.vars.includes(d)))
+    pot.phi.push({ vars: [d], cards: [card], values: new Float64Array(card).fill(1) });
   const { vars, cards, phi, psi } = combine(pot, d, budget);
   const rest = vars.slice(0, -1);
   const n = phi.length / card;
@@ -459,15 +535,26 @@ function maximize(pot: Potentials, d: number, card: number, budget: number): { v
   const u = new Float64Array(n);
   const choice = new Int32Array(n);
   for (let r = 0; r < n; r++) {
-    let best = 0, bestValue = -Infinity, bestP = 0;
+    let best = 0,
+      bestValue = -Infinity,
+      bestP = 0;
     for (let a = 0; a < card; a++) {
       const w = phi[r * card + a]!;
       const value = w > 0 ? psi[r * card + a]! : -Infinity;
       // Ties (within rounding) keep the earlier alternative, so rules are stable.
-      const better = bestValue === -Infinity ? value > bestValue : value > bestValue + 1e-12 * Math.max(1, Math.abs(bestValue));
-      if (better) { best = a; bestValue = value; bestP = w; }
+      const better =
+        bestValue === -Infinity ? value > bestValue : value > bestValue + 1e-12 * Math.max(1, Math.abs(bestValue));
+      if (better) {
+        best = a;
+        bestValue = value;
+        bestP = w;
+      }
     }
-    if (bestValue === -Infinity) { best = 0; bestValue = 0; bestP = 0; }
+    if (bestValue === -Infinity) {
+      best = 0;
+      bestValue = 0;
+      bestP = 0;
+    }
     p[r] = bestP;
     u[r] = bestValue;
     choice[r] = best;

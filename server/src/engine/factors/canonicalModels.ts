@@ -32,42 +32,64 @@ const SLACK = 1e-12;
  * assignment of the causes (first cause slowest), Y fastest. `leak` is P(Y | every cause absent).
  * `names` (cause names, then Y's) word the errors.
  */
-export function noisyMaxTable(k: number, causes: readonly CanonicalCause[], leak: Float64Array, names?: { causes: string[]; effect: string }): Float64Array {
+export function noisyMaxTable(
+  k: number,
+  causes: readonly CanonicalCause[],
+  leak: Float64Array,
+  names?: { causes: string[]; effect: string },
+): Float64Array {
   const cause = (i: number) => names?.causes[i] ?? `cause ${i + 1}`;
   const effect = names?.effect ?? 'the effect';
   if (leak.length !== k) throw new EngineError(`the leak needs ${k} probabilities, one per state of ${effect}`);
   const gLeak = survival(leak);
   // links[i][s][y]: c_{i,s}(y).
-  const links = causes.map((c, i) => c.distributions.map((d, s) => {
-    if (d.length !== k) throw new EngineError(`${cause(i)} needs ${k} probabilities per state, one per state of ${effect}`);
-    const g = survival(d);
-    const link = new Float64Array(k);
-    for (let y = 0; y < k; y++) {
-      if (gLeak[y]! <= 0) {
-        if (g[y]! > SLACK) throw new EngineError(`${cause(i)} (state ${s + 1}) makes ${effect} less severe than the leak alone, which a noisy-MAX cannot`);
-        link[y] = 0;
-      } else {
-        link[y] = Math.min(1, g[y]! / gLeak[y]!);
-        if (g[y]! / gLeak[y]! > 1 + SLACK) {
-          throw new EngineError(`${cause(i)} (state ${s + 1}) makes ${effect} less likely to be severe than the leak alone (P ≤ leak): a cause can only add to the leak`);
+  const links = causes.map((c, i) =>
+    c.distributions.map((d, s) => {
+      if (d.length !== k)
+        throw new EngineError(`${cause(i)} needs ${k} probabilities per state, one per state of ${effect}`);
+      const g = survival(d);
+      const link = new Float64Array(k);
+      for (let y = 0; y < k; y++) {
+        if (gLeak[y]! <= 0) {
+          if (g[y]! > SLACK)
+            throw new EngineError(
+              `${cause(i)} (state ${s + 1}) makes ${effect} less severe than the leak alone, which a noisy-MAX cannot`,
+            );
+          link[y] = 0;
+        } else {
+          link[y] = Math.min(1, g[y]! / gLeak[y]!);
+          if (g[y]! / gLeak[y]! > 1 + SLACK) {
+            throw new EngineError(
+              `${cause(i)} (state ${s + 1}) makes ${effect} less likely to be severe than the leak alone ` +
+                '(P ≤ leak): a cause can only add to the leak',
+            );
+          }
+        }
+        if (y > 0 && link[y]! > link[y - 1]! + SLACK) {
+          throw new EngineError(
+            `${cause(i)} (state ${s + 1}) does not act as a noisy-MAX cause on ${effect}: ` +
+              'its link would not be a distribution',
+          );
         }
       }
-      if (y > 0 && link[y]! > link[y - 1]! + SLACK) {
-        throw new EngineError(`${cause(i)} (state ${s + 1}) does not act as a noisy-MAX cause on ${effect}: its link would not be a distribution`);
-      }
-    }
-    return link;
-  }));
+      return link;
+    }),
+  );
   const rows = causes.reduce((n, c) => n * c.states, 1);
   const table = new Float64Array(rows * k);
   const state = new Array<number>(causes.length).fill(0);
   const g = new Float64Array(k + 1);
   for (let r = 0; r < rows; r++) {
     let rest = r;
-    for (let i = causes.length - 1; i >= 0; i--) { state[i] = rest % causes[i]!.states; rest = Math.floor(rest / causes[i]!.states); }
+    for (let i = causes.length - 1; i >= 0; i--) {
+      state[i] = rest % causes[i]!.states;
+      rest = Math.floor(rest / causes[i]!.states);
+    }
     for (let y = 0; y < k; y++) {
       let v = gLeak[y]!;
-      causes.forEach((c, i) => { if (state[i]! < c.states - 1) v *= links[i]![state[i]!]![y]!; });
+      causes.forEach((c, i) => {
+        if (state[i]! < c.states - 1) v *= links[i]![state[i]!]![y]!;
+      });
       g[y] = v;
     }
     g[k] = 0;
@@ -77,20 +99,35 @@ export function noisyMaxTable(k: number, causes: readonly CanonicalCause[], leak
 }
 
 /** Henrion's leaky noisy-OR over two-state causes and effect (present first): p_i and the leak. */
-export function noisyOrTable(p: readonly number[], leak: number, names?: { causes: string[]; effect: string }): Float64Array {
+export function noisyOrTable(
+  p: readonly number[],
+  leak: number,
+  names?: { causes: string[]; effect: string },
+): Float64Array {
   const dist = (q: number) => Float64Array.of(q, 1 - q);
   p.forEach((q, i) => {
     if (q < leak - SLACK) {
-      throw new EngineError(`P(${names?.effect ?? 'effect'} | only ${names?.causes[i] ?? `cause ${i + 1}`}) = ${q} is below the leak ${leak}: with the leak included it is at least the leak`);
+      throw new EngineError(
+        `P(${names?.effect ?? 'effect'} | only ${names?.causes[i] ?? `cause ${i + 1}`}) = ${q} ` +
+          `is below the leak ${leak}: with the leak included it is at least the leak`,
+      );
     }
   });
-  return noisyMaxTable(2, p.map((q) => ({ states: 2, distributions: [dist(q)] })), dist(leak), names);
+  return noisyMaxTable(
+    2,
+    p.map((q) => ({ states: 2, distributions: [dist(q)] })),
+    dist(leak),
+    names,
+  );
 }
 
 /** G(y) = Σ_{t ≥ y} P(t): the probability of being at most as severe as y. */
 function survival(d: Float64Array): Float64Array {
   const g = new Float64Array(d.length);
   let s = 0;
-  for (let y = d.length - 1; y >= 0; y--) { s += d[y]!; g[y] = s; }
+  for (let y = d.length - 1; y >= 0; y--) {
+    s += d[y]!;
+    g[y] = s;
+  }
   return g;
 }

@@ -12,7 +12,11 @@ export function checkCanonical(ctx: CheckContext, table: A.TableDecl, model: A.C
   const seen = new Set<string>();
   for (const e of model.entries) {
     if (e.cause.text !== 'leak' && !causes.includes(e.cause.text)) {
-      ctx.report.error('undefined-name', `'${e.cause.text}' is not a cause of this table (${causes.join(', ') || 'none'}) nor 'leak'`, e.cause.range);
+      ctx.report.error(
+        'undefined-name',
+        `'${e.cause.text}' is not a cause of this table (${causes.join(', ') || 'none'}) nor 'leak'`,
+        e.cause.range,
+      );
     }
     if (seen.has(e.cause.text)) ctx.report.error('duplicate-row', `'${e.cause.text}' is given twice`, e.cause.range);
     seen.add(e.cause.text);
@@ -25,6 +29,11 @@ export function checkCanonical(ctx: CheckContext, table: A.TableDecl, model: A.C
   }
   const missing = causes.filter((c) => !seen.has(c));
   if (missing.length > 0 && !table.recovered) {
-    ctx.report.error('missing-row', `no entry for the cause${missing.length === 1 ? '' : 's'} ${missing.map((m) => `'${m}'`).join(', ')}`, model.range, { missing });
+    ctx.report.error(
+      'missing-row',
+      `no entry for the cause${missing.length === 1 ? '' : 's'} ${missing.map((m) => `'${m}'`).join(', ')}`,
+      model.range,
+      { missing },
+    );
   }
 }

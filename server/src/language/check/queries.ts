@@ -16,7 +16,9 @@ const LEARN_OPTIONS = ['iterations', 'tolerance', 'seed', 'rate', 'order', 'max_
 const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
-export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set(['map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent', 'eu']);
+export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set([
+  'map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent', 'eu',
+]);
 
 export function checkObserve(ctx: CheckContext, s: A.ObserveStmt): void {
   const scope = s.in ? observedScope(ctx, s.in) : ctx.symbols.defaultScope;

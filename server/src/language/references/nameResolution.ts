@@ -174,7 +174,11 @@ class Builder {
         return;
       case 'decision': return s.information.forEach((n) => this.occur(n, this.index.variable(scope, n.text)));
       case 'utility': {
-        const parents = s.parents.map((n) => { const v = this.index.variable(scope, n.text); this.occur(n, v); return v; });
+        const parents = s.parents.map((n) => {
+          const v = this.index.variable(scope, n.text);
+          this.occur(n, v);
+          return v;
+        });
         for (const row of s.rows) row.keys.forEach((key, i) => this.occur(key, this.stateOf(parents[i], key.text)));
         return;
       }
@@ -290,7 +294,8 @@ class Builder {
       case 'eu': case 'voi': case 'effect': {
         const s = q.in ? this.modelScope(q.in) : scope;
         this.global(q.in);
-        const names = q.form === 'eu' ? [q.decision] : q.form === 'voi' ? [q.variable, q.decision] : [q.cause, q.effect];
+        const names =
+          q.form === 'eu' ? [q.decision] : q.form === 'voi' ? [q.variable, q.decision] : [q.cause, q.effect];
         for (const n of names) this.occur(n, this.index.variable(s, n.text));
         return given(q.given, s);
       }

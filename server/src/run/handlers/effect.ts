@@ -23,7 +23,8 @@ export async function effectQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const x = variableIndex(scope.net, index, q.cause.text, q.cause);
   const y = variableIndex(scope.net, index, q.effect.text, q.effect);
   if (x === y) throw new CompileError('the cause and the effect must be two variables', q.range);
-  if (q.given.some((a) => a.variable.text === q.cause.text)) throw new CompileError(`'${q.cause.text}' is the cause: it is set to each of its states in turn`, q.cause.range);
+  if (q.given.some((a) => a.variable.text === q.cause.text))
+    throw new CompileError(`'${q.cause.text}' is the cause: it is set to each of its states in turn`, q.cause.range);
   const { net, evidence, named } = scopedEvidence(ctx, scope, q.given);
   const causeStates = net.variables[x]!.states;
   const effectStates = net.variables[y]!.states;
@@ -38,18 +39,35 @@ export async function effectQuery(ctx: HandlerContext): Promise<HandlerOutput> {
     diagnostics.push(...answerDiagnostics(answer, ctx.statement.range));
     interventional[causeStates[s]!] = Object.fromEntries(effectStates.map((e, i) => [e, answer.factor.values[i]!]));
     const seen = posteriorQuery(net, [y], withCause, { ...(ctx.signal ? { signal: ctx.signal } : {}) });
-    if (seen.ok) observational[causeStates[s]!] = Object.fromEntries(effectStates.map((e, i) => [e, seen.factor.values[i]!]));
+    if (seen.ok)
+      observational[causeStates[s]!] = Object.fromEntries(effectStates.map((e, i) => [e, seen.factor.values[i]!]));
   }
   const y0 = effectStates[0]!;
-  const ace = causeStates.length === 2 ? interventional[causeStates[0]!]![y0]! - interventional[causeStates[1]!]![y0]! : undefined;
-  const shown = causeStates.map((c) => `P(${y0} | do(${c})) = ${Number(interventional[c]![y0]!.toPrecision(4))}`).join(', ');
+  const ace =
+    causeStates.length === 2
+      ? interventional[causeStates[0]!]![y0]! - interventional[causeStates[1]!]![y0]!
+      : undefined;
+  const shown = causeStates
+    .map((c) => `P(${y0} | do(${c})) = ${Number(interventional[c]![y0]!.toPrecision(4))}`)
+    .join(', ');
   const result: CausalEffectResult = {
-    kind: 'effect', range: ctx.statement.range, source: ctx.source,
+    kind: 'effect',
+    range: ctx.statement.range,
+    source: ctx.source,
     headline: ace !== undefined ? `ACE ${Number(ace.toPrecision(4))} · ${shown}` : shown,
-    network: scope.name ?? declared.net.name, cause: q.cause.text, effect: q.effect.text, evidence: { ...named, ...set },
-    interventional, observational, ...(ace !== undefined ? { averageCausalEffect: ace } : {}),
+    network: scope.name ?? declared.net.name,
+    cause: q.cause.text,
+    effect: q.effect.text,
+    evidence: { ...named, ...set },
+    interventional,
+    observational,
+    ...(ace !== undefined ? { averageCausalEffect: ace } : {}),
   };
-  return { results: [result], diagnostics: [...new Map(diagnostics.map((d) => [d.message, d])).values()], ...(ace !== undefined ? { value: ace } : {}) };
+  return {
+    results: [result],
+    diagnostics: [...new Map(diagnostics.map((d) => [d.message, d])).values()],
+    ...(ace !== undefined ? { value: ace } : {}),
+  };
 }
 
 export const effectHandler: Handler = effectQuery;

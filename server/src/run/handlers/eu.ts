@@ -20,12 +20,19 @@ export async function euQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const alternatives = id.network.variables[d]!.states;
   const top = Math.max(...eu);
   const best = alternatives.filter((_, a) => eu[a]! >= top - TIE * Math.max(1, Math.abs(top)));
-  const others = alternatives.filter((a) => !best.includes(a)).map((a) => `${a} · ${utilityText(eu[alternatives.indexOf(a)]!)}`);
+  const others = alternatives
+    .filter((a) => !best.includes(a))
+    .map((a) => `${a} · ${utilityText(eu[alternatives.indexOf(a)]!)}`);
   const result: ExpectedUtilityResult = {
-    kind: 'expectedUtility', range: ctx.statement.range, source: ctx.source,
+    kind: 'expectedUtility',
+    range: ctx.statement.range,
+    source: ctx.source,
     headline: `${best.join(', ')} · ${utilityText(top)}${others.length ? ` (${others.join(', ')})` : ''}`,
-    network: name, decision: q.decision.text, evidence: named,
-    expectedUtility: Object.fromEntries(alternatives.map((a, i) => [a, eu[i]!])), best,
+    network: name,
+    decision: q.decision.text,
+    evidence: named,
+    expectedUtility: Object.fromEntries(alternatives.map((a, i) => [a, eu[i]!])),
+    best,
   };
   return { results: [result], diagnostics: [], value: best.join(', ') };
 }

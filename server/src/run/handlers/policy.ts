@@ -4,7 +4,11 @@
  * utility, which is the value `expect` compares.
  */
 import type * as A from '../../language/ast.js';
-import { solveInfluenceDiagram, type DecisionRule, type InfluenceDiagram } from '../../engine/decisions/influenceDiagram.js';
+import {
+  solveInfluenceDiagram,
+  type DecisionRule,
+  type InfluenceDiagram,
+} from '../../engine/decisions/influenceDiagram.js';
 import type { DecisionRuleJson, PolicyResult } from '../../protocol/runResult.js';
 import { queryOf, type Handler, type HandlerContext, type HandlerOutput } from '../handlerContext.js';
 import { diagramScope, utilityText } from '../decisionDiagram.js';
@@ -19,8 +23,14 @@ export async function policyQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const first = rules[0];
   const plan = first && first.rows.length === 1 ? ` · ${first.decision} = ${first.rows[0]!.choice}` : '';
   const result: PolicyResult = {
-    kind: 'policy', range: ctx.statement.range, source: ctx.source, headline: `MEU ${utilityText(solution.meu)}${plan}`,
-    network: name, evidence: named, meu: solution.meu, rules,
+    kind: 'policy',
+    range: ctx.statement.range,
+    source: ctx.source,
+    headline: `MEU ${utilityText(solution.meu)}${plan}`,
+    network: name,
+    evidence: named,
+    meu: solution.meu,
+    rules,
   };
   return { results: [result], diagnostics: [], value: solution.meu };
 }
@@ -45,7 +55,10 @@ export function ruleJson(id: InfluenceDiagram, rule: DecisionRule): DecisionRule
     rows.push(row);
   }
   return {
-    decision: variables[rule.decision]!.name, alternatives, context: rule.context.map((v) => variables[v]!.name), rows,
+    decision: variables[rule.decision]!.name,
+    alternatives,
+    context: rule.context.map((v) => variables[v]!.name),
+    rows,
     ...(rule.choice.length > MAX_ROWS ? { truncated: rule.choice.length - MAX_ROWS } : {}),
   };
 }

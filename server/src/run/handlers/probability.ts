@@ -45,7 +45,9 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
     ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named, table,
     ...(findings ? { findings } : {}),
     ...(value !== undefined ? { value } : {}),
-    ...(interventions.size ? { interventions: intervention, ...observational(ctx, declared, q, targets.map((t) => t.v)) } : {}),
+    ...(interventions.size
+      ? { interventions: intervention, ...observational(ctx, declared, q, targets.map((t) => t.v)) }
+      : {}),
   };
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
 }
@@ -111,12 +113,15 @@ function probText(p: A.ProbExpr): string {
   return `P(${part(p.targets)}${p.conditions.length ? ` | ${part(p.conditions)}` : ''})`;
 }
 
-/** P(Y | X = x, e) beside P(Y | do(X = x), e): the intervened variables only observed (none when that is impossible). */
-function observational(ctx: HandlerContext, scope: NetworkScope, q: A.ProbabilityQuery, vars: number[]): Pick<ProbabilityResult, 'observational'> {
+/** P(Y | X = x, e) beside P(Y | do(X = x), e): the set variables only observed (none when that is impossible). */
+function observational(
+  ctx: HandlerContext, scope: NetworkScope, q: A.ProbabilityQuery, vars: number[],
+): Pick<ProbabilityResult, 'observational'> {
   const { net, evidence } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
   const answer = posteriorQuery(net, vars, evidence, inferenceOptions(q.using, q.options, ctx.signal));
   if (!answer.ok) return {};
-  return { observational: rowsOf(vars.map((v) => net.variables[v]!.states), answer.factor.values).map(({ states, p }) => ({ states, p })) };
+  const rows = rowsOf(vars.map((v) => net.variables[v]!.states), answer.factor.values);
+  return { observational: rows.map(({ states, p }) => ({ states, p })) };
 }
 
 function fixed(p: number): string {

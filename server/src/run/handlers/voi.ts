@@ -17,9 +17,19 @@ export async function voiQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   // Rounding may leave −1e-15 where knowing X changes nothing.
   const voi = Math.abs(answer.voi) < 1e-12 * Math.max(1, Math.abs(answer.meu)) ? 0 : answer.voi;
   const result: ValueOfInformationResult = {
-    kind: 'valueOfInformation', range: ctx.statement.range, source: ctx.source,
-    headline: `EVPI(${q.variable.text} before ${q.decision.text}) = ${utilityText(voi)} (MEU ${utilityText(answer.meu)} → ${utilityText(answer.meuInformed)})`,
-    network: name, variable: q.variable.text, decision: q.decision.text, evidence: named, voi, meu: answer.meu, meuInformed: answer.meuInformed,
+    kind: 'valueOfInformation',
+    range: ctx.statement.range,
+    source: ctx.source,
+    headline:
+      `EVPI(${q.variable.text} before ${q.decision.text}) = ${utilityText(voi)} ` +
+      `(MEU ${utilityText(answer.meu)} → ${utilityText(answer.meuInformed)})`,
+    network: name,
+    variable: q.variable.text,
+    decision: q.decision.text,
+    evidence: named,
+    voi,
+    meu: answer.meu,
+    meuInformed: answer.meuInformed,
   };
   return { results: [result], diagnostics: [], value: voi };
 }

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import type { BayesianNetwork } from '../../../../server/src/engine/network.js';
 import { createRng } from '../../../../server/src/engine/random.js';
 import {
-  descendants, expectedUtilities, informationSets, solveInfluenceDiagram, valueOfInformation, type InfluenceDiagram,
+  descendants,
+  expectedUtilities,
+  informationSets,
+  solveInfluenceDiagram,
+  valueOfInformation,
+  type InfluenceDiagram,
 } from '../../../../server/src/engine/decisions/influenceDiagram.js';
 
 /**
@@ -12,12 +17,18 @@ import {
  * to 2 earlier chance nodes; 1–3 utility nodes over up to 3 variables. Rejected (undefined) when
  * brute force would have too many strategies or too large a joint.
  */
-function randomDiagram(seed: number, chance: number, decisionCount: number, zeros: boolean): InfluenceDiagram | undefined {
+function randomDiagram(
+  seed: number,
+  chance: number,
+  decisionCount: number,
+  zeros: boolean,
+): InfluenceDiagram | undefined {
   const rng = createRng(seed);
   const n = chance + decisionCount;
   const decisionAt = new Set(rng.shuffle(Array.from({ length: n - 1 }, (_, i) => i + 1)).slice(0, decisionCount));
   const variables = Array.from({ length: n }, (_, i) => ({
-    name: decisionAt.has(i) ? `D${i}` : `C${i}`, states: Array.from({ length: 2 + (rng.next() < 0.25 ? 1 : 0) }, (_, s) => `s${s}`),
+    name: decisionAt.has(i) ? `D${i}` : `C${i}`,
+    states: Array.from({ length: 2 + (rng.next() < 0.25 ? 1 : 0) }, (_, s) => `s${s}`),
   }));
   const net: BayesianNetwork = { name: `id${seed}`, variables, cpts: [] };
   const decisions: InfluenceDiagram['decisions'] = [];
@@ -25,25 +36,48 @@ function randomDiagram(seed: number, chance: number, decisionCount: number, zero
     const k = variables[i]!.states.length;
     if (decisionAt.has(i)) {
       const earlierChance = Array.from({ length: i }, (_, j) => j).filter((j) => !decisionAt.has(j));
-      decisions.push({ variable: i, information: rng.shuffle(earlierChance).slice(0, rng.int(3)).sort((a, b) => a - b) });
+      decisions.push({
+        variable: i,
+        information: rng
+          .shuffle(earlierChance)
+          .slice(0, rng.int(3))
+          .sort((a, b) => a - b),
+      });
       net.cpts.push({ child: i, parents: [], table: new Float64Array(k).fill(1 / k) });
       continue;
     }
-    const parents = rng.shuffle(Array.from({ length: i }, (_, j) => j)).slice(0, rng.int(Math.min(3, i) + 1)).sort((a, b) => a - b);
+    const parents = rng
+      .shuffle(Array.from({ length: i }, (_, j) => j))
+      .slice(0, rng.int(Math.min(3, i) + 1))
+      .sort((a, b) => a - b);
     const rows = parents.reduce((r, p) => r * variables[p]!.states.length, 1);
     const table = new Float64Array(rows * k);
     for (let r = 0; r < rows; r++) {
       let sum = 0;
-      for (let x = 0; x < k; x++) { const w = zeros && rng.next() < 0.2 ? 0 : 0.05 + rng.next(); table[r * k + x] = w; sum += w; }
-      if (sum === 0) { table[r * k] = 1; sum = 1; }
+      for (let x = 0; x < k; x++) {
+        const w = zeros && rng.next() < 0.2 ? 0 : 0.05 + rng.next();
+        table[r * k + x] = w;
+        sum += w;
+      }
+      if (sum === 0) {
+        table[r * k] = 1;
+        sum = 1;
+      }
       for (let x = 0; x < k; x++) table[r * k + x]! /= sum;
     }
     net.cpts.push({ child: i, parents, table });
   }
   const utilities = Array.from({ length: 1 + rng.int(3) }, (_, u) => {
-    const parents = rng.shuffle(Array.from({ length: n }, (_, j) => j)).slice(0, 1 + rng.int(3)).sort((a, b) => a - b);
+    const parents = rng
+      .shuffle(Array.from({ length: n }, (_, j) => j))
+      .slice(0, 1 + rng.int(3))
+      .sort((a, b) => a - b);
     const size = parents.reduce((r, p) => r * variables[p]!.states.length, 1);
-    return { name: `U${u}`, parents, table: Float64Array.from({ length: size }, () => Math.round(rng.next() * 2000 - 1000) / 10) };
+    return {
+      name: `U${u}`,
+      parents,
+      table: Float64Array.from({ length: size }, () => Math.round(rng.next() * 2000 - 1000) / 10),
+    };
   });
   const id: InfluenceDiagram = { name: net.name, network: net, decisions, utilities };
   const joint = variables.reduce((s, v) => s * v.states.length, 1);
@@ -98,7 +132,10 @@ function bruteForce(id: InfluenceDiagram, evidence: ReadonlyMap<number, number> 
   const total = cards.reduce((a, b) => a * b, 1);
   for (let i = 0; i < total; i++) {
     let rest = i;
-    for (let v = n - 1; v >= 0; v--) { x[v] = rest % cards[v]!; rest = Math.floor(rest / cards[v]!); }
+    for (let v = n - 1; v >= 0; v--) {
+      x[v] = rest % cards[v]!;
+      rest = Math.floor(rest / cards[v]!);
+    }
     if ([...evidence].some(([v, s]) => x[v] !== s)) continue;
     let p = 1;
     for (const cpt of net.cpts) {
@@ -120,12 +157,17 @@ function bruteForce(id: InfluenceDiagram, evidence: ReadonlyMap<number, number> 
   }
   const contextCount = sets.map((set) => set.reduce((c, v) => c * cards[v]!, 1));
   const sizes = id.decisions.map((d, k) => cards[d.variable]! ** contextCount[k]!);
-  const strategy = (index: number): number[][] => id.decisions.map((d, k) => {
-    let rest = index;
-    for (let j = 0; j < k; j++) rest = Math.floor(rest / sizes[j]!);
-    rest %= sizes[k]!;
-    return Array.from({ length: contextCount[k]! }, () => { const a = rest % cards[d.variable]!; rest = Math.floor(rest / cards[d.variable]!); return a; });
-  });
+  const strategy = (index: number): number[][] =>
+    id.decisions.map((d, k) => {
+      let rest = index;
+      for (let j = 0; j < k; j++) rest = Math.floor(rest / sizes[j]!);
+      rest %= sizes[k]!;
+      return Array.from({ length: contextCount[k]! }, () => {
+        const a = rest % cards[d.variable]!;
+        rest = Math.floor(rest / cards[d.variable]!);
+        return a;
+      });
+    });
   const indexOf = (st: number[][]): number => {
     let index = 0;
     for (let k = id.decisions.length - 1; k >= 0; k--) {
@@ -146,7 +188,10 @@ function bruteForce(id: InfluenceDiagram, evidence: ReadonlyMap<number, number> 
     let sum = 0;
     for (let s = 0; s < knownSize; s++) {
       let rest = s;
-      for (let j = known.length - 1; j >= 0; j--) { ks[j] = rest % knownCards[j]!; rest = Math.floor(rest / knownCards[j]!); }
+      for (let j = known.length - 1; j >= 0; j--) {
+        ks[j] = rest % knownCards[j]!;
+        rest = Math.floor(rest / knownCards[j]!);
+      }
       let d = 0;
       id.decisions.forEach((dec, k) => {
         const c = sets[k]!.reduce((a, v) => a * cards[v]! + ks[known.indexOf(v)]!, 0);
@@ -169,7 +214,10 @@ function strategyOfRules(id: InfluenceDiagram, rules: ReturnType<typeof solveInf
     return Array.from({ length: count }, (_, c) => {
       const value = new Map<number, number>();
       let rest = c;
-      for (let j = sets[k]!.length - 1; j >= 0; j--) { value.set(sets[k]![j]!, rest % cards[sets[k]![j]!]!); rest = Math.floor(rest / cards[sets[k]![j]!]!); }
+      for (let j = sets[k]!.length - 1; j >= 0; j--) {
+        value.set(sets[k]![j]!, rest % cards[sets[k]![j]!]!);
+        rest = Math.floor(rest / cards[sets[k]![j]!]!);
+      }
       void known;
       let choice = 0;
       for (let j = 0; j <= k; j++) {
@@ -190,7 +238,9 @@ function max(values: Float64Array): number {
 }
 
 test('random influence diagrams: MEU and optimal rules equal brute-force enumeration of all strategies', () => {
-  let solved = 0, decisionsSeen = 0, maxStrategies = 0;
+  let solved = 0,
+    decisionsSeen = 0,
+    maxStrategies = 0;
   for (let seed = 1; solved < 40; seed++) {
     const id = randomDiagram(seed, 4 + (seed % 9), 1 + (seed % 3), seed % 4 === 0);
     if (!id) continue;
@@ -209,8 +259,12 @@ test('random influence diagrams: MEU and optimal rules equal brute-force enumera
       const eu = expectedUtilities(id, d.variable);
       for (let a = 0; a < eu.length; a++) {
         let bestFixed = -Infinity;
-        for (let i = 0; i < brute.eu.length; i++) if (brute.strategy(i)[k]!.every((c) => c === a)) bestFixed = Math.max(bestFixed, brute.eu[i]!);
-        assert.ok(Math.abs(eu[a]! - bestFixed) < 1e-9, `seed ${seed}: EU(${id.network.variables[d.variable]!.name} = ${a}) ${eu[a]} vs ${bestFixed}`);
+        for (let i = 0; i < brute.eu.length; i++)
+          if (brute.strategy(i)[k]!.every((c) => c === a)) bestFixed = Math.max(bestFixed, brute.eu[i]!);
+        assert.ok(
+          Math.abs(eu[a]! - bestFixed) < 1e-9,
+          `seed ${seed}: EU(${id.network.variables[d.variable]!.name} = ${a}) ${eu[a]} vs ${bestFixed}`,
+        );
       }
     });
     // Each rule's table: the choice is the best alternative of its row, and Σ P(row) max EU = MEU
@@ -223,17 +277,26 @@ test('random influence diagrams: MEU and optimal rules equal brute-force enumera
       for (let r = 0; r < rule.choice.length; r++) {
         const row = rule.expectedUtility.subarray(r * alternatives, (r + 1) * alternatives);
         if (Number.isNaN(row[0]!)) continue;
-        assert.ok(Math.abs(row[rule.choice[r]!]! - Math.max(...row)) < 1e-9, `seed ${seed}: rule ${k} row ${r} is not the best alternative`);
+        assert.ok(
+          Math.abs(row[rule.choice[r]!]! - Math.max(...row)) < 1e-9,
+          `seed ${seed}: rule ${k} row ${r} is not the best alternative`,
+        );
         const value = new Map<number, number>();
         let rest = r;
-        for (let j = rule.context.length - 1; j >= 0; j--) { value.set(rule.context[j]!, rest % cards[rule.context[j]!]!); rest = Math.floor(rest / cards[rule.context[j]!]!); }
+        for (let j = rule.context.length - 1; j >= 0; j--) {
+          value.set(rule.context[j]!, rest % cards[rule.context[j]!]!);
+          rest = Math.floor(rest / cards[rule.context[j]!]!);
+        }
         const follows = solution.rules.slice(0, k).every((earlier) => {
           const at = earlier.context.reduce((a, v) => a * cards[v]! + value.get(v)!, 0);
           return earlier.choice[at] === value.get(earlier.decision);
         });
         if (follows) total += rule.probability![r]! * row[rule.choice[r]!]!;
       }
-      assert.ok(Math.abs(total - solution.meu) < 1e-9, `seed ${seed}: rule ${k}: Σ P(row) EU = ${total}, MEU ${solution.meu}`);
+      assert.ok(
+        Math.abs(total - solution.meu) < 1e-9,
+        `seed ${seed}: rule ${k}: Σ P(row) EU = ${total}, MEU ${solution.meu}`,
+      );
     });
   }
   assert.equal(decisionsSeen, 3);
@@ -253,7 +316,10 @@ test('random influence diagrams with evidence and value of information match bru
     const last = id.decisions[id.decisions.length - 1]!;
     const y = candidates[(seed + 1) % candidates.length]!;
     const informed: InfluenceDiagram = {
-      ...id, decisions: id.decisions.map((d) => (d === last && !d.information.includes(y) ? { ...d, information: [...d.information, y] } : d)),
+      ...id,
+      decisions: id.decisions.map((d) =>
+        d === last && !d.information.includes(y) ? { ...d, information: [...d.information, y] } : d,
+      ),
     };
     if (strategyCount(informed) > 1 << 16) continue;
     checked++;
@@ -261,7 +327,10 @@ test('random influence diagrams with evidence and value of information match bru
     const evidence = new Map([[x, seed % net.variables[x]!.states.length]]);
     const brute = bruteForce(id, evidence);
     const solution = solveInfluenceDiagram(id, evidence);
-    assert.ok(Math.abs(solution.meu - max(brute.eu)) < 1e-9, `seed ${seed}: MEU given evidence ${solution.meu} vs ${max(brute.eu)}`);
+    assert.ok(
+      Math.abs(solution.meu - max(brute.eu)) < 1e-9,
+      `seed ${seed}: MEU given evidence ${solution.meu} vs ${max(brute.eu)}`,
+    );
     assert.ok(Math.abs(solution.evidenceProbability - brute.pEvidence) < 1e-12, `seed ${seed}: P(e)`);
     // VOI of a chance variable no decision influences, before the last decision.
     const { voi } = valueOfInformation(id, y, last.variable);
@@ -281,23 +350,35 @@ function wildcatter(withTest: boolean): InfluenceDiagram {
   ];
   // P(Seismic | Oil, Test): no test gives no result.
   const seismic = [
-    [0, 0.1, 0.3, 0.6], [1, 0, 0, 0], [0, 0.3, 0.4, 0.3], [1, 0, 0, 0], [0, 0.5, 0.4, 0.1], [1, 0, 0, 0],
+    [0, 0.1, 0.3, 0.6],
+    [1, 0, 0, 0],
+    [0, 0.3, 0.4, 0.3],
+    [1, 0, 0, 0],
+    [0, 0.5, 0.4, 0.1],
+    [1, 0, 0, 0],
   ].flat();
   const net: BayesianNetwork = {
-    name: 'wildcatter', variables, cpts: [
+    name: 'wildcatter',
+    variables,
+    cpts: [
       { child: 0, parents: [], table: Float64Array.of(0.5, 0.3, 0.2) },
       { child: 1, parents: [], table: Float64Array.of(0.5, 0.5) },
       { child: 2, parents: [0, 1], table: Float64Array.from(seismic) },
       { child: 3, parents: [], table: Float64Array.of(0.5, 0.5) },
     ],
   };
-  const decisions = withTest ? [{ variable: 1, information: [] }, { variable: 3, information: [2] }] : [{ variable: 3, information: [] }];
+  const decisions = withTest
+    ? [
+        { variable: 1, information: [] },
+        { variable: 3, information: [2] },
+      ]
+    : [{ variable: 3, information: [] }];
   const utilities = [{ name: 'Payoff', parents: [3, 0], table: Float64Array.of(-70, 50, 200, 0, 0, 0) }];
   if (withTest) utilities.push({ name: 'Cost', parents: [1], table: Float64Array.of(-10, 0) });
   return { name: 'wildcatter', network: net, decisions, utilities };
 }
 
-test("Raiffa's oil wildcatter: test, drill unless diffuse (no structure), MEU 22.5; 20 without the test; EVPI 35", () => {
+test("Raiffa's wildcatter: test, drill unless diffuse (no structure), MEU 22.5; 20 untested; EVPI 35", () => {
   const id = wildcatter(true);
   const solution = solveInfluenceDiagram(id);
   assert.ok(Math.abs(solution.meu - 22.5) < 1e-12, `MEU ${solution.meu}`);
@@ -323,12 +404,44 @@ test("Raiffa's oil wildcatter: test, drill unless diffuse (no structure), MEU 22
 test('ill-formed diagrams and evidence are refused with a reason', () => {
   const id = wildcatter(true);
   // Seismic depends on Test: it cannot be known before Test.
-  const early: InfluenceDiagram = { ...id, decisions: [{ variable: 1, information: [2] }, { variable: 3, information: [] }] };
+  const early: InfluenceDiagram = {
+    ...id,
+    decisions: [
+      { variable: 1, information: [2] },
+      { variable: 3, information: [] },
+    ],
+  };
   assert.throws(() => solveInfluenceDiagram(early), /'Test' cannot know 'Seismic': it depends on decision 'Test'/);
   assert.throws(() => solveInfluenceDiagram(id, new Map([[2, 1]])), /'Seismic' depends on decision 'Test'/);
-  const knowsLater: InfluenceDiagram = { ...id, decisions: [{ variable: 1, information: [3] }, { variable: 3, information: [2] }] };
+  const knowsLater: InfluenceDiagram = {
+    ...id,
+    decisions: [
+      { variable: 1, information: [3] },
+      { variable: 3, information: [2] },
+    ],
+  };
   assert.throws(() => solveInfluenceDiagram(knowsLater), /'Test' cannot know 'Drill', which is decided later/);
-  assert.ok(Math.abs(solveInfluenceDiagram(id, new Map([[1, 0], [2, 3]])).meu - (-10)) < 1e-12);
-  assert.throws(() => solveInfluenceDiagram(id, new Map([[1, 1], [2, 2]])), /evidence has probability 0/);
+  assert.ok(
+    Math.abs(
+      solveInfluenceDiagram(
+        id,
+        new Map([
+          [1, 0],
+          [2, 3],
+        ]),
+      ).meu - -10,
+    ) < 1e-12,
+  );
+  assert.throws(
+    () =>
+      solveInfluenceDiagram(
+        id,
+        new Map([
+          [1, 1],
+          [2, 2],
+        ]),
+      ),
+    /evidence has probability 0/,
+  );
   assert.throws(() => solveInfluenceDiagram(id, undefined, { budget: 2 }), /over the budget of 2/);
 });

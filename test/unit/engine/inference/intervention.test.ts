@@ -9,14 +9,22 @@ import { randomNetwork } from '../../../support/networks.js';
  * P(Y | do(X = x), e) by Pearl's truncated factorisation, enumerated over the ORIGINAL network:
  * P(v | do(x)) = Π_{i ∉ X} P(v_i | pa_i) for v consistent with x, 0 otherwise.
  */
-function truncated(net: BayesianNetwork, set: Map<number, number>, y: number, evidence: Map<number, number>): Float64Array {
+function truncated(
+  net: BayesianNetwork,
+  set: Map<number, number>,
+  y: number,
+  evidence: Map<number, number>,
+): Float64Array {
   const cards = net.variables.map((v) => v.states.length);
   const total = cards.reduce((a, b) => a * b, 1);
   const out = new Float64Array(cards[y]!);
   const x = new Array<number>(cards.length).fill(0);
   for (let i = 0; i < total; i++) {
     let rest = i;
-    for (let v = cards.length - 1; v >= 0; v--) { x[v] = rest % cards[v]!; rest = Math.floor(rest / cards[v]!); }
+    for (let v = cards.length - 1; v >= 0; v--) {
+      x[v] = rest % cards[v]!;
+      rest = Math.floor(rest / cards[v]!);
+    }
     if ([...set, ...evidence].some(([v, s]) => x[v] !== s)) continue;
     let p = 1;
     for (const cpt of net.cpts) {
@@ -46,7 +54,8 @@ test('do(X = x) by cutting arcs equals the truncated factorisation on random net
     const answer = posteriorQuery(cut, [y], new Map([...evidence, ...set]));
     assert.ok(answer.ok);
     const expected = truncated(net, set, y, evidence);
-    for (let s = 0; s < expected.length; s++) assert.ok(Math.abs(answer.factor.values[s]! - expected[s]!) < 1e-12, `seed ${seed}`);
+    for (let s = 0; s < expected.length; s++)
+      assert.ok(Math.abs(answer.factor.values[s]! - expected[s]!) < 1e-12, `seed ${seed}`);
     // Interventions are not observations: the observational answer differs somewhere.
     const seen = posteriorQuery(net, [y], new Map([...evidence, ...set]));
     if (seen.ok && expected.some((p, s) => Math.abs(p - seen.factor.values[s]!) > 1e-6)) differs++;
@@ -58,5 +67,8 @@ test('the mutilated network leaves the original untouched', () => {
   const net = randomNetwork(3, 5, 2);
   const before = net.cpts.map((c) => [...c.parents, ...c.table]);
   mutilatedNetwork(net, new Map([[4, 0]]));
-  assert.deepEqual(net.cpts.map((c) => [...c.parents, ...c.table]), before);
+  assert.deepEqual(
+    net.cpts.map((c) => [...c.parents, ...c.table]),
+    before,
+  );
 });
