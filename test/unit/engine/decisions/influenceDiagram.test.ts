@@ -5,7 +5,6 @@ import { createRng } from '../../../../server/src/engine/random.js';
 import {
   descendants,
   expectedUtilities,
-  informationSets,
   solveInfluenceDiagram,
   valueOfInformation,
   type InfluenceDiagram,
@@ -87,8 +86,13 @@ function randomDiagram(
 
 /** The chance variables each decision knows (no-forgetting), in brute force's terms. */
 function chanceSets(id: InfluenceDiagram): number[][] {
+  // No-forgetting, written out here rather than taken from the engine: decision k knows what
+  // decisions 0…k were declared to know (the decisions themselves follow from the strategy).
   const decisionVars = new Set(id.decisions.map((d) => d.variable));
-  return informationSets(id).map((s) => s.filter((v) => !decisionVars.has(v)));
+  return id.decisions.map((_, k) => {
+    const known = new Set(id.decisions.slice(0, k + 1).flatMap((d) => d.information));
+    return [...known].filter((v) => !decisionVars.has(v)).sort((a, b) => a - b);
+  });
 }
 
 function strategyCount(id: InfluenceDiagram): number {
