@@ -7,9 +7,8 @@ import { commands, window, workspace, Uri, type ExtensionContext } from 'vscode'
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { PanelView } from '../../server/src/protocol/webviewMessages.js';
 import type { LastResult, NetworkSummary } from '../../server/src/protocol/messages.js';
-import { Method } from '../../server/src/protocol/methods.js';
+import { Method, RUN_COMMAND } from '../../server/src/protocol/methods.js';
 
-const SERVER_RUN = 'bayes.server.run';
 
 export interface CommandHost {
   client(): LanguageClient | undefined;
@@ -40,7 +39,7 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     const uri = modelUri(arg);
     const client = uri && running(host);
     if (!uri || !client) return;
-    const state = await client.sendRequest<string>('workspace/executeCommand', { command: SERVER_RUN, arguments: [uri.toString()] });
+    const state = await client.sendRequest<string>('workspace/executeCommand', { command: RUN_COMMAND, arguments: [uri.toString()] });
     if (state === 'failed') void window.showErrorMessage('Bayes: the run failed; see the Problems panel.');
   });
 

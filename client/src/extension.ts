@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { languages, window, workspace, type ExtensionContext } from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { registerCommands } from './commands.js';
+import { registerExamples } from './examples.js';
 import { RunStatus } from './statusBar.js';
 import { ResultsPanel, RESULTS_VIEW_TYPE } from './resultsPanel.js';
 import type { PanelState } from '../../server/src/protocol/webviewMessages.js';
@@ -55,6 +56,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
       await start();
     },
   });
+  registerExamples(context);
   context.subscriptions.push(workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification(Method.trust, { trusted: true })));
   await start();
 }

@@ -20,7 +20,13 @@ export interface GraphNode {
   role?: 'decision' | 'utility';
 }
 
-export interface GraphEdge { from: string; to: string; className?: string; title?: string }
+export interface GraphEdge {
+  from: string; to: string; className?: string; title?: string;
+  /** An undirected edge (a CPDAG's): drawn without an arrowhead. */
+  undirected?: boolean;
+  /** Stroke width in px (bootstrap strength); default from the stylesheet. */
+  width?: number;
+}
 
 export interface GraphOptions {
   name: string;
@@ -123,8 +129,15 @@ function drawGraph(nodes: GraphNode[], edges: GraphEdge[], options: GraphOptions
   root.append(svg('defs', {}, svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
     svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }))));
   for (const { edge, points } of layout.edges) {
-    root.append(svg('polyline', { class: `edge ${edge.className ?? ''}`.trim(), points: points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' '), 'marker-end': 'url(#arrow)', 'data-from': edge.from, 'data-to': edge.to },
-      svg('title', {}, edge.title ?? `${edge.from} → ${edge.to}`)));
+    const line = svg('polyline', {
+      class: `edge ${edge.className ?? ''}`.trim(),
+      points: points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' '),
+      ...(edge.undirected ? {} : { 'marker-end': 'url(#arrow)' }), 'data-from': edge.from, 'data-to': edge.to,
+    },
+      svg('title', {}, edge.title ?? `${edge.from} → ${edge.to}`));
+    // Through the CSSOM (allowed by the webview's content security policy), over the stylesheet's width.
+    if (edge.width) line.style.strokeWidth = edge.width.toFixed(2);
+    root.append(line);
   }
   for (const n of nodes) root.append(drawNode(n, layout.nodes.get(n.id)!, compact, options, tooltip));
   const camera = new Camera(root, { x: layout.x, y: layout.y, w: layout.width, h: layout.height });

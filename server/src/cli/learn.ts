@@ -6,6 +6,7 @@ import type { GradientOptions } from '../engine/estimators/gradientAscent.js';
 import { hasMissing, learnParameters, PARAMETER_METHODS, type ParameterMethod } from '../run/learnNetwork.js';
 import { meanTotalVariation } from '../engine/estimators/cptDistance.js';
 import { learnedNetworkData } from '../run/learningResults.js';
+import type { LearnedNetworkResult } from '../protocol/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { InputError, integerOption, positiveOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';
 import { commandLineReads } from './workspace.js';
@@ -30,7 +31,7 @@ Options:
   --iterations N    iteration cap for em/gradient (default 100)
   --tolerance T     stop when the log-likelihood per record improves by less (default 1e-6)
   --restarts N      random starts for em/gradient; the best is kept (default 1)
-  --rate η          initial learning rate for gradient (default 0.05)
+  --rate η          initial learning rate of gradient's natural-gradient step (default 1; a line search adapts it)
   --compare REF.bif print the mean total-variation distance of the learned CPTs to REF's
   --out FILE        write the learned network: FILE.bayes as .bayes text, otherwise BIF
   --progress        print each iteration's log-likelihood to stderr (em/gradient)
@@ -57,7 +58,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'
 /** The learning options; the prior only when --prior is given (a .bayes model's own priors apply otherwise). */
 function learningOptions(values: Values): GradientOptions {
   const tolerance = positiveOption('tolerance', values.tolerance, 1e-6, true);
-  const learningRate = positiveOption('rate', values.rate, 0.05);
+  const learningRate = positiveOption('rate', values.rate, 1);
   return {
     ...(values.prior !== undefined ? { prior: parsePrior(values.prior) } : {}), tolerance, learningRate,
     seed: integerOption('seed', values.seed, 1), maxIterations: integerOption('iterations', values.iterations, 100),
@@ -107,11 +108,27 @@ export const learnCommand: CliCommand = {
   },
 };
 
+/** Why the log-likelihood is −∞: how many records score −∞, the first, and the rest's log-likelihood. */
+export function impossibleLines(
+  i: NonNullable<LearnedNetworkResult['impossible']>, records: number, remedy: string,
+): string[] {
+  return [
+    `${i.records} of ${records} records (${i.patterns} distinct) ${i.records === 1 ? 'has' : 'have'} probability 0`
+      + ' under the counted tables, so the log-likelihood is -∞;'
+      + ` e.g. (${i.example}): ${i.reason}`,
+    '  counting gives 0 to a value combination that no record with the family fully observed shows;'
+      + ` ${remedy} gives every record a probability`,
+    `log-likelihood of the other ${records - i.records} records ${i.otherLogLikelihood.toFixed(4)}`,
+  ];
+}
+
 function summary(r: ReturnType<typeof learnedNetworkData>, net: BayesianNetwork, distance: number | undefined, compare?: string, out?: string): string {
   const lines = [
     `${net.name}: ${net.variables.length} CPTs learned by ${r.method} from ${r.records} records (${r.patterns} distinct)` + (r.hidden.length ? `, hidden: ${r.hidden.join(', ')}` : ''),
-    `log-likelihood ${r.logLikelihood.toFixed(4)}` + (r.method === 'counting' ? '' : ` after ${r.iterations} iterations${r.converged ? ' (converged)' : ''}`),
+    `log-likelihood ${Number.isFinite(r.logLikelihood) ? r.logLikelihood.toFixed(4) : '-∞'}`
+      + (r.method === 'counting' ? '' : ` after ${r.iterations} iterations${r.converged ? ' (converged)' : ''}`),
   ];
+  if (r.impossible) lines.push(...impossibleLines(r.impossible, r.records, '--prior laplace (or --method em)'));
   if (distance !== undefined) lines.push(`mean total-variation distance to ${compare}: ${distance.toFixed(4)}`);
   if (out) lines.push(`wrote ${out}`);
   return lines.join('\n') + '\n';

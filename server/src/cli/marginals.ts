@@ -34,8 +34,8 @@ Options:
   --soft VAR=P1,P2,…     soft evidence (Jeffrey's rule): VAR's posterior becomes this
                          distribution, in its state order (repeatable)
   --method M             auto (default: exact within the budget, else likelihood weighting),
-                         exact, lw (likelihood weighting) or gibbs
-  --samples N            samples for lw / gibbs (default 20000)
+                         exact, lw (likelihood weighting), gibbs or rejection (Poole §8.6)
+  --samples N            samples for lw / gibbs / rejection (default 20000)
   --seed S               seed for the samplers (default 1)
   --budget N             largest clique table exact inference may use (default ${DEFAULT_BUDGET})
   --json                 {"network", "evidence", "likelihood"?, "soft"?, "method",
@@ -65,11 +65,19 @@ ${NETWORK_FILE_USAGE}`,
         ...(Object.keys(likelihood).length ? { likelihood } : {}), ...(Object.keys(soft).length ? { soft } : {}),
         method: answer.method, marginals,
         ...(stderr ? { stderr, samples: answer.samples, seed: answer.seed } : { logEvidence: answer.logEvidence }),
+        ...(answer.accepted !== undefined ? {
+          accepted: answer.accepted, acceptanceRate: answer.acceptanceRate, acceptanceStderr: answer.acceptanceStderr,
+        } : {}),
         cost: answer.cost, budget: answer.budget, ...(answer.note ? { note: answer.note } : {}),
       }, null, 1) + '\n');
       return 0;
     }
     io.out(`${net.name}: ${answer.method}${answer.samples ? ` (${answer.samples} samples, seed ${answer.seed})` : ''}\n`);
+    if (answer.accepted !== undefined) {
+      io.out(`accepted ${answer.accepted} of ${answer.samples} samples: `
+        + `acceptance rate ${answer.acceptanceRate!.toFixed(6)} ±${answer.acceptanceStderr!.toFixed(6)}`
+        + ' (an estimate of P(evidence))\n');
+    }
     for (const [v, dist] of Object.entries(marginals)) {
       const cells = Object.entries(dist).map(([s, p]) => `${s} ${p.toFixed(6)}${stderr ? ` ±${stderr[v]![s]!.toFixed(6)}` : ''}`);
       const mark = v in named ? ' (observed)'
@@ -107,7 +115,9 @@ function vectorPairs(option: string, items: string[]): Record<string, number[]> 
 
 function inferenceOptions(values: { method?: string; samples?: string; seed?: string; budget?: string }): MarginalsOptions {
   const method = values.method ?? 'auto';
-  if (!['auto', 'exact', 'lw', 'gibbs'].includes(method)) throw new UsageError(`--method must be auto, exact, lw or gibbs, not '${method}'`);
+  if (!['auto', 'exact', 'lw', 'gibbs', 'rejection'].includes(method)) {
+    throw new UsageError(`--method must be auto, exact, lw, gibbs or rejection, not '${method}'`);
+  }
   return {
     method: method as MarginalsOptions['method'],
     samples: integerOption('samples', values.samples, undefined, 1, DEFAULT_BUDGETS.maxSamples),

@@ -9,7 +9,8 @@ export const STATEMENT_KEYWORDS = [
 
 export const QUERY_FORMS = [
   'posterior', 'map', 'ml', 'mdl', 'optimal', 'gibbs', 'P', 'mpe', 'sensitivity', 'independent', 'classify', 'evaluate',
-  'mean', 'mode', 'interval', 'bic', 'likelihood', 'learning_curve', 'accuracy', 'policy', 'eu', 'voi', 'effect',
+  'mean', 'mode', 'interval', 'bic', 'likelihood', 'learning_curve', 'accuracy', 'strength',
+  'policy', 'eu', 'voi', 'effect',
 ] as const;
 
 export interface Parameter { name: string; doc: string }
@@ -54,14 +55,27 @@ export const SIGNATURES: Record<string, Signature> = {
     ],
   },
   Beta: { label: 'Beta(alpha, beta)', doc: 'Conjugate prior of a bool parameter.', parameters: [{ name: 'alpha', doc: 'pseudo-count of true' }, { name: 'beta', doc: 'pseudo-count of false' }] },
-  Dirichlet: { label: 'Dirichlet(alpha)', doc: 'Conjugate prior of each CPT row: alpha pseudo-counts per value.', parameters: [{ name: 'alpha', doc: 'pseudo-count added to every value' }] },
+  Dirichlet: {
+    label: 'Dirichlet(alpha) or Dirichlet(a1, …, ak)',
+    doc: 'Conjugate prior of each CPT row: alpha pseudo-counts per value, or one pseudo-count per value in domain order.',
+    parameters: [{ name: 'alpha', doc: 'pseudo-count added to every value (or the first value\'s, with one per value)' }],
+  },
   m_estimate: {
     label: 'm_estimate(m, p)', doc: 'The m-estimate (n_c + m p) / (n + m), Mitchell eq. 6.22.',
     parameters: [{ name: 'm', doc: 'the equivalent sample size' }, { name: 'p', doc: 'the prior estimate; default 1/k' }],
   },
   conjunctions: { label: 'conjunctions(attributes…)', doc: 'Every conjunction of attribute constraints (Mitchell ch. 2 hypothesis space).', parameters: [{ name: 'attributes…', doc: 'the attribute columns' }] },
   linear: { label: 'linear(formula)', doc: 'Linear functions; h_ML is least squares under normal noise (§6.4).', parameters: [{ name: 'formula', doc: 'd ~ x1 + x2' }] },
-  logistic: { label: 'logistic(formula)', doc: 'Logistic functions; h_ML maximises the cross-entropy likelihood (§6.5).', parameters: [{ name: 'formula', doc: 'd ~ x1 + x2' }] },
+  logistic: {
+    label: 'logistic(formula, method: newton|gradient)',
+    doc: 'Logistic functions; h_ML maximises the cross-entropy likelihood (§6.5), '
+      + 'by Newton\'s method or gradient ascent (eq. 6.15).',
+    parameters: [
+      { name: 'formula', doc: 'd ~ x1 + x2' }, { name: 'method', doc: 'newton (default) or gradient (eq. 6.15)' },
+      { name: 'seed', doc: 'gradient: seed of the small random starting weights' },
+      { name: 'rate', doc: 'gradient: the learning rate η' },
+    ],
+  },
   em: {
     label: 'em { iterations, tolerance, seed }', doc: 'Expectation maximisation (Mitchell §6.12).',
     parameters: [
@@ -92,6 +106,18 @@ export const SIGNATURES: Record<string, Signature> = {
       MAX_PARENTS, SEARCH_SCORE,
       { name: 'tabu', doc: 'how many recently visited structures may not be revisited (default 10)' },
       { name: 'patience', doc: 'steps allowed without a new best before stopping (default 10)' }, ...RESTART_PARAMETERS,
+    ],
+  },
+  pc: {
+    label: 'pc { alpha, test, max_conditioning, require, forbid, tiers }',
+    doc: "PC-stable: conditional-independence tests remove edges, v-structures and Meek's rules orient them (a CPDAG).",
+    parameters: [
+      { name: 'alpha', doc: 'level of each independence test (default 0.05)' },
+      { name: 'test', doc: 'g2 (likelihood ratio, default) or x2 (Pearson), df adjusted for empty cells' },
+      { name: 'max_conditioning', doc: 'largest conditioning set (default: no limit)' },
+      { name: 'require', doc: '[A -> B, …]: arcs that must be present (every structure method)' },
+      { name: 'forbid', doc: '[A -> B, …]: arcs that must not be present (every structure method)' },
+      { name: 'tiers', doc: '[[A, B], [C], …]: earliest first; no arc from a later tier to an earlier one' },
     ],
   },
 };

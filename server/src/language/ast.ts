@@ -27,7 +27,9 @@ export interface Call extends NodeBase { kind: 'call'; callee: Name; args: Arg[]
 export interface Arg extends NodeBase { kind: 'arg'; name?: Name; value: Expr }
 /** `d ~ x1 + x2`: response and terms of a linear or logistic family. */
 export interface Formula extends NodeBase { kind: 'formula'; response: Expr; terms: Expr[] }
-export type Expr = NumberLit | StringLit | MissingLit | Ref | ListExpr | Call | Formula;
+/** `A -> B` inside a list: an arc of background knowledge (`require: [A -> B]`). */
+export interface ArcExpr extends NodeBase { kind: 'arc'; from: Name; to: Name }
+export type Expr = NumberLit | StringLit | MissingLit | Ref | ListExpr | Call | Formula | ArcExpr;
 
 /**
  * `X`, `X = v` or `X = [v, v]` inside P(…), `given`, `observe`, tree tests; `X ~ { … }` as evidence;
@@ -208,11 +210,14 @@ export interface EffectQuery extends QueryBase {
   in?: Name;
   given: Assignment[];
 }
+/** `strength N from D { replicates, seed, method, … }`: bootstrap arc strength; declares the averaged network N. */
+export interface StrengthQuery extends QueryBase { form: 'strength'; model: Name; from: Name; options?: Options }
 
 export type Query =
   | HypothesisQuery | OptimalQuery | ProbabilityQuery | MpeQuery | SensitivityQuery | IndependenceQuery
   | ClassifyQuery | EvaluateQuery | MomentQuery | IntervalQuery | BoundQuery | ScoreQuery
-  | LearningCurveQuery | AccuracyQuery | EstimateQuery | PolicyQuery | EuQuery | VoiQuery | EffectQuery;
+  | LearningCurveQuery | AccuracyQuery | EstimateQuery | StrengthQuery
+  | PolicyQuery | EuQuery | VoiQuery | EffectQuery;
 export type QueryForm = Query['form'];
 
 export interface QueryStmt extends StatementBase { kind: 'queryStatement'; query: Query }

@@ -107,9 +107,25 @@ export class BayesParser extends EmbeddedActionsParser {
   list = this.RULE('list', (): A.ListExpr => {
     const first = this.CONSUME(T.LBracket);
     const items: A.Expr[] = [];
-    this.MANY_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE(this.expr)) });
+    this.MANY_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE(this.listItem)) });
     this.CONSUME(T.RBracket);
     return this.ACTION(() => ({ kind: 'list', items, range: this.from(first) }));
+  });
+
+  /** A list item: an expression, or an arc `A -> B` (background knowledge of structure learning). */
+  listItem = this.RULE('listItem', (): A.Expr => {
+    return this.OR([
+      {
+        GATE: () => this.LA(2).tokenType === T.Arrow,
+        ALT: () => {
+          const from = this.SUBRULE(this.name);
+          this.CONSUME(T.Arrow);
+          const to = this.SUBRULE2(this.name);
+          return this.ACTION(() => ({ kind: 'arc' as const, from, to, range: join(from.range, to.range) }));
+        },
+      },
+      { ALT: () => this.SUBRULE(this.expr) },
+    ]);
   });
 
   /** `pos`, `Points.x`, `Faithful[eruptions, waiting]` or a call `naive_bayes(…)`. */
@@ -749,6 +765,7 @@ export class BayesParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.euQuery) },
       { ALT: () => this.SUBRULE(this.voiQuery) },
       { ALT: () => this.SUBRULE(this.effectQuery) },
+      { ALT: () => this.SUBRULE(this.strengthQuery) },
     ]);
     return this.ACTION(() => ({ ...body, kind: 'query', range: this.from(first) }) as A.Query);
   });
@@ -865,7 +882,14 @@ export class BayesParser extends EmbeddedActionsParser {
     const how = this.OR([
       { ALT: () => { this.CONSUME(Kw.split); return { split: this.SUBRULE(this.number) }; } },
       { ALT: () => { this.CONSUME(Kw.folds); return { folds: this.SUBRULE2(this.number) }; } },
-      { ALT: () => { this.CONSUME(Kw.on); return { on: this.SUBRULE2(this.name) }; } },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.on);
+          const on = this.SUBRULE2(this.name);
+          const folds = this.OPTION2(() => { this.CONSUME2(Kw.folds); return this.SUBRULE3(this.number); });
+          return { on, ...(folds ? { folds } : {}) };
+        },
+      },
     ]);
     const options = this.OPTION(() => this.SUBRULE(this.options));
     return { form: 'evaluate' as const, classifier, ...how, ...(options ? { options } : {}) };
@@ -906,6 +930,15 @@ export class BayesParser extends EmbeddedActionsParser {
     const classifier = this.SUBRULE(this.name);
     const options = this.OPTION(() => this.SUBRULE(this.options));
     return { form: 'learning_curve' as const, classifier, ...(options ? { options } : {}) };
+  });
+
+  strengthQuery = this.RULE('strengthQuery', () => {
+    this.CONSUME(Kw.strength);
+    const model = this.SUBRULE(this.name);
+    this.CONSUME(Kw.from);
+    const from = this.SUBRULE2(this.name);
+    const options = this.OPTION(() => this.SUBRULE(this.options));
+    return { form: 'strength' as const, model, from, ...(options ? { options } : {}) };
   });
 
   accuracyQuery = this.RULE('accuracyQuery', () => {

@@ -32,7 +32,7 @@ export const Kw = {
   classify: keyword('classify'), evaluate: keyword('evaluate'), split: keyword('split'), folds: keyword('folds'), on: keyword('on'),
   mean: keyword('mean'), mode: keyword('mode'), interval: keyword('interval'),
   bic: keyword('bic'), likelihood: keyword('likelihood'), learning_curve: keyword('learning_curve'), accuracy: keyword('accuracy'),
-  size: keyword('size'), estimate: keyword('estimate'),
+  size: keyword('size'), estimate: keyword('estimate'), strength: keyword('strength'),
   decision: keyword('decision'), utility: keyword('utility'), policy: keyword('policy'), eu: keyword('eu'),
   voi: keyword('voi'), for: keyword('for'), effect: keyword('effect'), do: keyword('do'),
   noisy_or: keyword('noisy_or'), noisy_max: keyword('noisy_max'), leak: keyword('leak'),

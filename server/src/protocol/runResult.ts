@@ -73,16 +73,36 @@ export interface LearnedNetworkResult extends ResultBase {
   /** Variables with no data at all (learned only through EM). */
   hidden: string[];
   cpts: Record<string, CptJson>;
+  /**
+   * Counting: records the counted tables give probability 0 (logLikelihood is then −∞), the
+   * first of them, why, and the log-likelihood of the other records.
+   */
+  impossible?: { records: number; patterns: number; example: string; reason: string; otherLogLikelihood: number };
 }
 
 /** `learn structure … by k2|hillclimb|tabu`: the arcs found, their score, and (if known) the true structure's differences. */
 export interface StructureResultEntry extends ResultBase {
   kind: 'structure';
-  method: 'k2' | 'hillclimb' | 'tabu';
+  method: 'k2' | 'hillclimb' | 'tabu' | 'pc';
   /** The structure's score (log scale, larger is better) under `scoreName`. */
   score: number;
   scoreName: 'k2' | 'bdeu' | 'bic';
   arcs: Array<[string, string]>;
+  /** pc: the CPDAG's undirected edges (either direction gives a Markov-equivalent network). */
+  edges?: Array<[string, string]>;
+  /**
+   * `query strength`: per ordered pair adjacent in some replicate, the fraction of bootstrap
+   * replicates with the pair adjacent and, of those, the fraction with the arc from → to; the
+   * threshold the averaged network (arcs, edges) used.
+   */
+  strength?: Array<{ from: string; to: string; strength: number; direction: number }>;
+  threshold?: number;
+  replicates?: number;
+  /** pc: independence tests run, the test and its level, v-structures left out as conflicting. */
+  tests?: number;
+  test?: 'g2' | 'x2';
+  alpha?: number;
+  conflicts?: number;
   /** `bayes run`: the structure's CPTs, learnt by counting (the network later `… in S` queries use). */
   cpts?: Record<string, CptJson>;
   comparison?: {
@@ -93,7 +113,29 @@ export interface StructureResultEntry extends ResultBase {
      * arc: the data does not support it, so no search under this score finds it.
      */
     scoreChange: { missing: number[]; extra: number[] };
+    /** Structural Hamming distance between the learned and the reference CPDAGs, and between their skeletons. */
+    shd?: { cpdag: number; skeleton: number };
   };
+}
+
+/** `evaluate N on D folds k { seed, target }`: k-fold cross-validation of a network (bnlearn's `bn.cv`). */
+export interface NetworkEvaluationResult extends ResultBase {
+  kind: 'networkEvaluation';
+  network: string;
+  data: string;
+  folds: number;
+  seed: number;
+  /** What is re-learnt in each fold. */
+  how: string;
+  /** Mean over folds of −(1/n) Σ ln P(record), nats. */
+  logLoss: number;
+  foldLogLoss: number[];
+  target?: string;
+  /** Mean over folds of the target's classification error. */
+  error?: number;
+  foldError?: number[];
+  tested: number;
+  skipped: number;
 }
 
 /** `mixture … ; learn … by em`: a Gaussian mixture's parameters and fit. */
@@ -129,12 +171,16 @@ export interface EstimateResult extends ResultBase {
 
 /** How a belief-network answer was computed; sampled answers carry standard errors. */
 export interface InferenceInfo {
-  method: 'exact' | 'lw' | 'gibbs';
+  method: 'exact' | 'lw' | 'gibbs' | 'rejection';
   /** Largest clique table (entries) exact inference needs, and the budget it was held to. */
   cost: number;
   budget: number;
   samples?: number;
   seed?: number;
+  /** Rejection sampling: samples consistent with the evidence, and accepted / samples (≈ P(e)) with its standard error. */
+  accepted?: number;
+  acceptanceRate?: number;
+  acceptanceStderr?: number;
   /** Set when a sampler answered because exact inference was over the budget. */
   note?: string;
 }
@@ -380,7 +426,7 @@ export type ResultEntry =
   | LearnedNetworkResult | StructureResultEntry | MixtureResult | EstimateResult
   | PosteriorResult | VersionSpaceResult | MdlResult | TreeScoresResult | LikelihoodResult | OptimalResult | GibbsResultEntry
   | LeastSquaresResult | LogisticResult | ParameterResult | ClassifyResult | EvaluationResult | LearningCurveResult
-  | PolicyResult | ExpectedUtilityResult | ValueOfInformationResult | CausalEffectResult;
+  | NetworkEvaluationResult | PolicyResult | ExpectedUtilityResult | ValueOfInformationResult | CausalEffectResult;
 
 /** One decision's optimal rule: a row per state of what it knows (no-forgetting), first variable slowest. */
 export interface DecisionRuleJson {

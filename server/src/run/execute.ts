@@ -35,6 +35,8 @@ export async function executeModel(ast: BayesFile, env: CheckEnvironment, option
   const out: ExecuteOutput = { results: [], diagnostics: [] };
   const shared = new Map<string, unknown>();
   const reported = new Set<string>();
+  // A mistake the checker reported and a handler meets again is said once (same words, same range).
+  for (const d of options.diagnostics) reported.add(JSON.stringify([d.message, d.range]));
   const starts = lineStarts(options.text);
   const runnable = [...allStatements(ast)].filter(isRunnable).filter((s) => !hasErrors(options.diagnostics.filter((d) => within(d.range, s.range))));
   for (const [i, statement] of runnable.entries()) {
@@ -60,7 +62,7 @@ export async function executeModel(ast: BayesFile, env: CheckEnvironment, option
   /** Adds diagnostics once: a bad `observe` line fails every query that reads it, in the same words. */
   function report(diagnostics: Diagnostic[]): void {
     for (const d of diagnostics) {
-      const key = JSON.stringify([d.code, d.message, d.range]);
+      const key = JSON.stringify([d.message, d.range]);
       if (!reported.has(key)) { reported.add(key); out.diagnostics.push(d); }
     }
   }

@@ -17,13 +17,17 @@ import { DEFAULT_BUDGETS } from '../engine/budget.js';
 /** The language's method names; the exact ones all run the junction tree (or elimination). */
 const METHODS: Record<string, InferenceMethod> = {
   exact: 'exact', variable_elimination: 'exact', junction_tree: 'exact', likelihood_weighting: 'lw', gibbs: 'gibbs',
+  rejection: 'rejection',
 };
 
 export function inferenceOptions(using: A.Name | undefined, options: A.Options | undefined, signal?: AbortSignal): MarginalsOptions {
   const out: MarginalsOptions = { method: 'auto', ...(signal ? { signal } : {}) };
   if (using) {
     const method = METHODS[using.text];
-    if (!method) throw new CompileError(`'${using.text}' inference is not available: use exact, likelihood_weighting or gibbs`, using.range);
+    if (!method) {
+      const methods = 'exact, likelihood_weighting, gibbs or rejection';
+      throw new CompileError(`'${using.text}' inference is not available: use ${methods}`, using.range);
+    }
     out.method = method;
   }
   for (const entry of options?.entries ?? []) {
@@ -87,9 +91,16 @@ export function impossibleEvidence(range: Range, message = 'evidence has probabi
 }
 
 /** The InferenceInfo fields of a successful answer. */
-export function inferenceInfo(answer: { method: InferenceMethod; cost: number; budget: number; samples?: number; seed?: number; note?: string }): InferenceInfo {
-  const { method, cost, budget, samples, seed, note } = answer;
-  return { method, cost, budget, ...(samples !== undefined ? { samples } : {}), ...(seed !== undefined ? { seed } : {}), ...(note ? { note } : {}) };
+export function inferenceInfo(answer: {
+  method: InferenceMethod; cost: number; budget: number; samples?: number; seed?: number; note?: string;
+  accepted?: number; acceptanceRate?: number; acceptanceStderr?: number;
+}): InferenceInfo {
+  const { method, cost, budget, samples, seed, note, accepted, acceptanceRate, acceptanceStderr } = answer;
+  return {
+    method, cost, budget,
+    ...(samples !== undefined ? { samples } : {}), ...(seed !== undefined ? { seed } : {}), ...(note ? { note } : {}),
+    ...(accepted !== undefined ? { accepted, acceptanceRate: acceptanceRate!, acceptanceStderr: acceptanceStderr! } : {}),
+  };
 }
 
 /**

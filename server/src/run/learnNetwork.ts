@@ -53,11 +53,23 @@ export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise
   const fit = learnParameters(net, data.data, method, {
     prior: declaredPrior(ctx.ast, ctx.symbols, name, net), start: 'given', maxIterations,
     tolerance: options.number('tolerance', 1e-6, { min: 0 }), seed: options.number('seed', 1, { integer: true, min: 0 }),
-    restarts: options.number('restarts', 1, { integer: true, min: 1 }), learningRate: options.number('rate', 0.05, { positive: true }),
+    restarts: options.number('restarts', 1, { integer: true, min: 1 }), learningRate: options.number('rate', 1, { positive: true }),
     signal: ctx.signal,
     onProgress: (p) => ctx.onProgress?.(Math.min(1, p.iteration / maxIterations), `${method} on ${name}: iteration ${p.iteration}, log-likelihood ${p.logLikelihood.toFixed(4)}`),
   });
   setLearnedNetwork(ctx, name, fit.network);
+  if (fit.impossible) {
+    const i = fit.impossible, records = data.data.rowCount;
+    diagnostics.push({
+      severity: 'warning', code: 'zero-probability-records', range: s.from.range,
+      message: `${i.records} of ${records} records (${i.patterns} distinct) `
+        + `${i.records === 1 ? 'has' : 'have'} probability 0 `
+        + `under the counted tables, so the log-likelihood is -∞; e.g. (${i.example}): ${i.reason}. `
+        + 'Counting gives 0 to a value combination that no record with the family fully observed shows; '
+        + `a prior (P(X | U) ~ Dirichlet(1)) or 'by em' gives every record a probability. `
+        + `The other ${records - i.records} records: log-likelihood ${i.otherLogLikelihood.toFixed(4)}`,
+    });
+  }
   const result: LearnedNetworkResult = {
     ...learnedNetworkData(method, data.data.rowCount, data.hidden, fit),
     range: s.range, source: ctx.source, headline: headline(name, method, data.data.rowCount, fit),
@@ -67,7 +79,8 @@ export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise
 
 function headline(name: string, method: ParameterMethod, records: number, fit: { logLikelihood: number; iterations: number; converged: boolean }): string {
   const how = method === 'counting' ? 'counting' : `${method}, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}`;
-  return `${name} · ${how} · ${records} records · log L = ${fit.logLikelihood.toFixed(4)}`;
+  const logL = Number.isFinite(fit.logLikelihood) ? fit.logLikelihood.toFixed(4) : '-∞';
+  return `${name} · ${how} · ${records} records · log L = ${logL}`;
 }
 
 /** Explicit method, or EM when anything is unobserved, else counting. */

@@ -42,6 +42,11 @@ export class LearnOptions {
     return v.items.map((i) => (i as A.Ref).name);
   }
 
+  /** Where an option's value is written (for diagnostics the engines' checks raise). */
+  valueRange(name: string): A.Expr['range'] | undefined {
+    return this.entries.get(name)?.value.range;
+  }
+
   /** Warnings for the options given that `what` does not use. */
   unused(used: readonly string[], what: string): Diagnostic[] {
     return [...this.entries.values()].filter((e) => !used.includes(e.name!.text)).map((e) => ({

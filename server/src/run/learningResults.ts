@@ -35,6 +35,7 @@ export function learnedNetworkData(
     kind: 'learnedNetwork', network: fit.network.name, method, records, patterns: fit.patterns, hidden,
     iterations: fit.iterations, converged: fit.converged, logLikelihood: fit.logLikelihood, trace: fit.trace, runs: fit.runs,
     cpts: cptsToJson(fit.network),
+    ...(fit.impossible ? { impossible: { ...fit.impossible } } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { mEstimatePseudoCounts } from '../engine/estimators/mEstimate.js';
 import { expertPseudoCounts } from '../engine/estimators/betaDistribution.js';
 import { parameterPriors } from '../model/compileNetwork.js';
 import { CompileError } from '../model/compileError.js';
+import { dirichletMismatch } from '../language/check/parameterPriors.js';
 
 /** The network's per-table prior; tables without a declared prior get none (maximum likelihood). */
 export function declaredPrior(ast: A.BayesFile, symbols: SymbolTable, scopeName: string | undefined, net: BayesianNetwork): Prior {
@@ -37,7 +38,13 @@ export function statePseudoCountsOf(prior: A.Call | A.Experts, states: readonly 
       twoStates(k, prior.range, 'Beta(a, b)');
       return args.map((a) => number(a, 'Beta(a, b) takes two numbers'));
     case 'Dirichlet':
-      return perState(args[0], k, 'Dirichlet(α) takes one number, or a list with one per state');
+      // Dirichlet(α): α for every state; Dirichlet(a1, …, ak) or Dirichlet([a1, …, ak]): one per state.
+      const mismatch = dirichletMismatch(prior, states);
+      if (mismatch) throw new CompileError(mismatch.message, mismatch.range);
+      if (args.length === k && args.length > 1) {
+        return args.map((a) => number(a, 'Dirichlet(a1, …, ak) takes numbers'));
+      }
+      return perState(args[0], k, 'Dirichlet(α) takes one number, or one per state');
     case 'm_estimate': {
       const m = number(named(prior, 'm'), 'm_estimate needs m: a positive number');
       const p = named(prior, 'p');

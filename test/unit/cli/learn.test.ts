@@ -63,6 +63,38 @@ test('bayes learn picks EM for missing values, reads headerless network-order ta
   assert.match(io.stderr, /^restart 1, iteration 1: log-likelihood -\d+\.\d{4}\n/);
 });
 
+test('bayes learn --method counting on alarm-em records.dat: records of probability 0 are reported, the tables still written', async (t) => {
+  const bif = sharedFile('tables', 'alarm-em', 'alarm.bif');
+  const dat = sharedFile('tables', 'alarm-em', 'records.dat');
+  if (!bif || !dat) return t.skip(NO_SHARED);
+  const out = join(dir, 'alarm-counted.bif');
+  const io = capture();
+  assert.equal(await main(['learn', bif, '--data', dat, '--method', 'counting', '--out', out], io), 0, io.stderr);
+  assert.match(io.stdout, /log-likelihood -∞\n/);
+  const count = /^(\d+) of 11100 records \((\d+) distinct\) ha(?:s|ve) probability 0 under the counted tables/m.exec(io.stdout);
+  assert.ok(count && Number(count[1]) >= 1, io.stdout);
+  assert.match(io.stdout, /e\.g\. \(Hypovolemia=\w+, .*\): every way to fill in its missing values meets a table entry of 0/);
+  assert.match(io.stdout, /--prior laplace \(or --method em\) gives every record a probability/);
+  const rest = /^log-likelihood of the other (\d+) records (-\d+\.\d{4})$/m.exec(io.stdout);
+  assert.ok(rest && Number(rest[1]) === 11100 - Number(count[1]));
+  // Counting is close to, and below, EM's maximum (about -101,940 over all the records).
+  assert.ok(Number(rest[2]) < -101_000 && Number(rest[2]) > -103_000, rest[2]);
+  const written = readBif(readFileSync(out, 'utf8'));
+  assert.ok('network' in written && written.network.variables.length === 37);
+  const json = capture();
+  assert.equal(await main(['learn', bif, '--data', dat, '--method', 'counting', '--json'], json), 0, json.stderr);
+  const result = JSON.parse(json.stdout);
+  assert.equal(result.logLikelihood, null); // -∞ has no JSON number
+  assert.equal(result.impossible.records, Number(count[1]));
+  assert.equal(result.impossible.otherLogLikelihood.toFixed(4), rest[2]);
+  // With a prior every record has a probability.
+  const laplace = capture();
+  assert.equal(await main(['learn', bif, '--data', dat, '--method', 'counting', '--prior', 'laplace', '--json'], laplace), 0, laplace.stderr);
+  const smoothed = JSON.parse(laplace.stdout);
+  assert.equal(smoothed.impossible, undefined);
+  assert.ok(Number.isFinite(smoothed.logLikelihood));
+});
+
 test('bayes learn: bad input is a one-line error (exit 1) or a usage error (exit 2)', async (t) => {
   const bif = sharedFile('bif', 'asia.bif');
   if (!bif) return t.skip(NO_SHARED);
@@ -94,7 +126,10 @@ test('bayes structure: hill climbing and K2 print arcs and compare with a refere
   const order = 'Burglary,Earthquake,Alarm,JohnCalls,MaryCalls';
   assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif, '--json'], io), 0, io.stderr);
   const k2 = JSON.parse(io.stdout);
-  assert.deepEqual(k2.comparison, { reference: 'earthquake', missing: [], extra: [], reversed: [], scoreChange: { missing: [], extra: [] } });
+  assert.deepEqual(k2.comparison, {
+    reference: 'earthquake', missing: [], extra: [], reversed: [], shd: { cpdag: 0, skeleton: 0 },
+    scoreChange: { missing: [], extra: [] },
+  });
   assert.equal(k2.arcs.length, 4);
   io = capture();
   assert.equal(await main(['structure', csv, '--method', 'hillclimb', '--score', 'bic', '--json', '--out', join(dir, 'hc.bif')], io), 0, io.stderr);

@@ -41,6 +41,31 @@ test('bayes marginals with a sampler reports standard errors and is reproducible
   assert.deepEqual(a, await run());
 });
 
+test('bayes marginals --method rejection: acceptance rate near P(evidence), marginals within 4 standard errors, seeded', async (t) => {
+  const file = sharedFile('bif', 'asia.bif');
+  const net = loadBif('asia');
+  if (!file || !net) return t.skip(NO_SHARED);
+  const run = async () => {
+    const io = capture();
+    assert.equal(await main(['marginals', file, '-e', 'dysp=yes', '--method', 'rejection', '--samples', '20000', '--seed', '3', '--json'], io), 0, io.stderr);
+    return JSON.parse(io.stdout);
+  };
+  const a = await run();
+  assert.equal(a.method, 'rejection');
+  const jt = JunctionTree.compile(net);
+  jt.setEvidence(evidenceOf(net, { dysp: 'yes' }));
+  jt.propagate();
+  const pEvidence = Math.exp(jt.logEvidence);
+  assert.ok(Math.abs(a.acceptanceRate - pEvidence) < 4 * a.acceptanceStderr, `${a.acceptanceRate} vs ${pEvidence}`);
+  assert.equal(a.accepted, Math.round(a.acceptanceRate * 20000));
+  const lung = net.variables.findIndex((v) => v.name === 'lung');
+  assert.ok(Math.abs(a.marginals.lung.yes - jt.marginal(lung)[0]!) < 4 * a.stderr.lung.yes);
+  assert.deepEqual(a, await run());
+  const text = capture();
+  assert.equal(await main(['marginals', file, '-e', 'dysp=yes', '--method', 'rejection', '--samples', '20000', '--seed', '3'], text), 0);
+  assert.match(text.stdout, new RegExp(`^accepted ${a.accepted} of 20000 samples: acceptance rate ${a.acceptanceRate.toFixed(6)} ±`, 'm'));
+});
+
 test('bayes marginals reports bad evidence and bad options clearly', async (t) => {
   const file = sharedFile('bif', 'asia.bif');
   if (!file) return t.skip(NO_SHARED);

@@ -163,7 +163,7 @@ test('imported networks resolve `in` names through the host', () => {
 
 test('unknown-option (with suggestions) and arguments', () => {
   const method = one('variable A : bool\nnetwork N {\n  variable B : bool\n}\ndata D {\n  B\n  true\n}\nlearn N from D by emm', 'unknown-option');
-  assert.equal(method.message, "'emm' is not a learning method; use 'counting', 'em', 'gradient', 'k2', 'hillclimb', 'tabu' (did you mean 'em'?)");
+  assert.equal(method.message, "'emm' is not a learning method; use 'counting', 'em', 'gradient', 'k2', 'hillclimb', 'tabu', 'pc' (did you mean 'em'?)");
   assert.deepEqual(method.data, { suggestion: 'em' });
   const prior = one('hypotheses H { a, b } prior uniformm', 'unknown-option');
   assert.deepEqual(prior.data, { suggestion: 'uniform' });
@@ -238,4 +238,16 @@ test('learn: hidden-variable when counting cannot see a variable; unused-column 
   const unused = em.find((d) => d.code === 'unused-column')!;
   assert.equal(unused.severity, 'information');
   assert.equal(unused.message, "column C of 'D' is not in network 'N' and will be ignored");
+});
+
+test('Dirichlet pseudo-counts: one number, or one per state; another count is an error on the numbers', () => {
+  const base = 'variable Y { y1, y2, y3 }\nvariable S : bool\n';
+  assert.deepEqual(brief(diagnose(`${base}P(Y) ~ Dirichlet(2, 1, 1)\nP(S) ~ Dirichlet(3, 1)`)), []);
+  assert.deepEqual(brief(diagnose(`${base}P(Y) ~ Dirichlet([2, 1, 1])\nP(S) ~ Dirichlet(1)`)), []);
+  const wrong = one(`${base}P(Y) ~ Dirichlet(2, 1)`, 'arguments');
+  assert.match(wrong.message, /2 pseudo-counts for 3 states \(y1, y2, y3\)/);
+  assert.deepEqual(wrong.range, r(2, 17, 2, 21));
+  const list = one(`${base}P(S) ~ Dirichlet([1, 1, 1])`, 'arguments');
+  assert.match(list.message, /3 pseudo-counts for 2 states \(true, false\)/);
+  assert.deepEqual(list.range, r(2, 17, 2, 26));
 });

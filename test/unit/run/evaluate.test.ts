@@ -75,18 +75,30 @@ query learning_curve PlayNB { sizes: [30], seed: 2 }
   assert.match(refused.message, /outside 1\.\.9/);
 });
 
+test('learning_curve at the full training size answers what evaluate split 2/3 answers with the same seed', async () => {
+  const seeds = [1, 2, 3, 4, 5, 6];
+  const result = await run(`${tennis}\n${seeds.map((s) => `query learning_curve PlayNB { sizes: [9], seed: ${s} }\nquery evaluate PlayNB split 2/3 { seed: ${s} }`).join('\n')}\n`);
+  const line = tennis.split('\n').length;
+  seeds.forEach((_, i) => {
+    const curve = resultAt(result, line + 2 * i, 'learningCurve'), split = resultAt(result, line + 2 * i + 1, 'evaluation');
+    assert.equal(split.trained, 9);
+    assert.equal(curve.points[0]!.accuracy, split.accuracy);
+  });
+});
+
 test('20 Newsgroups (§6.10): text naive Bayes on a 2/3 split reaches Mitchell\'s 89%', async (t) => {
   if (!sharedFile('20news-bydate.tar.gz')) { t.skip(NO_SHARED); return; }
   const text = readFileSync(`${repoRoot}/examples/newsgroups.bayes`, 'utf8');
   const result = await run(`${text}query classify NewsNB { text: "The goalie stopped every puck: the Penguins won the playoff game on the ice zzqx" }\n`, 'newsgroups.bayes');
-  const evaluation = resultAt(result, 9, 'evaluation');
+  const lineOf = (start: string) => text.split('\n').findIndex((l) => l.startsWith(start));
+  const evaluation = resultAt(result, lineOf('query evaluate'), 'evaluation');
   assert.equal(evaluation.tested + evaluation.trained, 18846);
   assert.equal(evaluation.tested, Math.round(18846 / 3));
   assert.ok(evaluation.accuracy > 0.87 && evaluation.accuracy < 0.91, `accuracy ${evaluation.accuracy}`);
-  const curve = resultAt(result, 10, 'learningCurve');
+  const curve = resultAt(result, lineOf('query learning_curve'), 'learningCurve');
   assert.deepEqual(curve.points.map((p) => p.trainingSize), [100, 1000, 5000]);
   assert.ok(curve.points[0]!.accuracy < curve.points[1]!.accuracy && curve.points[1]!.accuracy < curve.points[2]!.accuracy);
-  assert.deepEqual(verdicts(result), [[12, true, evaluation.accuracy]]);
+  assert.deepEqual(verdicts(result), [[lineOf('expect evaluate') + 1, true, evaluation.accuracy]]);
   assert.deepEqual(errors(result), []);
   // Trained on every document. Outside the vocabulary: the made-up word and the 100 most frequent ('the').
   const classify = resultAt(result, text.split('\n').length - 1, 'classify');

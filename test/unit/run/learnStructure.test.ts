@@ -100,7 +100,7 @@ learn structure S6 from D by tabu { tabu: 0 }
   const m = problems(result).map(([, , message]) => message);
   assert.match(m[0]!, /order must list every column of 'D' once; missing: B/);
   assert.match(m[1]!, /score: must be one of k2, bdeu, bic/);
-  assert.match(m[2]!, /structures are learnt by k2, hillclimb or tabu/);
+  assert.match(m[2]!, /structures are learnt by pc, k2, hillclimb or tabu/);
   assert.match(m[3]!, /tabu: must be an integer ≥ 1, not 0/);
   const warnings = problems(result, 'warning');
   assert.deepEqual(warnings.map(([code, line]) => [code, line]), [['unknown-option', 10], ['unknown-option', 12]]);

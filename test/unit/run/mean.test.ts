@@ -34,6 +34,26 @@ expect mean P(Humidity = High) ≈ 22/33
   assert.deepEqual(verdicts(result).slice(-5).map(([l, passed]) => [l - line, passed]), [[4, true], [5, true], [6, true], [7, true], [8, true]]);
 });
 
+test('per-state Dirichlet(2, 1, 1): counts (5, 3, 0) give mean P(y1) = 7/12, not the symmetric 1/2', async () => {
+  const rows = ['y1', 'y1', 'y1', 'y1', 'y1', 'y2', 'y2', 'y2'].join('\n');
+  const model = (prior: string) => `variable Y { y1, y2, y3 }\nP(Y) ~ ${prior}\ndata D {\nY\n${rows}\n}\n`;
+  const result = await run(`${model('Dirichlet(2, 1, 1)')}expect mean P(Y = y1) given D ≈ 7/12 ± 1e-12
+expect mean P(Y = y3) given D ≈ 1/12 ± 1e-12
+expect mode P(Y = y1) given D ≈ 6/9 ± 1e-12
+`);
+  assert.deepEqual(errors(result), []);
+  // (5 + 2) / (8 + 4), (0 + 1) / 12; the mode (α_i + n_i − 1)/(Σ − k) = 6/9.
+  assert.deepEqual(verdicts(result).map(([, passed]) => passed), [true, true, true]);
+  const summary = resultAt(result, 13, 'parameter');
+  assert.deepEqual(summary.posterior, [7, 4, 1]);
+  const asList = await run(`${model('Dirichlet([2, 1, 1])')}expect mean P(Y = y1) given D ≈ 7/12 ± 1e-12\n`);
+  assert.deepEqual(verdicts(asList).map(([, passed]) => passed), [true]);
+  // A count of numbers that fits neither form: one diagnostic on the numbers, no answer.
+  const wrong = await run(`${model('Dirichlet(2, 1)')}query mean P(Y = y1) given D\n`);
+  assert.deepEqual(errors(wrong).map((e) => [e.line, e.code]), [[1, 'arguments']]);
+  assert.equal(wrong.results.filter((r) => r.kind === 'parameter').length, 0);
+});
+
 test('a parameter without a prior or without its row named is a compile error; a level outside (0, 1) the checker refuses', async () => {
   const result = await run(`${tennis}
 P(Outlook | Play) ~ Dirichlet(1)

@@ -120,6 +120,36 @@ test('samplers: within four standard errors of exact, the same answer for the sa
   assert.notDeepEqual(lw!.table, lwOther!.table);
 });
 
+test('using rejection (Poole §8.6): within four standard errors of exact, its acceptance rate estimates P(e), seeded', async () => {
+  const query = (seed: number) => `query P(ForestFire | Thunder = true) in Forest using rejection { samples: 20000, seed: ${seed} }`;
+  const result = await run(`${forest}\nquery P(ForestFire | Thunder = true) in Forest\nquery P(Thunder = true) in Forest\n${query(1)}\n${query(1)}\n${query(2)}`);
+  const [exact, pThunder, rejection, again, other] = resultsOf(result, 'probability').slice(-5);
+  assert.equal(rejection!.method, 'rejection');
+  assert.equal(rejection!.samples, 20000);
+  const rate = rejection!.acceptanceRate!, p = pThunder!.value!;
+  assert.equal(rejection!.accepted, Math.round(rate * 20000));
+  assert.ok(Math.abs(rate - p) < 4 * rejection!.acceptanceStderr!, `acceptance ${rate} vs P(Thunder) ${p}`);
+  close(rejection!.acceptanceStderr!, Math.sqrt(rate * (1 - rate) / 20000), 1e-15);
+  rejection!.table.forEach((row, s) => {
+    close(row.stderr!, Math.sqrt(row.p * (1 - row.p) / rejection!.accepted!), 1e-15);
+    assert.ok(Math.abs(row.p - exact!.table[s]!.p) < 4 * row.stderr!, `${row.p} vs ${exact!.table[s]!.p}`);
+  });
+  assert.match(rejection!.headline, new RegExp(`accepted ${rejection!.accepted} of 20000 samples`));
+  assert.deepEqual(again!.table, rejection!.table);
+  assert.notDeepEqual(other!.table, rejection!.table);
+  // Nothing accepted: evidence-impossible, saying how many samples were drawn.
+  const never = await run(`network Z {\n  variable A, B : bool\n  P(A) = 1\n  P(B | A) { true: 0.5, false: 0.5 }\n}\nquery P(B | A = false) in Z using rejection { samples: 300 }\n`);
+  const impossible = never.diagnostics.filter((d) => d.code === 'evidence-impossible');
+  assert.equal(impossible.length, 1);
+  assert.match(impossible[0]!.message, /rejection sampling: no sample was consistent with the evidence, none of the 300 drawn/);
+  // Virtual evidence is an observed child λ(X): rejection keeps a sample with probability ∝ λ(x).
+  const lab = `network Lab {\n  variable D : bool\n  variable T { pos, neg }\n  P(D) = 0.1\n  P(T | D) { true: [0.9, 0.1], false: [0.2, 0.8] }\n}\n`;
+  const virtual = await run(`${lab}query P(D = true | T ~ likelihood { pos: 4, neg: 1 }) in Lab using rejection { samples: 50000, seed: 4 }\n`);
+  const [soft] = resultsOf(virtual, 'probability');
+  const byHand = (0.1 * (0.9 * 4 + 0.1)) / (0.1 * (0.9 * 4 + 0.1) + 0.9 * (0.2 * 4 + 0.8));
+  assert.ok(Math.abs(soft!.value! - byHand) < 4 * soft!.table[0]!.stderr!, `${soft!.value} vs ${byHand}`);
+});
+
 test('over the budget a sampler answers, with a warning that names the cost', async () => {
   const result = await run(`${forest}\nquery P(ForestFire | Thunder = true) in Forest using exact { budget: 2, seed: 5 }`);
   const answer = resultsOf(result, 'probability').at(-1)!;
@@ -143,7 +173,7 @@ test('evidence of probability 0 is an error saying so, for exact and sampled ans
 
 test('bad queries are errors on the name at fault, never a crash', async () => {
   const cases: Array<[string, RegExp, string]> = [
-    ['query P(ForestFire) in Forest using rejection { samples: 10 }', /'rejection' inference is not available/, 'rejection'],
+    ['query P(ForestFire) in Forest using rejection { samples: 0 }', /samples is a whole number ≥ 1/, '0'],
     ['query P(ForestFire) in Forest using likelihood_weighting { samples: 0.5 }', /samples is a whole number/, '0.5'],
     ['query P(ForestFire) in Forest using gibbs { budget: 3 }', /budget limits exact inference/, 'budget: 3'],
     ['query P(ForestFire, ForestFire) in Forest', /'ForestFire' is asked twice/, 'ForestFire'],

@@ -5,6 +5,7 @@ import { h } from '../dom.js';
 import { num } from '../format.js';
 import { independenceView, marginalsView, mpeView, probabilityView, sensitivityView } from './inference.js';
 import { classifyView, evaluationView, learnedNetworkView, learningCurveView, leastSquaresView, logisticView, mixtureView, structureView } from './learning.js';
+import { networkEvaluationView } from './learning.js';
 import { mdlView, treeScoresView } from './mdl.js';
 import { networkView } from './network.js';
 import { effectView, expectedUtilityView, policyView, voiView } from './decisions.js';
@@ -40,6 +41,7 @@ export function renderEntry(e: ResultEntry): HTMLElement[] {
     case 'expectedUtility': return expectedUtilityView(e);
     case 'valueOfInformation': return voiView(e);
     case 'effect': return effectView(e);
+    case 'networkEvaluation': return networkEvaluationView(e);
     default: return fieldsView(e as ResultBase);
   }
 }

@@ -11,7 +11,9 @@ type Row = ProbabilityResult['table'][number];
 export function probabilityView(e: ProbabilityResult): HTMLElement[] {
   const labels = e.table.map((r) => r.states.join(', '));
   return [
-    h('p', {}, `${e.network} · evidence: ${evidenceText(e.evidence)} · ${e.method}${e.samples ? `, ${e.samples} samples, seed ${e.seed}` : ''}`),
+    h('p', {}, `${e.network} · evidence: ${evidenceText(e.evidence)} · ${e.method}${e.samples ? `, ${e.samples} samples, seed ${e.seed}` : ''}`
+      + (e.accepted === undefined ? '' : ` · accepted ${e.accepted} (acceptance rate `
+        + `${e.acceptanceRate!.toPrecision(4)} ± ${e.acceptanceStderr!.toPrecision(2)})`)),
     barChart(`probability-${atLine(e)}`, `P(${e.variables.join(', ')} | evidence)`, labels, [{ name: 'P', className: 'posterior', values: e.table.map((r) => r.p) }]),
     dataTable('probability table', [
       ...e.variables.map((v, i) => ({ title: v, value: (r: ProbabilityResult['table'][number]) => r.states[i] })),

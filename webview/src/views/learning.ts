@@ -1,5 +1,6 @@
 /** Learning results: EM traces, mixtures, naive Bayes classes, evaluations, learned structures, regressions. */
 import type { ClassifyResult, EvaluationResult, LearnedNetworkResult, LearningCurveResult, LeastSquaresResult, LogisticResult, MixtureResult, StructureResultEntry } from '../../../server/src/protocol/runResult.js';
+import type { NetworkEvaluationResult } from '../../../server/src/protocol/runResult.js';
 import { atLine, barChart, lineChart } from '../charts.js';
 import { h } from '../dom.js';
 import { num, prob } from '../format.js';
@@ -67,6 +68,21 @@ export function classifyView(e: ClassifyResult): HTMLElement[] {
   return out;
 }
 
+/** `evaluate N on D folds k`: the expected loss, and the loss (and error) of each fold. */
+export function networkEvaluationView(e: NetworkEvaluationResult): HTMLElement[] {
+  const rows = e.foldLogLoss.map((loss, i) => ({ fold: i + 1, loss, error: e.foldError?.[i] }));
+  return [
+    h('p', {}, `Expected log-likelihood loss `, h('strong', { 'data-value': String(e.logLoss) }, num(e.logLoss, 4)),
+      ` nats per record${e.target ? ` · ${e.target} error ${num(e.error!, 4)}` : ''}`
+      + ` · ${e.folds} folds, seed ${e.seed}`
+      + ` · ${e.how} · ${e.tested} records scored${e.skipped ? `, ${e.skipped} with a missing value not` : ''}`),
+    dataTable('fold losses', [
+      { title: 'fold', value: (r) => r.fold }, { title: 'log-likelihood loss', value: (r) => r.loss },
+      ...(e.target ? [{ title: `${e.target} error`, value: (r: (typeof rows)[number]) => r.error }] : []),
+    ], rows),
+  ];
+}
+
 export function evaluationView(e: EvaluationResult): HTMLElement[] {
   const names = e.classes.map((c) => c.value);
   return [
@@ -121,10 +137,26 @@ export function structureView(e: StructureResultEntry): HTMLElement[] {
     return { from, to, className, title: `${from} → ${to}${className && className !== 'matched' ? ` (${className}${why})` : ''}` };
   });
   (c?.missing ?? []).forEach(([from, to], i) => edges.push({ from, to, className: 'missing', title: `${from} → ${to} (missing: in ${c!.reference} only${change('missing', i)})` }));
+  // A CPDAG's undirected edges (pc, the averaged network); bootstrap strength as the stroke width.
+  for (const [from, to] of e.edges ?? []) {
+    edges.push({ from, to, undirected: true, title: `${from} − ${to} (either direction)` });
+  }
+  if (e.strength) {
+    const strength = new Map(e.strength.map((s) => [`${s.from}→${s.to}`, s]));
+    for (const edge of edges) {
+      const s = strength.get(key([edge.from, edge.to]));
+      if (!s) continue;
+      edge.width = 0.75 + 3.25 * s.strength;
+      edge.title = `${edge.title ?? ''}; strength ${num(s.strength, 3)}, direction ${num(s.direction, 3)}`;
+    }
+  }
   // Every variable, arcs or not: `bayes run` gives each its CPT; the CLI's JSON has only the arcs.
   const names = [...new Set([...Object.keys(e.cpts ?? {}), ...edges.flatMap((a) => [a.from, a.to])])];
   return [
     h('p', {}, `${e.method} · ${e.scoreName} score ${num(e.score, 6)} · ${e.arcs.length} arcs`
+      + (e.edges?.length ? ` · ${e.edges.length} undirected edges` : '')
+      + (e.strength ? ` · averaged over ${e.replicates} bootstrap replicates, strength > ${num(e.threshold!, 3)}` : '')
+      + (c?.shd ? ` · SHD ${c.shd.cpdag} (skeleton ${c.shd.skeleton})` : '')
       + (c ? ` · against ${c.reference}: ${c.missing.length} missing, ${c.extra.length} extra, ${c.reversed.length} reversed` : '')),
     graphView(names.map((id) => ({ id })), edges, {
       name: `structure-${atLine(e)}`, label: 'Learned structure',

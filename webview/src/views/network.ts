@@ -33,7 +33,11 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     ...(e.utilities ?? []).flatMap((u) => u.parents.map((p) => ({ from: p, to: u.name }))),
   ];
   const evidence = e.variables.filter((v) => v.evidence !== undefined).map((v) => `${v.name} = ${v.evidence}`);
-  const how = e.method === 'exact' ? 'exact (junction tree)' : `${e.method === 'lw' ? 'likelihood weighting' : 'Gibbs sampling'}, ${e.samples ?? '?'} samples, seed ${e.seed ?? '?'}`;
+  const samplers = { lw: 'likelihood weighting', rejection: 'rejection sampling', gibbs: 'Gibbs sampling', exact: '' };
+  const sampler = samplers[e.method];
+  const how = e.method === 'exact'
+    ? 'exact (junction tree)'
+    : `${sampler}, ${e.samples ?? '?'} samples, seed ${e.seed ?? '?'}`;
   const graph = graphView(nodes, edges, {
     name: `network-${e.network}`,
     label: `Network ${e.network}`,

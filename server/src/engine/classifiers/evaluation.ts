@@ -77,19 +77,25 @@ export function shuffledRows(n: number, seed: number): Int32Array {
   return Int32Array.from(createRng(seed).shuffle(Array.from({ length: n }, (_, i) => i)));
 }
 
+/**
+ * The one seeded train/test split (`evaluate … split f`, `learning_curve`): the first
+ * round(n·f) rows of the seeded shuffle train, the rest test — the same seed holds out the same rows.
+ */
+export function seededSplit(n: number, trainFraction: number, seed: number): { train: Int32Array; test: Int32Array } {
+  if (!(trainFraction > 0 && trainFraction < 1)) throw new EngineError(`the training fraction must be in (0, 1), got ${trainFraction}`);
+  const order = shuffledRows(n, seed);
+  const cut = Math.round(n * trainFraction);
+  if (cut === 0 || cut === n) throw new EngineError(`${n} examples are too few to split ${trainFraction}`);
+  return { train: order.slice(0, cut), test: order.slice(cut) };
+}
+
 /** The train/test row sets of a plan (bench/nb.ts hands the same folds to its peers). */
 export function partitions(n: number, plan: EvaluationPlan): { train: Int32Array; test: Int32Array }[] {
   switch (plan.kind) {
     case 'holdout':
       if (plan.test.length === 0) throw new EngineError('the test set is empty');
       return [{ train: plan.train, test: plan.test }];
-    case 'split': {
-      if (!(plan.trainFraction > 0 && plan.trainFraction < 1)) throw new EngineError(`the training fraction must be in (0, 1), got ${plan.trainFraction}`);
-      const order = shuffledRows(n, plan.seed);
-      const cut = Math.round(n * plan.trainFraction);
-      if (cut === 0 || cut === n) throw new EngineError(`${n} examples are too few to split ${plan.trainFraction}`);
-      return [{ train: order.slice(0, cut), test: order.slice(cut) }];
-    }
+    case 'split': return [seededSplit(n, plan.trainFraction, plan.seed)];
     case 'folds': {
       if (!(Number.isInteger(plan.k) && plan.k >= 2 && plan.k <= n)) throw new EngineError(`k-fold needs 2 ≤ k ≤ ${n} examples, got k = ${plan.k}`);
       const order = shuffledRows(n, plan.seed);
@@ -107,14 +113,13 @@ export interface LearningCurvePoint {
 }
 
 /**
- * Accuracy against training-set size: one seeded split holds out `testFraction` of the
- * examples; each size trains on the first `size` of the (shuffled) remainder, so the curves of
+ * Accuracy against training-set size: one seeded split (seededSplit, as `evaluate … split`)
+ * holds out `testFraction` of the examples; each size trains on the first `size` of the (shuffled) remainder, so the curves of
  * different sizes are nested and comparable.
  */
 export function learningCurve(labels: Int32Array, fitPredict: FitPredict, sizes: readonly number[], seed: number, testFraction = 1 / 3): LearningCurvePoint[] {
-  const order = shuffledRows(labels.length, seed);
-  const testCount = Math.round(labels.length * testFraction);
-  const test = order.slice(0, testCount), pool = order.slice(testCount);
+  // The split of `evaluate … split 1 − testFraction` with the same seed: its training rows are the pool.
+  const { train: pool, test } = seededSplit(labels.length, 1 - testFraction, seed);
   return sizes.map((size) => {
     if (!(Number.isInteger(size) && size >= 1 && size <= pool.length)) {
       throw new EngineError(`training size ${size} is outside 1..${pool.length} (the examples not held out for testing)`);

@@ -121,8 +121,80 @@ function describe(net: BayesianNetwork, evidence: Map<number, number>): string {
   return [...evidence].slice(0, 6).map(([v, s]) => `${net.variables[v]!.name}=${net.variables[v]!.states[s]}`).join(', ') + (evidence.size > 6 ? ', …' : '');
 }
 
-/** log P(data | net) — for counting, which has no E-step of its own. */
-export function dataLogLikelihood(net: BayesianNetwork, data: CategoricalDataset): { logLikelihood: number; patterns: number } {
-  const estep = new ExpectationStep(net, data);
-  return { logLikelihood: estep.run(net.cpts.map((c) => c.table)).logLikelihood, patterns: estep.patterns };
+/** Records the learned tables give probability 0 (their log-likelihood is −∞), and why. */
+export interface ImpossibleRecords {
+  records: number;
+  /** Distinct patterns among them. */
+  patterns: number;
+  /** The first such record and the reason it scores −∞. */
+  example: string;
+  reason: string;
+  /** Σ log P(d) over the other records. */
+  otherLogLikelihood: number;
+}
+
+export interface DataLogLikelihood {
+  /** −∞ when some record has probability 0 (`impossible` says which and why). */
+  logLikelihood: number;
+  patterns: number;
+  impossible?: ImpossibleRecords;
+}
+
+/**
+ * log P(data | net) — for counting, which has no E-step of its own. It never throws for the data:
+ * records of probability 0 (counting gives 0 to a value combination no record with that family
+ * fully observed shows, and a record with `?` may need one) make it −∞, counted and explained.
+ */
+export function dataLogLikelihood(net: BayesianNetwork, data: CategoricalDataset, signal?: CancelSignal): DataLogLikelihood {
+  if (data.columns.length !== net.variables.length) {
+    throw new EngineError(`the data has ${data.columns.length} columns for ${net.variables.length} variables; align it to the network first`);
+  }
+  const grouped = groupRows(data);
+  const n = net.variables.length;
+  const layouts = net.cpts.map((_, v) => familyStrides(net, v));
+  let tree: JunctionTree | undefined;
+  const evidence = new Map<number, number>();
+  let finite = 0, records = 0, patterns = 0;
+  let example: { record: string; reason: string } | undefined;
+  for (let p = 0; p < grouped.count; p++) {
+    const row = grouped.states.subarray(p * n, (p + 1) * n);
+    const w = grouped.weights[p]!;
+    let logP = 0;
+    let zero: number | undefined; // a fully observed family whose table entry is 0
+    let complete = true;
+    for (let v = 0; v < n; v++) {
+      const { family, strides } = layouts[v]!;
+      let at = 0;
+      for (let i = 0; i < family.length && at >= 0; i++) at = row[family[i]!]! < 0 ? -1 : at + row[family[i]!]! * strides[i]!;
+      if (at < 0) { complete = false; continue; }
+      const theta = net.cpts[v]!.table[at]!;
+      if (theta === 0) zero ??= v;
+      logP += Math.log(theta);
+    }
+    if (!complete && zero === undefined) {
+      evidence.clear();
+      for (let v = 0; v < n; v++) if (row[v]! >= 0) evidence.set(v, row[v]!);
+      tree ??= JunctionTree.compile(net);
+      tree.setEvidence(evidence);
+      tree.propagate(signal);
+      logP = tree.logEvidence;
+    }
+    if (logP > -Infinity) { finite += w * logP; continue; }
+    records += w; patterns++;
+    if (example) continue;
+    const observed = new Map<number, number>();
+    for (let v = 0; v < n; v++) if (row[v]! >= 0) observed.set(v, row[v]!);
+    example = { record: describe(net, observed), reason: zero !== undefined ? zeroEntry(net, row, zero) : 'every way to fill in its missing values meets a table entry of 0' };
+  }
+  if (!example) return { logLikelihood: finite, patterns: grouped.count };
+  return {
+    logLikelihood: -Infinity, patterns: grouped.count,
+    impossible: { records, patterns, example: example.record, reason: example.reason, otherLogLikelihood: finite },
+  };
+}
+
+function zeroEntry(net: BayesianNetwork, row: Int32Array, v: number): string {
+  const name = (u: number) => `${net.variables[u]!.name} = ${net.variables[u]!.states[row[u]!]}`;
+  const parents = net.cpts[v]!.parents;
+  return `P(${name(v)}${parents.length ? ` | ${parents.map(name).join(', ')}` : ''}) = 0`;
 }

@@ -9,7 +9,7 @@
 import type { BayesianNetwork } from '../network.js';
 import { cardinality } from '../network.js';
 import type { CategoricalDataset } from '../categoricalData.js';
-import { ExpectationStep } from './expectedCounts.js';
+import { ExpectationStep, type ImpossibleRecords } from './expectedCounts.js';
 import { NO_PRIOR, normaliseRows, statePseudoCounts, withTables, type Prior } from './cptLearning.js';
 import { createRng, type Rng } from '../random.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
@@ -50,6 +50,8 @@ export interface NetworkEmResult {
   runs: LearnRun[];
   /** Distinct record patterns: the E-step ran once per pattern per iteration. */
   patterns: number;
+  /** Counting only: records of probability 0 under the counted tables (logLikelihood is then −∞). */
+  impossible?: ImpossibleRecords;
 }
 
 /** EM's objective fell: a bug, not bad input (EM cannot go down). */
@@ -136,9 +138,12 @@ function climb(net: BayesianNetwork, estep: ExpectationStep, start: Float64Array
     const candidate = stepper.next(net, tables, current.counts, prior);
     const step = estep.run(candidate, options.signal);
     const next = objective(candidate, step.logLikelihood);
-    if (next < score - 1e-9 * Math.abs(score)) {
+    // EM may round a hair below; a step size that can shrink retries any fall (a slight overshoot
+    // must not pass for convergence).
+    const fell = next < score - 1e-9 * Math.abs(score);
+    if (fell || (stepper.shrink && next < score)) {
       if (stepper.shrink?.()) continue;
-      if (options.checkMonotone) throw new MonotonicityError(`the objective fell from ${score} to ${next} at iteration ${iterations + 1}`);
+      if (fell && options.checkMonotone) throw new MonotonicityError(`the objective fell from ${score} to ${next} at iteration ${iterations + 1}`);
     }
     const gain = next - score;
     tables = candidate; current = step; score = next;

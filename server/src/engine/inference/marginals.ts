@@ -6,6 +6,7 @@
 import { topologicalOrder, type BayesianNetwork } from '../network.js';
 import { JunctionTree, junctionTreeOrder, ImpossibleEvidenceError, type Evidence } from './junctionTree.js';
 import { likelihoodWeighting } from '../sampling/likelihoodWeighting.js';
+import { rejectionSampling } from '../sampling/rejectionSampling.js';
 import { gibbsSampling } from '../sampling/gibbsSampling.js';
 import type { EliminationOrder } from './eliminationOrder.js';
 import { NoConsistentSampleError } from '../sampling/sampledNetwork.js';
@@ -18,7 +19,7 @@ export const DEFAULT_BUDGET = 1 << 22;
 /** Beyond this many entries in all cliques together even an explicit `exact` is refused (memory). */
 export const EXACT_HARD_LIMIT = 1 << 26;
 
-export type InferenceMethod = 'exact' | 'lw' | 'gibbs';
+export type InferenceMethod = 'exact' | 'lw' | 'gibbs' | 'rejection';
 
 export interface MarginalsOptions {
   method?: InferenceMethod | 'auto';
@@ -41,6 +42,10 @@ export type MarginalsAnswer =
       stderr?: Float64Array[];
       samples?: number;
       seed?: number;
+      /** Rejection sampling: samples accepted, and accepted / samples (≈ P(e)) with its standard error. */
+      accepted?: number;
+      acceptanceRate?: number;
+      acceptanceStderr?: number;
       /** Largest clique table of the exact plan, and the budget it was compared with. */
       cost: number;
       budget: number;
@@ -94,7 +99,7 @@ export function exactPlan(net: BayesianNetwork): { order: EliminationOrder; tree
 export function posteriorMarginals(net: BayesianNetwork, evidence: Evidence, options: MarginalsOptions = {}): MarginalsAnswer {
   const budget = options.budget ?? DEFAULT_BUDGET;
   const problem = inferenceProblem(net);
-  if (problem) return { ok: false, method: options.method === 'lw' || options.method === 'gibbs' ? options.method : 'exact', cost: 0, budget, message: problem };
+  if (problem) return { ok: false, method: options.method && options.method !== 'auto' ? options.method : 'exact', cost: 0, budget, message: problem };
   const plan = exactPlan(net);
   const cost = plan.order.maxCliqueSize;
   const requested = options.method ?? 'auto';
@@ -122,8 +127,13 @@ export function posteriorMarginals(net: BayesianNetwork, evidence: Evidence, opt
       if (logEvidence === -Infinity) throw new ImpossibleEvidenceError();
       return { ok: true, method, cost, budget, logEvidence, marginals: net.variables.map((_, v) => jt.marginal(v)) };
     }
-    const sampler = method === 'lw' ? likelihoodWeighting : gibbsSampling;
     const seed = options.seed ?? 1;
+    if (method === 'rejection') {
+      const r = rejectionSampling(net, evidence, { samples: options.samples ?? 20000, seed, signal: options.signal });
+      const { marginals, stderr, samples, accepted, acceptanceRate, acceptanceStderr } = r;
+      return { ok: true, method, cost, budget, seed, marginals, stderr, samples, accepted, acceptanceRate, acceptanceStderr };
+    }
+    const sampler = method === 'lw' ? likelihoodWeighting : gibbsSampling;
     const burnIn = method === 'gibbs' && options.burnIn !== undefined ? { burnIn: options.burnIn } : {};
     const r = sampler(net, evidence, { samples: options.samples ?? 20000, seed, signal: options.signal, ...burnIn });
     return { ok: true, method, cost, budget, seed, marginals: r.marginals, stderr: r.stderr, samples: r.samples, ...(note ? { note } : {}) };
@@ -143,6 +153,9 @@ export type QueryAnswer =
       stderr?: Float64Array;
       samples?: number;
       seed?: number;
+      accepted?: number;
+      acceptanceRate?: number;
+      acceptanceStderr?: number;
       cost: number;
       budget: number;
       note?: string;

@@ -22,6 +22,7 @@ import { ScoreCache, type ScoreOptions } from './structureScore.js';
 import type { StructureResult } from './k2.js';
 import { createRng, type Rng } from '../random.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
+import type { BackgroundKnowledge } from './backgroundKnowledge.js';
 
 export interface HillClimbOptions extends Partial<ScoreOptions> {
   maxParents?: number;
@@ -40,6 +41,8 @@ export interface HillClimbOptions extends Partial<ScoreOptions> {
   perturb?: number;
   /** Seed of the restarts' perturbations (default 1). */
   seed?: number;
+  /** Required arcs are in the start and never removed or reversed; forbidden ones are never added. */
+  knowledge?: BackgroundKnowledge;
 }
 
 interface Move { kind: 'add' | 'remove' | 'reverse'; from: number; to: number; gain: number }
@@ -47,7 +50,7 @@ interface Move { kind: 'add' | 'remove' | 'reverse'; from: number; to: number; g
 /** What a climb needs besides the structure: scores, limits, and the tabu hashing. */
 interface Search {
   scores: ScoreCache; maxParents: number; maxSteps: number; steps: number;
-  signal?: CancelSignal; tabu: number; patience: number; codes: Float64Array;
+  signal?: CancelSignal; tabu: number; patience: number; codes: Float64Array; knowledge?: BackgroundKnowledge;
 }
 
 export function hillClimb(data: CategoricalDataset, options: HillClimbOptions = {}): StructureResult & { steps: number } {
@@ -56,12 +59,14 @@ export function hillClimb(data: CategoricalDataset, options: HillClimbOptions = 
     scores: new ScoreCache(data, { score: options.score ?? 'bic', ess: options.ess }),
     maxParents: options.maxParents ?? n - 1, maxSteps: options.maxSteps ?? 10_000, steps: 0,
     signal: options.signal, tabu: options.tabu ?? 0, patience: options.patience ?? 10, codes: arcCodes(n),
+    knowledge: options.knowledge,
   };
-  let best = climb(options.start ? checkedStart(options.start, n) : Array.from({ length: n }, () => [] as number[]), search);
+  const empty = () => options.knowledge?.requiredParents() ?? Array.from({ length: n }, () => [] as number[]);
+  let best = climb(options.start ? checkedStart(options.start, n) : empty(), search);
   const rng = createRng(options.seed ?? 1);
   for (let r = 0; r < (options.restarts ?? 0) && search.steps < search.maxSteps; r++) {
     const start = best.parents.map((ps) => [...ps]);
-    perturb(start, options.perturb ?? 5, search.maxParents, rng);
+    perturb(start, options.perturb ?? 5, search.maxParents, rng, options.knowledge);
     const next = climb(start, search);
     if (next.score > best.score + 1e-9) best = next;
   }
@@ -80,7 +85,7 @@ function climb(parents: number[][], s: Search): { parents: number[][]; score: nu
   while (s.steps < s.maxSteps) {
     throwIfCancelled(s.signal);
     const allowed = s.tabu > 0 ? (m: Move) => !visited.includes(moveHash(hash, m, s.codes)) : undefined;
-    const move = bestMove(parents, s.scores, s.maxParents, allowed);
+    const move = bestMove(parents, s.scores, s.maxParents, allowed, s.knowledge);
     if (!move || (move.gain <= 1e-9 && (s.tabu === 0 || sinceBest >= s.patience))) break;
     apply(parents, move);
     hash = moveHash(hash, move, s.codes);
@@ -118,10 +123,10 @@ function moveHash(hash: number, m: Move, codes: Float64Array): number {
 }
 
 /** Apply `count` moves drawn uniformly from the legal ones (acyclic, within maxParents). */
-function perturb(parents: number[][], count: number, maxParents: number, rng: Rng): void {
+function perturb(parents: number[][], count: number, maxParents: number, rng: Rng, bk?: BackgroundKnowledge): void {
   for (let i = 0; i < count; i++) {
     const moves: Move[] = [];
-    legalMoves(parents, maxParents, (kind, from, to) => moves.push({ kind, from, to, gain: 0 }));
+    legalMoves(parents, maxParents, (kind, from, to) => moves.push({ kind, from, to, gain: 0 }), bk);
     if (!moves.length) return;
     apply(parents, moves[rng.int(moves.length)]!);
   }
@@ -137,7 +142,9 @@ function checkedStart(start: number[][], n: number): number[][] {
   return parents;
 }
 
-function bestMove(parents: number[][], scores: ScoreCache, maxParents: number, allowed?: (m: Move) => boolean): Move | undefined {
+function bestMove(
+  parents: number[][], scores: ScoreCache, maxParents: number, allowed?: (m: Move) => boolean, bk?: BackgroundKnowledge,
+): Move | undefined {
   const current = parents.map((ps, v) => scores.family(v, ps));
   let best: Move | undefined;
   legalMoves(parents, maxParents, (kind, from, to) => {
@@ -146,22 +153,29 @@ function bestMove(parents: number[][], scores: ScoreCache, maxParents: number, a
     if (kind === 'reverse') gain += scores.family(from, [...parents[from]!, to]) - current[from]!;
     const m: Move = { kind, from, to, gain };
     if ((!best || gain > best.gain) && (!allowed || allowed(m))) best = m;
-  });
+  }, bk);
   return best;
 }
 
 /** Every move that keeps the graph acyclic and within maxParents, in a fixed order. */
-function legalMoves(parents: number[][], maxParents: number, visit: (kind: Move['kind'], from: number, to: number) => void): void {
+function legalMoves(
+  parents: number[][], maxParents: number, visit: (kind: Move['kind'], from: number, to: number) => void,
+  bk?: BackgroundKnowledge,
+): void {
   const n = parents.length;
   for (let to = 0; to < n; to++) {
     for (let from = 0; from < n; from++) {
       if (from === to) continue;
       const ps = parents[to]!;
       if (ps.includes(from)) {
+        if (bk?.requires(from, to)) continue;
         visit('remove', from, to);
+        if (bk?.forbids(to, from)) continue;
         // Reversal: the other way must keep the graph acyclic once from→to is gone.
         if (parents[from]!.length < maxParents && !reaches(parents, from, to, [from, to])) visit('reverse', from, to);
-      } else if (ps.length < maxParents && !parents[from]!.includes(to) && !reaches(parents, to, from)) {
+      } else if (
+        ps.length < maxParents && !parents[from]!.includes(to) && !bk?.forbids(from, to) && !reaches(parents, to, from)
+      ) {
         visit('add', from, to);
       }
     }

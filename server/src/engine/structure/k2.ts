@@ -7,6 +7,7 @@ import { EngineError } from '../engineError.js';
 import type { CategoricalDataset } from '../categoricalData.js';
 import { ScoreCache, type ScoreOptions } from './structureScore.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
+import type { BackgroundKnowledge } from './backgroundKnowledge.js';
 
 export interface K2Options extends Partial<ScoreOptions> {
   /** Variable indices, causes before effects; default: the data's column order. */
@@ -20,6 +21,8 @@ export interface K2Options extends Partial<ScoreOptions> {
    */
   prune?: boolean;
   signal?: CancelSignal;
+  /** Required arcs are each node's first parents (they must follow the order); forbidden ones are never tried. */
+  knowledge?: BackgroundKnowledge;
 }
 
 export interface StructureResult {
@@ -34,7 +37,8 @@ export function k2(data: CategoricalDataset, options: K2Options = {}): Structure
   checkOrder(order, n);
   const maxParents = options.maxParents ?? n - 1;
   const scores = new ScoreCache(data, { score: options.score ?? 'k2', ess: options.ess });
-  const parents: number[][] = Array.from({ length: n }, () => []);
+  const bk = options.knowledge;
+  const parents: number[][] = bk ? requiredInOrder(bk, order, maxParents, data) : Array.from({ length: n }, () => []);
   for (let i = 0; i < n; i++) {
     const v = order[i]!;
     const ps = parents[v]!;
@@ -43,7 +47,7 @@ export function k2(data: CategoricalDataset, options: K2Options = {}): Structure
       throwIfCancelled(options.signal);
       let best = -1, bestScore = current;
       for (const z of order.slice(0, i)) {
-        if (ps.includes(z)) continue;
+        if (ps.includes(z) || bk?.forbids(z, v)) continue;
         const s = scores.family(v, [...ps, z]);
         if (s > bestScore) { bestScore = s; best = z; }
       }
@@ -51,16 +55,17 @@ export function k2(data: CategoricalDataset, options: K2Options = {}): Structure
       ps.push(best);
       current = bestScore;
     }
-    if (options.prune) pruneParents(scores, v, ps, current);
+    if (options.prune) pruneParents(scores, v, ps, current, bk);
   }
   return { parents, score: scores.total(parents) };
 }
 
 /** Backward pass: repeatedly remove the parent whose removal most raises v's family score. */
-function pruneParents(scores: ScoreCache, v: number, ps: number[], current: number): void {
+function pruneParents(scores: ScoreCache, v: number, ps: number[], current: number, bk?: BackgroundKnowledge): void {
   for (;;) {
     let worst = -1, bestScore = current;
     for (const p of ps) {
+      if (bk?.requires(p, v)) continue;
       const s = scores.family(v, ps.filter((q) => q !== p));
       if (s > bestScore) { bestScore = s; worst = p; }
     }
@@ -68,6 +73,27 @@ function pruneParents(scores: ScoreCache, v: number, ps: number[], current: numb
     ps.splice(ps.indexOf(worst), 1);
     current = bestScore;
   }
+}
+
+/** The required parents of each node, checked against the order and maxParents. */
+function requiredInOrder(
+  bk: BackgroundKnowledge, order: number[], maxParents: number, data: CategoricalDataset,
+): number[][] {
+  const position = new Int32Array(order.length);
+  order.forEach((v, i) => { position[v] = i; });
+  const name = (v: number) => data.attributes[v]!.name;
+  const parents = bk.requiredParents();
+  parents.forEach((ps, v) => {
+    const late = ps.find((p) => position[p]! > position[v]!);
+    if (late !== undefined) {
+      const arc = `${name(late)} -> ${name(v)}`;
+      throw new EngineError(`K2's order puts ${name(late)} after ${name(v)}, but ${arc} is required`);
+    }
+    if (ps.length > maxParents) {
+      throw new EngineError(`${name(v)} has ${ps.length} required parents, more than max_parents ${maxParents}`);
+    }
+  });
+  return parents;
 }
 
 function checkOrder(order: number[], n: number): void {

@@ -8,6 +8,9 @@ import { SUM_TOLERANCE } from './tables.js';
 
 export const HYPOTHESIS_PRIORS = ['uniform', 'code'] as const;
 export const GENERATORS = ['conjunctions', 'linear', 'logistic'] as const;
+/** `logistic(d ~ x, method: gradient, seed: 1, rate: η, iterations: N, tolerance: t)`. */
+export const SIGMOID_METHODS = ['newton', 'gradient'] as const;
+const SIGMOID_OPTIONS = ['method', 'seed', 'rate', 'iterations', 'tolerance'];
 export const CLASSIFIERS = ['naive_bayes', 'text_naive_bayes'] as const;
 export const SMOOTHING = ['none', 'laplace', 'm_estimate'] as const;
 
@@ -60,7 +63,12 @@ function checkGenerator(ctx: CheckContext, generator: A.Generator): void {
     else checkAssignment(ctx, scope, generator.target);
     return;
   }
-  checkArgs(ctx, call, { positional: 1, named: ['data'] });
+  const logistic = call.callee.text === 'logistic';
+  checkArgs(ctx, call, { positional: 1, named: logistic ? ['data', ...SIGMOID_OPTIONS] : ['data'] });
+  const method = logistic ? call.args.find((a) => a.name?.text === 'method')?.value : undefined;
+  if (method?.kind === 'ref' && !method.member && !method.columns) {
+    checkChoice(ctx, method.name, SIGMOID_METHODS, 'a way to fit a sigmoid unit');
+  } else if (method) ctx.report.error('unknown-option', `method: is ${SIGMOID_METHODS.join(' or ')}`, method.range);
   const formula = call.args.find((a) => !a.name)?.value;
   if (formula?.kind !== 'formula') {
     ctx.report.error('arguments', `${call.callee.text} needs a formula: ${call.callee.text}(d ~ x1 + x2)`, call.range);

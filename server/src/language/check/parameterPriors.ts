@@ -6,7 +6,8 @@ import { checkArgs } from './calls.js';
 
 export const PARAMETER_PRIORS = ['Beta', 'Dirichlet', 'm_estimate'] as const;
 
-export function checkParameterPrior(ctx: CheckContext, prior: A.Call | A.Experts): void {
+/** `states`: the table's child states when known here, to check per-state pseudo-counts against. */
+export function checkParameterPrior(ctx: CheckContext, prior: A.Call | A.Experts, states?: readonly string[]): void {
   if (prior.kind === 'experts') {
     for (const e of prior.entries) {
       if (!checkFinite(ctx, e.successes) || !checkFinite(ctx, e.trials)) continue;
@@ -19,11 +20,35 @@ export function checkParameterPrior(ctx: CheckContext, prior: A.Call | A.Experts
   if (!checkChoice(ctx, prior.callee, PARAMETER_PRIORS, 'a parameter prior')) return;
   const spec = {
     Beta: { positional: 2, named: [] },
-    Dirichlet: { positional: 1, named: [] },
+    Dirichlet: { positional: 1, variadic: true, named: [] },
     m_estimate: { positional: 0, named: ['m', 'p'] },
   }[prior.callee.text as (typeof PARAMETER_PRIORS)[number]];
   checkArgs(ctx, prior, spec);
   for (const arg of prior.args) positivePseudoCounts(ctx, arg.value);
+  if (prior.callee.text === 'Dirichlet' && states) checkDirichletStates(ctx, prior, states);
+}
+
+function checkDirichletStates(ctx: CheckContext, prior: A.Call, states: readonly string[]): void {
+  const mismatch = dirichletMismatch(prior, states);
+  if (mismatch) ctx.report.error('arguments', mismatch.message, mismatch.range);
+}
+
+/**
+ * `Dirichlet(α)` is α for every state; `Dirichlet(a1, …, ak)` or `Dirichlet([a1, …, ak])` one per
+ * state. A count of numbers that is neither is a mistake (the checker and the run say it alike).
+ */
+export function dirichletMismatch(
+  prior: A.Call, states: readonly string[],
+): { message: string; range: A.Call['range'] } | undefined {
+  const args = prior.args.filter((a) => !a.name);
+  const list = args.length === 1 && args[0]!.value.kind === 'list' ? args[0]!.value : undefined;
+  const given = list?.kind === 'list' ? list.items.length : args.length;
+  if ((given === 1 && !list) || given === states.length || given === 0) return undefined;
+  return {
+    message: `Dirichlet has ${given} pseudo-counts for ${states.length} states (${states.join(', ')}): `
+      + 'give one number for every state, or one per state in this order',
+    range: list?.range ?? { start: args[0]!.range.start, end: args.at(-1)!.range.end },
+  };
 }
 
 function positivePseudoCounts(ctx: CheckContext, value: A.Expr): void {

@@ -7,12 +7,17 @@ import { checkAssignment, checkChoice, checkFinite, checkProbability, checkState
 import { lookupVariable, modelScope, requireGlobal } from '../references/lookup.js';
 import { checkDecisionQuery, checkInterventions } from './decisions.js';
 
-export const STRUCTURE_METHODS = ['k2', 'hillclimb', 'tabu'] as const;
+export const STRUCTURE_METHODS = ['k2', 'hillclimb', 'tabu', 'pc'] as const;
 /** How a network's tables are learnt for a fixed structure. */
 export const TABLE_METHODS = ['counting', 'em', 'gradient'] as const;
 export const LEARN_METHODS = [...TABLE_METHODS, ...STRUCTURE_METHODS] as const;
+/** Options of table learning only (EM, gradient ascent), not of structure searches. */
+const TABLE_ONLY = ['iterations', 'tolerance', 'rate'];
 export const INFERENCE_METHODS = ['exact', 'variable_elimination', 'junction_tree', 'likelihood_weighting', 'gibbs', 'rejection'] as const;
-const LEARN_OPTIONS = ['iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts', 'score', 'tabu', 'patience', 'perturb'];
+const LEARN_OPTIONS = [
+  'iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts', 'score', 'tabu', 'patience', 'perturb',
+  'alpha', 'test', 'max_conditioning', 'require', 'forbid', 'tiers',
+];
 const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
@@ -42,7 +47,7 @@ export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
   else if (s.structure) ctx.report.error('arguments', 'structure learning needs data: learn structure N from Data by k2', s.model.range);
   if (s.method && checkChoice(ctx, s.method, LEARN_METHODS, 'a learning method')) {
     if (s.structure !== (STRUCTURE_METHODS as readonly string[]).includes(s.method.text)) {
-      ctx.report.error('unknown-option', s.structure ? 'structures are learnt by k2, hillclimb or tabu' : `'${s.method.text}' learns structure: write 'learn structure …'`, s.method.range);
+      ctx.report.error('unknown-option', s.structure ? 'structures are learnt by pc, k2, hillclimb or tabu' : `'${s.method.text}' learns structure: write 'learn structure …'`, s.method.range);
     }
   }
   checkOptions(ctx, s.options, LEARN_OPTIONS, 'learn');
@@ -53,6 +58,31 @@ export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
       const scope = ctx.symbols.scopes.get(s.model.text) ?? ctx.symbols.defaultScope;
       for (const item of entry.value.items) if (item.kind === 'ref') lookupVariable(ctx, scope, item.name);
     }
+    if (s.structure) checkKnowledge(ctx, s, entry);
+  }
+}
+
+/** `require: [A -> B]`, `forbid: [A -> B]`, `tiers: [[A, B], [C]]`: arcs and groups of the data's columns. */
+function checkKnowledge(ctx: CheckContext, s: A.LearnStmt | A.StrengthQuery, entry: A.Arg): void {
+  const key = entry.name?.text;
+  if (key !== 'require' && key !== 'forbid' && key !== 'tiers') return;
+  const scope = ctx.symbols.scopes.get(s.model.text) ?? ctx.symbols.defaultScope;
+  const v = entry.value;
+  const form = key === 'tiers'
+    ? 'a list of groups of columns, earliest first, e.g. [[A, B], [C]]'
+    : 'a list of arcs, e.g. [A -> B, C -> D]';
+  if (v.kind !== 'list') { ctx.report.error('arguments', `${key}: must be ${form}`, v.range); return; }
+  for (const item of v.items) {
+    if (key !== 'tiers' && item.kind === 'arc') {
+      lookupVariable(ctx, scope, item.from);
+      lookupVariable(ctx, scope, item.to);
+      continue;
+    }
+    if (key === 'tiers' && item.kind === 'list' && item.items.every((i) => i.kind === 'ref')) {
+      for (const i of item.items) lookupVariable(ctx, scope, (i as A.Ref).name);
+      continue;
+    }
+    ctx.report.error('arguments', `${key}: must be ${form}`, item.range);
   }
 }
 
@@ -135,7 +165,9 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       break;
     }
     case 'evaluate':
-      requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');
+      // `evaluate N on D folds k`: cross-validation of a network (its structure, or its search, re-fitted per fold).
+      if (q.on && q.folds) requireGlobal(ctx, q.classifier, ['network', 'import'], 'a network');
+      else requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');
       if (q.on) requireGlobal(ctx, q.on, ['data', 'corpus'], 'a data set');
       if (q.split && checkProbability(ctx, q.split) && (q.split.value === 0 || q.split.value === 1)) {
         ctx.report.error('bad-number', 'the training share must lie strictly between 0 and 1', q.split.range);
@@ -143,7 +175,7 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       if (q.folds && checkFinite(ctx, q.folds) && (!Number.isInteger(q.folds.value) || q.folds.value < 2)) {
         ctx.report.error('bad-number', 'folds must be a whole number, at least 2', q.folds.range);
       }
-      checkOptions(ctx, q.options, ['seed'], 'evaluate');
+      checkOptions(ctx, q.options, q.on && q.folds ? ['seed', 'target'] : ['seed'], 'evaluate');
       break;
     case 'mean': case 'mode':
       checkProb(ctx, defaultScope, q.prob);
@@ -171,6 +203,15 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
         else requireGlobal(ctx, q.model, ['hypotheses', 'network', 'classifier', 'mixture'], 'a hypothesis or model');
       }
       requireGlobal(ctx, q.given, ['data', 'corpus'], 'a data set');
+      break;
+    case 'strength':
+      requireGlobal(ctx, q.from, ['data'], 'a data set');
+      checkOptions(ctx, q.options, ['replicates', 'method', ...LEARN_OPTIONS.filter((o) => !TABLE_ONLY.includes(o))],
+        'strength');
+      for (const entry of q.options?.entries ?? []) {
+        if (entry.value.kind === 'number') checkFinite(ctx, entry.value);
+        checkKnowledge(ctx, q, entry);
+      }
       break;
     case 'learning_curve':
       requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');

@@ -38,7 +38,8 @@ function checkBody(ctx: CheckContext, table: A.TableDecl, scope: Scope, child: V
   // A canonical model's numbers are checked when it is expanded (they depend on each other).
   if (table.canonical) return checkCanonical(ctx, table, table.canonical);
   if (table.parameterPrior) {
-    checkParameterPrior(ctx, table.parameterPrior);
+    const states = child?.states ?? (child?.type === 'bool' ? ['true', 'false'] : undefined);
+    checkParameterPrior(ctx, table.parameterPrior, states);
     return;
   }
   const parents = table.head.conditions.map((c) => (c.value ? undefined : lookupVariable(ctx, scope, c.variable)));

@@ -82,6 +82,9 @@ class Builder {
       else if (s.kind === 'hypotheses') this.declareHypotheses(s, scope);
       else if (s.kind === 'network') this.declare(s.statements, s.name.text);
       else if (s.kind === 'learn' && s.structure) this.declareGlobal('network', s.model, s);
+      else if (s.kind === 'queryStatement' && s.query.form === 'strength') {
+        this.declareGlobal('network', s.query.model, s);
+      }
     }
     for (const s of statements) if (s.kind === 'data') this.declareColumns(s);
   }
@@ -299,6 +302,7 @@ class Builder {
         for (const n of names) this.occur(n, this.index.variable(s, n.text));
         return given(q.given, s);
       }
+      case 'strength': this.global(q.model); this.global(q.from); return this.loose(q.options, q.model.text);
     }
   }
 
@@ -349,6 +353,10 @@ class Builder {
     if (node.kind === 'call') return node.args.forEach((a) => this.loose(a.value, scope));
     if (node.kind === 'arg') return this.loose(node.value, scope);
     if (node.kind === 'name') return;
+    if (node.kind === 'arc') {
+      for (const n of [node.from, node.to]) this.occur(n, this.index.variable(scope, n.text));
+      return;
+    }
     const recurse = (child: A.AstNode) => this.loose(child, scope);
     if (node.kind === 'options') return node.entries.forEach((e) => this.loose(e.value, scope));
     forEachChild(node, recurse);

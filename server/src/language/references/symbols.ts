@@ -28,6 +28,9 @@ export function buildSymbols(file: A.BayesFile, env: CheckEnvironment, report: R
   for (const statement of allStatements(file)) {
     if (statement.kind === 'classifier') table.scopes.set(statement.name.text, classifierScope(statement, table));
     if (statement.kind === 'learn' && statement.structure) declareStructure(table, statement, report);
+    if (statement.kind === 'queryStatement' && statement.query.form === 'strength') {
+      declareStructure(table, statement.query, report, statement);
+    }
   }
   return table;
 }
@@ -210,13 +213,24 @@ function columnScope(kind: Scope['kind'], name: string, data: DataInfo | undefin
   return scope;
 }
 
-/** `learn structure Found from Days by k2`: declares the network `Found` over the data's columns. */
-function declareStructure(table: SymbolTable, s: A.LearnStmt, report: Reporter): void {
+/**
+ * `learn structure Found from Days by k2` (and `query strength Found from Days`, the averaged
+ * network): declares the network `Found` over the data's columns.
+ */
+function declareStructure(
+  table: SymbolTable, s: A.LearnStmt | A.StrengthQuery, report: Reporter, node: A.Statement = s as A.LearnStmt,
+): void {
   const existing = table.globals.get(s.model.text);
   if (existing) {
     report.error('duplicate-name', `'${s.model.text}' is already declared (line ${existing.name.range.start.line + 1}); structure learning names a new network`, s.model.range);
     return;
   }
-  table.globals.set(s.model.text, { kind: 'network', name: s.model, node: s });
-  table.scopes.set(s.model.text, columnScope('structure', s.model.text, s.from ? table.data.get(s.from.text) : undefined));
+  table.globals.set(s.model.text, { kind: 'network', name: s.model, node });
+  const scope = columnScope('structure', s.model.text, s.from ? table.data.get(s.from.text) : undefined);
+  // A column that holds a declared variable names that variable (as the editor's name index has it).
+  for (const [text, v] of scope.variables) {
+    const declared = table.defaultScope.variables.get(text);
+    if (declared) scope.variables.set(text, { ...v, declaration: declared.declaration });
+  }
+  table.scopes.set(s.model.text, scope);
 }

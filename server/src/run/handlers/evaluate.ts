@@ -8,9 +8,11 @@ import type { EvaluationPlan } from '../../engine/classifiers/evaluation.js';
 import { type Handler } from '../handlerContext.js';
 import { evaluateOn, evaluateOwn, evaluationAnswer } from '../learning/evaluationQueries.js';
 import { queryOf, seedOption } from '../learning/queryParts.js';
+import { crossValidateNetwork } from './evaluateNetwork.js';
 
 export const evaluateHandler: Handler = async (ctx) => {
   const query = queryOf<A.EvaluateQuery>(ctx);
+  if (query.on && query.folds) return crossValidateNetwork(ctx, query);
   if (query.on) return evaluationAnswer(ctx, query.classifier, await evaluateOn(ctx, query.classifier, query.on), `on ${query.on.text}`);
   const seed = seedOption(query.options);
   const plan: EvaluationPlan = query.folds

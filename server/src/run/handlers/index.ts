@@ -31,6 +31,7 @@ import { policyHandler } from './policy.js';
 import { euHandler } from './eu.js';
 import { voiHandler } from './voi.js';
 import { effectHandler } from './effect.js';
+import { strengthHandler } from './strength.js';
 
 export const HANDLERS: HandlerTable = {
   'learn': learnHandler,
@@ -61,4 +62,5 @@ export const HANDLERS: HandlerTable = {
   'query eu': euHandler,
   'query voi': voiHandler,
   'query effect': effectHandler,
+  'query strength': strengthHandler,
 };

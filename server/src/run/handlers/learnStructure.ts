@@ -1,12 +1,16 @@
 /**
- * `learn structure S from D by k2|hillclimb|tabu { order, max_parents, score, … }` (Mitchell §6.11.6):
- * arcs by K2 (given a node order), hill climbing or tabu search (both with optional seeded random
- * restarts), scored by K2, BDeu or BIC. The structure
+ * `learn structure S from D by k2|hillclimb|tabu|pc { order, max_parents, score, alpha, require, … }`
+ * (Mitchell §6.11.6): arcs by K2 (given a node order), hill climbing or tabu search (both with
+ * optional seeded random restarts), scored by K2, BDeu or BIC; or by PC-stable (independence
+ * tests at level alpha, then Meek's rules: a CPDAG, of which S takes one DAG). Background
+ * knowledge (`require`, `forbid`, `tiers`) holds for every method. The structure
  * becomes the network S over D's columns, its CPTs by counting, for later `… in S` queries.
  */
 import type * as A from '../../language/ast.js';
-import { k2 } from '../../engine/structure/k2.js';
-import { hillClimb, type HillClimbOptions } from '../../engine/structure/hillClimb.js';
+import type { HillClimbOptions } from '../../engine/structure/hillClimb.js';
+import { searchStructure, type SearchMethod } from '../../engine/structure/search.js';
+import { BackgroundKnowledge } from '../../engine/structure/backgroundKnowledge.js';
+import { EngineError } from '../../engine/engineError.js';
 import { STRUCTURE_METHODS } from '../../language/check/queries.js';
 import { arcsOf, type ScoreName } from '../../engine/structure/structureScore.js';
 import { networkFromStructure } from '../../engine/estimators/cptLearning.js';
@@ -18,7 +22,7 @@ import { LearnOptions } from '../learnOptions.js';
 import type { StructureResultEntry } from '../../protocol/runResult.js';
 import { cptsToJson } from '../learningResults.js';
 
-const SCORES: readonly ScoreName[] = ['k2', 'bdeu', 'bic'];
+export const SCORES: readonly ScoreName[] = ['k2', 'bdeu', 'bic'];
 
 async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const s = ctx.statement as A.LearnStmt;
@@ -31,28 +35,98 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const names = data.attributes.map((a) => a.name);
   const score = options.choice('score', SCORES, method === 'k2' ? 'k2' : 'bic');
   const maxParents = options.number('max_parents', names.length - 1, { integer: true, min: 0 });
-  const common = { score, maxParents, signal: ctx.signal };
-  const found = method === 'k2' ? k2(data, { ...common, order: nodeOrder(options, data, s.from) }) : hillClimb(data, { ...common, ...searchOptions(options, method === 'tabu') });
+  const knowledge = backgroundKnowledge(s.options, data);
+  const m = method as SearchMethod;
+  const found = searchStructure(data, {
+    method: m, score, maxParents, signal: ctx.signal, knowledge,
+    ...(m === 'k2' ? { order: nodeOrder(options, data, s.from) } : {}),
+    ...(m === 'hillclimb' || m === 'tabu' ? searchOptions(options, m === 'tabu') : {}),
+    ...(m === 'pc' ? pcOptions(options) : {}),
+  });
   const net = networkFromStructure(s.model.text, data, found.parents);
   setLearnedNetwork(ctx, s.model.text, net);
-  const arcs = arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]);
+  const named = (a: Array<[number, number]>) => a.map(([f, t]): [string, string] => [names[f]!, names[t]!]);
+  const arcs = m === 'pc' ? named(found.cpdag.arcs()) : named(arcsOf(found.parents));
+  const edges = m === 'pc' ? named(found.cpdag.edges()) : [];
+  const plural = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
   const result: StructureResultEntry = {
-    kind: 'structure', method: method as StructureResultEntry['method'], score: found.score, scoreName: score, arcs, cpts: cptsToJson(net),
+    kind: 'structure', method: m, score: found.score, scoreName: score, arcs, cpts: cptsToJson(net),
+    ...(m === 'pc'
+      ? {
+        edges, tests: found.tests!, conflicts: found.conflicts!,
+        alpha: pcOptions(options).alpha, test: pcOptions(options).test,
+      }
+      : {}),
     range: s.range, source: ctx.source,
-    headline: `${s.model.text} · ${arcs.length} arc${arcs.length === 1 ? '' : 's'} · ${score} score ${found.score.toFixed(4)}`,
+    headline: m === 'pc'
+      ? `${s.model.text} · ${plural(arcs.length, 'arc')}, ${plural(edges.length, 'undirected edge')}`
+        + ` · ${plural(found.tests!, 'test')}`
+      : `${s.model.text} · ${plural(arcs.length, 'arc')} · ${score} score ${found.score.toFixed(4)}`,
   };
   return { results: [result], diagnostics };
 }
 
-const RESTART_OPTIONS = ['restarts', 'perturb', 'seed'];
+export const RESTART_OPTIONS = ['restarts', 'perturb', 'seed'];
+export const KNOWLEDGE_OPTIONS = ['require', 'forbid', 'tiers'];
 /** The options each method takes. */
-const USED = {
-  k2: ['order', 'max_parents', 'score'], hillclimb: ['max_parents', 'score', ...RESTART_OPTIONS],
-  tabu: ['max_parents', 'score', 'tabu', 'patience', ...RESTART_OPTIONS],
+export const USED = {
+  k2: ['order', 'max_parents', 'score', ...KNOWLEDGE_OPTIONS],
+  hillclimb: ['max_parents', 'score', ...RESTART_OPTIONS, ...KNOWLEDGE_OPTIONS],
+  tabu: ['max_parents', 'score', 'tabu', 'patience', ...RESTART_OPTIONS, ...KNOWLEDGE_OPTIONS],
+  pc: ['alpha', 'test', 'max_conditioning', 'score', ...KNOWLEDGE_OPTIONS],
 } as const;
 
+/** PC's level, test and largest conditioning set. */
+export function pcOptions(options: LearnOptions): { alpha: number; test: 'g2' | 'x2'; maxConditioning?: number } {
+  const alpha = options.number('alpha', 0.05, { positive: true });
+  if (alpha >= 1) throw new CompileError(`alpha: must be below 1, not ${alpha}`, options.valueRange('alpha')!);
+  const maxConditioning = options.number('max_conditioning', -1, { integer: true, min: 0 });
+  const test = options.choice('test', ['g2', 'x2'] as const, 'g2');
+  return { alpha, test, ...(maxConditioning >= 0 ? { maxConditioning } : {}) };
+}
+
+/** `require: [A -> B]`, `forbid: [A -> B]`, `tiers: [[A, B], [C]]` over the data's columns. */
+export function backgroundKnowledge(
+  options: A.Options | undefined, data: CategoricalDataset,
+): BackgroundKnowledge | undefined {
+  const entries = (options?.entries ?? []).filter((e) => KNOWLEDGE_OPTIONS.includes(e.name?.text ?? ''));
+  if (!entries.length) return undefined;
+  const names = data.attributes.map((a) => a.name);
+  const column = (n: A.Name) => {
+    const i = names.indexOf(n.text);
+    if (i < 0) throw new CompileError(`'${n.text}' is not a column of the data (${names.join(', ')})`, n.range);
+    return i;
+  };
+  type Arcs = Array<[number, number]>;
+  const spec: { require: Arcs; forbid: Arcs; tiers: number[][] } = { require: [], forbid: [], tiers: [] };
+  for (const e of entries) {
+    const key = e.name!.text as 'require' | 'forbid' | 'tiers';
+    const bad = (range: A.Expr['range']) => new CompileError(
+      `${key}: must be ${key === 'tiers'
+        ? 'a list of groups of columns, e.g. [[A, B], [C]]'
+        : 'a list of arcs, e.g. [A -> B, C -> D]'}`,
+      range);
+    if (e.value.kind !== 'list') throw bad(e.value.range);
+    for (const item of e.value.items) {
+      if (key === 'tiers') {
+        if (item.kind !== 'list' || item.items.some((i) => i.kind !== 'ref')) throw bad(item.range);
+        spec.tiers.push(item.items.map((i) => column((i as A.Ref).name)));
+      } else {
+        if (item.kind !== 'arc') throw bad(item.range);
+        spec[key].push([column(item.from), column(item.to)]);
+      }
+    }
+  }
+  try {
+    return new BackgroundKnowledge(names.length, spec, names);
+  } catch (e) {
+    if (e instanceof EngineError) throw new CompileError(e.message, entries[0]!.range);
+    throw e;
+  }
+}
+
 /** Tabu list, patience and restarts for hillClimb (tabu 0: plain hill climbing). */
-function searchOptions(options: LearnOptions, tabu: boolean): HillClimbOptions {
+export function searchOptions(options: LearnOptions, tabu: boolean): HillClimbOptions {
   return {
     tabu: tabu ? options.number('tabu', 10, { integer: true, min: 1 }) : 0,
     patience: options.number('patience', 10, { integer: true, min: 0 }),
@@ -63,7 +137,7 @@ function searchOptions(options: LearnOptions, tabu: boolean): HillClimbOptions {
 }
 
 /** K2's order: every column once, causes first; default the data's column order. */
-function nodeOrder(options: LearnOptions, data: CategoricalDataset, from: A.Name): number[] | undefined {
+export function nodeOrder(options: LearnOptions, data: CategoricalDataset, from: A.Name): number[] | undefined {
   const order = options.names('order');
   if (!order) return undefined;
   const names = data.attributes.map((a) => a.name);

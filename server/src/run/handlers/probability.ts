@@ -41,7 +41,9 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
   const allNamed = targets.every((t) => t.s !== undefined);
   const value = allNamed ? table[rowIndex(targets, net)]!.p : undefined;
   const result: ProbabilityResult = {
-    kind: 'probability', range: ctx.statement.range, source: ctx.source, headline: headline(q, table, value),
+    kind: 'probability', range: ctx.statement.range, source: ctx.source,
+    headline: headline(q, table, value)
+      + (answer.accepted !== undefined ? ` · accepted ${answer.accepted} of ${answer.samples} samples` : ''),
     ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named, table,
     ...(findings ? { findings } : {}),
     ...(value !== undefined ? { value } : {}),

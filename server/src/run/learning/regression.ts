@@ -1,12 +1,14 @@
 /**
  * Generated spaces of real-valued hypotheses: `linear(d ~ x1 + x2) noise normal` (Mitchell §6.4:
  * with Normal noise h_ML is the least-squares fit) and `logistic(d ~ x1 + x2)` (§6.5: h_ML
- * maximises the cross entropy; found by Newton steps, which reach the optimum of eq. 6.15's
- * gradient ascent). The weights carry a flat prior, so h_MAP = h_ML.
+ * maximises the cross entropy; found by Newton steps, or with `method: gradient` by eq. 6.15's
+ * gradient ascent: the same optimum). The weights carry a flat prior, so h_MAP = h_ML.
  */
 import type * as A from '../../language/ast.js';
 import { leastSquares } from '../../engine/hypotheses/leastSquares.js';
-import { logisticNewton } from '../../engine/hypotheses/sigmoidUnit.js';
+import {
+  logisticNewton, sigmoidGradientAscent, type GradientOptions as SigmoidGradientOptions,
+} from '../../engine/hypotheses/sigmoidUnit.js';
 import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
 import type { LeastSquaresResult, LogisticResult } from '../../protocol/runResult.js';
@@ -20,8 +22,11 @@ export function isRegressionSpace(space: A.HypothesesDecl): boolean {
 
 function formulaOf(space: A.HypothesesDecl): { response: string; terms: string[] } {
   const call = space.generator!.call;
-  const formula = call.args[0]?.value;
-  if (call.args.length !== 1 || formula?.kind !== 'formula') throw new CompileError(`${call.callee.text}(d ~ x1 + x2): one formula`, call.range);
+  const positional = call.args.filter((a) => !a.name);
+  const formula = positional[0]?.value;
+  if (positional.length !== 1 || formula?.kind !== 'formula') {
+    throw new CompileError(`${call.callee.text}(d ~ x1 + x2): one formula`, call.range);
+  }
   const name = (e: A.Expr) => {
     if (e.kind !== 'ref' || e.member || e.columns) throw new CompileError('a formula names columns of the data', e.range);
     return e.name.text;
@@ -46,12 +51,54 @@ export async function regressionAnswer(ctx: HandlerContext, form: string, space:
     const result: LeastSquaresResult = { kind: 'leastSquares', ...base, ...fit, headline: `${response} = ${equation(fit.names, fit.coefficients)} · SSE ${fmt(fit.sse)}` };
     return { results: [result], diagnostics: [] };
   }
-  const fit = logisticNewton(terms, x, d);
-  const result: LogisticResult = { kind: 'logistic', ...base, ...fit, method: 'newton', headline: `P(${response}) = σ(${equation(fit.names, fit.weights)})` };
+  const how = sigmoidOptions(space.generator!.call);
+  const fit = how.method === 'gradient'
+    ? sigmoidGradientAscent(terms, x, d, how.options)
+    : logisticNewton(terms, x, d, how.options);
+  const result: LogisticResult = {
+    kind: 'logistic', ...base, ...fit, method: how.method,
+    headline: `P(${response}) = σ(${equation(fit.names, fit.weights)}) · ${how.method}, ${fit.iterations} iterations`,
+  };
   const diagnostics = fit.note ? [{ severity: 'warning' as const, code: 'not-converged', message: fit.note, range: ctx.statement.range }] : [];
   return { results: [result], diagnostics };
 }
 
+/**
+ * `logistic(d ~ x, method: gradient, seed: 1, rate: η, iterations: N, tolerance: t)`: Newton's
+ * method (the default; from w = 0) or Mitchell's gradient ascent, eq. 6.15 (from seeded small
+ * random weights; η defaults to 4/λ_max(XᵀX), the largest step that always climbs).
+ */
+function sigmoidOptions(call: A.Call): { method: 'newton' | 'gradient'; options: SigmoidGradientOptions } {
+  const arg = (name: string) => call.args.find((a) => a.name?.text === name)?.value;
+  const number = (name: string, check: (x: number) => boolean, what: string): number | undefined => {
+    const e = arg(name);
+    if (e === undefined) return undefined;
+    if (e.kind !== 'number' || !check(e.value)) throw new CompileError(`${name}: is ${what}`, e.range);
+    return e.value;
+  };
+  const m = arg('method');
+  const method = m === undefined ? 'newton' : m.kind === 'ref' ? m.name.text : '';
+  if (method !== 'newton' && method !== 'gradient') throw new CompileError('method: is newton or gradient', m!.range);
+  const seed = number('seed', (x) => Number.isInteger(x) && x >= 0, 'a whole number ≥ 0');
+  const rate = number('rate', (x) => x > 0, 'a positive number');
+  if (method === 'newton' && (seed !== undefined || rate !== undefined)) {
+    const given = seed !== undefined ? 'seed' : 'rate';
+    const message = `Newton's method starts from w = 0 and takes no ${given}: use method: gradient`;
+    throw new CompileError(message, arg(given)!.range);
+  }
+  const maxIterations = number('iterations', (x) => Number.isInteger(x) && x >= 1, 'a whole number ≥ 1');
+  const tolerance = number('tolerance', (x) => x > 0, 'a positive number');
+  return {
+    method,
+    options: {
+      seed: seed ?? 1, ...(rate !== undefined ? { learningRate: rate } : {}),
+      ...(maxIterations !== undefined ? { maxIterations } : {}), ...(tolerance !== undefined ? { tolerance } : {}),
+    },
+  };
+}
+
 function equation(names: readonly string[], weights: readonly number[]): string {
-  return names.map((n, i) => (n === 'intercept' ? fmt(weights[i]!) : `${fmt(weights[i]!)}·${n}`)).join(' + ');
+  // The constant term is `intercept` (least squares) or `w0` (the sigmoid unit's bias weight, first).
+  const constant = (n: string, i: number) => n === 'intercept' || (i === 0 && n === 'w0');
+  return names.map((n, i) => (constant(n, i) ? fmt(weights[i]!) : `${fmt(weights[i]!)}·${n}`)).join(' + ');
 }

@@ -75,3 +75,22 @@ test('20 Newsgroups: Mitchell protocol (seed 1) near his 89%, bydate split, lear
   const curve = learningCurve(corpus.labels, fitPredict, [200, 2000, 12_000], 1);
   assert.ok(curve[0]!.accuracy < curve[1]!.accuracy && curve[1]!.accuracy < curve[2]!.accuracy, JSON.stringify(curve));
 });
+
+test('learning_curve and split 2/3 with the same seed hold out the same rows (one seeded split)', () => {
+  const labels = Int32Array.from({ length: 30 }, (_, i) => i % 3);
+  for (const seed of [1, 2, 7]) {
+    const split: { train: number[]; test: number[] }[] = [], curve: { train: number[]; test: number[] }[] = [];
+    const record = (into: typeof split) => (train: Int32Array, test: Int32Array) => {
+      into.push({ train: [...train], test: [...test] });
+      return test.map(() => 0);
+    };
+    const e = evaluate(labels, ['a', 'b', 'c'], record(split), { kind: 'split', trainFraction: 2 / 3, seed });
+    const points = learningCurve(labels, record(curve), [5, 20], seed);
+    assert.equal(split[0]!.test.length, 10);
+    // Every size is tested on the rows the split tests, and the largest trains on the split's training rows.
+    for (const c of curve) assert.deepEqual(c.test, split[0]!.test);
+    assert.deepEqual(curve[1]!.train, split[0]!.train);
+    assert.deepEqual(curve[0]!.train, split[0]!.train.slice(0, 5));
+    assert.equal(points[1]!.accuracy, e.accuracy);
+  }
+});

@@ -1,0 +1,10 @@
+/** A worker thread of `bayes structure --bootstrap`: learns its share of the replicates, posts the arc counts. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { runBootstrapShare, type BootstrapShare } from './parallelBootstrap.js';
+
+try {
+  const counts = runBootstrapShare(workerData as BootstrapShare);
+  parentPort!.postMessage({ halves: counts.halves, replicates: counts.replicates });
+} catch (e) {
+  parentPort!.postMessage({ error: (e as Error).message });
+}
