@@ -8,6 +8,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { PanelView } from '../../server/src/protocol/webviewMessages.js';
 import type { LastResult, NetworkSummary } from '../../server/src/protocol/messages.js';
 import { Method, RUN_COMMAND } from '../../server/src/protocol/methods.js';
+import { openExample } from './examples.js';
 
 
 export interface CommandHost {
@@ -43,6 +44,8 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     if (state === 'failed') void window.showErrorMessage('Bayes: the run failed; see the Problems panel.');
   });
 
+  register('bayes.openExample', () => openExample(context));
+
   register('bayes.showResults', (arg) => {
     const uri = modelUri(arg);
     if (uri) host.showPanel(uri, 'results');
@@ -56,11 +59,13 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
   register('bayes.importBif', async () => {
     const editor = window.activeTextEditor;
     if (editor?.document.languageId !== 'bayes') return void window.showWarningMessage('Bayes: open the .bayes model to import into first.');
-    const picked = await window.showOpenDialog({ filters: { 'BIF networks': ['bif'] }, canSelectMany: false, openLabel: 'Import' });
+    const extensions = ['bif', 'xml', 'xmlbif', 'net', 'uai', 'xdsl'];
+    const filters = { 'Networks (BIF, XMLBIF, Hugin NET, UAI, GeNIe XDSL)': extensions };
+    const picked = await window.showOpenDialog({ filters, canSelectMany: false, openLabel: 'Import' });
     if (!picked?.[0]) return;
     const from = editor.document.uri.path.replace(/[^/]*$/, '');
     const path = picked[0].path.startsWith(from) ? picked[0].path.slice(from.length) : picked[0].fsPath;
-    const base = picked[0].path.split('/').pop()!.replace(/\.bif$/i, '');
+    const base = picked[0].path.split('/').pop()!.replace(/\.(bif|xml|xmlbif|net|uai|xdsl)$/i, '');
     const name = /^[A-Za-z_][A-Za-z0-9_]*$/.test(base) ? base[0].toUpperCase() + base.slice(1) : 'Imported';
     const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
     const gap = editor.document.getText().endsWith('\n') ? '' : '\n';
@@ -75,10 +80,14 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     if (networks.length === 0) return void window.showWarningMessage('Bayes: this model declares no network.');
     const name = networks.length === 1 ? networks[0].name : await window.showQuickPick(networks.map((n) => n.name), { placeHolder: 'Network to export' });
     if (!name) return;
-    const exported = await client.sendRequest<{ text: string } | { error: string }>(Method.exportBif, { uri: uri.toString(), network: name });
+    const filters = { BIF: ['bif'], 'XMLBIF 0.3': ['xml'], 'Hugin NET': ['net'], UAI: ['uai'] };
+    const target = await window.showSaveDialog({ defaultUri: Uri.joinPath(uri, '..', `${name}.bif`), filters });
+    if (!target) return;
+    const format = /\.[^./]*$/.exec(target.path)?.[0].toLowerCase() ?? '.bif';
+    const request = { uri: uri.toString(), network: name, format };
+    const exported = await client.sendRequest<{ text: string } | { error: string }>(Method.exportBif, request);
     if ('error' in exported) return void window.showErrorMessage(`Bayes: ${exported.error}`);
-    const target = await window.showSaveDialog({ defaultUri: Uri.joinPath(uri, '..', `${name}.bif`), filters: { 'BIF networks': ['bif'] } });
-    if (target) await workspace.fs.writeFile(target, new TextEncoder().encode(exported.text));
+    await workspace.fs.writeFile(target, new TextEncoder().encode(exported.text));
   });
 
   register('bayes.exportResults', async (arg) => {

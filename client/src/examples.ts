@@ -3,19 +3,15 @@
  * (with their small data in examples/data) to the extension's storage, where they can be edited
  * and run like any model; a pick opens one.
  */
-import { commands, Uri, window, workspace, type ExtensionContext } from 'vscode';
+import { Uri, window, workspace, type ExtensionContext } from 'vscode';
 
-export const OPEN_EXAMPLE = 'bayes.openExample';
-
-export function registerExamples(context: ExtensionContext): void {
-  context.subscriptions.push(commands.registerCommand(OPEN_EXAMPLE, async () => {
-    const folder = await examplesFolder(context);
-    const entries = await workspace.fs.readDirectory(folder);
-    const models = entries.filter(([name]) => name.endsWith('.bayes')).map(([name]) => name).sort();
-    const pick = await window.showQuickPick(models, { title: 'Bayes: open an example model', placeHolder: 'cancer.bayes' });
-    if (!pick) return;
-    await window.showTextDocument(Uri.joinPath(folder, pick));
-  }));
+export async function openExample(context: ExtensionContext): Promise<void> {
+  const folder = await examplesFolder(context);
+  const entries = await workspace.fs.readDirectory(folder);
+  const models = entries.filter(([name]) => name.endsWith('.bayes')).map(([name]) => name).sort();
+  const pick = await window.showQuickPick(models, { title: 'Bayes: open an example model', placeHolder: 'cancer.bayes' });
+  if (!pick) return;
+  await window.showTextDocument(Uri.joinPath(folder, pick));
 }
 
 /** The writable copy of the examples, made once from the extension's own. */

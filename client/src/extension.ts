@@ -6,7 +6,6 @@ import * as path from 'node:path';
 import { languages, window, workspace, type ExtensionContext } from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { registerCommands } from './commands.js';
-import { registerExamples } from './examples.js';
 import { RunStatus } from './statusBar.js';
 import { ResultsPanel, RESULTS_VIEW_TYPE } from './resultsPanel.js';
 import type { PanelState } from '../../server/src/protocol/webviewMessages.js';
@@ -25,7 +24,7 @@ function createClient(context: ExtensionContext, output: ReturnType<typeof windo
     documentSelector: [{ language: 'bayes' }],
     outputChannel: output,
     // Data a model reads: a change re-checks open models and invalidates cached results.
-    synchronize: { fileEvents: workspace.createFileSystemWatcher('**/*.{csv,tsv,bif,txt}') },
+    synchronize: { fileEvents: workspace.createFileSystemWatcher('**/*.{csv,tsv,bif,xml,xmlbif,net,uai,xdsl,txt}') },
     // Restricted mode: the server checks models but never reads their data or runs them.
     initializationOptions: { trusted: workspace.isTrusted } satisfies InitializationOptions,
   };
@@ -56,7 +55,6 @@ export async function activate(context: ExtensionContext): Promise<void> {
       await start();
     },
   });
-  registerExamples(context);
   context.subscriptions.push(workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification(Method.trust, { trusted: true })));
   await start();
 }

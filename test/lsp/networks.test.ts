@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { startLsp, fileUri } from '../support/lspClient.js';
 import { repoRoot } from '../support/shared.js';
 import { readBif } from '../../server/src/model/bif.js';
+import { readNetworkText } from '../../server/src/model/networkFormats.js';
 
 test('the forest network is listed with its parents and exported as BIF with the same numbers', async () => {
   const path = join(repoRoot, 'examples', 'forest.bayes');
@@ -26,6 +27,17 @@ test('the forest network is listed with its parents and exported as BIF with the
     assert.deepEqual([...net.cpts[v('Campfire')].table].map((x) => Number(x.toFixed(12))), [0.4, 0.6, 0.1, 0.9, 0.8, 0.2, 0.2, 0.8]);
     assert.deepEqual(net.cpts[v('ForestFire')].parents.map((p) => net.variables[p].name), ['Storm', 'Lightning', 'Campfire']);
     assert.deepEqual(await lsp.request('bayes/exportBif', { uri, network: 'Nope' }), { error: "there is no network 'Nope' in this file" });
+    // the same request writes the other formats, chosen by the extension the user saved as
+    for (const format of ['.xml', '.net', '.uai']) {
+      const other = await lsp.request<{ text: string }>('bayes/exportBif', { uri, network: 'Forest', format });
+      const back = readNetworkText(`forest${format}`, other.text);
+      assert.ok('network' in back, format);
+      back.network.cpts.forEach((cpt, i) => {
+        assert.deepEqual([...cpt.table], [...net.cpts[i]!.table], `${format} table ${i}`);
+      });
+    }
+    const xdsl = await lsp.request('bayes/exportBif', { uri, network: 'Forest', format: '.xdsl' });
+    assert.deepEqual(xdsl, { error: "networks are not written as '.xdsl'" });
   } finally {
     await lsp.close();
   }

@@ -1,8 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeBif } from '../model/bif.js';
 import { PartlyUnknownTableError, writeBayesNetwork } from '../model/bayesWriter.js';
+import { formatList, networkFormatOf } from '../model/networkFormats.js';
+import { UnwritableNetworkError } from '../model/networkText.js';
+import { writeUaiEvidence } from '../model/uai.js';
+import { resolveEvidence } from '../run/namedEvidence.js';
+import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 
@@ -10,45 +14,68 @@ const OPTIONS = {
   network: { type: 'string' },
   workspace: { type: 'string' },
   'data-root': { type: 'string', multiple: true },
+  evidence: { type: 'string', multiple: true, short: 'e' },
 } as const;
 
-const WRITERS: Record<string, (net: Parameters<typeof writeBif>[0]) => string> = {
-  '.bif': writeBif,
-  '.bayes': writeBayesNetwork,
-};
+function writerFor(output: string): ((net: BayesianNetwork) => string) | undefined {
+  if (output === '-' || extname(output).toLowerCase() === '.bayes') return writeBayesNetwork;
+  return networkFormatOf(output)?.write;
+}
 
 export const convertCommand: CliCommand = {
   name: 'convert',
-  summary: 'convert a network between BIF and .bayes (by the file extensions)',
-  usage: `bayes convert IN.bif|IN.bayes OUT.bayes|OUT.bif [options]
+  summary: 'convert a network between .bayes, BIF, XMLBIF, Hugin NET and UAI (by the file extensions)',
+  usage: `bayes convert IN OUT [options]
 
-Reads a BIF network or a .bayes model's network and writes it as .bayes text or BIF.
-OUT = '-' writes .bayes to stdout.
+Reads a network (a .bayes model's, or a .bif, .xml/.xmlbif, .net, .uai or .xdsl file) and writes it
+in the format of OUT's extension: .bayes, .bif (BIF), .xml (XMLBIF 0.3), .net (Hugin NET) or .uai.
+OUT = '-' writes .bayes to stdout. UAI has no names: variables are numbered in the network's order
+(read back as X0, X1, … with states s0, s1, …).
 
 Options:
+  --evidence VAR=STATE  with a .uai OUT, also write the observations as the UAI evidence file
+                        OUT.evid (repeatable)
 ${NETWORK_FILE_USAGE}`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
     if (positionals.length !== 2) throw new UsageError('give an input and an output file');
     const [input, output] = positionals as [string, string];
-    const writer = output === '-' ? writeBayesNetwork : WRITERS[extname(output).toLowerCase()];
-    if (!writer) throw new UsageError(`cannot write '${output}': use a .bayes or .bif extension`);
+    const writer = writerFor(output);
+    if (!writer) throw new UsageError(`cannot write '${output}': write .bayes, ${formatList(true)}`);
+    const evidence = values.evidence ?? [];
+    if (evidence.length && extname(output).toLowerCase() !== '.uai') {
+      throw new UsageError('--evidence is written only beside a .uai OUT');
+    }
     const net = readNetworkFile(input, io, values);
     if (!net) return 1;
     let text: string;
     try {
       text = writer(net);
     } catch (e) {
-      if (!(e instanceof PartlyUnknownTableError)) throw e;
+      if (!(e instanceof PartlyUnknownTableError) && !(e instanceof UnwritableNetworkError)) throw e;
       io.err(`bayes convert: ${e.message}\n`);
       return 1;
     }
     if (output === '-') { io.out(text); return 0; }
-    try {
-      writeFileSync(output, text);
-    } catch (e) {
-      io.err(`bayes: cannot write ${output}: ${(e as Error).message}\n`);
-      return 1;
+    const files: [string, string][] = [[output, text]];
+    if (evidence.length) {
+      const pairs = Object.fromEntries(evidence.map((item) => {
+        const eq = item.indexOf('=');
+        if (eq <= 0 || eq === item.length - 1) throw new UsageError(`--evidence wants VAR=STATE, got '${item}'`);
+        return [item.slice(0, eq), item.slice(eq + 1)];
+      }));
+      const resolved = resolveEvidence(net, pairs);
+      if ('error' in resolved) { io.err(`bayes convert: ${resolved.error}\n`); return 1; }
+      const observed = [...resolved.evidence].map(([variable, state]) => ({ variable, state }));
+      files.push([`${output}.evid`, writeUaiEvidence(observed)]);
+    }
+    for (const [file, content] of files) {
+      try {
+        writeFileSync(file, content);
+      } catch (e) {
+        io.err(`bayes: cannot write ${file}: ${(e as Error).message}\n`);
+        return 1;
+      }
     }
     return 0;
   },

@@ -33,7 +33,8 @@ Options:
   --restarts N      random starts for em/gradient; the best is kept (default 1)
   --rate η          initial learning rate of gradient's natural-gradient step (default 1; a line search adapts it)
   --compare REF.bif print the mean total-variation distance of the learned CPTs to REF's
-  --out FILE        write the learned network: FILE.bayes as .bayes text, otherwise BIF
+  --out FILE        write the learned network in the format of its extension (.bayes, .xml, .net,
+                    .uai), otherwise BIF
   --progress        print each iteration's log-likelihood to stderr (em/gradient)
   --json            {"network","method","iterations","logLikelihood","cpts":{VAR:{"parents","rows"}}}
 ${NETWORK_FILE_USAGE}`;

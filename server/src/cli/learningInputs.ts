@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { writeBif } from '../model/bif.js';
+import { networkFormatOf } from '../model/networkFormats.js';
 import { writeBayesNetwork } from '../model/bayesWriter.js';
 import { DataError, readDiscreteFile, sniffLayout } from '../model/dataTable.js';
 import type { BayesianNetwork } from '../engine/network.js';
@@ -59,10 +60,11 @@ export function parsePrior(text: string | undefined): Prior {
   return m[1] === 'dirichlet' ? { kind: 'dirichlet', alpha: x } : m[1] === 'm' ? { kind: 'mEstimate', m: x } : { kind: 'bdeu', ess: x };
 }
 
-/** Writes a learned network as .bayes (by extension) or BIF. */
+/** Writes a learned network as .bayes, XMLBIF, Hugin NET or UAI (by extension), else BIF. */
 export function writeNetworkFile(file: string, net: BayesianNetwork): void {
   try {
-    writeFileSync(file, extname(file) === '.bayes' ? writeBayesNetwork(net) : writeBif(net));
+    const write = extname(file) === '.bayes' ? writeBayesNetwork : (networkFormatOf(file)?.write ?? writeBif);
+    writeFileSync(file, write(net));
   } catch (e) {
     throw new InputError(`cannot write ${file}: ${(e as Error).message}`);
   }

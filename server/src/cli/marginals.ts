@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { BayesianNetwork } from '../engine/network.js';
+import { readUaiEvidence } from '../model/uai.js';
 import { posteriorMarginals, DEFAULT_BUDGET, type MarginalsOptions } from '../engine/inference/marginals.js';
 import { namedTables, resolveEvidence, resolveFindings } from '../run/namedEvidence.js';
 import type { NamedEvidence } from '../protocol/runResult.js';
@@ -9,6 +12,7 @@ import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 
 const OPTIONS = {
   evidence: { type: 'string', multiple: true, short: 'e' },
+  'evidence-file': { type: 'string' },
   likelihood: { type: 'string', multiple: true },
   soft: { type: 'string', multiple: true },
   method: { type: 'string' },
@@ -25,10 +29,12 @@ const OPTIONS = {
 export const marginalsCommand: CliCommand = {
   name: 'marginals',
   summary: 'posterior marginals of every variable of a network, given evidence',
-  usage: `bayes marginals NET.bif|MODEL.bayes [options]
+  usage: `bayes marginals NET|MODEL.bayes [options]   (NET: .bif, .xml, .net, .uai or .xdsl)
 
 Options:
   --evidence VAR=STATE   an observation (repeatable)
+  --evidence-file F      observations from a UAI evidence file (F.evid: variables and states by
+                         their index in the network)
   --likelihood VAR=L1,L2,…  virtual evidence: λ per state of VAR in its state order (ratios
                          matter; repeatable)
   --soft VAR=P1,P2,…     soft evidence (Jeffrey's rule): VAR's posterior becomes this
@@ -50,6 +56,7 @@ ${NETWORK_FILE_USAGE}`,
     const soft = vectorPairs('soft', values.soft ?? []);
     const net = readNetworkFile(positionals[0]!, io, values);
     if (!net) return 1;
+    if (values['evidence-file'] && !addEvidenceFile(values['evidence-file'], net, named, io)) return 1;
     const resolved = resolveEvidence(net, named);
     if ('error' in resolved) { io.err(`bayes marginals: ${resolved.error}\n`); return 1; }
     const withFindings = resolveFindings(net, resolved.evidence, likelihood, soft);
@@ -87,6 +94,28 @@ ${NETWORK_FILE_USAGE}`,
     return 0;
   },
 };
+
+/** Adds a UAI evidence file's observations (by index) to the named ones; false after reporting an error. */
+function addEvidenceFile(file: string, net: BayesianNetwork, named: NamedEvidence, io: CliIO): boolean {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    io.err(`bayes: cannot read ${file}: ${(e as Error).message}\n`);
+    return false;
+  }
+  const read = readUaiEvidence(text, net);
+  if ('error' in read) { io.err(`${file}:${read.error.line}:1: error: ${read.error.message}\n`); return false; }
+  for (const { variable, state } of read.evidence) {
+    const v = net.variables[variable]!;
+    if (v.name in named && named[v.name] !== v.states[state]) {
+      io.err(`bayes marginals: ${file} observes ${v.name}=${v.states[state]}, --evidence ${v.name}=${named[v.name]}\n`);
+      return false;
+    }
+    named[v.name] = v.states[state]!;
+  }
+  return true;
+}
 
 function evidencePairs(items: string[]): NamedEvidence {
   const out: NamedEvidence = {};

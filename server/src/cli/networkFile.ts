@@ -1,11 +1,12 @@
 /**
- * Reading a network file for the network commands: BIF, or a `.bayes` model — its default model,
+ * Reading a network file for the network commands: BIF, XMLBIF, Hugin NET, UAI or GeNIe XDSL (by
+ * extension, model/networkFormats.ts), or a `.bayes` model — its default model,
  * `--network NAME`, or the file's only network when it has no top-level tables (what
  * `bayes convert X.bif X.bayes` writes).
  */
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { readBif } from '../model/bif.js';
+import { formatList, networkFormatOf } from '../model/networkFormats.js';
 import { cliBudgets } from './limits.js';
 import { compileNetwork, CompileError } from '../model/compileNetwork.js';
 import type { BayesianNetwork } from '../engine/network.js';
@@ -46,8 +47,9 @@ export function readNetworkFile(file: string, io: CliIO, options: NetworkFileOpt
 export function readNetworkModel(file: string, io: CliIO, options: NetworkFileOptions = {}): NetworkModel | undefined {
   const ext = extname(file).toLowerCase();
   if (ext === '.bayes') return readBayesNetwork(file, io, options);
-  if (ext !== '.bif') {
-    io.err(`bayes: ${file}: networks are read from BIF (.bif) or .bayes files\n`);
+  const format = networkFormatOf(file);
+  if (!format) {
+    io.err(`bayes: ${file}: networks are read from .bayes, ${formatList()} files\n`);
     return undefined;
   }
   let text: string;
@@ -57,12 +59,12 @@ export function readNetworkModel(file: string, io: CliIO, options: NetworkFileOp
     io.err(`bayes: cannot read ${file}: ${(e as Error).message}\n`);
     return undefined;
   }
-  const r = readBif(text, cliBudgets);
+  const r = format.read(text, cliBudgets);
   if ('error' in r) {
     io.err(`${file}:${r.error.line}:1: error: ${r.error.message}\n`);
     return undefined;
   }
-  // bnlearn's files all say `network unknown`: name the network after its file instead.
+  // bnlearn's files all say `network unknown` (and UAI files have no name): name the network after its file.
   if (r.network.name === 'unknown') r.network.name = fileName(file);
   return { net: r.network };
 }

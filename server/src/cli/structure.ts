@@ -55,7 +55,8 @@ Options:
                      what it adds to its family's score (negative: the data does not support it),
                      and the structural Hamming distance between the two CPDAGs
   --prior P          prior of the CPTs written by --out (as bayes learn; default none)
-  --out FILE         write the learned network (CPTs by counting): FILE.bayes as .bayes, otherwise BIF
+  --out FILE         write the learned network (CPTs by counting) in the format of its extension
+                     (.bayes, .xml, .net, .uai), otherwise BIF
   --json             {"arcs": [[FROM, TO], …], "score", …}; pc adds "edges" (undirected) and "tests";
                      --bootstrap gives {"strength": [{"from", "to", "strength", "direction"}, …],
                      "threshold", "arcs", "edges"}

@@ -112,10 +112,11 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
     return d ? session.withFiles(p.uri, (env) => networkSummaries(d.parse.ast, env)) : [];
   });
   type Exported = { text: string } | { error: string };
-  connection.onRequest<Exported, unknown>(Method.exportBif, async (p: { uri: string; network: string }): Promise<Exported> => {
+  type ExportParams = { uri: string; network: string; format?: string };
+  connection.onRequest<Exported, unknown>(Method.exportBif, async (p: ExportParams): Promise<Exported> => {
     const d = parsed(p.uri);
     if (!d) return { error: 'the document is not open' };
-    return session.withFiles(p.uri, (env) => exportBif(d.parse.ast, env, p.network));
+    return session.withFiles(p.uri, (env) => exportBif(d.parse.ast, env, p.network, p.format));
   });
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.

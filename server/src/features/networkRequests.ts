@@ -7,7 +7,8 @@
 import { basename } from 'node:path';
 import type * as A from '../language/index.js';
 import { declaredNetwork, importedNetwork } from '../model/compileNetwork.js';
-import { writeBif } from '../model/bif.js';
+import { networkFormatOf } from '../model/networkFormats.js';
+import { UnwritableNetworkError } from '../model/networkText.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { NetworkSummary } from '../protocol/messages.js';
 
@@ -22,12 +23,25 @@ export function networkSummaries(file: A.BayesFile, env: A.CheckEnvironment): Ne
   return [...own, ...imported];
 }
 
-export function exportBif(file: A.BayesFile, env: A.CheckEnvironment, name: string): { text: string } | { error: string } {
+/** `format`: the extension of the file to write (.bif by default; .xml, .net, .uai: model/networkFormats.ts). */
+export function exportBif(
+  file: A.BayesFile, env: A.CheckEnvironment, name: string, format = '.bif',
+): { text: string } | { error: string } {
+  const write = networkFormatOf(`network${format}`)?.write;
+  if (!write) return { error: `networks are not written as '${format}'` };
+  const written = (net: BayesianNetwork) => {
+    try {
+      return { text: write(net) };
+    } catch (e) {
+      if (e instanceof UnwritableNetworkError) return { error: e.message };
+      throw e;
+    }
+  };
   const own = networksOf(file, fileStem(env.documentPath)).find((n) => n.name === name);
-  if (own) return { text: writeBif(own) };
+  if (own) return written(own);
   const imported = importedNetworks(file, env).find((i) => i.name === name);
   if (!imported) return { error: `there is no network '${name}' in this file` };
-  return 'network' in imported ? { text: writeBif(imported.network) } : { error: imported.error };
+  return 'network' in imported ? written(imported.network) : { error: imported.error };
 }
 
 /** The networks a file declares: each `network` block, and the top level when it has variables. */

@@ -10,8 +10,8 @@ import type { CheckEnvironment, SymbolTable } from '../language/index.js';
 import type { Range } from '../language/diagnostics.js';
 import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
 import { normalizeCptRows } from '../engine/network.js';
+import { formatList, networkFormatOf, readNetworkText } from './networkFormats.js';
 import { BudgetError, DEFAULT_BUDGETS, requireWithin, tableEntries, type Budgets } from '../engine/budget.js';
-import { readBif } from './bif.js';
 import { readModelText } from './files.js';
 import { CompileError } from './compileError.js';
 import { canonicalValues } from './compileCanonical.js';
@@ -54,9 +54,15 @@ export function parameterPriors(file: A.BayesFile, symbols: SymbolTable, scopeNa
   return priors;
 }
 
-/** An `import network N from "x.bif"` read through the environment (confined to the allowed roots). */
+/**
+ * An `import network N from "x.bif"` (or .xml, .net, .uai, .xdsl) read through the environment
+ * (confined to the allowed roots).
+ */
 export function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): BayesianNetwork {
-  const read = readBif(readModelText(decl.path, env), env.budgets);
+  if (!networkFormatOf(decl.path.value)) {
+    throw new CompileError(`networks are read from ${formatList()} files`, decl.path.range);
+  }
+  const read = readNetworkText(decl.path.value, readModelText(decl.path, env), env.budgets);
   if ('error' in read) throw new CompileError(`${decl.path.value}, line ${read.error.line}: ${read.error.message}`, decl.path.range);
   read.network.name = decl.name.text;
   return read.network;

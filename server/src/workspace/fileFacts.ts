@@ -98,7 +98,7 @@ export class FileFacts {
       if (kind === 'csv') value = csvHeader(await files.head(path, HEADER_BYTES + 1));
       else {
         const text = new TextDecoder().decode(await files.bytes(path));
-        value = kind === 'bif' ? networkSymbols(text) : text;
+        value = kind === 'bif' ? networkSymbols(path, text) : text;
       }
     } catch (e) {
       value = { error: reason(e) };

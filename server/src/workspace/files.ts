@@ -20,7 +20,7 @@ import {
   DEFAULT_FILE_LIMITS, FileRefusedError, problemText, type FileLimits, type Files, type FileStamp, type PathProblem,
 } from '../language/environment.js';
 import { isInside } from '../language/paths.js';
-import { readBif } from '../model/bif.js';
+import { formatList, networkFormatOf, readNetworkText } from '../model/networkFormats.js';
 import { CsvSplitter } from '../model/csvSplitter.js';
 import { columnNames } from '../model/dataTable.js';
 
@@ -178,13 +178,14 @@ export function nodeEnvironment(options: NodeEnvironmentOptions): CheckEnvironme
   env.readCsvHeader = (p) => cachedByStamp('csv', p, confinement,
     () => csvHeader(confinement.readSync(p, HEADER_BYTES + 1)));
   env.networkSymbols = (p) => cachedByStamp('bif', p, confinement,
-    () => networkSymbols(confinement.readSync(p).toString('utf8')));
+    () => networkSymbols(p, confinement.readSync(p).toString('utf8')));
   return env;
 }
 
-/** The variables and states of a BIF network's text, or where it fails to parse. */
-export function networkSymbols(text: string): NetworkSymbols {
-  const read = readBif(text);
+/** The variables and states of a network file's text (its format by the path's extension), or where it fails. */
+export function networkSymbols(path: string, text: string): NetworkSymbols {
+  if (!networkFormatOf(path)) return { error: `networks are read from ${formatList()} files` };
+  const read = readNetworkText(path, text);
   return 'error' in read
     ? { error: `line ${read.error.line}: ${read.error.message}` }
     : { variables: read.network.variables.map((v) => ({ name: v.name, states: [...v.states] })) };

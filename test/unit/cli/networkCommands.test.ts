@@ -114,10 +114,10 @@ test('bayes convert round-trips BIF → BIF and writes .bayes with quoted state 
 test('bayes convert refuses unknown extensions and unreadable input', async () => {
   let io = capture();
   assert.equal(await main(['convert', 'a.bif', 'b.txt'], io), 2);
-  assert.match(io.stderr, /use a \.bayes or \.bif extension/);
+  assert.match(io.stderr, /cannot write 'b\.txt': write \.bayes, BIF \(\.bif\), XMLBIF \(\.xml, \.xmlbif\), Hugin NET/);
   io = capture();
   assert.equal(await main(['convert', 'a.txt', 'b.bif'], io), 1);
-  assert.match(io.stderr, /networks are read from BIF \(\.bif\) or \.bayes files/);
+  assert.match(io.stderr, /networks are read from \.bayes, BIF \(\.bif\), XMLBIF \(\.xml, \.xmlbif\), Hugin NET/);
   io = capture();
   assert.equal(await main(['convert', 'no-such-model.bayes', 'b.bif'], io), 1);
   assert.match(io.stderr, /cannot read no-such-model\.bayes/);

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import { DEFAULT_SETTINGS } from '../../../server/src/workspace/settings.js';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../support/shared.js';
 
@@ -31,4 +31,21 @@ test('every contributed command is registered by the client and every palette en
   for (const form of ['variable', 'hypotheses', 'P', 'network', 'import network', 'data', 'corpus', 'observe', 'learn', 'classifier', 'mixture', 'query posterior', 'expect']) {
     assert.ok(prefixes.includes(form), `a snippet for ${form}`);
   }
+});
+
+test('the walkthrough, keybinding and icon point at what the package holds', () => {
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+  const commands = new Set(pkg.contributes.commands.map((c: { command: string }) => c.command));
+  const [walkthrough] = pkg.contributes.walkthroughs;
+  assert.ok(walkthrough.steps.length >= 3);
+  for (const step of walkthrough.steps) {
+    const media = step.media.markdown ?? step.media.image;
+    assert.ok(existsSync(join(repoRoot, media)), `${step.id}: ${media}`);
+    for (const m of step.description.matchAll(/\(command:([\w.]+)\)/g)) assert.ok(commands.has(m[1]), m[1]);
+    for (const e of step.completionEvents) assert.ok(commands.has(e.replace('onCommand:', '')), e);
+  }
+  for (const k of pkg.contributes.keybindings) assert.ok(commands.has(k.command));
+  const icon = readFileSync(join(repoRoot, pkg.icon));
+  assert.deepEqual([icon.readUInt32BE(16), icon.readUInt32BE(20)], [128, 128]);
+  assert.ok(!JSON.stringify(pkg).includes('example.invalid'));
 });
