@@ -16,6 +16,8 @@ export interface GraphNode {
   evidence?: string;
   /** The tooltip's content (e.g. the CPT). */
   tooltip?: () => HTMLElement;
+  /** Influence diagrams: a decision is drawn as a rectangle, a utility as a diamond. */
+  role?: 'decision' | 'utility';
 }
 
 export interface GraphEdge {
@@ -43,6 +45,7 @@ const ROW_H = 11;
 interface Layout { x: number; y: number; width: number; height: number; nodes: Map<string, { x: number; y: number; w: number; h: number }>; edges: Array<{ edge: GraphEdge; points: Array<{ x: number; y: number }> }> }
 
 function nodeHeight(n: GraphNode, compact: boolean): number {
+  if (n.role === 'utility') return 36;
   if (compact || !n.bars) return 24;
   return 22 + Math.min(n.bars.length, BAR_ROWS) * ROW_H + (n.bars.length > BAR_ROWS ? ROW_H : 0) + 4;
 }
@@ -153,8 +156,18 @@ function drawGraph(nodes: GraphNode[], edges: GraphEdge[], options: GraphOptions
 function drawNode(n: GraphNode, box: { x: number; y: number; w: number; h: number }, compact: boolean, options: GraphOptions, tooltip: HTMLElement): SVGGElement {
   const summary = n.evidence !== undefined ? `observed ${n.evidence}` : n.bars ? n.bars.map((b) => `${b.state} ${prob(b.p)}`).join(', ') : '';
   const g = svg('g', { class: `node${n.evidence !== undefined ? ' evidence' : ''}`, 'data-id': n.id, transform: `translate(${box.x},${box.y})`, tabindex: 0, role: 'button', 'aria-label': `${n.id}${summary ? ': ' + summary : ''}` });
-  g.append(svg('rect', { width: box.w, height: box.h, rx: 4, class: 'box' }));
-  g.append(svg('text', { x: 6, y: 15, class: 'name' }, n.id.length > 22 ? n.id.slice(0, 21) + '…' : n.id));
+  if (n.role === 'utility') {
+    g.classList.add('utility');
+    const points = `${box.w / 2},0 ${box.w},${box.h / 2} ${box.w / 2},${box.h} 0,${box.h / 2}`;
+    g.append(svg('polygon', { points, class: 'box' }));
+  } else {
+    if (n.role === 'decision') g.classList.add('decision');
+    g.append(svg('rect', { width: box.w, height: box.h, rx: n.role === 'decision' ? 0 : 4, class: 'box' }));
+  }
+  const label = n.id.length > 22 ? n.id.slice(0, 21) + '…' : n.id;
+  const centred = { x: box.w / 2, y: box.h / 2 + 4, class: 'name', 'text-anchor': 'middle' };
+  if (n.role === 'utility') g.append(svg('text', centred, label));
+  else g.append(svg('text', { x: 6, y: 15, class: 'name' }, label));
   if (n.evidence !== undefined) g.append(svg('text', { x: box.w - 6, y: 15, class: 'observed', 'text-anchor': 'end' }, '● ' + n.evidence));
   if (!compact && n.bars) drawBars(g, n, box.w);
   const activate = () => options.onActivate?.(n.id);

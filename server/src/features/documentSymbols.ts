@@ -43,6 +43,8 @@ function statementSymbols(s: A.Statement, text: Source): DocumentSymbol[] {
     case 'learn': return [symbol(sourceOf(s, text), SymbolKind.Method, s, s.model)];
     case 'queryStatement': return [symbol(sourceOf(s, text), SymbolKind.Function, s)];
     case 'expectStatement': return [symbol(sourceOf(s, text), SymbolKind.Boolean, s)];
+    case 'decision': return [symbol(s.name.text, SymbolKind.Variable, s, s.name, undefined, 'decision')];
+    case 'utility': return [symbol(s.name.text, SymbolKind.Constant, s, s.name, undefined, 'utility')];
     case 'error': return [];
   }
 }

@@ -11,6 +11,7 @@ import type { NameIndex, NameSymbol } from '../language/index.js';
 import { nameIndex } from '../language/index.js';
 import { barChart, entriesOverlapping, formatNumber, markdownTable, numberRecords } from './resultView.js';
 import { dataName, explainEntry } from './resultExplain.js';
+import { canonicalMarkdown } from './decisionExplain.js';
 
 export function hover(file: A.BayesFile, position: Position, run: RunResult | undefined): Hover | null {
   const index = nameIndex(file);
@@ -30,7 +31,10 @@ function symbolSections(file: A.BayesFile, index: NameIndex, s: NameSymbol, run:
   if (s.kind === 'hypotheses') sections.push(priorTable(s), ...likelihoodTables(file, index, s));
   if (s.kind === 'variable') {
     const table = scopeStatements(file, s.scope).find((x): x is A.TableDecl => x.kind === 'table' && x.head.targets[0]?.variable.text === s.name);
-    if (table) sections.push((table.doc ? `${table.doc}\n\n` : '') + cptMarkdown(table, s));
+    const body = table?.canonical
+      ? canonicalMarkdown(table, table.canonical, s.scope, run)
+      : table && cptMarkdown(table, s);
+    if (table) sections.push((table.doc ? `${table.doc}\n\n` : '') + body);
   }
   if (s.kind === 'variable' || s.kind === 'hypotheses') sections.push(...distributions(index, s, run));
   if (s.kind === 'hypothesis') sections.push(...hypothesisFigures(s, run));

@@ -6,6 +6,7 @@
  */
 import type { ClassifyResult, ExpectResult, NamedFindings, PosteriorResult, ResultEntry } from '../protocol/runResult.js';
 import { barChart, entryMarkdown, escape, formatNumber, markdownTable } from './resultView.js';
+import { expectedUtilityMarkdown, policyMarkdown } from './decisionExplain.js';
 
 /** Hypotheses shown one line each; larger spaces are summed up by P(D). */
 const MAX_LINES = 8;
@@ -15,6 +16,8 @@ export function explainEntry(entry: ResultEntry): string {
     case 'posterior': return posteriorMarkdown(entry);
     case 'classify': return classifyMarkdown(entry) ?? entryMarkdown(entry);
     case 'expect': return expectMarkdown(entry);
+    case 'policy': return policyMarkdown(entry);
+    case 'expectedUtility': return expectedUtilityMarkdown(entry);
     case 'probability': case 'mpe': case 'sensitivity':
       if (!entry.findings) return entryMarkdown(entry);
       return `${entryMarkdown({ ...entry, findings: undefined })}\n\n${findingsMarkdown(entry.findings)}`;

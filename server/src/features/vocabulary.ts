@@ -4,12 +4,13 @@
  */
 export const STATEMENT_KEYWORDS = [
   'variable', 'hypotheses', 'P', 'network', 'import network', 'data', 'corpus', 'observe', 'learn', 'learn structure',
-  'classifier', 'mixture', 'query', 'expect',
+  'classifier', 'mixture', 'query', 'expect', 'decision', 'utility',
 ] as const;
 
 export const QUERY_FORMS = [
   'posterior', 'map', 'ml', 'mdl', 'optimal', 'gibbs', 'P', 'mpe', 'sensitivity', 'independent', 'classify', 'evaluate',
   'mean', 'mode', 'interval', 'bic', 'likelihood', 'learning_curve', 'accuracy', 'strength',
+  'policy', 'eu', 'voi', 'effect',
 ] as const;
 
 export interface Parameter { name: string; doc: string }

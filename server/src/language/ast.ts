@@ -31,8 +31,17 @@ export interface Formula extends NodeBase { kind: 'formula'; response: Expr; ter
 export interface ArcExpr extends NodeBase { kind: 'arc'; from: Name; to: Name }
 export type Expr = NumberLit | StringLit | MissingLit | Ref | ListExpr | Call | Formula | ArcExpr;
 
-/** `X`, `X = v` or `X = [v, v]` inside P(…), `given`, `observe`, tree tests; `X ~ { … }` as evidence. */
-export interface Assignment extends NodeBase { kind: 'assignment'; variable: Name; value?: Expr; finding?: Finding }
+/**
+ * `X`, `X = v` or `X = [v, v]` inside P(…), `given`, `observe`, tree tests; `X ~ { … }` as evidence;
+ * `do(X = v)` (an `intervention`: Pearl's do-operator, X set from outside) in a query's conditions and `given`.
+ */
+export interface Assignment extends NodeBase {
+  kind: 'assignment';
+  variable: Name;
+  value?: Expr;
+  finding?: Finding;
+  intervention?: boolean;
+}
 /** `~ { a: 0.7, b: 0.3 }`: soft evidence (Jeffrey); `~ likelihood { a: 0.8, b: 0.2 }`: virtual evidence (Pearl). */
 export interface Finding extends NodeBase { kind: 'finding'; likelihood: boolean; entries: RowEntry[] }
 /** `P(targets | conditions)`. */
@@ -87,7 +96,37 @@ export interface TableDecl extends StatementBase {
   rows: Row[];
   value?: NumberLit;
   parameterPrior?: Call | Experts;
+  /** `= noisy_or { … }` / `= noisy_max { … }`: a canonical model that expands to the table. */
+  canonical?: CanonicalModel;
 }
+
+/**
+ * `Cold: 0.4` (noisy-OR: P(effect | only this cause present)), `leak: 0.01`; for noisy-MAX
+ * `Cause: { state: [P(effect states)], … }` (rows keyed by the cause's non-absent states) and
+ * `leak: [P(effect states)]`.
+ */
+export interface CanonicalEntry extends NodeBase {
+  kind: 'canonicalEntry';
+  cause: Name;
+  value?: NumberLit;
+  list?: NumberLit[];
+  rows: Row[];
+}
+export interface CanonicalModel extends NodeBase {
+  kind: 'canonical';
+  model: 'noisy_or' | 'noisy_max';
+  entries: CanonicalEntry[];
+}
+
+/** `decision Drill { yes, no } given Test, Seismic`: a chosen variable and what is known when choosing. */
+export interface DecisionDecl extends StatementBase {
+  kind: 'decision';
+  name: Name;
+  domain: Domain;
+  information: Name[];
+}
+/** `utility Payoff(Drill, Oil) { yes, dry: -70, … }`: one number per assignment of its variables. */
+export interface UtilityDecl extends StatementBase { kind: 'utility'; name: Name; parents: Name[]; rows: Row[] }
 
 export interface NetworkDecl extends StatementBase { kind: 'network'; name: Name; statements: Statement[] }
 export interface ImportDecl extends StatementBase { kind: 'import'; name: Name; path: StringLit }
@@ -151,13 +190,34 @@ export interface EstimateQuery extends QueryBase { form: 'estimate'; model: Name
 export interface ScoreQuery extends QueryBase { form: 'bic' | 'likelihood'; model: Name; given: Name }
 export interface LearningCurveQuery extends QueryBase { form: 'learning_curve'; classifier: Name; options?: Options }
 export interface AccuracyQuery extends QueryBase { form: 'accuracy'; classifier: Name; on?: Name }
+/** `policy N [given e]`: the optimal rule of every decision and the maximum expected utility. */
+export interface PolicyQuery extends QueryBase { form: 'policy'; network: Name; given: Assignment[] }
+/** `eu D [in N] [given e]`: the expected utility of each alternative of decision D. */
+export interface EuQuery extends QueryBase { form: 'eu'; decision: Name; in?: Name; given: Assignment[] }
+/** `voi X for D [in N] [given e]`: the expected value of perfect information about X before D. */
+export interface VoiQuery extends QueryBase {
+  form: 'voi';
+  variable: Name;
+  decision: Name;
+  in?: Name;
+  given: Assignment[];
+}
+/** `effect X -> Y [in N]`: P(Y | do(X = x)) for every x, and the average causal effect. */
+export interface EffectQuery extends QueryBase {
+  form: 'effect';
+  cause: Name;
+  effect: Name;
+  in?: Name;
+  given: Assignment[];
+}
 /** `strength N from D { replicates, seed, method, … }`: bootstrap arc strength; declares the averaged network N. */
 export interface StrengthQuery extends QueryBase { form: 'strength'; model: Name; from: Name; options?: Options }
 
 export type Query =
   | HypothesisQuery | OptimalQuery | ProbabilityQuery | MpeQuery | SensitivityQuery | IndependenceQuery
   | ClassifyQuery | EvaluateQuery | MomentQuery | IntervalQuery | BoundQuery | ScoreQuery
-  | LearningCurveQuery | AccuracyQuery | EstimateQuery | StrengthQuery;
+  | LearningCurveQuery | AccuracyQuery | EstimateQuery | StrengthQuery
+  | PolicyQuery | EuQuery | VoiQuery | EffectQuery;
 export type QueryForm = Query['form'];
 
 export interface QueryStmt extends StatementBase { kind: 'queryStatement'; query: Query }
@@ -174,14 +234,15 @@ export interface ErrorStmt extends StatementBase { kind: 'error'; keyword: strin
 
 export type Statement =
   | VariableDecl | HypothesesDecl | TableDecl | NetworkDecl | ImportDecl | DataDecl | CorpusDecl
-  | ObserveStmt | LearnStmt | ClassifierDecl | MixtureDecl | QueryStmt | ExpectStmt | ErrorStmt;
+  | ObserveStmt | LearnStmt | ClassifierDecl | MixtureDecl | QueryStmt | ExpectStmt | ErrorStmt
+  | DecisionDecl | UtilityDecl;
 
 export interface BayesFile extends NodeBase { kind: 'file'; statements: Statement[] }
 
 export type AstNode =
   | BayesFile | Statement | Query | Name | Expr | Arg | Assignment | ProbExpr | Options | Domain
   | HypothesisEntry | Generator | Tree | TreeItem | Row | RowEntry | Experts | ExpertEntry | DataRow | Comparison
-  | Finding;
+  | Finding | CanonicalModel | CanonicalEntry;
 
 function isNode(value: unknown): value is AstNode {
   return typeof value === 'object' && value !== null && typeof (value as NodeBase).kind === 'string' && 'range' in value;

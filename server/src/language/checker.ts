@@ -15,6 +15,7 @@ import { checkCycles } from './check/cycles.js';
 import { checkCorpus, checkData } from './check/data.js';
 import { checkClassifier, checkHypotheses, checkMixture } from './check/declarations.js';
 import { checkExpect, checkLearn, checkObserve, checkQuery } from './check/queries.js';
+import { checkDecisions } from './check/decisions.js';
 
 export interface CheckOutput {
   diagnostics: Diagnostic[];
@@ -28,6 +29,7 @@ export function check(file: A.BayesFile, env: CheckEnvironment): CheckOutput {
   checkTables(ctx);
   checkCycles(ctx);
   checkData(ctx);
+  checkDecisions(ctx, file);
   for (const s of allStatements(file)) checkStatement(ctx, s);
   return { diagnostics: report.diagnostics, symbols };
 }

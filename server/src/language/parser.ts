@@ -208,6 +208,22 @@ export class BayesParser extends EmbeddedActionsParser {
 
   /** `X`, `X = v`, `X = [v, v]`. */
   assignment = this.RULE('assignment', (): A.Assignment => {
+    return this.OR([
+      { GATE: () => this.LA(2).tokenType === T.LParen, ALT: () => this.SUBRULE(this.intervention) },
+      { ALT: () => this.SUBRULE(this.plainAssignment) },
+    ]);
+  });
+
+  /** `do(X = x)`: Pearl's intervention, X set from outside (its incoming arcs cut). */
+  intervention = this.RULE('intervention', (): A.Assignment => {
+    const first = this.CONSUME(Kw.do);
+    this.CONSUME(T.LParen);
+    const inner = this.SUBRULE(this.plainAssignment);
+    this.CONSUME(T.RParen);
+    return this.ACTION(() => ({ ...inner, intervention: true, range: this.from(first) }));
+  });
+
+  plainAssignment = this.RULE('plainAssignment', (): A.Assignment => {
     const variable = this.SUBRULE(this.name);
     let value: A.Expr | undefined;
     let finding: A.Finding | undefined;
@@ -424,8 +440,17 @@ export class BayesParser extends EmbeddedActionsParser {
     const rows: A.Row[] = [];
     let value: A.NumberLit | undefined;
     let parameterPrior: A.Call | A.Experts | undefined;
+    let canonical: A.CanonicalModel | undefined;
     this.OR([
-      { ALT: () => { this.CONSUME(T.Equals); value = this.SUBRULE(this.number); } },
+      {
+        ALT: () => {
+          this.CONSUME(T.Equals);
+          this.OR3([
+            { ALT: () => { value = this.SUBRULE(this.number); } },
+            { ALT: () => { canonical = this.SUBRULE(this.canonicalModel); } },
+          ]);
+        },
+      },
       {
         ALT: () => {
           this.CONSUME(T.LCurly);
@@ -448,8 +473,89 @@ export class BayesParser extends EmbeddedActionsParser {
     ]);
     return this.ACTION(() => ({
       kind: 'table', head, rows, ...(value ? { value } : {}), ...(parameterPrior ? { parameterPrior } : {}),
-      range: join(head.range, tokenRange(this.LA(0))),
+      ...(canonical ? { canonical } : {}), range: join(head.range, tokenRange(this.LA(0))),
     }));
+  });
+
+  /** `noisy_or { Cold: 0.4, leak: 0.01 }`, `noisy_max { Cause: { mild: [0.7, 0.2, 0.1] }, leak: [0, 0.1, 0.9] }`. */
+  canonicalModel = this.RULE('canonicalModel', (): A.CanonicalModel => {
+    const first = this.LA(1);
+    const model = this.OR([
+      { ALT: () => { this.CONSUME(Kw.noisy_or); return 'noisy_or' as const; } },
+      { ALT: () => { this.CONSUME(Kw.noisy_max); return 'noisy_max' as const; } },
+    ]);
+    this.CONSUME(T.LCurly);
+    const entries: A.CanonicalEntry[] = [];
+    this.MANY(() => {
+      entries.push(this.SUBRULE(this.canonicalEntry));
+      this.OPTION(() => this.CONSUME(T.Comma));
+    });
+    this.CONSUME(T.RCurly);
+    return this.ACTION(() => ({ kind: 'canonical', model, entries, range: this.from(first) }));
+  });
+
+  canonicalEntry = this.RULE('canonicalEntry', (): A.CanonicalEntry => {
+    const cause = this.SUBRULE(this.name);
+    this.CONSUME(T.Colon);
+    const rows: A.Row[] = [];
+    let value: A.NumberLit | undefined;
+    let list: A.NumberLit[] | undefined;
+    this.OR([
+      { ALT: () => { value = this.SUBRULE(this.number); } },
+      {
+        ALT: () => {
+          this.CONSUME(T.LBracket);
+          list = [];
+          this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => list!.push(this.SUBRULE2(this.number)) });
+          this.CONSUME(T.RBracket);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.LCurly);
+          this.MANY(() => {
+            rows.push(this.SUBRULE(this.row));
+            this.OPTION(() => this.CONSUME(T.Comma));
+          });
+          this.CONSUME(T.RCurly);
+        },
+      },
+    ]);
+    return this.ACTION(() => ({
+      kind: 'canonicalEntry', cause, ...(value ? { value } : {}), ...(list ? { list } : {}), rows,
+      range: join(cause.range, tokenRange(this.LA(0))),
+    }));
+  });
+
+  /** `decision Drill { yes, no } given Test, Seismic`. */
+  decisionDecl = this.RULE('decisionDecl', (): A.DecisionDecl => {
+    const first = this.CONSUME(Kw.decision);
+    const name = this.SUBRULE(this.name);
+    const domain = this.SUBRULE(this.domain);
+    const information: A.Name[] = [];
+    this.OPTION(() => {
+      this.CONSUME(Kw.given);
+      this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => information.push(this.SUBRULE2(this.name)) });
+    });
+    return this.ACTION(() => ({ kind: 'decision', name, domain, information, range: this.from(first) }));
+  });
+
+  /** `utility Payoff(Drill, Oil) { yes, dry: -70, … }`. */
+  utilityDecl = this.RULE('utilityDecl', (): A.UtilityDecl => {
+    const first = this.CONSUME(Kw.utility);
+    const name = this.SUBRULE(this.name);
+    this.CONSUME(T.LParen);
+    const parents: A.Name[] = [];
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => parents.push(this.SUBRULE2(this.name)) });
+    this.CONSUME(T.RParen);
+    this.CONSUME(T.LCurly);
+    const rows: A.Row[] = [];
+    this.MANY(() => {
+      rows.push(this.SUBRULE(this.row));
+      this.OPTION(() => this.CONSUME(T.Comma));
+    });
+    this.CONSUME(T.RCurly);
+    return this.ACTION(() => ({ kind: 'utility', name, parents, rows, range: this.from(first) }));
   });
 
   row = this.RULE('row', (): A.Row => {
@@ -655,6 +761,10 @@ export class BayesParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.learningCurveQuery) },
       { ALT: () => this.SUBRULE(this.accuracyQuery) },
       { ALT: () => this.SUBRULE(this.estimateQuery) },
+      { ALT: () => this.SUBRULE(this.policyQuery) },
+      { ALT: () => this.SUBRULE(this.euQuery) },
+      { ALT: () => this.SUBRULE(this.voiQuery) },
+      { ALT: () => this.SUBRULE(this.effectQuery) },
       { ALT: () => this.SUBRULE(this.strengthQuery) },
     ]);
     return this.ACTION(() => ({ ...body, kind: 'query', range: this.from(first) }) as A.Query);
@@ -838,6 +948,41 @@ export class BayesParser extends EmbeddedActionsParser {
     return { form: 'accuracy' as const, classifier, ...(on ? { on } : {}) };
   });
 
+  policyQuery = this.RULE('policyQuery', () => {
+    this.CONSUME(Kw.policy);
+    const network = this.SUBRULE(this.name);
+    const given = this.SUBRULE(this.givenAssignments);
+    return { form: 'policy' as const, network, given };
+  });
+
+  euQuery = this.RULE('euQuery', () => {
+    this.CONSUME(Kw.eu);
+    const decision = this.SUBRULE(this.name);
+    const inName = this.SUBRULE(this.inNetwork);
+    const given = this.SUBRULE(this.givenAssignments);
+    return { form: 'eu' as const, decision, ...(inName ? { in: inName } : {}), given };
+  });
+
+  voiQuery = this.RULE('voiQuery', () => {
+    this.CONSUME(Kw.voi);
+    const variable = this.SUBRULE(this.name);
+    this.CONSUME(Kw.for);
+    const decision = this.SUBRULE2(this.name);
+    const inName = this.SUBRULE(this.inNetwork);
+    const given = this.SUBRULE(this.givenAssignments);
+    return { form: 'voi' as const, variable, decision, ...(inName ? { in: inName } : {}), given };
+  });
+
+  effectQuery = this.RULE('effectQuery', () => {
+    this.CONSUME(Kw.effect);
+    const cause = this.SUBRULE(this.name);
+    this.CONSUME(T.Arrow);
+    const effect = this.SUBRULE2(this.name);
+    const inName = this.SUBRULE(this.inNetwork);
+    const given = this.SUBRULE(this.givenAssignments);
+    return { form: 'effect' as const, cause, effect, ...(inName ? { in: inName } : {}), given };
+  });
+
   queryStmt = this.RULE('queryStmt', (): A.QueryStmt => {
     const first = this.CONSUME(Kw.query);
     const query = this.SUBRULE(this.query);
@@ -903,6 +1048,8 @@ export class BayesParser extends EmbeddedActionsParser {
     { ALT: () => this.SUBRULE(this.mixtureDecl) },
     { ALT: () => this.SUBRULE(this.queryStmt) },
     { ALT: () => this.SUBRULE(this.expectStmt) },
+    { ALT: () => this.SUBRULE(this.decisionDecl) },
+    { ALT: () => this.SUBRULE(this.utilityDecl) },
   ]));
 
   /** The whole language (for the grammar docs); parsing goes statement by statement. */

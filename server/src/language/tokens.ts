@@ -33,6 +33,9 @@ export const Kw = {
   mean: keyword('mean'), mode: keyword('mode'), interval: keyword('interval'),
   bic: keyword('bic'), likelihood: keyword('likelihood'), learning_curve: keyword('learning_curve'), accuracy: keyword('accuracy'),
   size: keyword('size'), estimate: keyword('estimate'), strength: keyword('strength'),
+  decision: keyword('decision'), utility: keyword('utility'), policy: keyword('policy'), eu: keyword('eu'),
+  voi: keyword('voi'), for: keyword('for'), effect: keyword('effect'), do: keyword('do'),
+  noisy_or: keyword('noisy_or'), noisy_max: keyword('noisy_max'), leak: keyword('leak'),
   P: keyword('P'),
 } as const;
 
@@ -83,7 +86,7 @@ const keywordByImage = new Map(keywordList.map((t) => [t.name.slice(3), t]));
 /** Keywords that begin a statement anywhere a line starts (see `chunks.ts`). */
 export const statementKeywords: ReadonlySet<TokenType> = new Set([
   Kw.variable, Kw.hypotheses, Kw.network, Kw.import, Kw.data, Kw.corpus, Kw.observe, Kw.learn,
-  Kw.classifier, Kw.mixture, Kw.query, Kw.expect, Kw.P,
+  Kw.classifier, Kw.mixture, Kw.query, Kw.expect, Kw.P, Kw.decision, Kw.utility,
 ]);
 
 let lexer: Lexer | undefined;

@@ -14,12 +14,15 @@ import { formatList, networkFormatOf, readNetworkText } from './networkFormats.j
 import { BudgetError, DEFAULT_BUDGETS, requireWithin, tableEntries, type Budgets } from '../engine/budget.js';
 import { readModelText } from './files.js';
 import { CompileError } from './compileError.js';
+import { canonicalValues } from './compileCanonical.js';
 
 export { CompileError };
 
 interface TableSource { table: A.TableDecl }
 interface PriorSource { hypotheses: A.HypothesesDecl }
-type Source = TableSource | PriorSource;
+/** A decision is a root whose value is chosen: here uniform, until a query sets it (`given`, `do`). */
+interface DecisionSource { decision: A.DecisionDecl }
+type Source = TableSource | PriorSource | DecisionSource;
 
 export interface CompileNetworkOptions {
   /**
@@ -82,7 +85,13 @@ export function declaredNetwork(name: string, statements: readonly A.Statement[]
     const parents = source && 'table' in source ? source.table.head.conditions.map((c) => index.get(c.variable.text)) : [];
     if (!source || parents.some((p) => p === undefined)) return { child, parents: [], table: new Float64Array(v.states.length).fill(NaN) };
     const cpt: Cpt = { child, parents: parents as number[], table: new Float64Array(0) };
-    cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : priorValues(source.hypotheses);
+    try {
+      cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : sourceValues(source);
+    } catch (e) {
+      // A canonical model whose numbers do not fit together: unknown here, reported by the run.
+      if (!(e instanceof CompileError)) throw e;
+      cpt.table = new Float64Array(rowCountOf(net, cpt) * v.states.length).fill(NaN);
+    }
     return cpt;
   });
   return net;
@@ -93,6 +102,7 @@ function declaredStates(statements: readonly A.Statement[]): Map<string, string[
   for (const s of statements) {
     if (s.kind === 'variable' && s.domain.type !== 'real') for (const n of s.names) states.set(n.text, s.domain.states.map((x) => x.text));
     if (s.kind === 'hypotheses' && !s.generator) states.set(s.name.text, s.entries.map((e) => e.name.text));
+    if (s.kind === 'decision' && s.domain.type !== 'real') states.set(s.name.text, s.domain.states.map((x) => x.text));
   }
   return states;
 }
@@ -102,6 +112,7 @@ function sourcesOf(statements: readonly A.Statement[], unknownTables: boolean): 
   for (const s of statements) {
     if (s.kind === 'table' && (unknownTables || !s.parameterPrior) && s.head.targets.length === 1) sources.set(s.head.targets[0].variable.text, { table: s });
     if (s.kind === 'hypotheses' && !s.generator && !sources.has(s.name.text) && hasPriors(s)) sources.set(s.name.text, { hypotheses: s });
+    if (s.kind === 'decision' && !sources.has(s.name.text)) sources.set(s.name.text, { decision: s });
   }
   return sources;
 }
@@ -135,11 +146,21 @@ function buildNetwork(
     index.set(variable, child);
     const cpt: Cpt = { child, parents, table: new Float64Array(0) };
     net.cpts.push(cpt);
-    cpt.table = 'table' in source ? tableValues(source.table, net, cpt, budgets) : priorValues(source.hypotheses);
+    cpt.table = 'table' in source ? tableValues(source.table, net, cpt, budgets) : sourceValues(source);
     return child;
   };
   for (const variable of sources.keys()) add(variable);
   return net;
+}
+
+function rowCountOf(net: BayesianNetwork, cpt: Cpt): number {
+  return cpt.parents.reduce((n, p) => n * net.variables[p]!.states.length, 1);
+}
+
+function sourceValues(source: PriorSource | DecisionSource): Float64Array {
+  if ('hypotheses' in source) return priorValues(source.hypotheses);
+  const k = source.decision.domain.states.length;
+  return new Float64Array(k).fill(1 / k);
 }
 
 function priorValues(h: A.HypothesesDecl): Float64Array {
@@ -169,6 +190,7 @@ function givenValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt, budgets
   withinBudget(() => requireWithin(`the table of '${net.variables[cpt.child]!.name}'`, rows * k, budget), table.head.range);
   const values = new Float64Array(rows * k).fill(NaN);
   if (table.parameterPrior) return values;
+  if (table.canonical) return canonicalValues(table, table.canonical, net, cpt);
   if (table.value) {
     values.set(distribution([{ kind: 'rowEntry', value: table.value, range: table.value.range }], 'single', states, table.value.range));
     return values;
@@ -198,7 +220,12 @@ function requireDeclaredSizes(states: Map<string, string[]>, sources: Map<string
   for (const [variable, source] of sources) {
     const conditions = 'table' in source ? source.table.head.conditions : [];
     const entries = tableEntries([...conditions.map((c) => states.get(c.variable.text)?.length ?? 1), states.get(variable)?.length ?? 1]);
-    const range = 'table' in source ? source.table.head.range : source.hypotheses.name.range;
+    const range =
+      'table' in source
+        ? source.table.head.range
+        : 'hypotheses' in source
+          ? source.hypotheses.name.range
+          : source.decision.name.range;
     first ??= range;
     withinBudget(() => requireWithin(`the table of '${variable}'`, entries, budgets.maxTableEntries), range);
     total += entries;

@@ -226,6 +226,10 @@ export interface ProbabilityResult extends ResultBase, InferenceInfo {
   table: { states: string[]; p: number; stderr?: number }[];
   /** P(X = x | e) when the query named states. */
   value?: number;
+  /** With `do(…)`: the same table when the intervened variables are only observed, P(Y | X = x, e). */
+  observational?: { states: string[]; p: number }[];
+  /** The variables set by `do(…)`, with their states. */
+  interventions?: NamedEvidence;
 }
 
 /** `query mpe given e`: the most probable joint assignment of the unobserved variables. */
@@ -408,6 +412,15 @@ export interface NetworkResult extends ResultBase, InferenceInfo {
     /** Where its table is declared, for "reveal in editor". */
     declaration?: Range;
   }>;
+  /** Influence diagrams: the decisions in order (also among `variables`) with what each knows. */
+  decisions?: Array<{ name: string; information: string[] }>;
+  /** Influence diagrams: the utility nodes, one number per assignment of their variables. */
+  utilities?: Array<{
+    name: string;
+    parents: string[];
+    rows: Array<{ given: Record<string, string>; utility: number }>;
+    declaration: Range;
+  }>;
 }
 
 /** Every kind of result entry; consumers narrow on `kind`. Add new kinds here. */
@@ -417,4 +430,70 @@ export type ResultEntry =
   | LearnedNetworkResult | StructureResultEntry | MixtureResult | EstimateResult
   | PosteriorResult | VersionSpaceResult | MdlResult | TreeScoresResult | LikelihoodResult | OptimalResult | GibbsResultEntry
   | LeastSquaresResult | LogisticResult | ParameterResult | ClassifyResult | EvaluationResult | LearningCurveResult
-  | NetworkEvaluationResult;
+  | NetworkEvaluationResult | PolicyResult | ExpectedUtilityResult | ValueOfInformationResult | CausalEffectResult;
+
+/** One decision's optimal rule: a row per state of what it knows (no-forgetting), first variable slowest. */
+export interface DecisionRuleJson {
+  decision: string;
+  alternatives: string[];
+  /** What is known when deciding: earlier decisions and their information first. */
+  context: string[];
+  rows: Array<{
+    given: Record<string, string>;
+    choice: string;
+    /** EU of each alternative here, later decisions optimal; absent for large rules or impossible contexts. */
+    expectedUtility?: Record<string, number>;
+    /** P(the observed part of the context | evidence, the earlier choices of the row). */
+    probability?: number;
+  }>;
+  /** Rows left out past the first 4096. */
+  truncated?: number;
+}
+
+/** `query policy N [given e]`: the optimal rule of every decision and the maximum expected utility. */
+export interface PolicyResult extends ResultBase {
+  kind: 'policy';
+  network: string;
+  evidence: NamedEvidence;
+  meu: number;
+  rules: DecisionRuleJson[];
+}
+
+/** `query eu D in N [given e]`: the expected utility of each alternative, later decisions optimal. */
+export interface ExpectedUtilityResult extends ResultBase {
+  kind: 'expectedUtility';
+  network: string;
+  decision: string;
+  evidence: NamedEvidence;
+  expectedUtility: Record<string, number>;
+  /** The best alternatives (several when tied). */
+  best: string[];
+}
+
+/** `query voi X for D in N`: the expected value of perfect information about X before D. */
+export interface ValueOfInformationResult extends ResultBase {
+  kind: 'valueOfInformation';
+  network: string;
+  variable: string;
+  decision: string;
+  evidence: NamedEvidence;
+  voi: number;
+  /** MEU as declared, and with X known when deciding D. */
+  meu: number;
+  meuInformed: number;
+}
+
+/** `query effect X -> Y in N`: P(Y | do(X = x), e) for every x. */
+export interface CausalEffectResult extends ResultBase {
+  kind: 'effect';
+  network: string;
+  cause: string;
+  effect: string;
+  evidence: NamedEvidence;
+  /** cause state → effect state → P(effect state | do(cause state), e). */
+  interventional: Record<string, Record<string, number>>;
+  /** The same with the cause only observed: P(effect | cause = x, e) (absent where P(x, e) = 0). */
+  observational: Record<string, Record<string, number>>;
+  /** Two-state cause: P(Y = y₀ | do(X = x₀)) − P(Y = y₀ | do(X = x₁)), y₀ and x₀ the first states. */
+  averageCausalEffect?: number;
+}

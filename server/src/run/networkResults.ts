@@ -49,15 +49,18 @@ function inObserve(file: A.BayesFile, range: Range): boolean {
   return all.some((s) => s.kind === 'observe' && before(s.range.start, range.start) && before(range.end, s.range.end));
 }
 
-interface ModelScope { name?: string; range: Range; tables: Map<string, Range> }
+interface ModelScope { name?: string; range: Range; tables: Map<string, Range>; statements?: A.Statement[] }
 
 /** The scopes that are belief networks: named networks, imports, and a default model with tables. */
 function modelScopes(file: A.BayesFile): ModelScope[] {
   const scopes: ModelScope[] = [];
   const firstTable = file.statements.find((s) => s.kind === 'table');
-  if (firstTable) scopes.push({ range: firstTable.range, tables: tableRanges(file.statements) });
+  const top = file.statements;
+  if (firstTable) scopes.push({ range: firstTable.range, tables: tableRanges(top), statements: top });
   for (const s of file.statements) {
-    if (s.kind === 'network') scopes.push({ name: s.name.text, range: s.range, tables: tableRanges(s.statements) });
+    if (s.kind === 'network') {
+      scopes.push({ name: s.name.text, range: s.range, tables: tableRanges(s.statements), statements: s.statements });
+    }
     if (s.kind === 'import') scopes.push({ name: s.name.text, range: s.range, tables: new Map() });
     // Drawn once `learn structure` has made it (else its scope is a compile error, skipped).
     if (s.kind === 'learn' && s.structure) scopes.push({ name: s.model.text, range: s.range, tables: new Map() });
@@ -98,5 +101,21 @@ function networkResult(ctx: ModelContext, scope: ModelScope, text: (range: Range
   return {
     kind: 'network', range: scope.range, source: text(scope.range).split('\n')[0]!, network: name, ...info, variables,
     headline: `${name}: ${variables.length} variables${observed ? `, ${observed} observed` : ''}`,
+    ...diagramParts(scope.statements),
   };
+}
+
+/** The decisions and utilities of an influence diagram, for the graph (rectangles and diamonds). */
+function diagramParts(statements: A.Statement[] | undefined): Pick<NetworkResult, 'decisions' | 'utilities'> {
+  const decisions = (statements ?? []).filter((s): s is A.DecisionDecl => s.kind === 'decision')
+    .map((d) => ({ name: d.name.text, information: d.information.map((n) => n.text) }));
+  const utilities = (statements ?? []).filter((s): s is A.UtilityDecl => s.kind === 'utility').map((u) => ({
+    name: u.name.text, parents: u.parents.map((p) => p.text), declaration: u.range,
+    rows: u.rows.filter((r) => r.form === 'single' && r.keys.length === u.parents.length)
+      .map((r) => ({
+        given: Object.fromEntries(u.parents.map((p, i) => [p.text, r.keys[i]!.text])),
+        utility: r.entries[0]!.value.value,
+      })),
+  }));
+  return { ...(decisions.length ? { decisions } : {}), ...(utilities.length ? { utilities } : {}) };
 }

@@ -44,8 +44,8 @@ const files = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort();
 test('there is an example per acceptance case of LANGUAGE.md', () => {
   assert.deepEqual(files, [
     'alarm.bayes', 'bayes_optimal.bayes', 'cancer.bayes', 'decision_trees.bayes', 'enjoysport.bayes', 'faithful.bayes', 'forest.bayes',
-    'forest_learning.bayes', 'formats.bayes', 'newsgroups.bayes', 'playtennis.bayes', 'soft_evidence.bayes',
-    'structure_learning.bayes', 'thumbtack.bayes', 'two_gaussians.bayes', 'two_tests.bayes',
+    'forest_learning.bayes', 'formats.bayes', 'newsgroups.bayes', 'oil-wildcatter.bayes', 'playtennis.bayes',
+    'soft_evidence.bayes', 'structure_learning.bayes', 'thumbtack.bayes', 'two_gaussians.bayes', 'two_tests.bayes',
   ]);
 });
 

@@ -46,7 +46,12 @@ test('a statement missing its end reports at its last token', () => {
   const { diagnostics, kinds } = recover('query posterior\nquery map Diagnosis\nP(A) = \nobserve A = a');
   assert.deepEqual(diagnostics, [
     [r(0, 6, 0, 15), "expected a name after 'posterior' but found the end of the statement", 'syntax-error'],
-    [r(2, 5, 2, 6), "expected a number after '=' but found the end of the statement", 'syntax-error'],
+    [
+      r(2, 5, 2, 6),
+      "unexpected end of the statement in a probability table after '='; " +
+        "expected '-', a number, 'noisy_or' or 'noisy_max'",
+      'syntax-error',
+    ],
   ]);
   assert.deepEqual(kinds, ['error', 'queryStatement', 'error', 'observe']);
 });

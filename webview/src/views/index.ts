@@ -8,6 +8,7 @@ import { classifyView, evaluationView, learnedNetworkView, learningCurveView, le
 import { networkEvaluationView } from './learning.js';
 import { mdlView, treeScoresView } from './mdl.js';
 import { networkView } from './network.js';
+import { effectView, expectedUtilityView, policyView, voiView } from './decisions.js';
 import { gibbsView, likelihoodView, optimalView, parameterView, posteriorView, versionSpaceView } from './posterior.js';
 
 export function renderEntry(e: ResultEntry): HTMLElement[] {
@@ -36,6 +37,10 @@ export function renderEntry(e: ResultEntry): HTMLElement[] {
     case 'classify': return classifyView(e);
     case 'evaluation': return evaluationView(e);
     case 'learningCurve': return learningCurveView(e);
+    case 'policy': return policyView(e);
+    case 'expectedUtility': return expectedUtilityView(e);
+    case 'valueOfInformation': return voiView(e);
+    case 'effect': return effectView(e);
     case 'networkEvaluation': return networkEvaluationView(e);
     default: return fieldsView(e as ResultBase);
   }

@@ -6,6 +6,8 @@ import { dataTable } from '../table.js';
 
 const evidenceText = (e: Record<string, string>) => Object.entries(e).map(([k, v]) => `${k} = ${v}`).join(', ') || 'none';
 
+type Row = ProbabilityResult['table'][number];
+
 export function probabilityView(e: ProbabilityResult): HTMLElement[] {
   const labels = e.table.map((r) => r.states.join(', '));
   return [
@@ -17,6 +19,10 @@ export function probabilityView(e: ProbabilityResult): HTMLElement[] {
       ...e.variables.map((v, i) => ({ title: v, value: (r: ProbabilityResult['table'][number]) => r.states[i] })),
       { title: 'P', value: (r) => r.p },
       ...(e.table.some((r) => r.stderr !== undefined) ? [{ title: 'std. error', value: (r: { stderr?: number }) => r.stderr }] : []),
+      // With do(…): the same entries when the set variables are only observed.
+      ...(e.observational
+        ? [{ title: 'P if observed', value: (r: Row) => e.observational![e.table.indexOf(r)]?.p }]
+        : []),
     ], e.table),
   ];
 }

@@ -11,13 +11,27 @@ const TOOLTIP_ROWS = 12;
 
 export function networkView(e: NetworkResult): HTMLElement[] {
   const byName = new Map(e.variables.map((v) => [v.name, v]));
+  const decisions = new Map((e.decisions ?? []).map((d) => [d.name, d]));
   const nodes: GraphNode[] = e.variables.map((v) => ({
     id: v.name,
-    bars: v.states.map((state, i) => ({ state, p: v.marginal[i]! })),
+    // A decision is chosen, not drawn: its "marginal" would only be the uniform placeholder.
+    ...(decisions.has(v.name)
+      ? { role: 'decision' as const }
+      : { bars: v.states.map((state, i) => ({ state, p: v.marginal[i]! })) }),
     evidence: v.evidence,
-    tooltip: () => cptTable(v.name, v.states, v.cpt, TOOLTIP_ROWS),
+    tooltip: () =>
+      decisions.has(v.name)
+        ? decisionTip(v.name, v.states, decisions.get(v.name)!.information)
+        : cptTable(v.name, v.states, v.cpt, TOOLTIP_ROWS),
   }));
-  const edges = e.variables.flatMap((v) => v.parents.map((p) => ({ from: p, to: v.name })));
+  for (const u of e.utilities ?? []) nodes.push({ id: u.name, role: 'utility', tooltip: () => utilityTable(u) });
+  const edges = [
+    ...e.variables.flatMap((v) => v.parents.map((p) => ({ from: p, to: v.name }))),
+    ...[...decisions.values()].flatMap((d) =>
+      d.information.map((i) => ({ from: i, to: d.name, className: 'information', title: `${d.name} knows ${i}` })),
+    ),
+    ...(e.utilities ?? []).flatMap((u) => u.parents.map((p) => ({ from: p, to: u.name }))),
+  ];
   const evidence = e.variables.filter((v) => v.evidence !== undefined).map((v) => `${v.name} = ${v.evidence}`);
   const samplers = { lw: 'likelihood weighting', rejection: 'rejection sampling', gibbs: 'Gibbs sampling', exact: '' };
   const sampler = samplers[e.method];
@@ -28,7 +42,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     name: `network-${e.network}`,
     label: `Network ${e.network}`,
     onActivate: (id) => {
-      const range = byName.get(id)?.declaration;
+      const range = byName.get(id)?.declaration ?? e.utilities?.find((u) => u.name === id)?.declaration;
       post({ type: 'reveal', network: e.network, variable: id, ...(range ? { range } : {}) });
     },
   });
@@ -45,6 +59,26 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     ...(e.note ? [h('p', { class: 'warning' }, e.note)] : []),
     graph, table,
   ];
+}
+
+function decisionTip(name: string, alternatives: string[], information: string[]): HTMLElement {
+  const knows = information.length
+    ? `knows: ${information.join(', ')} (and every earlier decision)`
+    : 'knows every earlier decision';
+  return h('div', { class: 'cpt' }, h('strong', {}, `decision ${name}`),
+    h('p', {}, `alternatives: ${alternatives.join(', ')}`), h('p', {}, knows));
+}
+
+type Utility = NonNullable<NetworkResult['utilities']>[number];
+
+function utilityTable(u: Utility): HTMLElement {
+  const head = h('tr', {}, ...u.parents.map((p) => h('th', { scope: 'col' }, p)), h('th', { scope: 'col' }, 'utility'));
+  const body = u.rows.slice(0, TOOLTIP_ROWS).map((r) => h('tr', {},
+    ...u.parents.map((p) => h('td', {}, r.given[p] ?? '')),
+    h('td', { class: 'num', 'data-value': String(r.utility) }, String(r.utility))));
+  const title = `utility ${u.name}(${u.parents.join(', ')})`;
+  const table = h('table', { 'aria-label': title }, h('thead', {}, head), h('tbody', {}, ...body));
+  return h('div', { class: 'cpt' }, h('strong', {}, title), table);
 }
 
 /** A CPT as a table: one row per parent configuration, one column per state. */

@@ -5,6 +5,7 @@ import type { CheckContext } from './context.js';
 import { checkOptions } from './calls.js';
 import { checkAssignment, checkChoice, checkFinite, checkProbability, checkState } from './resolve.js';
 import { lookupVariable, modelScope, requireGlobal } from '../references/lookup.js';
+import { checkDecisionQuery, checkInterventions } from './decisions.js';
 
 export const STRUCTURE_METHODS = ['k2', 'hillclimb', 'tabu', 'pc'] as const;
 /** How a network's tables are learnt for a fixed structure. */
@@ -20,7 +21,9 @@ const LEARN_OPTIONS = [
 const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
-export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set(['map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent']);
+export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set([
+  'map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent', 'eu',
+]);
 
 export function checkObserve(ctx: CheckContext, s: A.ObserveStmt): void {
   const scope = s.in ? observedScope(ctx, s.in) : ctx.symbols.defaultScope;
@@ -120,6 +123,11 @@ function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): v
       const names = entries.map((e) => e.name.text).join(', ');
       ctx.report.error('comparison', `bic names a tree of '${query.model.text}': ${names}`, value.range);
     }
+  } else if (query.form === 'eu') {
+    // The best alternative: one of the decision's (tied ones are joined by ', ' and not checked).
+    const scope = query.in ? ctx.symbols.scopes.get(query.in.text) : ctx.symbols.defaultScope;
+    const v = scope?.variables.get(query.decision.text) ?? ctx.symbols.defaultScope.variables.get(query.decision.text);
+    if (v && value.kind !== 'string') checkState(ctx, v, value);
   } else if (query.form === 'independent' && !(value.kind === 'ref' && ['true', 'false'].includes(value.name.text))) {
     ctx.report.error('comparison', 'independence is true or false', value.range);
   }
@@ -127,7 +135,11 @@ function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): v
 
 export function checkQuery(ctx: CheckContext, q: A.Query): void {
   const defaultScope = ctx.symbols.defaultScope;
+  checkInterventions(ctx, q);
   switch (q.form) {
+    case 'policy': case 'eu': case 'voi': case 'effect':
+      checkDecisionQuery(ctx, q);
+      break;
     case 'posterior': case 'map': case 'ml': case 'mdl': case 'size':
       requireGlobal(ctx, q.target, ['hypotheses', 'variable'], 'a hypothesis space');
       checkEvidence(ctx, defaultScope, q.given);

@@ -9,6 +9,7 @@ import { checkProbability, checkState, listStates, showNumber } from './resolve.
 import { findVariable, lookupVariable } from '../references/lookup.js';
 import { checkParameterPrior } from './parameterPriors.js';
 import { CheckMemo } from '../memo.js';
+import { checkCanonical } from './canonical.js';
 
 export const SUM_TOLERANCE = 1e-6;
 /** Beyond this many parent assignments only the count of rows is compared, not each assignment. */
@@ -34,6 +35,8 @@ const bodies = new CheckMemo<A.TableDecl>();
 function checkBody(ctx: CheckContext, table: A.TableDecl, scope: Scope, child: VariableInfo | undefined): void {
   for (const row of table.rows) for (const entry of row.entries) checkProbability(ctx, entry.value);
   if (table.value) checkProbability(ctx, table.value);
+  // A canonical model's numbers are checked when it is expanded (they depend on each other).
+  if (table.canonical) return checkCanonical(ctx, table, table.canonical);
   if (table.parameterPrior) {
     const states = child?.states ?? (child?.type === 'bool' ? ['true', 'false'] : undefined);
     checkParameterPrior(ctx, table.parameterPrior, states);

@@ -78,6 +78,7 @@ class Builder {
       const kind = globalKind(s);
       if (kind && 'name' in s && s.name && s.kind !== 'hypotheses') this.declareGlobal(kind, s.name, s);
       if (s.kind === 'variable') this.declareVariable(s, scope);
+      else if (s.kind === 'decision') this.declareVariable(s, scope);
       else if (s.kind === 'hypotheses') this.declareHypotheses(s, scope);
       else if (s.kind === 'network') this.declare(s.statements, s.name.text);
       else if (s.kind === 'learn' && s.structure) this.declareGlobal('network', s.model, s);
@@ -88,8 +89,8 @@ class Builder {
     for (const s of statements) if (s.kind === 'data') this.declareColumns(s);
   }
 
-  private declareVariable(s: A.VariableDecl, scope: string): void {
-    for (const name of s.names) {
+  private declareVariable(s: A.VariableDecl | A.DecisionDecl, scope: string): void {
+    for (const name of s.kind === 'decision' ? [s.name] : s.names) {
       const v = this.symbol(`v:${scope}:${name.text}`, { kind: 'variable', name: name.text, declaration: name, statement: s, scope });
       v.states ??= s.domain.type === 'bool'
         ? ['true', 'false'].map((t) => this.symbol(`s:${v.id}:${t}`, { kind: 'state', name: t, scope, owner: v }))
@@ -174,6 +175,16 @@ class Builder {
         this.loose(s.generator, '');
         for (const e of s.entries) this.loose(e.tree, '');
         return;
+      case 'decision': return s.information.forEach((n) => this.occur(n, this.index.variable(scope, n.text)));
+      case 'utility': {
+        const parents = s.parents.map((n) => {
+          const v = this.index.variable(scope, n.text);
+          this.occur(n, v);
+          return v;
+        });
+        for (const row of s.rows) row.keys.forEach((key, i) => this.occur(key, this.stateOf(parents[i], key.text)));
+        return;
+      }
       case 'queryStatement': return this.resolveQuery(s.query, scope);
       case 'expectStatement':
         this.resolveQuery(s.query, scope);
@@ -191,6 +202,12 @@ class Builder {
       for (const e of row.entries) if (e.state) this.occur(e.state, this.stateOf(target, e.state.text));
     }
     this.loose(t.parameterPrior, scope);
+    for (const e of t.canonical?.entries ?? []) {
+      const i = t.head.conditions.findIndex((c) => c.variable.text === e.cause.text);
+      if (i < 0) continue; // `leak`
+      this.occur(e.cause, parents[i]);
+      for (const row of e.rows) row.keys.forEach((key) => this.occur(key, this.stateOf(parents[i], key.text)));
+    }
   }
 
   /** `X`, `X = v`, `X = [v, w]`: the variable, then its values. */
@@ -276,6 +293,15 @@ class Builder {
         return;
       case 'learning_curve': this.global(q.classifier); return this.loose(q.options, scope);
       case 'accuracy': this.global(q.classifier); this.global(q.on); return;
+      case 'policy': this.global(q.network); return given(q.given, this.modelScope(q.network));
+      case 'eu': case 'voi': case 'effect': {
+        const s = q.in ? this.modelScope(q.in) : scope;
+        this.global(q.in);
+        const names =
+          q.form === 'eu' ? [q.decision] : q.form === 'voi' ? [q.variable, q.decision] : [q.cause, q.effect];
+        for (const n of names) this.occur(n, this.index.variable(s, n.text));
+        return given(q.given, s);
+      }
       case 'strength': this.global(q.model); this.global(q.from); return this.loose(q.options, q.model.text);
     }
   }

@@ -87,6 +87,18 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
       case 'hypotheses':
         declareHypotheses(table, s, scope, report);
         break;
+      case 'decision': {
+        // A decision is a variable of its scope (tables may condition on it) whose value is chosen.
+        const states = s.domain.type === 'real' ? undefined : s.domain.states.map((st) => st.text);
+        const info = { name: s.name.text, states, type: s.domain.type, declaration: s.name };
+        const declared = declareVariable(table, scope, info, report);
+        if (declared && scope.kind === 'default') declareGlobal(table, 'variable', s.name, s, report);
+        for (const duplicate of duplicateNames(s.domain.states)) {
+          report.error('duplicate-state', `state '${duplicate.text}' is listed twice`, duplicate.range);
+        }
+        break;
+      }
+
       case 'network': {
         const inner = newScope('network', s.name.text);
         table.scopes.set(s.name.text, inner);

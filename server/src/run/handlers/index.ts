@@ -27,6 +27,10 @@ import { posteriorHandler } from './posterior.js';
 import { probabilityHandler } from './probability.js';
 import { sensitivityHandler } from './sensitivity.js';
 import { sizeHandler } from './size.js';
+import { policyHandler } from './policy.js';
+import { euHandler } from './eu.js';
+import { voiHandler } from './voi.js';
+import { effectHandler } from './effect.js';
 import { strengthHandler } from './strength.js';
 
 export const HANDLERS: HandlerTable = {
@@ -54,5 +58,9 @@ export const HANDLERS: HandlerTable = {
   'query probability': probabilityHandler,
   'query sensitivity': sensitivityHandler,
   'query size': sizeHandler,
+  'query policy': policyHandler,
+  'query eu': euHandler,
+  'query voi': voiHandler,
+  'query effect': effectHandler,
   'query strength': strengthHandler,
 };

@@ -11,7 +11,8 @@ import { posteriorQuery } from '../../engine/inference/marginals.js';
 import { CompileError } from '../../model/compileError.js';
 import type { ProbabilityResult } from '../../protocol/runResult.js';
 import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
-import { networkScope, scopedEvidence, stateIndex, variableIndex } from '../networkScope.js';
+import { networkScope, scopedEvidence, stateIndex, variableIndex, type NetworkScope } from '../networkScope.js';
+import { intervened } from '../interventions.js';
 import { answerDiagnostics, inferenceInfo, inferenceOptions } from '../inferenceOptions.js';
 import { generatedHypothesisProbability, hypothesisLearningProbability } from '../learning/hypothesisProbability.js';
 
@@ -29,7 +30,9 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
     const message = 'P(h) given a data set, or over a generated hypothesis space, is not implemented yet: ask query posterior';
     return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }] };
   }
-  const scope = await networkScope(ctx, q.in);
+  const declared = await networkScope(ctx, q.in);
+  // do(X = x): the query runs in the network with X's incoming arcs cut (Pearl).
+  const { scope, interventions, named: intervention } = intervened(ctx, declared, [...q.prob.conditions, ...q.given]);
   if (q.prob.conditions.some((c) => !c.value && !c.finding)) return conditionalTable(ctx, q, scope);
   const { net, evidence, named, findings } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
   const targets = queryTargets(net, q.prob.targets);
@@ -48,6 +51,9 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
     ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named, table,
     ...(findings ? { findings } : {}),
     ...(value !== undefined ? { value } : {}),
+    ...(interventions.size
+      ? { interventions: intervention, ...observational(ctx, declared, q, targets.map((t) => t.v)) }
+      : {}),
   };
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
 }
@@ -159,6 +165,17 @@ function probText(p: A.ProbExpr): string {
   const one = (a: A.Assignment) => (a.finding ? `${a.variable.text} ~ …` : valueText(a.value) ?? a.variable.text);
   const part = (xs: A.Assignment[]) => xs.map(one).join(', ');
   return `P(${part(p.targets)}${p.conditions.length ? ` | ${part(p.conditions)}` : ''})`;
+}
+
+/** P(Y | X = x, e) beside P(Y | do(X = x), e): the set variables only observed (none when that is impossible). */
+function observational(
+  ctx: HandlerContext, scope: NetworkScope, q: A.ProbabilityQuery, vars: number[],
+): Pick<ProbabilityResult, 'observational'> {
+  const { net, evidence } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
+  const answer = posteriorQuery(net, vars, evidence, inferenceOptions(q.using, q.options, ctx.signal));
+  if (!answer.ok) return {};
+  const rows = rowsOf(vars.map((v) => net.variables[v]!.states), answer.factor.values);
+  return { observational: rows.map(({ states, p }) => ({ states, p })) };
 }
 
 function fixed(p: number): string {

@@ -1,0 +1,39 @@
+/**
+ * `noisy_or { Cause: p, …, leak: p }` and `noisy_max { Cause: { state: [ … ] }, leak: [ … ] }`:
+ * the names are the table's causes (or `leak`), the numbers probabilities. How the numbers fit
+ * together (a cause at least the leak, rows that sum to 1) is checked when the table is expanded.
+ */
+import type * as A from '../ast.js';
+import type { CheckContext } from './context.js';
+import { checkProbability } from './resolve.js';
+
+export function checkCanonical(ctx: CheckContext, table: A.TableDecl, model: A.CanonicalModel): void {
+  const causes = table.head.conditions.map((c) => c.variable.text);
+  const seen = new Set<string>();
+  for (const e of model.entries) {
+    if (e.cause.text !== 'leak' && !causes.includes(e.cause.text)) {
+      ctx.report.error(
+        'undefined-name',
+        `'${e.cause.text}' is not a cause of this table (${causes.join(', ') || 'none'}) nor 'leak'`,
+        e.cause.range,
+      );
+    }
+    if (seen.has(e.cause.text)) ctx.report.error('duplicate-row', `'${e.cause.text}' is given twice`, e.cause.range);
+    seen.add(e.cause.text);
+    if (e.value) checkProbability(ctx, e.value);
+    for (const n of e.list ?? []) checkProbability(ctx, n);
+    for (const row of e.rows) for (const entry of row.entries) checkProbability(ctx, entry.value);
+    if (model.model === 'noisy_or' && !e.value) {
+      ctx.report.error('row-width', `noisy_or takes one probability per cause: '${e.cause.text}: 0.8'`, e.range);
+    }
+  }
+  const missing = causes.filter((c) => !seen.has(c));
+  if (missing.length > 0 && !table.recovered) {
+    ctx.report.error(
+      'missing-row',
+      `no entry for the cause${missing.length === 1 ? '' : 's'} ${missing.map((m) => `'${m}'`).join(', ')}`,
+      model.range,
+      { missing },
+    );
+  }
+}
