@@ -11,7 +11,10 @@ import { queryOf, seedOption } from '../learning/queryParts.js';
 
 export const evaluateHandler: Handler = async (ctx) => {
   const query = queryOf<A.EvaluateQuery>(ctx);
-  if (query.on) return evaluationAnswer(ctx, query.classifier, await evaluateOn(ctx, query.classifier, query.on), `on ${query.on.text}`);
+  if (query.on) {
+    const { evaluation, diagnostics } = await evaluateOn(ctx, query.classifier, query.on);
+    return evaluationAnswer(ctx, query.classifier, evaluation, `on ${query.on.text}`, diagnostics);
+  }
   const seed = seedOption(query.options);
   const plan: EvaluationPlan = query.folds
     ? { kind: 'folds', k: query.folds.value, seed }
