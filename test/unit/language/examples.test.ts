@@ -45,8 +45,8 @@ const files = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort();
 test('there is an example per acceptance case of LANGUAGE.md', () => {
   assert.deepEqual(files, [
     'alarm.bayes', 'bayes_optimal.bayes', 'cancer.bayes', 'decision_trees.bayes', 'enjoysport.bayes', 'faithful.bayes', 'forest.bayes',
-    'forest_learning.bayes', 'newsgroups.bayes', 'playtennis.bayes', 'soft_evidence.bayes', 'thumbtack.bayes', 'two_gaussians.bayes',
-    'two_tests.bayes',
+    'forest_learning.bayes', 'newsgroups.bayes', 'playtennis.bayes', 'soft_evidence.bayes', 'thumbtack.bayes', 'train_test_files.bayes',
+    'two_gaussians.bayes', 'two_tests.bayes',
   ]);
 });
 
