@@ -35,7 +35,9 @@ export const UNSEEN = 'never_seen';
  * test file whatever the split (e.g. a class the training rows must not show); `unseen` test rows
  * get UNSEEN in one attribute each (cycling through the attributes).
  */
-export function writeTrainTest(table: UciTable, seed: number, options: { toTest?: (row: Record<string, string>) => boolean; unseen?: number } = {}): TrainTestFiles | undefined {
+export interface SplitOptions { toTest?: (row: Record<string, string>) => boolean; unseen?: number }
+
+export function writeTrainTest(table: UciTable, seed: number, options: SplitOptions = {}): TrainTestFiles | undefined {
   const file = sharedFile('tables/uci', table.file);
   if (!file) return undefined;
   const rows = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => {

@@ -61,7 +61,9 @@ function compare(files: TrainTestFiles, result: RunResult, peer: PeerAnswer[]): 
   const evaluation = result.results.find((r): r is EvaluationResult => r.kind === 'evaluation')!;
   const names = evaluation.classes.map((c) => c.value);
   const confusion = names.map(() => names.map(() => 0));
-  files.test.forEach((row, i) => { confusion[names.indexOf(row[files.target]!)]![names.indexOf(classified[i]!.predicted!)]!++; });
+  files.test.forEach((row, i) => {
+    confusion[names.indexOf(row[files.target]!)]![names.indexOf(classified[i]!.predicted!)]!++;
+  });
   assert.deepEqual(evaluation.confusion, confusion);
   const peerCorrect = files.test.filter((row, i) => peer[i]!.predicted === row[files.target]).length;
   assert.equal(evaluation.correct, peerCorrect);

@@ -119,8 +119,10 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       for (const entry of q.instance.entries) {
         const v = scope && lookupVariable(ctx, scope, entry.name!);
         // A column's states are the values its training data shows: another value is no error but
-        // unseen in training, left out of the product (the run says so).
-        if (v && v.type !== 'column') checkState(ctx, v, entry.value);
+        // unseen in training, left out of the product (the run says so). A declared variable's
+        // domain still holds.
+        const declared = v?.type === 'column' ? ctx.symbols.defaultScope.variables.get(v.name) : v;
+        if (declared && declared.type !== 'column') checkState(ctx, declared, entry.value);
       }
       break;
     }
