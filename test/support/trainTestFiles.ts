@@ -65,9 +65,11 @@ export function writeTrainTest(table: UciTable, seed: number, options: SplitOpti
   while (testHeader.join() === trainHeader.join()) testHeader = rng.shuffle(testHeader);
   // The order values first appear in differs between the files (else the test would prove little).
   const firstSeen = (data: Record<string, string>[], c: string) => [...new Set(data.map((r) => r[c]!))].join();
-  assert.ok(table.header.some((c) => firstSeen(train, c) !== firstSeen(test, c)), 'the split kept every order of first appearance');
+  const reordered = table.header.some((c) => firstSeen(train, c) !== firstSeen(test, c));
+  assert.ok(reordered, 'the split kept every order of first appearance');
   const dir = mkdtempSync(join(tmpdir(), `bayes-${table.name}-`));
-  const csv = (header: string[], data: Record<string, string>[]) => [header, ...data.map((r) => header.map((h) => r[h]!))].map((l) => l.join(',')).join('\n') + '\n';
+  const csv = (header: string[], data: Record<string, string>[]) =>
+    [header, ...data.map((r) => header.map((h) => r[h]!))].map((l) => l.join(',')).join('\n') + '\n';
   writeFileSync(join(dir, 'train.csv'), csv(trainHeader, train));
   writeFileSync(join(dir, 'test.csv'), csv(testHeader, test));
   return { dir, trainHeader, testHeader, train, test, unseenAt, target: table.target, attributes };
@@ -105,7 +107,11 @@ for row in d['test']:
     drop = next((j for j, x in enumerate(row) if x < 0), -1)
     keep, nb = fit(drop)
     p = nb.predict_proba(np.array([[row[j] for j in keep]]))[0]
-    out.append({'posterior': {str(c): float(q) for c, q in zip(nb.classes_, p)}, 'predicted': str(nb.classes_[int(np.argmax(p))])})
+    out.append({'posterior': {str(c): float(q) for c, q in zip(nb.classes_, p)},
+                'predicted': str(nb.classes_[int(np.argmax(p))])})
 print(json.dumps(out))
-`, { X: files.train.map(encode), y: files.train.map((r) => r[target]!), k: codes.map((m) => m.size), test: files.test.map(encode) });
+`, {
+    X: files.train.map(encode), y: files.train.map((r) => r[target]!), k: codes.map((m) => m.size),
+    test: files.test.map(encode),
+  });
 }

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { NO_SHARED, repoRoot } from '../../support/shared.js';
 import { pythonMissing } from '../../support/python.js';
 import { UCI_CATEGORICAL } from '../../support/uciTables.js';
-import { UNSEEN, peerAnswers, writeTrainTest, type PeerAnswer, type TrainTestFiles } from '../../support/trainTestFiles.js';
+import { UNSEEN, peerAnswers, writeTrainTest } from '../../support/trainTestFiles.js';
+import type { PeerAnswer, TrainTestFiles } from '../../support/trainTestFiles.js';
 import type { ClassifyResult, EvaluationResult, RunResult } from '../../../server/src/protocol/runResult.js';
 
 const bin = join(repoRoot, 'bin', 'bayes.cjs');
@@ -26,11 +27,15 @@ function runModel(files: TrainTestFiles): RunResult {
     'data Test from "test.csv"',
     `classifier NB = naive_bayes(Train, target: ${files.target}, smoothing: laplace)`,
     'query evaluate NB on Test',
-    ...files.test.map((row) => `query classify NB { ${files.testHeader.filter((c) => c !== files.target).map((c) => `${c}: ${quote(row[c]!)}`).join(', ')} }`),
+    ...files.test.map((row) => {
+      const instance = files.testHeader.filter((c) => c !== files.target).map((c) => `${c}: ${quote(row[c]!)}`);
+      return `query classify NB { ${instance.join(', ')} }`;
+    }),
   ];
   const model = join(files.dir, 'model.bayes');
   writeFileSync(model, lines.join('\n') + '\n');
-  const r = spawnSync(process.execPath, [bin, 'run', '--json', model], { encoding: 'utf8', maxBuffer: 1 << 30, cwd: files.dir });
+  const options = { encoding: 'utf8', maxBuffer: 1 << 30, cwd: files.dir } as const;
+  const r = spawnSync(process.execPath, [bin, 'run', '--json', model], options);
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as RunResult;
 }
@@ -50,7 +55,8 @@ function compare(files: TrainTestFiles, result: RunResult, peer: PeerAnswer[]): 
     if (ours.predicted !== theirs.predicted) {
       // Only a tie to rounding may pick another class.
       const best = Math.max(...Object.values(theirs.posterior));
-      assert.ok(Math.abs(theirs.posterior[ours.predicted!]! - best) < 1e-12, `row ${i}: ${ours.predicted} vs ${theirs.predicted}`);
+      const why = `row ${i}: ${ours.predicted} vs ${theirs.predicted}`;
+      assert.ok(Math.abs(theirs.posterior[ours.predicted!]! - best) < 1e-12, why);
     }
     const column = files.unseenAt.get(i);
     assert.deepEqual(ours.ignored, column ? [{ attribute: column, value: UNSEEN, reason: 'unseen' }] : []);
@@ -83,7 +89,8 @@ for (const [name, seed] of [['car', 3], ['nursery', 5], ['house-votes-84', 7]] a
     if (!files) return t.skip(NO_SHARED);
     const result = runModel(files);
     const maxDiff = compare(files, result, peerAnswers(files));
-    t.diagnostic(`${files.train.length} training rows, ${files.test.length} test rows, max |Δp| = ${maxDiff.toExponential(2)}`);
+    const sizes = `${files.train.length} training rows, ${files.test.length} test rows`;
+    t.diagnostic(`${sizes}, max |Δp| = ${maxDiff.toExponential(2)}`);
 
     // One information on `Test` counts the rows with unseen values and lists them.
     const notes = result.diagnostics.filter((d) => d.code === 'unseen-value' && d.range.start.line === 3);
@@ -99,7 +106,8 @@ for (const [name, seed] of [['car', 3], ['nursery', 5], ['house-votes-84', 7]] a
       // The 2 rows of the table, and the copies of them given an unseen value.
       const n = files.test.filter((r) => r['class'] === 'recommend').length;
       assert.ok(n >= 2 && files.train.every((r) => r['class'] !== 'recommend'));
-      assert.deepEqual(classes.map((d) => d.message), [`class recommend (${n} rows of 'Test') never occurs in NB's training data: it cannot be predicted, so those rows count as errors`]);
+      assert.deepEqual(classes.map((d) => d.message), [`class recommend (${n} rows of 'Test') never occurs in NB's `
+        + 'training data: it cannot be predicted, so those rows count as errors']);
       const evaluation = result.results.find((r): r is EvaluationResult => r.kind === 'evaluation')!;
       assert.equal(evaluation.classes.at(-1)!.value, 'recommend');
       assert.equal(evaluation.classes.at(-1)!.support, n);

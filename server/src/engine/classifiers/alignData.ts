@@ -30,7 +30,7 @@ export interface AlignedPredictions {
   posteriors: Float64Array;
   /** The model's classes, then the data's classes outside them (in order of first appearance). */
   classNames: string[];
-  /** Class values the model does not know, with their rows. */
+  /** Class values no training row has (outside the model's classes or declared only), with their rows. */
   newClasses: { value: string; rows: number }[];
   unseen: UnseenValues[];
   /** How many rows have at least one value never seen in training. */
@@ -59,7 +59,10 @@ export function predictAligned(model: NaiveBayesModel, data: CategoricalDataset)
   const labels = Int32Array.from(rows, (r) => classCode[column[r]!]!);
   const newRows = new Map<string, number>();
   for (const v of labels) {
-    if (v >= model.target.values.length) newRows.set(classNames[v]!, (newRows.get(classNames[v]!) ?? 0) + 1);
+    // Outside the model's classes, or a declared class no training row has.
+    if (v >= model.target.values.length || model.classCounts[v] === 0) {
+      newRows.set(classNames[v]!, (newRows.get(classNames[v]!) ?? 0) + 1);
+    }
   }
 
   const missingColumns: string[] = [];

@@ -35,7 +35,9 @@ test('columns and values match by name, whatever their order; unseen values, cla
   assert.deepEqual([...a.rows], [0, 1, 2, 3]);
   assert.deepEqual(a.classNames, ['cherry', 'apple', 'grape', 'plum']);
   assert.deepEqual([...a.labels], [2, 1, 3, 0]);
-  const expected = [byHand('green', 'small'), byHand(undefined, 'big'), byHand('red', 'small'), byHand(undefined, 'small')];
+  const expected = [
+    byHand('green', 'small'), byHand(undefined, 'big'), byHand('red', 'small'), byHand(undefined, 'small'),
+  ];
   expected.forEach((p, r) => {
     ['cherry', 'apple', 'grape'].forEach((v, c) => assert.ok(Math.abs(a.posteriors[r * 3 + c]! - p[v]!) < 1e-15));
     const best = Object.entries(p).sort((x, y) => y[1] - x[1])[0]![0];
@@ -54,13 +56,27 @@ test('a column the data lacks is left out of every row; the class column is requ
   assert.deepEqual(a.missingColumns, ['Color']);
   const p = byHand(undefined, 'small');
   assert.ok(Math.abs(a.posteriors[3 + 2]! - p['grape']!) < 1e-15);
-  assert.throws(() => predictAligned(model, encodeCategorical(['Size', 'Color'], [['big', 'red']])), /no column 'Fruit'/);
+  const classless = encodeCategorical(['Size', 'Color'], [['big', 'red']]);
+  assert.throws(() => predictAligned(model, classless), /no column 'Fruit'/);
 });
 
 test('a declared value with no training row is unseen too', () => {
-  const declared = encodeCategorical(['Color', 'Fruit'], [['red', 'a'], ['green', 'b']], { Color: ['red', 'green', 'blue'] });
+  const colors = { Color: ['red', 'green', 'blue'] };
+  const declared = encodeCategorical(['Color', 'Fruit'], [['red', 'a'], ['green', 'b']], colors);
   const m = trainNaiveBayes(declared, 'Fruit', { kind: 'laplace' });
-  const a = predictAligned(m, encodeCategorical(['Fruit', 'Color'], [['a', 'blue']], { Color: ['blue', 'green', 'red'] }));
+  const tested = encodeCategorical(['Fruit', 'Color'], [['a', 'blue']], { Color: ['blue', 'green', 'red'] });
+  const a = predictAligned(m, tested);
   assert.deepEqual(a.unseen, [{ attribute: 'Color', values: [{ value: 'blue', rows: 1 }] }]);
   assert.deepEqual([...a.posteriors], [0.5, 0.5]);
+});
+
+test('a declared class with no training row cannot be predicted and is reported like a new one', () => {
+  const declared = { Fruit: ['apple', 'plum', 'grape'] };
+  const training = encodeCategorical(['Size', 'Fruit'], [['big', 'apple'], ['small', 'grape']], declared);
+  const m = trainNaiveBayes(training, 'Fruit', { kind: 'laplace' });
+  const a = predictAligned(m, encodeCategorical(['Fruit', 'Size'], [['plum', 'small'], ['apple', 'big']], declared));
+  assert.deepEqual(a.classNames, ['apple', 'plum', 'grape']);
+  assert.deepEqual(a.newClasses, [{ value: 'plum', rows: 1 }]);
+  assert.deepEqual([...a.predicted], [2, 0]);
+  assert.equal(a.posteriors[1], 0);
 });
