@@ -18,7 +18,8 @@ type Method = ParameterMethod;
 
 const USAGE = `bayes learn NET.bif|MODEL.bayes --data FILE [options]
 
-Learns the CPTs of NET's structure from a data table: a CSV whose header names the variables,
+Learns the CPTs of NET's structure from a data table: a CSV whose header names the variables
+(in any order; cells are matched to NET's states by name, and a cell outside them is an error),
 or a headerless table with one column per variable in NET's order (space-separated, quoted, as
 alarm-em's records.dat). '?' or an empty cell is missing; a variable with no column is hidden.
 A .bayes model gives the structure by its tables (numbers, or a prior only: P(X | U) ~ Dirichlet(1))

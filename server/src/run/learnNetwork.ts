@@ -16,7 +16,7 @@ import { dataLogLikelihood } from '../engine/estimators/expectedCounts.js';
 import { compileNetwork } from '../model/compileNetwork.js';
 import { CompileError } from '../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from './handlerContext.js';
-import { modelData, setLearnedNetwork } from './modelInputs.js';
+import { modelData, networkKey, setLearnedNetwork } from './modelInputs.js';
 import { learnedNetworkData } from './learningResults.js';
 import { declaredPrior } from './tablePriors.js';
 import { LearnOptions } from './learnOptions.js';
@@ -40,7 +40,7 @@ export function hasMissing(data: CategoricalDataset): boolean {
 export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise<HandlerOutput> {
   if (!s.from) throw new CompileError(`say which data: learn ${s.model.text} from DATA`, s.model.range);
   const name = s.model.text;
-  const net = compileNetwork(ctx.ast, ctx.symbols, ctx.env, name, { unknownTables: true });
+  const net = learntStructure(ctx, s) ?? compileNetwork(ctx.ast, ctx.symbols, ctx.env, name, { unknownTables: true });
   const data = await networkData(ctx, s.from, net);
   const method = parameterMethod(s, data.data, data.hidden);
   const options = new LearnOptions(s.options);
@@ -93,6 +93,18 @@ function parameterMethod(s: A.LearnStmt, data: CategoricalDataset, hidden: strin
     throw new CompileError(`${hidden.join(', ')} never observed in '${s.from!.text}': counting cannot learn ${hidden.length === 1 ? 'its table' : 'their tables'}; learn … by em`, s.method!.range);
   }
   return (method as ParameterMethod | undefined) ?? (hidden.length > 0 || hasMissing(data) ? 'em' : 'counting');
+}
+
+/**
+ * A network declared by `learn structure N from D` has no statements to compile: its tables are
+ * learnt again from the network the structure search found earlier in the run.
+ */
+function learntStructure(ctx: HandlerContext, s: A.LearnStmt): BayesianNetwork | undefined {
+  const global = ctx.symbols.globals.get(s.model.text);
+  if (global?.node.kind !== 'learn') return undefined;
+  const found = ctx.shared.get(networkKey(s.model.text)) as BayesianNetwork | undefined;
+  if (!found) throw new CompileError(`the structure of '${s.model.text}' is learnt later in the file: learn it first`, s.model.range);
+  return found;
 }
 
 /** The data set's columns that are variables of the network, in network order; the rest are left out. */

@@ -41,3 +41,27 @@ test('an attribute the classifier does not have is an error, not a guess', async
   assert.equal(bad.length, 1);
   assert.match(bad[0]!.message, /Colour/);
 });
+
+test('a value its column never shows in training is left out (information), unless a declared domain excludes it', async () => {
+  const model = (declared: string) => `${declared}
+data Train {
+  Color, Size,  Fruit
+  red,   small, cherry
+  brown, big,   apple
+  red,   big,   apple
+}
+classifier NB = naive_bayes(Train, target: Fruit, smoothing: laplace)
+query classify NB { Color: white, Size: big }
+`;
+  const open = await run(model(''));
+  assert.deepEqual(errors(open), []);
+  const last = resultAt(open, 8, 'classify');
+  assert.deepEqual(last.ignored, [{ attribute: 'Color', value: 'white', reason: 'unseen' }]);
+  // P(v) P(big | v), Laplace over k = 2 sizes: cherry 1/3 · 1/3, apple 2/3 · 3/4.
+  close(last.classes[1]!.posterior!, (2 / 3 * 3 / 4) / (1 / 3 * 1 / 3 + 2 / 3 * 3 / 4));
+  const info = open.diagnostics.find((d) => d.code === 'unseen-value')!;
+  assert.equal(info.severity, 'information');
+  assert.equal(info.range.start.line, 8);
+  const declared = await run(model('variable Color { red, brown }'));
+  assert.deepEqual(errors(declared).map((e) => [e.line, e.code]), [[8, 'unknown-state']]);
+});

@@ -55,7 +55,14 @@ query evaluate PlayNB on Other
   assert.deepEqual(verdicts(result).at(-1), [line + 6, true, 0.5]);
   const evaluation = resultAt(result, line + 5, 'evaluation');
   assert.deepEqual(evaluation.confusion, [[0, 0], [1, 1]]);
-  assert.deepEqual(errors(result).filter((e) => e.line === line + 10).map((e) => e.code), ['compile-error']);
+  // Other lacks Temperature, Humidity and Wind: they are left out of the product, so
+  // P(Yes) P(Sunny|Yes) = 9/14 · 2/9 against P(No) P(Sunny|No) = 5/14 · 3/5: No, right.
+  assert.deepEqual(errors(result).filter((e) => e.line === line + 10), []);
+  const other = resultAt(result, line + 10, 'evaluation');
+  assert.deepEqual(other.confusion, [[0, 0], [0, 1]]);
+  const missing = result.diagnostics.find((d) => d.code === 'missing-column' && d.range.start.line === line + 10)!;
+  assert.equal(missing.severity, 'information');
+  assert.match(missing.message, /no column Temperature, Humidity, Wind/);
 });
 
 test('learning_curve: nested seeded training sets, sizes checked against the examples left for training', async () => {

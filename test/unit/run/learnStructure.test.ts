@@ -107,3 +107,25 @@ learn structure S6 from D by tabu { tabu: 0 }
   assert.match(warnings[1]![2]!, /'tabu' does not apply to structure learning by hillclimb/);
   assert.equal(entries(result, 'structure').length, 2);
 });
+
+test('a learnt structure learns its tables again from another data set, columns and states matched by name', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bayes-relearn-'));
+  writeFileSync(join(dir, 'train.csv'), 'A,B\nx,u\nx,u\ny,v\ny,u\n');
+  // Columns in the other order, values first appearing in another order; then a value A never had.
+  writeFileSync(join(dir, 'test.csv'), 'B,A\nv,y\nu,x\nv,x\nv,y\nv,y\n');
+  writeFileSync(join(dir, 'bad.csv'), 'B,A\nv,z\n');
+  const result = await run(`data Train from "train.csv"
+data Test from "test.csv"
+data Bad from "bad.csv"
+learn structure S from Train by k2 { order: [A, B] }
+learn S from Test
+query P(A = y) in S
+learn S from Bad
+`, { dir });
+  const learnt = entries(result, 'learnedNetwork').at(-1)!;
+  assert.equal(learnt.records, 5);
+  // P(A = y) counted from Test by name: 3 of 5.
+  assert.equal(entries(result, 'probability').at(-1)!.value, 3 / 5);
+  assert.deepEqual(problems(result).map(([code, line]) => [code, line]), [['compile-error', 7]]);
+  assert.match(problems(result)[0]![2], /'Bad': column A has values that are not its states \(x, y\): z/);
+});

@@ -176,7 +176,11 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       const scope = ctx.symbols.scopes.get(q.classifier.text);
       for (const entry of q.instance.entries) {
         const v = scope && lookupVariable(ctx, scope, entry.name!);
-        if (v) checkState(ctx, v, entry.value);
+        // A column's states are the values its training data shows: another value is no error but
+        // unseen in training, left out of the product (the run says so). A declared variable's
+        // domain still holds.
+        const declared = v?.type === 'column' ? ctx.symbols.defaultScope.variables.get(v.name) : v;
+        if (declared && declared.type !== 'column') checkState(ctx, declared, entry.value);
       }
       break;
     }

@@ -62,7 +62,10 @@ export function modelScope(ctx: ResolveContext, name: A.Name | undefined): Scope
  */
 export function lookupVariable(ctx: ResolveContext, scope: Scope, name: A.Name): VariableInfo | undefined {
   const found = findVariable(ctx, scope, name.text);
-  if (found?.declaration) ctx.symbols.references.set(name, found.declaration);
+  // A column holding a declared variable (a CSV header has no name node): the variable's declaration.
+  const declared = found?.type === 'column' ? ctx.symbols.defaultScope.variables.get(name.text) : undefined;
+  const declaration = declared && declared.type !== 'column' ? declared.declaration : found?.declaration;
+  if (declaration) ctx.symbols.references.set(name, declaration);
   if (found || scope.open || (scope.kind === 'default' && anyOpenScope(ctx))) return found;
   // Declared by a statement that did not parse: its syntax error already says what is wrong.
   if (ctx.symbols.globals.get(name.text)?.kind === 'unknown') return undefined;

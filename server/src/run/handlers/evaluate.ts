@@ -13,7 +13,10 @@ import { crossValidateNetwork } from './evaluateNetwork.js';
 export const evaluateHandler: Handler = async (ctx) => {
   const query = queryOf<A.EvaluateQuery>(ctx);
   if (query.on && query.folds) return crossValidateNetwork(ctx, query);
-  if (query.on) return evaluationAnswer(ctx, query.classifier, await evaluateOn(ctx, query.classifier, query.on), `on ${query.on.text}`);
+  if (query.on) {
+    const { evaluation, diagnostics } = await evaluateOn(ctx, query.classifier, query.on);
+    return evaluationAnswer(ctx, query.classifier, evaluation, `on ${query.on.text}`, diagnostics);
+  }
   const seed = seedOption(query.options);
   const plan: EvaluationPlan = query.folds
     ? { kind: 'folds', k: query.folds.value, seed }

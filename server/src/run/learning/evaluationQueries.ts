@@ -3,6 +3,7 @@ import type * as A from '../../language/ast.js';
 import { evaluate, type Evaluation, type EvaluationPlan } from '../../engine/classifiers/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
+import type { Diagnostic } from '../../language/diagnostics.js';
 import type { EvaluationResult } from '../../protocol/runResult.js';
 import { learnerOf, predictionsOn } from './learners.js';
 import { fmt } from './queryParts.js';
@@ -28,18 +29,21 @@ export async function evaluateOnTraining(ctx: HandlerContext, classifier: A.Name
 }
 
 /** Trained on all its data, tested on another data set. */
-export async function evaluateOn(ctx: HandlerContext, classifier: A.Name, on: A.Name): Promise<Evaluation> {
-  const { labels, predicted, classNames, trained } = await predictionsOn(ctx, classifier, on);
+export async function evaluateOn(ctx: HandlerContext, classifier: A.Name, on: A.Name)
+  : Promise<{ evaluation: Evaluation; diagnostics: Diagnostic[] }> {
+  const { labels, predicted, classNames, trained, diagnostics } = await predictionsOn(ctx, classifier, on);
   if (labels.length === 0) throw new CompileError(`'${on.text}' has no example with a known class`, on.range);
   const all = Int32Array.from(labels.keys());
   const evaluation = evaluate(labels, classNames, () => predicted, { kind: 'holdout', train: new Int32Array(0), test: all });
-  return { ...evaluation, trained };
+  return { evaluation: { ...evaluation, trained }, diagnostics };
 }
 
-export function evaluationAnswer(ctx: HandlerContext, classifier: A.Name, evaluation: Evaluation, method: string): HandlerOutput {
+export function evaluationAnswer(
+  ctx: HandlerContext, classifier: A.Name, evaluation: Evaluation, method: string, diagnostics: Diagnostic[] = [],
+): HandlerOutput {
   const result: EvaluationResult = {
     kind: 'evaluation', range: ctx.statement.range, source: ctx.source, classifier: classifier.text, method, ...evaluation,
     headline: `accuracy ${fmt(evaluation.accuracy)} (${evaluation.correct}/${evaluation.tested}, ${method})`,
   };
-  return { results: [result], diagnostics: [], value: evaluation.accuracy };
+  return { results: [result], diagnostics, value: evaluation.accuracy };
 }

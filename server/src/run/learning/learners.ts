@@ -6,6 +6,8 @@
 import type * as A from '../../language/ast.js';
 import { MISSING, type CategoricalDataset } from '../../engine/categoricalData.js';
 import { naiveBayesPosteriors, trainNaiveBayes } from '../../engine/classifiers/naiveBayes.js';
+import { predictAligned, type AlignedPredictions } from '../../engine/classifiers/alignData.js';
+import type { Diagnostic } from '../../language/diagnostics.js';
 import type { FitPredict } from '../../engine/classifiers/evaluation.js';
 import { CompileError } from '../../model/compileError.js';
 import { EngineError } from '../../engine/engineError.js';
@@ -57,28 +59,57 @@ function categoricalLearner(data: CategoricalDataset, target: string, smoothing:
 }
 
 /**
- * The classifier trained on all its data, applied to another data set of the same columns
- * (`evaluate C on TestDays`, `accuracy C on TestDays`): the test set's labels and predictions.
+ * The classifier trained on all its data, applied to another data set (`evaluate C on TestDays`,
+ * `accuracy C on TestDays`): the test set's labels and predictions. Columns and values match the
+ * training data's by name (see engine/classifiers/alignData.ts); what does not match is said in
+ * information diagnostics on the data set's name.
  */
-export async function predictionsOn(ctx: HandlerContext, name: A.Name, on: A.Name): Promise<{ labels: Int32Array; predicted: Int32Array; classNames: readonly string[]; trained: number }> {
+export async function predictionsOn(ctx: HandlerContext, name: A.Name, on: A.Name): Promise<{
+  labels: Int32Array; predicted: Int32Array; classNames: readonly string[]; trained: number; diagnostics: Diagnostic[];
+}> {
   if (classifierDecl(ctx, name).definition.callee.text === 'text_naive_bayes') {
     throw new CompileError('a text classifier is evaluated on its own corpus: use split or folds', on.range);
   }
   const model = await naiveBayesClassifier(ctx, name);
-  const train = await trainingData(ctx, classifierDecl(ctx, name).definition);
   const test = await modelData(ctx, on);
-  const same = test.attributes.length === train.attributes.length && train.attributes.every((a, c) => sameAttribute(test, c, a));
-  if (!same) {
-    throw new CompileError(`'${on.text}' must have the columns of the classifier's training data in the same order, with the same values (declare the variables to fix their values)`, on.range);
+  let aligned: AlignedPredictions;
+  try {
+    aligned = predictAligned(model, test);
+  } catch (e) {
+    if (e instanceof EngineError) throw new CompileError(`'${on.text}': ${e.message}`, on.range);
+    throw e;
   }
-  const t = test.attributes.findIndex((a) => a.name === model.target.name);
-  const rows = Int32Array.from(Array.from(test.columns[t]!.keys()).filter((r) => test.columns[t]![r] !== MISSING));
-  const predicted = naiveBayesPosteriors(model, test, rows).predicted;
   const trained = model.classCounts.reduce((s, n) => s + n, 0);
-  return { labels: Int32Array.from(rows, (r) => test.columns[t]![r]!), predicted, classNames: model.target.values, trained };
+  const { labels, predicted, classNames } = aligned;
+  return { labels, predicted, classNames, trained, diagnostics: alignmentNotes(aligned, name.text, on) };
 }
 
-function sameAttribute(data: CategoricalDataset, column: number, attribute: { name: string; values: readonly string[] }): boolean {
-  const a = data.attributes[column];
-  return a !== undefined && a.name === attribute.name && a.values.length === attribute.values.length && a.values.every((v, i) => v === attribute.values[i]);
+/** What did not match between the training data and the data set `on`, as information diagnostics. */
+function alignmentNotes(a: AlignedPredictions, classifier: string, on: A.Name): Diagnostic[] {
+  const notes: Diagnostic[] = [];
+  const note = (code: string, message: string) => {
+    notes.push({ severity: 'information', code, message, range: on.range });
+  };
+  const rows = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
+  if (a.unseen.length > 0) {
+    const values = a.unseen.flatMap((u) => u.values.map((v) => `${u.attribute} = ${v.value} (${rows(v.rows)})`));
+    const shown = values.length > 8 ? [...values.slice(0, 8), `${values.length - 8} more`] : values;
+    const have = a.unseenRows === 1 ? 'has' : 'have';
+    note('unseen-value', `${rows(a.unseenRows)} of '${on.text}' ${have} values never seen `
+      + `in ${classifier}'s training data; they are left out of the product: ${shown.join(', ')}`);
+  }
+  for (const c of a.newClasses) {
+    note('unseen-value', `class ${c.value} (${rows(c.rows)} of '${on.text}') never `
+      + `occurs in ${classifier}'s training data: it cannot be predicted, so those rows count as errors`);
+  }
+  if (a.missingColumns.length > 0) {
+    note('missing-column', `'${on.text}' has no column ${a.missingColumns.join(', ')}: `
+      + `${a.missingColumns.length === 1 ? 'it is' : 'they are'} left out of every row's product`);
+  }
+  if (a.unusedColumns.length > 0) {
+    const one = a.unusedColumns.length === 1;
+    note('unused-column', `column${one ? '' : 's'} ${a.unusedColumns.join(', ')} of '${on.text}' `
+      + `${one ? 'is no attribute' : 'are no attributes'} of ${classifier}: ignored`);
+  }
+  return notes;
 }
