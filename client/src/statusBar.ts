@@ -1,4 +1,5 @@
-/** The status bar item: the last run of the active model (running / n results / failures / time); click shows results. */
+/** The status bar item: the last run of the active model (running / n results / failures / time); click shows
+ * results. */
 import { StatusBarAlignment, window, type Disposable, type StatusBarItem } from 'vscode';
 import type { RunStateMessage } from '../../server/src/protocol/messages.js';
 
@@ -23,9 +24,15 @@ export class RunStatus implements Disposable {
     if (!s) return void this.item.hide();
     const time = s.elapsedMs !== undefined ? ` · ${s.elapsedMs.toFixed(0)} ms` : '';
     switch (s.state) {
-      case 'running': this.item.text = '$(sync~spin) Bayes: running'; break;
-      case 'cancelled': this.item.text = '$(circle-slash) Bayes: cancelled'; break;
-      case 'failed': this.item.text = '$(error) Bayes: run failed'; break;
+      case 'running':
+        this.item.text = '$(sync~spin) Bayes: running';
+        break;
+      case 'cancelled':
+        this.item.text = '$(circle-slash) Bayes: cancelled';
+        break;
+      case 'failed':
+        this.item.text = '$(error) Bayes: run failed';
+        break;
       case 'done':
         this.item.text = s.failures
           ? `$(error) Bayes: ${s.queries} results · ${s.failures} failures${time}`

@@ -1,4 +1,5 @@
-/** Where a variable's `P(…)` table starts in a model's text: the fallback when a result carries no declaration range. */
+/** Where a variable's `P(…)` table starts in a model's text: the fallback when a result carries no declaration range.
+ * */
 export function tableOffset(text: string, variable: string): { start: number; end: number } | undefined {
   const name = variable.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // `P(Var)` or `P(Var | …)` declaring a table: not in a comment, a query or an expect line.

@@ -16,7 +16,10 @@ import { valueText } from './ast.js';
 import type { Range } from './diagnostics.js';
 
 /** Kind codes in a store. */
-export const NUMBER = 0, STRING = 1, MISSING = 2, REF = 3;
+export const NUMBER = 0,
+  STRING = 1,
+  MISSING = 2,
+  REF = 3;
 const KINDS = ['number', 'string', 'missing', 'ref'] as const;
 
 /**
@@ -42,7 +45,8 @@ export class CellStore {
     this.texts = new Int32Array(capacity);
   }
 
-  /** Appends a cell of kind code `kind` at characters `start` to `end` of its line, whose text is `source.slice(from, to)`. */
+  /** Appends a cell of kind code `kind` at characters `start` to `end` of its line, whose text is `source.slice(from,
+   * to)`. */
   push(kind: number, start: number, end: number, source: string, from: number, to: number): void {
     if (this.length === this.kinds.length) this.grow();
     const i = this.length++;
@@ -115,7 +119,10 @@ export class ScannedRow implements A.DataRow {
     this.#store = store;
     this.#first = first;
     this.#count = count;
-    this.range = { start: { line, character: store.starts[first] }, end: { line, character: store.ends[first + count - 1] } };
+    this.range = {
+      start: { line, character: store.starts[first] },
+      end: { line, character: store.ends[first + count - 1] },
+    };
   }
 
   get cells(): A.Expr[] {
@@ -126,7 +133,8 @@ export class ScannedRow implements A.DataRow {
     return this.#count;
   }
 
-  /** The store and the row's first cell in it, for loops over many cells (semantic tokens); getters, so walks over a node's keys skip them. */
+  /** The store and the row's first cell in it, for loops over many cells (semantic tokens); getters, so walks over a
+   * node's keys skip them. */
   get store(): CellStore {
     return this.#store;
   }
@@ -167,13 +175,20 @@ export class ScannedRow implements A.DataRow {
   node(i: number): A.Expr {
     const k = this.#first + i;
     const { line } = this.range.start;
-    const range: Range = { start: { line, character: this.#store.starts[k] }, end: { line, character: this.#store.ends[k] } };
+    const range: Range = {
+      start: { line, character: this.#store.starts[k] },
+      end: { line, character: this.#store.ends[k] },
+    };
     const text = this.textAt(i);
     switch (this.kindAt(i)) {
-      case NUMBER: return { kind: 'number', value: Number(text), text, range };
-      case STRING: return { kind: 'string', value: text, range };
-      case MISSING: return { kind: 'missing', range };
-      default: return { kind: 'ref', name: { kind: 'name', text, range }, range };
+      case NUMBER:
+        return { kind: 'number', value: Number(text), text, range };
+      case STRING:
+        return { kind: 'string', value: text, range };
+      case MISSING:
+        return { kind: 'missing', range };
+      default:
+        return { kind: 'ref', name: { kind: 'name', text, range }, range };
     }
   }
 }
@@ -189,7 +204,8 @@ export function cellKind(row: A.DataRow, i: number): A.Expr['kind'] | undefined 
   return code < 0 ? undefined : KINDS[code];
 }
 
-/** Cell `i` as a state or name (see `valueText`): a name, unquoted string or number source; undefined for `?`, other values and past the end. */
+/** Cell `i` as a state or name (see `valueText`): a name, unquoted string or number source; undefined for `?`, other
+ * values and past the end. */
 export function cellText(row: A.DataRow, i: number): string | undefined {
   if (!(row instanceof ScannedRow)) return valueText(row.cells[i]);
   const code = row.kindAt(i);

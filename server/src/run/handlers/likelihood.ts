@@ -1,4 +1,5 @@
-/** `query likelihood h given D`: P(D|h) of one hypothesis (a tree, or an explicit h with tables P(X | H)), also in bits. */
+/** `query likelihood h given D`: P(D|h) of one hypothesis (a tree, or an explicit h with tables P(X | H)), also in
+ * bits. */
 import type * as A from '../../language/ast.js';
 import { bitsOfLogProbability } from '../../engine/hypotheses/mdl.js';
 import type { LikelihoodResult } from '../../protocol/runResult.js';
@@ -15,7 +16,11 @@ export const likelihoodHandler: Handler = async (ctx) => {
   const likelihood = Math.exp(logLikelihood);
   const bits = bitsOfLogProbability(logLikelihood);
   const result: LikelihoodResult = {
-    kind: 'likelihood', range: ctx.statement.range, source: ctx.source, hypothesis: query.model.text, likelihood,
+    kind: 'likelihood',
+    range: ctx.statement.range,
+    source: ctx.source,
+    hypothesis: query.model.text,
+    likelihood,
     ...(Number.isFinite(bits) ? { bits } : {}),
     headline: `P(${query.given.text} | ${query.model.text}) = ${fmt(likelihood)}`,
   };
