@@ -59,7 +59,8 @@ for (const theme of ['light', 'dark'] as const) {
         const tooltip = await p.page.$$eval('.tooltip td.num', (tds) => tds.map((td) => Number(td.getAttribute('data-value'))));
         const cpt = net.variables.find((v) => v.name === 'either')!.cpt;
         assert.deepEqual(tooltip, cpt.rows.flatMap((r) => net.variables.find((v) => v.name === 'either')!.states.map((s) => r.distribution[s]!)));
-        await p.screenshot(`asia-${theme}`);
+        // docs/images/results-network-asia-light.png is this picture (README)
+        await p.screenshot(`asia-${theme}`, theme === 'light' ? 'results-network-asia-light' : undefined);
         await p.page.click('g.node[data-id="lung"]');
         const reveal = (await p.posted()).filter((m) => m.type === 'reveal');
         assert.deepEqual(reveal, [{ type: 'reveal', network: 'asia', variable: 'lung' }]);
@@ -84,7 +85,8 @@ for (const theme of ['light', 'dark'] as const) {
         assert.equal(await p.page.locator('g.node.evidence').count(), 2);
         // Expanded (bars shown) at 37 nodes.
         assert.equal(await p.page.locator('g.node rect.bar').count(), net.variables.reduce((s, v) => s + Math.min(v.states.length, 5), 0));
-        await p.screenshot(`alarm-${theme}`);
+        // docs/images/results-network-alarm-dark.png is this picture (README)
+        await p.screenshot(`alarm-${theme}`, theme === 'dark' ? 'results-network-alarm-dark' : undefined);
         await p.page.locator('vscode-textfield.search input').fill('HR');
         const matches = await p.page.$$eval('g.node.match', (gs) => gs.map((g) => (g as SVGGElement).dataset.id).sort());
         assert.deepEqual(matches, net.variables.map((v) => v.name).filter((n) => n.toLowerCase().includes('hr')).sort());
@@ -118,7 +120,8 @@ for (const theme of ['light', 'dark'] as const) {
             assert.ok(title.includes(`adds ${x >= 0 ? '+' : ''}${Number(x.toFixed(4))} to its family's ${structure.scoreName} score`), title);
           });
         }
-        await p.screenshot(`structure-${theme}`);
+        // docs/images/results-structure-dark.png is this picture (README)
+        await p.screenshot(`structure-${theme}`, theme === 'dark' ? 'results-structure-dark' : undefined);
       });
     });
   });
