@@ -90,7 +90,8 @@ for (const theme of ['light', 'dark'] as const) {
             net.variables.find((v) => v.name === 'either')!.states.map((s) => r.distribution[s]!),
           ),
         );
-        await p.screenshot(`asia-${theme}`);
+        // docs/images/results-network-asia-light.png is this picture (README)
+        await p.screenshot(`asia-${theme}`, theme === 'light' ? 'results-network-asia-light' : undefined);
         await p.page.click('g.node[data-id="lung"]');
         const reveal = (await p.posted()).filter((m) => m.type === 'reveal');
         assert.deepEqual(reveal, [{ type: 'reveal', network: 'asia', variable: 'lung' }]);
@@ -125,7 +126,8 @@ for (const theme of ['light', 'dark'] as const) {
           await p.page.locator('g.node rect.bar').count(),
           net.variables.reduce((s, v) => s + Math.min(v.states.length, 5), 0),
         );
-        await p.screenshot(`alarm-${theme}`);
+        // docs/images/results-network-alarm-dark.png is this picture (README)
+        await p.screenshot(`alarm-${theme}`, theme === 'dark' ? 'results-network-alarm-dark' : undefined);
         await p.page.locator('vscode-textfield.search input').fill('HR');
         const matches = await p.page.$$eval('g.node.match', (gs) =>
           gs.map((g) => (g as SVGGElement).dataset.id).sort(),
@@ -184,7 +186,8 @@ for (const theme of ['light', 'dark'] as const) {
             );
           });
         }
-        await p.screenshot(`structure-${theme}`);
+        // docs/images/results-structure-dark.png is this picture (README)
+        await p.screenshot(`structure-${theme}`, theme === 'dark' ? 'results-structure-dark' : undefined);
       });
     });
   });

@@ -140,8 +140,13 @@ export class PanelPage {
     return this.page.evaluate(() => (window as unknown as { __state: unknown }).__state);
   }
 
-  async screenshot(name: string): Promise<void> {
+  /** A PNG under test/screenshots/; given `docsImage`, the same picture also replaces docs/images/<docsImage>.png
+   * (the README's pictures are taken here, so they show the panel as it is built now). */
+  async screenshot(name: string, docsImage?: string): Promise<void> {
     await this.page.screenshot({ path: join(repoRoot, 'test', 'screenshots', `${name}.png`), fullPage: true });
+    if (docsImage) {
+      await this.page.screenshot({ path: join(repoRoot, 'docs', 'images', `${docsImage}.png`), fullPage: true });
+    }
   }
 
   close(): Promise<void> {
