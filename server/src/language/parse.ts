@@ -13,6 +13,7 @@ import { lastExpectation } from './parseErrors.js';
 import { documentRange } from './lines.js';
 import { fastDataDecl, scannedDataDecl } from './dataBlock.js';
 import { lexAround, scanDataBlocks, type ScannedBlocks } from './dataScan.js';
+import { MAX_NESTING, nestingDiagnostic, tooDeep } from './nesting.js';
 
 export interface ParseOutput {
   ast: A.BayesFile;
@@ -59,9 +60,21 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
   const all = lexed.tokens;
   const chunks = splitStatements(all);
   let scannedUsed = 0;
+  let skipped = 0; // networks open inside one nested too deep: their statements are not read
   for (const chunk of chunks) {
     const lastLine = all[chunk.end - 1].startLine! - 1;
     if (open.length > 0 && open[0]) lastLines[lastLines.length - 1] = lastLine; // inside a top-level network
+    if (skipped > 0) {
+      if (chunk.kind === 'networkOpen') skipped++;
+      else if (chunk.kind === 'networkClose') skipped--;
+      else if (blocks.size > 0 && scannedDataDecl(all, chunk.start, chunk.end, blocks)) scannedUsed++;
+      continue;
+    }
+    if (chunk.kind === 'networkOpen' && open.length >= MAX_NESTING) {
+      diagnostics.push(nestingDiagnostic(tokenRange(all[chunk.start], all[chunk.end - 1]), 'networks nested'));
+      skipped = 1;
+      continue;
+    }
     if (chunk.kind === 'networkClose') {
       const brace = tokenRange(all[chunk.start]);
       if (open.length === 0) {
@@ -74,7 +87,9 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
     }
     const scanned = chunk.kind === 'statement' ? scannedDataDecl(all, chunk.start, chunk.end, blocks) : undefined;
     if (scanned) scannedUsed++;
-    const { statement, errors } = scanned ? { statement: scanned, errors: [] } : parseChunk(all, chunk);
+    const deep = scanned ? undefined : tooDeep(all, chunk.start, chunk.end, open.length);
+    const { statement, errors } = scanned ? { statement: scanned, errors: [] }
+      : deep ? { statement: errorStatement(all.slice(chunk.start, chunk.end)), errors: [deep] } : parseChunk(all, chunk);
     diagnostics.push(...errors);
     const doc = docFor(docs, statement.range.start.line);
     if (doc !== undefined) statement.doc = doc;
@@ -169,11 +184,16 @@ function bestRepair(chunk: Chunk, tokens: IToken[], failed: Attempt & { error: I
   const index = tokens.indexOf(at);
   const without = (line: number) => tokens.filter((t) => t.startLine !== line);
   const candidates: { tokens: IToken[]; diagnostic: Diagnostic }[] = [];
-  const lineOf = (line: number) => tokens.filter((t) => t.startLine === line);
+  // The tokens of the line that starts at `tokens[i]` (a line's tokens are contiguous): a slice, so the walk below stays linear.
+  const lineAt = (i: number) => {
+    let end = i;
+    while (end < tokens.length && tokens[end].startLine === tokens[i].startLine) end++;
+    return tokens.slice(i, end);
+  };
   // The nearest line above the error that opens a bracket it never closes.
   for (let i = index - 1; i >= 0 && tokens[i].startLine !== firstLine; i--) {
     if (i > 0 && tokens[i - 1].startLine === tokens[i].startLine) continue;
-    const opener = unclosedOpener(lineOf(tokens[i].startLine!));
+    const opener = unclosedOpener(lineAt(i));
     if (opener && tokens[i].startLine !== at.startLine) {
       candidates.push({ tokens: without(tokens[i].startLine!), diagnostic: syntaxError(`'${opener.image}' is not closed on this line`, tokenRange(opener)) });
       break;

@@ -1,7 +1,7 @@
 /** Name resolution shared by the checks: globals, variables in a scope, states of a variable. */
 import type * as A from '../ast.js';
 import { valueText } from '../ast.js';
-import { nearestName } from '../suggest.js';
+import { NameIndex, nearestName } from '../suggest.js';
 import type { GlobalKind, GlobalSymbol, Scope, VariableInfo } from '../symbols.js';
 import type { CheckContext } from './context.js';
 
@@ -10,8 +10,13 @@ const kindWords: Record<GlobalKind, string> = {
   data: 'a data set', corpus: 'a corpus', classifier: 'a classifier', mixture: 'a mixture', unknown: 'a statement with errors',
 };
 
-export function undefinedName(ctx: CheckContext, name: A.Name, what: string, candidates: Iterable<string>): void {
-  const suggestion = nearestName(name.text, candidates);
+/**
+ * Reports `name` as undefined, suggesting the nearest of the names `candidates` builds; `key`
+ * says which set of names that is, so a check builds each index once (see `SuggestionBudget`).
+ */
+export function undefinedName(ctx: CheckContext, name: A.Name, what: string, key: unknown, candidates: () => Iterable<string>): void {
+  const budget = ctx.report.suggestions;
+  const suggestion = budget.left > 0 ? budget.index(key, candidates).nearest(name.text, budget) : undefined;
   const noun = what.replace(/^an? /, '');
   ctx.report.error('undefined-name',
     `${noun} '${name.text}' is not defined${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
@@ -22,8 +27,8 @@ export function undefinedName(ctx: CheckContext, name: A.Name, what: string, can
 export function requireGlobal(ctx: CheckContext, name: A.Name, kinds: GlobalKind[], what: string): GlobalSymbol | undefined {
   const symbol = ctx.symbols.globals.get(name.text);
   if (!symbol) {
-    const candidates = [...ctx.symbols.globals.values()].filter((s) => kinds.includes(s.kind)).map((s) => s.name.text);
-    undefinedName(ctx, name, what, candidates);
+    const candidates = () => [...ctx.symbols.globals.values()].filter((s) => kinds.includes(s.kind)).map((s) => s.name.text);
+    undefinedName(ctx, name, what, `globals:${kinds.join(',')}`, candidates);
     return undefined;
   }
   if (symbol.kind === 'unknown') return undefined;
@@ -54,10 +59,13 @@ export function lookupVariable(ctx: CheckContext, scope: Scope, name: A.Name): V
   if (found || scope.open || (scope.kind === 'default' && anyOpenScope(ctx))) return found;
   // Declared by a statement that did not parse: its syntax error already says what is wrong.
   if (ctx.symbols.globals.get(name.text)?.kind === 'unknown') return undefined;
-  const candidates = new Set(scope.variables.keys());
-  if (scope.kind !== 'default') for (const key of ctx.symbols.defaultScope.variables.keys()) candidates.add(key);
-  else for (const other of ctx.symbols.scopes.values()) for (const key of other.variables.keys()) candidates.add(key);
-  undefinedName(ctx, name, 'variable', candidates);
+  const candidates = () => {
+    const names = new Set(scope.variables.keys());
+    if (scope.kind !== 'default') for (const key of ctx.symbols.defaultScope.variables.keys()) names.add(key);
+    else for (const other of ctx.symbols.scopes.values()) for (const key of other.variables.keys()) names.add(key);
+    return names;
+  };
+  undefinedName(ctx, name, 'variable', scope, candidates);
   return undefined;
 }
 
@@ -100,11 +108,30 @@ export function checkState(ctx: CheckContext, variable: VariableInfo, value: A.E
     if (states && text === undefined) ctx.report.error('unknown-state', `expected a state of '${variable.name}' here`, value.range);
     return;
   }
-  if (states.includes(text)) return;
-  const suggestion = nearestName(text, states);
+  const index = stateIndex(states);
+  if (index.has(text)) return;
+  const budget = ctx.report.suggestions;
+  const suggestion = budget.left > 0 ? index.nearest(text, budget) : undefined;
   ctx.report.error('unknown-state',
     `'${text}' is not a state of '${variable.name}' (${listStates(states)})${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
     value.range, suggestion ? { suggestion } : undefined);
+}
+
+/** Each state list's index, built once: looking a value up is then constant time, not a scan of the states. */
+const stateIndexes = new WeakMap<readonly string[], NameIndex>();
+
+export function stateIndex(states: readonly string[]): NameIndex {
+  let index = stateIndexes.get(states);
+  if (!index) {
+    index = new NameIndex(states);
+    stateIndexes.set(states, index);
+  }
+  return index;
+}
+
+/** Whether `text` is one of `states` (constant time, for checks that run per data cell). */
+export function hasState(states: readonly string[], text: string): boolean {
+  return states.length < 16 ? states.includes(text) : stateIndex(states).has(text);
 }
 
 export function listStates(states: string[]): string {
