@@ -92,7 +92,7 @@ export class NameIndex {
         const bucket = this.byLength.get(length);
         if (!bucket || delta >= bestDistance) continue;
         for (const candidate of bucket) {
-          if (budget.left <= 0) return best;
+          if (budget.left <= 0) return undefined; // the search did not finish: what it found may not be the nearest
           budget.left--;
           if (candidate === name) continue;
           const d = editDistance(name, candidate, rows, bestDistance - 1);
