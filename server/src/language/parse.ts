@@ -6,7 +6,7 @@
 import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { Diagnostic, Range } from './diagnostics.js';
-import { tokenize, Comma, Identifier, Kw } from './tokens.js';
+import { tokenize, Comma, Identifier, Kw, LCurly, Minus, NumberLit, Percent, Question, Slash, StringLit } from './tokens.js';
 import { bayesParser, tokenEnd, tokenRange } from './parser.js';
 import { selfContained, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
@@ -152,8 +152,11 @@ function parseChunk(all: IToken[], chunk: Chunk): { statement: A.Statement; erro
   const errors: Diagnostic[] = [];
   const original = all.slice(chunk.start, chunk.end);
   let tokens = original;
+  let dropped = 0;
+  const stray = chunk.kind === 'statement' ? strayDataLines(original) : undefined;
+  if (stray) ({ tokens, dropped } = stray), errors.push(...stray.diagnostics);
   let result = attempt(chunk, tokens);
-  for (let dropped = 0; result.error && dropped < MAX_DROPPED_LINES; dropped++) {
+  for (; result.error && dropped < MAX_DROPPED_LINES; dropped++) {
     const next = bestRepair(chunk, tokens, result);
     if (!next) break;
     errors.push(next.diagnostic);
@@ -166,6 +169,46 @@ function parseChunk(all: IToken[], chunk: Chunk): { statement: A.Statement; erro
   }
   errors.push(recognitionDiagnostic(result.error, tokens));
   return { statement: errorStatement(original), errors };
+}
+
+/** Tokens of a data body that are cells or their parts; `simple` ones are whole cells or commas. */
+const dataParts = new Set([NumberLit, StringLit, Question, Comma, Minus, Slash, Percent]);
+const simpleParts = new Set([NumberLit, StringLit, Question, Comma]);
+const brackets = new Set(['{', '}', '(', ')', '[', ']']);
+const isNameToken = (t: IToken) => t.tokenType === Identifier || t.tokenType.CATEGORIES?.includes(Identifier) === true;
+
+/**
+ * The lines of an inline data body that recovery would drop one at a time, dropped in one pass:
+ * a row of plain cells, then a token no cell has (a stray `±`), and no bracket. Recovery would
+ * re-parse the whole body once per such line (quadratic in a big body with a few strays); the
+ * diagnostics are the ones it gives, "expected '}' after … but found …" on the stray token.
+ */
+function strayDataLines(tokens: IToken[]): { tokens: IToken[]; dropped: number; diagnostics: Diagnostic[] } | undefined {
+  if (tokens[0].tokenType !== Kw.data || tokens[2]?.tokenType !== LCurly) return undefined;
+  const firstLine = tokens[0].startLine;
+  const kept: IToken[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (let i = 0; i < tokens.length;) {
+    let end = i;
+    while (end < tokens.length && tokens[end].startLine === tokens[i].startLine) end++;
+    let bad = -1;
+    let plain = tokens[i].startLine !== firstLine;
+    for (let j = i; j < end && plain; j++) {
+      const t = tokens[j];
+      if (brackets.has(t.image)) plain = false; // dropping the line could unbalance the statement
+      else if (bad >= 0 || isNameToken(t) || simpleParts.has(t.tokenType)) continue;
+      else if (dataParts.has(t.tokenType)) plain = false; // `-`, `/`, `%`: the grammar's to judge
+      else bad = j;
+    }
+    if (plain && bad > i && diagnostics.length < MAX_DROPPED_LINES) {
+      const message = `expected '}' after '${tokens[bad - 1].image}' but found '${tokens[bad].image}'`;
+      diagnostics.push(syntaxError(message, tokenRange(tokens[bad])));
+    } else {
+      for (let j = i; j < end; j++) kept.push(tokens[j]);
+    }
+    i = end;
+  }
+  return diagnostics.length > 0 ? { tokens: kept, dropped: diagnostics.length, diagnostics } : undefined;
 }
 
 interface Repair { tokens: IToken[]; diagnostic: Diagnostic; result: Attempt }
