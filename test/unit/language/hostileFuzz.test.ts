@@ -79,7 +79,7 @@ function others(): [string, string][] {
     ['huge declared table', `variable ${parents.join(', ')} : bool\nvariable C : bool\nP(C | ${parents.join(', ')}) { true: 0.5 }\n`],
     ['huge generated hypotheses', `variable ${parents.join(', ')} : bool\nhypotheses H = conjunctions(${parents.join(', ')})\nquery size H\nquery posterior Q\n`],
     ['many errors', Array.from({ length: 20_000 }, (_, i) => `observe X${i} = y`).join('\n')],
-    ['stray closers', `${')]}'.repeat(50_000)}\nvariable A : bool\n`],
+    ['stray closers', `${')]}'.repeat(10_000)}\nvariable A : bool\n`],
     ['nul and surrogates', `variable A\u0000 : bool\n\ud800\udfff\ud83d P(A) = 0.5\n`],
     ['deep recursion in one line of keywords', `${'network '.repeat(50_000)}\n`],
   ];
