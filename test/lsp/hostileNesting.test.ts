@@ -19,7 +19,13 @@ test('the server publishes a nesting diagnostic for files nested 100,000 deep an
     for (const [name, text] of Object.entries(files)) {
       const uri = `file:///virtual/deep-${name}.bayes`;
       const published = await lsp.open(uri, text);
-      assert.ok(published.diagnostics.some((d) => d.code === 'nesting-too-deep'), `${name}: ${published.diagnostics.map((d) => d.message).slice(0, 3).join('; ')}`);
+      assert.ok(
+        published.diagnostics.some((d) => d.code === 'nesting-too-deep'),
+        `${name}: ${published.diagnostics
+          .map((d) => d.message)
+          .slice(0, 3)
+          .join('; ')}`,
+      );
       const textDocument = { uri };
       const position = { line: 1, character: 30 };
       await lsp.request('textDocument/semanticTokens/full', { textDocument });

@@ -21,7 +21,10 @@ function model(stray: boolean): string {
   const columns = ['A', 'B', 'C', 'D', 'E', 'F'];
   const lines = [`variable ${columns.join(', ')} { yes, no }`, 'data D {', `  ${columns.join(', ')}`];
   let state = 7;
-  const next = () => { state = (Math.imul(state, 1664525) + 1013904223) >>> 0; return state; };
+  const next = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state;
+  };
   for (let i = 0; i < ROWS; i++) {
     lines.push(`  ${columns.map(() => (next() & 1 ? 'yes' : 'no')).join(', ')}${stray && i % 2500 === 11 ? ' ±' : ''}`);
   }
@@ -29,7 +32,9 @@ function model(stray: boolean): string {
   return lines.join('\n');
 }
 
-async function typeWhileAsking(stray: boolean): Promise<{ latencies: number[]; cancelled: number; lastDiagnosticsMs: number }> {
+async function typeWhileAsking(
+  stray: boolean,
+): Promise<{ latencies: number[]; cancelled: number; lastDiagnosticsMs: number }> {
   const lsp = await startLsp();
   const uri = `file:///virtual/load-${stray ? 'stray' : 'clean'}.bayes`;
   try {
@@ -40,14 +45,18 @@ async function typeWhileAsking(stray: boolean): Promise<{ latencies: number[]; c
     const pending: Promise<void>[] = [];
     const ask = (method: string, params: unknown) => {
       const sent = performance.now();
-      pending.push(lsp.request(method, params).then(
-        () => { latencies.push(performance.now() - sent); },
-        (e: { code?: number }) => {
-          if (!CANCELLED.has(e.code ?? 0)) throw e;
-          cancelled++;
-          latencies.push(performance.now() - sent);
-        },
-      ));
+      pending.push(
+        lsp.request(method, params).then(
+          () => {
+            latencies.push(performance.now() - sent);
+          },
+          (e: { code?: number }) => {
+            if (!CANCELLED.has(e.code ?? 0)) throw e;
+            cancelled++;
+            latencies.push(performance.now() - sent);
+          },
+        ),
+      );
     };
     const line = 3 + ROWS / 2;
     const textDocument = { uri };
@@ -63,12 +72,18 @@ async function typeWhileAsking(stray: boolean): Promise<{ latencies: number[]; c
       const position = { line, character: character + 1 };
       ask('textDocument/hover', { textDocument, position: { line: 0, character: 10 } });
       ask('textDocument/completion', { textDocument, position });
-      ask('textDocument/semanticTokens/range', { textDocument, range: { start: { line: line - 30, character: 0 }, end: { line: line + 30, character: 0 } } });
+      ask('textDocument/semanticTokens/range', {
+        textDocument,
+        range: { start: { line: line - 30, character: 0 }, end: { line: line + 30, character: 0 } },
+      });
       if (k % 10 === 0) ask('textDocument/semanticTokens/full', { textDocument });
       await new Promise((r) => setTimeout(r, KEY_INTERVAL_MS));
     }
     const started = performance.now();
-    const last = lsp.nextNotification<PublishedDiagnostics>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.version === version);
+    const last = lsp.nextNotification<PublishedDiagnostics>(
+      'textDocument/publishDiagnostics',
+      (p) => p.uri === uri && p.version === version,
+    );
     await Promise.all(pending);
     await last;
     return { latencies, cancelled, lastDiagnosticsMs: performance.now() - started };
@@ -82,9 +97,15 @@ for (const stray of [false, true]) {
     const { latencies, cancelled, lastDiagnosticsMs } = await typeWhileAsking(stray);
     const sorted = [...latencies].sort((a, b) => a - b);
     const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(0);
-    console.log(`${stray ? 'stray ±' : 'clean'}: ${latencies.length} requests (${cancelled} cancelled), p50 ${p(0.5)} ms, p95 ${p(0.95)} ms, `
-      + `max ${p(1)} ms; last diagnostics ${lastDiagnosticsMs.toFixed(0)} ms after the last keystroke`);
+    console.log(
+      `${stray ? 'stray ±' : 'clean'}: ${latencies.length} requests (${cancelled} cancelled), p50 ${p(0.5)} ms, p95 ${p(0.95)} ms, ` +
+        `max ${p(1)} ms; last diagnostics ${lastDiagnosticsMs.toFixed(0)} ms after the last keystroke`,
+    );
     const late = latencies.filter((ms) => ms > LIMIT_MS);
-    assert.equal(late.length, 0, `${late.length} of ${latencies.length} requests took over ${LIMIT_MS} ms (max ${p(1)} ms)`);
+    assert.equal(
+      late.length,
+      0,
+      `${late.length} of ${latencies.length} requests took over ${LIMIT_MS} ms (max ${p(1)} ms)`,
+    );
   });
 }

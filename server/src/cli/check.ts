@@ -20,7 +20,10 @@ export const checkCommand: CliCommand = {
     let failed = false;
     for (const file of positionals) {
       const text = readModel(file, io);
-      if (text === undefined) { failed = true; continue; }
+      if (text === undefined) {
+        failed = true;
+        continue;
+      }
       const { diagnostics } = checkText(text, environmentFor(file, values, io));
       const shown = relative(io.cwd, file) || file;
       for (const d of sortDiagnostics(diagnostics)) io.out(formatDiagnostic(shown, d) + '\n');

@@ -40,23 +40,44 @@ ${NETWORK_FILE_USAGE}`,
     const net = readNetworkFile(positionals[0]!, io, values);
     if (!net) return 1;
     const resolved = resolveEvidence(net, named);
-    if ('error' in resolved) { io.err(`bayes marginals: ${resolved.error}\n`); return 1; }
+    if ('error' in resolved) {
+      io.err(`bayes marginals: ${resolved.error}\n`);
+      return 1;
+    }
     const answer = posteriorMarginals(net, resolved.evidence, options);
-    if (!answer.ok) { io.err(`bayes marginals: ${answer.message}\n`); return 1; }
+    if (!answer.ok) {
+      io.err(`bayes marginals: ${answer.message}\n`);
+      return 1;
+    }
     if (answer.note) io.err(`bayes marginals: warning: ${answer.note}\n`);
     const marginals = namedTables(net, answer.marginals);
     const stderr = answer.stderr ? namedTables(net, answer.stderr) : undefined;
     if (values.json) {
-      io.out(JSON.stringify({
-        network: net.name, evidence: named, method: answer.method, marginals,
-        ...(stderr ? { stderr, samples: answer.samples, seed: answer.seed } : { logEvidence: answer.logEvidence }),
-        cost: answer.cost, budget: answer.budget, ...(answer.note ? { note: answer.note } : {}),
-      }, null, 1) + '\n');
+      io.out(
+        JSON.stringify(
+          {
+            network: net.name,
+            evidence: named,
+            method: answer.method,
+            marginals,
+            ...(stderr ? { stderr, samples: answer.samples, seed: answer.seed } : { logEvidence: answer.logEvidence }),
+            cost: answer.cost,
+            budget: answer.budget,
+            ...(answer.note ? { note: answer.note } : {}),
+          },
+          null,
+          1,
+        ) + '\n',
+      );
       return 0;
     }
-    io.out(`${net.name}: ${answer.method}${answer.samples ? ` (${answer.samples} samples, seed ${answer.seed})` : ''}\n`);
+    io.out(
+      `${net.name}: ${answer.method}${answer.samples ? ` (${answer.samples} samples, seed ${answer.seed})` : ''}\n`,
+    );
     for (const [v, dist] of Object.entries(marginals)) {
-      const cells = Object.entries(dist).map(([s, p]) => `${s} ${p.toFixed(6)}${stderr ? ` ±${stderr[v]![s]!.toFixed(6)}` : ''}`);
+      const cells = Object.entries(dist).map(
+        ([s, p]) => `${s} ${p.toFixed(6)}${stderr ? ` ±${stderr[v]![s]!.toFixed(6)}` : ''}`,
+      );
       io.out(`${v}${v in named ? ' (observed)' : ''}: ${cells.join('  ')}\n`);
     }
     return 0;
@@ -73,9 +94,15 @@ function evidencePairs(items: string[]): NamedEvidence {
   return out;
 }
 
-function inferenceOptions(values: { method?: string; samples?: string; seed?: string; budget?: string }): MarginalsOptions {
+function inferenceOptions(values: {
+  method?: string;
+  samples?: string;
+  seed?: string;
+  budget?: string;
+}): MarginalsOptions {
   const method = values.method ?? 'auto';
-  if (!['auto', 'exact', 'lw', 'gibbs'].includes(method)) throw new UsageError(`--method must be auto, exact, lw or gibbs, not '${method}'`);
+  if (!['auto', 'exact', 'lw', 'gibbs'].includes(method))
+    throw new UsageError(`--method must be auto, exact, lw or gibbs, not '${method}'`);
   return {
     method: method as MarginalsOptions['method'],
     samples: integerOption('samples', values.samples, undefined, 1),

@@ -26,7 +26,11 @@ export function environmentFor(
     const rel = relative(root, documentPath);
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
   };
-  const workspaceRoot = values.workspace ? resolve(io.cwd, values.workspace) : inside(io.cwd) ? io.cwd : dirname(documentPath);
+  const workspaceRoot = values.workspace
+    ? resolve(io.cwd, values.workspace)
+    : inside(io.cwd)
+      ? io.cwd
+      : dirname(documentPath);
   const fromEnv = process.env.BAYES_DATA_ROOT ? process.env.BAYES_DATA_ROOT.split(':').filter(Boolean) : [];
   const dataRoots = [...(values['data-root'] ?? []), ...fromEnv].map((r) => resolve(io.cwd, r));
   return nodeEnvironment({ documentPath, workspaceRoot, dataRoots });

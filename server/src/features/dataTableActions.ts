@@ -22,7 +22,9 @@ const BARE = /^(?:[A-Za-z_][A-Za-z0-9_]*|-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d
 export function dataTableActions(doc: ParsedDocument, params: CodeActionParams, host: CodeActionHost): CodeAction[] {
   const decl = dataAt(doc.parse.ast, params.range.start);
   if (!decl || !host.documentPath) return [];
-  const action = decl.source ? csvToInline(doc, decl, host) : inlineToCsv(doc, decl, host.documentPath, params.textDocument.uri);
+  const action = decl.source
+    ? csvToInline(doc, decl, host)
+    : inlineToCsv(doc, decl, host.documentPath, params.textDocument.uri);
   return action ? [action] : [];
 }
 
@@ -38,16 +40,26 @@ function inlineToCsv(doc: ParsedDocument, decl: A.DataDecl, documentPath: string
   for (let n = 2; existsSync(join(folder, file)); n++) file = `${decl.name.text}-${n}.csv`;
   const csvUri = pathToFileURL(join(folder, file)).toString();
   const starts = lineStarts(doc.text);
-  const cell = (e: A.Expr) => (e.kind === 'string' ? csvQuote(e.value) : e.kind === 'missing' ? '' : sliceRange(doc.text, starts, e.range));
-  const csv = [decl.header.map((h) => csvQuote(h.text)), ...decl.rows.map((r) => r.cells.map(cell))].map((r) => r.join(',')).join('\n') + '\n';
+  const cell = (e: A.Expr) =>
+    e.kind === 'string' ? csvQuote(e.value) : e.kind === 'missing' ? '' : sliceRange(doc.text, starts, e.range);
+  const csv =
+    [decl.header.map((h) => csvQuote(h.text)), ...decl.rows.map((r) => r.cells.map(cell))]
+      .map((r) => r.join(','))
+      .join('\n') + '\n';
   return {
     title: `Move data ${decl.name.text} to ${file}`,
     kind: CodeActionKind.RefactorRewrite,
     edit: {
       documentChanges: [
         { kind: 'create', uri: csvUri, options: { overwrite: false, ignoreIfExists: false } },
-        { textDocument: { uri: csvUri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: csv }] },
-        { textDocument: { uri, version: doc.version }, edits: [{ range: decl.range, newText: `data ${decl.name.text} from "${file}"` }] },
+        {
+          textDocument: { uri: csvUri, version: null },
+          edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: csv }],
+        },
+        {
+          textDocument: { uri, version: doc.version },
+          edits: [{ range: decl.range, newText: `data ${decl.name.text} from "${file}"` }],
+        },
       ],
     },
   };
@@ -64,7 +76,9 @@ function csvToInline(doc: ParsedDocument, decl: A.DataDecl, host: CodeActionHost
   let rows: string[][];
   try {
     rows = [];
-    const splitter = new CsvSplitter(',', (cells) => { rows.push(cells.map((c) => c.trim())); });
+    const splitter = new CsvSplitter(',', (cells) => {
+      rows.push(cells.map((c) => c.trim()));
+    });
     splitter.push(readFileSync(path, 'utf8'));
     splitter.end();
   } catch {
@@ -77,6 +91,10 @@ function csvToInline(doc: ParsedDocument, decl: A.DataDecl, host: CodeActionHost
   return {
     title: `Inline ${basename(path)} as a data table`,
     kind: CodeActionKind.RefactorRewrite,
-    edit: { changes: { [doc.document.uri]: [{ range: decl.range, newText: `data ${decl.name.text} {\n${body}\n${indent}}` }] } },
+    edit: {
+      changes: {
+        [doc.document.uri]: [{ range: decl.range, newText: `data ${decl.name.text} {\n${body}\n${indent}}` }],
+      },
+    },
   };
 }

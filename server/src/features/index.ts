@@ -72,27 +72,55 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
   const current = <T>(uri: string, answer: () => T): T | Promise<T> => {
     const version = session.documents.get(uri)?.version;
     if (!session.costlyToParse(uri, COSTLY_PARSE_MS)) return answer();
-    return new Promise<T>((resolve, reject) => setTimeout(() => {
-      if (session.documents.get(uri)?.version !== version) reject(new ResponseError(LSPErrorCodes.ContentModified, 'the document changed'));
-      else { try { resolve(answer()); } catch (e) { reject(e); } }
-    }, STALE_WAIT_MS));
+    return new Promise<T>((resolve, reject) =>
+      setTimeout(() => {
+        if (session.documents.get(uri)?.version !== version)
+          reject(new ResponseError(LSPErrorCodes.ContentModified, 'the document changed'));
+        else {
+          try {
+            resolve(answer());
+          } catch (e) {
+            reject(e);
+          }
+        }
+      }, STALE_WAIT_MS),
+    );
   };
   /** `use` of the open document's parse, or `none` when the document is not open. */
-  const withParse = <T>(uri: string, none: T, use: (d: ParsedDocument) => T): T | Promise<T> => current(uri, () => {
-    const d = parsed(uri);
-    return d ? use(d) : none;
-  });
+  const withParse = <T>(uri: string, none: T, use: (d: ParsedDocument) => T): T | Promise<T> =>
+    current(uri, () => {
+      const d = parsed(uri);
+      return d ? use(d) : none;
+    });
 
-  connection.onHover((p) => withParse(p.textDocument.uri, null, (d) => hover(d.parse.ast, p.position, run(p.textDocument.uri))));
-  connection.languages.inlayHint.on((p) => withParse(p.textDocument.uri, [], (d) => inlayHints(d.text, run(p.textDocument.uri), p.range, d.state.starts)));
-  connection.onCodeLens((p) => withParse(p.textDocument.uri, [], (d) => codeLenses(d.parse.ast, p.textDocument.uri, session.lastRun(p.textDocument.uri))));
+  connection.onHover((p) =>
+    withParse(p.textDocument.uri, null, (d) => hover(d.parse.ast, p.position, run(p.textDocument.uri))),
+  );
+  connection.languages.inlayHint.on((p) =>
+    withParse(p.textDocument.uri, [], (d) => inlayHints(d.text, run(p.textDocument.uri), p.range, d.state.starts)),
+  );
+  connection.onCodeLens((p) =>
+    withParse(p.textDocument.uri, [], (d) =>
+      codeLenses(d.parse.ast, p.textDocument.uri, session.lastRun(p.textDocument.uri)),
+    ),
+  );
   connection.onCompletion((p) => withParse(p.textDocument.uri, [], (d) => completion(d.parse.ast, d.text, p.position)));
   connection.onSignatureHelp((p) => withParse(p.textDocument.uri, null, (d) => signatureHelp(d.text, p.position)));
-  connection.onDefinition((p) => withParse(p.textDocument.uri, null, (d) => definition(d.parse.ast, p.textDocument.uri, p.position) ?? null));
-  connection.onReferences((p) => withParse(p.textDocument.uri, [], (d) => references(d.parse.ast, p.textDocument.uri, p.position, p.context.includeDeclaration)));
+  connection.onDefinition((p) =>
+    withParse(p.textDocument.uri, null, (d) => definition(d.parse.ast, p.textDocument.uri, p.position) ?? null),
+  );
+  connection.onReferences((p) =>
+    withParse(p.textDocument.uri, [], (d) =>
+      references(d.parse.ast, p.textDocument.uri, p.position, p.context.includeDeclaration),
+    ),
+  );
   connection.onPrepareRename((p) => withParse(p.textDocument.uri, null, (d) => prepareRename(d.parse.ast, p.position)));
-  connection.onRenameRequest((p) => withParse(p.textDocument.uri, null, (d) => rename(d.parse.ast, p.textDocument.uri, p.position, p.newName)));
-  connection.onDocumentSymbol((p) => withParse(p.textDocument.uri, [], (d) => documentSymbols(d.parse.ast, d.text, d.state.starts)));
+  connection.onRenameRequest((p) =>
+    withParse(p.textDocument.uri, null, (d) => rename(d.parse.ast, p.textDocument.uri, p.position, p.newName)),
+  );
+  connection.onDocumentSymbol((p) =>
+    withParse(p.textDocument.uri, [], (d) => documentSymbols(d.parse.ast, d.text, d.state.starts)),
+  );
   connection.onFoldingRanges((p) => withParse(p.textDocument.uri, [], (d) => foldingRanges(d.parse.ast, d.text)));
   connection.onDocumentFormatting((p) => {
     const d = parsed(p.textDocument.uri);
@@ -107,26 +135,42 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
     const d = parsed(uri);
     return d ? semanticTokens(d.parse.ast, d.text, undefined, d.state.starts) : { data: [] };
   };
-  connection.languages.semanticTokens.on((p) => current(p.textDocument.uri, () => sentTokens.full(p.textDocument.uri, allTokens(p.textDocument.uri))));
-  connection.languages.semanticTokens.onDelta((p) => current(p.textDocument.uri, () => {
-    const uri = p.textDocument.uri;
-    const d = parsed(uri);
-    const encode = (reuse?: Int32Array) => (d ? semanticTokensInto(d.parse.ast, d.text, d.state.starts, reuse) : new Int32Array(0));
-    return sentTokens.delta(uri, p.previousResultId, encode, () => allTokens(uri));
-  }));
+  connection.languages.semanticTokens.on((p) =>
+    current(p.textDocument.uri, () => sentTokens.full(p.textDocument.uri, allTokens(p.textDocument.uri))),
+  );
+  connection.languages.semanticTokens.onDelta((p) =>
+    current(p.textDocument.uri, () => {
+      const uri = p.textDocument.uri;
+      const d = parsed(uri);
+      const encode = (reuse?: Int32Array) =>
+        d ? semanticTokensInto(d.parse.ast, d.text, d.state.starts, reuse) : new Int32Array(0);
+      return sentTokens.delta(uri, p.previousResultId, encode, () => allTokens(uri));
+    }),
+  );
   // VS Code asks for the visible lines first: on a big model that is far less to encode and send.
-  connection.languages.semanticTokens.onRange((p) => withParse(p.textDocument.uri, { data: [] }, (d) => semanticTokens(d.parse.ast, d.text, p.range, d.state.starts)));
-  connection.onCodeAction((p) => withParse(p.textDocument.uri, [], (d) => codeActions(d, p, { trusted: session.trusted, documentPath: session.pathOf(p.textDocument.uri) })));
+  connection.languages.semanticTokens.onRange((p) =>
+    withParse(p.textDocument.uri, { data: [] }, (d) => semanticTokens(d.parse.ast, d.text, p.range, d.state.starts)),
+  );
+  connection.onCodeAction((p) =>
+    withParse(p.textDocument.uri, [], (d) =>
+      codeActions(d, p, { trusted: session.trusted, documentPath: session.pathOf(p.textDocument.uri) }),
+    ),
+  );
 
   connection.onRequest(Method.networks, async (p: { uri: string }) => {
     const d = parsed(p.uri);
     return d ? networkSummaries(d.parse.ast, await session.environment(p.uri)) : [];
   });
   type Exported = { text: string } | { error: string };
-  connection.onRequest<Exported, unknown>(Method.exportBif, async (p: { uri: string; network: string }): Promise<Exported> => {
-    const d = parsed(p.uri);
-    return d ? exportBif(d.parse.ast, await session.environment(p.uri), p.network) : { error: 'the document is not open' };
-  });
+  connection.onRequest<Exported, unknown>(
+    Method.exportBif,
+    async (p: { uri: string; network: string }): Promise<Exported> => {
+      const d = parsed(p.uri);
+      return d
+        ? exportBif(d.parse.ast, await session.environment(p.uri), p.network)
+        : { error: 'the document is not open' };
+    },
+  );
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.
   session.runListeners.push(() => {

@@ -18,7 +18,20 @@ export { fullParse, reparse, type ParseState } from './incremental.js';
 export type { Diagnostic, Range, Position, Severity } from './diagnostics.js';
 export type * from './ast.js';
 export { forEachChild, walk, valueText } from './ast.js';
-export { cellCount, cellIsName, cellKind, cellNode, cellNumber, cellRange, cellText, ScannedRow, NUMBER, MISSING, REF, type CellStore } from './dataCells.js';
+export {
+  cellCount,
+  cellIsName,
+  cellKind,
+  cellNode,
+  cellNumber,
+  cellRange,
+  cellText,
+  ScannedRow,
+  NUMBER,
+  MISSING,
+  REF,
+  type CellStore,
+} from './dataCells.js';
 export { scannedBodies } from './dataBlock.js';
 export { lexAround } from './dataScan.js';
 

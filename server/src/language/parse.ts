@@ -6,7 +6,19 @@
 import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { Diagnostic, Range } from './diagnostics.js';
-import { tokenize, Comma, Identifier, Kw, LCurly, Minus, NumberLit, Percent, Question, Slash, StringLit } from './tokens.js';
+import {
+  tokenize,
+  Comma,
+  Identifier,
+  Kw,
+  LCurly,
+  Minus,
+  NumberLit,
+  Percent,
+  Question,
+  Slash,
+  StringLit,
+} from './tokens.js';
 import { bayesParser, tokenEnd, tokenRange } from './parser.js';
 import { selfContained, splitStatements, unclosedOpener, type Chunk } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
@@ -88,8 +100,11 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
     const scanned = chunk.kind === 'statement' ? scannedDataDecl(all, chunk.start, chunk.end, blocks) : undefined;
     if (scanned) scannedUsed++;
     const deep = scanned ? undefined : tooDeep(all, chunk.start, chunk.end, open.length);
-    const { statement, errors } = scanned ? { statement: scanned, errors: [] }
-      : deep ? { statement: errorStatement(all.slice(chunk.start, chunk.end)), errors: [deep] } : parseChunk(all, chunk);
+    const { statement, errors } = scanned
+      ? { statement: scanned, errors: [] }
+      : deep
+        ? { statement: errorStatement(all.slice(chunk.start, chunk.end)), errors: [deep] }
+        : parseChunk(all, chunk);
     diagnostics.push(...errors);
     const doc = docFor(docs, statement.range.start.line);
     if (doc !== undefined) statement.doc = doc;
@@ -101,7 +116,14 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
   // an open bracket, or more followed its `}`) was skipped for nothing: parse without scanning.
   if (scannedUsed !== blocks.size) return parseRegion(text, firstLine, range, false);
   for (const network of open) {
-    if (network) diagnostics.push(syntaxError(`network '${network.name.text}' is missing its closing '}'`, network.name.range, 'unclosed-network'));
+    if (network)
+      diagnostics.push(
+        syntaxError(
+          `network '${network.name.text}' is missing its closing '}'`,
+          network.name.range,
+          'unclosed-network',
+        ),
+      );
   }
   const last = chunks[chunks.length - 1];
   const openAtEnd = last?.kind === 'statement' && last.unclosed;
@@ -115,7 +137,9 @@ function shiftTokens(lexed: ReturnType<typeof tokenize>, lines: number): void {
   for (const e of lexed.errors) if (e.line !== undefined) e.line += lines;
 }
 
-type Attempt = { statement: A.Statement; error?: undefined } | { statement?: undefined; error: IRecognitionException; expected: string };
+type Attempt =
+  | { statement: A.Statement; error?: undefined }
+  | { statement?: undefined; error: IRecognitionException; expected: string };
 
 function attempt(chunk: Chunk, tokens: IToken[]): Attempt {
   const parser = bayesParser();
@@ -124,7 +148,9 @@ function attempt(chunk: Chunk, tokens: IToken[]): Attempt {
     const name = parser.networkHeader();
     const errors = parser.errors; // the getter copies: read it once
     if (errors.length > 0) return { error: errors[0], expected: lastExpectation.text };
-    return { statement: { kind: 'network', name, statements: [], range: tokenRange(tokens[0], tokens[tokens.length - 1]) } };
+    return {
+      statement: { kind: 'network', name, statements: [], range: tokenRange(tokens[0], tokens[tokens.length - 1]) },
+    };
   }
   const statement = parser.statement();
   const errors = parser.errors;
@@ -141,7 +167,10 @@ function missingComparison(statement: A.Statement): boolean {
 function noComparison(tokens: IToken[]): IRecognitionException {
   const last = tokens[tokens.length - 1];
   return {
-    name: 'MissingComparison', token: last, resyncedTokens: [], context: { ruleStack: [], ruleOccurrenceStack: [] },
+    name: 'MissingComparison',
+    token: last,
+    resyncedTokens: [],
+    context: { ruleStack: [], ruleOccurrenceStack: [] },
     message: `an expectation needs a comparison after '${last.image}': = value, ≈ x ± t, <, <=, > or >=`,
   };
 }
@@ -154,7 +183,7 @@ function parseChunk(all: IToken[], chunk: Chunk): { statement: A.Statement; erro
   let tokens = original;
   let dropped = 0;
   const stray = chunk.kind === 'statement' ? strayDataLines(original) : undefined;
-  if (stray) ({ tokens, dropped } = stray), errors.push(...stray.diagnostics);
+  if (stray) (({ tokens, dropped } = stray), errors.push(...stray.diagnostics));
   let result = attempt(chunk, tokens);
   for (; result.error && dropped < MAX_DROPPED_LINES; dropped++) {
     const next = bestRepair(chunk, tokens, result);
@@ -183,7 +212,9 @@ const isNameToken = (t: IToken) => t.tokenType === Identifier || t.tokenType.CAT
  * re-parse the whole body once per such line (quadratic in a big body with a few strays); the
  * diagnostics are the ones it gives, "expected '}' after … but found …" on the stray token.
  */
-function strayDataLines(tokens: IToken[]): { tokens: IToken[]; dropped: number; diagnostics: Diagnostic[] } | undefined {
+function strayDataLines(
+  tokens: IToken[],
+): { tokens: IToken[]; dropped: number; diagnostics: Diagnostic[] } | undefined {
   if (tokens[0].tokenType !== Kw.data || tokens[2]?.tokenType !== LCurly) return undefined;
   const firstLine = tokens[0].startLine;
   const kept: IToken[] = [];
@@ -195,9 +226,11 @@ function strayDataLines(tokens: IToken[]): { tokens: IToken[]; dropped: number; 
     let plain = tokens[i].startLine !== firstLine;
     for (let j = i; j < end && plain; j++) {
       const t = tokens[j];
-      if (brackets.has(t.image)) plain = false; // dropping the line could unbalance the statement
+      if (brackets.has(t.image))
+        plain = false; // dropping the line could unbalance the statement
       else if (bad >= 0 || isNameToken(t) || simpleParts.has(t.tokenType)) continue;
-      else if (dataParts.has(t.tokenType)) plain = false; // `-`, `/`, `%`: the grammar's to judge
+      else if (dataParts.has(t.tokenType))
+        plain = false; // `-`, `/`, `%`: the grammar's to judge
       else bad = j;
     }
     if (plain && bad > i && diagnostics.length < MAX_DROPPED_LINES) {
@@ -211,7 +244,11 @@ function strayDataLines(tokens: IToken[]): { tokens: IToken[]; dropped: number; 
   return diagnostics.length > 0 ? { tokens: kept, dropped: diagnostics.length, diagnostics } : undefined;
 }
 
-interface Repair { tokens: IToken[]; diagnostic: Diagnostic; result: Attempt }
+interface Repair {
+  tokens: IToken[];
+  diagnostic: Diagnostic;
+  result: Attempt;
+}
 
 /**
  * Which line to blame for a parse error inside a multi-line statement: the line above the error
@@ -220,7 +257,11 @@ interface Repair { tokens: IToken[]; diagnostic: Diagnostic; result: Attempt }
  * after which the statement parses — or at least parses further — wins. The statement's first
  * line is never dropped: it says what the statement is.
  */
-function bestRepair(chunk: Chunk, tokens: IToken[], failed: Attempt & { error: IRecognitionException }): Repair | undefined {
+function bestRepair(
+  chunk: Chunk,
+  tokens: IToken[],
+  failed: Attempt & { error: IRecognitionException },
+): Repair | undefined {
   const firstLine = tokens[0].startLine!;
   const at = failed.error.token;
   if (at.tokenType === EOF || Number.isNaN(at.startOffset)) return undefined;
@@ -238,13 +279,24 @@ function bestRepair(chunk: Chunk, tokens: IToken[], failed: Attempt & { error: I
     if (i > 0 && tokens[i - 1].startLine === tokens[i].startLine) continue;
     const opener = unclosedOpener(lineAt(i));
     if (opener && tokens[i].startLine !== at.startLine) {
-      candidates.push({ tokens: without(tokens[i].startLine!), diagnostic: syntaxError(`'${opener.image}' is not closed on this line`, tokenRange(opener)) });
+      candidates.push({
+        tokens: without(tokens[i].startLine!),
+        diagnostic: syntaxError(`'${opener.image}' is not closed on this line`, tokenRange(opener)),
+      });
       break;
     }
   }
   const previous = tokens[index - 1];
-  if (previous && previous.startLine! < at.startLine! && previous.startLine !== firstLine && selfContained(tokens, previous.startLine!)) {
-    const diagnostic = syntaxError(`this line is incomplete: expected ${failed.expected} after '${previous.image}'`, tokenRange(previous));
+  if (
+    previous &&
+    previous.startLine! < at.startLine! &&
+    previous.startLine !== firstLine &&
+    selfContained(tokens, previous.startLine!)
+  ) {
+    const diagnostic = syntaxError(
+      `this line is incomplete: expected ${failed.expected} after '${previous.image}'`,
+      tokenRange(previous),
+    );
     candidates.push({ tokens: without(previous.startLine!), diagnostic });
   }
   if (at.startLine !== firstLine && selfContained(tokens, at.startLine!)) {
@@ -254,7 +306,8 @@ function bestRepair(chunk: Chunk, tokens: IToken[], failed: Attempt & { error: I
   for (const candidate of candidates) {
     const result = attempt(chunk, candidate.tokens);
     if (result.statement) return { ...candidate, result };
-    if (!best || progress(result, candidate.tokens) > progress(best.result, best.tokens)) best = { ...candidate, result };
+    if (!best || progress(result, candidate.tokens) > progress(best.result, best.tokens))
+      best = { ...candidate, result };
   }
   return best && progress(best.result, best.tokens) > at.startOffset ? best : undefined;
 }
@@ -267,7 +320,9 @@ function progress(result: Attempt, tokens: IToken[]): number {
 }
 
 function offendingToken(error: IRecognitionException, tokens: IToken[]): IToken {
-  return error.token.tokenType === EOF || Number.isNaN(error.token.startOffset) ? tokens[tokens.length - 1] : error.token;
+  return error.token.tokenType === EOF || Number.isNaN(error.token.startOffset)
+    ? tokens[tokens.length - 1]
+    : error.token;
 }
 
 function recognitionDiagnostic(error: IRecognitionException, tokens: IToken[]): Diagnostic {
@@ -282,15 +337,26 @@ function syntaxError(message: string, range: Range, code = 'syntax-error'): Diag
 function errorStatement(tokens: IToken[]): A.ErrorStmt {
   const keyword = tokens[0];
   const range = tokenRange(keyword, tokens[tokens.length - 1]);
-  const declares = [Kw.variable, Kw.hypotheses, Kw.data, Kw.corpus, Kw.classifier, Kw.mixture, Kw.network].includes(keyword.tokenType);
+  const declares = [Kw.variable, Kw.hypotheses, Kw.data, Kw.corpus, Kw.classifier, Kw.mixture, Kw.network].includes(
+    keyword.tokenType,
+  );
   const nameToken = keyword.tokenType === Kw.import ? tokens[2] : tokens[1];
-  const isName = (t: IToken | undefined) => t !== undefined && (t.tokenType === Identifier || t.tokenType.CATEGORIES?.includes(Identifier) === true);
-  if (!(declares || keyword.tokenType === Kw.import) || !isName(nameToken)) return { kind: 'error', keyword: keyword.image, range };
+  const isName = (t: IToken | undefined) =>
+    t !== undefined && (t.tokenType === Identifier || t.tokenType.CATEGORIES?.includes(Identifier) === true);
+  if (!(declares || keyword.tokenType === Kw.import) || !isName(nameToken))
+    return { kind: 'error', keyword: keyword.image, range };
   const nameOf = (t: IToken): A.Name => ({ kind: 'name', text: t.image, range: tokenRange(t) });
   // `variable A, B, C …` declares every name before the domain.
   const others: A.Name[] = [];
-  for (let i = 2; keyword.tokenType === Kw.variable && tokens[i]?.tokenType === Comma && isName(tokens[i + 1]); i += 2) others.push(nameOf(tokens[i + 1]));
-  return { kind: 'error', keyword: keyword.image, name: nameOf(nameToken), ...(others.length ? { others } : {}), range };
+  for (let i = 2; keyword.tokenType === Kw.variable && tokens[i]?.tokenType === Comma && isName(tokens[i + 1]); i += 2)
+    others.push(nameOf(tokens[i + 1]));
+  return {
+    kind: 'error',
+    keyword: keyword.image,
+    name: nameOf(nameToken),
+    ...(others.length ? { others } : {}),
+    range,
+  };
 }
 
 function lexDiagnostic(text: string, e: ILexingError): Diagnostic {
@@ -302,14 +368,21 @@ function lexDiagnostic(text: string, e: ILexingError): Diagnostic {
     : `unexpected character${e.length > 1 ? 's' : ''} '${bad}'`;
   const newline = bad.search(/[\r\n]/);
   const length = newline >= 0 ? newline : e.length;
-  return { severity: 'error', message, code: 'lexical-error', range: { start: { line, character }, end: { line, character: character + Math.max(1, length) } } };
+  return {
+    severity: 'error',
+    message,
+    code: 'lexical-error',
+    range: { start: { line, character }, end: { line, character: character + Math.max(1, length) } },
+  };
 }
 
 /** One syntax diagnostic per line: the first explains, the rest would only repeat it. */
 function onePerLine(diagnostics: Diagnostic[]): Diagnostic[] {
   const seen = new Set<number>();
   const kept: Diagnostic[] = [];
-  for (const d of diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)) {
+  for (const d of diagnostics.sort(
+    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  )) {
     if (seen.has(d.range.start.line)) continue;
     seen.add(d.range.start.line);
     kept.push(d);
@@ -329,5 +402,3 @@ function docFor(docs: Map<number, string>, line: number): string | undefined {
   for (let l = line - 1; docs.has(l); l--) parts.unshift(docs.get(l)!);
   return parts.length > 0 ? parts.join('\n') : undefined;
 }
-
-

@@ -16,7 +16,12 @@ export function editDistance(a: string, b: string, rows: number[][] = [[], [], [
     for (let j = 1; j <= b.length; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+      if (
+        i > 1 &&
+        j > 1 &&
+        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
+        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
+      ) {
         d = Math.min(d, before[j - 2] + 1);
       }
       current[j] = d;
@@ -48,8 +53,12 @@ export function nearestName(name: string, candidates: Iterable<string>): string 
   for (const candidate of candidates) {
     if (candidate === name) continue;
     if (Math.abs(candidate.length - name.length) > limit) continue;
-    const d = candidate.toLowerCase() === lower ? 0.5 : editDistance(name, candidate, rows, Math.min(limit, bestDistance));
-    if (d < bestDistance) { bestDistance = d; best = candidate; }
+    const d =
+      candidate.toLowerCase() === lower ? 0.5 : editDistance(name, candidate, rows, Math.min(limit, bestDistance));
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
   }
   return bestDistance <= limit ? best : undefined;
 }
@@ -68,7 +77,8 @@ export class NameIndex {
     this.names = all;
     for (const n of all) {
       const bucket = this.byLength.get(n.length);
-      if (bucket) bucket.push(n); else this.byLength.set(n.length, [n]);
+      if (bucket) bucket.push(n);
+      else this.byLength.set(n.length, [n]);
       const lower = n.toLowerCase();
       if (!this.byLower.has(lower)) this.byLower.set(lower, n);
     }
@@ -96,7 +106,10 @@ export class NameIndex {
           budget.left--;
           if (candidate === name) continue;
           const d = editDistance(name, candidate, rows, bestDistance - 1);
-          if (d < bestDistance) { bestDistance = d; best = candidate; }
+          if (d < bestDistance) {
+            bestDistance = d;
+            best = candidate;
+          }
           if (bestDistance === 1) return best;
         }
       }

@@ -76,7 +76,10 @@ export interface ScopedEvidence {
 }
 
 /** The values observed per variable, in order; `given` replaces a variable's observations. */
-export function observations(scope: NetworkScope, given: readonly A.Assignment[]): Map<string, { values: string[]; node: A.Assignment }> {
+export function observations(
+  scope: NetworkScope,
+  given: readonly A.Assignment[],
+): Map<string, { values: string[]; node: A.Assignment }> {
   const out = new Map<string, { values: string[]; node: A.Assignment }>();
   for (const observe of scope.observes) {
     for (const item of observe.items) {
@@ -129,7 +132,11 @@ export function variableIndex(net: BayesianNetwork, index: Map<string, number>, 
 
 export function stateIndex(net: BayesianNetwork, v: number, state: string, at: A.NodeBase): number {
   const s = net.variables[v]!.states.indexOf(state);
-  if (s < 0) throw new CompileError(`'${state}' is not a state of '${net.variables[v]!.name}' (states: ${net.variables[v]!.states.join(', ')})`, at.range);
+  if (s < 0)
+    throw new CompileError(
+      `'${state}' is not a state of '${net.variables[v]!.name}' (states: ${net.variables[v]!.states.join(', ')})`,
+      at.range,
+    );
   return s;
 }
 
@@ -142,7 +149,11 @@ function replicaName(variable: string, i: number): string {
 }
 
 /** The scope's network with `count − 1` extra copies of each repeated variable; memoised per run. */
-function replicated(ctx: ModelContext, scope: NetworkScope, repeats: ReadonlyArray<readonly [string, number]>): BayesianNetwork {
+function replicated(
+  ctx: ModelContext,
+  scope: NetworkScope,
+  repeats: ReadonlyArray<readonly [string, number]>,
+): BayesianNetwork {
   const key = `replicated:${scope.name ?? ''}:${repeats.map(([v, n]) => `${v}*${n}`).join(',')}`;
   const base = scope.net;
   const known = ctx.shared.get(key) as { base: BayesianNetwork; net: BayesianNetwork } | undefined;

@@ -26,7 +26,11 @@ export function dataSources(file: BayesFile): StringLit[] {
   return found;
 }
 
-interface FileHash { mtimeMs: number; size: number; hash: string }
+interface FileHash {
+  mtimeMs: number;
+  size: number;
+  hash: string;
+}
 
 export class RunCache {
   private readonly fileHashes = new Map<string, FileHash>();
@@ -38,14 +42,24 @@ export class RunCache {
    * The cache key of a run of `text` (located at `documentPath`) with these settings. Only files
    * inside `allowedRoots` are read: the run refuses the others, and so does the cache.
    */
-  key(text: string, ast: BayesFile, documentPath: string | undefined, allowedRoots: string[], settingsKey: string): string {
+  key(
+    text: string,
+    ast: BayesFile,
+    documentPath: string | undefined,
+    allowedRoots: string[],
+    settingsKey: string,
+  ): string {
     const h = createHash('sha256').update(text).update('\0').update(settingsKey);
     const base = documentPath ? dirnameOf(documentPath) : undefined;
     for (const source of dataSources(ast)) {
       if (!base) continue;
       const glob = globBase(source.value);
       const path = resolvePath(base, glob ?? source.value);
-      const stamp = !allowedRoots.some((root) => isInside(root, path)) ? 'outside' : glob === undefined ? this.contentHash(path) : this.treeStamp(path);
+      const stamp = !allowedRoots.some((root) => isInside(root, path))
+        ? 'outside'
+        : glob === undefined
+          ? this.contentHash(path)
+          : this.treeStamp(path);
       h.update('\0').update(path).update('\0').update(stamp);
     }
     return h.digest('hex');

@@ -47,10 +47,15 @@ export function startRunJob(request: RunRequest, options: RunJobOptions): RunJob
     void worker.terminate();
     settle(o);
   };
-  const timer = setTimeout(() => finish({
-    status: 'failed', reason: 'timeout',
-    message: `the run took longer than ${options.timeoutMs / 1000} s and was stopped (setting bayes.run.timeoutSeconds)`,
-  }), options.timeoutMs);
+  const timer = setTimeout(
+    () =>
+      finish({
+        status: 'failed',
+        reason: 'timeout',
+        message: `the run took longer than ${options.timeoutMs / 1000} s and was stopped (setting bayes.run.timeoutSeconds)`,
+      }),
+    options.timeoutMs,
+  );
 
   worker.on('message', (m: WorkerMessage) => {
     if (m.type === 'progress') options.onProgress?.(m.fraction, m.message);
@@ -60,13 +65,16 @@ export function startRunJob(request: RunRequest, options: RunJobOptions): RunJob
   worker.on('error', (e: Error & { code?: string }) => {
     const memory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
     finish({
-      status: 'failed', reason: memory ? 'memory' : 'crash',
+      status: 'failed',
+      reason: memory ? 'memory' : 'crash',
       message: memory
         ? `the run ran out of memory (limit ${options.memoryMb} MB, setting bayes.run.memoryMb) and was stopped`
         : `the run crashed: ${e.message}`,
     });
   });
-  worker.on('exit', (code) => finish({ status: 'failed', reason: 'crash', message: `the run crashed (worker exited with code ${code})` }));
+  worker.on('exit', (code) =>
+    finish({ status: 'failed', reason: 'crash', message: `the run crashed (worker exited with code ${code})` }),
+  );
   worker.postMessage(request);
   return { outcome, cancel: () => finish({ status: 'cancelled' }) };
 }

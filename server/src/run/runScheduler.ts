@@ -23,7 +23,6 @@ export interface RunInput {
   checked: CheckedDocument;
 }
 
-
 export interface RunSchedulerHost {
   connection: Connection;
   canReportProgress(): boolean;
@@ -38,12 +37,21 @@ export class RunScheduler {
   private readonly jobs = new Map<string, RunJob>();
   readonly cache = new RunCache();
 
-  constructor(private readonly host: RunSchedulerHost, private readonly workerPath?: string) {}
+  constructor(
+    private readonly host: RunSchedulerHost,
+    private readonly workerPath?: string,
+  ) {}
 
   async run(input: RunInput): Promise<RunState> {
     this.cancel(input.uri);
     const { documentPath, allowedRoots } = nodeEnvironment(input.envOptions);
-    const key = this.cache.key(input.text, input.checked.parse.ast, documentPath, allowedRoots, JSON.stringify(input.settings));
+    const key = this.cache.key(
+      input.text,
+      input.checked.parse.ast,
+      documentPath,
+      allowedRoots,
+      JSON.stringify(input.settings),
+    );
     const hit = this.cache.get(key);
     if (hit) {
       this.host.onRunFinished({ uri: input.uri, text: input.text, state: 'done', result: hit, cached: true });
@@ -74,7 +82,13 @@ export class RunScheduler {
     }
     if (outcome.status === 'done') {
       this.cache.set(key, outcome.result);
-      this.host.onRunFinished({ uri: input.uri, text: input.text, state: 'done', result: outcome.result, cached: false });
+      this.host.onRunFinished({
+        uri: input.uri,
+        text: input.text,
+        state: 'done',
+        result: outcome.result,
+        cached: false,
+      });
       return 'done';
     }
     const result = failedRun(input, outcome.message);
@@ -99,10 +113,17 @@ export class RunScheduler {
 function failedRun(input: RunInput, message: string): RunResult {
   const first = input.text.split('\n', 1)[0] ?? '';
   const failure: Diagnostic = {
-    severity: 'error', code: 'run-failed', message,
+    severity: 'error',
+    code: 'run-failed',
+    message,
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: first.replace(/\r$/, '').length } },
   };
-  return { version: RUN_RESULT_VERSION, file: input.uri, diagnostics: [failure, ...input.checked.diagnostics], results: [] };
+  return {
+    version: RUN_RESULT_VERSION,
+    file: input.uri,
+    diagnostics: [failure, ...input.checked.diagnostics],
+    results: [],
+  };
 }
 
 /**
@@ -115,7 +136,10 @@ class DelayedProgress {
   private last: { fraction: number; message: string } = { fraction: 0, message: 'running' };
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly host: RunSchedulerHost, private readonly onCancel: () => void) {
+  constructor(
+    private readonly host: RunSchedulerHost,
+    private readonly onCancel: () => void,
+  ) {
     this.timer = setTimeout(() => void this.begin(), PROGRESS_AFTER_MS);
   }
 

@@ -78,7 +78,9 @@ function readCsvHeader(path: string): string[] | { error: string } {
     const buffer = Buffer.alloc(65536);
     const n = readSync(fd, buffer, 0, buffer.length, 0);
     let header: string[] | undefined;
-    const splitter = new CsvSplitter(',', (cells) => { header ??= columnNames(cells.map((h) => h.trim())).names; });
+    const splitter = new CsvSplitter(',', (cells) => {
+      header ??= columnNames(cells.map((h) => h.trim())).names;
+    });
     splitter.push(buffer.subarray(0, n).toString('utf8'));
     if (!header && n < buffer.length) splitter.end();
     return header ?? { error: 'the header row is longer than 64 KiB' };

@@ -65,14 +65,20 @@ function exercise(text: string): void {
       } catch (e) {
         if (!(e instanceof ResponseError)) throw e;
       }
-      codeActions(doc, { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics } }, { trusted: false });
+      codeActions(
+        doc,
+        { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics } },
+        { trusted: false },
+      );
     }
   }
 }
 
 test('every feature survives truncated and damaged versions of every example', () => {
   let n = 0;
-  for (const [i, file] of readdirSync(examples).filter((f) => f.endsWith('.bayes')).entries()) {
+  for (const [i, file] of readdirSync(examples)
+    .filter((f) => f.endsWith('.bayes'))
+    .entries()) {
     for (const text of variants(readFileSync(join(examples, file), 'utf8'), i + 1)) {
       assert.doesNotThrow(() => exercise(text), `${file}, variant ${n}`);
       n++;

@@ -40,12 +40,25 @@ function cliArgs(command: string[], file: string, t: TestContext): string[] | un
   return [...command, join('examples', file), ...(shared ? ['--data-root', dataRoot] : [])];
 }
 
-const files = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort();
+const files = readdirSync(examples)
+  .filter((f) => f.endsWith('.bayes'))
+  .sort();
 
 test('there is an example per acceptance case of LANGUAGE.md', () => {
   assert.deepEqual(files, [
-    'alarm.bayes', 'bayes_optimal.bayes', 'cancer.bayes', 'decision_trees.bayes', 'enjoysport.bayes', 'faithful.bayes', 'forest.bayes',
-    'forest_learning.bayes', 'newsgroups.bayes', 'playtennis.bayes', 'thumbtack.bayes', 'two_gaussians.bayes', 'two_tests.bayes',
+    'alarm.bayes',
+    'bayes_optimal.bayes',
+    'cancer.bayes',
+    'decision_trees.bayes',
+    'enjoysport.bayes',
+    'faithful.bayes',
+    'forest.bayes',
+    'forest_learning.bayes',
+    'newsgroups.bayes',
+    'playtennis.bayes',
+    'thumbtack.bayes',
+    'two_gaussians.bayes',
+    'two_tests.bayes',
   ]);
 });
 
@@ -65,22 +78,33 @@ for (const file of files) {
     const io = capture(root);
     const code = await run(args, io);
     const result = JSON.parse(io.stdout) as RunResult;
-    const errors = result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.range.start.line + 1}: ${d.message}`);
+    const errors = result.diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => `${d.range.start.line + 1}: ${d.message}`);
     assert.deepEqual(errors, []);
     const expects = result.results.filter((r) => r.kind === 'expect');
     assert.ok(expects.length > 0);
-    assert.deepEqual(expects.filter((r) => !r.passed).map((r) => r.source), []);
+    assert.deepEqual(
+      expects.filter((r) => !r.passed).map((r) => r.source),
+      [],
+    );
     assert.equal(code, 0);
   });
 
   test(`examples/${file} states its textbook numbers in expect lines`, () => {
     const { ast } = parseDocument(readFileSync(join(examples, file), 'utf8'));
-    assert.ok(ast.statements.some((s) => s.kind === 'expectStatement'), 'no expect line');
+    assert.ok(
+      ast.statements.some((s) => s.kind === 'expectStatement'),
+      'no expect line',
+    );
   });
 }
 
 test('without the data root the corpus outside the workspace is refused', async () => {
   const io = capture(root);
   assert.equal(await run(['check', 'examples/newsgroups.bayes'], io), 1);
-  assert.match(io.stdout, /newsgroups\.bayes:6:18: error: "\.\.\/\.\.\/shared\/data\/20news-bydate\.tar\.gz" is outside the workspace/);
+  assert.match(
+    io.stdout,
+    /newsgroups\.bayes:6:18: error: "\.\.\/\.\.\/shared\/data\/20news-bydate\.tar\.gz" is outside the workspace/,
+  );
 });

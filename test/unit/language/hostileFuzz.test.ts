@@ -46,10 +46,14 @@ const nested: Record<string, (n: number) => string> = {
   callsUnclosed: (n) => `variable A : bool\nclassifier C = ${'f('.repeat(n)}\n`,
   lists: (n) => `variable A : bool\nclassifier C = naive_bayes(D, x: ${'['.repeat(n)}1${']'.repeat(n)})\n`,
   options: (n) => `learn N by em { restarts: ${'['.repeat(n)}${']'.repeat(n)} }\n`,
-  tree: (n) => `variable A : bool\nhypotheses H {\n  h: tree { ${'if A = true { '.repeat(n)}P(A = true) = 1/2${' }'.repeat(n)} }\n}\n`,
-  elseIf: (n) => `variable A : bool\nhypotheses H {\n  h: tree { if A = true { P(A = true) = 1 } ${
-    'else if A = true { P(A = true) = 1 } '.repeat(n)}else { P(A = true) = 0 } }\n}\n`,
-  networks: (n) => `${Array.from({ length: n }, (_, i) => `network N${i} {\n`).join('')}variable A : bool\nP(A) = 0.5\n${'}\n'.repeat(n)}`,
+  tree: (n) =>
+    `variable A : bool\nhypotheses H {\n  h: tree { ${'if A = true { '.repeat(n)}P(A = true) = 1/2${' }'.repeat(n)} }\n}\n`,
+  elseIf: (n) =>
+    `variable A : bool\nhypotheses H {\n  h: tree { if A = true { P(A = true) = 1 } ${'else if A = true { P(A = true) = 1 } '.repeat(
+      n,
+    )}else { P(A = true) = 0 } }\n}\n`,
+  networks: (n) =>
+    `${Array.from({ length: n }, (_, i) => `network N${i} {\n`).join('')}variable A : bool\nP(A) = 0.5\n${'}\n'.repeat(n)}`,
   networksUnclosed: (n) => `${Array.from({ length: n }, (_, i) => `network N${i} {\n`).join('')}variable A : bool\n`,
   given: (n) => `variable A : bool\nP(A) = 0.5\nquery P(A | ${'A = ['.repeat(n)}${']'.repeat(n)})\n`,
   probs: (n) => `variable A : bool\nquery ${'P('.repeat(n)}A${')'.repeat(n)}\n`,
@@ -73,11 +77,23 @@ function others(): [string, string][] {
     ['unterminated block comment', `variable A : bool\n/* ${'never closed\n'.repeat(20_000)}`],
     ['comments only opening', '/*'.repeat(50_000)],
     ['doc comments', `${'/// doc\n'.repeat(20_000)}query Nothing`],
-    ['1e308 and beyond', 'variable A : bool\nP(A) = 1e308\nP(A) = 1e309\nquery P(A) in N using gibbs { samples: 1e999 }\n'],
-    ['1e12 samples and a wrong expectation', 'variable A : bool\nP(A) = 0.5\nquery P(A) using likelihood_weighting { samples: 1e12, seed: 1 }\nexpect P(B) ≈ 1e308 ± 1e-320\n'],
+    [
+      '1e308 and beyond',
+      'variable A : bool\nP(A) = 1e308\nP(A) = 1e309\nquery P(A) in N using gibbs { samples: 1e999 }\n',
+    ],
+    [
+      '1e12 samples and a wrong expectation',
+      'variable A : bool\nP(A) = 0.5\nquery P(A) using likelihood_weighting { samples: 1e12, seed: 1 }\nexpect P(B) ≈ 1e308 ± 1e-320\n',
+    ],
     ['huge declared state list', `variable A { ${states} }\nvariable A { ${states} }\nP(A) = 2\n`],
-    ['huge declared table', `variable ${parents.join(', ')} : bool\nvariable C : bool\nP(C | ${parents.join(', ')}) { true: 0.5 }\n`],
-    ['huge generated hypotheses', `variable ${parents.join(', ')} : bool\nhypotheses H = conjunctions(${parents.join(', ')})\nquery size H\nquery posterior Q\n`],
+    [
+      'huge declared table',
+      `variable ${parents.join(', ')} : bool\nvariable C : bool\nP(C | ${parents.join(', ')}) { true: 0.5 }\n`,
+    ],
+    [
+      'huge generated hypotheses',
+      `variable ${parents.join(', ')} : bool\nhypotheses H = conjunctions(${parents.join(', ')})\nquery size H\nquery posterior Q\n`,
+    ],
     ['many errors', Array.from({ length: 20_000 }, (_, i) => `observe X${i} = y`).join('\n')],
     ['stray closers', `${')]}'.repeat(10_000)}\nvariable A : bool\n`],
     ['nul and surrogates', `variable A\u0000 : bool\n\ud800\udfff\ud83d P(A) = 0.5\n`],
@@ -85,7 +101,10 @@ function others(): [string, string][] {
   ];
 }
 
-interface Outcome { diagnostics: number; ms: number }
+interface Outcome {
+  diagnostics: number;
+  ms: number;
+}
 
 /** Everything the server does with a document: check, incremental re-parse, every feature, and the run. */
 async function exercise(text: string, run = false): Promise<Outcome> {
@@ -128,7 +147,11 @@ function exerciseSync(text: string): Outcome {
       }
       // As editors send them: the diagnostics on the line asked about.
       const here = diagnostics.filter((d) => d.range.start.line <= line && d.range.end.line >= line);
-      codeActions(doc, { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: here } }, { trusted: false });
+      codeActions(
+        doc,
+        { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: here } },
+        { trusted: false },
+      );
     }
   }
   return { diagnostics: checked.diagnostics.length, ms: performance.now() - started };
@@ -137,8 +160,15 @@ function exerciseSync(text: string): Outcome {
 /** Runs `f` with roughly `fraction` of the stack already in use (measured by recursing until it overflows). */
 function withStackUsed<T>(fraction: number, f: () => T): T {
   let max = 0;
-  const probe = (depth: number): void => { max = depth; probe(depth + 1); };
-  try { probe(0); } catch { /* the stack's size, in probe frames */ }
+  const probe = (depth: number): void => {
+    max = depth;
+    probe(depth + 1);
+  };
+  try {
+    probe(0);
+  } catch {
+    /* the stack's size, in probe frames */
+  }
   const target = Math.floor(max * fraction);
   const descend = (depth: number): T => (depth >= target ? f() : descend(depth + 1));
   return descend(0);
@@ -156,7 +186,10 @@ test('nesting 100,000 levels deep, in every form, gives one diagnostic on the pa
       assert.ok(outcome.ms < BUDGET_MS, `${form} ${depth}: ${outcome.ms.toFixed(0)} ms`);
       const messages = checkText(text, env).diagnostics.map((d) => d.message);
       if (!['braces', 'mixed'].includes(form) && !form.endsWith('Unclosed')) {
-        assert.ok(messages.some((m) => m.includes(`deeper than ${MAX_NESTING} levels`)), `${form} ${depth}: ${messages.slice(0, 3).join('; ')}`);
+        assert.ok(
+          messages.some((m) => m.includes(`deeper than ${MAX_NESTING} levels`)),
+          `${form} ${depth}: ${messages.slice(0, 3).join('; ')}`,
+        );
       }
     }
   }
@@ -174,8 +207,13 @@ test('the nesting diagnostic spans the bracket that goes too deep, up to its clo
   // An `else if` chain counts a level per link.
   const chain = checkText(nested.elseIf(MAX_NESTING + 1), env).diagnostics.filter((x) => x.code === 'nesting-too-deep');
   assert.equal(chain.length, 1);
-  const networks = checkText(nested.networks(MAX_NESTING + 3), env).diagnostics.filter((x) => x.code === 'nesting-too-deep');
-  assert.deepEqual(networks.map((x) => x.range.start.line), [MAX_NESTING]);
+  const networks = checkText(nested.networks(MAX_NESTING + 3), env).diagnostics.filter(
+    (x) => x.code === 'nesting-too-deep',
+  );
+  assert.deepEqual(
+    networks.map((x) => x.range.start.line),
+    [MAX_NESTING],
+  );
 });
 
 test('at exactly the nesting limit, every form works with half the stack already used', async () => {
@@ -200,17 +238,29 @@ test('huge sizes, long lines, garbage, unterminated strings and comments: a diag
   }
 });
 
-test('the CLI reports hostile files with exit code 1 and diagnostics, never an internal error', { skip: !existsSync(join(repoRoot, 'dist', 'cli.cjs')) && 'dist/cli.cjs is not built (npm run build)' }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bayes-hostile-'));
-  const files = [
-    ['calls.bayes', nested.calls(100_000)], ['tree.bayes', nested.tree(100_000)], ['networks.bayes', nested.networks(100_000)],
-    ['garbage.bayes', others()[0][1]], ['comment.bayes', '/* never closed'],
-  ];
-  for (const [name, text] of files) writeFileSync(join(dir, name), text);
-  const started = performance.now();
-  const result = spawnSync(process.execPath, [join(repoRoot, 'bin', 'bayes.cjs'), 'check', ...files.map(([name]) => join(dir, name))], { encoding: 'utf8' });
-  assert.equal(result.status, 1, result.stderr.slice(0, 2000));
-  for (const [name] of files) assert.match(result.stdout + result.stderr, new RegExp(`${name.replace('.', '\\.')}:\\d+:\\d+: error`), name);
-  assert.doesNotMatch(result.stdout + result.stderr, /internal error|Maximum call stack/);
-  assert.ok(performance.now() - started < 10_000);
-});
+test(
+  'the CLI reports hostile files with exit code 1 and diagnostics, never an internal error',
+  { skip: !existsSync(join(repoRoot, 'dist', 'cli.cjs')) && 'dist/cli.cjs is not built (npm run build)' },
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bayes-hostile-'));
+    const files = [
+      ['calls.bayes', nested.calls(100_000)],
+      ['tree.bayes', nested.tree(100_000)],
+      ['networks.bayes', nested.networks(100_000)],
+      ['garbage.bayes', others()[0][1]],
+      ['comment.bayes', '/* never closed'],
+    ];
+    for (const [name, text] of files) writeFileSync(join(dir, name), text);
+    const started = performance.now();
+    const result = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'bin', 'bayes.cjs'), 'check', ...files.map(([name]) => join(dir, name))],
+      { encoding: 'utf8' },
+    );
+    assert.equal(result.status, 1, result.stderr.slice(0, 2000));
+    for (const [name] of files)
+      assert.match(result.stdout + result.stderr, new RegExp(`${name.replace('.', '\\.')}:\\d+:\\d+: error`), name);
+    assert.doesNotMatch(result.stdout + result.stderr, /internal error|Maximum call stack/);
+    assert.ok(performance.now() - started < 10_000);
+  },
+);

@@ -24,19 +24,27 @@ const swap = (s: string, i: number) => s.slice(0, i) + s[i + 1] + s[i] + s.slice
 test('a table over 50,000 states, and 5,000 misspelt values of them, check in under a second', () => {
   checkText('variable A : bool\nP(A) = 0.5\n', fakeEnv()); // the parser's first use builds its tables
   const states = Array.from({ length: 50_000 }, (_, i) => `st${i}`);
-  const text = `variable X { ${states.join(', ')} }\nP(X) {\n${states.map((s) => `  ${s}: 0.00002\n`).join('')}}\n`
-    + `observe ${states.filter((_, i) => i % 10 === 0).map((s) => `X = ${swap(s, 0)}`).join(', ')}\n`;
+  const text =
+    `variable X { ${states.join(', ')} }\nP(X) {\n${states.map((s) => `  ${s}: 0.00002\n`).join('')}}\n` +
+    `observe ${states
+      .filter((_, i) => i % 10 === 0)
+      .map((s) => `X = ${swap(s, 0)}`)
+      .join(', ')}\n`;
   const { ms, messages } = cpuCheck(text);
   assert.ok(ms < 1000, `${ms.toFixed(0)} ms`);
   assert.equal(messages.filter((m) => m.includes('is not a state of')).length, 5000);
-  assert.match(messages.find((m) => m.includes("'ts0'"))!, /did you mean 'st0'\?/);
+  assert.match(
+    messages.find((m) => m.includes("'ts0'"))!,
+    /did you mean 'st0'\?/,
+  );
 });
 
 test('20,000 variables, each used misspelt, check in under a second', () => {
   const random = createRng(3);
   const names = Array.from({ length: 20_000 }, (_, i) => `Var${String(i).padStart(5, '0')}x`);
-  const text = names.map((v) => `variable ${v} { yes, no }\n`).join('')
-    + names.map((v) => `observe ${swap(v, 1 + random.int(v.length - 2))} = yes\n`).join('');
+  const text =
+    names.map((v) => `variable ${v} { yes, no }\n`).join('') +
+    names.map((v) => `observe ${swap(v, 1 + random.int(v.length - 2))} = yes\n`).join('');
   const { ms, messages } = cpuCheck(text);
   assert.ok(ms < 1000, `${ms.toFixed(0)} ms`);
   const undefinedNames = messages.filter((m) => m.includes('is not defined'));
@@ -77,7 +85,9 @@ test('the name index suggests a nearest name, as the plain scan does', () => {
   }
   // The bounded distance agrees with the full one up to its bound, and is past the bound beyond it.
   for (let trial = 0; trial < 300; trial++) {
-    const a = word(), b = word(), bound = random.int(4);
+    const a = word(),
+      b = word(),
+      bound = random.int(4);
     const full = editDistance(a, b);
     const bounded = editDistance(a, b, undefined, bound);
     if (full <= bound) assert.equal(bounded, full, `${a} ${b} ${bound}`);

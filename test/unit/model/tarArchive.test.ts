@@ -10,7 +10,9 @@ import { readTar, readTarGz, streamTarGz, type TarEntry } from '../../../server/
 function tarEntry(name: string, data: Buffer, type = '0'): Buffer {
   const header = Buffer.alloc(512);
   header.write(name.slice(0, 99), 0, 'latin1');
-  header.write('0000644\0', 100); header.write('0000000\0', 108); header.write('0000000\0', 116);
+  header.write('0000644\0', 100);
+  header.write('0000000\0', 108);
+  header.write('0000000\0', 116);
   header.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124);
   header.write('00000000000\0', 136);
   header.write(type, 156);
@@ -25,7 +27,12 @@ function tarEntry(name: string, data: Buffer, type = '0'): Buffer {
 const longPath = `20news-bydate-train/${'very-long-newsgroup-name.'.repeat(6)}/1`;
 // Bytes that are not text and span several 64 KiB chunks of the stream (as the test paces it).
 const big = Buffer.from(Array.from({ length: 700_000 }, (_, i) => (i * 7919) % 251));
-const paxRecord = (path: string) => { const body = ` path=${path}\n`; let n = body.length + 2; if (`${n}${body}`.length !== n) n++; return Buffer.from(`${n}${body}`); };
+const paxRecord = (path: string) => {
+  const body = ` path=${path}\n`;
+  let n = body.length + 2;
+  if (`${n}${body}`.length !== n) n++;
+  return Buffer.from(`${n}${body}`);
+};
 const archive = Buffer.concat([
   tarEntry('a/', Buffer.alloc(0), '5'),
   tarEntry('a/small.txt', Buffer.from('hello')),
@@ -37,7 +44,13 @@ const archive = Buffer.concat([
   tarEntry('a/empty', Buffer.alloc(0)),
   Buffer.alloc(1024),
 ]);
-const expected = [['a/small.txt', 'hello'], [longPath, 'long name'], ['pax/ünïcode path.txt', 'pax'], ['a/big.bin', big.toString('latin1')], ['a/empty', '']];
+const expected = [
+  ['a/small.txt', 'hello'],
+  [longPath, 'long name'],
+  ['pax/ünïcode path.txt', 'pax'],
+  ['a/big.bin', big.toString('latin1')],
+  ['a/empty', ''],
+];
 const summary = (entries: TarEntry[]) => entries.map((e) => [e.path, e.data.toString('latin1')]);
 
 /** The archive's bytes at a given byte offset in memory (headers are summed 4 bytes at a time only when aligned). */
@@ -48,7 +61,8 @@ function at(offset: number, bytes: Buffer): Buffer {
 }
 
 test('tar: ustar files, GNU long names, pax paths; directories skipped; file bytes exact', () => {
-  for (const offset of [0, 1, 2, 4]) assert.deepEqual(summary(readTar(at(offset, archive))), expected, `offset ${offset}`);
+  for (const offset of [0, 1, 2, 4])
+    assert.deepEqual(summary(readTar(at(offset, archive))), expected, `offset ${offset}`);
 });
 
 test('tar: a truncated archive or a corrupt header is an error, not a short file', () => {
@@ -57,7 +71,8 @@ test('tar: a truncated archive or a corrupt header is an error, not a short file
   corrupt[512 + 10] = 0x41; // inside the name of a/small.txt
   // A byte lower by 2 and another higher by 2 leave the sum alone but not the lanes of a sum by words.
   const swapped = Buffer.from(archive);
-  swapped[512 + 100] -= 2; swapped[512 + 101] += 2;
+  swapped[512 + 100] -= 2;
+  swapped[512 + 101] += 2;
   for (const offset of [0, 3]) {
     assert.throws(() => readTar(at(offset, corrupt)), /bad header checksum at byte 512/);
     assert.deepEqual(summary(readTar(at(offset, swapped))), expected, 'a checksum is a plain sum of bytes');
@@ -79,11 +94,24 @@ test('tar.gz streamed: the same files as the whole-buffer reader, in archive ord
     const corrupt = Buffer.from(archive);
     corrupt[512 * 9] ^= 1; // the header of a/big.bin
     writeFileSync(file, gzipSync(corrupt));
-    await assert.rejects(streamTarGz(file, () => {}, { inflateChunk: 1 << 16 }), /bad header checksum/, "checksum");
+    await assert.rejects(
+      streamTarGz(file, () => {}, { inflateChunk: 1 << 16 }),
+      /bad header checksum/,
+      'checksum',
+    );
     const gz = gzipSync(archive);
     writeFileSync(file, gz.subarray(0, gz.length >> 1));
-    await assert.rejects(streamTarGz(file, () => {}), /unexpected end of file/, "truncated gz");
-    await assert.rejects(streamTarGz(file, () => { throw new Error('caller failed'); }), /caller failed|unexpected end/);
+    await assert.rejects(
+      streamTarGz(file, () => {}),
+      /unexpected end of file/,
+      'truncated gz',
+    );
+    await assert.rejects(
+      streamTarGz(file, () => {
+        throw new Error('caller failed');
+      }),
+      /caller failed|unexpected end/,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -32,7 +32,8 @@ export function mdlChoice(lengths: readonly DescriptionLength[]): MdlChoice {
     return { ...l, totalBits: l.hypothesisBits + l.dataBits };
   });
   const min = Math.min(...rows.map((r) => r.totalBits));
-  const best = min === Infinity ? [] : rows.filter((r) => r.totalBits - min <= 1e-9 * Math.max(1, min)).map((r) => r.hypothesis);
+  const best =
+    min === Infinity ? [] : rows.filter((r) => r.totalBits - min <= 1e-9 * Math.max(1, min)).map((r) => r.hypothesis);
   return { rows, best };
 }
 
@@ -53,7 +54,8 @@ export function bitsOfLogProbability(lnP: number): number {
  * m examples it is and log2 k bits for its correct class among k.
  */
 export function exceptionBits(misclassified: number, examples: number, classes: number): number {
-  if (!(misclassified >= 0 && misclassified <= examples)) throw new EngineError(`${misclassified} misclassified of ${examples} examples`);
+  if (!(misclassified >= 0 && misclassified <= examples))
+    throw new EngineError(`${misclassified} misclassified of ${examples} examples`);
   if (misclassified === 0) return 0;
   return misclassified * (Math.log2(examples) + Math.log2(classes));
 }

@@ -41,11 +41,15 @@ export function k2(data: CategoricalDataset, options: K2Options = {}): Structure
     let current = scores.family(v, ps);
     while (ps.length < maxParents) {
       throwIfCancelled(options.signal);
-      let best = -1, bestScore = current;
+      let best = -1,
+        bestScore = current;
       for (const z of order.slice(0, i)) {
         if (ps.includes(z)) continue;
         const s = scores.family(v, [...ps, z]);
-        if (s > bestScore) { bestScore = s; best = z; }
+        if (s > bestScore) {
+          bestScore = s;
+          best = z;
+        }
       }
       if (best < 0) break;
       ps.push(best);
@@ -59,10 +63,17 @@ export function k2(data: CategoricalDataset, options: K2Options = {}): Structure
 /** Backward pass: repeatedly remove the parent whose removal most raises v's family score. */
 function pruneParents(scores: ScoreCache, v: number, ps: number[], current: number): void {
   for (;;) {
-    let worst = -1, bestScore = current;
+    let worst = -1,
+      bestScore = current;
     for (const p of ps) {
-      const s = scores.family(v, ps.filter((q) => q !== p));
-      if (s > bestScore) { bestScore = s; worst = p; }
+      const s = scores.family(
+        v,
+        ps.filter((q) => q !== p),
+      );
+      if (s > bestScore) {
+        bestScore = s;
+        worst = p;
+      }
     }
     if (worst < 0) return;
     ps.splice(ps.indexOf(worst), 1);

@@ -12,9 +12,15 @@ export class Reporter {
   add(severity: Severity, code: string, message: string, range: Range, data?: unknown): void {
     this.diagnostics.push({ severity, code, message, range, ...(data === undefined ? {} : { data }) });
   }
-  error(code: string, message: string, range: Range, data?: unknown): void { this.add('error', code, message, range, data); }
-  warning(code: string, message: string, range: Range, data?: unknown): void { this.add('warning', code, message, range, data); }
-  info(code: string, message: string, range: Range, data?: unknown): void { this.add('information', code, message, range, data); }
+  error(code: string, message: string, range: Range, data?: unknown): void {
+    this.add('error', code, message, range, data);
+  }
+  warning(code: string, message: string, range: Range, data?: unknown): void {
+    this.add('warning', code, message, range, data);
+  }
+  info(code: string, message: string, range: Range, data?: unknown): void {
+    this.add('information', code, message, range, data);
+  }
 }
 
 export interface CheckContext {

@@ -19,14 +19,19 @@ export function resolveModelPath(path: A.StringLit, env: CheckEnvironment, repor
   const glob = globBase(path.value);
   const absolute = resolvePath(base, glob ?? path.value);
   if (!env.allowedRoots.some((root) => isInside(root, absolute))) {
-    report.error('file-outside-roots',
+    report.error(
+      'file-outside-roots',
       `"${path.value}" is outside the workspace and the data roots; add its folder as a data root (bayes.dataRoots, or --data-root on the command line)`,
-      path.range, { path: absolute });
+      path.range,
+      { path: absolute },
+    );
     return undefined;
   }
   if (glob !== undefined) return undefined;
   if (!env.fileExists(absolute)) {
-    report.error('file-not-found', `cannot find "${path.value}" (looked for ${absolute})`, path.range, { path: absolute });
+    report.error('file-not-found', `cannot find "${path.value}" (looked for ${absolute})`, path.range, {
+      path: absolute,
+    });
     return undefined;
   }
   return absolute;

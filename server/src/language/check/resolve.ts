@@ -6,28 +6,50 @@ import type { GlobalKind, GlobalSymbol, Scope, VariableInfo } from '../symbols.j
 import type { CheckContext } from './context.js';
 
 const kindWords: Record<GlobalKind, string> = {
-  variable: 'a variable', hypotheses: 'a hypothesis space', network: 'a network', import: 'an imported network',
-  data: 'a data set', corpus: 'a corpus', classifier: 'a classifier', mixture: 'a mixture', unknown: 'a statement with errors',
+  variable: 'a variable',
+  hypotheses: 'a hypothesis space',
+  network: 'a network',
+  import: 'an imported network',
+  data: 'a data set',
+  corpus: 'a corpus',
+  classifier: 'a classifier',
+  mixture: 'a mixture',
+  unknown: 'a statement with errors',
 };
 
 /**
  * Reports `name` as undefined, suggesting the nearest of the names `candidates` builds; `key`
  * says which set of names that is, so a check builds each index once (see `SuggestionBudget`).
  */
-export function undefinedName(ctx: CheckContext, name: A.Name, what: string, key: unknown, candidates: () => Iterable<string>): void {
+export function undefinedName(
+  ctx: CheckContext,
+  name: A.Name,
+  what: string,
+  key: unknown,
+  candidates: () => Iterable<string>,
+): void {
   const budget = ctx.report.suggestions;
   const suggestion = budget.left > 0 ? budget.index(key, candidates).nearest(name.text, budget) : undefined;
   const noun = what.replace(/^an? /, '');
-  ctx.report.error('undefined-name',
+  ctx.report.error(
+    'undefined-name',
     `${noun} '${name.text}' is not defined${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-    name.range, suggestion ? { suggestion } : undefined);
+    name.range,
+    suggestion ? { suggestion } : undefined,
+  );
 }
 
 /** A file-wide declaration of one of `kinds`; reports unknown names and names of the wrong kind. */
-export function requireGlobal(ctx: CheckContext, name: A.Name, kinds: GlobalKind[], what: string): GlobalSymbol | undefined {
+export function requireGlobal(
+  ctx: CheckContext,
+  name: A.Name,
+  kinds: GlobalKind[],
+  what: string,
+): GlobalSymbol | undefined {
   const symbol = ctx.symbols.globals.get(name.text);
   if (!symbol) {
-    const candidates = () => [...ctx.symbols.globals.values()].filter((s) => kinds.includes(s.kind)).map((s) => s.name.text);
+    const candidates = () =>
+      [...ctx.symbols.globals.values()].filter((s) => kinds.includes(s.kind)).map((s) => s.name.text);
     undefinedName(ctx, name, what, `globals:${kinds.join(',')}`, candidates);
     return undefined;
   }
@@ -80,7 +102,13 @@ export function findVariable(ctx: CheckContext, scope: Scope, text: string): Var
   }
   for (const data of ctx.symbols.data.values()) {
     const column = data.columns?.get(text);
-    if (column) return { name: text, type: 'column', declaration: column.name, states: column.numeric || data.decl.source ? undefined : [...column.values] };
+    if (column)
+      return {
+        name: text,
+        type: 'column',
+        declaration: column.name,
+        states: column.numeric || data.decl.source ? undefined : [...column.values],
+      };
   }
   return undefined;
 }
@@ -99,22 +127,27 @@ export function checkState(ctx: CheckContext, variable: VariableInfo, value: A.E
     return;
   }
   if (variable.type === 'real') {
-    if (value.kind !== 'number') ctx.report.error('unknown-state', `'${variable.name}' takes numbers, not '${textOf(value)}'`, value.range);
+    if (value.kind !== 'number')
+      ctx.report.error('unknown-state', `'${variable.name}' takes numbers, not '${textOf(value)}'`, value.range);
     return;
   }
   const states = variable.states;
   const text = value.kind === 'name' ? value.text : valueText(value);
   if (!states || text === undefined) {
-    if (states && text === undefined) ctx.report.error('unknown-state', `expected a state of '${variable.name}' here`, value.range);
+    if (states && text === undefined)
+      ctx.report.error('unknown-state', `expected a state of '${variable.name}' here`, value.range);
     return;
   }
   const index = stateIndex(states);
   if (index.has(text)) return;
   const budget = ctx.report.suggestions;
   const suggestion = budget.left > 0 ? index.nearest(text, budget) : undefined;
-  ctx.report.error('unknown-state',
+  ctx.report.error(
+    'unknown-state',
     `'${text}' is not a state of '${variable.name}' (${listStates(states)})${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-    value.range, suggestion ? { suggestion } : undefined);
+    value.range,
+    suggestion ? { suggestion } : undefined,
+  );
 }
 
 /** Each state list's index, built once: looking a value up is then constant time, not a scan of the states. */
@@ -139,7 +172,7 @@ export function listStates(states: string[]): string {
 }
 
 function textOf(value: A.Expr | A.Name): string {
-  return value.kind === 'name' ? value.text : valueText(value) ?? value.kind;
+  return value.kind === 'name' ? value.text : (valueText(value) ?? value.kind);
 }
 
 /** `X = v` / `X = [v, w]` / `X`: the variable exists in `scope` and `v` is one of its states. */
@@ -169,9 +202,12 @@ export function checkFinite(ctx: CheckContext, n: A.NumberLit): boolean {
 export function checkChoice(ctx: CheckContext, name: A.Name, choices: readonly string[], what: string): boolean {
   if (choices.includes(name.text)) return true;
   const suggestion = nearestName(name.text, choices);
-  ctx.report.error('unknown-option',
+  ctx.report.error(
+    'unknown-option',
     `'${name.text}' is not ${what}; use ${choices.map((c) => `'${c}'`).join(', ')}${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
-    name.range, suggestion ? { suggestion } : undefined);
+    name.range,
+    suggestion ? { suggestion } : undefined,
+  );
   return false;
 }
 

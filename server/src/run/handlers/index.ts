@@ -29,7 +29,7 @@ import { sensitivityHandler } from './sensitivity.js';
 import { sizeHandler } from './size.js';
 
 export const HANDLERS: HandlerTable = {
-  'learn': learnHandler,
+  learn: learnHandler,
   'learn structure': learnStructureHandler,
   'query accuracy': accuracyHandler,
   'query bic': bicHandler,

@@ -24,7 +24,8 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const s = ctx.statement as A.LearnStmt;
   if (!s.from) throw new CompileError(`say which data: learn structure ${s.model.text} from DATA by k2`, s.model.range);
   const method = s.method?.text ?? 'k2';
-  if (!(STRUCTURE_METHODS as readonly string[]).includes(method)) throw new CompileError(`a structure is learnt by ${STRUCTURE_METHODS.join(', ')}, not ${method}`, s.method!.range);
+  if (!(STRUCTURE_METHODS as readonly string[]).includes(method))
+    throw new CompileError(`a structure is learnt by ${STRUCTURE_METHODS.join(', ')}, not ${method}`, s.method!.range);
   const data = await modelData(ctx, s.from);
   const options = new LearnOptions(s.options);
   const diagnostics = options.unused(USED[method as keyof typeof USED], `structure learning by ${method}`);
@@ -32,13 +33,22 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const score = options.choice('score', SCORES, method === 'k2' ? 'k2' : 'bic');
   const maxParents = options.number('max_parents', names.length - 1, { integer: true, min: 0 });
   const common = { score, maxParents, signal: ctx.signal };
-  const found = method === 'k2' ? k2(data, { ...common, order: nodeOrder(options, data, s.from) }) : hillClimb(data, { ...common, ...searchOptions(options, method === 'tabu') });
+  const found =
+    method === 'k2'
+      ? k2(data, { ...common, order: nodeOrder(options, data, s.from) })
+      : hillClimb(data, { ...common, ...searchOptions(options, method === 'tabu') });
   const net = networkFromStructure(s.model.text, data, found.parents);
   setLearnedNetwork(ctx, s.model.text, net);
   const arcs = arcsOf(found.parents).map(([f, t]): [string, string] => [names[f]!, names[t]!]);
   const result: StructureResultEntry = {
-    kind: 'structure', method: method as StructureResultEntry['method'], score: found.score, scoreName: score, arcs, cpts: cptsToJson(net),
-    range: s.range, source: ctx.source,
+    kind: 'structure',
+    method: method as StructureResultEntry['method'],
+    score: found.score,
+    scoreName: score,
+    arcs,
+    cpts: cptsToJson(net),
+    range: s.range,
+    source: ctx.source,
     headline: `${s.model.text} · ${arcs.length} arc${arcs.length === 1 ? '' : 's'} · ${score} score ${found.score.toFixed(4)}`,
   };
   return { results: [result], diagnostics };
@@ -47,7 +57,8 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
 const RESTART_OPTIONS = ['restarts', 'perturb', 'seed'];
 /** The options each method takes. */
 const USED = {
-  k2: ['order', 'max_parents', 'score'], hillclimb: ['max_parents', 'score', ...RESTART_OPTIONS],
+  k2: ['order', 'max_parents', 'score'],
+  hillclimb: ['max_parents', 'score', ...RESTART_OPTIONS],
   tabu: ['max_parents', 'score', 'tabu', 'patience', ...RESTART_OPTIONS],
 } as const;
 
@@ -74,7 +85,10 @@ function nodeOrder(options: LearnOptions, data: CategoricalDataset, from: A.Name
   });
   const missing = names.filter((_, i) => !indices.includes(i));
   if (missing.length || new Set(indices).size !== indices.length) {
-    throw new CompileError(`order must list every column of '${from.text}' once${missing.length ? `; missing: ${missing.join(', ')}` : ''}`, order[0]?.range ?? from.range);
+    throw new CompileError(
+      `order must list every column of '${from.text}' once${missing.length ? `; missing: ${missing.join(', ')}` : ''}`,
+      order[0]?.range ?? from.range,
+    );
   }
   return indices;
 }
