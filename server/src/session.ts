@@ -45,6 +45,8 @@ export function toLspDiagnostic(d: Diagnostic): LspDiagnostic {
 
 /** A check runs at once when the document was quiet this long; bursts of typing coalesce. */
 const DEBOUNCE_MS = 150;
+/** A parse that takes longer than this is costly enough to wait for the typing to pause. */
+const COSTLY_PARSE_MS = 30;
 
 export interface SessionCapabilities {
   /** The client answers workspace/configuration. */
@@ -100,6 +102,11 @@ export class Session {
     return this.open.parse(uri);
   }
 
+  /** Whether the current version still has to be parsed, at a cost over `ms` (see `features/index.ts`). */
+  costlyToParse(uri: string, ms: number): boolean {
+    return this.open.costlyToParse(uri, ms);
+  }
+
   /** The last finished run, whatever text it saw (Show Results, Export). */
   lastRun(uri: string): RunRecord | undefined {
     return this.lastRuns.get(uri);
@@ -114,7 +121,9 @@ export class Session {
 
   private scheduleCheck(uri: string): void {
     clearTimeout(this.timers.get(uri));
-    const quiet = Date.now() - (this.lastCheckAt.get(uri) ?? 0) >= DEBOUNCE_MS;
+    // A model slow to parse is checked only once the typing pauses: checks would otherwise follow each other back to back.
+    const quiet =
+      Date.now() - (this.lastCheckAt.get(uri) ?? 0) >= DEBOUNCE_MS && !this.open.costlyToParse(uri, COSTLY_PARSE_MS);
     if (quiet) {
       void this.check(uri);
       return;

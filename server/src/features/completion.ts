@@ -25,10 +25,14 @@ const ITEM_KIND: Record<NameKind, CompletionItemKind> = {
   mixture: CompletionItemKind.Class,
 };
 
+/** Characters before the position that completion reads. */
+const COMPLETION_WINDOW = 400;
+
 export function completion(file: A.BayesFile, text: string, position: Position): CompletionItem[] {
   const index = nameIndex(file);
   const ctx = positionContext(file, text, position);
-  const before = ctx.linePrefix.replace(/[A-Za-z0-9_]*$/, '');
+  // Only the end of a long line says what is expected: the patterns below would take quadratic time on all of it.
+  const before = ctx.linePrefix.slice(-COMPLETION_WINDOW).replace(/[A-Za-z0-9_]*$/, '');
   const names = (symbols: Iterable<NameSymbol>) => [...symbols].map(item);
   const globals = (...kinds: NameKind[]) => names([...index.globals.values()].filter((g) => kinds.includes(g.kind)));
   const keywords = (words: readonly string[]) => words.map((w) => ({ label: w, kind: CompletionItemKind.Keyword }));

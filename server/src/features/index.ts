@@ -3,7 +3,7 @@
  * document's parse (and its last run) in its own file; this file only wires requests to them.
  */
 import type { Connection, ServerCapabilities } from 'vscode-languageserver/node';
-import { CodeActionKind } from 'vscode-languageserver/node';
+import { CodeActionKind, LSPErrorCodes, ResponseError } from 'vscode-languageserver/node';
 import type { TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CheckEnvironment } from '../language/index.js';
@@ -56,16 +56,46 @@ export interface FeatureHost {
   /** Confined asynchronous file access for the document's model (content only read when trusted). */
   files(uri: string): Promise<Files>;
   pathOf(uri: string): string | undefined;
+  /** Whether the document's current version still has to be parsed, at a cost over `ms`. */
+  costlyToParse(uri: string, ms: number): boolean;
 }
+
+/** A parse slower than this is not done for a request whose document may already be out of date. */
+const COSTLY_PARSE_MS = 30;
+/** How long such a request waits for newer edits already on their way (they are read meanwhile). */
+const STALE_WAIT_MS = 15;
 
 export function registerFeatures(connection: Connection, session: FeatureHost): void {
   const parsed = (uri: string) => session.parse(uri);
   const run = (uri: string) => session.currentRun(uri)?.result;
-  /** `use` of the open document's parse, or `none` when the document is not open. */
-  const withParse = <T>(uri: string, none: T, use: (d: ParsedDocument) => T): T => {
-    const d = parsed(uri);
-    return d ? use(d) : none;
+  /**
+   * Stale work is dropped: when answering would first need a costly parse (a big model being
+   * typed into), the request waits a moment, and if a newer edit came meanwhile it is answered
+   * with ContentModified (the editor asks again) instead of parsing a version already gone.
+   */
+  const current = <T>(uri: string, answer: () => T): T | Promise<T> => {
+    const version = session.documents.get(uri)?.version;
+    if (!session.costlyToParse(uri, COSTLY_PARSE_MS)) return answer();
+    return new Promise<T>((resolve, reject) =>
+      setTimeout(() => {
+        if (session.documents.get(uri)?.version !== version)
+          reject(new ResponseError(LSPErrorCodes.ContentModified, 'the document changed'));
+        else {
+          try {
+            resolve(answer());
+          } catch (e) {
+            reject(e);
+          }
+        }
+      }, STALE_WAIT_MS),
+    );
   };
+  /** `use` of the open document's parse, or `none` when the document is not open. */
+  const withParse = <T>(uri: string, none: T, use: (d: ParsedDocument) => T): T | Promise<T> =>
+    current(uri, () => {
+      const d = parsed(uri);
+      return d ? use(d) : none;
+    });
 
   connection.onHover((p) =>
     withParse(p.textDocument.uri, null, (d) => hover(d.parse.ast, p.position, run(p.textDocument.uri))),
@@ -109,14 +139,18 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
     const d = parsed(uri);
     return d ? semanticTokens(d.parse.ast, d.text, undefined, d.state.starts) : { data: [] };
   };
-  connection.languages.semanticTokens.on((p) => sentTokens.full(p.textDocument.uri, allTokens(p.textDocument.uri)));
-  connection.languages.semanticTokens.onDelta((p) => {
-    const uri = p.textDocument.uri;
-    const d = parsed(uri);
-    const encode = (reuse?: Int32Array) =>
-      d ? semanticTokensInto(d.parse.ast, d.text, d.state.starts, reuse) : new Int32Array(0);
-    return sentTokens.delta(uri, p.previousResultId, encode, () => allTokens(uri));
-  });
+  connection.languages.semanticTokens.on((p) =>
+    current(p.textDocument.uri, () => sentTokens.full(p.textDocument.uri, allTokens(p.textDocument.uri))),
+  );
+  connection.languages.semanticTokens.onDelta((p) =>
+    current(p.textDocument.uri, () => {
+      const uri = p.textDocument.uri;
+      const d = parsed(uri);
+      const encode = (reuse?: Int32Array) =>
+        d ? semanticTokensInto(d.parse.ast, d.text, d.state.starts, reuse) : new Int32Array(0);
+      return sentTokens.delta(uri, p.previousResultId, encode, () => allTokens(uri));
+    }),
+  );
   // VS Code asks for the visible lines first: on a big model that is far less to encode and send.
   connection.languages.semanticTokens.onRange((p) =>
     withParse(p.textDocument.uri, { data: [] }, (d) => semanticTokens(d.parse.ast, d.text, p.range, d.state.starts)),

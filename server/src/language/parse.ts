@@ -6,13 +6,26 @@
 import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { Diagnostic, Range } from './diagnostics.js';
-import { tokenize, Comma, Identifier, Kw } from './tokens.js';
+import {
+  tokenize,
+  Comma,
+  Identifier,
+  Kw,
+  LCurly,
+  Minus,
+  NumberLit,
+  Percent,
+  Question,
+  Slash,
+  StringLit,
+} from './tokens.js';
 import { bayesParser, tokenEnd, tokenRange } from './parser.js';
 import { selfContained, splitStatements, unclosedOpener, type Chunk, type MisspeltKeyword } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
 import { documentRange } from './lines.js';
 import { fastDataDecl, scannedDataDecl } from './dataBlock.js';
 import { lexAround, scanDataBlocks, type ScannedBlocks } from './dataScan.js';
+import { MAX_NESTING, nestingDiagnostic, tooDeep } from './nesting.js';
 
 export interface ParseOutput {
   ast: A.BayesFile;
@@ -94,9 +107,21 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
     });
   }
   let scannedUsed = 0;
+  let skipped = 0; // networks open inside one nested too deep: their statements are not read
   for (const chunk of chunks) {
     const lastLine = all[chunk.end - 1].startLine! - 1;
     if (open.length > 0 && open[0]) lastLines[lastLines.length - 1] = lastLine; // inside a top-level network
+    if (skipped > 0) {
+      if (chunk.kind === 'networkOpen') skipped++;
+      else if (chunk.kind === 'networkClose') skipped--;
+      else if (blocks.size > 0 && scannedDataDecl(all, chunk.start, chunk.end, blocks)) scannedUsed++;
+      continue;
+    }
+    if (chunk.kind === 'networkOpen' && open.length >= MAX_NESTING) {
+      diagnostics.push(nestingDiagnostic(tokenRange(all[chunk.start], all[chunk.end - 1]), 'networks nested'));
+      skipped = 1;
+      continue;
+    }
     if (chunk.kind === 'networkClose') {
       const brace = tokenRange(all[chunk.start]);
       if (open.length === 0) {
@@ -109,7 +134,12 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
     }
     const scanned = chunk.kind === 'statement' ? scannedDataDecl(all, chunk.start, chunk.end, blocks) : undefined;
     if (scanned) scannedUsed++;
-    const { statement, errors } = scanned ? { statement: scanned, errors: [] } : parseChunk(all, chunk);
+    const deep = scanned ? undefined : tooDeep(all, chunk.start, chunk.end, open.length);
+    const { statement, errors } = scanned
+      ? { statement: scanned, errors: [] }
+      : deep
+        ? { statement: errorStatement(all.slice(chunk.start, chunk.end)), errors: [deep] }
+        : parseChunk(all, chunk);
     diagnostics.push(...errors);
     const doc = docFor(docs, statement.range.start.line);
     if (doc !== undefined) statement.doc = doc;
@@ -186,8 +216,11 @@ function parseChunk(all: IToken[], chunk: Chunk): { statement: A.Statement; erro
   const errors: Diagnostic[] = [];
   const original = all.slice(chunk.start, chunk.end);
   let tokens = original;
+  let dropped = 0;
+  const stray = chunk.kind === 'statement' ? strayDataLines(original) : undefined;
+  if (stray) (({ tokens, dropped } = stray), errors.push(...stray.diagnostics));
   let result = attempt(chunk, tokens);
-  for (let dropped = 0; result.error && dropped < MAX_DROPPED_LINES; dropped++) {
+  for (; result.error && dropped < MAX_DROPPED_LINES; dropped++) {
     const next = bestRepair(chunk, tokens, result);
     if (!next) break;
     errors.push(next.diagnostic);
@@ -200,6 +233,50 @@ function parseChunk(all: IToken[], chunk: Chunk): { statement: A.Statement; erro
   }
   errors.push(recognitionDiagnostic(result.error, tokens));
   return { statement: errorStatement(original), errors };
+}
+
+/** Tokens of a data body that are cells or their parts; `simple` ones are whole cells or commas. */
+const dataParts = new Set([NumberLit, StringLit, Question, Comma, Minus, Slash, Percent]);
+const simpleParts = new Set([NumberLit, StringLit, Question, Comma]);
+const brackets = new Set(['{', '}', '(', ')', '[', ']']);
+const isNameToken = (t: IToken) => t.tokenType === Identifier || t.tokenType.CATEGORIES?.includes(Identifier) === true;
+
+/**
+ * The lines of an inline data body that recovery would drop one at a time, dropped in one pass:
+ * a row of plain cells, then a token no cell has (a stray `±`), and no bracket. Recovery would
+ * re-parse the whole body once per such line (quadratic in a big body with a few strays); the
+ * diagnostics are the ones it gives, "expected '}' after … but found …" on the stray token.
+ */
+function strayDataLines(
+  tokens: IToken[],
+): { tokens: IToken[]; dropped: number; diagnostics: Diagnostic[] } | undefined {
+  if (tokens[0].tokenType !== Kw.data || tokens[2]?.tokenType !== LCurly) return undefined;
+  const firstLine = tokens[0].startLine;
+  const kept: IToken[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (let i = 0; i < tokens.length;) {
+    let end = i;
+    while (end < tokens.length && tokens[end].startLine === tokens[i].startLine) end++;
+    let bad = -1;
+    let plain = tokens[i].startLine !== firstLine;
+    for (let j = i; j < end && plain; j++) {
+      const t = tokens[j];
+      if (brackets.has(t.image))
+        plain = false; // dropping the line could unbalance the statement
+      else if (bad >= 0 || isNameToken(t) || simpleParts.has(t.tokenType)) continue;
+      else if (dataParts.has(t.tokenType))
+        plain = false; // `-`, `/`, `%`: the grammar's to judge
+      else bad = j;
+    }
+    if (plain && bad > i && diagnostics.length < MAX_DROPPED_LINES) {
+      const message = `expected '}' after '${tokens[bad - 1].image}' but found '${tokens[bad].image}'`;
+      diagnostics.push(syntaxError(message, tokenRange(tokens[bad])));
+    } else {
+      for (let j = i; j < end; j++) kept.push(tokens[j]);
+    }
+    i = end;
+  }
+  return diagnostics.length > 0 ? { tokens: kept, dropped: diagnostics.length, diagnostics } : undefined;
 }
 
 interface Repair {
@@ -226,11 +303,16 @@ function bestRepair(
   const index = tokens.indexOf(at);
   const without = (line: number) => tokens.filter((t) => t.startLine !== line);
   const candidates: { tokens: IToken[]; diagnostic: Diagnostic }[] = [];
-  const lineOf = (line: number) => tokens.filter((t) => t.startLine === line);
+  // The tokens of the line that starts at `tokens[i]` (a line's tokens are contiguous): a slice, so the walk below stays linear.
+  const lineAt = (i: number) => {
+    let end = i;
+    while (end < tokens.length && tokens[end].startLine === tokens[i].startLine) end++;
+    return tokens.slice(i, end);
+  };
   // The nearest line above the error that opens a bracket it never closes.
   for (let i = index - 1; i >= 0 && tokens[i].startLine !== firstLine; i--) {
     if (i > 0 && tokens[i - 1].startLine === tokens[i].startLine) continue;
-    const opener = unclosedOpener(lineOf(tokens[i].startLine!));
+    const opener = unclosedOpener(lineAt(i));
     if (opener && tokens[i].startLine !== at.startLine) {
       candidates.push({
         tokens: without(tokens[i].startLine!),

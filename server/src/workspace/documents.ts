@@ -29,13 +29,25 @@ export class OpenDocuments {
     // Edits re-parse only the statements they touch (see language/incremental.ts). That consumes
     // the previous version's parse: its kept nodes move into this one.
     const text = document.getText();
+    const started = performance.now();
     const state = known ? reparse(known.state, text) : fullParse(text);
+    this.parseMs.set(uri, performance.now() - started);
     const entry = { document, version: document.version, text, parse: state.output, state };
     this.parsed.set(uri, entry);
     return entry;
   }
 
+  /** How long the last parse of the document took. */
+  private readonly parseMs = new Map<string, number>();
+
+  /** Whether the current version is not parsed yet and parsing it is costly (the last parse took over `ms`). */
+  costlyToParse(uri: string, ms: number): boolean {
+    const document = this.documents.get(uri);
+    return !!document && this.parsed.get(uri)?.version !== document.version && (this.parseMs.get(uri) ?? 0) > ms;
+  }
+
   forget(uri: string): void {
     this.parsed.delete(uri);
+    this.parseMs.delete(uri);
   }
 }

@@ -5,7 +5,7 @@ import type { CheckContext } from './context.js';
 import { resolveModelPath } from '../files.js';
 import { CheckMemo } from '../memo.js';
 import { cellCount, cellKind, cellNode, cellText } from '../dataCells.js';
-import { checkChoice, checkState, listStates } from './resolve.js';
+import { checkChoice, checkState, listStates, hasState } from './resolve.js';
 import { findVariable } from '../references/lookup.js';
 
 export function checkData(ctx: CheckContext): void {
@@ -74,7 +74,7 @@ function fitsDomain(variable: VariableInfo, row: A.DataRow, i: number): boolean 
   if (kind === 'missing') return true;
   if (variable.type === 'real') return kind === 'number';
   const text = cellText(row, i);
-  return text === undefined ? !variable.states : !variable.states || variable.states.includes(text);
+  return text === undefined ? !variable.states : !variable.states || hasState(variable.states, text);
 }
 
 /** What an undeclared column takes: numbers, or the states seen in it. */

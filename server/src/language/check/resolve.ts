@@ -4,7 +4,7 @@
  */
 import type * as A from '../ast.js';
 import { valueText } from '../ast.js';
-import { nearestName } from '../suggest.js';
+import { NameIndex, nearestName } from '../suggest.js';
 import type { Scope, VariableInfo } from '../references/symbols.js';
 import { lookupVariable } from '../references/lookup.js';
 import type { CheckContext } from './context.js';
@@ -27,14 +27,33 @@ export function checkState(ctx: CheckContext, variable: VariableInfo, value: A.E
       ctx.report.error('unknown-state', `expected a state of '${variable.name}' here`, value.range);
     return;
   }
-  if (states.includes(text)) return;
-  const suggestion = nearestName(text, states);
+  const index = stateIndex(states);
+  if (index.has(text)) return;
+  const budget = ctx.report.suggestions;
+  const suggestion = budget.left > 0 ? index.nearest(text, budget) : undefined;
   ctx.report.error(
     'unknown-state',
     `'${text}' is not a state of '${variable.name}' (${listStates(states)})${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
     value.range,
     suggestion ? { suggestion } : undefined,
   );
+}
+
+/** Each state list's index, built once: looking a value up is then constant time, not a scan of the states. */
+const stateIndexes = new WeakMap<readonly string[], NameIndex>();
+
+export function stateIndex(states: readonly string[]): NameIndex {
+  let index = stateIndexes.get(states);
+  if (!index) {
+    index = new NameIndex(states);
+    stateIndexes.set(states, index);
+  }
+  return index;
+}
+
+/** Whether `text` is one of `states` (constant time, for checks that run per data cell). */
+export function hasState(states: readonly string[], text: string): boolean {
+  return states.length < 16 ? states.includes(text) : stateIndex(states).has(text);
 }
 
 export function listStates(states: string[]): string {

@@ -5,7 +5,7 @@
  */
 import type * as A from '../ast.js';
 import type { Reporter } from '../reporter.js';
-import { nearestName } from '../suggest.js';
+
 import type { GlobalKind, GlobalSymbol, Scope, SymbolTable, VariableInfo } from './types.js';
 
 /** What a lookup reads and reports to (a check context is one). */
@@ -26,8 +26,19 @@ const kindWords: Record<GlobalKind, string> = {
   unknown: 'a statement with errors',
 };
 
-export function undefinedName(ctx: ResolveContext, name: A.Name, what: string, candidates: Iterable<string>): void {
-  const suggestion = nearestName(name.text, candidates);
+/**
+ * Reports `name` as undefined, suggesting the nearest of the names `candidates` builds; `key`
+ * says which set of names that is, so a check builds each index once (see `SuggestionBudget`).
+ */
+export function undefinedName(
+  ctx: ResolveContext,
+  name: A.Name,
+  what: string,
+  key: unknown,
+  candidates: () => Iterable<string>,
+): void {
+  const budget = ctx.report.suggestions;
+  const suggestion = budget.left > 0 ? budget.index(key, candidates).nearest(name.text, budget) : undefined;
   const noun = what.replace(/^an? /, '');
   ctx.report.error(
     'undefined-name',
@@ -46,8 +57,9 @@ export function requireGlobal(
 ): GlobalSymbol | undefined {
   const symbol = ctx.symbols.globals.get(name.text);
   if (!symbol) {
-    const candidates = [...ctx.symbols.globals.values()].filter((s) => kinds.includes(s.kind)).map((s) => s.name.text);
-    undefinedName(ctx, name, what, candidates);
+    const candidates = () =>
+      [...ctx.symbols.globals.values()].filter((s) => kinds.includes(s.kind)).map((s) => s.name.text);
+    undefinedName(ctx, name, what, `globals:${kinds.join(',')}`, candidates);
     return undefined;
   }
   if (symbol.kind === 'unknown') return undefined;
@@ -81,10 +93,13 @@ export function lookupVariable(ctx: ResolveContext, scope: Scope, name: A.Name):
   if (found || scope.open || (scope.kind === 'default' && anyOpenScope(ctx))) return found;
   // Declared by a statement that did not parse: its syntax error already says what is wrong.
   if (ctx.symbols.globals.get(name.text)?.kind === 'unknown') return undefined;
-  const candidates = new Set(scope.variables.keys());
-  if (scope.kind !== 'default') for (const key of ctx.symbols.defaultScope.variables.keys()) candidates.add(key);
-  else for (const other of ctx.symbols.scopes.values()) for (const key of other.variables.keys()) candidates.add(key);
-  undefinedName(ctx, name, 'variable', candidates);
+  const candidates = () => {
+    const names = new Set(scope.variables.keys());
+    if (scope.kind !== 'default') for (const key of ctx.symbols.defaultScope.variables.keys()) names.add(key);
+    else for (const other of ctx.symbols.scopes.values()) for (const key of other.variables.keys()) names.add(key);
+    return names;
+  };
+  undefinedName(ctx, name, 'variable', scope, candidates);
   return undefined;
 }
 
