@@ -121,7 +121,8 @@ export class Session {
 
   private scheduleCheck(uri: string): void {
     clearTimeout(this.timers.get(uri));
-    // A model slow to parse is checked only once the typing pauses: checks would otherwise follow each other back to back.
+    // A model slow to parse is checked only once the typing pauses: checks would otherwise follow
+    // each other back to back.
     const quiet =
       Date.now() - (this.lastCheckAt.get(uri) ?? 0) >= DEBOUNCE_MS && !this.open.costlyToParse(uri, COSTLY_PARSE_MS);
     if (quiet) {

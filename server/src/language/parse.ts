@@ -218,7 +218,10 @@ function parseChunk(all: IToken[], chunk: Chunk): { statement: A.Statement; erro
   let tokens = original;
   let dropped = 0;
   const stray = chunk.kind === 'statement' ? strayDataLines(original) : undefined;
-  if (stray) (({ tokens, dropped } = stray), errors.push(...stray.diagnostics));
+  if (stray) {
+    ({ tokens, dropped } = stray);
+    errors.push(...stray.diagnostics);
+  }
   let result = attempt(chunk, tokens);
   for (; result.error && dropped < MAX_DROPPED_LINES; dropped++) {
     const next = bestRepair(chunk, tokens, result);
@@ -303,7 +306,8 @@ function bestRepair(
   const index = tokens.indexOf(at);
   const without = (line: number) => tokens.filter((t) => t.startLine !== line);
   const candidates: { tokens: IToken[]; diagnostic: Diagnostic }[] = [];
-  // The tokens of the line that starts at `tokens[i]` (a line's tokens are contiguous): a slice, so the walk below stays linear.
+  // The tokens of the line that starts at `tokens[i]` (a line's tokens are contiguous): a slice,
+  // so the walk below stays linear.
   const lineAt = (i: number) => {
     let end = i;
     while (end < tokens.length && tokens[end].startLine === tokens[i].startLine) end++;

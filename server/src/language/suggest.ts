@@ -35,7 +35,10 @@ export function editDistance(a: string, b: string, rows: number[][] = [[], [], [
   return previous[b.length];
 }
 
-/** How far a plausible typo may be from `name`: a third of its letters (at least one); only a case slip for one or two letters. */
+/**
+ * How far a plausible typo may be from `name`: a third of its letters (at least one); only a case
+ * slip for one or two letters.
+ */
 function typoLimit(name: string): number {
   return name.length < 3 ? 0.5 : Math.max(1, Math.floor(name.length / 3));
 }
@@ -142,5 +145,8 @@ export class SuggestionBudget {
   }
 }
 
-/** Names compared per check: well under a tenth of a second (a suggestion among 20,000 names of one length compares up to 20,000). */
+/**
+ * Names compared per check: well under a tenth of a second (a suggestion among 20,000 names of one
+ * length compares up to 20,000).
+ */
 export const SUGGESTION_BUDGET = 150_000;
