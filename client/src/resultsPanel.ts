@@ -4,12 +4,12 @@
  * after a reload), reveals a variable's table when a graph node is clicked, and writes the
  * charts and numbers the webview asks to save or copy.
  */
-import { env, languages, Range, Selection, TextEditorRevealType, Uri, ViewColumn, window, workspace, DiagnosticSeverity, type Disposable, type TextDocument, type WebviewOptions, type WebviewPanel } from 'vscode';
+import { env, languages, Position, Range, WorkspaceEdit, Selection, TextEditorRevealType, Uri, ViewColumn, window, workspace, DiagnosticSeverity, type Disposable, type TextDocument, type WebviewOptions, type WebviewPanel } from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type RevealMessage, type SaveMessage, type ShowMessage, type WebviewMessage } from '../../server/src/protocol/webviewMessages.js';
+import { RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type MarginalsRequestMessage, type RevealMessage, type SaveMessage, type ShowMessage, type WebviewMessage, type WriteObserveMessage } from '../../server/src/protocol/webviewMessages.js';
 import { makeNonce, panelHtml } from './panelHtml.js';
 import { tableOffset } from './tableOffset.js';
-import type { LastResult, RunResultMessage } from '../../server/src/protocol/messages.js';
+import type { LastResult, MarginalsReply, RunResultMessage } from '../../server/src/protocol/messages.js';
 import { Method } from '../../server/src/protocol/methods.js';
 
 export const RESULTS_VIEW_TYPE = 'bayes.results';
@@ -102,7 +102,31 @@ export class ResultsPanel {
       case 'reveal': return this.reveal(m);
       case 'save': return this.save(m);
       case 'copy': return void env.clipboard.writeText(m.text);
+      case 'marginals': return this.marginals(m);
+      case 'writeObserve': return this.writeObserve(m);
     }
+  }
+
+  /** Clicked evidence: every marginal from the server's warm compiled network. */
+  private async marginals(m: MarginalsRequestMessage): Promise<void> {
+    const client = this.host.client();
+    const params = { uri: this.model.toString(), network: m.network, evidence: m.evidence, likelihoods: m.likelihoods, soft: m.soft };
+    const reply: MarginalsReply = client
+      ? await client.sendRequest<MarginalsReply>(Method.marginals, params).catch((e: Error) => ({ error: e.message }))
+      : { error: 'the language server is not running' };
+    this.post({ type: 'marginals', version: RUN_RESULT_VERSION, id: m.id, network: m.network, reply });
+  }
+
+  /** "Write evidence as observe lines": one edit at the end of the model, undoable like any other. */
+  private async writeObserve(m: WriteObserveMessage): Promise<void> {
+    const document = await workspace.openTextDocument(this.model);
+    const end = document.lineAt(document.lineCount - 1);
+    const lead = end.text.length > 0 ? '\n' : '';
+    const edit = new WorkspaceEdit();
+    edit.insert(this.model, new Position(end.lineNumber, end.text.length), `${lead}${m.lines.join('\n')}\n`);
+    if (await workspace.applyEdit(edit)) {
+      void window.showInformationMessage(`Bayes: wrote ${m.lines.length} observe line${m.lines.length === 1 ? '' : 's'} into ${fileName(this.model)}.`);
+    } else void window.showWarningMessage('Bayes: the observe lines could not be written.');
   }
 
   /** The webview (re)loaded: send it the newest run, asking the server when none came yet. */

@@ -60,7 +60,7 @@ for (const theme of ['light', 'dark'] as const) {
         const cpt = net.variables.find((v) => v.name === 'either')!.cpt;
         assert.deepEqual(tooltip, cpt.rows.flatMap((r) => net.variables.find((v) => v.name === 'either')!.states.map((s) => r.distribution[s]!)));
         await p.screenshot(`asia-${theme}`);
-        await p.page.click('g.node[data-id="lung"]');
+        await p.page.click('g.node[data-id="lung"] text.name');
         const reveal = (await p.posted()).filter((m) => m.type === 'reveal');
         assert.deepEqual(reveal, [{ type: 'reveal', network: 'asia', variable: 'lung' }]);
         await p.page.focus('g.node[data-id="tub"]');

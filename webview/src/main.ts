@@ -11,6 +11,7 @@ import { h } from './dom.js';
 import { post, savedState, saveState } from './host.js';
 import { isHostMessage, RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type ShowMessage } from '../../server/src/protocol/webviewMessages.js';
 import { renderEntry } from './views/index.js';
+import { initEvidence, receiveMarginals } from './evidence.js';
 
 let state: PanelState = restored();
 let errors = 0;
@@ -18,6 +19,7 @@ let errors = 0;
 let staleRun: ShowMessage | undefined;
 
 const app = document.getElementById('app')!;
+initEvidence(state.evidence, (evidence) => { state = { ...state, evidence }; saveState(state); });
 
 /** The state saved before a reload; a result saved by another schema version is dropped, not misread. */
 function restored(): PanelState {
@@ -32,6 +34,7 @@ window.addEventListener('message', (ev: MessageEvent<unknown>) => {
 });
 
 function receive(m: HostMessage): void {
+  if (m.type === 'marginals') return receiveMarginals(m);
   if (m.type !== 'problems') state = { ...state, uri: m.uri };
   if (m.type === 'show') {
     const good = m.state === 'done' && (m.result.results.length > 0 || !m.result.diagnostics.some((d) => d.severity === 'error'));

@@ -25,6 +25,8 @@ import { SemanticTokensHistory } from './semanticTokensDelta.js';
 import { codeActions } from './codeActions.js';
 import { Method } from '../protocol/methods.js';
 import { exportBif, networkSummaries } from './networkRequests.js';
+import { MarginalsService } from './marginalsRequest.js';
+import type { MarginalsParams } from '../protocol/messages.js';
 
 export const featureCapabilities: ServerCapabilities = {
   hoverProvider: true,
@@ -117,6 +119,9 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
     if (!d) return { error: 'the document is not open' };
     return session.withFiles(p.uri, (env) => exportBif(d.parse.ast, env, p.network));
   });
+
+  const marginals = new MarginalsService(session);
+  connection.onRequest(Method.marginals, (p: MarginalsParams) => marginals.marginals(p));
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.
   session.runListeners.push(() => {
