@@ -110,7 +110,9 @@ export class ResultsPanel {
   /** Clicked evidence: every marginal from the server's warm compiled network. */
   private async marginals(m: MarginalsRequestMessage): Promise<void> {
     const client = this.host.client();
-    const params = { uri: this.model.toString(), network: m.network, evidence: m.evidence, likelihoods: m.likelihoods, soft: m.soft };
+    const params = {
+      uri: this.model.toString(), network: m.network, evidence: m.evidence, likelihoods: m.likelihoods, soft: m.soft,
+    };
     const reply: MarginalsReply = client
       ? await client.sendRequest<MarginalsReply>(Method.marginals, params).catch((e: Error) => ({ error: e.message }))
       : { error: 'the language server is not running' };
@@ -125,7 +127,8 @@ export class ResultsPanel {
     const edit = new WorkspaceEdit();
     edit.insert(this.model, new Position(end.lineNumber, end.text.length), `${lead}${m.lines.join('\n')}\n`);
     if (await workspace.applyEdit(edit)) {
-      void window.showInformationMessage(`Bayes: wrote ${m.lines.length} observe line${m.lines.length === 1 ? '' : 's'} into ${fileName(this.model)}.`);
+      const lines = `${m.lines.length} observe line${m.lines.length === 1 ? '' : 's'}`;
+      void window.showInformationMessage(`Bayes: wrote ${lines} into ${fileName(this.model)}.`);
     } else void window.showWarningMessage('Bayes: the observe lines could not be written.');
   }
 

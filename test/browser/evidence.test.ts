@@ -61,7 +61,9 @@ type Cli = { marginals: Record<string, Record<string, number>> };
 const marginalsCli = (args: string[]) => (JSON.parse(cli(['marginals', bif, '--json', ...args])) as Cli).marginals;
 
 /** Every number the panel draws for the network: the marginals list and the graph's bars. */
-async function drawn(p: PanelPage): Promise<{ list: Record<string, Record<string, number>>; bars: Record<string, Record<string, number>> }> {
+type Tables = Record<string, Record<string, number>>;
+
+async function drawn(p: PanelPage): Promise<{ list: Tables; bars: Tables }> {
   return p.page.evaluate(() => {
     const list: Record<string, Record<string, number>> = {};
     for (const b of Array.from(document.querySelectorAll('.marginals-list button.state-choice')) as HTMLElement[]) {
@@ -76,7 +78,7 @@ async function drawn(p: PanelPage): Promise<{ list: Record<string, Record<string
   });
 }
 
-function assertMatches(got: Record<string, Record<string, number>>, want: Record<string, Record<string, number>>, what: string): void {
+function assertMatches(got: Tables, want: Tables, what: string): void {
   assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort(), `${what}: every variable`);
   let worst = 0;
   for (const [v, states] of Object.entries(got)) {

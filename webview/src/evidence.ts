@@ -19,7 +19,9 @@ const listeners = new Map<string, Listener>();
 /** The last answer per network and the evidence it answered (a re-render reuses it without asking again). */
 const answered = new Map<string, { key: string; reply: MarginalsReply; run: unknown }>();
 
-export function initEvidence(saved: Record<string, PanelEvidence> | undefined, save: (s: Record<string, PanelEvidence>) => void): void {
+export function initEvidence(
+  saved: Record<string, PanelEvidence> | undefined, save: (s: Record<string, PanelEvidence>) => void,
+): void {
   store = { ...(saved ?? {}) };
   persist = save;
 }

@@ -175,16 +175,20 @@ function drawBars(g: SVGGElement, n: GraphNode, width: number, options: GraphOpt
     g.append(svg('text', { x: 6, y: y + 8, class: 'state' }, b.state.length > 9 ? b.state.slice(0, 8) + '…' : b.state));
     g.append(svg('rect', { x: barX, y: y + 1, width: barW, height: ROW_H - 3, class: 'track' }));
     g.append(svg('rect', { x: barX, y: y + 1, width: Math.max(0, Math.min(1, b.p)) * barW, height: ROW_H - 3, class: observed ? 'bar observed-bar' : 'bar posterior', 'data-state': b.state, 'data-value': b.p }));
-    g.append(svg('text', { x: width - 4, y: y + 8, class: 'pvalue', 'text-anchor': 'end', 'data-state': b.state }, prob(b.p)));
+    const value = { x: width - 4, y: y + 8, class: 'pvalue', 'text-anchor': 'end', 'data-state': b.state };
+    g.append(svg('text', value, prob(b.p)));
     if (options.onState) g.append(stateHit(n.id, b.state, observed, { y, width }, options.onState));
   });
   if (bars.length > BAR_ROWS) g.append(svg('text', { x: 6, y: 22 + BAR_ROWS * ROW_H + 8, class: 'state' }, `+${bars.length - BAR_ROWS} more states`));
 }
 
 /** A state row as a button over the row: click, Enter or Space sets (or clears) the state as evidence. */
-function stateHit(id: string, state: string, observed: boolean, at: { y: number; width: number }, act: (id: string, state: string) => void): SVGRectElement {
+function stateHit(
+  id: string, state: string, observed: boolean, at: { y: number; width: number }, act: (id: string, state: string) => void,
+): SVGRectElement {
   const label = observed ? `Clear the evidence ${id} = ${state}` : `Set ${id} = ${state} as evidence`;
-  const hit = svg('rect', { x: 2, y: at.y, width: at.width - 4, height: ROW_H, class: 'state-hit', tabindex: 0, role: 'button',
+  const hit = svg('rect', { x: 2, y: at.y, width: at.width - 4, height: ROW_H, class: 'state-hit', tabindex: 0,
+    role: 'button',
     'aria-label': label, 'aria-pressed': String(observed), 'data-state': state }, svg('title', {}, label));
   const go = (ev: Event) => { ev.stopPropagation(); ev.preventDefault(); act(id, state); };
   hit.addEventListener('click', go);
@@ -201,12 +205,14 @@ export function updateGraph(host: HTMLElement, nodes: GraphNode[]): void {
     const g = host.querySelector<SVGGElement>(`g.node[data-id="${CSS.escape(n.id)}"]`);
     if (!g) continue;
     g.classList.toggle('evidence', n.evidence !== undefined);
-    const summary = n.evidence !== undefined ? `observed ${n.evidence}` : (n.bars ?? []).map((b) => `${b.state} ${prob(b.p)}`).join(', ');
+    const summary = n.evidence !== undefined
+      ? `observed ${n.evidence}` : (n.bars ?? []).map((b) => `${b.state} ${prob(b.p)}`).join(', ');
     g.setAttribute('aria-label', `${n.id}${summary ? ': ' + summary : ''}`);
     g.querySelector('text.observed')?.remove();
     const box = g.querySelector<SVGRectElement>('rect.box');
     const width = Number(box?.getAttribute('width') ?? NODE_W);
-    if (n.evidence !== undefined) g.append(svg('text', { x: width - 6, y: 15, class: 'observed', 'text-anchor': 'end' }, '● ' + n.evidence));
+    const mark = { x: width - 6, y: 15, class: 'observed', 'text-anchor': 'end' };
+    if (n.evidence !== undefined) g.append(svg('text', mark, '● ' + n.evidence));
     for (const b of n.bars ?? []) {
       const sel = `[data-state="${CSS.escape(b.state)}"]`;
       const bar = g.querySelector<SVGRectElement>(`rect.bar${sel}`);

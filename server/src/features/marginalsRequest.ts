@@ -4,7 +4,6 @@
  * (run/marginalsWorker.ts); each click is one propagation there, so the server stays responsive.
  */
 import { Worker } from 'node:worker_threads';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { MarginalsParams, MarginalsReply } from '../protocol/messages.js';
@@ -20,10 +19,15 @@ export class MarginalsService {
   /** Keys whose network the worker has been sent. */
   private readonly sent = new Set<string>();
 
-  constructor(private readonly host: FeatureHost, private readonly workerPath = join(__dirname, 'marginalsWorker.cjs')) {}
+  constructor(
+    private readonly host: FeatureHost,
+    private readonly workerPath: string | undefined = defaultWorkerPath(),
+  ) {}
 
   async marginals(p: MarginalsParams): Promise<MarginalsReply> {
-    if (typeof p?.uri !== 'string' || typeof p.network !== 'string') return { error: 'bayes/marginals wants { uri, network, evidence }' };
+    if (typeof p?.uri !== 'string' || typeof p.network !== 'string') {
+      return { error: 'bayes/marginals wants { uri, network, evidence }' };
+    }
     const d = this.host.parse(p.uri);
     if (!d) return { error: 'the document is not open' };
     const key = `${p.uri}@${d.version}#${p.network}`;
@@ -61,7 +65,7 @@ export class MarginalsService {
   /** The worker, started on first use; undefined when not bundled (tests from source answer inline). */
   private ensureWorker(): Worker | undefined {
     if (this.worker) return this.worker;
-    if (!existsSync(this.workerPath)) return undefined;
+    if (!this.workerPath) return undefined;
     const worker = new Worker(this.workerPath);
     worker.unref();
     worker.on('message', (m: MarginalsJobReply) => {
@@ -80,4 +84,9 @@ export class MarginalsService {
     this.worker = worker;
     return worker;
   }
+}
+
+/** `marginalsWorker.cjs` beside the running bundle; none when running from source (tests answer inline). */
+function defaultWorkerPath(): string | undefined {
+  return typeof __filename === 'string' && __filename.endsWith('.cjs') ? join(__dirname, 'marginalsWorker.cjs') : undefined;
 }

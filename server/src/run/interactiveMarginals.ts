@@ -24,7 +24,8 @@ export function interactiveMarginals(net: BayesianNetwork, request: EvidenceRequ
   if ('error' in withFindings) return { error: withFindings.error };
   const answer = posteriorMarginals(withFindings.net, withFindings.evidence);
   if (!answer.ok) return { error: answer.message };
-  const table = (rows: Float64Array[]) => Object.fromEntries(net.variables.map((v, i) => [v.name, Array.from(rows[i]!)]));
+  const table = (rows: Float64Array[]) =>
+    Object.fromEntries(net.variables.map((v, i) => [v.name, Array.from(rows[i]!)]));
   return {
     network: net.name, method: answer.method, marginals: table(answer.marginals),
     ...(answer.stderr ? { stderr: table(answer.stderr), samples: answer.samples, seed: answer.seed } : {}),

@@ -8,7 +8,9 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { interactiveMarginals, type EvidenceRequest } from './interactiveMarginals.js';
 
 export interface MarginalsJob { id: number; key: string; net?: BayesianNetwork; request: EvidenceRequest }
-export type MarginalsJobReply = { id: number; missing: true } | { id: number; reply: ReturnType<typeof interactiveMarginals> };
+export type MarginalsJobReply =
+  | { id: number; missing: true }
+  | { id: number; reply: ReturnType<typeof interactiveMarginals> };
 
 /** Networks kept warm (least recently used dropped first). */
 const KEEP = 8;

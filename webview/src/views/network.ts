@@ -185,7 +185,9 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     else { status.textContent = 'Updating the marginals for the evidence set in the panel…'; requestMarginals(e.network, current, e); }
   } else status.textContent = describe(runReply(e), e.network);
 
-  const rows = e.variables.flatMap((v) => v.states.map((s, i) => ({ variable: v.name, state: s, p: v.marginal[i]!, se: v.stderr?.[i], observed: v.evidence === s })));
+  const rows = e.variables.flatMap((v) => v.states.map((s, i) => ({
+    variable: v.name, state: s, p: v.marginal[i]!, se: v.stderr?.[i], observed: v.evidence === s,
+  })));
   const table = h('details', { class: 'marginals' }, h('summary', {}, `Marginals table of the run (${rows.length} rows)`), dataTable(`marginals of ${e.network}`, [
     { title: 'variable', value: (r) => r.variable },
     { title: 'state', value: (r) => r.state },
@@ -219,7 +221,8 @@ function runReply(e: NetworkResult): MarginalsReply {
   return {
     network: e.network, method: e.method as 'exact' | 'lw' | 'gibbs', elapsed: 0,
     marginals: Object.fromEntries(e.variables.map((v) => [v.name, v.marginal])),
-    ...(e.variables.some((v) => v.stderr) ? { stderr: Object.fromEntries(e.variables.flatMap((v) => (v.stderr ? [[v.name, v.stderr]] : []))) } : {}),
+    ...(e.variables.some((v) => v.stderr)
+      ? { stderr: Object.fromEntries(e.variables.flatMap((v) => (v.stderr ? [[v.name, v.stderr]] : []))) } : {}),
     ...(e.samples !== undefined ? { samples: e.samples } : {}), ...(e.seed !== undefined ? { seed: e.seed } : {}),
   };
 }
@@ -236,8 +239,11 @@ function hasAny(e: PanelEvidence): boolean {
 function addedEvidence(base: PanelEvidence, current: PanelEvidence): PanelEvidence {
   const out = emptyEvidence();
   for (const [v, s] of Object.entries(current.evidence)) if (base.evidence[v] !== s) out.evidence[v] = s;
-  const same = (a: number[] | undefined, b: number[]) => a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
-  for (const [v, xs] of Object.entries(current.likelihoods)) if (!same(base.likelihoods[v], xs)) out.likelihoods[v] = xs;
+  const same = (a: number[] | undefined, b: number[]) =>
+    a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+  for (const [v, xs] of Object.entries(current.likelihoods)) {
+    if (!same(base.likelihoods[v], xs)) out.likelihoods[v] = xs;
+  }
   for (const [v, xs] of Object.entries(current.soft)) if (!same(base.soft[v], xs)) out.soft[v] = xs;
   return out;
 }
