@@ -1,6 +1,7 @@
 /** The status bar item: the last run of the active model (running / n results / failures / time); click shows results. */
 import { StatusBarAlignment, window, type Disposable, type StatusBarItem } from 'vscode';
 import type { RunStateMessage } from '../../server/src/protocol/messages.js';
+import { summaryText } from '../../server/src/run/runSummary.js';
 
 export class RunStatus implements Disposable {
   private readonly item: StatusBarItem;
@@ -21,15 +22,14 @@ export class RunStatus implements Disposable {
   show(uri: string | undefined): void {
     const s = uri ? this.states.get(uri) : undefined;
     if (!s) return void this.item.hide();
-    const time = s.elapsedMs !== undefined ? ` · ${s.elapsedMs.toFixed(0)} ms` : '';
     switch (s.state) {
       case 'running': this.item.text = '$(sync~spin) Bayes: running'; break;
       case 'cancelled': this.item.text = '$(circle-slash) Bayes: cancelled'; break;
       case 'failed': this.item.text = '$(error) Bayes: run failed'; break;
       case 'done':
-        this.item.text = s.failures
-          ? `$(error) Bayes: ${s.queries} results · ${s.failures} failures${time}`
-          : `$(check) Bayes: ${s.queries} results${time}${s.cached ? ' (cached)' : ''}`;
+        this.item.text = `${s.failures ? '$(error)' : '$(check)'} Bayes: `
+          + summaryText({ queries: s.queries ?? 0, failures: s.failures ?? 0, elapsedMs: s.elapsedMs })
+          + (s.cached && !s.failures ? ' (cached)' : '');
     }
     this.item.tooltip = 'Show the results of the last run';
     this.item.show();
