@@ -1,7 +1,7 @@
 /** The status bar item: the last run of the active model (running / n results / failures / time); click shows results. */
 import { StatusBarAlignment, window, type Disposable, type StatusBarItem } from 'vscode';
 import type { RunStateMessage } from '../../server/src/protocol/messages.js';
-import { summaryText } from '../../server/src/run/runSummary.js';
+import { summaryText } from '../../server/src/protocol/summaryText.js';
 
 export class RunStatus implements Disposable {
   private readonly item: StatusBarItem;
