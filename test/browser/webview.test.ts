@@ -257,6 +257,13 @@ describe('results webview: behaviour', () => {
       assert.equal(await p.page.locator('.banner').count(), 0);
       await p.post({ type: 'problems', version: good.version, errors: 2 });
       assert.match(await p.page.locator('.banner').innerText(), /The file has 2 errors/);
+      // A run whose own errors are what the editor shows (a failed expect) is current: no banner.
+      const expectFailed = { severity: 'error' as const, code: 'expect-failed', message: 'expected 0.5', range: good.results[0]!.range };
+      await p.show({ ...good, diagnostics: [expectFailed] });
+      await p.post({ type: 'problems', version: good.version, errors: 1 });
+      assert.equal(await p.page.locator('.banner').count(), 0, 'no "last good results" banner for current results');
+      await p.post({ type: 'problems', version: good.version, errors: 2 });
+      assert.match(await p.page.locator('.banner').innerText(), /showing the last good results/);
       await p.post({ type: 'show', version: 999, uri: 'file:///models/x', model: 'x', state: 'done', cached: false, result: good });
       assert.match(await p.page.locator('#app').innerText(), /reads results of version 1, the server sent version 999/);
     });

@@ -77,7 +77,9 @@ function runLine(m: ShowMessage): string {
 
 function banner(last: ShowMessage): HTMLElement[] {
   const n = staleRun ? staleRun.result.diagnostics.filter((d) => d.severity === 'error').length : errors;
-  if (!staleRun && errors === 0) return [];
+  // The run's own errors (a failed `expect`) are in the editor too: those results are current.
+  const own = last.result.diagnostics.filter((d) => d.severity === 'error').length;
+  if (!staleRun && errors <= own) return [];
   const why = staleRun?.state === 'failed' ? 'The last run failed' : `The file has ${n} error${n === 1 ? '' : 's'}`;
   return [h('div', { class: 'banner', role: 'status' }, `${why}: showing the last good results (${last.model}, ${runLine(last)}).`)];
 }
