@@ -83,7 +83,11 @@ export class ResultsPanel {
 
   /** The webview's `show` message for a finished run (from `bayes/runResult` or `bayes/lastResult`). */
   private showMessage(run: FinishedRun): ShowMessage {
-    return { type: 'show', version: RUN_RESULT_VERSION, uri: this.model.toString(), model: fileName(this.model), state: run.state, cached: run.cached, result: run.result };
+    const precision = workspace.getConfiguration('bayes', this.model).get<number>('precision', 4);
+    return {
+      type: 'show', version: RUN_RESULT_VERSION, uri: this.model.toString(), model: fileName(this.model),
+      state: run.state, cached: run.cached, result: run.result, precision,
+    };
   }
 
   private setFocus(view: PanelView, network?: string): void {

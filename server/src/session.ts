@@ -121,6 +121,11 @@ export class Session {
    * roots; no content when untrusted), answered from files read asynchronously. A question the
    * answers did not hold yet is read, and `use` runs again with it.
    */
+  /** The `bayes.precision` setting of the document. */
+  async precision(uri: string): Promise<number> {
+    return (await this.settings.get(uri)).precision;
+  }
+
   async withFiles<T>(uri: string, use: (env: CheckEnvironment) => T): Promise<T> {
     const settings = await this.settings.get(uri);
     const options = { ...environmentOptions(uri, this.workspaceRoots, settings), restricted: !this.trusted };

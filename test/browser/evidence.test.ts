@@ -179,3 +179,28 @@ test('bayes/marginals: an unknown state or network is a clear error, not a crash
   const none = await lsp.request<MarginalsReply>('bayes/marginals', { uri, network: 'Nope', evidence: {} });
   assert.ok('error' in none && /no network 'Nope'/.test(none.error));
 });
+
+test('the panel shows significant digits at bayes.precision (0.00784 is not 0.0078)', async (t) => {
+  if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);
+  const run = runExample('alarm.bayes');
+  const sig = (p: number, d: number) => (p === 0 || p === 1 ? String(p)
+    : Math.abs(p) < 1e-4 ? p.toExponential(d - 1).replace(/\.?0+e/, 'e') : String(Number(p.toPrecision(d))));
+  for (const precision of [undefined, 2, 6]) {
+    const p = await harness.open('light');
+    try {
+      await p.post({ type: 'show', version: RUN_RESULT_VERSION, uri, model: 'alarm.bayes', state: 'done', cached: false, result: run, precision });
+      const shown = await p.page.$$eval('.marginals-list button.state-choice .num', (ns) => ns.map((n) => [Number((n as HTMLElement).dataset.value), n.textContent]));
+      assert.ok(shown.length > 100);
+      for (const [value, text] of shown) assert.equal(text, sig(value as number, precision ?? 4), `${value} at ${precision ?? 4} digits`);
+      // Small probabilities keep their digits: no 0.0078 for 0.00784.
+      const small = shown.find(([v]) => {
+        const x = v as number;
+        return x > 0 && x < 0.01 && !Number.isInteger(x * 1e4);
+      });
+      assert.ok(small, 'alarm has a marginal below 0.01');
+      assert.notEqual(small[1], (small[0] as number).toFixed(4));
+    } finally {
+      await p.close();
+    }
+  }
+});

@@ -12,6 +12,7 @@ import { post, savedState, saveState } from './host.js';
 import { isHostMessage, RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type ShowMessage } from '../../server/src/protocol/webviewMessages.js';
 import { renderEntry } from './views/index.js';
 import { initEvidence, receiveMarginals } from './evidence.js';
+import { setPrecision } from './format.js';
 
 let state: PanelState = restored();
 let errors = 0;
@@ -56,6 +57,7 @@ function showVersionMismatch(version: number): void {
 
 function render(): void {
   const last = state.last;
+  setPrecision(last?.precision);
   if (!last) {
     app.replaceChildren(h('p', {}, 'The model has not been run yet: save it, or run "Bayes: Run Model".'));
     return;

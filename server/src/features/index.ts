@@ -24,6 +24,7 @@ import { legend, semanticTokens, semanticTokensInto } from './semanticTokens.js'
 import { SemanticTokensHistory } from './semanticTokensDelta.js';
 import { codeActions } from './codeActions.js';
 import { Method } from '../protocol/methods.js';
+import { setPrecision } from './resultView.js';
 import { exportBif, networkSummaries } from './networkRequests.js';
 import { MarginalsService } from './marginalsRequest.js';
 import type { MarginalsParams } from '../protocol/messages.js';
@@ -58,6 +59,8 @@ export interface FeatureHost {
   /** Confined asynchronous file access for the document's model (content only read when trusted). */
   files(uri: string): Promise<Files>;
   pathOf(uri: string): string | undefined;
+  /** The `bayes.precision` setting for the document (significant digits shown). */
+  precision?(uri: string): Promise<number>;
 }
 
 export function registerFeatures(connection: Connection, session: FeatureHost): void {
@@ -69,8 +72,17 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
     return d ? use(d) : none;
   };
 
-  connection.onHover((p) => withParse(p.textDocument.uri, null, (d) => hover(d.parse.ast, p.position, run(p.textDocument.uri))));
-  connection.languages.inlayHint.on((p) => withParse(p.textDocument.uri, [], (d) => inlayHints(d.text, run(p.textDocument.uri), p.range, d.state.starts)));
+  // Numbers are shown at the document's `bayes.precision` (read before the synchronous answer is built).
+  const digits = async (uri: string) => setPrecision((await session.precision?.(uri).catch(() => 4)) ?? 4);
+  connection.onHover(async (p) => {
+    await digits(p.textDocument.uri);
+    return withParse(p.textDocument.uri, null, (d) => hover(d.parse.ast, p.position, run(p.textDocument.uri)));
+  });
+  connection.languages.inlayHint.on(async (p) => {
+    await digits(p.textDocument.uri);
+    const uri = p.textDocument.uri;
+    return withParse(uri, [], (d) => inlayHints(d.text, run(uri), p.range, d.state.starts));
+  });
   connection.onCodeLens((p) => withParse(p.textDocument.uri, [], (d) => codeLenses(d.parse.ast, p.textDocument.uri, session.lastRun(p.textDocument.uri))));
   connection.onCompletion((p) => withParse(p.textDocument.uri, [], (d) => completion(d.parse.ast, d.text, p.position)));
   connection.onSignatureHelp((p) => withParse(p.textDocument.uri, null, (d) => signatureHelp(d.text, p.position)));

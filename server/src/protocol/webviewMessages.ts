@@ -24,6 +24,8 @@ export interface ShowMessage {
   state: 'done' | 'failed';
   cached: boolean;
   result: RunResult;
+  /** Significant digits to show (`bayes.precision`); default 4. */
+  precision?: number;
 }
 
 /** The model's current error count (from the editor's diagnostics), so a stale render says so. */

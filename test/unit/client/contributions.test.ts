@@ -17,11 +17,12 @@ test('every contributed command is registered by the client and every palette en
   assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
   const settings = Object.keys(pkg.contributes.configuration.properties).sort();
   assert.deepEqual(settings, [
-    'bayes.archive.maxEntries', 'bayes.archive.maxExpandedMb', 'bayes.dataRoots', 'bayes.maxFileMb',
+    'bayes.archive.maxEntries', 'bayes.archive.maxExpandedMb', 'bayes.dataRoots', 'bayes.maxFileMb', 'bayes.precision',
     'bayes.run.memoryMb', 'bayes.run.timeoutSeconds', 'bayes.runOnSave', 'bayes.trace.server',
   ]);
   // The contributed defaults are the server's.
   const defaults = (name: string) => pkg.contributes.configuration.properties[`bayes.${name}`].default;
+  assert.equal(defaults('precision'), DEFAULT_SETTINGS.precision);
   assert.equal(defaults('maxFileMb'), DEFAULT_SETTINGS.maxFileMb);
   assert.equal(defaults('archive.maxExpandedMb'), DEFAULT_SETTINGS.archive.maxExpandedMb);
   assert.equal(defaults('archive.maxEntries'), DEFAULT_SETTINGS.archive.maxEntries);
