@@ -7,9 +7,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { NetworkResult } from '../../server/src/protocol/runResult.js';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { NetworkResult, RunResult } from '../../server/src/protocol/runResult.js';
 import type { MarginalsReply } from '../../server/src/protocol/messages.js';
 import type { MarginalsRequestMessage, WebviewMessage } from '../../server/src/protocol/webviewMessages.js';
 import { RUN_RESULT_VERSION } from '../../server/src/protocol/webviewMessages.js';
@@ -202,5 +203,33 @@ test('the panel shows significant digits at bayes.precision (0.00784 is not 0.00
     } finally {
       await p.close();
     }
+  }
+});
+
+test('a joint of 72 states draws the 12 most probable and one "others" bar; the table keeps all 72', async (t) => {
+  if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);
+  const dir = mkdtempSync(join(tmpdir(), 'bayes-joint-'));
+  const file = join(dir, 'joint.bayes');
+  writeFileSync(file, `import network Alarm from "${bif}"\nquery P(HR, CO, HYPOVOLEMIA, VENTLUNG | PAP = HIGH) in Alarm\n`);
+  const run = JSON.parse(cli(['run', '--json', file, '--data-root', dirname(bif)])) as RunResult;
+  const entry = run.results.find((r) => r.kind === 'probability');
+  assert.ok(entry && entry.kind === 'probability' && entry.table.length === 72, 'a joint of 3 · 3 · 2 · 4 states');
+  const p = await harness.open('dark');
+  try {
+    await p.post({ type: 'show', version: RUN_RESULT_VERSION, uri: fileUri(file), model: 'joint.bayes', state: 'done', cached: false, result: run });
+    const bars = await p.page.$$eval('section.kind-probability rect.bar', (rs) => rs.map((r) => [r.getAttribute('data-category'), Number(r.getAttribute('data-value'))] as [string, number]));
+    assert.equal(bars.length, 13);
+    const sorted = [...entry.table].sort((a, b) => b.p - a.p);
+    sorted.slice(0, 12).forEach((r, i) => {
+      assert.equal(bars[i]![0], r.states.join(', '));
+      assert.equal(bars[i]![1], r.p);
+    });
+    assert.equal(bars[12]![0], 'others (60 states)');
+    const others = sorted.slice(12).reduce((s, r) => s + r.p, 0);
+    assert.ok(Math.abs(bars[12]![1] - others) < 1e-15 && Math.abs(bars.reduce((s, b) => s + b[1], 0) - 1) < 1e-9);
+    assert.equal(await p.page.locator('section.kind-probability table[aria-label="probability table"] tbody tr').count(), 72);
+    await p.screenshot('joint-72-dark');
+  } finally {
+    await p.close();
   }
 });
