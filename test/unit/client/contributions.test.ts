@@ -27,9 +27,4 @@ test('every contributed command is registered by the client and every palette en
   assert.equal(defaults('archive.maxExpandedMb'), DEFAULT_SETTINGS.archive.maxExpandedMb);
   assert.equal(defaults('archive.maxEntries'), DEFAULT_SETTINGS.archive.maxEntries);
   assert.equal(defaults('run.memoryMb'), DEFAULT_SETTINGS.run.memoryMb);
-  const snippets = JSON.parse(readFileSync(join(repoRoot, 'snippets', 'bayes.json'), 'utf8'));
-  const prefixes = Object.values(snippets).map((s) => (s as { prefix: string }).prefix);
-  for (const form of ['variable', 'hypotheses', 'P', 'network', 'import network', 'data', 'corpus', 'observe', 'learn', 'classifier', 'mixture', 'query posterior', 'expect']) {
-    assert.ok(prefixes.includes(form), `a snippet for ${form}`);
-  }
 });

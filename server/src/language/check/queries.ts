@@ -13,11 +13,11 @@ export const LEARN_METHODS = [...TABLE_METHODS, ...STRUCTURE_METHODS] as const;
 /** Options of table learning only (EM, gradient ascent), not of structure searches. */
 const TABLE_ONLY = ['iterations', 'tolerance', 'rate'];
 export const INFERENCE_METHODS = ['exact', 'variable_elimination', 'junction_tree', 'likelihood_weighting', 'gibbs', 'rejection'] as const;
-const LEARN_OPTIONS = [
+export const LEARN_OPTIONS = [
   'iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts', 'score', 'tabu', 'patience', 'perturb',
   'alpha', 'test', 'max_conditioning', 'require', 'forbid', 'tiers',
 ];
-const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
+export const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
 export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set(['map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent']);
