@@ -1,7 +1,9 @@
 /**
  * Document formatting: indentation by bracket depth (two spaces), continuation lines one level
  * deeper, CPT rows and inline data tables aligned in columns, trailing spaces and runs of blank
- * lines removed. Comments are kept where they are. Idempotent: formatting its own output changes
+ * lines removed; inside a line, runs of spaces between tokens become one, none after `(` `[` or
+ * before `)` `]` `,`, one after `,` and around `=` `~` `|` `≈` `±` (the gap after a `:` and before
+ * a `{` is kept: authors align keyed entries and blocks). Comments are kept where they are. Idempotent: formatting its own output changes
  * nothing. A file with syntax errors is not formatted (undefined): the structure is not known.
  */
 import type { TextEdit } from 'vscode-languageserver/node';
@@ -28,10 +30,11 @@ export function formatText(file: A.BayesFile, text: string): string {
   const continuation = continuationLines(file, depths);
   const inComment = blockCommentLines(text);
   const rewritten = alignedRows(file, lines);
+  const spaced = spacedLines(file, text, tokens, lines, rewritten, inComment);
   const out: string[] = [];
   lines.forEach((line, i) => {
     if (inComment.has(i)) return void out.push(line.trimEnd());
-    const content = (rewritten.get(i) ?? line).trim();
+    const content = (rewritten.get(i) ?? spaced.get(i) ?? line).trim();
     if (content === '') {
       if (out.length > 0 && out[out.length - 1] !== '') out.push('');
       return;
@@ -119,4 +122,71 @@ function lineCounter(text: string): (offset: number) => number {
     for (; next >= 0 && next < offset; next = text.indexOf('\n', next + 1)) line++;
     return line;
   };
+}
+
+const BINARY = new Set(['=', '~', '|', '≈', '±']);
+
+/** The space between two tokens of one line, given the gap the author left (empty or not). */
+function spaceBetween(prev: string, next: string, gap: string): string {
+  // After a key's colon and before a block's brace authors align columns: the gap is theirs.
+  if (prev === ':' || (next === '{' && gap !== '')) return gap;
+  if (prev === '(' || prev === '[' || next === ')' || next === ']' || next === ',') return '';
+  if (prev === ',' || BINARY.has(prev) || BINARY.has(next)) return ' ';
+  return gap === '' ? '' : ' ';
+}
+
+/**
+ * Lines whose spacing between tokens is normalised (spaceBetween); lines the row aligner
+ * rewrote, data rows, and lines with a comment between tokens or a token over several lines
+ * are left as they are. A trailing comment keeps its text and the gap before it.
+ */
+function spacedLines(
+  file: A.BayesFile, text: string, tokens: IToken[], lines: string[],
+  rewritten: Map<number, string>, inComment: Set<number>,
+): Map<number, string> {
+  const skip = new Set<number>([...rewritten.keys(), ...inComment]);
+  const visit = (statements: A.Statement[]) => {
+    for (const s of statements) {
+      if (s.kind === 'network') visit(s.statements);
+      else if (s.kind === 'data' || s.kind === 'corpus') for (let l = s.range.start.line; l <= s.range.end.line; l++) skip.add(l);
+    }
+  };
+  visit(file.statements);
+  const byLine = new Map<number, IToken[]>();
+  for (const t of tokens) {
+    const line = t.startLine! - 1;
+    if (/[\r\n]/.test(t.image)) { skip.add(line); continue; }
+    const list = byLine.get(line) ?? [];
+    list.push(t);
+    byLine.set(line, list);
+  }
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
+  const out = new Map<number, string>();
+  for (const [line, ts] of byLine) {
+    if (skip.has(line)) continue;
+    const original = lines[line]!;
+    const at = (t: IToken) => t.startOffset - starts[line]!;
+    const lead = original.slice(0, at(ts[0]!));
+    if (lead.trim() !== '') continue;
+    let built = '';
+    let ok = true;
+    ts.forEach((t, i) => {
+      if (i > 0) {
+        const prev = ts[i - 1]!;
+        const gap = original.slice(prev.startOffset + prev.image.length - starts[line]!, at(t));
+        if (gap.trim() !== '') ok = false;
+        built += spaceBetween(prev.image, t.image, gap);
+      }
+      built += t.image;
+    });
+    if (!ok) continue;
+    const last = ts[ts.length - 1]!;
+    const rest = original.slice(last.startOffset + last.image.length - starts[line]!);
+    const comment = rest.trimStart();
+    if (comment !== '' && !comment.startsWith('//')) continue;
+    const result = lead + built + (comment ? rest.slice(0, rest.length - comment.length) + comment : '');
+    if (result !== original) out.set(line, result.trimEnd());
+  }
+  return out;
 }
