@@ -40,7 +40,16 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     const uri = modelUri(arg);
     const client = uri && running(host);
     if (!uri || !client) return;
-    const state = await client.sendRequest<string>('workspace/executeCommand', { command: SERVER_RUN, arguments: [uri.toString()] });
+    const run = (options: { fresh?: boolean; reportReuse?: boolean }) =>
+      client.sendRequest<string>('workspace/executeCommand', {
+        command: SERVER_RUN, arguments: [uri.toString(), options],
+      });
+    let state = await run({ reportReuse: true });
+    if (state === 'reused') {
+      const again = await window.showInformationMessage(
+        'Bayes: the model and its files are unchanged, so the last results were reused.', 'Run Fresh');
+      if (again) state = await run({ fresh: true });
+    }
     if (state === 'failed') void window.showErrorMessage('Bayes: the run failed; see the Problems panel.');
   });
 
@@ -79,7 +88,9 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     const exported = await client.sendRequest<{ text: string } | { error: string }>(Method.exportBif, { uri: uri.toString(), network: name });
     if ('error' in exported) return void window.showErrorMessage(`Bayes: ${exported.error}`);
     const target = await window.showSaveDialog({ defaultUri: Uri.joinPath(uri, '..', `${name}.bif`), filters: { 'BIF networks': ['bif'] } });
-    if (target) await workspace.fs.writeFile(target, new TextEncoder().encode(exported.text));
+    if (!target) return;
+    await workspace.fs.writeFile(target, new TextEncoder().encode(exported.text));
+    void window.showInformationMessage(`Bayes: exported network ${name} to ${target.fsPath}.`);
   });
 
   register('bayes.exportResults', async (arg) => {
@@ -89,7 +100,9 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     const last = await client.sendRequest<LastResult | null>(Method.lastResult, { uri: uri.toString() });
     if (!last) return void window.showWarningMessage('Bayes: run the model first.');
     const target = await window.showSaveDialog({ defaultUri: Uri.joinPath(uri, '..', uri.path.split('/').pop()!.replace(/\.bayes$/, '.results.json')), filters: { JSON: ['json'] } });
-    if (target) await workspace.fs.writeFile(target, new TextEncoder().encode(JSON.stringify(last.result, null, 2) + '\n'));
+    if (!target) return;
+    await workspace.fs.writeFile(target, new TextEncoder().encode(JSON.stringify(last.result, null, 2) + '\n'));
+    void window.showInformationMessage(`Bayes: exported the results to ${target.fsPath}.`);
   });
 
   register('bayes.restartServer', () => host.restart());

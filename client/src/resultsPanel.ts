@@ -165,6 +165,7 @@ export class ResultsPanel {
     const target = await window.showSaveDialog({ defaultUri: Uri.joinPath(this.model, '..', `${m.name}.${m.format}`), filters: m.format === 'svg' ? { SVG: ['svg'] } : { PNG: ['png'] } });
     if (!target) return;
     await workspace.fs.writeFile(target, m.format === 'svg' ? new TextEncoder().encode(m.data) : Buffer.from(m.data, 'base64'));
+    void window.showInformationMessage(`Bayes: saved the chart to ${target.fsPath}.`);
   }
 
   private dispose(): void {

@@ -156,7 +156,9 @@ export class Session {
   }
 
   /** Runs the document's model now; resolves with how the run ended. */
-  async run(uri: string): Promise<RunState | 'untrusted' | 'unknown-document'> {
+  async run(
+    uri: string, options: { fresh?: boolean; reportReuse?: boolean } = {},
+  ): Promise<RunState | 'reused' | 'untrusted' | 'unknown-document'> {
     const parsed = this.parse(uri);
     if (!parsed) return 'unknown-document';
     if (!this.trusted) {
@@ -172,7 +174,7 @@ export class Session {
     const known = this.checked.get(uri);
     const checked = known?.version === parsed.version ? known.result : await this.check(uri);
     if (!checked) return 'unknown-document';
-    return this.runs.run({ uri, text: parsed.text, settings, envOptions, checked });
+    return this.runs.run({ uri, text: parsed.text, settings, envOptions, checked, ...options });
   }
 
   /** Diagnostics of the current text: the last run's when it saw this text (they include the check's). */

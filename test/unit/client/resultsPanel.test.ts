@@ -48,7 +48,9 @@ test('one panel per model: strict page, resources from dist/ only, runs routed b
   panels.runFinished({ uri: other.toString(), state: 'done', cached: false, result: run });
   assert.equal(posted(0).length, 2, 'another model\'s run is not shown here');
   panels.runFinished({ uri: model.toString(), state: 'done', cached: true, result: run });
-  assert.deepEqual(posted(0)[2], { type: 'show', version: 1, uri: model.toString(), model: 'forest.bayes', state: 'done', cached: true, result: run });
+  assert.deepEqual(posted(0)[2], {
+    type: 'show', version: 1, uri: model.toString(), model: 'forest.bayes', state: 'done', cached: true, result: run, precision: 4,
+  });
 
   fake.diagnostics.set(model.toString(), [{ severity: DiagnosticSeverity.Error }, { severity: DiagnosticSeverity.Warning }, { severity: DiagnosticSeverity.Error }]);
   panels.problemsChanged([model]);
@@ -76,6 +78,21 @@ test('one panel per model: strict page, resources from dist/ only, runs routed b
   panel.webview.received.fire({ type: 'save', name: 'chart', format: 'svg', data: '<svg/>' });
   await new Promise((r) => setTimeout(r, 10));
   assert.equal(new TextDecoder().decode(fake.written.get('file:///out/chart.svg')), '<svg/>');
+  assert.deepEqual(fake.messages.slice(-2),
+    ['Bayes: saved the chart to /out/chart.png.', 'Bayes: saved the chart to /out/chart.svg.']);
+
+  // Clicked evidence without a server: the page is told why, by request id.
+  panel.webview.received.fire({ type: 'marginals', id: 7, network: 'Forest', evidence: { Storm: 'true' }, likelihoods: {}, soft: {} });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(posted(0).at(-1), { type: 'marginals', version: 1, id: 7, network: 'Forest', reply: { error: 'the language server is not running' } });
+  // "Write evidence as observe lines": one edit at the end of the model.
+  const before = fake.documents.get(model.toString())!;
+  panel.webview.received.fire({ type: 'writeObserve', network: 'Forest', lines: ['observe Storm = true in Forest', 'observe Lightning = false in Forest'] });
+  await new Promise((r) => setTimeout(r, 10));
+  const after = fake.documents.get(model.toString())!;
+  assert.equal(after, `${before}${before.endsWith('\n') ? '' : '\n'}observe Storm = true in Forest\nobserve Lightning = false in Forest\n`);
+  assert.equal(fake.messages.at(-1), 'Bayes: wrote 2 observe lines into forest.bayes.');
+  fake.documents.set(model.toString(), before);
   panel.webview.received.fire({ type: 'copy', text: 'a\t0.703133\n' });
   await new Promise((r) => setTimeout(r, 10));
   assert.equal(fake.clipboard, 'a\t0.703133\n');
