@@ -54,6 +54,11 @@ export class ResultsPanel {
     ResultsPanel.panels.get(message.uri)?.show(message);
   }
 
+  /** The models whose results panel is open. */
+  static openModels(): string[] {
+    return [...ResultsPanel.panels.keys()];
+  }
+
   static problemsChanged(uris: readonly Uri[]): void {
     for (const uri of uris) ResultsPanel.panels.get(uri.toString())?.sendProblems();
   }
