@@ -22,8 +22,43 @@ export function formatting(parse: ParseResult, text: string): TextEdit[] | undef
   return [{ range: wholeRange(text), newText: formatted }];
 }
 
+/**
+ * Range formatting: the lines the range touches, each formatted as whole-document formatting
+ * would (indentation, spacing, aligned rows), blank lines kept so the rest of the file stays put.
+ */
+export function rangeFormatting(
+  parse: ParseResult, text: string, range: { start: { line: number }; end: { line: number; character: number } },
+): TextEdit[] | undefined {
+  if (parse.diagnostics.some((d) => d.severity === 'error')) return undefined;
+  const lines = text.split(/\r?\n/);
+  const formatted = formattedLines(parse.ast, text).lines;
+  const last = range.end.character === 0 && range.end.line > range.start.line ? range.end.line - 1 : range.end.line;
+  const edits: TextEdit[] = [];
+  for (let l = range.start.line; l <= Math.min(last, lines.length - 1); l++) {
+    const want = formatted[l] ?? '';
+    const whole = { start: { line: l, character: 0 }, end: { line: l, character: lines[l]!.length } };
+    if (want !== lines[l]) edits.push({ range: whole, newText: want });
+  }
+  return edits;
+}
+
 export function formatText(file: A.BayesFile, text: string): string {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const out: string[] = [];
+  const { lines, inComment } = formattedLines(file, text);
+  for (const [i, line] of lines.entries()) {
+    if (line === '' && !inComment.has(i)) {
+      if (out.length > 0 && out[out.length - 1] !== '') out.push('');
+      continue;
+    }
+    out.push(line);
+  }
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out.join(eol) + eol;
+}
+
+/** Each line of the text formatted, one for one (blank lines stay, as empty strings). */
+function formattedLines(file: A.BayesFile, text: string): { lines: string[]; inComment: Set<number> } {
   const lines = text.split(/\r?\n/);
   const tokens = tokenize(text).tokens;
   const depths = lineDepths(tokens, lines.length);
@@ -31,18 +66,12 @@ export function formatText(file: A.BayesFile, text: string): string {
   const inComment = blockCommentLines(text);
   const rewritten = alignedRows(file, lines);
   const spaced = spacedLines(file, text, tokens, lines, rewritten, inComment);
-  const out: string[] = [];
-  lines.forEach((line, i) => {
-    if (inComment.has(i)) return void out.push(line.trimEnd());
+  const out = lines.map((line, i) => {
+    if (inComment.has(i)) return line.trimEnd();
     const content = (rewritten.get(i) ?? spaced.get(i) ?? line).trim();
-    if (content === '') {
-      if (out.length > 0 && out[out.length - 1] !== '') out.push('');
-      return;
-    }
-    out.push(INDENT.repeat(depths.depth[i] + (continuation.has(i) ? 1 : 0)) + content);
+    return content === '' ? '' : INDENT.repeat(depths.depth[i] + (continuation.has(i) ? 1 : 0)) + content;
   });
-  while (out.length > 0 && out[out.length - 1] === '') out.pop();
-  return out.join(eol) + eol;
+  return { lines: out, inComment };
 }
 
 function wholeRange(text: string) {

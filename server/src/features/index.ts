@@ -19,7 +19,10 @@ import { definition, references } from './navigation.js';
 import { prepareRename, rename } from './rename.js';
 import { documentSymbols } from './documentSymbols.js';
 import { foldingRanges } from './folding.js';
-import { formatting } from './formatting.js';
+import { formatting, rangeFormatting } from './formatting.js';
+import { documentHighlights } from './documentHighlight.js';
+import { workspaceSymbols } from './workspaceSymbols.js';
+import { documentLinks } from './documentLinks.js';
 import { legend, semanticTokens, semanticTokensInto } from './semanticTokens.js';
 import { SemanticTokensHistory } from './semanticTokensDelta.js';
 import { codeActions } from './codeActions.js';
@@ -41,6 +44,10 @@ export const featureCapabilities: ServerCapabilities = {
   documentSymbolProvider: true,
   foldingRangeProvider: true,
   documentFormattingProvider: true,
+  documentRangeFormattingProvider: true,
+  documentHighlightProvider: true,
+  workspaceSymbolProvider: true,
+  documentLinkProvider: { resolveProvider: false },
   semanticTokensProvider: { legend, full: { delta: true }, range: true },
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
 };
@@ -92,6 +99,18 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
   connection.onRenameRequest((p) => withParse(p.textDocument.uri, null, (d) => rename(d.parse.ast, p.textDocument.uri, p.position, p.newName)));
   connection.onDocumentSymbol((p) => withParse(p.textDocument.uri, [], (d) => documentSymbols(d.parse.ast, d.text, d.state.starts)));
   connection.onFoldingRanges((p) => withParse(p.textDocument.uri, [], (d) => foldingRanges(d.parse.ast, d.text)));
+  connection.onDocumentHighlight((p) =>
+    withParse(p.textDocument.uri, [], (d) => documentHighlights(d.parse.ast, p.position)));
+  connection.onWorkspaceSymbol((p) => workspaceSymbols(session.documents.all().flatMap((doc) => {
+    const d = parsed(doc.uri);
+    return d ? [{ uri: doc.uri, symbols: documentSymbols(d.parse.ast, d.text, d.state.starts) }] : [];
+  }), p.query));
+  connection.onDocumentLinks((p) =>
+    withParse(p.textDocument.uri, [], (d) => documentLinks(d.parse.ast, session.pathOf(p.textDocument.uri))));
+  connection.onDocumentRangeFormatting((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? rangeFormatting(d.parse, d.text, p.range) ?? [] : [];
+  });
   connection.onDocumentFormatting((p) => {
     const d = parsed(p.textDocument.uri);
     if (!d) return [];
