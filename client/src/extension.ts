@@ -4,7 +4,12 @@
  */
 import * as path from 'node:path';
 import { languages, window, workspace, type ExtensionContext } from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { registerCommands } from './commands.js';
 import { RunStatus } from './statusBar.js';
 import { ResultsPanel, RESULTS_VIEW_TYPE } from './resultsPanel.js';
@@ -15,7 +20,10 @@ import { modelsToRerun } from './restart.js';
 
 let client: LanguageClient | undefined;
 
-function createClient(context: ExtensionContext, output: ReturnType<typeof window.createOutputChannel>): LanguageClient {
+function createClient(
+  context: ExtensionContext,
+  output: ReturnType<typeof window.createOutputChannel>,
+): LanguageClient {
   const module = context.asAbsolutePath(path.join('dist', 'server.cjs'));
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -37,9 +45,15 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const output = window.createOutputChannel('Bayes Language Server', { log: true });
   const status = new RunStatus();
   const panels = { extensionUri: context.extensionUri, client: () => client };
-  context.subscriptions.push(output, status,
-    window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state) => ResultsPanel.revive(panel, panels, state as PanelState | undefined) }),
-    languages.onDidChangeDiagnostics((e) => ResultsPanel.problemsChanged(e.uris)));
+  context.subscriptions.push(
+    output,
+    status,
+    window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state) =>
+        ResultsPanel.revive(panel, panels, state as PanelState | undefined),
+    }),
+    languages.onDidChangeDiagnostics((e) => ResultsPanel.problemsChanged(e.uris)),
+  );
   context.subscriptions.push(window.onDidChangeActiveTextEditor((e) => status.show(e?.document.uri.toString())));
 
   const start = async () => {
@@ -56,7 +70,8 @@ export async function activate(context: ExtensionContext): Promise<void> {
       await start();
       // The new server has no results: run the models on screen again (hints, hovers, panels).
       const editors = window.visibleTextEditors.map((e) => ({
-        uri: e.document.uri.toString(), languageId: e.document.languageId,
+        uri: e.document.uri.toString(),
+        languageId: e.document.languageId,
       }));
       for (const uri of modelsToRerun(editors, ResultsPanel.openModels())) {
         const run = { command: RUN_COMMAND, arguments: [uri] };
@@ -65,7 +80,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
       void window.showInformationMessage('Bayes: the language server restarted; the models on screen are run again.');
     },
   });
-  context.subscriptions.push(workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification(Method.trust, { trusted: true })));
+  context.subscriptions.push(
+    workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification(Method.trust, { trusted: true })),
+  );
   await start();
 }
 

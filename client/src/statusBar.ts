@@ -23,13 +23,20 @@ export class RunStatus implements Disposable {
     const s = uri ? this.states.get(uri) : undefined;
     if (!s) return void this.item.hide();
     switch (s.state) {
-      case 'running': this.item.text = '$(sync~spin) Bayes: running'; break;
-      case 'cancelled': this.item.text = '$(circle-slash) Bayes: cancelled'; break;
-      case 'failed': this.item.text = '$(error) Bayes: run failed'; break;
+      case 'running':
+        this.item.text = '$(sync~spin) Bayes: running';
+        break;
+      case 'cancelled':
+        this.item.text = '$(circle-slash) Bayes: cancelled';
+        break;
+      case 'failed':
+        this.item.text = '$(error) Bayes: run failed';
+        break;
       case 'done':
-        this.item.text = `${s.failures ? '$(error)' : '$(check)'} Bayes: `
-          + summaryText({ queries: s.queries ?? 0, failures: s.failures ?? 0, elapsedMs: s.elapsedMs })
-          + (s.cached && !s.failures ? ' (cached)' : '');
+        this.item.text =
+          `${s.failures ? '$(error)' : '$(check)'} Bayes: ` +
+          summaryText({ queries: s.queries ?? 0, failures: s.failures ?? 0, elapsedMs: s.elapsedMs }) +
+          (s.cached && !s.failures ? ' (cached)' : '');
     }
     this.item.tooltip = 'Show the results of the last run';
     this.item.show();

@@ -29,7 +29,10 @@ test('the inserted path is relative to the model and checks clean', async () => 
     const lsp = await startLsp({ rootPath: workspace });
     try {
       const published = await lsp.open(fileUri(model), text);
-      assert.deepEqual(published.diagnostics.map((d) => d.message), []);
+      assert.deepEqual(
+        published.diagnostics.map((d) => d.message),
+        [],
+      );
     } finally {
       await lsp.close();
     }
@@ -53,7 +56,9 @@ test('a file outside the workspace: the quick fix adds its folder to bayes.dataR
       const outside = published.diagnostics.find((d) => d.code === 'file-outside-roots');
       assert.ok(outside, JSON.stringify(published.diagnostics));
       const actions = await lsp.request<{ title: string; command?: { command: string; arguments: unknown[] } }[]>(
-        'textDocument/codeAction', { textDocument: { uri }, range: outside.range, context: { diagnostics: [outside] } });
+        'textDocument/codeAction',
+        { textDocument: { uri }, range: outside.range, context: { diagnostics: [outside] } },
+      );
       const add = actions.find((a) => a.command?.command === 'bayes.addDataRoot');
       assert.ok(add, JSON.stringify(actions));
       assert.equal(add.title, `Add ${elsewhere} to the data roots (bayes.dataRoots)`);
@@ -65,7 +70,10 @@ test('a file outside the workspace: the quick fix adds its folder to bayes.dataR
     // What the client's bayes.addDataRoot writes: the same model now checks clean.
     const fixed = await startLsp({ rootPath: workspace, settings: { dataRoots: [folder] } });
     try {
-      assert.deepEqual((await fixed.open(uri, text)).diagnostics.map((d) => d.message), []);
+      assert.deepEqual(
+        (await fixed.open(uri, text)).diagnostics.map((d) => d.message),
+        [],
+      );
     } finally {
       await fixed.close();
     }

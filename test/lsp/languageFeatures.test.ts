@@ -25,22 +25,33 @@ test('highlight, workspace symbols, links and range formatting', async () => {
     // Highlight: every occurrence of Diagnosis, the declaration as a write.
     const line = cancer.split('\n').findIndex((l) => l.startsWith('query posterior Diagnosis'));
     const at = { line, character: cancer.split('\n')[line]!.indexOf('Diagnosis') + 2 };
-    const highlights = await lsp.request<{ range: Range; kind: number }[]>('textDocument/documentHighlight', { textDocument: { uri: cancerUri }, position: at });
-    const occurrences = cancer.split('\n').reduce((n, l) => n + (l.replace(/\/\/.*$/, '').match(/\bDiagnosis\b/g) ?? []).length, 0);
+    const highlights = await lsp.request<{ range: Range; kind: number }[]>('textDocument/documentHighlight', {
+      textDocument: { uri: cancerUri },
+      position: at,
+    });
+    const occurrences = cancer
+      .split('\n')
+      .reduce((n, l) => n + (l.replace(/\/\/.*$/, '').match(/\bDiagnosis\b/g) ?? []).length, 0);
     assert.equal(highlights.length, occurrences);
     for (const h of highlights) assert.equal(textOf(cancer, h.range), 'Diagnosis');
     assert.equal(highlights.filter((h) => h.kind === 3).length, 1, 'one declaration (write)');
 
     // Workspace symbols over the open models.
-    const symbols = await lsp.request<{ name: string; location: { uri: string; range: Range } }[]>('workspace/symbol', { query: 'diag' });
+    const symbols = await lsp.request<{ name: string; location: { uri: string; range: Range } }[]>('workspace/symbol', {
+      query: 'diag',
+    });
     const diagnosis = symbols.find((s) => s.name === 'Diagnosis');
     assert.ok(diagnosis && diagnosis.location.uri === cancerUri, JSON.stringify(symbols));
     assert.equal(textOf(cancer, diagnosis.location.range), 'Diagnosis');
-    const alarmSymbols = await lsp.request<{ name: string; location: { uri: string } }[]>('workspace/symbol', { query: 'alarm' });
+    const alarmSymbols = await lsp.request<{ name: string; location: { uri: string } }[]>('workspace/symbol', {
+      query: 'alarm',
+    });
     assert.ok(alarmSymbols.some((s) => s.name === 'Alarm' && s.location.uri === alarmUri));
 
     // A document link on the imported file's path.
-    const links = await lsp.request<{ range: Range; target: string }[]>('textDocument/documentLink', { textDocument: { uri: alarmUri } });
+    const links = await lsp.request<{ range: Range; target: string }[]>('textDocument/documentLink', {
+      textDocument: { uri: alarmUri },
+    });
     assert.equal(links.length, 1);
     assert.equal(textOf(alarm, links[0]!.range), 'data/alarm.bif');
     assert.equal(links[0]!.target, fileUri(join(repoRoot, 'examples', 'data', 'alarm.bif')));
@@ -50,7 +61,8 @@ test('highlight, workspace symbols, links and range formatting', async () => {
     const messy = 'variable   Test{pos,neg}\nvariable  Other {a,b}\nquery P(Test|Other=a)\n';
     await lsp.open(messyUri, messy);
     const edits = await lsp.request<TextEdit[]>('textDocument/rangeFormatting', {
-      textDocument: { uri: messyUri }, range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } },
+      textDocument: { uri: messyUri },
+      range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } },
       options: { tabSize: 2, insertSpaces: true },
     });
     assert.equal(applyEdits(messy, edits), 'variable   Test{pos,neg}\nvariable Other {a, b}\nquery P(Test|Other=a)\n');

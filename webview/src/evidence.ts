@@ -20,7 +20,8 @@ const listeners = new Map<string, Listener>();
 const answered = new Map<string, { key: string; reply: MarginalsReply; run: unknown }>();
 
 export function initEvidence(
-  saved: Record<string, PanelEvidence> | undefined, save: (s: Record<string, PanelEvidence>) => void,
+  saved: Record<string, PanelEvidence> | undefined,
+  save: (s: Record<string, PanelEvidence>) => void,
 ): void {
   store = { ...(saved ?? {}) };
   persist = save;
@@ -31,7 +32,10 @@ export function emptyEvidence(): PanelEvidence {
 }
 
 export function evidenceKey(e: PanelEvidence): string {
-  const sorted = (o: Record<string, unknown>) => Object.keys(o).sort().map((k) => [k, o[k]]);
+  const sorted = (o: Record<string, unknown>) =>
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]);
   return JSON.stringify([sorted(e.evidence), sorted(e.likelihoods), sorted(e.soft)]);
 }
 
@@ -42,7 +46,10 @@ export function panelEvidence(network: string): PanelEvidence | undefined {
 
 export function setPanelEvidence(network: string, e: PanelEvidence | undefined): void {
   if (e) store = { ...store, [network]: e };
-  else { const { [network]: _, ...rest } = store; store = rest; }
+  else {
+    const { [network]: _, ...rest } = store;
+    store = rest;
+  }
   persist(store);
 }
 
@@ -79,7 +86,10 @@ export function receiveMarginals(m: MarginalsMessage): void {
 /** `observe` lines for the evidence, in the model's language (`in N` for a named or imported network). */
 export function observeLines(network: string, e: PanelEvidence, states: (variable: string) => string[]): string[] {
   const scope = network === 'default' ? '' : ` in ${network}`;
-  const vector = (v: string, xs: number[]) => `{ ${states(v).map((s, i) => `${s}: ${xs[i]}`).join(', ')} }`;
+  const vector = (v: string, xs: number[]) =>
+    `{ ${states(v)
+      .map((s, i) => `${s}: ${xs[i]}`)
+      .join(', ')} }`;
   return [
     ...Object.entries(e.evidence).map(([v, s]) => `observe ${v} = ${s}${scope}`),
     ...Object.entries(e.likelihoods).map(([v, xs]) => `observe ${v} ~ likelihood ${vector(v, xs)}${scope}`),

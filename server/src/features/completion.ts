@@ -8,16 +8,29 @@ import type * as A from '../language/index.js';
 import type { NameIndex, NameKind, NameSymbol } from '../language/index.js';
 import { nameIndex } from '../language/index.js';
 import { positionContext, type PositionContext } from './context.js';
-import { INFERENCE_METHODS, LEARN_OPTIONS, SAMPLER_OPTIONS, STRUCTURE_METHODS, TABLE_METHODS } from '../language/check/queries.js';
+import {
+  INFERENCE_METHODS,
+  LEARN_OPTIONS,
+  SAMPLER_OPTIONS,
+  STRUCTURE_METHODS,
+  TABLE_METHODS,
+} from '../language/check/queries.js';
 import { InsertTextFormat } from 'vscode-languageserver/node';
 import { SNIPPETS } from './snippets.js';
 import { HYPOTHESIS_PRIORS } from '../language/check/declarations.js';
 import { QUERY_FORMS, SIGNATURES, STATEMENT_KEYWORDS } from './vocabulary.js';
 
 const ITEM_KIND: Record<NameKind, CompletionItemKind> = {
-  variable: CompletionItemKind.Variable, state: CompletionItemKind.EnumMember, hypotheses: CompletionItemKind.Enum,
-  hypothesis: CompletionItemKind.EnumMember, network: CompletionItemKind.Module, data: CompletionItemKind.Struct,
-  column: CompletionItemKind.Field, corpus: CompletionItemKind.Struct, classifier: CompletionItemKind.Class, mixture: CompletionItemKind.Class,
+  variable: CompletionItemKind.Variable,
+  state: CompletionItemKind.EnumMember,
+  hypotheses: CompletionItemKind.Enum,
+  hypothesis: CompletionItemKind.EnumMember,
+  network: CompletionItemKind.Module,
+  data: CompletionItemKind.Struct,
+  column: CompletionItemKind.Field,
+  corpus: CompletionItemKind.Struct,
+  classifier: CompletionItemKind.Class,
+  mixture: CompletionItemKind.Class,
 };
 
 export function completion(file: A.BayesFile, text: string, position: Position): CompletionItem[] {
@@ -43,14 +56,18 @@ export function completion(file: A.BayesFile, text: string, position: Position):
   if (/\b(posterior|map|ml|mdl)\s+$/.test(before)) return globals('hypotheses');
   if (/\b(classify|evaluate|accuracy|learning_curve)\s+$/.test(before)) return globals('classifier');
   if (/\blearn\s+$/.test(before)) return [...globals('network', 'mixture', 'classifier'), ...keywords(['structure'])];
-  if (/[=~]\s*$/.test(before) && /^\s*(classifier|mixture|hypotheses)\b/.test(ctx.linePrefix)) return keywords(Object.keys(SIGNATURES));
+  if (/[=~]\s*$/.test(before) && /^\s*(classifier|mixture|hypotheses)\b/.test(ctx.linePrefix))
+    return keywords(Object.keys(SIGNATURES));
 
   const finding = findingExpected(index, ctx, before);
   if (finding) return finding === 'likelihood' ? keywords(['likelihood']) : names(finding);
   const value = valueExpected(index, ctx, before);
   if (value) return names(value);
   if (/\bP\s*\([^)]*$/.test(before)) return names(index.variablesVisible(modelScope(ctx, index)));
-  return [...names(index.variablesVisible(ctx.scope)), ...globals('network', 'data', 'corpus', 'classifier', 'mixture')];
+  return [
+    ...names(index.variablesVisible(ctx.scope)),
+    ...globals('network', 'data', 'corpus', 'classifier', 'mixture'),
+  ];
 }
 
 function item(s: NameSymbol): CompletionItem {
@@ -69,7 +86,9 @@ function modelScope(ctx: PositionContext, index: NameIndex): string {
  * where a key goes, X looked up in the `in N` of the line if it names a network.
  */
 function findingExpected(
-  index: NameIndex, ctx: PositionContext, before: string,
+  index: NameIndex,
+  ctx: PositionContext,
+  before: string,
 ): NameSymbol[] | 'likelihood' | undefined {
   if (/\b[A-Za-z_]\w*\s*~\s*$/.test(before) && !/^\s*(classifier|mixture|hypotheses)\b|\)\s*~\s*$/.test(before)) {
     return 'likelihood';
@@ -92,7 +111,11 @@ function valueExpected(index: NameIndex, ctx: PositionContext, before: string): 
   const assigned = /([A-Za-z_]\w*)\s*(=|:)\s*\[?(?:[\w"]+\s*,\s*)*$/.exec(before);
   if (assigned) {
     const v = index.variable(ctx.scope, assigned[1]);
-    if (v?.states?.length && (assigned[2] === '=' || ctx.statement?.kind === 'queryStatement' || ctx.statement?.kind === 'expectStatement')) return v.states;
+    if (
+      v?.states?.length &&
+      (assigned[2] === '=' || ctx.statement?.kind === 'queryStatement' || ctx.statement?.kind === 'expectStatement')
+    )
+      return v.states;
   }
   const t = ctx.statement;
   if (t?.kind !== 'table' || t.head.range.end.line >= ctx.position.line) return undefined;
@@ -109,8 +132,11 @@ function valueExpected(index: NameIndex, ctx: PositionContext, before: string): 
 /** The declaration snippets (snippets/bayes.json): only where a statement starts, never in a block. */
 function snippets(): CompletionItem[] {
   return Object.values(SNIPPETS).map((s) => ({
-    label: s.prefix, kind: CompletionItemKind.Snippet, detail: s.description,
-    insertText: s.body.join('\n'), insertTextFormat: InsertTextFormat.Snippet,
+    label: s.prefix,
+    kind: CompletionItemKind.Snippet,
+    detail: s.description,
+    insertText: s.body.join('\n'),
+    insertTextFormat: InsertTextFormat.Snippet,
   }));
 }
 
@@ -135,10 +161,14 @@ function optionsExpected(ctx: PositionContext, before: string): readonly string[
   const head = m[1]!;
   if (!/^\s*(query|expect|learn|evaluate)\b/.test(head)) return undefined;
   const used = new Set([...before.slice(head.length).matchAll(/(\w+)\s*:/g)].map((x) => x[1]!));
-  const all = /\busing\s+\w+\s*$/.test(head) ? SAMPLER_OPTIONS
-    : /^\s*learn\b/.test(head) ? LEARN_OPTIONS
-      : /\bfolds\s+\d+\s*$|^\s*(query|expect)\s+evaluate\b|^\s*evaluate\b/.test(head) ? ['seed', 'target']
-        : /\blearning_curve\b/.test(head) ? ['sizes', 'seed', 'folds']
+  const all = /\busing\s+\w+\s*$/.test(head)
+    ? SAMPLER_OPTIONS
+    : /^\s*learn\b/.test(head)
+      ? LEARN_OPTIONS
+      : /\bfolds\s+\d+\s*$|^\s*(query|expect)\s+evaluate\b|^\s*evaluate\b/.test(head)
+        ? ['seed', 'target']
+        : /\blearning_curve\b/.test(head)
+          ? ['sizes', 'seed', 'folds']
           : ['seed', 'samples'];
   return all.filter((o) => !used.has(o));
 }

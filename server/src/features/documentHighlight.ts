@@ -8,6 +8,7 @@ export function documentHighlights(file: A.BayesFile, position: Position): Docum
   const found = index.at(position);
   if (!found) return [];
   return index.uses(found.symbol).map((o) => ({
-    range: o.name.range, kind: o.declaration ? DocumentHighlightKind.Write : DocumentHighlightKind.Read,
+    range: o.name.range,
+    kind: o.declaration ? DocumentHighlightKind.Write : DocumentHighlightKind.Read,
   }));
 }

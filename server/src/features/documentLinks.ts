@@ -16,8 +16,10 @@ export function documentLinks(file: A.BayesFile, documentPath: string | undefine
     const path = s.kind === 'import' ? s.path : s.kind === 'data' || s.kind === 'corpus' ? s.source : undefined;
     if (!path || path.value.trim() === '' || globBase(path.value) !== undefined) continue;
     // The string's range includes its quotes: the link is the path inside them.
-    const range = { start: { ...path.range.start, character: path.range.start.character + 1 },
-      end: { ...path.range.end, character: Math.max(path.range.start.character + 1, path.range.end.character - 1) } };
+    const range = {
+      start: { ...path.range.start, character: path.range.start.character + 1 },
+      end: { ...path.range.end, character: Math.max(path.range.start.character + 1, path.range.end.character - 1) },
+    };
     links.push({ range, target: pathToFileURL(resolvePath(base, path.value)).toString(), tooltip: 'Open the file' });
   }
   return links;

@@ -27,7 +27,9 @@ export function formatting(parse: ParseResult, text: string): TextEdit[] | undef
  * would (indentation, spacing, aligned rows), blank lines kept so the rest of the file stays put.
  */
 export function rangeFormatting(
-  parse: ParseResult, text: string, range: { start: { line: number }; end: { line: number; character: number } },
+  parse: ParseResult,
+  text: string,
+  range: { start: { line: number }; end: { line: number; character: number } },
 ): TextEdit[] | undefined {
   if (parse.diagnostics.some((d) => d.severity === 'error')) return undefined;
   const lines = text.split(/\r?\n/);
@@ -76,7 +78,10 @@ function formattedLines(file: A.BayesFile, text: string): { lines: string[]; inC
 
 function wholeRange(text: string) {
   const lines = text.split('\n');
-  return { start: { line: 0, character: 0 }, end: { line: lines.length - 1, character: lines[lines.length - 1].length } };
+  return {
+    start: { line: 0, character: 0 },
+    end: { line: lines.length - 1, character: lines[lines.length - 1].length },
+  };
 }
 
 const OPENERS = new Set([LCurly, LParen, LBracket]);
@@ -117,9 +122,13 @@ function continuationLines(file: A.BayesFile, { depth, closing }: Depths): Set<n
   const lines = new Set<number>();
   const visit = (statements: A.Statement[]) => {
     for (const s of statements) {
-      if (s.kind === 'network') { visit(s.statements); continue; }
+      if (s.kind === 'network') {
+        visit(s.statements);
+        continue;
+      }
       const base = depth[s.range.start.line];
-      for (let l = s.range.start.line + 1; l <= s.range.end.line; l++) if (depth[l] === base && !closing.has(l)) lines.add(l);
+      for (let l = s.range.start.line + 1; l <= s.range.end.line; l++)
+        if (depth[l] === base && !closing.has(l)) lines.add(l);
     }
   };
   visit(file.statements);
@@ -170,21 +179,29 @@ function spaceBetween(prev: string, next: string, gap: string): string {
  * are left as they are. A trailing comment keeps its text and the gap before it.
  */
 function spacedLines(
-  file: A.BayesFile, text: string, tokens: IToken[], lines: string[],
-  rewritten: Map<number, string>, inComment: Set<number>,
+  file: A.BayesFile,
+  text: string,
+  tokens: IToken[],
+  lines: string[],
+  rewritten: Map<number, string>,
+  inComment: Set<number>,
 ): Map<number, string> {
   const skip = new Set<number>([...rewritten.keys(), ...inComment]);
   const visit = (statements: A.Statement[]) => {
     for (const s of statements) {
       if (s.kind === 'network') visit(s.statements);
-      else if (s.kind === 'data' || s.kind === 'corpus') for (let l = s.range.start.line; l <= s.range.end.line; l++) skip.add(l);
+      else if (s.kind === 'data' || s.kind === 'corpus')
+        for (let l = s.range.start.line; l <= s.range.end.line; l++) skip.add(l);
     }
   };
   visit(file.statements);
   const byLine = new Map<number, IToken[]>();
   for (const t of tokens) {
     const line = t.startLine! - 1;
-    if (/[\r\n]/.test(t.image)) { skip.add(line); continue; }
+    if (/[\r\n]/.test(t.image)) {
+      skip.add(line);
+      continue;
+    }
     const list = byLine.get(line) ?? [];
     list.push(t);
     byLine.set(line, list);

@@ -90,26 +90,47 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
     const uri = p.textDocument.uri;
     return withParse(uri, [], (d) => inlayHints(d.text, run(uri), p.range, d.state.starts));
   });
-  connection.onCodeLens((p) => withParse(p.textDocument.uri, [], (d) => codeLenses(d.parse.ast, p.textDocument.uri, session.lastRun(p.textDocument.uri))));
+  connection.onCodeLens((p) =>
+    withParse(p.textDocument.uri, [], (d) =>
+      codeLenses(d.parse.ast, p.textDocument.uri, session.lastRun(p.textDocument.uri)),
+    ),
+  );
   connection.onCompletion((p) => withParse(p.textDocument.uri, [], (d) => completion(d.parse.ast, d.text, p.position)));
   connection.onSignatureHelp((p) => withParse(p.textDocument.uri, null, (d) => signatureHelp(d.text, p.position)));
-  connection.onDefinition((p) => withParse(p.textDocument.uri, null, (d) => definition(d.parse.ast, p.textDocument.uri, p.position) ?? null));
-  connection.onReferences((p) => withParse(p.textDocument.uri, [], (d) => references(d.parse.ast, p.textDocument.uri, p.position, p.context.includeDeclaration)));
+  connection.onDefinition((p) =>
+    withParse(p.textDocument.uri, null, (d) => definition(d.parse.ast, p.textDocument.uri, p.position) ?? null),
+  );
+  connection.onReferences((p) =>
+    withParse(p.textDocument.uri, [], (d) =>
+      references(d.parse.ast, p.textDocument.uri, p.position, p.context.includeDeclaration),
+    ),
+  );
   connection.onPrepareRename((p) => withParse(p.textDocument.uri, null, (d) => prepareRename(d.parse.ast, p.position)));
-  connection.onRenameRequest((p) => withParse(p.textDocument.uri, null, (d) => rename(d.parse.ast, p.textDocument.uri, p.position, p.newName)));
-  connection.onDocumentSymbol((p) => withParse(p.textDocument.uri, [], (d) => documentSymbols(d.parse.ast, d.text, d.state.starts)));
+  connection.onRenameRequest((p) =>
+    withParse(p.textDocument.uri, null, (d) => rename(d.parse.ast, p.textDocument.uri, p.position, p.newName)),
+  );
+  connection.onDocumentSymbol((p) =>
+    withParse(p.textDocument.uri, [], (d) => documentSymbols(d.parse.ast, d.text, d.state.starts)),
+  );
   connection.onFoldingRanges((p) => withParse(p.textDocument.uri, [], (d) => foldingRanges(d.parse.ast, d.text)));
   connection.onDocumentHighlight((p) =>
-    withParse(p.textDocument.uri, [], (d) => documentHighlights(d.parse.ast, p.position)));
-  connection.onWorkspaceSymbol((p) => workspaceSymbols(session.documents.all().flatMap((doc) => {
-    const d = parsed(doc.uri);
-    return d ? [{ uri: doc.uri, symbols: documentSymbols(d.parse.ast, d.text, d.state.starts) }] : [];
-  }), p.query));
+    withParse(p.textDocument.uri, [], (d) => documentHighlights(d.parse.ast, p.position)),
+  );
+  connection.onWorkspaceSymbol((p) =>
+    workspaceSymbols(
+      session.documents.all().flatMap((doc) => {
+        const d = parsed(doc.uri);
+        return d ? [{ uri: doc.uri, symbols: documentSymbols(d.parse.ast, d.text, d.state.starts) }] : [];
+      }),
+      p.query,
+    ),
+  );
   connection.onDocumentLinks((p) =>
-    withParse(p.textDocument.uri, [], (d) => documentLinks(d.parse.ast, session.pathOf(p.textDocument.uri))));
+    withParse(p.textDocument.uri, [], (d) => documentLinks(d.parse.ast, session.pathOf(p.textDocument.uri))),
+  );
   connection.onDocumentRangeFormatting((p) => {
     const d = parsed(p.textDocument.uri);
-    return d ? rangeFormatting(d.parse, d.text, p.range) ?? [] : [];
+    return d ? (rangeFormatting(d.parse, d.text, p.range) ?? []) : [];
   });
   connection.onDocumentFormatting((p) => {
     const d = parsed(p.textDocument.uri);
@@ -128,11 +149,14 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
   connection.languages.semanticTokens.onDelta((p) => {
     const uri = p.textDocument.uri;
     const d = parsed(uri);
-    const encode = (reuse?: Int32Array) => (d ? semanticTokensInto(d.parse.ast, d.text, d.state.starts, reuse) : new Int32Array(0));
+    const encode = (reuse?: Int32Array) =>
+      d ? semanticTokensInto(d.parse.ast, d.text, d.state.starts, reuse) : new Int32Array(0);
     return sentTokens.delta(uri, p.previousResultId, encode, () => allTokens(uri));
   });
   // VS Code asks for the visible lines first: on a big model that is far less to encode and send.
-  connection.languages.semanticTokens.onRange((p) => withParse(p.textDocument.uri, { data: [] }, (d) => semanticTokens(d.parse.ast, d.text, p.range, d.state.starts)));
+  connection.languages.semanticTokens.onRange((p) =>
+    withParse(p.textDocument.uri, { data: [] }, (d) => semanticTokens(d.parse.ast, d.text, p.range, d.state.starts)),
+  );
   connection.onCodeAction(async (p) => {
     const d = parsed(p.textDocument.uri);
     if (!d) return [];
@@ -145,11 +169,14 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
     return d ? session.withFiles(p.uri, (env) => networkSummaries(d.parse.ast, env)) : [];
   });
   type Exported = { text: string } | { error: string };
-  connection.onRequest<Exported, unknown>(Method.exportBif, async (p: { uri: string; network: string }): Promise<Exported> => {
-    const d = parsed(p.uri);
-    if (!d) return { error: 'the document is not open' };
-    return session.withFiles(p.uri, (env) => exportBif(d.parse.ast, env, p.network));
-  });
+  connection.onRequest<Exported, unknown>(
+    Method.exportBif,
+    async (p: { uri: string; network: string }): Promise<Exported> => {
+      const d = parsed(p.uri);
+      if (!d) return { error: 'the document is not open' };
+      return session.withFiles(p.uri, (env) => exportBif(d.parse.ast, env, p.network));
+    },
+  );
 
   const marginals = new MarginalsService(session);
   connection.onRequest(Method.marginals, (p: MarginalsParams) => marginals.marginals(p));

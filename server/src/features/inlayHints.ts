@@ -20,9 +20,12 @@ export function inlayHints(text: string, run: RunResult | undefined, range: Rang
     const line = entry.range.end.line;
     if (line < range.start.line || line > range.end.line) continue;
     const position = { line, character: lineAt(text, line, starts).replace(/\s*(\/\/.*)?$/, '').length };
-    const label = entry.kind !== 'expect'
-      ? `⇒ ${tidyNumbers(entry.headline)}`
-      : entry.passed ? '✓' : `✗ actual ${typeof entry.actual === 'number' ? formatNumber(entry.actual, Math.max(6, expectDigits(entry.expected))) : entry.actual}`;
+    const label =
+      entry.kind !== 'expect'
+        ? `⇒ ${tidyNumbers(entry.headline)}`
+        : entry.passed
+          ? '✓'
+          : `✗ actual ${typeof entry.actual === 'number' ? formatNumber(entry.actual, Math.max(6, expectDigits(entry.expected))) : entry.actual}`;
     hints.push({ position, label, kind: InlayHintKind.Type, paddingLeft: true });
   }
   return hints;

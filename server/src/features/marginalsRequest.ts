@@ -88,5 +88,7 @@ export class MarginalsService {
 
 /** `marginalsWorker.cjs` beside the running bundle; none when running from source (tests answer inline). */
 function defaultWorkerPath(): string | undefined {
-  return typeof __filename === 'string' && __filename.endsWith('.cjs') ? join(__dirname, 'marginalsWorker.cjs') : undefined;
+  return typeof __filename === 'string' && __filename.endsWith('.cjs')
+    ? join(__dirname, 'marginalsWorker.cjs')
+    : undefined;
 }

@@ -5,7 +5,9 @@
 import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver/node';
 
 export function workspaceSymbols(
-  documents: Iterable<{ uri: string; symbols: DocumentSymbol[] }>, query: string, limit = 500,
+  documents: Iterable<{ uri: string; symbols: DocumentSymbol[] }>,
+  query: string,
+  limit = 500,
 ): SymbolInformation[] {
   const q = query.trim().toLowerCase();
   const out: SymbolInformation[] = [];

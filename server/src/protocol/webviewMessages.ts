@@ -55,11 +55,26 @@ export interface MarginalsMessage {
 export type HostMessage = ShowMessage | ProblemsMessage | FocusMessage | MarginalsMessage;
 
 /** Clicking a network node: the host reveals the variable's `P(…)` table. */
-export interface RevealMessage { type: 'reveal'; network: string; variable: string; range?: Range }
+export interface RevealMessage {
+  type: 'reveal';
+  network: string;
+  variable: string;
+  range?: Range;
+}
 /** Save a chart: `data` is SVG text or a base64 PNG. */
-export interface SaveMessage { type: 'save'; name: string; format: 'svg' | 'png'; data: string }
-export interface CopyMessage { type: 'copy'; text: string }
-export interface ReadyMessage { type: 'ready' }
+export interface SaveMessage {
+  type: 'save';
+  name: string;
+  format: 'svg' | 'png';
+  data: string;
+}
+export interface CopyMessage {
+  type: 'copy';
+  text: string;
+}
+export interface ReadyMessage {
+  type: 'ready';
+}
 
 /** Evidence set in the panel, per network: what `bayes/marginals` takes. */
 export interface PanelEvidence {
@@ -69,11 +84,20 @@ export interface PanelEvidence {
 }
 
 /** Clicked evidence: the host asks the server for every marginal (answered by a MarginalsMessage). */
-export interface MarginalsRequestMessage extends PanelEvidence { type: 'marginals'; id: number; network: string }
+export interface MarginalsRequestMessage extends PanelEvidence {
+  type: 'marginals';
+  id: number;
+  network: string;
+}
 /** "Write evidence as observe lines": the host inserts `lines` at the end of the model (one undoable edit). */
-export interface WriteObserveMessage { type: 'writeObserve'; network: string; lines: string[] }
+export interface WriteObserveMessage {
+  type: 'writeObserve';
+  network: string;
+  lines: string[];
+}
 
-export type WebviewMessage = RevealMessage | SaveMessage | CopyMessage | ReadyMessage | MarginalsRequestMessage | WriteObserveMessage;
+export type WebviewMessage =
+  RevealMessage | SaveMessage | CopyMessage | ReadyMessage | MarginalsRequestMessage | WriteObserveMessage;
 
 /** What the webview keeps with `setState` (restored after a reload by the panel serializer). */
 export interface PanelState {
@@ -88,5 +112,8 @@ export interface PanelState {
 export function isHostMessage(data: unknown): data is HostMessage {
   if (typeof data !== 'object' || data === null) return false;
   const m = data as { type?: unknown; version?: unknown };
-  return (m.type === 'show' || m.type === 'problems' || m.type === 'focus' || m.type === 'marginals') && typeof m.version === 'number';
+  return (
+    (m.type === 'show' || m.type === 'problems' || m.type === 'focus' || m.type === 'marginals') &&
+    typeof m.version === 'number'
+  );
 }

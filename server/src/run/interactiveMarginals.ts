@@ -27,7 +27,9 @@ export function interactiveMarginals(net: BayesianNetwork, request: EvidenceRequ
   const table = (rows: Float64Array[]) =>
     Object.fromEntries(net.variables.map((v, i) => [v.name, Array.from(rows[i]!)]));
   return {
-    network: net.name, method: answer.method, marginals: table(answer.marginals),
+    network: net.name,
+    method: answer.method,
+    marginals: table(answer.marginals),
     ...(answer.stderr ? { stderr: table(answer.stderr), samples: answer.samples, seed: answer.seed } : {}),
     ...(answer.note ? { note: answer.note } : {}),
     elapsed: performance.now() - started,

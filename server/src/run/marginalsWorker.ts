@@ -7,10 +7,14 @@ import { parentPort } from 'node:worker_threads';
 import type { BayesianNetwork } from '../engine/network.js';
 import { interactiveMarginals, type EvidenceRequest } from './interactiveMarginals.js';
 
-export interface MarginalsJob { id: number; key: string; net?: BayesianNetwork; request: EvidenceRequest }
+export interface MarginalsJob {
+  id: number;
+  key: string;
+  net?: BayesianNetwork;
+  request: EvidenceRequest;
+}
 export type MarginalsJobReply =
-  | { id: number; missing: true }
-  | { id: number; reply: ReturnType<typeof interactiveMarginals> };
+  { id: number; missing: true } | { id: number; reply: ReturnType<typeof interactiveMarginals> };
 
 /** Networks kept warm (least recently used dropped first). */
 const KEEP = 8;

@@ -18,5 +18,4 @@ export function summary(record: RunRecord): RunSummary {
   return { queries, failures, elapsedMs: record.result.elapsedMs, cached: record.cached };
 }
 
-
 export { counted, summaryText } from '../protocol/summaryText.js';

@@ -54,9 +54,12 @@ export function fileLimitsOf(settings: BayesSettings): FileLimits {
 
 /** Fills what the client left out and rejects nonsense (a zero timeout would never run). */
 export function normaliseSettings(raw: unknown): BayesSettings {
-  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<BayesSettings>
-    & { run?: Partial<BayesSettings['run']>; archive?: Partial<BayesSettings['archive']> };
-  const positive = (x: unknown, fallback: number) => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : fallback);
+  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<BayesSettings> & {
+    run?: Partial<BayesSettings['run']>;
+    archive?: Partial<BayesSettings['archive']>;
+  };
+  const positive = (x: unknown, fallback: number) =>
+    typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : fallback;
   return {
     runOnSave: typeof r.runOnSave === 'boolean' ? r.runOnSave : DEFAULT_SETTINGS.runOnSave,
     run: {
@@ -64,8 +67,10 @@ export function normaliseSettings(raw: unknown): BayesSettings {
       memoryMb: positive(r.run?.memoryMb, DEFAULT_SETTINGS.run.memoryMb),
     },
     dataRoots: Array.isArray(r.dataRoots) ? r.dataRoots.filter((d): d is string => typeof d === 'string') : [],
-    precision: typeof r.precision === 'number' && Number.isInteger(r.precision) && r.precision >= 1 && r.precision <= 15
-      ? r.precision : DEFAULT_SETTINGS.precision,
+    precision:
+      typeof r.precision === 'number' && Number.isInteger(r.precision) && r.precision >= 1 && r.precision <= 15
+        ? r.precision
+        : DEFAULT_SETTINGS.precision,
     maxFileMb: positive(r.maxFileMb, DEFAULT_SETTINGS.maxFileMb),
     archive: {
       maxExpandedMb: positive(r.archive?.maxExpandedMb, DEFAULT_SETTINGS.archive.maxExpandedMb),
@@ -78,7 +83,10 @@ export class SettingsStore {
   private readonly cache = new Map<string, Promise<BayesSettings>>();
 
   /** `pull` is false when the client cannot answer workspace/configuration: defaults apply. */
-  constructor(private readonly connection: Connection, private readonly pull: () => boolean) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly pull: () => boolean,
+  ) {}
 
   get(uri: string): Promise<BayesSettings> {
     if (!this.pull()) return Promise.resolve(DEFAULT_SETTINGS);

@@ -9,7 +9,10 @@ test('visible .bayes editors and models with an open panel run again, each once;
     { uri: 'file:///w/data.csv', languageId: 'csv' },
     { uri: 'file:///w/b.bayes', languageId: 'bayes' },
   ];
-  assert.deepEqual(modelsToRerun(editors, ['file:///w/b.bayes', 'file:///w/c.bayes']),
-    ['file:///w/a.bayes', 'file:///w/b.bayes', 'file:///w/c.bayes']);
+  assert.deepEqual(modelsToRerun(editors, ['file:///w/b.bayes', 'file:///w/c.bayes']), [
+    'file:///w/a.bayes',
+    'file:///w/b.bayes',
+    'file:///w/c.bayes',
+  ]);
   assert.deepEqual(modelsToRerun([], []), []);
 });

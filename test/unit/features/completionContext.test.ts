@@ -31,8 +31,21 @@ test('a statement start offers keywords and every declaration snippet, as snippe
   const items = at('');
   const snippets = snippetsOf(items);
   const prefixes = snippets.map((s) => s.label);
-  for (const form of ['variable', 'hypotheses', 'P', 'network', 'import network', 'data', 'corpus', 'observe', 'learn',
-    'classifier', 'mixture', 'query posterior', 'expect']) {
+  for (const form of [
+    'variable',
+    'hypotheses',
+    'P',
+    'network',
+    'import network',
+    'data',
+    'corpus',
+    'observe',
+    'learn',
+    'classifier',
+    'mixture',
+    'query posterior',
+    'expect',
+  ]) {
     assert.ok(prefixes.includes(form), `a snippet for ${form}`);
   }
   const variable = snippets.find((s) => s.label === 'variable')!;
@@ -40,7 +53,9 @@ test('a statement start offers keywords and every declaration snippet, as snippe
   assert.equal(variable.insertText, 'variable ${1:Name} { ${2:a}, ${3:b} }');
   assert.ok(items.some((i) => i.kind === CompletionItemKind.Keyword && i.label === 'query'));
   // VS Code adds contributed snippets everywhere: the package contributes none, the server places them.
-  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { contributes: Record<string, unknown> };
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    contributes: Record<string, unknown>;
+  };
   assert.equal(pkg.contributes['snippets'], undefined);
 });
 
@@ -49,7 +64,10 @@ test('no snippet inside a table, a comment or a string', () => {
   const inTable = MODEL.replace(/P\(Test \| Diagnosis\) \{[\s\S]*$/, table);
   const items = at('', '\n}\n', inTable);
   assert.deepEqual(snippetsOf(items), [], 'inside a table');
-  assert.ok(items.some((i) => i.label === 'healthy'), 'a table row starts with a parent value');
+  assert.ok(
+    items.some((i) => i.label === 'healthy'),
+    'a table row starts with a parent value',
+  );
   assert.deepEqual(at('// a note about the '), [], 'in a comment');
   assert.deepEqual(at('query posterior Diagnosis given Test = pos  // see '), [], 'in a trailing comment');
   assert.deepEqual(at('import network Alarm from "data/al', '"'), [], 'in a string');

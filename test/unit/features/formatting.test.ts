@@ -17,7 +17,10 @@ test('lines inside every block comment are kept; code around them is indented by
   parts.push('// "/* not a comment start', 'variable Last {a, b}', '// the end');
   const text = parts.join('\n') + '\n';
   const parse = parseDocument(text);
-  assert.deepEqual(parse.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    parse.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   const out = formatText(parse.ast, text).split('\n');
   const lines = text.split('\n');
   assert.equal(out.length, lines.length);
@@ -34,19 +37,23 @@ test('lines inside every block comment are kept; code around them is indented by
 });
 
 test('spacing inside lines is normalised, idempotently, with comments and strings kept', () => {
-  const messy = [
-    'variable   Test{pos,neg}   // the   lab   test',
-    'hypotheses Diagnosis { cancer:  0.008, healthy: 0.992 }',
-    'P( Test|Diagnosis ) {',
-    '  cancer:  { pos: 0.98, neg: 0.02 }',
-    '  healthy: { pos: 0.03, neg: 0.97 }',
-    '}',
-    'query   posterior Diagnosis   given Test=pos   //   keep  this',
-    'expect P(Diagnosis=cancer|Test = pos)≈0.2085±0.0001',
-    'data Days from "a  b.csv"',
-  ].join('\n') + '\n';
+  const messy =
+    [
+      'variable   Test{pos,neg}   // the   lab   test',
+      'hypotheses Diagnosis { cancer:  0.008, healthy: 0.992 }',
+      'P( Test|Diagnosis ) {',
+      '  cancer:  { pos: 0.98, neg: 0.02 }',
+      '  healthy: { pos: 0.03, neg: 0.97 }',
+      '}',
+      'query   posterior Diagnosis   given Test=pos   //   keep  this',
+      'expect P(Diagnosis=cancer|Test = pos)≈0.2085±0.0001',
+      'data Days from "a  b.csv"',
+    ].join('\n') + '\n';
   const parse = parseDocument(messy);
-  assert.deepEqual(parse.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
+  assert.deepEqual(
+    parse.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
+    [],
+  );
   const out = formatText(parse.ast, messy);
   assert.deepEqual(out.split('\n'), [
     'variable Test{pos, neg}   // the   lab   test',

@@ -20,7 +20,9 @@ async function record(text: string) {
 }
 
 test('two failing expects are two failures (each is a result and an error diagnostic)', async () => {
-  const r = await record(MODEL + 'expect P(Diagnosis = cancer | Test = pos) ≈ 0.5 ± 0.01\nexpect P(Test = pos) ≈ 0.9 ± 0.01\n');
+  const r = await record(
+    MODEL + 'expect P(Diagnosis = cancer | Test = pos) ≈ 0.5 ± 0.01\nexpect P(Test = pos) ≈ 0.9 ± 0.01\n',
+  );
   assert.equal(r.result.diagnostics.filter((d) => d.severity === 'error').length, 2, 'one error per failed expect');
   assert.equal(r.result.results.filter((x) => x.kind === 'expect' && !x.passed).length, 2);
   const s = summary(r);

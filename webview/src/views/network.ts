@@ -12,7 +12,16 @@ import { prob } from '../format.js';
 import { graphView, updateGraph, type GraphNode } from '../graph.js';
 import { post } from '../host.js';
 import { dataTable } from '../table.js';
-import { cachedAnswer, emptyEvidence, evidenceKey, listen, observeLines, panelEvidence, requestMarginals, setPanelEvidence } from '../evidence.js';
+import {
+  cachedAnswer,
+  emptyEvidence,
+  evidenceKey,
+  listen,
+  observeLines,
+  panelEvidence,
+  requestMarginals,
+  setPanelEvidence,
+} from '../evidence.js';
 
 /** Rows of a CPT shown in a tooltip; the rest are counted. */
 const TOOLTIP_ROWS = 12;
@@ -24,7 +33,8 @@ export function runEvidence(e: NetworkResult): PanelEvidence {
   const out = emptyEvidence();
   for (const v of e.variables) {
     if (v.evidence !== undefined) out.evidence[v.name] = v.evidence;
-    if (v.finding) (v.finding.kind === 'soft' ? out.soft : out.likelihoods)[v.name] = v.states.map((s) => v.finding!.values[s] ?? 0);
+    if (v.finding)
+      (v.finding.kind === 'soft' ? out.soft : out.likelihoods)[v.name] = v.states.map((s) => v.finding!.values[s] ?? 0);
   }
   return out;
 }
@@ -36,17 +46,22 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   let marginals = new Map(e.variables.map((v) => [v.name, v.marginal]));
   let stderr = new Map(e.variables.flatMap((v) => (v.stderr ? [[v.name, v.stderr] as const] : [])));
   let method: string = e.method;
-  const nodesFor = (): GraphNode[] => e.variables.map((v) => ({
-    id: v.name,
-    bars: v.states.map((state, i) => ({ state, p: marginals.get(v.name)?.[i] ?? NaN })),
-    evidence: current.evidence[v.name],
-    tooltip: () => cptTable(v.name, v.states, v.cpt, TOOLTIP_ROWS),
-  }));
+  const nodesFor = (): GraphNode[] =>
+    e.variables.map((v) => ({
+      id: v.name,
+      bars: v.states.map((state, i) => ({ state, p: marginals.get(v.name)?.[i] ?? NaN })),
+      evidence: current.evidence[v.name],
+      tooltip: () => cptTable(v.name, v.states, v.cpt, TOOLTIP_ROWS),
+    }));
   const edges = e.variables.flatMap((v) => v.parents.map((p) => ({ from: p, to: v.name })));
   const interactive = e.variables.every((v) => v.marginal.length === v.states.length);
   const status = h('p', { class: 'evidence-status', role: 'status', 'aria-live': 'polite' });
   const chips = h('div', { class: 'evidence-chips', role: 'group', 'aria-label': `Evidence in force on ${e.network}` });
-  const list = h('div', { class: 'marginals-list', role: 'group', 'aria-label': `Marginals of ${e.network}: click a state to set it as evidence` });
+  const list = h('div', {
+    class: 'marginals-list',
+    role: 'group',
+    'aria-label': `Marginals of ${e.network}: click a state to set it as evidence`,
+  });
   const detail = h('div', { class: 'node-detail' });
   let detailVariable = e.variables[0]?.name;
 
@@ -104,10 +119,16 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   const drawChips = () => {
     const items: HTMLElement[] = [];
     const chip = (text: string, variable: string) => {
-      const remove = h('button', { class: 'chip-remove', 'aria-label': `Remove the evidence ${text}`, title: 'Remove' }, '×');
+      const remove = h(
+        'button',
+        { class: 'chip-remove', 'aria-label': `Remove the evidence ${text}`, title: 'Remove' },
+        '×',
+      );
       remove.addEventListener('click', () => {
         const next = copy(current);
-        delete next.evidence[variable]; delete next.likelihoods[variable]; delete next.soft[variable];
+        delete next.evidence[variable];
+        delete next.likelihoods[variable];
+        delete next.soft[variable];
         change(next);
       });
       items.push(h('span', { class: 'chip', 'data-variable': variable }, text, remove));
@@ -116,10 +137,28 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     for (const [v, xs] of Object.entries(current.likelihoods)) chip(`${v} ~ likelihood (${xs.join(', ')})`, v);
     for (const [v, xs] of Object.entries(current.soft)) chip(`${v} ~ (${xs.join(', ')})`, v);
     if (!items.length) items.push(h('span', { class: 'chip-none' }, 'No evidence'));
-    const reset = h('vscode-button', { secondary: true, class: 'evidence-reset', 'aria-label': `Reset the evidence of ${e.network} to the model's`, disabled: evidenceKey(current) === evidenceKey(base) }, 'Reset');
+    const reset = h(
+      'vscode-button',
+      {
+        secondary: true,
+        class: 'evidence-reset',
+        'aria-label': `Reset the evidence of ${e.network} to the model's`,
+        disabled: evidenceKey(current) === evidenceKey(base),
+      },
+      'Reset',
+    );
     reset.addEventListener('click', () => change(copy(base)));
     const added = addedEvidence(base, current);
-    const write = h('vscode-button', { secondary: true, class: 'evidence-write', 'aria-label': 'Write evidence as observe lines', disabled: !hasAny(added) }, 'Write evidence as observe lines');
+    const write = h(
+      'vscode-button',
+      {
+        secondary: true,
+        class: 'evidence-write',
+        'aria-label': 'Write evidence as observe lines',
+        disabled: !hasAny(added),
+      },
+      'Write evidence as observe lines',
+    );
     write.addEventListener('click', () => {
       const lines = observeLines(e.network, added, (v) => byName.get(v)?.states ?? []);
       if (lines.length) post({ type: 'writeObserve', network: e.network, lines });
@@ -128,31 +167,73 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   };
 
   const drawList = () => {
-    list.replaceChildren(...e.variables.map((v) => {
-      const states = v.states.map((s, i) => {
-        const observed = current.evidence[v.name] === s;
-        const p = marginals.get(v.name)?.[i];
-        const se = stderr.get(v.name)?.[i];
-        const b = h('button', { class: `state-choice${observed ? ' observed' : ''}`, 'aria-pressed': String(observed), 'data-variable': v.name, 'data-state': s,
-          'aria-label': `${observed ? 'Clear' : 'Set'} ${v.name} = ${s}${observed ? '' : ' as evidence'} (P ${prob(p)})`, disabled: !interactive },
-        h('span', { class: 'state-name' }, s), ' ', h('span', { class: 'num', 'data-value': String(p ?? '') }, prob(p)),
-        se !== undefined ? h('span', { class: 'se' }, ` ±${prob(se)}`) : null);
-        b.addEventListener('click', () => toggle(v.name, s));
-        return b;
-      });
-      const mark = current.likelihoods[v.name] ? ' (virtual evidence)' : current.soft[v.name] ? ' (soft evidence)' : '';
-      return h('div', { class: 'marginal-row', 'data-variable': v.name }, h('span', { class: 'variable' }, v.name + mark), ...states);
-    }));
+    list.replaceChildren(
+      ...e.variables.map((v) => {
+        const states = v.states.map((s, i) => {
+          const observed = current.evidence[v.name] === s;
+          const p = marginals.get(v.name)?.[i];
+          const se = stderr.get(v.name)?.[i];
+          const b = h(
+            'button',
+            {
+              class: `state-choice${observed ? ' observed' : ''}`,
+              'aria-pressed': String(observed),
+              'data-variable': v.name,
+              'data-state': s,
+              'aria-label': `${observed ? 'Clear' : 'Set'} ${v.name} = ${s}${observed ? '' : ' as evidence'} (P ${prob(p)})`,
+              disabled: !interactive,
+            },
+            h('span', { class: 'state-name' }, s),
+            ' ',
+            h('span', { class: 'num', 'data-value': String(p ?? '') }, prob(p)),
+            se !== undefined ? h('span', { class: 'se' }, ` ±${prob(se)}`) : null,
+          );
+          b.addEventListener('click', () => toggle(v.name, s));
+          return b;
+        });
+        const mark = current.likelihoods[v.name]
+          ? ' (virtual evidence)'
+          : current.soft[v.name]
+            ? ' (soft evidence)'
+            : '';
+        return h(
+          'div',
+          { class: 'marginal-row', 'data-variable': v.name },
+          h('span', { class: 'variable' }, v.name + mark),
+          ...states,
+        );
+      }),
+    );
   };
 
   const drawDetail = () => {
     const v = detailVariable ? byName.get(detailVariable) : undefined;
     if (!v || !interactive) return void detail.replaceChildren();
-    const select = h('select', { 'aria-label': 'Variable' }, ...e.variables.map((x) => h('option', { value: x.name, selected: x.name === v.name }, x.name)));
-    select.addEventListener('change', () => { detailVariable = select.value; drawDetail(); });
+    const select = h(
+      'select',
+      { 'aria-label': 'Variable' },
+      ...e.variables.map((x) => h('option', { value: x.name, selected: x.name === v.name }, x.name)),
+    );
+    select.addEventListener('change', () => {
+      detailVariable = select.value;
+      drawDetail();
+    });
     const have = current.likelihoods[v.name];
-    const inputs = v.states.map((s, i) => h('input', { type: 'number', min: 0, step: 'any', value: String(have?.[i] ?? 1), 'aria-label': `likelihood of ${v.name} = ${s}`, 'data-state': s }));
-    const apply = h('vscode-button', { class: 'likelihood-apply', 'aria-label': `Set the likelihood of ${v.name}` }, 'Set likelihood');
+    const inputs = v.states.map((s, i) =>
+      h('input', {
+        type: 'number',
+        min: 0,
+        step: 'any',
+        value: String(have?.[i] ?? 1),
+        'aria-label': `likelihood of ${v.name} = ${s}`,
+        'data-state': s,
+      }),
+    );
+    const apply = h(
+      'vscode-button',
+      { class: 'likelihood-apply', 'aria-label': `Set the likelihood of ${v.name}` },
+      'Set likelihood',
+    );
     const error = h('span', { class: 'warning', role: 'alert' });
     apply.addEventListener('click', () => {
       const xs = inputs.map((x) => Number(x.value));
@@ -161,18 +242,34 @@ export function networkView(e: NetworkResult): HTMLElement[] {
         return;
       }
       const next = copy(current);
-      delete next.evidence[v.name]; delete next.soft[v.name];
+      delete next.evidence[v.name];
+      delete next.soft[v.name];
       next.likelihoods[v.name] = xs;
       change(next);
     });
     const hard = v.states.map((s) => {
-      const b = h('button', { class: 'state-choice', 'aria-pressed': String(current.evidence[v.name] === s), 'data-state': s }, s);
+      const b = h(
+        'button',
+        { class: 'state-choice', 'aria-pressed': String(current.evidence[v.name] === s), 'data-state': s },
+        s,
+      );
       b.addEventListener('click', () => toggle(v.name, s));
       return b;
     });
-    detail.replaceChildren(h('strong', {}, 'Node '), select, h('span', {}, ' observed state: '), ...hard,
-      h('div', { class: 'likelihood' }, h('span', {}, 'Likelihood λ(x): '),
-        ...v.states.flatMap((s, i) => [h('label', {}, s, ' ', inputs[i]!)]), apply, error));
+    detail.replaceChildren(
+      h('strong', {}, 'Node '),
+      select,
+      h('span', {}, ' observed state: '),
+      ...hard,
+      h(
+        'div',
+        { class: 'likelihood' },
+        h('span', {}, 'Likelihood λ(x): '),
+        ...v.states.flatMap((s, i) => [h('label', {}, s, ' ', inputs[i]!)]),
+        apply,
+        error,
+      ),
+    );
   };
 
   listen(e.network, show);
@@ -182,32 +279,68 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   if (evidenceKey(current) !== evidenceKey(base)) {
     const known = cachedAnswer(e.network, current, e);
     if (known) show(known, current);
-    else { status.textContent = 'Updating the marginals for the evidence set in the panel…'; requestMarginals(e.network, current, e); }
+    else {
+      status.textContent = 'Updating the marginals for the evidence set in the panel…';
+      requestMarginals(e.network, current, e);
+    }
   } else status.textContent = describe(runReply(e), e.network);
 
-  const rows = e.variables.flatMap((v) => v.states.map((s, i) => ({
-    variable: v.name, state: s, p: v.marginal[i]!, se: v.stderr?.[i], observed: v.evidence === s,
-  })));
-  const table = h('details', { class: 'marginals' }, h('summary', {}, `Marginals table of the run (${rows.length} rows)`), dataTable(`marginals of ${e.network}`, [
-    { title: 'variable', value: (r) => r.variable },
-    { title: 'state', value: (r) => r.state },
-    { title: 'P(state | e)', value: (r) => r.p },
-    ...(method === 'exact' && e.method === 'exact' ? [] : [{ title: 'std. error', value: (r: { se?: number }) => r.se }]),
-    { title: 'observed', value: (r) => (r.observed ? 'yes' : '') },
-  ], rows));
+  const rows = e.variables.flatMap((v) =>
+    v.states.map((s, i) => ({
+      variable: v.name,
+      state: s,
+      p: v.marginal[i]!,
+      se: v.stderr?.[i],
+      observed: v.evidence === s,
+    })),
+  );
+  const table = h(
+    'details',
+    { class: 'marginals' },
+    h('summary', {}, `Marginals table of the run (${rows.length} rows)`),
+    dataTable(
+      `marginals of ${e.network}`,
+      [
+        { title: 'variable', value: (r) => r.variable },
+        { title: 'state', value: (r) => r.state },
+        { title: 'P(state | e)', value: (r) => r.p },
+        ...(method === 'exact' && e.method === 'exact'
+          ? []
+          : [{ title: 'std. error', value: (r: { se?: number }) => r.se }]),
+        { title: 'observed', value: (r) => (r.observed ? 'yes' : '') },
+      ],
+      rows,
+    ),
+  );
   const evidenceText = e.variables.filter((v) => v.evidence !== undefined).map((v) => `${v.name} = ${v.evidence}`);
   return [
-    h('p', {}, `${e.variables.length} variables · evidence: ${evidenceText.length ? evidenceText.join(', ') : 'none'} · ${how(e)}`),
+    h(
+      'p',
+      {},
+      `${e.variables.length} variables · evidence: ${evidenceText.length ? evidenceText.join(', ') : 'none'} · ${how(e)}`,
+    ),
     ...(e.note ? [h('p', { class: 'warning' }, e.note)] : []),
     ...(interactive ? [chips, status] : []),
     graph,
-    ...(interactive ? [h('details', { class: 'marginals-interactive', open: true }, h('summary', {}, 'Marginals (click a state to set or clear evidence)'), list), detail] : []),
+    ...(interactive
+      ? [
+          h(
+            'details',
+            { class: 'marginals-interactive', open: true },
+            h('summary', {}, 'Marginals (click a state to set or clear evidence)'),
+            list,
+          ),
+          detail,
+        ]
+      : []),
     table,
   ];
 }
 
 function how(e: { method: string; samples?: number; seed?: number }): string {
-  return e.method === 'exact' ? 'exact (junction tree)' : `${e.method === 'lw' ? 'likelihood weighting' : 'Gibbs sampling'}, ${e.samples ?? '?'} samples, seed ${e.seed ?? '?'}`;
+  return e.method === 'exact'
+    ? 'exact (junction tree)'
+    : `${e.method === 'lw' ? 'likelihood weighting' : 'Gibbs sampling'}, ${e.samples ?? '?'} samples, seed ${e.seed ?? '?'}`;
 }
 
 function describe(reply: MarginalsReply, network: string): string {
@@ -219,11 +352,15 @@ function describe(reply: MarginalsReply, network: string): string {
 
 function runReply(e: NetworkResult): MarginalsReply {
   return {
-    network: e.network, method: e.method as 'exact' | 'lw' | 'gibbs', elapsed: 0,
+    network: e.network,
+    method: e.method as 'exact' | 'lw' | 'gibbs',
+    elapsed: 0,
     marginals: Object.fromEntries(e.variables.map((v) => [v.name, v.marginal])),
     ...(e.variables.some((v) => v.stderr)
-      ? { stderr: Object.fromEntries(e.variables.flatMap((v) => (v.stderr ? [[v.name, v.stderr]] : []))) } : {}),
-    ...(e.samples !== undefined ? { samples: e.samples } : {}), ...(e.seed !== undefined ? { seed: e.seed } : {}),
+      ? { stderr: Object.fromEntries(e.variables.flatMap((v) => (v.stderr ? [[v.name, v.stderr]] : []))) }
+      : {}),
+    ...(e.samples !== undefined ? { samples: e.samples } : {}),
+    ...(e.seed !== undefined ? { seed: e.seed } : {}),
   };
 }
 
@@ -251,13 +388,34 @@ function addedEvidence(base: PanelEvidence, current: PanelEvidence): PanelEviden
 /** A CPT as a table: one row per parent configuration, one column per state. */
 export function cptTable(variable: string, states: string[], cpt: CptJson, limit = Infinity): HTMLElement {
   const shown = cpt.rows.slice(0, limit);
-  const head = h('tr', {}, ...cpt.parents.map((p) => h('th', { scope: 'col' }, p)), ...states.map((s) => h('th', { scope: 'col' }, s)));
-  const body = shown.map((r) => h('tr', {},
-    ...cpt.parents.map((p) => h('td', {}, r.given[p] ?? '')),
-    ...states.map((s) => h('td', { class: 'num', 'data-value': String(r.distribution[s] ?? '') }, prob(r.distribution[s])))));
-  const more = cpt.rows.length > shown.length ? h('p', {}, `… ${cpt.rows.length - shown.length} more rows (click to open the table)`) : null;
+  const head = h(
+    'tr',
+    {},
+    ...cpt.parents.map((p) => h('th', { scope: 'col' }, p)),
+    ...states.map((s) => h('th', { scope: 'col' }, s)),
+  );
+  const body = shown.map((r) =>
+    h(
+      'tr',
+      {},
+      ...cpt.parents.map((p) => h('td', {}, r.given[p] ?? '')),
+      ...states.map((s) =>
+        h('td', { class: 'num', 'data-value': String(r.distribution[s] ?? '') }, prob(r.distribution[s])),
+      ),
+    ),
+  );
+  const more =
+    cpt.rows.length > shown.length
+      ? h('p', {}, `… ${cpt.rows.length - shown.length} more rows (click to open the table)`)
+      : null;
   const title = `P(${variable}${cpt.parents.length ? ' | ' + cpt.parents.join(', ') : ''})`;
-  return h('div', { class: 'cpt' }, h('strong', {}, title), h('table', { 'aria-label': title }, h('thead', {}, head), h('tbody', {}, ...body)), more);
+  return h(
+    'div',
+    { class: 'cpt' },
+    h('strong', {}, title),
+    h('table', { 'aria-label': title }, h('thead', {}, head), h('tbody', {}, ...body)),
+    more,
+  );
 }
 
 export type { Variable };
