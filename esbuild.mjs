@@ -21,6 +21,7 @@ const builds = [
   { ...node, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.cjs' },
   { ...node, entryPoints: ['server/src/run/worker.ts'], outfile: 'dist/worker.cjs' },
   { ...node, entryPoints: ['server/src/cli/bootstrapWorker.ts'], outfile: 'dist/bootstrapWorker.cjs' },
+  { ...node, entryPoints: ['server/src/run/marginalsWorker.ts'], outfile: 'dist/marginalsWorker.cjs' },
   {
     ...common,
     platform: 'browser',

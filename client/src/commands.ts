@@ -3,7 +3,8 @@
  * run, show results and graph, import a BIF network (as an `import network` line), export a
  * network as BIF and the last results as JSON, restart the server.
  */
-import { commands, window, workspace, Uri, type ExtensionContext } from 'vscode';
+import { commands, window, workspace, ConfigurationTarget, Uri, type ExtensionContext } from 'vscode';
+import { importLine } from './importPath.js';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { PanelView } from '../../server/src/protocol/webviewMessages.js';
 import type { LastResult, NetworkSummary } from '../../server/src/protocol/messages.js';
@@ -41,10 +42,19 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     const uri = modelUri(arg);
     const client = uri && running(host);
     if (!uri || !client) return;
-    const state = await client.sendRequest<string>('workspace/executeCommand', {
-      command: RUN_COMMAND,
-      arguments: [uri.toString()],
-    });
+    const run = (options: { fresh?: boolean; reportReuse?: boolean }) =>
+      client.sendRequest<string>('workspace/executeCommand', {
+        command: RUN_COMMAND,
+        arguments: [uri.toString(), options],
+      });
+    let state = await run({ reportReuse: true });
+    if (state === 'reused') {
+      const again = await window.showInformationMessage(
+        'Bayes: the model and its files are unchanged, so the last results were reused.',
+        'Run Fresh',
+      );
+      if (again) state = await run({ fresh: true });
+    }
     if (state === 'failed') void window.showErrorMessage('Bayes: the run failed; see the Problems panel.');
   });
 
@@ -68,16 +78,20 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     const filters = { 'Networks (BIF, XMLBIF, Hugin NET, UAI, GeNIe XDSL)': extensions };
     const picked = await window.showOpenDialog({ filters, canSelectMany: false, openLabel: 'Import' });
     if (!picked?.[0]) return;
-    const from = editor.document.uri.path.replace(/[^/]*$/, '');
-    const path = picked[0].path.startsWith(from) ? picked[0].path.slice(from.length) : picked[0].fsPath;
-    const base = picked[0].path
-      .split('/')
-      .pop()!
-      .replace(/\.(bif|xml|xmlbif|net|uai|xdsl)$/i, '');
-    const name = /^[A-Za-z_][A-Za-z0-9_]*$/.test(base) ? base[0].toUpperCase() + base.slice(1) : 'Imported';
     const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
     const gap = editor.document.getText().endsWith('\n') ? '' : '\n';
-    await editor.edit((e) => e.insert(end, `${gap}import network ${name} from ${JSON.stringify(path)}\n`));
+    // Relative to the model; outside the workspace the checker says so, with a quick fix (bayes.addDataRoot).
+    await editor.edit((e) => e.insert(end, `${gap}${importLine(editor.document.uri.path, picked[0]!.path)}\n`));
+  });
+
+  // The quick fix of a file outside the workspace: its folder becomes a data root of the workspace.
+  register('bayes.addDataRoot', async (arg, folder) => {
+    if (typeof folder !== 'string') return;
+    const scope = typeof arg === 'string' ? Uri.parse(arg) : undefined;
+    const config = workspace.getConfiguration('bayes', scope);
+    const roots = config.get<string[]>('dataRoots', []);
+    if (!roots.includes(folder)) await config.update('dataRoots', [...roots, folder], ConfigurationTarget.Workspace);
+    void window.showInformationMessage(`Bayes: ${folder} is now a data root (bayes.dataRoots).`);
   });
 
   register('bayes.exportBif', async (arg) => {
@@ -102,6 +116,7 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
     const exported = await client.sendRequest<{ text: string } | { error: string }>(Method.exportBif, request);
     if ('error' in exported) return void window.showErrorMessage(`Bayes: ${exported.error}`);
     await workspace.fs.writeFile(target, new TextEncoder().encode(exported.text));
+    void window.showInformationMessage(`Bayes: exported network ${name} to ${target.fsPath}.`);
   });
 
   register('bayes.exportResults', async (arg) => {
@@ -121,8 +136,9 @@ export function registerCommands(context: ExtensionContext, host: CommandHost): 
       ),
       filters: { JSON: ['json'] },
     });
-    if (target)
-      await workspace.fs.writeFile(target, new TextEncoder().encode(JSON.stringify(last.result, null, 2) + '\n'));
+    if (!target) return;
+    await workspace.fs.writeFile(target, new TextEncoder().encode(JSON.stringify(last.result, null, 2) + '\n'));
+    void window.showInformationMessage(`Bayes: exported the results to ${target.fsPath}.`);
   });
 
   register('bayes.restartServer', () => host.restart());

@@ -15,7 +15,8 @@ import { RunStatus } from './statusBar.js';
 import { ResultsPanel, RESULTS_VIEW_TYPE } from './resultsPanel.js';
 import type { PanelState } from '../../server/src/protocol/webviewMessages.js';
 import type { InitializationOptions, RunResultMessage, RunStateMessage } from '../../server/src/protocol/messages.js';
-import { Method } from '../../server/src/protocol/methods.js';
+import { Method, RUN_COMMAND } from '../../server/src/protocol/methods.js';
+import { modelsToRerun } from './restart.js';
 
 let client: LanguageClient | undefined;
 
@@ -67,6 +68,16 @@ export async function activate(context: ExtensionContext): Promise<void> {
     restart: async () => {
       await client?.stop();
       await start();
+      // The new server has no results: run the models on screen again (hints, hovers, panels).
+      const editors = window.visibleTextEditors.map((e) => ({
+        uri: e.document.uri.toString(),
+        languageId: e.document.languageId,
+      }));
+      for (const uri of modelsToRerun(editors, ResultsPanel.openModels())) {
+        const run = { command: RUN_COMMAND, arguments: [uri] };
+        void client?.sendRequest('workspace/executeCommand', run).catch(() => undefined);
+      }
+      void window.showInformationMessage('Bayes: the language server restarted; the models on screen are run again.');
     },
   });
   context.subscriptions.push(

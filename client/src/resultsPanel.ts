@@ -7,7 +7,9 @@
 import {
   env,
   languages,
+  Position,
   Range,
+  WorkspaceEdit,
   Selection,
   TextEditorRevealType,
   Uri,
@@ -26,14 +28,16 @@ import {
   type HostMessage,
   type PanelState,
   type PanelView,
+  type MarginalsRequestMessage,
   type RevealMessage,
   type SaveMessage,
   type ShowMessage,
   type WebviewMessage,
+  type WriteObserveMessage,
 } from '../../server/src/protocol/webviewMessages.js';
 import { makeNonce, panelHtml } from './panelHtml.js';
 import { tableOffset } from './tableOffset.js';
-import type { LastResult, RunResultMessage } from '../../server/src/protocol/messages.js';
+import type { LastResult, MarginalsReply, RunResultMessage } from '../../server/src/protocol/messages.js';
 import { Method } from '../../server/src/protocol/methods.js';
 
 export const RESULTS_VIEW_TYPE = 'bayes.results';
@@ -82,6 +86,11 @@ export class ResultsPanel {
     ResultsPanel.panels.get(message.uri)?.show(message);
   }
 
+  /** The models whose results panel is open. */
+  static openModels(): string[] {
+    return [...ResultsPanel.panels.keys()];
+  }
+
   static problemsChanged(uris: readonly Uri[]): void {
     for (const uri of uris) ResultsPanel.panels.get(uri.toString())?.sendProblems();
   }
@@ -123,6 +132,7 @@ export class ResultsPanel {
 
   /** The webview's `show` message for a finished run (from `bayes/runResult` or `bayes/lastResult`). */
   private showMessage(run: FinishedRun): ShowMessage {
+    const precision = workspace.getConfiguration('bayes', this.model).get<number>('precision', 4);
     return {
       type: 'show',
       version: RUN_RESULT_VERSION,
@@ -131,6 +141,7 @@ export class ResultsPanel {
       state: run.state,
       cached: run.cached,
       result: run.result,
+      precision,
     };
   }
 
@@ -154,7 +165,40 @@ export class ResultsPanel {
         return this.save(m);
       case 'copy':
         return void env.clipboard.writeText(m.text);
+      case 'marginals':
+        return this.marginals(m);
+      case 'writeObserve':
+        return this.writeObserve(m);
     }
+  }
+
+  /** Clicked evidence: every marginal from the server's warm compiled network. */
+  private async marginals(m: MarginalsRequestMessage): Promise<void> {
+    const client = this.host.client();
+    const params = {
+      uri: this.model.toString(),
+      network: m.network,
+      evidence: m.evidence,
+      likelihoods: m.likelihoods,
+      soft: m.soft,
+    };
+    const reply: MarginalsReply = client
+      ? await client.sendRequest<MarginalsReply>(Method.marginals, params).catch((e: Error) => ({ error: e.message }))
+      : { error: 'the language server is not running' };
+    this.post({ type: 'marginals', version: RUN_RESULT_VERSION, id: m.id, network: m.network, reply });
+  }
+
+  /** "Write evidence as observe lines": one edit at the end of the model, undoable like any other. */
+  private async writeObserve(m: WriteObserveMessage): Promise<void> {
+    const document = await workspace.openTextDocument(this.model);
+    const end = document.lineAt(document.lineCount - 1);
+    const lead = end.text.length > 0 ? '\n' : '';
+    const edit = new WorkspaceEdit();
+    edit.insert(this.model, new Position(end.lineNumber, end.text.length), `${lead}${m.lines.join('\n')}\n`);
+    if (await workspace.applyEdit(edit)) {
+      const lines = `${m.lines.length} observe line${m.lines.length === 1 ? '' : 's'}`;
+      void window.showInformationMessage(`Bayes: wrote ${lines} into ${fileName(this.model)}.`);
+    } else void window.showWarningMessage('Bayes: the observe lines could not be written.');
   }
 
   /** The webview (re)loaded: send it the newest run, asking the server when none came yet. */
@@ -201,6 +245,7 @@ export class ResultsPanel {
       target,
       m.format === 'svg' ? new TextEncoder().encode(m.data) : Buffer.from(m.data, 'base64'),
     );
+    void window.showInformationMessage(`Bayes: saved the chart to ${target.fsPath}.`);
   }
 
   private dispose(): void {

@@ -2,6 +2,7 @@
  * results. */
 import { StatusBarAlignment, window, type Disposable, type StatusBarItem } from 'vscode';
 import type { RunStateMessage } from '../../server/src/protocol/messages.js';
+import { summaryText } from '../../server/src/protocol/summaryText.js';
 
 export class RunStatus implements Disposable {
   private readonly item: StatusBarItem;
@@ -22,7 +23,6 @@ export class RunStatus implements Disposable {
   show(uri: string | undefined): void {
     const s = uri ? this.states.get(uri) : undefined;
     if (!s) return void this.item.hide();
-    const time = s.elapsedMs !== undefined ? ` · ${s.elapsedMs.toFixed(0)} ms` : '';
     switch (s.state) {
       case 'running':
         this.item.text = '$(sync~spin) Bayes: running';
@@ -34,9 +34,10 @@ export class RunStatus implements Disposable {
         this.item.text = '$(error) Bayes: run failed';
         break;
       case 'done':
-        this.item.text = s.failures
-          ? `$(error) Bayes: ${s.queries} results · ${s.failures} failures${time}`
-          : `$(check) Bayes: ${s.queries} results${time}${s.cached ? ' (cached)' : ''}`;
+        this.item.text =
+          `${s.failures ? '$(error)' : '$(check)'} Bayes: ` +
+          summaryText({ queries: s.queries ?? 0, failures: s.failures ?? 0, elapsedMs: s.elapsedMs }) +
+          (s.cached && !s.failures ? ' (cached)' : '');
     }
     this.item.tooltip = 'Show the results of the last run';
     this.item.show();

@@ -85,7 +85,11 @@ export function startServer(connection: Connection, options: { workerPath?: stri
   });
   connection.onExecuteCommand(async (p) => {
     const uri = p.arguments?.[0];
-    if (p.command === RUN_COMMAND && typeof uri === 'string') return session.run(uri);
+    // Arguments `[uri, { fresh?, reportReuse? }]`: a fresh run skips the cache; with reportReuse
+    // a cached answer says 'reused'.
+    const o = (p.arguments?.[1] ?? {}) as { fresh?: unknown; reportReuse?: unknown };
+    const options = { fresh: o.fresh === true, reportReuse: o.reportReuse === true };
+    if (p.command === RUN_COMMAND && typeof uri === 'string') return session.run(uri, options);
     return undefined;
   });
   connection.onRequest(Method.lastResult, (p: { uri: string }) => {

@@ -153,6 +153,11 @@ export class Session {
    * roots; no content when untrusted), answered from files read asynchronously. A question the
    * answers did not hold yet is read, and `use` runs again with it.
    */
+  /** The `bayes.precision` setting of the document. */
+  async precision(uri: string): Promise<number> {
+    return (await this.settings.get(uri)).precision;
+  }
+
   async withFiles<T>(uri: string, use: (env: CheckEnvironment) => T): Promise<T> {
     const settings = await this.settings.get(uri);
     const options = { ...environmentOptions(uri, this.workspaceRoots, settings), restricted: !this.trusted };
@@ -183,7 +188,10 @@ export class Session {
   }
 
   /** Runs the document's model now; resolves with how the run ended. */
-  async run(uri: string): Promise<RunState | 'untrusted' | 'unknown-document'> {
+  async run(
+    uri: string,
+    options: { fresh?: boolean; reportReuse?: boolean } = {},
+  ): Promise<RunState | 'reused' | 'untrusted' | 'unknown-document'> {
     const parsed = this.parse(uri);
     if (!parsed) return 'unknown-document';
     if (!this.trusted) {
@@ -201,7 +209,7 @@ export class Session {
     const known = this.checked.get(uri);
     const checked = known?.version === parsed.version ? known.result : await this.check(uri);
     if (!checked) return 'unknown-document';
-    return this.runs.run({ uri, text: parsed.text, settings, envOptions, checked });
+    return this.runs.run({ uri, text: parsed.text, settings, envOptions, checked, ...options });
   }
 
   /** Diagnostics of the current text: the last run's when it saw this text (they include the check's). */

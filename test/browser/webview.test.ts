@@ -92,7 +92,7 @@ for (const theme of ['light', 'dark'] as const) {
         );
         // docs/images/results-network-asia-light.png is this picture (README)
         await p.screenshot(`asia-${theme}`, theme === 'light' ? 'results-network-asia-light' : undefined);
-        await p.page.click('g.node[data-id="lung"]');
+        await p.page.click('g.node[data-id="lung"] text.name');
         const reveal = (await p.posted()).filter((m) => m.type === 'reveal');
         assert.deepEqual(reveal, [{ type: 'reveal', network: 'asia', variable: 'lung' }]);
         await p.page.focus('g.node[data-id="tub"]');
@@ -381,6 +381,18 @@ describe('results webview: behaviour', () => {
       assert.equal(await p.page.locator('.banner').count(), 0);
       await p.post({ type: 'problems', version: good.version, errors: 2 });
       assert.match(await p.page.locator('.banner').innerText(), /The file has 2 errors/);
+      // A run whose own errors are what the editor shows (a failed expect) is current: no banner.
+      const expectFailed = {
+        severity: 'error' as const,
+        code: 'expect-failed',
+        message: 'expected 0.5',
+        range: good.results[0]!.range,
+      };
+      await p.show({ ...good, diagnostics: [expectFailed] });
+      await p.post({ type: 'problems', version: good.version, errors: 1 });
+      assert.equal(await p.page.locator('.banner').count(), 0, 'no "last good results" banner for current results');
+      await p.post({ type: 'problems', version: good.version, errors: 2 });
+      assert.match(await p.page.locator('.banner').innerText(), /showing the last good results/);
       await p.post({
         type: 'show',
         version: 999,

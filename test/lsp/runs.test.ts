@@ -75,6 +75,23 @@ describe('runs', () => {
     assert.equal(last?.current, true);
   });
 
+  test('"Run Model" on an unchanged file says it reused the last results; a fresh run skips the cache', async () => {
+    const text = 'variable Reused { a, b }\nobserve Reused = a\n';
+    const { uri } = model('reuse.bayes', text);
+    await lsp.open(uri, text);
+    const first = finished(uri);
+    const ask = (options: object) =>
+      lsp.request('workspace/executeCommand', { command: RUN, arguments: [uri, options] });
+    assert.equal(await ask({ reportReuse: true }), 'done');
+    assert.equal((await first).cached, false);
+    const reused = finished(uri);
+    assert.equal(await ask({ reportReuse: true }), 'reused');
+    assert.equal((await reused).cached, true);
+    const fresh = finished(uri);
+    assert.equal(await ask({ fresh: true, reportReuse: true }), 'done');
+    assert.equal((await fresh).cached, false, 'a fresh run ran the model again');
+  });
+
   test('a newer save cancels a running run within 500 ms; a long run reports cancellable progress', async () => {
     const { uri } = model('slow.bayes', '//! test: spin 20000\n' + MODEL);
     await lsp.open(uri, '//! test: spin 20000\n' + MODEL);

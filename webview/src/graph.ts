@@ -36,6 +36,8 @@ export interface GraphOptions {
   label: string;
   /** Click / Enter on a node. */
   onActivate?: (id: string) => void;
+  /** Click / Enter / Space on a state row of a node: set or clear that state as evidence. */
+  onState?: (id: string, state: string) => void;
   legend?: Array<[string, string]>;
 }
 
@@ -287,7 +289,7 @@ function drawNode(
   else g.append(svg('text', { x: 6, y: 15, class: 'name' }, label));
   if (n.evidence !== undefined)
     g.append(svg('text', { x: box.w - 6, y: 15, class: 'observed', 'text-anchor': 'end' }, '● ' + n.evidence));
-  if (!compact && n.bars) drawBars(g, n, box.w);
+  if (!compact && n.bars) drawBars(g, n, box.w, options);
   const activate = () => options.onActivate?.(n.id);
   g.addEventListener('click', activate);
   g.addEventListener('keydown', (ev) => {
@@ -300,7 +302,7 @@ function drawNode(
   return g;
 }
 
-function drawBars(g: SVGGElement, n: GraphNode, width: number): void {
+function drawBars(g: SVGGElement, n: GraphNode, width: number, options: GraphOptions): void {
   const bars = n.bars!;
   const barX = 64,
     barW = width - barX - 44;
@@ -320,12 +322,93 @@ function drawBars(g: SVGGElement, n: GraphNode, width: number): void {
         'data-value': b.p,
       }),
     );
-    g.append(svg('text', { x: width - 4, y: y + 8, class: 'pvalue', 'text-anchor': 'end' }, prob(b.p)));
+    const value = { x: width - 4, y: y + 8, class: 'pvalue', 'text-anchor': 'end', 'data-state': b.state };
+    g.append(svg('text', value, prob(b.p)));
+    if (options.onState) g.append(stateHit(n.id, b.state, observed, { y, width }, options.onState));
   });
   if (bars.length > BAR_ROWS)
     g.append(
       svg('text', { x: 6, y: 22 + BAR_ROWS * ROW_H + 8, class: 'state' }, `+${bars.length - BAR_ROWS} more states`),
     );
+}
+
+/** A state row as a button over the row: click, Enter or Space sets (or clears) the state as evidence. */
+function stateHit(
+  id: string,
+  state: string,
+  observed: boolean,
+  at: { y: number; width: number },
+  act: (id: string, state: string) => void,
+): SVGRectElement {
+  const label = observed ? `Clear the evidence ${id} = ${state}` : `Set ${id} = ${state} as evidence`;
+  const hit = svg(
+    'rect',
+    {
+      x: 2,
+      y: at.y,
+      width: at.width - 4,
+      height: ROW_H,
+      class: 'state-hit',
+      tabindex: 0,
+      role: 'button',
+      'aria-label': label,
+      'aria-pressed': String(observed),
+      'data-state': state,
+    },
+    svg('title', {}, label),
+  );
+  const go = (ev: Event) => {
+    ev.stopPropagation();
+    ev.preventDefault();
+    act(id, state);
+  };
+  hit.addEventListener('click', go);
+  hit.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' || ev.key === ' ') go(ev);
+  });
+  return hit;
+}
+
+/**
+ * New marginals into a drawn graph, in place (layout, pan and zoom kept): each bar's width and
+ * value, each node's evidence mark.
+ */
+export function updateGraph(host: HTMLElement, nodes: GraphNode[]): void {
+  for (const n of nodes) {
+    const g = host.querySelector<SVGGElement>(`g.node[data-id="${CSS.escape(n.id)}"]`);
+    if (!g) continue;
+    g.classList.toggle('evidence', n.evidence !== undefined);
+    const summary =
+      n.evidence !== undefined
+        ? `observed ${n.evidence}`
+        : (n.bars ?? []).map((b) => `${b.state} ${prob(b.p)}`).join(', ');
+    g.setAttribute('aria-label', `${n.id}${summary ? ': ' + summary : ''}`);
+    g.querySelector('text.observed')?.remove();
+    const box = g.querySelector<SVGRectElement>('rect.box');
+    const width = Number(box?.getAttribute('width') ?? NODE_W);
+    const mark = { x: width - 6, y: 15, class: 'observed', 'text-anchor': 'end' };
+    if (n.evidence !== undefined) g.append(svg('text', mark, '● ' + n.evidence));
+    for (const b of n.bars ?? []) {
+      const sel = `[data-state="${CSS.escape(b.state)}"]`;
+      const bar = g.querySelector<SVGRectElement>(`rect.bar${sel}`);
+      const track = bar?.previousElementSibling as SVGRectElement | null;
+      if (bar && track) {
+        bar.setAttribute('width', String(Math.max(0, Math.min(1, b.p)) * Number(track.getAttribute('width'))));
+        bar.setAttribute('data-value', String(b.p));
+        bar.setAttribute('class', n.evidence === b.state ? 'bar observed-bar' : 'bar posterior');
+      }
+      const text = g.querySelector(`text.pvalue${sel}`);
+      if (text) text.textContent = prob(b.p);
+      const hit = g.querySelector(`rect.state-hit${sel}`);
+      if (hit) {
+        const observed = n.evidence === b.state;
+        const label = observed ? `Clear the evidence ${n.id} = ${b.state}` : `Set ${n.id} = ${b.state} as evidence`;
+        hit.setAttribute('aria-label', label);
+        hit.setAttribute('aria-pressed', String(observed));
+        hit.querySelector('title')!.textContent = label;
+      }
+    }
+  }
 }
 
 function attachTooltip(g: SVGGElement, content: () => HTMLElement, tooltip: HTMLElement): void {

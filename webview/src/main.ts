@@ -18,6 +18,8 @@ import {
   type ShowMessage,
 } from '../../server/src/protocol/webviewMessages.js';
 import { renderEntry } from './views/index.js';
+import { initEvidence, receiveMarginals } from './evidence.js';
+import { setPrecision } from './format.js';
 
 let state: PanelState = restored();
 let errors = 0;
@@ -25,6 +27,10 @@ let errors = 0;
 let staleRun: ShowMessage | undefined;
 
 const app = document.getElementById('app')!;
+initEvidence(state.evidence, (evidence) => {
+  state = { ...state, evidence };
+  saveState(state);
+});
 
 /** The state saved before a reload; a result saved by another schema version is dropped, not misread. */
 function restored(): PanelState {
@@ -39,6 +45,7 @@ window.addEventListener('message', (ev: MessageEvent<unknown>) => {
 });
 
 function receive(m: HostMessage): void {
+  if (m.type === 'marginals') return receiveMarginals(m);
   if (m.type !== 'problems') state = { ...state, uri: m.uri };
   if (m.type === 'show') {
     const good =
@@ -70,6 +77,7 @@ function showVersionMismatch(version: number): void {
 
 function render(): void {
   const last = state.last;
+  setPrecision(last?.precision);
   if (!last) {
     app.replaceChildren(h('p', {}, 'The model has not been run yet: save it, or run "Bayes: Run Model".'));
     return;
@@ -103,7 +111,9 @@ function runLine(m: ShowMessage): string {
 
 function banner(last: ShowMessage): HTMLElement[] {
   const n = staleRun ? staleRun.result.diagnostics.filter((d) => d.severity === 'error').length : errors;
-  if (!staleRun && errors === 0) return [];
+  // The run's own errors (a failed `expect`) are in the editor too: those results are current.
+  const own = last.result.diagnostics.filter((d) => d.severity === 'error').length;
+  if (!staleRun && errors <= own) return [];
   const why = staleRun?.state === 'failed' ? 'The last run failed' : `The file has ${n} error${n === 1 ? '' : 's'}`;
   return [
     h(

@@ -18,6 +18,7 @@ import { contains } from '../language/index.js';
 import { nameIndex } from '../language/index.js';
 import { lineAt } from './context.js';
 import { dataTableActions, type CodeActionHost } from './dataTableActions.js';
+import { dirname } from 'node:path';
 
 export type { CodeActionHost } from './dataTableActions.js';
 
@@ -48,6 +49,19 @@ export async function codeActions(
     if (d.code === 'missing-row' && Array.isArray(data.missing)) {
       const edits = missingRowEdits(doc, d, data.missing as (string | string[])[]);
       if (edits.length > 0) fix('Add the missing rows', d, edits);
+    }
+    const outside = d.code === 'file-outside-roots' && typeof (d.data as { path?: unknown })?.path === 'string';
+    if (outside) {
+      // The client's command adds the folder to the workspace's bayes.dataRoots (client/src/commands.ts).
+      const folder = dirname((d.data as { path: string }).path);
+      const title = `Add ${folder} to the data roots (bayes.dataRoots)`;
+      actions.push({
+        title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [d],
+        isPreferred: true,
+        command: { title, command: 'bayes.addDataRoot', arguments: [uri, folder] },
+      });
     }
     const message = typeof d.message === 'string' ? d.message : d.message.value;
     const undeclared =

@@ -7,7 +7,7 @@ import type { CodeLens } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
 import type { RunRecord } from '../protocol/messages.js';
 import { RUN_COMMAND } from '../protocol/methods.js';
-import { summary } from '../run/runSummary.js';
+import { summary, summaryText } from '../run/runSummary.js';
 
 /** The command any editor sends to run a model: arguments `[uri]`. */
 
@@ -30,7 +30,5 @@ export function codeLenses(file: A.BayesFile, uri: string, last: RunRecord | und
 
 function showResultsTitle(last: RunRecord | undefined): string {
   if (!last) return 'Show results';
-  const s = summary(last);
-  const time = s.elapsedMs !== undefined ? `, ${s.elapsedMs.toFixed(0)} ms` : '';
-  return `Show results (${s.queries} results${s.failures ? `, ${s.failures} failures` : ''}${time})`;
+  return `Show results (${summaryText(summary(last), ', ')})`;
 }

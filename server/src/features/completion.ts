@@ -8,7 +8,15 @@ import type * as A from '../language/index.js';
 import type { NameIndex, NameKind, NameSymbol } from '../language/index.js';
 import { nameIndex } from '../language/index.js';
 import { positionContext, type PositionContext } from './context.js';
-import { INFERENCE_METHODS, STRUCTURE_METHODS, TABLE_METHODS } from '../language/check/queries.js';
+import {
+  INFERENCE_METHODS,
+  LEARN_OPTIONS,
+  SAMPLER_OPTIONS,
+  STRUCTURE_METHODS,
+  TABLE_METHODS,
+} from '../language/check/queries.js';
+import { InsertTextFormat } from 'vscode-languageserver/node';
+import { SNIPPETS } from './snippets.js';
 import { HYPOTHESIS_PRIORS } from '../language/check/declarations.js';
 import { QUERY_FORMS, SIGNATURES, STATEMENT_KEYWORDS } from './vocabulary.js';
 
@@ -37,7 +45,11 @@ export function completion(file: A.BayesFile, text: string, position: Position):
   const globals = (...kinds: NameKind[]) => names([...index.globals.values()].filter((g) => kinds.includes(g.kind)));
   const keywords = (words: readonly string[]) => words.map((w) => ({ label: w, kind: CompletionItemKind.Keyword }));
 
-  if (/^\s*$/.test(before) && !insideBlock(ctx)) return keywords(STATEMENT_KEYWORDS);
+  // Nothing is offered inside a comment or a string (a path, a name in quotes).
+  if (inCommentOrString(ctx.linePrefix)) return [];
+  if (/^\s*$/.test(before) && !insideBlock(ctx)) return [...keywords(STATEMENT_KEYWORDS), ...snippets()];
+  const options = optionsExpected(ctx, before);
+  if (options) return options.map((o) => ({ label: o, kind: CompletionItemKind.Property, detail: 'option' }));
   if (/\b(from)\s+$/.test(before)) return globals('data', 'corpus');
   if (/\b(in)\s+$/.test(before)) return globals('network', 'classifier');
   if (/\bover\s+$/.test(before)) return globals('hypotheses');
@@ -119,4 +131,48 @@ function valueExpected(index: NameIndex, ctx: PositionContext, before: string): 
   const keyIndex = (before.match(/,/g) ?? []).length;
   const parent = t.head.conditions[keyIndex];
   return parent ? index.variable(ctx.scope, parent.variable.text)?.states : undefined;
+}
+
+/** The declaration snippets (snippets/bayes.json): only where a statement starts, never in a block. */
+function snippets(): CompletionItem[] {
+  return Object.values(SNIPPETS).map((s) => ({
+    label: s.prefix,
+    kind: CompletionItemKind.Snippet,
+    detail: s.description,
+    insertText: s.body.join('\n'),
+    insertTextFormat: InsertTextFormat.Snippet,
+  }));
+}
+
+/** Whether the text before the position ends inside a `//` comment or an open string. */
+export function inCommentOrString(prefix: string): boolean {
+  let quoted = false;
+  for (let i = 0; i < prefix.length; i++) {
+    const c = prefix[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && c === '/' && prefix[i + 1] === '/') return true;
+  }
+  return quoted;
+}
+
+/**
+ * Option names where a key goes in the options of a query, expect, learn or evaluate line:
+ * `using gibbs { | }`, `{ seed: 1, | }`; not in soft evidence `X ~ { … }`, whose keys are states.
+ */
+function optionsExpected(ctx: PositionContext, before: string): readonly string[] | undefined {
+  const m = /^(.*)\{(?:\s*\w+\s*:\s*[^,{}:]*,)*\s*$/.exec(before);
+  if (!m || /(~|likelihood)\s*$/.test(m[1]!)) return undefined;
+  const head = m[1]!;
+  if (!/^\s*(query|expect|learn|evaluate)\b/.test(head)) return undefined;
+  const used = new Set([...before.slice(head.length).matchAll(/(\w+)\s*:/g)].map((x) => x[1]!));
+  const all = /\busing\s+\w+\s*$/.test(head)
+    ? SAMPLER_OPTIONS
+    : /^\s*learn\b/.test(head)
+      ? LEARN_OPTIONS
+      : /\bfolds\s+\d+\s*$|^\s*(query|expect)\s+evaluate\b|^\s*evaluate\b/.test(head)
+        ? ['seed', 'target']
+        : /\blearning_curve\b/.test(head)
+          ? ['sizes', 'seed', 'folds']
+          : ['seed', 'samples'];
+  return all.filter((o) => !used.has(o));
 }

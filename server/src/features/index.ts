@@ -19,12 +19,18 @@ import { definition, references } from './navigation.js';
 import { prepareRename, rename } from './rename.js';
 import { documentSymbols } from './documentSymbols.js';
 import { foldingRanges } from './folding.js';
-import { formatting } from './formatting.js';
+import { formatting, rangeFormatting } from './formatting.js';
+import { documentHighlights } from './documentHighlight.js';
+import { workspaceSymbols } from './workspaceSymbols.js';
+import { documentLinks } from './documentLinks.js';
 import { legend, semanticTokens, semanticTokensInto } from './semanticTokens.js';
 import { SemanticTokensHistory } from './semanticTokensDelta.js';
 import { codeActions } from './codeActions.js';
 import { Method } from '../protocol/methods.js';
+import { setPrecision } from './resultView.js';
 import { exportBif, networkSummaries } from './networkRequests.js';
+import { MarginalsService } from './marginalsRequest.js';
+import type { MarginalsParams } from '../protocol/messages.js';
 
 export const featureCapabilities: ServerCapabilities = {
   hoverProvider: true,
@@ -38,6 +44,10 @@ export const featureCapabilities: ServerCapabilities = {
   documentSymbolProvider: true,
   foldingRangeProvider: true,
   documentFormattingProvider: true,
+  documentRangeFormattingProvider: true,
+  documentHighlightProvider: true,
+  workspaceSymbolProvider: true,
+  documentLinkProvider: { resolveProvider: false },
   semanticTokensProvider: { legend, full: { delta: true }, range: true },
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
 };
@@ -56,6 +66,8 @@ export interface FeatureHost {
   /** Confined asynchronous file access for the document's model (content only read when trusted). */
   files(uri: string): Promise<Files>;
   pathOf(uri: string): string | undefined;
+  /** The `bayes.precision` setting for the document (significant digits shown). */
+  precision?(uri: string): Promise<number>;
   /** Whether the document's current version still has to be parsed, at a cost over `ms`. */
   costlyToParse(uri: string, ms: number): boolean;
 }
@@ -97,12 +109,17 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
       return d ? use(d) : none;
     });
 
-  connection.onHover((p) =>
-    withParse(p.textDocument.uri, null, (d) => hover(d.parse.ast, p.position, run(p.textDocument.uri))),
-  );
-  connection.languages.inlayHint.on((p) =>
-    withParse(p.textDocument.uri, [], (d) => inlayHints(d.text, run(p.textDocument.uri), p.range, d.state.starts)),
-  );
+  // Numbers are shown at the document's `bayes.precision` (read before the synchronous answer is built).
+  const digits = async (uri: string) => setPrecision((await session.precision?.(uri).catch(() => 4)) ?? 4);
+  connection.onHover(async (p) => {
+    await digits(p.textDocument.uri);
+    return withParse(p.textDocument.uri, null, (d) => hover(d.parse.ast, p.position, run(p.textDocument.uri)));
+  });
+  connection.languages.inlayHint.on(async (p) => {
+    await digits(p.textDocument.uri);
+    const uri = p.textDocument.uri;
+    return withParse(uri, [], (d) => inlayHints(d.text, run(uri), p.range, d.state.starts));
+  });
   connection.onCodeLens((p) =>
     withParse(p.textDocument.uri, [], (d) =>
       codeLenses(d.parse.ast, p.textDocument.uri, session.lastRun(p.textDocument.uri)),
@@ -126,6 +143,25 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
     withParse(p.textDocument.uri, [], (d) => documentSymbols(d.parse.ast, d.text, d.state.starts)),
   );
   connection.onFoldingRanges((p) => withParse(p.textDocument.uri, [], (d) => foldingRanges(d.parse.ast, d.text)));
+  connection.onDocumentHighlight((p) =>
+    withParse(p.textDocument.uri, [], (d) => documentHighlights(d.parse.ast, p.position)),
+  );
+  connection.onWorkspaceSymbol((p) =>
+    workspaceSymbols(
+      session.documents.all().flatMap((doc) => {
+        const d = parsed(doc.uri);
+        return d ? [{ uri: doc.uri, symbols: documentSymbols(d.parse.ast, d.text, d.state.starts) }] : [];
+      }),
+      p.query,
+    ),
+  );
+  connection.onDocumentLinks((p) =>
+    withParse(p.textDocument.uri, [], (d) => documentLinks(d.parse.ast, session.pathOf(p.textDocument.uri))),
+  );
+  connection.onDocumentRangeFormatting((p) => {
+    const d = parsed(p.textDocument.uri);
+    return d ? (rangeFormatting(d.parse, d.text, p.range) ?? []) : [];
+  });
   connection.onDocumentFormatting((p) => {
     const d = parsed(p.textDocument.uri);
     if (!d) return [];
@@ -173,6 +209,9 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
     if (!d) return { error: 'the document is not open' };
     return session.withFiles(p.uri, (env) => exportBif(d.parse.ast, env, p.network, p.format));
   });
+
+  const marginals = new MarginalsService(session);
+  connection.onRequest(Method.marginals, (p: MarginalsParams) => marginals.marginals(p));
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.
   session.runListeners.push(() => {

@@ -6,6 +6,8 @@ import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver
 import type { RunResult } from '../protocol/runResult.js';
 import { lineStarts } from '../language/index.js';
 import { lineAt } from './context.js';
+import { formatNumber, tidyNumbers } from './resultView.js';
+import { expectDigits } from './resultExplain.js';
 
 /** `starts`: the document's line starts when the caller has them (the editor's parse keeps them). */
 export function inlayHints(text: string, run: RunResult | undefined, range: Range, starts?: number[]): InlayHint[] {
@@ -20,10 +22,10 @@ export function inlayHints(text: string, run: RunResult | undefined, range: Rang
     const position = { line, character: lineAt(text, line, starts).replace(/\s*(\/\/.*)?$/, '').length };
     const label =
       entry.kind !== 'expect'
-        ? `⇒ ${entry.headline}`
+        ? `⇒ ${tidyNumbers(entry.headline)}`
         : entry.passed
           ? '✓'
-          : `✗ actual ${typeof entry.actual === 'number' ? String(Number(entry.actual.toPrecision(6))) : entry.actual}`;
+          : `✗ actual ${typeof entry.actual === 'number' ? formatNumber(entry.actual, Math.max(6, expectDigits(entry.expected))) : entry.actual}`;
     hints.push({ position, label, kind: InlayHintKind.Type, paddingLeft: true });
   }
   return hints;

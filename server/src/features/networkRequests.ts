@@ -79,3 +79,24 @@ function importedNetworks(file: A.BayesFile, env: A.CheckEnvironment): Imported[
     }
   });
 }
+
+/**
+ * The network a run's `network` entry names (`default`: the file's default model), compiled from
+ * the document as written, or why it cannot be (an import that cannot be read, a network `learn` makes).
+ */
+export function networkNamed(
+  file: A.BayesFile,
+  env: A.CheckEnvironment,
+  name: string,
+): { network: BayesianNetwork } | { error: string } {
+  const own = networksOf(file, fileStem(env.documentPath));
+  const top =
+    own[0] && !file.statements.some((s) => s.kind === 'network' && s.name.text === own[0]!.name) ? own[0] : undefined;
+  const found = name === 'default' ? top : own.find((n) => n !== top && n.name === name);
+  if (found) return { network: found };
+  const imported = importedNetworks(file, env).find((i) => i.name === name);
+  if (!imported) {
+    return { error: `there is no network '${name}' in this file as written (a learnt network is not interactive)` };
+  }
+  return 'network' in imported ? { network: imported.network } : { error: imported.error };
+}

@@ -7,11 +7,25 @@
 import type {
   ClassifyResult,
   ExpectResult,
+  InferenceInfo,
+  MarginalsResult,
+  MpeResultEntry,
+  NamedEvidence,
   NamedFindings,
   PosteriorResult,
+  ProbabilityResult,
   ResultEntry,
+  SensitivityResult,
 } from '../protocol/runResult.js';
-import { barChart, entryMarkdown, escape, formatNumber, markdownTable } from './resultView.js';
+import {
+  barChart,
+  currentPrecision,
+  entryMarkdown,
+  escape,
+  formatNumber,
+  markdownTable,
+  tidyNumbers,
+} from './resultView.js';
 import { expectedUtilityMarkdown, policyMarkdown } from './decisionExplain.js';
 
 /** Hypotheses shown one line each; larger spaces are summed up by P(D). */
@@ -30,10 +44,13 @@ export function explainEntry(entry: ResultEntry): string {
     case 'expectedUtility':
       return expectedUtilityMarkdown(entry);
     case 'probability':
+      return withFindings(probabilityMarkdown(entry), entry.findings);
+    case 'marginals':
+      return withFindings(marginalsMarkdown(entry), entry.findings);
     case 'mpe':
+      return withFindings(mpeMarkdown(entry), entry.findings);
     case 'sensitivity':
-      if (!entry.findings) return entryMarkdown(entry);
-      return `${entryMarkdown({ ...entry, findings: undefined })}\n\n${findingsMarkdown(entry.findings)}`;
+      return withFindings(sensitivityMarkdown(entry), entry.findings);
     default:
       return entryMarkdown(entry);
   }
@@ -63,7 +80,100 @@ export function findingsMarkdown(findings: NamedFindings): string {
 }
 
 function heading(entry: ResultEntry): string {
-  return `**${entry.kind}** — ${escape(entry.headline)}`;
+  return `**${entry.kind}** — ${escape(tidyNumbers(entry.headline))}`;
+}
+
+function withFindings(markdown: string, findings: NamedFindings | undefined): string {
+  return findings ? `${markdown}\n\n${findingsMarkdown(findings)}` : markdown;
+}
+
+/** Rows of a joint table shown in a hover (the most probable first); the rest are summed. */
+const MAX_ROWS = 12;
+
+function givenText(evidence: NamedEvidence): string {
+  const pairs = Object.entries(evidence).map(([v, s]) => `${v} = ${s}`);
+  return pairs.length ? ` | ${pairs.join(', ')}` : '';
+}
+
+/** How the answer was computed; a sampler's answer says its samples, seed and that it carries an error. */
+function methodLine(e: InferenceInfo): string {
+  if (e.method === 'exact') return 'exact inference (junction tree / variable elimination)';
+  const name = e.method === 'lw' ? 'likelihood weighting' : 'Gibbs sampling';
+  const note = e.note ? ` — ${escape(tidyNumbers(e.note))}` : '';
+  return `${name}, ${e.samples ?? '?'} samples, seed ${e.seed ?? '?'}: each probability ± its standard error${note}`;
+}
+
+/** P(X … | e) row by row, with ± standard error when sampled. */
+export function probabilityMarkdown(e: ProbabilityResult): string {
+  const given = givenText(e.evidence);
+  const sorted = e.table.length > MAX_ROWS ? [...e.table].sort((a, b) => b.p - a.p) : e.table;
+  const shown = sorted.slice(0, MAX_ROWS);
+  const lines = shown.map((r) => {
+    const assignment = e.variables.map((v, i) => `${v} = ${r.states[i]}`).join(', ');
+    const se = r.stderr !== undefined ? ` ± ${formatNumber(r.stderr)}` : '';
+    return `P(${assignment}${given}) = ${formatNumber(r.p)}${se}`;
+  });
+  if (sorted.length > shown.length) {
+    const rest = sorted.slice(MAX_ROWS).reduce((s, r) => s + r.p, 0);
+    lines.push(`… ${sorted.length - shown.length} other assignments: ${formatNumber(rest)} together`);
+  }
+  const parts = [heading(e), textBlock(lines)];
+  if (e.value !== undefined) parts.push(`value: **${formatNumber(e.value)}**`);
+  parts.push(methodLine(e));
+  return parts.join('\n\n');
+}
+
+/** Every marginal, with ± standard error when sampled. */
+function marginalsMarkdown(e: MarginalsResult): string {
+  const rows = Object.entries(e.marginals).map(([v, dist]) => [
+    v,
+    Object.entries(dist)
+      .map(([s, p]) => {
+        const se = e.stderr?.[v]?.[s];
+        return `${s} ${formatNumber(p)}${se !== undefined ? ` ± ${formatNumber(se)}` : ''}`;
+      })
+      .join(', '),
+  ]);
+  return [heading(e), markdownTable(['variable', `P(state${givenText(e.evidence)})`], rows), methodLine(e)].join(
+    '\n\n',
+  );
+}
+
+/** The whole most probable explanation: every variable's state, and its probability. */
+function mpeMarkdown(e: MpeResultEntry): string {
+  const rows = [
+    ...Object.entries(e.assignment)
+      .filter(([v]) => !(v in e.evidence))
+      .map(([v, s]) => [v, s, '']),
+    ...Object.entries(e.evidence).map(([v, s]) => [v, s, 'observed']),
+  ];
+  return [
+    heading(e),
+    `P(assignment, evidence) = **${formatNumber(e.probability)}** (log ${formatNumber(e.logProbability)})`,
+    markdownTable(['variable', 'state', ''], rows),
+  ].join('\n\n');
+}
+
+/** The target's value and every parameter's derivative (largest first), with its interval. */
+function sensitivityMarkdown(e: SensitivityResult): string {
+  const target = `P(${e.target.variable} = ${e.target.state}${givenText(e.evidence)})`;
+  const rows = e.parameters.map((p) => {
+    const parents = Object.entries(p.parents)
+      .map(([v, s]) => `${v} = ${s}`)
+      .join(', ');
+    const interval = p.interval ? `[${formatNumber(p.interval[0])}, ${formatNumber(p.interval[1])}]` : '';
+    return [
+      `P(${p.variable} = ${p.state}${parents ? ` | ${parents}` : ''})`,
+      formatNumber(p.value),
+      formatNumber(p.derivative),
+      interval,
+    ];
+  });
+  return [
+    heading(e),
+    `${target} = **${formatNumber(e.value)}**`,
+    markdownTable(['parameter', 'value', `∂ ${target} / ∂ parameter`, 'same decision within'], rows),
+  ].join('\n\n');
 }
 
 function textBlock(lines: string[]): string {
@@ -107,7 +217,7 @@ function sequenceMarkdown(e: PosteriorResult): string {
   const names = e.rows.map((r) => r.hypothesis);
   const rows = [
     ['(prior)', ...e.rows.map((r) => formatNumber(r.prior))],
-    ...e.sequence!.map((s, i) => [`${i + 1}. ${s.datum}`, ...s.posterior.map(formatNumber)]),
+    ...e.sequence!.map((s, i) => [`${i + 1}. ${s.datum}`, ...s.posterior.map((x) => formatNumber(x))]),
   ];
   return `Datum by datum (fig. 6.1):\n\n${markdownTable(['after', ...names.map((n) => `P(${n}|…)`)], rows)}`;
 }
@@ -143,7 +253,18 @@ export function classifyMarkdown(e: ClassifyResult): string | undefined {
 
 /** The verdict, then the result it was checked against, explained in its own right. */
 function expectMarkdown(e: ExpectResult): string {
-  const actual = typeof e.actual === 'number' ? formatNumber(e.actual) : e.actual;
+  const actual = typeof e.actual === 'number' ? formatNumber(e.actual, expectDigits(e.expected)) : e.actual;
   const verdict = `${e.passed ? '✓' : '✗'} expected ${escape(e.expected)}, actual ${escape(actual)}`;
-  return [heading(e), verdict, ...(e.result ? [explainEntry(e.result)] : [])].join('\n\n');
+  // The headline holds the number the user wrote: it is not rounded.
+  return [`**expect** — ${escape(e.headline)}`, verdict, ...(e.result ? [explainEntry(e.result)] : [])].join('\n\n');
+}
+
+/**
+ * Significant digits to show an expect's actual value with: the precision setting, or as many as
+ * the expected number was written with (`≈ 0.814885858333098 ± 1e-9` is compared to 15 digits).
+ */
+export function expectDigits(expected: string): number {
+  const written = /\d+\.\d+|\d+/.exec(expected.replace(/^[^\d-]*/, ''))?.[0] ?? '';
+  const significant = written.replace('.', '').replace(/^0+/, '').length;
+  return Math.min(15, Math.max(currentPrecision(), significant));
 }

@@ -91,10 +91,59 @@ function rowsRecord(value: unknown): Record<string, number> | undefined {
   return Object.fromEntries(rows.map((r) => [(r.states as string[]).join(', '), r.p as number]));
 }
 
-export function formatNumber(x: number): string {
+/**
+ * Significant digits of every number a hover or inlay hint shows (the `bayes.precision` setting):
+ * set by the request handler before it builds its answer (features/index.ts).
+ */
+let precision = 4;
+
+export function setPrecision(digits: number): void {
+  precision = Number.isInteger(digits) && digits >= 1 && digits <= 15 ? digits : 4;
+}
+
+export function currentPrecision(): number {
+  return precision;
+}
+
+/** `digits` significant digits, none invented (0.5 stays 0.5, 0.00784 stays 0.00784). */
+export function formatNumber(x: number, digits = precision): string {
   if (Number.isInteger(x)) return String(x);
+  if (!Number.isFinite(x)) return String(x);
   const a = Math.abs(x);
-  return a !== 0 && (a < 1e-4 || a >= 1e6) ? x.toExponential(4) : String(Number(x.toPrecision(4)));
+  if (a !== 0 && (a < 1e-4 || a >= 1e6)) return x.toExponential(digits - 1).replace(/\.?0+e/, 'e');
+  return String(Number(x.toPrecision(digits)));
+}
+
+/**
+ * Every decimal number in a text written by a run (a headline, a note) at the precision: no raw
+ * floats like 0.10773000000000002.
+ */
+export function tidyNumbers(text: string, digits = precision): string {
+  return text.replace(/(?<![\w.])-?\d+\.\d+(?:e[-+]?\d+)?(?![\w.])/gi, (n) => formatNumber(Number(n), digits));
+}
+
+/** Fields of a result that are bookkeeping, not an answer: never shown in a hover. */
+const INTERNAL_FIELDS = new Set(['cost', 'budget', 'elapsedMs', 'version', 'cached']);
+
+/** What a field is called in a hover: the textbook's words, never a path like `rows.prior`. */
+const FIELD_LABELS: Record<string, string> = {
+  hypothesisBits: 'L(h), bits',
+  dataBits: 'L(D | h), bits',
+  totalBits: 'L(h) + L(D | h), bits',
+  logLikelihood: 'log-likelihood',
+  logEvidence: 'log P(e)',
+  logProbability: 'log P',
+  stderr: 'standard error',
+  posterior: 'P(h | D)',
+  prior: 'P(h)',
+  likelihood: 'P(D | h)',
+  product: 'P(D | h) P(h)',
+  p: 'P',
+};
+
+export function fieldLabel(path: string[]): string {
+  const last = [...path].reverse().find((k) => k !== 'rows' && k !== 'table' && !/^\d+$/.test(k)) ?? path.at(-1) ?? '';
+  return FIELD_LABELS[last] ?? last.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
 /** A bar per value, for a distribution: `pos  ███████░░░  0.72`. */
@@ -114,25 +163,19 @@ const MAX_RECORDS = 8;
 
 /** Everything an entry says, as Markdown: headline, scalar fields, then each distribution found. */
 export function entryMarkdown(entry: ResultEntry): string {
-  const parts = [`**${entry.kind}** — ${escape(entry.headline)}`];
+  const parts = [`**${entry.kind}** — ${escape(tidyNumbers(entry.headline))}`];
   for (const [field, value] of Object.entries(entry)) {
-    if (BASE_FIELDS.has(field) || value === undefined) continue;
-    if (typeof value === 'number') parts.push(`${field}: ${formatNumber(value)}`);
-    else if (typeof value === 'string' || typeof value === 'boolean') parts.push(`${field}: ${escape(String(value))}`);
+    if (BASE_FIELDS.has(field) || INTERNAL_FIELDS.has(field) || value === undefined) continue;
+    if (typeof value === 'number') parts.push(`${fieldLabel([field])}: ${formatNumber(value)}`);
+    else if (typeof value === 'string' || typeof value === 'boolean')
+      parts.push(`${fieldLabel([field])}: ${escape(tidyNumbers(String(value)))}`);
   }
-  const records = numberRecords(entry);
-  for (const { field, record } of records.slice(0, MAX_RECORDS)) {
+  const records = numberRecords(entry).filter((r) => !r.path.some((k) => INTERNAL_FIELDS.has(k)));
+  for (const { path, record } of records.slice(0, MAX_RECORDS)) {
+    const label = escape(fieldLabel(path));
     const probabilities = Object.values(record).every((v) => v >= 0 && v <= 1);
-    parts.push(
-      `${field}:\n\n${
-        probabilities
-          ? barChart(record)
-          : markdownTable(
-              ['', field],
-              Object.entries(record).map(([k, v]) => [k, formatNumber(v)]),
-            )
-      }`,
-    );
+    const rows = Object.entries(record).map(([k, v]) => [k, formatNumber(v)]);
+    parts.push(`${label}:\n\n${probabilities ? barChart(record) : markdownTable(['', label], rows)}`);
   }
   if (records.length > MAX_RECORDS)
     parts.push(`… and ${records.length - MAX_RECORDS} more (Show Results has them all)`);

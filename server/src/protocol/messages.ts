@@ -54,3 +54,32 @@ export interface InitializationOptions {
    */
   trusted?: boolean;
 }
+
+/** `bayes/marginals`: a network of the document (a run's `network` name) under evidence set in the panel. */
+export interface MarginalsParams {
+  uri: string;
+  /** As the run's network entry names it: `default` for the default model. */
+  network: string;
+  /** Hard evidence: variable → state. */
+  evidence: Record<string, string>;
+  /** Virtual evidence: variable → λ per state, in the variable's state order. */
+  likelihoods?: Record<string, number[]>;
+  /** Soft evidence (Jeffrey's rule): variable → distribution, in state order. */
+  soft?: Record<string, number[]>;
+}
+
+export type MarginalsReply =
+  | {
+      network: string;
+      method: 'exact' | 'lw' | 'gibbs' | 'rejection';
+      /** variable → P(state | evidence) in state order. */
+      marginals: Record<string, number[]>;
+      stderr?: Record<string, number[]>;
+      samples?: number;
+      seed?: number;
+      /** Why a sampler answered. */
+      note?: string;
+      /** Milliseconds the worker spent. */
+      elapsed: number;
+    }
+  | { error: string };

@@ -13,6 +13,11 @@ export const Method = {
   networks: 'bayes/networks',
   /** Request, client → server: `{ uri, network }` → the network as BIF (`{ text } | { error }`). */
   exportBif: 'bayes/exportBif',
+  /**
+   * Request, client → server: MarginalsParams → every marginal of one network under the given
+   * evidence (MarginalsReply), from a network compiled once per document version, off the main thread.
+   */
+  marginals: 'bayes/marginals',
   /** Notification, client → server: `{ trusted }`, the workspace was trusted. */
   trust: 'bayes/trust',
 } as const;

@@ -5,6 +5,7 @@
  */
 import type { Range } from '../language/diagnostics.js';
 import type { RunResult } from './runResult.js';
+import type { MarginalsReply } from './messages.js';
 import { RUN_RESULT_VERSION } from './runResult.js';
 
 export { RUN_RESULT_VERSION };
@@ -23,6 +24,8 @@ export interface ShowMessage {
   state: 'done' | 'failed';
   cached: boolean;
   result: RunResult;
+  /** Significant digits to show (`bayes.precision`); default 4. */
+  precision?: number;
 }
 
 /** The model's current error count (from the editor's diagnostics), so a stale render says so. */
@@ -40,7 +43,16 @@ export interface FocusMessage {
   network?: string;
 }
 
-export type HostMessage = ShowMessage | ProblemsMessage | FocusMessage;
+/** The answer to a webview's MarginalsRequestMessage (the server's `bayes/marginals`). */
+export interface MarginalsMessage {
+  type: 'marginals';
+  version: typeof RUN_RESULT_VERSION;
+  id: number;
+  network: string;
+  reply: MarginalsReply;
+}
+
+export type HostMessage = ShowMessage | ProblemsMessage | FocusMessage | MarginalsMessage;
 
 /** Clicking a network node: the host reveals the variable's `P(…)` table. */
 export interface RevealMessage {
@@ -64,7 +76,28 @@ export interface ReadyMessage {
   type: 'ready';
 }
 
-export type WebviewMessage = RevealMessage | SaveMessage | CopyMessage | ReadyMessage;
+/** Evidence set in the panel, per network: what `bayes/marginals` takes. */
+export interface PanelEvidence {
+  evidence: Record<string, string>;
+  likelihoods: Record<string, number[]>;
+  soft: Record<string, number[]>;
+}
+
+/** Clicked evidence: the host asks the server for every marginal (answered by a MarginalsMessage). */
+export interface MarginalsRequestMessage extends PanelEvidence {
+  type: 'marginals';
+  id: number;
+  network: string;
+}
+/** "Write evidence as observe lines": the host inserts `lines` at the end of the model (one undoable edit). */
+export interface WriteObserveMessage {
+  type: 'writeObserve';
+  network: string;
+  lines: string[];
+}
+
+export type WebviewMessage =
+  RevealMessage | SaveMessage | CopyMessage | ReadyMessage | MarginalsRequestMessage | WriteObserveMessage;
 
 /** What the webview keeps with `setState` (restored after a reload by the panel serializer). */
 export interface PanelState {
@@ -72,10 +105,15 @@ export interface PanelState {
   uri: string;
   view: PanelView;
   last?: ShowMessage;
+  /** Evidence set by clicking, per network name (kept over re-runs and reloads). */
+  evidence?: Record<string, PanelEvidence>;
 }
 
 export function isHostMessage(data: unknown): data is HostMessage {
   if (typeof data !== 'object' || data === null) return false;
   const m = data as { type?: unknown; version?: unknown };
-  return (m.type === 'show' || m.type === 'problems' || m.type === 'focus') && typeof m.version === 'number';
+  return (
+    (m.type === 'show' || m.type === 'problems' || m.type === 'focus' || m.type === 'marginals') &&
+    typeof m.version === 'number'
+  );
 }

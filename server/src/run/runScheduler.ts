@@ -22,6 +22,10 @@ export interface RunInput {
   settings: BayesSettings;
   envOptions: NodeEnvironmentOptions;
   checked: CheckedDocument;
+  /** Run even when the cache holds this model's results ("Run Model" → "Run Fresh"). */
+  fresh?: boolean;
+  /** Resolve with 'reused' (not 'done') when the results came from the cache. */
+  reportReuse?: boolean;
 }
 
 export interface RunSchedulerHost {
@@ -45,7 +49,7 @@ export class RunScheduler {
     private readonly workerPath?: string,
   ) {}
 
-  async run(input: RunInput): Promise<RunState> {
+  async run(input: RunInput): Promise<RunState | 'reused'> {
     this.cancel(input.uri);
     const generation = (this.generations.get(input.uri) ?? 0) + 1;
     this.generations.set(input.uri, generation);
@@ -60,10 +64,10 @@ export class RunScheduler {
     );
     // A newer run (or a cancel) came while the files were stamped: this one is dropped.
     if (this.generations.get(input.uri) !== generation) return 'cancelled';
-    const hit = this.cache.get(key);
+    const hit = input.fresh ? undefined : this.cache.get(key);
     if (hit) {
       this.host.onRunFinished({ uri: input.uri, text: input.text, state: 'done', result: hit, cached: true });
-      return 'done';
+      return input.reportReuse ? 'reused' : 'done';
     }
     const progress = new DelayedProgress(this.host, () => this.cancel(input.uri));
     const job = startRunJob(

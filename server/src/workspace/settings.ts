@@ -17,6 +17,8 @@ export interface BayesSettings {
   };
   /** Folders besides the workspace that models may read data from. */
   dataRoots: string[];
+  /** Significant digits of the numbers hovers, inlay hints and the results panel show. */
+  precision: number;
   /** A file a model names is not read when it is larger (MB). */
   maxFileMb: number;
   archive: {
@@ -33,6 +35,7 @@ export const DEFAULT_SETTINGS: BayesSettings = {
   runOnSave: true,
   run: { timeoutSeconds: 120, memoryMb: 2048 },
   dataRoots: [],
+  precision: 4,
   maxFileMb: DEFAULT_FILE_LIMITS.maxFileBytes / MB,
   archive: {
     maxExpandedMb: DEFAULT_FILE_LIMITS.maxArchiveBytes / MB,
@@ -64,6 +67,10 @@ export function normaliseSettings(raw: unknown): BayesSettings {
       memoryMb: positive(r.run?.memoryMb, DEFAULT_SETTINGS.run.memoryMb),
     },
     dataRoots: Array.isArray(r.dataRoots) ? r.dataRoots.filter((d): d is string => typeof d === 'string') : [],
+    precision:
+      typeof r.precision === 'number' && Number.isInteger(r.precision) && r.precision >= 1 && r.precision <= 15
+        ? r.precision
+        : DEFAULT_SETTINGS.precision,
     maxFileMb: positive(r.maxFileMb, DEFAULT_SETTINGS.maxFileMb),
     archive: {
       maxExpandedMb: positive(r.archive?.maxExpandedMb, DEFAULT_SETTINGS.archive.maxExpandedMb),

@@ -111,6 +111,12 @@ export class FakeDocument {
   getText(): string {
     return this.text;
   }
+  get lineCount(): number {
+    return this.text.split('\n').length;
+  }
+  lineAt(line: number): { lineNumber: number; text: string } {
+    return { lineNumber: line, text: this.text.split('\n')[line] ?? '' };
+  }
   positionAt(offset: number): Position {
     const before = this.text.slice(0, offset).split('\n');
     return new Position(before.length - 1, before.at(-1)!.length);
@@ -124,6 +130,8 @@ export const fake = {
   clipboard: '',
   saveTarget: undefined as Uri | undefined,
   written: new Map<string, Uint8Array>(),
+  messages: [] as string[],
+  settings: {} as Record<string, unknown>,
   editor: undefined as
     { document: FakeDocument; selection?: Selection; revealed?: Range; viewColumn: number } | undefined,
 };
@@ -148,10 +156,23 @@ export const window = {
   async showSaveDialog(): Promise<Uri | undefined> {
     return fake.saveTarget;
   },
-  async showInformationMessage(): Promise<undefined> {
+  async showInformationMessage(m: string): Promise<undefined> {
+    fake.messages.push(m);
+    return undefined;
+  },
+  async showWarningMessage(m: string): Promise<undefined> {
+    fake.messages.push(m);
     return undefined;
   },
 };
+
+/** Records text inserts; `workspace.applyEdit` applies them to the fake documents. */
+export class WorkspaceEdit {
+  readonly inserts: Array<{ uri: Uri; at: Position; text: string }> = [];
+  insert(uri: Uri, at: Position, text: string): void {
+    this.inserts.push({ uri, at, text });
+  }
+}
 
 export const workspace = {
   async openTextDocument(uri: Uri): Promise<FakeDocument> {
@@ -161,6 +182,18 @@ export const workspace = {
     async writeFile(uri: Uri, data: Uint8Array) {
       fake.written.set(uri.toString(), data);
     },
+  },
+  getConfiguration(_section: string) {
+    return { get: <T>(key: string, fallback: T): T => (key in fake.settings ? (fake.settings[key] as T) : fallback) };
+  },
+  async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
+    for (const { uri, at, text } of edit.inserts) {
+      const lines = (fake.documents.get(uri.toString()) ?? '').split('\n');
+      const line = lines[at.line] ?? '';
+      lines[at.line] = line.slice(0, at.character) + text + line.slice(at.character);
+      fake.documents.set(uri.toString(), lines.join('\n'));
+    }
+    return true;
   },
 };
 

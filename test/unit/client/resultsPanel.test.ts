@@ -71,6 +71,7 @@ test('one panel per model: strict page, resources from dist/ only, runs routed b
     state: 'done',
     cached: true,
     result: run,
+    precision: 4,
   });
 
   fake.diagnostics.set(model.toString(), [
@@ -118,6 +119,43 @@ test('one panel per model: strict page, resources from dist/ only, runs routed b
   panel.webview.received.fire({ type: 'save', name: 'chart', format: 'svg', data: '<svg/>' });
   await new Promise((r) => setTimeout(r, 10));
   assert.equal(new TextDecoder().decode(fake.written.get('file:///out/chart.svg')), '<svg/>');
+  assert.deepEqual(fake.messages.slice(-2), [
+    'Bayes: saved the chart to /out/chart.png.',
+    'Bayes: saved the chart to /out/chart.svg.',
+  ]);
+
+  // Clicked evidence without a server: the page is told why, by request id.
+  panel.webview.received.fire({
+    type: 'marginals',
+    id: 7,
+    network: 'Forest',
+    evidence: { Storm: 'true' },
+    likelihoods: {},
+    soft: {},
+  });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(posted(0).at(-1), {
+    type: 'marginals',
+    version: 1,
+    id: 7,
+    network: 'Forest',
+    reply: { error: 'the language server is not running' },
+  });
+  // "Write evidence as observe lines": one edit at the end of the model.
+  const before = fake.documents.get(model.toString())!;
+  panel.webview.received.fire({
+    type: 'writeObserve',
+    network: 'Forest',
+    lines: ['observe Storm = true in Forest', 'observe Lightning = false in Forest'],
+  });
+  await new Promise((r) => setTimeout(r, 10));
+  const after = fake.documents.get(model.toString())!;
+  assert.equal(
+    after,
+    `${before}${before.endsWith('\n') ? '' : '\n'}observe Storm = true in Forest\nobserve Lightning = false in Forest\n`,
+  );
+  assert.equal(fake.messages.at(-1), 'Bayes: wrote 2 observe lines into forest.bayes.');
+  fake.documents.set(model.toString(), before);
   panel.webview.received.fire({ type: 'copy', text: 'a\t0.703133\n' });
   await new Promise((r) => setTimeout(r, 10));
   assert.equal(fake.clipboard, 'a\t0.703133\n');

@@ -35,3 +35,50 @@ test('lines inside every block comment are kept; code around them is indented by
   });
   assert.equal(out[lines.indexOf('variable Last {a, b}')], 'variable Last {a, b}');
 });
+
+test('spacing inside lines is normalised, idempotently, with comments and strings kept', () => {
+  const messy =
+    [
+      'variable   Test{pos,neg}   // the   lab   test',
+      'hypotheses Diagnosis { cancer:  0.008, healthy: 0.992 }',
+      'P( Test|Diagnosis ) {',
+      '  cancer:  { pos: 0.98, neg: 0.02 }',
+      '  healthy: { pos: 0.03, neg: 0.97 }',
+      '}',
+      'query   posterior Diagnosis   given Test=pos   //   keep  this',
+      'expect P(Diagnosis=cancer|Test = pos)≈0.2085±0.0001',
+      'data Days from "a  b.csv"',
+    ].join('\n') + '\n';
+  const parse = parseDocument(messy);
+  assert.deepEqual(
+    parse.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
+    [],
+  );
+  const out = formatText(parse.ast, messy);
+  assert.deepEqual(out.split('\n'), [
+    'variable Test{pos, neg}   // the   lab   test',
+    'hypotheses Diagnosis { cancer:  0.008, healthy: 0.992 }',
+    'P(Test | Diagnosis) {',
+    '  cancer:  { pos: 0.98, neg: 0.02 }',
+    '  healthy: { pos: 0.03, neg: 0.97 }',
+    '}',
+    'query posterior Diagnosis given Test = pos   //   keep  this',
+    'expect P(Diagnosis = cancer | Test = pos) ≈ 0.2085 ± 0.0001',
+    'data Days from "a  b.csv"',
+    '',
+  ]);
+  assert.equal(formatText(parseDocument(out).ast, out), out, 'idempotent');
+});
+
+test('every example model formats idempotently and keeps its comments', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { repoRoot } = await import('../../support/shared.js');
+  for (const name of readdirSync(join(repoRoot, 'examples')).filter((f) => f.endsWith('.bayes'))) {
+    const text = readFileSync(join(repoRoot, 'examples', name), 'utf8');
+    const once = formatText(parseDocument(text).ast, text);
+    assert.equal(formatText(parseDocument(once).ast, once), once, `${name}: idempotent`);
+    const comments = (s: string) => (s.match(/\/\/.*$/gm) ?? []).map((c) => c.trim());
+    assert.deepEqual(comments(once), comments(text), `${name}: comments kept`);
+  }
+});

@@ -9,16 +9,36 @@ import type {
 import { atLine, barChart } from '../charts.js';
 import { h } from '../dom.js';
 import { dataTable } from '../table.js';
+import { prob } from '../format.js';
 
 const evidenceText = (e: Record<string, string>) =>
   Object.entries(e)
     .map(([k, v]) => `${k} = ${v}`)
     .join(', ') || 'none';
 
+/** Bars drawn for a joint table: the most probable states, then one "others" bar for the rest. */
+export const TOP_STATES = 12;
+
+/** The bars of a table: every row when few, else the TOP_STATES most probable and their complement. */
+export function topStates(table: ProbabilityResult['table']): { labels: string[]; values: number[] } {
+  if (table.length <= TOP_STATES + 1)
+    return { labels: table.map((r) => r.states.join(', ')), values: table.map((r) => r.p) };
+  const sorted = [...table].sort((a, b) => b.p - a.p);
+  const top = sorted.slice(0, TOP_STATES);
+  const rest = sorted.slice(TOP_STATES);
+  return {
+    labels: [...top.map((r) => r.states.join(', ')), `others (${rest.length} states)`],
+    values: [...top.map((r) => r.p), rest.reduce((s, r) => s + r.p, 0)],
+  };
+}
+
 type Row = ProbabilityResult['table'][number];
 
 export function probabilityView(e: ProbabilityResult): HTMLElement[] {
-  const labels = e.table.map((r) => r.states.join(', '));
+  const bars = topStates(e.table);
+  const some =
+    bars.labels.length < e.table.length ? `: the ${TOP_STATES} most probable of ${e.table.length} states` : '';
+  const label = `P(${e.variables.join(', ')} | evidence)${some}`;
   return [
     h(
       'p',
@@ -29,8 +49,8 @@ export function probabilityView(e: ProbabilityResult): HTMLElement[] {
           : ` · accepted ${e.accepted} (acceptance rate ` +
             `${e.acceptanceRate!.toPrecision(4)} ± ${e.acceptanceStderr!.toPrecision(2)})`),
     ),
-    barChart(`probability-${atLine(e)}`, `P(${e.variables.join(', ')} | evidence)`, labels, [
-      { name: 'P', className: 'posterior', values: e.table.map((r) => r.p) },
+    barChart(`probability-${atLine(e)}`, label, bars.labels, [
+      { name: 'P', className: 'posterior', values: bars.values },
     ]),
     dataTable(
       'probability table',
@@ -71,7 +91,12 @@ export function marginalsView(e: MarginalsResult): HTMLElement[] {
 
 export function mpeView(e: MpeResultEntry): HTMLElement[] {
   return [
-    h('p', {}, `${e.network} · evidence: ${evidenceText(e.evidence)} · P(assignment, evidence) = ${e.probability}`),
+    h(
+      'p',
+      {},
+      `${e.network} · evidence: ${evidenceText(e.evidence)} · P(assignment, evidence) = `,
+      h('span', { class: 'num', 'data-value': String(e.probability) }, prob(e.probability)),
+    ),
     dataTable(
       'most probable explanation',
       [

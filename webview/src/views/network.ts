@@ -1,30 +1,67 @@
-/** Belief networks: the DAG with each variable's posterior marginal, evidence marked, the CPT on hover. */
+/**
+ * Belief networks: the DAG with each variable's posterior marginal, evidence marked, the CPT on
+ * hover. Clicking a state (in the graph or the marginals list) sets it as evidence, clicking it
+ * again clears it; every marginal then comes back from the server (`bayes/marginals`). A node's
+ * detail view also takes a likelihood vector (virtual evidence).
+ */
+import type { MarginalsReply } from '../../../server/src/protocol/messages.js';
 import type { CptJson, NetworkResult } from '../../../server/src/protocol/runResult.js';
+import type { PanelEvidence } from '../../../server/src/protocol/webviewMessages.js';
 import { h } from '../dom.js';
 import { prob } from '../format.js';
-import { graphView, type GraphNode } from '../graph.js';
+import { graphView, updateGraph, type GraphNode } from '../graph.js';
 import { post } from '../host.js';
 import { dataTable } from '../table.js';
+import {
+  cachedAnswer,
+  emptyEvidence,
+  evidenceKey,
+  listen,
+  observeLines,
+  panelEvidence,
+  requestMarginals,
+  setPanelEvidence,
+} from '../evidence.js';
 
 /** Rows of a CPT shown in a tooltip; the rest are counted. */
 const TOOLTIP_ROWS = 12;
 
+type Variable = NetworkResult['variables'][number];
+
+/** The evidence the run itself used (the model's `observe` lines). */
+export function runEvidence(e: NetworkResult): PanelEvidence {
+  const out = emptyEvidence();
+  for (const v of e.variables) {
+    if (v.evidence !== undefined) out.evidence[v.name] = v.evidence;
+    if (v.finding)
+      (v.finding.kind === 'soft' ? out.soft : out.likelihoods)[v.name] = v.states.map((s) => v.finding!.values[s] ?? 0);
+  }
+  return out;
+}
+
 export function networkView(e: NetworkResult): HTMLElement[] {
   const byName = new Map(e.variables.map((v) => [v.name, v]));
+  const base = runEvidence(e);
+  let current = panelEvidence(e.network) ?? base;
+  let marginals = new Map(e.variables.map((v) => [v.name, v.marginal]));
+  let stderr = new Map(e.variables.flatMap((v) => (v.stderr ? [[v.name, v.stderr] as const] : [])));
+  let method: string = e.method;
   const decisions = new Map((e.decisions ?? []).map((d) => [d.name, d]));
-  const nodes: GraphNode[] = e.variables.map((v) => ({
-    id: v.name,
-    // A decision is chosen, not drawn: its "marginal" would only be the uniform placeholder.
-    ...(decisions.has(v.name)
-      ? { role: 'decision' as const }
-      : { bars: v.states.map((state, i) => ({ state, p: v.marginal[i]! })) }),
-    evidence: v.evidence,
-    tooltip: () =>
-      decisions.has(v.name)
-        ? decisionTip(v.name, v.states, decisions.get(v.name)!.information)
-        : cptTable(v.name, v.states, v.cpt, TOOLTIP_ROWS),
-  }));
-  for (const u of e.utilities ?? []) nodes.push({ id: u.name, role: 'utility', tooltip: () => utilityTable(u) });
+  const nodesFor = (): GraphNode[] => [
+    ...e.variables.map((v) => ({
+      id: v.name,
+      // A decision is chosen, not drawn: its "marginal" would only be the uniform placeholder.
+      ...(decisions.has(v.name)
+        ? { role: 'decision' as const }
+        : { bars: v.states.map((state, i) => ({ state, p: marginals.get(v.name)?.[i] ?? NaN })) }),
+      evidence: current.evidence[v.name],
+      tooltip: () =>
+        decisions.has(v.name)
+          ? decisionTip(v.name, v.states, decisions.get(v.name)!.information)
+          : cptTable(v.name, v.states, v.cpt, TOOLTIP_ROWS),
+    })),
+    ...(e.utilities ?? []).map((u) => ({ id: u.name, role: 'utility' as const, tooltip: () => utilityTable(u) })),
+  ];
   const edges = [
     ...e.variables.flatMap((v) => v.parents.map((p) => ({ from: p, to: v.name }))),
     ...[...decisions.values()].flatMap((d) =>
@@ -32,19 +69,237 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     ),
     ...(e.utilities ?? []).flatMap((u) => u.parents.map((p) => ({ from: p, to: u.name }))),
   ];
-  const evidence = e.variables.filter((v) => v.evidence !== undefined).map((v) => `${v.name} = ${v.evidence}`);
-  const samplers = { lw: 'likelihood weighting', rejection: 'rejection sampling', gibbs: 'Gibbs sampling', exact: '' };
-  const sampler = samplers[e.method];
-  const how =
-    e.method === 'exact' ? 'exact (junction tree)' : `${sampler}, ${e.samples ?? '?'} samples, seed ${e.seed ?? '?'}`;
-  const graph = graphView(nodes, edges, {
+  const interactive = e.variables.every((v) => v.marginal.length === v.states.length);
+  const status = h('p', { class: 'evidence-status', role: 'status', 'aria-live': 'polite' });
+  const chips = h('div', { class: 'evidence-chips', role: 'group', 'aria-label': `Evidence in force on ${e.network}` });
+  const list = h('div', {
+    class: 'marginals-list',
+    role: 'group',
+    'aria-label': `Marginals of ${e.network}: click a state to set it as evidence`,
+  });
+  const detail = h('div', { class: 'node-detail' });
+  let detailVariable = e.variables[0]?.name;
+
+  const toggle = (variable: string, state: string) => {
+    const next = copy(current);
+    delete next.likelihoods[variable];
+    delete next.soft[variable];
+    if (next.evidence[variable] === state) delete next.evidence[variable];
+    else next.evidence[variable] = state;
+    change(next);
+  };
+  const change = (next: PanelEvidence) => {
+    current = next;
+    setPanelEvidence(e.network, evidenceKey(next) === evidenceKey(base) ? undefined : next);
+    if (evidenceKey(next) === evidenceKey(base)) return show(runReply(e), next);
+    status.textContent = 'Updating the marginals…';
+    requestMarginals(e.network, next, e);
+  };
+  const show = (reply: MarginalsReply, asked: PanelEvidence) => {
+    if ('error' in reply) {
+      status.textContent = `Cannot use this evidence: ${reply.error}`;
+      status.classList.add('warning');
+      current = lastGood;
+      setPanelEvidence(e.network, evidenceKey(current) === evidenceKey(base) ? undefined : current);
+      drawChips();
+      drawList();
+      return;
+    }
+    status.classList.remove('warning');
+    current = asked;
+    lastGood = asked;
+    marginals = new Map(Object.entries(reply.marginals));
+    stderr = new Map(Object.entries(reply.stderr ?? {}));
+    method = reply.method;
+    status.textContent = describe(reply, e.network);
+    updateGraph(graph, nodesFor());
+    drawChips();
+    drawList();
+    drawDetail();
+  };
+  let lastGood = current;
+
+  const graph = graphView(nodesFor(), edges, {
     name: `network-${e.network}`,
     label: `Network ${e.network}`,
     onActivate: (id) => {
       const range = byName.get(id)?.declaration ?? e.utilities?.find((u) => u.name === id)?.declaration;
+      detailVariable = id;
+      drawDetail();
       post({ type: 'reveal', network: e.network, variable: id, ...(range ? { range } : {}) });
     },
+    ...(interactive ? { onState: toggle } : {}),
   });
+
+  const drawChips = () => {
+    const items: HTMLElement[] = [];
+    const chip = (text: string, variable: string) => {
+      const remove = h(
+        'button',
+        { class: 'chip-remove', 'aria-label': `Remove the evidence ${text}`, title: 'Remove' },
+        '×',
+      );
+      remove.addEventListener('click', () => {
+        const next = copy(current);
+        delete next.evidence[variable];
+        delete next.likelihoods[variable];
+        delete next.soft[variable];
+        change(next);
+      });
+      items.push(h('span', { class: 'chip', 'data-variable': variable }, text, remove));
+    };
+    for (const [v, s] of Object.entries(current.evidence)) chip(`${v} = ${s}`, v);
+    for (const [v, xs] of Object.entries(current.likelihoods)) chip(`${v} ~ likelihood (${xs.join(', ')})`, v);
+    for (const [v, xs] of Object.entries(current.soft)) chip(`${v} ~ (${xs.join(', ')})`, v);
+    if (!items.length) items.push(h('span', { class: 'chip-none' }, 'No evidence'));
+    const reset = h(
+      'vscode-button',
+      {
+        secondary: true,
+        class: 'evidence-reset',
+        'aria-label': `Reset the evidence of ${e.network} to the model's`,
+        disabled: evidenceKey(current) === evidenceKey(base),
+      },
+      'Reset',
+    );
+    reset.addEventListener('click', () => change(copy(base)));
+    const added = addedEvidence(base, current);
+    const write = h(
+      'vscode-button',
+      {
+        secondary: true,
+        class: 'evidence-write',
+        'aria-label': 'Write evidence as observe lines',
+        disabled: !hasAny(added),
+      },
+      'Write evidence as observe lines',
+    );
+    write.addEventListener('click', () => {
+      const lines = observeLines(e.network, added, (v) => byName.get(v)?.states ?? []);
+      if (lines.length) post({ type: 'writeObserve', network: e.network, lines });
+    });
+    chips.replaceChildren(h('strong', {}, 'Evidence: '), ...items, reset, write);
+  };
+
+  const drawList = () => {
+    list.replaceChildren(
+      ...e.variables.map((v) => {
+        const states = v.states.map((s, i) => {
+          const observed = current.evidence[v.name] === s;
+          const p = marginals.get(v.name)?.[i];
+          const se = stderr.get(v.name)?.[i];
+          const b = h(
+            'button',
+            {
+              class: `state-choice${observed ? ' observed' : ''}`,
+              'aria-pressed': String(observed),
+              'data-variable': v.name,
+              'data-state': s,
+              'aria-label': `${observed ? 'Clear' : 'Set'} ${v.name} = ${s}${observed ? '' : ' as evidence'} (P ${prob(p)})`,
+              disabled: !interactive,
+            },
+            h('span', { class: 'state-name' }, s),
+            ' ',
+            h('span', { class: 'num', 'data-value': String(p ?? '') }, prob(p)),
+            se !== undefined ? h('span', { class: 'se' }, ` ±${prob(se)}`) : null,
+          );
+          b.addEventListener('click', () => toggle(v.name, s));
+          return b;
+        });
+        const mark = current.likelihoods[v.name]
+          ? ' (virtual evidence)'
+          : current.soft[v.name]
+            ? ' (soft evidence)'
+            : '';
+        return h(
+          'div',
+          { class: 'marginal-row', 'data-variable': v.name },
+          h('span', { class: 'variable' }, v.name + mark),
+          ...states,
+        );
+      }),
+    );
+  };
+
+  const drawDetail = () => {
+    const v = detailVariable ? byName.get(detailVariable) : undefined;
+    if (!v || !interactive) return void detail.replaceChildren();
+    const select = h(
+      'select',
+      { 'aria-label': 'Variable' },
+      ...e.variables.map((x) => h('option', { value: x.name, selected: x.name === v.name }, x.name)),
+    );
+    select.addEventListener('change', () => {
+      detailVariable = select.value;
+      drawDetail();
+    });
+    const have = current.likelihoods[v.name];
+    const inputs = v.states.map((s, i) =>
+      h('input', {
+        type: 'number',
+        min: 0,
+        step: 'any',
+        value: String(have?.[i] ?? 1),
+        'aria-label': `likelihood of ${v.name} = ${s}`,
+        'data-state': s,
+      }),
+    );
+    const apply = h(
+      'vscode-button',
+      { class: 'likelihood-apply', 'aria-label': `Set the likelihood of ${v.name}` },
+      'Set likelihood',
+    );
+    const error = h('span', { class: 'warning', role: 'alert' });
+    apply.addEventListener('click', () => {
+      const xs = inputs.map((x) => Number(x.value));
+      if (xs.some((x) => !Number.isFinite(x) || x < 0) || xs.every((x) => x === 0)) {
+        error.textContent = 'A likelihood is one non-negative number per state, not all zero.';
+        return;
+      }
+      const next = copy(current);
+      delete next.evidence[v.name];
+      delete next.soft[v.name];
+      next.likelihoods[v.name] = xs;
+      change(next);
+    });
+    const hard = v.states.map((s) => {
+      const b = h(
+        'button',
+        { class: 'state-choice', 'aria-pressed': String(current.evidence[v.name] === s), 'data-state': s },
+        s,
+      );
+      b.addEventListener('click', () => toggle(v.name, s));
+      return b;
+    });
+    detail.replaceChildren(
+      h('strong', {}, 'Node '),
+      select,
+      h('span', {}, ' observed state: '),
+      ...hard,
+      h(
+        'div',
+        { class: 'likelihood' },
+        h('span', {}, 'Likelihood λ(x): '),
+        ...v.states.flatMap((s, i) => [h('label', {}, s, ' ', inputs[i]!)]),
+        apply,
+        error,
+      ),
+    );
+  };
+
+  listen(e.network, show);
+  drawChips();
+  drawList();
+  drawDetail();
+  if (evidenceKey(current) !== evidenceKey(base)) {
+    const known = cachedAnswer(e.network, current, e);
+    if (known) show(known, current);
+    else {
+      status.textContent = 'Updating the marginals for the evidence set in the panel…';
+      requestMarginals(e.network, current, e);
+    }
+  } else status.textContent = describe(runReply(e), e.network);
+
   const rows = e.variables.flatMap((v) =>
     v.states.map((s, i) => ({
       variable: v.name,
@@ -57,61 +312,98 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   const table = h(
     'details',
     { class: 'marginals' },
-    h('summary', {}, `Marginals table (${rows.length} rows)`),
+    h('summary', {}, `Marginals table of the run (${rows.length} rows)`),
     dataTable(
       `marginals of ${e.network}`,
       [
         { title: 'variable', value: (r) => r.variable },
         { title: 'state', value: (r) => r.state },
         { title: 'P(state | e)', value: (r) => r.p },
-        ...(e.method === 'exact' ? [] : [{ title: 'std. error', value: (r: { se?: number }) => r.se }]),
+        ...(method === 'exact' && e.method === 'exact'
+          ? []
+          : [{ title: 'std. error', value: (r: { se?: number }) => r.se }]),
         { title: 'observed', value: (r) => (r.observed ? 'yes' : '') },
       ],
       rows,
     ),
   );
+  const evidenceText = e.variables.filter((v) => v.evidence !== undefined).map((v) => `${v.name} = ${v.evidence}`);
   return [
     h(
       'p',
       {},
-      `${e.variables.length} variables · evidence: ${evidence.length ? evidence.join(', ') : 'none'} · ${how}`,
+      `${e.variables.length} variables · evidence: ${evidenceText.length ? evidenceText.join(', ') : 'none'} · ${how(e)}`,
     ),
     ...(e.note ? [h('p', { class: 'warning' }, e.note)] : []),
+    ...(interactive ? [chips, status] : []),
     graph,
+    ...(interactive
+      ? [
+          h(
+            'details',
+            { class: 'marginals-interactive', open: true },
+            h('summary', {}, 'Marginals (click a state to set or clear evidence)'),
+            list,
+          ),
+          detail,
+        ]
+      : []),
     table,
   ];
 }
 
-function decisionTip(name: string, alternatives: string[], information: string[]): HTMLElement {
-  const knows = information.length
-    ? `knows: ${information.join(', ')} (and every earlier decision)`
-    : 'knows every earlier decision';
-  return h(
-    'div',
-    { class: 'cpt' },
-    h('strong', {}, `decision ${name}`),
-    h('p', {}, `alternatives: ${alternatives.join(', ')}`),
-    h('p', {}, knows),
-  );
+const SAMPLERS: Record<string, string> = {
+  lw: 'likelihood weighting',
+  rejection: 'rejection sampling',
+  gibbs: 'Gibbs sampling',
+};
+
+function how(e: { method: string; samples?: number; seed?: number }): string {
+  return e.method === 'exact'
+    ? 'exact (junction tree)'
+    : `${SAMPLERS[e.method] ?? e.method}, ${e.samples ?? '?'} samples, seed ${e.seed ?? '?'}`;
 }
 
-type Utility = NonNullable<NetworkResult['utilities']>[number];
+function describe(reply: MarginalsReply, network: string): string {
+  if ('error' in reply) return reply.error;
+  const time = reply.elapsed ? ` in ${reply.elapsed.toFixed(1)} ms` : '';
+  if (reply.method === 'exact') return `Marginals of ${network}: exact (junction tree)${time}.`;
+  return `Marginals of ${network} answered by a sampler — ${how(reply)}; each probability has a standard error${reply.note ? ` (${reply.note})` : ''}.`;
+}
 
-function utilityTable(u: Utility): HTMLElement {
-  const head = h('tr', {}, ...u.parents.map((p) => h('th', { scope: 'col' }, p)), h('th', { scope: 'col' }, 'utility'));
-  const body = u.rows
-    .slice(0, TOOLTIP_ROWS)
-    .map((r) =>
-      h(
-        'tr',
-        {},
-        ...u.parents.map((p) => h('td', {}, r.given[p] ?? '')),
-        h('td', { class: 'num', 'data-value': String(r.utility) }, String(r.utility)),
-      ),
-    );
-  const title = `utility ${u.name}(${u.parents.join(', ')})`;
-  const table = h('table', { 'aria-label': title }, h('thead', {}, head), h('tbody', {}, ...body));
-  return h('div', { class: 'cpt' }, h('strong', {}, title), table);
+function runReply(e: NetworkResult): MarginalsReply {
+  return {
+    network: e.network,
+    method: e.method as 'exact' | 'lw' | 'gibbs',
+    elapsed: 0,
+    marginals: Object.fromEntries(e.variables.map((v) => [v.name, v.marginal])),
+    ...(e.variables.some((v) => v.stderr)
+      ? { stderr: Object.fromEntries(e.variables.flatMap((v) => (v.stderr ? [[v.name, v.stderr]] : []))) }
+      : {}),
+    ...(e.samples !== undefined ? { samples: e.samples } : {}),
+    ...(e.seed !== undefined ? { seed: e.seed } : {}),
+  };
+}
+
+function copy(e: PanelEvidence): PanelEvidence {
+  return { evidence: { ...e.evidence }, likelihoods: { ...e.likelihoods }, soft: { ...e.soft } };
+}
+
+function hasAny(e: PanelEvidence): boolean {
+  return Object.keys(e.evidence).length + Object.keys(e.likelihoods).length + Object.keys(e.soft).length > 0;
+}
+
+/** What the panel's evidence says beyond the model's own `observe` lines. */
+function addedEvidence(base: PanelEvidence, current: PanelEvidence): PanelEvidence {
+  const out = emptyEvidence();
+  for (const [v, s] of Object.entries(current.evidence)) if (base.evidence[v] !== s) out.evidence[v] = s;
+  const same = (a: number[] | undefined, b: number[]) =>
+    a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+  for (const [v, xs] of Object.entries(current.likelihoods)) {
+    if (!same(base.likelihoods[v], xs)) out.likelihoods[v] = xs;
+  }
+  for (const [v, xs] of Object.entries(current.soft)) if (!same(base.soft[v], xs)) out.soft[v] = xs;
+  return out;
 }
 
 /** A CPT as a table: one row per parent configuration, one column per state. */
@@ -145,4 +437,37 @@ export function cptTable(variable: string, states: string[], cpt: CptJson, limit
     h('table', { 'aria-label': title }, h('thead', {}, head), h('tbody', {}, ...body)),
     more,
   );
+}
+
+export type { Variable };
+function decisionTip(name: string, alternatives: string[], information: string[]): HTMLElement {
+  const knows = information.length
+    ? `knows: ${information.join(', ')} (and every earlier decision)`
+    : 'knows every earlier decision';
+  return h(
+    'div',
+    { class: 'cpt' },
+    h('strong', {}, `decision ${name}`),
+    h('p', {}, `alternatives: ${alternatives.join(', ')}`),
+    h('p', {}, knows),
+  );
+}
+
+type Utility = NonNullable<NetworkResult['utilities']>[number];
+
+function utilityTable(u: Utility): HTMLElement {
+  const head = h('tr', {}, ...u.parents.map((p) => h('th', { scope: 'col' }, p)), h('th', { scope: 'col' }, 'utility'));
+  const body = u.rows
+    .slice(0, TOOLTIP_ROWS)
+    .map((r) =>
+      h(
+        'tr',
+        {},
+        ...u.parents.map((p) => h('td', {}, r.given[p] ?? '')),
+        h('td', { class: 'num', 'data-value': String(r.utility) }, String(r.utility)),
+      ),
+    );
+  const title = `utility ${u.name}(${u.parents.join(', ')})`;
+  const table = h('table', { 'aria-label': title }, h('thead', {}, head), h('tbody', {}, ...body));
+  return h('div', { class: 'cpt' }, h('strong', {}, title), table);
 }

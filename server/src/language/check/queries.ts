@@ -21,7 +21,7 @@ export const INFERENCE_METHODS = [
   'gibbs',
   'rejection',
 ] as const;
-const LEARN_OPTIONS = [
+export const LEARN_OPTIONS = [
   'iterations',
   'tolerance',
   'seed',
@@ -40,7 +40,7 @@ const LEARN_OPTIONS = [
   'forbid',
   'tiers',
 ];
-const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
+export const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
 export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set([
