@@ -3,6 +3,7 @@ import type * as A from '../ast.js';
 import type { DataInfo, VariableInfo } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
 import { resolveModelPath } from '../files.js';
+import { isArchivePath, listCorpusFolder } from '../folderCorpus.js';
 import { CheckMemo } from '../memo.js';
 import { cellCount, cellKind, cellNode, cellText } from '../dataCells.js';
 import { checkChoice, checkState, listStates } from './resolve.js';
@@ -96,5 +97,11 @@ function checkCsvColumns(ctx: CheckContext, info: DataInfo): void {
 
 export function checkCorpus(ctx: CheckContext, decl: A.CorpusDecl): void {
   resolveModelPath(decl.source, ctx.env, ctx.report);
+  // Hosts that list folders synchronously (the CLI) check a folder corpus's files here; the
+  // language server leaves them to the run, in its worker, off the LSP thread.
+  if (!isArchivePath(decl.source.value) && ctx.env.listFiles && !ctx.report.diagnostics.some((d) => d.range === decl.source.range)) {
+    const listed = listCorpusFolder(decl.source.value, ctx.env);
+    if ('error' in listed) ctx.report.error('corpus-empty', listed.error, decl.source.range);
+  }
   if (decl.label) checkChoice(ctx, decl.label, ['folder'], 'a way to label documents');
 }
