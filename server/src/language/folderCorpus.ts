@@ -40,7 +40,8 @@ export function globMatcher(pattern: string): (relative: string) => boolean {
 export function listCorpusFolder(written: string, env: CheckEnvironment): { files: ListedFile[] } | { error: string } {
   const base = globBase(written);
   const folderWritten = base ?? written.replace(/\/+$/, '');
-  const pattern = base === undefined ? undefined : written.slice(base === '.' && !written.startsWith('./') ? 0 : base.length + 1);
+  const patternStart = base === '.' && !written.startsWith('./') ? 0 : (base?.length ?? 0) + 1;
+  const pattern = base === undefined ? undefined : written.slice(patternStart);
   if (pattern !== undefined && pattern.split('/').includes('..')) {
     return { error: `"${written}": a glob may not climb out of its folder with '..'` };
   }

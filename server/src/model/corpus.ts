@@ -113,7 +113,8 @@ export function corpusFromFiles(files: ReadonlyArray<{ path: string; data: Uint8
     const parts = f.path.split('/').filter((p) => p !== '' && p !== '.');
     const test = parts.slice(0, -1).some((p) => p === 'test' || p.endsWith('-test'));
     const data = Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength);
-    return { path: f.path, folder: parts[parts.length - 2] ?? '.', name: parts[parts.length - 1]!, test, data, arrival, label: 0, directory: 0 };
+    const folder = parts[parts.length - 2] ?? '.';
+    return { path: f.path, folder, name: parts[parts.length - 1]!, test, data, arrival, label: 0, directory: 0 };
   });
   return labelByFolder(posts);
 }

@@ -45,7 +45,7 @@ test('there is an example per acceptance case of LANGUAGE.md', () => {
   assert.deepEqual(files, [
     'alarm.bayes', 'bayes_optimal.bayes', 'cancer.bayes', 'decision_trees.bayes', 'enjoysport.bayes', 'faithful.bayes', 'forest.bayes',
     'forest_learning.bayes', 'formats.bayes', 'newsgroups.bayes', 'oil-wildcatter.bayes', 'playtennis.bayes',
-    'soft_evidence.bayes', 'structure_learning.bayes', 'thumbtack.bayes', 'train_test_files.bayes', 'two_gaussians.bayes',
+    'soft_evidence.bayes', 'structure_learning.bayes', 'text_folders.bayes', 'thumbtack.bayes', 'train_test_files.bayes', 'two_gaussians.bayes',
     'two_tests.bayes',
   ]);
 });
