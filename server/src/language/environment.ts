@@ -108,6 +108,8 @@ export interface Files {
   hash(absolutePath: string): Promise<string>;
   /** The regular files under a folder (links are not followed), with their stamps; at most maxArchiveEntries. */
   tree(absoluteFolder: string): Promise<Array<{ path: string } & FileStamp>>;
+  /** The regular files under a folder as CheckEnvironment.listFiles lists them (a folder corpus). */
+  list?(absoluteFolder: string): Promise<string[]>;
   /** Is there anything at this path (a link counts)? For choosing a new file's name. */
   exists(absolutePath: string): Promise<boolean>;
 }

@@ -52,7 +52,7 @@ export function listCorpusFolder(written: string, env: CheckEnvironment): { file
     return { error: `"${written}" is outside the workspace and the data roots; add its folder as a data root`
       + ' (bayes.dataRoots, or --data-root on the command line)' };
   }
-  if (!env.listFiles || !env.readBytes) {
+  if (!env.listFiles) {
     return { error: 'files are not read in restricted mode (the workspace is not trusted)' };
   }
   let files: string[];
@@ -62,7 +62,7 @@ export function listCorpusFolder(written: string, env: CheckEnvironment): { file
     if (e instanceof FileRefusedError) {
       const at = e.message.slice(0, e.message.length - problemText(e.problem).length - 2);
       const rel = at === folder ? '' : at.slice(folder.length + 1);
-      return { error: pathProblemMessage(rel ? `${folderWritten}/${rel}` : written, e.problem) };
+      return { error: rel ? pathProblemMessage(`${folderWritten}/${rel}`, e.problem) : pathProblemMessage(written, e.problem, folder) };
     }
     return { error: `"${written}": ${(e as Error).message}` };
   }

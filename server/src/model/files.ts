@@ -51,8 +51,9 @@ export function listModelFolder(path: A.StringLit, env: CheckEnvironment): Liste
 
 /** The bytes of a file listed by listModelFolder, refusals worded with its path as written. */
 export function readListedBytes(path: A.StringLit, file: ListedFile, env: CheckEnvironment): Uint8Array {
+  if (!env.readBytes) throw new CompileError('this host cannot read corpus files', path.range);
   try {
-    return env.readBytes!(file.absolute);
+    return env.readBytes(file.absolute);
   } catch (e) {
     if (e instanceof FileRefusedError) throw new CompileError(pathProblemMessage(file.written, e.problem), path.range);
     throw e;

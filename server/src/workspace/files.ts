@@ -344,6 +344,41 @@ class NodeFiles implements Files {
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
+  /** The regular files under a folder, as Confinement.listSync lists them, read asynchronously. */
+  async list(folder: string): Promise<string[]> {
+    const top = await this.confinement.inspect(folder, 'folder');
+    if ('rule' in top) throw new FileRefusedError(top, folder);
+    const files: string[] = [];
+    const seen = new Set<string>([top.real]);
+    const max = this.limits.maxArchiveEntries;
+    for (const pending = [folder]; pending.length > 0;) {
+      const dir = pending.pop()!;
+      for (const name of await readdir(dir)) {
+        const path = join(dir, name);
+        let st = await lstat(path);
+        if (st.isSymbolicLink()) {
+          const found = await this.confinement.inspect(path, 'folder');
+          if ('rule' in found && found.rule !== 'not-regular') throw new FileRefusedError(found, path);
+          st = await stat(path);
+          if (st.isDirectory() && 'real' in found) {
+            if (seen.has(found.real)) continue;
+            seen.add(found.real);
+          }
+        } else if (st.isDirectory()) {
+          seen.add(await realpath(path));
+        }
+        if (st.isDirectory()) pending.push(path);
+        else if (st.isFile()) {
+          files.push(path);
+          if (files.length > max) {
+            throw new Error(`it holds more than ${max} files (setting bayes.archive.maxEntries)`);
+          }
+        } else throw new FileRefusedError({ rule: 'not-regular', kind: kindOf(st) }, path);
+      }
+    }
+    return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   async exists(path: string): Promise<boolean> {
     return lstat(path).then(() => true, () => false);
   }

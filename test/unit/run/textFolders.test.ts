@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { runText } from '../../../server/src/run/pipeline.js';
+import { FileFacts } from '../../../server/src/workspace/fileFacts.js';
 import { nodeEnvironment } from '../../../server/src/workspace/files.js';
 import { checkDocument, parseDocument } from '../../../server/src/language/index.js';
 import { corpusFromFiles, loadNewsgroups } from '../../../server/src/model/corpus.js';
@@ -205,4 +206,31 @@ test('more files than bayes.archive.maxEntries are refused; an empty match and a
   const empty = await hostile('empty', (ws) => mkdirSync(join(ws, 'empty', 'sub'), { recursive: true }));
   assert.deepEqual(empty.checked, [['"empty" holds no documents (no regular files under it)', ...at('empty')]]);
   assert.deepEqual(empty.ran, [['"empty" holds no documents (no regular files under it)', ...at('empty')]]);
+});
+
+test('the language server checks a folder corpus from files listed asynchronously (FileFacts)', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'bayes-corpus-facts-'));
+  try {
+    mkdirSync(join(root, 'news', 'sport'), { recursive: true });
+    writeFileSync(join(root, 'news', 'sport', '1.txt'), 'the team won');
+    const facts = new FileFacts();
+    const documentPath = join(root, 'm.bayes');
+    const check = async (source: string) => {
+      const text = `corpus C from "${source}" label folder\n`;
+      const env = facts.environment({ documentPath, workspaceRoot: root });
+      const diagnostics = () => checkDocument(parseDocument(text).ast, env).filter((d) => d.severity === 'error')
+        .map((d) => [d.message, d.range.start.line, d.range.start.character, d.range.end.character]);
+      diagnostics();
+      await facts.fetch(env, [...env.asked]); // as session.withFiles does: every question asked is read again
+      return diagnostics();
+    };
+    assert.deepEqual(await check('news/**/*.md'), [['"news/**/*.md" matches no files', ...at('news/**/*.md')]]);
+    assert.deepEqual(await check('news/**/1.txt'), []);
+    execFileSync('mkfifo', [join(root, 'news', 'sport', 'pipe.txt')]); // any FIFO in the folder is refused
+    const fifo = '"news/sport/pipe.txt" is a FIFO (named pipe), not a regular file; only regular files are read';
+    assert.deepEqual(await check('news'), [[fifo, ...at('news')]]);
+    assert.deepEqual(await check('missing/*.txt'), [[`cannot find "missing/*.txt" (looked for ${join(root, 'missing')})`, ...at('missing/*.txt')]]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
