@@ -8,7 +8,10 @@ import { pathProblemMessage } from './files.js';
 import { dirnameOf, globBase, isInside, resolvePath } from './paths.js';
 
 /** A listed file: its path as the model would write it, and the absolute path to read. */
-export interface ListedFile { written: string; absolute: string }
+export interface ListedFile {
+  written: string;
+  absolute: string;
+}
 
 /** A corpus path that is a folder or a glob (not an archive). */
 export function isArchivePath(written: string): boolean {
@@ -22,7 +25,10 @@ export function globMatcher(pattern: string): (relative: string) => boolean {
     const c = pattern[i]!;
     if (c === '*' && pattern[i + 1] === '*') {
       i++;
-      if (pattern[i + 1] === '/') { i++; re += '(?:[^/]+/)*'; } else re += '.*';
+      if (pattern[i + 1] === '/') {
+        i++;
+        re += '(?:[^/]+/)*';
+      } else re += '.*';
     } else if (c === '*') re += '[^/]*';
     else if (c === '?') re += '[^/]';
     else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
@@ -49,8 +55,11 @@ export function listCorpusFolder(written: string, env: CheckEnvironment): { file
   if (from === undefined) return { error: `cannot read "${written}"` };
   const folder = resolvePath(from, folderWritten);
   if (!env.allowedRoots.some((root) => isInside(root, folder))) {
-    return { error: `"${written}" is outside the workspace and the data roots; add its folder as a data root`
-      + ' (bayes.dataRoots, or --data-root on the command line)' };
+    return {
+      error:
+        `"${written}" is outside the workspace and the data roots; add its folder as a data root` +
+        ' (bayes.dataRoots, or --data-root on the command line)',
+    };
   }
   if (!env.listFiles) {
     return { error: 'files are not read in restricted mode (the workspace is not trusted)' };
@@ -62,20 +71,32 @@ export function listCorpusFolder(written: string, env: CheckEnvironment): { file
     if (e instanceof FileRefusedError) {
       const at = e.message.slice(0, e.message.length - problemText(e.problem).length - 2);
       const rel = at === folder ? '' : at.slice(folder.length + 1);
-      return { error: rel ? pathProblemMessage(`${folderWritten}/${rel}`, e.problem) : pathProblemMessage(written, e.problem, folder) };
+      return {
+        error: rel
+          ? pathProblemMessage(`${folderWritten}/${rel}`, e.problem)
+          : pathProblemMessage(written, e.problem, folder),
+      };
     }
     return { error: `"${written}": ${(e as Error).message}` };
   }
   const matches = pattern === undefined ? undefined : globMatcher(pattern);
   const chosen = files
-    .map((absolute) => ({ absolute, rel: absolute.slice(folder.length + 1).split('\\').join('/') }))
+    .map((absolute) => ({
+      absolute,
+      rel: absolute
+        .slice(folder.length + 1)
+        .split('\\')
+        .join('/'),
+    }))
     .filter((f) => !matches || matches(f.rel))
     .map((f) => ({ absolute: f.absolute, written: `${folderWritten}/${f.rel}` }));
   if (chosen.length === 0) {
-    return { error: pattern === undefined
-      ? `"${written}" holds no documents (no regular files under it)`
-      : `"${written}" matches no files` };
+    return {
+      error:
+        pattern === undefined
+          ? `"${written}" holds no documents (no regular files under it)`
+          : `"${written}" matches no files`,
+    };
   }
   return { files: chosen };
 }
-

@@ -26,10 +26,12 @@ const tiny = join(repoRoot, 'examples', 'data', 'tiny-news');
 
 /** Every file under a folder, relative, sorted. */
 function walk(folder: string, prefix = ''): string[] {
-  return readdirSync(join(folder, prefix), { withFileTypes: true }).flatMap((e) => {
-    const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    return e.isDirectory() ? walk(folder, rel) : [rel];
-  }).sort();
+  return readdirSync(join(folder, prefix), { withFileTypes: true })
+    .flatMap((e) => {
+      const rel = prefix ? `${prefix}/${e.name}` : e.name;
+      return e.isDirectory() ? walk(folder, rel) : [rel];
+    })
+    .sort();
 }
 
 function tarGz(entries: Array<[string, Buffer]>): Buffer {
@@ -39,7 +41,8 @@ function tarGz(entries: Array<[string, Buffer]>): Buffer {
 }
 
 function errorsOf(result: RunResult): Array<[string, number, number, number]> {
-  return result.diagnostics.filter((d) => d.severity === 'error')
+  return result.diagnostics
+    .filter((d) => d.severity === 'error')
     .map((d) => [d.message, d.range.start.line, d.range.start.character, d.range.end.character]);
 }
 
@@ -47,7 +50,12 @@ test('glob matching: ** spans any folders (none too), * and ? stay within one na
   const m = globMatcher('**/*.txt');
   assert.deepEqual(['a.txt', 'x/a.txt', 'x/y/a.txt', 'a.md', 'x/a.txt/b'].map(m), [true, true, true, false, false]);
   const n = globMatcher('train/*/?.txt');
-  assert.deepEqual(['train/sport/1.txt', 'train/sport/12.txt', 'train/a/b/1.txt', 'test/sport/1.txt'].map(n), [true, false, false, false]);
+  assert.deepEqual(['train/sport/1.txt', 'train/sport/12.txt', 'train/a/b/1.txt', 'test/sport/1.txt'].map(n), [
+    true,
+    false,
+    false,
+    false,
+  ]);
 });
 
 test('a glob corpus holds the documents of the same files in a .tar.gz, labelled by the folder holding each', async () => {
@@ -56,13 +64,17 @@ test('a glob corpus holds the documents of the same files in a .tar.gz, labelled
   // The archive in the 20 Newsgroups layout: <part>-train|test/<class>/<document>.
   const archive = tarGz(rels.map((r) => [`tiny-${r}`, readFileSync(join(tiny, r))]));
   const fromArchive = loadNewsgroups(archive);
-  const fromFolder = corpusFromFiles(rels.map((r) => ({ path: `data/tiny-news/${r}`, data: readFileSync(join(tiny, r)) })));
+  const fromFolder = corpusFromFiles(
+    rels.map((r) => ({ path: `data/tiny-news/${r}`, data: readFileSync(join(tiny, r)) })),
+  );
   assert.deepEqual(fromFolder.classNames, ['cooking', 'space', 'sport']);
   assert.deepEqual(fromFolder.classNames, fromArchive.classNames);
   assert.deepEqual([...fromFolder.labels], [...fromArchive.labels]);
   assert.deepEqual([...fromFolder.part], [...fromArchive.part]);
-  assert.deepEqual(fromFolder.documents.map((d) => Buffer.from(d).toString('latin1')),
-    fromArchive.documents.map((d) => Buffer.from(d).toString('latin1')));
+  assert.deepEqual(
+    fromFolder.documents.map((d) => Buffer.from(d).toString('latin1')),
+    fromArchive.documents.map((d) => Buffer.from(d).toString('latin1')),
+  );
   // news/train/sport/1.txt is sport (the folder directly holding it), in the training part.
   const i = fromFolder.paths.indexOf('data/tiny-news/train/sport/1.txt');
   assert.equal(fromFolder.classNames[fromFolder.labels[i]!], 'sport');
@@ -95,20 +107,30 @@ query classify NB { text: "Bake the cake and fry the onions; the team won the ma
 
 test('text naive Bayes on the tiny-news train folder predicts the test folder as scikit-learn does', async (t) => {
   const missing = pythonMissing(['sklearn']);
-  if (missing) { t.skip(missing); return; }
-  const part = (p: string) => walk(join(tiny, p)).map((r) => ({ label: r.split('/')[0]!, text: readFileSync(join(tiny, p, r), 'latin1') }));
-  const train = part('train'), testDocs = part('test');
+  if (missing) {
+    t.skip(missing);
+    return;
+  }
+  const part = (p: string) =>
+    walk(join(tiny, p)).map((r) => ({ label: r.split('/')[0]!, text: readFileSync(join(tiny, p, r), 'latin1') }));
+  const train = part('train'),
+    testDocs = part('test');
   const extra = 'The rocket carried two astronauts to the moon.';
   const texts = [...testDocs.map((d) => d.text), extra];
   const helper = readFileSync(join(repoRoot, 'test', 'support', 'sklearnText.py'), 'utf8');
-  const peer = runPython<{ predicted: string[]; proba: number[][]; classes: string[] }>(`${helper}
+  const peer = runPython<{ predicted: string[]; proba: number[][]; classes: string[] }>(
+    `${helper}
 import json, sys
 d = json.load(sys.stdin)
 nb, x_test, vocabulary = fit_predict(d['train'], d['labels'], d['test'], 0, 1)
 print(json.dumps({'predicted': nb.predict(x_test).tolist(), 'proba': nb.predict_proba(x_test).tolist(), 'classes': nb.classes_.tolist()}))`,
-  { train: train.map((d) => d.text), labels: train.map((d) => d.label), test: texts });
+    { train: train.map((d) => d.text), labels: train.map((d) => d.label), test: texts },
+  );
   // The test folder is classified correctly by the peer: 6/6.
-  assert.deepEqual(peer.predicted.slice(0, 6), testDocs.map((d) => d.label));
+  assert.deepEqual(
+    peer.predicted.slice(0, 6),
+    testDocs.map((d) => d.label),
+  );
   const model = `corpus Train from "data/tiny-news/train/**/*.txt" label folder
 classifier NB = text_naive_bayes(Train, drop_most_frequent: 0, min_count: 1)
 ${texts.map((x) => `query classify NB { text: ${JSON.stringify(x)} }`).join('\n')}
@@ -131,7 +153,8 @@ ${texts.map((x) => `query classify NB { text: ${JSON.stringify(x)} }`).join('\n'
 /** A workspace with a model folder and an outside folder; runs `corpus C from "<source>"`. */
 async function hostile(source: string, build: (ws: string, outside: string) => void, maxEntries?: number) {
   const root = mkdtempSync(join(tmpdir(), 'bayes-corpus-hostile-'));
-  const ws = join(root, 'ws'), outside = join(root, 'outside');
+  const ws = join(root, 'ws'),
+    outside = join(root, 'outside');
   mkdirSync(join(ws, 'news', 'sport'), { recursive: true });
   mkdirSync(join(outside, 'secret'), { recursive: true });
   writeFileSync(join(ws, 'news', 'sport', '1.txt'), 'the team won');
@@ -145,7 +168,8 @@ query classify NB { text: "team" }
   const limits = maxEntries ? { maxArchiveEntries: maxEntries } : undefined;
   const env = nodeEnvironment({ documentPath, workspaceRoot: ws, limits });
   try {
-    const checked = checkDocument(parseDocument(text).ast, env).filter((d) => d.severity === 'error')
+    const checked = checkDocument(parseDocument(text).ast, env)
+      .filter((d) => d.severity === 'error')
       .map((d) => [d.message, d.range.start.line, d.range.start.character, d.range.end.character]);
     const ran = errorsOf(await runText(text, documentPath, env));
     return { checked, ran };
@@ -171,9 +195,12 @@ test('a glob that climbs out with .. is refused on the path, checked and run', a
 
 test('a symlinked folder leading outside is refused with its path as written, never read', async () => {
   const source = 'news/**/*.txt';
-  const { checked, ran } = await hostile(source, (ws, outside) => symlinkSync(join(outside, 'secret'), join(ws, 'news', 'space')));
-  const message = '"news/space" leads outside the workspace and the data roots (it is, or passes through, a symbolic link);'
-    + ' add the folder it leads to as a data root (bayes.dataRoots, or --data-root on the command line)';
+  const { checked, ran } = await hostile(source, (ws, outside) =>
+    symlinkSync(join(outside, 'secret'), join(ws, 'news', 'space')),
+  );
+  const message =
+    '"news/space" leads outside the workspace and the data roots (it is, or passes through, a symbolic link);' +
+    ' add the folder it leads to as a data root (bayes.dataRoots, or --data-root on the command line)';
   assert.deepEqual(checked, [[message, ...at(source)]]);
   assert.deepEqual(ran, [[message, ...at(source)]]);
   assert.ok(!JSON.stringify(ran).includes('SECRET'));
@@ -196,7 +223,13 @@ test('a FIFO among the files is refused by its path, without waiting for a write
 
 test('more files than bayes.archive.maxEntries are refused; an empty match and an empty folder are reported on the path', async () => {
   const source = 'news/**/*.txt';
-  const many = await hostile(source, (ws) => { for (let i = 2; i <= 6; i++) writeFileSync(join(ws, 'news', 'sport', `${i}.txt`), 'x'); }, 5);
+  const many = await hostile(
+    source,
+    (ws) => {
+      for (let i = 2; i <= 6; i++) writeFileSync(join(ws, 'news', 'sport', `${i}.txt`), 'x');
+    },
+    5,
+  );
   const message = `"${source}": it holds more than 5 files (setting bayes.archive.maxEntries)`;
   assert.deepEqual(many.checked, [[message, ...at(source)]]);
   assert.deepEqual(many.ran, [[message, ...at(source)]]);
@@ -218,8 +251,10 @@ test('the language server checks a folder corpus from files listed asynchronousl
     const check = async (source: string) => {
       const text = `corpus C from "${source}" label folder\n`;
       const env = facts.environment({ documentPath, workspaceRoot: root });
-      const diagnostics = () => checkDocument(parseDocument(text).ast, env).filter((d) => d.severity === 'error')
-        .map((d) => [d.message, d.range.start.line, d.range.start.character, d.range.end.character]);
+      const diagnostics = () =>
+        checkDocument(parseDocument(text).ast, env)
+          .filter((d) => d.severity === 'error')
+          .map((d) => [d.message, d.range.start.line, d.range.start.character, d.range.end.character]);
       diagnostics();
       await facts.fetch(env, [...env.asked]); // as session.withFiles does: every question asked is read again
       return diagnostics();
@@ -229,7 +264,9 @@ test('the language server checks a folder corpus from files listed asynchronousl
     execFileSync('mkfifo', [join(root, 'news', 'sport', 'pipe.txt')]); // any FIFO in the folder is refused
     const fifo = '"news/sport/pipe.txt" is a FIFO (named pipe), not a regular file; only regular files are read';
     assert.deepEqual(await check('news'), [[fifo, ...at('news')]]);
-    assert.deepEqual(await check('missing/*.txt'), [[`cannot find "missing/*.txt" (looked for ${join(root, 'missing')})`, ...at('missing/*.txt')]]);
+    assert.deepEqual(await check('missing/*.txt'), [
+      [`cannot find "missing/*.txt" (looked for ${join(root, 'missing')})`, ...at('missing/*.txt')],
+    ]);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
