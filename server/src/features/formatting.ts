@@ -4,7 +4,8 @@
  * lines removed; inside a line, runs of spaces between tokens become one, none after `(` `[` or
  * before `)` `]` `,`, one after `,` and around `=` `~` `|` `≈` `±` (the gap after a `:` and before
  * a `{` is kept: authors align keyed entries and blocks). Comments are kept where they are.
- * Idempotent: formatting its own output changes nothing. A file with syntax errors is not formatted (undefined): the structure is not known.
+ * Idempotent: formatting its own output changes nothing. A file with syntax errors is not
+ * formatted (undefined): the structure is not known.
  */
 import type { TextEdit } from 'vscode-languageserver/node';
 import type { IToken } from 'chevrotain';

@@ -25,6 +25,12 @@ export interface CheckEnvironment {
   readText?(absolutePath: string): string;
   /** A file's bytes (compressed corpora). */
   readBytes?(absolutePath: string): Uint8Array;
+  /**
+   * The regular files under a folder (recursively), as paths written under `absoluteFolder`, sorted;
+   * FileRefusedError for a folder or link whose real path leaves the roots, a FIFO, device or socket
+   * among them, or more files than `limits.maxArchiveEntries`.
+   */
+  listFiles?(absoluteFolder: string): string[];
 }
 
 /** Why a path a model names is not read. The message is worded with the path as the model writes it. */
@@ -115,6 +121,8 @@ export interface Files {
   hash(absolutePath: string): Promise<string>;
   /** The regular files under a folder (links are not followed), with their stamps; at most maxArchiveEntries. */
   tree(absoluteFolder: string): Promise<Array<{ path: string } & FileStamp>>;
+  /** The regular files under a folder as CheckEnvironment.listFiles lists them (a folder corpus). */
+  list?(absoluteFolder: string): Promise<string[]>;
   /** Is there anything at this path (a link counts)? For choosing a new file's name. */
   exists(absolutePath: string): Promise<boolean>;
 }

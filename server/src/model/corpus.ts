@@ -139,3 +139,19 @@ export function documentsInPart(corpus: LabelledCorpus, part: 0 | 1): Int32Array
 export function documentText(corpus: LabelledCorpus, d: number): string {
   return Buffer.from(corpus.documents[d]!).toString('latin1');
 }
+
+/**
+ * A corpus of files in folders, one document per file: its class is the name of the folder that
+ * directly holds it (`news/train/sport/1.txt` → sport). A document under a folder named `test`
+ * (or `…-test`) is in the test part, any other in the training part. `paths` are as written.
+ */
+export function corpusFromFiles(files: ReadonlyArray<{ path: string; data: Uint8Array }>): LabelledCorpus {
+  const posts: Post[] = files.map((f, arrival) => {
+    const parts = f.path.split('/').filter((p) => p !== '' && p !== '.');
+    const test = parts.slice(0, -1).some((p) => p === 'test' || p.endsWith('-test'));
+    const data = Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength);
+    const folder = parts[parts.length - 2] ?? '.';
+    return { path: f.path, folder, name: parts[parts.length - 1]!, test, data, arrival, label: 0, directory: 0 };
+  });
+  return labelByFolder(posts);
+}

@@ -6,6 +6,7 @@
 import type * as A from '../language/ast.js';
 import type { CheckEnvironment } from '../language/index.js';
 import { FileRefusedError } from '../language/environment.js';
+import { listCorpusFolder, type ListedFile } from '../language/folderCorpus.js';
 import { pathProblemMessage, resolveModelPath } from '../language/files.js';
 import { Reporter } from '../language/reporter.js';
 import { CompileError } from './compileError.js';
@@ -40,4 +41,22 @@ export function readModelBytes(path: A.StringLit, env: CheckEnvironment): Uint8A
   if (!env.readBytes) throw new CompileError('this host cannot read archives', path.range);
   const readBytes = env.readBytes.bind(env);
   return refusals(path, () => readBytes(absolute));
+}
+
+/** The files of a folder corpus (see listCorpusFolder), or a compile error on the path. */
+export function listModelFolder(path: A.StringLit, env: CheckEnvironment): ListedFile[] {
+  const listed = listCorpusFolder(path.value, env);
+  if ('error' in listed) throw new CompileError(listed.error, path.range);
+  return listed.files;
+}
+
+/** The bytes of a file listed by listModelFolder, refusals worded with its path as written. */
+export function readListedBytes(path: A.StringLit, file: ListedFile, env: CheckEnvironment): Uint8Array {
+  if (!env.readBytes) throw new CompileError('this host cannot read corpus files', path.range);
+  try {
+    return env.readBytes(file.absolute);
+  } catch (e) {
+    if (e instanceof FileRefusedError) throw new CompileError(pathProblemMessage(file.written, e.problem), path.range);
+    throw e;
+  }
 }

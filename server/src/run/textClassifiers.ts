@@ -16,10 +16,11 @@ import {
 } from '../engine/classifiers/textNaiveBayes.js';
 import { allRows } from '../engine/categoricalData.js';
 import type { FitPredict } from '../engine/classifiers/evaluation.js';
-import { newsgroupsFromEntries, type LabelledCorpus } from '../model/corpus.js';
+import { corpusFromFiles, newsgroupsFromEntries, type LabelledCorpus } from '../model/corpus.js';
 import { ArchiveLimitError, gunzipTar } from '../model/tarArchive.js';
 import { DEFAULT_FILE_LIMITS } from '../language/environment.js';
-import { readModelBytes } from '../model/files.js';
+import { listModelFolder, readListedBytes, readModelBytes } from '../model/files.js';
+import { isArchivePath } from '../language/folderCorpus.js';
 import { CompileError } from '../model/compileError.js';
 import type { ClassifyResult } from '../protocol/runResult.js';
 import type { HandlerContext, HandlerOutput } from './handlerContext.js';
@@ -45,11 +46,13 @@ export function modelCorpus(ctx: HandlerContext, name: A.Name): TextCorpus {
 function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
   if (decl.label && decl.label.text !== 'folder')
     throw new CompileError('documents are labelled by their folder: `label folder`', decl.label.range);
-  if (!/\.(tar\.gz|tgz)$/i.test(decl.source.value)) {
-    throw new CompileError(
-      'a corpus is read from a .tar.gz archive of <part>-train|test/<class>/<document> files (the 20 Newsgroups layout)',
-      decl.source.range,
-    );
+  if (!isArchivePath(decl.source.value)) {
+    const files = listModelFolder(decl.source, ctx.env).map((f) => ({
+      path: f.written,
+      data: readListedBytes(decl.source, f, ctx.env),
+    }));
+    const corpus = corpusFromFiles(files);
+    return { corpus, tokens: tokenizeLatin1Documents(corpus.documents) };
   }
   const limits = ctx.env.limits ?? DEFAULT_FILE_LIMITS;
   const archive = { maxBytes: limits.maxArchiveBytes, maxEntries: limits.maxArchiveEntries };

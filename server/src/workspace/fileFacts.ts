@@ -17,7 +17,7 @@ import {
   type NodeEnvironmentOptions,
 } from './files.js';
 
-type Kind = 'file' | 'folder' | 'csv' | 'bif' | 'text';
+type Kind = 'file' | 'folder' | 'csv' | 'bif' | 'text' | 'list';
 
 interface Fact {
   stamp: string;
@@ -70,6 +70,14 @@ export class FileFacts {
     env.readCsvHeader = (path) => (answer('csv', path)?.value as Header) ?? { error: NOT_READ_YET };
     type Symbols = ReturnType<typeof networkSymbols>;
     env.networkSymbols = (path) => (answer('bif', path)?.value as Symbols) ?? { error: NOT_READ_YET };
+    env.listFiles = (path) => {
+      type Listed = { files: string[] } | { refused: PathProblem; at: string } | { error: string };
+      const value = answer('list', path)?.value as Listed | undefined;
+      if (value === undefined) throw new Error(NOT_READ_YET);
+      if ('refused' in value) throw new FileRefusedError(value.refused, value.at);
+      if ('error' in value) throw new Error(value.error);
+      return value.files;
+    };
     env.readText = (path) => {
       const value = answer('text', path)?.value as string | { error: string } | undefined;
       if (value === undefined) throw new Error(NOT_READ_YET);
@@ -96,6 +104,20 @@ export class FileFacts {
 
   private async refresh(files: Files, full: string, key: string): Promise<void> {
     const [kind, path] = key.split('\0') as [Kind, string];
+    if (kind === 'list') {
+      // Listed again at every check, like file and folder facts (a folder has no stamp to compare).
+      let value: unknown;
+      try {
+        value = { files: await files.list!(path) };
+      } catch (e) {
+        value =
+          e instanceof FileRefusedError
+            ? { refused: e.problem, at: e.message.slice(0, e.message.length - problemText(e.problem).length - 2) }
+            : { error: reason(e) };
+      }
+      this.remember(full, { stamp: '', value });
+      return;
+    }
     if (kind === 'file' || kind === 'folder') {
       this.remember(full, { stamp: '', value: await files.problem(path, kind) });
       return;

@@ -11,7 +11,18 @@
  * Two faces: nodeEnvironment (synchronous: the CLI and the run worker, off the LSP thread) and
  * nodeFiles (asynchronous: the language server's thread, through workspace/fileFacts.ts).
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
@@ -137,6 +148,46 @@ class Confinement {
     return judge(st, kind, this.limits) ?? { real, size: st.size, mtimeMs: st.mtimeMs };
   }
 
+  /**
+   * The regular files under a folder, synchronously (the CLI and the run worker), as paths written
+   * under `folder`. A link is followed only when its real path stays inside the roots; anything
+   * that is not a folder or a regular file is refused with its path, as is a tree of more than
+   * `maxArchiveEntries` files. A folder reached twice (a link cycle) is walked once.
+   */
+  listSync(folder: string): string[] {
+    const top = this.inspectSync(folder, 'folder');
+    if ('rule' in top) throw new FileRefusedError(top, folder);
+    const files: string[] = [];
+    const seen = new Set<string>([top.real]);
+    const max = this.limits.maxArchiveEntries;
+    for (const pending = [folder]; pending.length > 0;) {
+      const dir = pending.pop()!;
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        let st = lstatSync(path);
+        if (st.isSymbolicLink()) {
+          const found = this.inspectSync(path, 'folder');
+          if ('rule' in found && found.rule !== 'not-regular') throw new FileRefusedError(found, path);
+          st = statSync(path);
+          if (st.isDirectory() && 'real' in found) {
+            if (seen.has(found.real)) continue;
+            seen.add(found.real);
+          }
+        } else if (st.isDirectory()) {
+          seen.add(realpathSync(path));
+        }
+        if (st.isDirectory()) pending.push(path);
+        else if (st.isFile()) {
+          files.push(path);
+          if (files.length > max) {
+            throw new Error(`it holds more than ${max} files (setting bayes.archive.maxEntries)`);
+          }
+        } else throw new FileRefusedError({ rule: 'not-regular', kind: kindOf(st) }, path);
+      }
+    }
+    return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   /** Reads the whole file (up to the size its descriptor's stat gives), synchronously. */
   readSync(path: string, maxBytes = Infinity): Buffer {
     const found = this.inspectSync(path, 'file');
@@ -212,6 +263,7 @@ export function nodeEnvironment(options: NodeEnvironmentOptions): CheckEnvironme
   if (options.restricted) return env;
   env.readText = (p) => confinement.readSync(p).toString('utf8');
   env.readBytes = (p) => confinement.readSync(p);
+  env.listFiles = (p) => confinement.listSync(p);
   env.readCsvHeader = (p) =>
     cachedByStamp('csv', p, confinement, () => csvHeader(confinement.readSync(p, HEADER_BYTES + 1)));
   env.networkSymbols = (p) =>
@@ -341,6 +393,41 @@ class NodeFiles implements Files {
       }
     }
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** The regular files under a folder, as Confinement.listSync lists them, read asynchronously. */
+  async list(folder: string): Promise<string[]> {
+    const top = await this.confinement.inspect(folder, 'folder');
+    if ('rule' in top) throw new FileRefusedError(top, folder);
+    const files: string[] = [];
+    const seen = new Set<string>([top.real]);
+    const max = this.limits.maxArchiveEntries;
+    for (const pending = [folder]; pending.length > 0;) {
+      const dir = pending.pop()!;
+      for (const name of await readdir(dir)) {
+        const path = join(dir, name);
+        let st = await lstat(path);
+        if (st.isSymbolicLink()) {
+          const found = await this.confinement.inspect(path, 'folder');
+          if ('rule' in found && found.rule !== 'not-regular') throw new FileRefusedError(found, path);
+          st = await stat(path);
+          if (st.isDirectory() && 'real' in found) {
+            if (seen.has(found.real)) continue;
+            seen.add(found.real);
+          }
+        } else if (st.isDirectory()) {
+          seen.add(await realpath(path));
+        }
+        if (st.isDirectory()) pending.push(path);
+        else if (st.isFile()) {
+          files.push(path);
+          if (files.length > max) {
+            throw new Error(`it holds more than ${max} files (setting bayes.archive.maxEntries)`);
+          }
+        } else throw new FileRefusedError({ rule: 'not-regular', kind: kindOf(st) }, path);
+      }
+    }
+    return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   async exists(path: string): Promise<boolean> {

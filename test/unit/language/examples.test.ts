@@ -61,6 +61,7 @@ test('there is an example per acceptance case of LANGUAGE.md', () => {
     'playtennis.bayes',
     'soft_evidence.bayes',
     'structure_learning.bayes',
+    'text_folders.bayes',
     'thumbtack.bayes',
     'train_test_files.bayes',
     'two_gaussians.bayes',

@@ -2,7 +2,9 @@
 import type * as A from '../ast.js';
 import type { DataInfo, VariableInfo } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
-import { resolveModelPath } from '../files.js';
+import { pathProblemMessage, resolveModelPath } from '../files.js';
+import { isArchivePath, listCorpusFolder } from '../folderCorpus.js';
+import { dirnameOf, globBase, resolvePath } from '../paths.js';
 import { CheckMemo } from '../memo.js';
 import { cellCount, cellKind, cellNode, cellText } from '../dataCells.js';
 import { checkChoice, checkState, listStates, hasState } from './resolve.js';
@@ -113,6 +115,24 @@ function checkCsvColumns(ctx: CheckContext, info: DataInfo): void {
 }
 
 export function checkCorpus(ctx: CheckContext, decl: A.CorpusDecl): void {
-  resolveModelPath(decl.source, ctx.env, ctx.report);
+  const glob = globBase(decl.source.value) !== undefined;
+  if (isArchivePath(decl.source.value) || glob) resolveModelPath(decl.source, ctx.env, ctx.report);
+  else if (!ctx.env.listFiles) checkCorpusFolder(ctx, decl.source);
+  // Hosts that list folders synchronously (the CLI) check a folder corpus's files here; the
+  // language server leaves them to the run, in its worker, off the LSP thread.
+  const reported = ctx.report.diagnostics.some((d) => d.range === decl.source.range);
+  if (!isArchivePath(decl.source.value) && ctx.env.listFiles && !reported) {
+    const listed = listCorpusFolder(decl.source.value, ctx.env);
+    if ('error' in listed) ctx.report.error('corpus-empty', listed.error, decl.source.range);
+  }
   if (decl.label) checkChoice(ctx, decl.label, ['folder'], 'a way to label documents');
+}
+
+/** A corpus folder on a host that does not list folders here (the language server): is it a folder? */
+function checkCorpusFolder(ctx: CheckContext, path: A.StringLit): void {
+  const from = ctx.env.documentPath ? dirnameOf(ctx.env.documentPath) : ctx.env.allowedRoots[0];
+  if (from === undefined || !ctx.env.pathProblem) return;
+  const absolute = resolvePath(from, path.value);
+  const problem = ctx.env.pathProblem(absolute, 'folder');
+  if (problem) ctx.report.error('file-not-found', pathProblemMessage(path.value, problem, absolute), path.range);
 }
