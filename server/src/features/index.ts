@@ -4,12 +4,6 @@
  */
 import type { Connection, ServerCapabilities } from 'vscode-languageserver/node';
 import { CodeActionKind, LSPErrorCodes, ResponseError } from 'vscode-languageserver/node';
-import type { TextDocuments } from 'vscode-languageserver/node';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CheckEnvironment } from '../language/index.js';
-import type { Files } from '../language/environment.js';
-import type { ParsedDocument } from '../workspace/documents.js';
-import type { RunRecord } from '../protocol/messages.js';
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
 import { codeLenses } from './codeLens.js';
@@ -30,6 +24,10 @@ import { Method } from '../protocol/methods.js';
 import { setPrecision } from './resultView.js';
 import { exportBif, networkSummaries } from './networkRequests.js';
 import { MarginalsService } from './marginalsRequest.js';
+import type { FeatureHost } from './featureHost.js';
+import type { ParsedDocument } from '../workspace/documents.js';
+
+export type { FeatureHost } from './featureHost.js';
 import type { MarginalsParams } from '../protocol/messages.js';
 
 export const featureCapabilities: ServerCapabilities = {
@@ -51,26 +49,6 @@ export const featureCapabilities: ServerCapabilities = {
   semanticTokensProvider: { legend, full: { delta: true }, range: true },
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
 };
-
-/** What the features read of the server: documents, their parse and last run, trust and files. */
-export interface FeatureHost {
-  readonly documents: TextDocuments<TextDocument>;
-  readonly trusted: boolean;
-  readonly runListeners: ((record: RunRecord) => void)[];
-  parse(uri: string): ParsedDocument | undefined;
-  /** The last run if the document still reads as it did. */
-  currentRun(uri: string): RunRecord | undefined;
-  lastRun(uri: string): RunRecord | undefined;
-  /** `use` with the document's environment, its file answers read asynchronously. */
-  withFiles<T>(uri: string, use: (env: CheckEnvironment) => T): Promise<T>;
-  /** Confined asynchronous file access for the document's model (content only read when trusted). */
-  files(uri: string): Promise<Files>;
-  pathOf(uri: string): string | undefined;
-  /** The `bayes.precision` setting for the document (significant digits shown). */
-  precision?(uri: string): Promise<number>;
-  /** Whether the document's current version still has to be parsed, at a cost over `ms`. */
-  costlyToParse(uri: string, ms: number): boolean;
-}
 
 /** A parse slower than this is not done for a request whose document may already be out of date. */
 const COSTLY_PARSE_MS = 30;

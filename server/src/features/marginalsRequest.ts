@@ -10,7 +10,7 @@ import type { MarginalsParams, MarginalsReply } from '../protocol/messages.js';
 import type { MarginalsJob, MarginalsJobReply } from '../run/marginalsWorker.js';
 import { interactiveMarginals } from '../run/interactiveMarginals.js';
 import { networkNamed } from './networkRequests.js';
-import type { FeatureHost } from './index.js';
+import type { FeatureHost } from './featureHost.js';
 
 export class MarginalsService {
   private worker: Worker | undefined;
