@@ -15,14 +15,23 @@ import { Method } from '../../server/src/protocol/methods.js';
 
 type Output = ReturnType<typeof window.createOutputChannel>;
 
-export async function activateWith(context: ExtensionContext, create: (output: Output) => BaseLanguageClient): Promise<void> {
+export async function activateWith(
+  context: ExtensionContext,
+  create: (output: Output) => BaseLanguageClient,
+): Promise<void> {
   let client: LanguageClient | undefined;
   const output = window.createOutputChannel('Bayes Language Server', { log: true });
   const status = new RunStatus();
   const panels = { extensionUri: context.extensionUri, client: () => client };
-  context.subscriptions.push(output, status,
-    window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state) => ResultsPanel.revive(panel, panels, state as PanelState | undefined) }),
-    languages.onDidChangeDiagnostics((e) => ResultsPanel.problemsChanged(e.uris)));
+  context.subscriptions.push(
+    output,
+    status,
+    window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state) =>
+        ResultsPanel.revive(panel, panels, state as PanelState | undefined),
+    }),
+    languages.onDidChangeDiagnostics((e) => ResultsPanel.problemsChanged(e.uris)),
+  );
   context.subscriptions.push(window.onDidChangeActiveTextEditor((e) => status.show(e?.document.uri.toString())));
 
   const start = async () => {
@@ -40,6 +49,8 @@ export async function activateWith(context: ExtensionContext, create: (output: O
       await start();
     },
   });
-  context.subscriptions.push(workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification(Method.trust, { trusted: true })));
+  context.subscriptions.push(
+    workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification(Method.trust, { trusted: true })),
+  );
   await start();
 }

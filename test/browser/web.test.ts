@@ -26,13 +26,19 @@ const problems: string[] = [];
 before(async () => {
   if (!ready) return;
   const bundle = await esbuild.build({
-    entryPoints: [join(repoRoot, 'test/browser/support/webLspPage.ts')], bundle: true, write: false,
-    platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'warning',
+    entryPoints: [join(repoRoot, 'test/browser/support/webLspPage.ts')],
+    bundle: true,
+    write: false,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    logLevel: 'warning',
   });
   const pageJs = bundle.outputFiles[0].text;
   server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<script src="/page.js"></script>');
+    if (path === '/')
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end('<script src="/page.js"></script>');
     if (path === '/page.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(pageJs);
     if (path === '/dist/browser/server.js') {
       return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(repoRoot, path)));
@@ -43,13 +49,17 @@ before(async () => {
   browser = await launchChromium();
   page = await browser.newPage();
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
   await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
   await page.waitForFunction(() => (window as unknown as { lspReady?: boolean }).lspReady === true);
   await call('request', 'initialize', {
-    processId: null, rootUri: `vscode-test-web://mount${ROOT}`,
+    processId: null,
+    rootUri: `vscode-test-web://mount${ROOT}`,
     workspaceFolders: [{ uri: `vscode-test-web://mount${ROOT}`, name: 'ws' }],
-    capabilities: { workspace: { configuration: true } }, initializationOptions: { trusted: true },
+    capabilities: { workspace: { configuration: true } },
+    initializationOptions: { trusted: true },
   });
   await call('notify', 'initialized', {});
 });
@@ -61,13 +71,20 @@ after(async () => {
 
 /** Calls window.lsp[name](...args) in the page. */
 function call<T = unknown>(name: string, ...args: unknown[]): Promise<T> {
-  return page.evaluate(([n, a]) => {
-    const lsp = (window as unknown as { lsp: Record<string, (...x: unknown[]) => unknown> }).lsp;
-    return lsp[n as string](...(a as unknown[]));
-  }, [name, args] as const) as Promise<T>;
+  return page.evaluate(
+    ([n, a]) => {
+      const lsp = (window as unknown as { lsp: Record<string, (...x: unknown[]) => unknown> }).lsp;
+      return lsp[n as string](...(a as unknown[]));
+    },
+    [name, args] as const,
+  ) as Promise<T>;
 }
 
-interface Diagnostic { message: string; severity: number; range: { start: { line: number } } }
+interface Diagnostic {
+  message: string;
+  severity: number;
+  range: { start: { line: number } };
+}
 
 async function open(name: string, text: string): Promise<string> {
   const uri = `vscode-test-web://mount${ROOT}/${name}`;
@@ -93,7 +110,7 @@ async function run(uri: string): Promise<RunResult> {
   return last.result;
 }
 
-test('cancer.bayes in the web worker: clean check, a hover with the prior, a run with Mitchell\'s posterior', async (t) => {
+test("cancer.bayes in the web worker: clean check, a hover with the prior, a run with Mitchell's posterior", async (t) => {
   if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);
   const text = readFileSync(join(repoRoot, 'examples/cancer.bayes'), 'utf8');
   const uri = await open('cancer.bayes', text);
@@ -103,7 +120,8 @@ test('cancer.bayes in the web worker: clean check, a hover with the prior, a run
   const lines = text.split('\n');
   const line = lines.findIndex((l) => l.includes('healthy: 0.992'));
   const hover = await call<{ contents: { value: string } } | null>('request', 'textDocument/hover', {
-    textDocument: { uri }, position: { line, character: lines[line].indexOf('healthy') + 2 },
+    textDocument: { uri },
+    position: { line, character: lines[line].indexOf('healthy') + 2 },
   });
   assert.ok(hover, 'a hover on the hypothesis');
   assert.match(hover.contents.value, /0\.992/);
@@ -131,14 +149,23 @@ test('a classifier trained on one CSV and tested on another: the files come from
   }
   const text = readFileSync(join(repoRoot, 'examples/train_test_files.bayes'), 'utf8');
   const uri = await open('train_test_files.bayes', text);
-  assert.deepEqual((await diagnosticsOf(uri)).filter((d) => d.severity === 1), []);
+  assert.deepEqual(
+    (await diagnosticsOf(uri)).filter((d) => d.severity === 1),
+    [],
+  );
   const result = await run(uri);
-  assert.deepEqual(result.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    result.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   const expects = result.results.filter((r): r is ExpectResult => r.kind === 'expect');
   assert.equal(expects.length, 3);
   // P(apple | green, big) = 2/3 (worked in the example's comment) and accuracy 4/5 on the test file
   const [posterior, , accuracy] = expects;
-  assert.ok(expects.every((e) => e.passed), JSON.stringify(expects.map((e) => [e.actual, e.expected])));
+  assert.ok(
+    expects.every((e) => e.passed),
+    JSON.stringify(expects.map((e) => [e.actual, e.expected])),
+  );
   assert.ok(Math.abs(Number(posterior.actual) - 2 / 3) < 1e-12);
   assert.ok(Math.abs(Number(accuracy.actual) - 4 / 5) < 1e-12);
   const reads = await call<string[]>('reads');
@@ -159,5 +186,21 @@ test('a missing file and a path outside the workspace folder: diagnostics on the
   assert.match(onLine(1)[0].message, /outside/);
   const reads = await call<string[]>('reads');
   assert.ok(!reads.includes('/secret.csv'), 'the server never asks for a file outside the workspace folder');
+  assert.deepEqual(problems, []);
+});
+
+test('a corpus archive, which the web build does not read: a diagnostic on the statement, not a crash', async (t) => {
+  if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);
+  await call('putFile', `${ROOT}/news.tar.gz`, 'not read: the web build opens no archive');
+  const text =
+    'corpus News from "news.tar.gz" label folder\nclassifier NB = text_naive_bayes(News)\n' +
+    'query evaluate NB split 1/2 { seed: 1 }\n';
+  const uri = await open('corpora.bayes', text);
+  await diagnosticsOf(uri);
+  const result = await run(uri);
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  assert.equal(errors.length, 1, JSON.stringify(errors));
+  assert.match(errors[0].message, /cannot read archives/);
+  assert.equal(errors[0].range.start.line, 0);
   assert.deepEqual(problems, []);
 });

@@ -16,7 +16,10 @@ declare const Worker: new (url: string) => ConstructorParameters<typeof Language
 
 let client: LanguageClient | undefined;
 
-function createClient(context: ExtensionContext, output: ReturnType<typeof window.createOutputChannel>): LanguageClient {
+function createClient(
+  context: ExtensionContext,
+  output: ReturnType<typeof window.createOutputChannel>,
+): LanguageClient {
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: 'bayes' }],
     outputChannel: output,

@@ -5,7 +5,10 @@
  */
 import { FileType, Uri, workspace } from 'vscode';
 
-export interface ReadFileAnswer { base64?: string; error?: string }
+export interface ReadFileAnswer {
+  base64?: string;
+  error?: string;
+}
 
 function inside(root: string, path: string): boolean {
   const r = root.endsWith('/') ? root : `${root}/`;

@@ -26,7 +26,10 @@ export function forgetFiles(): void {
   cache.clear();
 }
 
-/** The file's bytes and when they were read, or a Node-style error (code ENOENT, EACCES, EISDIR). */
+/**
+ * The file's bytes and when they were read, or a Node-style error (code ENOENT, EACCES, EISDIR: a
+ * folder, which fs/promises' stat reports as one).
+ */
 export async function readHostFile(path: string): Promise<{ bytes: Uint8Array; at: number }> {
   const now = Date.now();
   let entry = cache.get(path);

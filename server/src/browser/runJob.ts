@@ -30,10 +30,15 @@ export function startRunJob(request: RunRequest, options: RunJobOptions): RunJob
     clearTimeout(timer);
     settle(o);
   };
-  const timer = setTimeout(() => finish({
-    status: 'failed', reason: 'timeout',
-    message: `the run took longer than ${options.timeoutMs / 1000} s and was stopped (setting bayes.run.timeoutSeconds)`,
-  }), options.timeoutMs);
+  const timer = setTimeout(
+    () =>
+      finish({
+        status: 'failed',
+        reason: 'timeout',
+        message: `the run took longer than ${options.timeoutMs / 1000} s and was stopped (setting bayes.run.timeoutSeconds)`,
+      }),
+    options.timeoutMs,
+  );
 
   void (async () => {
     const env = { ...facts.environment(request.env), budgets: request.budgets };
@@ -48,7 +53,11 @@ export function startRunJob(request: RunRequest, options: RunJobOptions): RunJob
     }
   })().catch((e: unknown) => {
     if (e instanceof CancelledError) return finish({ status: 'cancelled' });
-    finish({ status: 'failed', reason: 'error', message: `the run failed: ${e instanceof Error ? e.message : String(e)}` });
+    finish({
+      status: 'failed',
+      reason: 'error',
+      message: `the run failed: ${e instanceof Error ? e.message : String(e)}`,
+    });
   });
   return { outcome, cancel: () => finish({ status: 'cancelled' }) };
 }

@@ -7,7 +7,11 @@
  */
 import { BrowserMessageReader, BrowserMessageWriter, createMessageConnection } from 'vscode-jsonrpc/browser';
 
-interface Published { uri: string; version?: number; diagnostics: unknown[] }
+interface Published {
+  uri: string;
+  version?: number;
+  diagnostics: unknown[];
+}
 
 const w = window as unknown as Record<string, unknown>;
 const worker = new Worker('/dist/browser/server.js');
@@ -23,7 +27,8 @@ connection.onRequest('bayes/readFile', (p: { path: string }): { base64?: string;
   reads.push(p.path);
   if (!p.path.startsWith(root) || p.path.split('/').includes('..')) return { error: 'outside' };
   const bytes = files.get(p.path);
-  if (!bytes) return { error: 'missing' };
+  if (!bytes)
+    return [...files.keys()].some((f) => f.startsWith(`${p.path}/`)) ? { error: 'folder' } : { error: 'missing' };
   return { base64: btoa(String.fromCharCode(...bytes)) };
 });
 connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => null));
@@ -32,7 +37,9 @@ connection.onRequest('window/workDoneProgress/create', () => null);
 connection.listen();
 
 w.lsp = {
-  setRoot: (path: string) => { root = path; },
+  setRoot: (path: string) => {
+    root = path;
+  },
   putFile: (path: string, text: string) => files.set(path, new TextEncoder().encode(text)),
   request: (method: string, params: unknown) => connection.sendRequest(method, params),
   notify: (method: string, params: unknown) => connection.sendNotification(method, params),

@@ -3,7 +3,9 @@
  * reads synchronously (workspace/fileFacts.ts asks asynchronously); these say so if reached.
  */
 function unsupported(): never {
-  throw Object.assign(new Error('synchronous file access is not available in VS Code for the Web'), { code: 'ENOTSUP' });
+  throw Object.assign(new Error('synchronous file access is not available in VS Code for the Web'), {
+    code: 'ENOTSUP',
+  });
 }
 export const constants = { O_RDONLY: 0, O_NOFOLLOW: 0, O_NONBLOCK: 0 };
 export const closeSync = unsupported;
@@ -19,4 +21,14 @@ export const readdirSync = unsupported;
 export const mkdirSync = unsupported;
 export const lstatSync = unsupported;
 export type Stats = { size: number; mtimeMs: number };
-export default { constants, closeSync, fstatSync, openSync, readSync, realpathSync, statSync, existsSync, readFileSync };
+export default {
+  constants,
+  closeSync,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+  existsSync,
+  readFileSync,
+};

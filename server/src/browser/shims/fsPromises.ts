@@ -1,11 +1,17 @@
 /** node:fs/promises for the web build: regular files read through the client (browser/host.ts). */
 import { readHostFile } from '../host.js';
 
-function stats(size: number, at: number) {
+function stats(size: number, at: number, folder = false) {
   return {
-    size, mtimeMs: at,
-    isFile: () => true, isDirectory: () => false, isFIFO: () => false,
-    isCharacterDevice: () => false, isBlockDevice: () => false, isSocket: () => false, isSymbolicLink: () => false,
+    size,
+    mtimeMs: at,
+    isFile: () => !folder,
+    isDirectory: () => folder,
+    isFIFO: () => false,
+    isCharacterDevice: () => false,
+    isBlockDevice: () => false,
+    isSocket: () => false,
+    isSymbolicLink: () => false,
   };
 }
 
@@ -18,8 +24,13 @@ export async function realpath(path: string): Promise<string> {
 }
 
 export async function stat(path: string) {
-  const { bytes, at } = await readHostFile(path);
-  return stats(bytes.length, at);
+  try {
+    const { bytes, at } = await readHostFile(path);
+    return stats(bytes.length, at);
+  } catch (e) {
+    if ((e as { code?: string }).code === 'EISDIR') return stats(0, 0, true);
+    throw e;
+  }
 }
 
 export const lstat = stat;

@@ -7,7 +7,8 @@ export const process = {
   env: {} as Record<string, string | undefined>,
   platform: 'browser',
   on: (event: string, listener: (reason: unknown) => void) => {
-    if (event === 'unhandledRejection') self.addEventListener('unhandledrejection', (e: { reason: unknown }) => listener(e.reason));
+    if (event === 'unhandledRejection')
+      self.addEventListener('unhandledrejection', (e: { reason: unknown }) => listener(e.reason));
   },
   memoryUsage: Object.assign(() => ({ rss: 0, heapUsed: 0 }), { rss: () => 0 }),
 };
@@ -20,7 +21,10 @@ export const Buffer = {
   concat: (parts: Uint8Array[]): Uint8Array => {
     const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
-    for (const p of parts) { out.set(p, at); at += p.length; }
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
     return out;
   },
 };
