@@ -204,3 +204,24 @@ test('a corpus archive, which the web build does not read: a diagnostic on the s
   assert.equal(errors[0].range.start.line, 0);
   assert.deepEqual(problems, []);
 });
+
+test("a run past bayes.run.timeoutSeconds stops in the worker by the engine's CancelSignal", async (t) => {
+  if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);
+  await call('setSettings', { run: { timeoutSeconds: 1 } });
+  await call('notify', 'workspace/didChangeConfiguration', { settings: {} });
+  const net = readFileSync(join(repoRoot, 'examples/cancer.bayes'), 'utf8').split('\nquery')[0];
+  // 10^8 likelihood-weighting samples take 4 s in Node on this machine: the signal stops them after 1 s.
+  const text = `${net}\nquery P(Diagnosis | Test = pos) using likelihood_weighting { samples: 100000000, seed: 1 }\n`;
+  const uri = await open('slow.bayes', text);
+  await diagnosticsOf(uri);
+  const started = Date.now();
+  const state = await call('request', 'workspace/executeCommand', { command: 'bayes.server.run', arguments: [uri] });
+  const elapsed = Date.now() - started;
+  await call('setSettings', null);
+  await call('notify', 'workspace/didChangeConfiguration', { settings: {} });
+  assert.equal(state, 'failed');
+  assert.ok(elapsed < 3000, `stopped after ${elapsed} ms`);
+  const last = await call<LastResult | null>('request', 'bayes/lastResult', { uri });
+  assert.match(last!.result.diagnostics[0].message, /longer than 1 s/);
+  assert.deepEqual(problems, []);
+});

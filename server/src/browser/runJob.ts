@@ -19,7 +19,16 @@ const yieldTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export function startRunJob(request: RunRequest, options: RunJobOptions): RunJob {
   const controller = new AbortController();
-  const signal = controller.signal;
+  // The engine holds this thread while it works, so no timer or message can stop it mid-loop;
+  // the loops read `aborted` (engine/cancellation.ts), which also turns true past the deadline.
+  const deadline = Date.now() + options.timeoutMs;
+  let late = false;
+  const signal = {
+    get aborted() {
+      if (!late && Date.now() > deadline) late = true;
+      return late || controller.signal.aborted;
+    },
+  } as AbortSignal;
   let settle!: (o: RunOutcome) => void;
   let settled = false;
   const outcome = new Promise<RunOutcome>((resolve) => (settle = resolve));
@@ -46,12 +55,16 @@ export function startRunJob(request: RunRequest, options: RunJobOptions): RunJob
     for (let pass = 0; ; pass++) {
       if (signal.aborted) return;
       const result = await runText(request.text, request.file, env, { signal, onProgress: options.onProgress });
+      // The executor turns a CancelledError into a "cancelled" diagnostic and returns: past the
+      // deadline that is the time budget's failure, as in the Node server.
+      if (late) return finish(timedOut(options.timeoutMs));
       if (env.missed.size === 0 || pass === 3) return finish({ status: 'done', result });
       const missed = [...env.missed];
       env.missed.clear();
       await facts.fetch(env, missed);
     }
   })().catch((e: unknown) => {
+    if (e instanceof CancelledError && late) return finish(timedOut(options.timeoutMs));
     if (e instanceof CancelledError) return finish({ status: 'cancelled' });
     finish({
       status: 'failed',
@@ -60,6 +73,14 @@ export function startRunJob(request: RunRequest, options: RunJobOptions): RunJob
     });
   });
   return { outcome, cancel: () => finish({ status: 'cancelled' }) };
+}
+
+function timedOut(timeoutMs: number): RunOutcome {
+  return {
+    status: 'failed',
+    reason: 'timeout',
+    message: `the run took longer than ${timeoutMs / 1000} s and was stopped (setting bayes.run.timeoutSeconds)`,
+  };
 }
 
 export function defaultWorkerPath(): string {

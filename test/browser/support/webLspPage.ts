@@ -31,12 +31,16 @@ connection.onRequest('bayes/readFile', (p: { path: string }): { base64?: string;
     return [...files.keys()].some((f) => f.startsWith(`${p.path}/`)) ? { error: 'folder' } : { error: 'missing' };
   return { base64: btoa(String.fromCharCode(...bytes)) };
 });
-connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => null));
+let settings: unknown = null;
+connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => settings));
 connection.onRequest('client/registerCapability', () => null);
 connection.onRequest('window/workDoneProgress/create', () => null);
 connection.listen();
 
 w.lsp = {
+  setSettings: (value: unknown) => {
+    settings = value;
+  },
   setRoot: (path: string) => {
     root = path;
   },
