@@ -20,8 +20,12 @@ const node = {
 // The web build: Node's modules are replaced by server/src/browser/shims (files read through the client,
 // no worker threads, no zlib), and runs use browser/runJob.ts. Anything else Node-only fails the build.
 const shims = {
-  'node:fs': 'fs.ts', 'node:fs/promises': 'fsPromises.ts', 'node:path': 'path.ts', 'node:url': 'url.ts',
-  'node:crypto': 'crypto.ts', 'node:zlib': 'zlib.ts',
+  'node:fs': 'fs.ts',
+  'node:fs/promises': 'fsPromises.ts',
+  'node:path': 'path.ts',
+  'node:url': 'url.ts',
+  'node:crypto': 'crypto.ts',
+  'node:zlib': 'zlib.ts',
 };
 const webShims = {
   name: 'web-shims',
@@ -30,14 +34,18 @@ const webShims = {
     build.onResolve({ filter: /^node:/ }, (args) => {
       const shim = shims[args.path];
       if (shim) return { path: path.join(here, 'server/src/browser/shims', shim) };
-      return { errors: [{ text: `${args.path} is Node-only and has no web replacement (imported by ${args.importer})` }] };
+      return {
+        errors: [{ text: `${args.path} is Node-only and has no web replacement (imported by ${args.importer})` }],
+      };
     });
     build.onResolve({ filter: /^vscode-languageserver\/node$/ }, () => ({
       path: path.join(here, 'node_modules/vscode-languageserver/lib/browser/main.js'),
     }));
     build.onResolve({ filter: /\/runJob\.js$/ }, (args) =>
-      args.importer.includes(`${path.sep}browser${path.sep}`) ? undefined
-        : { path: path.join(here, 'server/src/browser/runJob.ts') });
+      args.importer.includes(`${path.sep}browser${path.sep}`)
+        ? undefined
+        : { path: path.join(here, 'server/src/browser/runJob.ts') },
+    );
   },
 };
 const web = {
@@ -55,9 +63,22 @@ const builds = [
   { ...node, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.cjs' },
   { ...node, entryPoints: ['server/src/run/worker.ts'], outfile: 'dist/worker.cjs' },
   { ...node, entryPoints: ['server/src/cli/bootstrapWorker.ts'], outfile: 'dist/bootstrapWorker.cjs' },
-  { ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['webview/src/main.ts'], outfile: 'dist/webview.js' },
+  {
+    ...common,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    entryPoints: ['webview/src/main.ts'],
+    outfile: 'dist/webview.js',
+  },
   // VS Code for the Web: the client as an ES module-free CJS bundle, the server in a Web Worker.
-  { ...web, entryPoints: ['client/src/browser/extension.ts'], outfile: 'dist/browser/client.js', format: 'cjs', external: ['vscode'] },
+  {
+    ...web,
+    entryPoints: ['client/src/browser/extension.ts'],
+    outfile: 'dist/browser/client.js',
+    format: 'cjs',
+    external: ['vscode'],
+  },
   { ...web, entryPoints: ['server/src/browser/server.ts'], outfile: 'dist/browser/server.js', format: 'iife' },
 ];
 

@@ -4,13 +4,21 @@
  */
 import * as path from 'node:path';
 import { window, workspace, type ExtensionContext } from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import type { InitializationOptions } from '../../server/src/protocol/messages.js';
 import { activateWith } from './activation.js';
 
 let client: LanguageClient | undefined;
 
-function createClient(context: ExtensionContext, output: ReturnType<typeof window.createOutputChannel>): LanguageClient {
+function createClient(
+  context: ExtensionContext,
+  output: ReturnType<typeof window.createOutputChannel>,
+): LanguageClient {
   const module = context.asAbsolutePath(path.join('dist', 'server.cjs'));
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },

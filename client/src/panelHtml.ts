@@ -46,7 +46,9 @@ ${preamble}<script nonce="${o.nonce}" src="${o.scriptUri}"></script>
 export function makeNonce(): string {
   // Web Crypto: the same in the desktop extension host and in VS Code for the Web.
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(18));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
 }
 
 function escapeHtml(s: string): string {
