@@ -1,6 +1,8 @@
 // Bundles the extension client, the language server, the run worker, the CLI and the webview.
 // Chevrotain is ESM-only; bundling it into CommonJS lets VS Code and Node 20 `require` the result.
 import * as esbuild from 'esbuild';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -12,6 +14,47 @@ const node = {
   target: 'node20',
   format: 'cjs',
   // import.meta.url has no meaning in a CJS bundle; code that needs its own location uses __filename.
+  define: { 'import.meta.url': 'undefined' },
+};
+
+// The web build: Node's modules are replaced by server/src/browser/shims (files read through the client,
+// no worker threads, no zlib), and runs use browser/runJob.ts. Anything else Node-only fails the build.
+const shims = {
+  'node:fs': 'fs.ts',
+  'node:fs/promises': 'fsPromises.ts',
+  'node:path': 'path.ts',
+  'node:url': 'url.ts',
+  'node:crypto': 'crypto.ts',
+  'node:zlib': 'zlib.ts',
+  'node:worker_threads': 'workerThreads.ts',
+};
+const webShims = {
+  name: 'web-shims',
+  setup(build) {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    build.onResolve({ filter: /^node:/ }, (args) => {
+      const shim = shims[args.path];
+      if (shim) return { path: path.join(here, 'server/src/browser/shims', shim) };
+      return {
+        errors: [{ text: `${args.path} is Node-only and has no web replacement (imported by ${args.importer})` }],
+      };
+    });
+    build.onResolve({ filter: /^vscode-languageserver\/node$/ }, () => ({
+      path: path.join(here, 'node_modules/vscode-languageserver/lib/browser/main.js'),
+    }));
+    build.onResolve({ filter: /\/runJob\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}browser${path.sep}`)
+        ? undefined
+        : { path: path.join(here, 'server/src/browser/runJob.ts') },
+    );
+  },
+};
+const web = {
+  ...common,
+  platform: 'browser',
+  target: 'es2022',
+  plugins: [webShims],
+  inject: ['server/src/browser/shims/globals.ts'],
   define: { 'import.meta.url': 'undefined' },
 };
 
@@ -30,6 +73,15 @@ const builds = [
     entryPoints: ['webview/src/main.ts'],
     outfile: 'dist/webview.js',
   },
+  // VS Code for the Web: the client as an ES module-free CJS bundle, the server in a Web Worker.
+  {
+    ...web,
+    entryPoints: ['client/src/browser/extension.ts'],
+    outfile: 'dist/browser/client.js',
+    format: 'cjs',
+    external: ['vscode'],
+  },
+  { ...web, entryPoints: ['server/src/browser/server.ts'], outfile: 'dist/browser/server.js', format: 'iife' },
 ];
 
 if (watch) {

@@ -3,20 +3,15 @@
  * workspace trust, and wires commands, the status bar, the results views and the server log.
  */
 import * as path from 'node:path';
-import { languages, window, workspace, type ExtensionContext } from 'vscode';
+import { window, workspace, type ExtensionContext } from 'vscode';
 import {
   LanguageClient,
   TransportKind,
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { registerCommands } from './commands.js';
-import { RunStatus } from './statusBar.js';
-import { ResultsPanel, RESULTS_VIEW_TYPE } from './resultsPanel.js';
-import type { PanelState } from '../../server/src/protocol/webviewMessages.js';
-import type { InitializationOptions, RunResultMessage, RunStateMessage } from '../../server/src/protocol/messages.js';
-import { Method, RUN_COMMAND } from '../../server/src/protocol/methods.js';
-import { modelsToRerun } from './restart.js';
+import type { InitializationOptions } from '../../server/src/protocol/messages.js';
+import { activateWith } from './activation.js';
 
 let client: LanguageClient | undefined;
 
@@ -42,48 +37,7 @@ function createClient(
 }
 
 export async function activate(context: ExtensionContext): Promise<void> {
-  const output = window.createOutputChannel('Bayes Language Server', { log: true });
-  const status = new RunStatus();
-  const panels = { extensionUri: context.extensionUri, client: () => client };
-  context.subscriptions.push(
-    output,
-    status,
-    window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state) =>
-        ResultsPanel.revive(panel, panels, state as PanelState | undefined),
-    }),
-    languages.onDidChangeDiagnostics((e) => ResultsPanel.problemsChanged(e.uris)),
-  );
-  context.subscriptions.push(window.onDidChangeActiveTextEditor((e) => status.show(e?.document.uri.toString())));
-
-  const start = async () => {
-    client = createClient(context, output);
-    client.onNotification(Method.runState, (m: RunStateMessage) => status.update(m));
-    client.onNotification(Method.runResult, (m: RunResultMessage) => ResultsPanel.runFinished(m));
-    await client.start();
-  };
-  registerCommands(context, {
-    client: () => client,
-    showPanel: (model, view, network) => ResultsPanel.createOrShow(panels, model, view, network),
-    restart: async () => {
-      await client?.stop();
-      await start();
-      // The new server has no results: run the models on screen again (hints, hovers, panels).
-      const editors = window.visibleTextEditors.map((e) => ({
-        uri: e.document.uri.toString(),
-        languageId: e.document.languageId,
-      }));
-      for (const uri of modelsToRerun(editors, ResultsPanel.openModels())) {
-        const run = { command: RUN_COMMAND, arguments: [uri] };
-        void client?.sendRequest('workspace/executeCommand', run).catch(() => undefined);
-      }
-      void window.showInformationMessage('Bayes: the language server restarted; the models on screen are run again.');
-    },
-  });
-  context.subscriptions.push(
-    workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification(Method.trust, { trusted: true })),
-  );
-  await start();
+  await activateWith(context, (output) => (client = createClient(context, output)));
 }
 
 export async function deactivate(): Promise<void> {

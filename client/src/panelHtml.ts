@@ -3,7 +3,6 @@
  * images only from the panel's own resource root. Pure (no `vscode`), so the browser tests load
  * exactly this page.
  */
-import { randomBytes } from 'node:crypto';
 
 export interface PanelHtmlOptions {
   /** `webview.cspSource`: the origin the panel's resources are served from. */
@@ -45,7 +44,11 @@ ${preamble}<script nonce="${o.nonce}" src="${o.scriptUri}"></script>
 
 /** A fresh, unguessable nonce per page load. */
 export function makeNonce(): string {
-  return randomBytes(18).toString('base64url');
+  // Web Crypto: the same in the desktop extension host and in VS Code for the Web.
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(18));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
 }
 
 function escapeHtml(s: string): string {

@@ -17,6 +17,7 @@ import { Session } from './session.js';
 import { registerFeatures, featureCapabilities } from './features/index.js';
 import { Method, RUN_COMMAND } from './protocol/methods.js';
 import type { InitializationOptions } from './protocol/messages.js';
+import { isFileUri } from './workspace/environment.js';
 
 export { toLspDiagnostic } from './session.js';
 
@@ -33,7 +34,7 @@ export function startServer(connection: Connection, options: { workerPath?: stri
     session.workspaceRoots = (
       params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : [])
     )
-      .filter((f) => f.uri.startsWith('file:'))
+      .filter((f) => isFileUri(f.uri))
       .map((f) => fileURLToPath(f.uri));
     const init = (params.initializationOptions ?? {}) as InitializationOptions;
     session.trusted = init.trusted === true; // opt in: restricted unless the client says trusted
@@ -62,7 +63,7 @@ export function startServer(connection: Connection, options: { workerPath?: stri
     if (session.capabilities.workspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         const removed = new Set(event.removed.map((f) => f.uri));
-        const added = event.added.filter((f) => f.uri.startsWith('file:')).map((f) => fileURLToPath(f.uri));
+        const added = event.added.filter((f) => isFileUri(f.uri)).map((f) => fileURLToPath(f.uri));
         session.workspaceRoots = [
           ...session.workspaceRoots.filter((r) => !removed.has(pathToFileURL(r).toString())),
           ...added,

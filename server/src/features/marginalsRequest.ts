@@ -21,7 +21,7 @@ export class MarginalsService {
 
   constructor(
     private readonly host: FeatureHost,
-    private readonly workerPath: string | undefined = defaultWorkerPath(),
+    private workerPath: string | undefined = defaultWorkerPath(),
   ) {}
 
   async marginals(p: MarginalsParams): Promise<MarginalsReply> {
@@ -66,7 +66,14 @@ export class MarginalsService {
   private ensureWorker(): Worker | undefined {
     if (this.worker) return this.worker;
     if (!this.workerPath) return undefined;
-    const worker = new Worker(this.workerPath);
+    let worker: Worker;
+    try {
+      worker = new Worker(this.workerPath);
+    } catch {
+      // No worker threads (VS Code for the Web): every click is computed on this thread.
+      this.workerPath = undefined;
+      return undefined;
+    }
     worker.unref();
     worker.on('message', (m: MarginalsJobReply) => {
       const done = this.pending.get(m.id);

@@ -20,6 +20,11 @@ export const Method = {
   marginals: 'bayes/marginals',
   /** Notification, client → server: `{ trusted }`, the workspace was trusted. */
   trust: 'bayes/trust',
+  /**
+   * Request, server → client, web build only: `{ path }` (the path of a workspace file's URI) →
+   * `{ base64 } | { error }` ('missing', 'outside' a workspace folder, 'folder'). browser/host.ts.
+   */
+  readFile: 'bayes/readFile',
 } as const;
 
 /** The workspace/executeCommand that runs a model: arguments `[uri]`. */

@@ -9,8 +9,18 @@ import { isInside } from '../language/paths.js';
 import type { NodeEnvironmentOptions } from './files.js';
 import { fileLimitsOf, type BayesSettings } from './settings.js';
 
+/**
+ * The URI schemes whose documents and folders are files a model may read beside: `file:` on the
+ * desktop; the web build (browser/server.ts) adds the schemes of VS Code for the Web's workspaces.
+ */
+export const fileSchemes = new Set(['file:']);
+
+export function isFileUri(uri: string): boolean {
+  return fileSchemes.has(uri.slice(0, uri.indexOf(':') + 1));
+}
+
 export function documentPath(uri: string): string | undefined {
-  return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+  return isFileUri(uri) ? fileURLToPath(uri) : undefined;
 }
 
 export function environmentOptions(
