@@ -76,7 +76,7 @@ export function eliminationOrder(
     result.cliques.push([best, ...nb]);
     result.maxCliqueSize = Math.max(result.maxCliqueSize, size);
     result.totalSize += size;
-    for (const a of nb) for (const b of nb) if (a !== b) adj[a]!.add(b);
+    for (const a of nb) { adj[a]!.delete(best); for (const b of nb) if (a !== b) adj[a]!.add(b); }
     remaining.delete(best);
     score.delete(best);
     const dirty = new Set<number>();

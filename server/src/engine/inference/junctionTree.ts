@@ -125,7 +125,8 @@ export class JunctionTree {
   private readonly schedule: Int32Array;
   private readonly parentOf: Int32Array;
   private readonly roots: number[];
-  private readonly toSepFromChild: Int32Array[] = [];
+  /** Entries of a clique per entry of its separator with its parent (the separator comes first). */
+  private readonly block: number[] = [];
   private readonly toSepFromParent: Int32Array[] = [];
   private readonly sep: Float64Array[] = [];
   private readonly sepScratch: Float64Array;
@@ -144,6 +145,14 @@ export class JunctionTree {
     const cards = cardinalities(net);
     const tree = cliqueTree(order);
     tree.parent = rehang(tree.cliques, tree.parent, cards);
+    // Each clique lists its separator with its parent first: its entries then come in blocks,
+    // one per separator entry, so messages on the clique's side are contiguous sums and scalings.
+    tree.cliques = tree.cliques.map((vars, i) => {
+      const p = tree.parent[i]!;
+      if (p < 0) return vars;
+      const up = new Set(tree.cliques[p]!);
+      return [...vars.filter((v) => up.has(v)), ...vars.filter((v) => !up.has(v))];
+    });
     let offset = 0;
     this.cliques = tree.cliques.map((vars) => {
       const cc = vars.map((v) => cards[v]!);
@@ -164,9 +173,9 @@ export class JunctionTree {
     for (const c of this.schedule) {
       const me = this.cliques[c]!, up = this.cliques[tree.parent[c]!]!;
       const sepVars = me.vars.filter((v) => up.vars.includes(v));
-      this.toSepFromChild[c] = indexMap(me.vars, me.cards, sepVars);
       this.toSepFromParent[c] = indexMap(up.vars, up.cards, sepVars);
       const size = tableSize(sepVars.map((v) => cards[v]!));
+      this.block[c] = me.size / size;
       this.sep[c] = new Float64Array(size);
       maxSep = Math.max(maxSep, size);
     }
@@ -175,10 +184,18 @@ export class JunctionTree {
     this.initial = new Float64Array(offset);
     this.values = new Float64Array(offset);
     const position = eliminationPositions(order);
+    const holding: number[][] = net.variables.map(() => []);
+    this.cliques.forEach((c, i) => { for (const v of c.vars) holding[v]!.push(i); });
     this.familyHome = net.cpts.map((cpt) => {
-      // The first-eliminated member of a family is eliminated with all the others as neighbours.
+      // The first-eliminated member of a family is eliminated with all the others as neighbours;
+      // a smaller clique holding the whole family is cheaper to multiply the CPT into.
       const first = [...cpt.parents, cpt.child].reduce((a, b) => (position[a]! <= position[b]! ? a : b));
-      return tree.home[first]!;
+      let home = tree.home[first]!;
+      for (const i of holding[cpt.child]!) {
+        const c = this.cliques[i]!;
+        if (c.size < this.cliques[home]!.size && cpt.parents.every((u) => c.vars.includes(u))) home = i;
+      }
+      return home;
     });
     this.reloadTables();
   }
@@ -242,9 +259,12 @@ export class JunctionTree {
   private collect(c: number): void {
     if (this.logZ === -Infinity) return;
     const me = this.cliques[c]!, up = this.cliques[this.parentOf[c]!]!;
-    const values = this.values, sep = this.sep[c]!, mapC = this.toSepFromChild[c]!, mapP = this.toSepFromParent[c]!;
-    sep.fill(0);
-    for (let i = 0, o = me.offset; i < me.size; i++, o++) sep[mapC[i]!]! += values[o]!;
+    const values = this.values, sep = this.sep[c]!, block = this.block[c]!, mapP = this.toSepFromParent[c]!;
+    for (let k = 0, o = me.offset; k < sep.length; k++) {
+      let sum = 0;
+      for (const stop = o + block; o < stop; o++) sum += values[o]!;
+      sep[k] = sum;
+    }
     let z = 0;
     for (let k = 0; k < sep.length; k++) z += sep[k]!;
     this.messageScale[c] = z;
@@ -256,14 +276,17 @@ export class JunctionTree {
 
   private distribute(c: number): void {
     const me = this.cliques[c]!, up = this.cliques[this.parentOf[c]!]!;
-    const values = this.values, old = this.sep[c]!, mapC = this.toSepFromChild[c]!, mapP = this.toSepFromParent[c]!;
+    const values = this.values, old = this.sep[c]!, block = this.block[c]!, mapP = this.toSepFromParent[c]!;
     const ratio = this.sepScratch.subarray(0, old.length);
     ratio.fill(0);
     for (let j = 0, o = up.offset; j < up.size; j++, o++) ratio[mapP[j]!]! += values[o]!;
     // c still holds its unnormalised potential, whose separator sums are old · z.
     const z = this.messageScale[c]!;
     for (let k = 0; k < old.length; k++) ratio[k] = old[k] === 0 ? 0 : ratio[k]! / (old[k]! * z);
-    for (let i = 0, o = me.offset; i < me.size; i++, o++) values[o]! *= ratio[mapC[i]!]!;
+    for (let k = 0, o = me.offset; k < old.length; k++) {
+      const r = ratio[k]!;
+      for (const stop = o + block; o < stop; o++) values[o]! *= r;
+    }
   }
 
   private normalizeClique(c: number): number {
