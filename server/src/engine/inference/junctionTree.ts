@@ -141,7 +141,7 @@ export class JunctionTree {
   private logZ = 0;
   private propagated = false;
 
-  private constructor(private readonly net: BayesianNetwork, order: EliminationOrder) {
+  private constructor(private readonly net: BayesianNetwork, order: EliminationOrder, maxEntries: number) {
     const cards = cardinalities(net);
     const tree = cliqueTree(order);
     tree.parent = rehang(tree.cliques, tree.parent, cards);
@@ -162,6 +162,7 @@ export class JunctionTree {
     });
     this.maxCliqueSize = Math.max(1, ...this.cliques.map((c) => c.size));
     this.totalSize = offset;
+    requireWithin('the junction tree', offset, maxEntries, 'clique entries');
     this.smallest = new Int32Array(net.variables.length).fill(-1);
     this.cliques.forEach((c, i) => {
       for (const v of c.vars) if (this.smallest[v] === -1 || c.size < this.cliques[this.smallest[v]!]!.size) this.smallest[v] = i;
@@ -217,8 +218,7 @@ export class JunctionTree {
   /** Triangulates and compiles `net`. Unknown (NaN) CPT entries make every result NaN. */
   static compile(net: BayesianNetwork, options: JunctionTreeOptions = {}): JunctionTree {
     const order = options.order ?? junctionTreeOrder(net);
-    requireWithin('the junction tree', order.totalSize, options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries, 'clique entries');
-    return new JunctionTree(net, order);
+    return new JunctionTree(net, order, options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries);
   }
 
   setEvidence(evidence: Evidence): void {
@@ -296,6 +296,13 @@ export class JunctionTree {
     for (let i = offset; i < offset + size; i++) z += values[i]!;
     if (z > 0 && z !== 1) for (let i = offset; i < offset + size; i++) values[i]! /= z;
     return z;
+  }
+
+  /** Bytes of the compiled tree's arrays: two clique tables, the separators and index maps. */
+  get bytes(): number {
+    let n = 16 * this.totalSize + 8 * this.sepScratch.length;
+    for (const c of this.schedule) n += 4 * this.toSepFromParent[c]!.length + 8 * this.sep[c]!.length;
+    return n;
   }
 
   /** log P(e); −Infinity when the evidence is impossible. */
@@ -382,6 +389,14 @@ export class JunctionTree {
 export function junctionTreeOrder(net: BayesianNetwork): EliminationOrder {
   const cards = cardinalities(net);
   return bestEliminationOrder(moralGraph(net), cards, cards.map((_, i) => i));
+}
+
+/**
+ * Entries of all cliques of the junction tree built from `order` (its maximal cliques: an
+ * elimination clique inside another is merged away, so this is at most order.totalSize).
+ */
+export function junctionTreeEntries(order: EliminationOrder, cards: readonly number[]): number {
+  return cliqueTree(order).cliques.reduce((n, c) => n + c.reduce((m, v) => m * cards[v]!, 1), 0);
 }
 
 /** The children of each node of a forest given by parent links (−1 or less: none). */
