@@ -3,6 +3,10 @@ import { commands } from './cli/commands.js';
 import { UsageError, type CliIO } from './cli/command.js';
 import { LIMITS_USAGE, reportExitCode, runWatched, takeLimits, watchedArguments } from './cli/limits.js';
 
+// dist/cli-commands.cjs shares these modules with dist/cli.cjs (one UsageError class, one set of budgets).
+export * from './cli/command.js';
+export * from './cli/limits.js';
+
 const VERSION = '0.1.0';
 
 function help(): string {
