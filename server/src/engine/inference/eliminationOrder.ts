@@ -45,9 +45,13 @@ export function eliminationOrder(
 ): EliminationOrder {
   const adj = adjIn.map((s) => new Set(s));
   const remaining = new Set(nodes);
+  // Eliminated nodes leave their neighbours' sets; when every node is to be eliminated the sets
+  // hold only remaining nodes and need no filtering.
+  const all = remaining.size === adj.length;
+  const neighbours = (v: number): number[] => (all ? Array.from(adj[v]!) : [...adj[v]!].filter((u) => remaining.has(u)));
   const score = new Map<number, [number, number]>();
   const compute = (v: number): [number, number] => {
-    const nb = [...adj[v]!].filter((u) => remaining.has(u));
+    const nb = neighbours(v);
     let weight = cards[v]!;
     for (const u of nb) weight *= cards[u]!;
     let fill = 0;
@@ -69,7 +73,7 @@ export function eliminationOrder(
       const s = score.get(v)!;
       if (s[0] < bestScore[0] || (s[0] === bestScore[0] && s[1] < bestScore[1])) { best = v; bestScore = s; }
     }
-    const nb = [...adj[best]!].filter((u) => remaining.has(u));
+    const nb = neighbours(best);
     let size = cards[best]!;
     for (const u of nb) size *= cards[u]!;
     result.order.push(best);

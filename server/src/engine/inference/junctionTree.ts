@@ -109,6 +109,8 @@ export interface JunctionTreeOptions {
   order?: EliminationOrder;
   /** Largest total of clique entries to allocate (default: DEFAULT_BUDGETS.maxTotalEntries). */
   maxEntries?: number;
+  /** The tree of `order` when already built (junctionTreeLayout, for its size). */
+  layout?: JunctionTreeLayout;
 }
 
 /** Cliques up to this many entries keep their family index maps between calls. */
@@ -141,18 +143,11 @@ export class JunctionTree {
   private logZ = 0;
   private propagated = false;
 
-  private constructor(private readonly net: BayesianNetwork, order: EliminationOrder, maxEntries: number) {
+  private constructor(
+    private readonly net: BayesianNetwork, order: EliminationOrder, maxEntries: number, layout?: JunctionTreeLayout,
+  ) {
     const cards = cardinalities(net);
-    const tree = cliqueTree(order);
-    tree.parent = rehang(tree.cliques, tree.parent, cards);
-    // Each clique lists its separator with its parent first: its entries then come in blocks,
-    // one per separator entry, so messages on the clique's side are contiguous sums and scalings.
-    tree.cliques = tree.cliques.map((vars, i) => {
-      const p = tree.parent[i]!;
-      if (p < 0) return vars;
-      const up = new Set(tree.cliques[p]!);
-      return [...vars.filter((v) => up.has(v)), ...vars.filter((v) => !up.has(v))];
-    });
+    const tree = layout ?? junctionTreeLayout(order, cards);
     let offset = 0;
     this.cliques = tree.cliques.map((vars) => {
       const cc = vars.map((v) => cards[v]!);
@@ -218,7 +213,7 @@ export class JunctionTree {
   /** Triangulates and compiles `net`. Unknown (NaN) CPT entries make every result NaN. */
   static compile(net: BayesianNetwork, options: JunctionTreeOptions = {}): JunctionTree {
     const order = options.order ?? junctionTreeOrder(net);
-    return new JunctionTree(net, order, options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries);
+    return new JunctionTree(net, order, options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries, options.layout);
   }
 
   setEvidence(evidence: Evidence): void {
@@ -391,12 +386,44 @@ export function junctionTreeOrder(net: BayesianNetwork): EliminationOrder {
   return bestEliminationOrder(moralGraph(net), cards, cards.map((_, i) => i));
 }
 
+export interface JunctionTreeLayout { cliques: number[][]; parent: number[]; home: number[] }
+
 /**
- * Entries of all cliques of the junction tree built from `order` (its maximal cliques: an
- * elimination clique inside another is merged away, so this is at most order.totalSize).
+ * The cliques of the junction tree of `order` (its maximal cliques) and their tree, before any
+ * table is allocated. Each clique lists its separator with its parent first: its entries then
+ * come in blocks, one per separator entry, so messages on the clique's side are contiguous sums
+ * and scalings.
  */
-export function junctionTreeEntries(order: EliminationOrder, cards: readonly number[]): number {
-  return cliqueTree(order).cliques.reduce((n, c) => n + c.reduce((m, v) => m * cards[v]!, 1), 0);
+export function junctionTreeLayout(order: EliminationOrder, cards: readonly number[]): JunctionTreeLayout {
+  const tree = cliqueTree(order);
+  tree.parent = rehang(tree.cliques, tree.parent, cards);
+  tree.cliques = tree.cliques.map((vars, i) => {
+    const p = tree.parent[i]!;
+    if (p < 0) return vars;
+    const up = new Set(tree.cliques[p]!);
+    return [...vars.filter((v) => up.has(v)), ...vars.filter((v) => !up.has(v))];
+  });
+  return tree;
+}
+
+/**
+ * The size of the junction tree of a layout: its clique entries (at most order.totalSize: an
+ * elimination clique inside another is merged away) and the bytes JunctionTree allocates for it
+ * (two Float64 tables, and per edge a separator and the parent-side Int32 index map).
+ */
+export function junctionTreeSize(layout: JunctionTreeLayout, cards: readonly number[]): { entries: number; bytes: number } {
+  const size = layout.cliques.map((c) => c.reduce((m, v) => m * cards[v]!, 1));
+  let entries = 0, bytes = 0, maxSep = 1;
+  size.forEach((n, i) => {
+    entries += n;
+    const p = layout.parent[i]!;
+    if (p < 0) return;
+    const up = new Set(layout.cliques[p]!);
+    const sep = layout.cliques[i]!.reduce((m, v) => (up.has(v) ? m * cards[v]! : m), 1);
+    maxSep = Math.max(maxSep, sep);
+    bytes += 4 * size[p]! + 8 * sep;
+  });
+  return { entries, bytes: bytes + 16 * entries + 8 * maxSep };
 }
 
 /** The children of each node of a forest given by parent links (−1 or less: none). */

@@ -5,7 +5,10 @@
  * ruled exact inference out (the glue turns that into a warning diagnostic).
  */
 import { topologicalOrder, type BayesianNetwork } from '../network.js';
-import { JunctionTree, junctionTreeEntries, junctionTreeOrder, ImpossibleEvidenceError, type Evidence } from './junctionTree.js';
+import {
+  JunctionTree, junctionTreeLayout, junctionTreeOrder, junctionTreeSize, ImpossibleEvidenceError,
+  type Evidence, type JunctionTreeLayout,
+} from './junctionTree.js';
 import { cardinalities } from './eliminationOrder.js';
 import { likelihoodWeighting } from '../sampling/likelihoodWeighting.js';
 import { gibbsSampling } from '../sampling/gibbsSampling.js';
@@ -21,11 +24,6 @@ export const DEFAULT_BUDGET = 1 << 22;
 export const EXACT_HARD_LIMIT = 1 << 26;
 /** The default memory budget of a run (the setting bayes.run.memoryMb: 2048 MB). */
 export const DEFAULT_MEMORY_BYTES = 2048 * 1024 * 1024;
-/**
- * Bytes per clique entry of a compiled junction tree: two Float64 tables (the CPT products and
- * the working copy) and the parent-side index maps; measured 17–20 on munin and link.
- */
-export const JUNCTION_TREE_BYTES_PER_ENTRY = 20;
 /** The share of the memory budget the junction tree may take; the rest is the network and the run. */
 const JUNCTION_TREE_MEMORY_SHARE = 0.5;
 
@@ -96,13 +94,15 @@ export function inferenceProblem(net: BayesianNetwork): string | undefined {
 /** Rows may be off by rounding (bnlearn files: 1e-7); more than this is an error. */
 const ROW_TOLERANCE = 1e-6;
 
-const plans = new WeakMap<BayesianNetwork, { order: EliminationOrder; entries: number; tree?: JunctionTree }>();
+const plans = new WeakMap<BayesianNetwork, {
+  order: EliminationOrder; layout: JunctionTreeLayout; entries: number; bytes: number; tree?: JunctionTree;
+}>();
 
 export interface ExactPlan {
   order: EliminationOrder;
   /** Entries of all cliques of the junction tree. */
   entries: number;
-  /** Estimated bytes of the compiled junction tree. */
+  /** Bytes of the compiled junction tree's arrays (JunctionTree.bytes, computed before compiling). */
   bytes: number;
   tree(): JunctionTree;
 }
@@ -115,13 +115,14 @@ export function exactPlan(net: BayesianNetwork): ExactPlan {
   let plan = plans.get(net);
   if (!plan) {
     const order = junctionTreeOrder(net);
-    plan = { order, entries: junctionTreeEntries(order, cardinalities(net)) };
+    const layout = junctionTreeLayout(order, cardinalities(net));
+    plan = { order, layout, ...junctionTreeSize(layout, cardinalities(net)) };
     plans.set(net, plan);
   }
   const p = plan;
   return {
-    order: p.order, entries: p.entries, bytes: p.entries * JUNCTION_TREE_BYTES_PER_ENTRY,
-    tree: () => (p.tree ??= JunctionTree.compile(net, { order: p.order })),
+    order: p.order, entries: p.entries, bytes: p.bytes,
+    tree: () => (p.tree ??= JunctionTree.compile(net, { order: p.order, layout: p.layout })),
   };
 }
 

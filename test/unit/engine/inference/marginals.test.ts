@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  exactPlan, JUNCTION_TREE_BYTES_PER_ENTRY, posteriorMarginals, posteriorQuery,
+  exactPlan, posteriorMarginals, posteriorQuery,
 } from '../../../../server/src/engine/inference/marginals.js';
 import { gibbsSampling } from '../../../../server/src/engine/sampling/gibbsSampling.js';
 import { enumerate, maxAbsDiff, randomNetwork } from '../../../support/networks.js';
@@ -89,7 +89,7 @@ test('auto decides on the junction tree in bytes against the memory budget, and 
   const plan = exactPlan(net);
   // The total of the maximal cliques, recomputed from the compiled tree.
   assert.equal(plan.entries, plan.tree().totalSize);
-  assert.equal(plan.bytes, plan.entries * JUNCTION_TREE_BYTES_PER_ENTRY);
+  assert.equal(plan.bytes, plan.tree().bytes);
   const fits = posteriorMarginals(net, new Map(), { memoryBytes: 2 * plan.bytes });
   assert.ok(fits.ok && fits.method === 'exact' && fits.note === undefined);
   assert.match(fits.reason!, new RegExp(`^exact \\(junction tree\\): .* ${plan.entries} clique entries .* within`));
