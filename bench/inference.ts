@@ -39,8 +39,11 @@ type Marginals = Record<string, Record<string, number>>;
 
 interface OursRun {
   method: string; reason: string; entries: number; bytes: number;
-  orderS: number; compileS: number; firstS: number; afterS: number; rssMb: number; error: number;
+  orderS: number; compileS: number; firstS: number; afterS: number; rssMb: number;
+  /** Max error against the reference (null: no reference); sampled answers: the largest standard error. */
+  error: number | null; maxStderr?: number; samples?: number;
 }
+const sci = (x: number | null | undefined) => (x === null || x === undefined ? 'no reference' : x.toExponential(1));
 
 /** The evidence set timed: the first reference case with evidence (none when there is no reference). */
 function caseOf(name: string): ReferenceCase | undefined {
@@ -68,7 +71,7 @@ function child(name: string): void {
   const plan = exactPlan(net);
   const choice = chooseExact(plan, {});
   let values: Float64Array[];
-  let compileS = 0, firstS = 0, afterS = 0;
+  let compileS = 0, firstS = 0, afterS = 0, maxStderr: number | undefined, samples: number | undefined;
   let method = 'exact', reason = `exact (junction tree): exact inference needs ${choice.reason}`;
   if (choice.exact) {
     t = performance.now();
@@ -88,12 +91,15 @@ function child(name: string): void {
     if (!r.ok) throw new Error(r.message);
     method = r.method; reason = r.reason ?? '';
     values = r.marginals;
+    samples = r.samples;
+    maxStderr = Math.max(...(r.stderr ?? []).map((se) => Math.max(...se)));
   }
   const named: Marginals = {};
   net.variables.forEach((v, i) => { named[v.name] = Object.fromEntries(v.states.map((s, j) => [s, values[i]![j]!])); });
   const out: OursRun = {
     method, reason, entries: plan.entries, bytes: plan.bytes, orderS, compileS, firstS, afterS,
-    rssMb: process.resourceUsage().maxRSS / 1024, error: ref ? maxError(named, ref.marginals, ref.evidence) : NaN,
+    rssMb: process.resourceUsage().maxRSS / 1024, error: ref ? maxError(named, ref.marginals, ref.evidence) : null,
+    ...(maxStderr !== undefined ? { maxStderr, samples } : {}),
   };
   process.stdout.write(JSON.stringify(out));
 }
@@ -130,7 +136,7 @@ function main(): void {
       const specFile = join(dir, `${name}.json`);
       writeFileSync(specFile, JSON.stringify(exportNetwork(net, [ref?.evidence ?? {}])));
       const ours: OursRun[] = [];
-      const peer: { incl: number; after: number; error: number }[] = [];
+      const peer: { incl: number; after: number; error: number | null }[] = [];
       let peerFailed: string | undefined;
       for (let r = 0; r < rounds; r++) {
         const o = run(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', name]);
@@ -141,7 +147,7 @@ function main(): void {
         if ('failed' in p) { peerFailed = p.failed; continue; }
         const j = JSON.parse(p.out) as { build_s: number; cases: { seconds: number; marginals: Marginals }[] };
         const c = j.cases[0]!;
-        peer.push({ incl: j.build_s + c.seconds, after: c.seconds, error: ref ? maxError(c.marginals, ref.marginals, ref.evidence) : NaN });
+        peer.push({ incl: j.build_s + c.seconds, after: c.seconds, error: ref ? maxError(c.marginals, ref.marginals, ref.evidence) : null });
       }
       if (!ours.length) continue;
       const o0 = ours[0]!;
@@ -150,16 +156,17 @@ function main(): void {
       if (o0.method === 'exact') {
         console.log(`  ours         incl ${spread(incl)} (order ${ms(median(ours.map((o) => o.orderS)))}, compile ` +
           `${ms(median(ours.map((o) => o.compileS)))}); after ${spread(ours.map((o) => o.afterS))}; ` +
-          `peak RSS ${median(ours.map((o) => o.rssMb)).toFixed(0)} MB; error ${o0.error.toExponential(1)}`);
+          `peak RSS ${median(ours.map((o) => o.rssMb)).toFixed(0)} MB; error ${sci(o0.error)}`);
       } else {
         console.log(`  ours         ${o0.method} ${spread(ours.map((o) => o.firstS))}; peak RSS ` +
-          `${median(ours.map((o) => o.rssMb)).toFixed(0)} MB; error ${o0.error.toExponential(1)}`);
+          `${median(ours.map((o) => o.rssMb)).toFixed(0)} MB; ${o0.samples} samples, largest standard error ` +
+          `${sci(o0.maxStderr)}; error ${sci(o0.error)}`);
       }
       if (peer.length) {
         const ratio = median(peer.map((p) => p.incl)) / median(incl);
         console.log(`  pomegranate  incl ${spread(peer.map((p) => p.incl))}; after ${spread(peer.map((p) => p.after))}; ` +
           `ratio incl ${ratio.toFixed(1)}×, after ${(median(peer.map((p) => p.after)) / median(ours.map((o) => o.afterS))).toFixed(1)}×; ` +
-          `error ${peer[0]!.error.toExponential(1)}`);
+          `error ${sci(peer[0]!.error)}`);
       } else console.log(`  pomegranate  ${peerFailed ?? 'not run'}`);
       const exact = o0.method === 'exact';
       if (name === 'munin') {
@@ -175,7 +182,7 @@ function main(): void {
             `${name} incl faster than pomegranate's: ${ms(median(incl))} vs ${ms(median(peer.map((p) => p.incl)))}`);
         }
       }
-      if (exact && ref) goal(o0.error <= 1e-9, `${name} matches the reference to 1e-9: ${o0.error.toExponential(1)}`);
+      if (exact && o0.error !== null) goal(o0.error <= 1e-9, `${name} matches the reference to 1e-9: ${sci(o0.error)}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
