@@ -165,7 +165,8 @@ function main(): void {
       if (peer.length) {
         const ratio = median(peer.map((p) => p.incl)) / median(incl);
         console.log(`  pomegranate  incl ${spread(peer.map((p) => p.incl))}; after ${spread(peer.map((p) => p.after))}; ` +
-          `ratio incl ${ratio.toFixed(1)}×, after ${(median(peer.map((p) => p.after)) / median(ours.map((o) => o.afterS))).toFixed(1)}×; ` +
+          `ratio incl ${ratio.toFixed(1)}×` + (o0.method === 'exact'
+            ? `, after ${(median(peer.map((p) => p.after)) / median(ours.map((o) => o.afterS))).toFixed(1)}×; ` : '; ') +
           `error ${sci(peer[0]!.error)}`);
       } else console.log(`  pomegranate  ${peerFailed ?? 'not run'}`);
       const exact = o0.method === 'exact';
