@@ -48,7 +48,8 @@ for (let i = 0; i < rounds; i++) {
   node.push(measure(['-e', '0']));
   help.push(measure([bin, '--help']));
 }
-console.log(`bench/cli-startup.ts ${new Date().toISOString()}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ` +
+const load = loadavg().map((l) => l.toFixed(1)).join(' ');
+console.log(`bench/cli-startup.ts ${new Date().toISOString()}, load average ${load}, ` +
   `${rounds} alternating rounds; min / median / max`);
 console.log(`  node -e 0        wall ${f(stats(node.map((r) => r.wall)))}, cpu ${f(stats(node.map((r) => r.cpu)))}`);
 console.log(`  bayes --help     wall ${f(stats(help.map((r) => r.wall)))}, cpu ${f(stats(help.map((r) => r.cpu)))}`);
@@ -56,5 +57,6 @@ const wallDiff = stats(help.map((r, i) => r.wall - node[i]!.wall));
 const cpuDiff = stats(help.map((r, i) => r.cpu - node[i]!.cpu));
 console.log(`  difference       wall ${f(wallDiff)}, cpu ${f(cpuDiff)} (pairwise)`);
 const ok = wallDiff.median <= 0.05;
-console.log(`  goal ${ok ? 'met   ' : 'FAILED'} start-up (median wall difference) ≤ 0.05 s: ${wallDiff.median.toFixed(3)} s`);
+const verdict = ok ? 'met   ' : 'FAILED';
+console.log(`  goal ${verdict} start-up (median wall difference) ≤ 0.05 s: ${wallDiff.median.toFixed(3)} s`);
 if (!ok) process.exitCode = 1;

@@ -33,7 +33,8 @@ const timeoutS = option('--timeout', 600);
 const rounds = option('--rounds', 3);
 const nets = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 const NETWORKS = nets.length ? nets
-  : ['alarm', 'andes', 'pigs', 'diabetes', 'pathfinder', 'barley', 'munin', 'link', 'munin1', 'munin2', 'munin3', 'munin4'];
+  : ['alarm', 'andes', 'pigs', 'diabetes', 'pathfinder', 'barley', 'munin', 'link',
+    'munin1', 'munin2', 'munin3', 'munin4'];
 
 type Marginals = Record<string, Record<string, number>>;
 
@@ -126,7 +127,10 @@ function main(): void {
   console.log(`bench/inference.ts ${started}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ` +
     `${rounds} alternating rounds, fresh processes; times min / median / max; peer time limit ${timeoutS}s`);
   const failures: string[] = [];
-  const goal = (ok: boolean, text: string) => { console.log(`  goal ${ok ? 'met   ' : 'FAILED'} ${text}`); if (!ok) failures.push(text); };
+  const goal = (ok: boolean, text: string) => {
+    console.log(`  goal ${ok ? 'met   ' : 'FAILED'} ${text}`);
+    if (!ok) failures.push(text);
+  };
   const dir = mkdtempSync(join(tmpdir(), 'bench-inference-'));
   try {
     for (const name of NETWORKS) {
@@ -147,7 +151,8 @@ function main(): void {
         if ('failed' in p) { peerFailed = p.failed; continue; }
         const j = JSON.parse(p.out) as { build_s: number; cases: { seconds: number; marginals: Marginals }[] };
         const c = j.cases[0]!;
-        peer.push({ incl: j.build_s + c.seconds, after: c.seconds, error: ref ? maxError(c.marginals, ref.marginals, ref.evidence) : null });
+        const error = ref ? maxError(c.marginals, ref.marginals, ref.evidence) : null;
+        peer.push({ incl: j.build_s + c.seconds, after: c.seconds, error });
       }
       if (!ours.length) continue;
       const o0 = ours[0]!;
@@ -164,15 +169,18 @@ function main(): void {
       }
       if (peer.length) {
         const ratio = median(peer.map((p) => p.incl)) / median(incl);
-        console.log(`  pomegranate  incl ${spread(peer.map((p) => p.incl))}; after ${spread(peer.map((p) => p.after))}; ` +
+        console.log(`  pomegranate  incl ${spread(peer.map((p) => p.incl))}; ` +
+          `after ${spread(peer.map((p) => p.after))}; ` +
           `ratio incl ${ratio.toFixed(1)}×` + (o0.method === 'exact'
-            ? `, after ${(median(peer.map((p) => p.after)) / median(ours.map((o) => o.afterS))).toFixed(1)}×; ` : '; ') +
+            ? `, after ${(median(peer.map((p) => p.after)) / median(ours.map((o) => o.afterS))).toFixed(1)}×; `
+            : '; ') +
           `error ${sci(peer[0]!.error)}`);
       } else console.log(`  pomegranate  ${peerFailed ?? 'not run'}`);
       const exact = o0.method === 'exact';
       if (name === 'munin') {
         goal(exact && median(incl) <= 0.5, `munin incl ≤ 0.5 s: ${ms(median(incl))}`);
-        goal(exact && median(ours.map((o) => o.afterS)) <= 0.1, `munin after ≤ 0.1 s: ${ms(median(ours.map((o) => o.afterS)))}`);
+        const after = median(ours.map((o) => o.afterS));
+        goal(exact && after <= 0.1, `munin after ≤ 0.1 s: ${ms(after)}`);
       } else if (name === 'link') {
         goal(exact, `link exact by default: ${o0.method}`);
         goal(exact && median(incl) <= 3, `link incl ≤ 3 s: ${ms(median(incl))}`);

@@ -48,7 +48,8 @@ export function eliminationOrder(
   // Eliminated nodes leave their neighbours' sets; when every node is to be eliminated the sets
   // hold only remaining nodes and need no filtering.
   const all = remaining.size === adj.length;
-  const neighbours = (v: number): number[] => (all ? Array.from(adj[v]!) : [...adj[v]!].filter((u) => remaining.has(u)));
+  const neighbours = (v: number): number[] =>
+    (all ? Array.from(adj[v]!) : [...adj[v]!].filter((u) => remaining.has(u)));
   const score = new Map<number, [number, number]>();
   const compute = (v: number): [number, number] => {
     const nb = neighbours(v);

@@ -411,7 +411,9 @@ export function junctionTreeLayout(order: EliminationOrder, cards: readonly numb
  * elimination clique inside another is merged away) and the bytes JunctionTree allocates for it
  * (two Float64 tables, and per edge a separator and the parent-side Int32 index map).
  */
-export function junctionTreeSize(layout: JunctionTreeLayout, cards: readonly number[]): { entries: number; bytes: number } {
+export function junctionTreeSize(
+  layout: JunctionTreeLayout, cards: readonly number[],
+): { entries: number; bytes: number } {
   const size = layout.cliques.map((c) => c.reduce((m, v) => m * cards[v]!, 1));
   let entries = 0, bytes = 0, maxSep = 1;
   size.forEach((n, i) => {

@@ -136,7 +136,8 @@ export function chooseExact(plan: ExactPlan, options: MarginalsOptions): { exact
   const cost = plan.order.maxCliqueSize;
   if (options.budget !== undefined) {
     const exact = cost <= options.budget;
-    return { exact, reason: `a clique table of ${cost} entries, ${exact ? 'within' : 'over'} the budget of ${options.budget}` };
+    const within = exact ? 'within' : 'over';
+    return { exact, reason: `a clique table of ${cost} entries, ${within} the budget of ${options.budget}` };
   }
   const limit = (options.memoryBytes ?? DEFAULT_MEMORY_BYTES) * JUNCTION_TREE_MEMORY_SHARE;
   const exact = plan.bytes <= limit && plan.entries <= EXACT_HARD_LIMIT;
@@ -159,7 +160,9 @@ export function posteriorMarginals(net: BayesianNetwork, evidence: Evidence, opt
   const reason = choice
     ? `${method === 'exact' ? 'exact (junction tree)' : 'likelihood weighting'}: exact inference needs ${choice.reason}`
     : `${method}: asked for`;
-  const note = choice && !choice.exact ? `exact inference needs ${choice.reason}: answered by likelihood weighting` : undefined;
+  const note = choice && !choice.exact
+    ? `exact inference needs ${choice.reason}: answered by likelihood weighting`
+    : undefined;
   try {
     // The junction tree multiplies every CPT as the file gives it. pgmpy, and our single-query
     // `variableElimination`, answer each P(X | e) on the network pruned for that query (barren
