@@ -23,14 +23,16 @@ const cliDispatcher = {
   name: 'cli-dispatcher',
   setup(build) {
     build.onResolve({ filter: COMMAND_FILES }, (args) =>
-      (args.importer.endsWith('commands.ts') ? { path: './cli-commands.cjs', external: true } : undefined));
+      args.importer.endsWith('commands.ts') ? { path: './cli-commands.cjs', external: true } : undefined,
+    );
   },
 };
 const cliCommands = {
   name: 'cli-commands',
   setup(build) {
     build.onResolve({ filter: /^\.\/(command|limits)\.js$/ }, (args) =>
-      (/[\\/]server[\\/]src[\\/]cli[\\/]/.test(args.importer) ? { path: './cli.cjs', external: true } : undefined));
+      /[\\/]server[\\/]src[\\/]cli[\\/]/.test(args.importer) ? { path: './cli.cjs', external: true } : undefined,
+    );
   },
 };
 
@@ -41,7 +43,14 @@ const builds = [
   { ...node, entryPoints: ['server/src/cli/allCommands.ts'], outfile: 'dist/cli-commands.cjs', plugins: [cliCommands] },
   { ...node, entryPoints: ['server/src/run/worker.ts'], outfile: 'dist/worker.cjs' },
   { ...node, entryPoints: ['server/src/cli/bootstrapWorker.ts'], outfile: 'dist/bootstrapWorker.cjs' },
-  { ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['webview/src/main.ts'], outfile: 'dist/webview.js' },
+  {
+    ...common,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    entryPoints: ['webview/src/main.ts'],
+    outfile: 'dist/webview.js',
+  },
 ];
 
 if (watch) {

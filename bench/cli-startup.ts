@@ -48,9 +48,13 @@ for (let i = 0; i < rounds; i++) {
   node.push(measure(['-e', '0']));
   help.push(measure([bin, '--help']));
 }
-const load = loadavg().map((l) => l.toFixed(1)).join(' ');
-console.log(`bench/cli-startup.ts ${new Date().toISOString()}, load average ${load}, ` +
-  `${rounds} alternating rounds; min / median / max`);
+const load = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ');
+console.log(
+  `bench/cli-startup.ts ${new Date().toISOString()}, load average ${load}, ` +
+    `${rounds} alternating rounds; min / median / max`,
+);
 console.log(`  node -e 0        wall ${f(stats(node.map((r) => r.wall)))}, cpu ${f(stats(node.map((r) => r.cpu)))}`);
 console.log(`  bayes --help     wall ${f(stats(help.map((r) => r.wall)))}, cpu ${f(stats(help.map((r) => r.cpu)))}`);
 const wallDiff = stats(help.map((r, i) => r.wall - node[i]!.wall));

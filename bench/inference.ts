@@ -32,17 +32,39 @@ const option = (name: string, fallback: number) => {
 const timeoutS = option('--timeout', 600);
 const rounds = option('--rounds', 3);
 const nets = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
-const NETWORKS = nets.length ? nets
-  : ['alarm', 'andes', 'pigs', 'diabetes', 'pathfinder', 'barley', 'munin', 'link',
-    'munin1', 'munin2', 'munin3', 'munin4'];
+const NETWORKS = nets.length
+  ? nets
+  : [
+      'alarm',
+      'andes',
+      'pigs',
+      'diabetes',
+      'pathfinder',
+      'barley',
+      'munin',
+      'link',
+      'munin1',
+      'munin2',
+      'munin3',
+      'munin4',
+    ];
 
 type Marginals = Record<string, Record<string, number>>;
 
 interface OursRun {
-  method: string; reason: string; entries: number; bytes: number;
-  orderS: number; compileS: number; firstS: number; afterS: number; rssMb: number;
+  method: string;
+  reason: string;
+  entries: number;
+  bytes: number;
+  orderS: number;
+  compileS: number;
+  firstS: number;
+  afterS: number;
+  rssMb: number;
   /** Max error against the reference (null: no reference); sampled answers: the largest standard error. */
-  error: number | null; maxStderr?: number; samples?: number;
+  error: number | null;
+  maxStderr?: number;
+  samples?: number;
 }
 const sci = (x: number | null | undefined) => (x === null || x === undefined ? 'no reference' : x.toExponential(1));
 
@@ -72,34 +94,58 @@ function child(name: string): void {
   const plan = exactPlan(net);
   const choice = chooseExact(plan, {});
   let values: Float64Array[];
-  let compileS = 0, firstS = 0, afterS = 0, maxStderr: number | undefined, samples: number | undefined;
-  let method = 'exact', reason = `exact (junction tree): exact inference needs ${choice.reason}`;
+  let compileS = 0,
+    firstS = 0,
+    afterS = 0,
+    maxStderr: number | undefined,
+    samples: number | undefined;
+  let method = 'exact',
+    reason = `exact (junction tree): exact inference needs ${choice.reason}`;
   if (choice.exact) {
     t = performance.now();
     const jt = JunctionTree.compile(net, { order });
     compileS = (performance.now() - t) / 1000;
-    const all = () => { jt.setEvidence(evidence); jt.propagate(); return net.variables.map((_, v) => jt.marginal(v)); };
+    const all = () => {
+      jt.setEvidence(evidence);
+      jt.propagate();
+      return net.variables.map((_, v) => jt.marginal(v));
+    };
     t = performance.now();
     values = all();
     firstS = (performance.now() - t) / 1000;
     const times: number[] = [];
-    for (let i = 0; i < 5; i++) { t = performance.now(); all(); times.push(performance.now() - t); }
+    for (let i = 0; i < 5; i++) {
+      t = performance.now();
+      all();
+      times.push(performance.now() - t);
+    }
     afterS = times.sort((a, b) => a - b)[2]! / 1000;
   } else {
     t = performance.now();
     const r = posteriorMarginals(net, evidence, { seed: 1 });
     firstS = (performance.now() - t) / 1000;
     if (!r.ok) throw new Error(r.message);
-    method = r.method; reason = r.reason ?? '';
+    method = r.method;
+    reason = r.reason ?? '';
     values = r.marginals;
     samples = r.samples;
     maxStderr = Math.max(...(r.stderr ?? []).map((se) => Math.max(...se)));
   }
   const named: Marginals = {};
-  net.variables.forEach((v, i) => { named[v.name] = Object.fromEntries(v.states.map((s, j) => [s, values[i]![j]!])); });
+  net.variables.forEach((v, i) => {
+    named[v.name] = Object.fromEntries(v.states.map((s, j) => [s, values[i]![j]!]));
+  });
   const out: OursRun = {
-    method, reason, entries: plan.entries, bytes: plan.bytes, orderS, compileS, firstS, afterS,
-    rssMb: process.resourceUsage().maxRSS / 1024, error: ref ? maxError(named, ref.marginals, ref.evidence) : null,
+    method,
+    reason,
+    entries: plan.entries,
+    bytes: plan.bytes,
+    orderS,
+    compileS,
+    firstS,
+    afterS,
+    rssMb: process.resourceUsage().maxRSS / 1024,
+    error: ref ? maxError(named, ref.marginals, ref.evidence) : null,
     ...(maxStderr !== undefined ? { maxStderr, samples } : {}),
   };
   process.stdout.write(JSON.stringify(out));
@@ -124,8 +170,12 @@ const spread = (xs: number[]) => {
 
 function main(): void {
   const started = new Date().toISOString();
-  console.log(`bench/inference.ts ${started}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ` +
-    `${rounds} alternating rounds, fresh processes; times min / median / max; peer time limit ${timeoutS}s`);
+  console.log(
+    `bench/inference.ts ${started}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, ` +
+      `${rounds} alternating rounds, fresh processes; times min / median / max; peer time limit ${timeoutS}s`,
+  );
   const failures: string[] = [];
   const goal = (ok: boolean, text: string) => {
     console.log(`  goal ${ok ? 'met   ' : 'FAILED'} ${text}`);
@@ -135,7 +185,10 @@ function main(): void {
   try {
     for (const name of NETWORKS) {
       const net = loadBif(name);
-      if (!net) { console.log(`\n${name}: ../shared/data missing, skipped`); continue; }
+      if (!net) {
+        console.log(`\n${name}: ../shared/data missing, skipped`);
+        continue;
+      }
       const ref = caseOf(name);
       const specFile = join(dir, `${name}.json`);
       writeFileSync(specFile, JSON.stringify(exportNetwork(net, [ref?.evidence ?? {}])));
@@ -144,11 +197,17 @@ function main(): void {
       let peerFailed: string | undefined;
       for (let r = 0; r < rounds; r++) {
         const o = run(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', name]);
-        if ('failed' in o) { console.log(`\n${name}: ours ${o.failed}`); break; }
+        if ('failed' in o) {
+          console.log(`\n${name}: ours ${o.failed}`);
+          break;
+        }
         ours.push(JSON.parse(o.out) as OursRun);
         if (peerFailed) continue;
         const p = run('/usr/bin/python3', [join(here, 'peers', 'pomegranate_marginals.py'), specFile, '1']);
-        if ('failed' in p) { peerFailed = p.failed; continue; }
+        if ('failed' in p) {
+          peerFailed = p.failed;
+          continue;
+        }
         const j = JSON.parse(p.out) as { build_s: number; cases: { seconds: number; marginals: Marginals }[] };
         const c = j.cases[0]!;
         const error = ref ? maxError(c.marginals, ref.marginals, ref.evidence) : null;
@@ -159,22 +218,29 @@ function main(): void {
       const incl = ours.map((o) => o.orderS + o.compileS + o.firstS);
       console.log(`\n${name}: ${net.variables.length} variables; ${o0.reason}`);
       if (o0.method === 'exact') {
-        console.log(`  ours         incl ${spread(incl)} (order ${ms(median(ours.map((o) => o.orderS)))}, compile ` +
-          `${ms(median(ours.map((o) => o.compileS)))}); after ${spread(ours.map((o) => o.afterS))}; ` +
-          `peak RSS ${median(ours.map((o) => o.rssMb)).toFixed(0)} MB; error ${sci(o0.error)}`);
+        console.log(
+          `  ours         incl ${spread(incl)} (order ${ms(median(ours.map((o) => o.orderS)))}, compile ` +
+            `${ms(median(ours.map((o) => o.compileS)))}); after ${spread(ours.map((o) => o.afterS))}; ` +
+            `peak RSS ${median(ours.map((o) => o.rssMb)).toFixed(0)} MB; error ${sci(o0.error)}`,
+        );
       } else {
-        console.log(`  ours         ${o0.method} ${spread(ours.map((o) => o.firstS))}; peak RSS ` +
-          `${median(ours.map((o) => o.rssMb)).toFixed(0)} MB; ${o0.samples} samples, largest standard error ` +
-          `${sci(o0.maxStderr)}; error ${sci(o0.error)}`);
+        console.log(
+          `  ours         ${o0.method} ${spread(ours.map((o) => o.firstS))}; peak RSS ` +
+            `${median(ours.map((o) => o.rssMb)).toFixed(0)} MB; ${o0.samples} samples, largest standard error ` +
+            `${sci(o0.maxStderr)}; error ${sci(o0.error)}`,
+        );
       }
       if (peer.length) {
         const ratio = median(peer.map((p) => p.incl)) / median(incl);
-        console.log(`  pomegranate  incl ${spread(peer.map((p) => p.incl))}; ` +
-          `after ${spread(peer.map((p) => p.after))}; ` +
-          `ratio incl ${ratio.toFixed(1)}×` + (o0.method === 'exact'
-            ? `, after ${(median(peer.map((p) => p.after)) / median(ours.map((o) => o.afterS))).toFixed(1)}×; `
-            : '; ') +
-          `error ${sci(peer[0]!.error)}`);
+        console.log(
+          `  pomegranate  incl ${spread(peer.map((p) => p.incl))}; ` +
+            `after ${spread(peer.map((p) => p.after))}; ` +
+            `ratio incl ${ratio.toFixed(1)}×` +
+            (o0.method === 'exact'
+              ? `, after ${(median(peer.map((p) => p.after)) / median(ours.map((o) => o.afterS))).toFixed(1)}×; `
+              : '; ') +
+            `error ${sci(peer[0]!.error)}`,
+        );
       } else console.log(`  pomegranate  ${peerFailed ?? 'not run'}`);
       const exact = o0.method === 'exact';
       if (name === 'munin') {
@@ -187,8 +253,10 @@ function main(): void {
       } else if (['pigs', 'andes', 'diabetes', 'pathfinder', 'barley'].includes(name)) {
         goal(exact, `${name} exact: ${o0.method}`);
         if (peer.length) {
-          goal(median(incl) < median(peer.map((p) => p.incl)),
-            `${name} incl faster than pomegranate's: ${ms(median(incl))} vs ${ms(median(peer.map((p) => p.incl)))}`);
+          goal(
+            median(incl) < median(peer.map((p) => p.incl)),
+            `${name} incl faster than pomegranate's: ${ms(median(incl))} vs ${ms(median(peer.map((p) => p.incl)))}`,
+          );
         }
       }
       if (exact && o0.error !== null) goal(o0.error <= 1e-9, `${name} matches the reference to 1e-9: ${sci(o0.error)}`);
@@ -196,7 +264,11 @@ function main(): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\nload average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `\nload average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   if (failures.length) {
     console.log(`\n${failures.length} goal(s) FAILED:\n  ${failures.join('\n  ')}`);
     process.exitCode = 1;

@@ -38,13 +38,23 @@ const SIZES = [1000, 5000, 20000];
 const PEER_LIMIT_S = Number(process.argv[2] ?? 300);
 const PEER = join(import.meta.dirname, 'peers', 'pomegranate_structure.py');
 
-interface Learned { seconds: number; parents: number[][] }
+interface Learned {
+  seconds: number;
+  parents: number[][];
+}
 type Outcome = Learned | string;
 
 const net = loadBif('alarm');
-if (!net) { console.log(NO_SHARED); process.exit(0); }
+if (!net) {
+  console.log(NO_SHARED);
+  process.exit(0);
+}
 const truth = net.cpts.map((c) => c.parents);
-const order = (() => { const t = topologicalOrder(net); if (!('order' in t)) throw new Error('alarm has a cycle'); return t.order; })();
+const order = (() => {
+  const t = topologicalOrder(net);
+  if (!('order' in t)) throw new Error('alarm has a cycle');
+  return t.order;
+})();
 
 function timed(learn: () => number[][]): Learned {
   const t0 = performance.now();
@@ -61,7 +71,11 @@ function writeCsv(data: CategoricalDataset, file: string): void {
 
 /** pomegranate's from_samples on the CSV, or why it has no answer (absent, failed, over the limit). */
 function pomegranate(file: string, args: string[]): Outcome {
-  const r = spawnSync(PYTHON, [PEER, file, ...args], { encoding: 'utf8', timeout: PEER_LIMIT_S * 1000, killSignal: 'SIGKILL' });
+  const r = spawnSync(PYTHON, [PEER, file, ...args], {
+    encoding: 'utf8',
+    timeout: PEER_LIMIT_S * 1000,
+    killSignal: 'SIGKILL',
+  });
   if (r.error && 'code' in r.error && r.error.code === 'ETIMEDOUT') return `did not finish in ${PEER_LIMIT_S} s`;
   // Its C code does not check allocations: under the memory cap a failed one is a segfault.
   if (r.signal) return `killed by ${r.signal} (the peer's memory is capped at 8 GB)`;
@@ -75,8 +89,16 @@ function row(label: string, outcome: Outcome, scores: ScoreCache, trueBic: numbe
   const d = compareStructures(outcome.parents, truth);
   const arcs = outcome.parents.reduce((s, ps) => s + ps.length, 0);
   const bic = scores.total(outcome.parents);
-  const cells = [outcome.seconds.toFixed(3), arcs, d.missing.length, d.extra.length, d.reversed.length,
-    d.missing.length + d.extra.length + d.reversed.length, bic.toFixed(1), (bic - trueBic).toFixed(1)];
+  const cells = [
+    outcome.seconds.toFixed(3),
+    arcs,
+    d.missing.length,
+    d.extra.length,
+    d.reversed.length,
+    d.missing.length + d.extra.length + d.reversed.length,
+    bic.toFixed(1),
+    (bic - trueBic).toFixed(1),
+  ];
   return `  ${label.padEnd(36)} ${cells.map((c, i) => String(c).padStart(WIDTHS[i]!)).join(' ')}`;
 }
 
@@ -107,17 +129,38 @@ try {
     writeCsv(data, file);
     const scores = new ScoreCache(data, { score: 'bic' });
     const trueBic = scores.total(truth);
-    console.log(`\nALARM, ${rows} records (seed 1); true DAG: ${truth.flat().length} arcs, BIC ${trueBic.toFixed(1)} (our scorer, nats)`);
+    console.log(
+      `\nALARM, ${rows} records (seed 1); true DAG: ${truth.flat().length} arcs, BIC ${trueBic.toFixed(1)} (our scorer, nats)`,
+    );
     console.log(`  ${'side'.padEnd(36)} ${HEADINGS.map((h, i) => h.padStart(WIDTHS[i]!)).join(' ')}`);
-    for (const [label, options] of OUR_CLIMBS) console.log(row(label, timed(() => hillClimb(data, { score: 'bic', ...options }).parents), scores, trueBic));
-    console.log(row('ours: K2 (K2 metric), true order', timed(() => k2(data, { order }).parents), scores, trueBic));
+    for (const [label, options] of OUR_CLIMBS)
+      console.log(
+        row(
+          label,
+          timed(() => hillClimb(data, { score: 'bic', ...options }).parents),
+          scores,
+          trueBic,
+        ),
+      );
+    console.log(
+      row(
+        'ours: K2 (K2 metric), true order',
+        timed(() => k2(data, { order }).parents),
+        scores,
+        trueBic,
+      ),
+    );
     for (const [label, args] of PEER_RUNS) {
-      const outcome = peerMissing ? `unavailable: ${PYTHON} cannot import pomegranate (install python3-pomegranate)` : pomegranate(file, args);
+      const outcome = peerMissing
+        ? `unavailable: ${PYTHON} cannot import pomegranate (install python3-pomegranate)`
+        : pomegranate(file, args);
       console.log(row(label, outcome, scores, trueBic));
     }
   }
-  console.log('\nBIC is score-equivalent: reversing an arc within a Markov equivalence class (no v-structure made or broken)\n' +
-    'leaves it unchanged, so a BIC search can count reversed arcs its data cannot orient; K2 gets directions from the order.');
+  console.log(
+    '\nBIC is score-equivalent: reversing an arc within a Markov equivalence class (no v-structure made or broken)\n' +
+      'leaves it unchanged, so a BIC search can count reversed arcs its data cannot orient; K2 gets directions from the order.',
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

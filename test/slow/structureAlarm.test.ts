@@ -13,7 +13,10 @@ import { pcStable } from '../../server/src/engine/structure/pcStable.js';
 import { Pdag, cpdagOf, hammingDistance } from '../../server/src/engine/structure/pdag.js';
 import { searchStructure } from '../../server/src/engine/structure/search.js';
 import {
-  arcStrengths, averagedNetwork, bootstrapCounts, strengthThreshold,
+  arcStrengths,
+  averagedNetwork,
+  bootstrapCounts,
+  strengthThreshold,
 } from '../../server/src/engine/structure/bootstrap.js';
 import { NO_SHARED } from '../support/shared.js';
 import { loadBif } from '../support/networks.js';
@@ -27,7 +30,9 @@ test('ALARM, 10,000 records: PC skeleton, bootstrap strengths and the averaged n
   const pc = pcStable(data, { alpha: 0.01 });
   const pcDistance = hammingDistance(pc.graph, truth);
   const pcSeconds = ((performance.now() - started) / 1000).toFixed(1);
-  t.diagnostic(`PC: skeleton SHD ${pcDistance.skeleton}, CPDAG SHD ${pcDistance.shd}, ${pc.tests} tests, ${pcSeconds} s`);
+  t.diagnostic(
+    `PC: skeleton SHD ${pcDistance.skeleton}, CPDAG SHD ${pcDistance.shd}, ${pc.tests} tests, ${pcSeconds} s`,
+  );
   assert.ok(pcDistance.skeleton <= 6, `PC skeleton SHD ${pcDistance.skeleton}`);
 
   const spec = { method: 'hillclimb' as const, score: 'bic' as const };
@@ -35,19 +40,26 @@ test('ALARM, 10,000 records: PC skeleton, bootstrap strengths and the averaged n
   started = performance.now();
   const { counts } = bootstrapCounts(data, (d) => searchStructure(d, spec).cpdag, { replicates: 40, seed: 1 });
   const strengths = arcStrengths(counts);
-  const weak = single.parents.flatMap((ps, v) => ps.map((p) => [p, v] as const))
+  const weak = single.parents
+    .flatMap((ps, v) => ps.map((p) => [p, v] as const))
     .filter(([a, b]) => truth.adjacent(a, b))
     .map(([a, b]) => strengths.find((s) => s.from === a && s.to === b)!)
     .filter((s) => s.strength < 0.5);
-  assert.deepEqual(weak.map((s) => `${net.variables[s.from]!.name} -> ${net.variables[s.to]!.name} ${s.strength}`), []);
+  assert.deepEqual(
+    weak.map((s) => `${net.variables[s.from]!.name} -> ${net.variables[s.to]!.name} ${s.strength}`),
+    [],
+  );
   const threshold = strengthThreshold(strengths.map((s) => s.strength));
   const avg = averagedNetwork(net.variables.length, strengths, threshold);
   const g = new Pdag(net.variables.length);
   avg.arcs.forEach(([a, b]) => g.setArc(a, b));
   avg.edges.forEach(([a, b]) => g.setEdge(a, b));
-  const dAvg = hammingDistance(g, truth), dSingle = hammingDistance(single.cpdag, truth);
+  const dAvg = hammingDistance(g, truth),
+    dSingle = hammingDistance(single.cpdag, truth);
   const bootSeconds = ((performance.now() - started) / 1000).toFixed(1);
-  t.diagnostic(`bootstrap 40 × hill climbing: ${bootSeconds} s; threshold ${threshold}; `
-    + `SHD averaged ${dAvg.shd} (skeleton ${dAvg.skeleton}) vs single ${dSingle.shd} (skeleton ${dSingle.skeleton})`);
+  t.diagnostic(
+    `bootstrap 40 × hill climbing: ${bootSeconds} s; threshold ${threshold}; ` +
+      `SHD averaged ${dAvg.shd} (skeleton ${dAvg.skeleton}) vs single ${dSingle.shd} (skeleton ${dSingle.skeleton})`,
+  );
   assert.ok(dAvg.shd <= dSingle.shd + 2, `averaged ${dAvg.shd} vs single ${dSingle.shd}`);
 });

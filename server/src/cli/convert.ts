@@ -43,7 +43,10 @@ ${NETWORK_FILE_USAGE}`,
       io.err(`bayes convert: ${e.message}\n`);
       return 1;
     }
-    if (output === '-') { io.out(text); return 0; }
+    if (output === '-') {
+      io.out(text);
+      return 0;
+    }
     try {
       writeFileSync(output, text);
     } catch (e) {

@@ -54,30 +54,54 @@ ${NETWORK_FILE_USAGE}`,
     const net = readNetworkFile(positionals[0]!, io, values);
     if (!net) return 1;
     const resolved = resolveEvidence(net, named);
-    if ('error' in resolved) { io.err(`bayes marginals: ${resolved.error}\n`); return 1; }
+    if ('error' in resolved) {
+      io.err(`bayes marginals: ${resolved.error}\n`);
+      return 1;
+    }
     const withFindings = resolveFindings(net, resolved.evidence, likelihood, soft);
-    if ('error' in withFindings) { io.err(`bayes marginals: ${withFindings.error}\n`); return 1; }
+    if ('error' in withFindings) {
+      io.err(`bayes marginals: ${withFindings.error}\n`);
+      return 1;
+    }
     const answer = posteriorMarginals(withFindings.net, withFindings.evidence, options);
-    if (!answer.ok) { io.err(`bayes marginals: ${answer.message}\n`); return 1; }
+    if (!answer.ok) {
+      io.err(`bayes marginals: ${answer.message}\n`);
+      return 1;
+    }
     if (answer.note) io.err(`bayes marginals: warning: ${answer.note}\n`);
     const marginals = namedTables(net, answer.marginals);
     const stderr = answer.stderr ? namedTables(net, answer.stderr) : undefined;
     if (values.json) {
-      io.out(JSON.stringify({
-        network: net.name, evidence: named,
-        ...(Object.keys(likelihood).length ? { likelihood } : {}), ...(Object.keys(soft).length ? { soft } : {}),
-        method: answer.method, marginals,
-        ...(stderr ? { stderr, samples: answer.samples, seed: answer.seed } : { logEvidence: answer.logEvidence }),
-        cost: answer.cost, budget: answer.budget, ...(answer.note ? { note: answer.note } : {}),
-        ...(answer.reason ? { reason: answer.reason } : {}),
-      }, null, 1) + '\n');
+      io.out(
+        JSON.stringify(
+          {
+            network: net.name,
+            evidence: named,
+            ...(Object.keys(likelihood).length ? { likelihood } : {}),
+            ...(Object.keys(soft).length ? { soft } : {}),
+            method: answer.method,
+            marginals,
+            ...(stderr ? { stderr, samples: answer.samples, seed: answer.seed } : { logEvidence: answer.logEvidence }),
+            cost: answer.cost,
+            budget: answer.budget,
+            ...(answer.note ? { note: answer.note } : {}),
+            ...(answer.reason ? { reason: answer.reason } : {}),
+          },
+          null,
+          1,
+        ) + '\n',
+      );
       return 0;
     }
-    io.out(`${net.name}: ${answer.method}${answer.samples ? ` (${answer.samples} samples, seed ${answer.seed})` : ''}\n`);
+    io.out(
+      `${net.name}: ${answer.method}${answer.samples ? ` (${answer.samples} samples, seed ${answer.seed})` : ''}\n`,
+    );
     for (const [v, dist] of Object.entries(marginals)) {
-      const cells = Object.entries(dist).map(([s, p]) => `${s} ${p.toFixed(6)}${stderr ? ` ±${stderr[v]![s]!.toFixed(6)}` : ''}`);
-      const mark = v in named ? ' (observed)'
-        : v in soft ? ' (soft evidence)' : v in likelihood ? ' (virtual evidence)' : '';
+      const cells = Object.entries(dist).map(
+        ([s, p]) => `${s} ${p.toFixed(6)}${stderr ? ` ±${stderr[v]![s]!.toFixed(6)}` : ''}`,
+      );
+      const mark =
+        v in named ? ' (observed)' : v in soft ? ' (soft evidence)' : v in likelihood ? ' (virtual evidence)' : '';
       io.out(`${v}${mark}: ${cells.join('  ')}\n`);
     }
     return 0;
@@ -99,9 +123,12 @@ function vectorPairs(option: string, items: string[]): Record<string, number[]> 
   const out: Record<string, number[]> = {};
   for (const item of items) {
     const eq = item.indexOf('=');
-    const numbers = item.slice(eq + 1).split(',').map((x) => x.trim());
+    const numbers = item
+      .slice(eq + 1)
+      .split(',')
+      .map((x) => x.trim());
     if (eq <= 0 || numbers.some((x) => x === '' || !Number.isFinite(Number(x)))) {
-      const want = 'VAR=N1,N2,… (one number per state, in the variable\'s state order)';
+      const want = "VAR=N1,N2,… (one number per state, in the variable's state order)";
       throw new UsageError(`--${option} wants ${want}, got '${item}'`);
     }
     out[item.slice(0, eq)] = numbers.map(Number);
@@ -109,9 +136,15 @@ function vectorPairs(option: string, items: string[]): Record<string, number[]> 
   return out;
 }
 
-function inferenceOptions(values: { method?: string; samples?: string; seed?: string; budget?: string }): MarginalsOptions {
+function inferenceOptions(values: {
+  method?: string;
+  samples?: string;
+  seed?: string;
+  budget?: string;
+}): MarginalsOptions {
   const method = values.method ?? 'auto';
-  if (!['auto', 'exact', 'lw', 'gibbs'].includes(method)) throw new UsageError(`--method must be auto, exact, lw or gibbs, not '${method}'`);
+  if (!['auto', 'exact', 'lw', 'gibbs'].includes(method))
+    throw new UsageError(`--method must be auto, exact, lw or gibbs, not '${method}'`);
   return {
     method: method as MarginalsOptions['method'],
     samples: integerOption('samples', values.samples, undefined, 1, DEFAULT_BUDGETS.maxSamples),

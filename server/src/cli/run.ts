@@ -18,7 +18,10 @@ export const runCommand: CliCommand = {
     let failed = false;
     for (const file of positionals) {
       const text = readModel(file, io);
-      if (text === undefined) { failed = true; continue; }
+      if (text === undefined) {
+        failed = true;
+        continue;
+      }
       const shown = relative(io.cwd, resolve(io.cwd, file)) || file;
       const result = await runText(text, shown, environmentFor(file, values, io));
       results.push(result);
@@ -45,7 +48,9 @@ export function formatRun(result: RunResult): string {
   for (const d of result.diagnostics) lines.push('  ' + formatDiagnostic(result.file, d));
   const expects = result.results.filter((r) => r.kind === 'expect');
   const passed = expects.filter((r) => r.passed).length;
-  lines.push(`  ${result.results.length - expects.length} results, ${passed}/${expects.length} expectations hold` +
-    (result.elapsedMs !== undefined ? `, ${result.elapsedMs.toFixed(0)} ms` : ''));
+  lines.push(
+    `  ${result.results.length - expects.length} results, ${passed}/${expects.length} expectations hold` +
+      (result.elapsedMs !== undefined ? `, ${result.elapsedMs.toFixed(0)} ms` : ''),
+  );
   return lines.join('\n') + '\n\n';
 }

@@ -17,8 +17,12 @@ import { CompileError } from './compileError.js';
 
 export { CompileError };
 
-interface TableSource { table: A.TableDecl }
-interface PriorSource { hypotheses: A.HypothesesDecl }
+interface TableSource {
+  table: A.TableDecl;
+}
+interface PriorSource {
+  hypotheses: A.HypothesesDecl;
+}
 type Source = TableSource | PriorSource;
 
 export interface CompileNetworkOptions {
@@ -31,7 +35,11 @@ export interface CompileNetworkOptions {
 
 /** The network of a scope: `undefined` name = the default model. Throws CompileError. */
 export function compileNetwork(
-  file: A.BayesFile, symbols: SymbolTable, env: CheckEnvironment, scopeName?: string, options: CompileNetworkOptions = {},
+  file: A.BayesFile,
+  symbols: SymbolTable,
+  env: CheckEnvironment,
+  scopeName?: string,
+  options: CompileNetworkOptions = {},
 ): BayesianNetwork {
   const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
   if (global?.kind === 'import') return importedNetwork(global.node as A.ImportDecl, env);
@@ -39,7 +47,12 @@ export function compileNetwork(
   const statements = global ? (global.node as A.NetworkDecl).statements : file.statements;
   // Names resolve in the network first, then among the top-level declarations.
   const states = new Map([...declaredStates(file.statements), ...declaredStates(statements)]);
-  return buildNetwork(scopeName ?? 'default', states, sourcesOf(statements, options.unknownTables ?? false), env.budgets);
+  return buildNetwork(
+    scopeName ?? 'default',
+    states,
+    sourcesOf(statements, options.unknownTables ?? false),
+    env.budgets,
+  );
 }
 
 /** The tables of a scope declared by a parameter prior, by variable. */
@@ -47,14 +60,17 @@ export function parameterPriors(file: A.BayesFile, symbols: SymbolTable, scopeNa
   const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
   const statements = global?.node.kind === 'network' ? global.node.statements : global ? [] : file.statements;
   const priors = new Map<string, A.TableDecl>();
-  for (const s of statements) if (s.kind === 'table' && s.parameterPrior && s.head.targets.length === 1) priors.set(s.head.targets[0].variable.text, s);
+  for (const s of statements)
+    if (s.kind === 'table' && s.parameterPrior && s.head.targets.length === 1)
+      priors.set(s.head.targets[0].variable.text, s);
   return priors;
 }
 
 /** An `import network N from "x.bif"` read through the environment (confined to the allowed roots). */
 export function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): BayesianNetwork {
   const read = readBif(readModelText(decl.path, env), env.budgets);
-  if ('error' in read) throw new CompileError(`${decl.path.value}, line ${read.error.line}: ${read.error.message}`, decl.path.range);
+  if ('error' in read)
+    throw new CompileError(`${decl.path.value}, line ${read.error.line}: ${read.error.message}`, decl.path.range);
   read.network.name = decl.name.text;
   return read.network;
 }
@@ -73,8 +89,10 @@ export function declaredNetwork(name: string, statements: readonly A.Statement[]
   const net: BayesianNetwork = { name, variables, cpts: [] };
   net.cpts = variables.map((v, child) => {
     const source = sources.get(v.name);
-    const parents = source && 'table' in source ? source.table.head.conditions.map((c) => index.get(c.variable.text)) : [];
-    if (!source || parents.some((p) => p === undefined)) return { child, parents: [], table: new Float64Array(v.states.length).fill(NaN) };
+    const parents =
+      source && 'table' in source ? source.table.head.conditions.map((c) => index.get(c.variable.text)) : [];
+    if (!source || parents.some((p) => p === undefined))
+      return { child, parents: [], table: new Float64Array(v.states.length).fill(NaN) };
     const cpt: Cpt = { child, parents: parents as number[], table: new Float64Array(0) };
     cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : priorValues(source.hypotheses);
     return cpt;
@@ -85,8 +103,17 @@ export function declaredNetwork(name: string, statements: readonly A.Statement[]
 function declaredStates(statements: readonly A.Statement[]): Map<string, string[]> {
   const states = new Map<string, string[]>();
   for (const s of statements) {
-    if (s.kind === 'variable' && s.domain.type !== 'real') for (const n of s.names) states.set(n.text, s.domain.states.map((x) => x.text));
-    if (s.kind === 'hypotheses' && !s.generator) states.set(s.name.text, s.entries.map((e) => e.name.text));
+    if (s.kind === 'variable' && s.domain.type !== 'real')
+      for (const n of s.names)
+        states.set(
+          n.text,
+          s.domain.states.map((x) => x.text),
+        );
+    if (s.kind === 'hypotheses' && !s.generator)
+      states.set(
+        s.name.text,
+        s.entries.map((e) => e.name.text),
+      );
   }
   return states;
 }
@@ -94,8 +121,10 @@ function declaredStates(statements: readonly A.Statement[]): Map<string, string[
 function sourcesOf(statements: readonly A.Statement[], unknownTables: boolean): Map<string, Source> {
   const sources = new Map<string, Source>();
   for (const s of statements) {
-    if (s.kind === 'table' && (unknownTables || !s.parameterPrior) && s.head.targets.length === 1) sources.set(s.head.targets[0].variable.text, { table: s });
-    if (s.kind === 'hypotheses' && !s.generator && !sources.has(s.name.text) && hasPriors(s)) sources.set(s.name.text, { hypotheses: s });
+    if (s.kind === 'table' && (unknownTables || !s.parameterPrior) && s.head.targets.length === 1)
+      sources.set(s.head.targets[0].variable.text, { table: s });
+    if (s.kind === 'hypotheses' && !s.generator && !sources.has(s.name.text) && hasPriors(s))
+      sources.set(s.name.text, { hypotheses: s });
   }
   return sources;
 }
@@ -106,7 +135,10 @@ function hasPriors(h: A.HypothesesDecl): boolean {
 
 /** Adds every variable with a source, parents first, so that `cpts[i].child === i`. */
 function buildNetwork(
-  name: string, states: Map<string, string[]>, sources: Map<string, Source>, budgets?: Budgets,
+  name: string,
+  states: Map<string, string[]>,
+  sources: Map<string, Source>,
+  budgets?: Budgets,
 ): BayesianNetwork {
   requireDeclaredSizes(states, sources, budgets ?? DEFAULT_BUDGETS);
   const net: BayesianNetwork = { name, variables: [], cpts: [] };
@@ -116,8 +148,13 @@ function buildNetwork(
     const known = index.get(variable);
     if (known !== undefined) return known;
     const source = sources.get(variable);
-    if (!source) throw new CompileError(`'${variable}' has no table: give P(${variable} | …) to use it in this model`, neededBy?.range);
-    if (visiting.has(variable)) throw new CompileError(`the tables form a cycle through '${variable}'`, neededBy?.range);
+    if (!source)
+      throw new CompileError(
+        `'${variable}' has no table: give P(${variable} | …) to use it in this model`,
+        neededBy?.range,
+      );
+    if (visiting.has(variable))
+      throw new CompileError(`the tables form a cycle through '${variable}'`, neededBy?.range);
     visiting.add(variable);
     const parents = 'table' in source ? source.table.head.conditions.map((c) => add(c.variable.text, c.variable)) : [];
     const domain = states.get(variable);
@@ -157,11 +194,21 @@ function givenValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt, budgets
   const parentStates = cpt.parents.map((p) => net.variables[p]!.states);
   const rows = parentStates.reduce((n, s) => n * s.length, 1);
   const budget = budgets?.maxTableEntries ?? DEFAULT_BUDGETS.maxTableEntries;
-  withinBudget(() => requireWithin(`the table of '${net.variables[cpt.child]!.name}'`, rows * k, budget), table.head.range);
+  withinBudget(
+    () => requireWithin(`the table of '${net.variables[cpt.child]!.name}'`, rows * k, budget),
+    table.head.range,
+  );
   const values = new Float64Array(rows * k).fill(NaN);
   if (table.parameterPrior) return values;
   if (table.value) {
-    values.set(distribution([{ kind: 'rowEntry', value: table.value, range: table.value.range }], 'single', states, table.value.range));
+    values.set(
+      distribution(
+        [{ kind: 'rowEntry', value: table.value, range: table.value.range }],
+        'single',
+        states,
+        table.value.range,
+      ),
+    );
     return values;
   }
   if (cpt.parents.length === 0) {
@@ -173,7 +220,10 @@ function givenValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt, budgets
     return values;
   }
   for (const row of table.rows) {
-    const r = rowIndex(row.keys.map((key) => key.text), parentStates);
+    const r = rowIndex(
+      row.keys.map((key) => key.text),
+      parentStates,
+    );
     if (r !== undefined) values.set(distribution(row.entries, row.form, states, row.range), r * k);
   }
   return values;
@@ -188,7 +238,10 @@ function requireDeclaredSizes(states: Map<string, string[]>, sources: Map<string
   let first: Range | undefined;
   for (const [variable, source] of sources) {
     const conditions = 'table' in source ? source.table.head.conditions : [];
-    const entries = tableEntries([...conditions.map((c) => states.get(c.variable.text)?.length ?? 1), states.get(variable)?.length ?? 1]);
+    const entries = tableEntries([
+      ...conditions.map((c) => states.get(c.variable.text)?.length ?? 1),
+      states.get(variable)?.length ?? 1,
+    ]);
     const range = 'table' in source ? source.table.head.range : source.hypotheses.name.range;
     first ??= range;
     withinBudget(() => requireWithin(`the table of '${variable}'`, entries, budgets.maxTableEntries), range);
@@ -228,7 +281,9 @@ function distribution(entries: A.RowEntry[], form: A.Row['form'], states: string
     d[1] = 1 - d[0];
   } else if (form === 'list') {
     d.fill(NaN);
-    entries.slice(0, states.length).forEach((e, i) => { d[i] = e.value.value; });
+    entries.slice(0, states.length).forEach((e, i) => {
+      d[i] = e.value.value;
+    });
   } else {
     d.fill(NaN);
     for (const e of entries) {

@@ -6,7 +6,18 @@ import { repoRoot } from '../../support/shared.js';
 
 test('thumbtack (Poole ex. 10.2): modes, means and P(0.6 ≤ φ ≤ 0.8) of Beta(n1 + 1, n0 + 1)', async () => {
   const result = await runExample('thumbtack.bayes');
-  assert.deepEqual(verdicts(result).map(([line, passed]) => [line, passed]), [[37, true], [38, true], [39, true], [40, true], [41, true], [42, true], [46, true]]);
+  assert.deepEqual(
+    verdicts(result).map(([line, passed]) => [line, passed]),
+    [
+      [37, true],
+      [38, true],
+      [39, true],
+      [40, true],
+      [41, true],
+      [42, true],
+      [46, true],
+    ],
+  );
   const interval = resultAt(result, 43, 'parameter');
   assert.deepEqual(interval.posterior, [9, 5]);
   // scipy.stats.beta.ppf(0.025, 9, 5), beta.ppf(0.975, 9, 5)
@@ -31,7 +42,18 @@ expect mean P(Humidity = High) ≈ 22/33
   // Sunny|Yes: 2 of 9 days, +1 per value of 3. Sunny|No: 3 of 5, Dirichlet(4, 1, 3) mode (4−1)/(8−3).
   // Strong|Yes: 3 of 9, + m p = 4 · 1/2. High: 7 of 14 plus 22 of 33 from the experts; before data, their 22/33.
   const line = tennis.split('\n').length;
-  assert.deepEqual(verdicts(result).slice(-5).map(([l, passed]) => [l - line, passed]), [[4, true], [5, true], [6, true], [7, true], [8, true]]);
+  assert.deepEqual(
+    verdicts(result)
+      .slice(-5)
+      .map(([l, passed]) => [l - line, passed]),
+    [
+      [4, true],
+      [5, true],
+      [6, true],
+      [7, true],
+      [8, true],
+    ],
+  );
 });
 
 test('a parameter without a prior or without its row named is a compile error; a level outside (0, 1) the checker refuses', async () => {
@@ -43,7 +65,14 @@ query interval 1.5 P(Outlook = Sunny | Play = Yes) given Tennis
 `);
   const line = tennis.split('\n').length;
   const mine = errors(result).filter((e) => e.line > line);
-  assert.deepEqual(mine.map((e) => [e.code, e.line - line]), [['compile-error', 1], ['compile-error', 2], ['probability-range', 3]]);
+  assert.deepEqual(
+    mine.map((e) => [e.code, e.line - line]),
+    [
+      ['compile-error', 1],
+      ['compile-error', 2],
+      ['probability-range', 3],
+    ],
+  );
   assert.match(mine[0]!.message, /no parameter prior/);
   assert.match(mine[1]!.message, /Play = …/);
 });

@@ -15,8 +15,16 @@ const forest = example('forest');
 test('Forest: P(X | e) equals enumeration of the 64 joint assignments', async () => {
   const net = networkOf(forest, 'Forest');
   const index = new Map(net.variables.map((v, i) => [v.name, i]));
-  const truth = enumerate(net, new Map([[index.get('Thunder')!, 0], [index.get('BusTourGroup')!, 0]]));
-  const result = await run(`${forest}\nquery P(ForestFire | Thunder = true, BusTourGroup = true) in Forest\nquery P(Storm | Thunder = true, BusTourGroup = true) in Forest`);
+  const truth = enumerate(
+    net,
+    new Map([
+      [index.get('Thunder')!, 0],
+      [index.get('BusTourGroup')!, 0],
+    ]),
+  );
+  const result = await run(
+    `${forest}\nquery P(ForestFire | Thunder = true, BusTourGroup = true) in Forest\nquery P(Storm | Thunder = true, BusTourGroup = true) in Forest`,
+  );
   const [fire, storm] = resultsOf(result, 'probability').slice(-2);
   assert.equal(fire!.method, 'exact');
   assert.deepEqual(fire!.evidence, { Thunder: 'true', BusTourGroup: 'true' });
@@ -25,7 +33,10 @@ test('Forest: P(X | e) equals enumeration of the 64 joint assignments', async ()
   assert.equal(fire!.headline, 'true · 0.7031');
   assert.equal(fire!.value, undefined);
   // Every expect line of the example holds.
-  assert.ok(expectations(result).every((e) => e.passed), JSON.stringify(expectations(result).filter((e) => !e.passed)));
+  assert.ok(
+    expectations(result).every((e) => e.passed),
+    JSON.stringify(expectations(result).filter((e) => !e.passed)),
+  );
   assertNoErrors(result);
 });
 
@@ -40,15 +51,28 @@ test('a joint query is the joint posterior table, first variable slowest', async
   for (let i = 0; i < values.length; i++) {
     const x: number[] = [];
     let rest = i;
-    for (let v = cards.length - 1; v >= 0; v--) { x[v] = rest % cards[v]!; rest = Math.floor(rest / cards[v]!); }
+    for (let v = cards.length - 1; v >= 0; v--) {
+      x[v] = rest % cards[v]!;
+      rest = Math.floor(rest / cards[v]!);
+    }
     if (x[thunder] !== 0) continue;
     table[x[storm!]! * 2 + x[campfire!]!]! += values[i]!;
     evidence += values[i]!;
   }
-  const result = await run(`${forest}\nquery P(Storm, Campfire | Thunder = true) in Forest\nexpect P(Storm = false, Campfire = true | Thunder = true) in Forest ≈ ${table[2]! / evidence} ± 1e-12`);
+  const result = await run(
+    `${forest}\nquery P(Storm, Campfire | Thunder = true) in Forest\nexpect P(Storm = false, Campfire = true | Thunder = true) in Forest ≈ ${table[2]! / evidence} ± 1e-12`,
+  );
   const joint = resultsOf(result, 'probability').at(-2)!;
   assert.deepEqual(joint.variables, ['Storm', 'Campfire']);
-  assert.deepEqual(joint.table.map((r) => r.states), [['true', 'true'], ['true', 'false'], ['false', 'true'], ['false', 'false']]);
+  assert.deepEqual(
+    joint.table.map((r) => r.states),
+    [
+      ['true', 'true'],
+      ['true', 'false'],
+      ['false', 'true'],
+      ['false', 'false'],
+    ],
+  );
   joint.table.forEach((row, i) => close(row.p, table[i]! / evidence, 1e-12));
   const named = resultsOf(result, 'probability').at(-1)!;
   assert.equal(named.headline, `P(false, true | true) = ${Number((table[2]! / evidence).toPrecision(4))}`);
@@ -96,15 +120,21 @@ test('an imported BIF network answers the pgmpy reference (alarm, case 1)', asyn
   const result = await run(example('alarm'));
   assertNoErrors(result);
   assert.ok(expectations(result).length >= 10);
-  assert.ok(expectations(result).every((e) => e.passed), JSON.stringify(expectations(result).filter((e) => !e.passed)));
+  assert.ok(
+    expectations(result).every((e) => e.passed),
+    JSON.stringify(expectations(result).filter((e) => !e.passed)),
+  );
   const first = resultsOf(result, 'probability')[0]!;
   assert.equal(first.network, 'Alarm');
   close(first.table.find((r) => r.states[0] === 'TRUE')!.p, 0.11673850966500454, 2e-7);
 });
 
 test('samplers: within four standard errors of exact, the same answer for the same seed', async () => {
-  const query = (method: string, seed: number) => `query P(ForestFire | Thunder = true) in Forest using ${method} { samples: 20000, seed: ${seed} }`;
-  const result = await run(`${forest}\nquery P(ForestFire | Thunder = true) in Forest\n${query('likelihood_weighting', 1)}\n${query('likelihood_weighting', 1)}\n${query('gibbs', 2)}\n${query('likelihood_weighting', 3)}`);
+  const query = (method: string, seed: number) =>
+    `query P(ForestFire | Thunder = true) in Forest using ${method} { samples: 20000, seed: ${seed} }`;
+  const result = await run(
+    `${forest}\nquery P(ForestFire | Thunder = true) in Forest\n${query('likelihood_weighting', 1)}\n${query('likelihood_weighting', 1)}\n${query('gibbs', 2)}\n${query('likelihood_weighting', 3)}`,
+  );
   const [exact, lw, lwAgain, gibbs, lwOther] = resultsOf(result, 'probability').slice(-5);
   // Gibbs splits its sweeps among chains, so it may report a few less than asked.
   assert.equal(lw!.samples, 20000);
@@ -112,7 +142,10 @@ test('samplers: within four standard errors of exact, the same answer for the sa
   for (const sampled of [lw!, gibbs!]) {
     sampled.table.forEach((row, s) => {
       assert.ok(row.stderr! > 0 && row.stderr! < 0.02, `${sampled.method} stderr ${row.stderr}`);
-      assert.ok(Math.abs(row.p - exact!.table[s]!.p) < 4 * row.stderr!, `${sampled.method}: ${row.p} vs ${exact!.table[s]!.p}`);
+      assert.ok(
+        Math.abs(row.p - exact!.table[s]!.p) < 4 * row.stderr!,
+        `${sampled.method}: ${row.p} vs ${exact!.table[s]!.p}`,
+      );
     });
   }
   assert.deepEqual([lw!.method, gibbs!.method, lw!.seed, gibbs!.seed], ['lw', 'gibbs', 1, 2]);
@@ -121,7 +154,9 @@ test('samplers: within four standard errors of exact, the same answer for the sa
 });
 
 test('over the budget a sampler answers, with a warning that names the cost', async () => {
-  const result = await run(`${forest}\nquery P(ForestFire | Thunder = true) in Forest using exact { budget: 2, seed: 5 }`);
+  const result = await run(
+    `${forest}\nquery P(ForestFire | Thunder = true) in Forest using exact { budget: 2, seed: 5 }`,
+  );
   const answer = resultsOf(result, 'probability').at(-1)!;
   assert.equal(answer.method, 'lw');
   assert.equal(answer.budget, 2);
@@ -133,9 +168,14 @@ test('over the budget a sampler answers, with a warning that names the cost', as
 
 test('evidence of probability 0 is an error saying so, for exact and sampled answers', async () => {
   const model = `network Z {\n  variable A, B : bool\n  P(A) = 1\n  P(B | A) { true: 0.5, false: 0.5 }\n}\n`;
-  const result = await run(`${model}query P(B | A = false) in Z\nquery P(B | A = false) in Z using likelihood_weighting { samples: 100, seed: 1 }\nexpect P(B = true | A = false) in Z ≈ 0.5`);
+  const result = await run(
+    `${model}query P(B | A = false) in Z\nquery P(B | A = false) in Z using likelihood_weighting { samples: 100, seed: 1 }\nexpect P(B = true | A = false) in Z ≈ 0.5`,
+  );
   const impossible = result.diagnostics.filter((d) => d.code === 'evidence-impossible');
-  assert.deepEqual(impossible.map((d) => d.range.start.line), [5, 6, 7]);
+  assert.deepEqual(
+    impossible.map((d) => d.range.start.line),
+    [5, 6, 7],
+  );
   assert.equal(impossible[0]!.message, 'evidence has probability 0');
   assert.match(impossible[1]!.message, /^evidence has probability 0/);
   assert.equal(result.diagnostics.filter((d) => d.code === 'expect-no-value').length, 0);
@@ -143,7 +183,11 @@ test('evidence of probability 0 is an error saying so, for exact and sampled ans
 
 test('bad queries are errors on the name at fault, never a crash', async () => {
   const cases: Array<[string, RegExp, string]> = [
-    ['query P(ForestFire) in Forest using rejection { samples: 10 }', /'rejection' inference is not available/, 'rejection'],
+    [
+      'query P(ForestFire) in Forest using rejection { samples: 10 }',
+      /'rejection' inference is not available/,
+      'rejection',
+    ],
     ['query P(ForestFire) in Forest using likelihood_weighting { samples: 0.5 }', /samples is a whole number/, '0.5'],
     ['query P(ForestFire) in Forest using gibbs { budget: 3 }', /budget limits exact inference/, 'budget: 3'],
     ['query P(ForestFire, ForestFire) in Forest', /'ForestFire' is asked twice/, 'ForestFire'],
@@ -156,7 +200,11 @@ test('bad queries are errors on the name at fault, never a crash', async () => {
     assert.equal(errors[0]!.code, 'compile-error');
     const lastLine = forest.split('\n').length;
     assert.equal(errors[0]!.range.start.line, lastLine);
-    assert.equal(line.slice(errors[0]!.range.start.character, errors[0]!.range.end.character).startsWith(at.split(':')[0]!), true, `${line}: ${JSON.stringify(errors[0]!.range)}`);
+    assert.equal(
+      line.slice(errors[0]!.range.start.character, errors[0]!.range.end.character).startsWith(at.split(':')[0]!),
+      true,
+      `${line}: ${JSON.stringify(errors[0]!.range)}`,
+    );
   }
 });
 
@@ -171,16 +219,28 @@ test('P(h) given a data set is Bayesian learning: generated conjunctions by thei
   const enjoy = example('enjoysport');
   const conjunctions = expectations(await run(enjoy)).filter((e) => e.source.startsWith('expect P(Conj'));
   assert.equal(conjunctions.length, 3);
-  for (const e of conjunctions) { assert.ok(e.passed); close(e.actual as number, 1 / 6, 1e-12); }
+  for (const e of conjunctions) {
+    assert.ok(e.passed);
+    close(e.actual as number, 1 / 6, 1e-12);
+  }
   const cancer = example('cancer');
   const withData = await run(`${cancer}\ndata D {\n  Test\n  pos\n  pos\n}\nquery P(Diagnosis = cancer) given D\n`);
-  const refused = withData.diagnostics.filter((d) => d.code === 'not-implemented' && /given a data set/.test(d.message));
-  assert.deepEqual(refused.map((d) => d.range.start.line), [cancer.split('\n').length + 5]);
-  assert.equal(resultsOf(withData, 'probability').filter((r) => r.range.start.line === refused[0]!.range.start.line).length, 0);
+  const refused = withData.diagnostics.filter(
+    (d) => d.code === 'not-implemented' && /given a data set/.test(d.message),
+  );
+  assert.deepEqual(
+    refused.map((d) => d.range.start.line),
+    [cancer.split('\n').length + 5],
+  );
+  assert.equal(
+    resultsOf(withData, 'probability').filter((r) => r.range.start.line === refused[0]!.range.start.line).length,
+    0,
+  );
 });
 
-test('a network\'s own observe lines are its evidence; top-level ones are not', async () => {
-  const model = 'network N {\n  variable A, B : bool\n  P(A) = 0.3\n  P(B | A) { true: 0.9, false: 0.2 }\n  observe B = [true, true]\n}\n';
+test("a network's own observe lines are its evidence; top-level ones are not", async () => {
+  const model =
+    'network N {\n  variable A, B : bool\n  P(A) = 0.3\n  P(B | A) { true: 0.9, false: 0.2 }\n  observe B = [true, true]\n}\n';
   const result = await run(`${model}query P(A = true) in N\nquery P(A = true) in N given B = false`);
   const [observed, given] = resultsOf(result, 'probability');
   close(observed!.value, (0.3 * 0.81) / (0.3 * 0.81 + 0.7 * 0.04), 1e-15);
@@ -191,7 +251,8 @@ test('a network\'s own observe lines are its evidence; top-level ones are not', 
 });
 
 test('a bad observe line fails the queries that read it, reported once on that line', async () => {
-  const model = 'variable Test { pos, neg }\nhypotheses Diagnosis { cancer: 0.008, healthy: 0.992 }\nP(Test | Diagnosis) { cancer: [0.98, 0.02], healthy: [0.03, 0.97] }\nobserve Test = maybe\n';
+  const model =
+    'variable Test { pos, neg }\nhypotheses Diagnosis { cancer: 0.008, healthy: 0.992 }\nP(Test | Diagnosis) { cancer: [0.98, 0.02], healthy: [0.03, 0.97] }\nobserve Test = maybe\n';
   const result = await run(`${model}query P(Diagnosis)\nquery P(Diagnosis = cancer)\n`);
   const fromRun = result.diagnostics.filter((d) => d.code === 'compile-error');
   assert.equal(fromRun.length, 1);

@@ -17,8 +17,10 @@ test('linear(d ~ x) noise normal: h_ML is the least-squares line (§6.4), slope 
 query ml Lines given Points
 `);
   const fit = first(result, 'leastSquares');
-  const x = [0, 1, 2, 3, 4], d = [1.0, 2.9, 5.2, 6.8, 9.1];
-  const mx = 2, md = d.reduce((s, v) => s + v, 0) / 5;
+  const x = [0, 1, 2, 3, 4],
+    d = [1.0, 2.9, 5.2, 6.8, 9.1];
+  const mx = 2,
+    md = d.reduce((s, v) => s + v, 0) / 5;
   const slope = x.reduce((s, xi, i) => s + (xi - mx) * (d[i]! - md), 0) / x.reduce((s, xi) => s + (xi - mx) ** 2, 0);
   assert.deepEqual(fit.names, ['intercept', 'x']);
   close(fit.coefficients[1]!, slope, 1e-12);
@@ -27,7 +29,7 @@ query ml Lines given Points
   close(fit.sse, sse, 1e-12);
 });
 
-test('logistic(d ~ x) with one 0/1 input: the weights are the logits of the two groups\' frequencies (§6.5)', async () => {
+test("logistic(d ~ x) with one 0/1 input: the weights are the logits of the two groups' frequencies (§6.5)", async () => {
   const result = await run(`data Trials {
   x, d
   0, 1
@@ -53,5 +55,11 @@ test('linear spaces need a data set and answer ml/map only', async () => {
 query ml Lines
 query posterior Lines given Points
 `);
-  assert.deepEqual(errors(result).map((e) => [e.code, e.line]), [['compile-error', 9], ['compile-error', 10]]);
+  assert.deepEqual(
+    errors(result).map((e) => [e.code, e.line]),
+    [
+      ['compile-error', 9],
+      ['compile-error', 10],
+    ],
+  );
 });

@@ -24,7 +24,11 @@ export interface GradientOptions extends NetworkEmOptions {
 /** Entries are kept above this so the 1/w in the gradient stays finite. */
 const FLOOR = 1e-12;
 
-export function gradientAscent(net: BayesianNetwork, data: CategoricalDataset, options: GradientOptions = {}): NetworkEmResult {
+export function gradientAscent(
+  net: BayesianNetwork,
+  data: CategoricalDataset,
+  options: GradientOptions = {},
+): NetworkEmResult {
   const rows = Math.max(1, data.rowCount);
   const initial = options.learningRate ?? 0.05;
   if (!(initial > 0)) throw new EngineError(`the learning rate must be positive, not ${initial}`);
@@ -45,12 +49,16 @@ export function gradientAscent(net: BayesianNetwork, data: CategoricalDataset, o
             let mean = 0;
             for (let x = 0; x < k; x++) mean += (c[r + x]! + alpha[x]!) / t[r + x]!;
             mean /= k;
-            for (let x = 0; x < k; x++) out[r + x] = Math.max(FLOOR, t[r + x]! + (eta * ((c[r + x]! + alpha[x]!) / t[r + x]! - mean)) / rows);
+            for (let x = 0; x < k; x++)
+              out[r + x] = Math.max(FLOOR, t[r + x]! + (eta * ((c[r + x]! + alpha[x]!) / t[r + x]! - mean)) / rows);
           }
           return normaliseRows(out, k, 0);
         });
       },
-      shrink() { eta /= 2; return eta > 1e-12; },
+      shrink() {
+        eta /= 2;
+        return eta > 1e-12;
+      },
       settled: () => eta >= initial,
     };
   };

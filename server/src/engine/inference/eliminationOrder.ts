@@ -25,7 +25,12 @@ export interface EliminationOrder {
 /** Undirected moral graph of the network (parents married), restricted to `keep` when given. */
 export function moralGraph(net: BayesianNetwork, keep?: ReadonlySet<number>): Set<number>[] {
   const adj = net.variables.map(() => new Set<number>());
-  const link = (a: number, b: number) => { if (a !== b) { adj[a]!.add(b); adj[b]!.add(a); } };
+  const link = (a: number, b: number) => {
+    if (a !== b) {
+      adj[a]!.add(b);
+      adj[b]!.add(a);
+    }
+  };
   for (const cpt of net.cpts) {
     if (keep && !keep.has(cpt.child)) continue;
     const family = [...cpt.parents, cpt.child];
@@ -49,7 +54,7 @@ export function eliminationOrder(
   // hold only remaining nodes and need no filtering.
   const all = remaining.size === adj.length;
   const neighbours = (v: number): number[] =>
-    (all ? Array.from(adj[v]!) : [...adj[v]!].filter((u) => remaining.has(u)));
+    all ? Array.from(adj[v]!) : [...adj[v]!].filter((u) => remaining.has(u));
   const score = new Map<number, [number, number]>();
   const compute = (v: number): [number, number] => {
     const nb = neighbours(v);
@@ -72,7 +77,10 @@ export function eliminationOrder(
     let bestScore: [number, number] = [Infinity, Infinity];
     for (const v of remaining) {
       const s = score.get(v)!;
-      if (s[0] < bestScore[0] || (s[0] === bestScore[0] && s[1] < bestScore[1])) { best = v; bestScore = s; }
+      if (s[0] < bestScore[0] || (s[0] === bestScore[0] && s[1] < bestScore[1])) {
+        best = v;
+        bestScore = s;
+      }
     }
     const nb = neighbours(best);
     let size = cards[best]!;
@@ -81,18 +89,28 @@ export function eliminationOrder(
     result.cliques.push([best, ...nb]);
     result.maxCliqueSize = Math.max(result.maxCliqueSize, size);
     result.totalSize += size;
-    for (const a of nb) { adj[a]!.delete(best); for (const b of nb) if (a !== b) adj[a]!.add(b); }
+    for (const a of nb) {
+      adj[a]!.delete(best);
+      for (const b of nb) if (a !== b) adj[a]!.add(b);
+    }
     remaining.delete(best);
     score.delete(best);
     const dirty = new Set<number>();
-    for (const u of nb) { dirty.add(u); for (const w of adj[u]!) if (remaining.has(w)) dirty.add(w); }
+    for (const u of nb) {
+      dirty.add(u);
+      for (const w of adj[u]!) if (remaining.has(w)) dirty.add(w);
+    }
     for (const u of dirty) score.set(u, compute(u));
   }
   return result;
 }
 
 /** The cheapest (smallest total table) of the three heuristics' orders. */
-export function bestEliminationOrder(adj: readonly Set<number>[], cards: readonly number[], nodes: readonly number[]): EliminationOrder {
+export function bestEliminationOrder(
+  adj: readonly Set<number>[],
+  cards: readonly number[],
+  nodes: readonly number[],
+): EliminationOrder {
   const heuristics: OrderHeuristic[] = ['min-fill', 'weighted-min-fill', 'min-weight'];
   return heuristics
     .map((h) => eliminationOrder(adj, cards, nodes, h))

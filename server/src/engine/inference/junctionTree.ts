@@ -21,7 +21,9 @@ import { DEFAULT_BUDGETS, requireWithin } from '../budget.js';
 export type Evidence = ReadonlyMap<number, number>;
 
 export class ImpossibleEvidenceError extends Error {
-  constructor() { super('evidence has probability 0'); }
+  constructor() {
+    super('evidence has probability 0');
+  }
 }
 
 interface Clique {
@@ -35,7 +37,9 @@ interface Clique {
 /** position[v] = when v is eliminated (the inverse of order.order). */
 function eliminationPositions(order: EliminationOrder): Int32Array {
   const position = new Int32Array(order.order.length);
-  order.order.forEach((v, i) => { position[v] = i; });
+  order.order.forEach((v, i) => {
+    position[v] = i;
+  });
   return position;
 }
 
@@ -50,21 +54,31 @@ function cliqueTree(order: EliminationOrder): { cliques: number[][]; parent: num
   // can only be inside a child c; c then takes i's place in the tree (a superset keeps the
   // running-intersection property).
   const alias = Array.from({ length: n }, (_, i) => i);
-  const contains = (big: Set<number>, small: Set<number>) => big.size >= small.size && [...small].every((u) => big.has(u));
+  const contains = (big: Set<number>, small: Set<number>) =>
+    big.size >= small.size && [...small].every((u) => big.has(u));
   for (let i = 0; i < n; i++) {
     const c = children[i]!.find((ch) => contains(sets[ch]!, sets[i]!));
     if (c === undefined) continue;
     alias[i] = c;
     parent[c] = parent[i]!;
-    for (const d of children[i]!) if (d !== c) { parent[d] = c; children[c]!.push(d); }
+    for (const d of children[i]!)
+      if (d !== c) {
+        parent[d] = c;
+        children[c]!.push(d);
+      }
     if (parent[i]! >= 0) children[parent[i]!] = children[parent[i]!]!.map((ch) => (ch === i ? c : ch));
     children[i] = [];
     parent[i] = -2; // removed
   }
-  const resolve = (i: number): number => { while (alias[i] !== i) i = alias[i]!; return i; };
+  const resolve = (i: number): number => {
+    while (alias[i] !== i) i = alias[i]!;
+    return i;
+  };
   const alive = parent.map((p, i) => (p === -2 ? -1 : i)).filter((i) => i >= 0);
   const renumber = new Int32Array(n).fill(-1);
-  alive.forEach((i, k) => { renumber[i] = k; });
+  alive.forEach((i, k) => {
+    renumber[i] = k;
+  });
   return {
     cliques: alive.map((i) => order.cliques[i]!),
     parent: alive.map((i) => (parent[i]! < 0 ? -1 : renumber[resolve(parent[i]!)]!)),
@@ -83,7 +97,13 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
   const parent = [...parentIn];
   const size = cliques.map((c) => c.reduce((n, v) => n * cards[v]!, 1));
   const holders = new Map<number, number[]>();
-  cliques.forEach((c, i) => { for (const v of c) { let h = holders.get(v); if (!h) holders.set(v, (h = [])); h.push(i); } });
+  cliques.forEach((c, i) => {
+    for (const v of c) {
+      let h = holders.get(v);
+      if (!h) holders.set(v, (h = []));
+      h.push(i);
+    }
+  });
   const sets = cliques.map((c) => new Set(c));
   let kids = childrenOf(parent);
   const order: number[] = parent.flatMap((p, i) => (p < 0 ? [i] : []));
@@ -94,12 +114,19 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
     const sep = cliques[c]!.filter((v) => sets[p]!.has(v));
     if (sep.length === 0) continue;
     const inSubtree = new Set<number>([c]);
-    for (const stack = [c]; stack.length;) for (const k of kids[stack.pop()!]!) { inSubtree.add(k); stack.push(k); }
+    for (const stack = [c]; stack.length;)
+      for (const k of kids[stack.pop()!]!) {
+        inSubtree.add(k);
+        stack.push(k);
+      }
     let best = p;
     for (const d of holders.get(sep[0]!)!) {
       if (size[d]! < size[best]! && !inSubtree.has(d) && sep.every((v) => sets[d]!.has(v))) best = d;
     }
-    if (best !== p) { parent[c] = best; kids = childrenOf(parent); }
+    if (best !== p) {
+      parent[c] = best;
+      kids = childrenOf(parent);
+    }
   }
   return parent;
 }
@@ -144,7 +171,10 @@ export class JunctionTree {
   private propagated = false;
 
   private constructor(
-    private readonly net: BayesianNetwork, order: EliminationOrder, maxEntries: number, layout?: JunctionTreeLayout,
+    private readonly net: BayesianNetwork,
+    order: EliminationOrder,
+    maxEntries: number,
+    layout?: JunctionTreeLayout,
   ) {
     const cards = cardinalities(net);
     const tree = layout ?? junctionTreeLayout(order, cards);
@@ -160,14 +190,16 @@ export class JunctionTree {
     requireWithin('the junction tree', offset, maxEntries, 'clique entries');
     this.smallest = new Int32Array(net.variables.length).fill(-1);
     this.cliques.forEach((c, i) => {
-      for (const v of c.vars) if (this.smallest[v] === -1 || c.size < this.cliques[this.smallest[v]!]!.size) this.smallest[v] = i;
+      for (const v of c.vars)
+        if (this.smallest[v] === -1 || c.size < this.cliques[this.smallest[v]!]!.size) this.smallest[v] = i;
     });
     this.parentOf = Int32Array.from(tree.parent);
     this.roots = tree.parent.flatMap((p, i) => (p < 0 ? [i] : []));
     this.schedule = postOrder(tree.parent, this.roots);
     let maxSep = 1;
     for (const c of this.schedule) {
-      const me = this.cliques[c]!, up = this.cliques[tree.parent[c]!]!;
+      const me = this.cliques[c]!,
+        up = this.cliques[tree.parent[c]!]!;
       const sepVars = me.vars.filter((v) => up.vars.includes(v));
       this.toSepFromParent[c] = indexMap(up.vars, up.cards, sepVars);
       const size = tableSize(sepVars.map((v) => cards[v]!));
@@ -181,7 +213,9 @@ export class JunctionTree {
     this.values = new Float64Array(offset);
     const position = eliminationPositions(order);
     const holding: number[][] = net.variables.map(() => []);
-    this.cliques.forEach((c, i) => { for (const v of c.vars) holding[v]!.push(i); });
+    this.cliques.forEach((c, i) => {
+      for (const v of c.vars) holding[v]!.push(i);
+    });
     this.familyHome = net.cpts.map((cpt) => {
       // The first-eliminated member of a family is eliminated with all the others as neighbours;
       // a smaller clique holding the whole family is cheaper to multiply the CPT into.
@@ -219,7 +253,8 @@ export class JunctionTree {
   setEvidence(evidence: Evidence): void {
     for (const [v, s] of evidence) {
       const k = this.net.variables[v]?.states.length;
-      if (k === undefined || !(s >= 0 && s < k)) throw new RangeError(`evidence ${v}=${s} is not a variable and state of the network`);
+      if (k === undefined || !(s >= 0 && s < k))
+        throw new RangeError(`evidence ${v}=${s} is not a variable and state of the network`);
     }
     this.evidence = evidence;
     this.propagated = false;
@@ -253,8 +288,12 @@ export class JunctionTree {
    */
   private collect(c: number): void {
     if (this.logZ === -Infinity) return;
-    const me = this.cliques[c]!, up = this.cliques[this.parentOf[c]!]!;
-    const values = this.values, sep = this.sep[c]!, block = this.block[c]!, mapP = this.toSepFromParent[c]!;
+    const me = this.cliques[c]!,
+      up = this.cliques[this.parentOf[c]!]!;
+    const values = this.values,
+      sep = this.sep[c]!,
+      block = this.block[c]!,
+      mapP = this.toSepFromParent[c]!;
     for (let k = 0, o = me.offset; k < sep.length; k++) {
       let sum = 0;
       for (const stop = o + block; o < stop; o++) sum += values[o]!;
@@ -270,8 +309,12 @@ export class JunctionTree {
   }
 
   private distribute(c: number): void {
-    const me = this.cliques[c]!, up = this.cliques[this.parentOf[c]!]!;
-    const values = this.values, old = this.sep[c]!, block = this.block[c]!, mapP = this.toSepFromParent[c]!;
+    const me = this.cliques[c]!,
+      up = this.cliques[this.parentOf[c]!]!;
+    const values = this.values,
+      old = this.sep[c]!,
+      block = this.block[c]!,
+      mapP = this.toSepFromParent[c]!;
     const ratio = this.sepScratch.subarray(0, old.length);
     ratio.fill(0);
     for (let j = 0, o = up.offset; j < up.size; j++, o++) ratio[mapP[j]!]! += values[o]!;
@@ -319,7 +362,8 @@ export class JunctionTree {
     let inner = 1;
     for (let i = c.cards.length - 1; c.vars[i] !== v; i--) inner *= c.cards[i]!;
     // The clique's entries come in runs of `inner` with v fixed, cycling through v's states.
-    const values = this.values, end = c.offset + c.size;
+    const values = this.values,
+      end = c.offset + c.size;
     for (let o = c.offset; o < end; o += inner * k) {
       for (let x = 0, p = o; x < k; x++) {
         let sum = 0;
@@ -350,7 +394,10 @@ export class JunctionTree {
     this.requireConsistent();
     const c = this.cliques.find((cl) => vars.every((v) => cl.vars.includes(v)));
     if (!c) return undefined;
-    const f = projectOnto({ vars: c.vars, cards: c.cards, values: this.values.subarray(c.offset, c.offset + c.size) }, vars);
+    const f = projectOnto(
+      { vars: c.vars, cards: c.cards, values: this.values.subarray(c.offset, c.offset + c.size) },
+      vars,
+    );
     normalized(f.values);
     return f;
   }
@@ -383,10 +430,18 @@ export class JunctionTree {
 /** The triangulation the junction tree uses; its maxCliqueSize is the exact-inference cost. */
 export function junctionTreeOrder(net: BayesianNetwork): EliminationOrder {
   const cards = cardinalities(net);
-  return bestEliminationOrder(moralGraph(net), cards, cards.map((_, i) => i));
+  return bestEliminationOrder(
+    moralGraph(net),
+    cards,
+    cards.map((_, i) => i),
+  );
 }
 
-export interface JunctionTreeLayout { cliques: number[][]; parent: number[]; home: number[] }
+export interface JunctionTreeLayout {
+  cliques: number[][];
+  parent: number[];
+  home: number[];
+}
 
 /**
  * The cliques of the junction tree of `order` (its maximal cliques) and their tree, before any
@@ -412,10 +467,13 @@ export function junctionTreeLayout(order: EliminationOrder, cards: readonly numb
  * (two Float64 tables, and per edge a separator and the parent-side Int32 index map).
  */
 export function junctionTreeSize(
-  layout: JunctionTreeLayout, cards: readonly number[],
+  layout: JunctionTreeLayout,
+  cards: readonly number[],
 ): { entries: number; bytes: number } {
   const size = layout.cliques.map((c) => c.reduce((m, v) => m * cards[v]!, 1));
-  let entries = 0, bytes = 0, maxSep = 1;
+  let entries = 0,
+    bytes = 0,
+    maxSep = 1;
   size.forEach((n, i) => {
     entries += n;
     const p = layout.parent[i]!;
@@ -431,7 +489,9 @@ export function junctionTreeSize(
 /** The children of each node of a forest given by parent links (−1 or less: none). */
 function childrenOf(parent: readonly number[]): number[][] {
   const children: number[][] = parent.map(() => []);
-  parent.forEach((p, i) => { if (p >= 0) children[p]!.push(i); });
+  parent.forEach((p, i) => {
+    if (p >= 0) children[p]!.push(i);
+  });
   return children;
 }
 
@@ -443,7 +503,10 @@ function postOrder(parent: readonly number[], roots: readonly number[]): Int32Ar
     const top = stack[stack.length - 1]!;
     const kids = children[top[0]]!;
     if (top[1] < kids.length) stack.push([kids[top[1]++]!, 0]);
-    else { stack.pop(); if (parent[top[0]]! >= 0) out.push(top[0]); }
+    else {
+      stack.pop();
+      if (parent[top[0]]! >= 0) out.push(top[0]);
+    }
   }
   return Int32Array.from(out);
 }

@@ -6,8 +6,13 @@
  */
 import { topologicalOrder, type BayesianNetwork } from '../network.js';
 import {
-  JunctionTree, junctionTreeLayout, junctionTreeOrder, junctionTreeSize, ImpossibleEvidenceError,
-  type Evidence, type JunctionTreeLayout,
+  JunctionTree,
+  junctionTreeLayout,
+  junctionTreeOrder,
+  junctionTreeSize,
+  ImpossibleEvidenceError,
+  type Evidence,
+  type JunctionTreeLayout,
 } from './junctionTree.js';
 import { cardinalities } from './eliminationOrder.js';
 import { likelihoodWeighting } from '../sampling/likelihoodWeighting.js';
@@ -73,7 +78,8 @@ export type MarginalsAnswer =
  */
 export function inferenceProblem(net: BayesianNetwork): string | undefined {
   const topo = topologicalOrder(net);
-  if ('cycle' in topo) return `the network has a cycle: ${[...topo.cycle, topo.cycle[0]!].map((v) => net.variables[v]!.name).join(' → ')}`;
+  if ('cycle' in topo)
+    return `the network has a cycle: ${[...topo.cycle, topo.cycle[0]!].map((v) => net.variables[v]!.name).join(' → ')}`;
   for (const cpt of net.cpts) {
     const name = net.variables[cpt.child]!.name;
     const k = net.variables[cpt.child]!.states.length;
@@ -94,9 +100,16 @@ export function inferenceProblem(net: BayesianNetwork): string | undefined {
 /** Rows may be off by rounding (bnlearn files: 1e-7); more than this is an error. */
 const ROW_TOLERANCE = 1e-6;
 
-const plans = new WeakMap<BayesianNetwork, {
-  order: EliminationOrder; layout: JunctionTreeLayout; entries: number; bytes: number; tree?: JunctionTree;
-}>();
+const plans = new WeakMap<
+  BayesianNetwork,
+  {
+    order: EliminationOrder;
+    layout: JunctionTreeLayout;
+    entries: number;
+    bytes: number;
+    tree?: JunctionTree;
+  }
+>();
 
 export interface ExactPlan {
   order: EliminationOrder;
@@ -121,7 +134,9 @@ export function exactPlan(net: BayesianNetwork): ExactPlan {
   }
   const p = plan;
   return {
-    order: p.order, entries: p.entries, bytes: p.bytes,
+    order: p.order,
+    entries: p.entries,
+    bytes: p.bytes,
     tree: () => (p.tree ??= JunctionTree.compile(net, { order: p.order, layout: p.layout })),
   };
 }
@@ -143,26 +158,37 @@ export function chooseExact(plan: ExactPlan, options: MarginalsOptions): { exact
   const exact = plan.bytes <= limit && plan.entries <= EXACT_HARD_LIMIT;
   return {
     exact,
-    reason: `a junction tree of ${plan.entries} clique entries (about ${mb(plan.bytes)}), ` +
+    reason:
+      `a junction tree of ${plan.entries} clique entries (about ${mb(plan.bytes)}), ` +
       `${exact ? 'within' : 'over'} its memory budget of ${mb(limit)}`,
   };
 }
 
-export function posteriorMarginals(net: BayesianNetwork, evidence: Evidence, options: MarginalsOptions = {}): MarginalsAnswer {
+export function posteriorMarginals(
+  net: BayesianNetwork,
+  evidence: Evidence,
+  options: MarginalsOptions = {},
+): MarginalsAnswer {
   const budget = options.budget ?? DEFAULT_BUDGET;
   const problem = inferenceProblem(net);
-  if (problem) return { ok: false, method: options.method === 'lw' || options.method === 'gibbs' ? options.method : 'exact', cost: 0, budget, message: problem };
+  if (problem)
+    return {
+      ok: false,
+      method: options.method === 'lw' || options.method === 'gibbs' ? options.method : 'exact',
+      cost: 0,
+      budget,
+      message: problem,
+    };
   const plan = exactPlan(net);
   const cost = plan.order.maxCliqueSize;
   const requested = options.method ?? 'auto';
   const choice = requested === 'auto' ? chooseExact(plan, options) : undefined;
-  const method: InferenceMethod = choice ? (choice.exact ? 'exact' : 'lw') : requested as InferenceMethod;
+  const method: InferenceMethod = choice ? (choice.exact ? 'exact' : 'lw') : (requested as InferenceMethod);
   const reason = choice
     ? `${method === 'exact' ? 'exact (junction tree)' : 'likelihood weighting'}: exact inference needs ${choice.reason}`
     : `${method}: asked for`;
-  const note = choice && !choice.exact
-    ? `exact inference needs ${choice.reason}: answered by likelihood weighting`
-    : undefined;
+  const note =
+    choice && !choice.exact ? `exact inference needs ${choice.reason}: answered by likelihood weighting` : undefined;
   try {
     // The junction tree multiplies every CPT as the file gives it. pgmpy, and our single-query
     // `variableElimination`, answer each P(X | e) on the network pruned for that query (barren
@@ -174,22 +200,48 @@ export function posteriorMarginals(net: BayesianNetwork, evidence: Evidence, opt
     // inside the file's own rounding; on rows summing to 1 both agree to 1e-12.
     if (method === 'exact') {
       if (plan.entries > EXACT_HARD_LIMIT) {
-        return { ok: false, method, cost, budget, message: `exact inference needs ${plan.entries} clique entries in all, more than the ${EXACT_HARD_LIMIT} this machine allows; use a sampler` };
+        return {
+          ok: false,
+          method,
+          cost,
+          budget,
+          message: `exact inference needs ${plan.entries} clique entries in all, more than the ${EXACT_HARD_LIMIT} this machine allows; use a sampler`,
+        };
       }
       const jt = plan.tree();
       jt.setEvidence(evidence);
       jt.propagate(options.signal);
       const logEvidence = jt.logEvidence;
       if (logEvidence === -Infinity) throw new ImpossibleEvidenceError();
-      return { ok: true, method, cost, budget, logEvidence, reason, marginals: net.variables.map((_, v) => jt.marginal(v)) };
+      return {
+        ok: true,
+        method,
+        cost,
+        budget,
+        logEvidence,
+        reason,
+        marginals: net.variables.map((_, v) => jt.marginal(v)),
+      };
     }
     const sampler = method === 'lw' ? likelihoodWeighting : gibbsSampling;
     const seed = options.seed ?? 1;
     const burnIn = method === 'gibbs' && options.burnIn !== undefined ? { burnIn: options.burnIn } : {};
     const r = sampler(net, evidence, { samples: options.samples ?? 20000, seed, signal: options.signal, ...burnIn });
-    return { ok: true, method, cost, budget, seed, reason, marginals: r.marginals, stderr: r.stderr, samples: r.samples, ...(note ? { note } : {}) };
+    return {
+      ok: true,
+      method,
+      cost,
+      budget,
+      seed,
+      reason,
+      marginals: r.marginals,
+      stderr: r.stderr,
+      samples: r.samples,
+      ...(note ? { note } : {}),
+    };
   } catch (e) {
-    if (e instanceof ImpossibleEvidenceError || e instanceof NoConsistentSampleError) return { ok: false, method, cost, budget, message: e.message };
+    if (e instanceof ImpossibleEvidenceError || e instanceof NoConsistentSampleError)
+      return { ok: false, method, cost, budget, message: e.message };
     throw e;
   }
 }
@@ -215,7 +267,12 @@ export type QueryAnswer =
  * holds the query, else variable elimination. Over the budget (auto) a single variable is
  * sampled; a joint query then fails with the cost.
  */
-export function posteriorQuery(net: BayesianNetwork, query: readonly number[], evidence: Evidence, options: MarginalsOptions = {}): QueryAnswer {
+export function posteriorQuery(
+  net: BayesianNetwork,
+  query: readonly number[],
+  evidence: Evidence,
+  options: MarginalsOptions = {},
+): QueryAnswer {
   const budget = options.budget ?? DEFAULT_BUDGET;
   const problem = inferenceProblem(net);
   if (problem) return { ok: false, method: 'exact', cost: 0, budget, message: problem };
@@ -225,14 +282,24 @@ export function posteriorQuery(net: BayesianNetwork, query: readonly number[], e
   const choice = requested === 'auto' ? chooseExact(plan, options) : undefined;
   const exact = requested === 'exact' || choice?.exact === true;
   if (!exact && query.length !== 1) {
-    return { ok: false, method: requested === 'auto' ? 'lw' : requested, cost, budget, message: `a joint query needs exact inference, which needs ${choice?.reason ?? `the method ${requested}`}` };
+    return {
+      ok: false,
+      method: requested === 'auto' ? 'lw' : requested,
+      cost,
+      budget,
+      message: `a joint query needs exact inference, which needs ${choice?.reason ?? `the method ${requested}`}`,
+    };
   }
   if (!exact) {
     const answer = posteriorMarginals(net, evidence, options);
     if (!answer.ok) return answer;
     const v = query[0]!;
     const { marginals, stderr, ...info } = answer;
-    return { ...info, factor: { vars: [v], cards: [marginals[v]!.length], values: marginals[v]! }, stderr: stderr?.[v] };
+    return {
+      ...info,
+      factor: { vars: [v], cards: [marginals[v]!.length], values: marginals[v]! },
+      stderr: stderr?.[v],
+    };
   }
   try {
     const jt = plan.entries <= EXACT_HARD_LIMIT ? plan.tree() : undefined;

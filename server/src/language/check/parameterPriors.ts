@@ -11,7 +11,11 @@ export function checkParameterPrior(ctx: CheckContext, prior: A.Call | A.Experts
     for (const e of prior.entries) {
       if (!checkFinite(ctx, e.successes) || !checkFinite(ctx, e.trials)) continue;
       if (e.successes.value < 0 || e.trials.value < e.successes.value) {
-        ctx.report.error('bad-number', `'${e.successes.text} of ${e.trials.text}' needs 0 ≤ successes ≤ trials`, e.range);
+        ctx.report.error(
+          'bad-number',
+          `'${e.successes.text} of ${e.trials.text}' needs 0 ≤ successes ≤ trials`,
+          e.range,
+        );
       }
     }
     return;
@@ -27,7 +31,11 @@ export function checkParameterPrior(ctx: CheckContext, prior: A.Call | A.Experts
 }
 
 function positivePseudoCounts(ctx: CheckContext, value: A.Expr): void {
-  if (value.kind === 'list') { for (const item of value.items) positivePseudoCounts(ctx, item); return; }
+  if (value.kind === 'list') {
+    for (const item of value.items) positivePseudoCounts(ctx, item);
+    return;
+  }
   if (value.kind !== 'number') return;
-  if (checkFinite(ctx, value) && value.value < 0) ctx.report.error('bad-number', `pseudo-counts cannot be negative (${value.text})`, value.range);
+  if (checkFinite(ctx, value) && value.value < 0)
+    ctx.report.error('bad-number', `pseudo-counts cannot be negative (${value.text})`, value.range);
 }

@@ -9,7 +9,13 @@ import { queryOf } from '../learning/queryParts.js';
 
 export const accuracyHandler: Handler = async (ctx) => {
   const query = queryOf<A.AccuracyQuery>(ctx);
-  if (query.on) return evaluationAnswer(ctx, query.classifier, await evaluateOn(ctx, query.classifier, query.on), `on ${query.on.text}`);
+  if (query.on)
+    return evaluationAnswer(
+      ctx,
+      query.classifier,
+      await evaluateOn(ctx, query.classifier, query.on),
+      `on ${query.on.text}`,
+    );
   const evaluation = await evaluateOnTraining(ctx, query.classifier);
   return evaluationAnswer(ctx, query.classifier, evaluation, 'on its training data');
 };

@@ -13,11 +13,18 @@ import { crossValidateNetwork } from './evaluateNetwork.js';
 export const evaluateHandler: Handler = async (ctx) => {
   const query = queryOf<A.EvaluateQuery>(ctx);
   if (query.on && query.folds) return crossValidateNetwork(ctx, query);
-  if (query.on) return evaluationAnswer(ctx, query.classifier, await evaluateOn(ctx, query.classifier, query.on), `on ${query.on.text}`);
+  if (query.on)
+    return evaluationAnswer(
+      ctx,
+      query.classifier,
+      await evaluateOn(ctx, query.classifier, query.on),
+      `on ${query.on.text}`,
+    );
   const seed = seedOption(query.options);
   const plan: EvaluationPlan = query.folds
     ? { kind: 'folds', k: query.folds.value, seed }
     : { kind: 'split', trainFraction: query.split?.value ?? 2 / 3, seed };
-  const method = plan.kind === 'folds' ? `${plan.k} folds, seed ${seed}` : `split ${query.split?.text ?? '2/3'}, seed ${seed}`;
+  const method =
+    plan.kind === 'folds' ? `${plan.k} folds, seed ${seed}` : `split ${query.split?.text ?? '2/3'}, seed ${seed}`;
   return evaluationAnswer(ctx, query.classifier, await evaluateOwn(ctx, query.classifier, plan), method);
 };

@@ -30,7 +30,7 @@ import { sizeHandler } from './size.js';
 import { strengthHandler } from './strength.js';
 
 export const HANDLERS: HandlerTable = {
-  'learn': learnHandler,
+  learn: learnHandler,
   'learn structure': learnStructureHandler,
   'query accuracy': accuracyHandler,
   'query bic': bicHandler,

@@ -23,23 +23,47 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
   const generated = await generatedHypothesisProbability(ctx, q);
   if (generated) return generated;
   if (!q.in && isHypothesisLearning(ctx, q)) {
-    const message = 'P(h) given a data set, or over a generated hypothesis space, is not implemented yet: ask query posterior';
-    return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }] };
+    const message =
+      'P(h) given a data set, or over a generated hypothesis space, is not implemented yet: ask query posterior';
+    return {
+      results: [],
+      diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }],
+    };
   }
   const scope = await networkScope(ctx, q.in);
   const { net, evidence, named, findings } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
   const targets = queryTargets(net, q.prob.targets);
   const size = targets.reduce((n, t) => n * net.variables[t.v]!.states.length, 1);
-  if (size > MAX_TABLE) throw new CompileError(`the joint table of these variables has ${size} entries: ask for fewer variables or name their states`, q.prob.range);
-  const answer = posteriorQuery(net, targets.map((t) => t.v), evidence, inferenceOptions(q.using, q.options, ctx.signal));
+  if (size > MAX_TABLE)
+    throw new CompileError(
+      `the joint table of these variables has ${size} entries: ask for fewer variables or name their states`,
+      q.prob.range,
+    );
+  const answer = posteriorQuery(
+    net,
+    targets.map((t) => t.v),
+    evidence,
+    inferenceOptions(q.using, q.options, ctx.signal),
+  );
   const diagnostics = answerDiagnostics(answer, ctx.statement.range);
   if (!answer.ok) return { results: [], diagnostics };
-  const table = rowsOf(targets.map((t) => net.variables[t.v]!.states), answer.factor.values, answer.stderr);
+  const table = rowsOf(
+    targets.map((t) => net.variables[t.v]!.states),
+    answer.factor.values,
+    answer.stderr,
+  );
   const allNamed = targets.every((t) => t.s !== undefined);
   const value = allNamed ? table[rowIndex(targets, net)]!.p : undefined;
   const result: ProbabilityResult = {
-    kind: 'probability', range: ctx.statement.range, source: ctx.source, headline: headline(q, table, value),
-    ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named, table,
+    kind: 'probability',
+    range: ctx.statement.range,
+    source: ctx.source,
+    headline: headline(q, table, value),
+    ...inferenceInfo(answer),
+    network: scope.name ?? net.name,
+    variables: targets.map((t) => net.variables[t.v]!.name),
+    evidence: named,
+    table,
     ...(findings ? { findings } : {}),
     ...(value !== undefined ? { value } : {}),
   };
@@ -60,7 +84,10 @@ function isHypothesisLearning(ctx: HandlerContext, q: A.ProbabilityQuery): boole
   return generated || [...q.given, ...q.prob.conditions, ...observed].some(isData);
 }
 
-interface Target { v: number; s?: number }
+interface Target {
+  v: number;
+  s?: number;
+}
 
 function queryTargets(net: BayesianNetwork, assignments: readonly A.Assignment[]): Target[] {
   const index = variableIndexMap(net);
@@ -102,7 +129,7 @@ function headline(q: A.ProbabilityQuery, table: ProbabilityResult['table'], valu
 }
 
 function probText(p: A.ProbExpr): string {
-  const one = (a: A.Assignment) => (a.finding ? `${a.variable.text} ~ …` : valueText(a.value) ?? a.variable.text);
+  const one = (a: A.Assignment) => (a.finding ? `${a.variable.text} ~ …` : (valueText(a.value) ?? a.variable.text));
   const part = (xs: A.Assignment[]) => xs.map(one).join(', ');
   return `P(${part(p.targets)}${p.conditions.length ? ` | ${part(p.conditions)}` : ''})`;
 }

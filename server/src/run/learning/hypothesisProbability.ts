@@ -12,7 +12,10 @@ import type { ProbabilityResult } from '../../protocol/runResult.js';
 import { conjunctionProbability, isConceptSpace } from './conceptSpace.js';
 import { fmt } from './queryParts.js';
 
-export async function generatedHypothesisProbability(ctx: HandlerContext, query: A.ProbabilityQuery): Promise<HandlerOutput | undefined> {
+export async function generatedHypothesisProbability(
+  ctx: HandlerContext,
+  query: A.ProbabilityQuery,
+): Promise<HandlerOutput | undefined> {
   const [target, ...more] = query.prob.targets;
   const global = target ? ctx.symbols.globals.get(target.variable.text) : undefined;
   if (!target || global?.kind !== 'hypotheses' || !isConceptSpace(global.node as A.HypothesesDecl)) return undefined;
@@ -22,8 +25,17 @@ export async function generatedHypothesisProbability(ctx: HandlerContext, query:
   }
   const p = await conjunctionProbability(ctx, global.node as A.HypothesesDecl, text, target.range, query.given);
   const result: ProbabilityResult = {
-    kind: 'probability', range: ctx.statement.range, source: ctx.source, network: 'default', variables: [target.variable.text],
-    evidence: {}, table: [{ states: [text], p }], value: p, method: 'exact', cost: 0, budget: 0,
+    kind: 'probability',
+    range: ctx.statement.range,
+    source: ctx.source,
+    network: 'default',
+    variables: [target.variable.text],
+    evidence: {},
+    table: [{ states: [text], p }],
+    value: p,
+    method: 'exact',
+    cost: 0,
+    budget: 0,
     headline: `P(${target.variable.text} = ${text} | D) = ${fmt(p)}`,
   };
   return { results: [result], diagnostics: [], value: p };

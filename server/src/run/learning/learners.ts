@@ -45,13 +45,26 @@ function trainingData(ctx: HandlerContext, call: A.Call): Promise<CategoricalDat
 }
 
 /** Rows with a known class only; indices handed to the engine are positions in that list. */
-function categoricalLearner(data: CategoricalDataset, target: string, smoothing: ReturnType<typeof smoothingOf>): Learner {
+function categoricalLearner(
+  data: CategoricalDataset,
+  target: string,
+  smoothing: ReturnType<typeof smoothingOf>,
+): Learner {
   const t = data.attributes.findIndex((a) => a.name === target);
   const rows = Int32Array.from(Array.from(data.columns[t]!.keys()).filter((r) => data.columns[t]![r] !== MISSING));
   const labels = Int32Array.from(rows, (r) => data.columns[t]![r]!);
   const fitPredict: FitPredict = (train, test) => {
-    const model = trainNaiveBayes(data, target, smoothing, Int32Array.from(train, (i) => rows[i]!));
-    return naiveBayesPosteriors(model, data, Int32Array.from(test, (i) => rows[i]!)).predicted;
+    const model = trainNaiveBayes(
+      data,
+      target,
+      smoothing,
+      Int32Array.from(train, (i) => rows[i]!),
+    );
+    return naiveBayesPosteriors(
+      model,
+      data,
+      Int32Array.from(test, (i) => rows[i]!),
+    ).predicted;
   };
   return { labels, classNames: data.attributes[t]!.values, fitPredict };
 }
@@ -60,25 +73,47 @@ function categoricalLearner(data: CategoricalDataset, target: string, smoothing:
  * The classifier trained on all its data, applied to another data set of the same columns
  * (`evaluate C on TestDays`, `accuracy C on TestDays`): the test set's labels and predictions.
  */
-export async function predictionsOn(ctx: HandlerContext, name: A.Name, on: A.Name): Promise<{ labels: Int32Array; predicted: Int32Array; classNames: readonly string[]; trained: number }> {
+export async function predictionsOn(
+  ctx: HandlerContext,
+  name: A.Name,
+  on: A.Name,
+): Promise<{ labels: Int32Array; predicted: Int32Array; classNames: readonly string[]; trained: number }> {
   if (classifierDecl(ctx, name).definition.callee.text === 'text_naive_bayes') {
     throw new CompileError('a text classifier is evaluated on its own corpus: use split or folds', on.range);
   }
   const model = await naiveBayesClassifier(ctx, name);
   const train = await trainingData(ctx, classifierDecl(ctx, name).definition);
   const test = await modelData(ctx, on);
-  const same = test.attributes.length === train.attributes.length && train.attributes.every((a, c) => sameAttribute(test, c, a));
+  const same =
+    test.attributes.length === train.attributes.length && train.attributes.every((a, c) => sameAttribute(test, c, a));
   if (!same) {
-    throw new CompileError(`'${on.text}' must have the columns of the classifier's training data in the same order, with the same values (declare the variables to fix their values)`, on.range);
+    throw new CompileError(
+      `'${on.text}' must have the columns of the classifier's training data in the same order, with the same values (declare the variables to fix their values)`,
+      on.range,
+    );
   }
   const t = test.attributes.findIndex((a) => a.name === model.target.name);
   const rows = Int32Array.from(Array.from(test.columns[t]!.keys()).filter((r) => test.columns[t]![r] !== MISSING));
   const predicted = naiveBayesPosteriors(model, test, rows).predicted;
   const trained = model.classCounts.reduce((s, n) => s + n, 0);
-  return { labels: Int32Array.from(rows, (r) => test.columns[t]![r]!), predicted, classNames: model.target.values, trained };
+  return {
+    labels: Int32Array.from(rows, (r) => test.columns[t]![r]!),
+    predicted,
+    classNames: model.target.values,
+    trained,
+  };
 }
 
-function sameAttribute(data: CategoricalDataset, column: number, attribute: { name: string; values: readonly string[] }): boolean {
+function sameAttribute(
+  data: CategoricalDataset,
+  column: number,
+  attribute: { name: string; values: readonly string[] },
+): boolean {
   const a = data.attributes[column];
-  return a !== undefined && a.name === attribute.name && a.values.length === attribute.values.length && a.values.every((v, i) => v === attribute.values[i]);
+  return (
+    a !== undefined &&
+    a.name === attribute.name &&
+    a.values.length === attribute.values.length &&
+    a.values.every((v, i) => v === attribute.values[i])
+  );
 }

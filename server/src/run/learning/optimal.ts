@@ -11,13 +11,24 @@ import { modelNetwork } from '../modelInputs.js';
 import { hypothesisSpace, observationModels, posteriorTable, scoredHypotheses } from './hypothesisSpace.js';
 import { IMPOSSIBLE_EVIDENCE } from './queryParts.js';
 
-export async function hypothesisPredictions(ctx: HandlerContext, query: A.OptimalQuery): Promise<{ hypotheses: HypothesisPrediction[]; values: string[] }> {
+export async function hypothesisPredictions(
+  ctx: HandlerContext,
+  query: A.OptimalQuery,
+): Promise<{ hypotheses: HypothesisPrediction[]; values: string[] }> {
   const space = hypothesisSpace(ctx, query.over);
   const scored = await scoredHypotheses(ctx, space, []);
   const table = posteriorTable(scored);
   if (!table.evidencePossible) throw new CompileError(IMPOSSIBLE_EVIDENCE, query.over.range);
   const model = observationModels(modelNetwork(ctx), space).find((m) => m.variable === query.target.text);
-  if (!model) throw new CompileError(`classifying ${query.target.text} needs a table P(${query.target.text} | ${space.name.text})`, query.target.range);
-  const hypotheses = table.rows.map((row, h) => ({ name: row.hypothesis, posterior: row.posterior!, prediction: model.probabilities[h]! }));
+  if (!model)
+    throw new CompileError(
+      `classifying ${query.target.text} needs a table P(${query.target.text} | ${space.name.text})`,
+      query.target.range,
+    );
+  const hypotheses = table.rows.map((row, h) => ({
+    name: row.hypothesis,
+    posterior: row.posterior!,
+    prediction: model.probabilities[h]!,
+  }));
   return { hypotheses, values: [...model.values] };
 }

@@ -1,11 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ExpectationStep, ImpossibleDataError } from '../../../../server/src/engine/estimators/expectedCounts.js';
-import { networkEm, climbWithRestarts, randomTables, MonotonicityError } from '../../../../server/src/engine/estimators/networkEm.js';
+import {
+  networkEm,
+  climbWithRestarts,
+  randomTables,
+  MonotonicityError,
+} from '../../../../server/src/engine/estimators/networkEm.js';
 import { gradientAscent } from '../../../../server/src/engine/estimators/gradientAscent.js';
 import { learnCpts, familyStrides, countConfigurations } from '../../../../server/src/engine/estimators/cptLearning.js';
 import { forwardSample, hideAtRandom } from '../../../../server/src/engine/sampling/forwardSampling.js';
-import { meanTotalVariation, alignHiddenStates, relabel } from '../../../../server/src/engine/estimators/cptDistance.js';
+import {
+  meanTotalVariation,
+  alignHiddenStates,
+  relabel,
+} from '../../../../server/src/engine/estimators/cptDistance.js';
 import { createRng } from '../../../../server/src/engine/random.js';
 import type { BayesianNetwork } from '../../../../server/src/engine/network.js';
 import type { CategoricalDataset } from '../../../../server/src/engine/categoricalData.js';
@@ -41,16 +50,23 @@ test('E-step expected counts and log-likelihood equal brute-force enumeration of
   const { cards, values } = jointTable(net);
   const assignments = Array.from(values, (_, i) => {
     const s = new Array<number>(cards.length);
-    for (let v = cards.length - 1; v >= 0; v--) { s[v] = i % cards[v]!; i = Math.floor(i / cards[v]!); }
+    for (let v = cards.length - 1; v >= 0; v--) {
+      s[v] = i % cards[v]!;
+      i = Math.floor(i / cards[v]!);
+    }
     return s;
   });
   for (let r = 0; r < data.rowCount; r++) {
-    const consistent = assignments.map((s, i) => (data.columns.every((c, v) => c[r]! < 0 || c[r] === s[v]) ? values[i]! : 0));
+    const consistent = assignments.map((s, i) =>
+      data.columns.every((c, v) => c[r]! < 0 || c[r] === s[v]) ? values[i]! : 0,
+    );
     const pe = consistent.reduce((a, b) => a + b, 0);
     ll += Math.log(pe);
     assignments.forEach((s, i) => {
       if (consistent[i] === 0) return;
-      layouts.forEach(({ family, strides }, v) => { expected[v]![family.reduce((a, f, j) => a + s[f]! * strides[j]!, 0)]! += consistent[i]! / pe; });
+      layouts.forEach(({ family, strides }, v) => {
+        expected[v]![family.reduce((a, f, j) => a + s[f]! * strides[j]!, 0)]! += consistent[i]! / pe;
+      });
     });
   }
   assert.ok(Math.abs(got.logLikelihood - ll) < 1e-9 * Math.abs(ll), `${got.logLikelihood} vs ${ll}`);
@@ -72,7 +88,15 @@ test('EM with a hidden variable and missing values: seeded, never decreasing, re
   if (!net) return t.skip(NO_SHARED);
   const data = asiaData(net, 1500);
   const progress: number[] = [];
-  const run = () => networkEm(net, data, { seed: 4, restarts: 3, maxIterations: 60, tolerance: 1e-7, checkMonotone: true, onProgress: (p) => progress.push(p.logLikelihood) });
+  const run = () =>
+    networkEm(net, data, {
+      seed: 4,
+      restarts: 3,
+      maxIterations: 60,
+      tolerance: 1e-7,
+      checkMonotone: true,
+      onProgress: (p) => progress.push(p.logLikelihood),
+    });
   const a = run();
   assert.ok(progress.length > 3);
   for (let i = 1; i < a.trace.length; i++) assert.ok(a.trace[i]! >= a.trace[i - 1]! - 1e-9 * Math.abs(a.trace[i - 1]!));
@@ -88,12 +112,21 @@ test('gradient ascent (eq 6.25) climbs monotonically and reaches the EM optimum 
   const net = loadBif('asia');
   if (!net) return t.skip(NO_SHARED);
   const data = asiaData(net, 1500);
-  const g = gradientAscent(net, data, { seed: 4, maxIterations: 250, tolerance: 1e-9, learningRate: 0.05, checkMonotone: true });
+  const g = gradientAscent(net, data, {
+    seed: 4,
+    maxIterations: 250,
+    tolerance: 1e-9,
+    learningRate: 0.05,
+    checkMonotone: true,
+  });
   for (let i = 1; i < g.trace.length; i++) assert.ok(g.trace[i]! >= g.trace[i - 1]! - 1e-9 * Math.abs(g.trace[i - 1]!));
   const em = networkEm(net, data, { seed: 4, maxIterations: 100, tolerance: 1e-9 });
   assert.ok(g.logLikelihood > g.trace[0]! + 50);
   // Gradient ascent is slower than EM: after 250 steps it is within 0.05 nats per record.
-  assert.ok(Math.abs(g.logLikelihood - em.logLikelihood) / data.rowCount < 0.05, `gradient ${g.logLikelihood} vs EM ${em.logLikelihood}`);
+  assert.ok(
+    Math.abs(g.logLikelihood - em.logLikelihood) / data.rowCount < 0.05,
+    `gradient ${g.logLikelihood} vs EM ${em.logLikelihood}`,
+  );
 });
 
 test('cancellation stops EM with CancelledError; impossible data is a clear error', (t) => {
@@ -102,25 +135,47 @@ test('cancellation stops EM with CancelledError; impossible data is a clear erro
   const data = asiaData(net, 500);
   const signal = { aborted: false };
   let last = 0;
-  const onProgress = (p: { iteration: number }) => { last = p.iteration; if (p.iteration === 3) signal.aborted = true; };
-  assert.throws(() => networkEm(net, data, { seed: 1, maxIterations: 100, tolerance: 0, signal, onProgress }), CancelledError);
+  const onProgress = (p: { iteration: number }) => {
+    last = p.iteration;
+    if (p.iteration === 3) signal.aborted = true;
+  };
+  assert.throws(
+    () => networkEm(net, data, { seed: 1, maxIterations: 100, tolerance: 0, signal, onProgress }),
+    CancelledError,
+  );
   assert.equal(last, 3);
   // asia's `either` is a deterministic OR: a record with either=no but lung=yes cannot happen.
-  const e = net.variables.findIndex((v) => v.name === 'either'), l = net.variables.findIndex((v) => v.name === 'lung');
-  const bad = networkDataset(net.variables, net.variables.map((_, v) => Int32Array.from([v === e ? 1 : v === l ? 0 : -1])), 1);
-  assert.throws(() => networkEm(net, bad, { start: 'given' }), (err: Error) => err instanceof ImpossibleDataError && /lung=yes/.test(err.message));
+  const e = net.variables.findIndex((v) => v.name === 'either'),
+    l = net.variables.findIndex((v) => v.name === 'lung');
+  const bad = networkDataset(
+    net.variables,
+    net.variables.map((_, v) => Int32Array.from([v === e ? 1 : v === l ? 0 : -1])),
+    1,
+  );
+  assert.throws(
+    () => networkEm(net, bad, { start: 'given' }),
+    (err: Error) => err instanceof ImpossibleDataError && /lung=yes/.test(err.message),
+  );
 });
 
 test('the monotone invariant: MAP-EM with an m-estimate prior never lowers its objective, and a climb that falls is caught', (t) => {
   const net = loadBif('asia');
   if (!net) return t.skip(NO_SHARED);
   const data = asiaData(net, 1000);
-  const map = networkEm(net, data, { seed: 2, prior: { kind: 'mEstimate', m: 2 }, maxIterations: 50, checkMonotone: true });
+  const map = networkEm(net, data, {
+    seed: 2,
+    prior: { kind: 'mEstimate', m: 2 },
+    maxIterations: 50,
+    checkMonotone: true,
+  });
   assert.ok(map.iterations > 3);
   // A stepper that jumps to fresh random tables must trip the check.
   const rng = createRng(1);
   const falling = () => ({ next: (n: BayesianNetwork) => randomTables(n, rng) });
-  assert.throws(() => climbWithRestarts(net, data, { seed: 1, maxIterations: 20, tolerance: 0, checkMonotone: true }, falling), MonotonicityError);
+  assert.throws(
+    () => climbWithRestarts(net, data, { seed: 1, maxIterations: 20, tolerance: 0, checkMonotone: true }, falling),
+    MonotonicityError,
+  );
 });
 
 test('relabelling a hidden variable is undone by alignHiddenStates', (t) => {
@@ -141,29 +196,41 @@ test('recovery on ALARM (small): 1,000 records, 20% missing, LVFAILURE hidden â€
   data.columns[h]!.fill(-1);
   const em = networkEm(net, data, { seed: 3, maxIterations: 20, tolerance: 1e-6, checkMonotone: true });
   const truth = new ExpectationStep(net, data).run(net.cpts.map((c) => c.table)).logLikelihood;
-  t.diagnostic(`EM log-likelihood ${em.logLikelihood.toFixed(1)} after ${em.iterations} iterations; generating CPTs ${truth.toFixed(1)}`);
+  t.diagnostic(
+    `EM log-likelihood ${em.logLikelihood.toFixed(1)} after ${em.iterations} iterations; generating CPTs ${truth.toFixed(1)}`,
+  );
   assert.ok(em.logLikelihood > truth - 0.001 * Math.abs(truth));
   const observed = net.variables.map((_, v) => v).filter((v) => v !== h);
   // Weight rows by how often their parent configuration occurs (rare rows are noise at 1,000 records).
   const weights = (v: number) => countConfigurations(full, net.cpts[v]!.parents);
-  const tv = meanTotalVariation(alignHiddenStates(em.network, net, h), net, { variables: observed, rowWeights: weights }).mean;
+  const tv = meanTotalVariation(alignHiddenStates(em.network, net, h), net, {
+    variables: observed,
+    rowWeights: weights,
+  }).mean;
   t.diagnostic(`mean total variation over the 36 observed variables: ${tv.toFixed(4)}`);
   assert.ok(tv < 0.06, `${tv}`);
 });
-
 
 test('alarm-em records.dat (11,100 records, ? missing): EM from unknown CPTs lands near gold_alarm.bif', async (t) => {
   const dat = sharedFile('tables', 'alarm-em', 'records.dat');
   const net = alarmEmNetwork('alarm.bif');
   const gold = alarmEmNetwork('gold_alarm.bif');
   if (!dat || !net || !gold) return t.skip(NO_SHARED);
-  assert.ok(net.cpts.every((c) => c.table.every((p) => Number.isNaN(p))), 'the course network has unknown (-1) CPTs');
+  assert.ok(
+    net.cpts.every((c) => c.table.every((p) => Number.isNaN(p))),
+    'the course network has unknown (-1) CPTs',
+  );
   const data = await readDiscreteFile(commandLineFiles(), dat, { delimiter: ' ', columns: net.variables });
   const em = networkEm(net, data, { seed: 1, maxIterations: 100, tolerance: 1e-7, checkMonotone: true });
   const goldLl = new ExpectationStep(net, data).run(gold.cpts.map((c) => c.table)).logLikelihood;
   const tv = meanTotalVariation(em.network, gold);
-  t.diagnostic(`records.dat: EM log-likelihood ${em.logLikelihood.toFixed(2)} (${em.iterations} iterations), gold CPTs ${goldLl.toFixed(2)}; mean TV to gold ${tv.mean.toFixed(4)}`);
+  t.diagnostic(
+    `records.dat: EM log-likelihood ${em.logLikelihood.toFixed(2)} (${em.iterations} iterations), gold CPTs ${goldLl.toFixed(2)}; mean TV to gold ${tv.mean.toFixed(4)}`,
+  );
   assert.ok(em.converged);
-  assert.ok(em.logLikelihood >= goldLl, 'the maximum-likelihood CPTs fit the data at least as well as the generating ones');
+  assert.ok(
+    em.logLikelihood >= goldLl,
+    'the maximum-likelihood CPTs fit the data at least as well as the generating ones',
+  );
   assert.ok(tv.mean < 0.03, `mean TV ${tv.mean}`);
 });
