@@ -58,10 +58,32 @@ const web = {
   define: { 'import.meta.url': 'undefined' },
 };
 
+// The CLI is two files so that `bayes --help` parses a small one: dist/cli.cjs (the dispatcher,
+// server/src/cli.ts) loads dist/cli-commands.cjs (every command) when a command runs, and that
+// file takes the modules both need (command.ts, limits.ts) from dist/cli.cjs.
+const COMMAND_FILES = /^\.\/(check|run|lsp|marginals|convert|learn|structure|mixture)\.js$/;
+const cliDispatcher = {
+  name: 'cli-dispatcher',
+  setup(build) {
+    build.onResolve({ filter: COMMAND_FILES }, (args) =>
+      args.importer.endsWith('commands.ts') ? { path: './cli-commands.cjs', external: true } : undefined,
+    );
+  },
+};
+const cliCommands = {
+  name: 'cli-commands',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(command|limits)\.js$/ }, (args) =>
+      /[\\/]server[\\/]src[\\/]cli[\\/]/.test(args.importer) ? { path: './cli.cjs', external: true } : undefined,
+    );
+  },
+};
+
 const builds = [
   { ...node, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.cjs', external: ['vscode'] },
   { ...node, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.cjs' },
-  { ...node, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.cjs' },
+  { ...node, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.cjs', plugins: [cliDispatcher] },
+  { ...node, entryPoints: ['server/src/cli/allCommands.ts'], outfile: 'dist/cli-commands.cjs', plugins: [cliCommands] },
   { ...node, entryPoints: ['server/src/run/worker.ts'], outfile: 'dist/worker.cjs' },
   { ...node, entryPoints: ['server/src/cli/bootstrapWorker.ts'], outfile: 'dist/bootstrapWorker.cjs' },
   { ...node, entryPoints: ['server/src/run/marginalsWorker.ts'], outfile: 'dist/marginalsWorker.cjs' },

@@ -36,7 +36,10 @@ a = json.load(sys.stdin)
 X = np.fromfile(a['file'], dtype='<f8').reshape(-1, 2)
 k = a['k']
 cov = np.array(a['covariances']).reshape(k, 2, 2)
+# init_params='random': the starting values below are used as given; the default 'kmeans' would
+# run a full k-means per fit first only to have its result replaced by them.
 g = GaussianMixture(k, covariance_type='full', tol=0, max_iter=a['iterations'], reg_covar=1e-6,
+    init_params='random', random_state=0,
     weights_init=np.array(a['weights']), means_init=np.array(a['means']).reshape(k, 2),
     precisions_init=np.linalg.inv(cov))
 times = []

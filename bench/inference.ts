@@ -1,137 +1,280 @@
 /**
- * All posterior marginals, without and with evidence, on bnlearn networks: our junction tree
- * against pomegranate 0.14 (loopy BP, Debian python3-pomegranate via /usr/bin/python3) and the
- * npm library bayesjs (junction tree), measured in the same run. Prints time ratios (peer / ours)
- * and each peer's max abs error against our exact marginals. Peers that exceed the time limit
- * or fail are reported as such. Usage: npm run bench:inference [-- net…] [--timeout S]
+ * All posterior marginals for one evidence set on bnlearn networks: our junction tree against
+ * pomegranate 0.14 (loopy belief propagation, approximate; Debian python3-pomegranate via
+ * /usr/bin/python3), each side in a fresh process, alternating ours / peer for --rounds rounds.
+ * pgmpy is not packaged for Debian and is not run (its variable elimination took ~16 s on andes
+ * and ~288 s on munin when it was measured for issue 18).
+ *
+ * Per network: "incl" = triangulation + compile + the first evidence set's marginals (BIF
+ * parsing excluded on both sides), "after" = one evidence set's marginals on the compiled tree,
+ * the method `auto` chooses and why, peak RSS, and the max error against the shared reference
+ * marginals. Prints min/median/max over the rounds and the ratio of medians (peer / ours).
+ * The speed goals of issue 18 are checked at the end: a goal the run does not meet is printed
+ * as FAILED and the exit code is 1.
+ * Usage: npm run bench:inference [-- net…] [--rounds N] [--timeout S]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { JunctionTree } from '../server/src/engine/inference/junctionTree.js';
-import type { BayesianNetwork } from '../server/src/engine/network.js';
-import { evidenceOf, loadBif, loadReference } from '../test/support/networks.js';
+import { JunctionTree, junctionTreeOrder } from '../server/src/engine/inference/junctionTree.js';
+import { chooseExact, exactPlan, posteriorMarginals } from '../server/src/engine/inference/marginals.js';
+import { evidenceOf, loadBif, loadReference, type ReferenceCase } from '../test/support/networks.js';
 import { exportNetwork } from './peers/exportNetwork.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const timeoutAt = args.indexOf('--timeout');
-const timeoutS = timeoutAt >= 0 ? Number(args[timeoutAt + 1]) : 180;
-const nets = args.filter((a, i) => !a.startsWith('--') && i !== timeoutAt + 1);
-const NETWORKS = nets.length ? nets : ['alarm', 'hailfinder', 'hepar2', 'win95pts', 'pathfinder', 'andes', 'munin'];
+const option = (name: string, fallback: number) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const timeoutS = option('--timeout', 600);
+const rounds = option('--rounds', 3);
+const nets = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
+const NETWORKS = nets.length
+  ? nets
+  : [
+      'alarm',
+      'andes',
+      'pigs',
+      'diabetes',
+      'pathfinder',
+      'barley',
+      'munin',
+      'link',
+      'munin1',
+      'munin2',
+      'munin3',
+      'munin4',
+    ];
 
 type Marginals = Record<string, Record<string, number>>;
-interface PeerRun {
-  seconds: number[];
-  marginals: Marginals[];
+
+interface OursRun {
+  method: string;
+  reason: string;
+  entries: number;
+  bytes: number;
+  orderS: number;
+  compileS: number;
+  firstS: number;
+  afterS: number;
+  rssMb: number;
+  /** Max error against the reference (null: no reference); sampled answers: the largest standard error. */
+  error: number | null;
+  maxStderr?: number;
+  samples?: number;
+}
+const sci = (x: number | null | undefined) => (x === null || x === undefined ? 'no reference' : x.toExponential(1));
+
+/** The evidence set timed: the first reference case with evidence (none when there is no reference). */
+function caseOf(name: string): ReferenceCase | undefined {
+  const cases = loadReference(name);
+  return cases?.find((c) => Object.keys(c.evidence).length > 0) ?? cases?.[0];
 }
 
-/** Median seconds of `run` over enough repetitions to fill ~0.3 s (at least 3). */
-function timeIt(run: () => void): number {
-  const times: number[] = [];
-  const start = performance.now();
-  while (times.length < 3 || (performance.now() - start < 300 && times.length < 5000)) {
-    const t = performance.now();
-    run();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1]! / 1000;
-}
-
-function ourMarginals(
-  net: BayesianNetwork,
-  jt: JunctionTree,
-  evidence: Record<string, string>,
-): { seconds: number; marginals: Marginals } {
-  const e = evidenceOf(net, evidence);
-  const all = () => {
-    jt.setEvidence(e);
-    jt.propagate();
-    return net.variables.map((_, v) => jt.marginal(v));
-  };
-  const seconds = timeIt(all);
-  const values = all();
-  const marginals: Marginals = {};
-  net.variables.forEach((v, i) => {
-    marginals[v.name] = Object.fromEntries(v.states.map((s, j) => [s, values[i]![j]!]));
-  });
-  return { seconds, marginals };
-}
-
-function runPeer(command: string, argv: string[]): PeerRun | string {
-  const r = spawnSync(command, argv, { encoding: 'utf8', timeout: timeoutS * 1000, maxBuffer: 1 << 28 });
-  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') return `timeout ${timeoutS}s`;
-  if (r.status !== 0) {
-    const lines = (r.stderr || String(r.error)).trim().split('\n');
-    return `failed: ${(lines.find((l) => /Error|FATAL/.test(l)) ?? lines.pop())!.trim()}`;
-  }
-  const out = JSON.parse(r.stdout) as { cases: { seconds: number; marginals: Marginals }[] };
-  return { seconds: out.cases.map((c) => c.seconds), marginals: out.cases.map((c) => c.marginals) };
-}
-
-function maxError(ours: Marginals, peer: Marginals, observed: Record<string, string>): number {
+function maxError(ours: Marginals, ref: Marginals, observed: Record<string, string>): number {
   let worst = 0;
-  for (const [v, dist] of Object.entries(ours)) {
+  for (const [v, dist] of Object.entries(ref)) {
     if (v in observed) continue;
-    for (const [s, p] of Object.entries(dist)) worst = Math.max(worst, Math.abs(p - (peer[v]?.[s] ?? NaN)));
+    for (const [s, p] of Object.entries(dist)) worst = Math.max(worst, Math.abs(p - (ours[v]?.[s] ?? NaN)));
   }
   return worst;
 }
 
-const fmt = (s: number) => (s * 1000 < 10 ? (s * 1000).toFixed(3) : (s * 1000).toFixed(1)) + ' ms';
-
-const dir = mkdtempSync(join(tmpdir(), 'bench-inference-'));
-try {
-  console.log(
-    `all marginals, median time; ratio = peer time / ours; error = max |peer − exact|; peer time limit ${timeoutS}s`,
-  );
-  for (const name of NETWORKS) {
-    const net = loadBif(name);
-    const cases = loadReference(name);
-    if (!net || !cases) {
-      console.log(`${name}: ../shared/data missing, skipped`);
-      continue;
-    }
-    const evidenceSets = [{}, cases.find((c) => Object.keys(c.evidence).length > 0)?.evidence ?? {}];
-    let t = performance.now();
-    const jt = JunctionTree.compile(net);
-    const compileMs = performance.now() - t;
-    const ours = evidenceSets.map((e) => ourMarginals(net, jt, e));
-    console.log(
-      `\n${name}: ${net.variables.length} variables, largest clique ${jt.maxCliqueSize}, all cliques ${jt.totalSize}; compile ${compileMs.toFixed(1)} ms`,
-    );
-    ours.forEach((o, i) => console.log(`  ours         ${i ? 'evidence   ' : 'no evidence'}  ${fmt(o.seconds)}`));
-    const specFile = join(dir, `${name}.json`);
-    writeFileSync(specFile, JSON.stringify(exportNetwork(net, evidenceSets)));
-    const peers: [string, () => PeerRun | string][] = [
-      [
-        'pomegranate',
-        () => runPeer('/usr/bin/python3', [join(here, 'peers', 'pomegranate_marginals.py'), specFile, '3']),
-      ],
-      [
-        'bayesjs',
-        () => runPeer(process.execPath, ['--import', 'tsx', join(here, 'peers', 'bayesjsMarginals.ts'), specFile]),
-      ],
-    ];
-    for (const [peer, run] of peers) {
+/** One fresh-process run of ours (`--child NAME`): prints an OursRun as JSON. */
+function child(name: string): void {
+  const net = loadBif(name)!;
+  const ref = caseOf(name);
+  const evidence = evidenceOf(net, ref?.evidence ?? {});
+  let t = performance.now();
+  const order = junctionTreeOrder(net);
+  const orderS = (performance.now() - t) / 1000;
+  const plan = exactPlan(net);
+  const choice = chooseExact(plan, {});
+  let values: Float64Array[];
+  let compileS = 0,
+    firstS = 0,
+    afterS = 0,
+    maxStderr: number | undefined,
+    samples: number | undefined;
+  let method = 'exact',
+    reason = `exact (junction tree): exact inference needs ${choice.reason}`;
+  if (choice.exact) {
+    t = performance.now();
+    const jt = JunctionTree.compile(net, { order });
+    compileS = (performance.now() - t) / 1000;
+    const all = () => {
+      jt.setEvidence(evidence);
+      jt.propagate();
+      return net.variables.map((_, v) => jt.marginal(v));
+    };
+    t = performance.now();
+    values = all();
+    firstS = (performance.now() - t) / 1000;
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
       t = performance.now();
-      const r = run();
-      if (typeof r === 'string') {
-        console.log(`  ${peer.padEnd(12)} ${r}`);
+      all();
+      times.push(performance.now() - t);
+    }
+    afterS = times.sort((a, b) => a - b)[2]! / 1000;
+  } else {
+    t = performance.now();
+    const r = posteriorMarginals(net, evidence, { seed: 1 });
+    firstS = (performance.now() - t) / 1000;
+    if (!r.ok) throw new Error(r.message);
+    method = r.method;
+    reason = r.reason ?? '';
+    values = r.marginals;
+    samples = r.samples;
+    maxStderr = Math.max(...(r.stderr ?? []).map((se) => Math.max(...se)));
+  }
+  const named: Marginals = {};
+  net.variables.forEach((v, i) => {
+    named[v.name] = Object.fromEntries(v.states.map((s, j) => [s, values[i]![j]!]));
+  });
+  const out: OursRun = {
+    method,
+    reason,
+    entries: plan.entries,
+    bytes: plan.bytes,
+    orderS,
+    compileS,
+    firstS,
+    afterS,
+    rssMb: process.resourceUsage().maxRSS / 1024,
+    error: ref ? maxError(named, ref.marginals, ref.evidence) : null,
+    ...(maxStderr !== undefined ? { maxStderr, samples } : {}),
+  };
+  process.stdout.write(JSON.stringify(out));
+}
+
+function run(command: string, argv: string[]): { out: string } | { failed: string } {
+  const r = spawnSync(command, argv, { encoding: 'utf8', timeout: timeoutS * 1000, maxBuffer: 1 << 28 });
+  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') return { failed: `timeout ${timeoutS}s` };
+  if (r.status !== 0) {
+    const lines = (r.stderr || String(r.error)).trim().split('\n');
+    return { failed: `failed: ${(lines.find((l) => /Error|FATAL/.test(l)) ?? lines.pop())!.trim()}` };
+  }
+  return { out: r.stdout };
+}
+
+const ms = (s: number) => (s * 1000 < 10 ? (s * 1000).toFixed(2) : (s * 1000).toFixed(0)) + ' ms';
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const spread = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return `${ms(s[0]!)} / ${ms(median(s))} / ${ms(s[s.length - 1]!)}`;
+};
+
+function main(): void {
+  const started = new Date().toISOString();
+  console.log(
+    `bench/inference.ts ${started}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, ` +
+      `${rounds} alternating rounds, fresh processes; times min / median / max; peer time limit ${timeoutS}s`,
+  );
+  const failures: string[] = [];
+  const goal = (ok: boolean, text: string) => {
+    console.log(`  goal ${ok ? 'met   ' : 'FAILED'} ${text}`);
+    if (!ok) failures.push(text);
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'bench-inference-'));
+  try {
+    for (const name of NETWORKS) {
+      const net = loadBif(name);
+      if (!net) {
+        console.log(`\n${name}: ../shared/data missing, skipped`);
         continue;
       }
-      r.seconds.forEach((s, i) => {
-        const ratio = s / ours[i]!.seconds;
-        const err = maxError(ours[i]!.marginals, r.marginals[i]!, evidenceSets[i]!);
+      const ref = caseOf(name);
+      const specFile = join(dir, `${name}.json`);
+      writeFileSync(specFile, JSON.stringify(exportNetwork(net, [ref?.evidence ?? {}])));
+      const ours: OursRun[] = [];
+      const peer: { incl: number; after: number; error: number | null }[] = [];
+      let peerFailed: string | undefined;
+      for (let r = 0; r < rounds; r++) {
+        const o = run(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', name]);
+        if ('failed' in o) {
+          console.log(`\n${name}: ours ${o.failed}`);
+          break;
+        }
+        ours.push(JSON.parse(o.out) as OursRun);
+        if (peerFailed) continue;
+        const p = run('/usr/bin/python3', [join(here, 'peers', 'pomegranate_marginals.py'), specFile, '1']);
+        if ('failed' in p) {
+          peerFailed = p.failed;
+          continue;
+        }
+        const j = JSON.parse(p.out) as { build_s: number; cases: { seconds: number; marginals: Marginals }[] };
+        const c = j.cases[0]!;
+        const error = ref ? maxError(c.marginals, ref.marginals, ref.evidence) : null;
+        peer.push({ incl: j.build_s + c.seconds, after: c.seconds, error });
+      }
+      if (!ours.length) continue;
+      const o0 = ours[0]!;
+      const incl = ours.map((o) => o.orderS + o.compileS + o.firstS);
+      console.log(`\n${name}: ${net.variables.length} variables; ${o0.reason}`);
+      if (o0.method === 'exact') {
         console.log(
-          `  ${peer.padEnd(12)} ${i ? 'evidence   ' : 'no evidence'}  ${fmt(s)}  ratio ${ratio.toFixed(1)}×  error ${err.toExponential(2)}`,
+          `  ours         incl ${spread(incl)} (order ${ms(median(ours.map((o) => o.orderS)))}, compile ` +
+            `${ms(median(ours.map((o) => o.compileS)))}); after ${spread(ours.map((o) => o.afterS))}; ` +
+            `peak RSS ${median(ours.map((o) => o.rssMb)).toFixed(0)} MB; error ${sci(o0.error)}`,
         );
-      });
+      } else {
+        console.log(
+          `  ours         ${o0.method} ${spread(ours.map((o) => o.firstS))}; peak RSS ` +
+            `${median(ours.map((o) => o.rssMb)).toFixed(0)} MB; ${o0.samples} samples, largest standard error ` +
+            `${sci(o0.maxStderr)}; error ${sci(o0.error)}`,
+        );
+      }
+      if (peer.length) {
+        const ratio = median(peer.map((p) => p.incl)) / median(incl);
+        console.log(
+          `  pomegranate  incl ${spread(peer.map((p) => p.incl))}; ` +
+            `after ${spread(peer.map((p) => p.after))}; ` +
+            `ratio incl ${ratio.toFixed(1)}×` +
+            (o0.method === 'exact'
+              ? `, after ${(median(peer.map((p) => p.after)) / median(ours.map((o) => o.afterS))).toFixed(1)}×; `
+              : '; ') +
+            `error ${sci(peer[0]!.error)}`,
+        );
+      } else console.log(`  pomegranate  ${peerFailed ?? 'not run'}`);
+      const exact = o0.method === 'exact';
+      if (name === 'munin') {
+        goal(exact && median(incl) <= 0.5, `munin incl ≤ 0.5 s: ${ms(median(incl))}`);
+        const after = median(ours.map((o) => o.afterS));
+        goal(exact && after <= 0.1, `munin after ≤ 0.1 s: ${ms(after)}`);
+      } else if (name === 'link') {
+        goal(exact, `link exact by default: ${o0.method}`);
+        goal(exact && median(incl) <= 3, `link incl ≤ 3 s: ${ms(median(incl))}`);
+      } else if (['pigs', 'andes', 'diabetes', 'pathfinder', 'barley'].includes(name)) {
+        goal(exact, `${name} exact: ${o0.method}`);
+        if (peer.length) {
+          goal(
+            median(incl) < median(peer.map((p) => p.incl)),
+            `${name} incl faster than pomegranate's: ${ms(median(incl))} vs ${ms(median(peer.map((p) => p.incl)))}`,
+          );
+        }
+      }
+      if (exact && o0.error !== null) goal(o0.error <= 1e-9, `${name} matches the reference to 1e-9: ${sci(o0.error)}`);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `\nload average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  if (failures.length) {
+    console.log(`\n${failures.length} goal(s) FAILED:\n  ${failures.join('\n  ')}`);
+    process.exitCode = 1;
+  }
 }
+
+const childAt = args.indexOf('--child');
+if (childAt >= 0) child(args[childAt + 1]!);
+else main();

@@ -123,12 +123,19 @@ async function runBench(bench: Bench): Promise<string[]> {
     });
   }
   const runs = new Map<Side, { seconds: number[]; predicted: ArrayLike<number> }>();
+  const unavailable = new Set<Side>();
   for (let r = 0; r < repeat; r++) {
     for (const s of SIDES) {
-      if (s.peer && typeof peer === 'string') continue;
+      if ((s.peer && typeof peer === 'string') || unavailable.has(s.side)) continue;
       const run = s.ours
         ? runOurs(bench, parts, s.ours)
-        : await (peer as Exclude<typeof peer, string>).run({ run: s.peer });
+        : ((await (peer as Exclude<typeof peer, string>).run({ run: s.peer })) as PeerRun & { unavailable?: string });
+      // A peer the machine lacks (pomegranate) is reported once; the others still run.
+      if ('unavailable' in run) {
+        console.log(`${s.side}: ${run.unavailable}`);
+        unavailable.add(s.side);
+        continue;
+      }
       // Every round predicts the same (no side is random): the first round's predictions are kept.
       const entry = runs.get(s.side) ?? { seconds: [], predicted: run.predicted };
       entry.seconds.push(run.seconds);

@@ -10,9 +10,15 @@
 #   component only when that component is itself a DiscreteDistribution, and here each class is an
 #   IndependentComponentsDistribution), so Laplace cannot be asked of it; we compare with our
 #   unsmoothed model. A row with probability 0 under every class is reported as -1.
+#   When pomegranate is not installed, {"run": "pomegranate"} answers {"unavailable": reason} and
+#   scikit-learn still runs.
 import json, sys, time, warnings
 import numpy as np
-from pomegranate import NaiveBayes, DiscreteDistribution
+try:
+    from pomegranate import NaiveBayes, DiscreteDistribution
+    pomegranate_missing = None
+except ImportError as e:
+    pomegranate_missing = f'pomegranate is not installed ({e})'
 
 warnings.filterwarnings('ignore')
 
@@ -47,6 +53,9 @@ for line in sys.stdin:
         parts = [(np.array(p['train']), np.array(p['test'])) for p in d['parts']]
         data = (x, y, parts, d['k'], d['C'])
         print(json.dumps({'rows': len(y)}), flush=True)
+        continue
+    if request['run'] == 'pomegranate' and pomegranate_missing:
+        print(json.dumps({'unavailable': pomegranate_missing}), flush=True)
         continue
     t0 = time.perf_counter()
     predicted = peers[request['run']](*data)

@@ -3,6 +3,10 @@ import { commands } from './cli/commands.js';
 import { UsageError, type CliIO } from './cli/command.js';
 import { LIMITS_USAGE, reportExitCode, runWatched, takeLimits, watchedArguments } from './cli/limits.js';
 
+// dist/cli-commands.cjs shares these modules with dist/cli.cjs (one UsageError class, one set of budgets).
+export * from './cli/command.js';
+export * from './cli/limits.js';
+
 const VERSION = '0.1.0';
 
 function help(): string {
@@ -39,11 +43,12 @@ export async function main(argv: string[], io: CliIO, file?: string): Promise<nu
     io.out(VERSION + '\n');
     return 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.err(`bayes: unknown command '${name}'\n\n${help()}`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.out(command.usage + '\n');
     return 0;

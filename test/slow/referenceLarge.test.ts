@@ -1,14 +1,13 @@
 /**
  * `npm run test:slow`: exact marginals of the large bnlearn networks against
- * ../shared/data/reference, for every network whose junction tree fits the default budget
- * (largest clique table ≤ DEFAULT_BUDGET). Tolerances as in test/unit/engine/referenceMarginals:
+ * ../shared/data/reference, for every network `auto` answers exactly (its whole junction tree
+ * fits its share of the default memory budget, in bytes). Tolerances as in test/unit/engine/referenceMarginals:
  * a flat 1e-9 for VE and JT (the reader normalises rows, as the reference does), 1e-12 between
  * them. Networks over the budget are listed, not compared.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_BUDGET } from '../../server/src/engine/inference/marginals.js';
-import { junctionTreeOrder } from '../../server/src/engine/inference/junctionTree.js';
+import { chooseExact, exactPlan } from '../../server/src/engine/inference/marginals.js';
 import { loadBif, loadReference } from '../support/networks.js';
 import { compareWithReference } from '../support/reference.js';
 import { NO_SHARED } from '../support/shared.js';
@@ -33,11 +32,11 @@ for (const name of LARGE) {
     const net = loadBif(name);
     const cases = loadReference(name);
     if (!net || !cases) return t.skip(NO_SHARED);
-    const order = junctionTreeOrder(net);
-    if (order.maxCliqueSize > DEFAULT_BUDGET) {
-      t.diagnostic(
-        `${name}: largest clique ${order.maxCliqueSize} > budget ${DEFAULT_BUDGET}: answered by sampling, not compared`,
-      );
+    const plan = exactPlan(net);
+    const order = plan.order;
+    const choice = chooseExact(plan, {});
+    if (!choice.exact) {
+      t.diagnostic(`${name}: ${choice.reason}: answered by sampling, not compared`);
       return;
     }
     const started = performance.now();

@@ -1,21 +1,57 @@
-/** Every `bayes` sub-command; add a command by adding its file and one line here. */
+/**
+ * Every `bayes` sub-command; add a command by adding its file and one line here. Each command's
+ * module is loaded only when it runs (or prints its usage), so `bayes --help` and a command
+ * that needs little do not initialise the parser, the engine and every other command first.
+ * The summaries repeat the commands' own (a test checks they agree).
+ */
 import type { CliCommand } from './command.js';
-import { checkCommand } from './check.js';
-import { runCommand } from './run.js';
-import { lspCommand } from './lsp.js';
-import { marginalsCommand } from './marginals.js';
-import { convertCommand } from './convert.js';
-import { learnCommand } from './learn.js';
-import { structureCommand } from './structure.js';
-import { mixtureCommand } from './mixture.js';
 
-export const commands: CliCommand[] = [
-  checkCommand,
-  runCommand,
-  lspCommand,
-  marginalsCommand,
-  convertCommand,
-  learnCommand,
-  structureCommand,
-  mixtureCommand,
+export interface CommandEntry {
+  name: string;
+  /** One line for `bayes --help` (the command's own `summary`). */
+  summary: string;
+  load(): Promise<CliCommand>;
+}
+
+export const commands: CommandEntry[] = [
+  {
+    name: 'check',
+    summary: 'parse and check model files, printing file:line:col: severity: message',
+    load: async () => (await import('./check.js')).checkCommand,
+  },
+  {
+    name: 'run',
+    summary: "run a model's learn, query and expect statements",
+    load: async () => (await import('./run.js')).runCommand,
+  },
+  {
+    name: 'lsp',
+    summary: 'run the language server for other editors (--stdio)',
+    load: async () => (await import('./lsp.js')).lspCommand,
+  },
+  {
+    name: 'marginals',
+    summary: 'posterior marginals of every variable of a network, given evidence',
+    load: async () => (await import('./marginals.js')).marginalsCommand,
+  },
+  {
+    name: 'convert',
+    summary: 'convert a network between BIF and .bayes (by the file extensions)',
+    load: async () => (await import('./convert.js')).convertCommand,
+  },
+  {
+    name: 'learn',
+    summary: 'learn the CPTs of a network from data (counting, EM or gradient ascent)',
+    load: async () => (await import('./learn.js')).learnCommand,
+  },
+  {
+    name: 'structure',
+    summary: 'learn a network structure from data (PC, K2, hill climbing or tabu search; bootstrap arc strength)',
+    load: async () => (await import('./structure.js')).structureCommand,
+  },
+  {
+    name: 'mixture',
+    summary: "fit a mixture of Gaussians by EM (full covariances, or Mitchell's known-σ k means)",
+    load: async () => (await import('./mixture.js')).mixtureCommand,
+  },
 ];

@@ -7,6 +7,7 @@ import { namedTables, resolveEvidence, resolveFindings } from '../run/namedEvide
 import type { NamedEvidence } from '../protocol/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { DEFAULT_BUDGETS } from '../engine/budget.js';
+import { cliBudgets } from './limits.js';
 import { integerOption } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 
@@ -39,11 +40,13 @@ Options:
                          matter; repeatable)
   --soft VAR=P1,P2,…     soft evidence (Jeffrey's rule): VAR's posterior becomes this
                          distribution, in its state order (repeatable)
-  --method M             auto (default: exact within the budget, else likelihood weighting),
+  --method M             auto (default: exact while the junction tree fits half the memory
+                         budget of --max-memory, default 2048 MB; else likelihood weighting),
                          exact, lw (likelihood weighting), gibbs or rejection (Poole §8.6)
   --samples N            samples for lw / gibbs / rejection (default 20000)
   --seed S               seed for the samplers (default 1)
-  --budget N             largest clique table exact inference may use (default ${DEFAULT_BUDGET})
+  --budget N             decide on the largest clique table instead: exact while it has at most
+                         N entries (${DEFAULT_BUDGET} was the old default)
   --json                 {"network", "evidence", "likelihood"?, "soft"?, "method",
                          "marginals": {VAR: {STATE: p}}, "stderr"?}
 ${NETWORK_FILE_USAGE}`,
@@ -96,6 +99,7 @@ ${NETWORK_FILE_USAGE}`,
             cost: answer.cost,
             budget: answer.budget,
             ...(answer.note ? { note: answer.note } : {}),
+            ...(answer.reason ? { reason: answer.reason } : {}),
           },
           null,
           1,
@@ -193,5 +197,7 @@ function inferenceOptions(values: {
     samples: integerOption('samples', values.samples, undefined, 1, DEFAULT_BUDGETS.maxSamples),
     seed: integerOption('seed', values.seed, undefined, 0),
     budget: integerOption('budget', values.budget, undefined, 1),
+    // cliBudgets' total-entries budget is a quarter of --max-memory, in 8-byte entries.
+    memoryBytes: cliBudgets.maxTotalEntries * 32,
   };
 }

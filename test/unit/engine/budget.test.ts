@@ -7,7 +7,12 @@ import {
   requireWithin,
   tableEntries,
 } from '../../../server/src/engine/budget.js';
-import { JunctionTree, junctionTreeOrder } from '../../../server/src/engine/inference/junctionTree.js';
+import {
+  JunctionTree,
+  junctionTreeLayout,
+  junctionTreeOrder,
+  junctionTreeSize,
+} from '../../../server/src/engine/inference/junctionTree.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 
 test('budgets follow the memory limit: a table a sixteenth of it, a structure a quarter, in 8-byte entries', () => {
@@ -42,13 +47,16 @@ test('a junction tree over its budget is refused before its cliques are allocate
       { child: 16, parents, table: new Float64Array(2 ** 17).fill(0.5) },
     ],
   };
-  const size = junctionTreeOrder(net).totalSize;
-  assert.ok(size >= 2 ** 17);
+  const order = junctionTreeOrder(net);
+  // The check uses the tree's own cliques (the maximal ones), sized before anything is allocated.
+  const cards = net.variables.map((v) => v.states.length);
+  const size = junctionTreeSize(junctionTreeLayout(order, cards), cards).entries;
+  assert.ok(size >= 2 ** 17 && size <= order.totalSize);
   const message = `the junction tree needs ${size.toLocaleString('en-US')} clique entries, over the budget of 65,536`;
   assert.throws(
     () => JunctionTree.compile(net, { maxEntries: 2 ** 16 }),
     (e: Error) => e instanceof BudgetError && e.message === message,
   );
-  // The check uses the elimination cliques' total, an upper bound of what the tree allocates.
-  assert.ok(JunctionTree.compile(net, { maxEntries: size }).totalSize <= size);
+  assert.throws(() => JunctionTree.compile(net, { maxEntries: size - 1 }), BudgetError);
+  assert.equal(JunctionTree.compile(net, { maxEntries: size }).totalSize, size);
 });

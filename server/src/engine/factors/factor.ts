@@ -55,9 +55,18 @@ export function indexMap(vars: readonly number[], cards: readonly number[], targ
     const j = target.indexOf(v);
     return j < 0 ? 0 : tStrides[j]!;
   });
-  walk(cards, [step], (i, [o]) => {
-    map[i] = o!;
-  });
+  // Built from the fastest variable outwards: the block of the last d variables is repeated
+  // once per state of the next one, shifted by its stride (a copy loop, no odometer).
+  let block = 1;
+  for (let d = vars.length - 1; d >= 0; d--) {
+    const s = step[d]!;
+    for (let x = 1; x < cards[d]!; x++) {
+      const base = x * block,
+        shift = x * s;
+      for (let i = 0; i < block; i++) map[base + i] = map[i]! + shift;
+    }
+    block *= cards[d]!;
+  }
   return map;
 }
 

@@ -50,9 +50,14 @@ export function eliminationOrder(
 ): EliminationOrder {
   const adj = adjIn.map((s) => new Set(s));
   const remaining = new Set(nodes);
+  // Eliminated nodes leave their neighbours' sets; when every node is to be eliminated the sets
+  // hold only remaining nodes and need no filtering.
+  const all = remaining.size === adj.length;
+  const neighbours = (v: number): number[] =>
+    all ? Array.from(adj[v]!) : [...adj[v]!].filter((u) => remaining.has(u));
   const score = new Map<number, [number, number]>();
   const compute = (v: number): [number, number] => {
-    const nb = [...adj[v]!].filter((u) => remaining.has(u));
+    const nb = neighbours(v);
     let weight = cards[v]!;
     for (const u of nb) weight *= cards[u]!;
     let fill = 0;
@@ -77,14 +82,17 @@ export function eliminationOrder(
         bestScore = s;
       }
     }
-    const nb = [...adj[best]!].filter((u) => remaining.has(u));
+    const nb = neighbours(best);
     let size = cards[best]!;
     for (const u of nb) size *= cards[u]!;
     result.order.push(best);
     result.cliques.push([best, ...nb]);
     result.maxCliqueSize = Math.max(result.maxCliqueSize, size);
     result.totalSize += size;
-    for (const a of nb) for (const b of nb) if (a !== b) adj[a]!.add(b);
+    for (const a of nb) {
+      adj[a]!.delete(best);
+      for (const b of nb) if (a !== b) adj[a]!.add(b);
+    }
     remaining.delete(best);
     score.delete(best);
     const dirty = new Set<number>();

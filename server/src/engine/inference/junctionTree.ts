@@ -137,6 +137,8 @@ export interface JunctionTreeOptions {
   order?: EliminationOrder;
   /** Largest total of clique entries to allocate (default: DEFAULT_BUDGETS.maxTotalEntries). */
   maxEntries?: number;
+  /** The tree of `order` when already built (junctionTreeLayout, for its size). */
+  layout?: JunctionTreeLayout;
 }
 
 /** Cliques up to this many entries keep their family index maps between calls. */
@@ -153,7 +155,8 @@ export class JunctionTree {
   private readonly schedule: Int32Array;
   private readonly parentOf: Int32Array;
   private readonly roots: number[];
-  private readonly toSepFromChild: Int32Array[] = [];
+  /** Entries of a clique per entry of its separator with its parent (the separator comes first). */
+  private readonly block: number[] = [];
   private readonly toSepFromParent: Int32Array[] = [];
   private readonly sep: Float64Array[] = [];
   private readonly sepScratch: Float64Array;
@@ -171,10 +174,11 @@ export class JunctionTree {
   private constructor(
     private readonly net: BayesianNetwork,
     order: EliminationOrder,
+    maxEntries: number,
+    layout?: JunctionTreeLayout,
   ) {
     const cards = cardinalities(net);
-    const tree = cliqueTree(order);
-    tree.parent = rehang(tree.cliques, tree.parent, cards);
+    const tree = layout ?? junctionTreeLayout(order, cards);
     let offset = 0;
     this.cliques = tree.cliques.map((vars) => {
       const cc = vars.map((v) => cards[v]!);
@@ -184,6 +188,7 @@ export class JunctionTree {
     });
     this.maxCliqueSize = Math.max(1, ...this.cliques.map((c) => c.size));
     this.totalSize = offset;
+    requireWithin('the junction tree', offset, maxEntries, 'clique entries');
     this.smallest = new Int32Array(net.variables.length).fill(-1);
     this.cliques.forEach((c, i) => {
       for (const v of c.vars)
@@ -197,9 +202,9 @@ export class JunctionTree {
       const me = this.cliques[c]!,
         up = this.cliques[tree.parent[c]!]!;
       const sepVars = me.vars.filter((v) => up.vars.includes(v));
-      this.toSepFromChild[c] = indexMap(me.vars, me.cards, sepVars);
       this.toSepFromParent[c] = indexMap(up.vars, up.cards, sepVars);
       const size = tableSize(sepVars.map((v) => cards[v]!));
+      this.block[c] = me.size / size;
       this.sep[c] = new Float64Array(size);
       maxSep = Math.max(maxSep, size);
     }
@@ -208,10 +213,20 @@ export class JunctionTree {
     this.initial = new Float64Array(offset);
     this.values = new Float64Array(offset);
     const position = eliminationPositions(order);
+    const holding: number[][] = net.variables.map(() => []);
+    this.cliques.forEach((c, i) => {
+      for (const v of c.vars) holding[v]!.push(i);
+    });
     this.familyHome = net.cpts.map((cpt) => {
-      // The first-eliminated member of a family is eliminated with all the others as neighbours.
+      // The first-eliminated member of a family is eliminated with all the others as neighbours;
+      // a smaller clique holding the whole family is cheaper to multiply the CPT into.
       const first = [...cpt.parents, cpt.child].reduce((a, b) => (position[a]! <= position[b]! ? a : b));
-      return tree.home[first]!;
+      let home = tree.home[first]!;
+      for (const i of holding[cpt.child]!) {
+        const c = this.cliques[i]!;
+        if (c.size < this.cliques[home]!.size && cpt.parents.every((u) => c.vars.includes(u))) home = i;
+      }
+      return home;
     });
     this.reloadTables();
   }
@@ -233,13 +248,7 @@ export class JunctionTree {
   /** Triangulates and compiles `net`. Unknown (NaN) CPT entries make every result NaN. */
   static compile(net: BayesianNetwork, options: JunctionTreeOptions = {}): JunctionTree {
     const order = options.order ?? junctionTreeOrder(net);
-    requireWithin(
-      'the junction tree',
-      order.totalSize,
-      options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries,
-      'clique entries',
-    );
-    return new JunctionTree(net, order);
+    return new JunctionTree(net, order, options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries, options.layout);
   }
 
   setEvidence(evidence: Evidence): void {
@@ -284,10 +293,13 @@ export class JunctionTree {
       up = this.cliques[this.parentOf[c]!]!;
     const values = this.values,
       sep = this.sep[c]!,
-      mapC = this.toSepFromChild[c]!,
+      block = this.block[c]!,
       mapP = this.toSepFromParent[c]!;
-    sep.fill(0);
-    for (let i = 0, o = me.offset; i < me.size; i++, o++) sep[mapC[i]!]! += values[o]!;
+    for (let k = 0, o = me.offset; k < sep.length; k++) {
+      let sum = 0;
+      for (const stop = o + block; o < stop; o++) sum += values[o]!;
+      sep[k] = sum;
+    }
     let z = 0;
     for (let k = 0; k < sep.length; k++) z += sep[k]!;
     this.messageScale[c] = z;
@@ -302,7 +314,7 @@ export class JunctionTree {
       up = this.cliques[this.parentOf[c]!]!;
     const values = this.values,
       old = this.sep[c]!,
-      mapC = this.toSepFromChild[c]!,
+      block = this.block[c]!,
       mapP = this.toSepFromParent[c]!;
     const ratio = this.sepScratch.subarray(0, old.length);
     ratio.fill(0);
@@ -310,7 +322,10 @@ export class JunctionTree {
     // c still holds its unnormalised potential, whose separator sums are old · z.
     const z = this.messageScale[c]!;
     for (let k = 0; k < old.length; k++) ratio[k] = old[k] === 0 ? 0 : ratio[k]! / (old[k]! * z);
-    for (let i = 0, o = me.offset; i < me.size; i++, o++) values[o]! *= ratio[mapC[i]!]!;
+    for (let k = 0, o = me.offset; k < old.length; k++) {
+      const r = ratio[k]!;
+      for (const stop = o + block; o < stop; o++) values[o]! *= r;
+    }
   }
 
   private normalizeClique(c: number): number {
@@ -320,6 +335,13 @@ export class JunctionTree {
     for (let i = offset; i < offset + size; i++) z += values[i]!;
     if (z > 0 && z !== 1) for (let i = offset; i < offset + size; i++) values[i]! /= z;
     return z;
+  }
+
+  /** Bytes of the compiled tree's arrays: two clique tables, the separators and index maps. */
+  get bytes(): number {
+    let n = 16 * this.totalSize + 8 * this.sepScratch.length;
+    for (const c of this.schedule) n += 4 * this.toSepFromParent[c]!.length + 8 * this.sep[c]!.length;
+    return n;
   }
 
   /** log P(e); −Infinity when the evidence is impossible. */
@@ -414,6 +436,55 @@ export function junctionTreeOrder(net: BayesianNetwork): EliminationOrder {
     cards,
     cards.map((_, i) => i),
   );
+}
+
+export interface JunctionTreeLayout {
+  cliques: number[][];
+  parent: number[];
+  home: number[];
+}
+
+/**
+ * The cliques of the junction tree of `order` (its maximal cliques) and their tree, before any
+ * table is allocated. Each clique lists its separator with its parent first: its entries then
+ * come in blocks, one per separator entry, so messages on the clique's side are contiguous sums
+ * and scalings.
+ */
+export function junctionTreeLayout(order: EliminationOrder, cards: readonly number[]): JunctionTreeLayout {
+  const tree = cliqueTree(order);
+  tree.parent = rehang(tree.cliques, tree.parent, cards);
+  tree.cliques = tree.cliques.map((vars, i) => {
+    const p = tree.parent[i]!;
+    if (p < 0) return vars;
+    const up = new Set(tree.cliques[p]!);
+    return [...vars.filter((v) => up.has(v)), ...vars.filter((v) => !up.has(v))];
+  });
+  return tree;
+}
+
+/**
+ * The size of the junction tree of a layout: its clique entries (at most order.totalSize: an
+ * elimination clique inside another is merged away) and the bytes JunctionTree allocates for it
+ * (two Float64 tables, and per edge a separator and the parent-side Int32 index map).
+ */
+export function junctionTreeSize(
+  layout: JunctionTreeLayout,
+  cards: readonly number[],
+): { entries: number; bytes: number } {
+  const size = layout.cliques.map((c) => c.reduce((m, v) => m * cards[v]!, 1));
+  let entries = 0,
+    bytes = 0,
+    maxSep = 1;
+  size.forEach((n, i) => {
+    entries += n;
+    const p = layout.parent[i]!;
+    if (p < 0) return;
+    const up = new Set(layout.cliques[p]!);
+    const sep = layout.cliques[i]!.reduce((m, v) => (up.has(v) ? m * cards[v]! : m), 1);
+    maxSep = Math.max(maxSep, sep);
+    bytes += 4 * size[p]! + 8 * sep;
+  });
+  return { entries, bytes: bytes + 16 * entries + 8 * maxSep };
 }
 
 /** The children of each node of a forest given by parent links (−1 or less: none). */

@@ -1,10 +1,20 @@
 /**
- * Choosing how to answer posterior marginals: exact (junction tree) when the largest clique
- * table fits the budget, else a seeded sampler whose answer says so, with the cost that
+ * Choosing how to answer posterior marginals: exact (junction tree) when the whole junction tree
+ * fits its share of the memory budget in bytes (or, given an explicit clique budget, when the
+ * largest clique fits it), else a seeded sampler whose answer says so, with the cost that
  * ruled exact inference out (the glue turns that into a warning diagnostic).
  */
 import { topologicalOrder, type BayesianNetwork } from '../network.js';
-import { JunctionTree, junctionTreeOrder, ImpossibleEvidenceError, type Evidence } from './junctionTree.js';
+import {
+  JunctionTree,
+  junctionTreeLayout,
+  junctionTreeOrder,
+  junctionTreeSize,
+  ImpossibleEvidenceError,
+  type Evidence,
+  type JunctionTreeLayout,
+} from './junctionTree.js';
+import { cardinalities } from './eliminationOrder.js';
 import { likelihoodWeighting } from '../sampling/likelihoodWeighting.js';
 import { rejectionSampling } from '../sampling/rejectionSampling.js';
 import { gibbsSampling } from '../sampling/gibbsSampling.js';
@@ -18,13 +28,22 @@ import { type CancelSignal } from '../cancellation.js';
 export const DEFAULT_BUDGET = 1 << 22;
 /** Beyond this many entries in all cliques together even an explicit `exact` is refused (memory). */
 export const EXACT_HARD_LIMIT = 1 << 26;
+/** The default memory budget of a run (the setting bayes.run.memoryMb: 2048 MB). */
+export const DEFAULT_MEMORY_BYTES = 2048 * 1024 * 1024;
+/** The share of the memory budget the junction tree may take; the rest is the network and the run. */
+const JUNCTION_TREE_MEMORY_SHARE = 0.5;
 
 export type InferenceMethod = 'exact' | 'lw' | 'gibbs' | 'rejection';
 
 export interface MarginalsOptions {
   method?: InferenceMethod | 'auto';
-  /** Largest clique table exact inference may use when the method is 'auto'. */
+  /**
+   * Largest clique table exact inference may use when the method is 'auto'. When given it
+   * decides; otherwise the total size of the junction tree in bytes is held against memoryBytes.
+   */
   budget?: number;
+  /** The memory budget (bytes) the junction tree must fit for 'auto' to choose exact (default 2 GB). */
+  memoryBytes?: number;
   samples?: number;
   seed?: number;
   /** Gibbs sampling: sweeps each chain discards first (default: the sampler's own). */
@@ -53,6 +72,8 @@ export type MarginalsAnswer =
       logEvidence?: number;
       /** Why a sampler answered (over budget), for a warning. */
       note?: string;
+      /** Which method ran and why (the sizes it was chosen on). */
+      reason?: string;
     }
   | { ok: false; method: InferenceMethod; message: string; cost: number; budget: number };
 
@@ -84,20 +105,68 @@ export function inferenceProblem(net: BayesianNetwork): string | undefined {
 /** Rows may be off by rounding (bnlearn files: 1e-7); more than this is an error. */
 const ROW_TOLERANCE = 1e-6;
 
-const plans = new WeakMap<BayesianNetwork, { order: EliminationOrder; tree?: JunctionTree }>();
+const plans = new WeakMap<
+  BayesianNetwork,
+  {
+    order: EliminationOrder;
+    layout: JunctionTreeLayout;
+    entries: number;
+    bytes: number;
+    tree?: JunctionTree;
+  }
+>();
+
+export interface ExactPlan {
+  order: EliminationOrder;
+  /** Entries of all cliques of the junction tree. */
+  entries: number;
+  /** Bytes of the compiled junction tree's arrays (JunctionTree.bytes, computed before compiling). */
+  bytes: number;
+  tree(): JunctionTree;
+}
 
 /**
  * The junction tree plan of `net`, triangulated once and cached with the network object. The
  * cache keys on the object: after changing CPT numbers in place call `tree().reloadTables()`.
  */
-export function exactPlan(net: BayesianNetwork): { order: EliminationOrder; tree(): JunctionTree } {
+export function exactPlan(net: BayesianNetwork): ExactPlan {
   let plan = plans.get(net);
   if (!plan) {
-    plan = { order: junctionTreeOrder(net) };
+    const order = junctionTreeOrder(net);
+    const layout = junctionTreeLayout(order, cardinalities(net));
+    plan = { order, layout, ...junctionTreeSize(layout, cardinalities(net)) };
     plans.set(net, plan);
   }
   const p = plan;
-  return { order: p.order, tree: () => (p.tree ??= JunctionTree.compile(net, { order: p.order })) };
+  return {
+    order: p.order,
+    entries: p.entries,
+    bytes: p.bytes,
+    tree: () => (p.tree ??= JunctionTree.compile(net, { order: p.order, layout: p.layout })),
+  };
+}
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 0)} MB`;
+
+/**
+ * The automatic choice: with an explicit clique budget, exact while the largest clique fits it;
+ * otherwise exact while the whole junction tree fits its share of the memory budget.
+ */
+export function chooseExact(plan: ExactPlan, options: MarginalsOptions): { exact: boolean; reason: string } {
+  const cost = plan.order.maxCliqueSize;
+  if (options.budget !== undefined) {
+    const exact = cost <= options.budget;
+    const within = exact ? 'within' : 'over';
+    return { exact, reason: `a clique table of ${cost} entries, ${within} the budget of ${options.budget}` };
+  }
+  const limit = (options.memoryBytes ?? DEFAULT_MEMORY_BYTES) * JUNCTION_TREE_MEMORY_SHARE;
+  const exact = plan.bytes <= limit && plan.entries <= EXACT_HARD_LIMIT;
+  return {
+    exact,
+    reason:
+      `a junction tree of ${plan.entries} clique entries (about ${mb(plan.bytes)}), ` +
+      `${exact ? 'within' : 'over'} its memory budget of ${mb(limit)}`,
+  };
 }
 
 export function posteriorMarginals(
@@ -118,11 +187,13 @@ export function posteriorMarginals(
   const plan = exactPlan(net);
   const cost = plan.order.maxCliqueSize;
   const requested = options.method ?? 'auto';
-  const method: InferenceMethod = requested === 'auto' ? (cost <= budget ? 'exact' : 'lw') : requested;
+  const choice = requested === 'auto' ? chooseExact(plan, options) : undefined;
+  const method: InferenceMethod = choice ? (choice.exact ? 'exact' : 'lw') : (requested as InferenceMethod);
+  const reason = choice
+    ? `${method === 'exact' ? 'exact (junction tree)' : 'likelihood weighting'}: exact inference needs ${choice.reason}`
+    : `${method}: asked for`;
   const note =
-    requested === 'auto' && method !== 'exact'
-      ? `exact inference needs a clique table of ${cost} entries, over the budget of ${budget}: answered by likelihood weighting`
-      : undefined;
+    choice && !choice.exact ? `exact inference needs ${choice.reason}: answered by likelihood weighting` : undefined;
   try {
     // The junction tree multiplies every CPT as the file gives it. pgmpy, and our single-query
     // `variableElimination`, answer each P(X | e) on the network pruned for that query (barren
@@ -133,13 +204,13 @@ export function posteriorMarginals(
     // elimination per variable: 4× (hepar2) to 230× (alarm) one propagation. Not worth an error
     // inside the file's own rounding; on rows summing to 1 both agree to 1e-12.
     if (method === 'exact') {
-      if (plan.order.totalSize > EXACT_HARD_LIMIT) {
+      if (plan.entries > EXACT_HARD_LIMIT) {
         return {
           ok: false,
           method,
           cost,
           budget,
-          message: `exact inference needs ${plan.order.totalSize} clique entries in all, more than the ${EXACT_HARD_LIMIT} this machine allows; use a sampler`,
+          message: `exact inference needs ${plan.entries} clique entries in all, more than the ${EXACT_HARD_LIMIT} this machine allows; use a sampler`,
         };
       }
       const jt = plan.tree();
@@ -147,7 +218,15 @@ export function posteriorMarginals(
       jt.propagate(options.signal);
       const logEvidence = jt.logEvidence;
       if (logEvidence === -Infinity) throw new ImpossibleEvidenceError();
-      return { ok: true, method, cost, budget, logEvidence, marginals: net.variables.map((_, v) => jt.marginal(v)) };
+      return {
+        ok: true,
+        method,
+        cost,
+        budget,
+        logEvidence,
+        reason,
+        marginals: net.variables.map((_, v) => jt.marginal(v)),
+      };
     }
     const seed = options.seed ?? 1;
     if (method === 'rejection') {
@@ -176,6 +255,7 @@ export function posteriorMarginals(
       cost,
       budget,
       seed,
+      reason,
       marginals: r.marginals,
       stderr: r.stderr,
       samples: r.samples,
@@ -224,14 +304,15 @@ export function posteriorQuery(
   const plan = exactPlan(net);
   const cost = plan.order.maxCliqueSize;
   const requested = options.method ?? 'auto';
-  const exact = requested === 'exact' || (requested === 'auto' && cost <= budget);
+  const choice = requested === 'auto' ? chooseExact(plan, options) : undefined;
+  const exact = requested === 'exact' || choice?.exact === true;
   if (!exact && query.length !== 1) {
     return {
       ok: false,
       method: requested === 'auto' ? 'lw' : requested,
       cost,
       budget,
-      message: `a joint query needs exact inference, whose largest clique table (${cost} entries) is over the budget of ${budget}`,
+      message: `a joint query needs exact inference, which needs ${choice?.reason ?? `the method ${requested}`}`,
     };
   }
   if (!exact) {
@@ -246,7 +327,7 @@ export function posteriorQuery(
     };
   }
   try {
-    const jt = plan.order.totalSize <= EXACT_HARD_LIMIT ? plan.tree() : undefined;
+    const jt = plan.entries <= EXACT_HARD_LIMIT ? plan.tree() : undefined;
     let factor: Factor | undefined;
     if (jt) {
       jt.setEvidence(evidence);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { posteriorMarginals, posteriorQuery } from '../../../../server/src/engine/inference/marginals.js';
+import { exactPlan, posteriorMarginals, posteriorQuery } from '../../../../server/src/engine/inference/marginals.js';
 import { gibbsSampling } from '../../../../server/src/engine/sampling/gibbsSampling.js';
 import { enumerate, maxAbsDiff, randomNetwork } from '../../../support/networks.js';
 
@@ -99,4 +99,22 @@ test('Gibbs burn-in reaches the sampler: the same answer as calling it directly'
   assert.ok(viaInference.ok && defaultBurnIn.ok);
   assert.deepEqual(viaInference.marginals, direct.marginals);
   assert.notDeepEqual(defaultBurnIn.marginals, direct.marginals);
+});
+
+test('auto decides on the junction tree in bytes against the memory budget, and says so', () => {
+  const net = randomNetwork(9, 8);
+  const plan = exactPlan(net);
+  // The total of the maximal cliques, recomputed from the compiled tree.
+  assert.equal(plan.entries, plan.tree().totalSize);
+  assert.equal(plan.bytes, plan.tree().bytes);
+  const fits = posteriorMarginals(net, new Map(), { memoryBytes: 2 * plan.bytes });
+  assert.ok(fits.ok && fits.method === 'exact' && fits.note === undefined);
+  assert.match(fits.reason!, new RegExp(`^exact \\(junction tree\\): .* ${plan.entries} clique entries .* within`));
+  const tight = posteriorMarginals(net, new Map(), { memoryBytes: 2 * plan.bytes - 2, seed: 3, samples: 2000 });
+  assert.ok(tight.ok && tight.method === 'lw' && tight.stderr);
+  assert.match(tight.note!, new RegExp(`${plan.entries} clique entries .* over its memory budget`));
+  assert.match(tight.reason!, /^likelihood weighting: /);
+  const joint = posteriorQuery(net, [0, 1], new Map(), { memoryBytes: 8 });
+  assert.ok(!joint.ok);
+  assert.match(joint.message, /a joint query needs exact inference, which needs a junction tree of/);
 });
