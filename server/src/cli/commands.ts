@@ -36,7 +36,7 @@ export const commands: CommandEntry[] = [
   },
   {
     name: 'convert',
-    summary: 'convert a network between BIF and .bayes (by the file extensions)',
+    summary: 'convert a network between .bayes, BIF, XMLBIF, Hugin NET and UAI (by the file extensions)',
     load: async () => (await import('./convert.js')).convertCommand,
   },
   {
