@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { CategoricalDataset } from '../../server/src/engine/categoricalData.js';
 import { PYTHON } from './python.js';
 
-export const PGMPY_DIR = join(import.meta.dirname, '..', '..', '.cache', 'pgmpy');
+/** .cache/pgmpy in the repository, or the folder BAYES_PGMPY_DIR names. */
+export const PGMPY_DIR = process.env.BAYES_PGMPY_DIR ?? join(import.meta.dirname, '..', '..', '.cache', 'pgmpy');
 const SCRIPT = join(import.meta.dirname, '..', '..', 'bench', 'peers', 'pgmpy_structure.py');
 const env = () => ({ ...process.env, PYTHONPATH: PGMPY_DIR });
 
