@@ -184,7 +184,8 @@ async function againstPgmpy(dir: string): Promise<void> {
   const theirHc = missing ? undefined : pgmpyHillClimb(file);
   const hc = ourHc();
 
-  console.log(`  PC-stable, χ², α = ${alpha}: ours ${pc.seconds.toFixed(2)} s, skeleton SHD ${pc.shd} (${pc.tests} tests)`);
+  console.log(`  PC-stable, χ², α = ${alpha}: ours ${pc.seconds.toFixed(2)} s, skeleton SHD ${pc.shd} `
+    + `(${pc.tests} tests)`);
   if (theirPc) {
     const shd = skeletonShd(theirPc.edges, truthGraph), ratio = theirPc.seconds / pc.seconds;
     console.log(`  pgmpy PC (stable, chi_square): ${theirPc.seconds.toFixed(2)} s, skeleton SHD ${shd}; `

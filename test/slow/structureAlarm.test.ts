@@ -39,7 +39,9 @@ const PGMPY_PC_SKELETON_SHD: Record<number, number> = { 1: 4, 2: 4, 3: 6 };
  * climbing finds has bootstrap strength 0.255 < ½. It runs and reports as a TODO (its failure
  * shows, the suite passes) until the search or the bootstrap is fixed; remove this then.
  */
-const KNOWN_MISS: Record<number, string> = { 3: 'VENTTUBE -> VENTLUNG strength 0.255 < 0.5 (issue #20 not met on seed 3)' };
+const KNOWN_MISS: Record<number, string> = {
+  3: 'VENTTUBE -> VENTLUNG strength 0.255 < 0.5 (issue #20 not met on seed 3)',
+};
 const WORKER = join(import.meta.dirname, '..', '..', 'dist', 'bootstrapWorker.cjs');
 
 for (const seed of [1, 2, 3]) {
