@@ -21,7 +21,14 @@ const builds = [
   { ...node, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.cjs' },
   { ...node, entryPoints: ['server/src/run/worker.ts'], outfile: 'dist/worker.cjs' },
   { ...node, entryPoints: ['server/src/cli/bootstrapWorker.ts'], outfile: 'dist/bootstrapWorker.cjs' },
-  { ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['webview/src/main.ts'], outfile: 'dist/webview.js' },
+  {
+    ...common,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    entryPoints: ['webview/src/main.ts'],
+    outfile: 'dist/webview.js',
+  },
 ];
 
 if (watch) {

@@ -26,16 +26,37 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './server/src/engine', from: './server/src', except: ['./engine'], message: 'the engine is pure: it imports only engine/' },
-            { target: './client', from: './server/src', except: ['./protocol'], message: 'the client imports only the server protocol' },
-            { target: './webview', from: './server/src', except: ['./protocol'], message: 'the webview imports only the server protocol' },
+            {
+              target: './server/src/engine',
+              from: './server/src',
+              except: ['./engine'],
+              message: 'the engine is pure: it imports only engine/',
+            },
+            {
+              target: './client',
+              from: './server/src',
+              except: ['./protocol'],
+              message: 'the client imports only the server protocol',
+            },
+            {
+              target: './webview',
+              from: './server/src',
+              except: ['./protocol'],
+              message: 'the webview imports only the server protocol',
+            },
             { target: './server/src', from: './client' },
             { target: './server/src', from: './webview' },
           ],
         },
       ],
-      'max-len': ['error', { code: 120, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      'max-len': [
+        'error',
+        { code: 120, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -47,7 +68,15 @@ export default tseslint.config(
     files: ['server/src/**/*.ts'],
     ignores: ['server/src/workspace/**', 'server/src/cli/**', 'server/src/cli.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: FS.map((name) => ({ name, message: 'read files through server/src/workspace (confinement lives there)' })) }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: FS.map((name) => ({
+            name,
+            message: 'read files through server/src/workspace (confinement lives there)',
+          })),
+        },
+      ],
     },
   },
 );

@@ -15,7 +15,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gaussianMixture, mixtureStart, type MixtureParameters } from '../server/src/engine/mixtures/gaussianMixture.js';
+import {
+  gaussianMixture,
+  mixtureStart,
+  type MixtureParameters,
+} from '../server/src/engine/mixtures/gaussianMixture.js';
 import { createRng } from '../server/src/engine/random.js';
 import type { NumericData } from '../server/src/engine/dataset.js';
 import { coldWarm } from './support/peerProcess.js';
@@ -61,17 +65,30 @@ for _ in range(a['repeats']):
 print(json.dumps({'times': times, 'score': float(np.mean(m.log_probability(X))), 'iterations': len(history.epochs)}))
 `;
 
-interface PeerRun { times: number[]; score: number; iterations: number }
+interface PeerRun {
+  times: number[];
+  score: number;
+  iterations: number;
+}
 /** One side of the table: a run's iteration count, timings and mean log-likelihood. */
-interface Side { iterations: number; timing: ReturnType<typeof coldWarm>; meanLogLikelihood: number }
+interface Side {
+  iterations: number;
+  timing: ReturnType<typeof coldWarm>;
+  meanLogLikelihood: number;
+}
 
 function sample(n: number, seed: number): NumericData {
   const rng = createRng(seed);
-  const mu = [[0, 0], [6, 1], [2, 7]];
+  const mu = [
+    [0, 0],
+    [6, 1],
+    [2, 7],
+  ];
   const values = new Float64Array(2 * n);
   for (let i = 0; i < n; i++) {
     const j = rng.categorical([0.5, 0.3, 0.2]);
-    const z0 = rng.normal(), z1 = rng.normal();
+    const z0 = rng.normal(),
+      z1 = rng.normal();
     values[2 * i] = mu[j]![0]! + z0;
     values[2 * i + 1] = mu[j]![1]! + 0.5 * z0 + 0.8 * z1;
   }
@@ -92,7 +109,10 @@ function ours(x: NumericData, init: MixtureParameters, regCovar: number): Side {
 
 /** A Python peer's run, or the reason it could not run. */
 function peer(script: string, input: object): Side | string {
-  const r = spawnSync(PYTHON, ['-c', script], { encoding: 'utf8', input: JSON.stringify({ ...input, k: K, iterations: ITERATIONS, repeats: REPEATS }) });
+  const r = spawnSync(PYTHON, ['-c', script], {
+    encoding: 'utf8',
+    input: JSON.stringify({ ...input, k: K, iterations: ITERATIONS, repeats: REPEATS }),
+  });
   if (r.status !== 0) return `unavailable (${r.stderr.trim().split('\n').pop()})`;
   const run = JSON.parse(r.stdout) as PeerRun;
   return { iterations: run.iterations, timing: coldWarm(run.times), meanLogLikelihood: run.score };
@@ -100,13 +120,23 @@ function peer(script: string, input: object): Side | string {
 
 const HEADINGS = ['iterations', 'cold s', 'warm s', 'ours ÷ peer warm (cold)', 'mean log-likelihood'];
 const WIDTHS = [10, 8, 8, 24, 20];
-const line = (label: string, cells: string[]) => console.log(`  ${label.padEnd(36)} ${cells.map((c, i) => c.padStart(WIDTHS[i]!)).join(' ')}`);
+const line = (label: string, cells: string[]) =>
+  console.log(`  ${label.padEnd(36)} ${cells.map((c, i) => c.padStart(WIDTHS[i]!)).join(' ')}`);
 
 /** Our row, then the peer's with the ratio of our time to its (below 1: we are faster). */
 function compare(label: string, mine: Side, peerLabel: string, theirs: Side | string): void {
-  const cells = (s: Side, ratio: string) => [String(s.iterations), s.timing.cold.toFixed(3), s.timing.warm.toFixed(3), ratio, s.meanLogLikelihood.toFixed(12)];
+  const cells = (s: Side, ratio: string) => [
+    String(s.iterations),
+    s.timing.cold.toFixed(3),
+    s.timing.warm.toFixed(3),
+    ratio,
+    s.meanLogLikelihood.toFixed(12),
+  ];
   line(label, cells(mine, ''));
-  if (typeof theirs === 'string') { line(peerLabel, [theirs]); return; }
+  if (typeof theirs === 'string') {
+    line(peerLabel, [theirs]);
+    return;
+  }
   const ratio = `${(mine.timing.warm / theirs.timing.warm).toFixed(2)} (${(mine.timing.cold / theirs.timing.cold).toFixed(2)})`;
   line(peerLabel, cells(theirs, ratio));
 }
@@ -119,7 +149,9 @@ try {
     writeFileSync(file, new Uint8Array(x.values.buffer));
     const init = mixtureStart(x, K, 1);
     const start = { file, weights: [...init.weights], means: [...init.means], covariances: [...init.covariances] };
-    console.log(`\nn=${n.toExponential(0)} k=${K} d=2, ${ITERATIONS} iterations from the same start, ${REPEATS} fits per side (warm: median after the first)`);
+    console.log(
+      `\nn=${n.toExponential(0)} k=${K} d=2, ${ITERATIONS} iterations from the same start, ${REPEATS} fits per side (warm: median after the first)`,
+    );
     line('side', HEADINGS);
     compare('ours, reg_covar 1e-6', ours(x, init, 1e-6), 'scikit-learn, reg_covar 1e-6', peer(SKLEARN, start));
     compare('ours, regCovar 0', ours(x, init, 0), 'pomegranate (has no reg_covar)', peer(POMEGRANATE, start));

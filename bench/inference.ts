@@ -23,7 +23,10 @@ const nets = args.filter((a, i) => !a.startsWith('--') && i !== timeoutAt + 1);
 const NETWORKS = nets.length ? nets : ['alarm', 'hailfinder', 'hepar2', 'win95pts', 'pathfinder', 'andes', 'munin'];
 
 type Marginals = Record<string, Record<string, number>>;
-interface PeerRun { seconds: number[]; marginals: Marginals[] }
+interface PeerRun {
+  seconds: number[];
+  marginals: Marginals[];
+}
 
 /** Median seconds of `run` over enough repetitions to fill ~0.3 s (at least 3). */
 function timeIt(run: () => void): number {
@@ -38,13 +41,23 @@ function timeIt(run: () => void): number {
   return times[times.length >> 1]! / 1000;
 }
 
-function ourMarginals(net: BayesianNetwork, jt: JunctionTree, evidence: Record<string, string>): { seconds: number; marginals: Marginals } {
+function ourMarginals(
+  net: BayesianNetwork,
+  jt: JunctionTree,
+  evidence: Record<string, string>,
+): { seconds: number; marginals: Marginals } {
   const e = evidenceOf(net, evidence);
-  const all = () => { jt.setEvidence(e); jt.propagate(); return net.variables.map((_, v) => jt.marginal(v)); };
+  const all = () => {
+    jt.setEvidence(e);
+    jt.propagate();
+    return net.variables.map((_, v) => jt.marginal(v));
+  };
   const seconds = timeIt(all);
   const values = all();
   const marginals: Marginals = {};
-  net.variables.forEach((v, i) => { marginals[v.name] = Object.fromEntries(v.states.map((s, j) => [s, values[i]![j]!])); });
+  net.variables.forEach((v, i) => {
+    marginals[v.name] = Object.fromEntries(v.states.map((s, j) => [s, values[i]![j]!]));
+  });
   return { seconds, marginals };
 }
 
@@ -72,32 +85,50 @@ const fmt = (s: number) => (s * 1000 < 10 ? (s * 1000).toFixed(3) : (s * 1000).t
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-inference-'));
 try {
-  console.log(`all marginals, median time; ratio = peer time / ours; error = max |peer − exact|; peer time limit ${timeoutS}s`);
+  console.log(
+    `all marginals, median time; ratio = peer time / ours; error = max |peer − exact|; peer time limit ${timeoutS}s`,
+  );
   for (const name of NETWORKS) {
     const net = loadBif(name);
     const cases = loadReference(name);
-    if (!net || !cases) { console.log(`${name}: ../shared/data missing, skipped`); continue; }
+    if (!net || !cases) {
+      console.log(`${name}: ../shared/data missing, skipped`);
+      continue;
+    }
     const evidenceSets = [{}, cases.find((c) => Object.keys(c.evidence).length > 0)?.evidence ?? {}];
     let t = performance.now();
     const jt = JunctionTree.compile(net);
     const compileMs = performance.now() - t;
     const ours = evidenceSets.map((e) => ourMarginals(net, jt, e));
-    console.log(`\n${name}: ${net.variables.length} variables, largest clique ${jt.maxCliqueSize}, all cliques ${jt.totalSize}; compile ${compileMs.toFixed(1)} ms`);
+    console.log(
+      `\n${name}: ${net.variables.length} variables, largest clique ${jt.maxCliqueSize}, all cliques ${jt.totalSize}; compile ${compileMs.toFixed(1)} ms`,
+    );
     ours.forEach((o, i) => console.log(`  ours         ${i ? 'evidence   ' : 'no evidence'}  ${fmt(o.seconds)}`));
     const specFile = join(dir, `${name}.json`);
     writeFileSync(specFile, JSON.stringify(exportNetwork(net, evidenceSets)));
     const peers: [string, () => PeerRun | string][] = [
-      ['pomegranate', () => runPeer('/usr/bin/python3', [join(here, 'peers', 'pomegranate_marginals.py'), specFile, '3'])],
-      ['bayesjs', () => runPeer(process.execPath, ['--import', 'tsx', join(here, 'peers', 'bayesjsMarginals.ts'), specFile])],
+      [
+        'pomegranate',
+        () => runPeer('/usr/bin/python3', [join(here, 'peers', 'pomegranate_marginals.py'), specFile, '3']),
+      ],
+      [
+        'bayesjs',
+        () => runPeer(process.execPath, ['--import', 'tsx', join(here, 'peers', 'bayesjsMarginals.ts'), specFile]),
+      ],
     ];
     for (const [peer, run] of peers) {
       t = performance.now();
       const r = run();
-      if (typeof r === 'string') { console.log(`  ${peer.padEnd(12)} ${r}`); continue; }
+      if (typeof r === 'string') {
+        console.log(`  ${peer.padEnd(12)} ${r}`);
+        continue;
+      }
       r.seconds.forEach((s, i) => {
         const ratio = s / ours[i]!.seconds;
         const err = maxError(ours[i]!.marginals, r.marginals[i]!, evidenceSets[i]!);
-        console.log(`  ${peer.padEnd(12)} ${i ? 'evidence   ' : 'no evidence'}  ${fmt(s)}  ratio ${ratio.toFixed(1)}×  error ${err.toExponential(2)}`);
+        console.log(
+          `  ${peer.padEnd(12)} ${i ? 'evidence   ' : 'no evidence'}  ${fmt(s)}  ratio ${ratio.toFixed(1)}×  error ${err.toExponential(2)}`,
+        );
       });
     }
   }

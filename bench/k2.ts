@@ -29,9 +29,16 @@ const MAX_PARENTS = 4;
 
 const net = loadBif('alarm');
 const reference = loadReference('alarm');
-if (!net || !reference) { console.log(NO_SHARED); process.exit(0); }
+if (!net || !reference) {
+  console.log(NO_SHARED);
+  process.exit(0);
+}
 const truth = net.cpts.map((c) => c.parents);
-const bfsOrder = (() => { const t = topologicalOrder(net); if (!('order' in t)) throw new Error('alarm has a cycle'); return t.order; })();
+const bfsOrder = (() => {
+  const t = topologicalOrder(net);
+  if (!('order' in t)) throw new Error('alarm has a cycle');
+  return t.order;
+})();
 const arcName = ([a, b]: [number, number]) => `${net.variables[a]!.name}→${net.variables[b]!.name}`;
 const seeds = Array.from({ length: SEEDS }, (_, i) => i + 1);
 
@@ -40,11 +47,23 @@ metricRejects();
 closestCalls();
 for (const cases of [CASES, 10000]) {
   study(`plain K2, ${cases} cases, breadth-first order`, cases, () => bfsOrder, false);
-  if (cases === CASES) study(`plain K2, ${cases} cases, a random topological order per seed`, cases, (seed) => randomTopologicalOrder(net, createRng(1000 + seed)), false);
+  if (cases === CASES)
+    study(
+      `plain K2, ${cases} cases, a random topological order per seed`,
+      cases,
+      (seed) => randomTopologicalOrder(net, createRng(1000 + seed)),
+      false,
+    );
   study(`K2 + pruning, ${cases} cases, breadth-first order`, cases, () => bfsOrder, true);
 }
 // Not Cooper & Herskovits' metric: the same search scored by BDeu (ess 1), for comparison.
-study(`K2 search + pruning scored by BDeu (ess 1), ${CASES} cases, breadth-first order`, CASES, () => bfsOrder, true, 'bdeu');
+study(
+  `K2 search + pruning scored by BDeu (ess 1), ${CASES} cases, breadth-first order`,
+  CASES,
+  () => bfsOrder,
+  true,
+  'bdeu',
+);
 
 /** Largest deviation of empirical from exact marginals, in standard errors, over every state. */
 function samplerCheck(network: BayesianNetwork, exact: Record<string, Record<string, number>>): void {
@@ -63,7 +82,9 @@ function samplerCheck(network: BayesianNetwork, exact: Record<string, Record<str
       if (z > worst.z) worst = { z, at: `${v.name}=${s}` };
     });
   });
-  console.log(`sampler: ${rows} forward samples vs exact marginals (105 states): max |diff| ${maxAbs.toFixed(4)}, max ${worst.z.toFixed(2)} standard errors (${worst.at})`);
+  console.log(
+    `sampler: ${rows} forward samples vs exact marginals (105 states): max |diff| ${maxAbs.toFixed(4)}, max ${worst.z.toFixed(2)} standard errors (${worst.at})`,
+  );
 }
 
 /** Mean over seeds of each true arc's contribution to its true family's K2 score; list the negative ones. */
@@ -71,17 +92,27 @@ function metricRejects(): void {
   const sum = new Map<string, { total: number; negative: number }>();
   for (const seed of seeds) {
     const scores = new ScoreCache(sample(CASES, seed), { score: 'k2' });
-    truth.forEach((ps, child) => ps.forEach((p) => {
-      const gain = scores.family(child, ps) - scores.family(child, ps.filter((q) => q !== p));
-      const s = sum.get(arcName([p, child])) ?? { total: 0, negative: 0 };
-      s.total += gain;
-      if (gain < 0) s.negative++;
-      sum.set(arcName([p, child]), s);
-    }));
+    truth.forEach((ps, child) =>
+      ps.forEach((p) => {
+        const gain =
+          scores.family(child, ps) -
+          scores.family(
+            child,
+            ps.filter((q) => q !== p),
+          );
+        const s = sum.get(arcName([p, child])) ?? { total: 0, negative: 0 };
+        s.total += gain;
+        if (gain < 0) s.negative++;
+        sum.set(arcName([p, child]), s);
+      }),
+    );
   }
   const rejected = [...sum].filter(([, s]) => s.negative > 0).sort((a, b) => a[1].total - b[1].total);
-  console.log(`\ntrue arcs the K2 metric rejects at ${CASES} cases (what each adds to its true family's score, mean over ${SEEDS} seeds: negative, the family scores higher without it; seeds where it does):`);
-  for (const [arc, s] of rejected) console.log(`  ${arc.padEnd(28)} ${(s.total / SEEDS).toFixed(2).padStart(7)}  ${s.negative}/${SEEDS}`);
+  console.log(
+    `\ntrue arcs the K2 metric rejects at ${CASES} cases (what each adds to its true family's score, mean over ${SEEDS} seeds: negative, the family scores higher without it; seeds where it does):`,
+  );
+  for (const [arc, s] of rejected)
+    console.log(`  ${arc.padEnd(28)} ${(s.total / SEEDS).toFixed(2).padStart(7)}  ${s.negative}/${SEEDS}`);
 }
 
 /**
@@ -90,7 +121,8 @@ function metricRejects(): void {
  * the current score.
  */
 function closestCalls(): void {
-  let choice = Infinity, stop = Infinity;
+  let choice = Infinity,
+    stop = Infinity;
   for (const seed of seeds) {
     const data = sample(CASES, seed);
     const scores = new ScoreCache(data, { score: 'k2' });
@@ -99,16 +131,28 @@ function closestCalls(): void {
       const ps = found.parents[v]!;
       for (let step = 0; step <= Math.min(ps.length, MAX_PARENTS - 1); step++) {
         const current = ps.slice(0, step);
-        const ranked = bfsOrder.slice(0, at).filter((z) => !current.includes(z)).map((z) => scores.family(v, [...current, z])).sort((a, b) => b - a);
+        const ranked = bfsOrder
+          .slice(0, at)
+          .filter((z) => !current.includes(z))
+          .map((z) => scores.family(v, [...current, z]))
+          .sort((a, b) => b - a);
         if (ranked.length > 1 && step < ps.length) choice = Math.min(choice, ranked[0]! - ranked[1]!);
         if (ranked.length) stop = Math.min(stop, Math.abs(ranked[0]! - scores.family(v, current)));
       }
     });
   }
-  console.log(`\nties: over ${SEEDS} seeds every K2 choice beat the runner-up by ≥ ${choice.toFixed(3)} nats and every add/stop decision had a margin ≥ ${stop.toFixed(3)} nats`);
+  console.log(
+    `\nties: over ${SEEDS} seeds every K2 choice beat the runner-up by ≥ ${choice.toFixed(3)} nats and every add/stop decision had a margin ≥ ${stop.toFixed(3)} nats`,
+  );
 }
 
-function study(title: string, cases: number, orderFor: (seed: number) => number[], prune: boolean, score: ScoreName = 'k2'): void {
+function study(
+  title: string,
+  cases: number,
+  orderFor: (seed: number) => number[],
+  prune: boolean,
+  score: ScoreName = 'k2',
+): void {
   const histogram = new Map<number, number>();
   const arcs = new Map<string, { count: number; gain: number }>();
   let worseThanTruth = 0;
@@ -124,24 +168,37 @@ function study(title: string, cases: number, orderFor: (seed: number) => number[
       const key = `${kind} ${arcName(arc)}`;
       const a = arcs.get(key) ?? { count: 0, gain: 0 };
       a.count++;
-      a.gain += scores.family(arc[1], ps) - scores.family(arc[1], ps.filter((p) => p !== arc[0]));
+      a.gain +=
+        scores.family(arc[1], ps) -
+        scores.family(
+          arc[1],
+          ps.filter((p) => p !== arc[0]),
+        );
       arcs.set(key, a);
     };
     diff.missing.forEach((a) => note('missing ', a, truth[a[1]]!));
     diff.extra.forEach((a) => note('extra   ', a, found.parents[a[1]]!));
     diff.reversed.forEach((a) => note('reversed', a, found.parents[a[1]]!));
   }
-  const dist = [...histogram].sort((a, b) => a[0] - b[0]).map(([d, n]) => `${d}: ${n}`).join(', ');
+  const dist = [...histogram]
+    .sort((a, b) => a[0] - b[0])
+    .map(([d, n]) => `${d}: ${n}`)
+    .join(', ');
   const atMost3 = [...histogram].filter(([d]) => d <= 3).reduce((s, [, n]) => s + n, 0);
   console.log(`\n${title}, seeds 1–${SEEDS}`);
-  console.log(`  differences (missing + extra + reversed) → seeds: ${dist}; ≤ 3 in ${atMost3}/${SEEDS}; learned DAG scores below the true DAG in ${worseThanTruth}/${SEEDS}`);
+  console.log(
+    `  differences (missing + extra + reversed) → seeds: ${dist}; ≤ 3 in ${atMost3}/${SEEDS}; learned DAG scores below the true DAG in ${worseThanTruth}/${SEEDS}`,
+  );
   console.log('  wrong arcs in ≥ 2 seeds (seeds; mean score change of that arc in the final family):');
   const sorted = [...arcs].sort((x, y) => y[1].count - x[1].count);
   for (const [key, a] of sorted.filter(([, a]) => a.count > 1)) {
     console.log(`    ${key.padEnd(38)} ${String(a.count).padStart(3)}  ${(a.gain / a.count).toFixed(2).padStart(7)}`);
   }
   const once = sorted.filter(([, a]) => a.count === 1).map(([, a]) => a.gain);
-  if (once.length) console.log(`    ${once.length} other arcs once each, score change ${Math.min(...once).toFixed(2)} to ${Math.max(...once).toFixed(2)}`);
+  if (once.length)
+    console.log(
+      `    ${once.length} other arcs once each, score change ${Math.min(...once).toFixed(2)} to ${Math.max(...once).toFixed(2)}`,
+    );
 }
 
 function sample(cases: number, seed: number): CategoricalDataset {
@@ -156,7 +213,9 @@ function randomTopologicalOrder(network: BayesianNetwork, rng: Rng): number[] {
   while (ready.length) {
     const v = ready.splice(rng.int(ready.length), 1)[0]!;
     order.push(v);
-    network.cpts.forEach((c) => { if (c.parents.includes(v) && --indegree[c.child]! === 0) ready.push(c.child); });
+    network.cpts.forEach((c) => {
+      if (c.parents.includes(v) && --indegree[c.child]! === 0) ready.push(c.child);
+    });
   }
   return order;
 }

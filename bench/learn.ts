@@ -46,7 +46,9 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-learn-'));
 try {
   const file = join(dir, 'alarm.csv');
   await writeSample(file);
-  console.log(`${rows} rows × ${net.variables.length} columns, ${missing * 100}% missing, CSV ${mb(statSync(file).size)}`);
+  console.log(
+    `${rows} rows × ${net.variables.length} columns, ${missing * 100}% missing, CSV ${mb(statSync(file).size)}`,
+  );
   global.gc?.();
   const before = process.memoryUsage();
   let t = performance.now();
@@ -54,21 +56,37 @@ try {
   const read = performance.now() - t;
   global.gc?.(); // count what the table keeps, not the reader's garbage
   const after = process.memoryUsage();
-  console.log(`read (streaming splitter → Int32 value indices): ${(read / 1000).toFixed(2)} s, ${(rows / read * 1000 / 1e6).toFixed(2)} M rows/s; ` +
-    `column bytes ${mb(data.columns.reduce((s, c) => s + c.byteLength, 0))}; heap +${mb(after.heapUsed - before.heapUsed)}, ` +
-    `array buffers ${mb(after.arrayBuffers)}, rss ${mb(after.rss)}`);
+  console.log(
+    `read (streaming splitter → Int32 value indices): ${(read / 1000).toFixed(2)} s, ${(((rows / read) * 1000) / 1e6).toFixed(2)} M rows/s; ` +
+      `column bytes ${mb(data.columns.reduce((s, c) => s + c.byteLength, 0))}; heap +${mb(after.heapUsed - before.heapUsed)}, ` +
+      `array buffers ${mb(after.arrayBuffers)}, rss ${mb(after.rss)}`,
+  );
   t = performance.now();
   const aligned = alignToNetwork(net.variables, data);
   if ('error' in aligned) throw new Error(aligned.error);
   const learned = learnCpts(net, aligned.data);
-  console.log(`align + count all 37 CPTs: ${((performance.now() - t) / 1000).toFixed(2)} s (${learned.cpts.length} tables)`);
+  console.log(
+    `align + count all 37 CPTs: ${((performance.now() - t) / 1000).toFixed(2)} s (${learned.cpts.length} tables)`,
+  );
   t = performance.now();
   const patterns = groupRows(aligned.data);
-  console.log(`group into distinct patterns (EM's E-step unit): ${((performance.now() - t) / 1000).toFixed(2)} s, ${patterns.count} patterns; rss ${mb(process.memoryUsage().rss)}`);
+  console.log(
+    `group into distinct patterns (EM's E-step unit): ${((performance.now() - t) / 1000).toFixed(2)} s, ${patterns.count} patterns; rss ${mb(process.memoryUsage().rss)}`,
+  );
   t = performance.now();
   let printed = '';
-  const code = await main(['learn', join(shared, 'data', 'bif', 'alarm.bif'), '--data', file, '--method', 'counting'], { out: (x) => { printed += x; }, err: (x) => { printed += x; }, cwd: process.cwd() });
-  console.log(`bayes learn --method counting, end to end: ${((performance.now() - t) / 1000).toFixed(2)} s (exit ${code}); rss ${mb(process.memoryUsage().rss)}`);
+  const code = await main(['learn', join(shared, 'data', 'bif', 'alarm.bif'), '--data', file, '--method', 'counting'], {
+    out: (x) => {
+      printed += x;
+    },
+    err: (x) => {
+      printed += x;
+    },
+    cwd: process.cwd(),
+  });
+  console.log(
+    `bayes learn --method counting, end to end: ${((performance.now() - t) / 1000).toFixed(2)} s (exit ${code}); rss ${mb(process.memoryUsage().rss)}`,
+  );
   console.log('  ' + printed.trim().split('\n').join('\n  '));
 } finally {
   rmSync(dir, { recursive: true, force: true });

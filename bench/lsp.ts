@@ -24,7 +24,11 @@ const GOAL_MS = 50;
 
 /** A chain of three-state variables with CPTs and queries: about 8 lines per link. */
 function bigModel(): { text: string; links: number } {
-  const out: string[] = ['/// A long chain, for latency measurements.', 'variable V0 { a, b, c }', 'P(V0) { a: 0.2, b: 0.3, c: 0.5 }'];
+  const out: string[] = [
+    '/// A long chain, for latency measurements.',
+    'variable V0 { a, b, c }',
+    'P(V0) { a: 0.2, b: 0.3, c: 0.5 }',
+  ];
   let i = 1;
   for (; out.length < LINES - 8; i++) {
     out.push(
@@ -59,7 +63,13 @@ function serverCpuMs(pid: number | undefined): number | undefined {
   }
 }
 
-async function measure(name: string, once: (i: number) => Promise<unknown>, pauseMs = 0, pid?: number, goalMs = GOAL_MS): Promise<void> {
+async function measure(
+  name: string,
+  once: (i: number) => Promise<unknown>,
+  pauseMs = 0,
+  pid?: number,
+  goalMs = GOAL_MS,
+): Promise<void> {
   for (let i = 0; i < WARMUP; i++) await once(i);
   const cpu0 = serverCpuMs(pid);
   const times: number[] = [];
@@ -71,10 +81,13 @@ async function measure(name: string, once: (i: number) => Promise<unknown>, paus
   }
   const cpu1 = serverCpuMs(pid);
   times.sort((a, b) => a - b);
-  const cpu = cpu0 !== undefined && cpu1 !== undefined ? `   server CPU ${((cpu1 - cpu0) / SAMPLES).toFixed(1)} ms/request` : '';
+  const cpu =
+    cpu0 !== undefined && cpu1 !== undefined ? `   server CPU ${((cpu1 - cpu0) / SAMPLES).toFixed(1)} ms/request` : '';
   const p50 = percentile(times, 0.5);
   const p95 = percentile(times, 0.95);
-  console.log(`${name.padEnd(36)} p50 ${p50.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms   p95/goal ${(p95 / goalMs).toFixed(2)}  ${p95 < goalMs ? 'ok' : 'OVER GOAL'}${cpu}`);
+  console.log(
+    `${name.padEnd(36)} p50 ${p50.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms   p95/goal ${(p95 / goalMs).toFixed(2)}  ${p95 < goalMs ? 'ok' : 'OVER GOAL'}${cpu}`,
+  );
 }
 
 async function chain(): Promise<void> {
@@ -84,33 +97,60 @@ async function chain(): Promise<void> {
   try {
     const t0 = performance.now();
     const first = await lsp.open(uri, text);
-    console.log(`model: ${text.split('\n').length} lines, ${links + 1} variables; first diagnostics (${first.diagnostics.length}) after ${(performance.now() - t0).toFixed(0)} ms`);
+    console.log(
+      `model: ${text.split('\n').length} lines, ${links + 1} variables; first diagnostics (${first.diagnostics.length}) after ${(performance.now() - t0).toFixed(0)} ms`,
+    );
     const middle = Math.floor(links / 2);
     const lines = text.split('\n');
     const queryLine = lines.indexOf(`query P(V${middle} | V0 = a)`);
     const rowLine = lines.indexOf(`P(V${middle} | V${middle - 1}) {`) + 1;
 
-    await measure('completion (parents in P(…))', () => lsp.request('textDocument/completion', {
-      textDocument: { uri }, position: { line: queryLine, character: `query P(V${middle} | `.length },
-    }));
-    await measure('hover (variable with CPT)', () => lsp.request('textDocument/hover', {
-      textDocument: { uri }, position: { line: queryLine, character: 9 },
-    }));
+    await measure('completion (parents in P(…))', () =>
+      lsp.request('textDocument/completion', {
+        textDocument: { uri },
+        position: { line: queryLine, character: `query P(V${middle} | `.length },
+      }),
+    );
+    await measure('hover (variable with CPT)', () =>
+      lsp.request('textDocument/hover', {
+        textDocument: { uri },
+        position: { line: queryLine, character: 9 },
+      }),
+    );
     let version = 1;
     /** One sample: the next version's change sent, until the server publishes that version's diagnostics. */
     const changeUntilDiagnostics = (change: (version: number) => object) => async () => {
       version++;
-      const published = lsp.nextNotification<{ uri: string; version?: number }>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.version === version);
-      await lsp.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change(version)] });
+      const published = lsp.nextNotification<{ uri: string; version?: number }>(
+        'textDocument/publishDiagnostics',
+        (p) => p.uri === uri && p.version === version,
+      );
+      await lsp.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version },
+        contentChanges: [change(version)],
+      });
       await published;
     };
-    await measure('diagnostics after a change', changeUntilDiagnostics((v) => (
-      { range: { start: { line: rowLine, character: 10 }, end: { line: rowLine, character: 13 } }, text: v % 2 === 0 ? '0.4' : '0.5' }
-    )), 200, lsp.process.pid);
+    await measure(
+      'diagnostics after a change',
+      changeUntilDiagnostics((v) => ({
+        range: { start: { line: rowLine, character: 10 }, end: { line: rowLine, character: 13 } },
+        text: v % 2 === 0 ? '0.4' : '0.5',
+      })),
+      200,
+      lsp.process.pid,
+    );
     // A line inserted and removed again: every statement below moves (the worst case for reuse).
-    await measure('diagnostics after a new line', changeUntilDiagnostics((v) => (v % 2 === 0
-      ? { range: { start: { line: rowLine, character: 0 }, end: { line: rowLine, character: 0 } }, text: '\n' }
-      : { range: { start: { line: rowLine, character: 0 }, end: { line: rowLine + 1, character: 0 } }, text: '' })), 200, lsp.process.pid);
+    await measure(
+      'diagnostics after a new line',
+      changeUntilDiagnostics((v) =>
+        v % 2 === 0
+          ? { range: { start: { line: rowLine, character: 0 }, end: { line: rowLine, character: 0 } }, text: '\n' }
+          : { range: { start: { line: rowLine, character: 0 }, end: { line: rowLine + 1, character: 0 } }, text: '' },
+      ),
+      200,
+      lsp.process.pid,
+    );
   } finally {
     await lsp.close();
   }
@@ -118,12 +158,15 @@ async function chain(): Promise<void> {
 
 /** A space typed after the first comma of a line, and removed again: a keystroke in the data. */
 function keystroke(lsp: LspSession, uri: string, line: number, character: number): (version: number) => Promise<void> {
-  return (version) => lsp.connection.sendNotification('textDocument/didChange', {
-    textDocument: { uri, version },
-    contentChanges: [version % 2 === 0
-      ? { range: { start: { line, character }, end: { line, character } }, text: ' ' }
-      : { range: { start: { line, character }, end: { line, character: character + 1 } }, text: '' }],
-  });
+  return (version) =>
+    lsp.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [
+        version % 2 === 0
+          ? { range: { start: { line, character }, end: { line, character } }, text: ' ' }
+          : { range: { start: { line, character }, end: { line, character: character + 1 } }, text: '' },
+      ],
+    });
 }
 
 async function bigData(): Promise<void> {
@@ -133,7 +176,9 @@ async function bigData(): Promise<void> {
   try {
     const t0 = performance.now();
     const first = await lsp.open(uri, text);
-    console.log(`\n${label}: ${text.split('\n').length - 1} lines, ${(text.length / 1e6).toFixed(2)} MB; first diagnostics (${first.diagnostics.length}) after ${(performance.now() - t0).toFixed(0)} ms`);
+    console.log(
+      `\n${label}: ${text.split('\n').length - 1} lines, ${(text.length / 1e6).toFixed(2)} MB; first diagnostics (${first.diagnostics.length}) after ${(performance.now() - t0).toFixed(0)} ms`,
+    );
     const lines = text.split('\n');
     const header = lines.findIndex((l) => /^data /.test(l)) + 1;
     const middle = Math.floor((header + lines.length) / 2);
@@ -145,27 +190,47 @@ async function bigData(): Promise<void> {
     let version = 1;
     /** Each sample: a keystroke, then the request (the document quiet in between, its check done). */
     const afterKeystroke = (name: string, goalMs: number, method: string, params: object) =>
-      measure(name, async () => {
-        await edit(++version);
-        return lsp.request(method, { textDocument: { uri }, ...params });
-      }, 300, lsp.process.pid, goalMs);
+      measure(
+        name,
+        async () => {
+          await edit(++version);
+          return lsp.request(method, { textDocument: { uri }, ...params });
+        },
+        300,
+        lsp.process.pid,
+        goalMs,
+      );
     await afterKeystroke('semantic tokens (full)', 200, 'textDocument/semanticTokens/full', {});
     // What VS Code sends after an edit when the server offers deltas: the change since the last tokens it got.
     let resultId = '';
-    await measure('semantic tokens (delta)', async () => {
-      const previousResultId = resultId;
-      await edit(++version);
-      const method = previousResultId ? 'textDocument/semanticTokens/full/delta' : 'textDocument/semanticTokens/full';
-      resultId = (await lsp.request<{ resultId?: string }>(method, { textDocument: { uri }, previousResultId })).resultId ?? '';
-    }, 300, lsp.process.pid).catch((e: Error) => console.log(`semantic tokens (delta): ${e.message}`));
+    await measure(
+      'semantic tokens (delta)',
+      async () => {
+        const previousResultId = resultId;
+        await edit(++version);
+        const method = previousResultId ? 'textDocument/semanticTokens/full/delta' : 'textDocument/semanticTokens/full';
+        resultId =
+          (await lsp.request<{ resultId?: string }>(method, { textDocument: { uri }, previousResultId })).resultId ??
+          '';
+      },
+      300,
+      lsp.process.pid,
+    ).catch((e: Error) => console.log(`semantic tokens (delta): ${e.message}`));
     await afterKeystroke('semantic tokens (range of 60 lines)', GOAL_MS, 'textDocument/semanticTokens/range', {
       range: { start: { line: middle - 30, character: 0 }, end: { line: middle + 30, character: 0 } },
     }).catch((e: Error) => console.log(`semantic tokens (range): ${e.message}`));
     await afterKeystroke('hover (data cell)', GOAL_MS, 'textDocument/hover', { position: cell });
     await afterKeystroke('definition (data cell)', GOAL_MS, 'textDocument/definition', { position: cell });
-    await afterKeystroke('completion (parents in P(…))', GOAL_MS, 'textDocument/completion', { position: completionAt });
+    await afterKeystroke('completion (parents in P(…))', GOAL_MS, 'textDocument/completion', {
+      position: completionAt,
+    });
     // The same request on an unchanged document: the feature alone, without the keystroke's re-parse and check.
-    await measure('hover (data cell, no edit)', () => lsp.request('textDocument/hover', { textDocument: { uri }, position: cell }), 0, lsp.process.pid);
+    await measure(
+      'hover (data cell, no edit)',
+      () => lsp.request('textDocument/hover', { textDocument: { uri }, position: cell }),
+      0,
+      lsp.process.pid,
+    );
   } finally {
     await lsp.close();
   }

@@ -23,8 +23,13 @@ import { NO_SHARED } from '../test/support/shared.js';
 import { startPeer, coldWarm } from './support/peerProcess.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const argument = (name: string, fallback: number) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : fallback; };
-const seed = argument('--seed', 1), repeat = Math.max(6, argument('--repeat', 6)), syntheticRows = argument('--rows', 1e6);
+const argument = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const seed = argument('--seed', 1),
+  repeat = Math.max(6, argument('--repeat', 6)),
+  syntheticRows = argument('--rows', 1e6);
 
 /**
  * Rows sampled from a naive Bayes model with random (seeded) parameters: 4 classes, 12 attributes
@@ -32,39 +37,58 @@ const seed = argument('--seed', 1), repeat = Math.max(6, argument('--repeat', 6)
  * trivially so.
  */
 function syntheticNaiveBayes(rows: number, seed: number): CategoricalDataset {
-  const rng = createRng(seed), C = 4;
+  const rng = createRng(seed),
+    C = 4;
   const weights = (k: number) => Float64Array.from({ length: k }, () => rng.next() ** 2 + 0.02);
   const prior = weights(C);
   const ks = Array.from({ length: 12 }, () => 2 + rng.int(7));
   const tables = ks.map((k) => Array.from({ length: C }, () => weights(k)));
-  const labels = new Int32Array(rows), columns = ks.map(() => new Int32Array(rows));
+  const labels = new Int32Array(rows),
+    columns = ks.map(() => new Int32Array(rows));
   for (let r = 0; r < rows; r++) {
     const v = (labels[r] = rng.categorical(prior));
-    ks.forEach((_, a) => { columns[a]![r] = rng.categorical(tables[a]![v]!); });
+    ks.forEach((_, a) => {
+      columns[a]![r] = rng.categorical(tables[a]![v]!);
+    });
   }
   const values = (k: number, prefix: string) => Array.from({ length: k }, (_, x) => `${prefix}${x}`);
   return {
-    attributes: [...ks.map((k, a) => ({ name: `a${a + 1}`, values: values(k, 'x') })), { name: 'class', values: values(C, 'c') }],
+    attributes: [
+      ...ks.map((k, a) => ({ name: `a${a + 1}`, values: values(k, 'x') })),
+      { name: 'class', values: values(C, 'c') },
+    ],
     columns: [...columns, labels],
     rowCount: rows,
   };
 }
 
 type Parts = ReturnType<typeof partitions>;
-interface Bench { name: string; data: CategoricalDataset; target: string; plan: EvaluationPlan; planText: string }
+interface Bench {
+  name: string;
+  data: CategoricalDataset;
+  target: string;
+  plan: EvaluationPlan;
+  planText: string;
+}
 
 /** Ours on every part: train + predict timed; predictions of the test rows, parts in order. */
 function runOurs(bench: Bench, parts: Parts, smoothing: Smoothing): { seconds: number; predicted: Int32Array } {
   const out: Int32Array[] = [];
   const t0 = performance.now();
-  for (const { train, test } of parts) out.push(naiveBayesPosteriors(trainNaiveBayes(bench.data, bench.target, smoothing, train), bench.data, test).predicted);
+  for (const { train, test } of parts)
+    out.push(
+      naiveBayesPosteriors(trainNaiveBayes(bench.data, bench.target, smoothing, train), bench.data, test).predicted,
+    );
   const seconds = (performance.now() - t0) / 1000;
   const predicted = new Int32Array(out.reduce((n, p) => n + p.length, 0));
   out.reduce((at, p) => (predicted.set(p, at), at + p.length), 0);
   return { seconds, predicted };
 }
 
-interface PeerRun { seconds: number; predicted: number[] }
+interface PeerRun {
+  seconds: number;
+  predicted: number[];
+}
 type Side = 'ours (Laplace)' | 'scikit-learn CategoricalNB(alpha=1)' | 'ours (unsmoothed)' | 'pomegranate NaiveBayes';
 const SIDES: { side: Side; ours?: Smoothing; peer?: 'sklearn' | 'pomegranate'; against?: Side }[] = [
   { side: 'ours (Laplace)', ours: { kind: 'laplace' } },
@@ -85,14 +109,26 @@ async function runBench(bench: Bench): Promise<string[]> {
   const labels = bench.data.columns[t]!;
   if (typeof peer !== 'string') {
     const { X, y, k, C } = peerMatrix(bench.data, bench.target);
-    writeFileSync(join(scratch, 'x'), X); writeFileSync(join(scratch, 'y'), y);
-    await peer.run({ load: { x: join(scratch, 'x'), y: join(scratch, 'y'), m: k.length, k, C, parts: parts.map((p) => ({ train: Array.from(p.train), test: Array.from(p.test) })) } });
+    writeFileSync(join(scratch, 'x'), X);
+    writeFileSync(join(scratch, 'y'), y);
+    await peer.run({
+      load: {
+        x: join(scratch, 'x'),
+        y: join(scratch, 'y'),
+        m: k.length,
+        k,
+        C,
+        parts: parts.map((p) => ({ train: Array.from(p.train), test: Array.from(p.test) })),
+      },
+    });
   }
   const runs = new Map<Side, { seconds: number[]; predicted: ArrayLike<number> }>();
   for (let r = 0; r < repeat; r++) {
     for (const s of SIDES) {
       if (s.peer && typeof peer === 'string') continue;
-      const run = s.ours ? runOurs(bench, parts, s.ours) : await (peer as Exclude<typeof peer, string>).run({ run: s.peer });
+      const run = s.ours
+        ? runOurs(bench, parts, s.ours)
+        : await (peer as Exclude<typeof peer, string>).run({ run: s.peer });
       // Every round predicts the same (no side is random): the first round's predictions are kept.
       const entry = runs.get(s.side) ?? { seconds: [], predicted: run.predicted };
       entry.seconds.push(run.seconds);
@@ -101,7 +137,9 @@ async function runBench(bench: Bench): Promise<string[]> {
   }
   const tested = parts.flatMap((p) => Array.from(p.test));
   const C = bench.data.attributes[t]!.values.length;
-  console.log(`\n${bench.name}: ${bench.data.rowCount} rows, ${bench.data.attributes.length - 1} attributes, ${C} classes; ${bench.planText}; train + predict of all parts`);
+  console.log(
+    `\n${bench.name}: ${bench.data.rowCount} rows, ${bench.data.attributes.length - 1} attributes, ${C} classes; ${bench.planText}; train + predict of all parts`,
+  );
   console.log(`  ${'side'.padEnd(37)} accuracy  same as ours       cold ms   warm ms  ours faster (cold, warm)`);
   const summary: string[] = [];
   for (const s of SIDES) {
@@ -109,16 +147,22 @@ async function runBench(bench: Bench): Promise<string[]> {
     if (!run) continue;
     const correct = tested.filter((row, i) => run.predicted[i] === labels[row]).length;
     const time = coldWarm(run.seconds);
-    let same = '', ratio = '';
+    let same = '',
+      ratio = '';
     if (s.against) {
-      const ours = runs.get(s.against)!, us = coldWarm(ours.seconds);
+      const ours = runs.get(s.against)!,
+        us = coldWarm(ours.seconds);
       const agree = tested.filter((_, i) => run.predicted[i] === ours.predicted[i]).length;
       const impossible = Array.from(run.predicted).filter((c) => c < 0).length;
       same = `${agree}/${tested.length}${impossible ? ` (${impossible} impossible)` : ''}`;
       ratio = `${(time.cold / us.cold).toFixed(1)}×, ${(time.warm / us.warm).toFixed(1)}×`;
-      summary.push(`${bench.name} vs ${s.peer}: accuracy ${(correct / tested.length).toFixed(4)} vs ours ${(tested.filter((row, i) => ours.predicted[i] === labels[row]).length / tested.length).toFixed(4)}, same ${same}, ours faster ${ratio}`);
+      summary.push(
+        `${bench.name} vs ${s.peer}: accuracy ${(correct / tested.length).toFixed(4)} vs ours ${(tested.filter((row, i) => ours.predicted[i] === labels[row]).length / tested.length).toFixed(4)}, same ${same}, ours faster ${ratio}`,
+      );
     }
-    console.log(`  ${s.side.padEnd(37)} ${(correct / tested.length).toFixed(4)}    ${same.padEnd(17)} ${(time.cold * 1000).toFixed(1).padStart(8)} ${(time.warm * 1000).toFixed(1).padStart(9)}  ${ratio}`);
+    console.log(
+      `  ${s.side.padEnd(37)} ${(correct / tested.length).toFixed(4)}    ${same.padEnd(17)} ${(time.cold * 1000).toFixed(1).padStart(8)} ${(time.warm * 1000).toFixed(1).padStart(9)}  ${ratio}`,
+    );
   }
   return summary;
 }
@@ -126,12 +170,29 @@ async function runBench(bench: Bench): Promise<string[]> {
 const benches: Bench[] = [];
 for (const table of UCI_CATEGORICAL) {
   const data = loadUciTable(table);
-  if (!data) { console.log(`skipped ${table.name}: ${NO_SHARED}`); continue; }
-  benches.push({ name: table.name, data, target: table.target, plan: { kind: 'folds', k: 10, seed }, planText: `10-fold CV (seed ${seed})` });
+  if (!data) {
+    console.log(`skipped ${table.name}: ${NO_SHARED}`);
+    continue;
+  }
+  benches.push({
+    name: table.name,
+    data,
+    target: table.target,
+    plan: { kind: 'folds', k: 10, seed },
+    planText: `10-fold CV (seed ${seed})`,
+  });
 }
-benches.push({ name: `synthetic ${syntheticRows.toExponential(0)}`, data: syntheticNaiveBayes(syntheticRows, seed), target: 'class', plan: { kind: 'split', trainFraction: 0.8, seed }, planText: `80/20 split (seed ${seed})` });
+benches.push({
+  name: `synthetic ${syntheticRows.toExponential(0)}`,
+  data: syntheticNaiveBayes(syntheticRows, seed),
+  target: 'class',
+  plan: { kind: 'split', trainFraction: 0.8, seed },
+  planText: `80/20 split (seed ${seed})`,
+});
 
-console.log(`categorical naive Bayes: ${repeat} rounds, ours and the peers alternating; cold = round 1, warm = median of the other ${repeat - 1}`);
+console.log(
+  `categorical naive Bayes: ${repeat} rounds, ours and the peers alternating; cold = round 1, warm = median of the other ${repeat - 1}`,
+);
 const summaries: string[] = [];
 try {
   for (const bench of benches) summaries.push(...(await runBench(bench)));

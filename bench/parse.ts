@@ -21,10 +21,21 @@ import { bifPath, bigDataModel, useAlarm } from './support/alarmModel.js';
 // Measure the front end as it ships: bundled by esbuild, not run through tsx (whose keep-names
 // wrappers around every closure would dominate the parser's time).
 const bundle = resolve(import.meta.dirname, '../out/bench/language.mjs');
-await build({ entryPoints: [resolve(import.meta.dirname, '../server/src/language/index.ts')], bundle: true, format: 'esm', platform: 'node', outfile: bundle, logLevel: 'warning' });
-const { parseDocument, checkDocument, fullParse, reparse } = (await import(pathToFileURL(bundle).href)) as typeof import('../server/src/language/index.js');
+await build({
+  entryPoints: [resolve(import.meta.dirname, '../server/src/language/index.ts')],
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  outfile: bundle,
+  logLevel: 'warning',
+});
+const { parseDocument, checkDocument, fullParse, reparse } = (await import(
+  pathToFileURL(bundle).href
+)) as typeof import('../server/src/language/index.js');
 
-const { values } = parseArgs({ options: { lines: { type: 'string', default: '10000' }, runs: { type: 'string', default: '9' } } });
+const { values } = parseArgs({
+  options: { lines: { type: 'string', default: '10000' }, runs: { type: 'string', default: '9' } },
+});
 const targetLines = Number(values.lines);
 const runs = Number(values.runs);
 
@@ -35,24 +46,45 @@ const runs = Number(values.runs);
 function typicalModel(lines: number): string {
   const out: string[] = [];
   const block = (i: number) => [
-      `/// Copy ${i} of the forest network (Mitchell fig. 6.3).`,
-      `network Forest${i} {`,
-      '  variable Storm, BusTourGroup, Lightning, Thunder, Campfire, ForestFire : bool',
-      '  P(Storm) = 0.3', '  P(BusTourGroup) = 0.5',
-      '  P(Lightning | Storm) { true: 0.7, false: 0.05 }', '  P(Thunder | Lightning) { true: 0.95, false: 0.02 }',
-      '  P(Campfire | Storm, BusTourGroup) {', '    true,  true:  0.4', '    true,  false: 0.1', '    false, true:  0.8', '    false, false: 0.2', '  }',
-      '  P(ForestFire | Storm, Lightning, Campfire) {', '    true, true, true: 0.9', '    true, true, false: 0.6', '    true, false, true: 0.5',
-      '    true, false, false: 0.05', '    false, true, true: 0.85', '    false, true, false: 0.5', '    false, false, true: 0.4', '    false, false, false: 0.01', '  }',
-      '}',
-      `variable Test${i} { pos, neg }`,
-      `hypotheses Diagnosis${i} {`, '  cancer:  0.008', '  healthy: 0.992', '}',
-      `P(Test${i} | Diagnosis${i}) {`, '  cancer:  { pos: 98%, neg: 2% }', '  healthy: [0.03, 0.97]', '}',
-      `query P(ForestFire | Thunder = true, BusTourGroup = true) in Forest${i}`,
-      `query mpe Forest${i} given Thunder = true`,
-      `query independent Thunder, Storm given Lightning in Forest${i}`,
-      `expect P(Diagnosis${i} = cancer | Test${i} = pos) ≈ 0.2085 ± 0.0001`,
-      `expect map Diagnosis${i} given Test${i} = pos = healthy`,
-      '',
+    `/// Copy ${i} of the forest network (Mitchell fig. 6.3).`,
+    `network Forest${i} {`,
+    '  variable Storm, BusTourGroup, Lightning, Thunder, Campfire, ForestFire : bool',
+    '  P(Storm) = 0.3',
+    '  P(BusTourGroup) = 0.5',
+    '  P(Lightning | Storm) { true: 0.7, false: 0.05 }',
+    '  P(Thunder | Lightning) { true: 0.95, false: 0.02 }',
+    '  P(Campfire | Storm, BusTourGroup) {',
+    '    true,  true:  0.4',
+    '    true,  false: 0.1',
+    '    false, true:  0.8',
+    '    false, false: 0.2',
+    '  }',
+    '  P(ForestFire | Storm, Lightning, Campfire) {',
+    '    true, true, true: 0.9',
+    '    true, true, false: 0.6',
+    '    true, false, true: 0.5',
+    '    true, false, false: 0.05',
+    '    false, true, true: 0.85',
+    '    false, true, false: 0.5',
+    '    false, false, true: 0.4',
+    '    false, false, false: 0.01',
+    '  }',
+    '}',
+    `variable Test${i} { pos, neg }`,
+    `hypotheses Diagnosis${i} {`,
+    '  cancer:  0.008',
+    '  healthy: 0.992',
+    '}',
+    `P(Test${i} | Diagnosis${i}) {`,
+    '  cancer:  { pos: 98%, neg: 2% }',
+    '  healthy: [0.03, 0.97]',
+    '}',
+    `query P(ForestFire | Thunder = true, BusTourGroup = true) in Forest${i}`,
+    `query mpe Forest${i} given Thunder = true`,
+    `query independent Thunder, Storm given Lightning in Forest${i}`,
+    `expect P(Diagnosis${i} = cancer | Test${i} = pos) ≈ 0.2085 ± 0.0001`,
+    `expect map Diagnosis${i} given Test${i} = pos = healthy`,
+    '',
   ];
   for (let i = 0; out.length + block(i).length <= lines; i++) out.push(...block(i));
   while (out.length < lines) out.push('// (padding to the line count)');
@@ -76,14 +108,17 @@ function once(text: string): { parseMs: number; checkMs: number; cpuMs: number; 
   const t2 = performance.now();
   const cpu = process.cpuUsage(cpu0);
   return {
-    parseMs: t1 - t0, checkMs: t2 - t1, cpuMs: (cpu.user + cpu.system) / 1000,
+    parseMs: t1 - t0,
+    checkMs: t2 - t1,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     diagnostics: parsed.diagnostics.length + checked.filter((d) => d.severity === 'error').length,
   };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [label, text] of models) {
-  if (process.env.BENCH_DUMP) writeFileSync(`${process.env.BENCH_DUMP}.${models.findIndex((m) => m[1] === text)}.bayes`, text);
+  if (process.env.BENCH_DUMP)
+    writeFileSync(`${process.env.BENCH_DUMP}.${models.findIndex((m) => m[1] === text)}.bayes`, text);
   const lineCount = text.split('\n').length - 1;
   const cold = once(text);
   const warm = Array.from({ length: runs }, () => once(text));
@@ -91,11 +126,19 @@ for (const [label, text] of models) {
   const checkMs = median(warm.map((w) => w.checkMs));
   const total = median(warm.map((w) => w.parseMs + w.checkMs));
   console.log(`\n${label}: ${lineCount} lines, ${(text.length / 1e6).toFixed(2)} MB, ${cold.diagnostics} errors`);
-  console.log(`  first run (includes building the lexer and parser): parse ${cold.parseMs.toFixed(1)} ms + check ${cold.checkMs.toFixed(1)} ms`);
+  console.log(
+    `  first run (includes building the lexer and parser): parse ${cold.parseMs.toFixed(1)} ms + check ${cold.checkMs.toFixed(1)} ms`,
+  );
   const cpuMs = median(warm.map((w) => w.cpuMs));
-  console.log(`  warm, median of ${runs}: parse ${parseMs.toFixed(1)} ms + check ${checkMs.toFixed(1)} ms = ${total.toFixed(1)} ms wall, ${cpuMs.toFixed(1)} ms CPU`);
-  console.log(`  ${Math.round(lineCount / (total / 1000)).toLocaleString('en')} lines/second (target: 10,000 lines in < 100 ms)`);
-  console.log(`  keystroke, incremental, median of ${runs}: ${editing(text, 'character').toFixed(1)} ms CPU; line inserted or removed: ${editing(text, 'line').toFixed(1)} ms CPU`);
+  console.log(
+    `  warm, median of ${runs}: parse ${parseMs.toFixed(1)} ms + check ${checkMs.toFixed(1)} ms = ${total.toFixed(1)} ms wall, ${cpuMs.toFixed(1)} ms CPU`,
+  );
+  console.log(
+    `  ${Math.round(lineCount / (total / 1000)).toLocaleString('en')} lines/second (target: 10,000 lines in < 100 ms)`,
+  );
+  console.log(
+    `  keystroke, incremental, median of ${runs}: ${editing(text, 'character').toFixed(1)} ms CPU; line inserted or removed: ${editing(text, 'line').toFixed(1)} ms CPU`,
+  );
 }
 
 /**
@@ -111,9 +154,12 @@ function editing(text: string, kind: 'character' | 'line'): number {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const current = state.text;
-    const next = kind === 'character'
-      ? current.slice(0, at) + (i % 2 === 0 ? 'X' : text[at]) + current.slice(at + 1)
-      : i % 2 === 0 ? current.slice(0, at) + '\n' + current.slice(at) : current.slice(0, at) + current.slice(at + 1);
+    const next =
+      kind === 'character'
+        ? current.slice(0, at) + (i % 2 === 0 ? 'X' : text[at]) + current.slice(at + 1)
+        : i % 2 === 0
+          ? current.slice(0, at) + '\n' + current.slice(at)
+          : current.slice(0, at) + current.slice(at + 1);
     const cpu0 = process.cpuUsage();
     state = reparse(state, next);
     checkDocument(state.output.ast, env);

@@ -17,7 +17,10 @@ import { pcStable } from '../server/src/engine/structure/pcStable.js';
 import { Pdag, cpdagOf, hammingDistance } from '../server/src/engine/structure/pdag.js';
 import { searchStructure } from '../server/src/engine/structure/search.js';
 import {
-  arcStrengths, averagedNetwork, bootstrapCounts, strengthThreshold,
+  arcStrengths,
+  averagedNetwork,
+  bootstrapCounts,
+  strengthThreshold,
 } from '../server/src/engine/structure/bootstrap.js';
 import { loadBif } from '../test/support/networks.js';
 import { NO_SHARED } from '../test/support/shared.js';
@@ -26,7 +29,10 @@ const SIZES = [1000, 5000, 10000];
 const REPLICATES = Number(process.argv[2] ?? 20);
 
 const net = loadBif('alarm');
-if (!net) { console.log(NO_SHARED); process.exit(0); }
+if (!net) {
+  console.log(NO_SHARED);
+  process.exit(0);
+}
 const truth = cpdagOf(net.cpts.map((c) => c.parents));
 
 function seconds<T>(f: () => T): [T, number] {
@@ -36,7 +42,8 @@ function seconds<T>(f: () => T): [T, number] {
 }
 
 const rows: string[] = [
-  '| records | method | seconds | tests | skeleton SHD | CPDAG SHD |', '| --- | --- | --- | --- | --- | --- |',
+  '| records | method | seconds | tests | skeleton SHD | CPDAG SHD |',
+  '| --- | --- | --- | --- | --- | --- |',
 ];
 for (const n of SIZES) {
   const data = forwardSample(net, n, createRng(1));

@@ -54,13 +54,23 @@ const PEER_LIMIT_S = Number(process.argv.slice(2).find((a) => !a.startsWith('--'
 const PGMPY_ONLY = process.argv.includes('--pgmpy');
 const PEER = join(import.meta.dirname, 'peers', 'pomegranate_structure.py');
 
-interface Learned { seconds: number; parents: number[][] }
+interface Learned {
+  seconds: number;
+  parents: number[][];
+}
 type Outcome = Learned | string;
 
 const net = loadBif('alarm');
-if (!net) { console.log(NO_SHARED); process.exit(0); }
+if (!net) {
+  console.log(NO_SHARED);
+  process.exit(0);
+}
 const truth = net.cpts.map((c) => c.parents);
-const order = (() => { const t = topologicalOrder(net); if (!('order' in t)) throw new Error('alarm has a cycle'); return t.order; })();
+const order = (() => {
+  const t = topologicalOrder(net);
+  if (!('order' in t)) throw new Error('alarm has a cycle');
+  return t.order;
+})();
 
 function timed(learn: () => number[][]): Learned {
   const t0 = performance.now();
@@ -77,7 +87,11 @@ function writeCsv(data: CategoricalDataset, file: string): void {
 
 /** pomegranate's from_samples on the CSV, or why it has no answer (absent, failed, over the limit). */
 function pomegranate(file: string, args: string[]): Outcome {
-  const r = spawnSync(PYTHON, [PEER, file, ...args], { encoding: 'utf8', timeout: PEER_LIMIT_S * 1000, killSignal: 'SIGKILL' });
+  const r = spawnSync(PYTHON, [PEER, file, ...args], {
+    encoding: 'utf8',
+    timeout: PEER_LIMIT_S * 1000,
+    killSignal: 'SIGKILL',
+  });
   if (r.error && 'code' in r.error && r.error.code === 'ETIMEDOUT') return `did not finish in ${PEER_LIMIT_S} s`;
   // Its C code does not check allocations: under the memory cap a failed one is a segfault.
   if (r.signal) return `killed by ${r.signal} (the peer's memory is capped at 8 GB)`;
@@ -91,8 +105,16 @@ function row(label: string, outcome: Outcome, scores: ScoreCache, trueBic: numbe
   const d = compareStructures(outcome.parents, truth);
   const arcs = outcome.parents.reduce((s, ps) => s + ps.length, 0);
   const bic = scores.total(outcome.parents);
-  const cells = [outcome.seconds.toFixed(3), arcs, d.missing.length, d.extra.length, d.reversed.length,
-    d.missing.length + d.extra.length + d.reversed.length, bic.toFixed(1), (bic - trueBic).toFixed(1)];
+  const cells = [
+    outcome.seconds.toFixed(3),
+    arcs,
+    d.missing.length,
+    d.extra.length,
+    d.reversed.length,
+    d.missing.length + d.extra.length + d.reversed.length,
+    bic.toFixed(1),
+    (bic - trueBic).toFixed(1),
+  ];
   return `  ${label.padEnd(36)} ${cells.map((c, i) => String(c).padStart(WIDTHS[i]!)).join(' ')}`;
 }
 
@@ -123,17 +145,39 @@ try {
     writeCsv(data, file);
     const scores = new ScoreCache(data, { score: 'bic' });
     const trueBic = scores.total(truth);
-    console.log(`\nALARM, ${rows} records (seed 1); true DAG: ${truth.flat().length} arcs, BIC ${trueBic.toFixed(1)} (our scorer, nats)`);
+    console.log(
+      `\nALARM, ${rows} records (seed 1); true DAG: ${truth.flat().length} arcs, BIC ${trueBic.toFixed(1)} (our scorer, nats)`,
+    );
     console.log(`  ${'side'.padEnd(36)} ${HEADINGS.map((h, i) => h.padStart(WIDTHS[i]!)).join(' ')}`);
-    for (const [label, options] of OUR_CLIMBS) console.log(row(label, timed(() => hillClimb(data, { score: 'bic', ...options }).parents), scores, trueBic));
-    console.log(row('ours: K2 (K2 metric), true order', timed(() => k2(data, { order }).parents), scores, trueBic));
+    for (const [label, options] of OUR_CLIMBS)
+      console.log(
+        row(
+          label,
+          timed(() => hillClimb(data, { score: 'bic', ...options }).parents),
+          scores,
+          trueBic,
+        ),
+      );
+    console.log(
+      row(
+        'ours: K2 (K2 metric), true order',
+        timed(() => k2(data, { order }).parents),
+        scores,
+        trueBic,
+      ),
+    );
     for (const [label, args] of PEER_RUNS) {
-      const outcome = peerMissing ? `unavailable: ${PYTHON} cannot import pomegranate (install python3-pomegranate)` : pomegranate(file, args);
+      const outcome = peerMissing
+        ? `unavailable: ${PYTHON} cannot import pomegranate (install python3-pomegranate)`
+        : pomegranate(file, args);
       console.log(row(label, outcome, scores, trueBic));
     }
   }
-  if (!PGMPY_ONLY) console.log('\nBIC is score-equivalent: reversing an arc within a Markov equivalence class (no v-structure made or broken)\n' +
-    'leaves it unchanged, so a BIC search can count reversed arcs its data cannot orient; K2 gets directions from the order.');
+  if (!PGMPY_ONLY)
+    console.log(
+      '\nBIC is score-equivalent: reversing an arc within a Markov equivalence class (no v-structure made or broken)\n' +
+        'leaves it unchanged, so a BIC search can count reversed arcs its data cannot orient; K2 gets directions from the order.',
+    );
   await againstPgmpy(dir);
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -153,7 +197,8 @@ function skeletonShd(edges: ReadonlyArray<readonly [number, number]>, truthGraph
 
 /** pgmpy against ours on ALARM 10,000 records (seed 1): PC, hill climbing with BIC, the bootstrap. */
 async function againstPgmpy(dir: string): Promise<void> {
-  const rows = 10000, alpha = 0.01;
+  const rows = 10000,
+    alpha = 0.01;
   const data = forwardSample(net!, rows, createRng(1));
   const file = join(dir, `alarm-${rows}-pgmpy.csv`);
   writeCodesCsv(data, file);
@@ -184,22 +229,33 @@ async function againstPgmpy(dir: string): Promise<void> {
   const theirHc = missing ? undefined : pgmpyHillClimb(file);
   const hc = ourHc();
 
-  console.log(`  PC-stable, χ², α = ${alpha}: ours ${pc.seconds.toFixed(2)} s, skeleton SHD ${pc.shd} `
-    + `(${pc.tests} tests)`);
+  console.log(
+    `  PC-stable, χ², α = ${alpha}: ours ${pc.seconds.toFixed(2)} s, skeleton SHD ${pc.shd} ` + `(${pc.tests} tests)`,
+  );
   if (theirPc) {
-    const shd = skeletonShd(theirPc.edges, truthGraph), ratio = theirPc.seconds / pc.seconds;
-    console.log(`  pgmpy PC (stable, chi_square): ${theirPc.seconds.toFixed(2)} s, skeleton SHD ${shd}; `
-      + `pgmpy/ours time ${ratio.toFixed(1)}×`);
+    const shd = skeletonShd(theirPc.edges, truthGraph),
+      ratio = theirPc.seconds / pc.seconds;
+    console.log(
+      `  pgmpy PC (stable, chi_square): ${theirPc.seconds.toFixed(2)} s, skeleton SHD ${shd}; ` +
+        `pgmpy/ours time ${ratio.toFixed(1)}×`,
+    );
     console.log(goal(`PC skeleton SHD ${pc.shd} ≤ pgmpy's ${shd}`, pc.shd <= shd));
     console.log(goal(`PC ${ratio.toFixed(1)}× faster than pgmpy (≥ 10×)`, ratio >= 10));
   }
   console.log(`  hill climbing, BIC: ours ${hc.seconds.toFixed(2)} s, BIC ${hc.bic.toFixed(1)}`);
   if (theirHc) {
-    const bic = scores.total(theirHc.parents), ratio = theirHc.seconds / hc.seconds;
-    console.log(`  pgmpy HillClimbSearch(BicScore): ${theirHc.seconds.toFixed(2)} s, BIC ${bic.toFixed(1)} `
-      + `(our scorer); pgmpy/ours time ${ratio.toFixed(1)}×`);
-    console.log(goal(`hill-climbing BIC ${hc.bic.toFixed(1)} ≥ pgmpy's ${bic.toFixed(1)} (to 1e-6 relative)`,
-      hc.bic >= bic - 1e-6 * Math.abs(bic)));
+    const bic = scores.total(theirHc.parents),
+      ratio = theirHc.seconds / hc.seconds;
+    console.log(
+      `  pgmpy HillClimbSearch(BicScore): ${theirHc.seconds.toFixed(2)} s, BIC ${bic.toFixed(1)} ` +
+        `(our scorer); pgmpy/ours time ${ratio.toFixed(1)}×`,
+    );
+    console.log(
+      goal(
+        `hill-climbing BIC ${hc.bic.toFixed(1)} ≥ pgmpy's ${bic.toFixed(1)} (to 1e-6 relative)`,
+        hc.bic >= bic - 1e-6 * Math.abs(bic),
+      ),
+    );
     console.log(goal(`hill climbing ${ratio.toFixed(1)}× faster than pgmpy (≥ 10×)`, ratio >= 10));
   }
 
@@ -208,11 +264,15 @@ async function againstPgmpy(dir: string): Promise<void> {
     console.log(`  !!!!!!!! bootstrap not timed: ${workerPath} is absent (npm run build first) !!!!!!!!`);
     return;
   }
-  const t0 = performance.now(), cpu0 = process.cpuUsage();
-  const counts = await parallelBootstrap(data, { method: 'hillclimb', score: 'bic' }, undefined, 200, 1,
-    { workers: 2, workerPath });
+  const t0 = performance.now(),
+    cpu0 = process.cpuUsage();
+  const counts = await parallelBootstrap(data, { method: 'hillclimb', score: 'bic' }, undefined, 200, 1, {
+    workers: 2,
+    workerPath,
+  });
   const seconds = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0), cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const cpu = process.cpuUsage(cpu0),
+    cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const strengths = arcStrengths(counts);
   const threshold = strengthThreshold(strengths.map((x) => x.strength));
   const avg = averagedNetwork(net!.variables.length, strengths, threshold);
@@ -221,8 +281,10 @@ async function againstPgmpy(dir: string): Promise<void> {
   avg.edges.forEach(([a, b]) => g.setEdge(a, b));
   const d = hammingDistance(g, truthGraph);
   const load = loadavg()[0]!.toFixed(1);
-  console.log(`  bootstrap, 200 × hill climbing (two worker threads): ${seconds.toFixed(1)} s wall clock, `
-    + `${cpuSeconds.toFixed(1)} s CPU (both threads; load average ${load} on ${availableParallelism()} cores); `
-    + `averaged network at threshold ${threshold.toFixed(3)}: CPDAG SHD ${d.shd} (skeleton ${d.skeleton})`);
+  console.log(
+    `  bootstrap, 200 × hill climbing (two worker threads): ${seconds.toFixed(1)} s wall clock, ` +
+      `${cpuSeconds.toFixed(1)} s CPU (both threads; load average ${load} on ${availableParallelism()} cores); ` +
+      `averaged network at threshold ${threshold.toFixed(3)}: CPDAG SHD ${d.shd} (skeleton ${d.skeleton})`,
+  );
   console.log(goal(`bootstrap of 200 replicates in ${seconds.toFixed(1)} s wall clock (< 60 s)`, seconds < 60));
 }

@@ -24,18 +24,29 @@ import { startPeer, median, coldWarm } from './support/peerProcess.js';
 const here = dirname(fileURLToPath(import.meta.url));
 // ../shared beside the repository, as the tests find it (BAYES_SHARED overrides).
 const archive = join(process.env.BAYES_SHARED ?? join(here, '..', '..', 'shared'), 'data', '20news-bydate.tar.gz');
-const argument = (name: string, fallback: number) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : fallback; };
-const seed = argument('--seed', 1), repeat = Math.max(2, argument('--repeat', 6));
+const argument = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const seed = argument('--seed', 1),
+  repeat = Math.max(2, argument('--repeat', 6));
 // wink runs the first rounds only, each within a budget (seconds).
-const winkRepeat = Math.min(repeat, Math.max(2, argument('--wink-repeat', 3))), winkBudget = argument('--wink-budget', 120);
+const winkRepeat = Math.min(repeat, Math.max(2, argument('--wink-repeat', 3))),
+  winkBudget = argument('--wink-budget', 120);
 const options = { dropMostFrequent: 100, minCount: 3 };
-if (!existsSync(archive)) { console.log(`skipped: ${archive} not found`); process.exit(0); }
+if (!existsSync(archive)) {
+  console.log(`skipped: ${archive} not found`);
+  process.exit(0);
+}
 
 type Split = { train: Int32Array; test: Int32Array };
 function splitsOf(corpus: LabelledCorpus): Record<'mitchell' | 'bydate', Split> {
   const order = shuffledRows(corpus.documents.length, seed);
   const cut = Math.round((corpus.documents.length * 2) / 3);
-  return { mitchell: { train: order.slice(0, cut), test: order.slice(cut) }, bydate: { train: documentsInPart(corpus, 0), test: documentsInPart(corpus, 1) } };
+  return {
+    mitchell: { train: order.slice(0, cut), test: order.slice(cut) },
+    bydate: { train: documentsInPart(corpus, 0), test: documentsInPart(corpus, 1) },
+  };
 }
 
 /**
@@ -57,7 +68,17 @@ async function runOurs(name: 'mitchell' | 'bydate', keepVocabulary: boolean) {
   // The words of the vocabulary our model chose, for wink (outside the timed pipeline). Kept from
   // one run only: 46,000 strings per run kept alive would slow the collector in the runs timed next.
   const vocabulary = keepVocabulary ? tokens.index.words.filter((_, w) => model.vocabularyOf[w]! >= 0) : [];
-  return { ms, loadMs: t1 - t0, trainMs: t2 - t1, evaluation, predicted, split, vocabulary, words: tokens.tokens.length, distinct: tokens.index.size };
+  return {
+    ms,
+    loadMs: t1 - t0,
+    trainMs: t2 - t1,
+    evaluation,
+    predicted,
+    split,
+    vocabulary,
+    words: tokens.tokens.length,
+    distinct: tokens.index.size,
+  };
 }
 
 const names = ['mitchell', 'bydate'] as const;
@@ -90,13 +111,27 @@ for line in sys.stdin:
     predicted = nb.predict(x_test)
     seconds = time.perf_counter() - t0
     print(json.dumps({'seconds': seconds, 'accuracy': float((predicted == labels[test]).mean()), 'predicted': predicted.tolist(), 'vocabulary': len(vocabulary)}), flush=True)`;
-interface PeerRun { seconds: number; accuracy: number; predicted: number[]; vocabulary: number }
+interface PeerRun {
+  seconds: number;
+  accuracy: number;
+  predicted: number[];
+  vocabulary: number;
+}
 
-interface WinkRun { seconds: number; accuracy: number; predicted: number[]; unknown: number }
+interface WinkRun {
+  seconds: number;
+  accuracy: number;
+  predicted: number[];
+  unknown: number;
+}
 
 // Rounds: each split once by us, then the same split by scikit-learn. Round 1 is cold (ours before
 // the JIT has seen the code; the peer's first in a fresh process), the others warm.
-const peer = await startPeer<PeerRun>('/usr/bin/python3', ['-c', peerScript], { archive, drop: options.dropMostFrequent, min: options.minCount });
+const peer = await startPeer<PeerRun>('/usr/bin/python3', ['-c', peerScript], {
+  archive,
+  drop: options.dropMostFrequent,
+  min: options.minCount,
+});
 if (typeof peer === 'string') console.log(`scikit-learn peer unavailable: ${peer}`);
 type OurRun = Awaited<ReturnType<typeof runOurs>>;
 const ourRuns: Record<string, OurRun[]> = { mitchell: [], bydate: [] };
@@ -105,7 +140,8 @@ for (let r = 0; r < repeat; r++) {
   for (const name of names) {
     const ours = await runOurs(name, r === 0);
     ourRuns[name]!.push(ours);
-    if (typeof peer !== 'string') peerRuns[name]!.push(await peer.run({ train: Array.from(ours.split.train), test: Array.from(ours.split.test) }));
+    if (typeof peer !== 'string')
+      peerRuns[name]!.push(await peer.run({ train: Array.from(ours.split.train), test: Array.from(ours.split.test) }));
   }
 }
 if (typeof peer !== 'string') peer.stop();
@@ -115,40 +151,67 @@ if (typeof peer !== 'string') peer.stop();
 // ~30× slower, so drift between its rounds and ours does not matter; it gets `--wink-repeat`
 // rounds per split and a time budget per run.
 const winkRuns: Record<string, WinkRun[]> = { mitchell: [], bydate: [] };
-const wink = await startPeer<WinkRun>(process.execPath, ['--import', 'tsx', join(here, 'peers', 'winkText.ts'), archive], undefined, winkBudget * 1000);
+const wink = await startPeer<WinkRun>(
+  process.execPath,
+  ['--import', 'tsx', join(here, 'peers', 'winkText.ts'), archive],
+  undefined,
+  winkBudget * 1000,
+);
 if (typeof wink === 'string') console.log(`wink peer unavailable: ${wink}`);
 let winkFailure = typeof wink === 'string' ? wink : undefined;
 for (let r = 0; r < winkRepeat && !winkFailure && typeof wink !== 'string'; r++) {
   for (const name of names) {
     const { split, vocabulary } = ourRuns[name]![0]!;
-    try { winkRuns[name]!.push(await wink.run({ train: Array.from(split.train), test: Array.from(split.test), vocabulary })); }
-    catch (error) { winkFailure = `${name}: ${(error as Error).message}`; break; }
+    try {
+      winkRuns[name]!.push(
+        await wink.run({ train: Array.from(split.train), test: Array.from(split.test), vocabulary }),
+      );
+    } catch (error) {
+      winkFailure = `${name}: ${(error as Error).message}`;
+      break;
+    }
   }
 }
 if (typeof wink !== 'string') wink.stop();
 const m = ourRuns.mitchell!.slice(1);
-console.log(`ours, warm median of ${repeat - 1}: load + tokenize ${median(m.map((r) => r.loadMs)).toFixed(0)} ms (${m[0]!.words} words, ${m[0]!.distinct} distinct), train ${median(m.map((r) => r.trainMs)).toFixed(0)} ms`);
+console.log(
+  `ours, warm median of ${repeat - 1}: load + tokenize ${median(m.map((r) => r.loadMs)).toFixed(0)} ms (${m[0]!.words} words, ${m[0]!.distinct} distinct), train ${median(m.map((r) => r.trainMs)).toFixed(0)} ms`,
+);
 
 for (const name of names) {
-  const run = ourRuns[name]![0]!, us = coldWarm(ourRuns[name]!.map((r) => r.ms / 1000));
+  const run = ourRuns[name]![0]!,
+    us = coldWarm(ourRuns[name]!.map((r) => r.ms / 1000));
   const label = name === 'mitchell' ? `Mitchell protocol (seed ${seed}, 2/3 train)` : 'bydate train/test';
   console.log(`\n${label}: trained on ${run.evaluation.trained}, tested on ${run.evaluation.tested}`);
   const time = (t: { cold: number; warm: number }) => `cold ${t.cold.toFixed(2)} s, warm ${t.warm.toFixed(2)} s`;
-  console.log(`  ours          accuracy ${run.evaluation.accuracy.toFixed(4)}  ${time(us)}${name === 'mitchell' ? '   (Mitchell reports 0.89)' : ''}`);
-  const agreement = (predicted: number[]) => `same prediction on ${predicted.filter((c, i) => c === run.predicted[i]).length}/${predicted.length} documents`;
-  const speedUp = (them: { cold: number; warm: number }) => `speed-up cold ${(them.cold / us.cold).toFixed(1)}×, warm ${(them.warm / us.warm).toFixed(1)}×`;
+  console.log(
+    `  ours          accuracy ${run.evaluation.accuracy.toFixed(4)}  ${time(us)}${name === 'mitchell' ? '   (Mitchell reports 0.89)' : ''}`,
+  );
+  const agreement = (predicted: number[]) =>
+    `same prediction on ${predicted.filter((c, i) => c === run.predicted[i]).length}/${predicted.length} documents`;
+  const speedUp = (them: { cold: number; warm: number }) =>
+    `speed-up cold ${(them.cold / us.cold).toFixed(1)}×, warm ${(them.warm / us.warm).toFixed(1)}×`;
   const p = peerRuns[name]!;
   if (p.length > 0) {
-    const them = coldWarm(p.map((r) => r.seconds)), last = p[p.length - 1]!;
-    console.log(`  scikit-learn  accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (CountVectorizer + MultinomialNB, vocabulary ${last.vocabulary})`);
+    const them = coldWarm(p.map((r) => r.seconds)),
+      last = p[p.length - 1]!;
+    console.log(
+      `  scikit-learn  accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (CountVectorizer + MultinomialNB, vocabulary ${last.vocabulary})`,
+    );
     console.log(`                ${agreement(last.predicted)}; ${speedUp(them)}`);
   }
   const w = winkRuns[name]!;
   if (w.length > 0) {
-    const them = coldWarm(w.map((r) => r.seconds)), last = w[w.length - 1]!;
-    console.log(`  wink          accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (warm: median of ${w.length - 1}; ${last.unknown} answered 'unknown')`);
-    console.log(`                ${agreement(last.predicted)}; ${speedUp(them)} (ours includes the archive load, wink's does not)`);
-  } else if (winkFailure) console.log(`  wink          ${winkFailure.startsWith(name) ? 'did not finish' : 'not run'}: ${winkFailure}`);
+    const them = coldWarm(w.map((r) => r.seconds)),
+      last = w[w.length - 1]!;
+    console.log(
+      `  wink          accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (warm: median of ${w.length - 1}; ${last.unknown} answered 'unknown')`,
+    );
+    console.log(
+      `                ${agreement(last.predicted)}; ${speedUp(them)} (ours includes the archive load, wink's does not)`,
+    );
+  } else if (winkFailure)
+    console.log(`  wink          ${winkFailure.startsWith(name) ? 'did not finish' : 'not run'}: ${winkFailure}`);
 }
 console.log(`\nwink-naive-bayes-text-classifier: smoothingFactor 1 (Laplace), counts, our tokenizer as its prep task
   and our vocabulary (Mitchell's pruning, which wink lacks), so both sides see the same words; wink's time

@@ -30,12 +30,19 @@ function importsOf(file) {
 
 /** Tarjan's algorithm, iterative (no recursion limit on deep chains). */
 function stronglyConnected() {
-  const index = new Map(), low = new Map(), onStack = new Set(), stack = [], out = [];
+  const index = new Map(),
+    low = new Map(),
+    onStack = new Set(),
+    stack = [],
+    out = [];
   let counter = 0;
   for (const root of files) {
     if (index.has(root)) continue;
     const work = [[root, 0]];
-    index.set(root, counter); low.set(root, counter++); stack.push(root); onStack.add(root);
+    index.set(root, counter);
+    low.set(root, counter++);
+    stack.push(root);
+    onStack.add(root);
     while (work.length) {
       const frame = work[work.length - 1];
       const [v, i] = frame;
@@ -43,17 +50,27 @@ function stronglyConnected() {
       if (next !== undefined) {
         frame[1]++;
         if (!index.has(next)) {
-          index.set(next, counter); low.set(next, counter++); stack.push(next); onStack.add(next);
+          index.set(next, counter);
+          low.set(next, counter++);
+          stack.push(next);
+          onStack.add(next);
           work.push([next, 0]);
         } else if (onStack.has(next)) low.set(v, Math.min(low.get(v), index.get(next)));
         continue;
       }
       work.pop();
-      if (work.length) { const parent = work[work.length - 1][0]; low.set(parent, Math.min(low.get(parent), low.get(v))); }
+      if (work.length) {
+        const parent = work[work.length - 1][0];
+        low.set(parent, Math.min(low.get(parent), low.get(v)));
+      }
       if (low.get(v) === index.get(v)) {
         const component = [];
         let w;
-        do { w = stack.pop(); onStack.delete(w); component.push(w); } while (w !== v);
+        do {
+          w = stack.pop();
+          onStack.delete(w);
+          component.push(w);
+        } while (w !== v);
         out.push(component.reverse());
       }
     }

@@ -27,5 +27,8 @@ function selfContained(html: string): string {
   const local = (url: string) => readFileSync(resolve(diagrams, url.replace(/^.*\/diagrams\//, '')), 'utf8');
   return html
     .replace(/<link rel='stylesheet' href='([^']+)'>/g, (_, url: string) => `<style>\n${local(url)}\n</style>`)
-    .replace(/<script src='([^']+)'><\/script>/g, (_, url: string) => `<script>\n${local(url).replace(/<\/script/gi, '<\\/script')}\n</script>`);
+    .replace(
+      /<script src='([^']+)'><\/script>/g,
+      (_, url: string) => `<script>\n${local(url).replace(/<\/script/gi, '<\\/script')}\n</script>`,
+    );
 }

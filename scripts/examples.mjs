@@ -13,6 +13,12 @@ if (!existsSync(archive) && existsSync(source)) {
   copyFileSync(source, archive);
   console.log(`examples: copied ${source} to examples/data/`);
 }
-const models = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.bayes')).sort().map((f) => join('examples', f));
-const run = spawnSync(process.execPath, [join(root, 'bin', 'bayes.cjs'), 'run', ...models], { cwd: root, stdio: 'inherit' });
+const models = readdirSync(join(root, 'examples'))
+  .filter((f) => f.endsWith('.bayes'))
+  .sort()
+  .map((f) => join('examples', f));
+const run = spawnSync(process.execPath, [join(root, 'bin', 'bayes.cjs'), 'run', ...models], {
+  cwd: root,
+  stdio: 'inherit',
+});
 process.exit(run.status ?? 1);

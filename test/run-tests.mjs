@@ -19,5 +19,9 @@ if (files.length === 0) {
   console.error('run-tests: no test files found');
   process.exit(1);
 }
-const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...passThrough, ...files], { stdio: 'inherit' });
+const res = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', ...passThrough, ...files],
+  { stdio: 'inherit' },
+);
 process.exit(res.status ?? 1);

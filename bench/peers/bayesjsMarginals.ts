@@ -20,16 +20,19 @@ for (const v of spec.order) {
     id: variable.name,
     states: variable.states,
     parents,
-    cpt: parents.length === 0 ? row(0) : Array.from({ length: rows }, (_, r) => {
-      const when: Record<string, string> = {};
-      let rest = r;
-      for (let i = cpt.parents.length - 1; i >= 0; i--) {
-        const ps = spec.variables[cpt.parents[i]!]!.states;
-        when[parents[i]!] = ps[rest % ps.length]!;
-        rest = Math.floor(rest / ps.length);
-      }
-      return { when, then: row(r) };
-    }),
+    cpt:
+      parents.length === 0
+        ? row(0)
+        : Array.from({ length: rows }, (_, r) => {
+            const when: Record<string, string> = {};
+            let rest = r;
+            for (let i = cpt.parents.length - 1; i >= 0; i--) {
+              const ps = spec.variables[cpt.parents[i]!]!.states;
+              when[parents[i]!] = ps[rest % ps.length]!;
+              rest = Math.floor(rest / ps.length);
+            }
+            return { when, then: row(r) };
+          }),
   };
 }
 const cases = spec.evidence_sets.map((evidence) => {

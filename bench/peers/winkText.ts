@@ -44,5 +44,12 @@ for await (const line of createInterface({ input: process.stdin })) {
   const predicted = test.map((d) => classOf.get(wink.predict(texts[d]!)) ?? -1);
   const seconds = (performance.now() - t0) / 1000;
   const correct = predicted.filter((c, i) => c === corpus.labels[test[i]!]).length;
-  console.log(JSON.stringify({ seconds, accuracy: correct / test.length, predicted, unknown: predicted.filter((c) => c < 0).length }));
+  console.log(
+    JSON.stringify({
+      seconds,
+      accuracy: correct / test.length,
+      predicted,
+      unknown: predicted.filter((c) => c < 0).length,
+    }),
+  );
 }

@@ -10,13 +10,24 @@ import { resolve } from 'node:path';
 export const bifPath = resolve(import.meta.dirname, '../../../shared/data/bif/alarm.bif');
 export const useAlarm = existsSync(bifPath);
 
-interface BifVariable { name: string; states: string[] }
-interface BifTable { child: string; parents: string[]; rows: { keys: string[]; probs: number[] }[] }
+interface BifVariable {
+  name: string;
+  states: string[];
+}
+interface BifTable {
+  child: string;
+  parents: string[];
+  rows: { keys: string[]; probs: number[] }[];
+}
 
 /** Just enough BIF for alarm.bif: discrete variables, tuple rows and root `table`s. */
 function readBif(text: string): { variables: BifVariable[]; tables: BifTable[] } {
   const variables = [...text.matchAll(/variable\s+(\S+)\s*\{[^{]*\{([^}]*)\}/g)].map((m) => ({
-    name: m[1], states: m[2].split(',').map((s) => s.trim()).filter(Boolean),
+    name: m[1],
+    states: m[2]
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   }));
   const tables = [...text.matchAll(/probability\s*\(\s*([^|)\s]+)\s*(?:\|\s*([^)]*))?\)\s*\{([^}]*)\}/g)].map((m) => {
     const parents = m[2] ? m[2].split(',').map((s) => s.trim()) : [];
@@ -32,13 +43,19 @@ function readBif(text: string): { variables: BifVariable[]; tables: BifTable[] }
 /** Seeded forward sampling in an order where parents come first. */
 function sampler(variables: BifVariable[], tables: BifTable[], seed: number): () => string[] {
   let state = seed >>> 0;
-  const rnd = () => { state = (Math.imul(state, 1664525) + 1013904223) >>> 0; return state / 4294967296; };
+  const rnd = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 4294967296;
+  };
   const byChild = new Map(tables.map((t) => [t.child, t]));
   const order: string[] = [];
   const placed = new Set<string>();
   while (order.length < variables.length) {
     for (const v of variables) {
-      if (!placed.has(v.name) && byChild.get(v.name)!.parents.every((p) => placed.has(p))) { order.push(v.name); placed.add(v.name); }
+      if (!placed.has(v.name) && byChild.get(v.name)!.parents.every((p) => placed.has(p))) {
+        order.push(v.name);
+        placed.add(v.name);
+      }
     }
   }
   const statesOf = new Map(variables.map((v) => [v.name, v.states]));
@@ -59,7 +76,10 @@ function sampler(variables: BifVariable[], tables: BifTable[], seed: number): ()
 
 function alarmModel(lines: number): string {
   const { variables, tables } = readBif(readFileSync(bifPath, 'utf8'));
-  const out: string[] = ['/// ALARM (Beinlich et al. 1989), converted from the bnlearn BIF for this benchmark.', 'network Alarm {'];
+  const out: string[] = [
+    '/// ALARM (Beinlich et al. 1989), converted from the bnlearn BIF for this benchmark.',
+    'network Alarm {',
+  ];
   for (const v of variables) out.push(`  variable ${v.name} { ${v.states.join(', ')} }`);
   for (const t of tables) {
     const head = t.parents.length ? `P(${t.child} | ${t.parents.join(', ')})` : `P(${t.child})`;
@@ -72,7 +92,14 @@ function alarmModel(lines: number): string {
     for (const r of t.rows) out.push(`    ${r.keys.join(', ')}: [${r.probs.join(', ')}]`);
     out.push('  }');
   }
-  out.push('}', '', 'query P(HISTORY | CVP = HIGH, HR = LOW) in Alarm', 'query mpe Alarm given BP = LOW', 'learn Alarm from Records by em { seed: 1 }', '');
+  out.push(
+    '}',
+    '',
+    'query P(HISTORY | CVP = HIGH, HR = LOW) in Alarm',
+    'query mpe Alarm given BP = LOW',
+    'learn Alarm from Records by em { seed: 1 }',
+    '',
+  );
   out.push('data Records {', `  ${variables.map((v) => v.name).join(', ')}`);
   const sample = sampler(variables, tables, 1);
   while (out.length < lines - 1) out.push(`  ${sample().join(', ')}`);
@@ -84,7 +111,8 @@ function alarmModel(lines: number): string {
 function syntheticModel(lines: number): string {
   const out = ['network Chain {', '  variable X0 : bool', '  P(X0) = 0.5'];
   let i = 1;
-  for (; out.length < lines / 2; i++) out.push(`  variable X${i} : bool`, `  P(X${i} | X${i - 1}) { true: 0.9, false: 0.2 }`);
+  for (; out.length < lines / 2; i++)
+    out.push(`  variable X${i} : bool`, `  P(X${i} | X${i - 1}) { true: 0.9, false: 0.2 }`);
   out.push('}', 'data Rows {', '  X0, X1, X2, X3');
   while (out.length < lines - 1) out.push('  true, false, true, ?');
   out.push('}');
@@ -93,5 +121,7 @@ function syntheticModel(lines: number): string {
 
 /** The ALARM model when the shared data is there, else the synthetic one: `[label, text]`. */
 export function bigDataModel(lines: number): [string, string] {
-  return useAlarm ? ['ALARM + 37-column records sampled from it', alarmModel(lines)] : ['synthetic chain + records', syntheticModel(lines)];
+  return useAlarm
+    ? ['ALARM + 37-column records sampled from it', alarmModel(lines)]
+    : ['synthetic chain + records', syntheticModel(lines)];
 }

@@ -6,33 +6,60 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-export interface PeerProcess<Reply> { run: (request: unknown) => Promise<Reply>; stop: () => void }
+export interface PeerProcess<Reply> {
+  run: (request: unknown) => Promise<Reply>;
+  stop: () => void;
+}
 
 /**
  * A peer process that answers "ready" once and then one JSON line per request line, or the reason
  * it is unavailable. A request still unanswered after `budgetMs` kills the process: the peer "did
  * not finish" rather than hanging the bench.
  */
-export async function startPeer<Reply>(command: string, args: string[], init?: unknown, budgetMs = Infinity): Promise<PeerProcess<Reply> | string> {
+export async function startPeer<Reply>(
+  command: string,
+  args: string[],
+  init?: unknown,
+  budgetMs = Infinity,
+): Promise<PeerProcess<Reply> | string> {
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const exited = new Promise<undefined>((resolve) => child.on('close', () => resolve(undefined)));
-  const next = async () => (await Promise.race([lines.next().then((r) => (r.done ? undefined : r.value)), exited])) ?? Promise.reject(new Error(stderr.trim().split('\n').pop() ?? `${command} exited`));
+  const next = async () =>
+    (await Promise.race([lines.next().then((r) => (r.done ? undefined : r.value)), exited])) ??
+    Promise.reject(new Error(stderr.trim().split('\n').pop() ?? `${command} exited`));
   child.on('error', () => {});
   if (init !== undefined) child.stdin.write(`${JSON.stringify(init)}\n`);
-  try { await next(); } catch (error) { return (error as Error).message; }
-  const overrun = (ms: number) => new Promise<never>((_, reject) => {
-    if (Number.isFinite(ms)) setTimeout(() => { child.kill(); reject(new Error(`did not finish within ${ms / 1000} s`)); }, ms).unref();
-  });
+  try {
+    await next();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const overrun = (ms: number) =>
+    new Promise<never>((_, reject) => {
+      if (Number.isFinite(ms))
+        setTimeout(() => {
+          child.kill();
+          reject(new Error(`did not finish within ${ms / 1000} s`));
+        }, ms).unref();
+    });
   return {
-    run: async (request) => { child.stdin.write(`${JSON.stringify(request)}\n`); return JSON.parse((await Promise.race([next(), overrun(budgetMs)]))!) as Reply; },
+    run: async (request) => {
+      child.stdin.write(`${JSON.stringify(request)}\n`);
+      return JSON.parse((await Promise.race([next(), overrun(budgetMs)]))!) as Reply;
+    },
     stop: () => child.stdin.end(),
   };
 }
 
-export const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 /** The first run is cold (before the JIT or the peer's caches have seen the code), the median of the others warm. */
 export const coldWarm = (seconds: number[]) => ({ cold: seconds[0]!, warm: median(seconds.slice(1)) });

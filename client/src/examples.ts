@@ -8,8 +8,14 @@ import { Uri, window, workspace, type ExtensionContext } from 'vscode';
 export async function openExample(context: ExtensionContext): Promise<void> {
   const folder = await examplesFolder(context);
   const entries = await workspace.fs.readDirectory(folder);
-  const models = entries.filter(([name]) => name.endsWith('.bayes')).map(([name]) => name).sort();
-  const pick = await window.showQuickPick(models, { title: 'Bayes: open an example model', placeHolder: 'cancer.bayes' });
+  const models = entries
+    .filter(([name]) => name.endsWith('.bayes'))
+    .map(([name]) => name)
+    .sort();
+  const pick = await window.showQuickPick(models, {
+    title: 'Bayes: open an example model',
+    placeHolder: 'cancer.bayes',
+  });
   if (!pick) return;
   await window.showTextDocument(Uri.joinPath(folder, pick));
 }

@@ -4,7 +4,12 @@
  */
 import * as path from 'node:path';
 import { languages, window, workspace, type ExtensionContext } from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { registerCommands } from './commands.js';
 import { RunStatus } from './statusBar.js';
 import { ResultsPanel, RESULTS_VIEW_TYPE } from './resultsPanel.js';
@@ -14,7 +19,10 @@ import { Method } from '../../server/src/protocol/methods.js';
 
 let client: LanguageClient | undefined;
 
-function createClient(context: ExtensionContext, output: ReturnType<typeof window.createOutputChannel>): LanguageClient {
+function createClient(
+  context: ExtensionContext,
+  output: ReturnType<typeof window.createOutputChannel>,
+): LanguageClient {
   const module = context.asAbsolutePath(path.join('dist', 'server.cjs'));
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -36,9 +44,15 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const output = window.createOutputChannel('Bayes Language Server', { log: true });
   const status = new RunStatus();
   const panels = { extensionUri: context.extensionUri, client: () => client };
-  context.subscriptions.push(output, status,
-    window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state) => ResultsPanel.revive(panel, panels, state as PanelState | undefined) }),
-    languages.onDidChangeDiagnostics((e) => ResultsPanel.problemsChanged(e.uris)));
+  context.subscriptions.push(
+    output,
+    status,
+    window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state) =>
+        ResultsPanel.revive(panel, panels, state as PanelState | undefined),
+    }),
+    languages.onDidChangeDiagnostics((e) => ResultsPanel.problemsChanged(e.uris)),
+  );
   context.subscriptions.push(window.onDidChangeActiveTextEditor((e) => status.show(e?.document.uri.toString())));
 
   const start = async () => {
@@ -55,7 +69,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
       await start();
     },
   });
-  context.subscriptions.push(workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification(Method.trust, { trusted: true })));
+  context.subscriptions.push(
+    workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification(Method.trust, { trusted: true })),
+  );
   await start();
 }
 

@@ -4,9 +4,33 @@
  * after a reload), reveals a variable's table when a graph node is clicked, and writes the
  * charts and numbers the webview asks to save or copy.
  */
-import { env, languages, Range, Selection, TextEditorRevealType, Uri, ViewColumn, window, workspace, DiagnosticSeverity, type Disposable, type TextDocument, type WebviewOptions, type WebviewPanel } from 'vscode';
+import {
+  env,
+  languages,
+  Range,
+  Selection,
+  TextEditorRevealType,
+  Uri,
+  ViewColumn,
+  window,
+  workspace,
+  DiagnosticSeverity,
+  type Disposable,
+  type TextDocument,
+  type WebviewOptions,
+  type WebviewPanel,
+} from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type RevealMessage, type SaveMessage, type ShowMessage, type WebviewMessage } from '../../server/src/protocol/webviewMessages.js';
+import {
+  RUN_RESULT_VERSION,
+  type HostMessage,
+  type PanelState,
+  type PanelView,
+  type RevealMessage,
+  type SaveMessage,
+  type ShowMessage,
+  type WebviewMessage,
+} from '../../server/src/protocol/webviewMessages.js';
 import { makeNonce, panelHtml } from './panelHtml.js';
 import { tableOffset } from './tableOffset.js';
 import type { LastResult, RunResultMessage } from '../../server/src/protocol/messages.js';
@@ -36,9 +60,13 @@ export class ResultsPanel {
       existing.setFocus(view, network);
       return;
     }
-    const panel = window.createWebviewPanel(RESULTS_VIEW_TYPE, title(model), { viewColumn: ViewColumn.Beside, preserveFocus: true },
+    const panel = window.createWebviewPanel(
+      RESULTS_VIEW_TYPE,
+      title(model),
+      { viewColumn: ViewColumn.Beside, preserveFocus: true },
       // Hidden panels are torn down and redrawn from their saved state when shown again.
-      { ...webviewOptions(host.extensionUri), retainContextWhenHidden: false });
+      { ...webviewOptions(host.extensionUri), retainContextWhenHidden: false },
+    );
     new ResultsPanel(panel, host, model, { view, network });
   }
 
@@ -58,7 +86,12 @@ export class ResultsPanel {
     for (const uri of uris) ResultsPanel.panels.get(uri.toString())?.sendProblems();
   }
 
-  private constructor(private readonly panel: WebviewPanel, private readonly host: PanelHost, private readonly model: Uri, focus: { view: PanelView; network?: string }) {
+  private constructor(
+    private readonly panel: WebviewPanel,
+    private readonly host: PanelHost,
+    private readonly model: Uri,
+    focus: { view: PanelView; network?: string },
+  ) {
     this.focus = focus;
     ResultsPanel.panels.set(model.toString(), this);
     panel.onDidDispose(() => this.dispose(), null, this.disposables);
@@ -68,8 +101,15 @@ export class ResultsPanel {
   }
 
   private html(): string {
-    const file = (name: string) => this.panel.webview.asWebviewUri(Uri.joinPath(this.host.extensionUri, 'dist', name)).toString();
-    return panelHtml({ cspSource: this.panel.webview.cspSource, nonce: makeNonce(), scriptUri: file('webview.js'), styleUri: file('webview.css'), title: title(this.model) });
+    const file = (name: string) =>
+      this.panel.webview.asWebviewUri(Uri.joinPath(this.host.extensionUri, 'dist', name)).toString();
+    return panelHtml({
+      cspSource: this.panel.webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: file('webview.js'),
+      styleUri: file('webview.css'),
+      title: title(this.model),
+    });
   }
 
   private post(message: HostMessage): void {
@@ -83,7 +123,15 @@ export class ResultsPanel {
 
   /** The webview's `show` message for a finished run (from `bayes/runResult` or `bayes/lastResult`). */
   private showMessage(run: FinishedRun): ShowMessage {
-    return { type: 'show', version: RUN_RESULT_VERSION, uri: this.model.toString(), model: fileName(this.model), state: run.state, cached: run.cached, result: run.result };
+    return {
+      type: 'show',
+      version: RUN_RESULT_VERSION,
+      uri: this.model.toString(),
+      model: fileName(this.model),
+      state: run.state,
+      cached: run.cached,
+      result: run.result,
+    };
   }
 
   private setFocus(view: PanelView, network?: string): void {
@@ -98,10 +146,14 @@ export class ResultsPanel {
 
   private async receive(m: WebviewMessage): Promise<void> {
     switch (m.type) {
-      case 'ready': return this.onReady();
-      case 'reveal': return this.reveal(m);
-      case 'save': return this.save(m);
-      case 'copy': return void env.clipboard.writeText(m.text);
+      case 'ready':
+        return this.onReady();
+      case 'reveal':
+        return this.reveal(m);
+      case 'save':
+        return this.save(m);
+      case 'copy':
+        return void env.clipboard.writeText(m.text);
     }
   }
 
@@ -109,7 +161,10 @@ export class ResultsPanel {
   private async onReady(): Promise<void> {
     this.ready = true;
     if (!this.last) {
-      const last = await this.host.client()?.sendRequest<LastResult | null>(Method.lastResult, { uri: this.model.toString() }).catch(() => null);
+      const last = await this.host
+        .client()
+        ?.sendRequest<LastResult | null>(Method.lastResult, { uri: this.model.toString() })
+        .catch(() => null);
       if (last && !this.last) this.last = this.showMessage(last);
     }
     if (this.last) this.post(this.last);
@@ -121,19 +176,31 @@ export class ResultsPanel {
   private async reveal(m: RevealMessage): Promise<void> {
     const document = await workspace.openTextDocument(this.model);
     const visible = window.visibleTextEditors.find((e) => e.document.uri.toString() === this.model.toString());
-    const editor = await window.showTextDocument(document, { viewColumn: visible?.viewColumn ?? ViewColumn.One, preserveFocus: false });
+    const editor = await window.showTextDocument(document, {
+      viewColumn: visible?.viewColumn ?? ViewColumn.One,
+      preserveFocus: false,
+    });
     const range = m.range
       ? new Range(m.range.start.line, m.range.start.character, m.range.end.line, m.range.end.character)
       : tableRange(document.getText(), m.variable, document);
-    if (!range) return void window.showInformationMessage(`Bayes: ${m.variable} has no table in this file (network ${m.network} is imported).`);
+    if (!range)
+      return void window.showInformationMessage(
+        `Bayes: ${m.variable} has no table in this file (network ${m.network} is imported).`,
+      );
     editor.selection = new Selection(range.start, range.end);
     editor.revealRange(range, TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
   private async save(m: SaveMessage): Promise<void> {
-    const target = await window.showSaveDialog({ defaultUri: Uri.joinPath(this.model, '..', `${m.name}.${m.format}`), filters: m.format === 'svg' ? { SVG: ['svg'] } : { PNG: ['png'] } });
+    const target = await window.showSaveDialog({
+      defaultUri: Uri.joinPath(this.model, '..', `${m.name}.${m.format}`),
+      filters: m.format === 'svg' ? { SVG: ['svg'] } : { PNG: ['png'] },
+    });
     if (!target) return;
-    await workspace.fs.writeFile(target, m.format === 'svg' ? new TextEncoder().encode(m.data) : Buffer.from(m.data, 'base64'));
+    await workspace.fs.writeFile(
+      target,
+      m.format === 'svg' ? new TextEncoder().encode(m.data) : Buffer.from(m.data, 'base64'),
+    );
   }
 
   private dispose(): void {

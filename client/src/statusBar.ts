@@ -23,9 +23,15 @@ export class RunStatus implements Disposable {
     if (!s) return void this.item.hide();
     const time = s.elapsedMs !== undefined ? ` · ${s.elapsedMs.toFixed(0)} ms` : '';
     switch (s.state) {
-      case 'running': this.item.text = '$(sync~spin) Bayes: running'; break;
-      case 'cancelled': this.item.text = '$(circle-slash) Bayes: cancelled'; break;
-      case 'failed': this.item.text = '$(error) Bayes: run failed'; break;
+      case 'running':
+        this.item.text = '$(sync~spin) Bayes: running';
+        break;
+      case 'cancelled':
+        this.item.text = '$(circle-slash) Bayes: cancelled';
+        break;
+      case 'failed':
+        this.item.text = '$(error) Bayes: run failed';
+        break;
       case 'done':
         this.item.text = s.failures
           ? `$(error) Bayes: ${s.queries} results · ${s.failures} failures${time}`

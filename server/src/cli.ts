@@ -28,13 +28,26 @@ export async function main(argv: string[], io: CliIO, file?: string): Promise<nu
     io.err(`bayes: ${(e as Error).message}\n`);
     return 2;
   }
-  if (file && (parsed.limits.timeoutSeconds || parsed.limits.maxMemoryMb)) return runWatched(file, argv, parsed.limits, io.err);
+  if (file && (parsed.limits.timeoutSeconds || parsed.limits.maxMemoryMb))
+    return runWatched(file, argv, parsed.limits, io.err);
   const [name, ...rest] = parsed.rest;
-  if (!name || name === '--help' || name === '-h' || name === 'help') { io.out(help()); return name ? 0 : 2; }
-  if (name === '--version') { io.out(VERSION + '\n'); return 0; }
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(help());
+    return name ? 0 : 2;
+  }
+  if (name === '--version') {
+    io.out(VERSION + '\n');
+    return 0;
+  }
   const command = commands.find((c) => c.name === name);
-  if (!command) { io.err(`bayes: unknown command '${name}'\n\n${help()}`); return 2; }
-  if (rest.includes('--help') || rest.includes('-h')) { io.out(command.usage + '\n'); return 0; }
+  if (!command) {
+    io.err(`bayes: unknown command '${name}'\n\n${help()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(command.usage + '\n');
+    return 0;
+  }
   try {
     return await command.run(rest, io);
   } catch (e) {
@@ -58,10 +71,18 @@ if (watched) {
   });
 } else if (isEntry || isBinShim) {
   // `bayes marginals big.bif | head`: a reader that stops early is not an error.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(0); else throw e; });
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    else throw e;
+  });
   const io: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), cwd: process.cwd() };
   main(process.argv.slice(2), io, __filename).then(
-    (code) => { process.exitCode = code; },
-    (e) => { process.stderr.write(`bayes: internal error: ${(e as Error).stack ?? e}\n`); process.exitCode = 70; },
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`bayes: internal error: ${(e as Error).stack ?? e}\n`);
+      process.exitCode = 70;
+    },
   );
 }

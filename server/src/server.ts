@@ -22,14 +22,17 @@ export { toLspDiagnostic } from './session.js';
 
 export { RUN_COMMAND };
 
-
 export function startServer(connection: Connection, options: { workerPath?: string } = {}): Session {
   const session = new Session(connection, options.workerPath);
   // Whatever a feature gets wrong, the server keeps serving the other requests and documents.
-  process.on('unhandledRejection', (e) => connection.console.error(`unhandled: ${e instanceof Error ? e.stack : String(e)}`));
+  process.on('unhandledRejection', (e) =>
+    connection.console.error(`unhandled: ${e instanceof Error ? e.stack : String(e)}`),
+  );
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    session.workspaceRoots = (params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []))
+    session.workspaceRoots = (
+      params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : [])
+    )
       .filter((f) => f.uri.startsWith('file:'))
       .map((f) => fileURLToPath(f.uri));
     const init = (params.initializationOptions ?? {}) as InitializationOptions;
@@ -52,13 +55,18 @@ export function startServer(connection: Connection, options: { workerPath?: stri
 
   connection.onInitialized(() => {
     if (session.capabilities.configuration) {
-      void connection.client.register(DidChangeConfigurationNotification.type, { section: 'bayes' }).catch(() => undefined);
+      void connection.client
+        .register(DidChangeConfigurationNotification.type, { section: 'bayes' })
+        .catch(() => undefined);
     }
     if (session.capabilities.workspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         const removed = new Set(event.removed.map((f) => f.uri));
         const added = event.added.filter((f) => f.uri.startsWith('file:')).map((f) => fileURLToPath(f.uri));
-        session.workspaceRoots = [...session.workspaceRoots.filter((r) => !removed.has(pathToFileURL(r).toString())), ...added];
+        session.workspaceRoots = [
+          ...session.workspaceRoots.filter((r) => !removed.has(pathToFileURL(r).toString())),
+          ...added,
+        ];
         session.recheckAll();
       });
     }
@@ -82,7 +90,14 @@ export function startServer(connection: Connection, options: { workerPath?: stri
   });
   connection.onRequest(Method.lastResult, (p: { uri: string }) => {
     const record = session.lastRun(p.uri);
-    return record ? { state: record.state, cached: record.cached, result: record.result, current: session.currentRun(p.uri) === record } : null;
+    return record
+      ? {
+          state: record.state,
+          cached: record.cached,
+          result: record.result,
+          current: session.currentRun(p.uri) === record,
+        }
+      : null;
   });
   connection.onShutdown(() => session.runs.dispose());
 

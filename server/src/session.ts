@@ -4,7 +4,13 @@
  * the parse of its current version and the last run, which hover, inlay hints and code lens
  * read; pushes each finished run to the client as `bayes/runResult`.
  */
-import { DiagnosticSeverity, ShowMessageNotification, MessageType, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
+import {
+  DiagnosticSeverity,
+  ShowMessageNotification,
+  MessageType,
+  type Connection,
+  type Diagnostic as LspDiagnostic,
+} from 'vscode-languageserver/node';
 import { checkText, type CheckedDocument } from './run/pipeline.js';
 import type { CheckEnvironment } from './language/index.js';
 import { OpenDocuments, type ParsedDocument } from './workspace/documents.js';
@@ -27,7 +33,14 @@ const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = {
 };
 
 export function toLspDiagnostic(d: Diagnostic): LspDiagnostic {
-  return { severity: SEVERITY[d.severity], message: d.message, range: d.range, code: d.code, source: 'bayes', data: d.data };
+  return {
+    severity: SEVERITY[d.severity],
+    message: d.message,
+    range: d.range,
+    code: d.code,
+    source: 'bayes',
+    data: d.data,
+  };
 }
 
 /** A check runs at once when the document was quiet this long; bursts of typing coalesce. */
@@ -63,14 +76,20 @@ export class Session {
   /** Listeners for finished runs (code lens refresh, inlay hint refresh). */
   readonly runListeners: ((record: RunRecord) => void)[] = [];
 
-  constructor(readonly connection: Connection, workerPath?: string) {
+  constructor(
+    readonly connection: Connection,
+    workerPath?: string,
+  ) {
     this.settings = new SettingsStore(connection, () => this.capabilities.configuration);
-    this.runs = new RunScheduler({
-      connection,
-      canReportProgress: () => this.capabilities.progress,
-      onRunState: (uri, state) => this.sendRunState(uri, state),
-      onRunFinished: (record) => this.finishRun(record),
-    }, workerPath);
+    this.runs = new RunScheduler(
+      {
+        connection,
+        canReportProgress: () => this.capabilities.progress,
+        onRunState: (uri, state) => this.sendRunState(uri, state),
+        onRunFinished: (record) => this.finishRun(record),
+      },
+      workerPath,
+    );
     this.documents.onDidChangeContent((e) => this.scheduleCheck(e.document.uri));
     this.documents.onDidSave((e) => void this.runOnSave(e.document.uri));
     this.documents.onDidClose((e) => this.close(e.document.uri));
@@ -100,7 +119,10 @@ export class Session {
       void this.check(uri);
       return;
     }
-    this.timers.set(uri, setTimeout(() => void this.check(uri), DEBOUNCE_MS));
+    this.timers.set(
+      uri,
+      setTimeout(() => void this.check(uri), DEBOUNCE_MS),
+    );
   }
 
   async check(uri: string): Promise<CheckedDocument | undefined> {
@@ -157,7 +179,9 @@ export class Session {
     if (!this.trusted) {
       // A notification (window/showMessage): every editor accepts it, none has to answer.
       void this.connection.sendNotification(ShowMessageNotification.type, {
-        type: MessageType.Info, message: 'Bayes: this workspace is in restricted mode; models are checked but not run. Trust the workspace to run them.',
+        type: MessageType.Info,
+        message:
+          'Bayes: this workspace is in restricted mode; models are checked but not run. Trust the workspace to run them.',
       });
       return 'untrusted';
     }
@@ -176,9 +200,17 @@ export class Session {
     if (!document) return;
     const run = this.currentRun(uri);
     const checked = this.checked.get(uri);
-    const diagnostics = run ? run.result.diagnostics : checked?.version === document.version ? checked.result.diagnostics : undefined;
+    const diagnostics = run
+      ? run.result.diagnostics
+      : checked?.version === document.version
+        ? checked.result.diagnostics
+        : undefined;
     if (!diagnostics) return;
-    void this.connection.sendDiagnostics({ uri, version: document.version, diagnostics: diagnostics.map(toLspDiagnostic) });
+    void this.connection.sendDiagnostics({
+      uri,
+      version: document.version,
+      diagnostics: diagnostics.map(toLspDiagnostic),
+    });
   }
 
   private finishRun(record: RunRecord): void {
@@ -193,7 +225,8 @@ export class Session {
   private sendRunState(uri: string, state: RunState): void {
     const record = state === 'done' || state === 'failed' ? this.lastRuns.get(uri) : undefined;
     void this.connection.sendNotification(Method.runState, {
-      uri, state,
+      uri,
+      state,
       ...(record ? summary(record) : {}),
     });
   }

@@ -6,7 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NetworkResult, RunResult, StructureResultEntry, LearnedNetworkResult } from '../../server/src/protocol/runResult.js';
+import type {
+  NetworkResult,
+  RunResult,
+  StructureResultEntry,
+  LearnedNetworkResult,
+} from '../../server/src/protocol/runResult.js';
 import { CHROMIUM, Harness, type PanelPage, type Theme } from './support/harness.js';
 import { learningRun, networkRun, runExample } from './support/fixtures.js';
 import { NO_SHARED, repoRoot, sharedFile } from '../support/shared.js';
@@ -20,7 +25,9 @@ before(async () => {
   mkdirSync(join(repoRoot, 'test', 'screenshots'), { recursive: true });
   harness = await Harness.start();
 });
-after(async () => { await harness?.close(); });
+after(async () => {
+  await harness?.close();
+});
 
 async function withPanel(theme: Theme, body: (p: PanelPage) => Promise<void>, restore?: unknown): Promise<void> {
   const p = await harness.open(theme, restore);
@@ -45,27 +52,55 @@ for (const theme of ['light', 'dark'] as const) {
         await p.post({ type: 'focus', version: run.version, uri: `file:///models/${run.file}`, view: 'graph' });
         const nodes = await p.page.$$eval('g.node', (gs) => gs.map((g) => (g as SVGGElement).dataset.id));
         assert.deepEqual(nodes.sort(), net.variables.map((v) => v.name).sort());
-        assert.equal(await p.page.locator('polyline.edge').count(), net.variables.reduce((s, v) => s + v.parents.length, 0));
-        const evidence = await p.page.$$eval('g.node.evidence', (gs) => gs.map((g) => (g as SVGGElement).dataset.id).sort());
+        assert.equal(
+          await p.page.locator('polyline.edge').count(),
+          net.variables.reduce((s, v) => s + v.parents.length, 0),
+        );
+        const evidence = await p.page.$$eval('g.node.evidence', (gs) =>
+          gs.map((g) => (g as SVGGElement).dataset.id).sort(),
+        );
         assert.deepEqual(evidence, ['asia', 'xray']);
         for (const v of net.variables) {
-          const bars = await p.page.$$eval(`g.node[data-id="${v.name}"] rect.bar`, (rs) => rs.map((r) => [r.getAttribute('data-state'), Number(r.getAttribute('data-value'))] as [string, number]));
-          assert.deepEqual(bars.map((b) => b[0]), v.states);
-          bars.forEach(([, value], i) => assert.ok(close(value, v.marginal[i]!), `${v.name}: bar ${value} = marginal ${v.marginal[i]}`));
+          const bars = await p.page.$$eval(`g.node[data-id="${v.name}"] rect.bar`, (rs) =>
+            rs.map((r) => [r.getAttribute('data-state'), Number(r.getAttribute('data-value'))] as [string, number]),
+          );
+          assert.deepEqual(
+            bars.map((b) => b[0]),
+            v.states,
+          );
+          bars.forEach(([, value], i) =>
+            assert.ok(close(value, v.marginal[i]!), `${v.name}: bar ${value} = marginal ${v.marginal[i]}`),
+          );
         }
         // Evidence is certain: the observed state's marginal is 1.
-        assert.equal(net.variables.find((v) => v.name === 'xray')!.marginal[net.variables.find((v) => v.name === 'xray')!.states.indexOf('yes')], 1);
+        assert.equal(
+          net.variables.find((v) => v.name === 'xray')!.marginal[
+            net.variables.find((v) => v.name === 'xray')!.states.indexOf('yes')
+          ],
+          1,
+        );
         await p.page.hover('g.node[data-id="either"]');
-        const tooltip = await p.page.$$eval('.tooltip td.num', (tds) => tds.map((td) => Number(td.getAttribute('data-value'))));
+        const tooltip = await p.page.$$eval('.tooltip td.num', (tds) =>
+          tds.map((td) => Number(td.getAttribute('data-value'))),
+        );
         const cpt = net.variables.find((v) => v.name === 'either')!.cpt;
-        assert.deepEqual(tooltip, cpt.rows.flatMap((r) => net.variables.find((v) => v.name === 'either')!.states.map((s) => r.distribution[s]!)));
+        assert.deepEqual(
+          tooltip,
+          cpt.rows.flatMap((r) =>
+            net.variables.find((v) => v.name === 'either')!.states.map((s) => r.distribution[s]!),
+          ),
+        );
         await p.screenshot(`asia-${theme}`);
         await p.page.click('g.node[data-id="lung"]');
         const reveal = (await p.posted()).filter((m) => m.type === 'reveal');
         assert.deepEqual(reveal, [{ type: 'reveal', network: 'asia', variable: 'lung' }]);
         await p.page.focus('g.node[data-id="tub"]');
         await p.page.keyboard.press('Enter');
-        assert.deepEqual((await p.posted()).filter((m) => m.type === 'reveal').at(-1), { type: 'reveal', network: 'asia', variable: 'tub' });
+        assert.deepEqual((await p.posted()).filter((m) => m.type === 'reveal').at(-1), {
+          type: 'reveal',
+          network: 'asia',
+          variable: 'tub',
+        });
       });
     });
 
@@ -80,14 +115,28 @@ for (const theme of ['light', 'dark'] as const) {
         await p.page.keyboard.press('ArrowRight');
         assert.equal(await p.page.getByRole('tab', { name: 'Network graph' }).getAttribute('aria-selected'), 'true');
         assert.equal(await p.page.locator('g.node').count(), 37);
-        assert.equal(await p.page.locator('polyline.edge').count(), net.variables.reduce((s, v) => s + v.parents.length, 0));
+        assert.equal(
+          await p.page.locator('polyline.edge').count(),
+          net.variables.reduce((s, v) => s + v.parents.length, 0),
+        );
         assert.equal(await p.page.locator('g.node.evidence').count(), 2);
         // Expanded (bars shown) at 37 nodes.
-        assert.equal(await p.page.locator('g.node rect.bar').count(), net.variables.reduce((s, v) => s + Math.min(v.states.length, 5), 0));
+        assert.equal(
+          await p.page.locator('g.node rect.bar').count(),
+          net.variables.reduce((s, v) => s + Math.min(v.states.length, 5), 0),
+        );
         await p.screenshot(`alarm-${theme}`);
         await p.page.locator('vscode-textfield.search input').fill('HR');
-        const matches = await p.page.$$eval('g.node.match', (gs) => gs.map((g) => (g as SVGGElement).dataset.id).sort());
-        assert.deepEqual(matches, net.variables.map((v) => v.name).filter((n) => n.toLowerCase().includes('hr')).sort());
+        const matches = await p.page.$$eval('g.node.match', (gs) =>
+          gs.map((g) => (g as SVGGElement).dataset.id).sort(),
+        );
+        assert.deepEqual(
+          matches,
+          net.variables
+            .map((v) => v.name)
+            .filter((n) => n.toLowerCase().includes('hr'))
+            .sort(),
+        );
       });
     });
 
@@ -97,7 +146,9 @@ for (const theme of ['light', 'dark'] as const) {
       const [structure, learned] = run.results as [StructureResultEntry, LearnedNetworkResult];
       await withPanel(theme, async (p) => {
         await p.show(run);
-        const dots = await p.page.$$eval('.kind-learnedNetwork circle.dot', (cs) => cs.map((c) => Number(c.getAttribute('data-y'))));
+        const dots = await p.page.$$eval('.kind-learnedNetwork circle.dot', (cs) =>
+          cs.map((c) => Number(c.getAttribute('data-y'))),
+        );
         assert.deepEqual(dots, learned.trace);
         // EM never lowers the log-likelihood.
         for (let i = 1; i < dots.length; i++) assert.ok(dots[i]! >= dots[i - 1]! - 1e-9);
@@ -105,17 +156,32 @@ for (const theme of ['light', 'dark'] as const) {
         await p.post({ type: 'focus', version: run.version, uri: `file:///models/${run.file}`, view: 'graph' });
         const c = structure.comparison!;
         for (const kind of ['extra', 'reversed', 'missing'] as const) {
-          const drawn = await p.page.$$eval(`polyline.edge.${kind}`, (es) => es.map((e) => `${e.getAttribute('data-from')}>${e.getAttribute('data-to')}`).sort());
+          const drawn = await p.page.$$eval(`polyline.edge.${kind}`, (es) =>
+            es.map((e) => `${e.getAttribute('data-from')}>${e.getAttribute('data-to')}`).sort(),
+          );
           assert.deepEqual(drawn, c[kind].map(([a, b]) => `${a}>${b}`).sort(), kind);
         }
-        assert.equal(await p.page.locator('polyline.edge.matched').count(), structure.arcs.length - c.extra.length - c.reversed.length);
+        assert.equal(
+          await p.page.locator('polyline.edge.matched').count(),
+          structure.arcs.length - c.extra.length - c.reversed.length,
+        );
         // Each wrong arc's tooltip says what it adds to its family's score, as the CLI computed it.
         for (const kind of ['extra', 'missing'] as const) {
-          const titles = await p.page.$$eval(`polyline.edge.${kind}`, (es) => es.map((e) => `${e.getAttribute('data-from')}>${e.getAttribute('data-to')}|${e.querySelector('title')?.textContent ?? ''}`));
+          const titles = await p.page.$$eval(`polyline.edge.${kind}`, (es) =>
+            es.map(
+              (e) =>
+                `${e.getAttribute('data-from')}>${e.getAttribute('data-to')}|${e.querySelector('title')?.textContent ?? ''}`,
+            ),
+          );
           c[kind].forEach(([a, b], i) => {
             const title = titles.find((t) => t.startsWith(`${a}>${b}|`)) ?? '';
             const x = c.scoreChange[kind][i]!;
-            assert.ok(title.includes(`adds ${x >= 0 ? '+' : ''}${Number(x.toFixed(4))} to its family's ${structure.scoreName} score`), title);
+            assert.ok(
+              title.includes(
+                `adds ${x >= 0 ? '+' : ''}${Number(x.toFixed(4))} to its family's ${structure.scoreName} score`,
+              ),
+              title,
+            );
           });
         }
         await p.screenshot(`structure-${theme}`);
@@ -125,17 +191,26 @@ for (const theme of ['light', 'dark'] as const) {
 }
 
 /** Every example model, run by `bayes run --json`. */
-const EXAMPLES = readdirSync(join(repoRoot, 'examples')).filter((f) => f.endsWith('.bayes')).map((f) => f.slice(0, -'.bayes'.length)).sort();
+const EXAMPLES = readdirSync(join(repoRoot, 'examples'))
+  .filter((f) => f.endsWith('.bayes'))
+  .map((f) => f.slice(0, -'.bayes'.length))
+  .sort();
 
 describe('results webview: the example models', () => {
-  test('every entry bayes run produces gets a card, every problem is listed, and the drawn numbers are the run\'s', async (t) => {
+  test("every entry bayes run produces gets a card, every problem is listed, and the drawn numbers are the run's", async (t) => {
     if (!ready) return t.skip(why);
     await withPanel('light', async (p) => {
       for (const name of EXAMPLES) {
         const run = runExample(`${name}.bayes`);
         await p.show(run);
-        const kinds = await p.page.$$eval('section.card[data-kind]', (cs) => cs.map((c) => (c as HTMLElement).dataset.kind));
-        assert.deepEqual(kinds, run.results.map((e) => e.kind), name);
+        const kinds = await p.page.$$eval('section.card[data-kind]', (cs) =>
+          cs.map((c) => (c as HTMLElement).dataset.kind),
+        );
+        assert.deepEqual(
+          kinds,
+          run.results.map((e) => e.kind),
+          name,
+        );
         const problems = run.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
         assert.equal(await p.page.locator('section.problems li').count(), problems.length, `${name}: problems listed`);
         await assertNumbersDrawn(p, run);
@@ -158,7 +233,10 @@ describe('results webview: Mitchell fig. 6.1', () => {
       assert.equal(await chart.getAttribute('aria-label'), 'P(cancer | data seen)');
       const ys = await chart.locator('circle.dot').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-y'))));
       assert.deepEqual(ys, [0.008, ...posterior.sequence.map((s) => s.posterior[0])]);
-      assert.deepEqual(ys.map((y) => Number(y.toFixed(4))), [0.008, 0.2085, 0.8959]);
+      assert.deepEqual(
+        ys.map((y) => Number(y.toFixed(4))),
+        [0.008, 0.2085, 0.8959],
+      );
       await p.screenshot('fig-6-1-two-tests');
     });
   });
@@ -168,18 +246,32 @@ describe('results webview: Mitchell fig. 6.1', () => {
 async function assertNumbersDrawn(p: PanelPage, run: RunResult): Promise<void> {
   const cards = p.page.locator('section.card[data-kind]');
   for (const [i, e] of run.results.entries()) {
-    const values = (selector: string) => cards.nth(i).locator(selector).evaluateAll((els) => els.map((el) => el.getAttribute('data-value')));
+    const values = (selector: string) =>
+      cards
+        .nth(i)
+        .locator(selector)
+        .evaluateAll((els) => els.map((el) => el.getAttribute('data-value')));
     const numbers = (xs: Array<number | undefined>) => xs.map((x) => (x === undefined ? '' : String(x)));
     if (e.kind === 'posterior') {
       assert.deepEqual(await values('rect.bar.posterior'), numbers(e.rows.map((r) => r.posterior)));
       assert.deepEqual(await values('rect.bar.prior'), numbers(e.rows.map((r) => r.prior)));
-      const marked = await cards.nth(i).locator('text.mark').evaluateAll((ts) => ts.map((t) => t.textContent));
-      for (const h of e.map) assert.ok(marked.some((m) => m?.includes('MAP')), `MAP ${h} marked`);
+      const marked = await cards
+        .nth(i)
+        .locator('text.mark')
+        .evaluateAll((ts) => ts.map((t) => t.textContent));
+      for (const h of e.map)
+        assert.ok(
+          marked.some((m) => m?.includes('MAP')),
+          `MAP ${h} marked`,
+        );
       // Fig. 6.1: one chart per hypothesis, its dots at the prior then the posterior after each datum.
       const charts = cards.nth(i).locator('.small-multiples svg');
       assert.equal(await charts.count(), e.sequence?.length ? e.rows.length : 0);
       for (const [j, r] of (e.sequence?.length ? e.rows : []).entries()) {
-        const ys = await charts.nth(j).locator('circle.dot').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-y'))));
+        const ys = await charts
+          .nth(j)
+          .locator('circle.dot')
+          .evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-y'))));
         assert.deepEqual(ys, [r.prior, ...e.sequence!.map((s) => s.posterior[j])], `${r.hypothesis} datum by datum`);
       }
     } else if (e.kind === 'mdl') {
@@ -189,17 +281,39 @@ async function assertNumbersDrawn(p: PanelPage, run: RunResult): Promise<void> {
     } else if (e.kind === 'evaluation') {
       assert.deepEqual(await values('table.confusion td'), numbers(e.confusion.flat()));
     } else if (e.kind === 'learnedNetwork' && e.trace.length > 1) {
-      assert.deepEqual((await cards.nth(i).locator('circle.dot').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-y')))).map(Number), e.trace);
+      assert.deepEqual(
+        (
+          await cards
+            .nth(i)
+            .locator('circle.dot')
+            .evaluateAll((cs) => cs.map((c) => c.getAttribute('data-y')))
+        ).map(Number),
+        e.trace,
+      );
     } else if (e.kind === 'mixture') {
-      const table = await cards.nth(i).locator('table[aria-label="mixture components"] tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => Number(td.getAttribute('data-value')))));
-      assert.deepEqual(table.map((r) => r[1]), e.weights);
-      assert.deepEqual(table.map((r) => r.slice(2, 2 + e.dimensions.length)), e.means);
+      const table = await cards
+        .nth(i)
+        .locator('table[aria-label="mixture components"] tbody tr')
+        .evaluateAll((rows) =>
+          rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => Number(td.getAttribute('data-value')))),
+        );
+      assert.deepEqual(
+        table.map((r) => r[1]),
+        e.weights,
+      );
+      assert.deepEqual(
+        table.map((r) => r.slice(2, 2 + e.dimensions.length)),
+        e.means,
+      );
     }
     if (e.kind === 'mixture' && e.points) {
       // Every data point is drawn: in the histogram's bins (1-D) or as a dot (2-D).
       if (e.dimensions.length === 1) {
         const counts = (await values('rect.hist')).map(Number);
-        assert.equal(counts.reduce((a, b) => a + b, 0), e.points.length);
+        assert.equal(
+          counts.reduce((a, b) => a + b, 0),
+          e.points.length,
+        );
       } else if (e.dimensions.length === 2) {
         assert.equal(await cards.nth(i).locator('circle.point').count(), e.points.length);
       }
@@ -227,7 +341,7 @@ describe('results webview: behaviour', () => {
       assert.equal(await p.page.getAttribute('svg.network', 'viewBox'), full);
       await p.screenshot('andes-fit');
       await p.page.getByRole('button', { name: /Collapse or expand/ }).click();
-      assert.ok(await p.page.locator('g.node rect.bar').count() >= 2 * 223, 'expanded: bars on every node');
+      assert.ok((await p.page.locator('g.node rect.bar').count()) >= 2 * 223, 'expanded: bars on every node');
     });
   });
 
@@ -240,7 +354,10 @@ describe('results webview: behaviour', () => {
       assert.equal(await p.page.locator('g.node').count(), 0);
       await p.page.getByRole('button', { name: 'Lay out the graph of 441 nodes' }).click();
       assert.equal(await p.page.locator('g.node').count(), 441);
-      assert.equal(await p.page.locator('polyline.edge').count(), (run.results[0] as NetworkResult).variables.reduce((s, v) => s + v.parents.length, 0));
+      assert.equal(
+        await p.page.locator('polyline.edge').count(),
+        (run.results[0] as NetworkResult).variables.reduce((s, v) => s + v.parents.length, 0),
+      );
     });
   });
 
@@ -249,7 +366,11 @@ describe('results webview: behaviour', () => {
     const good = networkRun('asia');
     await withPanel('light', async (p) => {
       await p.show(good);
-      const broken: RunResult = { ...good, results: [], diagnostics: [{ severity: 'error', code: 'syntax', message: "expected '}'", range: good.results[0]!.range }] };
+      const broken: RunResult = {
+        ...good,
+        results: [],
+        diagnostics: [{ severity: 'error', code: 'syntax', message: "expected '}'", range: good.results[0]!.range }],
+      };
       await p.show(broken, 'failed');
       assert.match(await p.page.locator('.banner').innerText(), /last run failed: showing the last good results/);
       assert.equal(await p.page.locator('section.kind-network').count(), 1);
@@ -257,7 +378,15 @@ describe('results webview: behaviour', () => {
       assert.equal(await p.page.locator('.banner').count(), 0);
       await p.post({ type: 'problems', version: good.version, errors: 2 });
       assert.match(await p.page.locator('.banner').innerText(), /The file has 2 errors/);
-      await p.post({ type: 'show', version: 999, uri: 'file:///models/x', model: 'x', state: 'done', cached: false, result: good });
+      await p.post({
+        type: 'show',
+        version: 999,
+        uri: 'file:///models/x',
+        model: 'x',
+        state: 'done',
+        cached: false,
+        result: good,
+      });
       assert.match(await p.page.locator('#app').innerText(), /reads results of version 1, the server sent version 999/);
     });
   });
@@ -272,7 +401,11 @@ describe('results webview: behaviour', () => {
       await p.post({ type: 'focus', version: run.version, uri: `file:///models/${run.file}`, view: 'graph' });
       await p.page.getByRole('button', { name: 'Save network-asia as SVG' }).click();
       await p.page.getByRole('button', { name: 'Save network-asia as PNG' }).click();
-      await p.page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.filter((m) => m.type === 'save').length === 2);
+      await p.page.waitForFunction(
+        () =>
+          (window as unknown as { __posted: Array<{ type: string }> }).__posted.filter((m) => m.type === 'save')
+            .length === 2,
+      );
       const saves = (await p.posted()).filter((m) => m.type === 'save');
       const svg = saves.find((m) => m.format === 'svg')!;
       assert.match(svg.data, /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
@@ -288,12 +421,20 @@ describe('results webview: behaviour', () => {
       const lung = net.variables.find((v) => v.name === 'lung')!;
       assert.ok(lines.includes(`lung\tyes\t${lung.marginal[0]}\t`), 'exact value, full precision');
       state = await p.state();
-      assert.equal((state as { uri: string }).uri, 'file:///models/asia.bayes', 'the serializer learns whose panel it is');
+      assert.equal(
+        (state as { uri: string }).uri,
+        'file:///models/asia.bayes',
+        'the serializer learns whose panel it is',
+      );
     });
     // After a window reload VS Code hands the saved state back: the panel draws it before any message.
-    await withPanel('dark', async (p) => {
-      assert.equal(await p.page.locator('g.node').count(), net.variables.length);
-      assert.equal(await p.page.locator('g.node.evidence').getAttribute('data-id'), 'smoke');
-    }, state);
+    await withPanel(
+      'dark',
+      async (p) => {
+        assert.equal(await p.page.locator('g.node').count(), net.variables.length);
+        assert.equal(await p.page.locator('g.node.evidence').getAttribute('data-id'), 'smoke');
+      },
+      state,
+    );
   });
 });

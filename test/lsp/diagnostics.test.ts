@@ -14,7 +14,10 @@ test('the server publishes the checker diagnostics as the document changes, over
     const opened = await first;
     assert.equal(opened.diagnostics.length, 1);
     assert.match(opened.diagnostics[0]!.message, /Tset/);
-    assert.deepEqual(opened.diagnostics[0]!.range, { start: { line: 1, character: 8 }, end: { line: 1, character: 12 } });
+    assert.deepEqual(opened.diagnostics[0]!.range, {
+      start: { line: 1, character: 8 },
+      end: { line: 1, character: 12 },
+    });
 
     const second = lsp.nextDiagnostics(uri);
     await lsp.connection.sendNotification('textDocument/didChange', {

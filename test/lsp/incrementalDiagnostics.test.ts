@@ -14,12 +14,12 @@ const examples = resolve(repoRoot, 'examples');
 
 /** Seeded edits as an editor sends them: a range of the current text and its replacement. */
 const edits = [
-  { line: 3, from: 0, to: 0, text: '\n' },                    // a new line: everything below moves
+  { line: 3, from: 0, to: 0, text: '\n' }, // a new line: everything below moves
   { line: 10, from: 0, to: 0, text: '/// a note\n' },
-  { line: 12, from: 2, to: 4, text: '' },                     // break a statement…
+  { line: 12, from: 2, to: 4, text: '' }, // break a statement…
   { line: 12, from: 2, to: 2, text: 'P(' },
   { line: 0, from: 0, to: 0, text: 'variable Extra { a, b }\n' },
-  { line: 20, from: 0, to: 0, text: '}\n' },                  // a stray brace
+  { line: 20, from: 0, to: 0, text: '}\n' }, // a stray brace
   { line: 20, from: 0, to: 1, text: '' },
 ];
 
@@ -39,7 +39,10 @@ for (const file of ['forest.bayes', 'playtennis.bayes', 'cancer.bayes']) {
         lines[line] = lines[line].slice(0, from) + e.text + lines[line].slice(to);
         text = lines.join('\n');
         const version = i + 2;
-        const published = lsp.nextNotification<PublishedDiagnostics & { version?: number }>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.version === version);
+        const published = lsp.nextNotification<PublishedDiagnostics & { version?: number }>(
+          'textDocument/publishDiagnostics',
+          (p) => p.uri === uri && p.version === version,
+        );
         await lsp.connection.sendNotification('textDocument/didChange', {
           textDocument: { uri, version },
           contentChanges: [{ range: { start: { line, character: from }, end: { line, character: to } }, text: e.text }],

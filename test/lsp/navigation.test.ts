@@ -17,14 +17,30 @@ type Location = { uri: string; range: { start: { line: number; character: number
 
 describe('navigation', () => {
   let lsp: LspSession;
-  before(async () => { lsp = await startLsp(); });
-  after(async () => { await lsp.close(); });
+  before(async () => {
+    lsp = await startLsp();
+  });
+  after(async () => {
+    await lsp.close();
+  });
 
-  const renameAndRecheck = async (doc: { uri: string; text: string }, at: { line: number; character: number }, newName: string) => {
-    const edit = await lsp.request<{ changes: Record<string, TextEdit[]> }>('textDocument/rename', { textDocument: { uri: doc.uri }, position: at, newName });
+  const renameAndRecheck = async (
+    doc: { uri: string; text: string },
+    at: { line: number; character: number },
+    newName: string,
+  ) => {
+    const edit = await lsp.request<{ changes: Record<string, TextEdit[]> }>('textDocument/rename', {
+      textDocument: { uri: doc.uri },
+      position: at,
+      newName,
+    });
     const renamed = applyEdits(doc.text, edit.changes[doc.uri]);
     const published = await lsp.open(doc.uri.replace(/\.bayes$/, `.${newName}.bayes`), renamed);
-    assert.deepEqual(published.diagnostics.filter((d) => d.severity === 1), [], 'the renamed model checks clean');
+    assert.deepEqual(
+      published.diagnostics.filter((d) => d.severity === 1),
+      [],
+      'the renamed model checks clean',
+    );
     return { renamed, edits: edit.changes[doc.uri] };
   };
 
@@ -32,11 +48,25 @@ describe('navigation', () => {
     const forest = exampleDocument('forest.bayes');
     await lsp.open(forest.uri, forest.text);
     const use = positionOf(forest.text, 'P(Lightning | Storm)', 0, 'P(Lightning | '.length);
-    const definition = await lsp.request<Location>('textDocument/definition', { textDocument: { uri: forest.uri }, position: use });
+    const definition = await lsp.request<Location>('textDocument/definition', {
+      textDocument: { uri: forest.uri },
+      position: use,
+    });
     assert.deepEqual(definition.range.start, positionOf(forest.text, 'Storm'));
-    const refs = await lsp.request<Location[]>('textDocument/references', { textDocument: { uri: forest.uri }, position: use, context: { includeDeclaration: true } });
-    assert.deepEqual(refs.map((r) => r.range.start), usesOf(forest.text, 'Storm'));
-    const withoutDeclaration = await lsp.request<Location[]>('textDocument/references', { textDocument: { uri: forest.uri }, position: use, context: { includeDeclaration: false } });
+    const refs = await lsp.request<Location[]>('textDocument/references', {
+      textDocument: { uri: forest.uri },
+      position: use,
+      context: { includeDeclaration: true },
+    });
+    assert.deepEqual(
+      refs.map((r) => r.range.start),
+      usesOf(forest.text, 'Storm'),
+    );
+    const withoutDeclaration = await lsp.request<Location[]>('textDocument/references', {
+      textDocument: { uri: forest.uri },
+      position: use,
+      context: { includeDeclaration: false },
+    });
     assert.equal(withoutDeclaration.length, refs.length - 1);
   });
 
@@ -66,14 +96,28 @@ describe('navigation', () => {
   test('a rename that would clash, or of a built-in bool value, is refused with the reason', async () => {
     const forest = exampleDocument('forest.bayes');
     await assert.rejects(
-      lsp.request('textDocument/rename', { textDocument: { uri: forest.uri }, position: positionOf(forest.text, 'Storm'), newName: 'Thunder' }),
-      /cannot rename 'Storm' to 'Thunder': a variable 'Thunder' already exists/);
+      lsp.request('textDocument/rename', {
+        textDocument: { uri: forest.uri },
+        position: positionOf(forest.text, 'Storm'),
+        newName: 'Thunder',
+      }),
+      /cannot rename 'Storm' to 'Thunder': a variable 'Thunder' already exists/,
+    );
     await assert.rejects(
-      lsp.request('textDocument/prepareRename', { textDocument: { uri: forest.uri }, position: positionOf(forest.text, 'true:') }),
-      /built-in value of a bool variable/);
+      lsp.request('textDocument/prepareRename', {
+        textDocument: { uri: forest.uri },
+        position: positionOf(forest.text, 'true:'),
+      }),
+      /built-in value of a bool variable/,
+    );
     await assert.rejects(
-      lsp.request('textDocument/rename', { textDocument: { uri: forest.uri }, position: positionOf(forest.text, 'Storm'), newName: '2x' }),
-      /not a name/);
+      lsp.request('textDocument/rename', {
+        textDocument: { uri: forest.uri },
+        position: positionOf(forest.text, 'Storm'),
+        newName: '2x',
+      }),
+      /not a name/,
+    );
   });
 
   test('the outline nests a network and a hypothesis space', async () => {
@@ -81,17 +125,26 @@ describe('navigation', () => {
     type Sym = { name: string; kind: number; children?: Sym[] };
     const symbols = await lsp.request<Sym[]>('textDocument/documentSymbol', { textDocument: { uri: forest.uri } });
     assert.equal(symbols[0].name, 'Forest');
-    assert.deepEqual(symbols[0].children!.slice(0, 6).map((s) => s.name), ['Storm', 'BusTourGroup', 'Lightning', 'Thunder', 'Campfire', 'ForestFire']);
+    assert.deepEqual(
+      symbols[0].children!.slice(0, 6).map((s) => s.name),
+      ['Storm', 'BusTourGroup', 'Lightning', 'Thunder', 'Campfire', 'ForestFire'],
+    );
     assert.ok(symbols[0].children!.some((s) => s.name === 'P(Campfire | Storm, BusTourGroup)'));
     assert.ok(symbols.some((s) => s.name === 'query mpe Forest given Thunder = true'));
     const cancer = exampleDocument('cancer.bayes');
     const outline = await lsp.request<Sym[]>('textDocument/documentSymbol', { textDocument: { uri: cancer.uri } });
-    assert.deepEqual(outline.find((s) => s.name === 'Diagnosis')!.children!.map((c) => c.name), ['cancer', 'healthy']);
+    assert.deepEqual(
+      outline.find((s) => s.name === 'Diagnosis')!.children!.map((c) => c.name),
+      ['cancer', 'healthy'],
+    );
   });
 
   test('folding ranges cover the network, each multi-line table and the doc comment block', async () => {
     const forest = exampleDocument('forest.bayes');
-    const ranges = await lsp.request<{ startLine: number; endLine: number; kind?: string }[]>('textDocument/foldingRange', { textDocument: { uri: forest.uri } });
+    const ranges = await lsp.request<{ startLine: number; endLine: number; kind?: string }[]>(
+      'textDocument/foldingRange',
+      { textDocument: { uri: forest.uri } },
+    );
     const network = positionOf(forest.text, 'network Forest').line;
     const close = forest.text.split('\n').indexOf('}');
     assert.ok(ranges.some((r) => r.startLine === network && r.endLine === close - 1));

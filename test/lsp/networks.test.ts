@@ -14,9 +14,19 @@ test('the forest network is listed with its parents and exported as BIF with the
   const lsp = await startLsp();
   try {
     await lsp.open(uri, readFileSync(path, 'utf8'));
-    const nets = await lsp.request<{ name: string; variables: { name: string; parents: string[] }[] }[]>('bayes/networks', { uri });
-    assert.deepEqual(nets.map((n) => n.name), ['Forest']);
-    assert.deepEqual(nets[0].variables.find((v) => v.name === 'ForestFire')?.parents, ['Storm', 'Lightning', 'Campfire']);
+    const nets = await lsp.request<{ name: string; variables: { name: string; parents: string[] }[] }[]>(
+      'bayes/networks',
+      { uri },
+    );
+    assert.deepEqual(
+      nets.map((n) => n.name),
+      ['Forest'],
+    );
+    assert.deepEqual(nets[0].variables.find((v) => v.name === 'ForestFire')?.parents, [
+      'Storm',
+      'Lightning',
+      'Campfire',
+    ]);
     const exported = await lsp.request<{ text: string }>('bayes/exportBif', { uri, network: 'Forest' });
     const read = readBif(exported.text);
     assert.ok('network' in read);
@@ -24,9 +34,17 @@ test('the forest network is listed with its parents and exported as BIF with the
     const v = (name: string) => net.variables.findIndex((x) => x.name === name);
     assert.deepEqual([...net.cpts[v('Storm')].table], [0.3, 0.7]);
     // Rows in BIF order, first parent slowest: (Storm, BusTourGroup) = tt, tf, ft, ff.
-    assert.deepEqual([...net.cpts[v('Campfire')].table].map((x) => Number(x.toFixed(12))), [0.4, 0.6, 0.1, 0.9, 0.8, 0.2, 0.2, 0.8]);
-    assert.deepEqual(net.cpts[v('ForestFire')].parents.map((p) => net.variables[p].name), ['Storm', 'Lightning', 'Campfire']);
-    assert.deepEqual(await lsp.request('bayes/exportBif', { uri, network: 'Nope' }), { error: "there is no network 'Nope' in this file" });
+    assert.deepEqual(
+      [...net.cpts[v('Campfire')].table].map((x) => Number(x.toFixed(12))),
+      [0.4, 0.6, 0.1, 0.9, 0.8, 0.2, 0.2, 0.8],
+    );
+    assert.deepEqual(
+      net.cpts[v('ForestFire')].parents.map((p) => net.variables[p].name),
+      ['Storm', 'Lightning', 'Campfire'],
+    );
+    assert.deepEqual(await lsp.request('bayes/exportBif', { uri, network: 'Nope' }), {
+      error: "there is no network 'Nope' in this file",
+    });
     // the same request writes the other formats, chosen by the extension the user saved as
     for (const format of ['.xml', '.net', '.uai']) {
       const other = await lsp.request<{ text: string }>('bayes/exportBif', { uri, network: 'Forest', format });

@@ -11,9 +11,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLsp, fileUri, type LspSession } from '../support/lspClient.js';
 
-interface RunStateMessage { uri: string; state: string; queries?: number; failures?: number; cached?: boolean }
-interface RunResultMessage { uri: string; state: string; cached: boolean; result: { diagnostics: { code: string; message: string }[] } }
-interface ProgressMessage { token: string | number; value: { kind: string; cancellable?: boolean; title?: string } }
+interface RunStateMessage {
+  uri: string;
+  state: string;
+  queries?: number;
+  failures?: number;
+  cached?: boolean;
+}
+interface RunResultMessage {
+  uri: string;
+  state: string;
+  cached: boolean;
+  result: { diagnostics: { code: string; message: string }[] };
+}
+interface ProgressMessage {
+  token: string | number;
+  value: { kind: string; cancellable?: boolean; title?: string };
+}
 
 const MODEL = 'variable Test { pos, neg }\nobserve Test = pos\n';
 const RUN = 'bayes.server.run';
@@ -36,10 +50,14 @@ describe('runs', () => {
     return { path, uri: fileUri(path) };
   };
   const finished = (uri: string) => lsp.nextNotification<RunResultMessage>('bayes/runResult', (p) => p.uri === uri);
-  const state = (uri: string, s: string) => lsp.nextNotification<RunStateMessage>('bayes/runState', (p) => p.uri === uri && p.state === s);
+  const state = (uri: string, s: string) =>
+    lsp.nextNotification<RunStateMessage>('bayes/runState', (p) => p.uri === uri && p.state === s);
   const save = (uri: string) => lsp.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
   const change = (uri: string, version: number, text: string) =>
-    lsp.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+    lsp.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
 
   test('saving runs the model in a worker and pushes bayes/runResult; the same text again comes from the cache', async () => {
     const { uri } = model('save.bayes', MODEL);
@@ -70,7 +88,10 @@ describe('runs', () => {
 
     await change(uri, 2, MODEL);
     const cancelled = state(uri, 'cancelled');
-    const ended = lsp.nextNotification<ProgressMessage>('$/progress', (p) => p.token === progress.token && p.value.kind === 'end');
+    const ended = lsp.nextNotification<ProgressMessage>(
+      '$/progress',
+      (p) => p.token === progress.token && p.value.kind === 'end',
+    );
     const newer = finished(uri);
     const savedAt = performance.now();
     await save(uri);
@@ -97,11 +118,16 @@ describe('runs', () => {
     const { uri } = model('crash.bayes', text);
     await lsp.open(uri, text);
     const diagnostics = lsp.nextNotification<{ uri: string; diagnostics: { code: string; message: string }[] }>(
-      'textDocument/publishDiagnostics', (p) => p.uri === uri && p.diagnostics.some((d) => d.code === 'run-failed'));
+      'textDocument/publishDiagnostics',
+      (p) => p.uri === uri && p.diagnostics.some((d) => d.code === 'run-failed'),
+    );
     assert.equal(await lsp.request('workspace/executeCommand', { command: RUN, arguments: [uri] }), 'failed');
     assert.match((await diagnostics).diagnostics[0].message, /the run crashed/);
     const symbols = await lsp.request<{ name: string }[]>('textDocument/documentSymbol', { textDocument: { uri } });
-    assert.deepEqual(symbols.map((s) => s.name), ['Test', 'observe Test = pos']);
+    assert.deepEqual(
+      symbols.map((s) => s.name),
+      ['Test', 'observe Test = pos'],
+    );
   });
 
   test('a run over the memory limit is stopped with a diagnostic', async () => {
@@ -136,7 +162,9 @@ describe('runs', () => {
     assert.equal(await run(), false);
     assert.equal(await run(), true);
     writeFileSync(csv, 'Test\npos\nneg\n');
-    await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: fileUri(csv), type: 2 }] });
+    await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: fileUri(csv), type: 2 }],
+    });
     assert.equal(await run(), false);
   });
 });

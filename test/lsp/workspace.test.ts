@@ -15,12 +15,18 @@ test('adding the workspace folder that holds a data file lets the model read it'
   try {
     const uri = fileUri(join(other, 'models', 'm.bayes'));
     const before = await lsp.open(uri, 'variable Test { pos, neg }\ndata Days from "../days.csv"\n');
-    assert.deepEqual(before.diagnostics.map((d) => d.code), ['file-outside-roots']);
+    assert.deepEqual(
+      before.diagnostics.map((d) => d.code),
+      ['file-outside-roots'],
+    );
     const after = lsp.nextDiagnostics(uri);
     await lsp.connection.sendNotification('workspace/didChangeWorkspaceFolders', {
       event: { added: [{ uri: fileUri(other), name: 'other' }], removed: [] },
     });
-    assert.deepEqual((await after).diagnostics.filter((d) => d.severity === 1), []);
+    assert.deepEqual(
+      (await after).diagnostics.filter((d) => d.severity === 1),
+      [],
+    );
   } finally {
     await lsp.close();
     rmSync(top, { recursive: true, force: true });
@@ -34,8 +40,14 @@ test('the bayes.dataRoots setting, read for the model (workspace/configuration),
   writeFileSync(join(top, 'data', 'days.csv'), 'Test\npos\n');
   const lsp = await startLsp({ rootPath: join(top, 'models'), settings: { dataRoots: [join(top, 'data')] } });
   try {
-    const published = await lsp.open(fileUri(join(top, 'models', 'm.bayes')), 'variable Test { pos, neg }\ndata Days from "../data/days.csv"\n');
-    assert.deepEqual(published.diagnostics.filter((d) => d.severity === 1), []);
+    const published = await lsp.open(
+      fileUri(join(top, 'models', 'm.bayes')),
+      'variable Test { pos, neg }\ndata Days from "../data/days.csv"\n',
+    );
+    assert.deepEqual(
+      published.diagnostics.filter((d) => d.severity === 1),
+      [],
+    );
   } finally {
     await lsp.close();
     rmSync(top, { recursive: true, force: true });

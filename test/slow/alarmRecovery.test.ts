@@ -29,10 +29,17 @@ test('ALARM recovery: 20,000 records, 20% missing, one variable hidden, EM from 
   const truth = new ExpectationStep(net, data).run(net.cpts.map((c) => c.table)).logLikelihood;
   const observed = net.variables.map((_, v) => v).filter((v) => v !== h);
   const aligned = alignHiddenStates(em.network, net, h);
-  const weighted = meanTotalVariation(aligned, net, { variables: observed, rowWeights: (v) => countConfigurations(full, net.cpts[v]!.parents) }).mean;
+  const weighted = meanTotalVariation(aligned, net, {
+    variables: observed,
+    rowWeights: (v) => countConfigurations(full, net.cpts[v]!.parents),
+  }).mean;
   const plain = meanTotalVariation(aligned, net, { variables: observed }).mean;
-  t.diagnostic(`EM ${seconds.toFixed(1)} s, runs ${em.runs.map((r) => `${r.logLikelihood.toFixed(1)}/${r.iterations}it`).join(', ')}; generating CPTs ${truth.toFixed(1)}`);
-  t.diagnostic(`mean TV over observed variables: ${weighted.toFixed(4)} (rows weighted by frequency), ${plain.toFixed(4)} (rows equal)`);
+  t.diagnostic(
+    `EM ${seconds.toFixed(1)} s, runs ${em.runs.map((r) => `${r.logLikelihood.toFixed(1)}/${r.iterations}it`).join(', ')}; generating CPTs ${truth.toFixed(1)}`,
+  );
+  t.diagnostic(
+    `mean TV over observed variables: ${weighted.toFixed(4)} (rows weighted by frequency), ${plain.toFixed(4)} (rows equal)`,
+  );
   assert.ok(em.logLikelihood > truth - 1e-4 * Math.abs(truth), `EM ${em.logLikelihood} vs generating ${truth}`);
   assert.ok(weighted < 0.05, `mean TV ${weighted}`);
 });

@@ -13,7 +13,20 @@ import { loadBif, loadReference } from '../support/networks.js';
 import { compareWithReference } from '../support/reference.js';
 import { NO_SHARED } from '../support/shared.js';
 
-const LARGE = ['hailfinder', 'hepar2', 'win95pts', 'water', 'mildew', 'barley', 'pathfinder', 'andes', 'pigs', 'diabetes', 'link', 'munin'];
+const LARGE = [
+  'hailfinder',
+  'hepar2',
+  'win95pts',
+  'water',
+  'mildew',
+  'barley',
+  'pathfinder',
+  'andes',
+  'pigs',
+  'diabetes',
+  'link',
+  'munin',
+];
 
 for (const name of LARGE) {
   test(`${name}: exact marginals match the reference when the network fits the budget`, (t) => {
@@ -22,7 +35,9 @@ for (const name of LARGE) {
     if (!net || !cases) return t.skip(NO_SHARED);
     const order = junctionTreeOrder(net);
     if (order.maxCliqueSize > DEFAULT_BUDGET) {
-      t.diagnostic(`${name}: largest clique ${order.maxCliqueSize} > budget ${DEFAULT_BUDGET}: answered by sampling, not compared`);
+      t.diagnostic(
+        `${name}: largest clique ${order.maxCliqueSize} > budget ${DEFAULT_BUDGET}: answered by sampling, not compared`,
+      );
       return;
     }
     const started = performance.now();
@@ -30,9 +45,11 @@ for (const name of LARGE) {
     // first variable of each case only.
     const crossCheck = order.totalSize < 1e6;
     const report = compareWithReference(net, cases, crossCheck);
-    t.diagnostic(`${name}: largest clique ${order.maxCliqueSize}, JT max error ${report.jtError.toExponential(2)}, ` +
-      `VE max error ${report.veError.toExponential(2)}, JT vs VE ${report.jtVsVe.toExponential(2)}, ` +
-      `${(performance.now() - started).toFixed(0)} ms`);
+    t.diagnostic(
+      `${name}: largest clique ${order.maxCliqueSize}, JT max error ${report.jtError.toExponential(2)}, ` +
+        `VE max error ${report.veError.toExponential(2)}, JT vs VE ${report.jtVsVe.toExponential(2)}, ` +
+        `${(performance.now() - started).toFixed(0)} ms`,
+    );
     assert.ok(report.jtError < 1e-9, `JT max error ${report.jtError}`);
     assert.ok(report.veError < 1e-9, `VE max error ${report.veError}`);
     assert.ok(report.jtVsVe < 1e-12, `JT vs VE ${report.jtVsVe}`);

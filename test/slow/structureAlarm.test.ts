@@ -45,8 +45,10 @@ const KNOWN_MISS: Record<number, string> = {
 const WORKER = join(import.meta.dirname, '..', '..', 'dist', 'bootstrapWorker.cjs');
 
 for (const seed of [1, 2, 3]) {
-  test(`ALARM, 10,000 records, seed ${seed}: PC skeleton vs pgmpy, bootstrap strengths, averaged network`,
-    KNOWN_MISS[seed] ? { todo: KNOWN_MISS[seed] } : {}, async (t) => {
+  test(
+    `ALARM, 10,000 records, seed ${seed}: PC skeleton vs pgmpy, bootstrap strengths, averaged network`,
+    KNOWN_MISS[seed] ? { todo: KNOWN_MISS[seed] } : {},
+    async (t) => {
       const net = loadBif('alarm');
       if (!net) return t.skip(NO_SHARED);
       const data = forwardSample(net, 10000, createRng(seed));
@@ -57,7 +59,8 @@ for (const seed of [1, 2, 3]) {
       const pc = pcStable(data, { alpha: ALPHA, test: 'x2' });
       const ours = hammingDistance(pc.graph, truth).skeleton;
       const pcSeconds = ((performance.now() - started) / 1000).toFixed(1);
-      let theirs = PGMPY_PC_SKELETON_SHD[seed]!, source = 'recorded (pgmpy v0.1.23)';
+      let theirs = PGMPY_PC_SKELETON_SHD[seed]!,
+        source = 'recorded (pgmpy v0.1.23)';
       const missing = pgmpyMissing();
       if (!missing) {
         const dir = mkdtempSync(join(tmpdir(), 'pgmpy-alarm-'));
@@ -73,32 +76,47 @@ for (const seed of [1, 2, 3]) {
           rmSync(dir, { recursive: true, force: true });
         }
       }
-      t.diagnostic(`PC: skeleton SHD ${ours} (${pc.tests} tests, ${pcSeconds} s); pgmpy ${theirs} (${source})`
-        + (missing ? `; ${missing}` : ''));
+      t.diagnostic(
+        `PC: skeleton SHD ${ours} (${pc.tests} tests, ${pcSeconds} s); pgmpy ${theirs} (${source})` +
+          (missing ? `; ${missing}` : ''),
+      );
       assert.ok(ours <= theirs, `PC skeleton SHD ${ours} > pgmpy's ${theirs}`);
 
       const spec = { method: 'hillclimb' as const, score: 'bic' as const };
       const single = searchStructure(data, spec);
       started = performance.now();
-      const counts = await parallelBootstrap(data, spec, undefined, 200, 1,
-        existsSync(WORKER) ? { workerPath: WORKER } : { workers: 1 });
+      const counts = await parallelBootstrap(
+        data,
+        spec,
+        undefined,
+        200,
+        1,
+        existsSync(WORKER) ? { workerPath: WORKER } : { workers: 1 },
+      );
       const strengths = arcStrengths(counts);
-      const weak = single.parents.flatMap((ps, v) => ps.map((p) => [p, v] as const))
+      const weak = single.parents
+        .flatMap((ps, v) => ps.map((p) => [p, v] as const))
         .filter(([a, b]) => truth.adjacent(a, b))
         .map(([a, b]) => strengths.find((s) => s.from === a && s.to === b)!)
         .filter((s) => s.strength < 0.5);
-      assert.deepEqual(weak.map((s) => `${net.variables[s.from]!.name} -> ${net.variables[s.to]!.name} ${s.strength}`),
-        []);
+      assert.deepEqual(
+        weak.map((s) => `${net.variables[s.from]!.name} -> ${net.variables[s.to]!.name} ${s.strength}`),
+        [],
+      );
       const threshold = strengthThreshold(strengths.map((s) => s.strength));
       const avg = averagedNetwork(n, strengths, threshold);
       const g = new Pdag(n);
       avg.arcs.forEach(([a, b]) => g.setArc(a, b));
       avg.edges.forEach(([a, b]) => g.setEdge(a, b));
-      const dAvg = hammingDistance(g, truth), dSingle = hammingDistance(single.cpdag, truth);
+      const dAvg = hammingDistance(g, truth),
+        dSingle = hammingDistance(single.cpdag, truth);
       const bootSeconds = ((performance.now() - started) / 1000).toFixed(1);
-      t.diagnostic(`bootstrap 200 × hill climbing: ${bootSeconds} s${existsSync(WORKER) ? ' (two workers)' : ''}; `
-        + `threshold ${threshold}; SHD averaged ${dAvg.shd} (skeleton ${dAvg.skeleton}) `
-        + `vs single ${dSingle.shd} (skeleton ${dSingle.skeleton})`);
+      t.diagnostic(
+        `bootstrap 200 × hill climbing: ${bootSeconds} s${existsSync(WORKER) ? ' (two workers)' : ''}; ` +
+          `threshold ${threshold}; SHD averaged ${dAvg.shd} (skeleton ${dAvg.skeleton}) ` +
+          `vs single ${dSingle.shd} (skeleton ${dSingle.skeleton})`,
+      );
       assert.ok(dAvg.shd <= dSingle.shd + 2, `averaged ${dAvg.shd} vs single ${dSingle.shd}`);
-    });
+    },
+  );
 }

@@ -15,7 +15,12 @@ import { resolvePath } from '../../server/src/language/paths.js';
 import type { CheckEnvironment } from '../../server/src/language/index.js';
 import type { ParsedDocument } from '../../server/src/workspace/documents.js';
 
-export interface ProbeCase { name: string; written: string; kind: 'data' | 'import' | 'corpus'; dataRoots?: string[] }
+export interface ProbeCase {
+  name: string;
+  written: string;
+  kind: 'data' | 'import' | 'corpus';
+  dataRoots?: string[];
+}
 
 export interface ProbeOutcome {
   name: string;
@@ -58,7 +63,11 @@ async function serverCheck(text: string, options: NodeEnvironmentOptions) {
 async function settle(p: () => Promise<unknown> | AsyncIterable<unknown>): Promise<string> {
   try {
     const r = p();
-    if (Symbol.asyncIterator in (r as object)) { for await (const _ of r as AsyncIterable<unknown>) { /* drain */ } } else await r;
+    if (Symbol.asyncIterator in (r as object)) {
+      for await (const _ of r as AsyncIterable<unknown>) {
+        /* drain */
+      }
+    } else await r;
     return 'ok';
   } catch (e) {
     return (e as Error).message;
@@ -86,13 +95,35 @@ async function probe(models: string, workspace: string, c: ProbeCase): Promise<P
   };
   const parse = checkText(text, env).parse;
   const cacheKey = await new RunCache().key(text, parse.ast, documentPath, env.allowedRoots, '', files);
-  const doc = { document: { uri: 'file://' + documentPath, version: 1 }, version: 1, text, parse } as unknown as ParsedDocument;
+  const doc = {
+    document: { uri: 'file://' + documentPath, version: 1 },
+    version: 1,
+    text,
+    parse,
+  } as unknown as ParsedDocument;
   const position = { line: line(c), character: 3 };
-  const actions = c.kind === 'data'
-    ? await dataTableActions(doc, { textDocument: { uri: doc.document.uri }, range: { start: position, end: position }, context: { diagnostics: [] } },
-      { trusted: true, documentPath, files })
-    : [];
-  return { name: c.name, check, server, run, reads, cacheKey, quickFixes: actions.map((a) => JSON.stringify(a)), ms: performance.now() - t0 };
+  const actions =
+    c.kind === 'data'
+      ? await dataTableActions(
+          doc,
+          {
+            textDocument: { uri: doc.document.uri },
+            range: { start: position, end: position },
+            context: { diagnostics: [] },
+          },
+          { trusted: true, documentPath, files },
+        )
+      : [];
+  return {
+    name: c.name,
+    check,
+    server,
+    run,
+    reads,
+    cacheKey,
+    quickFixes: actions.map((a) => JSON.stringify(a)),
+    ms: performance.now() - t0,
+  };
 }
 
 const [models, workspace, casesJson] = process.argv.slice(2);

@@ -1,5 +1,8 @@
 /** Applying LSP text edits and decoding semantic tokens, as an editor does, for protocol tests. */
-export interface TextEdit { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }
+export interface TextEdit {
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  newText: string;
+}
 
 function offsetAt(text: string, p: { line: number; character: number }): number {
   let offset = 0;
@@ -10,14 +13,26 @@ function offsetAt(text: string, p: { line: number; character: number }): number 
 /** Applies non-overlapping edits (given against the same text) from the last to the first. */
 export function applyEdits(text: string, edits: TextEdit[]): string {
   const sorted = [...edits].sort((a, b) => offsetAt(text, b.range.start) - offsetAt(text, a.range.start));
-  for (const e of sorted) text = text.slice(0, offsetAt(text, e.range.start)) + e.newText + text.slice(offsetAt(text, e.range.end));
+  for (const e of sorted)
+    text = text.slice(0, offsetAt(text, e.range.start)) + e.newText + text.slice(offsetAt(text, e.range.end));
   return text;
 }
 
-export interface DecodedToken { line: number; character: number; text: string; type: string; modifiers: string[] }
+export interface DecodedToken {
+  line: number;
+  character: number;
+  text: string;
+  type: string;
+  modifiers: string[];
+}
 
 /** The relative (deltaLine, deltaStart, length, type, modifiers) quintuples as absolute tokens. */
-export function decodeSemanticTokens(data: number[], text: string, types: string[], modifiers: string[]): DecodedToken[] {
+export function decodeSemanticTokens(
+  data: number[],
+  text: string,
+  types: string[],
+  modifiers: string[],
+): DecodedToken[] {
   const lines = text.split('\n');
   const tokens: DecodedToken[] = [];
   let line = 0;
@@ -26,7 +41,10 @@ export function decodeSemanticTokens(data: number[], text: string, types: string
     line += data[i];
     character = data[i] === 0 ? character + data[i + 1] : data[i + 1];
     tokens.push({
-      line, character, text: lines[line].slice(character, character + data[i + 2]), type: types[data[i + 3]],
+      line,
+      character,
+      text: lines[line].slice(character, character + data[i + 2]),
+      type: types[data[i + 3]],
       modifiers: modifiers.filter((_, bit) => data[i + 4] & (1 << bit)),
     });
   }

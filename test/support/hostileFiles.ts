@@ -17,7 +17,9 @@ export const SECRET = 'SECRET_MARKER_5f3a9c';
 export function tarHeader(name: string, size: number, type = '0'): Buffer {
   const header = Buffer.alloc(512);
   header.write(name.slice(0, 99), 0, 'latin1');
-  header.write('0000644\0', 100); header.write('0000000\0', 108); header.write('0000000\0', 116);
+  header.write('0000644\0', 100);
+  header.write('0000000\0', 108);
+  header.write('0000000\0', 116);
   header.write(`${size.toString(8).padStart(11, '0')}\0`, 124);
   header.write('00000000000\0', 136);
   header.write(type, 156);
@@ -66,7 +68,10 @@ export function hostileTree(): HostileTree {
   mkdirSync(join(outside, 'news'), { recursive: true });
   const secretCsv = `${SECRET},${SECRET}_b\n${SECRET}_1,${SECRET}_2\n`;
   writeFileSync(join(outside, 'secret.csv'), secretCsv);
-  writeFileSync(join(outside, 'secret.bif'), `network ${SECRET} {}\nvariable ${SECRET} { type discrete [ 2 ] { a, b }; }\n`);
+  writeFileSync(
+    join(outside, 'secret.bif'),
+    `network ${SECRET} {}\nvariable ${SECRET} { type discrete [ 2 ] { a, b }; }\n`,
+  );
   writeFileSync(join(outside, 'news', 'secret.txt'), SECRET);
   writeFileSync(join(models, 'good.csv'), 'a,b\n1,2\n3,4\n');
   const link = (target: string, name: string) => symlinkSync(target, join(models, name));

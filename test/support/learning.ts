@@ -20,6 +20,7 @@ export function alarmEmNetwork(name: 'alarm.bif' | 'gold_alarm.bif'): BayesianNe
 /** The records as CSV (a header of attribute names unless `header` is false; `?` for a hidden value). */
 export function toCsv(d: CategoricalDataset, header = true): string {
   const lines = header ? [d.attributes.map((v) => v.name).join(',')] : [];
-  for (let r = 0; r < d.rowCount; r++) lines.push(d.columns.map((c, v) => (c[r]! < 0 ? '?' : d.attributes[v]!.values[c[r]!])).join(','));
+  for (let r = 0; r < d.rowCount; r++)
+    lines.push(d.columns.map((c, v) => (c[r]! < 0 ? '?' : d.attributes[v]!.values[c[r]!])).join(','));
   return lines.join('\n') + '\n';
 }

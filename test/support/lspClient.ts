@@ -3,7 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
 import { repoRoot } from './shared.js';
 
 export interface PublishedDiagnostics {
@@ -11,7 +16,10 @@ export interface PublishedDiagnostics {
   version?: number;
   diagnostics: { message: string; range: Range; severity: number; code?: string; data?: unknown }[];
 }
-export interface Range { start: { line: number; character: number }; end: { line: number; character: number } }
+export interface Range {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
 
 export interface LspOptions {
   rootPath?: string;
@@ -51,8 +59,14 @@ export async function startLsp(options: LspOptions | string = {}): Promise<LspSe
   const o: LspOptions = typeof options === 'string' ? { rootPath: options } : options;
   const rootPath = o.rootPath ?? repoRoot;
   const env = { ...process.env, ...(o.testHooks ? { BAYES_TEST_HOOKS: '1' } : {}) };
-  const child = spawn(process.execPath, [join(repoRoot, 'dist', 'cli.cjs'), 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env });
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const child = spawn(process.execPath, [join(repoRoot, 'dist', 'cli.cjs'), 'lsp', '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env,
+  });
+  const connection = createMessageConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!),
+  );
   const notifications: { method: string; params: unknown }[] = [];
   const waiters: { method: string; match: (p: never) => boolean; resolve: (p: never) => void }[] = [];
   const received = (method: string, params: unknown) => {
@@ -63,7 +77,9 @@ export async function startLsp(options: LspOptions | string = {}): Promise<LspSe
   connection.onNotification(received);
   // vscode-jsonrpc routes `$/progress` to its own handler, never to the catch-all one.
   connection.onUnhandledProgress((params) => received('$/progress', params));
-  connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map(() => o.settings ?? {}));
+  connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
+    p.items.map(() => o.settings ?? {}),
+  );
   connection.onRequest('window/workDoneProgress/create', () => null);
   connection.onRequest('client/registerCapability', () => null);
   connection.onRequest('workspace/inlayHint/refresh', () => null);
@@ -78,8 +94,11 @@ export async function startLsp(options: LspOptions | string = {}): Promise<LspSe
   });
   await connection.sendNotification('initialized', {});
   const nextNotification = <T>(method: string, match: (p: T) => boolean = () => true) =>
-    new Promise<T>((resolve) => waiters.push({ method, match: match as (p: never) => boolean, resolve: resolve as (p: never) => void }));
-  const nextDiagnostics = (uri: string) => nextNotification<PublishedDiagnostics>('textDocument/publishDiagnostics', (p) => p.uri === uri);
+    new Promise<T>((resolve) =>
+      waiters.push({ method, match: match as (p: never) => boolean, resolve: resolve as (p: never) => void }),
+    );
+  const nextDiagnostics = (uri: string) =>
+    nextNotification<PublishedDiagnostics>('textDocument/publishDiagnostics', (p) => p.uri === uri);
   return {
     connection,
     process: child,
@@ -88,7 +107,9 @@ export async function startLsp(options: LspOptions | string = {}): Promise<LspSe
     nextNotification,
     async open(uri, text, version = 1) {
       const published = nextDiagnostics(uri);
-      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'bayes', version, text } });
+      await connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'bayes', version, text },
+      });
       return published;
     },
     request: (method, params) => connection.sendRequest(method, params),

@@ -26,10 +26,12 @@ export function loadReference(name: string): ReferenceCase[] | undefined {
 
 export function evidenceOf(net: BayesianNetwork, named: Record<string, string>): Map<number, number> {
   const index = new Map(net.variables.map((v, i) => [v.name, i]));
-  return new Map(Object.entries(named).map(([k, s]) => {
-    const v = index.get(k)!;
-    return [v, net.variables[v]!.states.indexOf(s)];
-  }));
+  return new Map(
+    Object.entries(named).map(([k, s]) => {
+      const v = index.get(k)!;
+      return [v, net.variables[v]!.states.indexOf(s)];
+    }),
+  );
 }
 
 /**
@@ -38,7 +40,10 @@ export function evidenceOf(net: BayesianNetwork, named: Record<string, string>):
  */
 export function randomNetwork(seed: number, n: number, maxParents = 3, zeros = false): BayesianNetwork {
   const rng = createRng(seed);
-  const variables = Array.from({ length: n }, (_, i) => ({ name: `V${i}`, states: Array.from({ length: 2 + rng.int(2) }, (_, s) => `s${s}`) }));
+  const variables = Array.from({ length: n }, (_, i) => ({
+    name: `V${i}`,
+    states: Array.from({ length: 2 + rng.int(2) }, (_, s) => `s${s}`),
+  }));
   const cpts = variables.map((v, i) => {
     const candidates = rng.shuffle(Array.from({ length: i }, (_, j) => j));
     const parents = candidates.slice(0, rng.int(Math.min(maxParents, i) + 1)).sort((a, b) => a - b);
@@ -52,7 +57,10 @@ export function randomNetwork(seed: number, n: number, maxParents = 3, zeros = f
         table[r * k + x] = w;
         sum += w;
       }
-      if (sum === 0) { table[r * k] = 1; sum = 1; }
+      if (sum === 0) {
+        table[r * k] = 1;
+        sum = 1;
+      }
       for (let x = 0; x < k; x++) table[r * k + x]! /= sum;
     }
     return { child: i, parents, table };
@@ -68,7 +76,10 @@ export function jointTable(net: BayesianNetwork): { cards: number[]; values: Flo
   const x = new Array<number>(cards.length).fill(0);
   for (let i = 0; i < size; i++) {
     let rest = i;
-    for (let v = cards.length - 1; v >= 0; v--) { x[v] = rest % cards[v]!; rest = Math.floor(rest / cards[v]!); }
+    for (let v = cards.length - 1; v >= 0; v--) {
+      x[v] = rest % cards[v]!;
+      rest = Math.floor(rest / cards[v]!);
+    }
     let p = 1;
     for (const cpt of net.cpts) {
       let row = 0;
@@ -88,7 +99,10 @@ export function enumerate(net: BayesianNetwork, evidence: Evidence): { pEvidence
   const x = new Array<number>(cards.length).fill(0);
   for (let i = 0; i < values.length; i++) {
     let rest = i;
-    for (let v = cards.length - 1; v >= 0; v--) { x[v] = rest % cards[v]!; rest = Math.floor(rest / cards[v]!); }
+    for (let v = cards.length - 1; v >= 0; v--) {
+      x[v] = rest % cards[v]!;
+      rest = Math.floor(rest / cards[v]!);
+    }
     if ([...evidence].some(([v, s]) => x[v] !== s)) continue;
     pEvidence += values[i]!;
     for (let v = 0; v < cards.length; v++) marginals[v]![x[v]!]! += values[i]!;
@@ -104,10 +118,17 @@ export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 /** The network with CPT entry (v, row, state) set to θ and the row's other entries co-varied proportionally. */
-export function withParameter(net: BayesianNetwork, v: number, row: number, state: number, theta: number): BayesianNetwork {
+export function withParameter(
+  net: BayesianNetwork,
+  v: number,
+  row: number,
+  state: number,
+  theta: number,
+): BayesianNetwork {
   const k = net.variables[v]!.states.length;
   const table = Float64Array.from(net.cpts[v]!.table);
   const theta0 = table[row * k + state]!;
-  for (let x = 0; x < k; x++) table[row * k + x] = x === state ? theta : table[row * k + x]! * (1 - theta) / (1 - theta0);
+  for (let x = 0; x < k; x++)
+    table[row * k + x] = x === state ? theta : (table[row * k + x]! * (1 - theta)) / (1 - theta0);
   return { ...net, cpts: net.cpts.map((c, i) => (i === v ? { ...c, table } : c)) };
 }

@@ -20,9 +20,10 @@ export function pgmpyMissing(): string | undefined {
     return `pgmpy is absent (${PGMPY_DIR}): run bench/peers/pgmpy_setup.sh PGMPY.git OPT_EINSUM.git to compare with it`;
   }
   const r = spawnSync(PYTHON, ['-c', 'import pgmpy.estimators'], { encoding: 'utf8', env: env() });
-  return r.status === 0 ? undefined
-    : `pgmpy does not import (install Debian's python3-pandas python3-networkx python3-statsmodels `
-      + `python3-sklearn python3-tqdm python3-joblib python3-pyparsing): ${r.stderr.trim().split('\n').pop()}`;
+  return r.status === 0
+    ? undefined
+    : `pgmpy does not import (install Debian's python3-pandas python3-networkx python3-statsmodels ` +
+        `python3-sklearn python3-tqdm python3-joblib python3-pyparsing): ${r.stderr.trim().split('\n').pop()}`;
 }
 
 /** The CSV the peer reads: a header of names, then one row of state codes per record. */
@@ -32,8 +33,14 @@ export function writeCodesCsv(data: CategoricalDataset, file: string): void {
   writeFileSync(file, lines.join('\n') + '\n');
 }
 
-export interface PgmpyPc { seconds: number; edges: Array<[number, number]> }
-export interface PgmpyHillClimb { seconds: number; parents: number[][] }
+export interface PgmpyPc {
+  seconds: number;
+  edges: Array<[number, number]>;
+}
+export interface PgmpyHillClimb {
+  seconds: number;
+  parents: number[][];
+}
 
 function run<T>(args: string[]): T {
   const r = spawnSync(PYTHON, [SCRIPT, ...args], { encoding: 'utf8', env: env(), maxBuffer: 1 << 26 });

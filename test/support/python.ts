@@ -8,7 +8,9 @@ export const PYTHON = '/usr/bin/python3';
 export function pythonMissing(modules: string[]): string | undefined {
   if (!existsSync(PYTHON)) return `${PYTHON} is absent: install Debian python3 to compare with the peer`;
   const r = spawnSync(PYTHON, ['-c', modules.map((m) => `import ${m}`).join('; ')], { encoding: 'utf8' });
-  return r.status === 0 ? undefined : `${PYTHON} cannot import ${modules.join(', ')} (install python3-sklearn): ${r.stderr.trim().split('\n').pop()}`;
+  return r.status === 0
+    ? undefined
+    : `${PYTHON} cannot import ${modules.join(', ')} (install python3-sklearn): ${r.stderr.trim().split('\n').pop()}`;
 }
 
 /** Runs `script`, which reads JSON from stdin and prints JSON; returns the parsed output. */

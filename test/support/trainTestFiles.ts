@@ -35,15 +35,24 @@ export const UNSEEN = 'never_seen';
  * test file whatever the split (e.g. a class the training rows must not show); `unseen` test rows
  * get UNSEEN in one attribute each (cycling through the attributes).
  */
-export interface SplitOptions { toTest?: (row: Record<string, string>) => boolean; unseen?: number }
+export interface SplitOptions {
+  toTest?: (row: Record<string, string>) => boolean;
+  unseen?: number;
+}
 
 export function writeTrainTest(table: UciTable, seed: number, options: SplitOptions = {}): TrainTestFiles | undefined {
   const file = sharedFile('tables/uci', table.file);
   if (!file) return undefined;
-  const rows = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => {
-    const cells = l.trim().split(',').map((v) => (v === '?' ? 'unknown' : v));
-    return Object.fromEntries(table.header.map((h, i) => [h, cells[i]!]));
-  });
+  const rows = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      const cells = l
+        .trim()
+        .split(',')
+        .map((v) => (v === '?' ? 'unknown' : v));
+      return Object.fromEntries(table.header.map((h, i) => [h, cells[i]!]));
+    });
   const rng = createRng(seed);
   const order = rng.shuffle(Array.from(rows.keys()));
   const forced = order.filter((r) => options.toTest?.(rows[r]!));
@@ -54,7 +63,8 @@ export function writeTrainTest(table: UciTable, seed: number, options: SplitOpti
   const attributes = table.header.filter((h) => h !== table.target);
   const unseenAt = new Map<number, string>();
   for (let i = 0; i < (options.unseen ?? 0); i++) {
-    const row = { ...test[i]! }, column = attributes[(i * 5) % attributes.length]!;
+    const row = { ...test[i]! },
+      column = attributes[(i * 5) % attributes.length]!;
     row[column] = UNSEEN;
     unseenAt.set(test.length, column);
     test.push(row);
@@ -90,7 +100,8 @@ export function peerAnswers(files: TrainTestFiles): PeerAnswer[] {
   const { attributes, target } = files;
   const codes = attributes.map((a) => new Map([...new Set(files.train.map((r) => r[a]!))].map((v, i) => [v, i])));
   const encode = (r: Record<string, string>) => attributes.map((a, j) => codes[j]!.get(r[a]!) ?? -1);
-  return runPython<PeerAnswer[]>(`
+  return runPython<PeerAnswer[]>(
+    `
 import json, sys
 import numpy as np
 from sklearn.naive_bayes import CategoricalNB
@@ -110,8 +121,12 @@ for row in d['test']:
     out.append({'posterior': {str(c): float(q) for c, q in zip(nb.classes_, p)},
                 'predicted': str(nb.classes_[int(np.argmax(p))])})
 print(json.dumps(out))
-`, {
-    X: files.train.map(encode), y: files.train.map((r) => r[target]!), k: codes.map((m) => m.size),
-    test: files.test.map(encode),
-  });
+`,
+    {
+      X: files.train.map(encode),
+      y: files.train.map((r) => r[target]!),
+      k: codes.map((m) => m.size),
+      test: files.test.map(encode),
+    },
+  );
 }

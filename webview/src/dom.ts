@@ -15,7 +15,11 @@ function fill(el: Element, attrs: Attrs, children: Child[]): void {
   }
 }
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Child[]): HTMLElementTagNameMap[K];
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Attrs,
+  ...children: Child[]
+): HTMLElementTagNameMap[K];
 export function h(tag: string, attrs?: Attrs, ...children: Child[]): HTMLElement;
 export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLElement {
   const el = document.createElement(tag);
@@ -23,7 +27,11 @@ export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLEle
   return el;
 }
 
-export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): SVGElementTagNameMap[K] {
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG_NS, tag);
   fill(el, attrs, children);
   return el;

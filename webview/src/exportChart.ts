@@ -6,12 +6,29 @@
 import { h, svg } from './dom.js';
 import { post } from './host.js';
 
-const STYLED = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-opacity', 'opacity', 'font-family', 'font-size', 'font-weight', 'visibility', 'display'] as const;
+const STYLED = [
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-dasharray',
+  'stroke-opacity',
+  'opacity',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'visibility',
+  'display',
+] as const;
 
 export function saveButtons(name: string, chart: SVGSVGElement): HTMLElement[] {
   const make = (format: 'svg' | 'png') => {
     const label = `Save ${name} as ${format.toUpperCase()}`;
-    const b = h('vscode-button', { secondary: true, 'aria-label': label, title: label, class: 'save' }, format.toUpperCase());
+    const b = h(
+      'vscode-button',
+      { secondary: true, 'aria-label': label, title: label, class: 'save' },
+      format.toUpperCase(),
+    );
     b.addEventListener('click', () => void save(name, chart, format));
     return b;
   };

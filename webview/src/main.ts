@@ -9,7 +9,14 @@ import './webview.css';
 import type { ResultEntry } from '../../server/src/protocol/runResult.js';
 import { h } from './dom.js';
 import { post, savedState, saveState } from './host.js';
-import { isHostMessage, RUN_RESULT_VERSION, type HostMessage, type PanelState, type PanelView, type ShowMessage } from '../../server/src/protocol/webviewMessages.js';
+import {
+  isHostMessage,
+  RUN_RESULT_VERSION,
+  type HostMessage,
+  type PanelState,
+  type PanelView,
+  type ShowMessage,
+} from '../../server/src/protocol/webviewMessages.js';
 import { renderEntry } from './views/index.js';
 
 let state: PanelState = restored();
@@ -34,9 +41,13 @@ window.addEventListener('message', (ev: MessageEvent<unknown>) => {
 function receive(m: HostMessage): void {
   if (m.type !== 'problems') state = { ...state, uri: m.uri };
   if (m.type === 'show') {
-    const good = m.state === 'done' && (m.result.results.length > 0 || !m.result.diagnostics.some((d) => d.severity === 'error'));
+    const good =
+      m.state === 'done' && (m.result.results.length > 0 || !m.result.diagnostics.some((d) => d.severity === 'error'));
     // The last good render is kept only for the same model (a renamed file starts afresh).
-    if (good || state.last?.result.file !== m.result.file) { state = { ...state, last: m }; staleRun = undefined; } else staleRun = m;
+    if (good || state.last?.result.file !== m.result.file) {
+      state = { ...state, last: m };
+      staleRun = undefined;
+    } else staleRun = m;
   } else if (m.type === 'problems') {
     errors = m.errors;
   } else {
@@ -48,7 +59,13 @@ function receive(m: HostMessage): void {
 }
 
 function showVersionMismatch(version: number): void {
-  app.replaceChildren(h('p', { class: 'warning' }, `This panel reads results of version ${RUN_RESULT_VERSION}, the server sent version ${version}: reload the window.`));
+  app.replaceChildren(
+    h(
+      'p',
+      { class: 'warning' },
+      `This panel reads results of version ${RUN_RESULT_VERSION}, the server sent version ${version}: reload the window.`,
+    ),
+  );
 }
 
 function render(): void {
@@ -62,9 +79,21 @@ function render(): void {
   const networks = entries.filter((e) => e.kind === 'network' || e.kind === 'structure');
   const tabs = tabBar(networks.length > 0);
   const shown = state.view === 'graph' && networks.length ? networks : entries;
-  const body = shown.length ? shown.map(entryCard) : [h('p', {}, 'No query, learn or expect statement produced a result.')];
-  app.replaceChildren(h('header', { class: 'title' }, h('h1', {}, `Results of ${last.model}`), h('span', { class: 'meta' }, runLine(last))),
-    ...banner(last), tabs, h('main', { id: 'content', role: 'tabpanel' }, ...body), ...diagnosticsList(last));
+  const body = shown.length
+    ? shown.map(entryCard)
+    : [h('p', {}, 'No query, learn or expect statement produced a result.')];
+  app.replaceChildren(
+    h(
+      'header',
+      { class: 'title' },
+      h('h1', {}, `Results of ${last.model}`),
+      h('span', { class: 'meta' }, runLine(last)),
+    ),
+    ...banner(last),
+    tabs,
+    h('main', { id: 'content', role: 'tabpanel' }, ...body),
+    ...diagnosticsList(last),
+  );
 }
 
 function runLine(m: ShowMessage): string {
@@ -76,7 +105,13 @@ function banner(last: ShowMessage): HTMLElement[] {
   const n = staleRun ? staleRun.result.diagnostics.filter((d) => d.severity === 'error').length : errors;
   if (!staleRun && errors === 0) return [];
   const why = staleRun?.state === 'failed' ? 'The last run failed' : `The file has ${n} error${n === 1 ? '' : 's'}`;
-  return [h('div', { class: 'banner', role: 'status' }, `${why}: showing the last good results (${last.model}, ${runLine(last)}).`)];
+  return [
+    h(
+      'div',
+      { class: 'banner', role: 'status' },
+      `${why}: showing the last good results (${last.model}, ${runLine(last)}).`,
+    ),
+  ];
 }
 
 function tabBar(hasGraph: boolean): HTMLElement {
@@ -88,28 +123,56 @@ function tabBar(hasGraph: boolean): HTMLElement {
   };
   const tab = (view: PanelView, label: string) => {
     const selected = state.view === view || (!hasGraph && view === 'results');
-    const b = h('button', { role: 'tab', class: 'tab', 'data-view': view, 'aria-controls': 'content', 'aria-selected': String(selected), tabindex: selected ? 0 : -1, disabled: view === 'graph' && !hasGraph }, label);
+    const b = h(
+      'button',
+      {
+        role: 'tab',
+        class: 'tab',
+        'data-view': view,
+        'aria-controls': 'content',
+        'aria-selected': String(selected),
+        tabindex: selected ? 0 : -1,
+        disabled: view === 'graph' && !hasGraph,
+      },
+      label,
+    );
     b.addEventListener('click', () => select(view));
     return b;
   };
-  const bar = h('nav', { role: 'tablist', 'aria-label': 'Views' }, tab('results', 'Results'), tab('graph', 'Network graph'));
+  const bar = h(
+    'nav',
+    { role: 'tablist', 'aria-label': 'Views' },
+    tab('results', 'Results'),
+    tab('graph', 'Network graph'),
+  );
   // Arrow keys move between tabs (WAI-ARIA tabs pattern).
   bar.addEventListener('keydown', (ev) => {
-    if (hasGraph && (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight')) select(state.view === 'graph' ? 'results' : 'graph');
+    if (hasGraph && (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight'))
+      select(state.view === 'graph' ? 'results' : 'graph');
   });
   return bar;
 }
 
 function entryCard(e: ResultEntry): HTMLElement {
   const title = e.kind === 'network' ? `Network ${e.network}` : e.source.trim().split('\n')[0]!;
-  const card = h('section', { class: `card kind-${e.kind}`, 'data-kind': e.kind, 'aria-label': title, ...(e.kind === 'network' ? { id: `net-${e.network}` } : {}) },
+  const card = h(
+    'section',
+    {
+      class: `card kind-${e.kind}`,
+      'data-kind': e.kind,
+      'aria-label': title,
+      ...(e.kind === 'network' ? { id: `net-${e.network}` } : {}),
+    },
     h('header', {}, h('h2', {}, title), h('span', { class: 'line' }, `line ${e.range.start.line + 1}`)),
-    h('p', { class: 'headline' }, e.headline));
+    h('p', { class: 'headline' }, e.headline),
+  );
   try {
     card.append(...renderEntry(e));
   } catch (err) {
     // One malformed entry must not blank the whole panel.
-    card.append(h('p', { class: 'warning' }, `Cannot draw this result: ${err instanceof Error ? err.message : String(err)}`));
+    card.append(
+      h('p', { class: 'warning' }, `Cannot draw this result: ${err instanceof Error ? err.message : String(err)}`),
+    );
   }
   return card;
 }
@@ -117,8 +180,14 @@ function entryCard(e: ResultEntry): HTMLElement {
 function diagnosticsList(m: ShowMessage): HTMLElement[] {
   const ds = m.result.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
   if (!ds.length) return [];
-  return [h('section', { class: 'card problems', 'aria-label': 'Problems' }, h('h2', {}, 'Problems'),
-    h('ul', {}, ...ds.map((d) => h('li', { class: d.severity }, `line ${d.range.start.line + 1}: ${d.message}`))))];
+  return [
+    h(
+      'section',
+      { class: 'card problems', 'aria-label': 'Problems' },
+      h('h2', {}, 'Problems'),
+      h('ul', {}, ...ds.map((d) => h('li', { class: d.severity }, `line ${d.range.start.line + 1}: ${d.message}`))),
+    ),
+  ];
 }
 
 render();

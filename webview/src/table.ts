@@ -26,7 +26,14 @@ export function dataTable<T>(label: string, columns: Column<T>[], rows: T[]): HT
 function cell<T>(c: Column<T>, row: T): HTMLElement {
   const v = c.value(row);
   const text = c.format ? c.format(v, row) : typeof v === 'number' ? defaultFormat(v) : (v ?? '—');
-  return h('td', { class: [typeof v === 'number' ? 'num' : '', c.className?.(row) ?? ''].join(' ').trim() || undefined, 'data-value': exact(v) }, text);
+  return h(
+    'td',
+    {
+      class: [typeof v === 'number' ? 'num' : '', c.className?.(row) ?? ''].join(' ').trim() || undefined,
+      'data-value': exact(v),
+    },
+    text,
+  );
 }
 
 function defaultFormat(v: number): string {

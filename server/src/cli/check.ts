@@ -21,7 +21,10 @@ export const checkCommand: CliCommand = {
     let failed = false;
     for (const file of positionals) {
       const text = readModel(file, io);
-      if (text === undefined) { failed = true; continue; }
+      if (text === undefined) {
+        failed = true;
+        continue;
+      }
       const { diagnostics } = checkText(text, environmentFor(file, values, io));
       const shown = relative(io.cwd, file) || file;
       for (const d of sortDiagnostics(diagnostics)) io.out(formatDiagnostic(shown, d) + '\n');
@@ -36,7 +39,9 @@ export function readModel(file: string, io: CliIO): string | undefined {
     // A model over the parser's limit is reported by the parser; past a few times that, not read at all.
     const size = statSync(file).size;
     if (size > 4 * MAX_MODEL_CHARS) {
-      io.err(`bayes: ${file} is ${(size / 2 ** 20).toFixed(0)} MB, over the ${MAX_MODEL_CHARS / 2 ** 20} MB a model may have\n`);
+      io.err(
+        `bayes: ${file} is ${(size / 2 ** 20).toFixed(0)} MB, over the ${MAX_MODEL_CHARS / 2 ** 20} MB a model may have\n`,
+      );
       return undefined;
     }
     return readFileSync(file, 'utf8');

@@ -9,4 +9,13 @@ import { learnCommand } from './learn.js';
 import { structureCommand } from './structure.js';
 import { mixtureCommand } from './mixture.js';
 
-export const commands: CliCommand[] = [checkCommand, runCommand, lspCommand, marginalsCommand, convertCommand, learnCommand, structureCommand, mixtureCommand];
+export const commands: CliCommand[] = [
+  checkCommand,
+  runCommand,
+  lspCommand,
+  marginalsCommand,
+  convertCommand,
+  learnCommand,
+  structureCommand,
+  mixtureCommand,
+];

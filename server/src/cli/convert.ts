@@ -56,16 +56,24 @@ ${NETWORK_FILE_USAGE}`,
       io.err(`bayes convert: ${e.message}\n`);
       return 1;
     }
-    if (output === '-') { io.out(text); return 0; }
+    if (output === '-') {
+      io.out(text);
+      return 0;
+    }
     const files: [string, string][] = [[output, text]];
     if (evidence.length) {
-      const pairs = Object.fromEntries(evidence.map((item) => {
-        const eq = item.indexOf('=');
-        if (eq <= 0 || eq === item.length - 1) throw new UsageError(`--evidence wants VAR=STATE, got '${item}'`);
-        return [item.slice(0, eq), item.slice(eq + 1)];
-      }));
+      const pairs = Object.fromEntries(
+        evidence.map((item) => {
+          const eq = item.indexOf('=');
+          if (eq <= 0 || eq === item.length - 1) throw new UsageError(`--evidence wants VAR=STATE, got '${item}'`);
+          return [item.slice(0, eq), item.slice(eq + 1)];
+        }),
+      );
       const resolved = resolveEvidence(net, pairs);
-      if ('error' in resolved) { io.err(`bayes convert: ${resolved.error}\n`); return 1; }
+      if ('error' in resolved) {
+        io.err(`bayes convert: ${resolved.error}\n`);
+        return 1;
+      }
       const observed = [...resolved.evidence].map(([variable, state]) => ({ variable, state }));
       files.push([`${output}.evid`, writeUaiEvidence(observed)]);
     }

@@ -8,7 +8,14 @@ import { meanTotalVariation } from '../engine/estimators/cptDistance.js';
 import { learnedNetworkData } from '../run/learningResults.js';
 import type { LearnedNetworkResult } from '../protocol/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { InputError, integerOption, positiveOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';
+import {
+  InputError,
+  integerOption,
+  positiveOption,
+  parsePrior,
+  readDataFile,
+  writeNetworkFile,
+} from './learningInputs.js';
 import { commandLineReads } from './workspace.js';
 import { NETWORK_FILE_USAGE, readNetworkFile, readNetworkModel } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
@@ -43,15 +50,29 @@ ${NETWORK_FILE_USAGE}`;
 /** The reference must have the same variables, states and parents to compare tables entry by entry. */
 function sameShape(ref: BayesianNetwork, net: BayesianNetwork, file: string): BayesianNetwork {
   const key = (n: BayesianNetwork) => JSON.stringify(n.cpts.map((c) => [n.variables[c.child], c.parents]));
-  if (key(ref) !== key(net)) throw new InputError(`${file}: its variables, states or parents differ from the learned network's; cannot compare CPTs`);
+  if (key(ref) !== key(net))
+    throw new InputError(
+      `${file}: its variables, states or parents differ from the learned network's; cannot compare CPTs`,
+    );
   return ref;
 }
 
 const OPTIONS = {
-  data: { type: 'string' }, method: { type: 'string' }, prior: { type: 'string' }, seed: { type: 'string' },
-  iterations: { type: 'string' }, tolerance: { type: 'string' }, restarts: { type: 'string' }, rate: { type: 'string' },
-  compare: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' }, progress: { type: 'boolean' },
-  network: { type: 'string' }, workspace: { type: 'string' }, 'data-root': { type: 'string', multiple: true },
+  data: { type: 'string' },
+  method: { type: 'string' },
+  prior: { type: 'string' },
+  seed: { type: 'string' },
+  iterations: { type: 'string' },
+  tolerance: { type: 'string' },
+  restarts: { type: 'string' },
+  rate: { type: 'string' },
+  compare: { type: 'string' },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+  progress: { type: 'boolean' },
+  network: { type: 'string' },
+  workspace: { type: 'string' },
+  'data-root': { type: 'string', multiple: true },
   'max-file-mb': { type: 'string' },
 } as const;
 
@@ -62,8 +83,11 @@ function learningOptions(values: Values): GradientOptions {
   const tolerance = positiveOption('tolerance', values.tolerance, 1e-6, true);
   const learningRate = positiveOption('rate', values.rate, 1);
   return {
-    ...(values.prior !== undefined ? { prior: parsePrior(values.prior) } : {}), tolerance, learningRate,
-    seed: integerOption('seed', values.seed, 1), maxIterations: integerOption('iterations', values.iterations, 100),
+    ...(values.prior !== undefined ? { prior: parsePrior(values.prior) } : {}),
+    tolerance,
+    learningRate,
+    seed: integerOption('seed', values.seed, 1),
+    maxIterations: integerOption('iterations', values.iterations, 100),
     restarts: integerOption('restarts', values.restarts, 1, 1),
   };
 }
@@ -76,10 +100,12 @@ export const learnCommand: CliCommand = {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: OPTIONS });
     if (positionals.length !== 1) throw new UsageError('give one network file');
     if (!values.data) throw new UsageError('give the data with --data FILE');
-    if (values.method !== undefined && !METHODS.includes(values.method as Method)) throw new UsageError(`--method must be one of ${METHODS.join(', ')}`);
+    if (values.method !== undefined && !METHODS.includes(values.method as Method))
+      throw new UsageError(`--method must be one of ${METHODS.join(', ')}`);
     const options = learningOptions(values);
     if (values.progress) {
-      options.onProgress = (p) => io.err(`restart ${p.restart + 1}, iteration ${p.iteration}: log-likelihood ${p.logLikelihood.toFixed(4)}\n`);
+      options.onProgress = (p) =>
+        io.err(`restart ${p.restart + 1}, iteration ${p.iteration}: log-likelihood ${p.logLikelihood.toFixed(4)}\n`);
     }
     const model = readNetworkModel(positionals[0]!, io, { ...values, learning: true });
     const reference = values.compare ? readNetworkFile(values.compare, io) : undefined;
@@ -94,17 +120,28 @@ export const learnCommand: CliCommand = {
       const incomplete = hasMissing(data);
       const method: Method = (values.method as Method | undefined) ?? (incomplete ? 'em' : 'counting');
       if (method === 'counting' && incomplete) {
-        io.err(`bayes learn: note: counting uses only the records where a family is fully observed; --method em uses them all\n`);
+        io.err(
+          `bayes learn: note: counting uses only the records where a family is fully observed; --method em uses them all\n`,
+        );
       }
       const fit = learnParameters(net, data, method, options);
       const result = learnedNetworkData(method, data.rowCount, aligned.hidden, fit);
-      const distance = reference ? meanTotalVariation(fit.network, sameShape(reference, net, values.compare!)).mean : undefined;
+      const distance = reference
+        ? meanTotalVariation(fit.network, sameShape(reference, net, values.compare!)).mean
+        : undefined;
       if (values.out) writeNetworkFile(values.out, fit.network);
-      if (values.json) io.out(JSON.stringify({ ...result, ...(distance !== undefined ? { meanTotalVariation: distance } : {}) }, null, 2) + '\n');
+      if (values.json)
+        io.out(
+          JSON.stringify({ ...result, ...(distance !== undefined ? { meanTotalVariation: distance } : {}) }, null, 2) +
+            '\n',
+        );
       else io.out(summary(result, net, distance, values.compare, values.out));
       return 0;
     } catch (e) {
-      if (e instanceof InputError || e instanceof EngineError) { io.err(`bayes learn: ${e.message}\n`); return 1; }
+      if (e instanceof InputError || e instanceof EngineError) {
+        io.err(`bayes learn: ${e.message}\n`);
+        return 1;
+      }
       throw e;
     }
   },
@@ -112,23 +149,32 @@ export const learnCommand: CliCommand = {
 
 /** Why the log-likelihood is −∞: how many records score −∞, the first, and the rest's log-likelihood. */
 export function impossibleLines(
-  i: NonNullable<LearnedNetworkResult['impossible']>, records: number, remedy: string,
+  i: NonNullable<LearnedNetworkResult['impossible']>,
+  records: number,
+  remedy: string,
 ): string[] {
   return [
-    `${i.records} of ${records} records (${i.patterns} distinct) ${i.records === 1 ? 'has' : 'have'} probability 0`
-      + ' under the counted tables, so the log-likelihood is -∞;'
-      + ` e.g. (${i.example}): ${i.reason}`,
-    '  counting gives 0 to a value combination that no record with the family fully observed shows;'
-      + ` ${remedy} gives every record a probability`,
+    `${i.records} of ${records} records (${i.patterns} distinct) ${i.records === 1 ? 'has' : 'have'} probability 0` +
+      ' under the counted tables, so the log-likelihood is -∞;' +
+      ` e.g. (${i.example}): ${i.reason}`,
+    '  counting gives 0 to a value combination that no record with the family fully observed shows;' +
+      ` ${remedy} gives every record a probability`,
     `log-likelihood of the other ${records - i.records} records ${i.otherLogLikelihood.toFixed(4)}`,
   ];
 }
 
-function summary(r: ReturnType<typeof learnedNetworkData>, net: BayesianNetwork, distance: number | undefined, compare?: string, out?: string): string {
+function summary(
+  r: ReturnType<typeof learnedNetworkData>,
+  net: BayesianNetwork,
+  distance: number | undefined,
+  compare?: string,
+  out?: string,
+): string {
   const lines = [
-    `${net.name}: ${net.variables.length} CPTs learned by ${r.method} from ${r.records} records (${r.patterns} distinct)` + (r.hidden.length ? `, hidden: ${r.hidden.join(', ')}` : ''),
-    `log-likelihood ${Number.isFinite(r.logLikelihood) ? r.logLikelihood.toFixed(4) : '-∞'}`
-      + (r.method === 'counting' ? '' : ` after ${r.iterations} iterations${r.converged ? ' (converged)' : ''}`),
+    `${net.name}: ${net.variables.length} CPTs learned by ${r.method} from ${r.records} records (${r.patterns} distinct)` +
+      (r.hidden.length ? `, hidden: ${r.hidden.join(', ')}` : ''),
+    `log-likelihood ${Number.isFinite(r.logLikelihood) ? r.logLikelihood.toFixed(4) : '-∞'}` +
+      (r.method === 'counting' ? '' : ` after ${r.iterations} iterations${r.converged ? ' (converged)' : ''}`),
   ];
   if (r.impossible) lines.push(...impossibleLines(r.impossible, r.records, '--prior laplace (or --method em)'));
   if (distance !== undefined) lines.push(`mean total-variation distance to ${compare}: ${distance.toFixed(4)}`);

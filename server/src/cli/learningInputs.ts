@@ -17,7 +17,9 @@ export class InputError extends Error {}
 
 /** Reads a data table: with `variables`, headerless files take them as columns (records.dat form). */
 export async function readDataFile(
-  files: Files, file: string, variables?: BayesianNetwork['variables'],
+  files: Files,
+  file: string,
+  variables?: BayesianNetwork['variables'],
 ): Promise<CategoricalDataset> {
   try {
     const layout = variables ? await sniffLayout(files, file, variables) : {};
@@ -26,14 +28,19 @@ export async function readDataFile(
     if (e instanceof DataError) throw new InputError(`${file}: ${e.message}`);
     if (e instanceof FileRefusedError) throw new InputError(`cannot read ${file}: ${problemText(e.problem)}`);
     const code = (e as { code?: string }).code;
-    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new InputError(`cannot read ${file}: ${(e as Error).message}`);
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR')
+      throw new InputError(`cannot read ${file}: ${(e as Error).message}`);
     throw e;
   }
 }
 
 /** An integer option in [min, max]; `fallback` (a number, or undefined to leave it unset) when absent. */
 export function integerOption<F extends number | undefined>(
-  name: string, value: string | undefined, fallback: F, min = 0, max = Number.MAX_SAFE_INTEGER,
+  name: string,
+  value: string | undefined,
+  fallback: F,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
 ): number | F {
   if (value === undefined) return fallback;
   const n = Number(value);
@@ -46,7 +53,8 @@ export function integerOption<F extends number | undefined>(
 export function positiveOption(name: string, text: string | undefined, fallback: number, allowZero = false): number {
   if (text === undefined) return fallback;
   const x = Number(text);
-  if (!(allowZero ? x >= 0 : x > 0)) throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not '${text}'`);
+  if (!(allowZero ? x >= 0 : x > 0))
+    throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not '${text}'`);
   return x;
 }
 
@@ -56,8 +64,15 @@ export function parsePrior(text: string | undefined): Prior {
   if (text === 'laplace') return { kind: 'dirichlet', alpha: 1 };
   const m = /^(dirichlet|m|bdeu)=(.+)$/.exec(text);
   const x = m ? Number(m[2]) : NaN;
-  if (!m || !(x > 0)) throw new UsageError(`--prior must be none, laplace, dirichlet=α, m=M or bdeu=ESS with a positive number, not '${text}'`);
-  return m[1] === 'dirichlet' ? { kind: 'dirichlet', alpha: x } : m[1] === 'm' ? { kind: 'mEstimate', m: x } : { kind: 'bdeu', ess: x };
+  if (!m || !(x > 0))
+    throw new UsageError(
+      `--prior must be none, laplace, dirichlet=α, m=M or bdeu=ESS with a positive number, not '${text}'`,
+    );
+  return m[1] === 'dirichlet'
+    ? { kind: 'dirichlet', alpha: x }
+    : m[1] === 'm'
+      ? { kind: 'mEstimate', m: x }
+      : { kind: 'bdeu', ess: x };
 }
 
 /** Writes a learned network as .bayes, XMLBIF, Hugin NET or UAI (by extension), else BIF. */

@@ -29,12 +29,17 @@ export function takeLimits(argv: string[]): { limits: CliLimits; rest: string[] 
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
-    if (flag !== '--timeout' && flag !== '--max-memory') { rest.push(argv[i]!); continue; }
+    if (flag !== '--timeout' && flag !== '--max-memory') {
+      rest.push(argv[i]!);
+      continue;
+    }
     const text = inline ?? argv[++i];
     const value = Number(text);
-    if (!(value > 0) || !Number.isFinite(value)) throw new UsageError(`${flag} takes a positive number, not '${text ?? ''}'`);
+    if (!(value > 0) || !Number.isFinite(value))
+      throw new UsageError(`${flag} takes a positive number, not '${text ?? ''}'`);
     // Node itself takes about 50 MB before any command runs.
-    if (flag === '--max-memory' && value < MIN_MEMORY_MB) throw new UsageError(`--max-memory takes at least ${MIN_MEMORY_MB} MB`);
+    if (flag === '--max-memory' && value < MIN_MEMORY_MB)
+      throw new UsageError(`--max-memory takes at least ${MIN_MEMORY_MB} MB`);
     if (flag === '--timeout') limits.timeoutSeconds = value;
     else limits.maxMemoryMb = value;
   }
@@ -68,16 +73,21 @@ export function runWatched(file: string, argv: string[], limits: CliLimits, err:
       stopped = why;
       void worker.terminate();
     };
-    const timer = limits.timeoutSeconds ? setTimeout(() => stop(`stopped after ${limits.timeoutSeconds} s (--timeout)`), limits.timeoutSeconds * 1000) : undefined;
+    const timer = limits.timeoutSeconds
+      ? setTimeout(() => stop(`stopped after ${limits.timeoutSeconds} s (--timeout)`), limits.timeoutSeconds * 1000)
+      : undefined;
     const poll = memoryMb
       ? setInterval(() => {
           const rss = process.memoryUsage.rss() / 2 ** 20;
           if (rss > memoryMb) stop(`stopped at ${Math.round(rss)} MB of memory, over --max-memory ${memoryMb}`);
         }, 50)
       : undefined;
-    worker.on('message', (m: { exitCode?: number }) => { if (typeof m.exitCode === 'number') code = m.exitCode; });
+    worker.on('message', (m: { exitCode?: number }) => {
+      if (typeof m.exitCode === 'number') code = m.exitCode;
+    });
     worker.on('error', (e: Error & { code?: string }) => {
-      stopped ??= e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `ran out of memory (--max-memory ${memoryMb})` : `failed: ${e.message}`;
+      stopped ??=
+        e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `ran out of memory (--max-memory ${memoryMb})` : `failed: ${e.message}`;
     });
     worker.on('exit', () => {
       clearTimeout(timer);

@@ -58,37 +58,67 @@ ${NETWORK_FILE_USAGE}`,
     if (!net) return 1;
     if (values['evidence-file'] && !addEvidenceFile(values['evidence-file'], net, named, io)) return 1;
     const resolved = resolveEvidence(net, named);
-    if ('error' in resolved) { io.err(`bayes marginals: ${resolved.error}\n`); return 1; }
+    if ('error' in resolved) {
+      io.err(`bayes marginals: ${resolved.error}\n`);
+      return 1;
+    }
     const withFindings = resolveFindings(net, resolved.evidence, likelihood, soft);
-    if ('error' in withFindings) { io.err(`bayes marginals: ${withFindings.error}\n`); return 1; }
+    if ('error' in withFindings) {
+      io.err(`bayes marginals: ${withFindings.error}\n`);
+      return 1;
+    }
     const answer = posteriorMarginals(withFindings.net, withFindings.evidence, options);
-    if (!answer.ok) { io.err(`bayes marginals: ${answer.message}\n`); return 1; }
+    if (!answer.ok) {
+      io.err(`bayes marginals: ${answer.message}\n`);
+      return 1;
+    }
     if (answer.note) io.err(`bayes marginals: warning: ${answer.note}\n`);
     const marginals = namedTables(net, answer.marginals);
     const stderr = answer.stderr ? namedTables(net, answer.stderr) : undefined;
     if (values.json) {
-      io.out(JSON.stringify({
-        network: net.name, evidence: named,
-        ...(Object.keys(likelihood).length ? { likelihood } : {}), ...(Object.keys(soft).length ? { soft } : {}),
-        method: answer.method, marginals,
-        ...(stderr ? { stderr, samples: answer.samples, seed: answer.seed } : { logEvidence: answer.logEvidence }),
-        ...(answer.accepted !== undefined ? {
-          accepted: answer.accepted, acceptanceRate: answer.acceptanceRate, acceptanceStderr: answer.acceptanceStderr,
-        } : {}),
-        cost: answer.cost, budget: answer.budget, ...(answer.note ? { note: answer.note } : {}),
-      }, null, 1) + '\n');
+      io.out(
+        JSON.stringify(
+          {
+            network: net.name,
+            evidence: named,
+            ...(Object.keys(likelihood).length ? { likelihood } : {}),
+            ...(Object.keys(soft).length ? { soft } : {}),
+            method: answer.method,
+            marginals,
+            ...(stderr ? { stderr, samples: answer.samples, seed: answer.seed } : { logEvidence: answer.logEvidence }),
+            ...(answer.accepted !== undefined
+              ? {
+                  accepted: answer.accepted,
+                  acceptanceRate: answer.acceptanceRate,
+                  acceptanceStderr: answer.acceptanceStderr,
+                }
+              : {}),
+            cost: answer.cost,
+            budget: answer.budget,
+            ...(answer.note ? { note: answer.note } : {}),
+          },
+          null,
+          1,
+        ) + '\n',
+      );
       return 0;
     }
-    io.out(`${net.name}: ${answer.method}${answer.samples ? ` (${answer.samples} samples, seed ${answer.seed})` : ''}\n`);
+    io.out(
+      `${net.name}: ${answer.method}${answer.samples ? ` (${answer.samples} samples, seed ${answer.seed})` : ''}\n`,
+    );
     if (answer.accepted !== undefined) {
-      io.out(`accepted ${answer.accepted} of ${answer.samples} samples: `
-        + `acceptance rate ${answer.acceptanceRate!.toFixed(6)} ±${answer.acceptanceStderr!.toFixed(6)}`
-        + ' (an estimate of P(evidence))\n');
+      io.out(
+        `accepted ${answer.accepted} of ${answer.samples} samples: ` +
+          `acceptance rate ${answer.acceptanceRate!.toFixed(6)} ±${answer.acceptanceStderr!.toFixed(6)}` +
+          ' (an estimate of P(evidence))\n',
+      );
     }
     for (const [v, dist] of Object.entries(marginals)) {
-      const cells = Object.entries(dist).map(([s, p]) => `${s} ${p.toFixed(6)}${stderr ? ` ±${stderr[v]![s]!.toFixed(6)}` : ''}`);
-      const mark = v in named ? ' (observed)'
-        : v in soft ? ' (soft evidence)' : v in likelihood ? ' (virtual evidence)' : '';
+      const cells = Object.entries(dist).map(
+        ([s, p]) => `${s} ${p.toFixed(6)}${stderr ? ` ±${stderr[v]![s]!.toFixed(6)}` : ''}`,
+      );
+      const mark =
+        v in named ? ' (observed)' : v in soft ? ' (soft evidence)' : v in likelihood ? ' (virtual evidence)' : '';
       io.out(`${v}${mark}: ${cells.join('  ')}\n`);
     }
     return 0;
@@ -105,7 +135,10 @@ function addEvidenceFile(file: string, net: BayesianNetwork, named: NamedEvidenc
     return false;
   }
   const read = readUaiEvidence(text, net);
-  if ('error' in read) { io.err(`${file}:${read.error.line}:1: error: ${read.error.message}\n`); return false; }
+  if ('error' in read) {
+    io.err(`${file}:${read.error.line}:1: error: ${read.error.message}\n`);
+    return false;
+  }
   for (const { variable, state } of read.evidence) {
     const v = net.variables[variable]!;
     if (v.name in named && named[v.name] !== v.states[state]) {
@@ -132,9 +165,12 @@ function vectorPairs(option: string, items: string[]): Record<string, number[]> 
   const out: Record<string, number[]> = {};
   for (const item of items) {
     const eq = item.indexOf('=');
-    const numbers = item.slice(eq + 1).split(',').map((x) => x.trim());
+    const numbers = item
+      .slice(eq + 1)
+      .split(',')
+      .map((x) => x.trim());
     if (eq <= 0 || numbers.some((x) => x === '' || !Number.isFinite(Number(x)))) {
-      const want = 'VAR=N1,N2,… (one number per state, in the variable\'s state order)';
+      const want = "VAR=N1,N2,… (one number per state, in the variable's state order)";
       throw new UsageError(`--${option} wants ${want}, got '${item}'`);
     }
     out[item.slice(0, eq)] = numbers.map(Number);
@@ -142,7 +178,12 @@ function vectorPairs(option: string, items: string[]): Record<string, number[]> 
   return out;
 }
 
-function inferenceOptions(values: { method?: string; samples?: string; seed?: string; budget?: string }): MarginalsOptions {
+function inferenceOptions(values: {
+  method?: string;
+  samples?: string;
+  seed?: string;
+  budget?: string;
+}): MarginalsOptions {
   const method = values.method ?? 'auto';
   if (!['auto', 'exact', 'lw', 'gibbs', 'rejection'].includes(method)) {
     throw new UsageError(`--method must be auto, exact, lw, gibbs or rejection, not '${method}'`);

@@ -27,20 +27,30 @@ Options:
 ${MAX_FILE_USAGE}`;
 
 const OPTIONS = {
-  k: { type: 'string' }, columns: { type: 'string' }, sigma: { type: 'string' }, seed: { type: 'string' },
-  iterations: { type: 'string' }, tolerance: { type: 'string' }, reg: { type: 'string' },
-  responsibilities: { type: 'boolean' }, json: { type: 'boolean' }, 'max-file-mb': { type: 'string' },
+  k: { type: 'string' },
+  columns: { type: 'string' },
+  sigma: { type: 'string' },
+  seed: { type: 'string' },
+  iterations: { type: 'string' },
+  tolerance: { type: 'string' },
+  reg: { type: 'string' },
+  responsibilities: { type: 'boolean' },
+  json: { type: 'boolean' },
+  'max-file-mb': { type: 'string' },
 } as const;
 
 function selectColumns(data: NumericData, columns: string | undefined): NumericData {
   if (!columns) return data;
-  return numericColumns(data, columns.split(',').map((c) => c.trim()), (name) =>
-    new UsageError(`--columns names '${name}', which is not a column (${data.names.join(', ')})`));
+  return numericColumns(
+    data,
+    columns.split(',').map((c) => c.trim()),
+    (name) => new UsageError(`--columns names '${name}', which is not a column (${data.names.join(', ')})`),
+  );
 }
 
 export const mixtureCommand: CliCommand = {
   name: 'mixture',
-  summary: 'fit a mixture of Gaussians by EM (full covariances, or Mitchell\'s known-σ k means)',
+  summary: "fit a mixture of Gaussians by EM (full covariances, or Mitchell's known-σ k means)",
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: OPTIONS });
@@ -48,23 +58,28 @@ export const mixtureCommand: CliCommand = {
     if (values.k === undefined) throw new UsageError('give the number of components with --k K');
     const k = integerOption('k', values.k, 1, 1);
     const common = {
-      k, seed: integerOption('seed', values.seed, 1), maxIterations: integerOption('iterations', values.iterations, 100),
+      k,
+      seed: integerOption('seed', values.seed, 1),
+      maxIterations: integerOption('iterations', values.iterations, 100),
       tolerance: positiveOption('tolerance', values.tolerance, 1e-3, true),
     };
     const sigma = values.sigma === undefined ? undefined : positiveOption('sigma', values.sigma, 1);
     const regCovar = positiveOption('reg', values.reg, 1e-6, true);
     try {
       const data = selectColumns(await readNumericFile(commandLineReads(values), positionals[0]!), values.columns);
-      const fit = sigma === undefined ? gaussianMixture(data, { ...common, regCovar }) : kMeansEm(data, { ...common, sigma });
+      const fit =
+        sigma === undefined ? gaussianMixture(data, { ...common, regCovar }) : kMeansEm(data, { ...common, sigma });
       const { responsibilities, ...rest } = mixtureData(data.names, fit);
-      if (values.json) io.out(JSON.stringify(values.responsibilities ? { ...rest, responsibilities } : rest, null, 2) + '\n');
+      if (values.json)
+        io.out(JSON.stringify(values.responsibilities ? { ...rest, responsibilities } : rest, null, 2) + '\n');
       else io.out(summary(fit, data));
       return 0;
     } catch (e) {
       const code = (e as { code?: string }).code;
       const refused = e instanceof FileRefusedError || code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES';
       if (e instanceof DataError || e instanceof EngineError || refused) {
-        const reason = e instanceof FileRefusedError ? `cannot read it: ${problemText(e.problem)}` : (e as Error).message;
+        const reason =
+          e instanceof FileRefusedError ? `cannot read it: ${problemText(e.problem)}` : (e as Error).message;
         io.err(`bayes mixture: ${positionals[0]}: ${reason}\n`);
         return 1;
       }
@@ -75,10 +90,14 @@ export const mixtureCommand: CliCommand = {
 
 function summary(fit: MixtureFit, data: NumericData): string {
   const d = fit.dims;
-  const lines = [`${fit.k} components over ${data.names.join(', ')} from ${data.rows} points: log-likelihood ${fit.logLikelihood.toFixed(4)}, BIC ${fit.bic.toFixed(4)}, ${fit.iterations} iterations${fit.converged ? ' (converged)' : ''}`];
+  const lines = [
+    `${fit.k} components over ${data.names.join(', ')} from ${data.rows} points: log-likelihood ${fit.logLikelihood.toFixed(4)}, BIC ${fit.bic.toFixed(4)}, ${fit.iterations} iterations${fit.converged ? ' (converged)' : ''}`,
+  ];
   for (let j = 0; j < fit.k; j++) {
     const mean = [...fit.means.subarray(j * d, (j + 1) * d)].map((m) => m.toFixed(4)).join(', ');
-    const variances = Array.from({ length: d }, (_, a) => fit.covariances[j * d * d + a * d + a]!.toFixed(4)).join(', ');
+    const variances = Array.from({ length: d }, (_, a) => fit.covariances[j * d * d + a * d + a]!.toFixed(4)).join(
+      ', ',
+    );
     lines.push(`  ${j + 1}: weight ${fit.weights[j]!.toFixed(4)}  mean (${mean})  variances (${variances})`);
   }
   return lines.join('\n') + '\n';

@@ -40,7 +40,11 @@ export interface NetworkModel {
   prior?: Prior;
 }
 
-export function readNetworkFile(file: string, io: CliIO, options: NetworkFileOptions = {}): BayesianNetwork | undefined {
+export function readNetworkFile(
+  file: string,
+  io: CliIO,
+  options: NetworkFileOptions = {},
+): BayesianNetwork | undefined {
   return readNetworkModel(file, io, options)?.net;
 }
 
@@ -83,7 +87,9 @@ function readBayesNetwork(file: string, io: CliIO, options: NetworkFileOptions):
   if (errors.length) return undefined;
   const scope = options.network ?? onlyScope(checked.parse.ast);
   if (scope === null) {
-    io.err(`bayes: ${file}: the file has no top-level tables and not exactly one network: choose one with --network NAME\n`);
+    io.err(
+      `bayes: ${file}: the file has no top-level tables and not exactly one network: choose one with --network NAME\n`,
+    );
     return undefined;
   }
   try {
@@ -101,6 +107,8 @@ function readBayesNetwork(file: string, io: CliIO, options: NetworkFileOptions):
 /** undefined = the default model (it has tables); a name = the only network; null = ambiguous. */
 function onlyScope(file: A.BayesFile): string | undefined | null {
   if (file.statements.some((s) => s.kind === 'table')) return undefined;
-  const networks = file.statements.filter((s): s is A.NetworkDecl | A.ImportDecl => s.kind === 'network' || s.kind === 'import');
+  const networks = file.statements.filter(
+    (s): s is A.NetworkDecl | A.ImportDecl => s.kind === 'network' || s.kind === 'import',
+  );
   return networks.length === 1 ? networks[0]!.name.text : null;
 }

@@ -31,7 +31,10 @@ export function runBootstrapShare(share: BootstrapShare): ArcCounts {
   const knowledge = share.knowledge ? new BackgroundKnowledge(names.length, share.knowledge, names) : undefined;
   const spec: SearchSpec = { ...share.spec, ...(knowledge ? { knowledge } : {}) };
   return bootstrapCounts(share.data, (sample) => searchStructure(sample, spec).cpdag, {
-    replicates: share.replicates, seed: share.seed, first: share.first, count: share.count,
+    replicates: share.replicates,
+    seed: share.seed,
+    first: share.first,
+    count: share.count,
   }).counts;
 }
 
@@ -50,32 +53,48 @@ export interface ParallelOptions {
 }
 
 export async function parallelBootstrap(
-  data: CategoricalDataset, spec: Omit<SearchSpec, 'knowledge' | 'signal'>,
+  data: CategoricalDataset,
+  spec: Omit<SearchSpec, 'knowledge' | 'signal'>,
   knowledge: BackgroundKnowledgeSpec | undefined,
-  replicates: number, seed: number, options: ParallelOptions = {},
+  replicates: number,
+  seed: number,
+  options: ParallelOptions = {},
 ): Promise<ArcCounts> {
   const workerPath = options.workerPath ?? bundledWorker();
   const workers = Math.min(options.workers ?? Math.min(2, availableParallelism()), replicates);
   const whole: BootstrapShare = {
-    data, spec, ...(knowledge ? { knowledge } : {}), replicates, seed, first: 0, count: replicates,
+    data,
+    spec,
+    ...(knowledge ? { knowledge } : {}),
+    replicates,
+    seed,
+    first: 0,
+    count: replicates,
   };
   if (!workerPath || workers <= 1) return runBootstrapShare(whole);
   const shares = Array.from({ length: workers }, (_, w) => {
-    const first = Math.floor((w * replicates) / workers), last = Math.floor(((w + 1) * replicates) / workers);
+    const first = Math.floor((w * replicates) / workers),
+      last = Math.floor(((w + 1) * replicates) / workers);
     return { ...whole, first, count: last - first };
   });
   type Part = { halves: Float64Array; replicates: number };
-  const parts = await Promise.all(shares.map((share) => new Promise<Part>((resolve, reject) => {
-    const worker = new Worker(workerPath, { workerData: share });
-    worker.once('message', (m: Part | { error: string }) => {
-      void worker.terminate();
-      if ('error' in m) reject(new Error(m.error)); else resolve(m);
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`a bootstrap worker stopped with code ${code}`));
-    });
-  })));
+  const parts = await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<Part>((resolve, reject) => {
+          const worker = new Worker(workerPath, { workerData: share });
+          worker.once('message', (m: Part | { error: string }) => {
+            void worker.terminate();
+            if ('error' in m) reject(new Error(m.error));
+            else resolve(m);
+          });
+          worker.once('error', reject);
+          worker.once('exit', (code) => {
+            if (code !== 0) reject(new Error(`a bootstrap worker stopped with code ${code}`));
+          });
+        }),
+    ),
+  );
   const counts = new ArcCounts(data.attributes.length);
   for (const part of parts) counts.merge(part);
   return counts;

@@ -18,7 +18,10 @@ export const runCommand: CliCommand = {
     let failed = false;
     for (const file of positionals) {
       const text = readModel(file, io);
-      if (text === undefined) { failed = true; continue; }
+      if (text === undefined) {
+        failed = true;
+        continue;
+      }
       const shown = relative(io.cwd, resolve(io.cwd, file)) || file;
       const result = await runText(text, shown, environmentFor(file, values, io));
       results.push(result);
@@ -31,8 +34,11 @@ export const runCommand: CliCommand = {
 };
 
 export function runFailed(result: RunResult): boolean {
-  return hasErrors(result.diagnostics) || result.results.some((r) => r.kind === 'expect' && r.passed === false)
-    || (result.notEvaluated?.length ?? 0) > 0;
+  return (
+    hasErrors(result.diagnostics) ||
+    result.results.some((r) => r.kind === 'expect' && r.passed === false) ||
+    (result.notEvaluated?.length ?? 0) > 0
+  );
 }
 
 /** Human-readable report: each result's headline at its line, then the diagnostics. */
@@ -48,9 +54,11 @@ export function formatRun(result: RunResult): string {
   const passed = expects.filter((r) => r.passed).length;
   const skipped = result.notEvaluated ?? [];
   const total = expects.length + skipped.length;
-  lines.push(`  ${result.results.length - expects.length} results, ${passed}/${total} expectations hold` +
-    (skipped.length > 0 ? `, ${skipped.length} not evaluated` : '') +
-    (result.elapsedMs !== undefined ? `, ${result.elapsedMs.toFixed(0)} ms` : ''));
+  lines.push(
+    `  ${result.results.length - expects.length} results, ${passed}/${total} expectations hold` +
+      (skipped.length > 0 ? `, ${skipped.length} not evaluated` : '') +
+      (result.elapsedMs !== undefined ? `, ${result.elapsedMs.toFixed(0)} ms` : ''),
+  );
   for (const s of skipped) {
     lines.push(`    line ${s.range.start.line + 1} not evaluated (${s.reason}): ${s.source.trim().split('\n')[0]}`);
   }

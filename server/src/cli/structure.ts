@@ -6,17 +6,35 @@ import { parseArgs } from 'node:util';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
 import type { ResultBase, StructureResultEntry } from '../protocol/runResult.js';
 import {
-  SEARCH_METHODS, searchStructure, cpdagWithKnowledge, type SearchMethod, type SearchResult, type SearchSpec,
+  SEARCH_METHODS,
+  searchStructure,
+  cpdagWithKnowledge,
+  type SearchMethod,
+  type SearchResult,
+  type SearchSpec,
 } from '../engine/structure/search.js';
 import { BackgroundKnowledge, type BackgroundKnowledgeSpec } from '../engine/structure/backgroundKnowledge.js';
 import { parallelBootstrap } from './parallelBootstrap.js';
 import { hammingDistance } from '../engine/structure/pdag.js';
 import { arcStrengths, averagedNetwork, strengthThreshold } from '../engine/structure/bootstrap.js';
-import { compareStructures, arcsOf, arcScoreChange, ScoreCache, type ScoreName } from '../engine/structure/structureScore.js';
+import {
+  compareStructures,
+  arcsOf,
+  arcScoreChange,
+  ScoreCache,
+  type ScoreName,
+} from '../engine/structure/structureScore.js';
 import { networkFromStructure } from '../engine/estimators/cptLearning.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { InputError, integerOption, positiveOption, parsePrior, readDataFile, writeNetworkFile } from './learningInputs.js';
+import {
+  InputError,
+  integerOption,
+  positiveOption,
+  parsePrior,
+  readDataFile,
+  writeNetworkFile,
+} from './learningInputs.js';
 import { commandLineReads, MAX_FILE_USAGE } from './workspace.js';
 import { readNetworkFile } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
@@ -68,15 +86,31 @@ export const structureCommand: CliCommand = {
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({
-      args, allowPositionals: true,
+      args,
+      allowPositionals: true,
       options: {
-        method: { type: 'string' }, order: { type: 'string' }, 'max-parents': { type: 'string' }, score: { type: 'string' },
-        ess: { type: 'string' }, prune: { type: 'boolean' }, reference: { type: 'string' }, prior: { type: 'string' },
-        out: { type: 'string' }, json: { type: 'boolean' }, tabu: { type: 'string' }, patience: { type: 'string' },
-        restarts: { type: 'string' }, perturb: { type: 'string' }, seed: { type: 'string' },
+        method: { type: 'string' },
+        order: { type: 'string' },
+        'max-parents': { type: 'string' },
+        score: { type: 'string' },
+        ess: { type: 'string' },
+        prune: { type: 'boolean' },
+        reference: { type: 'string' },
+        prior: { type: 'string' },
+        out: { type: 'string' },
+        json: { type: 'boolean' },
+        tabu: { type: 'string' },
+        patience: { type: 'string' },
+        restarts: { type: 'string' },
+        perturb: { type: 'string' },
+        seed: { type: 'string' },
         'max-file-mb': { type: 'string' },
-        alpha: { type: 'string' }, test: { type: 'string' }, 'max-conditioning': { type: 'string' },
-        require: { type: 'string' }, forbid: { type: 'string' }, tiers: { type: 'string' },
+        alpha: { type: 'string' },
+        test: { type: 'string' },
+        'max-conditioning': { type: 'string' },
+        require: { type: 'string' },
+        forbid: { type: 'string' },
+        tiers: { type: 'string' },
         bootstrap: { type: 'string' },
       },
     });
@@ -116,7 +150,12 @@ export const structureCommand: CliCommand = {
       const names = data.attributes.map((a) => a.name);
       const knowledge = knowledgeOf(values, names);
       const spec: SearchSpec = {
-        ...searchSpec(data, m, values), score, ess, alpha, test, knowledge: knowledge?.knowledge,
+        ...searchSpec(data, m, values),
+        score,
+        ess,
+        alpha,
+        test,
+        knowledge: knowledge?.knowledge,
         maxConditioning: integerOption('max-conditioning', values['max-conditioning'], undefined),
       };
       if (bootstrap !== undefined) {
@@ -129,9 +168,13 @@ export const structureCommand: CliCommand = {
       const named = (a: Array<[number, number]>) => a.map(([f, t]): [string, string] => [names[f]!, names[t]!]);
       const pc = m === 'pc';
       const result: Omit<StructureResultEntry, keyof ResultBase> & { kind: 'structure' } = {
-        kind: 'structure', method: m, score: found.score, scoreName: score,
+        kind: 'structure',
+        method: m,
+        score: found.score,
+        scoreName: score,
         arcs: pc ? named(found.cpdag.arcs()) : named(arcsOf(found.parents)),
-        ...(pc ? { edges: named(found.cpdag.edges()), tests: found.tests!, alpha, test, conflicts: found.conflicts! }
+        ...(pc
+          ? { edges: named(found.cpdag.edges()), tests: found.tests!, alpha, test, conflicts: found.conflicts! }
           : {}),
         ...(reference
           ? { comparison: compareWith(reference, found, new ScoreCache(data, { score, ess }), spec.knowledge) }
@@ -141,13 +184,18 @@ export const structureCommand: CliCommand = {
       io.out(values.json ? JSON.stringify(result, null, 2) + '\n' : summary(result, values.reference, values.out));
       return 0;
     } catch (e) {
-      if (e instanceof InputError || e instanceof EngineError) { io.err(`bayes structure: ${e.message}\n`); return 1; }
+      if (e instanceof InputError || e instanceof EngineError) {
+        io.err(`bayes structure: ${e.message}\n`);
+        return 1;
+      }
       throw e;
     }
   },
 };
 
-type SearchArgs = Partial<Record<'order' | 'max-parents' | 'tabu' | 'patience' | 'restarts' | 'perturb' | 'seed', string>> & { prune?: boolean };
+type SearchArgs = Partial<
+  Record<'order' | 'max-parents' | 'tabu' | 'patience' | 'restarts' | 'perturb' | 'seed', string>
+> & { prune?: boolean };
 
 /** The method's own options (order, tabu list, restarts, max parents). */
 function searchSpec(data: CategoricalDataset, method: SearchMethod, values: SearchArgs): Omit<SearchSpec, 'score'> {
@@ -156,13 +204,21 @@ function searchSpec(data: CategoricalDataset, method: SearchMethod, values: Sear
   if (method === 'pc') return { method, maxParents };
   if (method !== 'k2') {
     return {
-      method, maxParents, tabu: method === 'tabu' ? integerOption('tabu', values.tabu, 10, 1) : 0,
-      patience: integerOption('patience', values.patience, 10), restarts: integerOption('restarts', values.restarts, 0),
-      perturb: integerOption('perturb', values.perturb, 5, 1), seed: integerOption('seed', values.seed, 1),
+      method,
+      maxParents,
+      tabu: method === 'tabu' ? integerOption('tabu', values.tabu, 10, 1) : 0,
+      patience: integerOption('patience', values.patience, 10),
+      restarts: integerOption('restarts', values.restarts, 0),
+      perturb: integerOption('perturb', values.perturb, 5, 1),
+      seed: integerOption('seed', values.seed, 1),
     };
   }
-  const order = values.order?.split(',').map((s) => s.trim()).map((name) => columnIndex(names, name, '--order'));
-  if (order && order.length !== names.length) throw new UsageError(`--order must list all ${names.length} columns once`);
+  const order = values.order
+    ?.split(',')
+    .map((s) => s.trim())
+    .map((name) => columnIndex(names, name, '--order'));
+  if (order && order.length !== names.length)
+    throw new UsageError(`--order must list all ${names.length} columns once`);
   return { method, order, maxParents, prune: values.prune };
 }
 
@@ -174,20 +230,28 @@ function columnIndex(names: readonly string[], name: string, option: string): nu
 
 /** --require A->B,C->D  --forbid A->B  --tiers A,B;C;D,E (earliest first). */
 function knowledgeOf(
-  values: Partial<Record<'require' | 'forbid' | 'tiers', string>>, names: readonly string[],
+  values: Partial<Record<'require' | 'forbid' | 'tiers', string>>,
+  names: readonly string[],
 ): { knowledge: BackgroundKnowledge; spec: BackgroundKnowledgeSpec } | undefined {
   if (values.require === undefined && values.forbid === undefined && values.tiers === undefined) return undefined;
-  const items = (text: string | undefined, sep: string) => (text ?? '').split(sep).map((s) => s.trim()).filter(Boolean);
-  const arcs = (option: 'require' | 'forbid') => items(values[option], ',').map((text): [number, number] => {
-    const parts = text.split(/->|→/).map((p) => p.trim());
-    if (parts.length !== 2 || !parts[0] || !parts[1]) {
-      throw new UsageError(`--${option} takes arcs FROM->TO separated by commas, not '${text}'`);
-    }
-    return [columnIndex(names, parts[0], `--${option}`), columnIndex(names, parts[1], `--${option}`)];
-  });
+  const items = (text: string | undefined, sep: string) =>
+    (text ?? '')
+      .split(sep)
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const arcs = (option: 'require' | 'forbid') =>
+    items(values[option], ',').map((text): [number, number] => {
+      const parts = text.split(/->|→/).map((p) => p.trim());
+      if (parts.length !== 2 || !parts[0] || !parts[1]) {
+        throw new UsageError(`--${option} takes arcs FROM->TO separated by commas, not '${text}'`);
+      }
+      return [columnIndex(names, parts[0], `--${option}`), columnIndex(names, parts[1], `--${option}`)];
+    });
   const tiers = values.tiers?.split(';').map((t) => items(t, ',').map((name) => columnIndex(names, name, '--tiers')));
   const spec: BackgroundKnowledgeSpec = {
-    require: arcs('require'), forbid: arcs('forbid'), ...(tiers ? { tiers } : {}),
+    require: arcs('require'),
+    forbid: arcs('forbid'),
+    ...(tiers ? { tiers } : {}),
   };
   try {
     return { knowledge: new BackgroundKnowledge(names.length, spec, names), spec };
@@ -198,15 +262,22 @@ function knowledgeOf(
 }
 
 interface StrengthOutput {
-  method: SearchMethod; replicates: number; seed: number; threshold: number;
+  method: SearchMethod;
+  replicates: number;
+  seed: number;
+  threshold: number;
   strength: Array<{ from: string; to: string; strength: number; direction: number }>;
-  arcs: Array<[string, string]>; edges: Array<[string, string]>;
+  arcs: Array<[string, string]>;
+  edges: Array<[string, string]>;
 }
 
 /** Bootstrap arc strengths (pairs never adjacent are left out) and the averaged network; two worker threads. */
 async function bootStrength(
-  data: CategoricalDataset, spec: SearchSpec, knowledge: BackgroundKnowledgeSpec | undefined,
-  replicates: number, seed: number,
+  data: CategoricalDataset,
+  spec: SearchSpec,
+  knowledge: BackgroundKnowledgeSpec | undefined,
+  replicates: number,
+  seed: number,
 ): Promise<StrengthOutput> {
   const names = data.attributes.map((a) => a.name);
   const { knowledge: _instance, signal: _signal, ...plain } = spec;
@@ -216,19 +287,25 @@ async function bootStrength(
   const avg = averagedNetwork(names.length, all, threshold);
   const named = (a: Array<[number, number]>) => a.map(([f, t]): [string, string] => [names[f]!, names[t]!]);
   return {
-    method: spec.method, replicates, seed, threshold,
-    strength: all.filter((s) => s.strength > 0)
+    method: spec.method,
+    replicates,
+    seed,
+    threshold,
+    strength: all
+      .filter((s) => s.strength > 0)
       .map((s) => ({ from: names[s.from]!, to: names[s.to]!, strength: s.strength, direction: s.direction })),
-    arcs: named(avg.arcs), edges: named(avg.edges),
+    arcs: named(avg.arcs),
+    edges: named(avg.edges),
   };
 }
 
 function strengthSummary(r: StrengthOutput): string {
   const lines = [
-    `arc strength over ${r.replicates} bootstrap replicates of ${r.method} (seed ${r.seed});`
-      + ` threshold ${r.threshold.toFixed(3)}`,
+    `arc strength over ${r.replicates} bootstrap replicates of ${r.method} (seed ${r.seed});` +
+      ` threshold ${r.threshold.toFixed(3)}`,
   ];
-  const shown = r.strength.filter((s) => s.direction >= 0.5)
+  const shown = r.strength
+    .filter((s) => s.direction >= 0.5)
     .sort((a, b) => b.strength - a.strength || b.direction - a.direction);
   for (const s of shown) {
     lines.push(`  ${s.from} -> ${s.to}  strength ${s.strength.toFixed(3)}  direction ${s.direction.toFixed(3)}`);
@@ -240,7 +317,10 @@ function strengthSummary(r: StrengthOutput): string {
 }
 
 function summary(r: Omit<StructureResultEntry, keyof ResultBase>, reference?: string, out?: string): string {
-  const lines = [`${r.arcs.length} arcs by ${r.method} (${r.scoreName} score ${r.score.toFixed(3)}):`, ...r.arcs.map(([f, t]) => `  ${f} -> ${t}`)];
+  const lines = [
+    `${r.arcs.length} arcs by ${r.method} (${r.scoreName} score ${r.score.toFixed(3)}):`,
+    ...r.arcs.map(([f, t]) => `  ${f} -> ${t}`),
+  ];
   if (r.edges) {
     lines.push(`${r.edges.length} undirected edges (either direction gives an equivalent network):`);
     lines.push(...r.edges.map(([a, b]) => `  ${a} - ${b}`));
@@ -249,11 +329,20 @@ function summary(r: Omit<StructureResultEntry, keyof ResultBase>, reference?: st
   }
   if (r.comparison) {
     const { missing, extra, reversed, scoreChange } = r.comparison;
-    const show = (a: Array<[string, string]>, change?: number[]) => a.map(([f, t], i) => `${f}->${t}${change ? ` (${signed(change[i]!)})` : ''}`).join(' ') || '-';
-    lines.push(`against ${reference}: missing ${show(missing, scoreChange.missing)}; extra ${show(extra, scoreChange.extra)}; reversed ${show(reversed)}`);
+    const show = (a: Array<[string, string]>, change?: number[]) =>
+      a.map(([f, t], i) => `${f}->${t}${change ? ` (${signed(change[i]!)})` : ''}`).join(' ') || '-';
+    lines.push(
+      `against ${reference}: missing ${show(missing, scoreChange.missing)}; extra ${show(extra, scoreChange.extra)}; reversed ${show(reversed)}`,
+    );
     lines.push(`  (in brackets: what each arc adds to its family's ${r.scoreName} score, log scale)`);
-    if (scoreChange.missing.some((c) => c < 0)) lines.push('  a missing arc that lowers the score is one the data does not support: no search under this score finds it');
-    if (scoreChange.extra.some((c) => c < 0)) lines.push('  an extra arc that lowers the score was chosen before the parents that made it redundant: --prune drops it');
+    if (scoreChange.missing.some((c) => c < 0))
+      lines.push(
+        '  a missing arc that lowers the score is one the data does not support: no search under this score finds it',
+      );
+    if (scoreChange.extra.some((c) => c < 0))
+      lines.push(
+        '  an extra arc that lowers the score was chosen before the parents that made it redundant: --prune drops it',
+      );
     const shd = r.comparison.shd;
     if (shd) lines.push(`structural Hamming distance between the CPDAGs: ${shd.cpdag} (skeleton ${shd.skeleton})`);
   }
@@ -267,7 +356,10 @@ function signed(x: number): string {
 }
 
 function compareWith(
-  reference: BayesianNetwork, found: SearchResult, scores: ScoreCache, knowledge?: BackgroundKnowledge,
+  reference: BayesianNetwork,
+  found: SearchResult,
+  scores: ScoreCache,
+  knowledge?: BackgroundKnowledge,
 ): NonNullable<StructureResultEntry['comparison']> {
   const parents = found.parents;
   const names = scores.data.attributes.map((a) => a.name);
@@ -276,12 +368,17 @@ function compareWith(
     throw new InputError(`the reference network ${reference.name} must have exactly the data's columns as variables`);
   }
   // Re-express the reference's parent lists in the data's column order.
-  const refParents = names.map((name) => reference.cpts[index.get(name)!]!.parents.map((p) => names.indexOf(reference.variables[p]!.name)));
+  const refParents = names.map((name) =>
+    reference.cpts[index.get(name)!]!.parents.map((p) => names.indexOf(reference.variables[p]!.name)),
+  );
   const diff = compareStructures(parents, refParents);
   const shd = hammingDistance(found.cpdag, cpdagWithKnowledge(refParents, knowledge));
   const named = (a: Array<[number, number]>) => a.map(([f, t]): [string, string] => [names[f]!, names[t]!]);
   return {
-    reference: reference.name, missing: named(diff.missing), extra: named(diff.extra), reversed: named(diff.reversed),
+    reference: reference.name,
+    missing: named(diff.missing),
+    extra: named(diff.extra),
+    reversed: named(diff.reversed),
     shd: { cpdag: shd.shd, skeleton: shd.skeleton },
     scoreChange: {
       missing: diff.missing.map((arc) => arcScoreChange(scores, arc, refParents[arc[1]]!)),

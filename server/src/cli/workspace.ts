@@ -14,8 +14,7 @@ export const WORKSPACE_OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
-export const MAX_FILE_USAGE =
-  `  --max-file-mb MB  files larger than this are not read (default ${DEFAULT_FILE_LIMITS.maxFileBytes / 2 ** 20})`;
+export const MAX_FILE_USAGE = `  --max-file-mb MB  files larger than this are not read (default ${DEFAULT_FILE_LIMITS.maxFileBytes / 2 ** 20})`;
 
 /** The size budget of --max-file-mb. */
 export function limitsOption(text: string | undefined): Partial<FileLimits> {
@@ -47,8 +46,15 @@ export function environmentFor(
     const rel = relative(root, documentPath);
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
   };
-  const workspaceRoot = values.workspace ? resolve(io.cwd, values.workspace) : inside(io.cwd) ? io.cwd : dirname(documentPath);
+  const workspaceRoot = values.workspace
+    ? resolve(io.cwd, values.workspace)
+    : inside(io.cwd)
+      ? io.cwd
+      : dirname(documentPath);
   const fromEnv = process.env.BAYES_DATA_ROOT ? process.env.BAYES_DATA_ROOT.split(':').filter(Boolean) : [];
   const dataRoots = [...(values['data-root'] ?? []), ...fromEnv].map((r) => resolve(io.cwd, r));
-  return { ...nodeEnvironment({ documentPath, workspaceRoot, dataRoots, limits: limitsOption(values['max-file-mb']) }), budgets: cliBudgets };
+  return {
+    ...nodeEnvironment({ documentPath, workspaceRoot, dataRoots, limits: limitsOption(values['max-file-mb']) }),
+    budgets: cliBudgets,
+  };
 }

@@ -33,17 +33,29 @@ export function encodeCategorical(
   const lookups = attributes.map((a) => new Map(a.values.map((v, i) => [v, i])));
   const columns = header.map(() => new Int32Array(rows.length));
   rows.forEach((row, r) => {
-    if (row.length !== header.length) throw new EngineError(`row ${r + 1} has ${row.length} values for ${header.length} columns`);
-    row.forEach((raw, a) => { columns[a]![r] = encodeValue(raw, attributes[a]!, lookups[a]!, declared[header[a]!] !== undefined, r); });
+    if (row.length !== header.length)
+      throw new EngineError(`row ${r + 1} has ${row.length} values for ${header.length} columns`);
+    row.forEach((raw, a) => {
+      columns[a]![r] = encodeValue(raw, attributes[a]!, lookups[a]!, declared[header[a]!] !== undefined, r);
+    });
   });
   return { attributes, columns, rowCount: rows.length };
 }
 
-function encodeValue(raw: string | null | undefined, attribute: { name: string; values: string[] }, lookup: Map<string, number>, fixed: boolean, row: number): number {
+function encodeValue(
+  raw: string | null | undefined,
+  attribute: { name: string; values: string[] },
+  lookup: Map<string, number>,
+  fixed: boolean,
+  row: number,
+): number {
   if (raw === null || raw === undefined || raw === '?') return MISSING;
   let code = lookup.get(raw);
   if (code === undefined) {
-    if (fixed) throw new EngineError(`row ${row + 1}: '${raw}' is not a value of ${attribute.name} (values: ${attribute.values.join(', ')})`);
+    if (fixed)
+      throw new EngineError(
+        `row ${row + 1}: '${raw}' is not a value of ${attribute.name} (values: ${attribute.values.join(', ')})`,
+      );
     code = attribute.values.length;
     attribute.values.push(raw);
     lookup.set(raw, code);

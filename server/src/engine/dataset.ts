@@ -19,14 +19,21 @@ export interface NumericData {
  * The named columns of numeric data, in the order named; `missing(name)` makes the error for a
  * name that is not a column (callers word it for their user: a diagnostic, a usage error).
  */
-export function numericColumns(data: NumericData, names: readonly string[], missing: (name: string) => Error): NumericData {
+export function numericColumns(
+  data: NumericData,
+  names: readonly string[],
+  missing: (name: string) => Error,
+): NumericData {
   const picks = names.map((name) => {
     const i = data.names.indexOf(name);
     if (i < 0) throw missing(name);
     return i;
   });
   const values = new Float64Array(data.rows * picks.length);
-  for (let r = 0; r < data.rows; r++) picks.forEach((c, j) => { values[r * picks.length + j] = data.values[r * data.dims + c]!; });
+  for (let r = 0; r < data.rows; r++)
+    picks.forEach((c, j) => {
+      values[r * picks.length + j] = data.values[r * data.dims + c]!;
+    });
   return { names: [...names], values, rows: data.rows, dims: picks.length };
 }
 
@@ -61,7 +68,11 @@ export function groupRows(data: CategoricalDataset): RowPatterns {
       const p = slots[slot]!;
       if (p < 0) return slot;
       let same = true;
-      for (let c = 0, o = p * width; c < width; c++, o++) if (states[o] !== cells[at + c]) { same = false; break; }
+      for (let c = 0, o = p * width; c < width; c++, o++)
+        if (states[o] !== cells[at + c]) {
+          same = false;
+          break;
+        }
       if (same) return slot;
       slot = (slot + 1) & mask;
     }
@@ -70,10 +81,17 @@ export function groupRows(data: CategoricalDataset): RowPatterns {
     for (let c = 0; c < width; c++) row[c] = cols[c]![r]!;
     let slot = find(row, 0);
     const p = slots[slot]!;
-    if (p >= 0) { weights[p]!++; continue; }
+    if (p >= 0) {
+      weights[p]!++;
+      continue;
+    }
     if ((count + 1) * width > states.length) {
-      const s2 = new Int32Array(states.length * 2); s2.set(states); states = s2;
-      const w2 = new Float64Array(weights.length * 2); w2.set(weights); weights = w2;
+      const s2 = new Int32Array(states.length * 2);
+      s2.set(states);
+      states = s2;
+      const w2 = new Float64Array(weights.length * 2);
+      w2.set(weights);
+      weights = w2;
     }
     states.set(row, count * width);
     weights[count] = 1;
@@ -103,14 +121,25 @@ export function alignToNetwork(variables: DiscreteVariable[], data: CategoricalD
   const columns: Int32Array[] = [];
   for (const v of variables) {
     const c = byName.get(v.name);
-    if (c === undefined) { columns.push(new Int32Array(data.rowCount).fill(MISSING)); hidden.push(v.name); continue; }
+    if (c === undefined) {
+      columns.push(new Int32Array(data.rowCount).fill(MISSING));
+      hidden.push(v.name);
+      continue;
+    }
     const values = data.attributes[c]!.values;
     // Read with the network's states already (model/dataTable's `declared`): share the column.
-    if (values.length <= v.states.length && values.every((s, i) => s === v.states[i])) { columns.push(data.columns[c]!); continue; }
+    if (values.length <= v.states.length && values.every((s, i) => s === v.states[i])) {
+      columns.push(data.columns[c]!);
+      continue;
+    }
     const map = values.map((s) => v.states.indexOf(s));
     const bad = values.filter((_, i) => map[i]! < 0);
-    if (bad.length) return { error: `column ${v.name} has values that are not its states (${v.states.join(', ')}): ${bad.join(', ')}` };
-    const src = data.columns[c]!, col = new Int32Array(data.rowCount);
+    if (bad.length)
+      return {
+        error: `column ${v.name} has values that are not its states (${v.states.join(', ')}): ${bad.join(', ')}`,
+      };
+    const src = data.columns[c]!,
+      col = new Int32Array(data.rowCount);
     for (let r = 0; r < data.rowCount; r++) col[r] = src[r]! < 0 ? MISSING : map[src[r]!]!;
     columns.push(col);
   }
@@ -118,6 +147,10 @@ export function alignToNetwork(variables: DiscreteVariable[], data: CategoricalD
 }
 
 /** A dataset whose columns are a network's variables, in network order. */
-export function networkDataset(variables: DiscreteVariable[], columns: Int32Array[], rowCount: number): CategoricalDataset {
+export function networkDataset(
+  variables: DiscreteVariable[],
+  columns: Int32Array[],
+  rowCount: number,
+): CategoricalDataset {
   return { attributes: variables.map((v) => ({ name: v.name, values: v.states })), columns, rowCount };
 }

@@ -29,12 +29,18 @@ function splitmix32(seed: number): () => number {
 
 export function createRng(seed: number): Rng {
   const init = splitmix32(Math.floor(seed) ^ 0x5bd1e995);
-  let a = init(), b = init(), c = init(), d = init();
+  let a = init(),
+    b = init(),
+    c = init(),
+    d = init();
   if ((a | b | c | d) === 0) a = 1;
   const nextUint32 = (): number => {
     const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
     const t = b << 9;
-    c ^= a; d ^= b; b ^= c; a ^= d;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
     c ^= t;
     d = rotl(d, 11);
     return result;
@@ -44,9 +50,17 @@ export function createRng(seed: number): Rng {
     next: () => nextUint32() / 4294967296,
     int: (n) => Math.floor(rng.next() * n),
     normal: () => {
-      if (spareNormal !== undefined) { const v = spareNormal; spareNormal = undefined; return v; }
+      if (spareNormal !== undefined) {
+        const v = spareNormal;
+        spareNormal = undefined;
+        return v;
+      }
       let u: number, v: number, s: number;
-      do { u = 2 * rng.next() - 1; v = 2 * rng.next() - 1; s = u * u + v * v; } while (s >= 1 || s === 0);
+      do {
+        u = 2 * rng.next() - 1;
+        v = 2 * rng.next() - 1;
+        s = u * u + v * v;
+      } while (s >= 1 || s === 0);
       const m = Math.sqrt((-2 * Math.log(s)) / s);
       spareNormal = v * m;
       return u * m;
@@ -54,7 +68,9 @@ export function createRng(seed: number): Rng {
     shuffle: (items) => {
       for (let i = items.length - 1; i > 0; i--) {
         const j = rng.int(i + 1);
-        const tmp = items[i]!; items[i] = items[j]!; items[j] = tmp;
+        const tmp = items[i]!;
+        items[i] = items[j]!;
+        items[j] = tmp;
       }
       return items;
     },
@@ -62,7 +78,10 @@ export function createRng(seed: number): Rng {
       let sum = total ?? 0;
       if (total === undefined) for (let i = 0; i < weights.length; i++) sum += weights[i]!;
       let u = rng.next() * sum;
-      for (let i = 0; i < weights.length; i++) { u -= weights[i]!; if (u < 0) return i; }
+      for (let i = 0; i < weights.length; i++) {
+        u -= weights[i]!;
+        if (u < 0) return i;
+      }
       for (let i = weights.length - 1; i >= 0; i--) if (weights[i]! > 0) return i; // rounding at the top end
       return weights.length - 1;
     },

@@ -12,10 +12,28 @@ export function alignedRows(file: A.BayesFile, lines: string[]): Map<number, str
   const visit = (statements: A.Statement[]) => {
     for (const s of statements) {
       if (s.kind === 'network') visit(s.statements);
-      else if (s.kind === 'table' && s.rows.length > 0) align(lines, s.rows.map((r) => ({ node: r, cells: rowCells(lines, r) })), out);
+      else if (s.kind === 'table' && s.rows.length > 0)
+        align(
+          lines,
+          s.rows.map((r) => ({ node: r, cells: rowCells(lines, r) })),
+          out,
+        );
       else if (s.kind === 'data' && !s.source && s.header.length > 0) {
-        const header = { node: spanOf(s.header), cells: s.header.map((h, i) => slice(lines, h) + (i < s.header.length - 1 ? ',' : '')) };
-        align(lines, [header, ...s.rows.map((r) => ({ node: r as A.NodeBase, cells: r.cells.map((c, i) => slice(lines, c) + (i < r.cells.length - 1 ? ',' : '')) }))], out);
+        const header = {
+          node: spanOf(s.header),
+          cells: s.header.map((h, i) => slice(lines, h) + (i < s.header.length - 1 ? ',' : '')),
+        };
+        align(
+          lines,
+          [
+            header,
+            ...s.rows.map((r) => ({
+              node: r as A.NodeBase,
+              cells: r.cells.map((c, i) => slice(lines, c) + (i < r.cells.length - 1 ? ',' : '')),
+            })),
+          ],
+          out,
+        );
       }
     }
   };
@@ -23,7 +41,10 @@ export function alignedRows(file: A.BayesFile, lines: string[]): Map<number, str
   return out;
 }
 
-interface Line { node: A.NodeBase; cells: string[] }
+interface Line {
+  node: A.NodeBase;
+  cells: string[];
+}
 
 /** A row as cells: each key (`true,` … `true:`), then each probability (`{ pos: 0.98,` … `neg: 0.02 }`). */
 function rowCells(lines: string[], row: A.Row): string[] {
@@ -40,7 +61,8 @@ function rowCells(lines: string[], row: A.Row): string[] {
 
 function align(lines: string[], rows: Line[], out: Map<number, string>): void {
   const lineNumbers = rows.map((r) => r.node.range.start.line);
-  const alone = rows.every((r) => r.node.range.end.line === r.node.range.start.line) && new Set(lineNumbers).size === rows.length;
+  const alone =
+    rows.every((r) => r.node.range.end.line === r.node.range.start.line) && new Set(lineNumbers).size === rows.length;
   const comments = rows.map((r) => trailing(lines, r.node));
   if (!alone || comments.some((c) => c === undefined) || rows.some((r) => leading(lines, r.node))) return;
   const widths: number[] = [];
@@ -48,7 +70,9 @@ function align(lines: string[], rows: Line[], out: Map<number, string>): void {
   const texts = rows.map((r) => r.cells.map((c, i) => (i < r.cells.length - 1 ? c.padEnd(widths[i]) : c)).join(' '));
   const commented = comments.some((c) => c !== '');
   const width = Math.max(...texts.map((t) => t.length));
-  rows.forEach((_, i) => out.set(lineNumbers[i], comments[i] ? `${texts[i].padEnd(commented ? width : 0)} ${comments[i]}` : texts[i]));
+  rows.forEach((_, i) =>
+    out.set(lineNumbers[i], comments[i] ? `${texts[i].padEnd(commented ? width : 0)} ${comments[i]}` : texts[i]),
+  );
 }
 
 function slice(lines: string[], node: A.NodeBase): string {

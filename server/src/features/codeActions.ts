@@ -4,7 +4,13 @@
  * undeclared variable. Refactorings on a data set: move an inline table to a CSV file, and
  * bring a CSV file inline.
  */
-import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver/node';
+import {
+  CodeActionKind,
+  type CodeAction,
+  type CodeActionParams,
+  type Diagnostic,
+  type TextEdit,
+} from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
 import { allStatements, walk } from '../language/index.js';
 import type { ParsedDocument } from '../workspace/documents.js';
@@ -17,16 +23,25 @@ import { dataTableActions, type CodeActionHost } from './dataTableActions.js';
 export type { CodeActionHost } from './dataTableActions.js';
 
 export async function codeActions(
-  doc: ParsedDocument, params: CodeActionParams, host: CodeActionHost,
+  doc: ParsedDocument,
+  params: CodeActionParams,
+  host: CodeActionHost,
 ): Promise<CodeAction[]> {
   const uri = params.textDocument.uri;
   const actions: CodeAction[] = [];
   const fix = (title: string, diagnostic: Diagnostic, edits: TextEdit[], preferred = false): void => {
-    actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: preferred, edit: { changes: { [uri]: edits } } });
+    actions.push({
+      title,
+      kind: CodeActionKind.QuickFix,
+      diagnostics: [diagnostic],
+      isPreferred: preferred,
+      edit: { changes: { [uri]: edits } },
+    });
   };
   for (const d of params.context.diagnostics) {
     const data = (d.data ?? {}) as { suggestion?: unknown; missing?: unknown };
-    if (typeof data.suggestion === 'string') fix(`Replace with '${data.suggestion}'`, d, [{ range: d.range, newText: data.suggestion }], true);
+    if (typeof data.suggestion === 'string')
+      fix(`Replace with '${data.suggestion}'`, d, [{ range: d.range, newText: data.suggestion }], true);
     if (d.code === 'row-sum') {
       const edits = normaliseEdits(doc.parse.ast, d);
       if (edits.length > 0) fix('Normalize so the probabilities sum to 1', d, edits, true);
@@ -36,13 +51,14 @@ export async function codeActions(
       if (edits.length > 0) fix('Add the missing rows', d, edits);
     }
     const message = typeof d.message === 'string' ? d.message : d.message.value;
-    const undeclared = d.code === 'undefined-name' ? /^variable '([^']+)' is not defined/.exec(message)?.[1] : undefined;
+    const undeclared =
+      d.code === 'undefined-name' ? /^variable '([^']+)' is not defined/.exec(message)?.[1] : undefined;
     if (undeclared) {
       const edit = declareVariableEdit(doc, d, undeclared);
       if (edit) fix(`Declare variable '${undeclared}'`, d, [edit]);
     }
   }
-  actions.push(...await dataTableActions(doc, params, host));
+  actions.push(...(await dataTableActions(doc, params, host)));
   return actions;
 }
 
@@ -53,7 +69,10 @@ function tables(file: A.BayesFile): A.TableDecl[] {
 }
 
 const sameRange = (a: A.Range, b: A.Range) =>
-  a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+  a.start.line === b.start.line &&
+  a.start.character === b.start.character &&
+  a.end.line === b.end.line &&
+  a.end.character === b.end.character;
 
 /** Enough digits that the rewritten row sums to 1 within the checker's tolerance. */
 export function probabilityText(x: number): string {
@@ -98,7 +117,12 @@ function missingRowEdits(doc: ParsedDocument, d: Diagnostic, missing: (string | 
   if (closingLine.slice(0, close.character).trim() === '') {
     const last = table.rows[table.rows.length - 1];
     const indent = /^\s*/.exec(lineAt(doc.text, last.range.start.line))![0];
-    return [{ range: { start: { line: close.line, character: 0 }, end: { line: close.line, character: 0 } }, newText: rows.map((r) => indent + r + '\n').join('') }];
+    return [
+      {
+        range: { start: { line: close.line, character: 0 }, end: { line: close.line, character: 0 } },
+        newText: rows.map((r) => indent + r + '\n').join(''),
+      },
+    ];
   }
   const before = closingLine.slice(0, close.character).trimEnd().length;
   return [{ range: { start: { line: close.line, character: before }, end: close }, newText: `, ${rows.join(', ')} ` }];
@@ -121,7 +145,8 @@ function declareVariableEdit(doc: ParsedDocument, d: Diagnostic, name: string): 
   }
   if (!statement) return undefined;
   const values = valuesUsedFor(file, name);
-  const domain = values.length === 0 || values.every((v) => v === 'true' || v === 'false') ? ': bool' : `{ ${values.join(', ')} }`;
+  const domain =
+    values.length === 0 || values.every((v) => v === 'true' || v === 'false') ? ': bool' : `{ ${values.join(', ')} }`;
   const indent = /^\s*/.exec(lineAt(doc.text, statement.range.start.line))![0];
   const at = { line: statement.range.start.line, character: 0 };
   return { range: { start: at, end: at }, newText: `${indent}variable ${name} ${domain}\n` };
@@ -139,7 +164,8 @@ function valuesUsedFor(file: A.BayesFile, name: string): string[] {
       const parent = node.head.conditions.findIndex((c) => c.variable.text === name);
       for (const row of node.rows) {
         if (parent >= 0 && row.keys[parent]) values.add(row.keys[parent].text);
-        if (node.head.targets[0]?.variable.text === name) for (const e of row.entries) if (e.state) values.add(e.state.text);
+        if (node.head.targets[0]?.variable.text === name)
+          for (const e of row.entries) if (e.state) values.add(e.state.text);
       }
     }
   };

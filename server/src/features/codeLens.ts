@@ -19,7 +19,10 @@ export function codeLenses(file: A.BayesFile, uri: string, last: RunRecord | und
   ];
   for (const s of file.statements) {
     if (s.kind === 'network' || s.kind === 'import') {
-      lenses.push({ range: s.range, command: { title: 'Show graph', command: 'bayes.showGraph', arguments: [uri, s.name.text] } });
+      lenses.push({
+        range: s.range,
+        command: { title: 'Show graph', command: 'bayes.showGraph', arguments: [uri, s.name.text] },
+      });
     }
   }
   return lenses;

@@ -13,9 +13,16 @@ import { HYPOTHESIS_PRIORS } from '../language/check/declarations.js';
 import { QUERY_FORMS, SIGNATURES, STATEMENT_KEYWORDS } from './vocabulary.js';
 
 const ITEM_KIND: Record<NameKind, CompletionItemKind> = {
-  variable: CompletionItemKind.Variable, state: CompletionItemKind.EnumMember, hypotheses: CompletionItemKind.Enum,
-  hypothesis: CompletionItemKind.EnumMember, network: CompletionItemKind.Module, data: CompletionItemKind.Struct,
-  column: CompletionItemKind.Field, corpus: CompletionItemKind.Struct, classifier: CompletionItemKind.Class, mixture: CompletionItemKind.Class,
+  variable: CompletionItemKind.Variable,
+  state: CompletionItemKind.EnumMember,
+  hypotheses: CompletionItemKind.Enum,
+  hypothesis: CompletionItemKind.EnumMember,
+  network: CompletionItemKind.Module,
+  data: CompletionItemKind.Struct,
+  column: CompletionItemKind.Field,
+  corpus: CompletionItemKind.Struct,
+  classifier: CompletionItemKind.Class,
+  mixture: CompletionItemKind.Class,
 };
 
 export function completion(file: A.BayesFile, text: string, position: Position): CompletionItem[] {
@@ -37,14 +44,18 @@ export function completion(file: A.BayesFile, text: string, position: Position):
   if (/\b(posterior|map|ml|mdl)\s+$/.test(before)) return globals('hypotheses');
   if (/\b(classify|evaluate|accuracy|learning_curve)\s+$/.test(before)) return globals('classifier');
   if (/\blearn\s+$/.test(before)) return [...globals('network', 'mixture', 'classifier'), ...keywords(['structure'])];
-  if (/[=~]\s*$/.test(before) && /^\s*(classifier|mixture|hypotheses)\b/.test(ctx.linePrefix)) return keywords(Object.keys(SIGNATURES));
+  if (/[=~]\s*$/.test(before) && /^\s*(classifier|mixture|hypotheses)\b/.test(ctx.linePrefix))
+    return keywords(Object.keys(SIGNATURES));
 
   const finding = findingExpected(index, ctx, before);
   if (finding) return finding === 'likelihood' ? keywords(['likelihood']) : names(finding);
   const value = valueExpected(index, ctx, before);
   if (value) return names(value);
   if (/\bP\s*\([^)]*$/.test(before)) return names(index.variablesVisible(modelScope(ctx, index)));
-  return [...names(index.variablesVisible(ctx.scope)), ...globals('network', 'data', 'corpus', 'classifier', 'mixture')];
+  return [
+    ...names(index.variablesVisible(ctx.scope)),
+    ...globals('network', 'data', 'corpus', 'classifier', 'mixture'),
+  ];
 }
 
 function item(s: NameSymbol): CompletionItem {
@@ -63,7 +74,9 @@ function modelScope(ctx: PositionContext, index: NameIndex): string {
  * where a key goes, X looked up in the `in N` of the line if it names a network.
  */
 function findingExpected(
-  index: NameIndex, ctx: PositionContext, before: string,
+  index: NameIndex,
+  ctx: PositionContext,
+  before: string,
 ): NameSymbol[] | 'likelihood' | undefined {
   if (/\b[A-Za-z_]\w*\s*~\s*$/.test(before) && !/^\s*(classifier|mixture|hypotheses)\b|\)\s*~\s*$/.test(before)) {
     return 'likelihood';
@@ -86,7 +99,11 @@ function valueExpected(index: NameIndex, ctx: PositionContext, before: string): 
   const assigned = /([A-Za-z_]\w*)\s*(=|:)\s*\[?(?:[\w"]+\s*,\s*)*$/.exec(before);
   if (assigned) {
     const v = index.variable(ctx.scope, assigned[1]);
-    if (v?.states?.length && (assigned[2] === '=' || ctx.statement?.kind === 'queryStatement' || ctx.statement?.kind === 'expectStatement')) return v.states;
+    if (
+      v?.states?.length &&
+      (assigned[2] === '=' || ctx.statement?.kind === 'queryStatement' || ctx.statement?.kind === 'expectStatement')
+    )
+      return v.states;
   }
   const t = ctx.statement;
   if (t?.kind !== 'table' || t.head.range.end.line >= ctx.position.line) return undefined;

@@ -31,7 +31,9 @@ export interface CodeActionHost {
 }
 
 export async function dataTableActions(
-  doc: ParsedDocument, params: CodeActionParams, host: CodeActionHost,
+  doc: ParsedDocument,
+  params: CodeActionParams,
+  host: CodeActionHost,
 ): Promise<CodeAction[]> {
   const decl = dataAt(doc.parse.ast, params.range.start);
   if (!decl || !host.documentPath) return [];
@@ -47,25 +49,39 @@ function dataAt(file: A.BayesFile, position: A.Position): A.DataDecl | undefined
 }
 
 async function inlineToCsv(
-  doc: ParsedDocument, decl: A.DataDecl, documentPath: string, uri: string, host: CodeActionHost,
+  doc: ParsedDocument,
+  decl: A.DataDecl,
+  documentPath: string,
+  uri: string,
+  host: CodeActionHost,
 ): Promise<CodeAction | undefined> {
   if (decl.header.length === 0) return undefined;
   const folder = dirname(documentPath);
   let file = `${decl.name.text}.csv`;
   // Only existence (lstat) is asked here, never content; without files the client refuses to create over a file.
-  for (let n = 2; host.files && await host.files.exists(join(folder, file)); n++) file = `${decl.name.text}-${n}.csv`;
+  for (let n = 2; host.files && (await host.files.exists(join(folder, file))); n++) file = `${decl.name.text}-${n}.csv`;
   const csvUri = pathToFileURL(join(folder, file)).toString();
   const starts = lineStarts(doc.text);
-  const cell = (e: A.Expr) => (e.kind === 'string' ? csvQuote(e.value) : e.kind === 'missing' ? '' : sliceRange(doc.text, starts, e.range));
-  const csv = [decl.header.map((h) => csvQuote(h.text)), ...decl.rows.map((r) => r.cells.map(cell))].map((r) => r.join(',')).join('\n') + '\n';
+  const cell = (e: A.Expr) =>
+    e.kind === 'string' ? csvQuote(e.value) : e.kind === 'missing' ? '' : sliceRange(doc.text, starts, e.range);
+  const csv =
+    [decl.header.map((h) => csvQuote(h.text)), ...decl.rows.map((r) => r.cells.map(cell))]
+      .map((r) => r.join(','))
+      .join('\n') + '\n';
   return {
     title: `Move data ${decl.name.text} to ${file}`,
     kind: CodeActionKind.RefactorRewrite,
     edit: {
       documentChanges: [
         { kind: 'create', uri: csvUri, options: { overwrite: false, ignoreIfExists: false } },
-        { textDocument: { uri: csvUri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: csv }] },
-        { textDocument: { uri, version: doc.version }, edits: [{ range: decl.range, newText: `data ${decl.name.text} from "${file}"` }] },
+        {
+          textDocument: { uri: csvUri, version: null },
+          edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: csv }],
+        },
+        {
+          textDocument: { uri, version: doc.version },
+          edits: [{ range: decl.range, newText: `data ${decl.name.text} from "${file}"` }],
+        },
       ],
     },
   };
@@ -77,7 +93,9 @@ function csvQuote(s: string): string {
 }
 
 async function csvToInline(
-  doc: ParsedDocument, decl: A.DataDecl, host: CodeActionHost,
+  doc: ParsedDocument,
+  decl: A.DataDecl,
+  host: CodeActionHost,
 ): Promise<CodeAction | undefined> {
   if (!host.trusted || !host.files || !decl.source || !host.documentPath) return undefined;
   const path = resolvePath(dirname(host.documentPath), decl.source.value);
@@ -86,7 +104,9 @@ async function csvToInline(
     if ((await host.files.stamp(path)).size > MAX_INLINE_BYTES) return undefined;
     // host.files refuses a path whose real path is outside the roots, a FIFO, a device, an oversize file.
     rows = [];
-    const splitter = new CsvSplitter(',', (cells) => { rows.push(cells.map((c) => c.trim())); });
+    const splitter = new CsvSplitter(',', (cells) => {
+      rows.push(cells.map((c) => c.trim()));
+    });
     splitter.push(new TextDecoder().decode(await host.files.bytes(path)));
     splitter.end();
   } catch {
@@ -99,6 +119,10 @@ async function csvToInline(
   return {
     title: `Inline ${basename(path)} as a data table`,
     kind: CodeActionKind.RefactorRewrite,
-    edit: { changes: { [doc.document.uri]: [{ range: decl.range, newText: `data ${decl.name.text} {\n${body}\n${indent}}` }] } },
+    edit: {
+      changes: {
+        [doc.document.uri]: [{ range: decl.range, newText: `data ${decl.name.text} {\n${body}\n${indent}}` }],
+      },
+    },
   };
 }

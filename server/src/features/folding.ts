@@ -7,13 +7,16 @@ export function foldingRanges(file: A.BayesFile, text: string): FoldingRange[] {
   const visit = (statements: A.Statement[]) => {
     for (const s of statements) {
       // The closing line stays visible, as editors do for braces.
-      if (s.range.end.line > s.range.start.line) ranges.push({ startLine: s.range.start.line, endLine: s.range.end.line - 1 });
+      if (s.range.end.line > s.range.start.line)
+        ranges.push({ startLine: s.range.start.line, endLine: s.range.end.line - 1 });
       if (s.kind === 'network') visit(s.statements);
     }
   };
   visit(file.statements);
   ranges.push(...commentRuns(text));
-  return ranges.filter((r) => r.endLine > r.startLine || r.kind === FoldingRangeKind.Comment).sort((a, b) => a.startLine - b.startLine);
+  return ranges
+    .filter((r) => r.endLine > r.startLine || r.kind === FoldingRangeKind.Comment)
+    .sort((a, b) => a.startLine - b.startLine);
 }
 
 /** Three or more consecutive `//` lines fold as one comment. */

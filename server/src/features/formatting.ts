@@ -44,7 +44,10 @@ export function formatText(file: A.BayesFile, text: string): string {
 
 function wholeRange(text: string) {
   const lines = text.split('\n');
-  return { start: { line: 0, character: 0 }, end: { line: lines.length - 1, character: lines[lines.length - 1].length } };
+  return {
+    start: { line: 0, character: 0 },
+    end: { line: lines.length - 1, character: lines[lines.length - 1].length },
+  };
 }
 
 const OPENERS = new Set([LCurly, LParen, LBracket]);
@@ -85,9 +88,13 @@ function continuationLines(file: A.BayesFile, { depth, closing }: Depths): Set<n
   const lines = new Set<number>();
   const visit = (statements: A.Statement[]) => {
     for (const s of statements) {
-      if (s.kind === 'network') { visit(s.statements); continue; }
+      if (s.kind === 'network') {
+        visit(s.statements);
+        continue;
+      }
       const base = depth[s.range.start.line];
-      for (let l = s.range.start.line + 1; l <= s.range.end.line; l++) if (depth[l] === base && !closing.has(l)) lines.add(l);
+      for (let l = s.range.start.line + 1; l <= s.range.end.line; l++)
+        if (depth[l] === base && !closing.has(l)) lines.add(l);
     }
   };
   visit(file.statements);

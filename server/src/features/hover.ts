@@ -21,7 +21,10 @@ export function hover(file: A.BayesFile, position: Position, run: RunResult | un
     for (const entry of entriesOverlapping(run, position.line)) sections.push(explainEntry(entry));
   }
   if (sections.length === 0) return null;
-  return { contents: { kind: 'markdown', value: sections.join('\n\n---\n\n') }, ...(found ? { range: found.name.range } : {}) };
+  return {
+    contents: { kind: 'markdown', value: sections.join('\n\n---\n\n') },
+    ...(found ? { range: found.name.range } : {}),
+  };
 }
 
 function symbolSections(file: A.BayesFile, index: NameIndex, s: NameSymbol, run: RunResult | undefined): string[] {
@@ -30,7 +33,9 @@ function symbolSections(file: A.BayesFile, index: NameIndex, s: NameSymbol, run:
   if (doc) sections.push(doc);
   if (s.kind === 'hypotheses') sections.push(priorTable(s), ...likelihoodTables(file, index, s));
   if (s.kind === 'variable') {
-    const table = scopeStatements(file, s.scope).find((x): x is A.TableDecl => x.kind === 'table' && x.head.targets[0]?.variable.text === s.name);
+    const table = scopeStatements(file, s.scope).find(
+      (x): x is A.TableDecl => x.kind === 'table' && x.head.targets[0]?.variable.text === s.name,
+    );
     const body = table?.canonical
       ? canonicalMarkdown(table, table.canonical, s.scope, run)
       : table && cptMarkdown(table, s);
@@ -44,15 +49,20 @@ function symbolSections(file: A.BayesFile, index: NameIndex, s: NameSymbol, run:
 function signature(s: NameSymbol): string {
   const states = s.states?.map((x) => x.name).join(', ');
   switch (s.kind) {
-    case 'variable': return `variable **${s.name}** ${states !== undefined ? `{ ${states} }` : ''}${s.scope ? ` in network ${s.scope}` : ''}`;
-    case 'hypotheses': return `hypotheses **${s.name}** { ${states} }`;
+    case 'variable':
+      return `variable **${s.name}** ${states !== undefined ? `{ ${states} }` : ''}${s.scope ? ` in network ${s.scope}` : ''}`;
+    case 'hypotheses':
+      return `hypotheses **${s.name}** { ${states} }`;
     case 'hypothesis': {
       const prior = priorOf(s);
       return `hypothesis **${s.name}** of ${s.owner?.name}${prior ? ` · prior P(${s.name}) = ${prior}` : ''}`;
     }
-    case 'state': return `value **${s.name}** of ${s.owner?.name}`;
-    case 'column': return `column **${s.name}** of data ${s.scope.replace(/^data:/, '')}`;
-    default: return `${s.kind} **${s.name}**`;
+    case 'state':
+      return `value **${s.name}** of ${s.owner?.name}`;
+    case 'column':
+      return `column **${s.name}** of data ${s.scope.replace(/^data:/, '')}`;
+    default:
+      return `${s.kind} **${s.name}**`;
   }
 }
 
@@ -61,17 +71,24 @@ function priorOf(s: NameSymbol): string | undefined {
   if (statement?.kind !== 'hypotheses') return undefined;
   const entry = statement.entries.find((e) => e.name.text === s.name);
   if (entry?.prior) return entry.prior.text;
-  return statement.prior?.text === 'uniform' && statement.entries.length > 0 ? `1/${statement.entries.length}` : undefined;
+  return statement.prior?.text === 'uniform' && statement.entries.length > 0
+    ? `1/${statement.entries.length}`
+    : undefined;
 }
 
 function scopeStatements(file: A.BayesFile, scope: string): A.Statement[] {
   if (!scope) return file.statements;
-  return file.statements.find((x): x is A.NetworkDecl => x.kind === 'network' && x.name.text === scope)?.statements ?? [];
+  return (
+    file.statements.find((x): x is A.NetworkDecl => x.kind === 'network' && x.name.text === scope)?.statements ?? []
+  );
 }
 
 /** P(h) for each hypothesis of a space. */
 function priorTable(s: NameSymbol): string {
-  return markdownTable(['h', 'P(h)'], (s.states ?? []).map((h) => [h.name, priorOf(h) ?? '']));
+  return markdownTable(
+    ['h', 'P(h)'],
+    (s.states ?? []).map((h) => [h.name, priorOf(h) ?? '']),
+  );
 }
 
 /** The likelihoods P(D | h): every table the hypothesis space conditions. */
@@ -96,13 +113,15 @@ export function cptMarkdown(t: A.TableDecl, s: NameSymbol): string {
   const bool = states.length === 2 && states[0] === 'true' && states[1] === 'false';
   const values = (entries: A.RowEntry[], form: A.Row['form']): string[] => {
     if (form === 'map') return states.map((st) => entries.find((e) => e.state?.text === st)?.value.text ?? '');
-    if (form === 'single' && bool && entries[0]) return [entries[0].value.text, formatNumber(1 - entries[0].value.value)];
+    if (form === 'single' && bool && entries[0])
+      return [entries[0].value.text, formatNumber(1 - entries[0].value.value)];
     return states.map((_, i) => entries[i]?.value.text ?? '');
   };
   let rows: string[][];
   if (t.value) rows = [values([{ kind: 'rowEntry', value: t.value, range: t.value.range }], 'single')];
   else rows = t.rows.map((r) => [...r.keys.map((k) => k.text), ...values(r.entries, r.form)]);
-  if (rows.length === 0) return `P(${s.name}${parents.length ? ' | ' + parents.join(', ') : ''}) ${t.parameterPrior ? 'is learned from data' : ''}`;
+  if (rows.length === 0)
+    return `P(${s.name}${parents.length ? ' | ' + parents.join(', ') : ''}) ${t.parameterPrior ? 'is learned from data' : ''}`;
   return markdownTable([...parents, ...states.map((st) => `P(${st})`)], rows);
 }
 
@@ -120,11 +139,14 @@ function distributions(index: NameIndex, s: NameSymbol, run: RunResult | undefin
       sections.unshift(...networkMarginal(entry, s));
       continue;
     }
-    const named = uses.some((u) => u.name.range.start.line >= entry.range.start.line && u.name.range.end.line <= entry.range.end.line);
+    const named = uses.some(
+      (u) => u.name.range.start.line >= entry.range.start.line && u.name.range.end.line <= entry.range.end.line,
+    );
     for (const { path, field, record } of numberRecords(entry)) {
       const keys = Object.keys(record);
       if (keys.length === 0 || !keys.every((k) => states.has(k))) continue;
-      if (path[path.length - 1] === s.name || named) sections.push(`\`${entry.source.trim()}\` — ${field}\n\n${barChart(record)}`);
+      if (path[path.length - 1] === s.name || named)
+        sections.push(`\`${entry.source.trim()}\` — ${field}\n\n${barChart(record)}`);
     }
   }
   return sections;
@@ -137,13 +159,18 @@ function networkMarginal(e: NetworkResult, s: NameSymbol): string[] {
   if (!v) return [];
   const given = v.evidence !== undefined ? ` (observed ${v.evidence})` : '';
   const how = e.method === 'exact' ? 'exact' : `${e.method}, ${e.samples ?? '?'} samples`;
-  return [`P(${s.name}) in network ${e.network}${given}, ${how}:\n\n${barChart(Object.fromEntries(v.states.map((st, i) => [st, v.marginal[i]!])))}`];
+  return [
+    `P(${s.name}) in network ${e.network}${given}, ${how}:\n\n${barChart(Object.fromEntries(v.states.map((st, i) => [st, v.marginal[i]!])))}`,
+  ];
 }
 
 /** Top-level fields naming this hypothesis as a choice: `map: ['healthy']`, `best: [...]`, `bestMdl: 'd1a'`. */
 function choiceFields(entry: object, name: string): string[] {
   return Object.entries(entry)
-    .filter(([field, v]) => !['kind', 'source', 'headline'].includes(field) && (v === name || (Array.isArray(v) && v.includes(name))))
+    .filter(
+      ([field, v]) =>
+        !['kind', 'source', 'headline'].includes(field) && (v === name || (Array.isArray(v) && v.includes(name))),
+    )
     .map(([field]) => field);
 }
 
@@ -165,7 +192,12 @@ function hypothesisFigures(s: NameSymbol, run: RunResult | undefined): string[] 
   const seen = new Set<string>();
   for (const entry of run.results) {
     if (entry.kind === 'expect') continue;
-    const figures = entry.kind === 'posterior' ? posteriorFigures(entry, s.name) : entry.kind === 'mdl' ? mdlFigures(entry, s.name) : shapeFigures(entry, s.name);
+    const figures =
+      entry.kind === 'posterior'
+        ? posteriorFigures(entry, s.name)
+        : entry.kind === 'mdl'
+          ? mdlFigures(entry, s.name)
+          : shapeFigures(entry, s.name);
     if (!figures || seen.has(figures)) continue;
     seen.add(figures);
     lines.push(`- \`${entry.source.trim()}\` (line ${entry.range.start.line + 1}): ${figures}`);
@@ -200,8 +232,10 @@ function shapeFigures(entry: ResultEntry, name: string): string | undefined {
   const figures: string[] = [];
   for (const { field, record } of numberRecords(entry)) {
     // Description lengths (`…Bits`) rank smallest first; probabilities and scores largest first.
-    if (name in record) figures.push(`${field} **${formatNumber(record[name])}**, ${rank(record, name, /bits$/i.test(field))}`);
+    if (name in record)
+      figures.push(`${field} **${formatNumber(record[name])}**, ${rank(record, name, /bits$/i.test(field))}`);
   }
-  for (const field of choiceFields(entry, name)) figures.push(`★ ${field === 'best' ? `best by ${entry.kind}` : field}`);
+  for (const field of choiceFields(entry, name))
+    figures.push(`★ ${field === 'best' ? `best by ${entry.kind}` : field}`);
   return figures.length > 0 ? figures.join(' · ') : undefined;
 }

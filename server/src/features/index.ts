@@ -67,16 +67,34 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
     return d ? use(d) : none;
   };
 
-  connection.onHover((p) => withParse(p.textDocument.uri, null, (d) => hover(d.parse.ast, p.position, run(p.textDocument.uri))));
-  connection.languages.inlayHint.on((p) => withParse(p.textDocument.uri, [], (d) => inlayHints(d.text, run(p.textDocument.uri), p.range, d.state.starts)));
-  connection.onCodeLens((p) => withParse(p.textDocument.uri, [], (d) => codeLenses(d.parse.ast, p.textDocument.uri, session.lastRun(p.textDocument.uri))));
+  connection.onHover((p) =>
+    withParse(p.textDocument.uri, null, (d) => hover(d.parse.ast, p.position, run(p.textDocument.uri))),
+  );
+  connection.languages.inlayHint.on((p) =>
+    withParse(p.textDocument.uri, [], (d) => inlayHints(d.text, run(p.textDocument.uri), p.range, d.state.starts)),
+  );
+  connection.onCodeLens((p) =>
+    withParse(p.textDocument.uri, [], (d) =>
+      codeLenses(d.parse.ast, p.textDocument.uri, session.lastRun(p.textDocument.uri)),
+    ),
+  );
   connection.onCompletion((p) => withParse(p.textDocument.uri, [], (d) => completion(d.parse.ast, d.text, p.position)));
   connection.onSignatureHelp((p) => withParse(p.textDocument.uri, null, (d) => signatureHelp(d.text, p.position)));
-  connection.onDefinition((p) => withParse(p.textDocument.uri, null, (d) => definition(d.parse.ast, p.textDocument.uri, p.position) ?? null));
-  connection.onReferences((p) => withParse(p.textDocument.uri, [], (d) => references(d.parse.ast, p.textDocument.uri, p.position, p.context.includeDeclaration)));
+  connection.onDefinition((p) =>
+    withParse(p.textDocument.uri, null, (d) => definition(d.parse.ast, p.textDocument.uri, p.position) ?? null),
+  );
+  connection.onReferences((p) =>
+    withParse(p.textDocument.uri, [], (d) =>
+      references(d.parse.ast, p.textDocument.uri, p.position, p.context.includeDeclaration),
+    ),
+  );
   connection.onPrepareRename((p) => withParse(p.textDocument.uri, null, (d) => prepareRename(d.parse.ast, p.position)));
-  connection.onRenameRequest((p) => withParse(p.textDocument.uri, null, (d) => rename(d.parse.ast, p.textDocument.uri, p.position, p.newName)));
-  connection.onDocumentSymbol((p) => withParse(p.textDocument.uri, [], (d) => documentSymbols(d.parse.ast, d.text, d.state.starts)));
+  connection.onRenameRequest((p) =>
+    withParse(p.textDocument.uri, null, (d) => rename(d.parse.ast, p.textDocument.uri, p.position, p.newName)),
+  );
+  connection.onDocumentSymbol((p) =>
+    withParse(p.textDocument.uri, [], (d) => documentSymbols(d.parse.ast, d.text, d.state.starts)),
+  );
   connection.onFoldingRanges((p) => withParse(p.textDocument.uri, [], (d) => foldingRanges(d.parse.ast, d.text)));
   connection.onDocumentFormatting((p) => {
     const d = parsed(p.textDocument.uri);
@@ -95,11 +113,14 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
   connection.languages.semanticTokens.onDelta((p) => {
     const uri = p.textDocument.uri;
     const d = parsed(uri);
-    const encode = (reuse?: Int32Array) => (d ? semanticTokensInto(d.parse.ast, d.text, d.state.starts, reuse) : new Int32Array(0));
+    const encode = (reuse?: Int32Array) =>
+      d ? semanticTokensInto(d.parse.ast, d.text, d.state.starts, reuse) : new Int32Array(0);
     return sentTokens.delta(uri, p.previousResultId, encode, () => allTokens(uri));
   });
   // VS Code asks for the visible lines first: on a big model that is far less to encode and send.
-  connection.languages.semanticTokens.onRange((p) => withParse(p.textDocument.uri, { data: [] }, (d) => semanticTokens(d.parse.ast, d.text, p.range, d.state.starts)));
+  connection.languages.semanticTokens.onRange((p) =>
+    withParse(p.textDocument.uri, { data: [] }, (d) => semanticTokens(d.parse.ast, d.text, p.range, d.state.starts)),
+  );
   connection.onCodeAction(async (p) => {
     const d = parsed(p.textDocument.uri);
     if (!d) return [];

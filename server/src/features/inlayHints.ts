@@ -18,9 +18,12 @@ export function inlayHints(text: string, run: RunResult | undefined, range: Rang
     const line = entry.range.end.line;
     if (line < range.start.line || line > range.end.line) continue;
     const position = { line, character: lineAt(text, line, starts).replace(/\s*(\/\/.*)?$/, '').length };
-    const label = entry.kind !== 'expect'
-      ? `⇒ ${entry.headline}`
-      : entry.passed ? '✓' : `✗ actual ${typeof entry.actual === 'number' ? String(Number(entry.actual.toPrecision(6))) : entry.actual}`;
+    const label =
+      entry.kind !== 'expect'
+        ? `⇒ ${entry.headline}`
+        : entry.passed
+          ? '✓'
+          : `✗ actual ${typeof entry.actual === 'number' ? String(Number(entry.actual.toPrecision(6))) : entry.actual}`;
     hints.push({ position, label, kind: InlayHintKind.Type, paddingLeft: true });
   }
   return hints;

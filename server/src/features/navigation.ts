@@ -8,11 +8,17 @@ export function definition(file: A.BayesFile, uri: string, position: Position): 
   return declaration ? { uri, range: declaration.range } : undefined;
 }
 
-export function references(file: A.BayesFile, uri: string, position: Position, includeDeclaration: boolean): Location[] {
+export function references(
+  file: A.BayesFile,
+  uri: string,
+  position: Position,
+  includeDeclaration: boolean,
+): Location[] {
   const index = nameIndex(file);
   const found = index.at(position);
   if (!found) return [];
-  return index.uses(found.symbol)
+  return index
+    .uses(found.symbol)
     .filter((o) => includeDeclaration || !o.declaration)
     .map((o) => ({ uri, range: o.name.range }));
 }

@@ -12,11 +12,15 @@ import { UnwritableNetworkError } from '../model/networkText.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { NetworkSummary } from '../protocol/messages.js';
 
-
 export function networkSummaries(file: A.BayesFile, env: A.CheckEnvironment): NetworkSummary[] {
   const summary = (net: BayesianNetwork, source: NetworkSummary['source']): NetworkSummary => ({
-    name: net.name, source,
-    variables: net.variables.map((v, i) => ({ name: v.name, states: v.states, parents: net.cpts[i]!.parents.map((p) => net.variables[p]!.name) })),
+    name: net.name,
+    source,
+    variables: net.variables.map((v, i) => ({
+      name: v.name,
+      states: v.states,
+      parents: net.cpts[i]!.parents.map((p) => net.variables[p]!.name),
+    })),
   });
   const own = networksOf(file, fileStem(env.documentPath)).map((n) => summary(n, 'file'));
   const imported = importedNetworks(file, env).flatMap((i) => ('network' in i ? [summary(i.network, 'import')] : []));
@@ -25,7 +29,10 @@ export function networkSummaries(file: A.BayesFile, env: A.CheckEnvironment): Ne
 
 /** `format`: the extension of the file to write (.bif by default; .xml, .net, .uai: model/networkFormats.ts). */
 export function exportBif(
-  file: A.BayesFile, env: A.CheckEnvironment, name: string, format = '.bif',
+  file: A.BayesFile,
+  env: A.CheckEnvironment,
+  name: string,
+  format = '.bif',
 ): { text: string } | { error: string } {
   const write = networkFormatOf(`network${format}`)?.write;
   if (!write) return { error: `networks are not written as '${format}'` };
@@ -46,7 +53,9 @@ export function exportBif(
 
 /** The networks a file declares: each `network` block, and the top level when it has variables. */
 function networksOf(file: A.BayesFile, fileName: string): BayesianNetwork[] {
-  const nets = file.statements.filter((s): s is A.NetworkDecl => s.kind === 'network').map((n) => declaredNetwork(n.name.text, n.statements));
+  const nets = file.statements
+    .filter((s): s is A.NetworkDecl => s.kind === 'network')
+    .map((n) => declaredNetwork(n.name.text, n.statements));
   const top = declaredNetwork(fileName, file.statements);
   return top.variables.length > 0 ? [top, ...nets] : nets;
 }
@@ -61,7 +70,8 @@ type Imported = { name: string } & ({ network: BayesianNetwork } | { error: stri
 function importedNetworks(file: A.BayesFile, env: A.CheckEnvironment): Imported[] {
   const imports = file.statements.filter((s): s is A.ImportDecl => s.kind === 'import');
   return imports.map((s): Imported => {
-    if (!env.readText || !env.documentPath) return { name: s.name.text, error: 'imported networks are read only in a trusted workspace with a saved model' };
+    if (!env.readText || !env.documentPath)
+      return { name: s.name.text, error: 'imported networks are read only in a trusted workspace with a saved model' };
     try {
       return { name: s.name.text, network: importedNetwork(s, env) };
     } catch (e) {

@@ -13,7 +13,10 @@ export function prepareRename(file: A.BayesFile, position: Position): { range: R
   const found = nameIndex(file).at(position);
   if (!found) throw new ResponseError(ErrorCodes.InvalidRequest, 'there is no declared name here to rename');
   if (!found.symbol.declaration && found.symbol.kind === 'state' && found.symbol.owner?.kind === 'variable') {
-    throw new ResponseError(ErrorCodes.InvalidRequest, `'${found.symbol.name}' is a built-in value of a bool variable and cannot be renamed`);
+    throw new ResponseError(
+      ErrorCodes.InvalidRequest,
+      `'${found.symbol.name}' is a built-in value of a bool variable and cannot be renamed`,
+    );
   }
   return { range: found.name.range, placeholder: found.name.text };
 }
@@ -22,12 +25,19 @@ export function rename(file: A.BayesFile, uri: string, position: Position, newNa
   const index = nameIndex(file);
   const { placeholder } = prepareRename(file, position);
   const symbol = index.at(position)!.symbol;
-  if (!IDENTIFIER.test(newName)) throw new ResponseError(ErrorCodes.InvalidParams, `'${newName}' is not a name: use letters, digits and _, not starting with a digit`);
+  if (!IDENTIFIER.test(newName))
+    throw new ResponseError(
+      ErrorCodes.InvalidParams,
+      `'${newName}' is not a name: use letters, digits and _, not starting with a digit`,
+    );
   if (newName === placeholder) return { changes: { [uri]: [] } };
   const clash = clashWith(index, symbol, newName);
   if (clash) {
     const line = clash.declaration ? ` (line ${clash.declaration.range.start.line + 1})` : '';
-    throw new ResponseError(ErrorCodes.InvalidParams, `cannot rename '${symbol.name}' to '${newName}': ${describe(clash)} '${newName}' already exists${line}`);
+    throw new ResponseError(
+      ErrorCodes.InvalidParams,
+      `cannot rename '${symbol.name}' to '${newName}': ${describe(clash)} '${newName}' already exists${line}`,
+    );
   }
   return { changes: { [uri]: index.uses(symbol).map((o) => ({ range: o.name.range, newText: newName })) } };
 }
@@ -45,6 +55,16 @@ function clashWith(index: NameIndex, symbol: NameSymbol, newName: string): NameS
 }
 
 function describe(s: NameSymbol): string {
-  return { variable: 'a variable', state: 'a value', hypotheses: 'a hypothesis space', hypothesis: 'a hypothesis', network: 'a network',
-    data: 'a data set', column: 'a column', corpus: 'a corpus', classifier: 'a classifier', mixture: 'a mixture' }[s.kind];
+  return {
+    variable: 'a variable',
+    state: 'a value',
+    hypotheses: 'a hypothesis space',
+    hypothesis: 'a hypothesis',
+    network: 'a network',
+    data: 'a data set',
+    column: 'a column',
+    corpus: 'a corpus',
+    classifier: 'a classifier',
+    mixture: 'a mixture',
+  }[s.kind];
 }

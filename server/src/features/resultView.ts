@@ -17,11 +17,17 @@ export function entriesOverlapping(result: RunResult | undefined, line: number):
 export function numberRecord(value: unknown): Record<string, number> | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const entries = Object.entries(value);
-  return entries.length > 0 && entries.every(([, v]) => typeof v === 'number') ? (value as Record<string, number>) : undefined;
+  return entries.length > 0 && entries.every(([, v]) => typeof v === 'number')
+    ? (value as Record<string, number>)
+    : undefined;
 }
 
 /** A number record found in an entry, with the path of fields leading to it (`marginals.Storm`). */
-export interface FoundRecord { path: string[]; field: string; record: Record<string, number> }
+export interface FoundRecord {
+  path: string[];
+  field: string;
+  record: Record<string, number>;
+}
 
 /** How deep to look: results nest records (variable → state → p) and CPT rows a few levels down. */
 const MAX_DEPTH = 4;
@@ -40,10 +46,12 @@ export function numberRecords(entry: ResultEntry): FoundRecord[] {
     const record = numberRecord(value) ?? rowsRecord(value);
     if (record) return void found.push({ path, field: path.join('.'), record });
     if (Array.isArray(value)) {
-      for (const [column, byName] of namedRows(value)) found.push({ path: [...path, column], field: [...path, column].join('.'), record: byName });
+      for (const [column, byName] of namedRows(value))
+        found.push({ path: [...path, column], field: [...path, column].join('.'), record: byName });
       return;
     }
-    for (const [key, child] of Object.entries(value)) if (!(path.length === 0 && BASE_FIELDS.has(key)) && !RANGE_FIELDS.has(key)) visit(child, [...path, key]);
+    for (const [key, child] of Object.entries(value))
+      if (!(path.length === 0 && BASE_FIELDS.has(key)) && !RANGE_FIELDS.has(key)) visit(child, [...path, key]);
   };
   visit(entry, []);
   return found;
@@ -55,7 +63,10 @@ const ROW_NAMES = ['hypothesis', 'name', 'value'];
 function namedRows(rows: unknown[]): Map<string, Record<string, number>> {
   const columns = new Map<string, Record<string, number>>();
   const first = rows[0];
-  const key = typeof first === 'object' && first !== null ? ROW_NAMES.find((k) => typeof (first as Record<string, unknown>)[k] === 'string') : undefined;
+  const key =
+    typeof first === 'object' && first !== null
+      ? ROW_NAMES.find((k) => typeof (first as Record<string, unknown>)[k] === 'string')
+      : undefined;
   if (!key) return columns;
   for (const row of rows) {
     if (typeof row !== 'object' || row === null) continue;
@@ -75,7 +86,8 @@ function namedRows(rows: unknown[]): Map<string, Record<string, number>> {
 function rowsRecord(value: unknown): Record<string, number> | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   const rows = value as { states?: unknown; p?: unknown }[];
-  if (!rows.every((r) => typeof r === 'object' && r !== null && Array.isArray(r.states) && typeof r.p === 'number')) return undefined;
+  if (!rows.every((r) => typeof r === 'object' && r !== null && Array.isArray(r.states) && typeof r.p === 'number'))
+    return undefined;
   return Object.fromEntries(rows.map((r) => [(r.states as string[]).join(', '), r.p as number]));
 }
 
@@ -111,9 +123,19 @@ export function entryMarkdown(entry: ResultEntry): string {
   const records = numberRecords(entry);
   for (const { field, record } of records.slice(0, MAX_RECORDS)) {
     const probabilities = Object.values(record).every((v) => v >= 0 && v <= 1);
-    parts.push(`${field}:\n\n${probabilities ? barChart(record) : markdownTable(['', field], Object.entries(record).map(([k, v]) => [k, formatNumber(v)]))}`);
+    parts.push(
+      `${field}:\n\n${
+        probabilities
+          ? barChart(record)
+          : markdownTable(
+              ['', field],
+              Object.entries(record).map(([k, v]) => [k, formatNumber(v)]),
+            )
+      }`,
+    );
   }
-  if (records.length > MAX_RECORDS) parts.push(`… and ${records.length - MAX_RECORDS} more (Show Results has them all)`);
+  if (records.length > MAX_RECORDS)
+    parts.push(`… and ${records.length - MAX_RECORDS} more (Show Results has them all)`);
   return parts.join('\n\n');
 }
 

@@ -11,30 +11,71 @@
 import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver/node';
 import type { IToken } from 'chevrotain';
 import type * as A from '../language/index.js';
-import { firstAtOrAfter, lexAround, lineStarts, scannedBodies, MISSING, NUMBER, REF, ScannedRow, type CellStore, type Position, type Range } from '../language/index.js';
+import {
+  firstAtOrAfter,
+  lexAround,
+  lineStarts,
+  scannedBodies,
+  MISSING,
+  NUMBER,
+  REF,
+  ScannedRow,
+  type CellStore,
+  type Position,
+  type Range,
+} from '../language/index.js';
 import { tokenize, Identifier, NumberLit, StringLit } from '../language/tokens.js';
 import { comparePositions, stateNamed, type NameKind, type NameSymbol, type Occurrence } from '../language/index.js';
 import { nameIndex } from '../language/index.js';
 
-export const TOKEN_TYPES = ['keyword', 'variable', 'enumMember', 'type', 'namespace', 'struct', 'class', 'property', 'function', 'number', 'string', 'comment'] as const;
+export const TOKEN_TYPES = [
+  'keyword',
+  'variable',
+  'enumMember',
+  'type',
+  'namespace',
+  'struct',
+  'class',
+  'property',
+  'function',
+  'number',
+  'string',
+  'comment',
+] as const;
 export const TOKEN_MODIFIERS = ['declaration', 'documentation', 'defaultLibrary'] as const;
 export const legend: SemanticTokensLegend = { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] };
 
 type TokenType = (typeof TOKEN_TYPES)[number];
 const TYPE_OF: Record<NameKind, TokenType> = {
-  variable: 'variable', state: 'enumMember', hypotheses: 'type', hypothesis: 'enumMember', network: 'namespace',
-  data: 'struct', column: 'property', corpus: 'struct', classifier: 'class', mixture: 'class',
+  variable: 'variable',
+  state: 'enumMember',
+  hypotheses: 'type',
+  hypothesis: 'enumMember',
+  network: 'namespace',
+  data: 'struct',
+  column: 'property',
+  corpus: 'struct',
+  classifier: 'class',
+  mixture: 'class',
 };
 const bit = (m: (typeof TOKEN_MODIFIERS)[number]) => 1 << TOKEN_MODIFIERS.indexOf(m);
 
 /** A token's type index and modifier bits. */
-interface Style { type: number; modifiers: number }
+interface Style {
+  type: number;
+  modifiers: number;
+}
 const style = (type: TokenType, modifiers = 0): Style => ({ type: TOKEN_TYPES.indexOf(type), modifiers });
 const NUMBER_STYLE = style('number');
 const STRING_STYLE = style('string');
 
 /** The tokens of the whole text, or of the lines `range` spans. */
-export function semanticTokens(file: A.BayesFile, text: string, range?: Range, starts: readonly number[] = lineStarts(text)): SemanticTokens {
+export function semanticTokens(
+  file: A.BayesFile,
+  text: string,
+  range?: Range,
+  starts: readonly number[] = lineStarts(text),
+): SemanticTokens {
   // A packed array of small integers made at once: growing it a push at a time took most of the time.
   return { data: encode(file, text, range, starts, (size) => new Array<number>(size).fill(0)) };
 }
@@ -44,11 +85,24 @@ export function semanticTokens(file: A.BayesFile, text: string, range?: Range, s
  * (`semanticTokensDelta.ts`), which keep the last two encodings and send neither, so a
  * keystroke allocates no new 1.8 million numbers for the collector to sweep.
  */
-export function semanticTokensInto(file: A.BayesFile, text: string, starts: readonly number[], reuse?: Int32Array): Int32Array {
-  return encode(file, text, undefined, starts, (size) => (reuse && reuse.buffer.byteLength >= size * 4 ? new Int32Array(reuse.buffer) : new Int32Array(size)));
+export function semanticTokensInto(
+  file: A.BayesFile,
+  text: string,
+  starts: readonly number[],
+  reuse?: Int32Array,
+): Int32Array {
+  return encode(file, text, undefined, starts, (size) =>
+    reuse && reuse.buffer.byteLength >= size * 4 ? new Int32Array(reuse.buffer) : new Int32Array(size),
+  );
 }
 
-function encode<T extends number[] | Int32Array>(file: A.BayesFile, text: string, range: Range | undefined, starts: readonly number[], room: (size: number) => T): T {
+function encode<T extends number[] | Int32Array>(
+  file: A.BayesFile,
+  text: string,
+  range: Range | undefined,
+  starts: readonly number[],
+  room: (size: number) => T,
+): T {
   const index = nameIndex(file);
   // Each scanned body is skipped from after its header line (the header's names are occurrences) to its `}`.
   const bodies = [...scannedBodies(file, text, starts).values()].map((b) => {
@@ -69,7 +123,8 @@ function encode<T extends number[] | Int32Array>(file: A.BayesFile, text: string
     const at: Position = { line: t.startLine! - 1, character: t.startColumn! - 1 };
     while (o < occurrences.length && comparePositions(occurrences[o].name.range.start, at) < 0) o++;
     let found: Occurrence | undefined; // names declared and used at once occur twice: the last says how
-    for (; o < occurrences.length && comparePositions(occurrences[o].name.range.start, at) === 0; o++) found = occurrences[o];
+    for (; o < occurrences.length && comparePositions(occurrences[o].name.range.start, at) === 0; o++)
+      found = occurrences[o];
     const s = found ? nameStyle(found.symbol, found.declaration) : lexical(t, tokens[i + 1]);
     if (s) out.push(at.line, at.character, t.image.length, s);
   });
@@ -79,7 +134,11 @@ function encode<T extends number[] | Int32Array>(file: A.BayesFile, text: string
 /** How many cells the rows on the range's lines (all rows without one) have. */
 function cellsIn(rows: readonly A.DataRow[], range: Range | undefined): number {
   let n = 0;
-  for (let r = range ? lineIndex(rows, range.start.line) : 0; r < rows.length && (!range || rows[r].range.start.line <= range.end.line); r++) {
+  for (
+    let r = range ? lineIndex(rows, range.start.line) : 0;
+    r < rows.length && (!range || rows[r].range.start.line <= range.end.line);
+    r++
+  ) {
     n += rows[r] instanceof ScannedRow ? (rows[r] as ScannedRow).count : 0;
   }
   return n;
@@ -102,7 +161,11 @@ function nameStyle(symbol: NameSymbol, declaration: boolean): Style {
  * two tokens to the lexer, and only `2` a number. The loop reads the store's arrays, and keeps
  * the style of each column's values by their interned text's id: a few lookups a cell.
  */
-function cellTokens(out: Encoder<number[] | Int32Array>, rows: readonly A.DataRow[], columns: readonly NameSymbol[]): void {
+function cellTokens(
+  out: Encoder<number[] | Int32Array>,
+  rows: readonly A.DataRow[],
+  columns: readonly NameSymbol[],
+): void {
   let styles: StyleCache | undefined;
   for (let r = out.firstRow(rows); r < rows.length; r++) {
     const row = rows[r];
@@ -132,7 +195,10 @@ function cellTokens(out: Encoder<number[] | Int32Array>, rows: readonly A.DataRo
 class StyleCache {
   private readonly byColumn: (Style | null | undefined)[][] = [];
 
-  constructor(readonly store: CellStore, private readonly columns: readonly NameSymbol[]) {}
+  constructor(
+    readonly store: CellStore,
+    private readonly columns: readonly NameSymbol[],
+  ) {}
 
   of(column: number, id: number): Style | null {
     const known = (this.byColumn[column] ??= []);
@@ -140,7 +206,7 @@ class StyleCache {
     if (s === undefined) {
       const text = this.store.strings[id];
       const state = stateNamed(this.columns[column], text);
-      s = known[id] = state ? nameStyle(state, false) : wordStyle(text) ?? null;
+      s = known[id] = state ? nameStyle(state, false) : (wordStyle(text) ?? null);
     }
     return s;
   }
@@ -177,7 +243,10 @@ class Encoder<T extends number[] | Int32Array> {
   private line = 0;
   private character = 0;
 
-  constructor(private readonly data: T, private readonly range?: Range) {}
+  constructor(
+    private readonly data: T,
+    private readonly range?: Range,
+  ) {}
 
   /** The encoded tokens (for a typed array, a view of its start); the encoder is spent. */
   finish(): T {

@@ -22,7 +22,12 @@ export class SemanticTokensHistory {
    * The edit from the tokens sent as `previousResultId` to those `encode` writes (into the
    * memory it is given, if it is large enough); the full tokens when those are not the last sent.
    */
-  delta(uri: string, previousResultId: string, encode: (reuse?: Int32Array) => Int32Array, full: () => SemanticTokens): SemanticTokens | SemanticTokensDelta {
+  delta(
+    uri: string,
+    previousResultId: string,
+    encode: (reuse?: Int32Array) => Int32Array,
+    full: () => SemanticTokens,
+  ): SemanticTokens | SemanticTokensDelta {
     const previous = this.last.get(uri);
     if (previous?.resultId !== previousResultId) return this.full(uri, full());
     const data = encode(previous.spare);
@@ -50,5 +55,11 @@ export function diff(before: ArrayLike<number>, after: ArrayLike<number>): Seman
   let end = 0;
   while (end < shorter - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
   if (start === before.length && start === after.length) return [];
-  return [{ start, deleteCount: before.length - start - end, data: Array.prototype.slice.call(after, start, after.length - end) }];
+  return [
+    {
+      start,
+      deleteCount: before.length - start - end,
+      data: Array.prototype.slice.call(after, start, after.length - end),
+    },
+  ];
 }

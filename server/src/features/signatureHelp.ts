@@ -14,14 +14,18 @@ export function signatureHelp(text: string, position: Position): SignatureHelp |
   const open = innermostOpen(text, end);
   if (!open) return null;
   const head = text.slice(Math.max(0, open.offset - 80), open.offset);
-  const name = open.bracket === '(' ? /([A-Za-z_]\w*)\s*$/.exec(head)?.[1] : /\bby\s+([A-Za-z_]\w*)\s*$/.exec(head)?.[1];
+  const name =
+    open.bracket === '(' ? /([A-Za-z_]\w*)\s*$/.exec(head)?.[1] : /\bby\s+([A-Za-z_]\w*)\s*$/.exec(head)?.[1];
   const signature = name ? SIGNATURES[name] : undefined;
   if (!signature) return null;
   return {
-    signatures: [{
-      label: signature.label, documentation: signature.doc,
-      parameters: signature.parameters.map((p) => ({ label: p.name, documentation: p.doc })),
-    }],
+    signatures: [
+      {
+        label: signature.label,
+        documentation: signature.doc,
+        parameters: signature.parameters.map((p) => ({ label: p.name, documentation: p.doc })),
+      },
+    ],
     activeSignature: 0,
     activeParameter: activeParameter(signature, text.slice(open.offset + 1, end)),
   };
@@ -50,7 +54,10 @@ function activeParameter(signature: Signature, inside: string): number {
     const c = inside[i];
     if ('([{'.includes(c)) depth++;
     else if (')]}'.includes(c)) depth--;
-    else if (c === ',' && depth === 0) { commas++; start = i + 1; }
+    else if (c === ',' && depth === 0) {
+      commas++;
+      start = i + 1;
+    }
   }
   const named = /^\s*([A-Za-z_]\w*)\s*:/.exec(inside.slice(start))?.[1];
   const byName = signature.parameters.findIndex((p) => p.name === named);

@@ -36,14 +36,23 @@ export function check(file: A.BayesFile, env: CheckEnvironment): CheckOutput {
 
 function checkStatement(ctx: CheckContext, s: A.Statement): void {
   switch (s.kind) {
-    case 'hypotheses': return checkHypotheses(ctx, s);
-    case 'corpus': return checkCorpus(ctx, s);
-    case 'observe': return checkObserve(ctx, s);
-    case 'learn': return checkLearn(ctx, s);
-    case 'classifier': return checkClassifier(ctx, s);
-    case 'mixture': return checkMixture(ctx, s);
-    case 'queryStatement': return checkQuery(ctx, s.query);
-    case 'expectStatement': return checkExpect(ctx, s);
-    default: return undefined; // variables, tables, data, networks, imports: checked above
+    case 'hypotheses':
+      return checkHypotheses(ctx, s);
+    case 'corpus':
+      return checkCorpus(ctx, s);
+    case 'observe':
+      return checkObserve(ctx, s);
+    case 'learn':
+      return checkLearn(ctx, s);
+    case 'classifier':
+      return checkClassifier(ctx, s);
+    case 'mixture':
+      return checkMixture(ctx, s);
+    case 'queryStatement':
+      return checkQuery(ctx, s.query);
+    case 'expectStatement':
+      return checkExpect(ctx, s);
+    default:
+      return undefined; // variables, tables, data, networks, imports: checked above
   }
 }

@@ -15,13 +15,23 @@ export type ChunkKind = 'statement' | 'networkOpen' | 'networkClose';
  * `unclosed` when it leaves a bracket open (a later keyword then starts a statement only if
  * indented no deeper).
  */
-export interface Chunk { kind: ChunkKind; start: number; end: number; unclosed: boolean }
+export interface Chunk {
+  kind: ChunkKind;
+  start: number;
+  end: number;
+  unclosed: boolean;
+}
 
 const openers = new Set([T.LCurly, T.LParen, T.LBracket]);
 const closers = new Set([T.RCurly, T.RParen, T.RBracket]);
 
 /** What each token type means to the splitter, by `tokenTypeIdx` (one array read per token). */
-const enum Role { Other, Keyword, Opener, Closer }
+const enum Role {
+  Other,
+  Keyword,
+  Opener,
+  Closer,
+}
 const roles: Role[] = [];
 for (const t of T.statementKeywords) roles[t.tokenTypeIdx!] = Role.Keyword;
 for (const t of openers) roles[t.tokenTypeIdx!] = Role.Opener;
@@ -31,7 +41,11 @@ for (const t of closers) roles[t.tokenTypeIdx!] = Role.Closer;
 const statementWords = new Map([...T.statementKeywords].filter((t) => t !== T.Kw.P).map((t) => [t.name.slice(3), t]));
 
 /** A token retyped as the statement keyword it misspells: `image` is what was written. */
-export interface MisspeltKeyword { token: IToken; image: string; keyword: string }
+export interface MisspeltKeyword {
+  token: IToken;
+  image: string;
+  keyword: string;
+}
 
 /**
  * A plain name that begins a line outside brackets, is followed by a name on the same line and
@@ -73,7 +87,8 @@ export function splitStatements(tokens: readonly IToken[], retyped: MisspeltKeyw
     }
     const role = roles[t.tokenTypeIdx] ?? Role.Other;
     previousLine = t.startLine!;
-    if (role === Role.Keyword && lineStart && i > start && (open.length === 0 || t.startColumn! <= startColumn)) flush(i);
+    if (role === Role.Keyword && lineStart && i > start && (open.length === 0 || t.startColumn! <= startColumn))
+      flush(i);
     if (t.tokenType === T.RCurly && open.length === 0) {
       flush(i);
       chunks.push({ kind: 'networkClose', start: i, end: i + 1, unclosed: false });
@@ -83,7 +98,8 @@ export function splitStatements(tokens: readonly IToken[], retyped: MisspeltKeyw
     if (i === start) startColumn = t.startColumn!;
     if (role === Role.Opener) {
       open.push(t);
-      if (t.tokenType === T.LCurly && open.length === 1 && tokens[start].tokenType === T.Kw.network) flush(i + 1, 'networkOpen');
+      if (t.tokenType === T.LCurly && open.length === 1 && tokens[start].tokenType === T.Kw.network)
+        flush(i + 1, 'networkOpen');
     } else if (role === Role.Closer && open.length > 0 && matches(open[open.length - 1], t)) {
       open.pop();
     }
@@ -93,9 +109,11 @@ export function splitStatements(tokens: readonly IToken[], retyped: MisspeltKeyw
 }
 
 function matches(opener: IToken, closer: IToken): boolean {
-  return (opener.tokenType === T.LCurly && closer.tokenType === T.RCurly)
-    || (opener.tokenType === T.LParen && closer.tokenType === T.RParen)
-    || (opener.tokenType === T.LBracket && closer.tokenType === T.RBracket);
+  return (
+    (opener.tokenType === T.LCurly && closer.tokenType === T.RCurly) ||
+    (opener.tokenType === T.LParen && closer.tokenType === T.RParen) ||
+    (opener.tokenType === T.LBracket && closer.tokenType === T.RBracket)
+  );
 }
 
 /**

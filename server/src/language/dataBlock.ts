@@ -17,8 +17,14 @@ function isName(type: TokenType): boolean {
 
 /** `data Name { cells }` from `tokens[start]` to `tokens[end - 1]`, or undefined when it is not that simple. */
 export function fastDataDecl(tokens: readonly IToken[], start: number, end: number): A.DataDecl | undefined {
-  if (end - start < 4 || tokens[start].tokenType !== T.Kw.data || !isName(tokens[start + 1].tokenType)
-    || tokens[start + 2].tokenType !== T.LCurly || tokens[end - 1].tokenType !== T.RCurly) return undefined;
+  if (
+    end - start < 4 ||
+    tokens[start].tokenType !== T.Kw.data ||
+    !isName(tokens[start + 1].tokenType) ||
+    tokens[start + 2].tokenType !== T.LCurly ||
+    tokens[end - 1].tokenType !== T.RCurly
+  )
+    return undefined;
   const cells: A.Expr[] = [];
   for (let i = start + 3; i < end - 1; i++) {
     const t = tokens[i];
@@ -45,9 +51,20 @@ export function fastDataDecl(tokens: readonly IToken[], start: number, end: numb
  * `data Name { }` from `tokens[start]` to `tokens[end - 1]` whose body `scanDataBlocks` read
  * (and the lexer skipped), or undefined when the tokens are not exactly that statement.
  */
-export function scannedDataDecl(tokens: readonly IToken[], start: number, end: number, blocks: ScannedBlocks): A.DataDecl | undefined {
-  if (end - start !== 4 || tokens[start].tokenType !== T.Kw.data || !isName(tokens[start + 1].tokenType)
-    || tokens[start + 2].tokenType !== T.LCurly || tokens[start + 3].tokenType !== T.RCurly) return undefined;
+export function scannedDataDecl(
+  tokens: readonly IToken[],
+  start: number,
+  end: number,
+  blocks: ScannedBlocks,
+): A.DataDecl | undefined {
+  if (
+    end - start !== 4 ||
+    tokens[start].tokenType !== T.Kw.data ||
+    !isName(tokens[start + 1].tokenType) ||
+    tokens[start + 2].tokenType !== T.LCurly ||
+    tokens[start + 3].tokenType !== T.RCurly
+  )
+    return undefined;
   const block = blocks.get(tokens[start + 2].startOffset);
   if (!block || block.close !== tokens[start + 3].startOffset) return undefined;
   const decl = dataDeclOf(tokens, start, end, block.rows);
@@ -63,7 +80,11 @@ const scannedDecls = new WeakSet<A.DataDecl>();
  * skips them, by the offset of their `{` in `text` (whose line starts are `starts`): for
  * editor features that re-lex the text but read the cells from their store.
  */
-export function scannedBodies(file: A.BayesFile, text: string, starts: readonly number[]): Map<number, ScannedBlock & { decl: A.DataDecl }> {
+export function scannedBodies(
+  file: A.BayesFile,
+  text: string,
+  starts: readonly number[],
+): Map<number, ScannedBlock & { decl: A.DataDecl }> {
   const bodies = new Map<number, ScannedBlock & { decl: A.DataDecl }>();
   const visit = (statements: A.Statement[]) => {
     for (const s of statements) {
@@ -71,7 +92,14 @@ export function scannedBodies(file: A.BayesFile, text: string, starts: readonly 
       if (s.kind !== 'data' || !scannedDecls.has(s)) continue;
       const open = text.indexOf('{', starts[s.name.range.end.line] + s.name.range.end.character);
       const { line, character } = s.range.end;
-      bodies.set(open, { open, close: starts[line] + character - 1, closeLine: line, closeColumn: character - 1, rows: s.rows, decl: s });
+      bodies.set(open, {
+        open,
+        close: starts[line] + character - 1,
+        closeLine: line,
+        closeColumn: character - 1,
+        rows: s.rows,
+        decl: s,
+      });
     }
   };
   visit(file.statements);
@@ -85,7 +113,14 @@ export function scannedBodies(file: A.BayesFile, text: string, starts: readonly 
  * braces alone, and both the old and the new lines are plain cells: a full parse would then
  * scan the block again, and scanning is line by line, so the other rows come out the same.
  */
-export function editDataRows(decl: A.DataDecl, first: number, lastOld: number, delta: number, oldText: string, newText: string): { decl: A.DataDecl; moved: A.DataRow[] } | undefined {
+export function editDataRows(
+  decl: A.DataDecl,
+  first: number,
+  lastOld: number,
+  delta: number,
+  oldText: string,
+  newText: string,
+): { decl: A.DataDecl; moved: A.DataRow[] } | undefined {
   if (!scannedDecls.has(decl) || decl.header.length === 0) return undefined;
   if (first <= decl.header[0].range.start.line || lastOld >= decl.range.end.line) return undefined;
   const fresh = scanRows(oldText, first) && scanRows(newText, first);
@@ -94,7 +129,11 @@ export function editDataRows(decl: A.DataDecl, first: number, lastOld: number, d
   const moved = decl.rows.slice(below);
   const rows = [...decl.rows.slice(0, rowIndex(decl.rows, first)), ...fresh, ...moved];
   const { end } = decl.range;
-  const edited: A.DataDecl = { ...decl, rows, range: { start: decl.range.start, end: { line: end.line + delta, character: end.character } } };
+  const edited: A.DataDecl = {
+    ...decl,
+    rows,
+    range: { start: decl.range.start, end: { line: end.line + delta, character: end.character } },
+  };
   scannedDecls.add(edited);
   return { decl: edited, moved };
 }

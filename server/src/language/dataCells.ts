@@ -16,7 +16,10 @@ import { valueText } from './ast.js';
 import type { Range } from './diagnostics.js';
 
 /** Kind codes in a store. */
-export const NUMBER = 0, STRING = 1, MISSING = 2, REF = 3;
+export const NUMBER = 0,
+  STRING = 1,
+  MISSING = 2,
+  REF = 3;
 const KINDS = ['number', 'string', 'missing', 'ref'] as const;
 
 /**
@@ -115,7 +118,10 @@ export class ScannedRow implements A.DataRow {
     this.#store = store;
     this.#first = first;
     this.#count = count;
-    this.range = { start: { line, character: store.starts[first] }, end: { line, character: store.ends[first + count - 1] } };
+    this.range = {
+      start: { line, character: store.starts[first] },
+      end: { line, character: store.ends[first + count - 1] },
+    };
   }
 
   get cells(): A.Expr[] {
@@ -167,13 +173,20 @@ export class ScannedRow implements A.DataRow {
   node(i: number): A.Expr {
     const k = this.#first + i;
     const { line } = this.range.start;
-    const range: Range = { start: { line, character: this.#store.starts[k] }, end: { line, character: this.#store.ends[k] } };
+    const range: Range = {
+      start: { line, character: this.#store.starts[k] },
+      end: { line, character: this.#store.ends[k] },
+    };
     const text = this.textAt(i);
     switch (this.kindAt(i)) {
-      case NUMBER: return { kind: 'number', value: Number(text), text, range };
-      case STRING: return { kind: 'string', value: text, range };
-      case MISSING: return { kind: 'missing', range };
-      default: return { kind: 'ref', name: { kind: 'name', text, range }, range };
+      case NUMBER:
+        return { kind: 'number', value: Number(text), text, range };
+      case STRING:
+        return { kind: 'string', value: text, range };
+      case MISSING:
+        return { kind: 'missing', range };
+      default:
+        return { kind: 'ref', name: { kind: 'name', text, range }, range };
     }
   }
 }

@@ -17,7 +17,13 @@ import { CellStore, ScannedRow, MISSING, NUMBER, REF, STRING } from './dataCells
  * A scanned body: its rows (the header first), the offsets of its `{` and `}` in the scanned
  * text, and the line (counted from the text's first) and column of the `}`.
  */
-export interface ScannedBlock { open: number; close: number; closeLine: number; closeColumn: number; rows: A.DataRow[] }
+export interface ScannedBlock {
+  open: number;
+  close: number;
+  closeLine: number;
+  closeColumn: number;
+  rows: A.DataRow[];
+}
 
 /** Scanned blocks by the offset of their `{`, in text order. */
 export type ScannedBlocks = Map<number, ScannedBlock>;
@@ -61,7 +67,9 @@ type Lexed = ReturnType<typeof tokenize>;
 export function lexAround(text: string, blocks: ScannedBlocks): Lexed {
   if (blocks.size === 0) return tokenize(text);
   const lexed: Lexed = { tokens: [], groups: { doc: [] }, errors: [] };
-  let from = 0, line = 0, column = 0; // where the next stretch starts
+  let from = 0,
+    line = 0,
+    column = 0; // where the next stretch starts
   for (const block of [...blocks.values(), undefined]) {
     const part = tokenize(text.slice(from, block ? block.open + 1 : text.length));
     for (const t of part.tokens) lexed.tokens.push(moved(t, from, line, column));
@@ -73,7 +81,11 @@ export function lexAround(text: string, blocks: ScannedBlocks): Lexed {
 }
 
 /** A token or lexing error of a stretch starting at `offset`, on line `line` + 1, column `column` + 1 of the text. */
-function moved<T extends { startOffset: number; startLine?: number; startColumn?: number } | { offset: number; line?: number; column?: number }>(x: T, offset: number, line: number, column: number): T {
+function moved<
+  T extends
+    | { startOffset: number; startLine?: number; startColumn?: number }
+    | { offset: number; line?: number; column?: number },
+>(x: T, offset: number, line: number, column: number): T {
   if ('startOffset' in x) {
     if (x.startLine === 1) x.startColumn! += column;
     x.startOffset += offset;
@@ -109,7 +121,25 @@ function lineStart(text: string, offset: number): number {
   return i;
 }
 
-const enum C { Tab = 9, LF = 10, VT = 11, FF = 12, CR = 13, Space = 32, Quote = 34, Comma = 44, Minus = 45, Dot = 46, Slash = 47, Zero = 48, Nine = 57, Question = 63, RCurly = 125, NBSP = 0xa0, BOM = 0xfeff }
+const enum C {
+  Tab = 9,
+  LF = 10,
+  VT = 11,
+  FF = 12,
+  CR = 13,
+  Space = 32,
+  Quote = 34,
+  Comma = 44,
+  Minus = 45,
+  Dot = 46,
+  Slash = 47,
+  Zero = 48,
+  Nine = 57,
+  Question = 63,
+  RCurly = 125,
+  NBSP = 0xa0,
+  BOM = 0xfeff,
+}
 
 function isDigit(c: number): boolean {
   return c >= C.Zero && c <= C.Nine;
@@ -129,10 +159,19 @@ function startsNumber(text: string, i: number): boolean {
 }
 
 /** Reads the body after the `{` at `open` (on `line`, column `column`), up to its `}`; undefined when it is not plain cells. */
-function scanBody(store: CellStore, text: string, open: number, line: number, column: number, firstLine: number): ScannedBlock | undefined {
+function scanBody(
+  store: CellStore,
+  text: string,
+  open: number,
+  line: number,
+  column: number,
+  firstLine: number,
+): ScannedBlock | undefined {
   const rows: A.DataRow[] = [];
   const end = scanCells(text, open + 1, line, open - column, rows, store);
-  return end && end.close >= 0 ? { open, close: end.close, closeLine: end.line - firstLine, closeColumn: end.column, rows } : undefined;
+  return end && end.close >= 0
+    ? { open, close: end.close, closeLine: end.line - firstLine, closeColumn: end.column, rows }
+    : undefined;
 }
 
 /**
@@ -151,23 +190,43 @@ export function scanRows(text: string, line: number): A.DataRow[] | undefined {
  * the text (`close` is -1); undefined at anything else. The cells go to one compact store
  * (see `dataCells.ts`), not into a node each.
  */
-function scanCells(text: string, from: number, line: number, lineAt: number, rows: A.DataRow[], store: CellStore): { close: number; line: number; column: number } | undefined {
+function scanCells(
+  text: string,
+  from: number,
+  line: number,
+  lineAt: number,
+  rows: A.DataRow[],
+  store: CellStore,
+): { close: number; line: number; column: number } | undefined {
   const mark = store.length;
   const scanned = scanInto(store, text, from, line, lineAt, rows);
   if (!scanned) store.length = mark; // a body left to the grammar: drop its cells
   return scanned;
 }
 
-function scanInto(store: CellStore, text: string, from: number, line: number, lineAt: number, rows: A.DataRow[]): { close: number; line: number; column: number } | undefined {
+function scanInto(
+  store: CellStore,
+  text: string,
+  from: number,
+  line: number,
+  lineAt: number,
+  rows: A.DataRow[],
+): { close: number; line: number; column: number } | undefined {
   let first = store.length; // the current line's first cell in `store`
   const flush = () => {
     if (store.length > first) rows.push(new ScannedRow(store, first, store.length - first, line));
     first = store.length;
   };
-  const match = (re: RegExp, at: number) => { re.lastIndex = at; return re.test(text) ? re.lastIndex : -1; };
+  const match = (re: RegExp, at: number) => {
+    re.lastIndex = at;
+    return re.test(text) ? re.lastIndex : -1;
+  };
   for (let i = from; i < text.length;) {
     const c = text.charCodeAt(i);
-    if (c === C.Space || c === C.Tab || c === C.Comma || c === C.VT || c === C.FF || c === C.NBSP || c === C.BOM) { i++; continue; }
+    if (c === C.Space || c === C.Tab || c === C.Comma || c === C.VT || c === C.FF || c === C.NBSP || c === C.BOM) {
+      i++;
+      continue;
+    }
     if (c === C.LF || c === C.CR) {
       flush();
       i += c === C.CR && text.charCodeAt(i + 1) === C.LF ? 2 : 1;

@@ -53,12 +53,17 @@ const MB = 1024 * 1024;
  * it room four and five times over.
  */
 export const DEFAULT_FILE_LIMITS: FileLimits = {
-  maxFileBytes: 64 * MB, maxArchiveBytes: 256 * MB, maxArchiveEntries: 100_000,
+  maxFileBytes: 64 * MB,
+  maxArchiveBytes: 256 * MB,
+  maxArchiveEntries: 100_000,
 };
 
 /** A file was not read: the problem says which rule it broke (never anything of its content). */
 export class FileRefusedError extends Error {
-  constructor(readonly problem: PathProblem, path: string) {
+  constructor(
+    readonly problem: PathProblem,
+    path: string,
+  ) {
     super(`${path}: ${problemText(problem)}`);
   }
 }
@@ -66,12 +71,17 @@ export class FileRefusedError extends Error {
 /** The rule a problem broke, in words (after the path). */
 export function problemText(problem: PathProblem): string {
   switch (problem.rule) {
-    case 'missing': return 'there is no such file';
-    case 'outside': return 'it leads (through a symbolic link) outside the workspace and the data roots';
-    case 'not-regular': return `it is ${problem.kind}, not a regular file; only regular files are read`;
+    case 'missing':
+      return 'there is no such file';
+    case 'outside':
+      return 'it leads (through a symbolic link) outside the workspace and the data roots';
+    case 'not-regular':
+      return `it is ${problem.kind}, not a regular file; only regular files are read`;
     case 'too-big':
-      return `it is ${megabytes(problem.bytes)}, over the ${megabytes(problem.limit)} limit for files a model reads`
-        + ' (setting bayes.maxFileMb, --max-file-mb on the command line)';
+      return (
+        `it is ${megabytes(problem.bytes)}, over the ${megabytes(problem.limit)} limit for files a model reads` +
+        ' (setting bayes.maxFileMb, --max-file-mb on the command line)'
+      );
   }
 }
 
@@ -81,7 +91,10 @@ export function megabytes(bytes: number): string {
 }
 
 /** A file's size and modification time: what change detection compares before hashing. */
-export interface FileStamp { size: number; mtimeMs: number }
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+}
 
 /**
  * Confined, asynchronous file access (implemented for Node in workspace/files.ts). Every call

@@ -19,9 +19,12 @@ export function resolveModelPath(path: A.StringLit, env: CheckEnvironment, repor
   const glob = globBase(path.value);
   const absolute = resolvePath(base, glob ?? path.value);
   if (!env.allowedRoots.some((root) => isInside(root, absolute))) {
-    report.error('file-outside-roots',
+    report.error(
+      'file-outside-roots',
       `"${path.value}" is outside the workspace and the data roots; add its folder as a data root (bayes.dataRoots, or --data-root on the command line)`,
-      path.range, { path: absolute });
+      path.range,
+      { path: absolute },
+    );
     return undefined;
   }
   const problem = env.pathProblem?.(absolute, glob === undefined ? 'file' : 'folder');
@@ -32,28 +35,38 @@ export function resolveModelPath(path: A.StringLit, env: CheckEnvironment, repor
   }
   if (glob !== undefined) return undefined;
   if (!env.pathProblem && !env.fileExists(absolute)) {
-    report.error('file-not-found', `cannot find "${path.value}" (looked for ${absolute})`, path.range, { path: absolute });
+    report.error('file-not-found', `cannot find "${path.value}" (looked for ${absolute})`, path.range, {
+      path: absolute,
+    });
     return undefined;
   }
   return absolute;
 }
 
 const PROBLEM_CODE: Record<PathProblem['rule'], string> = {
-  missing: 'file-not-found', outside: 'file-outside-roots',
-  'not-regular': 'file-not-regular', 'too-big': 'file-too-big',
+  missing: 'file-not-found',
+  outside: 'file-outside-roots',
+  'not-regular': 'file-not-regular',
+  'too-big': 'file-too-big',
 };
 
 /** Why the file named `written` (as the model writes it) is not read; never anything of its content. */
 export function pathProblemMessage(written: string, problem: PathProblem, absolute?: string): string {
   switch (problem.rule) {
-    case 'missing': return `cannot find "${written}"${absolute ? ` (looked for ${absolute})` : ''}`;
+    case 'missing':
+      return `cannot find "${written}"${absolute ? ` (looked for ${absolute})` : ''}`;
     case 'outside':
-      return `"${written}" leads outside the workspace and the data roots (it is, or passes through, a symbolic link);`
-        + ' add the folder it leads to as a data root (bayes.dataRoots, or --data-root on the command line)';
-    case 'not-regular': return `"${written}" is ${problem.kind}, not a regular file; only regular files are read`;
+      return (
+        `"${written}" leads outside the workspace and the data roots (it is, or passes through, a symbolic link);` +
+        ' add the folder it leads to as a data root (bayes.dataRoots, or --data-root on the command line)'
+      );
+    case 'not-regular':
+      return `"${written}" is ${problem.kind}, not a regular file; only regular files are read`;
     case 'too-big':
-      return `"${written}" is ${megabytes(problem.bytes)}, over the ${megabytes(problem.limit)} limit`
-        + ' for files a model reads'
-        + ' (setting bayes.maxFileMb, or --max-file-mb on the command line)';
+      return (
+        `"${written}" is ${megabytes(problem.bytes)}, over the ${megabytes(problem.limit)} limit` +
+        ' for files a model reads' +
+        ' (setting bayes.maxFileMb, or --max-file-mb on the command line)'
+      );
   }
 }

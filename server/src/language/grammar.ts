@@ -15,14 +15,68 @@ type Gast = ISerializedGast & {
 
 /** Rules that exist for the parser's own bookkeeping, in the order a reader meets them. */
 const ORDER = [
-  'file', 'statement', 'variableDecl', 'domain', 'hypothesesDecl', 'hypothesisEntry', 'bitsClause', 'generator',
-  'tree', 'treeBody', 'treeLeaf', 'treeSplit', 'tableDecl', 'row', 'experts', 'networkDecl', 'networkHeader',
-  'importDecl', 'dataDecl', 'dataCell', 'corpusDecl', 'observeStmt', 'learnStmt', 'classifierDecl', 'mixtureDecl',
-  'queryStmt', 'expectStmt', 'comparison', 'orderOp', 'query', 'hypothesisQuery', 'optimalQuery', 'probabilityQuery',
-  'boundQuery', 'lessOp', 'mpeQuery', 'sensitivityQuery', 'independenceQuery', 'classifyQuery', 'evaluateQuery',
-  'momentQuery', 'scoreQuery', 'learningCurveQuery', 'accuracyQuery', 'estimateQuery', 'givenAssignments', 'inNetwork',
-  'probExpr', 'assignments', 'assignment', 'options', 'call', 'callArgs', 'arg', 'argValue', 'expr', 'list', 'refOrCall',
-  'number', 'string', 'stateName', 'name',
+  'file',
+  'statement',
+  'variableDecl',
+  'domain',
+  'hypothesesDecl',
+  'hypothesisEntry',
+  'bitsClause',
+  'generator',
+  'tree',
+  'treeBody',
+  'treeLeaf',
+  'treeSplit',
+  'tableDecl',
+  'row',
+  'experts',
+  'networkDecl',
+  'networkHeader',
+  'importDecl',
+  'dataDecl',
+  'dataCell',
+  'corpusDecl',
+  'observeStmt',
+  'learnStmt',
+  'classifierDecl',
+  'mixtureDecl',
+  'queryStmt',
+  'expectStmt',
+  'comparison',
+  'orderOp',
+  'query',
+  'hypothesisQuery',
+  'optimalQuery',
+  'probabilityQuery',
+  'boundQuery',
+  'lessOp',
+  'mpeQuery',
+  'sensitivityQuery',
+  'independenceQuery',
+  'classifyQuery',
+  'evaluateQuery',
+  'momentQuery',
+  'scoreQuery',
+  'learningCurveQuery',
+  'accuracyQuery',
+  'estimateQuery',
+  'givenAssignments',
+  'inNetwork',
+  'probExpr',
+  'assignments',
+  'assignment',
+  'options',
+  'call',
+  'callArgs',
+  'arg',
+  'argValue',
+  'expr',
+  'list',
+  'refOrCall',
+  'number',
+  'string',
+  'stateName',
+  'name',
 ];
 
 function terminal(g: Gast): string {
@@ -36,16 +90,26 @@ function sequence(items: Gast[] | undefined): string {
 
 function element(g: Gast): string {
   switch (g.type) {
-    case 'Terminal': return terminal(g);
-    case 'NonTerminal': return g.name!;
-    case 'Option': return `[ ${sequence(g.definition)} ]`;
-    case 'Repetition': return `{ ${sequence(g.definition)} }`;
-    case 'RepetitionMandatory': return `${group(g.definition)} { ${sequence(g.definition)} }`;
-    case 'RepetitionWithSeparator': return `[ ${sequence(g.definition)} { ${terminal(g.separator!)} ${sequence(g.definition)} } ]`;
-    case 'RepetitionMandatoryWithSeparator': return `${sequence(g.definition)} { ${terminal(g.separator!)} ${sequence(g.definition)} }`;
-    case 'Alternation': return `( ${(g.definition ?? []).map((alt) => sequence(alt.definition)).join(' | ')} )`;
-    case 'Alternative': return sequence(g.definition);
-    default: return '';
+    case 'Terminal':
+      return terminal(g);
+    case 'NonTerminal':
+      return g.name!;
+    case 'Option':
+      return `[ ${sequence(g.definition)} ]`;
+    case 'Repetition':
+      return `{ ${sequence(g.definition)} }`;
+    case 'RepetitionMandatory':
+      return `${group(g.definition)} { ${sequence(g.definition)} }`;
+    case 'RepetitionWithSeparator':
+      return `[ ${sequence(g.definition)} { ${terminal(g.separator!)} ${sequence(g.definition)} } ]`;
+    case 'RepetitionMandatoryWithSeparator':
+      return `${sequence(g.definition)} { ${terminal(g.separator!)} ${sequence(g.definition)} }`;
+    case 'Alternation':
+      return `( ${(g.definition ?? []).map((alt) => sequence(alt.definition)).join(' | ')} )`;
+    case 'Alternative':
+      return sequence(g.definition);
+    default:
+      return '';
   }
 }
 
@@ -56,7 +120,10 @@ function group(items: Gast[] | undefined): string {
 
 function rules(): Gast[] {
   const all = bayesParser().getSerializedGastProductions() as Gast[];
-  const rank = (name: string | undefined) => { const i = ORDER.indexOf(name ?? ''); return i < 0 ? ORDER.length : i; };
+  const rank = (name: string | undefined) => {
+    const i = ORDER.indexOf(name ?? '');
+    return i < 0 ? ORDER.length : i;
+  };
   return [...all].sort((a, b) => rank(a.name) - rank(b.name));
 }
 
@@ -64,12 +131,17 @@ function rules(): Gast[] {
 export function grammarEbnf(): string {
   const list = rules();
   const width = Math.max(...list.map((r) => r.name!.length));
-  return list.map((r) => {
-    const body = r.definition!.length === 1 && r.definition![0].type === 'Alternation'
-      ? (r.definition![0].definition ?? []).map((alt) => sequence(alt.definition)).join(`\n${' '.repeat(width)}   | `)
-      : sequence(r.definition);
-    return `${r.name!.padEnd(width)} ::= ${body}`;
-  }).join('\n');
+  return list
+    .map((r) => {
+      const body =
+        r.definition!.length === 1 && r.definition![0].type === 'Alternation'
+          ? (r.definition![0].definition ?? [])
+              .map((alt) => sequence(alt.definition))
+              .join(`\n${' '.repeat(width)}   | `)
+          : sequence(r.definition);
+      return `${r.name!.padEnd(width)} ::= ${body}`;
+    })
+    .join('\n');
 }
 
 /** An HTML page of railroad diagrams (Chevrotain's renderer; the docs script inlines its scripts). */

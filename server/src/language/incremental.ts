@@ -40,7 +40,12 @@ export function reparse(previous: ParseState, text: string): ParseState {
  * The lines an edit replaced: `first` to `lastOld` in the old text became `first` to
  * `lastOld + delta`; the texts agree on their first `prefix` characters.
  */
-interface Edit { first: number; lastOld: number; delta: number; prefix: number }
+interface Edit {
+  first: number;
+  lastOld: number;
+  delta: number;
+  prefix: number;
+}
 
 /** The changed lines, given the length of the texts' common prefix and suffix. */
 function changedLines(previous: ParseState, starts: number[], prefix: number, suffix: number): Edit {
@@ -65,7 +70,12 @@ export function commonPrefix(a: string, b: string): number {
 /** The common suffix, at most `max` long (so that it does not overlap the common prefix). */
 export function commonSuffix(a: string, b: string, max: number): number {
   let i = 0;
-  for (const block of BLOCKS) while (i + block <= max && a.slice(a.length - i - block, a.length - i) === b.slice(b.length - i - block, b.length - i)) i += block;
+  for (const block of BLOCKS)
+    while (
+      i + block <= max &&
+      a.slice(a.length - i - block, a.length - i) === b.slice(b.length - i - block, b.length - i)
+    )
+      i += block;
   while (i < max && a.charCodeAt(a.length - 1 - i) === b.charCodeAt(b.length - 1 - i)) i++;
   return i;
 }
@@ -75,7 +85,13 @@ export function commonSuffix(a: string, b: string, max: number): number {
  * before the change are kept, those in the common suffix move by the change in length, and
  * only the changed span is scanned.
  */
-export function updatedStarts(oldStarts: number[], oldLength: number, text: string, prefix: number, suffix: number): number[] {
+export function updatedStarts(
+  oldStarts: number[],
+  oldLength: number,
+  text: string,
+  prefix: number,
+  suffix: number,
+): number[] {
   // A start depends on the characters just before and at it: both must lie outside the change.
   const keep = Math.max(0, lineOf(oldStarts, prefix) - 1);
   let tail = lineOf(oldStarts, oldLength - suffix) + 1;
@@ -110,7 +126,10 @@ function reparseDataRows(previous: ParseState, text: string, starts: number[], e
   const decl = statements[k];
   if (decl?.kind !== 'data' || decl.range.end.line !== lastLines[k]) return undefined;
   const lastNew = edit.lastOld + edit.delta;
-  const oldText = previous.text.slice(previous.starts[edit.first], previous.starts[edit.lastOld + 1] ?? previous.text.length);
+  const oldText = previous.text.slice(
+    previous.starts[edit.first],
+    previous.starts[edit.lastOld + 1] ?? previous.text.length,
+  );
   const newText = text.slice(starts[edit.first], starts[lastNew + 1] ?? text.length);
   const changed = editDataRows(decl, edit.first, edit.lastOld, edit.delta, oldText, newText);
   if (!changed) return undefined;
@@ -118,9 +137,18 @@ function reparseDataRows(previous: ParseState, text: string, starts: number[], e
   const above = diagnostics.filter((d) => d.range.start.line < edit.first);
   const below = diagnostics.filter((d) => d.range.start.line > edit.lastOld);
   moveDown([...changed.moved, ...after, ...below], edit.delta);
-  const ast: A.BayesFile = { kind: 'file', statements: [...statements.slice(0, k), changed.decl, ...after], range: documentRangeOf(text, starts) };
+  const ast: A.BayesFile = {
+    kind: 'file',
+    statements: [...statements.slice(0, k), changed.decl, ...after],
+    range: documentRangeOf(text, starts),
+  };
   const moved = lastLines.slice(k).map((l) => l + edit.delta);
-  return { ast, diagnostics: [...above, ...below], lastLines: [...lastLines.slice(0, k), ...moved], openAtEnd: previous.output.openAtEnd };
+  return {
+    ast,
+    diagnostics: [...above, ...below],
+    lastLines: [...lastLines.slice(0, k), ...moved],
+    openAtEnd: previous.output.openAtEnd,
+  };
 }
 
 function reparseRegion(previous: ParseState, text: string, starts: number[], edit: Edit): ParseOutput | undefined {
@@ -134,7 +162,10 @@ function reparseRegion(previous: ParseState, text: string, starts: number[], edi
   const lastLine = lastLineOld + edit.delta;
   const from = starts[firstLine];
   const to = lastLine + 1 < starts.length ? starts[lastLine + 1] : text.length;
-  const oldText = previous.text.slice(previous.starts[firstLine], lastLineOld + 1 < previous.starts.length ? previous.starts[lastLineOld + 1] : previous.text.length);
+  const oldText = previous.text.slice(
+    previous.starts[firstLine],
+    lastLineOld + 1 < previous.starts.length ? previous.starts[lastLineOld + 1] : previous.text.length,
+  );
   const regionText = text.slice(from, to);
   // Block comments are the only tokens that span lines: leave them to a full parse.
   if (hasBlockComment(regionText) || hasBlockComment(oldText)) return undefined;
@@ -145,7 +176,14 @@ function reparseRegion(previous: ParseState, text: string, starts: number[], edi
   // boundaries moved (a bracket the edit opened swallowed the next statement, …).
   if (lo < touched && !sameStart(fresh[0], statements[lo], 0)) return undefined;
   const lastLines = previous.output.lastLines;
-  if (region.neighbour && !(sameStart(fresh[fresh.length - 1], statements[next - 1], edit.delta) && sub.lastLines[fresh.length - 1] === lastLines[next - 1] + edit.delta)) return undefined;
+  if (
+    region.neighbour &&
+    !(
+      sameStart(fresh[fresh.length - 1], statements[next - 1], edit.delta) &&
+      sub.lastLines[fresh.length - 1] === lastLines[next - 1] + edit.delta
+    )
+  )
+    return undefined;
   // Without a neighbour, the next statement's keyword starts a statement unless a bracket is left open.
   if (!region.neighbour && next < statements.length && sub.openAtEnd) return undefined;
   const after = statements.slice(next);
@@ -153,14 +191,19 @@ function reparseRegion(previous: ParseState, text: string, starts: number[], edi
   const above = old.filter((d) => d.range.start.line < firstLine);
   const below = old.filter((d) => d.range.start.line > lastLineOld);
   moveDown([...after, ...below], edit.delta);
-  const ast: A.BayesFile = { kind: 'file', statements: [...statements.slice(0, lo), ...fresh, ...after], range: sub.ast.range };
-  const diagnostics = [
-    ...above,
-    ...sub.diagnostics,
-    ...below,
-  ];
+  const ast: A.BayesFile = {
+    kind: 'file',
+    statements: [...statements.slice(0, lo), ...fresh, ...after],
+    range: sub.ast.range,
+  };
+  const diagnostics = [...above, ...sub.diagnostics, ...below];
   const kept = lastLines.slice(next).map((l) => l + edit.delta);
-  return { ast, diagnostics, lastLines: [...lastLines.slice(0, lo), ...sub.lastLines, ...kept], openAtEnd: previous.output.openAtEnd };
+  return {
+    ast,
+    diagnostics,
+    lastLines: [...lastLines.slice(0, lo), ...sub.lastLines, ...kept],
+    openAtEnd: previous.output.openAtEnd,
+  };
 }
 
 function headerlessNetwork(s: A.Statement): boolean {
@@ -226,7 +269,10 @@ function startsStatement(previous: ParseState, i: number, edit: Edit, text: stri
   const lineText = lineAt(previous.text, previous.starts, line);
   const word = /^[ \t]*([A-Za-z_][A-Za-z0-9_]*)/.exec(lineText);
   if (!word || word[0].length - word[1].length !== character || !statementWords.has(word[1])) return false;
-  return !lineAt(previous.text, previous.starts, line - 1).includes('///') && !lineAt(text, starts, line - 1 + edit.delta).includes('///');
+  return (
+    !lineAt(previous.text, previous.starts, line - 1).includes('///') &&
+    !lineAt(text, starts, line - 1 + edit.delta).includes('///')
+  );
 }
 
 function lineAt(text: string, starts: number[], line: number): string {
@@ -276,8 +322,12 @@ function documentRangeOf(text: string, starts: number[]): Range {
  */
 function moveDown(nodes: readonly object[], delta: number): void {
   if (delta === 0) return;
-  forEachPosition(nodes, (p) => { if (p.line >= 0) p.line = -1 - (p.line + delta); });
-  forEachPosition(nodes, (p) => { if (p.line < 0) p.line = -1 - p.line; });
+  forEachPosition(nodes, (p) => {
+    if (p.line >= 0) p.line = -1 - (p.line + delta);
+  });
+  forEachPosition(nodes, (p) => {
+    if (p.line < 0) p.line = -1 - p.line;
+  });
 }
 
 function forEachPosition(nodes: readonly object[], f: (p: Position) => void): void {

@@ -14,7 +14,14 @@ export { check } from './checker.js';
 export { allStatements } from './references/declarations.js';
 export { nameIndex } from './references/nameResolution.js';
 export {
-  NameIndex, stateNamed, comparePositions, contains, type NameKind, type NameSymbol, type Occurrence, type CellBlock,
+  NameIndex,
+  stateNamed,
+  comparePositions,
+  contains,
+  type NameKind,
+  type NameSymbol,
+  type Occurrence,
+  type CellBlock,
 } from './references/nameIndex.js';
 export { lineStarts, sliceRange, documentRange, firstAtOrAfter } from './lines.js';
 export { fullParse, reparse, type ParseState } from './incremental.js';
@@ -22,7 +29,20 @@ export { fullParse, reparse, type ParseState } from './incremental.js';
 export type { Diagnostic, Range, Position, Severity } from './diagnostics.js';
 export type * from './ast.js';
 export { forEachChild, walk, valueText } from './ast.js';
-export { cellCount, cellIsName, cellKind, cellNode, cellNumber, cellRange, cellText, ScannedRow, NUMBER, MISSING, REF, type CellStore } from './dataCells.js';
+export {
+  cellCount,
+  cellIsName,
+  cellKind,
+  cellNode,
+  cellNumber,
+  cellRange,
+  cellText,
+  ScannedRow,
+  NUMBER,
+  MISSING,
+  REF,
+  type CellStore,
+} from './dataCells.js';
 export { scannedBodies } from './dataBlock.js';
 export { lexAround } from './dataScan.js';
 

@@ -11,7 +11,11 @@ import type { Reporter } from './reporter.js';
 import type * as A from './ast.js';
 
 /** Diagnostics are kept with lines counted from the node's first line: an edit above moves the node, not its findings. */
-interface Entry<V> { inputs: (VariableInfo | undefined)[]; diagnostics: Diagnostic[]; value: V }
+interface Entry<V> {
+  inputs: (VariableInfo | undefined)[];
+  diagnostics: Diagnostic[];
+  value: V;
+}
 
 /** Most nodes have no findings: one shared empty list for them (never written to). */
 const NONE: Diagnostic[] = [];
@@ -34,7 +38,13 @@ export class CheckMemo<K extends A.AstNode, V = void> {
     }
     const from = report.diagnostics.length;
     const value = compute();
-    if (cacheable) this.entries.set(node, { inputs, diagnostics: from === report.diagnostics.length ? NONE : report.diagnostics.slice(from).map((d) => movedBy(d, -line)), value });
+    if (cacheable)
+      this.entries.set(node, {
+        inputs,
+        diagnostics:
+          from === report.diagnostics.length ? NONE : report.diagnostics.slice(from).map((d) => movedBy(d, -line)),
+        value,
+      });
     return value;
   }
 
@@ -56,7 +66,13 @@ export class CheckMemo<K extends A.AstNode, V = void> {
 
 function movedBy(d: Diagnostic, lines: number): Diagnostic {
   const { start, end } = d.range;
-  return { ...d, range: { start: { line: start.line + lines, character: start.character }, end: { line: end.line + lines, character: end.character } } };
+  return {
+    ...d,
+    range: {
+      start: { line: start.line + lines, character: start.character },
+      end: { line: end.line + lines, character: end.character },
+    },
+  };
 }
 
 function sameInputs(a: (VariableInfo | undefined)[], b: (VariableInfo | undefined)[]): boolean {
@@ -67,5 +83,10 @@ function sameVariable(a: VariableInfo | undefined, b: VariableInfo | undefined):
   if (!a || !b) return a === b;
   if (a.declaration !== b.declaration || a.type !== b.type || a.name !== b.name) return false;
   if (a.states === b.states) return true;
-  return a.states !== undefined && b.states !== undefined && a.states.length === b.states.length && a.states.every((s, i) => s === b.states![i]);
+  return (
+    a.states !== undefined &&
+    b.states !== undefined &&
+    a.states.length === b.states.length &&
+    a.states.every((s, i) => s === b.states![i])
+  );
 }

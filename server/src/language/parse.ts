@@ -46,7 +46,8 @@ function tooLarge(text: string): ParseOutput {
   const range = documentRange(text);
   const firstLine = { start: range.start, end: { line: 0, character: Math.max(0, text.indexOf('\n')) } };
   const mb = (n: number) => (n / 2 ** 20).toFixed(1);
-  const message = `this model is ${mb(text.length)} MB, over the ${mb(MAX_MODEL_CHARS)} MB a model may have: ` +
+  const message =
+    `this model is ${mb(text.length)} MB, over the ${mb(MAX_MODEL_CHARS)} MB a model may have: ` +
     'it is not parsed (keep large data in CSV files: data T from "t.csv")';
   return {
     ast: { kind: 'file', statements: [], range },
@@ -84,7 +85,10 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
   const chunks = splitStatements(all, retyped);
   for (const r of retyped) {
     diagnostics.push({
-      severity: 'error', code: 'syntax-error', range: tokenRange(r.token), data: { suggestion: r.keyword },
+      severity: 'error',
+      code: 'syntax-error',
+      range: tokenRange(r.token),
+      data: { suggestion: r.keyword },
       message: `unknown statement '${r.image}': did you mean '${r.keyword}'?`,
     });
   }
@@ -116,7 +120,14 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
   // an open bracket, or more followed its `}`) was skipped for nothing: parse without scanning.
   if (scannedUsed !== blocks.size) return parseRegion(text, firstLine, range, false);
   for (const network of open) {
-    if (network) diagnostics.push(syntaxError(`network '${network.name.text}' is missing its closing '}'`, network.name.range, 'unclosed-network'));
+    if (network)
+      diagnostics.push(
+        syntaxError(
+          `network '${network.name.text}' is missing its closing '}'`,
+          network.name.range,
+          'unclosed-network',
+        ),
+      );
   }
   const last = chunks[chunks.length - 1];
   const openAtEnd = last?.kind === 'statement' && last.unclosed;
@@ -130,7 +141,9 @@ function shiftTokens(lexed: ReturnType<typeof tokenize>, lines: number): void {
   for (const e of lexed.errors) if (e.line !== undefined) e.line += lines;
 }
 
-type Attempt = { statement: A.Statement; error?: undefined } | { statement?: undefined; error: IRecognitionException; expected: string };
+type Attempt =
+  | { statement: A.Statement; error?: undefined }
+  | { statement?: undefined; error: IRecognitionException; expected: string };
 
 function attempt(chunk: Chunk, tokens: IToken[]): Attempt {
   const parser = bayesParser();
@@ -139,7 +152,9 @@ function attempt(chunk: Chunk, tokens: IToken[]): Attempt {
     const name = parser.networkHeader();
     const errors = parser.errors; // the getter copies: read it once
     if (errors.length > 0) return { error: errors[0], expected: lastExpectation.text };
-    return { statement: { kind: 'network', name, statements: [], range: tokenRange(tokens[0], tokens[tokens.length - 1]) } };
+    return {
+      statement: { kind: 'network', name, statements: [], range: tokenRange(tokens[0], tokens[tokens.length - 1]) },
+    };
   }
   const statement = parser.statement();
   const errors = parser.errors;
@@ -156,7 +171,10 @@ function missingComparison(statement: A.Statement): boolean {
 function noComparison(tokens: IToken[]): IRecognitionException {
   const last = tokens[tokens.length - 1];
   return {
-    name: 'MissingComparison', token: last, resyncedTokens: [], context: { ruleStack: [], ruleOccurrenceStack: [] },
+    name: 'MissingComparison',
+    token: last,
+    resyncedTokens: [],
+    context: { ruleStack: [], ruleOccurrenceStack: [] },
     message: `an expectation needs a comparison after '${last.image}': = value, ≈ x ± t, <, <=, > or >=`,
   };
 }
@@ -183,7 +201,11 @@ function parseChunk(all: IToken[], chunk: Chunk): { statement: A.Statement; erro
   return { statement: errorStatement(original), errors };
 }
 
-interface Repair { tokens: IToken[]; diagnostic: Diagnostic; result: Attempt }
+interface Repair {
+  tokens: IToken[];
+  diagnostic: Diagnostic;
+  result: Attempt;
+}
 
 /**
  * Which line to blame for a parse error inside a multi-line statement: the line above the error
@@ -192,7 +214,11 @@ interface Repair { tokens: IToken[]; diagnostic: Diagnostic; result: Attempt }
  * after which the statement parses — or at least parses further — wins. The statement's first
  * line is never dropped: it says what the statement is.
  */
-function bestRepair(chunk: Chunk, tokens: IToken[], failed: Attempt & { error: IRecognitionException }): Repair | undefined {
+function bestRepair(
+  chunk: Chunk,
+  tokens: IToken[],
+  failed: Attempt & { error: IRecognitionException },
+): Repair | undefined {
   const firstLine = tokens[0].startLine!;
   const at = failed.error.token;
   if (at.tokenType === EOF || Number.isNaN(at.startOffset)) return undefined;
@@ -205,13 +231,24 @@ function bestRepair(chunk: Chunk, tokens: IToken[], failed: Attempt & { error: I
     if (i > 0 && tokens[i - 1].startLine === tokens[i].startLine) continue;
     const opener = unclosedOpener(lineOf(tokens[i].startLine!));
     if (opener && tokens[i].startLine !== at.startLine) {
-      candidates.push({ tokens: without(tokens[i].startLine!), diagnostic: syntaxError(`'${opener.image}' is not closed on this line`, tokenRange(opener)) });
+      candidates.push({
+        tokens: without(tokens[i].startLine!),
+        diagnostic: syntaxError(`'${opener.image}' is not closed on this line`, tokenRange(opener)),
+      });
       break;
     }
   }
   const previous = tokens[index - 1];
-  if (previous && previous.startLine! < at.startLine! && previous.startLine !== firstLine && selfContained(tokens, previous.startLine!)) {
-    const diagnostic = syntaxError(`this line is incomplete: expected ${failed.expected} after '${previous.image}'`, tokenRange(previous));
+  if (
+    previous &&
+    previous.startLine! < at.startLine! &&
+    previous.startLine !== firstLine &&
+    selfContained(tokens, previous.startLine!)
+  ) {
+    const diagnostic = syntaxError(
+      `this line is incomplete: expected ${failed.expected} after '${previous.image}'`,
+      tokenRange(previous),
+    );
     candidates.push({ tokens: without(previous.startLine!), diagnostic });
   }
   if (at.startLine !== firstLine && selfContained(tokens, at.startLine!)) {
@@ -221,7 +258,8 @@ function bestRepair(chunk: Chunk, tokens: IToken[], failed: Attempt & { error: I
   for (const candidate of candidates) {
     const result = attempt(chunk, candidate.tokens);
     if (result.statement) return { ...candidate, result };
-    if (!best || progress(result, candidate.tokens) > progress(best.result, best.tokens)) best = { ...candidate, result };
+    if (!best || progress(result, candidate.tokens) > progress(best.result, best.tokens))
+      best = { ...candidate, result };
   }
   return best && progress(best.result, best.tokens) > at.startOffset ? best : undefined;
 }
@@ -234,7 +272,9 @@ function progress(result: Attempt, tokens: IToken[]): number {
 }
 
 function offendingToken(error: IRecognitionException, tokens: IToken[]): IToken {
-  return error.token.tokenType === EOF || Number.isNaN(error.token.startOffset) ? tokens[tokens.length - 1] : error.token;
+  return error.token.tokenType === EOF || Number.isNaN(error.token.startOffset)
+    ? tokens[tokens.length - 1]
+    : error.token;
 }
 
 function recognitionDiagnostic(error: IRecognitionException, tokens: IToken[]): Diagnostic {
@@ -249,15 +289,26 @@ function syntaxError(message: string, range: Range, code = 'syntax-error'): Diag
 function errorStatement(tokens: IToken[]): A.ErrorStmt {
   const keyword = tokens[0];
   const range = tokenRange(keyword, tokens[tokens.length - 1]);
-  const declares = [Kw.variable, Kw.hypotheses, Kw.data, Kw.corpus, Kw.classifier, Kw.mixture, Kw.network].includes(keyword.tokenType);
+  const declares = [Kw.variable, Kw.hypotheses, Kw.data, Kw.corpus, Kw.classifier, Kw.mixture, Kw.network].includes(
+    keyword.tokenType,
+  );
   const nameToken = keyword.tokenType === Kw.import ? tokens[2] : tokens[1];
-  const isName = (t: IToken | undefined) => t !== undefined && (t.tokenType === Identifier || t.tokenType.CATEGORIES?.includes(Identifier) === true);
-  if (!(declares || keyword.tokenType === Kw.import) || !isName(nameToken)) return { kind: 'error', keyword: keyword.image, range };
+  const isName = (t: IToken | undefined) =>
+    t !== undefined && (t.tokenType === Identifier || t.tokenType.CATEGORIES?.includes(Identifier) === true);
+  if (!(declares || keyword.tokenType === Kw.import) || !isName(nameToken))
+    return { kind: 'error', keyword: keyword.image, range };
   const nameOf = (t: IToken): A.Name => ({ kind: 'name', text: t.image, range: tokenRange(t) });
   // `variable A, B, C …` declares every name before the domain.
   const others: A.Name[] = [];
-  for (let i = 2; keyword.tokenType === Kw.variable && tokens[i]?.tokenType === Comma && isName(tokens[i + 1]); i += 2) others.push(nameOf(tokens[i + 1]));
-  return { kind: 'error', keyword: keyword.image, name: nameOf(nameToken), ...(others.length ? { others } : {}), range };
+  for (let i = 2; keyword.tokenType === Kw.variable && tokens[i]?.tokenType === Comma && isName(tokens[i + 1]); i += 2)
+    others.push(nameOf(tokens[i + 1]));
+  return {
+    kind: 'error',
+    keyword: keyword.image,
+    name: nameOf(nameToken),
+    ...(others.length ? { others } : {}),
+    range,
+  };
 }
 
 function lexDiagnostic(text: string, e: ILexingError): Diagnostic {
@@ -269,14 +320,21 @@ function lexDiagnostic(text: string, e: ILexingError): Diagnostic {
     : `unexpected character${e.length > 1 ? 's' : ''} '${bad}'`;
   const newline = bad.search(/[\r\n]/);
   const length = newline >= 0 ? newline : e.length;
-  return { severity: 'error', message, code: 'lexical-error', range: { start: { line, character }, end: { line, character: character + Math.max(1, length) } } };
+  return {
+    severity: 'error',
+    message,
+    code: 'lexical-error',
+    range: { start: { line, character }, end: { line, character: character + Math.max(1, length) } },
+  };
 }
 
 /** One syntax diagnostic per line: the first explains, the rest would only repeat it. */
 function onePerLine(diagnostics: Diagnostic[]): Diagnostic[] {
   const seen = new Set<number>();
   const kept: Diagnostic[] = [];
-  for (const d of diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)) {
+  for (const d of diagnostics.sort(
+    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  )) {
     if (seen.has(d.range.start.line)) continue;
     seen.add(d.range.start.line);
     kept.push(d);
@@ -296,5 +354,3 @@ function docFor(docs: Map<number, string>, line: number): string | undefined {
   for (let l = line - 1; docs.has(l); l--) parts.unshift(docs.get(l)!);
   return parts.length > 0 ? parts.join('\n') : undefined;
 }
-
-

@@ -48,7 +48,12 @@ export class BayesParser extends EmbeddedActionsParser {
 
   private nameOf(token: IToken): A.Name {
     const quoted = token.tokenType === T.StringLit;
-    return { kind: 'name', text: quoted ? unquote(token.image) : token.image, range: tokenRange(token), ...(quoted ? { quoted } : {}) };
+    return {
+      kind: 'name',
+      text: quoted ? unquote(token.image) : token.image,
+      range: tokenRange(token),
+      ...(quoted ? { quoted } : {}),
+    };
   }
 
   // ── lexical pieces ────────────────────────────────────────────────────────────────────────
@@ -134,18 +139,29 @@ export class BayesParser extends EmbeddedActionsParser {
     let member: A.Name | undefined;
     let columns: A.Name[] | undefined;
     let args: A.Arg[] | undefined;
-    this.OPTION(() => this.OR([
-      { ALT: () => { args = this.SUBRULE(this.callArgs); } },
-      { ALT: () => { this.CONSUME(T.Dot); member = this.SUBRULE2(this.name); } },
-      {
-        ALT: () => {
-          this.CONSUME(T.LBracket);
-          columns = [];
-          this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => columns!.push(this.SUBRULE3(this.name)) });
-          this.CONSUME(T.RBracket);
+    this.OPTION(() =>
+      this.OR([
+        {
+          ALT: () => {
+            args = this.SUBRULE(this.callArgs);
+          },
         },
-      },
-    ]));
+        {
+          ALT: () => {
+            this.CONSUME(T.Dot);
+            member = this.SUBRULE2(this.name);
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(T.LBracket);
+            columns = [];
+            this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => columns!.push(this.SUBRULE3(this.name)) });
+            this.CONSUME(T.RBracket);
+          },
+        },
+      ]),
+    );
     return this.ACTION(() => {
       const range = join(name.range, tokenRange(this.LA(0)));
       if (args) return { kind: 'call', callee: name, args, range };
@@ -172,7 +188,11 @@ export class BayesParser extends EmbeddedActionsParser {
     const first = this.LA(1);
     const name = this.OPTION({
       GATE: () => this.LA(2).tokenType === T.Colon,
-      DEF: () => { const n = this.SUBRULE(this.name); this.CONSUME(T.Colon); return n; },
+      DEF: () => {
+        const n = this.SUBRULE(this.name);
+        this.CONSUME(T.Colon);
+        return n;
+      },
     });
     const value = this.SUBRULE(this.argValue);
     return this.ACTION(() => ({ kind: 'arg', ...(name ? { name } : {}), value, range: this.from(first) }));
@@ -186,9 +206,11 @@ export class BayesParser extends EmbeddedActionsParser {
       this.AT_LEAST_ONE_SEP({ SEP: T.Plus, DEF: () => terms.push(this.SUBRULE2(this.expr)) });
       return true;
     });
-    return this.ACTION(() => formula
-      ? { kind: 'formula', response, terms, range: join(response.range, terms[terms.length - 1].range) }
-      : response);
+    return this.ACTION(() =>
+      formula
+        ? { kind: 'formula', response, terms, range: join(response.range, terms[terms.length - 1].range) }
+        : response,
+    );
   });
 
   /** `{ key: value, … }`, commas or line breaks between entries. */
@@ -227,13 +249,27 @@ export class BayesParser extends EmbeddedActionsParser {
     const variable = this.SUBRULE(this.name);
     let value: A.Expr | undefined;
     let finding: A.Finding | undefined;
-    this.OPTION(() => this.OR([
-      { ALT: () => { this.CONSUME(T.Equals); value = this.SUBRULE(this.expr); } },
-      { ALT: () => { finding = this.SUBRULE(this.finding); } },
-    ]));
+    this.OPTION(() =>
+      this.OR([
+        {
+          ALT: () => {
+            this.CONSUME(T.Equals);
+            value = this.SUBRULE(this.expr);
+          },
+        },
+        {
+          ALT: () => {
+            finding = this.SUBRULE(this.finding);
+          },
+        },
+      ]),
+    );
     const last = value ?? finding ?? variable;
     return this.ACTION(() => ({
-      kind: 'assignment', variable, ...(value ? { value } : {}), ...(finding ? { finding } : {}),
+      kind: 'assignment',
+      variable,
+      ...(value ? { value } : {}),
+      ...(finding ? { finding } : {}),
       range: join(variable.range, last.range),
     }));
   });
@@ -266,10 +302,11 @@ export class BayesParser extends EmbeddedActionsParser {
     const first = this.CONSUME(Kw.P);
     this.CONSUME(T.LParen);
     const targets = this.SUBRULE(this.assignments);
-    const conditions = this.OPTION(() => {
-      this.CONSUME(T.Pipe);
-      return this.SUBRULE2(this.assignments);
-    }) ?? [];
+    const conditions =
+      this.OPTION(() => {
+        this.CONSUME(T.Pipe);
+        return this.SUBRULE2(this.assignments);
+      }) ?? [];
     this.CONSUME(T.RParen);
     return this.ACTION(() => ({ kind: 'prob', targets, conditions, range: this.from(first) }));
   });
@@ -303,8 +340,18 @@ export class BayesParser extends EmbeddedActionsParser {
         ALT: () => {
           this.CONSUME(T.Colon);
           return this.OR2([
-            { ALT: () => { this.CONSUME(Kw.bool); return 'bool' as const; } },
-            { ALT: () => { this.CONSUME(Kw.real); return 'real' as const; } },
+            {
+              ALT: () => {
+                this.CONSUME(Kw.bool);
+                return 'bool' as const;
+              },
+            },
+            {
+              ALT: () => {
+                this.CONSUME(Kw.real);
+                return 'real' as const;
+              },
+            },
           ]);
         },
       },
@@ -336,7 +383,12 @@ export class BayesParser extends EmbeddedActionsParser {
           this.CONSUME(T.RCurly);
         },
       },
-      { ALT: () => { this.CONSUME(T.Equals); generator = this.SUBRULE(this.generator); } },
+      {
+        ALT: () => {
+          this.CONSUME(T.Equals);
+          generator = this.SUBRULE(this.generator);
+        },
+      },
     ]);
     const prior = this.OPTION2(() => {
       this.CONSUME(Kw.prior);
@@ -344,14 +396,16 @@ export class BayesParser extends EmbeddedActionsParser {
     });
     const noise = this.OPTION3(() => {
       this.CONSUME(Kw.noise);
-      return this.OR2([
-        { ALT: () => this.SUBRULE(this.number) },
-        { ALT: () => this.SUBRULE3(this.name) },
-      ]);
+      return this.OR2([{ ALT: () => this.SUBRULE(this.number) }, { ALT: () => this.SUBRULE3(this.name) }]);
     });
     return this.ACTION(() => ({
-      kind: 'hypotheses', name, entries, ...(generator ? { generator } : {}), ...(prior ? { prior } : {}),
-      ...(noise ? { noise } : {}), range: this.from(first),
+      kind: 'hypotheses',
+      name,
+      entries,
+      ...(generator ? { generator } : {}),
+      ...(prior ? { prior } : {}),
+      ...(noise ? { noise } : {}),
+      range: this.from(first),
     }));
   });
 
@@ -364,14 +418,32 @@ export class BayesParser extends EmbeddedActionsParser {
     this.OPTION(() => {
       this.CONSUME(T.Colon);
       this.OR([
-        { ALT: () => { tree = this.SUBRULE(this.tree); } },
-        { ALT: () => { prior = this.SUBRULE(this.number); } },
-        { ALT: () => { bits = this.SUBRULE(this.bitsClause); } },
+        {
+          ALT: () => {
+            tree = this.SUBRULE(this.tree);
+          },
+        },
+        {
+          ALT: () => {
+            prior = this.SUBRULE(this.number);
+          },
+        },
+        {
+          ALT: () => {
+            bits = this.SUBRULE(this.bitsClause);
+          },
+        },
       ]);
     });
-    this.OPTION2(() => { bits = this.SUBRULE2(this.bitsClause); });
+    this.OPTION2(() => {
+      bits = this.SUBRULE2(this.bitsClause);
+    });
     return this.ACTION(() => ({
-      kind: 'hypothesis', name, ...(prior ? { prior } : {}), ...(bits ? { bits } : {}), ...(tree ? { tree } : {}),
+      kind: 'hypothesis',
+      name,
+      ...(prior ? { prior } : {}),
+      ...(bits ? { bits } : {}),
+      ...(tree ? { tree } : {}),
       range: join(name.range, tokenRange(this.LA(0))),
     }));
   });
@@ -388,7 +460,12 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(T.Arrow);
       return this.SUBRULE(this.assignment);
     });
-    return this.ACTION(() => ({ kind: 'generator', call, ...(target ? { target } : {}), range: join(call.range, (target ?? call).range) }));
+    return this.ACTION(() => ({
+      kind: 'generator',
+      call,
+      ...(target ? { target } : {}),
+      range: join(call.range, (target ?? call).range),
+    }));
   });
 
   tree = this.RULE('tree', (): A.Tree => {
@@ -400,10 +477,9 @@ export class BayesParser extends EmbeddedActionsParser {
   treeBody = this.RULE('treeBody', (): A.Tree => {
     const first = this.CONSUME(T.LCurly);
     const items: A.TreeItem[] = [];
-    this.MANY(() => items.push(this.OR([
-      { ALT: () => this.SUBRULE(this.treeLeaf) },
-      { ALT: () => this.SUBRULE(this.treeSplit) },
-    ])));
+    this.MANY(() =>
+      items.push(this.OR([{ ALT: () => this.SUBRULE(this.treeLeaf) }, { ALT: () => this.SUBRULE(this.treeSplit) }])),
+    );
     this.CONSUME(T.RCurly);
     return this.ACTION(() => ({ kind: 'tree', items, range: this.from(first) }));
   });
@@ -431,7 +507,13 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       ]);
     });
-    return this.ACTION(() => ({ kind: 'treeSplit', test, then, ...(otherwise ? { else: otherwise } : {}), range: this.from(first) }));
+    return this.ACTION(() => ({
+      kind: 'treeSplit',
+      test,
+      then,
+      ...(otherwise ? { else: otherwise } : {}),
+      range: this.from(first),
+    }));
   });
 
   /** `P(X | Y) { rows }`, `P(Storm) = 0.3`, `P(X | Y) ~ Dirichlet(1)`. */
@@ -446,8 +528,16 @@ export class BayesParser extends EmbeddedActionsParser {
         ALT: () => {
           this.CONSUME(T.Equals);
           this.OR3([
-            { ALT: () => { value = this.SUBRULE(this.number); } },
-            { ALT: () => { canonical = this.SUBRULE(this.canonicalModel); } },
+            {
+              ALT: () => {
+                value = this.SUBRULE(this.number);
+              },
+            },
+            {
+              ALT: () => {
+                canonical = this.SUBRULE(this.canonicalModel);
+              },
+            },
           ]);
         },
       },
@@ -472,8 +562,13 @@ export class BayesParser extends EmbeddedActionsParser {
       },
     ]);
     return this.ACTION(() => ({
-      kind: 'table', head, rows, ...(value ? { value } : {}), ...(parameterPrior ? { parameterPrior } : {}),
-      ...(canonical ? { canonical } : {}), range: join(head.range, tokenRange(this.LA(0))),
+      kind: 'table',
+      head,
+      rows,
+      ...(value ? { value } : {}),
+      ...(parameterPrior ? { parameterPrior } : {}),
+      ...(canonical ? { canonical } : {}),
+      range: join(head.range, tokenRange(this.LA(0))),
     }));
   });
 
@@ -481,8 +576,18 @@ export class BayesParser extends EmbeddedActionsParser {
   canonicalModel = this.RULE('canonicalModel', (): A.CanonicalModel => {
     const first = this.LA(1);
     const model = this.OR([
-      { ALT: () => { this.CONSUME(Kw.noisy_or); return 'noisy_or' as const; } },
-      { ALT: () => { this.CONSUME(Kw.noisy_max); return 'noisy_max' as const; } },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.noisy_or);
+          return 'noisy_or' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.noisy_max);
+          return 'noisy_max' as const;
+        },
+      },
     ]);
     this.CONSUME(T.LCurly);
     const entries: A.CanonicalEntry[] = [];
@@ -501,7 +606,11 @@ export class BayesParser extends EmbeddedActionsParser {
     let value: A.NumberLit | undefined;
     let list: A.NumberLit[] | undefined;
     this.OR([
-      { ALT: () => { value = this.SUBRULE(this.number); } },
+      {
+        ALT: () => {
+          value = this.SUBRULE(this.number);
+        },
+      },
       {
         ALT: () => {
           this.CONSUME(T.LBracket);
@@ -522,7 +631,11 @@ export class BayesParser extends EmbeddedActionsParser {
       },
     ]);
     return this.ACTION(() => ({
-      kind: 'canonicalEntry', cause, ...(value ? { value } : {}), ...(list ? { list } : {}), rows,
+      kind: 'canonicalEntry',
+      cause,
+      ...(value ? { value } : {}),
+      ...(list ? { list } : {}),
+      rows,
       range: join(cause.range, tokenRange(this.LA(0))),
     }));
   });
@@ -600,7 +713,13 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    return this.ACTION(() => ({ kind: 'row', keys, form, entries, range: join(keys[0].range, tokenRange(this.LA(0))) }));
+    return this.ACTION(() => ({
+      kind: 'row',
+      keys,
+      form,
+      entries,
+      range: join(keys[0].range, tokenRange(this.LA(0))),
+    }));
   });
 
   /** `experts { alice: 2 of 3, bob: 20 of 30 }`: pseudo-counts from experts (Poole §10.2). */
@@ -615,7 +734,9 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(Kw.of);
       const trials = this.SUBRULE2(this.number);
       this.OPTION(() => this.CONSUME(T.Comma));
-      this.ACTION(() => entries.push({ kind: 'expert', name, successes, trials, range: join(name.range, trials.range) }));
+      this.ACTION(() =>
+        entries.push({ kind: 'expert', name, successes, trials, range: join(name.range, trials.range) }),
+      );
     });
     this.CONSUME(T.RCurly);
     return this.ACTION(() => ({ kind: 'experts', entries, range: this.from(first) }));
@@ -664,7 +785,12 @@ export class BayesParser extends EmbeddedActionsParser {
           return undefined;
         },
       },
-      { ALT: () => { this.CONSUME(Kw.from); return this.SUBRULE(this.string); } },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.from);
+          return this.SUBRULE(this.string);
+        },
+      },
     ]);
     return this.ACTION(() => {
       const { header, rows } = rowsByLine(cells);
@@ -674,10 +800,20 @@ export class BayesParser extends EmbeddedActionsParser {
 
   dataCell = this.RULE('dataCell', (): A.Expr => {
     return this.OR([
-      { ALT: () => { const t = this.CONSUME(T.Question); return this.ACTION(() => ({ kind: 'missing' as const, range: tokenRange(t) })); } },
+      {
+        ALT: () => {
+          const t = this.CONSUME(T.Question);
+          return this.ACTION(() => ({ kind: 'missing' as const, range: tokenRange(t) }));
+        },
+      },
       { ALT: () => this.SUBRULE(this.number) },
       { ALT: () => this.SUBRULE(this.string) },
-      { ALT: () => { const name = this.SUBRULE(this.name); return this.ACTION(() => ({ kind: 'ref' as const, name, range: name.range })); } },
+      {
+        ALT: () => {
+          const name = this.SUBRULE(this.name);
+          return this.ACTION(() => ({ kind: 'ref' as const, name, range: name.range }));
+        },
+      },
     ]);
   });
 
@@ -704,12 +840,23 @@ export class BayesParser extends EmbeddedActionsParser {
     const first = this.CONSUME(Kw.learn);
     const structure = this.OPTION(() => this.CONSUME(Kw.structure)) !== undefined;
     const model = this.SUBRULE(this.name);
-    const from = this.OPTION2(() => { this.CONSUME(Kw.from); return this.SUBRULE2(this.name); });
-    const method = this.OPTION3(() => { this.CONSUME(Kw.by); return this.SUBRULE3(this.name); });
+    const from = this.OPTION2(() => {
+      this.CONSUME(Kw.from);
+      return this.SUBRULE2(this.name);
+    });
+    const method = this.OPTION3(() => {
+      this.CONSUME(Kw.by);
+      return this.SUBRULE3(this.name);
+    });
     const options = this.OPTION4(() => this.SUBRULE(this.options));
     return this.ACTION(() => ({
-      kind: 'learn', structure, model, ...(from ? { from } : {}), ...(method ? { method } : {}),
-      ...(options ? { options } : {}), range: this.from(first),
+      kind: 'learn',
+      structure,
+      model,
+      ...(from ? { from } : {}),
+      ...(method ? { method } : {}),
+      ...(options ? { options } : {}),
+      range: this.from(first),
     }));
   });
 
@@ -732,10 +879,12 @@ export class BayesParser extends EmbeddedActionsParser {
   // ── queries ───────────────────────────────────────────────────────────────────────────────
 
   givenAssignments = this.RULE('givenAssignments', (): A.Assignment[] => {
-    return this.OPTION(() => {
-      this.CONSUME(Kw.given);
-      return this.SUBRULE(this.assignments);
-    }) ?? [];
+    return (
+      this.OPTION(() => {
+        this.CONSUME(Kw.given);
+        return this.SUBRULE(this.assignments);
+      }) ?? []
+    );
   });
 
   inNetwork = this.RULE('inNetwork', (): A.Name | undefined => {
@@ -772,11 +921,36 @@ export class BayesParser extends EmbeddedActionsParser {
 
   hypothesisQuery = this.RULE('hypothesisQuery', () => {
     const form = this.OR([
-      { ALT: () => { this.CONSUME(Kw.posterior); return 'posterior' as const; } },
-      { ALT: () => { this.CONSUME(Kw.map); return 'map' as const; } },
-      { ALT: () => { this.CONSUME(Kw.ml); return 'ml' as const; } },
-      { ALT: () => { this.CONSUME(Kw.mdl); return 'mdl' as const; } },
-      { ALT: () => { this.CONSUME(Kw.size); return 'size' as const; } },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.posterior);
+          return 'posterior' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.map);
+          return 'map' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.ml);
+          return 'ml' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.mdl);
+          return 'mdl' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.size);
+          return 'size' as const;
+        },
+      },
     ]);
     const target = this.SUBRULE(this.name);
     const given = this.SUBRULE(this.givenAssignments);
@@ -785,8 +959,18 @@ export class BayesParser extends EmbeddedActionsParser {
 
   optimalQuery = this.RULE('optimalQuery', () => {
     const form = this.OR([
-      { ALT: () => { this.CONSUME(Kw.optimal); return 'optimal' as const; } },
-      { ALT: () => { this.CONSUME(Kw.gibbs); return 'gibbs' as const; } },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.optimal);
+          return 'optimal' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.gibbs);
+          return 'gibbs' as const;
+        },
+      },
     ]);
     const target = this.SUBRULE(this.name);
     this.CONSUME(Kw.over);
@@ -811,8 +995,11 @@ export class BayesParser extends EmbeddedActionsParser {
           });
           const given = this.SUBRULE(this.givenAssignments);
           return this.ACTION(() => ({
-            form: 'probability' as const, prob, ...(inName ? { in: inName } : {}),
-            ...(using ? { using: using.method, ...(using.options ? { options: using.options } : {}) } : {}), given,
+            form: 'probability' as const,
+            prob,
+            ...(inName ? { in: inName } : {}),
+            ...(using ? { using: using.method, ...(using.options ? { options: using.options } : {}) } : {}),
+            given,
           }));
         },
       },
@@ -837,10 +1024,22 @@ export class BayesParser extends EmbeddedActionsParser {
     return { form: 'bound' as const, lower, lowerOp, prob, upperOp, upper, given };
   });
 
-  lessOp = this.RULE('lessOp', (): '<' | '<=' => this.OR([
-    { ALT: () => { this.CONSUME(T.LessEq); return '<=' as const; } },
-    { ALT: () => { this.CONSUME(T.Less); return '<' as const; } },
-  ]));
+  lessOp = this.RULE('lessOp', (): '<' | '<=' =>
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.LessEq);
+          return '<=' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Less);
+          return '<' as const;
+        },
+      },
+    ]),
+  );
 
   mpeQuery = this.RULE('mpeQuery', () => {
     this.CONSUME(Kw.mpe);
@@ -880,13 +1079,26 @@ export class BayesParser extends EmbeddedActionsParser {
     this.CONSUME(Kw.evaluate);
     const classifier = this.SUBRULE(this.name);
     const how = this.OR([
-      { ALT: () => { this.CONSUME(Kw.split); return { split: this.SUBRULE(this.number) }; } },
-      { ALT: () => { this.CONSUME(Kw.folds); return { folds: this.SUBRULE2(this.number) }; } },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.split);
+          return { split: this.SUBRULE(this.number) };
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.folds);
+          return { folds: this.SUBRULE2(this.number) };
+        },
+      },
       {
         ALT: () => {
           this.CONSUME(Kw.on);
           const on = this.SUBRULE2(this.name);
-          const folds = this.OPTION2(() => { this.CONSUME2(Kw.folds); return this.SUBRULE3(this.number); });
+          const folds = this.OPTION2(() => {
+            this.CONSUME2(Kw.folds);
+            return this.SUBRULE3(this.number);
+          });
           return { on, ...(folds ? { folds } : {}) };
         },
       },
@@ -897,9 +1109,24 @@ export class BayesParser extends EmbeddedActionsParser {
 
   momentQuery = this.RULE('momentQuery', () => {
     const head = this.OR([
-      { ALT: () => { this.CONSUME(Kw.mean); return { form: 'mean' as const }; } },
-      { ALT: () => { this.CONSUME(Kw.mode); return { form: 'mode' as const }; } },
-      { ALT: () => { this.CONSUME(Kw.interval); return { form: 'interval' as const, level: this.SUBRULE(this.number) }; } },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.mean);
+          return { form: 'mean' as const };
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.mode);
+          return { form: 'mode' as const };
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.interval);
+          return { form: 'interval' as const, level: this.SUBRULE(this.number) };
+        },
+      },
     ]);
     const prob = this.SUBRULE(this.probExpr);
     const given = this.SUBRULE(this.givenAssignments);
@@ -916,8 +1143,18 @@ export class BayesParser extends EmbeddedActionsParser {
 
   scoreQuery = this.RULE('scoreQuery', () => {
     const form = this.OR([
-      { ALT: () => { this.CONSUME(Kw.bic); return 'bic' as const; } },
-      { ALT: () => { this.CONSUME(Kw.likelihood); return 'likelihood' as const; } },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.bic);
+          return 'bic' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.likelihood);
+          return 'likelihood' as const;
+        },
+      },
     ]);
     const model = this.SUBRULE(this.name);
     this.CONSUME(Kw.given);
@@ -944,7 +1181,10 @@ export class BayesParser extends EmbeddedActionsParser {
   accuracyQuery = this.RULE('accuracyQuery', () => {
     this.CONSUME(Kw.accuracy);
     const classifier = this.SUBRULE(this.name);
-    const on = this.OPTION(() => { this.CONSUME(Kw.on); return this.SUBRULE2(this.name); });
+    const on = this.OPTION(() => {
+      this.CONSUME(Kw.on);
+      return this.SUBRULE2(this.name);
+    });
     return { form: 'accuracy' as const, classifier, ...(on ? { on } : {}) };
   });
 
@@ -1011,46 +1251,91 @@ export class BayesParser extends EmbeddedActionsParser {
     let tolerance: A.NumberLit | undefined;
     let value: A.Expr | undefined;
     const op = this.OR([
-      { ALT: () => { this.CONSUME(T.Equals); value = this.SUBRULE(this.expr); return '=' as const; } },
+      {
+        ALT: () => {
+          this.CONSUME(T.Equals);
+          value = this.SUBRULE(this.expr);
+          return '=' as const;
+        },
+      },
       {
         ALT: () => {
           this.CONSUME(T.Approx);
           value = this.SUBRULE(this.number);
-          tolerance = this.OPTION(() => { this.CONSUME(T.PlusMinus); return this.SUBRULE2(this.number); });
+          tolerance = this.OPTION(() => {
+            this.CONSUME(T.PlusMinus);
+            return this.SUBRULE2(this.number);
+          });
           return '≈' as const;
         },
       },
-      { ALT: () => { const o = this.SUBRULE(this.orderOp); value = this.SUBRULE3(this.number); return o; } },
+      {
+        ALT: () => {
+          const o = this.SUBRULE(this.orderOp);
+          value = this.SUBRULE3(this.number);
+          return o;
+        },
+      },
     ]);
-    return this.ACTION(() => ({ kind: 'comparison', op, value: value!, ...(tolerance ? { tolerance } : {}), range: this.from(first) }));
+    return this.ACTION(() => ({
+      kind: 'comparison',
+      op,
+      value: value!,
+      ...(tolerance ? { tolerance } : {}),
+      range: this.from(first),
+    }));
   });
 
-  orderOp = this.RULE('orderOp', (): A.ComparisonOp => this.OR([
-    { ALT: () => { this.CONSUME(T.LessEq); return '<=' as const; } },
-    { ALT: () => { this.CONSUME(T.Less); return '<' as const; } },
-    { ALT: () => { this.CONSUME(T.GreaterEq); return '>=' as const; } },
-    { ALT: () => { this.CONSUME(T.Greater); return '>' as const; } },
-  ]));
+  orderOp = this.RULE('orderOp', (): A.ComparisonOp =>
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.LessEq);
+          return '<=' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Less);
+          return '<' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.GreaterEq);
+          return '>=' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Greater);
+          return '>' as const;
+        },
+      },
+    ]),
+  );
 
   // ── statements and the file ───────────────────────────────────────────────────────────────
 
-  statement = this.RULE('statement', (): A.Statement => this.OR([
-    { ALT: () => this.SUBRULE(this.variableDecl) },
-    { ALT: () => this.SUBRULE(this.hypothesesDecl) },
-    { ALT: () => this.SUBRULE(this.tableDecl) },
-    { ALT: () => this.SUBRULE(this.networkDecl) },
-    { ALT: () => this.SUBRULE(this.importDecl) },
-    { ALT: () => this.SUBRULE(this.dataDecl) },
-    { ALT: () => this.SUBRULE(this.corpusDecl) },
-    { ALT: () => this.SUBRULE(this.observeStmt) },
-    { ALT: () => this.SUBRULE(this.learnStmt) },
-    { ALT: () => this.SUBRULE(this.classifierDecl) },
-    { ALT: () => this.SUBRULE(this.mixtureDecl) },
-    { ALT: () => this.SUBRULE(this.queryStmt) },
-    { ALT: () => this.SUBRULE(this.expectStmt) },
-    { ALT: () => this.SUBRULE(this.decisionDecl) },
-    { ALT: () => this.SUBRULE(this.utilityDecl) },
-  ]));
+  statement = this.RULE('statement', (): A.Statement =>
+    this.OR([
+      { ALT: () => this.SUBRULE(this.variableDecl) },
+      { ALT: () => this.SUBRULE(this.hypothesesDecl) },
+      { ALT: () => this.SUBRULE(this.tableDecl) },
+      { ALT: () => this.SUBRULE(this.networkDecl) },
+      { ALT: () => this.SUBRULE(this.importDecl) },
+      { ALT: () => this.SUBRULE(this.dataDecl) },
+      { ALT: () => this.SUBRULE(this.corpusDecl) },
+      { ALT: () => this.SUBRULE(this.observeStmt) },
+      { ALT: () => this.SUBRULE(this.learnStmt) },
+      { ALT: () => this.SUBRULE(this.classifierDecl) },
+      { ALT: () => this.SUBRULE(this.mixtureDecl) },
+      { ALT: () => this.SUBRULE(this.queryStmt) },
+      { ALT: () => this.SUBRULE(this.expectStmt) },
+      { ALT: () => this.SUBRULE(this.decisionDecl) },
+      { ALT: () => this.SUBRULE(this.utilityDecl) },
+    ]),
+  );
 
   /** The whole language (for the grammar docs); parsing goes statement by statement. */
   file = this.RULE('file', (): A.Statement[] => {
@@ -1113,4 +1398,3 @@ export function bayesParser(): BayesParser {
   parser ??= new BayesParser();
   return parser;
 }
-

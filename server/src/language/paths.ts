@@ -10,7 +10,10 @@ function normalise(path: string): string {
   const parts: string[] = [];
   for (const part of path.slice(drive.length).split('/')) {
     if (part === '' || part === '.') continue;
-    if (part === '..') { if (parts.length > 0) parts.pop(); continue; }
+    if (part === '..') {
+      if (parts.length > 0) parts.pop();
+      continue;
+    }
     parts.push(part);
   }
   return drive + (absolute ? '/' : '') + parts.join('/');

@@ -12,7 +12,12 @@ export function editDistance(a: string, b: string, rows: number[][] = [[], [], [
     for (let j = 1; j <= b.length; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+      if (
+        i > 1 &&
+        j > 1 &&
+        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
+        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
+      ) {
         d = Math.min(d, before[j - 2] + 1);
       }
       current[j] = d;
@@ -37,7 +42,10 @@ export function nearestName(name: string, candidates: Iterable<string>): string 
     if (candidate === name) continue;
     if (Math.abs(candidate.length - name.length) > limit) continue;
     const d = candidate.toLowerCase() === lower ? 0.5 : editDistance(name, candidate, rows);
-    if (d < bestDistance) { bestDistance = d; best = candidate; }
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
   }
   return bestDistance <= limit ? best : undefined;
 }

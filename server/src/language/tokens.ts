@@ -17,35 +17,95 @@ function keyword(word: string): TokenType {
 }
 
 export const Kw = {
-  variable: keyword('variable'), bool: keyword('bool'), real: keyword('real'),
-  hypotheses: keyword('hypotheses'), prior: keyword('prior'), noise: keyword('noise'), bits: keyword('bits'),
-  tree: keyword('tree'), if: keyword('if'), else: keyword('else'),
-  network: keyword('network'), import: keyword('import'), from: keyword('from'),
-  data: keyword('data'), corpus: keyword('corpus'), label: keyword('label'), observe: keyword('observe'),
-  learn: keyword('learn'), structure: keyword('structure'), by: keyword('by'),
-  classifier: keyword('classifier'), mixture: keyword('mixture'), experts: keyword('experts'), of: keyword('of'),
-  query: keyword('query'), expect: keyword('expect'),
-  posterior: keyword('posterior'), map: keyword('map'), ml: keyword('ml'), mdl: keyword('mdl'),
-  optimal: keyword('optimal'), gibbs: keyword('gibbs'), over: keyword('over'),
-  in: keyword('in'), using: keyword('using'), given: keyword('given'),
-  mpe: keyword('mpe'), sensitivity: keyword('sensitivity'), independent: keyword('independent'),
-  classify: keyword('classify'), evaluate: keyword('evaluate'), split: keyword('split'), folds: keyword('folds'), on: keyword('on'),
-  mean: keyword('mean'), mode: keyword('mode'), interval: keyword('interval'),
-  bic: keyword('bic'), likelihood: keyword('likelihood'), learning_curve: keyword('learning_curve'), accuracy: keyword('accuracy'),
-  size: keyword('size'), estimate: keyword('estimate'), strength: keyword('strength'),
-  decision: keyword('decision'), utility: keyword('utility'), policy: keyword('policy'), eu: keyword('eu'),
-  voi: keyword('voi'), for: keyword('for'), effect: keyword('effect'), do: keyword('do'),
-  noisy_or: keyword('noisy_or'), noisy_max: keyword('noisy_max'), leak: keyword('leak'),
+  variable: keyword('variable'),
+  bool: keyword('bool'),
+  real: keyword('real'),
+  hypotheses: keyword('hypotheses'),
+  prior: keyword('prior'),
+  noise: keyword('noise'),
+  bits: keyword('bits'),
+  tree: keyword('tree'),
+  if: keyword('if'),
+  else: keyword('else'),
+  network: keyword('network'),
+  import: keyword('import'),
+  from: keyword('from'),
+  data: keyword('data'),
+  corpus: keyword('corpus'),
+  label: keyword('label'),
+  observe: keyword('observe'),
+  learn: keyword('learn'),
+  structure: keyword('structure'),
+  by: keyword('by'),
+  classifier: keyword('classifier'),
+  mixture: keyword('mixture'),
+  experts: keyword('experts'),
+  of: keyword('of'),
+  query: keyword('query'),
+  expect: keyword('expect'),
+  posterior: keyword('posterior'),
+  map: keyword('map'),
+  ml: keyword('ml'),
+  mdl: keyword('mdl'),
+  optimal: keyword('optimal'),
+  gibbs: keyword('gibbs'),
+  over: keyword('over'),
+  in: keyword('in'),
+  using: keyword('using'),
+  given: keyword('given'),
+  mpe: keyword('mpe'),
+  sensitivity: keyword('sensitivity'),
+  independent: keyword('independent'),
+  classify: keyword('classify'),
+  evaluate: keyword('evaluate'),
+  split: keyword('split'),
+  folds: keyword('folds'),
+  on: keyword('on'),
+  mean: keyword('mean'),
+  mode: keyword('mode'),
+  interval: keyword('interval'),
+  bic: keyword('bic'),
+  likelihood: keyword('likelihood'),
+  learning_curve: keyword('learning_curve'),
+  accuracy: keyword('accuracy'),
+  size: keyword('size'),
+  estimate: keyword('estimate'),
+  strength: keyword('strength'),
+  decision: keyword('decision'),
+  utility: keyword('utility'),
+  policy: keyword('policy'),
+  eu: keyword('eu'),
+  voi: keyword('voi'),
+  for: keyword('for'),
+  effect: keyword('effect'),
+  do: keyword('do'),
+  noisy_or: keyword('noisy_or'),
+  noisy_max: keyword('noisy_max'),
+  leak: keyword('leak'),
   P: keyword('P'),
 } as const;
 
 export const DocComment = createToken({ name: 'DocComment', pattern: /\/\/\/[^\n\r]*/, group: 'doc' });
 const LineComment = createToken({ name: 'LineComment', pattern: /\/\/[^\n\r]*/, group: Lexer.SKIPPED });
-const BlockComment = createToken({ name: 'BlockComment', pattern: /\/\*[\s\S]*?\*\//, group: Lexer.SKIPPED, line_breaks: true });
-const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\f\v\u00a0\ufeff]+/, group: Lexer.SKIPPED, line_breaks: true });
+const BlockComment = createToken({
+  name: 'BlockComment',
+  pattern: /\/\*[\s\S]*?\*\//,
+  group: Lexer.SKIPPED,
+  line_breaks: true,
+});
+const WhiteSpace = createToken({
+  name: 'WhiteSpace',
+  pattern: /[ \t\r\n\f\v\u00a0\ufeff]+/,
+  group: Lexer.SKIPPED,
+  line_breaks: true,
+});
 
 export const StringLit = createToken({ name: 'String', pattern: /"(?:[^"\\\r\n]|\\.)*"/, label: 'a string' });
-export const NumberLit = createToken({ name: 'Number', pattern: /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/, label: 'a number' });
+export const NumberLit = createToken({
+  name: 'Number',
+  pattern: /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/,
+  label: 'a number',
+});
 
 export const LCurly = createToken({ name: 'LCurly', pattern: '{', label: "'{'" });
 export const RCurly = createToken({ name: 'RCurly', pattern: '}', label: "'}'" });
@@ -73,9 +133,37 @@ export const Greater = createToken({ name: 'Greater', pattern: '>', label: "'>'"
 export const Equals = createToken({ name: 'Equals', pattern: '=', label: "'='" });
 
 const lexedTokens: TokenType[] = [
-  WhiteSpace, DocComment, LineComment, BlockComment, StringLit, NumberLit,
-  LCurly, RCurly, LParen, RParen, LBracket, RBracket, Comma, Colon, Pipe, Dot, Question, Percent, Slash,
-  Approx, PlusMinus, Tilde, Arrow, Plus, Minus, LessEq, GreaterEq, Less, Greater, Equals, Identifier,
+  WhiteSpace,
+  DocComment,
+  LineComment,
+  BlockComment,
+  StringLit,
+  NumberLit,
+  LCurly,
+  RCurly,
+  LParen,
+  RParen,
+  LBracket,
+  RBracket,
+  Comma,
+  Colon,
+  Pipe,
+  Dot,
+  Question,
+  Percent,
+  Slash,
+  Approx,
+  PlusMinus,
+  Tilde,
+  Arrow,
+  Plus,
+  Minus,
+  LessEq,
+  GreaterEq,
+  Less,
+  Greater,
+  Equals,
+  Identifier,
 ];
 
 /** Every token type the parser knows: the lexed ones and the keywords. */
@@ -85,8 +173,21 @@ const keywordByImage = new Map(keywordList.map((t) => [t.name.slice(3), t]));
 
 /** Keywords that begin a statement anywhere a line starts (see `chunks.ts`). */
 export const statementKeywords: ReadonlySet<TokenType> = new Set([
-  Kw.variable, Kw.hypotheses, Kw.network, Kw.import, Kw.data, Kw.corpus, Kw.observe, Kw.learn,
-  Kw.classifier, Kw.mixture, Kw.query, Kw.expect, Kw.P, Kw.decision, Kw.utility,
+  Kw.variable,
+  Kw.hypotheses,
+  Kw.network,
+  Kw.import,
+  Kw.data,
+  Kw.corpus,
+  Kw.observe,
+  Kw.learn,
+  Kw.classifier,
+  Kw.mixture,
+  Kw.query,
+  Kw.expect,
+  Kw.P,
+  Kw.decision,
+  Kw.utility,
 ]);
 
 let lexer: Lexer | undefined;
@@ -109,5 +210,3 @@ function retype(token: IToken, type: TokenType): void {
   token.tokenType = type;
   token.tokenTypeIdx = type.tokenTypeIdx!;
 }
-
-

@@ -24,12 +24,22 @@ export function writeBayesNetwork(net: BayesianNetwork): string {
     const child = net.variables[cpt.child]!;
     const k = child.states.length;
     const parents = cpt.parents.map((p) => bayesName(net.variables[p]!.name));
-    const row = (r: number) => `{ ${child.states.map((s, x) => `${bayesName(s)}: ${cpt.table[r * k + x]!}`).join(', ')} }`;
+    const row = (r: number) =>
+      `{ ${child.states.map((s, x) => `${bayesName(s)}: ${cpt.table[r * k + x]!}`).join(', ')} }`;
     const head = `  P(${bayesName(child.name)}${parents.length ? ' | ' + parents.join(', ') : ''})`;
     const unknown = cpt.table.filter(Number.isNaN).length;
-    if (unknown === cpt.table.length) { out.push(`${head} ~ Dirichlet(1)`); continue; }
-    if (unknown > 0) throw new PartlyUnknownTableError(`P(${child.name} | …) is only partly known: .bayes can mark a whole table unknown, not single entries`);
-    if (cpt.parents.length === 0) { out.push(`${head} ${row(0)}`); continue; }
+    if (unknown === cpt.table.length) {
+      out.push(`${head} ~ Dirichlet(1)`);
+      continue;
+    }
+    if (unknown > 0)
+      throw new PartlyUnknownTableError(
+        `P(${child.name} | …) is only partly known: .bayes can mark a whole table unknown, not single entries`,
+      );
+    if (cpt.parents.length === 0) {
+      out.push(`${head} ${row(0)}`);
+      continue;
+    }
     out.push(`${head} {`);
     for (let r = 0; r < cpt.table.length / k; r++) {
       const key = rowAssignment(net, cpt.child, r).map((s, i) => bayesName(net.variables[cpt.parents[i]!]!.states[s]!));

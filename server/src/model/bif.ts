@@ -18,12 +18,23 @@ export interface BifError {
 
 export type BifReadResult = { network: BayesianNetwork } | { error: BifError };
 
-const enum Kind { Word, String, Punct, End }
-interface Token { kind: Kind; text: string; line: number }
+const enum Kind {
+  Word,
+  String,
+  Punct,
+  End,
+}
+interface Token {
+  kind: Kind;
+  text: string;
+  line: number;
+}
 
 const PUNCT = new Set(['{', '}', '(', ')', '[', ']', ';', ',', '|']);
 /** Character classes by code unit, so the scanner never builds one-character strings. */
-const SPACE = 1, PUNCTUATION = 2, QUOTE = 3;
+const SPACE = 1,
+  PUNCTUATION = 2,
+  QUOTE = 3;
 const CLASS = new Uint8Array(128);
 for (let c = 0; c <= 32; c++) CLASS[c] = SPACE;
 for (const p of PUNCT) CLASS[p.charCodeAt(0)] = PUNCTUATION;
@@ -36,17 +47,30 @@ class Lexer {
   private peeked: Token | undefined;
   constructor(private readonly src: string) {}
 
-  peek(): Token { return (this.peeked ??= this.scan()); }
-  next(): Token { const t = this.peek(); this.peeked = undefined; return t; }
+  peek(): Token {
+    return (this.peeked ??= this.scan());
+  }
+  next(): Token {
+    const t = this.peek();
+    this.peeked = undefined;
+    return t;
+  }
 
   private skipSpaceAndComments(): void {
     const s = this.src;
     for (;;) {
       let code = s.charCodeAt(this.pos);
-      while (code <= 32) { if (code === 10) this.line++; code = s.charCodeAt(++this.pos); }
+      while (code <= 32) {
+        if (code === 10) this.line++;
+        code = s.charCodeAt(++this.pos);
+      }
       if (code !== 47 /* / */) return;
       const second = s.charCodeAt(this.pos + 1);
-      if (second === 47) { const nl = s.indexOf('\n', this.pos); this.pos = nl < 0 ? s.length : nl; continue; }
+      if (second === 47) {
+        const nl = s.indexOf('\n', this.pos);
+        this.pos = nl < 0 ? s.length : nl;
+        continue;
+      }
       if (second !== 42 /* * */) return;
       const end = s.indexOf('*/', this.pos + 2);
       const stop = end < 0 ? s.length : end + 2;
@@ -75,7 +99,12 @@ class Lexer {
 }
 
 class BifSyntaxError extends Error {
-  constructor(message: string, readonly line: number) { super(message); }
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
 }
 
 /** Reads a BIF file; a table larger than the budget is refused (with its line) before it is allocated. */
@@ -95,7 +124,12 @@ class BifParser {
   private readonly index = new Map<string, number>();
   private readonly blocks: { names: string[]; line: number; body: Token[][] }[] = [];
 
-  constructor(text: string, private readonly budgets: Budgets) { this.lex = new Lexer(text); }
+  constructor(
+    text: string,
+    private readonly budgets: Budgets,
+  ) {
+    this.lex = new Lexer(text);
+  }
 
   parse(): BayesianNetwork {
     for (let t = this.lex.peek(); t.kind !== Kind.End; t = this.lex.peek()) {
@@ -123,13 +157,15 @@ class BifParser {
 
   private expect(text: string): Token {
     const t = this.lex.next();
-    if (t.text !== text || t.kind === Kind.String) throw new BifSyntaxError(`expected '${text}', found '${t.text || 'end of file'}'`, t.line);
+    if (t.text !== text || t.kind === Kind.String)
+      throw new BifSyntaxError(`expected '${text}', found '${t.text || 'end of file'}'`, t.line);
     return t;
   }
 
   private name_(): Token {
     const t = this.lex.next();
-    if (t.kind !== Kind.Word && t.kind !== Kind.String) throw new BifSyntaxError(`expected a name, found '${t.text || 'end of file'}'`, t.line);
+    if (t.kind !== Kind.Word && t.kind !== Kind.String)
+      throw new BifSyntaxError(`expected a name, found '${t.text || 'end of file'}'`, t.line);
     return t;
   }
 
@@ -151,7 +187,8 @@ class BifParser {
 
   private variable(): void {
     const nameTok = this.name_();
-    if (this.index.has(nameTok.text)) throw new BifSyntaxError(`variable '${nameTok.text}' is declared twice`, nameTok.line);
+    if (this.index.has(nameTok.text))
+      throw new BifSyntaxError(`variable '${nameTok.text}' is declared twice`, nameTok.line);
     this.expect('{');
     let states: string[] | undefined;
     for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === '}'); t = this.lex.next()) {
@@ -172,7 +209,11 @@ class BifParser {
 
   private discreteType(variable: string): string[] {
     const kind = this.lex.next();
-    if (kind.text !== 'discrete') throw new BifSyntaxError(`variable '${variable}': only discrete variables are supported, found '${kind.text}'`, kind.line);
+    if (kind.text !== 'discrete')
+      throw new BifSyntaxError(
+        `variable '${variable}': only discrete variables are supported, found '${kind.text}'`,
+        kind.line,
+      );
     let declared: number | undefined;
     if (this.lex.peek().text === '[') {
       this.lex.next();
@@ -185,13 +226,17 @@ class BifParser {
     for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === '}'); t = this.lex.next()) {
       if (t.kind === Kind.End) throw new BifSyntaxError(`unclosed state list of '${variable}'`, t.line);
       if (t.kind === Kind.Punct && t.text === ',') continue;
-      if (states.includes(t.text)) throw new BifSyntaxError(`variable '${variable}' lists state '${t.text}' twice`, t.line);
+      if (states.includes(t.text))
+        throw new BifSyntaxError(`variable '${variable}' lists state '${t.text}' twice`, t.line);
       states.push(t.text);
     }
     const semi = this.lex.peek();
     if (semi.text === ';') this.lex.next();
     if (declared !== undefined && declared !== states.length) {
-      throw new BifSyntaxError(`variable '${variable}' declares ${declared} states but lists ${states.length}`, semi.line);
+      throw new BifSyntaxError(
+        `variable '${variable}' declares ${declared} states but lists ${states.length}`,
+        semi.line,
+      );
     }
     if (states.length === 0) throw new BifSyntaxError(`variable '${variable}' has no states`, semi.line);
     return states;
@@ -212,8 +257,10 @@ class BifParser {
     let statement: Token[] = [];
     for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === '}'); t = this.lex.next()) {
       if (t.kind === Kind.End) throw new BifSyntaxError(`unclosed probability block for '${names[0]}'`, open.line);
-      if (t.kind === Kind.Punct && t.text === ';') { if (statement.length) body.push(statement); statement = []; }
-      else statement.push(t);
+      if (t.kind === Kind.Punct && t.text === ';') {
+        if (statement.length) body.push(statement);
+        statement = [];
+      } else statement.push(t);
     }
     if (statement.length) body.push(statement);
     this.blocks.push({ names, line: open.line, body });
@@ -246,7 +293,11 @@ class BifParser {
         filled.fill(1);
       } else if (head.kind === Kind.Word && head.text === 'default') {
         const values = numbers(st.slice(1), k, head.line);
-        for (let r = 0; r < rows; r++) if (!filled[r]) { table.set(values, r * k); filled[r] = 2; }
+        for (let r = 0; r < rows; r++)
+          if (!filled[r]) {
+            table.set(values, r * k);
+            filled[r] = 2;
+          }
       } else if (head.kind === Kind.Punct && head.text === '(') {
         const close = st.findIndex((t) => t.kind === Kind.Punct && t.text === ')');
         if (close < 0) throw new BifSyntaxError("unclosed '(' in a table row", head.line);
@@ -257,13 +308,19 @@ class BifParser {
       } else if (head.kind === Kind.Word && head.text === 'property') {
         continue;
       } else {
-        throw new BifSyntaxError(`unexpected '${head.text}' in the probability block of '${block.names[0]}'`, head.line);
+        throw new BifSyntaxError(
+          `unexpected '${head.text}' in the probability block of '${block.names[0]}'`,
+          head.line,
+        );
       }
     }
     const missing = filled.indexOf(0);
     if (missing >= 0) {
       const states = rowAssignment(net, child!, missing).map((s, i) => net.variables[parents[i]!]!.states[s]);
-      throw new BifSyntaxError(`probability block for '${block.names[0]}' has no row for (${states.join(', ')})`, block.line);
+      throw new BifSyntaxError(
+        `probability block for '${block.names[0]}' has no row for (${states.join(', ')})`,
+        block.line,
+      );
     }
     normalizeCptRows(table, k); // the file's rows are rounded to 6–7 digits
     return cpt;
@@ -277,7 +334,8 @@ class BifParser {
     parents.forEach((p, i) => {
       const states = net.variables[p]!.states;
       const s = states.indexOf(assignment[i]!.text);
-      if (s < 0) throw new BifSyntaxError(`'${assignment[i]!.text}' is not a state of '${net.variables[p]!.name}'`, line);
+      if (s < 0)
+        throw new BifSyntaxError(`'${assignment[i]!.text}' is not a state of '${net.variables[p]!.name}'`, line);
       r = r * states.length + s;
     });
     return r;
@@ -296,7 +354,8 @@ function numbers(tokens: Token[], expected: number, line: number): Float64Array 
   for (const t of tokens) {
     if (t.kind === Kind.Punct && t.text === ',') continue;
     const v = Number(t.text);
-    if (t.kind !== Kind.Word || Number.isNaN(v)) throw new BifSyntaxError(`expected a probability, found '${t.text}'`, t.line);
+    if (t.kind !== Kind.Word || Number.isNaN(v))
+      throw new BifSyntaxError(`expected a probability, found '${t.text}'`, t.line);
     if (n >= expected) throw new BifSyntaxError(`too many probabilities: expected ${expected}`, t.line);
     out[n++] = v < 0 ? NaN : v; // JavaBayes writes -1 for an unknown entry
   }
@@ -309,7 +368,11 @@ export function writeBif(net: BayesianNetwork): string {
   const q = (s: string) => (/^[A-Za-z0-9_.+<>=-]+$/.test(s) && !/^[0-9.+-]+$/.test(s) ? s : JSON.stringify(s));
   const out: string[] = [`network ${q(net.name)} {`, '}'];
   for (const v of net.variables) {
-    out.push(`variable ${q(v.name)} {`, `  type discrete [ ${v.states.length} ] { ${v.states.map(q).join(', ')} };`, '}');
+    out.push(
+      `variable ${q(v.name)} {`,
+      `  type discrete [ ${v.states.length} ] { ${v.states.map(q).join(', ')} };`,
+      '}',
+    );
   }
   const fmt = (values: ArrayLike<number>) => Array.from(values, (x) => (Number.isNaN(x) ? '-1' : String(x))).join(', ');
   for (const cpt of net.cpts) {

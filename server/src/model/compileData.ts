@@ -20,7 +20,11 @@ export function declaredDomains(symbols: SymbolTable): Record<string, readonly s
   return domains;
 }
 
-export async function categoricalData(decl: A.DataDecl, symbols: SymbolTable, env: CheckEnvironment): Promise<CategoricalDataset> {
+export async function categoricalData(
+  decl: A.DataDecl,
+  symbols: SymbolTable,
+  env: CheckEnvironment,
+): Promise<CategoricalDataset> {
   const declared = declaredDomains(symbols);
   if (decl.source) {
     const text = readModelText(decl.source, env);
@@ -36,8 +40,15 @@ export async function numericData(decl: A.DataDecl, columns: string[], env: Chec
   const all = decl.source
     ? await withDataErrors(decl, () => readNumericText(readModelText(decl.source!, env)))
     : inlineNumbers(decl);
-  return numericColumns(all, columns.length ? columns : all.names, (c) =>
-    new CompileError(`data '${decl.name.text}' has no column '${c}' (columns: ${all.names.join(', ')})`, decl.name.range));
+  return numericColumns(
+    all,
+    columns.length ? columns : all.names,
+    (c) =>
+      new CompileError(
+        `data '${decl.name.text}' has no column '${c}' (columns: ${all.names.join(', ')})`,
+        decl.name.range,
+      ),
+  );
 }
 
 function inlineNumbers(decl: A.DataDecl): NumericData {
@@ -45,7 +56,11 @@ function inlineNumbers(decl: A.DataDecl): NumericData {
   const values = new Float64Array(decl.rows.length * dims);
   decl.rows.forEach((row, r) => {
     for (let c = 0; c < cellCount(row); c++) {
-      if (cellKind(row, c) !== 'number') throw new CompileError(`'${cellText(row, c) ?? '?'}' is not a number (column ${decl.header[c]!.text})`, cellRange(row, c)!);
+      if (cellKind(row, c) !== 'number')
+        throw new CompileError(
+          `'${cellText(row, c) ?? '?'}' is not a number (column ${decl.header[c]!.text})`,
+          cellRange(row, c)!,
+        );
       values[r * dims + c] = cellNumber(row, c);
     }
   });

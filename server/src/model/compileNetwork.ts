@@ -18,10 +18,16 @@ import { canonicalValues } from './compileCanonical.js';
 
 export { CompileError };
 
-interface TableSource { table: A.TableDecl }
-interface PriorSource { hypotheses: A.HypothesesDecl }
+interface TableSource {
+  table: A.TableDecl;
+}
+interface PriorSource {
+  hypotheses: A.HypothesesDecl;
+}
 /** A decision is a root whose value is chosen: here uniform, until a query sets it (`given`, `do`). */
-interface DecisionSource { decision: A.DecisionDecl }
+interface DecisionSource {
+  decision: A.DecisionDecl;
+}
 type Source = TableSource | PriorSource | DecisionSource;
 
 export interface CompileNetworkOptions {
@@ -34,7 +40,11 @@ export interface CompileNetworkOptions {
 
 /** The network of a scope: `undefined` name = the default model. Throws CompileError. */
 export function compileNetwork(
-  file: A.BayesFile, symbols: SymbolTable, env: CheckEnvironment, scopeName?: string, options: CompileNetworkOptions = {},
+  file: A.BayesFile,
+  symbols: SymbolTable,
+  env: CheckEnvironment,
+  scopeName?: string,
+  options: CompileNetworkOptions = {},
 ): BayesianNetwork {
   const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
   if (global?.kind === 'import') return importedNetwork(global.node as A.ImportDecl, env);
@@ -42,7 +52,12 @@ export function compileNetwork(
   const statements = global ? (global.node as A.NetworkDecl).statements : file.statements;
   // Names resolve in the network first, then among the top-level declarations.
   const states = new Map([...declaredStates(file.statements), ...declaredStates(statements)]);
-  return buildNetwork(scopeName ?? 'default', states, sourcesOf(statements, options.unknownTables ?? false), env.budgets);
+  return buildNetwork(
+    scopeName ?? 'default',
+    states,
+    sourcesOf(statements, options.unknownTables ?? false),
+    env.budgets,
+  );
 }
 
 /** The tables of a scope declared by a parameter prior, by variable. */
@@ -50,7 +65,9 @@ export function parameterPriors(file: A.BayesFile, symbols: SymbolTable, scopeNa
   const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
   const statements = global?.node.kind === 'network' ? global.node.statements : global ? [] : file.statements;
   const priors = new Map<string, A.TableDecl>();
-  for (const s of statements) if (s.kind === 'table' && s.parameterPrior && s.head.targets.length === 1) priors.set(s.head.targets[0].variable.text, s);
+  for (const s of statements)
+    if (s.kind === 'table' && s.parameterPrior && s.head.targets.length === 1)
+      priors.set(s.head.targets[0].variable.text, s);
   return priors;
 }
 
@@ -63,7 +80,8 @@ export function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): Baye
     throw new CompileError(`networks are read from ${formatList()} files`, decl.path.range);
   }
   const read = readNetworkText(decl.path.value, readModelText(decl.path, env), env.budgets);
-  if ('error' in read) throw new CompileError(`${decl.path.value}, line ${read.error.line}: ${read.error.message}`, decl.path.range);
+  if ('error' in read)
+    throw new CompileError(`${decl.path.value}, line ${read.error.line}: ${read.error.message}`, decl.path.range);
   read.network.name = decl.name.text;
   return read.network;
 }
@@ -82,8 +100,10 @@ export function declaredNetwork(name: string, statements: readonly A.Statement[]
   const net: BayesianNetwork = { name, variables, cpts: [] };
   net.cpts = variables.map((v, child) => {
     const source = sources.get(v.name);
-    const parents = source && 'table' in source ? source.table.head.conditions.map((c) => index.get(c.variable.text)) : [];
-    if (!source || parents.some((p) => p === undefined)) return { child, parents: [], table: new Float64Array(v.states.length).fill(NaN) };
+    const parents =
+      source && 'table' in source ? source.table.head.conditions.map((c) => index.get(c.variable.text)) : [];
+    if (!source || parents.some((p) => p === undefined))
+      return { child, parents: [], table: new Float64Array(v.states.length).fill(NaN) };
     const cpt: Cpt = { child, parents: parents as number[], table: new Float64Array(0) };
     try {
       cpt.table = 'table' in source ? tableValues(source.table, net, cpt) : sourceValues(source);
@@ -100,9 +120,22 @@ export function declaredNetwork(name: string, statements: readonly A.Statement[]
 function declaredStates(statements: readonly A.Statement[]): Map<string, string[]> {
   const states = new Map<string, string[]>();
   for (const s of statements) {
-    if (s.kind === 'variable' && s.domain.type !== 'real') for (const n of s.names) states.set(n.text, s.domain.states.map((x) => x.text));
-    if (s.kind === 'hypotheses' && !s.generator) states.set(s.name.text, s.entries.map((e) => e.name.text));
-    if (s.kind === 'decision' && s.domain.type !== 'real') states.set(s.name.text, s.domain.states.map((x) => x.text));
+    if (s.kind === 'variable' && s.domain.type !== 'real')
+      for (const n of s.names)
+        states.set(
+          n.text,
+          s.domain.states.map((x) => x.text),
+        );
+    if (s.kind === 'hypotheses' && !s.generator)
+      states.set(
+        s.name.text,
+        s.entries.map((e) => e.name.text),
+      );
+    if (s.kind === 'decision' && s.domain.type !== 'real')
+      states.set(
+        s.name.text,
+        s.domain.states.map((x) => x.text),
+      );
   }
   return states;
 }
@@ -110,8 +143,10 @@ function declaredStates(statements: readonly A.Statement[]): Map<string, string[
 function sourcesOf(statements: readonly A.Statement[], unknownTables: boolean): Map<string, Source> {
   const sources = new Map<string, Source>();
   for (const s of statements) {
-    if (s.kind === 'table' && (unknownTables || !s.parameterPrior) && s.head.targets.length === 1) sources.set(s.head.targets[0].variable.text, { table: s });
-    if (s.kind === 'hypotheses' && !s.generator && !sources.has(s.name.text) && hasPriors(s)) sources.set(s.name.text, { hypotheses: s });
+    if (s.kind === 'table' && (unknownTables || !s.parameterPrior) && s.head.targets.length === 1)
+      sources.set(s.head.targets[0].variable.text, { table: s });
+    if (s.kind === 'hypotheses' && !s.generator && !sources.has(s.name.text) && hasPriors(s))
+      sources.set(s.name.text, { hypotheses: s });
     if (s.kind === 'decision' && !sources.has(s.name.text)) sources.set(s.name.text, { decision: s });
   }
   return sources;
@@ -125,7 +160,10 @@ function hasPriors(h: A.HypothesesDecl): boolean {
 
 /** Adds every variable with a source, parents first, so that `cpts[i].child === i`. */
 function buildNetwork(
-  name: string, states: Map<string, string[]>, sources: Map<string, Source>, budgets?: Budgets,
+  name: string,
+  states: Map<string, string[]>,
+  sources: Map<string, Source>,
+  budgets?: Budgets,
 ): BayesianNetwork {
   requireDeclaredSizes(states, sources, budgets ?? DEFAULT_BUDGETS);
   const net: BayesianNetwork = { name, variables: [], cpts: [] };
@@ -135,8 +173,13 @@ function buildNetwork(
     const known = index.get(variable);
     if (known !== undefined) return known;
     const source = sources.get(variable);
-    if (!source) throw new CompileError(`'${variable}' has no table: give P(${variable} | …) to use it in this model`, neededBy?.range);
-    if (visiting.has(variable)) throw new CompileError(`the tables form a cycle through '${variable}'`, neededBy?.range);
+    if (!source)
+      throw new CompileError(
+        `'${variable}' has no table: give P(${variable} | …) to use it in this model`,
+        neededBy?.range,
+      );
+    if (visiting.has(variable))
+      throw new CompileError(`the tables form a cycle through '${variable}'`, neededBy?.range);
     visiting.add(variable);
     const parents = 'table' in source ? source.table.head.conditions.map((c) => add(c.variable.text, c.variable)) : [];
     const domain = states.get(variable);
@@ -187,12 +230,22 @@ function givenValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt, budgets
   const parentStates = cpt.parents.map((p) => net.variables[p]!.states);
   const rows = parentStates.reduce((n, s) => n * s.length, 1);
   const budget = budgets?.maxTableEntries ?? DEFAULT_BUDGETS.maxTableEntries;
-  withinBudget(() => requireWithin(`the table of '${net.variables[cpt.child]!.name}'`, rows * k, budget), table.head.range);
+  withinBudget(
+    () => requireWithin(`the table of '${net.variables[cpt.child]!.name}'`, rows * k, budget),
+    table.head.range,
+  );
   const values = new Float64Array(rows * k).fill(NaN);
   if (table.parameterPrior) return values;
   if (table.canonical) return canonicalValues(table, table.canonical, net, cpt);
   if (table.value) {
-    values.set(distribution([{ kind: 'rowEntry', value: table.value, range: table.value.range }], 'single', states, table.value.range));
+    values.set(
+      distribution(
+        [{ kind: 'rowEntry', value: table.value, range: table.value.range }],
+        'single',
+        states,
+        table.value.range,
+      ),
+    );
     return values;
   }
   if (cpt.parents.length === 0) {
@@ -204,7 +257,10 @@ function givenValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt, budgets
     return values;
   }
   for (const row of table.rows) {
-    const r = rowIndex(row.keys.map((key) => key.text), parentStates);
+    const r = rowIndex(
+      row.keys.map((key) => key.text),
+      parentStates,
+    );
     if (r !== undefined) values.set(distribution(row.entries, row.form, states, row.range), r * k);
   }
   return values;
@@ -219,7 +275,10 @@ function requireDeclaredSizes(states: Map<string, string[]>, sources: Map<string
   let first: Range | undefined;
   for (const [variable, source] of sources) {
     const conditions = 'table' in source ? source.table.head.conditions : [];
-    const entries = tableEntries([...conditions.map((c) => states.get(c.variable.text)?.length ?? 1), states.get(variable)?.length ?? 1]);
+    const entries = tableEntries([
+      ...conditions.map((c) => states.get(c.variable.text)?.length ?? 1),
+      states.get(variable)?.length ?? 1,
+    ]);
     const range =
       'table' in source
         ? source.table.head.range
@@ -264,7 +323,9 @@ function distribution(entries: A.RowEntry[], form: A.Row['form'], states: string
     d[1] = 1 - d[0];
   } else if (form === 'list') {
     d.fill(NaN);
-    entries.slice(0, states.length).forEach((e, i) => { d[i] = e.value.value; });
+    entries.slice(0, states.length).forEach((e, i) => {
+      d[i] = e.value.value;
+    });
   } else {
     d.fill(NaN);
     for (const e of entries) {

@@ -21,7 +21,9 @@ export type NewsSubset = 'all' | 'train' | 'test';
 
 /** The corpus of a .tar.gz's bytes (read by the caller, through its confined reads). */
 export function loadNewsgroups(
-  archive: Uint8Array, subset: NewsSubset = 'all', limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+  archive: Uint8Array,
+  subset: NewsSubset = 'all',
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
 ): LabelledCorpus {
   return newsgroupsFromEntries(gunzipTar(archive, limits), subset);
 }
@@ -29,7 +31,10 @@ export function loadNewsgroups(
 /** The same from archive entries already read (a host that reads files its own way). */
 export function newsgroupsFromEntries(entries: readonly TarEntry[], subset: NewsSubset = 'all'): LabelledCorpus {
   const posts: Post[] = [];
-  for (const entry of entries) { const post = postOf(entry, subset, posts.length); if (post) posts.push(post); }
+  for (const entry of entries) {
+    const post = postOf(entry, subset, posts.length);
+    if (post) posts.push(post);
+  }
   return labelByFolder(posts);
 }
 
@@ -39,14 +44,24 @@ export function newsgroupsFromEntries(entries: readonly TarEntry[], subset: News
  * decompression. `arrival[d]` = the position in that order of corpus document d.
  */
 export async function streamNewsgroups(
-  archive: Uint8Array, subset: NewsSubset, onPost: (data: Uint8Array) => void,
+  archive: Uint8Array,
+  subset: NewsSubset,
+  onPost: (data: Uint8Array) => void,
   limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
 ): Promise<LabelledCorpus & { arrival: Int32Array }> {
   const posts: Post[] = [];
-  await streamTarGz(archive, (entry) => {
-    const post = postOf(entry, subset, posts.length);
-    if (post) { posts.push(post); onPost(post.data); }
-  }, {}, limits);
+  await streamTarGz(
+    archive,
+    (entry) => {
+      const post = postOf(entry, subset, posts.length);
+      if (post) {
+        posts.push(post);
+        onPost(post.data);
+      }
+    },
+    {},
+    limits,
+  );
   const sorted = labelByFolder(posts); // sorts `posts` in place
   return { ...sorted, arrival: Int32Array.from(posts, (p) => p.arrival) };
 }
@@ -55,7 +70,16 @@ export async function streamNewsgroups(
  * A post: `arrival` is its position among the posts in archive order, `name` its file name;
  * `label` and `directory` (a number per directory) are set for sorting.
  */
-interface Post { path: string; folder: string; name: string; test: boolean; data: Buffer; arrival: number; label: number; directory: number }
+interface Post {
+  path: string;
+  folder: string;
+  name: string;
+  test: boolean;
+  data: Buffer;
+  arrival: number;
+  label: number;
+  directory: number;
+}
 
 /** The post an archive entry holds (<part>-train|test/<newsgroup>/<file>), if it is one of the subset. */
 function postOf(entry: TarEntry, subset: NewsSubset, arrival: number): Post | undefined {
@@ -64,7 +88,16 @@ function postOf(entry: TarEntry, subset: NewsSubset, arrival: number): Post | un
   if (parts.length < 3 || !partName || !/-(train|test)$/.test(partName)) return undefined;
   const test = partName.endsWith('-test');
   if (subset !== 'all' && test !== (subset === 'test')) return undefined;
-  return { path: entry.path, folder: parts[parts.length - 2]!, name: parts[parts.length - 1]!, test, data: entry.data, arrival, label: 0, directory: 0 };
+  return {
+    path: entry.path,
+    folder: parts[parts.length - 2]!,
+    name: parts[parts.length - 1]!,
+    test,
+    data: entry.data,
+    arrival,
+    label: 0,
+    directory: 0,
+  };
 }
 
 function labelByFolder(files: Post[]): LabelledCorpus {
@@ -81,7 +114,9 @@ function labelByFolder(files: Post[]): LabelledCorpus {
     f.directory = directories.get(directory) ?? directories.set(directory, directories.size).size - 1;
   }
   const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  files.sort((a, b) => a.label - b.label || (a.directory === b.directory ? compare(a.name, b.name) : compare(a.path, b.path)));
+  files.sort(
+    (a, b) => a.label - b.label || (a.directory === b.directory ? compare(a.name, b.name) : compare(a.path, b.path)),
+  );
   return {
     documents: files.map((f) => f.data),
     paths: files.map((f) => f.path),
@@ -94,7 +129,9 @@ function labelByFolder(files: Post[]): LabelledCorpus {
 /** Documents of one part (0 = train, 1 = test) as row indices. */
 export function documentsInPart(corpus: LabelledCorpus, part: 0 | 1): Int32Array {
   const rows: number[] = [];
-  corpus.part.forEach((p, i) => { if (p === part) rows.push(i); });
+  corpus.part.forEach((p, i) => {
+    if (p === part) rows.push(i);
+  });
   return Int32Array.from(rows);
 }
 

@@ -8,7 +8,12 @@
  * run of spaces as one separator (records.dat).
  */
 export class CsvSyntaxError extends Error {
-  constructor(message: string, readonly line: number) { super(message); }
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
 }
 
 export class CsvSplitter {
@@ -21,15 +26,22 @@ export class CsvSplitter {
   private readonly collapse: boolean;
 
   /** `onRecord(cells, line)` gets a reused array: copy what you keep. */
-  constructor(delimiter: string, private readonly onRecord: (cells: string[], line: number) => void) {
-    if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\n' || delimiter === '\r') throw new Error(`unusable delimiter '${delimiter}'`);
+  constructor(
+    delimiter: string,
+    private readonly onRecord: (cells: string[], line: number) => void,
+  ) {
+    if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\n' || delimiter === '\r')
+      throw new Error(`unusable delimiter '${delimiter}'`);
     this.delimiter = delimiter.charCodeAt(0);
     this.collapse = delimiter === ' ';
   }
 
   push(chunk: string): void {
     let text = this.pending + chunk;
-    if (!this.started && text.length > 0) { this.started = true; if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); }
+    if (!this.started && text.length > 0) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
     const consumed = this.scan(text, false);
     this.pending = text.slice(consumed);
   }
@@ -42,10 +54,13 @@ export class CsvSplitter {
 
   /** Emits every complete record in `text`; returns where the unfinished tail begins. */
   private scan(text: string, final: boolean): number {
-    const n = text.length, delim = this.delimiter, cells = this.cells;
+    const n = text.length,
+      delim = this.delimiter,
+      cells = this.cells;
     let pos = 0;
     while (pos < n) {
-      const recordStart = pos, recordLine = this.line;
+      const recordStart = pos,
+        recordLine = this.line;
       let newlines = 0;
       cells.length = 0;
       let complete = false;
@@ -66,7 +81,11 @@ export class CsvSplitter {
               throw new CsvSyntaxError('a quoted value is not closed', recordLine + newlines);
             }
             newlines += countNewlines(text, pos, q);
-            if (text.charCodeAt(q + 1) === 34) { out += text.slice(from, q + 1); pos = from = q + 2; continue; }
+            if (text.charCodeAt(q + 1) === 34) {
+              out += text.slice(from, q + 1);
+              pos = from = q + 2;
+              continue;
+            }
             if (q + 1 >= n && !final) return recordStart; // cannot tell "" from a closing quote yet
             out += text.slice(from, q);
             pos = q + 1;
@@ -81,24 +100,43 @@ export class CsvSplitter {
           }
         } else {
           let end = pos;
-          while (end < n) { const c = text.charCodeAt(end); if (c === delim || c === 10 || c === 13) break; end++; }
+          while (end < n) {
+            const c = text.charCodeAt(end);
+            if (c === delim || c === 10 || c === 13) break;
+            end++;
+          }
           if (end >= n && !final) return recordStart;
           value = text.slice(pos, end);
-          if (!this.collapse && (value.charCodeAt(0) === 32 || value.charCodeAt(value.length - 1) === 32)) value = value.trim();
+          if (!this.collapse && (value.charCodeAt(0) === 32 || value.charCodeAt(value.length - 1) === 32))
+            value = value.trim();
           pos = end;
         }
         cells.push(value);
         if (this.collapse) while (pos < n && text.charCodeAt(pos) === 32) pos++;
         const c = pos < n ? text.charCodeAt(pos) : -1;
-        if (c === delim && !this.collapse) { pos++; continue; }
+        if (c === delim && !this.collapse) {
+          pos++;
+          continue;
+        }
         if (c === 13) {
           if (pos + 1 >= n && !final) return recordStart; // its LF may be in the next chunk
           pos++;
           if (pos < n && text.charCodeAt(pos) === 10) pos++;
-          newlines++; complete = true; break;
+          newlines++;
+          complete = true;
+          break;
         }
-        if (c === 10) { pos++; newlines++; complete = true; break; }
-        if (c === -1) { if (!final) return recordStart; complete = true; break; }
+        if (c === 10) {
+          pos++;
+          newlines++;
+          complete = true;
+          break;
+        }
+        if (c === -1) {
+          if (!final) return recordStart;
+          complete = true;
+          break;
+        }
         // Space-delimited: the spaces were skipped and the next field starts here.
       }
       this.line = recordLine + newlines;

@@ -27,7 +27,12 @@ export interface TableOptions {
 }
 
 export class DataError extends Error {
-  constructor(message: string, readonly line: number) { super(`line ${line}: ${message}`); }
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(`line ${line}: ${message}`);
+  }
 }
 
 const isMissing = (cell: string) => cell === '' || cell === '?';
@@ -36,16 +41,28 @@ const isMissing = (cell: string) => cell === '' || cell === '?';
 class ColumnBuilder {
   values = new Int32Array(1024);
   readonly index = new Map<string, number>();
-  constructor(readonly name: string, readonly states: string[], private readonly fixed: boolean) {
+  constructor(
+    readonly name: string,
+    readonly states: string[],
+    private readonly fixed: boolean,
+  ) {
     states.forEach((s, i) => this.index.set(s, i));
   }
 
   add(row: number, cell: string, line: number): void {
-    if (row >= this.values.length) { const v = new Int32Array(this.values.length * 2); v.set(this.values); this.values = v; }
-    if (isMissing(cell)) { this.values[row] = MISSING; return; }
+    if (row >= this.values.length) {
+      const v = new Int32Array(this.values.length * 2);
+      v.set(this.values);
+      this.values = v;
+    }
+    if (isMissing(cell)) {
+      this.values[row] = MISSING;
+      return;
+    }
     let s = this.index.get(cell);
     if (s === undefined) {
-      if (this.fixed) throw new DataError(`'${cell}' is not a state of ${this.name} (states: ${this.states.join(', ')})`, line);
+      if (this.fixed)
+        throw new DataError(`'${cell}' is not a state of ${this.name} (states: ${this.states.join(', ')})`, line);
       s = this.states.length;
       this.states.push(cell);
       this.index.set(cell, s);
@@ -59,7 +76,9 @@ type Input = Iterable<string> | AsyncIterable<Uint8Array | string>;
 
 /** Feeds the input through the splitter; syntax errors become DataErrors with their line. */
 async function eachRecord(
-  input: Input, delimiter: string, onRecord: (cells: string[], line: number) => void,
+  input: Input,
+  delimiter: string,
+  onRecord: (cells: string[], line: number) => void,
 ): Promise<void> {
   const splitter = new CsvSplitter(delimiter, onRecord);
   const decoder = new TextDecoder();
@@ -87,19 +106,33 @@ export function readDiscreteText(text: string, options: TableOptions = {}): Prom
 }
 
 async function readDiscrete(input: Input, options: TableOptions): Promise<CategoricalDataset> {
-  let builders: ColumnBuilder[] | undefined = options.columns?.map((c) => new ColumnBuilder(c.name, [...(c.states ?? [])], c.states !== undefined));
+  let builders: ColumnBuilder[] | undefined = options.columns?.map(
+    (c) => new ColumnBuilder(c.name, [...(c.states ?? [])], c.states !== undefined),
+  );
   let rows = 0;
   await eachRecord(input, options.delimiter ?? ',', (record, line) => {
-    if (!builders) { builders = header(record, line, options.declared ?? {}); return; }
-    if (record.length !== builders.length) throw new DataError(`${record.length} values, expected ${builders.length} (one per variable)`, line);
+    if (!builders) {
+      builders = header(record, line, options.declared ?? {});
+      return;
+    }
+    if (record.length !== builders.length)
+      throw new DataError(`${record.length} values, expected ${builders.length} (one per variable)`, line);
     for (let c = 0; c < builders.length; c++) builders[c]!.add(rows, record[c]!, line);
     rows++;
   });
   if (!builders) throw new DataError('the table is empty (no header)', 1);
-  return { attributes: builders.map((b) => ({ name: b.name, values: b.states })), columns: builders.map((b) => b.values.slice(0, rows)), rowCount: rows };
+  return {
+    attributes: builders.map((b) => ({ name: b.name, values: b.states })),
+    columns: builders.map((b) => b.values.slice(0, rows)),
+    rowCount: rows,
+  };
 }
 
-function header(record: string[], line: number, declared: Readonly<Record<string, readonly string[]>>): ColumnBuilder[] {
+function header(
+  record: string[],
+  line: number,
+  declared: Readonly<Record<string, readonly string[]>>,
+): ColumnBuilder[] {
   const seen = new Set<string>();
   return record.map((name, c) => {
     if (name === '') throw new DataError(`column ${c + 1} has no name in the header`, line);
@@ -142,15 +175,23 @@ async function readNumeric(input: Input, options: NumericOptions): Promise<Numer
   await eachRecord(input, options.delimiter ?? ',', (record, line) => {
     if (!names) {
       const sniffed = columnNames(record);
-      if (options.header ?? sniffed.isHeader) { names = [...record]; return; }
+      if (options.header ?? sniffed.isHeader) {
+        names = [...record];
+        return;
+      }
       names = sniffed.names;
     }
     if (record.length !== names.length) throw new DataError(`${record.length} values, expected ${names.length}`, line);
-    if (n + record.length > values.length) { const v = new Float64Array(values.length * 2); v.set(values); values = v; }
+    if (n + record.length > values.length) {
+      const v = new Float64Array(values.length * 2);
+      v.set(values);
+      values = v;
+    }
     for (let c = 0; c < record.length; c++) {
       const cell = record[c]!;
       const x = Number(cell);
-      if (isMissing(cell) || !Number.isFinite(x)) throw new DataError(`'${cell}' in column ${names[c]} is not a number (mixtures need every value)`, line);
+      if (isMissing(cell) || !Number.isFinite(x))
+        throw new DataError(`'${cell}' in column ${names[c]} is not a number (mixtures need every value)`, line);
       values[n++] = x;
     }
     rows++;
@@ -166,12 +207,21 @@ async function readNumeric(input: Input, options: NumericOptions): Promise<Numer
  * cells encode straight into the variables' state indices.
  */
 export async function sniffLayout(
-  files: Files, path: string, variables: Array<{ name: string; states: string[] }>,
+  files: Files,
+  path: string,
+  variables: Array<{ name: string; states: string[] }>,
 ): Promise<TableOptions> {
   const head = await files.head(path, 65536);
-  const first = new TextDecoder().decode(head).replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
+  const first =
+    new TextDecoder()
+      .decode(head)
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)[0] ?? '';
   const delimiter = first.includes(',') ? ',' : first.includes('\t') ? '\t' : ' ';
-  const cells = first.split(delimiter).filter((c) => c !== '').map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
+  const cells = first
+    .split(delimiter)
+    .filter((c) => c !== '')
+    .map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
   const names = new Set(variables.map((v) => v.name));
   if (cells.length > 0 && cells.every((c) => names.has(c))) {
     return { delimiter, declared: Object.fromEntries(variables.map((v) => [v.name, v.states])) };

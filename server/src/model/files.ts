@@ -14,7 +14,8 @@ function resolveModelFile(path: A.StringLit, env: CheckEnvironment): string {
   const report = new Reporter();
   const absolute = resolveModelPath(path, env, report);
   if (!absolute) throw new CompileError(report.diagnostics[0]?.message ?? `cannot read "${path.value}"`, path.range);
-  if (!env.readText) throw new CompileError('files are not read in restricted mode (the workspace is not trusted)', path.range);
+  if (!env.readText)
+    throw new CompileError('files are not read in restricted mode (the workspace is not trusted)', path.range);
   return absolute;
 }
 

@@ -29,7 +29,11 @@ export interface RunResult {
   notEvaluated?: NotEvaluated[];
 }
 
-export interface NotEvaluated { range: Range; source: string; reason: string }
+export interface NotEvaluated {
+  range: Range;
+  source: string;
+  reason: string;
+}
 
 /** Fields every result entry has; `kind` discriminates the rest. */
 export interface ResultBase {
@@ -110,7 +114,10 @@ export interface StructureResultEntry extends ResultBase {
   /** `bayes run`: the structure's CPTs, learnt by counting (the network later `… in S` queries use). */
   cpts?: Record<string, CptJson>;
   comparison?: {
-    reference: string; missing: Array<[string, string]>; extra: Array<[string, string]>; reversed: Array<[string, string]>;
+    reference: string;
+    missing: Array<[string, string]>;
+    extra: Array<[string, string]>;
+    reversed: Array<[string, string]>;
     /**
      * Per missing arc, what it adds to its family's score in the reference; per extra arc, what it
      * adds to its learned family (log scale, under `scoreName`). A negative change for a missing
@@ -193,13 +200,16 @@ export interface InferenceInfo {
 export type NamedEvidence = Record<string, string>;
 
 /** `X ~ { … }` (soft) and `X ~ likelihood { … }` (virtual) findings per variable. */
-export type NamedFindings = Record<string, {
-  kind: 'soft' | 'likelihood';
-  /** state → the number written (states left out: 0). */
-  values: Record<string, number>;
-  /** state → λ(x) in force, largest 1 (for soft evidence: the one iterative proportional fitting found). */
-  likelihood: Record<string, number>;
-}>;
+export type NamedFindings = Record<
+  string,
+  {
+    kind: 'soft' | 'likelihood';
+    /** state → the number written (states left out: 0). */
+    values: Record<string, number>;
+    /** state → λ(x) in force, largest 1 (for soft evidence: the one iterative proportional fitting found). */
+    likelihood: Record<string, number>;
+  }
+>;
 
 /** Every posterior marginal of a network (`bayes marginals`, the results panel's network view). */
 export interface MarginalsResult extends ResultBase, InferenceInfo {
@@ -274,7 +284,6 @@ export interface IndependenceResult extends ResultBase {
   activePath?: string[];
 }
 
-
 // ── Bayesian learning (Mitchell §6.2–6.10, Poole §10.2) ──
 // Numbers that can be impossible (P(D) = 0) are absent rather than NaN/±Infinity, so every entry
 // survives JSON.stringify unchanged.
@@ -282,7 +291,13 @@ export interface IndependenceResult extends ResultBase {
 /** `query posterior H` (also answers map/ml): Bayes theorem over an explicit hypothesis space. */
 export interface PosteriorResult extends ResultBase {
   kind: 'posterior';
-  rows: { hypothesis: string; prior: number; /** P(D|h) */ likelihood: number; /** P(D|h)P(h) */ product: number; /** P(h|D); absent when P(D) = 0 */ posterior?: number }[];
+  rows: {
+    hypothesis: string;
+    prior: number;
+    /** P(D|h) */ likelihood: number;
+    /** P(D|h)P(h) */ product: number;
+    /** P(h|D); absent when P(D) = 0 */ posterior?: number;
+  }[];
   /** P(D) by total probability. */
   evidence: number;
   /** False: "evidence has probability 0", no posterior exists. */
@@ -374,7 +389,12 @@ export interface ClassifyResult extends ResultBase {
  * One factor of P(v) Π P(a_i|v): `P(Sunny|Yes)` = 2/9. `count`/`total` are the training counts
  * when the estimate is their plain ratio (smoothing none); smoothed estimates give `p` only.
  */
-export interface ClassifyFactor { term: string; p: number; count?: number; total?: number }
+export interface ClassifyFactor {
+  term: string;
+  p: number;
+  count?: number;
+  total?: number;
+}
 
 export interface EvaluationResult extends ResultBase, Evaluation {
   kind: 'evaluation';
@@ -426,11 +446,34 @@ export interface NetworkResult extends ResultBase, InferenceInfo {
 /** Every kind of result entry; consumers narrow on `kind`. Add new kinds here. */
 export type ResultEntry =
   | ExpectResult
-  | NetworkResult | MarginalsResult | ProbabilityResult | MpeResultEntry | SensitivityResult | IndependenceResult
-  | LearnedNetworkResult | StructureResultEntry | MixtureResult | EstimateResult
-  | PosteriorResult | VersionSpaceResult | MdlResult | TreeScoresResult | LikelihoodResult | OptimalResult | GibbsResultEntry
-  | LeastSquaresResult | LogisticResult | ParameterResult | ClassifyResult | EvaluationResult | LearningCurveResult
-  | NetworkEvaluationResult | PolicyResult | ExpectedUtilityResult | ValueOfInformationResult | CausalEffectResult;
+  | NetworkResult
+  | MarginalsResult
+  | ProbabilityResult
+  | MpeResultEntry
+  | SensitivityResult
+  | IndependenceResult
+  | LearnedNetworkResult
+  | StructureResultEntry
+  | MixtureResult
+  | EstimateResult
+  | PosteriorResult
+  | VersionSpaceResult
+  | MdlResult
+  | TreeScoresResult
+  | LikelihoodResult
+  | OptimalResult
+  | GibbsResultEntry
+  | LeastSquaresResult
+  | LogisticResult
+  | ParameterResult
+  | ClassifyResult
+  | EvaluationResult
+  | LearningCurveResult
+  | NetworkEvaluationResult
+  | PolicyResult
+  | ExpectedUtilityResult
+  | ValueOfInformationResult
+  | CausalEffectResult;
 
 /** One decision's optimal rule: a row per state of what it knows (no-forgetting), first variable slowest. */
 export interface DecisionRuleJson {

@@ -43,11 +43,26 @@ export interface FocusMessage {
 export type HostMessage = ShowMessage | ProblemsMessage | FocusMessage;
 
 /** Clicking a network node: the host reveals the variable's `P(…)` table. */
-export interface RevealMessage { type: 'reveal'; network: string; variable: string; range?: Range }
+export interface RevealMessage {
+  type: 'reveal';
+  network: string;
+  variable: string;
+  range?: Range;
+}
 /** Save a chart: `data` is SVG text or a base64 PNG. */
-export interface SaveMessage { type: 'save'; name: string; format: 'svg' | 'png'; data: string }
-export interface CopyMessage { type: 'copy'; text: string }
-export interface ReadyMessage { type: 'ready' }
+export interface SaveMessage {
+  type: 'save';
+  name: string;
+  format: 'svg' | 'png';
+  data: string;
+}
+export interface CopyMessage {
+  type: 'copy';
+  text: string;
+}
+export interface ReadyMessage {
+  type: 'ready';
+}
 
 export type WebviewMessage = RevealMessage | SaveMessage | CopyMessage | ReadyMessage;
 

@@ -31,7 +31,8 @@ export function smoothingOf(call: A.Call): Smoothing {
   if (!value || (value.kind === 'ref' && value.name.text === 'none')) return { kind: 'none' };
   if (value.kind === 'ref' && value.name.text === 'laplace') return { kind: 'laplace' };
   if (value.kind === 'call' && value.callee.text === 'm_estimate') {
-    const m = argument(value, 'm'), p = argument(value, 'p');
+    const m = argument(value, 'm'),
+      p = argument(value, 'p');
     if (m?.kind !== 'number') throw new CompileError('m_estimate needs m: a number', value.range);
     return { kind: 'mEstimate', m: m.value, ...(p?.kind === 'number' ? { p: p.value } : {}) };
   }
@@ -42,12 +43,14 @@ export function smoothingOf(call: A.Call): Smoothing {
 export async function naiveBayesClassifier(ctx: HandlerContext, name: A.Name): Promise<NaiveBayesModel> {
   const decl = classifierDecl(ctx, name);
   const call = decl.definition;
-  if (call.callee.text !== 'naive_bayes') throw new CompileError(`'${name.text}' is a ${call.callee.text} classifier, not naive_bayes`, name.range);
+  if (call.callee.text !== 'naive_bayes')
+    throw new CompileError(`'${name.text}' is a ${call.callee.text} classifier, not naive_bayes`, name.range);
   const key = `classifier:${name.text}`;
   if (!ctx.shared.has(key)) {
     const source = positionalArgument(call);
     const target = argument(call, 'target');
-    if (source?.kind !== 'ref' || target?.kind !== 'ref') throw new CompileError('naive_bayes(DATA, target: VARIABLE, …)', call.range);
+    if (source?.kind !== 'ref' || target?.kind !== 'ref')
+      throw new CompileError('naive_bayes(DATA, target: VARIABLE, …)', call.range);
     const data = await modelData(ctx, source.name);
     ctx.shared.set(key, trainNaiveBayes(data, target.name.text, smoothingOf(call)));
   }

@@ -3,10 +3,26 @@
  * its handler (the table is `handlers/index.ts`). Statements whose own range holds an error
  * diagnostic are skipped — their problem is already reported — and the rest still run.
  */
-import { allStatements, lineStarts, sliceRange, type BayesFile, type CheckEnvironment, type ExpectStmt, type Range, type Statement, type SymbolTable } from '../language/index.js';
+import {
+  allStatements,
+  lineStarts,
+  sliceRange,
+  type BayesFile,
+  type CheckEnvironment,
+  type ExpectStmt,
+  type Range,
+  type Statement,
+  type SymbolTable,
+} from '../language/index.js';
 import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
 import type { ExpectResult, NotEvaluated, ResultEntry } from '../protocol/runResult.js';
-import { handlerKey, type HandlerContext, type HandlerOutput, type HandlerTable, type RunnableStatement } from './handlerContext.js';
+import {
+  handlerKey,
+  type HandlerContext,
+  type HandlerOutput,
+  type HandlerTable,
+  type RunnableStatement,
+} from './handlerContext.js';
 import { HANDLERS } from './handlers/index.js';
 import { networkResults } from './networkResults.js';
 import { comparisonHolds } from './compare.js';
@@ -33,22 +49,35 @@ export interface ExecuteOutput {
   notEvaluated: NotEvaluated[];
 }
 
-export async function executeModel(ast: BayesFile, env: CheckEnvironment, options: ExecuteOptions): Promise<ExecuteOutput> {
+export async function executeModel(
+  ast: BayesFile,
+  env: CheckEnvironment,
+  options: ExecuteOptions,
+): Promise<ExecuteOutput> {
   const out: ExecuteOutput = { results: [], diagnostics: [], notEvaluated: [] };
   const shared = new Map<string, unknown>();
   const reported = new Set<string>();
   // A mistake the checker reported and a handler meets again is said once (same words, same range).
   for (const d of options.diagnostics) reported.add(JSON.stringify([d.message, d.range]));
   const starts = lineStarts(options.text);
-  const runnable = [...allStatements(ast)].filter(isRunnable).filter((s) => !hasErrors(options.diagnostics.filter((d) => within(d.range, s.range))));
+  const runnable = [...allStatements(ast)]
+    .filter(isRunnable)
+    .filter((s) => !hasErrors(options.diagnostics.filter((d) => within(d.range, s.range))));
   for (const [i, statement] of runnable.entries()) {
     if (options.signal?.aborted) break;
     options.onProgress?.(i / runnable.length, `line ${statement.range.start.line + 1}`);
     const context: HandlerContext = {
-      statement, ast, symbols: options.symbols, env, source: sliceRange(options.text, starts, statement.range),
-      signal: options.signal, onProgress: options.onProgress, shared,
+      statement,
+      ast,
+      symbols: options.symbols,
+      env,
+      source: sliceRange(options.text, starts, statement.range),
+      signal: options.signal,
+      onProgress: options.onProgress,
+      shared,
     };
-    const comparison = statement.kind === 'expectStatement' ? sliceRange(options.text, starts, statement.comparison.range) : '';
+    const comparison =
+      statement.kind === 'expectStatement' ? sliceRange(options.text, starts, statement.comparison.range) : '';
     const output = await runStatement(context, comparison, options.handlers ?? HANDLERS);
     out.results.push(...output.results);
     report(output.diagnostics);
@@ -61,7 +90,9 @@ export async function executeModel(ast: BayesFile, env: CheckEnvironment, option
   }
   out.notEvaluated = unevaluated(ast, options, out);
   if (!options.signal?.aborted) {
-    const networks = networkResults({ ast, symbols: options.symbols, env, shared }, (range) => sliceRange(options.text, starts, range));
+    const networks = networkResults({ ast, symbols: options.symbols, env, shared }, (range) =>
+      sliceRange(options.text, starts, range),
+    );
     out.results.push(...networks.results);
     report(networks.diagnostics);
   }
@@ -71,7 +102,10 @@ export async function executeModel(ast: BayesFile, env: CheckEnvironment, option
   function report(diagnostics: Diagnostic[]): void {
     for (const d of diagnostics) {
       const key = JSON.stringify([d.message, d.range]);
-      if (!reported.has(key)) { reported.add(key); out.diagnostics.push(d); }
+      if (!reported.has(key)) {
+        reported.add(key);
+        out.diagnostics.push(d);
+      }
     }
   }
 }
@@ -82,11 +116,13 @@ function unevaluated(ast: BayesFile, options: ExecuteOptions, out: ExecuteOutput
   const all = [...options.diagnostics, ...out.diagnostics];
   const starts = lineStarts(options.text);
   const stopped = out.diagnostics.some((d) => d.code === 'cancelled') || options.signal?.aborted;
-  return [...allStatements(ast)].filter((s): s is ExpectStmt => s.kind === 'expectStatement')
+  return [...allStatements(ast)]
+    .filter((s): s is ExpectStmt => s.kind === 'expectStatement')
     .filter((s) => !judged.has(JSON.stringify(s.range.start)))
     .map((s) => {
-      const error = all.find((d) => d.severity === 'error' && within(d.range, s.range))
-        ?? all.find((d) => d.severity === 'error' && d.range.start.line === s.range.start.line);
+      const error =
+        all.find((d) => d.severity === 'error' && within(d.range, s.range)) ??
+        all.find((d) => d.severity === 'error' && d.range.start.line === s.range.start.line);
       const reason = error ? error.message : stopped ? 'the run stopped before this line' : 'the query gave no value';
       return { range: s.range, source: sliceRange(options.text, starts, s.range), reason };
     });
@@ -96,12 +132,26 @@ function isRunnable(s: Statement): s is RunnableStatement {
   return s.kind === 'learn' || s.kind === 'queryStatement' || s.kind === 'expectStatement';
 }
 
-async function runStatement(context: HandlerContext, comparisonText: string, handlers: HandlerTable): Promise<HandlerOutput> {
+async function runStatement(
+  context: HandlerContext,
+  comparisonText: string,
+  handlers: HandlerTable,
+): Promise<HandlerOutput> {
   const statement = context.statement;
   const key = handlerKey(statement);
   const handler = handlers[key];
   if (!handler) {
-    return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message: `\`${key}\` is not implemented yet`, range: statement.range }] };
+    return {
+      results: [],
+      diagnostics: [
+        {
+          severity: 'error',
+          code: 'not-implemented',
+          message: `\`${key}\` is not implemented yet`,
+          range: statement.range,
+        },
+      ],
+    };
   }
   let output: HandlerOutput;
   try {
@@ -117,14 +167,26 @@ async function runStatement(context: HandlerContext, comparisonText: string, han
  * the range it names; anything else is our bug, said as such.
  */
 function failure(e: unknown, key: string, range: Range): Diagnostic {
-  if (e instanceof CancelledError) return { severity: 'warning', code: 'cancelled', message: `cancelled: this \`${key}\` and the statements after it did not run`, range };
-  if (e instanceof CompileError) return { severity: 'error', code: 'compile-error', message: e.message, range: e.range ?? range };
+  if (e instanceof CancelledError)
+    return {
+      severity: 'warning',
+      code: 'cancelled',
+      message: `cancelled: this \`${key}\` and the statements after it did not run`,
+      range,
+    };
+  if (e instanceof CompileError)
+    return { severity: 'error', code: 'compile-error', message: e.message, range: e.range ?? range };
   if (e instanceof EngineError) return { severity: 'error', code: 'engine-error', message: e.message, range };
   return { severity: 'error', code: 'internal-error', message: `\`${key}\` failed: ${(e as Error).message}`, range };
 }
 
 /** Wraps a query's output in the expect verdict; a failed expectation is an error on its line. */
-function judge(context: HandlerContext, statement: ExpectStmt, output: HandlerOutput, comparisonText: string): HandlerOutput {
+function judge(
+  context: HandlerContext,
+  statement: ExpectStmt,
+  output: HandlerOutput,
+  comparisonText: string,
+): HandlerOutput {
   const comparison = statement.comparison;
   if (output.value === undefined) {
     if (hasErrors(output.diagnostics)) return output;
@@ -137,13 +199,23 @@ function judge(context: HandlerContext, statement: ExpectStmt, output: HandlerOu
   }
   const passed = comparisonHolds(output.value, comparison);
   const result: ExpectResult = {
-    kind: 'expect', range: statement.range, source: context.source, passed, actual: output.value, expected: comparisonText,
+    kind: 'expect',
+    range: statement.range,
+    source: context.source,
+    passed,
+    actual: output.value,
+    expected: comparisonText,
     headline: `${passed ? 'holds' : 'fails'}: ${formatValue(output.value)} ${comparisonText}`,
     ...(output.results[0] ? { result: output.results[0] } : {}),
   };
   const diagnostics = [...output.diagnostics];
   if (!passed) {
-    diagnostics.push({ severity: 'error', code: 'expect-failed', message: `expected ${comparisonText} but the model gives ${formatValue(output.value)}`, range: comparison.range });
+    diagnostics.push({
+      severity: 'error',
+      code: 'expect-failed',
+      message: `expected ${comparisonText} but the model gives ${formatValue(output.value)}`,
+      range: comparison.range,
+    });
   }
   return { results: [result], diagnostics, value: output.value };
 }
@@ -153,6 +225,7 @@ function formatValue(value: number | string): string {
 }
 
 function within(inner: Range, outer: Range): boolean {
-  const before = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  const before = (a: Range['start'], b: Range['start']) =>
+    a.line < b.line || (a.line === b.line && a.character <= b.character);
   return before(outer.start, inner.start) && before(inner.end, outer.end);
 }

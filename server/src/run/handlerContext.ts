@@ -3,7 +3,16 @@
  * one handler, keyed `learn`, `learn structure` or `query <form>` (the table is handlers/index.ts);
  * `expect` lines reuse the query handler of their query and compare its `value`.
  */
-import type { BayesFile, CheckEnvironment, ExpectStmt, LearnStmt, Query, QueryForm, QueryStmt, SymbolTable } from '../language/index.js';
+import type {
+  BayesFile,
+  CheckEnvironment,
+  ExpectStmt,
+  LearnStmt,
+  Query,
+  QueryForm,
+  QueryStmt,
+  SymbolTable,
+} from '../language/index.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { ResultEntry } from '../protocol/runResult.js';
 

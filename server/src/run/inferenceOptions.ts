@@ -7,7 +7,13 @@
 import type * as A from '../language/ast.js';
 import type { Diagnostic, Range } from '../language/diagnostics.js';
 import { ImpossibleEvidenceError } from '../engine/inference/junctionTree.js';
-import { DEFAULT_BUDGET, exactPlan, inferenceProblem, type InferenceMethod, type MarginalsOptions } from '../engine/inference/marginals.js';
+import {
+  DEFAULT_BUDGET,
+  exactPlan,
+  inferenceProblem,
+  type InferenceMethod,
+  type MarginalsOptions,
+} from '../engine/inference/marginals.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { EngineError } from '../engine/engineError.js';
 import { CompileError } from '../model/compileError.js';
@@ -16,11 +22,19 @@ import { DEFAULT_BUDGETS } from '../engine/budget.js';
 
 /** The language's method names; the exact ones all run the junction tree (or elimination). */
 const METHODS: Record<string, InferenceMethod> = {
-  exact: 'exact', variable_elimination: 'exact', junction_tree: 'exact', likelihood_weighting: 'lw', gibbs: 'gibbs',
+  exact: 'exact',
+  variable_elimination: 'exact',
+  junction_tree: 'exact',
+  likelihood_weighting: 'lw',
+  gibbs: 'gibbs',
   rejection: 'rejection',
 };
 
-export function inferenceOptions(using: A.Name | undefined, options: A.Options | undefined, signal?: AbortSignal): MarginalsOptions {
+export function inferenceOptions(
+  using: A.Name | undefined,
+  options: A.Options | undefined,
+  signal?: AbortSignal,
+): MarginalsOptions {
   const out: MarginalsOptions = { method: 'auto', ...(signal ? { signal } : {}) };
   if (using) {
     const method = METHODS[using.text];
@@ -38,7 +52,8 @@ export function inferenceOptions(using: A.Name | undefined, options: A.Options |
     else if (name === 'budget') {
       // `using exact { budget: N }`: exact while the largest clique table fits N entries, else
       // likelihood weighting with a warning — the automatic choice, with the user's budget.
-      if (out.method !== 'exact') throw new CompileError('budget limits exact inference: using exact { budget: N }', entry.range);
+      if (out.method !== 'exact')
+        throw new CompileError('budget limits exact inference: using exact { budget: N }', entry.range);
       out.budget = integerOption(entry, 1);
       out.method = 'auto';
     }
@@ -71,7 +86,8 @@ type EngineAnswer = { ok: true; note?: string } | { ok: false; message: string }
 
 /** The warning or error an answer carries, on the statement's range. */
 export function answerDiagnostics(answer: EngineAnswer, range: Range): Diagnostic[] {
-  if (answer.ok) return answer.note ? [{ severity: 'warning', code: 'inference-budget', message: answer.note, range }] : [];
+  if (answer.ok)
+    return answer.note ? [{ severity: 'warning', code: 'inference-budget', message: answer.note, range }] : [];
   return [impossibleOr(answer.message, range)];
 }
 
@@ -81,7 +97,12 @@ function impossibleOr(message: string, range: Range): Diagnostic {
   if (message === IMPOSSIBLE) return impossibleEvidence(range);
   // Samplers say "no sample was consistent with the evidence": the same cause, seen by sampling.
   if (message.includes('no sample was consistent')) {
-    return { severity: 'error', code: 'evidence-impossible', message: `evidence has probability 0 (or too small to sample): ${message}`, range };
+    return {
+      severity: 'error',
+      code: 'evidence-impossible',
+      message: `evidence has probability 0 (or too small to sample): ${message}`,
+      range,
+    };
   }
   return { severity: 'error', code: 'engine-error', message, range };
 }
@@ -92,14 +113,27 @@ export function impossibleEvidence(range: Range, message = 'evidence has probabi
 
 /** The InferenceInfo fields of a successful answer. */
 export function inferenceInfo(answer: {
-  method: InferenceMethod; cost: number; budget: number; samples?: number; seed?: number; note?: string;
-  accepted?: number; acceptanceRate?: number; acceptanceStderr?: number;
+  method: InferenceMethod;
+  cost: number;
+  budget: number;
+  samples?: number;
+  seed?: number;
+  note?: string;
+  accepted?: number;
+  acceptanceRate?: number;
+  acceptanceStderr?: number;
 }): InferenceInfo {
   const { method, cost, budget, samples, seed, note, accepted, acceptanceRate, acceptanceStderr } = answer;
   return {
-    method, cost, budget,
-    ...(samples !== undefined ? { samples } : {}), ...(seed !== undefined ? { seed } : {}), ...(note ? { note } : {}),
-    ...(accepted !== undefined ? { accepted, acceptanceRate: acceptanceRate!, acceptanceStderr: acceptanceStderr! } : {}),
+    method,
+    cost,
+    budget,
+    ...(samples !== undefined ? { samples } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(note ? { note } : {}),
+    ...(accepted !== undefined
+      ? { accepted, acceptanceRate: acceptanceRate!, acceptanceStderr: acceptanceStderr! }
+      : {}),
   };
 }
 
@@ -112,6 +146,9 @@ export function requireExact(net: BayesianNetwork, what: string): ReturnType<typ
   if (problem) throw new EngineError(problem);
   const plan = exactPlan(net);
   const cost = plan.order.maxCliqueSize;
-  if (cost > DEFAULT_BUDGET) throw new EngineError(`${what} needs exact inference, whose largest clique table (${cost} entries) is over the budget of ${DEFAULT_BUDGET}`);
+  if (cost > DEFAULT_BUDGET)
+    throw new EngineError(
+      `${what} needs exact inference, whose largest clique table (${cost} entries) is over the budget of ${DEFAULT_BUDGET}`,
+    );
   return plan;
 }

@@ -26,7 +26,12 @@ export const PARAMETER_METHODS = ['counting', 'em', 'gradient'] as const;
 export type ParameterMethod = (typeof PARAMETER_METHODS)[number];
 
 /** Counting, EM or gradient ascent, all reported in EM's result shape (shared with `bayes learn`). */
-export function learnParameters(net: BayesianNetwork, data: CategoricalDataset, method: ParameterMethod, options: GradientOptions): NetworkEmResult {
+export function learnParameters(
+  net: BayesianNetwork,
+  data: CategoricalDataset,
+  method: ParameterMethod,
+  options: GradientOptions,
+): NetworkEmResult {
   if (method === 'em') return networkEm(net, data, options);
   if (method === 'gradient') return gradientAscent(net, data, options);
   const network = learnCpts(net, data, options.prior);
@@ -44,41 +49,71 @@ export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise
   const data = await networkData(ctx, s.from, net);
   const method = parameterMethod(s, data.data, data.hidden);
   const options = new LearnOptions(s.options);
-  const used = method === 'counting' ? [] : ['iterations', 'tolerance', 'seed', 'restarts', ...(method === 'gradient' ? ['rate'] : [])];
+  const used =
+    method === 'counting'
+      ? []
+      : ['iterations', 'tolerance', 'seed', 'restarts', ...(method === 'gradient' ? ['rate'] : [])];
   const diagnostics: Diagnostic[] = [...options.unused(used, `learning by ${method}`), ...data.notes];
   if (method === 'counting' && hasMissing(data.data)) {
-    diagnostics.push({ severity: 'information', code: 'missing-values', range: s.from.range, message: `counting uses only the records where a table's family is fully observed; 'by em' uses every record` });
+    diagnostics.push({
+      severity: 'information',
+      code: 'missing-values',
+      range: s.from.range,
+      message: `counting uses only the records where a table's family is fully observed; 'by em' uses every record`,
+    });
   }
   const maxIterations = options.number('iterations', 100, { integer: true, min: 1 });
   const fit = learnParameters(net, data.data, method, {
-    prior: declaredPrior(ctx.ast, ctx.symbols, name, net), start: 'given', maxIterations,
-    tolerance: options.number('tolerance', 1e-6, { min: 0 }), seed: options.number('seed', 1, { integer: true, min: 0 }),
-    restarts: options.number('restarts', 1, { integer: true, min: 1 }), learningRate: options.number('rate', 1, { positive: true }),
+    prior: declaredPrior(ctx.ast, ctx.symbols, name, net),
+    start: 'given',
+    maxIterations,
+    tolerance: options.number('tolerance', 1e-6, { min: 0 }),
+    seed: options.number('seed', 1, { integer: true, min: 0 }),
+    restarts: options.number('restarts', 1, { integer: true, min: 1 }),
+    learningRate: options.number('rate', 1, { positive: true }),
     signal: ctx.signal,
-    onProgress: (p) => ctx.onProgress?.(Math.min(1, p.iteration / maxIterations), `${method} on ${name}: iteration ${p.iteration}, log-likelihood ${p.logLikelihood.toFixed(4)}`),
+    onProgress: (p) =>
+      ctx.onProgress?.(
+        Math.min(1, p.iteration / maxIterations),
+        `${method} on ${name}: iteration ${p.iteration}, log-likelihood ${p.logLikelihood.toFixed(4)}`,
+      ),
   });
   setLearnedNetwork(ctx, name, fit.network);
   if (fit.impossible) {
-    const i = fit.impossible, records = data.data.rowCount;
+    const i = fit.impossible,
+      records = data.data.rowCount;
     diagnostics.push({
-      severity: 'warning', code: 'zero-probability-records', range: s.from.range,
-      message: `${i.records} of ${records} records (${i.patterns} distinct) `
-        + `${i.records === 1 ? 'has' : 'have'} probability 0 `
-        + `under the counted tables, so the log-likelihood is -∞; e.g. (${i.example}): ${i.reason}. `
-        + 'Counting gives 0 to a value combination that no record with the family fully observed shows; '
-        + `a prior (P(X | U) ~ Dirichlet(1)) or 'by em' gives every record a probability. `
-        + `The other ${records - i.records} records: log-likelihood ${i.otherLogLikelihood.toFixed(4)}`,
+      severity: 'warning',
+      code: 'zero-probability-records',
+      range: s.from.range,
+      message:
+        `${i.records} of ${records} records (${i.patterns} distinct) ` +
+        `${i.records === 1 ? 'has' : 'have'} probability 0 ` +
+        `under the counted tables, so the log-likelihood is -∞; e.g. (${i.example}): ${i.reason}. ` +
+        'Counting gives 0 to a value combination that no record with the family fully observed shows; ' +
+        `a prior (P(X | U) ~ Dirichlet(1)) or 'by em' gives every record a probability. ` +
+        `The other ${records - i.records} records: log-likelihood ${i.otherLogLikelihood.toFixed(4)}`,
     });
   }
   const result: LearnedNetworkResult = {
     ...learnedNetworkData(method, data.data.rowCount, data.hidden, fit),
-    range: s.range, source: ctx.source, headline: headline(name, method, data.data.rowCount, fit),
+    range: s.range,
+    source: ctx.source,
+    headline: headline(name, method, data.data.rowCount, fit),
   };
   return { results: [result], diagnostics };
 }
 
-function headline(name: string, method: ParameterMethod, records: number, fit: { logLikelihood: number; iterations: number; converged: boolean }): string {
-  const how = method === 'counting' ? 'counting' : `${method}, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}`;
+function headline(
+  name: string,
+  method: ParameterMethod,
+  records: number,
+  fit: { logLikelihood: number; iterations: number; converged: boolean },
+): string {
+  const how =
+    method === 'counting'
+      ? 'counting'
+      : `${method}, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}`;
   const logL = Number.isFinite(fit.logLikelihood) ? fit.logLikelihood.toFixed(4) : '-∞';
   return `${name} · ${how} · ${records} records · log L = ${logL}`;
 }
@@ -90,7 +125,10 @@ function parameterMethod(s: A.LearnStmt, data: CategoricalDataset, hidden: strin
     throw new CompileError(`a network's tables are learnt by counting, em or gradient, not ${method}`, s.method!.range);
   }
   if (method === 'counting' && hidden.length > 0) {
-    throw new CompileError(`${hidden.join(', ')} never observed in '${s.from!.text}': counting cannot learn ${hidden.length === 1 ? 'its table' : 'their tables'}; learn … by em`, s.method!.range);
+    throw new CompileError(
+      `${hidden.join(', ')} never observed in '${s.from!.text}': counting cannot learn ${hidden.length === 1 ? 'its table' : 'their tables'}; learn … by em`,
+      s.method!.range,
+    );
   }
   return (method as ParameterMethod | undefined) ?? (hidden.length > 0 || hasMissing(data) ? 'em' : 'counting');
 }
@@ -103,23 +141,43 @@ function learntStructure(ctx: HandlerContext, s: A.LearnStmt): BayesianNetwork |
   const global = ctx.symbols.globals.get(s.model.text);
   if (global?.node.kind !== 'learn') return undefined;
   const found = ctx.shared.get(networkKey(s.model.text)) as BayesianNetwork | undefined;
-  if (!found) throw new CompileError(`the structure of '${s.model.text}' is learnt later in the file: learn it first`, s.model.range);
+  if (!found)
+    throw new CompileError(
+      `the structure of '${s.model.text}' is learnt later in the file: learn it first`,
+      s.model.range,
+    );
   return found;
 }
 
 /** The data set's columns that are variables of the network, in network order; the rest are left out. */
-async function networkData(ctx: HandlerContext, from: A.Name, net: BayesianNetwork): Promise<{ data: CategoricalDataset; hidden: string[]; notes: Diagnostic[] }> {
+async function networkData(
+  ctx: HandlerContext,
+  from: A.Name,
+  net: BayesianNetwork,
+): Promise<{ data: CategoricalDataset; hidden: string[]; notes: Diagnostic[] }> {
   const all = await modelData(ctx, from);
   const known = new Set(net.variables.map((v) => v.name));
   const keep = all.attributes.map((_, i) => i).filter((i) => known.has(all.attributes[i]!.name));
   const unused = all.attributes.filter((a) => !known.has(a.name)).map((a) => a.name);
-  const picked: CategoricalDataset = { attributes: keep.map((i) => all.attributes[i]!), columns: keep.map((i) => all.columns[i]!), rowCount: all.rowCount };
+  const picked: CategoricalDataset = {
+    attributes: keep.map((i) => all.attributes[i]!),
+    columns: keep.map((i) => all.columns[i]!),
+    rowCount: all.rowCount,
+  };
   const aligned = alignToNetwork(net.variables, picked);
   if ('error' in aligned) throw new CompileError(`'${from.text}': ${aligned.error}`, from.range);
   // The checker already says this for declared networks; imported ones are only known now.
   const declared = ctx.symbols.scopes.get(net.name)?.kind === 'network';
-  const notes: Diagnostic[] = unused.length && !declared
-    ? [{ severity: 'information', code: 'unused-column', range: from.range, message: `columns ${unused.join(', ')} of '${from.text}' are not in ${net.name} and are ignored` }]
-    : [];
+  const notes: Diagnostic[] =
+    unused.length && !declared
+      ? [
+          {
+            severity: 'information',
+            code: 'unused-column',
+            range: from.range,
+            message: `columns ${unused.join(', ')} of '${from.text}' are not in ${net.name} and are ignored`,
+          },
+        ]
+      : [];
   return { data: aligned.data, hidden: aligned.hidden, notes };
 }

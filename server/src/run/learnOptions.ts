@@ -19,8 +19,18 @@ export class LearnOptions {
     const v = entry.value;
     if (v.kind !== 'number') throw new CompileError(`${name}: needs a number`, v.range);
     const x = v.value;
-    if ((rule.integer && !Number.isInteger(x)) || (rule.min !== undefined && x < rule.min) || (rule.positive && !(x > 0))) {
-      const what = [rule.integer ? 'an integer' : 'a number', rule.min !== undefined ? `≥ ${rule.min}` : '', rule.positive ? '> 0' : ''].filter(Boolean).join(' ');
+    if (
+      (rule.integer && !Number.isInteger(x)) ||
+      (rule.min !== undefined && x < rule.min) ||
+      (rule.positive && !(x > 0))
+    ) {
+      const what = [
+        rule.integer ? 'an integer' : 'a number',
+        rule.min !== undefined ? `≥ ${rule.min}` : '',
+        rule.positive ? '> 0' : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
       throw new CompileError(`${name}: must be ${what}, not ${v.text}`, v.range);
     }
     return x;
@@ -30,7 +40,8 @@ export class LearnOptions {
   choice<T extends string>(name: string, choices: readonly T[], fallback: T): T {
     const v = this.entries.get(name)?.value;
     if (!v) return fallback;
-    if (v.kind !== 'ref' || !choices.includes(v.name.text as T)) throw new CompileError(`${name}: must be one of ${choices.join(', ')}`, v.range);
+    if (v.kind !== 'ref' || !choices.includes(v.name.text as T))
+      throw new CompileError(`${name}: must be one of ${choices.join(', ')}`, v.range);
     return v.name.text as T;
   }
 
@@ -38,7 +49,8 @@ export class LearnOptions {
   names(name: string): A.Name[] | undefined {
     const v = this.entries.get(name)?.value;
     if (!v) return undefined;
-    if (v.kind !== 'list' || v.items.some((i) => i.kind !== 'ref')) throw new CompileError(`${name}: must be a list of names, e.g. [A, B, C]`, v.range);
+    if (v.kind !== 'list' || v.items.some((i) => i.kind !== 'ref'))
+      throw new CompileError(`${name}: must be a list of names, e.g. [A, B, C]`, v.range);
     return v.items.map((i) => (i as A.Ref).name);
   }
 
@@ -49,9 +61,13 @@ export class LearnOptions {
 
   /** Warnings for the options given that `what` does not use. */
   unused(used: readonly string[], what: string): Diagnostic[] {
-    return [...this.entries.values()].filter((e) => !used.includes(e.name!.text)).map((e) => ({
-      severity: 'warning' as const, code: 'unknown-option', range: e.name!.range,
-      message: `'${e.name!.text}' does not apply to ${what} and is ignored (it takes ${used.join(', ')})`,
-    }));
+    return [...this.entries.values()]
+      .filter((e) => !used.includes(e.name!.text))
+      .map((e) => ({
+        severity: 'warning' as const,
+        code: 'unknown-option',
+        range: e.name!.range,
+        message: `'${e.name!.text}' does not apply to ${what} and is ignored (it takes ${used.join(', ')})`,
+      }));
   }
 }

@@ -16,9 +16,13 @@ export function cptsToJson(net: BayesianNetwork): Record<string, CptJson> {
     const parents = cpt.parents.map((p) => net.variables[p]!.name);
     const rows = Array.from({ length: rowCount(net, v) }, (_, r) => {
       const given: Record<string, string> = {};
-      rowAssignment(net, v, r).forEach((s, i) => { given[parents[i]!] = net.variables[cpt.parents[i]!]!.states[s]!; });
+      rowAssignment(net, v, r).forEach((s, i) => {
+        given[parents[i]!] = net.variables[cpt.parents[i]!]!.states[s]!;
+      });
       const distribution: Record<string, number> = {};
-      states.forEach((name, x) => { distribution[name] = cpt.table[r * k + x]!; });
+      states.forEach((name, x) => {
+        distribution[name] = cpt.table[r * k + x]!;
+      });
       return { given, distribution };
     });
     out[net.variables[v]!.name] = { parents, rows };
@@ -28,19 +32,33 @@ export function cptsToJson(net: BayesianNetwork): Record<string, CptJson> {
 
 /** A learned network's result data, without the source fields (range, source, headline) the pipeline adds. */
 export function learnedNetworkData(
-  method: LearnedNetworkResult['method'], records: number, hidden: string[],
+  method: LearnedNetworkResult['method'],
+  records: number,
+  hidden: string[],
   fit: Omit<NetworkEmResult, 'cancelled'>,
 ): Omit<LearnedNetworkResult, keyof ResultBase> & { kind: 'learnedNetwork' } {
   return {
-    kind: 'learnedNetwork', network: fit.network.name, method, records, patterns: fit.patterns, hidden,
-    iterations: fit.iterations, converged: fit.converged, logLikelihood: fit.logLikelihood, trace: fit.trace, runs: fit.runs,
+    kind: 'learnedNetwork',
+    network: fit.network.name,
+    method,
+    records,
+    patterns: fit.patterns,
+    hidden,
+    iterations: fit.iterations,
+    converged: fit.converged,
+    logLikelihood: fit.logLikelihood,
+    trace: fit.trace,
+    runs: fit.runs,
     cpts: cptsToJson(fit.network),
     ...(fit.impossible ? { impossible: { ...fit.impossible } } : {}),
   };
 }
 
 /** A mixture fit's result data, without the source fields the pipeline adds. */
-export function mixtureData(dimensions: string[], fit: MixtureFit): Omit<MixtureResult, keyof ResultBase> & { kind: 'mixture' } {
+export function mixtureData(
+  dimensions: string[],
+  fit: MixtureFit,
+): Omit<MixtureResult, keyof ResultBase> & { kind: 'mixture' } {
   const { k, dims: d } = fit;
   const n = fit.responsibilities.length / k;
   return {
@@ -48,7 +66,9 @@ export function mixtureData(dimensions: string[], fit: MixtureFit): Omit<Mixture
     dimensions,
     weights: [...fit.weights],
     means: Array.from({ length: k }, (_, j) => [...fit.means.subarray(j * d, (j + 1) * d)]),
-    covariances: Array.from({ length: k }, (_, j) => Array.from({ length: d }, (_, a) => [...fit.covariances.subarray(j * d * d + a * d, j * d * d + (a + 1) * d)])),
+    covariances: Array.from({ length: k }, (_, j) =>
+      Array.from({ length: d }, (_, a) => [...fit.covariances.subarray(j * d * d + a * d, j * d * d + (a + 1) * d)]),
+    ),
     trace: fit.trace,
     logLikelihood: fit.logLikelihood,
     bic: fit.bic,

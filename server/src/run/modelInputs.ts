@@ -49,5 +49,7 @@ export function modelData(ctx: HandlerContext, name: A.Name): Promise<Categorica
 /** `Points.x` or `Faithful[eruptions, waiting]` (or a whole data set) as numbers. */
 export function modelNumbers(ctx: HandlerContext, ref: A.Ref): Promise<NumericData> {
   const columns = ref.member ? [ref.member.text] : (ref.columns ?? []).map((c) => c.text);
-  return memo(ctx, `numbers:${ref.name.text}:${columns.join(',')}`, () => numericData(dataDecl(ctx, ref.name), columns, ctx.env));
+  return memo(ctx, `numbers:${ref.name.text}:${columns.join(',')}`, () =>
+    numericData(dataDecl(ctx, ref.name), columns, ctx.env),
+  );
 }

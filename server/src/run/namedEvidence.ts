@@ -6,14 +6,18 @@ import { EngineError } from '../engine/engineError.js';
 import { virtualEvidenceNetwork } from '../engine/inference/softEvidence.js';
 
 /** Resolves `VAR=STATE` pairs; the error names the unknown variable or state and what exists. */
-export function resolveEvidence(net: BayesianNetwork, pairs: NamedEvidence): { evidence: Evidence } | { error: string } {
+export function resolveEvidence(
+  net: BayesianNetwork,
+  pairs: NamedEvidence,
+): { evidence: Evidence } | { error: string } {
   const index = variableIndexMap(net);
   const evidence = new Map<number, number>();
   for (const [name, state] of Object.entries(pairs)) {
     const v = index.get(name);
     if (v === undefined) return { error: `'${name}' is not a variable of network '${net.name}'` };
     const s = net.variables[v]!.states.indexOf(state);
-    if (s < 0) return { error: `'${state}' is not a state of '${name}' (states: ${net.variables[v]!.states.join(', ')})` };
+    if (s < 0)
+      return { error: `'${state}' is not a state of '${name}' (states: ${net.variables[v]!.states.join(', ')})` };
     evidence.set(v, s);
   }
   return { evidence };
@@ -24,12 +28,18 @@ export function resolveEvidence(net: BayesianNetwork, pairs: NamedEvidence): { e
  * as virtual-evidence nodes on top of `evidence` (engine/inference/softEvidence.ts).
  */
 export function resolveFindings(
-  net: BayesianNetwork, evidence: Evidence, likelihood: Record<string, number[]>, soft: Record<string, number[]>,
+  net: BayesianNetwork,
+  evidence: Evidence,
+  likelihood: Record<string, number[]>,
+  soft: Record<string, number[]>,
 ): { net: BayesianNetwork; evidence: Evidence } | { error: string } {
   if (Object.keys(likelihood).length === 0 && Object.keys(soft).length === 0) return { net, evidence };
   const index = variableIndexMap(net);
   const maps = { likelihoods: new Map<number, number[]>(), soft: new Map<number, number[]>() };
-  for (const [key, pairs] of [['likelihoods', likelihood], ['soft', soft]] as const) {
+  for (const [key, pairs] of [
+    ['likelihoods', likelihood],
+    ['soft', soft],
+  ] as const) {
     for (const [name, values] of Object.entries(pairs)) {
       const v = index.get(name);
       if (v === undefined) return { error: `'${name}' is not a variable of network '${net.name}'` };
@@ -48,6 +58,8 @@ export function resolveFindings(
 /** One distribution per variable as variable → state → number. */
 export function namedTables(net: BayesianNetwork, tables: ArrayLike<number>[]): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
-  net.variables.forEach((v, i) => { out[v.name] = Object.fromEntries(v.states.map((s, j) => [s, tables[i]![j]!])); });
+  net.variables.forEach((v, i) => {
+    out[v.name] = Object.fromEntries(v.states.map((s, j) => [s, tables[i]![j]!]));
+  });
   return out;
 }

@@ -15,7 +15,10 @@ import { declaredScope, scopedEvidence } from './networkScope.js';
 import type { ModelContext } from './modelInputs.js';
 import { answerDiagnostics, inferenceInfo } from './inferenceOptions.js';
 
-interface Emitted { results: NetworkResult[]; diagnostics: Diagnostic[] }
+interface Emitted {
+  results: NetworkResult[];
+  diagnostics: Diagnostic[];
+}
 
 export function networkResults(ctx: ModelContext, text: (range: Range) => string): Emitted {
   const out: Emitted = { results: [], diagnostics: [] };
@@ -49,7 +52,12 @@ function inObserve(file: A.BayesFile, range: Range): boolean {
   return all.some((s) => s.kind === 'observe' && before(s.range.start, range.start) && before(range.end, s.range.end));
 }
 
-interface ModelScope { name?: string; range: Range; tables: Map<string, Range>; statements?: A.Statement[] }
+interface ModelScope {
+  name?: string;
+  range: Range;
+  tables: Map<string, Range>;
+  statements?: A.Statement[];
+}
 
 /** The scopes that are belief networks: named networks, imports, and a default model with tables. */
 function modelScopes(file: A.BayesFile): ModelScope[] {
@@ -78,28 +86,45 @@ function tableRanges(statements: A.Statement[]): Map<string, Range> {
   return out;
 }
 
-function networkResult(ctx: ModelContext, scope: ModelScope, text: (range: Range) => string, diagnostics: Diagnostic[]): NetworkResult {
+function networkResult(
+  ctx: ModelContext,
+  scope: ModelScope,
+  text: (range: Range) => string,
+  diagnostics: Diagnostic[],
+): NetworkResult {
   const declared = declaredScope(ctx, scope.name);
   const { net, evidence, named, findings } = scopedEvidence(ctx, declared, []);
   // A network waiting for `learn` (unknown entries) is drawn without marginals; the checker
   // reports tables that are wrong, and the queries that use them say why they cannot run.
   const problem = inferenceProblem(net);
-  const answer: MarginalsAnswer = problem ? { ok: false, method: 'exact', cost: 0, budget: 0, message: problem } : posteriorMarginals(net, evidence);
+  const answer: MarginalsAnswer = problem
+    ? { ok: false, method: 'exact', cost: 0, budget: 0, message: problem }
+    : posteriorMarginals(net, evidence);
   if (!problem) diagnostics.push(...answerDiagnostics(answer, declared.observes[0]?.range ?? scope.range));
   const cpts = cptsToJson(declared.net);
   const name = scope.name ?? 'default';
   const variables = declared.net.variables.map((v, i) => ({
-    name: v.name, states: v.states, parents: declared.net.cpts[i]!.parents.map((p) => declared.net.variables[p]!.name), cpt: cpts[v.name]!,
+    name: v.name,
+    states: v.states,
+    parents: declared.net.cpts[i]!.parents.map((p) => declared.net.variables[p]!.name),
+    cpt: cpts[v.name]!,
     marginal: answer.ok ? Array.from(answer.marginals[i]!) : [],
     ...(answer.ok && answer.stderr ? { stderr: Array.from(answer.stderr[i]!) } : {}),
     ...(named[v.name] !== undefined ? { evidence: named[v.name]! } : {}),
     ...(findings?.[v.name] ? { finding: findings[v.name] } : {}),
     ...(scope.tables.has(v.name) ? { declaration: scope.tables.get(v.name)! } : {}),
   }));
-  const info = answer.ok ? inferenceInfo(answer) : { method: answer.method, cost: answer.cost, budget: answer.budget, note: answer.message };
+  const info = answer.ok
+    ? inferenceInfo(answer)
+    : { method: answer.method, cost: answer.cost, budget: answer.budget, note: answer.message };
   const observed = variables.filter((v) => v.evidence !== undefined || v.finding).length;
   return {
-    kind: 'network', range: scope.range, source: text(scope.range).split('\n')[0]!, network: name, ...info, variables,
+    kind: 'network',
+    range: scope.range,
+    source: text(scope.range).split('\n')[0]!,
+    network: name,
+    ...info,
+    variables,
     headline: `${name}: ${variables.length} variables${observed ? `, ${observed} observed` : ''}`,
     ...diagramParts(scope.statements),
   };
@@ -107,15 +132,21 @@ function networkResult(ctx: ModelContext, scope: ModelScope, text: (range: Range
 
 /** The decisions and utilities of an influence diagram, for the graph (rectangles and diamonds). */
 function diagramParts(statements: A.Statement[] | undefined): Pick<NetworkResult, 'decisions' | 'utilities'> {
-  const decisions = (statements ?? []).filter((s): s is A.DecisionDecl => s.kind === 'decision')
+  const decisions = (statements ?? [])
+    .filter((s): s is A.DecisionDecl => s.kind === 'decision')
     .map((d) => ({ name: d.name.text, information: d.information.map((n) => n.text) }));
-  const utilities = (statements ?? []).filter((s): s is A.UtilityDecl => s.kind === 'utility').map((u) => ({
-    name: u.name.text, parents: u.parents.map((p) => p.text), declaration: u.range,
-    rows: u.rows.filter((r) => r.form === 'single' && r.keys.length === u.parents.length)
-      .map((r) => ({
-        given: Object.fromEntries(u.parents.map((p, i) => [p.text, r.keys[i]!.text])),
-        utility: r.entries[0]!.value.value,
-      })),
-  }));
+  const utilities = (statements ?? [])
+    .filter((s): s is A.UtilityDecl => s.kind === 'utility')
+    .map((u) => ({
+      name: u.name.text,
+      parents: u.parents.map((p) => p.text),
+      declaration: u.range,
+      rows: u.rows
+        .filter((r) => r.form === 'single' && r.keys.length === u.parents.length)
+        .map((r) => ({
+          given: Object.fromEntries(u.parents.map((p, i) => [p.text, r.keys[i]!.text])),
+          utility: r.entries[0]!.value.value,
+        })),
+    }));
   return { ...(decisions.length ? { decisions } : {}), ...(utilities.length ? { utilities } : {}) };
 }

@@ -96,23 +96,28 @@ export interface ScopedEvidence {
   findings?: NamedFindings;
 }
 
-
 /** The values observed per variable, in order; `given` replaces a variable's observations. */
 export function observations(scope: NetworkScope, given: readonly A.Assignment[]): Map<string, Observed> {
   const out = new Map<string, Observed>();
   for (const observe of scope.observes) {
     for (const item of observe.items) {
       // A soft or virtual finding replaces what was observed of its variable before, and is replaced.
-      if (item.finding) { out.set(item.variable.text, { values: [], node: item, finding: item.finding }); continue; }
+      if (item.finding) {
+        out.set(item.variable.text, { values: [], node: item, finding: item.finding });
+        continue;
+      }
       // `observe Days` (a data set) is evidence for hypothesis posteriors, not for one network query.
       if (!item.value) continue;
       const seen = out.get(item.variable.text);
-      const before = seen?.finding ? [] : seen?.values ?? [];
+      const before = seen?.finding ? [] : (seen?.values ?? []);
       out.set(item.variable.text, { values: [...before, ...valuesOf(item)], node: item });
     }
   }
   for (const item of given) {
-    if (item.finding) { out.set(item.variable.text, { values: [], node: item, finding: item.finding }); continue; }
+    if (item.finding) {
+      out.set(item.variable.text, { values: [], node: item, finding: item.finding });
+      continue;
+    }
     if (!item.value) throw new CompileError(`give the observed state: ${item.variable.text} = …`, item.range);
     out.set(item.variable.text, { values: valuesOf(item), node: item });
   }
@@ -120,7 +125,11 @@ export function observations(scope: NetworkScope, given: readonly A.Assignment[]
 }
 
 /** What is known of one variable: observed values (hard evidence) or a soft or virtual finding. */
-export interface Observed { values: string[]; node: A.Assignment; finding?: A.Finding }
+export interface Observed {
+  values: string[];
+  node: A.Assignment;
+  finding?: A.Finding;
+}
 
 function valuesOf(item: A.Assignment): string[] {
   const items = item.value?.kind === 'list' ? item.value.items : item.value ? [item.value] : [];
@@ -159,8 +168,12 @@ export function scopedEvidence(ctx: ModelContext, scope: NetworkScope, given: re
  * errors (a likelihood of zeros, soft findings that cannot all hold) are reported on a finding.
  */
 function withFindings(
-  ctx: ModelContext, net: BayesianNetwork, index: Map<string, number>, evidence: Evidence,
-  findings: [string, Observed][], signal?: AbortSignal,
+  ctx: ModelContext,
+  net: BayesianNetwork,
+  index: Map<string, number>,
+  evidence: Evidence,
+  findings: [string, Observed][],
+  signal?: AbortSignal,
 ): { net: BayesianNetwork; evidence: Evidence; findings: NamedFindings } {
   const likelihoods = new Map<number, Float64Array>();
   const soft = new Map<number, Float64Array>();
@@ -215,7 +228,11 @@ export function variableIndex(net: BayesianNetwork, index: Map<string, number>, 
 
 export function stateIndex(net: BayesianNetwork, v: number, state: string, at: A.NodeBase): number {
   const s = net.variables[v]!.states.indexOf(state);
-  if (s < 0) throw new CompileError(`'${state}' is not a state of '${net.variables[v]!.name}' (states: ${net.variables[v]!.states.join(', ')})`, at.range);
+  if (s < 0)
+    throw new CompileError(
+      `'${state}' is not a state of '${net.variables[v]!.name}' (states: ${net.variables[v]!.states.join(', ')})`,
+      at.range,
+    );
   return s;
 }
 
@@ -228,7 +245,11 @@ function replicaName(variable: string, i: number): string {
 }
 
 /** The scope's network with `count − 1` extra copies of each repeated variable; memoised per run. */
-function replicated(ctx: ModelContext, scope: NetworkScope, repeats: ReadonlyArray<readonly [string, number]>): BayesianNetwork {
+function replicated(
+  ctx: ModelContext,
+  scope: NetworkScope,
+  repeats: ReadonlyArray<readonly [string, number]>,
+): BayesianNetwork {
   const key = `replicated:${scope.name ?? ''}:${repeats.map(([v, n]) => `${v}*${n}`).join(',')}`;
   const base = scope.net;
   const known = ctx.shared.get(key) as { base: BayesianNetwork; net: BayesianNetwork } | undefined;

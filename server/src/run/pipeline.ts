@@ -15,7 +15,11 @@ export interface CheckedDocument {
 }
 
 /** `parse` may be given when the caller already parsed this text (the server keeps one per version). */
-export function checkText(text: string, env: CheckEnvironment, parse: ParseResult = parseDocument(text)): CheckedDocument {
+export function checkText(
+  text: string,
+  env: CheckEnvironment,
+  parse: ParseResult = parseDocument(text),
+): CheckedDocument {
   const checked = check(parse.ast, env);
   return { parse, diagnostics: [...parse.diagnostics, ...checked.diagnostics], symbols: checked.symbols };
 }
@@ -29,11 +33,20 @@ export interface RunOptions {
   handlers?: HandlerTable;
 }
 
-export async function runText(text: string, file: string, env: CheckEnvironment, options: RunOptions = {}): Promise<RunResult> {
+export async function runText(
+  text: string,
+  file: string,
+  env: CheckEnvironment,
+  options: RunOptions = {},
+): Promise<RunResult> {
   const started = performance.now();
   const checked = checkText(text, env);
   const executed = await executeModel(checked.parse.ast, env, {
-    text, symbols: checked.symbols, diagnostics: checked.diagnostics, signal: options.signal, onProgress: options.onProgress,
+    text,
+    symbols: checked.symbols,
+    diagnostics: checked.diagnostics,
+    signal: options.signal,
+    onProgress: options.onProgress,
     handlers: options.handlers,
   });
   return {

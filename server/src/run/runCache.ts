@@ -28,7 +28,11 @@ export function dataSources(file: BayesFile): StringLit[] {
   return found;
 }
 
-interface FileHash { mtimeMs: number; size: number; hash: string }
+interface FileHash {
+  mtimeMs: number;
+  size: number;
+  hash: string;
+}
 
 export class RunCache {
   private readonly fileHashes = new Map<string, FileHash>();
@@ -41,7 +45,11 @@ export class RunCache {
    * inside `allowedRoots` are read: the run refuses the others, and so does the cache.
    */
   async key(
-    text: string, ast: BayesFile, documentPath: string | undefined, allowedRoots: string[], settingsKey: string,
+    text: string,
+    ast: BayesFile,
+    documentPath: string | undefined,
+    allowedRoots: string[],
+    settingsKey: string,
     files: Files,
   ): Promise<string> {
     const h = createHash('sha256').update(text).update('\0').update(settingsKey);

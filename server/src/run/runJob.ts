@@ -56,12 +56,18 @@ export function startRunJob(request: RunRequest, options: RunJobOptions): RunJob
   const baseline = process.memoryUsage.rss();
   const watch = setInterval(() => {
     const grown = (process.memoryUsage.rss() - baseline) / 2 ** 20;
-    if (grown > options.memoryMb) finish({ status: 'failed', reason: 'memory', message: memoryMessage(options.memoryMb) });
+    if (grown > options.memoryMb)
+      finish({ status: 'failed', reason: 'memory', message: memoryMessage(options.memoryMb) });
   }, 100);
-  const timer = setTimeout(() => finish({
-    status: 'failed', reason: 'timeout',
-    message: `the run took longer than ${options.timeoutMs / 1000} s and was stopped (setting bayes.run.timeoutSeconds)`,
-  }), options.timeoutMs);
+  const timer = setTimeout(
+    () =>
+      finish({
+        status: 'failed',
+        reason: 'timeout',
+        message: `the run took longer than ${options.timeoutMs / 1000} s and was stopped (setting bayes.run.timeoutSeconds)`,
+      }),
+    options.timeoutMs,
+  );
 
   worker.on('message', (m: WorkerMessage) => {
     if (m.type === 'progress') options.onProgress?.(m.fraction, m.message);
@@ -71,11 +77,14 @@ export function startRunJob(request: RunRequest, options: RunJobOptions): RunJob
   worker.on('error', (e: Error & { code?: string }) => {
     const memory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
     finish({
-      status: 'failed', reason: memory ? 'memory' : 'crash',
+      status: 'failed',
+      reason: memory ? 'memory' : 'crash',
       message: memory ? memoryMessage(options.memoryMb) : `the run crashed: ${e.message}`,
     });
   });
-  worker.on('exit', (code) => finish({ status: 'failed', reason: 'crash', message: `the run crashed (worker exited with code ${code})` }));
+  worker.on('exit', (code) =>
+    finish({ status: 'failed', reason: 'crash', message: `the run crashed (worker exited with code ${code})` }),
+  );
   worker.postMessage(request);
   return { outcome, cancel: () => finish({ status: 'cancelled' }) };
 }

@@ -24,7 +24,6 @@ export interface RunInput {
   checked: CheckedDocument;
 }
 
-
 export interface RunSchedulerHost {
   connection: Connection;
   canReportProgress(): boolean;
@@ -41,15 +40,24 @@ export class RunScheduler {
   private readonly generations = new Map<string, number>();
   readonly cache = new RunCache();
 
-  constructor(private readonly host: RunSchedulerHost, private readonly workerPath?: string) {}
+  constructor(
+    private readonly host: RunSchedulerHost,
+    private readonly workerPath?: string,
+  ) {}
 
   async run(input: RunInput): Promise<RunState> {
     this.cancel(input.uri);
     const generation = (this.generations.get(input.uri) ?? 0) + 1;
     this.generations.set(input.uri, generation);
     const { documentPath, allowedRoots } = confinementOf(input.envOptions);
-    const key = await this.cache.key(input.text, input.checked.parse.ast, documentPath, allowedRoots,
-      JSON.stringify(input.settings), nodeFiles(input.envOptions));
+    const key = await this.cache.key(
+      input.text,
+      input.checked.parse.ast,
+      documentPath,
+      allowedRoots,
+      JSON.stringify(input.settings),
+      nodeFiles(input.envOptions),
+    );
     // A newer run (or a cancel) came while the files were stamped: this one is dropped.
     if (this.generations.get(input.uri) !== generation) return 'cancelled';
     const hit = this.cache.get(key);
@@ -82,7 +90,13 @@ export class RunScheduler {
     }
     if (outcome.status === 'done') {
       this.cache.set(key, outcome.result);
-      this.host.onRunFinished({ uri: input.uri, text: input.text, state: 'done', result: outcome.result, cached: false });
+      this.host.onRunFinished({
+        uri: input.uri,
+        text: input.text,
+        state: 'done',
+        result: outcome.result,
+        cached: false,
+      });
       return 'done';
     }
     const result = failedRun(input, outcome.message);
@@ -108,10 +122,17 @@ export class RunScheduler {
 function failedRun(input: RunInput, message: string): RunResult {
   const first = input.text.split('\n', 1)[0] ?? '';
   const failure: Diagnostic = {
-    severity: 'error', code: 'run-failed', message,
+    severity: 'error',
+    code: 'run-failed',
+    message,
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: first.replace(/\r$/, '').length } },
   };
-  return { version: RUN_RESULT_VERSION, file: input.uri, diagnostics: [failure, ...input.checked.diagnostics], results: [] };
+  return {
+    version: RUN_RESULT_VERSION,
+    file: input.uri,
+    diagnostics: [failure, ...input.checked.diagnostics],
+    results: [],
+  };
 }
 
 /**
@@ -124,7 +145,10 @@ class DelayedProgress {
   private last: { fraction: number; message: string } = { fraction: 0, message: 'running' };
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly host: RunSchedulerHost, private readonly onCancel: () => void) {
+  constructor(
+    private readonly host: RunSchedulerHost,
+    private readonly onCancel: () => void,
+  ) {
     this.timer = setTimeout(() => void this.begin(), PROGRESS_AFTER_MS);
   }
 

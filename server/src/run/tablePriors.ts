@@ -14,7 +14,12 @@ import { CompileError } from '../model/compileError.js';
 import { dirichletMismatch } from '../language/check/parameterPriors.js';
 
 /** The network's per-table prior; tables without a declared prior get none (maximum likelihood). */
-export function declaredPrior(ast: A.BayesFile, symbols: SymbolTable, scopeName: string | undefined, net: BayesianNetwork): Prior {
+export function declaredPrior(
+  ast: A.BayesFile,
+  symbols: SymbolTable,
+  scopeName: string | undefined,
+  net: BayesianNetwork,
+): Prior {
   const tables = parameterPriors(ast, symbols, scopeName);
   const pseudoCounts = net.variables.map((v) => {
     const table = tables.get(v.name);
@@ -29,7 +34,9 @@ export function statePseudoCountsOf(prior: A.Call | A.Experts, states: readonly 
   if (prior.kind === 'experts') {
     // Poole §10.2.1: each expert's "s of n" adds s to the first state and n − s to the second.
     twoStates(k, prior.range, 'experts');
-    const { alpha, beta } = expertPseudoCounts(prior.entries.map((e) => ({ name: e.name.text, successes: e.successes.value, trials: e.trials.value })));
+    const { alpha, beta } = expertPseudoCounts(
+      prior.entries.map((e) => ({ name: e.name.text, successes: e.successes.value, trials: e.trials.value })),
+    );
     return [alpha, beta];
   }
   const args = prior.args.map((a) => a.value);
@@ -48,10 +55,17 @@ export function statePseudoCountsOf(prior: A.Call | A.Experts, states: readonly 
     case 'm_estimate': {
       const m = number(named(prior, 'm'), 'm_estimate needs m: a positive number');
       const p = named(prior, 'p');
-      return mEstimatePseudoCounts(k, m, p === undefined ? undefined : perState(p, k, 'p: is one probability, or a list with one per state'));
+      return mEstimatePseudoCounts(
+        k,
+        m,
+        p === undefined ? undefined : perState(p, k, 'p: is one probability, or a list with one per state'),
+      );
     }
     default:
-      throw new CompileError(`'${prior.callee.text}' is not a parameter prior (Beta, Dirichlet, m_estimate or experts)`, prior.callee.range);
+      throw new CompileError(
+        `'${prior.callee.text}' is not a parameter prior (Beta, Dirichlet, m_estimate or experts)`,
+        prior.callee.range,
+      );
   }
 }
 
@@ -72,5 +86,9 @@ function perState(e: A.Expr | undefined, k: number, message: string): number[] {
 }
 
 function twoStates(k: number, range: A.Call['range'], what: string): void {
-  if (k !== 2) throw new CompileError(`${what} is a prior for a two-state variable; this one has ${k} states: use Dirichlet`, range);
+  if (k !== 2)
+    throw new CompileError(
+      `${what} is a prior for a two-state variable; this one has ${k} states: use Dirichlet`,
+      range,
+    );
 }

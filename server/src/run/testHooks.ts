@@ -10,7 +10,9 @@ export async function testHook(text: string): Promise<void> {
   if (!m) return;
   if (m[1] === 'spin') {
     const until = Date.now() + Number(m[2] ?? 1000);
-    while (Date.now() < until) { /* deliberately not yielding: only terminate() can stop this */ }
+    while (Date.now() < until) {
+      /* deliberately not yielding: only terminate() can stop this */
+    }
   } else if (m[1] === 'crash') {
     process.exit(3);
   } else {

@@ -7,7 +7,13 @@ import type * as A from '../language/ast.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import { tokenizeLatin1Documents } from '../engine/classifiers/latin1Tokenizer.js';
 import type { TokenizedCorpus } from '../engine/classifiers/tokenizer.js';
-import { classifyText, predictTextNaiveBayes, trainTextNaiveBayes, type TextNaiveBayesModel, type VocabularyOptions } from '../engine/classifiers/textNaiveBayes.js';
+import {
+  classifyText,
+  predictTextNaiveBayes,
+  trainTextNaiveBayes,
+  type TextNaiveBayesModel,
+  type VocabularyOptions,
+} from '../engine/classifiers/textNaiveBayes.js';
 import { allRows } from '../engine/categoricalData.js';
 import type { FitPredict } from '../engine/classifiers/evaluation.js';
 import { newsgroupsFromEntries, type LabelledCorpus } from '../model/corpus.js';
@@ -37,9 +43,13 @@ export function modelCorpus(ctx: HandlerContext, name: A.Name): TextCorpus {
 }
 
 function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
-  if (decl.label && decl.label.text !== 'folder') throw new CompileError('documents are labelled by their folder: `label folder`', decl.label.range);
+  if (decl.label && decl.label.text !== 'folder')
+    throw new CompileError('documents are labelled by their folder: `label folder`', decl.label.range);
   if (!/\.(tar\.gz|tgz)$/i.test(decl.source.value)) {
-    throw new CompileError('a corpus is read from a .tar.gz archive of <part>-train|test/<class>/<document> files (the 20 Newsgroups layout)', decl.source.range);
+    throw new CompileError(
+      'a corpus is read from a .tar.gz archive of <part>-train|test/<class>/<document> files (the 20 Newsgroups layout)',
+      decl.source.range,
+    );
   }
   const limits = ctx.env.limits ?? DEFAULT_FILE_LIMITS;
   const archive = { maxBytes: limits.maxArchiveBytes, maxEntries: limits.maxArchiveEntries };
@@ -53,7 +63,11 @@ function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
     throw e;
   }
   const corpus = newsgroupsFromEntries(entries);
-  if (corpus.documents.length === 0) throw new CompileError(`"${decl.source.value}" holds no documents under <part>-train/ or <part>-test/ folders`, decl.source.range);
+  if (corpus.documents.length === 0)
+    throw new CompileError(
+      `"${decl.source.value}" holds no documents under <part>-train/ or <part>-test/ folders`,
+      decl.source.range,
+    );
   return { corpus, tokens: tokenizeLatin1Documents(corpus.documents) };
 }
 
@@ -67,18 +81,24 @@ export interface TextLearner {
 export function textLearner(ctx: HandlerContext, name: A.Name): TextLearner {
   const call = classifierDecl(ctx, name).definition;
   const source = positionalArgument(call);
-  if (source?.kind !== 'ref') throw new CompileError('text_naive_bayes(CORPUS, drop_most_frequent: n, min_count: n)', call.range);
+  if (source?.kind !== 'ref')
+    throw new CompileError('text_naive_bayes(CORPUS, drop_most_frequent: n, min_count: n)', call.range);
   const text = modelCorpus(ctx, source.name);
-  const options = { dropMostFrequent: countArgument(call, 'drop_most_frequent'), minCount: countArgument(call, 'min_count') };
+  const options = {
+    dropMostFrequent: countArgument(call, 'drop_most_frequent'),
+    minCount: countArgument(call, 'min_count'),
+  };
   const { corpus, tokens } = text;
-  const fitPredict: FitPredict = (train, test) => predictTextNaiveBayes(trainTextNaiveBayes(tokens, corpus.labels, corpus.classNames, train, options), tokens, test);
+  const fitPredict: FitPredict = (train, test) =>
+    predictTextNaiveBayes(trainTextNaiveBayes(tokens, corpus.labels, corpus.classNames, train, options), tokens, test);
   return { text, options, fitPredict };
 }
 
 function countArgument(call: A.Call, name: string): number | undefined {
   const value = argument(call, name);
   if (!value) return undefined;
-  if (value.kind !== 'number' || !Number.isInteger(value.value) || value.value < 0) throw new CompileError(`${name} is a whole number ≥ 0`, value.range);
+  if (value.kind !== 'number' || !Number.isInteger(value.value) || value.value < 0)
+    throw new CompileError(`${name} is a whole number ≥ 0`, value.range);
   return value.value;
 }
 
@@ -86,7 +106,13 @@ function countArgument(call: A.Call, name: string): number | undefined {
 export function textClassifier(ctx: HandlerContext, name: A.Name): { model: TextNaiveBayesModel; text: TextCorpus } {
   return memo(ctx, `textClassifier:${name.text}`, () => {
     const { text, options } = textLearner(ctx, name);
-    const model = trainTextNaiveBayes(text.tokens, text.corpus.labels, text.corpus.classNames, allRows(text.corpus.documents.length), options);
+    const model = trainTextNaiveBayes(
+      text.tokens,
+      text.corpus.labels,
+      text.corpus.classNames,
+      allRows(text.corpus.documents.length),
+      options,
+    );
     return { model, text };
   });
 }
@@ -99,14 +125,26 @@ export function classifyTextInstance(ctx: HandlerContext, query: A.ClassifyQuery
   }
   const { model, text } = textClassifier(ctx, query.classifier);
   const answer = classifyText(model, text.tokens, entry.value.value);
-  const diagnostics: Diagnostic[] = answer.wordsIgnored > 0 ? [{
-    severity: 'information', code: 'unseen-value', range: entry.value.range,
-    message: `${answer.wordsIgnored} of ${answer.wordsIgnored + answer.wordsUsed} words are not in the vocabulary: they are ignored`,
-  }] : [];
+  const diagnostics: Diagnostic[] =
+    answer.wordsIgnored > 0
+      ? [
+          {
+            severity: 'information',
+            code: 'unseen-value',
+            range: entry.value.range,
+            message: `${answer.wordsIgnored} of ${answer.wordsIgnored + answer.wordsUsed} words are not in the vocabulary: they are ignored`,
+          },
+        ]
+      : [];
   const best = answer.classes.find((c) => c.value === answer.predicted)!;
   const result: ClassifyResult = {
-    kind: 'classify', range: ctx.statement.range, source: ctx.source, classifier: query.classifier.text,
-    classes: answer.classes, predicted: answer.predicted, ignored: [],
+    kind: 'classify',
+    range: ctx.statement.range,
+    source: ctx.source,
+    classifier: query.classifier.text,
+    classes: answer.classes,
+    predicted: answer.predicted,
+    ignored: [],
     words: { used: answer.wordsUsed, ignored: answer.wordsIgnored },
     headline: `${answer.predicted} · ${Number(best.posterior.toPrecision(4))}`,
   };

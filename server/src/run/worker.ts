@@ -46,5 +46,7 @@ function post(message: WorkerMessage): void {
 }
 
 parentPort?.once('message', (request: RunRequest) => {
-  handle(request).then(post, (e: unknown) => post({ type: 'failed', message: e instanceof Error ? e.message : String(e) }));
+  handle(request).then(post, (e: unknown) =>
+    post({ type: 'failed', message: e instanceof Error ? e.message : String(e) }),
+  );
 });

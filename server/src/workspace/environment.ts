@@ -13,9 +13,15 @@ export function documentPath(uri: string): string | undefined {
   return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
 }
 
-export function environmentOptions(uri: string, workspaceRoots: readonly string[], settings: BayesSettings): NodeEnvironmentOptions {
+export function environmentOptions(
+  uri: string,
+  workspaceRoots: readonly string[],
+  settings: BayesSettings,
+): NodeEnvironmentOptions {
   const path = documentPath(uri);
   // The innermost workspace folder holding the file; an unsaved buffer reads nothing.
-  const root = path ? [...workspaceRoots].sort((a, b) => b.length - a.length).find((r) => isInside(r, path)) : undefined;
+  const root = path
+    ? [...workspaceRoots].sort((a, b) => b.length - a.length).find((r) => isInside(r, path))
+    : undefined;
   return { documentPath: path, workspaceRoot: root, dataRoots: settings.dataRoots, limits: fileLimitsOf(settings) };
 }

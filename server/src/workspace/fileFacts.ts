@@ -9,12 +9,20 @@
 import type { CheckEnvironment } from '../language/index.js';
 import { FileRefusedError, problemText, type Files, type PathProblem } from '../language/environment.js';
 import {
-  confinementOf, csvHeader, HEADER_BYTES, networkSymbols, nodeFiles, type NodeEnvironmentOptions,
+  confinementOf,
+  csvHeader,
+  HEADER_BYTES,
+  networkSymbols,
+  nodeFiles,
+  type NodeEnvironmentOptions,
 } from './files.js';
 
 type Kind = 'file' | 'folder' | 'csv' | 'bif' | 'text';
 
-interface Fact { stamp: string; value: unknown }
+interface Fact {
+  stamp: string;
+  value: unknown;
+}
 
 /** An environment answering from the cache; `missed` are the questions it could not answer yet. */
 export interface FactEnvironment extends CheckEnvironment {
@@ -47,7 +55,13 @@ export class FileFacts {
     };
     const pathProblem = (path: string, kind: 'file' | 'folder') => answer(kind, path)?.value as PathProblem | undefined;
     const env: FactEnvironment = {
-      documentPath, allowedRoots, limits, asked, missed, scope, files: nodeFiles(options),
+      documentPath,
+      allowedRoots,
+      limits,
+      asked,
+      missed,
+      scope,
+      files: nodeFiles(options),
       pathProblem,
       fileExists: (path) => pathProblem(path, 'file') === undefined,
     };
@@ -67,15 +81,17 @@ export class FileFacts {
 
   /** Answers (or brings up to date) these questions of `env`'s scope. */
   async fetch(env: FactEnvironment, keys: Iterable<string>): Promise<void> {
-    await Promise.all([...keys].map((key) => {
-      const full = `${env.scope}\0${key}`;
-      let pending = this.inflight.get(full);
-      if (!pending) {
-        pending = this.refresh(env.files, full, key).finally(() => this.inflight.delete(full));
-        this.inflight.set(full, pending);
-      }
-      return pending;
-    }));
+    await Promise.all(
+      [...keys].map((key) => {
+        const full = `${env.scope}\0${key}`;
+        let pending = this.inflight.get(full);
+        if (!pending) {
+          pending = this.refresh(env.files, full, key).finally(() => this.inflight.delete(full));
+          this.inflight.set(full, pending);
+        }
+        return pending;
+      }),
+    );
   }
 
   private async refresh(files: Files, full: string, key: string): Promise<void> {

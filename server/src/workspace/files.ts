@@ -17,7 +17,13 @@ import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import type { CheckEnvironment } from '../language/index.js';
 import {
-  DEFAULT_FILE_LIMITS, FileRefusedError, problemText, type FileLimits, type Files, type FileStamp, type PathProblem,
+  DEFAULT_FILE_LIMITS,
+  FileRefusedError,
+  problemText,
+  type FileLimits,
+  type Files,
+  type FileStamp,
+  type PathProblem,
 } from '../language/environment.js';
 import { isInside } from '../language/paths.js';
 import { formatList, networkFormatOf, readNetworkText } from '../model/networkFormats.js';
@@ -43,7 +49,11 @@ const CHUNK = 1 << 20;
 const HEADER_BYTES = 65536;
 
 /** A path that passed the rules: its real path and what its stat said. */
-interface Inspected { real: string; size: number; mtimeMs: number }
+interface Inspected {
+  real: string;
+  size: number;
+  mtimeMs: number;
+}
 
 const MISSING: PathProblem = { rule: 'missing' };
 const OUTSIDE: PathProblem = { rule: 'outside' };
@@ -76,7 +86,10 @@ export function fileLimits(partial?: Partial<FileLimits>): FileLimits {
  */
 class Confinement {
   private realRoots?: string[];
-  constructor(readonly roots: string[] | undefined, readonly limits: FileLimits) {}
+  constructor(
+    readonly roots: string[] | undefined,
+    readonly limits: FileLimits,
+  ) {}
 
   private allowed(real: string, realRoots: string[]): boolean {
     return this.roots === undefined || [...this.roots, ...realRoots].some((root) => isInside(root, real));
@@ -84,21 +97,43 @@ class Confinement {
 
   inspectSync(path: string, kind: 'file' | 'folder'): Inspected | PathProblem {
     let real: string;
-    try { real = realpathSync(path); } catch { return MISSING; }
-    this.realRoots ??= (this.roots ?? []).map((r) => { try { return realpathSync(r); } catch { return r; } });
+    try {
+      real = realpathSync(path);
+    } catch {
+      return MISSING;
+    }
+    this.realRoots ??= (this.roots ?? []).map((r) => {
+      try {
+        return realpathSync(r);
+      } catch {
+        return r;
+      }
+    });
     if (!this.allowed(real, this.realRoots)) return OUTSIDE;
     let st: Stats;
-    try { st = statSync(real); } catch { return MISSING; }
+    try {
+      st = statSync(real);
+    } catch {
+      return MISSING;
+    }
     return judge(st, kind, this.limits) ?? { real, size: st.size, mtimeMs: st.mtimeMs };
   }
 
   async inspect(path: string, kind: 'file' | 'folder'): Promise<Inspected | PathProblem> {
     let real: string;
-    try { real = await realpath(path); } catch { return MISSING; }
+    try {
+      real = await realpath(path);
+    } catch {
+      return MISSING;
+    }
     this.realRoots ??= await Promise.all((this.roots ?? []).map((r) => realpath(r).catch(() => r)));
     if (!this.allowed(real, this.realRoots)) return OUTSIDE;
     let st: Stats;
-    try { st = await stat(real); } catch { return MISSING; }
+    try {
+      st = await stat(real);
+    } catch {
+      return MISSING;
+    }
     return judge(st, kind, this.limits) ?? { real, size: st.size, mtimeMs: st.mtimeMs };
   }
 
@@ -131,9 +166,11 @@ function problemOf(found: Inspected | PathProblem): PathProblem | undefined {
 }
 
 /** The roots a document's model may read from, and the document's resolved path. */
-export function confinementOf(
-  options: NodeEnvironmentOptions,
-): { documentPath?: string; allowedRoots: string[]; limits: FileLimits } {
+export function confinementOf(options: NodeEnvironmentOptions): {
+  documentPath?: string;
+  allowedRoots: string[];
+  limits: FileLimits;
+} {
   const documentPath = options.documentPath ? resolve(options.documentPath) : undefined;
   const workspace = options.workspaceRoot ?? (documentPath ? dirname(documentPath) : process.cwd());
   const allowedRoots = [resolve(workspace), ...(options.dataRoots ?? []).map((r) => resolve(r))];
@@ -175,10 +212,10 @@ export function nodeEnvironment(options: NodeEnvironmentOptions): CheckEnvironme
   if (options.restricted) return env;
   env.readText = (p) => confinement.readSync(p).toString('utf8');
   env.readBytes = (p) => confinement.readSync(p);
-  env.readCsvHeader = (p) => cachedByStamp('csv', p, confinement,
-    () => csvHeader(confinement.readSync(p, HEADER_BYTES + 1)));
-  env.networkSymbols = (p) => cachedByStamp('bif', p, confinement,
-    () => networkSymbols(p, confinement.readSync(p).toString('utf8')));
+  env.readCsvHeader = (p) =>
+    cachedByStamp('csv', p, confinement, () => csvHeader(confinement.readSync(p, HEADER_BYTES + 1)));
+  env.networkSymbols = (p) =>
+    cachedByStamp('bif', p, confinement, () => networkSymbols(p, confinement.readSync(p).toString('utf8')));
   return env;
 }
 
@@ -198,7 +235,9 @@ export function networkSymbols(path: string, text: string): NetworkSymbols {
 export function csvHeader(head: Uint8Array): string[] | { error: string } {
   const complete = head.length <= HEADER_BYTES;
   let header: string[] | undefined;
-  const splitter = new CsvSplitter(',', (cells) => { header ??= columnNames(cells.map((h) => h.trim())).names; });
+  const splitter = new CsvSplitter(',', (cells) => {
+    header ??= columnNames(cells.map((h) => h.trim())).names;
+  });
   splitter.push(new TextDecoder().decode(head.subarray(0, HEADER_BYTES)));
   if (!header && complete) splitter.end();
   return header ?? { error: 'the header row is longer than 64 KiB' };
@@ -210,7 +249,9 @@ export { HEADER_BYTES };
 class NodeFiles implements Files {
   constructor(private readonly confinement: Confinement) {}
 
-  get limits(): FileLimits { return this.confinement.limits; }
+  get limits(): FileLimits {
+    return this.confinement.limits;
+  }
 
   async problem(path: string, kind: 'file' | 'folder'): Promise<PathProblem | undefined> {
     return problemOf(await this.confinement.inspect(path, kind));
@@ -288,7 +329,8 @@ class NodeFiles implements Files {
       const dir = pending.pop()!;
       for (const entry of await readdir(dir, { withFileTypes: true })) {
         const path = join(dir, entry.name);
-        if (entry.isDirectory()) pending.push(path); // a link to a folder is not followed
+        if (entry.isDirectory())
+          pending.push(path); // a link to a folder is not followed
         else if (entry.isFile()) {
           const st = await lstat(path);
           files.push({ path, size: st.size, mtimeMs: st.mtimeMs });
@@ -302,7 +344,10 @@ class NodeFiles implements Files {
   }
 
   async exists(path: string): Promise<boolean> {
-    return lstat(path).then(() => true, () => false);
+    return lstat(path).then(
+      () => true,
+      () => false,
+    );
   }
 }
 

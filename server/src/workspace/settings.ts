@@ -51,9 +51,12 @@ export function fileLimitsOf(settings: BayesSettings): FileLimits {
 
 /** Fills what the client left out and rejects nonsense (a zero timeout would never run). */
 export function normaliseSettings(raw: unknown): BayesSettings {
-  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<BayesSettings>
-    & { run?: Partial<BayesSettings['run']>; archive?: Partial<BayesSettings['archive']> };
-  const positive = (x: unknown, fallback: number) => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : fallback);
+  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<BayesSettings> & {
+    run?: Partial<BayesSettings['run']>;
+    archive?: Partial<BayesSettings['archive']>;
+  };
+  const positive = (x: unknown, fallback: number) =>
+    typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : fallback;
   return {
     runOnSave: typeof r.runOnSave === 'boolean' ? r.runOnSave : DEFAULT_SETTINGS.runOnSave,
     run: {
@@ -73,7 +76,10 @@ export class SettingsStore {
   private readonly cache = new Map<string, Promise<BayesSettings>>();
 
   /** `pull` is false when the client cannot answer workspace/configuration: defaults apply. */
-  constructor(private readonly connection: Connection, private readonly pull: () => boolean) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly pull: () => boolean,
+  ) {}
 
   get(uri: string): Promise<BayesSettings> {
     if (!this.pull()) return Promise.resolve(DEFAULT_SETTINGS);

@@ -10,7 +10,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cptsToJson } from '../../../server/src/run/learningResults.js';
-import { RUN_RESULT_VERSION, type NetworkResult, type ResultEntry, type RunResult } from '../../../server/src/protocol/runResult.js';
+import {
+  RUN_RESULT_VERSION,
+  type NetworkResult,
+  type ResultEntry,
+  type RunResult,
+} from '../../../server/src/protocol/runResult.js';
 import { forwardSample, hideAtRandom } from '../../../server/src/engine/sampling/forwardSampling.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { loadBif } from '../../support/networks.js';
@@ -20,8 +25,13 @@ import { repoRoot, sharedData, sharedFile } from '../../support/shared.js';
 const work = mkdtempSync(join(tmpdir(), 'bayes-webview-'));
 
 export function cli(args: string[]): string {
-  const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'bayes.cjs'), ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 256 << 20 });
-  if (r.status !== 0 && !(args[0] === 'run' && r.stdout.startsWith('{'))) throw new Error(`bayes ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'bayes.cjs'), ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+  });
+  if (r.status !== 0 && !(args[0] === 'run' && r.stdout.startsWith('{')))
+    throw new Error(`bayes ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 }
 
@@ -44,14 +54,36 @@ const at = (line: number) => ({ start: { line, character: 0 }, end: { line, char
 export function networkEntry(name: string, evidence: Record<string, string> = {}): NetworkResult {
   const bif = sharedFile('bif', `${name}.bif`)!;
   const net = loadBif(name)!;
-  const args = ['marginals', bif, '--json', ...Object.entries(evidence).flatMap(([k, v]) => ['--evidence', `${k}=${v}`])];
-  const m = JSON.parse(cli(args)) as { method: 'exact' | 'lw' | 'gibbs'; marginals: Record<string, Record<string, number>>; cost: number; budget: number; samples?: number; seed?: number };
+  const args = [
+    'marginals',
+    bif,
+    '--json',
+    ...Object.entries(evidence).flatMap(([k, v]) => ['--evidence', `${k}=${v}`]),
+  ];
+  const m = JSON.parse(cli(args)) as {
+    method: 'exact' | 'lw' | 'gibbs';
+    marginals: Record<string, Record<string, number>>;
+    cost: number;
+    budget: number;
+    samples?: number;
+    seed?: number;
+  };
   const cpts = cptsToJson(net);
   return {
-    kind: 'network', range: at(0), source: `import network ${name} from "${name}.bif"`, headline: `${net.variables.length} variables`,
-    network: name, method: m.method, cost: m.cost, budget: m.budget, ...(m.samples ? { samples: m.samples, seed: m.seed } : {}),
+    kind: 'network',
+    range: at(0),
+    source: `import network ${name} from "${name}.bif"`,
+    headline: `${net.variables.length} variables`,
+    network: name,
+    method: m.method,
+    cost: m.cost,
+    budget: m.budget,
+    ...(m.samples ? { samples: m.samples, seed: m.seed } : {}),
     variables: net.variables.map((v) => ({
-      name: v.name, states: [...v.states], parents: cpts[v.name]!.parents, cpt: cpts[v.name]!,
+      name: v.name,
+      states: [...v.states],
+      parents: cpts[v.name]!.parents,
+      cpt: cpts[v.name]!,
       marginal: v.states.map((s) => m.marginals[v.name]![s]!),
       ...(v.name in evidence ? { evidence: evidence[v.name] } : {}),
     })),
@@ -78,10 +110,26 @@ function sampleCsv(name: string, rows: number, seed: number, hidden = 0): string
  */
 export function learningRun(): RunResult {
   const bif = sharedFile('bif', 'asia.bif')!;
-  const structure = JSON.parse(cli(['structure', sampleCsv('asia', 2000, 3), '--method', 'hillclimb', '--reference', bif, '--json']));
-  const learned = JSON.parse(cli(['learn', bif, '--data', sampleCsv('asia', 2000, 3, 0.2), '--method', 'em', '--iterations', '40', '--json']));
+  const structure = JSON.parse(
+    cli(['structure', sampleCsv('asia', 2000, 3), '--method', 'hillclimb', '--reference', bif, '--json']),
+  );
+  const learned = JSON.parse(
+    cli(['learn', bif, '--data', sampleCsv('asia', 2000, 3, 0.2), '--method', 'em', '--iterations', '40', '--json']),
+  );
   return runResult('learning.bayes', [
-    { ...structure, kind: 'structure', range: at(2), source: 'learn structure Asia from AsiaRecords by hillclimb', headline: `${structure.arcs.length} arcs` },
-    { ...learned, kind: 'learnedNetwork', range: at(4), source: 'learn Asia from AsiaMissing by em', headline: `log-likelihood ${learned.logLikelihood.toFixed(2)}` },
+    {
+      ...structure,
+      kind: 'structure',
+      range: at(2),
+      source: 'learn structure Asia from AsiaRecords by hillclimb',
+      headline: `${structure.arcs.length} arcs`,
+    },
+    {
+      ...learned,
+      kind: 'learnedNetwork',
+      range: at(4),
+      source: 'learn Asia from AsiaMissing by em',
+      headline: `log-likelihood ${learned.logLikelihood.toFixed(2)}`,
+    },
   ]);
 }

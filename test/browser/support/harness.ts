@@ -9,7 +9,11 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { makeNonce, panelHtml } from '../../../client/src/panelHtml.js';
-import { RUN_RESULT_VERSION, type HostMessage, type WebviewMessage } from '../../../server/src/protocol/webviewMessages.js';
+import {
+  RUN_RESULT_VERSION,
+  type HostMessage,
+  type WebviewMessage,
+} from '../../../server/src/protocol/webviewMessages.js';
 import type { RunResult } from '../../../server/src/protocol/runResult.js';
 import { repoRoot } from '../../support/shared.js';
 import { launchChromium } from '../../support/chromium.js';
@@ -25,19 +29,35 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), 
 export type Theme = 'light' | 'dark';
 
 export class Harness {
-  private constructor(private readonly server: Server, private readonly browser: Browser, readonly origin: string) {}
+  private constructor(
+    private readonly server: Server,
+    private readonly browser: Browser,
+    readonly origin: string,
+  ) {}
 
   static async start(): Promise<Harness> {
     const server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
       try {
-        const body = url.pathname === '/panel.html' ? page(`http://${req.headers.host}`)
-          : url.pathname.startsWith('/dist/') ? readFileSync(join(repoRoot, 'dist', url.pathname.slice(6).replace(/\.\./g, '')))
-          : url.pathname.startsWith('/theme-') ? readFileSync(join(here, url.pathname.slice(1).replace(/\.\./g, '')))
-          : undefined;
-        if (url.pathname === '/favicon.ico') { res.writeHead(204).end(); return; }
-        if (body === undefined) { res.writeHead(404).end(); return; }
-        res.writeHead(200, { 'content-type': TYPES[url.pathname.split('.').pop()!] ?? 'application/octet-stream' }).end(body);
+        const body =
+          url.pathname === '/panel.html'
+            ? page(`http://${req.headers.host}`)
+            : url.pathname.startsWith('/dist/')
+              ? readFileSync(join(repoRoot, 'dist', url.pathname.slice(6).replace(/\.\./g, '')))
+              : url.pathname.startsWith('/theme-')
+                ? readFileSync(join(here, url.pathname.slice(1).replace(/\.\./g, '')))
+                : undefined;
+        if (url.pathname === '/favicon.ico') {
+          res.writeHead(204).end();
+          return;
+        }
+        if (body === undefined) {
+          res.writeHead(404).end();
+          return;
+        }
+        res
+          .writeHead(200, { 'content-type': TYPES[url.pathname.split('.').pop()!] ?? 'application/octet-stream' })
+          .end(body);
       } catch {
         res.writeHead(404).end();
       }
@@ -52,15 +72,22 @@ export class Harness {
   async open(theme: Theme, restore?: unknown): Promise<PanelPage> {
     const context = await this.browser.newContext({ viewport: { width: 1200, height: 900 }, colorScheme: theme });
     // What VS Code's getState returns after a reload (set before the page's scripts run).
-    if (restore !== undefined) await context.addInitScript((s) => { (window as unknown as { __restore: unknown }).__restore = s; }, restore);
+    if (restore !== undefined)
+      await context.addInitScript((s) => {
+        (window as unknown as { __restore: unknown }).__restore = s;
+      }, restore);
     const p = await context.newPage();
     const problems: string[] = [];
     p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    p.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    p.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
     await p.goto(`${this.origin}/panel.html`);
     await p.addStyleTag({ url: `${this.origin}/theme-${theme}.css` });
     await p.evaluate((t) => document.body.classList.add(`vscode-${t}`), theme);
-    await p.waitForFunction(() => (window as unknown as { __posted: WebviewMessage[] }).__posted.some((m) => m.type === 'ready'));
+    await p.waitForFunction(() =>
+      (window as unknown as { __posted: WebviewMessage[] }).__posted.some((m) => m.type === 'ready'),
+    );
     return new PanelPage(p, problems);
   }
 
@@ -71,15 +98,33 @@ export class Harness {
 }
 
 function page(origin: string): string {
-  return panelHtml({ cspSource: origin, nonce: makeNonce(), scriptUri: `${origin}/dist/webview.js`, styleUri: `${origin}/dist/webview.css`, title: 'Bayes results', preamble: STUB });
+  return panelHtml({
+    cspSource: origin,
+    nonce: makeNonce(),
+    scriptUri: `${origin}/dist/webview.js`,
+    styleUri: `${origin}/dist/webview.css`,
+    title: 'Bayes results',
+    preamble: STUB,
+  });
 }
 
 export class PanelPage {
-  constructor(readonly page: Page, readonly problems: string[]) {}
+  constructor(
+    readonly page: Page,
+    readonly problems: string[],
+  ) {}
 
   /** Posts what the client posts on a finished run. */
   async show(result: RunResult, state: 'done' | 'failed' = 'done'): Promise<void> {
-    await this.post({ type: 'show', version: RUN_RESULT_VERSION, uri: `file:///models/${result.file}`, model: result.file.split('/').pop()!, state, cached: false, result });
+    await this.post({
+      type: 'show',
+      version: RUN_RESULT_VERSION,
+      uri: `file:///models/${result.file}`,
+      model: result.file.split('/').pop()!,
+      state,
+      cached: false,
+      result,
+    });
   }
 
   async post(message: HostMessage | Record<string, unknown>): Promise<void> {

@@ -7,24 +7,43 @@ export const DiagnosticSeverity = { Error: 0, Warning: 1, Information: 2, Hint: 
 export const TextEditorRevealType = { Default: 0, InCenter: 1, InCenterIfOutsideViewport: 2, AtTop: 3 } as const;
 
 export class Uri {
-  private constructor(readonly scheme: string, readonly path: string) {}
+  private constructor(
+    readonly scheme: string,
+    readonly path: string,
+  ) {}
   static parse(s: string): Uri {
     const m = /^([a-z-]+):\/\/(.*)$/.exec(s)!;
     return new Uri(m[1]!, m[2]!);
   }
-  static file(p: string): Uri { return new Uri('file', p); }
+  static file(p: string): Uri {
+    return new Uri('file', p);
+  }
   static joinPath(base: Uri, ...parts: string[]): Uri {
     const segs = base.path.split('/');
-    for (const p of parts) for (const s of p.split('/')) { if (s === '..') segs.pop(); else if (s !== '.') segs.push(s); }
+    for (const p of parts)
+      for (const s of p.split('/')) {
+        if (s === '..') segs.pop();
+        else if (s !== '.') segs.push(s);
+      }
     return new Uri(base.scheme, segs.join('/'));
   }
-  get fsPath(): string { return this.path; }
-  toString(): string { return `${this.scheme}://${this.path}`; }
+  get fsPath(): string {
+    return this.path;
+  }
+  toString(): string {
+    return `${this.scheme}://${this.path}`;
+  }
 }
 
-export class Position { constructor(readonly line: number, readonly character: number) {} }
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
 export class Range {
-  readonly start: Position; readonly end: Position;
+  readonly start: Position;
+  readonly end: Position;
   constructor(a: number | Position, b: number | Position, c?: number, d?: number) {
     this.start = typeof a === 'number' ? new Position(a, b as number) : a;
     this.end = typeof a === 'number' ? new Position(c!, d!) : (b as Position);
@@ -37,11 +56,17 @@ class Emitter<T> {
   private listeners: Listener<T>[] = [];
   event = (l: Listener<T>, _this?: unknown, disposables?: { dispose(): void }[]) => {
     this.listeners.push(l);
-    const d = { dispose: () => { this.listeners = this.listeners.filter((x) => x !== l); } };
+    const d = {
+      dispose: () => {
+        this.listeners = this.listeners.filter((x) => x !== l);
+      },
+    };
     disposables?.push(d);
     return d;
   };
-  fire(e: T): void { for (const l of this.listeners) l(e); }
+  fire(e: T): void {
+    for (const l of this.listeners) l(e);
+  }
 }
 
 export class FakeWebview {
@@ -51,8 +76,13 @@ export class FakeWebview {
   readonly posted: unknown[] = [];
   readonly received = new Emitter<unknown>();
   onDidReceiveMessage = this.received.event;
-  asWebviewUri(u: Uri): Uri { return Uri.parse(`vscode-webview://fake${u.path}`); }
-  async postMessage(m: unknown): Promise<boolean> { this.posted.push(m); return true; }
+  asWebviewUri(u: Uri): Uri {
+    return Uri.parse(`vscode-webview://fake${u.path}`);
+  }
+  async postMessage(m: unknown): Promise<boolean> {
+    this.posted.push(m);
+    return true;
+  }
 }
 
 export class FakePanel {
@@ -60,14 +90,27 @@ export class FakePanel {
   readonly disposed = new Emitter<void>();
   onDidDispose = this.disposed.event;
   reveals = 0;
-  constructor(readonly viewType: string, readonly title: string, readonly options: unknown) {}
-  reveal(): void { this.reveals++; }
-  dispose(): void { this.disposed.fire(); }
+  constructor(
+    readonly viewType: string,
+    readonly title: string,
+    readonly options: unknown,
+  ) {}
+  reveal(): void {
+    this.reveals++;
+  }
+  dispose(): void {
+    this.disposed.fire();
+  }
 }
 
 export class FakeDocument {
-  constructor(readonly uri: Uri, private readonly text: string) {}
-  getText(): string { return this.text; }
+  constructor(
+    readonly uri: Uri,
+    private readonly text: string,
+  ) {}
+  getText(): string {
+    return this.text;
+  }
   positionAt(offset: number): Position {
     const before = this.text.slice(0, offset).split('\n');
     return new Position(before.length - 1, before.at(-1)!.length);
@@ -81,7 +124,8 @@ export const fake = {
   clipboard: '',
   saveTarget: undefined as Uri | undefined,
   written: new Map<string, Uint8Array>(),
-  editor: undefined as { document: FakeDocument; selection?: Selection; revealed?: Range; viewColumn: number } | undefined,
+  editor: undefined as
+    { document: FakeDocument; selection?: Selection; revealed?: Range; viewColumn: number } | undefined,
 };
 
 export const window = {
@@ -92,20 +136,44 @@ export const window = {
     return p;
   },
   async showTextDocument(document: FakeDocument, options: { viewColumn: number }) {
-    fake.editor = { document, viewColumn: options.viewColumn, revealRange(r: Range) { fake.editor!.revealed = r; } } as typeof fake.editor & { revealRange(r: Range): void };
+    fake.editor = {
+      document,
+      viewColumn: options.viewColumn,
+      revealRange(r: Range) {
+        fake.editor!.revealed = r;
+      },
+    } as typeof fake.editor & { revealRange(r: Range): void };
     return fake.editor;
   },
-  async showSaveDialog(): Promise<Uri | undefined> { return fake.saveTarget; },
-  async showInformationMessage(): Promise<undefined> { return undefined; },
+  async showSaveDialog(): Promise<Uri | undefined> {
+    return fake.saveTarget;
+  },
+  async showInformationMessage(): Promise<undefined> {
+    return undefined;
+  },
 };
 
 export const workspace = {
-  async openTextDocument(uri: Uri): Promise<FakeDocument> { return new FakeDocument(uri, fake.documents.get(uri.toString()) ?? ''); },
-  fs: { async writeFile(uri: Uri, data: Uint8Array) { fake.written.set(uri.toString(), data); } },
+  async openTextDocument(uri: Uri): Promise<FakeDocument> {
+    return new FakeDocument(uri, fake.documents.get(uri.toString()) ?? '');
+  },
+  fs: {
+    async writeFile(uri: Uri, data: Uint8Array) {
+      fake.written.set(uri.toString(), data);
+    },
+  },
 };
 
 export const languages = {
-  getDiagnostics(uri: Uri) { return fake.diagnostics.get(uri.toString()) ?? []; },
+  getDiagnostics(uri: Uri) {
+    return fake.diagnostics.get(uri.toString()) ?? [];
+  },
 };
 
-export const env = { clipboard: { async writeText(t: string) { fake.clipboard = t; } } };
+export const env = {
+  clipboard: {
+    async writeText(t: string) {
+      fake.clipboard = t;
+    },
+  },
+};

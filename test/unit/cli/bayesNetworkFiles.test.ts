@@ -13,10 +13,19 @@ import { NO_SHARED, repoRoot, sharedFile } from '../../support/shared.js';
 
 /** Same variables (states), parents and tables, matched by name: the order may differ. */
 function assertSameNetwork(actual: BayesianNetwork, expected: BayesianNetwork): void {
-  const named = (net: BayesianNetwork) => new Map(net.variables.map((v, i) => [v.name, {
-    states: v.states, parents: net.cpts[i]!.parents.map((p) => net.variables[p]!.name), table: Array.from(net.cpts[i]!.table),
-  }]));
-  const a = named(actual), e = named(expected);
+  const named = (net: BayesianNetwork) =>
+    new Map(
+      net.variables.map((v, i) => [
+        v.name,
+        {
+          states: v.states,
+          parents: net.cpts[i]!.parents.map((p) => net.variables[p]!.name),
+          table: Array.from(net.cpts[i]!.table),
+        },
+      ]),
+    );
+  const a = named(actual),
+    e = named(expected);
   assert.deepEqual([...a.keys()].sort(), [...e.keys()].sort());
   for (const [name, v] of e) assert.deepEqual(a.get(name), v, name);
 }
@@ -44,7 +53,11 @@ for (const name of ['alarm', 'child', 'insurance']) {
 test('bayes marginals reads a .bayes network by name, with evidence', async () => {
   const io = capture();
   const forest = join(repoRoot, 'examples', 'forest.bayes');
-  assert.equal(await main(['marginals', forest, '--network', 'Forest', '-e', 'Thunder=true', '--json'], io), 0, io.stderr);
+  assert.equal(
+    await main(['marginals', forest, '--network', 'Forest', '-e', 'Thunder=true', '--json'], io),
+    0,
+    io.stderr,
+  );
   const out = JSON.parse(io.stdout);
   assert.equal(out.network, 'Forest');
   // The file's only network is read without --network, and gives the same answer.
@@ -53,7 +66,7 @@ test('bayes marginals reads a .bayes network by name, with evidence', async () =
   assert.deepEqual(JSON.parse(again.stdout), out);
   // Enumerated by hand over the 2^6 joint: P(Storm | Thunder) = .3·(.7·.95 + .3·.02) / P(Thunder).
   const pThunder = 0.3 * (0.7 * 0.95 + 0.3 * 0.02) + 0.7 * (0.05 * 0.95 + 0.95 * 0.02);
-  assert.ok(Math.abs(out.marginals.Storm.true - 0.3 * (0.7 * 0.95 + 0.3 * 0.02) / pThunder) < 1e-12);
+  assert.ok(Math.abs(out.marginals.Storm.true - (0.3 * (0.7 * 0.95 + 0.3 * 0.02)) / pThunder) < 1e-12);
 });
 
 test('a .bayes network that does not check, or is ambiguous, is an error with its place', async () => {
@@ -65,7 +78,10 @@ test('a .bayes network that does not check, or is ambiguous, is an error with it
     assert.equal(await main(['marginals', broken], io), 1);
     assert.match(io.stderr, /broken\.bayes:3:\d+: error: .*1\.5/);
     const two = join(dir, 'two.bayes');
-    writeFileSync(two, 'network N {\n  variable A : bool\n  P(A) = 0.5\n}\nnetwork M {\n  variable B : bool\n  P(B) = 0.5\n}\n');
+    writeFileSync(
+      two,
+      'network N {\n  variable A : bool\n  P(A) = 0.5\n}\nnetwork M {\n  variable B : bool\n  P(B) = 0.5\n}\n',
+    );
     io = capture();
     assert.equal(await main(['convert', two, '-'], io), 1);
     assert.match(io.stderr, /choose one with --network NAME/);

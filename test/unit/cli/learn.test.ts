@@ -49,7 +49,11 @@ test('bayes learn picks EM for missing values, reads headerless network-order ta
   writeFileSync(csv, toCsv(data, false).replaceAll(',', ' '));
   const run = async () => {
     const io = capture();
-    assert.equal(await main(['learn', bif, '--data', csv, '--json', '--seed', '5', '--iterations', '50'], io), 0, io.stderr);
+    assert.equal(
+      await main(['learn', bif, '--data', csv, '--json', '--seed', '5', '--iterations', '50'], io),
+      0,
+      io.stderr,
+    );
     return JSON.parse(io.stdout);
   };
   const a = await run();
@@ -58,7 +62,11 @@ test('bayes learn picks EM for missing values, reads headerless network-order ta
   for (let i = 1; i < a.trace.length; i++) assert.ok(a.trace[i] >= a.trace[i - 1] - 1e-9 * Math.abs(a.trace[i - 1]));
   assert.deepEqual((await run()).cpts, a.cpts);
   const io = capture();
-  assert.equal(await main(['learn', bif, '--data', csv, '--method', 'gradient', '--iterations', '20', '--progress'], io), 0, io.stderr);
+  assert.equal(
+    await main(['learn', bif, '--data', csv, '--method', 'gradient', '--iterations', '20', '--progress'], io),
+    0,
+    io.stderr,
+  );
   assert.match(io.stdout, /learned by gradient from 1000 records/);
   assert.match(io.stderr, /^restart 1, iteration 1: log-likelihood -\d+\.\d{4}\n/);
 });
@@ -71,9 +79,14 @@ test('bayes learn --method counting on alarm-em records.dat: records of probabil
   const io = capture();
   assert.equal(await main(['learn', bif, '--data', dat, '--method', 'counting', '--out', out], io), 0, io.stderr);
   assert.match(io.stdout, /log-likelihood -∞\n/);
-  const count = /^(\d+) of 11100 records \((\d+) distinct\) ha(?:s|ve) probability 0 under the counted tables/m.exec(io.stdout);
+  const count = /^(\d+) of 11100 records \((\d+) distinct\) ha(?:s|ve) probability 0 under the counted tables/m.exec(
+    io.stdout,
+  );
   assert.ok(count && Number(count[1]) >= 1, io.stdout);
-  assert.match(io.stdout, /e\.g\. \(Hypovolemia=\w+, .*\): every way to fill in its missing values meets a table entry of 0/);
+  assert.match(
+    io.stdout,
+    /e\.g\. \(Hypovolemia=\w+, .*\): every way to fill in its missing values meets a table entry of 0/,
+  );
   assert.match(io.stdout, /--prior laplace \(or --method em\) gives every record a probability/);
   const rest = /^log-likelihood of the other (\d+) records (-\d+\.\d{4})$/m.exec(io.stdout);
   assert.ok(rest && Number(rest[1]) === 11100 - Number(count[1]));
@@ -89,7 +102,11 @@ test('bayes learn --method counting on alarm-em records.dat: records of probabil
   assert.equal(result.impossible.otherLogLikelihood.toFixed(4), rest[2]);
   // With a prior every record has a probability.
   const laplace = capture();
-  assert.equal(await main(['learn', bif, '--data', dat, '--method', 'counting', '--prior', 'laplace', '--json'], laplace), 0, laplace.stderr);
+  assert.equal(
+    await main(['learn', bif, '--data', dat, '--method', 'counting', '--prior', 'laplace', '--json'], laplace),
+    0,
+    laplace.stderr,
+  );
   const smoothed = JSON.parse(laplace.stdout);
   assert.equal(smoothed.impossible, undefined);
   assert.ok(Number.isFinite(smoothed.logLikelihood));
@@ -124,32 +141,79 @@ test('bayes structure: hill climbing and K2 print arcs and compare with a refere
   writeFileSync(csv, toCsv(forwardSample(net, 20000, createRng(8))));
   let io = capture();
   const order = 'Burglary,Earthquake,Alarm,JohnCalls,MaryCalls';
-  assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif, '--json'], io), 0, io.stderr);
+  assert.equal(
+    await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif, '--json'], io),
+    0,
+    io.stderr,
+  );
   const k2 = JSON.parse(io.stdout);
   assert.deepEqual(k2.comparison, {
-    reference: 'earthquake', missing: [], extra: [], reversed: [], shd: { cpdag: 0, skeleton: 0 },
+    reference: 'earthquake',
+    missing: [],
+    extra: [],
+    reversed: [],
+    shd: { cpdag: 0, skeleton: 0 },
     scoreChange: { missing: [], extra: [] },
   });
   assert.equal(k2.arcs.length, 4);
   io = capture();
-  assert.equal(await main(['structure', csv, '--method', 'hillclimb', '--score', 'bic', '--json', '--out', join(dir, 'hc.bif')], io), 0, io.stderr);
+  assert.equal(
+    await main(
+      ['structure', csv, '--method', 'hillclimb', '--score', 'bic', '--json', '--out', join(dir, 'hc.bif')],
+      io,
+    ),
+    0,
+    io.stderr,
+  );
   const hc = JSON.parse(io.stdout);
   assert.ok(Number.isFinite(hc.score) && hc.scoreName === 'bic' && hc.arcs.length >= 3);
   assert.ok('network' in readBif(readFileSync(join(dir, 'hc.bif'), 'utf8')));
   io = capture();
-  assert.equal(await main(['structure', csv, '--method', 'tabu', '--tabu', '5', '--restarts', '2', '--perturb', '2', '--seed', '4', '--json'], io), 0, io.stderr);
+  assert.equal(
+    await main(
+      [
+        'structure',
+        csv,
+        '--method',
+        'tabu',
+        '--tabu',
+        '5',
+        '--restarts',
+        '2',
+        '--perturb',
+        '2',
+        '--seed',
+        '4',
+        '--json',
+      ],
+      io,
+    ),
+    0,
+    io.stderr,
+  );
   const tabu = JSON.parse(io.stdout);
   assert.equal(tabu.method, 'tabu');
   assert.ok(tabu.score >= hc.score - 1e-9, `tabu ${tabu.score} vs hill climbing ${hc.score}`);
-  for (const [args, message] of [[['--method', 'hillclimb', '--tabu', '3'], /--tabu does not apply to --method hillclimb/], [['--method', 'k2', '--restarts', '3'], /--restarts does not apply/],
-    [['--method', 'tabu', '--perturb', '0'], /--perturb must be an integer ≥ 1/], [['--method', 'greedy'], /k2, hillclimb or tabu/]] as Array<[string[], RegExp]>) {
+  for (const [args, message] of [
+    [['--method', 'hillclimb', '--tabu', '3'], /--tabu does not apply to --method hillclimb/],
+    [['--method', 'k2', '--restarts', '3'], /--restarts does not apply/],
+    [['--method', 'tabu', '--perturb', '0'], /--perturb must be an integer ≥ 1/],
+    [['--method', 'greedy'], /k2, hillclimb or tabu/],
+  ] as Array<[string[], RegExp]>) {
     io = capture();
     assert.equal(await main(['structure', csv, ...args], io), 2, args.join(' '));
     assert.match(io.stderr, message);
   }
   io = capture();
-  assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--out', join(dir, 'k2.bayes')], io), 0, io.stderr);
-  assert.match(readFileSync(join(dir, 'k2.bayes'), 'utf8'), /^network learned \{[\s\S]*P\(Alarm \| Burglary, Earthquake\) \{/);
+  assert.equal(
+    await main(['structure', csv, '--method', 'k2', '--order', order, '--out', join(dir, 'k2.bayes')], io),
+    0,
+    io.stderr,
+  );
+  assert.match(
+    readFileSync(join(dir, 'k2.bayes'), 'utf8'),
+    /^network learned \{[\s\S]*P\(Alarm \| Burglary, Earthquake\) \{/,
+  );
   io = capture();
   assert.equal(await main(['structure', csv, '--method', 'k2', '--order', 'Alarm'], io), 2);
   assert.match(io.stderr, /--order must list all 5 columns/);
@@ -157,7 +221,7 @@ test('bayes structure: hill climbing and K2 print arcs and compare with a refere
   assert.equal(await main(['structure', csv], io), 2);
 });
 
-test('bayes structure --reference: each missing and extra arc with what it adds to its family\'s score', async (t) => {
+test("bayes structure --reference: each missing and extra arc with what it adds to its family's score", async (t) => {
   const bif = sharedFile('bif', 'earthquake.bif');
   const net = loadBif('earthquake');
   if (!bif || !net) return t.skip(NO_SHARED);
@@ -167,7 +231,11 @@ test('bayes structure --reference: each missing and extra arc with what it adds 
   writeFileSync(csv, toCsv(data));
   const order = 'Burglary,Earthquake,Alarm,JohnCalls,MaryCalls';
   let io = capture();
-  assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif, '--json'], io), 0, io.stderr);
+  assert.equal(
+    await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif, '--json'], io),
+    0,
+    io.stderr,
+  );
   const { comparison } = JSON.parse(io.stdout);
   assert.deepEqual([comparison.missing, comparison.extra], [[['Earthquake', 'Alarm']], [['Burglary', 'Earthquake']]]);
   // Scored from scratch: the true Alarm family with and without Earthquake; Earthquake's learned family with and without Burglary.
@@ -175,19 +243,35 @@ test('bayes structure --reference: each missing and extra arc with what it adds 
   const [b, e, a] = [0, 1, 2];
   const missing = familyScore(data, a, [b, e], k2) - familyScore(data, a, [b], k2);
   const extra = familyScore(data, e, [b], k2) - familyScore(data, e, [], k2);
-  assert.ok(Math.abs(comparison.scoreChange.missing[0] - missing) < 1e-9 && Math.abs(comparison.scoreChange.extra[0] - extra) < 1e-9);
+  assert.ok(
+    Math.abs(comparison.scoreChange.missing[0] - missing) < 1e-9 &&
+      Math.abs(comparison.scoreChange.extra[0] - extra) < 1e-9,
+  );
   assert.ok(extra > 0, 'K2 only adds an arc that raises the family score');
   io = capture();
-  assert.equal(await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif], io), 0, io.stderr);
+  assert.equal(
+    await main(['structure', csv, '--method', 'k2', '--order', order, '--reference', bif], io),
+    0,
+    io.stderr,
+  );
   const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
-  assert.match(io.stdout, new RegExp(`missing Earthquake->Alarm \\(${sign(missing).replace('+', '\\+')}\\); extra Burglary->Earthquake \\(\\+${extra.toFixed(2)}\\)`));
+  assert.match(
+    io.stdout,
+    new RegExp(
+      `missing Earthquake->Alarm \\(${sign(missing).replace('+', '\\+')}\\); extra Burglary->Earthquake \\(\\+${extra.toFixed(2)}\\)`,
+    ),
+  );
 });
 
 test('bayes mixture: Old Faithful with 2 full components, Mitchell k means on one column, and usage errors', async (t) => {
   const file = sharedFile('tables', 'old-faithful', 'faithful.csv');
   if (!file) return t.skip(NO_SHARED);
   let io = capture();
-  assert.equal(await main(['mixture', file, '--k', '2', '--json', '--tolerance', '1e-10', '--iterations', '1000'], io), 0, io.stderr);
+  assert.equal(
+    await main(['mixture', file, '--k', '2', '--json', '--tolerance', '1e-10', '--iterations', '1000'], io),
+    0,
+    io.stderr,
+  );
   const fit = JSON.parse(io.stdout);
   assert.equal(fit.kind, 'mixture');
   assert.deepEqual(fit.dimensions, ['x1', 'x2']);
@@ -197,7 +281,11 @@ test('bayes mixture: Old Faithful with 2 full components, Mitchell k means on on
   assert.ok(Math.abs(means[0][0] - 2.04) < 0.01 && Math.abs(means[1][1] - 79.97) < 0.05, JSON.stringify(means));
   assert.ok(Math.abs(fit.weights[0] + fit.weights[1] - 1) < 1e-12);
   io = capture();
-  assert.equal(await main(['mixture', file, '--k', '2', '--columns', 'x2', '--sigma', '6', '--json', '--responsibilities'], io), 0, io.stderr);
+  assert.equal(
+    await main(['mixture', file, '--k', '2', '--columns', 'x2', '--sigma', '6', '--json', '--responsibilities'], io),
+    0,
+    io.stderr,
+  );
   const km = JSON.parse(io.stdout);
   assert.deepEqual(km.weights, [0.5, 0.5]);
   assert.deepEqual(km.covariances, [[[36]], [[36]]]);
@@ -212,7 +300,9 @@ test('bayes mixture: Old Faithful with 2 full components, Mitchell k means on on
 
 test('bayes learn MODEL.bayes: the structure from its tables, its declared priors unless --prior, --network to pick', async () => {
   const model = join(dir, 'coin.bayes');
-  writeFileSync(model, `network Coin {
+  writeFileSync(
+    model,
+    `network Coin {
   variable Side { heads, tails }
   P(Side) ~ Beta(2, 3)
 }
@@ -220,7 +310,8 @@ network Other {
   variable Side { heads, tails }
   P(Side) = 0.5
 }
-`);
+`,
+  );
   const csv = join(dir, 'flips.csv');
   writeFileSync(csv, 'Side\nheads\nheads\nheads\nheads\ntails\n');
   let io = capture();
@@ -228,7 +319,11 @@ network Other {
   // Beta(2, 3) pseudo-counts: (4 + 2) / (5 + 5).
   assert.ok(Math.abs(JSON.parse(io.stdout).cpts.Side.rows[0].distribution.heads - 0.6) < 1e-12);
   io = capture();
-  assert.equal(await main(['learn', model, '--data', csv, '--network', 'Coin', '--prior', 'none', '--json'], io), 0, io.stderr);
+  assert.equal(
+    await main(['learn', model, '--data', csv, '--network', 'Coin', '--prior', 'none', '--json'], io),
+    0,
+    io.stderr,
+  );
   assert.equal(JSON.parse(io.stdout).cpts.Side.rows[0].distribution.heads, 0.8);
   io = capture();
   assert.equal(await main(['learn', model, '--data', csv], io), 1);

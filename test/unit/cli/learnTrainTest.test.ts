@@ -23,20 +23,28 @@ type Cpts = Record<string, { parents: string[]; rows: { given: Row; distribution
 /** The naive Bayes structure, every variable declared with its states in reverse name order. */
 function naiveBayesModel(files: TrainTestFiles, states: Map<string, string[]>): string {
   const q = (s: string) => JSON.stringify(s);
-  return [
-    ...[files.target, ...files.attributes].map((v) => `variable ${v} { ${states.get(v)!.map(q).join(', ')} }`),
-    `P(${files.target}) ~ Dirichlet(1)`,
-    ...files.attributes.map((a) => `P(${a} | ${files.target}) ~ Dirichlet(1)`),
-  ].join('\n') + '\n';
+  return (
+    [
+      ...[files.target, ...files.attributes].map((v) => `variable ${v} { ${states.get(v)!.map(q).join(', ')} }`),
+      `P(${files.target}) ~ Dirichlet(1)`,
+      ...files.attributes.map((a) => `P(${a} | ${files.target}) ~ Dirichlet(1)`),
+    ].join('\n') + '\n'
+  );
 }
 
-interface Peer { classes: string[]; logPrior: number[]; cpts: Record<string, number[][]>; posteriors: number[][] }
+interface Peer {
+  classes: string[];
+  logPrior: number[];
+  cpts: Record<string, number[][]>;
+  posteriors: number[][];
+}
 
 /** CategoricalNB fitted on `rows`, answering `test`; values coded in the declared state order. */
 function peer(files: TrainTestFiles, states: Map<string, string[]>, rows: Row[], test: Row[]): Peer {
   const encode = (r: Record<string, string>) => files.attributes.map((a) => states.get(a)!.indexOf(r[a]!));
   const classes = states.get(files.target)!;
-  return runPython<Peer>(`
+  return runPython<Peer>(
+    `
 import json, sys
 import numpy as np
 from sklearn.naive_bayes import CategoricalNB
@@ -49,10 +57,16 @@ assert list(nb.classes_) == [c for c in range(C) if counts[c] > 0]
 p = nb.predict_proba(np.array(d['test'])) if d['test'] else np.zeros((0, C))
 print(json.dumps({'classes': [d['classes'][c] for c in nb.classes_], 'logPrior': nb.class_log_prior_.tolist(),
   'cpts': {a: np.exp(t).tolist() for a, t in zip(d['attributes'], nb.feature_log_prob_)}, 'posteriors': p.tolist()}))
-`, {
-    X: rows.map(encode), y: rows.map((r) => classes.indexOf(r[files.target]!)), classes, attributes: files.attributes,
-    k: files.attributes.map((a) => states.get(a)!.length), test: test.map(encode),
-  });
+`,
+    {
+      X: rows.map(encode),
+      y: rows.map((r) => classes.indexOf(r[files.target]!)),
+      classes,
+      attributes: files.attributes,
+      k: files.attributes.map((a) => states.get(a)!.length),
+      test: test.map(encode),
+    },
+  );
 }
 
 async function learn(model: string, data: string): Promise<Cpts> {
@@ -79,7 +93,10 @@ function assertSameTables(files: TrainTestFiles, states: Map<string, string[]>, 
   assert.ok(maxDiff < 1e-12, `max |Δθ| = ${maxDiff}`);
 }
 
-for (const [name, seed] of [['car', 11], ['house-votes-84', 13]] as const) {
+for (const [name, seed] of [
+  ['car', 11],
+  ['house-votes-84', 13],
+] as const) {
   test(`${name}: bayes learn from train.csv and test.csv, bayes marginals per test row, as scikit-learn`, async (t) => {
     const why = pythonMissing(['sklearn', 'numpy']);
     if (why) return t.skip(why);
@@ -104,7 +121,8 @@ for (const [name, seed] of [['car', 11], ['house-votes-84', 13]] as const) {
     let maxDiff = 0;
     for (const [r, row] of files.test.entries()) {
       const io = capture();
-      const evidence: string[] = files.testHeader.filter((c) => c !== files.target)
+      const evidence: string[] = files.testHeader
+        .filter((c) => c !== files.target)
         .flatMap((c) => ['--evidence', `${c}=${row[c]!}`]);
       assert.equal(await main(['marginals', learnt, ...evidence, '--json'], io), 0, io.stderr);
       const out = JSON.parse(io.stdout) as { marginals: Record<string, Record<string, number>> };

@@ -15,7 +15,11 @@ test('bayes marginals --json prints exact posteriors equal to the junction tree'
   const net = loadBif('asia');
   if (!file || !net) return t.skip(NO_SHARED);
   const io = capture();
-  assert.equal(await main(['marginals', file, '--evidence', 'smoke=yes', '-e', 'xray=yes', '--json'], io), 0, io.stderr);
+  assert.equal(
+    await main(['marginals', file, '--evidence', 'smoke=yes', '-e', 'xray=yes', '--json'], io),
+    0,
+    io.stderr,
+  );
   const out = JSON.parse(io.stdout);
   assert.equal(out.network, 'asia');
   assert.equal(out.method, 'exact');
@@ -23,7 +27,9 @@ test('bayes marginals --json prints exact posteriors equal to the junction tree'
   const jt = JunctionTree.compile(net);
   jt.setEvidence(evidenceOf(net, { smoke: 'yes', xray: 'yes' }));
   jt.propagate();
-  net.variables.forEach((v, i) => v.states.forEach((s, j) => assert.equal(out.marginals[v.name][s], jt.marginal(i)[j])));
+  net.variables.forEach((v, i) =>
+    v.states.forEach((s, j) => assert.equal(out.marginals[v.name][s], jt.marginal(i)[j])),
+  );
   assert.equal(out.stderr, undefined);
 });
 
@@ -32,7 +38,13 @@ test('bayes marginals with a sampler reports standard errors and is reproducible
   if (!file) return t.skip(NO_SHARED);
   const run = async () => {
     const io = capture();
-    assert.equal(await main(['marginals', file, '-e', 'dysp=yes', '--method', 'gibbs', '--samples', '4000', '--seed', '3', '--json'], io), 0);
+    assert.equal(
+      await main(
+        ['marginals', file, '-e', 'dysp=yes', '--method', 'gibbs', '--samples', '4000', '--seed', '3', '--json'],
+        io,
+      ),
+      0,
+    );
     return JSON.parse(io.stdout);
   };
   const a = await run();
@@ -47,7 +59,14 @@ test('bayes marginals --method rejection: acceptance rate near P(evidence), marg
   if (!file || !net) return t.skip(NO_SHARED);
   const run = async () => {
     const io = capture();
-    assert.equal(await main(['marginals', file, '-e', 'dysp=yes', '--method', 'rejection', '--samples', '20000', '--seed', '3', '--json'], io), 0, io.stderr);
+    assert.equal(
+      await main(
+        ['marginals', file, '-e', 'dysp=yes', '--method', 'rejection', '--samples', '20000', '--seed', '3', '--json'],
+        io,
+      ),
+      0,
+      io.stderr,
+    );
     return JSON.parse(io.stdout);
   };
   const a = await run();
@@ -62,8 +81,17 @@ test('bayes marginals --method rejection: acceptance rate near P(evidence), marg
   assert.ok(Math.abs(a.marginals.lung.yes - jt.marginal(lung)[0]!) < 4 * a.stderr.lung.yes);
   assert.deepEqual(a, await run());
   const text = capture();
-  assert.equal(await main(['marginals', file, '-e', 'dysp=yes', '--method', 'rejection', '--samples', '20000', '--seed', '3'], text), 0);
-  assert.match(text.stdout, new RegExp(`^accepted ${a.accepted} of 20000 samples: acceptance rate ${a.acceptanceRate.toFixed(6)} ±`, 'm'));
+  assert.equal(
+    await main(
+      ['marginals', file, '-e', 'dysp=yes', '--method', 'rejection', '--samples', '20000', '--seed', '3'],
+      text,
+    ),
+    0,
+  );
+  assert.match(
+    text.stdout,
+    new RegExp(`^accepted ${a.accepted} of 20000 samples: acceptance rate ${a.acceptanceRate.toFixed(6)} ±`, 'm'),
+  );
 });
 
 test('bayes marginals reports bad evidence and bad options clearly', async (t) => {
@@ -104,7 +132,9 @@ test('bayes convert round-trips BIF → BIF and writes .bayes with quoted state 
     assert.match(text, /P\(BirthAsphyxia\) \{ yes: 0\.1, no: 0\.9 \}/);
     // One row per parent assignment of every CPT.
     const rows = text.split('\n').filter((l) => /^ {4}\S.*: \{/.test(l)).length;
-    const expected = net.cpts.filter((c) => c.parents.length).reduce((n, c) => n + c.table.length / net.variables[c.child]!.states.length, 0);
+    const expected = net.cpts
+      .filter((c) => c.parents.length)
+      .reduce((n, c) => n + c.table.length / net.variables[c.child]!.states.length, 0);
     assert.equal(rows, expected);
   } finally {
     rmSync(dir, { recursive: true, force: true });

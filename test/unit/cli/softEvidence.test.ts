@@ -31,10 +31,12 @@ function hardQuery(net: BayesianNetwork, query: number[], evidence: Map<number, 
 /** The reference P'(query) over the query's joint states (first variable slowest). */
 function reference(net: BayesianNetwork, query: number[]): Float64Array {
   const index = new Map(net.variables.map((v, i) => [v.name, i]));
-  const hard = new Map(Object.entries(HARD).map(([k, s]) => {
-    const v = index.get(k)!;
-    return [v, net.variables[v]!.states.indexOf(s)];
-  }));
+  const hard = new Map(
+    Object.entries(HARD).map(([k, s]) => {
+      const v = index.get(k)!;
+      return [v, net.variables[v]!.states.indexOf(s)];
+    }),
+  );
   const [x1, x2] = Object.keys(SOFT).map((k) => index.get(k)!);
   const [q1, q2] = Object.values(SOFT);
   const z = index.get('CVP')!;
@@ -50,7 +52,11 @@ function reference(net: BayesianNetwork, query: number[]): Float64Array {
       r[2 * a]! *= q1![a]! / row;
       r[2 * a + 1]! *= q1![a]! / row;
     }
-    for (let b = 0; b < 2; b++) { const col = r[b]! + r[2 + b]!; r[b]! *= q2![b]! / col; r[2 + b]! *= q2![b]! / col; }
+    for (let b = 0; b < 2; b++) {
+      const col = r[b]! + r[2 + b]!;
+      r[b]! *= q2![b]! / col;
+      r[2 + b]! *= q2![b]! / col;
+    }
   }
   let out: Float64Array | undefined;
   for (let a = 0; a < 2; a++) {
@@ -74,8 +80,19 @@ test('bayes marginals --soft --likelihood -e on ALARM matches the independent co
   const net = loadBif('alarm');
   if (!file || !net) return t.skip(NO_SHARED);
   const io = capture();
-  const args = ['marginals', file, '-e', 'HRBP=HIGH', '--soft', 'HYPOVOLEMIA=0.35,0.65', '--soft', 'LVFAILURE=0.2,0.8',
-    '--likelihood', 'CVP=0.2,0.5,1', '--json'];
+  const args = [
+    'marginals',
+    file,
+    '-e',
+    'HRBP=HIGH',
+    '--soft',
+    'HYPOVOLEMIA=0.35,0.65',
+    '--soft',
+    'LVFAILURE=0.2,0.8',
+    '--likelihood',
+    'CVP=0.2,0.5,1',
+    '--json',
+  ];
   assert.equal(await main(args, io), 0, io.stderr);
   const out = JSON.parse(io.stdout);
   assert.deepEqual(out.soft, SOFT);
@@ -84,7 +101,9 @@ test('bayes marginals --soft --likelihood -e on ALARM matches the independent co
   let worst = 0;
   net.variables.forEach((v, i) => {
     const expected = reference(net, [i]);
-    v.states.forEach((s, j) => { worst = Math.max(worst, Math.abs(out.marginals[v.name][s] - expected[j]!)); });
+    v.states.forEach((s, j) => {
+      worst = Math.max(worst, Math.abs(out.marginals[v.name][s] - expected[j]!));
+    });
   });
   assert.ok(worst < 1e-9, `largest difference ${worst}`);
   assert.ok(Math.abs(out.marginals.HYPOVOLEMIA.TRUE - 0.35) < 1e-10);
@@ -98,16 +117,19 @@ test('bayes run: observe … in Alarm with soft and virtual findings matches the
   const dir = mkdtempSync(join(tmpdir(), 'bayes-soft-'));
   try {
     const model = join(dir, 'alarm_soft.bayes');
-    writeFileSync(model, [
-      `import network Alarm from ${JSON.stringify(file)}`,
-      'observe HRBP = HIGH in Alarm',
-      'observe HYPOVOLEMIA ~ { TRUE: 0.35, FALSE: 0.65 }, LVFAILURE ~ { TRUE: 20%, FALSE: 80% } in Alarm',
-      'query P(CO) in Alarm given CVP ~ likelihood { LOW: 0.2, NORMAL: 0.5, HIGH: 1 }',
-      'query P(BP | CVP ~ likelihood { LOW: 2, NORMAL: 5, HIGH: 10 }) in Alarm using variable_elimination',
-      'query P(HISTORY, PRESS) in Alarm given CVP ~ likelihood { LOW: 0.2, NORMAL: 0.5, HIGH: 1 }',
-      'query P(HYPOVOLEMIA) in Alarm given CVP ~ likelihood { LOW: 0.2, NORMAL: 0.5, HIGH: 1 }',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      model,
+      [
+        `import network Alarm from ${JSON.stringify(file)}`,
+        'observe HRBP = HIGH in Alarm',
+        'observe HYPOVOLEMIA ~ { TRUE: 0.35, FALSE: 0.65 }, LVFAILURE ~ { TRUE: 20%, FALSE: 80% } in Alarm',
+        'query P(CO) in Alarm given CVP ~ likelihood { LOW: 0.2, NORMAL: 0.5, HIGH: 1 }',
+        'query P(BP | CVP ~ likelihood { LOW: 2, NORMAL: 5, HIGH: 10 }) in Alarm using variable_elimination',
+        'query P(HISTORY, PRESS) in Alarm given CVP ~ likelihood { LOW: 0.2, NORMAL: 0.5, HIGH: 1 }',
+        'query P(HYPOVOLEMIA) in Alarm given CVP ~ likelihood { LOW: 0.2, NORMAL: 0.5, HIGH: 1 }',
+        '',
+      ].join('\n'),
+    );
     const io = capture();
     assert.equal(await main(['run', model, '--json', '--data-root', sharedData], io), 0, io.stderr + io.stdout);
     const out = JSON.parse(io.stdout);
@@ -115,7 +137,10 @@ test('bayes run: observe … in Alarm with soft and virtual findings matches the
     assert.equal(probabilities.length, 4);
     const index = new Map(net.variables.map((v, i) => [v.name, i]));
     for (const result of probabilities) {
-      const expected = reference(net, result.variables.map((v: string) => index.get(v)!));
+      const expected = reference(
+        net,
+        result.variables.map((v: string) => index.get(v)!),
+      );
       result.table.forEach((row: { p: number }, i: number) => {
         assert.ok(Math.abs(row.p - expected[i]!) < 1e-9, `${result.source}: ${row.p} vs ${expected[i]}`);
       });

@@ -50,7 +50,9 @@ test('bayes structure --bootstrap: seeded strengths and the averaged network, al
     assert.equal(await main(args, io), 0, io.stderr);
     return JSON.parse(io.stdout);
   };
-  const a = await runOnce('1'), b = await runOnce('1'), c = await runOnce('2');
+  const a = await runOnce('1'),
+    b = await runOnce('1'),
+    c = await runOnce('2');
   assert.deepEqual(a, b);
   assert.notDeepEqual(a.strength, c.strength);
   assert.equal(a.replicates, 12);
@@ -67,8 +69,11 @@ test('bayes structure --bootstrap: seeded strengths and the averaged network, al
     assert.ok((s.strength > a.threshold || s.strength === 1) && s.direction > 0.5);
   }
   const io = capture();
-  assert.equal(await main(['structure', csv, '--method', 'pc', '--bootstrap', '3', '--alpha', '0.05'], io), 0,
-    io.stderr);
+  assert.equal(
+    await main(['structure', csv, '--method', 'pc', '--bootstrap', '3', '--alpha', '0.05'], io),
+    0,
+    io.stderr,
+  );
   assert.match(io.stdout, /arc strength over 3 bootstrap replicates of pc \(seed 1\)/);
 });
 
@@ -98,12 +103,16 @@ test('bayes structure: background knowledge flags; usage errors for misplaced or
     [['--method', 'pc', '--test', 'fisher'], /--test must be g2/],
     [['--method', 'pc', '--require', 'asia-tub'], /--require takes arcs FROM->TO/],
     [['--method', 'pc', '--require', 'asia->nope'], /--require names 'nope', which is not a column/],
-    [['--method', 'pc', '--require', 'asia->tub', '--forbid', 'asia->tub'],
-      /asia -> tub is both required and forbidden/],
+    [
+      ['--method', 'pc', '--require', 'asia->tub', '--forbid', 'asia->tub'],
+      /asia -> tub is both required and forbidden/,
+    ],
     [['--method', 'pc', '--seed', '3'], /--seed does not apply to --method pc/],
     [['--method', 'hillclimb', '--bootstrap', '0'], /--bootstrap must be an integer ≥ 1/],
-    [['--method', 'hillclimb', '--bootstrap', '5', '--reference', 'x.bif'],
-      /--reference does not apply to --bootstrap/],
+    [
+      ['--method', 'hillclimb', '--bootstrap', '5', '--reference', 'x.bif'],
+      /--reference does not apply to --bootstrap/,
+    ],
   ] as const) {
     io = capture();
     assert.equal(await main(['structure', csv, ...args], io), 2, args.join(' '));

@@ -13,12 +13,19 @@ test('every contributed command is registered by the client and every palette en
   const contributed = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
   assert.deepEqual(contributed, registered);
   for (const c of pkg.contributes.commands) assert.equal(c.category, 'Bayes');
-  for (const entry of pkg.contributes.menus.commandPalette) assert.ok(contributed.includes(entry.command) && entry.when);
+  for (const entry of pkg.contributes.menus.commandPalette)
+    assert.ok(contributed.includes(entry.command) && entry.when);
   assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
   const settings = Object.keys(pkg.contributes.configuration.properties).sort();
   assert.deepEqual(settings, [
-    'bayes.archive.maxEntries', 'bayes.archive.maxExpandedMb', 'bayes.dataRoots', 'bayes.maxFileMb',
-    'bayes.run.memoryMb', 'bayes.run.timeoutSeconds', 'bayes.runOnSave', 'bayes.trace.server',
+    'bayes.archive.maxEntries',
+    'bayes.archive.maxExpandedMb',
+    'bayes.dataRoots',
+    'bayes.maxFileMb',
+    'bayes.run.memoryMb',
+    'bayes.run.timeoutSeconds',
+    'bayes.runOnSave',
+    'bayes.trace.server',
   ]);
   // The contributed defaults are the server's.
   const defaults = (name: string) => pkg.contributes.configuration.properties[`bayes.${name}`].default;
@@ -28,7 +35,21 @@ test('every contributed command is registered by the client and every palette en
   assert.equal(defaults('run.memoryMb'), DEFAULT_SETTINGS.run.memoryMb);
   const snippets = JSON.parse(readFileSync(join(repoRoot, 'snippets', 'bayes.json'), 'utf8'));
   const prefixes = Object.values(snippets).map((s) => (s as { prefix: string }).prefix);
-  for (const form of ['variable', 'hypotheses', 'P', 'network', 'import network', 'data', 'corpus', 'observe', 'learn', 'classifier', 'mixture', 'query posterior', 'expect']) {
+  for (const form of [
+    'variable',
+    'hypotheses',
+    'P',
+    'network',
+    'import network',
+    'data',
+    'corpus',
+    'observe',
+    'learn',
+    'classifier',
+    'mixture',
+    'query posterior',
+    'expect',
+  ]) {
     assert.ok(prefixes.includes(form), `a snippet for ${form}`);
   }
 });

@@ -6,12 +6,23 @@ import { join } from 'node:path';
 import { makeNonce, panelHtml } from '../../../client/src/panelHtml.js';
 import { repoRoot } from '../../support/shared.js';
 
-test('the panel HTML allows only its own resources and nonce\'d scripts', () => {
+test("the panel HTML allows only its own resources and nonce'd scripts", () => {
   const nonce = makeNonce();
-  const html = panelHtml({ cspSource: 'vscode-webview://abc', nonce, scriptUri: 'vscode-webview://abc/dist/webview.js', styleUri: 'vscode-webview://abc/dist/webview.css', title: 'a <b> & "c"', preamble: 'window.x = 1;' });
+  const html = panelHtml({
+    cspSource: 'vscode-webview://abc',
+    nonce,
+    scriptUri: 'vscode-webview://abc/dist/webview.js',
+    styleUri: 'vscode-webview://abc/dist/webview.css',
+    title: 'a <b> & "c"',
+    preamble: 'window.x = 1;',
+  });
   const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)![1]!;
   assert.deepEqual(csp.split('; '), [
-    "default-src 'none'", 'img-src vscode-webview://abc data:', 'style-src vscode-webview://abc', 'font-src vscode-webview://abc', `script-src 'nonce-${nonce}'`,
+    "default-src 'none'",
+    'img-src vscode-webview://abc data:',
+    'style-src vscode-webview://abc',
+    'font-src vscode-webview://abc',
+    `script-src 'nonce-${nonce}'`,
   ]);
   const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
   assert.equal(scripts.length, 2);

@@ -25,7 +25,10 @@ const panels = ResultsPanel as unknown as {
   runFinished(m: unknown): void;
   problemsChanged(u: unknown[]): void;
 };
-const ready = async (i: number) => { fake.panels[i]!.webview.received.fire({ type: 'ready' }); await new Promise((r) => setImmediate(r)); };
+const ready = async (i: number) => {
+  fake.panels[i]!.webview.received.fire({ type: 'ready' });
+  await new Promise((r) => setImmediate(r));
+};
 const posted = (i: number) => fake.panels[i]!.webview.posted as Array<{ type: string; [k: string]: unknown }>;
 
 test('one panel per model: strict page, resources from dist/ only, runs routed by URI, requests served', async () => {
@@ -35,31 +38,65 @@ test('one panel per model: strict page, resources from dist/ only, runs routed b
   const panel = fake.panels[0]!;
   assert.equal(panel.viewType, 'bayes.results');
   assert.equal(panel.reveals, 1);
-  assert.deepEqual((panel.options as { localResourceRoots: Array<{ path: string }> }).localResourceRoots.map((u) => u.path), ['/ext/dist']);
+  assert.deepEqual(
+    (panel.options as { localResourceRoots: Array<{ path: string }> }).localResourceRoots.map((u) => u.path),
+    ['/ext/dist'],
+  );
   assert.match(panel.webview.html, /default-src 'none'/);
   assert.match(panel.webview.html, /<script nonce="[^"]+" src="vscode-webview:\/\/fake\/ext\/dist\/webview\.js">/);
   assert.equal(posted(0).length, 0, 'nothing is posted before the page is ready');
 
   await ready(0);
-  assert.deepEqual(posted(0).map((m) => m.type), ['problems', 'focus']);
-  assert.deepEqual(posted(0)[1], { type: 'focus', version: 1, uri: model.toString(), view: 'results', network: undefined });
+  assert.deepEqual(
+    posted(0).map((m) => m.type),
+    ['problems', 'focus'],
+  );
+  assert.deepEqual(posted(0)[1], {
+    type: 'focus',
+    version: 1,
+    uri: model.toString(),
+    view: 'results',
+    network: undefined,
+  });
 
   const run = runExample('forest.bayes');
   panels.runFinished({ uri: other.toString(), state: 'done', cached: false, result: run });
-  assert.equal(posted(0).length, 2, 'another model\'s run is not shown here');
+  assert.equal(posted(0).length, 2, "another model's run is not shown here");
   panels.runFinished({ uri: model.toString(), state: 'done', cached: true, result: run });
-  assert.deepEqual(posted(0)[2], { type: 'show', version: 1, uri: model.toString(), model: 'forest.bayes', state: 'done', cached: true, result: run });
+  assert.deepEqual(posted(0)[2], {
+    type: 'show',
+    version: 1,
+    uri: model.toString(),
+    model: 'forest.bayes',
+    state: 'done',
+    cached: true,
+    result: run,
+  });
 
-  fake.diagnostics.set(model.toString(), [{ severity: DiagnosticSeverity.Error }, { severity: DiagnosticSeverity.Warning }, { severity: DiagnosticSeverity.Error }]);
+  fake.diagnostics.set(model.toString(), [
+    { severity: DiagnosticSeverity.Error },
+    { severity: DiagnosticSeverity.Warning },
+    { severity: DiagnosticSeverity.Error },
+  ]);
   panels.problemsChanged([model]);
   assert.deepEqual(posted(0)[3], { type: 'problems', version: 1, errors: 2 });
 
   // A reloaded page gets the last run again.
   await ready(0);
-  assert.deepEqual(posted(0).slice(4).map((m) => m.type), ['show', 'problems', 'focus']);
+  assert.deepEqual(
+    posted(0)
+      .slice(4)
+      .map((m) => m.type),
+    ['show', 'problems', 'focus'],
+  );
 
   const declared = new Selection(12, 2, 17, 3);
-  panel.webview.received.fire({ type: 'reveal', network: 'Forest', variable: 'Campfire', range: { start: { line: 12, character: 2 }, end: { line: 17, character: 3 } } });
+  panel.webview.received.fire({
+    type: 'reveal',
+    network: 'Forest',
+    variable: 'Campfire',
+    range: { start: { line: 12, character: 2 }, end: { line: 17, character: 3 } },
+  });
   await new Promise((r) => setTimeout(r, 10));
   assert.deepEqual(fake.editor!.selection, declared);
   panel.webview.received.fire({ type: 'reveal', network: 'Forest', variable: 'Lightning' });
@@ -69,7 +106,12 @@ test('one panel per model: strict page, resources from dist/ only, runs routed b
   assert.deepEqual({ ...fake.editor!.selection!.start }, { line, character: 2 });
 
   fake.saveTarget = Uri.file('/out/chart.png');
-  panel.webview.received.fire({ type: 'save', name: 'chart', format: 'png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64') });
+  panel.webview.received.fire({
+    type: 'save',
+    name: 'chart',
+    format: 'png',
+    data: Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64'),
+  });
   await new Promise((r) => setTimeout(r, 10));
   assert.deepEqual([...fake.written.get('file:///out/chart.png')!], [0x89, 0x50, 0x4e, 0x47]);
   fake.saveTarget = Uri.file('/out/chart.svg');
@@ -90,10 +132,15 @@ test('the serializer revives a panel for the model its state names, and drops on
   const restored = new FakePanel('bayes.results', 'x', {});
   panels.revive(restored, host, { uri: other.toString(), view: 'graph' });
   assert.match(restored.webview.html, /Bayes: cancer\.bayes/);
-  assert.deepEqual((restored.webview.options as { localResourceRoots: Array<{ path: string }> }).localResourceRoots.map((u) => u.path), ['/ext/dist']);
+  assert.deepEqual(
+    (restored.webview.options as { localResourceRoots: Array<{ path: string }> }).localResourceRoots.map((u) => u.path),
+    ['/ext/dist'],
+  );
   let disposed = false;
   const orphan = new FakePanel('bayes.results', 'y', {});
-  orphan.onDidDispose(() => { disposed = true; });
+  orphan.onDidDispose(() => {
+    disposed = true;
+  });
   panels.revive(orphan, host, undefined);
   assert.ok(disposed);
   assert.equal(fake.panels.length, before);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { tableOffset } from '../../../client/src/tableOffset.js';
 import { repoRoot } from '../../support/shared.js';
 
-test('a graph node reveals its variable\'s P(…) table, not a longer name, a comment or a query', () => {
+test("a graph node reveals its variable's P(…) table, not a longer name, a comment or a query", () => {
   const text = readFileSync(join(repoRoot, 'examples', 'forest.bayes'), 'utf8');
   const at = (v: string) => {
     const o = tableOffset(text, v);

@@ -82,7 +82,10 @@ describe('every documented command line runs as written', () => {
       try {
         const r = spawnSync(process.execPath, [cli, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120000 });
         assert.equal(r.status, 0, `exit ${r.status}\n${r.stderr}\n${r.stdout.slice(0, 2000)}`);
-        assert.ok(r.stdout.length > 0 || args.some((a) => /\.(bif|bayes|xml|xmlbif|net|uai)$/.test(a)), 'it printed nothing');
+        assert.ok(
+          r.stdout.length > 0 || args.some((a) => /\.(bif|bayes|xml|xmlbif|net|uai)$/.test(a)),
+          'it printed nothing',
+        );
       } finally {
         for (const f of readdirSync(repoRoot))
           if (!before.has(f)) rmSync(join(repoRoot, f), { force: true, recursive: true });

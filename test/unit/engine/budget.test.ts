@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BudgetError, budgetsFor, DEFAULT_BUDGETS, requireWithin, tableEntries } from '../../../server/src/engine/budget.js';
+import {
+  BudgetError,
+  budgetsFor,
+  DEFAULT_BUDGETS,
+  requireWithin,
+  tableEntries,
+} from '../../../server/src/engine/budget.js';
 import { JunctionTree, junctionTreeOrder } from '../../../server/src/engine/inference/junctionTree.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 
@@ -15,8 +21,12 @@ test('budgets follow the memory limit: a table a sixteenth of it, a structure a 
 
 test('requireWithin names what, the size and the budget; at the budget is allowed', () => {
   requireWithin('x', 100, 100);
-  assert.throws(() => requireWithin("the table of 'C'", 200_000_000, 16_777_216), (e: Error) =>
-    e instanceof BudgetError && e.message === "the table of 'C' needs 200,000,000 entries, over the budget of 16,777,216");
+  assert.throws(
+    () => requireWithin("the table of 'C'", 200_000_000, 16_777_216),
+    (e: Error) =>
+      e instanceof BudgetError &&
+      e.message === "the table of 'C' needs 200,000,000 entries, over the budget of 16,777,216",
+  );
   assert.throws(() => requireWithin('t', Infinity, 10), /more than 10\^308/);
   assert.throws(() => requireWithin('t', 2e15, 10), /2\.00 × 10\^15/);
 });
@@ -35,7 +45,10 @@ test('a junction tree over its budget is refused before its cliques are allocate
   const size = junctionTreeOrder(net).totalSize;
   assert.ok(size >= 2 ** 17);
   const message = `the junction tree needs ${size.toLocaleString('en-US')} clique entries, over the budget of 65,536`;
-  assert.throws(() => JunctionTree.compile(net, { maxEntries: 2 ** 16 }), (e: Error) => e instanceof BudgetError && e.message === message);
+  assert.throws(
+    () => JunctionTree.compile(net, { maxEntries: 2 ** 16 }),
+    (e: Error) => e instanceof BudgetError && e.message === message,
+  );
   // The check uses the elimination cliques' total, an upper bound of what the tree allocates.
   assert.ok(JunctionTree.compile(net, { maxEntries: size }).totalSize <= size);
 });

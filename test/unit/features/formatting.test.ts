@@ -17,7 +17,10 @@ test('lines inside every block comment are kept; code around them is indented by
   parts.push('// "/* not a comment start', 'variable Last {a, b}', '// the end');
   const text = parts.join('\n') + '\n';
   const parse = parseDocument(text);
-  assert.deepEqual(parse.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    parse.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   const out = formatText(parse.ast, text).split('\n');
   const lines = text.split('\n');
   assert.equal(out.length, lines.length);

@@ -65,7 +65,13 @@ function exercise(text: string, pending: Promise<unknown>[]): void {
       } catch (e) {
         if (!(e instanceof ResponseError)) throw e;
       }
-      pending.push(codeActions(doc, { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics } }, { trusted: false }));
+      pending.push(
+        codeActions(
+          doc,
+          { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics } },
+          { trusted: false },
+        ),
+      );
     }
   }
 }
@@ -73,7 +79,9 @@ function exercise(text: string, pending: Promise<unknown>[]): void {
 test('every feature survives truncated and damaged versions of every example', async () => {
   let n = 0;
   const pending: Promise<unknown>[] = [];
-  for (const [i, file] of readdirSync(examples).filter((f) => f.endsWith('.bayes')).entries()) {
+  for (const [i, file] of readdirSync(examples)
+    .filter((f) => f.endsWith('.bayes'))
+    .entries()) {
     for (const text of variants(readFileSync(join(examples, file), 'utf8'), i + 1)) {
       assert.doesNotThrow(() => exercise(text, pending), `${file}, variant ${n}`);
       await assert.doesNotReject(Promise.all(pending.splice(0)), `${file}, variant ${n}: code actions`);

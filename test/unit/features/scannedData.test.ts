@@ -51,16 +51,25 @@ query P(Test = pos | Sick = true)
 
 function generated(rows: number): string {
   const states = ['pos', 'neg'];
-  const lines = ['variable Test { pos, neg }', 'variable Level { low, mid, high }', 'data Big {', '  Test, Level, Free, Score'];
-  for (let i = 0; i < rows; i++) lines.push(`  ${states[i % 2]}, ${['low', 'mid', 'high', '?'][i % 4]}, v${i % 7}, ${(i * 0.37 - 20).toFixed(2)}`);
+  const lines = [
+    'variable Test { pos, neg }',
+    'variable Level { low, mid, high }',
+    'data Big {',
+    '  Test, Level, Free, Score',
+  ];
+  for (let i = 0; i < rows; i++)
+    lines.push(`  ${states[i % 2]}, ${['low', 'mid', 'high', '?'][i % 4]}, v${i % 7}, ${(i * 0.37 - 20).toFixed(2)}`);
   lines.push('}', 'query P(Level | Test = pos)');
   return lines.join('\n') + '\n';
 }
 
 const examples = join(repoRoot, 'examples');
 const texts: [string, string][] = [
-  ['every kind of cell', MODEL], ['generated rows', generated(500)],
-  ...readdirSync(examples).filter((f) => f.endsWith('.bayes')).map((f): [string, string] => [f, readFileSync(join(examples, f), 'utf8')]),
+  ['every kind of cell', MODEL],
+  ['generated rows', generated(500)],
+  ...readdirSync(examples)
+    .filter((f) => f.endsWith('.bayes'))
+    .map((f): [string, string] => [f, readFileSync(join(examples, f), 'utf8')]),
 ];
 
 /** The parse without the scanner: data rows as grammar nodes. */
@@ -69,7 +78,16 @@ function unscanned(text: string): A.BayesFile {
 }
 
 function countScanned(statements: A.Statement[]): number {
-  return statements.reduce((n, s) => n + (s.kind === 'network' ? countScanned(s.statements) : s.kind === 'data' ? s.rows.filter((r) => r instanceof ScannedRow).length : 0), 0);
+  return statements.reduce(
+    (n, s) =>
+      n +
+      (s.kind === 'network'
+        ? countScanned(s.statements)
+        : s.kind === 'data'
+          ? s.rows.filter((r) => r instanceof ScannedRow).length
+          : 0),
+    0,
+  );
 }
 
 /** Semantic tokens as computed before the cell store: the whole text lexed, each token looked up by its start among all occurrences. */
@@ -78,11 +96,23 @@ function referenceTokens(file: A.BayesFile, text: string): number[] {
   const byStart = new Map<string, { type: number; modifiers: number }>();
   const bit = (m: (typeof TOKEN_MODIFIERS)[number]) => 1 << TOKEN_MODIFIERS.indexOf(m);
   const type = (t: (typeof TOKEN_TYPES)[number]) => TOKEN_TYPES.indexOf(t);
-  const kinds = { variable: 'variable', state: 'enumMember', hypotheses: 'type', hypothesis: 'enumMember', network: 'namespace', data: 'struct', column: 'property', corpus: 'struct', classifier: 'class', mixture: 'class' } as const;
+  const kinds = {
+    variable: 'variable',
+    state: 'enumMember',
+    hypotheses: 'type',
+    hypothesis: 'enumMember',
+    network: 'namespace',
+    data: 'struct',
+    column: 'property',
+    corpus: 'struct',
+    classifier: 'class',
+    mixture: 'class',
+  } as const;
   for (const o of nameIndex(file).occurrences) {
     const builtIn = !o.symbol.declaration && o.symbol.owner?.kind === 'variable';
     byStart.set(`${o.name.range.start.line}:${o.name.range.start.character}`, {
-      type: type(kinds[o.symbol.kind]), modifiers: (o.declaration ? bit('declaration') : 0) | (builtIn ? bit('defaultLibrary') : 0),
+      type: type(kinds[o.symbol.kind]),
+      modifiers: (o.declaration ? bit('declaration') : 0) | (builtIn ? bit('defaultLibrary') : 0),
     });
   }
   const lexical = (t: IToken, next: IToken | undefined) => {
@@ -96,9 +126,11 @@ function referenceTokens(file: A.BayesFile, text: string): number[] {
   };
   const tokens = [...lexed.tokens, ...(lexed.groups.doc ?? [])].sort((a, b) => a.startOffset - b.startOffset);
   const data: number[] = [];
-  let line = 0, character = 0;
+  let line = 0,
+    character = 0;
   tokens.forEach((t, i) => {
-    const l = t.startLine! - 1, c = t.startColumn! - 1;
+    const l = t.startLine! - 1,
+      c = t.startColumn! - 1;
     const found = byStart.get(`${l}:${c}`) ?? lexical(t, tokens[i + 1]);
     if (!found) return;
     data.push(l - line, l === line ? c - character : c, t.image.length, found.type, found.modifiers);
@@ -107,7 +139,8 @@ function referenceTokens(file: A.BayesFile, text: string): number[] {
   return data;
 }
 
-const decode = (data: number[], text: string) => decodeSemanticTokens(data, text, [...TOKEN_TYPES], [...TOKEN_MODIFIERS]);
+const decode = (data: number[], text: string) =>
+  decodeSemanticTokens(data, text, [...TOKEN_TYPES], [...TOKEN_MODIFIERS]);
 
 test('semantic tokens of scanned data rows equal those of the grammar path, computed the old way', () => {
   let cells = 0;
@@ -115,7 +148,11 @@ test('semantic tokens of scanned data rows equal those of the grammar path, comp
     const scanned = parseDocument(text).ast;
     const expected = decode(referenceTokens(unscanned(text), text), text);
     assert.deepEqual(decode(semanticTokens(scanned, text).data, text), expected, label);
-    assert.deepEqual(decode(semanticTokens(unscanned(text), text).data, text), expected, `${label}, without the scanner`);
+    assert.deepEqual(
+      decode(semanticTokens(unscanned(text), text).data, text),
+      expected,
+      `${label}, without the scanner`,
+    );
     cells += countScanned(scanned.statements);
   }
   assert.ok(cells > 500, `only ${cells} scanned rows compared`);
@@ -127,9 +164,17 @@ test('semantic tokens of a range are the full tokens on its lines', () => {
   const text = generated(200);
   const file = parseDocument(text).ast;
   const full = decode(semanticTokens(file, text).data, text);
-  for (const [start, end] of [[0, 3], [50, 90], [195, 400]]) {
+  for (const [start, end] of [
+    [0, 3],
+    [50, 90],
+    [195, 400],
+  ]) {
     const range = { start: { line: start, character: 0 }, end: { line: end, character: 0 } };
-    assert.deepEqual(decode(semanticTokens(file, text, range).data, text), full.filter((t) => t.line >= start && t.line <= end), `lines ${start}–${end}`);
+    assert.deepEqual(
+      decode(semanticTokens(file, text, range).data, text),
+      full.filter((t) => t.line >= start && t.line <= end),
+      `lines ${start}–${end}`,
+    );
   }
 });
 
@@ -144,10 +189,13 @@ test('the name index resolves every name cell of scanned rows as the grammar pat
         assert.equal(found?.symbol.id, reference.at(p)?.symbol.id, where);
         assert.deepEqual(found?.name.range, reference.at(p)?.name.range, where);
       }
-      const uses = (index: typeof scanned) => index.uses(index.at(o.name.range.start)!.symbol).map((u) => [u.name.range, u.declaration]);
-      if (o.symbol.kind === 'state') assert.deepEqual(uses(scanned), uses(reference), `uses of ${o.symbol.id} in ${label}`);
+      const uses = (index: typeof scanned) =>
+        index.uses(index.at(o.name.range.start)!.symbol).map((u) => [u.name.range, u.declaration]);
+      if (o.symbol.kind === 'state')
+        assert.deepEqual(uses(scanned), uses(reference), `uses of ${o.symbol.id} in ${label}`);
     }
-    const states = (index: typeof scanned) => [...index.symbols.values()].map((s) => `${s.id}: ${s.states?.map((x) => x.name).join(',')}`);
+    const states = (index: typeof scanned) =>
+      [...index.symbols.values()].map((s) => `${s.id}: ${s.states?.map((x) => x.name).join(',')}`);
     assert.deepEqual(states(scanned), states(reference), label);
   }
 });
@@ -162,7 +210,11 @@ test('references, rename and hover of a value used in every row of a big data bl
   assert.deepEqual(refs[1].range, { start: { line: 5, character: 2 }, end: { line: 5, character: 5 } });
   const edit = rename(file, uri, cell, 'negative');
   assert.equal(edit.changes![uri].length, 2001);
-  assert.ok(edit.changes![uri].every((e) => text.split('\n')[e.range.start.line].slice(e.range.start.character, e.range.end.character) === 'neg'));
+  assert.ok(
+    edit.changes![uri].every(
+      (e) => text.split('\n')[e.range.start.line].slice(e.range.start.character, e.range.end.character) === 'neg',
+    ),
+  );
   assert.equal((hover(file, cell, undefined)!.contents as { value: string }).value, 'value **neg** of Test');
   const free = hover(file, positionOf(text, 'v3,', 0, 1), undefined);
   assert.equal((free!.contents as { value: string }).value, 'value **v3** of Free');
@@ -182,7 +234,11 @@ test('after incremental edits inside scanned rows, semantic tokens and the name 
     state = reparse(state, text);
     const file = state.output.ast;
     assert.ok(countScanned(file.statements) >= 8, `still scanned after '${to}'`);
-    assert.deepEqual(decode(semanticTokens(file, text, undefined, state.starts).data, text), decode(referenceTokens(unscanned(text), text), text), to);
+    assert.deepEqual(
+      decode(semanticTokens(file, text, undefined, state.starts).data, text),
+      decode(referenceTokens(unscanned(text), text), text),
+      to,
+    );
     const cell = positionOf(text, to.trim().split(',')[0]);
     assert.equal(nameIndex(file).at(cell)?.symbol.id, nameIndex(unscanned(text)).at(cell)?.symbol.id, to);
   }

@@ -13,11 +13,18 @@ test('the diff of token arrays is one edit between their common prefix and suffi
   assert.deepEqual(diff([1, 2, 3], [1, 2, 3]), []);
   assert.deepEqual(diff([], []), []);
   assert.deepEqual(diff([1, 2, 3, 4, 5], [1, 2, 9, 4, 5]), [{ start: 2, deleteCount: 1, data: [9] }]);
-  assert.deepEqual(diff([1, 1], [1, 1, 1]), [{ start: 2, deleteCount: 0, data: [1] }], 'prefix and suffix do not overlap');
+  assert.deepEqual(
+    diff([1, 1], [1, 1, 1]),
+    [{ start: 2, deleteCount: 0, data: [1] }],
+    'prefix and suffix do not overlap',
+  );
   assert.deepEqual(diff([1, 1, 1], [1]), [{ start: 1, deleteCount: 2, data: [] }]);
   // Random edits of random arrays (seeded): the edit always reproduces the new array.
   let seed = 7;
-  const rnd = (n: number) => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed % n; };
+  const rnd = (n: number) => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed % n;
+  };
   for (let k = 0; k < 500; k++) {
     const before = Array.from({ length: rnd(30) }, () => rnd(4));
     const after = [...before];
@@ -28,10 +35,13 @@ test('the diff of token arrays is one edit between their common prefix and suffi
   }
 });
 
-test('deltas in a row patch the client\'s tokens to the latest, though the server encodes into the memory of older ones', () => {
+test("deltas in a row patch the client's tokens to the latest, though the server encodes into the memory of older ones", () => {
   const history = new SemanticTokensHistory();
   let seed = 11;
-  const rnd = (n: number) => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed % n; };
+  const rnd = (n: number) => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed % n;
+  };
   let latest = Array.from({ length: 40 }, () => rnd(9));
   const first = history.full('u', { data: latest });
   let client = [...latest];
@@ -51,5 +61,13 @@ test('deltas in a row patch the client\'s tokens to the latest, though the serve
     resultId = answer.resultId!;
   }
   // A stale id gets the full tokens.
-  assert.deepEqual(history.delta('u', 'old', () => new Int32Array(0), () => ({ data: latest })), { resultId: String(52), data: latest });
+  assert.deepEqual(
+    history.delta(
+      'u',
+      'old',
+      () => new Int32Array(0),
+      () => ({ data: latest }),
+    ),
+    { resultId: String(52), data: latest },
+  );
 });

@@ -12,12 +12,24 @@ hypotheses Diagnosis {
 
 function one(text: string, code: string): Diagnostic {
   const found = diagnose(text).filter((d) => d.code === code);
-  assert.equal(found.length, 1, `expected one ${code}, got: ${JSON.stringify(diagnose(text).map((d) => [d.code, d.message]))}`);
+  assert.equal(
+    found.length,
+    1,
+    `expected one ${code}, got: ${JSON.stringify(diagnose(text).map((d) => [d.code, d.message]))}`,
+  );
   return found[0];
 }
 
 test('a clean model has no diagnostics', () => {
-  assert.deepEqual(brief(diagnose(cancer + 'P(Test | Diagnosis) {\n  cancer: { pos: 0.98, neg: 0.02 }\n  healthy: [0.03, 0.97]\n}\nobserve Test = pos\nquery posterior Diagnosis')), []);
+  assert.deepEqual(
+    brief(
+      diagnose(
+        cancer +
+          'P(Test | Diagnosis) {\n  cancer: { pos: 0.98, neg: 0.02 }\n  healthy: [0.03, 0.97]\n}\nobserve Test = pos\nquery posterior Diagnosis',
+      ),
+    ),
+    [],
+  );
 });
 
 test('undefined-name suggests the nearest spelling in message and data', () => {
@@ -41,13 +53,24 @@ test('wrong-kind: a data set where a hypothesis space is needed', () => {
 });
 
 test('duplicate-name for declarations, variables in a network, hypotheses, columns; duplicate-state', () => {
-  assert.equal(one('variable A : bool\nvariable A { x, y }', 'duplicate-name').message, "variable 'A' is already declared (line 1)");
-  assert.match(one('network N {\n  variable A : bool\n  variable A : bool\n}', 'duplicate-name').message, /already declared in network 'N'/);
+  assert.equal(
+    one('variable A : bool\nvariable A { x, y }', 'duplicate-name').message,
+    "variable 'A' is already declared (line 1)",
+  );
+  assert.match(
+    one('network N {\n  variable A : bool\n  variable A : bool\n}', 'duplicate-name').message,
+    /already declared in network 'N'/,
+  );
   assert.deepEqual(one('hypotheses H { a: 0.5, a: 0.5 }', 'duplicate-name').range, r(0, 23, 0, 24));
   assert.equal(one('data D {\n  A, A\n  x, y\n}', 'duplicate-name').message, "column 'A' appears twice in the header");
   assert.equal(one('variable A { x, y, x }', 'duplicate-state').message, "state 'x' is listed twice");
   // The same variable name in two networks is fine.
-  assert.deepEqual(brief(diagnose('network N {\n  variable A : bool\n  P(A) = 0.5\n}\nnetwork M {\n  variable A : bool\n  P(A) = 0.5\n}')), []);
+  assert.deepEqual(
+    brief(
+      diagnose('network N {\n  variable A : bool\n  P(A) = 0.5\n}\nnetwork M {\n  variable A : bool\n  P(A) = 0.5\n}'),
+    ),
+    [],
+  );
 });
 
 test('unknown-state: a value outside the domain, with a suggestion', () => {
@@ -56,8 +79,13 @@ test('unknown-state: a value outside the domain, with a suggestion', () => {
   assert.deepEqual(d.range, r(5, 15, 5, 18));
   assert.equal(one(cancer + 'observe Test = positive', 'unknown-state').data, undefined);
   assert.equal(one(cancer + 'observe Test = [pos, maybe]', 'unknown-state').range.start.character, 21);
-  assert.equal(one(cancer + 'P(Test | Diagnosis) {\n  cancer: { pos: 0.98, neg: 0.02 }\n  healty: [0.03, 0.97]\n}', 'unknown-state').message,
-    "'healty' is not a state of 'Diagnosis' (cancer, healthy); did you mean 'healthy'?");
+  assert.equal(
+    one(
+      cancer + 'P(Test | Diagnosis) {\n  cancer: { pos: 0.98, neg: 0.02 }\n  healty: [0.03, 0.97]\n}',
+      'unknown-state',
+    ).message,
+    "'healty' is not a state of 'Diagnosis' (cancer, healthy); did you mean 'healthy'?",
+  );
 });
 
 test('probability-range and bad-number', () => {
@@ -69,14 +97,20 @@ test('probability-range and bad-number', () => {
 });
 
 test('row-sum: the message shows the sum, the data carries it', () => {
-  const d = one(cancer + 'P(Test | Diagnosis) {\n  cancer: { pos: 0.98, neg: 0.03 }\n  healthy: [0.03, 0.97]\n}', 'row-sum');
+  const d = one(
+    cancer + 'P(Test | Diagnosis) {\n  cancer: { pos: 0.98, neg: 0.03 }\n  healthy: [0.03, 0.97]\n}',
+    'row-sum',
+  );
   assert.equal(d.message, 'the probabilities in this row sum to 1.01, not 1');
   assert.deepEqual(d.range, r(6, 2, 6, 34));
   assert.deepEqual(d.data, { sum: 1.01 });
   // Within 1e-6 is fine; priors must sum to 1 too.
   assert.deepEqual(brief(diagnose('variable A { x, y }\nP(A) { x: 0.3333333, y: 0.6666667 }')), []);
   assert.equal(one('hypotheses H { a: 0.5, b: 0.6 }', 'row-sum').message, "the priors of 'H' sum to 1.1, not 1");
-  assert.equal(one('variable A { x, y }\nP(A) { x: 0.3, y: 0.6 }', 'row-sum').message, "the probabilities of 'A' sum to 0.9, not 1");
+  assert.equal(
+    one('variable A { x, y }\nP(A) { x: 0.3, y: 0.6 }', 'row-sum').message,
+    "the probabilities of 'A' sum to 0.9, not 1",
+  );
 });
 
 test('missing-row names the missing parent assignment; duplicate-row the repeated one', () => {
@@ -95,25 +129,46 @@ test('row-width: wrong number of parent values, of probabilities, single value f
   const keys = one('variable S, B, C : bool\nP(C | S, B) {\n  true: 0.4\n}', 'row-width');
   assert.equal(keys.message, 'this row gives 1 parent value but the table has 2 parents (S, B)');
   assert.deepEqual(keys.range, r(2, 2, 2, 6));
-  assert.equal(one(cancer + 'P(Test | Diagnosis) {\n  cancer: [0.98, 0.01, 0.01]\n  healthy: [0.03, 0.97]\n}', 'row-width').message,
-    "this row has 3 probabilities but 'Test' has 2 states (pos, neg)");
-  assert.match(one('variable A { x, y, z }\nvariable B : bool\nP(A | B) { true: 0.2, false: [0.2, 0.3, 0.5] }', 'row-width').message, /needs two states/);
-  assert.equal(one(cancer + 'P(Test | Diagnosis) {\n  cancer: { pos: 1 }\n  healthy: [0.03, 0.97]\n}', 'row-width').message,
-    "this row gives no probability for 'neg'");
+  assert.equal(
+    one(cancer + 'P(Test | Diagnosis) {\n  cancer: [0.98, 0.01, 0.01]\n  healthy: [0.03, 0.97]\n}', 'row-width')
+      .message,
+    "this row has 3 probabilities but 'Test' has 2 states (pos, neg)",
+  );
+  assert.match(
+    one('variable A { x, y, z }\nvariable B : bool\nP(A | B) { true: 0.2, false: [0.2, 0.3, 0.5] }', 'row-width')
+      .message,
+    /needs two states/,
+  );
+  assert.equal(
+    one(cancer + 'P(Test | Diagnosis) {\n  cancer: { pos: 1 }\n  healthy: [0.03, 0.97]\n}', 'row-width').message,
+    "this row gives no probability for 'neg'",
+  );
   assert.match(one('variable A { x, y, z }\nP(A) = 0.3', 'row-width').message, /needs two states/);
 });
 
 test('table-head, duplicate-table, not-discrete', () => {
   assert.match(one('variable A, B : bool\nP(A, B) = 0.3', 'table-head').message, /one variable/);
   assert.match(one('variable A, B : bool\nP(A = true) = 0.3', 'table-head').message, /without a value/);
-  assert.equal(one('variable A : bool\nP(A) = 0.3\nP(A) = 0.4', 'duplicate-table').message, "'A' already has a table (line 2)");
+  assert.equal(
+    one('variable A : bool\nP(A) = 0.3\nP(A) = 0.4', 'duplicate-table').message,
+    "'A' already has a table (line 2)",
+  );
   assert.match(one('variable x : real\nP(x) = 0.5', 'not-discrete').message, /real-valued/);
 });
 
 test('cycle names the loop', () => {
-  const d = one('variable A, B, C : bool\nP(A | C) { true: 0.5, false: 0.5 }\nP(B | A) { true: 0.5, false: 0.5 }\nP(C | B) { true: 0.5, false: 0.5 }', 'cycle');
-  assert.match(d.message, /^cycle (A → B → C → A|B → C → A → B|C → A → B → C): a belief network must not loop back on itself$/);
-  const two = one('network N {\n  variable A, B : bool\n  P(A | B) { true: 0.5, false: 0.5 }\n  P(B | A) { true: 0.5, false: 0.5 }\n}', 'cycle');
+  const d = one(
+    'variable A, B, C : bool\nP(A | C) { true: 0.5, false: 0.5 }\nP(B | A) { true: 0.5, false: 0.5 }\nP(C | B) { true: 0.5, false: 0.5 }',
+    'cycle',
+  );
+  assert.match(
+    d.message,
+    /^cycle (A → B → C → A|B → C → A → B|C → A → B → C): a belief network must not loop back on itself$/,
+  );
+  const two = one(
+    'network N {\n  variable A, B : bool\n  P(A | B) { true: 0.5, false: 0.5 }\n  P(B | A) { true: 0.5, false: 0.5 }\n}',
+    'cycle',
+  );
   assert.match(two.message, /cycle (A → B → A|B → A → B)/);
 });
 
@@ -121,24 +176,45 @@ test('data: row width, cells outside declared domains, undeclared columns as inf
   const text = 'variable Sky { Sunny, Rainy }\ndata D {\n  Sky, Wind\n  Sunny, Strong\n  Cloudy, Weak\n  Rainy\n}';
   const all = diagnose(text);
   assert.deepEqual(brief(all).sort(), ['data-width@5:2-5:7', 'unknown-state@4:2-4:8']);
-  assert.equal(all.find((d) => d.code === 'data-width')!.message, 'this row has 1 value but the header names 2 columns');
+  assert.equal(
+    all.find((d) => d.code === 'data-width')!.message,
+    'this row has 1 value but the header names 2 columns',
+  );
   const info = all.find((d) => d.code === 'undeclared-column')!;
   assert.equal(info.severity, 'information');
-  assert.equal(info.message, "column 'Wind' is not a declared variable; it takes the states seen in the data: Strong, Weak");
-  assert.equal(one('variable x : real\ndata P {\n  x\n  1.5\n  big\n}', 'unknown-state').message, "'x' takes numbers, not 'big'");
+  assert.equal(
+    info.message,
+    "column 'Wind' is not a declared variable; it takes the states seen in the data: Strong, Weak",
+  );
+  assert.equal(
+    one('variable x : real\ndata P {\n  x\n  1.5\n  big\n}', 'unknown-state').message,
+    "'x' takes numbers, not 'big'",
+  );
 });
 
 test('CSV data through the host: missing file, unreadable file, column names', () => {
   const missing = one('data T from "nope.csv"', 'file-not-found');
   assert.equal(missing.message, 'cannot find "nope.csv" (looked for /ws/nope.csv)');
   assert.deepEqual(missing.range, r(0, 12, 0, 22));
-  const env = fakeEnv({ '/ws/bad.csv': { error: 'line 3 has 2 fields, the header 3' }, '/ws/t.csv': ['Outlook', 'Play'] });
+  const env = fakeEnv({
+    '/ws/bad.csv': { error: 'line 3 has 2 fields, the header 3' },
+    '/ws/t.csv': ['Outlook', 'Play'],
+  });
   const bad = diagnose('data T from "bad.csv"', env);
-  assert.deepEqual(bad.map((d) => [d.code, d.message]), [['data-file', 'cannot read "bad.csv": line 3 has 2 fields, the header 3']]);
-  const ok = diagnose('variable Play { Yes, No }\ndata T from "t.csv"\nclassifier C = naive_bayes(T, target: Play)\nquery P(Play | Outlok = Sunny) in C', env);
+  assert.deepEqual(
+    bad.map((d) => [d.code, d.message]),
+    [['data-file', 'cannot read "bad.csv": line 3 has 2 fields, the header 3']],
+  );
+  const ok = diagnose(
+    'variable Play { Yes, No }\ndata T from "t.csv"\nclassifier C = naive_bayes(T, target: Play)\nquery P(Play | Outlok = Sunny) in C',
+    env,
+  );
   assert.deepEqual(brief(ok), ['undefined-name@3:15-3:21']);
   assert.match(ok.find((d) => d.code === 'undefined-name')!.message, /did you mean 'Outlook'/);
-  assert.equal(ok.find((d) => d.code === 'undeclared-column')?.message, 'column Outlook of "t.csv" is not declared; its states come from the data');
+  assert.equal(
+    ok.find((d) => d.code === 'undeclared-column')?.message,
+    'column Outlook of "t.csv" is not declared; its states come from the data',
+  );
 });
 
 test('files outside the allowed roots', () => {
@@ -151,30 +227,69 @@ test('files outside the allowed roots', () => {
 });
 
 test('imported networks resolve `in` names through the host', () => {
-  const env = fakeEnv({ '/ws/alarm.bif': { variables: [{ name: 'HISTORY', states: ['TRUE', 'FALSE'] }, { name: 'CVP', states: ['LOW', 'NORMAL', 'HIGH'] }] } });
-  const ds = diagnose('import network Alarm from "alarm.bif"\nquery P(HISTORY | CVP = NORML) in Alarm\nquery P(HISTROY) in Alarm', env);
-  assert.deepEqual(ds.map((d) => [d.code, d.range.start.line, d.data]), [
-    ['unknown-state', 1, { suggestion: 'NORMAL' }],
-    ['undefined-name', 2, { suggestion: 'HISTORY' }],
-  ]);
+  const env = fakeEnv({
+    '/ws/alarm.bif': {
+      variables: [
+        { name: 'HISTORY', states: ['TRUE', 'FALSE'] },
+        { name: 'CVP', states: ['LOW', 'NORMAL', 'HIGH'] },
+      ],
+    },
+  });
+  const ds = diagnose(
+    'import network Alarm from "alarm.bif"\nquery P(HISTORY | CVP = NORML) in Alarm\nquery P(HISTROY) in Alarm',
+    env,
+  );
+  assert.deepEqual(
+    ds.map((d) => [d.code, d.range.start.line, d.data]),
+    [
+      ['unknown-state', 1, { suggestion: 'NORMAL' }],
+      ['undefined-name', 2, { suggestion: 'HISTORY' }],
+    ],
+  );
   const broken = diagnose('import network A from "a.bif"', fakeEnv({ '/ws/a.bif': { error: 'line 4: expected {' } }));
-  assert.deepEqual(broken.map((d) => [d.code, d.message]), [['import-file', 'cannot read network "a.bif": line 4: expected {']]);
+  assert.deepEqual(
+    broken.map((d) => [d.code, d.message]),
+    [['import-file', 'cannot read network "a.bif": line 4: expected {']],
+  );
 });
 
 test('unknown-option (with suggestions) and arguments', () => {
-  const method = one('variable A : bool\nnetwork N {\n  variable B : bool\n}\ndata D {\n  B\n  true\n}\nlearn N from D by emm', 'unknown-option');
-  assert.equal(method.message, "'emm' is not a learning method; use 'counting', 'em', 'gradient', 'k2', 'hillclimb', 'tabu', 'pc' (did you mean 'em'?)");
+  const method = one(
+    'variable A : bool\nnetwork N {\n  variable B : bool\n}\ndata D {\n  B\n  true\n}\nlearn N from D by emm',
+    'unknown-option',
+  );
+  assert.equal(
+    method.message,
+    "'emm' is not a learning method; use 'counting', 'em', 'gradient', 'k2', 'hillclimb', 'tabu', 'pc' (did you mean 'em'?)",
+  );
   assert.deepEqual(method.data, { suggestion: 'em' });
   const prior = one('hypotheses H { a, b } prior uniformm', 'unknown-option');
   assert.deepEqual(prior.data, { suggestion: 'uniform' });
   const d = diagnose('data T {\n  A, B\n  x, y\n}\nclassifier C = naive_bayes(T, targt: B)');
-  assert.deepEqual(d.filter((x) => x.severity !== 'information').map((x) => [x.code, x.severity]), [['unknown-option', 'warning'], ['arguments', 'error']]);
-  assert.equal(one('variable T { h, t }\nP(T) ~ Beta(1)', 'arguments').message, 'Beta takes 2 positional arguments, not 1');
-  assert.equal(one('variable T { h, t }\nP(T) ~ Gamma(1, 2)', 'unknown-option').message.startsWith("'Gamma' is not a parameter prior"), true);
+  assert.deepEqual(
+    d.filter((x) => x.severity !== 'information').map((x) => [x.code, x.severity]),
+    [
+      ['unknown-option', 'warning'],
+      ['arguments', 'error'],
+    ],
+  );
+  assert.equal(
+    one('variable T { h, t }\nP(T) ~ Beta(1)', 'arguments').message,
+    'Beta takes 2 positional arguments, not 1',
+  );
+  assert.equal(
+    one('variable T { h, t }\nP(T) ~ Gamma(1, 2)', 'unknown-option').message.startsWith(
+      "'Gamma' is not a parameter prior",
+    ),
+    true,
+  );
 });
 
 test('missing-prior, prior-conflict, nested-network, unclosed sums in hypotheses', () => {
-  assert.equal(one('hypotheses H { a, b }', 'missing-prior').message, "give each hypothesis a prior (h: 0.5) or add 'prior uniform' after the space");
+  assert.equal(
+    one('hypotheses H { a, b }', 'missing-prior').message,
+    "give each hypothesis a prior (h: 0.5) or add 'prior uniform' after the space",
+  );
   assert.equal(one('hypotheses H { a: 1, b }', 'missing-prior').message, "'b' has no prior while others do");
   assert.equal(one('hypotheses H { a: 1, b } prior uniform', 'prior-conflict').severity, 'warning');
   assert.deepEqual(brief(diagnose('hypotheses H { a: bits 1, b: bits 2 }')), []);
@@ -184,7 +299,10 @@ test('missing-prior, prior-conflict, nested-network, unclosed sums in hypotheses
 test('comparison: expectations that compare the wrong kind of answer', () => {
   assert.match(one(cancer + 'expect map Diagnosis ≈ 0.5 ± 0.1', 'comparison').message, /gives a value, not a number/);
   assert.match(one(cancer + 'expect P(Test = pos) = pos', 'comparison').message, /gives a number/);
-  assert.equal(one(cancer + 'expect map Diagnosis = sick', 'unknown-state').message, "'sick' is not a state of 'Diagnosis' (cancer, healthy)");
+  assert.equal(
+    one(cancer + 'expect map Diagnosis = sick', 'unknown-state').message,
+    "'sick' is not a state of 'Diagnosis' (cancer, healthy)",
+  );
   assert.equal(one(cancer + 'expect P(Test = pos) ≈ 0.5 ± -1', 'bad-number').message, 'a tolerance cannot be negative');
 });
 
@@ -193,40 +311,56 @@ test('every diagnostic has a code, a message and a range inside the document', (
   const lines = text.split('\n');
   for (const d of diagnose(text)) {
     assert.ok(d.code && d.message && ['error', 'warning', 'information', 'hint'].includes(d.severity));
-    assert.ok(d.range.end.line < lines.length && d.range.end.character <= lines[d.range.end.line].length, JSON.stringify(d));
+    assert.ok(
+      d.range.end.line < lines.length && d.range.end.character <= lines[d.range.end.line].length,
+      JSON.stringify(d),
+    );
   }
 });
 
 test('a statement with a syntax error does not cascade into checker errors', () => {
-  const text = 'variable Test, Other { pos, neg\nhypotheses D { a: 0.5, b: 0.5 }\nP(Test | D) { a: [0.5, 0.5], b: [0.5, 0.5] }\nobserve Test = pos, Other = neg\n'
-    + 'variable X { x, y }\nP(X) {\n  x: 0.5\n  y 0.5 :\n}\nP(Y | X) {\n  x: [1]]\n  y: 0.5\n}\nvariable Y { u, v }';
-  assert.deepEqual(diagnose(text).map((d) => [d.code, d.range.start.line]), [['syntax-error', 0], ['syntax-error', 7], ['syntax-error', 10]]);
+  const text =
+    'variable Test, Other { pos, neg\nhypotheses D { a: 0.5, b: 0.5 }\nP(Test | D) { a: [0.5, 0.5], b: [0.5, 0.5] }\nobserve Test = pos, Other = neg\n' +
+    'variable X { x, y }\nP(X) {\n  x: 0.5\n  y 0.5 :\n}\nP(Y | X) {\n  x: [1]]\n  y: 0.5\n}\nvariable Y { u, v }';
+  assert.deepEqual(
+    diagnose(text).map((d) => [d.code, d.range.start.line]),
+    [
+      ['syntax-error', 0],
+      ['syntax-error', 7],
+      ['syntax-error', 10],
+    ],
+  );
 });
 
 test('the symbol table maps every resolved name to its declaration (for definition and rename)', () => {
-  const text = 'variable Test { pos, neg }\nhypotheses D { a: 0.5, b: 0.5 }\nP(Test | D) { a: [0.9, 0.1], b: [0.2, 0.8] }\n'
-    + 'network N {\n  variable Test : bool\n  P(Test) = 0.3\n}\nquery P(Test = true) in N\nquery map D given Test = pos\nquery likelihood a given Rows\n'
-    + 'data Rows {\n  Test\n  pos\n}';
+  const text =
+    'variable Test { pos, neg }\nhypotheses D { a: 0.5, b: 0.5 }\nP(Test | D) { a: [0.9, 0.1], b: [0.2, 0.8] }\n' +
+    'network N {\n  variable Test : bool\n  P(Test) = 0.3\n}\nquery P(Test = true) in N\nquery map D given Test = pos\nquery likelihood a given Rows\n' +
+    'data Rows {\n  Test\n  pos\n}';
   const { ast } = parseDocument(text);
   const { symbols, diagnostics } = check(ast, fakeEnv());
   assert.deepEqual(brief(diagnostics), []);
   const names: Name[] = [];
-  walk(ast, (node) => { if (node.kind === 'name') names.push(node); });
-  const at = (line: number, character: number) => names.find((n) => n.range.start.line === line && n.range.start.character === character)!;
+  walk(ast, (node) => {
+    if (node.kind === 'name') names.push(node);
+  });
+  const at = (line: number, character: number) =>
+    names.find((n) => n.range.start.line === line && n.range.start.character === character)!;
   const declarationOf = (line: number, character: number) => symbols.references.get(at(line, character))?.range.start;
-  assert.deepEqual(declarationOf(2, 2), { line: 0, character: 9 });   // P(Test | D): the top-level Test
-  assert.deepEqual(declarationOf(2, 9), { line: 1, character: 11 });  // D
-  assert.deepEqual(declarationOf(5, 4), { line: 4, character: 11 });  // P(Test) inside N: N's own Test
-  assert.deepEqual(declarationOf(7, 8), { line: 4, character: 11 });  // query … in N
-  assert.deepEqual(declarationOf(7, 24), { line: 3, character: 8 });  // N
+  assert.deepEqual(declarationOf(2, 2), { line: 0, character: 9 }); // P(Test | D): the top-level Test
+  assert.deepEqual(declarationOf(2, 9), { line: 1, character: 11 }); // D
+  assert.deepEqual(declarationOf(5, 4), { line: 4, character: 11 }); // P(Test) inside N: N's own Test
+  assert.deepEqual(declarationOf(7, 8), { line: 4, character: 11 }); // query … in N
+  assert.deepEqual(declarationOf(7, 24), { line: 3, character: 8 }); // N
   assert.deepEqual(declarationOf(8, 10), { line: 1, character: 11 }); // map D
   assert.deepEqual(declarationOf(9, 17), { line: 1, character: 15 }); // the hypothesis a
   assert.deepEqual(declarationOf(9, 25), { line: 10, character: 5 }); // Rows
-  assert.deepEqual(declarationOf(0, 9), { line: 0, character: 9 });   // a declaration maps to itself
+  assert.deepEqual(declarationOf(0, 9), { line: 0, character: 9 }); // a declaration maps to itself
 });
 
 test('learn: hidden-variable when counting cannot see a variable; unused-column for extra columns', () => {
-  const model = 'network N {\n  variable A, B : bool\n  P(A) = 0.5\n  P(B | A) { true: 0.9, false: 0.2 }\n}\ndata D {\n  A, C\n  true, x\n}\n';
+  const model =
+    'network N {\n  variable A, B : bool\n  P(A) = 0.5\n  P(B | A) { true: 0.9, false: 0.2 }\n}\ndata D {\n  A, C\n  true, x\n}\n';
   const hidden = one(model + 'learn N from D by counting', 'hidden-variable');
   assert.equal(hidden.message, "'B' has no column in 'D': counting needs every variable observed; learn … by em");
   assert.deepEqual(hidden.range, r(9, 13, 9, 14));

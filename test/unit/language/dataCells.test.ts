@@ -10,18 +10,48 @@ import { documentRange } from '../../../server/src/language/lines.js';
 import { ScannedRow } from '../../../server/src/language/dataCells.js';
 import { fullParse, reparse, type ParseState } from '../../../server/src/language/incremental.js';
 import {
-  cellCount, cellIsName, cellKind, cellNode, cellNumber, cellRange, cellText, check, type DataDecl, type DataRow, type Diagnostic,
+  cellCount,
+  cellIsName,
+  cellKind,
+  cellNode,
+  cellNumber,
+  cellRange,
+  cellText,
+  check,
+  type DataDecl,
+  type DataRow,
+  type Diagnostic,
 } from '../../../server/src/language/index.js';
 import { fakeEnv, random } from './helpers.js';
 
-const cells = ['a', 'b_2', 'true', 'from', '"x y"', '"q\\"uote"', '0', '12', '-3', '-0.5', '.25', '1e-3', '2.5E+2', '-0', '1e400', '?', '1abc'];
+const cells = [
+  'a',
+  'b_2',
+  'true',
+  'from',
+  '"x y"',
+  '"q\\"uote"',
+  '0',
+  '12',
+  '-3',
+  '-0.5',
+  '.25',
+  '1e-3',
+  '2.5E+2',
+  '-0',
+  '1e400',
+  '?',
+  '1abc',
+];
 
 function randomData(rnd: () => number, rows: number): string {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
   const lines = ['data D {', '  A, B, C'];
   for (let r = 0; r < rows; r++) {
     const row = Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => pick(cells));
-    lines.push(' '.repeat(Math.floor(rnd() * 3)) + row.join(rnd() < 0.7 ? ', ' : ' ') + (rnd() < 0.1 ? ' // note' : ''));
+    lines.push(
+      ' '.repeat(Math.floor(rnd() * 3)) + row.join(rnd() < 0.7 ? ', ' : ' ') + (rnd() < 0.1 ? ' // note' : ''),
+    );
   }
   return `${lines.join(rnd() < 0.2 ? '\r\n' : '\n')}\n}\n`;
 }
@@ -37,7 +67,10 @@ test('the accessors read a scanned row as the grammar parses it', () => {
     const text = randomData(rnd, 1 + Math.floor(rnd() * 8));
     const scanned = dataRows(text, true);
     const parsed = dataRows(text, false);
-    assert.ok(scanned.every((row) => row instanceof ScannedRow), `the scanner takes the block:\n${text}`);
+    assert.ok(
+      scanned.every((row) => row instanceof ScannedRow),
+      `the scanner takes the block:\n${text}`,
+    );
     assert.equal(scanned.length, parsed.length);
     scanned.forEach((row, r) => {
       const plain = parsed[r];
@@ -60,27 +93,64 @@ test('the accessors read a scanned row as the grammar parses it', () => {
 
 test('the accessors give the values the cells hold', () => {
   const [row] = dataRows('data D {\n  H\n  x, "a\\"b", -0.5, ?, 1e3\n}\n', true);
-  assert.deepStrictEqual([0, 1, 2, 3, 4].map((i) => cellText(row, i)), ['x', 'a"b', '-0.5', undefined, '1e3']);
-  assert.deepStrictEqual([0, 1, 2, 3, 4].map((i) => cellKind(row, i)), ['ref', 'string', 'number', 'missing', 'number']);
-  assert.deepStrictEqual([2, 4].map((i) => cellNumber(row, i)), [-0.5, 1000]);
+  assert.deepStrictEqual(
+    [0, 1, 2, 3, 4].map((i) => cellText(row, i)),
+    ['x', 'a"b', '-0.5', undefined, '1e3'],
+  );
+  assert.deepStrictEqual(
+    [0, 1, 2, 3, 4].map((i) => cellKind(row, i)),
+    ['ref', 'string', 'number', 'missing', 'number'],
+  );
+  assert.deepStrictEqual(
+    [2, 4].map((i) => cellNumber(row, i)),
+    [-0.5, 1000],
+  );
   assert.deepStrictEqual(cellRange(row, 1), { start: { line: 2, character: 5 }, end: { line: 2, character: 11 } });
   assert.equal(cellNode(row, 5), undefined);
 });
 
-const model = (rows: string[]) => ['variable Sky { Sunny, Rainy }', 'variable x : real', '', 'data D {', '  Sky, x, Wind', ...rows, '}', 'query P(Sky)', ''].join('\n');
+const model = (rows: string[]) =>
+  [
+    'variable Sky { Sunny, Rainy }',
+    'variable x : real',
+    '',
+    'data D {',
+    '  Sky, x, Wind',
+    ...rows,
+    '}',
+    'query P(Sky)',
+    '',
+  ].join('\n');
 
 function diagnosticsOf(state: ParseState): Diagnostic[] {
   return [...state.output.diagnostics, ...check(state.output.ast, fakeEnv()).diagnostics];
 }
 
 test('data findings stay exact, ranges included, as edits above and inside a block move its rows', () => {
-  const rows = Array.from({ length: 300 }, (_, i) => i % 50 === 7 ? '  Cloudy, 1, Strong' : i % 50 === 9 ? '  Sunny, big, Weak' : i % 50 === 11 ? '  Rainy, 2' : `  ${i % 2 ? 'Sunny' : 'Rainy'}, ${i}.5, ${i % 3 ? 'Weak' : 'Strong'}`);
+  const rows = Array.from({ length: 300 }, (_, i) =>
+    i % 50 === 7
+      ? '  Cloudy, 1, Strong'
+      : i % 50 === 9
+        ? '  Sunny, big, Weak'
+        : i % 50 === 11
+          ? '  Rainy, 2'
+          : `  ${i % 2 ? 'Sunny' : 'Rainy'}, ${i}.5, ${i % 3 ? 'Weak' : 'Strong'}`,
+  );
   let state = fullParse(model(rows));
   const first = diagnosticsOf(state);
-  assert.deepStrictEqual(first.filter((d) => d.code === 'unknown-state').slice(0, 2).map((d) => [d.range, d.message]), [
-    [{ start: { line: 12, character: 2 }, end: { line: 12, character: 8 } }, "'Cloudy' is not a state of 'Sky' (Sunny, Rainy)"],
-    [{ start: { line: 14, character: 9 }, end: { line: 14, character: 12 } }, "'x' takes numbers, not 'big'"],
-  ]);
+  assert.deepStrictEqual(
+    first
+      .filter((d) => d.code === 'unknown-state')
+      .slice(0, 2)
+      .map((d) => [d.range, d.message]),
+    [
+      [
+        { start: { line: 12, character: 2 }, end: { line: 12, character: 8 } },
+        "'Cloudy' is not a state of 'Sky' (Sunny, Rainy)",
+      ],
+      [{ start: { line: 14, character: 9 }, end: { line: 14, character: 12 } }, "'x' takes numbers, not 'big'"],
+    ],
+  );
   assert.equal(first.filter((d) => d.code === 'data-width').length, 6);
   const rnd = random(9);
   for (let step = 0; step < 30; step++) {

@@ -12,7 +12,26 @@ import { tokenize } from '../../../server/src/language/tokens.js';
 import { documentRange } from '../../../server/src/language/lines.js';
 import { plainAst, random } from './helpers.js';
 
-const plainCells = ['a', 'b_2', 'true', 'false', 'data', 'from', 'P', '"x y"', '"q\\"uote"', '0', '12', '-3', '-0.5', '.25', '1e-3', '2.5E+2', '?', '1abc'];
+const plainCells = [
+  'a',
+  'b_2',
+  'true',
+  'false',
+  'data',
+  'from',
+  'P',
+  '"x y"',
+  '"q\\"uote"',
+  '0',
+  '12',
+  '-3',
+  '-0.5',
+  '.25',
+  '1e-3',
+  '2.5E+2',
+  '?',
+  '1abc',
+];
 const oddCells = ['1/2', '50%', '- 4', '/', '"open', '(', '{', '///doc', '/* c */', '≈', '->', '1..2', 'x.y'];
 
 function randomBlock(rnd: () => number, odd: boolean): string {
@@ -21,7 +40,8 @@ function randomBlock(rnd: () => number, odd: boolean): string {
   const rows: string[] = [];
   for (let r = 0; r < 1 + Math.floor(rnd() * 6); r++) {
     const cells: string[] = [];
-    for (let c = 0; c < 1 + Math.floor(rnd() * 5); c++) cells.push(odd && rnd() < 0.1 ? pick(oddCells) : pick(plainCells));
+    for (let c = 0; c < 1 + Math.floor(rnd() * 5); c++)
+      cells.push(odd && rnd() < 0.1 ? pick(oddCells) : pick(plainCells));
     const sep = rnd() < 0.7 ? ', ' : ' ';
     rows.push('  '.repeat(Math.floor(rnd() * 2)) + cells.join(sep) + (rnd() < 0.1 ? ' // note' : ''));
   }
@@ -50,15 +70,23 @@ test('the scanner takes plain bodies and leaves odd ones to the grammar', () => 
   const text = 'data D {\n  a, b\n  -1, "x"\n}\ndata E {\n  a\n  1/2\n}\n';
   const blocks = scanDataBlocks(text, 0);
   assert.deepStrictEqual([...blocks.keys()], [text.indexOf('{')]);
-  assert.deepStrictEqual([...blocks.values()].map((b) => [b.close, b.closeLine, b.closeColumn]), [[text.indexOf('}'), 3, 0]]);
-  const rows = parse(text).ast.statements.map((s) => s.kind === 'data' ? s.rows.map((r) => r.cells.map((c) => c.kind === 'number' ? c.value : c.kind)) : []);
+  assert.deepStrictEqual(
+    [...blocks.values()].map((b) => [b.close, b.closeLine, b.closeColumn]),
+    [[text.indexOf('}'), 3, 0]],
+  );
+  const rows = parse(text).ast.statements.map((s) =>
+    s.kind === 'data' ? s.rows.map((r) => r.cells.map((c) => (c.kind === 'number' ? c.value : c.kind))) : [],
+  );
   assert.deepStrictEqual(rows, [[[-1, 'string']], [[0.5]]]);
 });
 
 test('a bad cell in a scanned-size block is one diagnostic on its exact range', () => {
   const text = 'data D {\n  a, b\n  1, 2\n  3, $\n  4, 5\n}\n';
   const out = parse(text);
-  assert.deepStrictEqual(out.diagnostics.map((d) => [d.range.start.line, d.range.start.character, d.range.end.character]), [[3, 5, 6]]);
+  assert.deepStrictEqual(
+    out.diagnostics.map((d) => [d.range.start.line, d.range.start.character, d.range.end.character]),
+    [[3, 5, 6]],
+  );
   const data = out.ast.statements[0];
   assert.ok(data.kind === 'data');
   assert.equal(data.rows.length, 3);
@@ -73,7 +101,8 @@ test('a data header inside an open bracket is not taken as a block of its own', 
 /** The text with the scanned bodies blanked (line breaks kept): the lexer's tokens must be where `lexAround` puts them. */
 function blanked(text: string, blocks: ReturnType<typeof scanDataBlocks>): string {
   let out = text;
-  for (const b of blocks.values()) out = out.slice(0, b.open + 1) + out.slice(b.open + 1, b.close).replace(/[^\r\n]/g, ' ') + out.slice(b.close);
+  for (const b of blocks.values())
+    out = out.slice(0, b.open + 1) + out.slice(b.open + 1, b.close).replace(/[^\r\n]/g, ' ') + out.slice(b.close);
   return out;
 }
 
@@ -90,7 +119,11 @@ test('lexing around the scanned bodies gives the tokens, doc comments and errors
     const text = `/// A\nvariable A : bool\n${randomBlock(rnd, i % 3 === 1)}${after}${randomBlock(rnd, false).replace(/\n$/, ' data')} ${randomBlock(rnd, false)}`;
     const blocks = scanDataBlocks(text, 0);
     scannedSome += blocks.size;
-    assert.deepStrictEqual(brief(lexAround(text, blocks)), brief(tokenize(blanked(text, blocks))), `case ${i}:\n${text}`);
+    assert.deepStrictEqual(
+      brief(lexAround(text, blocks)),
+      brief(tokenize(blanked(text, blocks))),
+      `case ${i}:\n${text}`,
+    );
   }
   assert.ok(scannedSome > 300, `the scanner took ${scannedSome} blocks`);
 });

@@ -15,13 +15,18 @@ function sources(dir: string): string[] {
 }
 
 test('docs/language.md holds the grammar as the parser has it (npm run docs:grammar)', () => {
-  assert.ok(reference.includes('```ebnf\n' + grammarEbnf() + '\n```'), 'the grammar in docs/language.md is stale: run npm run docs:grammar');
+  assert.ok(
+    reference.includes('```ebnf\n' + grammarEbnf() + '\n```'),
+    'the grammar in docs/language.md is stale: run npm run docs:grammar',
+  );
 });
 
 test('every diagnostic code the front end and the runner emit is documented', () => {
   const text = [...sources(join(root, 'server/src/language')), ...sources(join(root, 'server/src/run'))].join('\n');
   const codes = new Set<string>();
-  for (const m of text.matchAll(/(?:\.(?:error|warning|info)\(|code: |syntaxError\([^;]*?, )'([a-z]+(?:-[a-z]+)*)'/g)) codes.add(m[1]);
+  for (const m of text.matchAll(/(?:\.(?:error|warning|info)\(|code: |syntaxError\([^;]*?, )'([a-z]+(?:-[a-z]+)*)'/g))
+    codes.add(m[1]);
   assert.ok(codes.size > 25, `found only ${codes.size} codes`);
-  for (const code of codes) assert.ok(reference.includes(`| \`${code}\` |`), `diagnostic code '${code}' is not in docs/language.md`);
+  for (const code of codes)
+    assert.ok(reference.includes(`| \`${code}\` |`), `diagnostic code '${code}' is not in docs/language.md`);
 });

@@ -33,19 +33,37 @@ async function run(args: string[], io: CliIO): Promise<number> {
 /** The command line for an example, with no flags; undefined (skipped) when its archive is absent. */
 function cliArgs(command: string[], file: string, t: TestContext): string[] | undefined {
   if (file === 'newsgroups.bayes' && !existsSync(archive)) {
-    t.skip(`examples/newsgroups.bayes reads examples/data/20news-bydate.tar.gz, which is not there (nor in ${sharedData})`);
+    t.skip(
+      `examples/newsgroups.bayes reads examples/data/20news-bydate.tar.gz, which is not there (nor in ${sharedData})`,
+    );
     return undefined;
   }
   return [...command, join('examples', file)];
 }
 
-const files = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort();
+const files = readdirSync(examples)
+  .filter((f) => f.endsWith('.bayes'))
+  .sort();
 
 test('there is an example per acceptance case of LANGUAGE.md', () => {
   assert.deepEqual(files, [
-    'alarm.bayes', 'bayes_optimal.bayes', 'cancer.bayes', 'decision_trees.bayes', 'enjoysport.bayes', 'faithful.bayes', 'forest.bayes',
-    'forest_learning.bayes', 'formats.bayes', 'newsgroups.bayes', 'oil-wildcatter.bayes', 'playtennis.bayes',
-    'soft_evidence.bayes', 'structure_learning.bayes', 'thumbtack.bayes', 'train_test_files.bayes', 'two_gaussians.bayes',
+    'alarm.bayes',
+    'bayes_optimal.bayes',
+    'cancer.bayes',
+    'decision_trees.bayes',
+    'enjoysport.bayes',
+    'faithful.bayes',
+    'forest.bayes',
+    'forest_learning.bayes',
+    'formats.bayes',
+    'newsgroups.bayes',
+    'oil-wildcatter.bayes',
+    'playtennis.bayes',
+    'soft_evidence.bayes',
+    'structure_learning.bayes',
+    'thumbtack.bayes',
+    'train_test_files.bayes',
+    'two_gaussians.bayes',
     'two_tests.bayes',
   ]);
 });
@@ -66,17 +84,25 @@ for (const file of files) {
     const io = capture(root);
     const code = await run(args, io);
     const result = JSON.parse(io.stdout) as RunResult;
-    const errors = result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.range.start.line + 1}: ${d.message}`);
+    const errors = result.diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => `${d.range.start.line + 1}: ${d.message}`);
     assert.deepEqual(errors, []);
     const expects = result.results.filter((r) => r.kind === 'expect');
     assert.ok(expects.length > 0);
-    assert.deepEqual(expects.filter((r) => !r.passed).map((r) => r.source), []);
+    assert.deepEqual(
+      expects.filter((r) => !r.passed).map((r) => r.source),
+      [],
+    );
     assert.equal(code, 0);
   });
 
   test(`examples/${file} states its textbook numbers in expect lines`, () => {
     const { ast } = parseDocument(readFileSync(join(examples, file), 'utf8'));
-    assert.ok(ast.statements.some((s) => s.kind === 'expectStatement'), 'no expect line');
+    assert.ok(
+      ast.statements.some((s) => s.kind === 'expectStatement'),
+      'no expect line',
+    );
   });
 }
 
@@ -86,5 +112,8 @@ test('a model naming a file outside the workspace is refused, and the message sa
   const model = join(dir, 'outside.bayes');
   writeFileSync(model, 'corpus News from "../../shared/data/20news-bydate.tar.gz" label folder\n');
   assert.equal(await run(['check', model], io), 1);
-  assert.match(io.stdout, /outside\.bayes:1:18: error: "\.\.\/\.\.\/shared\/data\/20news-bydate\.tar\.gz" is outside the workspace/);
+  assert.match(
+    io.stdout,
+    /outside\.bayes:1:18: error: "\.\.\/\.\.\/shared\/data\/20news-bydate\.tar\.gz" is outside the workspace/,
+  );
 });

@@ -12,10 +12,52 @@ import { fakeEnv, random } from './helpers.js';
 
 const CASES = 10_000;
 const examples = resolve(import.meta.dirname, '../../../examples');
-const sources = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort().map((f) => readFileSync(join(examples, f), 'utf8'));
+const sources = readdirSync(examples)
+  .filter((f) => f.endsWith('.bayes'))
+  .sort()
+  .map((f) => readFileSync(join(examples, f), 'utf8'));
 
-const pieces = ['{', '}', '(', ')', '[', ']', ',', ':', '|', '=', '≈', '±', '~', '->', '?', '%', '/', '"', '///', '/*', '\n', 'P', 'query', 'expect',
-  'network', 'given', 'in', '0.5', '-', '1e', '.', 'tree', 'if', 'else', '\u0000', '\ud83d', 'é', '\r\n', '\t'];
+const pieces = [
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  ':',
+  '|',
+  '=',
+  '≈',
+  '±',
+  '~',
+  '->',
+  '?',
+  '%',
+  '/',
+  '"',
+  '///',
+  '/*',
+  '\n',
+  'P',
+  'query',
+  'expect',
+  'network',
+  'given',
+  'in',
+  '0.5',
+  '-',
+  '1e',
+  '.',
+  'tree',
+  'if',
+  'else',
+  '\u0000',
+  '\ud83d',
+  'é',
+  '\r\n',
+  '\t',
+];
 
 function mutate(text: string, rnd: () => number): string {
   const tokens = text.match(/\s+|[A-Za-z_0-9.]+|"[^"\n]*"|[\s\S]/g) ?? [];
@@ -24,12 +66,26 @@ function mutate(text: string, rnd: () => number): string {
   for (let e = 0; e < edits && tokens.length > 0; e++) {
     const i = at();
     switch (Math.floor(rnd() * 6)) {
-      case 0: tokens.splice(i, 1); break;
-      case 1: tokens.splice(i, 0, tokens[i]); break;
-      case 2: { const j = at(); [tokens[i], tokens[j]] = [tokens[j], tokens[i]]; break; }
-      case 3: tokens.splice(i, 0, pieces[Math.floor(rnd() * pieces.length)]); break;
-      case 4: tokens.splice(i, 0, String.fromCharCode(Math.floor(rnd() * 256))); break;
-      default: tokens.splice(i, Math.floor(rnd() * 20)); break;
+      case 0:
+        tokens.splice(i, 1);
+        break;
+      case 1:
+        tokens.splice(i, 0, tokens[i]);
+        break;
+      case 2: {
+        const j = at();
+        [tokens[i], tokens[j]] = [tokens[j], tokens[i]];
+        break;
+      }
+      case 3:
+        tokens.splice(i, 0, pieces[Math.floor(rnd() * pieces.length)]);
+        break;
+      case 4:
+        tokens.splice(i, 0, String.fromCharCode(Math.floor(rnd() * 256)));
+        break;
+      default:
+        tokens.splice(i, Math.floor(rnd() * 20));
+        break;
     }
   }
   return tokens.join('');
@@ -38,9 +94,19 @@ function mutate(text: string, rnd: () => number): string {
 function assertInside(text: string, d: Diagnostic, label: string): void {
   const lines = text.split(/\r\n|\r|\n/);
   const ok = (p: { line: number; character: number }) =>
-    Number.isInteger(p.line) && Number.isInteger(p.character) && p.line >= 0 && p.line < lines.length && p.character >= 0 && p.character <= lines[p.line].length;
-  const ordered = d.range.start.line < d.range.end.line || (d.range.start.line === d.range.end.line && d.range.start.character <= d.range.end.character);
-  assert.ok(ok(d.range.start) && ok(d.range.end) && ordered, `${label}: range outside the document: ${JSON.stringify(d)}`);
+    Number.isInteger(p.line) &&
+    Number.isInteger(p.character) &&
+    p.line >= 0 &&
+    p.line < lines.length &&
+    p.character >= 0 &&
+    p.character <= lines[p.line].length;
+  const ordered =
+    d.range.start.line < d.range.end.line ||
+    (d.range.start.line === d.range.end.line && d.range.start.character <= d.range.end.character);
+  assert.ok(
+    ok(d.range.start) && ok(d.range.end) && ordered,
+    `${label}: range outside the document: ${JSON.stringify(d)}`,
+  );
   assert.ok(d.message && d.code, `${label}: diagnostic without message or code`);
 }
 

@@ -1,7 +1,14 @@
 /** Shared by the language tests: parse without errors, ranges in brief, a fake host. */
 import assert from 'node:assert/strict';
 import { createRng } from '../../../server/src/engine/random.js';
-import { parseDocument, checkDocument, type CheckEnvironment, type Diagnostic, type Range, type Statement } from '../../../server/src/language/index.js';
+import {
+  parseDocument,
+  checkDocument,
+  type CheckEnvironment,
+  type Diagnostic,
+  type Range,
+  type Statement,
+} from '../../../server/src/language/index.js';
 
 export function r(startLine: number, startChar: number, endLine: number, endChar: number): Range {
   return { start: { line: startLine, character: startChar }, end: { line: endLine, character: endChar } };
@@ -22,7 +29,9 @@ export function only<K extends Statement['kind']>(text: string, kind: K): Extrac
 }
 
 /** A host with an in-memory file system under /ws (the workspace) and /data (a data root). */
-export function fakeEnv(files: Record<string, string[] | { variables: { name: string; states: string[] }[] } | { error: string } | null> = {}): CheckEnvironment {
+export function fakeEnv(
+  files: Record<string, string[] | { variables: { name: string; states: string[] }[] } | { error: string } | null> = {},
+): CheckEnvironment {
   return {
     documentPath: '/ws/model.bayes',
     allowedRoots: ['/ws', '/data'],
@@ -46,8 +55,11 @@ export function diagnose(text: string, env: CheckEnvironment = fakeEnv()): Diagn
 
 /** Diagnostics of severity error or warning, as `code@line:char-line:char` for compact asserts. */
 export function brief(diagnostics: Diagnostic[], severities = ['error', 'warning']): string[] {
-  return diagnostics.filter((d) => severities.includes(d.severity))
-    .map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
+  return diagnostics
+    .filter((d) => severities.includes(d.severity))
+    .map(
+      (d) => `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`,
+    );
 }
 
 /** The engine's seeded generator as a function, so a failing property case can be replayed from its seed. */

@@ -15,24 +15,60 @@ import { lineStarts } from '../../../server/src/language/lines.js';
 import { plainAst, random } from './helpers.js';
 
 const examples = resolve(import.meta.dirname, '../../../examples');
-const sources = readdirSync(examples).filter((f) => f.endsWith('.bayes')).sort().map((f) => [f, readFileSync(join(examples, f), 'utf8')] as const);
+const sources = readdirSync(examples)
+  .filter((f) => f.endsWith('.bayes'))
+  .sort()
+  .map((f) => [f, readFileSync(join(examples, f), 'utf8')] as const);
 
-const pieces = ['{', '}', '(', ')', '[', ']', ',', ':', '|', '=', '?', '"', '///', ' x', '\n', '\r\n', 'P(', 'query ', 'network N {', 'data D {',
-  'variable ', 'expect ', '0.5', '-', '/*', '*/', '\n}\n', 'given ', '\n  true, false\n'];
+const pieces = [
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  ':',
+  '|',
+  '=',
+  '?',
+  '"',
+  '///',
+  ' x',
+  '\n',
+  '\r\n',
+  'P(',
+  'query ',
+  'network N {',
+  'data D {',
+  'variable ',
+  'expect ',
+  '0.5',
+  '-',
+  '/*',
+  '*/',
+  '\n}\n',
+  'given ',
+  '\n  true, false\n',
+];
 
 /** One random edit of `text`: characters or whole lines, inserted, deleted or replaced. */
 function edit(text: string, rnd: () => number): string {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
   const at = Math.floor(rnd() * (text.length + 1));
   switch (Math.floor(rnd() * 6)) {
-    case 0: return text.slice(0, at) + pick(pieces) + text.slice(at);
-    case 1: return text.slice(0, at) + text.slice(at + 1 + Math.floor(rnd() * 8));
-    case 2: return text.slice(0, at) + pick(pieces) + text.slice(at + 1 + Math.floor(rnd() * 3));
+    case 0:
+      return text.slice(0, at) + pick(pieces) + text.slice(at);
+    case 1:
+      return text.slice(0, at) + text.slice(at + 1 + Math.floor(rnd() * 8));
+    case 2:
+      return text.slice(0, at) + pick(pieces) + text.slice(at + 1 + Math.floor(rnd() * 3));
     default: {
       const lines = text.split('\n');
       const line = Math.floor(rnd() * lines.length);
       const kind = Math.floor(rnd() * 3);
-      if (kind === 0) lines.splice(line, 0, lines[Math.floor(rnd() * lines.length)]); // duplicate a line elsewhere
+      if (kind === 0)
+        lines.splice(line, 0, lines[Math.floor(rnd() * lines.length)]); // duplicate a line elsewhere
       else if (kind === 1) lines.splice(line, 1 + Math.floor(rnd() * 3));
       else lines[line] = lines[line].replace(/\d/, () => String(Math.floor(rnd() * 10)));
       return lines.join('\n');
@@ -98,16 +134,48 @@ test('an edit in the statement above a data block leaves the block as it was', (
   const broken = reparse(fullParse(indented), indented.replace('query P(A)', 'query P(A'));
   const fresh = parse(broken.text);
   assert.equal(fresh.ast.statements.length, 2);
-  assert.deepStrictEqual(plainAst([broken.output.ast, broken.output.diagnostics]), plainAst([fresh.ast, fresh.diagnostics]));
+  assert.deepStrictEqual(
+    plainAst([broken.output.ast, broken.output.diagnostics]),
+    plainAst([fresh.ast, fresh.diagnostics]),
+  );
 });
 
-const cellPieces = ['a', 'b', 'true', '-1.5', '2e3', '"q"', '?', ', ', ' ', '', '1/2', '50%', '-', '/', '//', '///', '"', '{', '}', '\n', '\r\n', 'query', 'data', 'P', '/*'];
+const cellPieces = [
+  'a',
+  'b',
+  'true',
+  '-1.5',
+  '2e3',
+  '"q"',
+  '?',
+  ', ',
+  ' ',
+  '',
+  '1/2',
+  '50%',
+  '-',
+  '/',
+  '//',
+  '///',
+  '"',
+  '{',
+  '}',
+  '\n',
+  '\r\n',
+  'query',
+  'data',
+  'P',
+  '/*',
+];
 
 /** A data model: variables, a block of rows (some indented, some commented), a query after it. */
 function dataModel(rows: number): string {
   const lines = ['variable A : bool', 'variable B : {x, y, z}', '', '/// the data', 'data D {', '  A, B, C'];
   const rnd = random(3);
-  for (let i = 0; i < rows; i++) lines.push(`  ${rnd() < 0.5 ? 'true' : 'false'}, ${['x', 'y', 'z', '?'][Math.floor(rnd() * 4)]}, ${(rnd() * 10 - 5).toFixed(2)}${i % 7 === 0 ? ' // note' : ''}`);
+  for (let i = 0; i < rows; i++)
+    lines.push(
+      `  ${rnd() < 0.5 ? 'true' : 'false'}, ${['x', 'y', 'z', '?'][Math.floor(rnd() * 4)]}, ${(rnd() * 10 - 5).toFixed(2)}${i % 7 === 0 ? ' // note' : ''}`,
+    );
   lines.push('}', '', 'query P(A | B = x)', 'data E {', '  B', '  y', '}');
   return lines.join('\n');
 }
@@ -120,11 +188,20 @@ function dataEdit(text: string, rnd: () => number): string {
   const row = lines[line] ?? '';
   const at = Math.floor(rnd() * (row.length + 1));
   switch (Math.floor(rnd() * 5)) {
-    case 0: lines[line] = row.slice(0, at) + pick(cellPieces) + row.slice(at); break;
-    case 1: lines[line] = row.slice(0, at) + row.slice(at + 1 + Math.floor(rnd() * 4)); break;
-    case 2: lines.splice(line, 0, lines[6 + Math.floor(rnd() * 20)] ?? ''); break;
-    case 3: lines.splice(line, 1 + Math.floor(rnd() * 3)); break;
-    default: lines[line] = row.replace(/-?\d+(\.\d+)?/, () => (rnd() * 10 - 5).toFixed(1));
+    case 0:
+      lines[line] = row.slice(0, at) + pick(cellPieces) + row.slice(at);
+      break;
+    case 1:
+      lines[line] = row.slice(0, at) + row.slice(at + 1 + Math.floor(rnd() * 4));
+      break;
+    case 2:
+      lines.splice(line, 0, lines[6 + Math.floor(rnd() * 20)] ?? '');
+      break;
+    case 3:
+      lines.splice(line, 1 + Math.floor(rnd() * 3));
+      break;
+    default:
+      lines[line] = row.replace(/-?\d+(\.\d+)?/, () => (rnd() * 10 - 5).toFixed(1));
   }
   return lines.join('\n');
 }
@@ -145,5 +222,8 @@ test('a keystroke inside a data block scans only its rows again', () => {
   assert.ok(edited.kind === 'data');
   assert.equal(edited.rows[0], firstRow, 'the rows above the edit are kept, not scanned again');
   assert.equal(after.output.ast.statements[4], before.output.ast.statements[4]);
-  assert.deepStrictEqual(plainAst([after.output.ast, after.output.diagnostics]), plainAst([parse(after.text).ast, parse(after.text).diagnostics]));
+  assert.deepStrictEqual(
+    plainAst([after.output.ast, after.output.diagnostics]),
+    plainAst([parse(after.text).ast, parse(after.text).diagnostics]),
+  );
 });

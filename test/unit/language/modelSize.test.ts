@@ -11,7 +11,10 @@ test('a model over 8 MB is not parsed: one diagnostic on its first line, in mill
   const parsed = parseDocument(text);
   assert.ok(performance.now() - started < 1000);
   assert.equal(parsed.ast.statements.length, 0);
-  assert.deepEqual(parsed.diagnostics.map((d) => [d.code, d.range.start.line, d.range.end.character]), [['model-too-large', 0, 14]]);
+  assert.deepEqual(
+    parsed.diagnostics.map((d) => [d.code, d.range.start.line, d.range.end.character]),
+    [['model-too-large', 0, 14]],
+  );
   assert.match(parsed.diagnostics[0]!.message, /^this model is \d+\.\d MB, over the 8\.0 MB a model may have/);
   // Editing it down under the limit parses it again; editing a small model over the limit stops.
   const small = fullParse('hypotheses H { a: 0.5, b: 0.5 }\nquery map H\n');

@@ -7,9 +7,15 @@ const queryOf = (text: string): Query => only(text, 'queryStatement').query;
 
 test('variable with a state list, quoted states and numbers', () => {
   const v = only('variable Age { "0-3_days", "12+", young, 7 }', 'variable');
-  assert.deepEqual(v.names.map((n) => n.text), ['Age']);
+  assert.deepEqual(
+    v.names.map((n) => n.text),
+    ['Age'],
+  );
   assert.equal(v.domain.type, 'states');
-  assert.deepEqual(v.domain.states.map((s) => s.text), ['0-3_days', '12+', 'young', '7']);
+  assert.deepEqual(
+    v.domain.states.map((s) => s.text),
+    ['0-3_days', '12+', 'young', '7'],
+  );
   assert.equal(v.domain.states[0].quoted, true);
   assert.deepEqual(v.domain.states[0].range, r(0, 15, 0, 25));
   assert.deepEqual(v.names[0].range, r(0, 9, 0, 12));
@@ -18,14 +24,30 @@ test('variable with a state list, quoted states and numbers', () => {
 
 test('variables sharing a bool or real domain', () => {
   const v = only('variable A, B : bool', 'variable');
-  assert.deepEqual(v.names.map((n) => [n.text, n.range]), [['A', r(0, 9, 0, 10)], ['B', r(0, 12, 0, 13)]]);
+  assert.deepEqual(
+    v.names.map((n) => [n.text, n.range]),
+    [
+      ['A', r(0, 9, 0, 10)],
+      ['B', r(0, 12, 0, 13)],
+    ],
+  );
   assert.equal(v.domain.type, 'bool');
-  assert.deepEqual(v.domain.states.map((s) => s.text), ['true', 'false']);
+  assert.deepEqual(
+    v.domain.states.map((s) => s.text),
+    ['true', 'false'],
+  );
   assert.equal(only('variable x : real', 'variable').domain.type, 'real');
 });
 
 test('probability literals keep value and source text', () => {
-  const cases: [string, number][] = [['0.008', 0.008], ['.008', 0.008], ['8e-3', 0.008], ['9/14', 9 / 14], ['98%', 0.98], ['1E+0', 1]];
+  const cases: [string, number][] = [
+    ['0.008', 0.008],
+    ['.008', 0.008],
+    ['8e-3', 0.008],
+    ['9/14', 9 / 14],
+    ['98%', 0.98],
+    ['1E+0', 1],
+  ];
   for (const [text, value] of cases) {
     const t = only(`P(A) = ${text}`, 'table');
     assert.equal(t.value?.value, value, text);
@@ -37,25 +59,43 @@ test('probability literals keep value and source text', () => {
 test('hypotheses with priors, with prior uniform, with bits', () => {
   const h = only('hypotheses Diagnosis {\n  cancer:  0.008\n  healthy: 0.992\n}', 'hypotheses');
   assert.equal(h.name.text, 'Diagnosis');
-  assert.deepEqual(h.entries.map((e) => [e.name.text, e.prior?.value]), [['cancer', 0.008], ['healthy', 0.992]]);
+  assert.deepEqual(
+    h.entries.map((e) => [e.name.text, e.prior?.value]),
+    [
+      ['cancer', 0.008],
+      ['healthy', 0.992],
+    ],
+  );
   assert.deepEqual(h.entries[1].range, r(2, 2, 2, 16));
   assert.deepEqual(h.range, r(0, 0, 3, 1));
   const coin = only('hypotheses Coin { fair, biased } prior uniform', 'hypotheses');
-  assert.deepEqual(coin.entries.map((e) => e.name.text), ['fair', 'biased']);
+  assert.deepEqual(
+    coin.entries.map((e) => e.name.text),
+    ['fair', 'biased'],
+  );
   assert.equal(coin.prior?.text, 'uniform');
   const bits = only('hypotheses M { h1: 0.5 bits 3, h2: bits 5 }', 'hypotheses');
-  assert.deepEqual(bits.entries.map((e) => [e.prior?.value, e.bits?.value]), [[0.5, 3], [undefined, 5]]);
+  assert.deepEqual(
+    bits.entries.map((e) => [e.prior?.value, e.bits?.value]),
+    [
+      [0.5, 3],
+      [undefined, 5],
+    ],
+  );
 });
 
 test('tree hypotheses with if / else if / else and prior code', () => {
-  const h = only(`hypotheses Trees {
+  const h = only(
+    `hypotheses Trees {
   d0: tree { P(Action = reads) = 1/2 }
   d1a: tree {
     if Length = long { P(Action = reads) = 0 }
     else if Thread = new { P(Action = reads) = 1 }
     else { P(Action = reads) = 9/11 }
   }
-} prior code`, 'hypotheses');
+} prior code`,
+    'hypotheses',
+  );
   assert.equal(h.prior?.text, 'code');
   const leaf = h.entries[0].tree!.items[0];
   assert.equal(leaf.kind, 'treeLeaf');
@@ -71,19 +111,47 @@ test('tree hypotheses with if / else if / else and prior code', () => {
 });
 
 test('table rows: maps, lists, single bool rows, multi-parent keys, several rows on a line', () => {
-  const t = only(`P(Test | Diagnosis) {
+  const t = only(
+    `P(Test | Diagnosis) {
   cancer:  { pos: 0.98, neg: 0.02 }
   healthy: [0.03, 0.97]
-}`, 'table');
-  assert.deepEqual(t.head.targets.map((a) => a.variable.text), ['Test']);
-  assert.deepEqual(t.head.conditions.map((a) => a.variable.text), ['Diagnosis']);
-  assert.deepEqual(t.rows.map((row) => row.form), ['map', 'list']);
-  assert.deepEqual(t.rows[0].entries.map((e) => [e.state?.text, e.value.value]), [['pos', 0.98], ['neg', 0.02]]);
+}`,
+    'table',
+  );
+  assert.deepEqual(
+    t.head.targets.map((a) => a.variable.text),
+    ['Test'],
+  );
+  assert.deepEqual(
+    t.head.conditions.map((a) => a.variable.text),
+    ['Diagnosis'],
+  );
+  assert.deepEqual(
+    t.rows.map((row) => row.form),
+    ['map', 'list'],
+  );
+  assert.deepEqual(
+    t.rows[0].entries.map((e) => [e.state?.text, e.value.value]),
+    [
+      ['pos', 0.98],
+      ['neg', 0.02],
+    ],
+  );
   assert.deepEqual(t.rows[0].range, r(1, 2, 1, 35));
   assert.deepEqual(t.head.range, r(0, 0, 0, 19));
-  const m = only('P(Campfire | Storm, Bus) {\n  true, true: 0.4, true, false: 0.1\n  false, true: 0.8\n  false, false: 0.2\n}', 'table');
-  assert.deepEqual(m.rows.map((row) => [row.keys.map((k) => k.text), row.form, row.entries[0].value.value]),
-    [[['true', 'true'], 'single', 0.4], [['true', 'false'], 'single', 0.1], [['false', 'true'], 'single', 0.8], [['false', 'false'], 'single', 0.2]]);
+  const m = only(
+    'P(Campfire | Storm, Bus) {\n  true, true: 0.4, true, false: 0.1\n  false, true: 0.8\n  false, false: 0.2\n}',
+    'table',
+  );
+  assert.deepEqual(
+    m.rows.map((row) => [row.keys.map((k) => k.text), row.form, row.entries[0].value.value]),
+    [
+      [['true', 'true'], 'single', 0.4],
+      [['true', 'false'], 'single', 0.1],
+      [['false', 'true'], 'single', 0.8],
+      [['false', 'false'], 'single', 0.2],
+    ],
+  );
   assert.deepEqual(m.rows[1].range, r(1, 19, 1, 35));
 });
 
@@ -96,24 +164,39 @@ test('bool shorthand P(Storm) = 0.3', () => {
 test('parameter priors: Beta, Dirichlet, m_estimate, experts', () => {
   const beta = only('P(Toss) ~ Beta(1, 1)', 'table').parameterPrior;
   assert.equal(beta?.kind, 'call');
-  if (beta?.kind === 'call') assert.deepEqual(beta.args.map((a) => (a.value as { value: number }).value), [1, 1]);
+  if (beta?.kind === 'call')
+    assert.deepEqual(
+      beta.args.map((a) => (a.value as { value: number }).value),
+      [1, 1],
+    );
   const m = only('P(Wind | Play) ~ m_estimate(m: 2)', 'table').parameterPrior;
   if (m?.kind === 'call') assert.deepEqual([m.callee.text, m.args[0].name?.text], ['m_estimate', 'm']);
   assert.equal(only('P(Outlook | Play) ~ Dirichlet(1)', 'table').parameterPrior?.kind, 'call');
   const experts = only('P(Success) ~ experts { alice: 2 of 3, bob: 20 of 30 }', 'table').parameterPrior;
   assert.equal(experts?.kind, 'experts');
   if (experts?.kind === 'experts') {
-    assert.deepEqual(experts.entries.map((e) => [e.name.text, e.successes.value, e.trials.value]), [['alice', 2, 3], ['bob', 20, 30]]);
+    assert.deepEqual(
+      experts.entries.map((e) => [e.name.text, e.successes.value, e.trials.value]),
+      [
+        ['alice', 2, 3],
+        ['bob', 20, 30],
+      ],
+    );
     assert.deepEqual(experts.entries[1].range, r(0, 38, 0, 51));
   }
 });
 
 test('network with its own statements, and import', () => {
-  const [network, imported] = parseOk('network Forest {\n  variable Storm : bool\n  P(Storm) = 0.3\n}\nimport network Alarm from "alarm.bif"');
+  const [network, imported] = parseOk(
+    'network Forest {\n  variable Storm : bool\n  P(Storm) = 0.3\n}\nimport network Alarm from "alarm.bif"',
+  );
   assert.equal(network.kind, 'network');
   if (network.kind === 'network') {
     assert.equal(network.name.text, 'Forest');
-    assert.deepEqual(network.statements.map((s) => s.kind), ['variable', 'table']);
+    assert.deepEqual(
+      network.statements.map((s) => s.kind),
+      ['variable', 'table'],
+    );
     assert.deepEqual(network.range, r(0, 0, 3, 1));
   }
   assert.equal(imported.kind, 'import');
@@ -125,7 +208,10 @@ test('network with its own statements, and import', () => {
 
 test('inline data: header, rows by line, ? for missing, negative and quoted cells', () => {
   const d = only('data Days {\n  Sky, x, Note\n  Sunny, -1.5, "a b"\n  Rainy ?  c   // no commas needed\n}', 'data');
-  assert.deepEqual(d.header.map((h) => h.text), ['Sky', 'x', 'Note']);
+  assert.deepEqual(
+    d.header.map((h) => h.text),
+    ['Sky', 'x', 'Note'],
+  );
   assert.equal(d.rows.length, 2);
   const [sky, x, note] = d.rows[0].cells;
   assert.deepEqual([sky.kind, x.kind, note.kind], ['ref', 'number', 'string']);
@@ -153,7 +239,10 @@ test('observe a value, repeated values, a data set, several variables', () => {
 test('learn: counting, em with options, gradient, structure by k2, mixtures', () => {
   const l = only('learn Forest from Partial by em { iterations: 100, tolerance: 1e-6, seed: 7 }', 'learn');
   assert.deepEqual([l.model.text, l.from?.text, l.method?.text, l.structure], ['Forest', 'Partial', 'em', false]);
-  assert.deepEqual(l.options?.entries.map((e) => e.name?.text), ['iterations', 'tolerance', 'seed']);
+  assert.deepEqual(
+    l.options?.entries.map((e) => e.name?.text),
+    ['iterations', 'tolerance', 'seed'],
+  );
   const s = only('learn structure Found from Days by k2 { order: [A, B, C], max_parents: 2 }', 'learn');
   assert.equal(s.structure, true);
   assert.equal(s.options?.entries[0].value.kind, 'list');
@@ -164,7 +253,10 @@ test('learn: counting, em with options, gradient, structure by k2, mixtures', ()
 test('classifiers and mixtures are calls with named arguments', () => {
   const c = only('classifier PlayNB = naive_bayes(Tennis, target: Play, smoothing: m_estimate(m: 2))', 'classifier');
   assert.equal(c.definition.callee.text, 'naive_bayes');
-  assert.deepEqual(c.definition.args.map((a) => a.name?.text), [undefined, 'target', 'smoothing']);
+  assert.deepEqual(
+    c.definition.args.map((a) => a.name?.text),
+    [undefined, 'target', 'smoothing'],
+  );
   assert.equal(c.definition.args[2].value.kind, 'call');
   const t = only('classifier NewsNB = text_naive_bayes(News, drop_most_frequent: 100, min_count: 3)', 'classifier');
   assert.equal(t.definition.args.length, 3);
@@ -176,7 +268,10 @@ test('classifiers and mixtures are calls with named arguments', () => {
 });
 
 test('generated hypothesis spaces: conjunctions with target, linear, logistic, noise', () => {
-  const c = only('hypotheses Conj = conjunctions(Sky, AirTemp) -> Enjoy = Yes\n  prior uniform\n  noise 0', 'hypotheses');
+  const c = only(
+    'hypotheses Conj = conjunctions(Sky, AirTemp) -> Enjoy = Yes\n  prior uniform\n  noise 0',
+    'hypotheses',
+  );
   assert.equal(c.generator?.call.callee.text, 'conjunctions');
   assert.equal(c.generator?.target?.variable.text, 'Enjoy');
   assert.equal(c.noise?.kind, 'number');
@@ -204,11 +299,19 @@ test('optimal and gibbs over a hypothesis space', () => {
 });
 
 test('probability queries with in, using and given', () => {
-  const q = queryOf('query P(ForestFire | Thunder = true, Bus = true) in Forest using likelihood_weighting { samples: 100000, seed: 1 } given Storm = false');
+  const q = queryOf(
+    'query P(ForestFire | Thunder = true, Bus = true) in Forest using likelihood_weighting { samples: 100000, seed: 1 } given Storm = false',
+  );
   assert.equal(q.form, 'probability');
   if (q.form !== 'probability') return;
-  assert.deepEqual(q.prob.conditions.map((c) => c.variable.text), ['Thunder', 'Bus']);
-  assert.deepEqual([q.in?.text, q.using?.text, q.options?.entries.length, q.given.length], ['Forest', 'likelihood_weighting', 2, 1]);
+  assert.deepEqual(
+    q.prob.conditions.map((c) => c.variable.text),
+    ['Thunder', 'Bus'],
+  );
+  assert.deepEqual(
+    [q.in?.text, q.using?.text, q.options?.entries.length, q.given.length],
+    ['Forest', 'likelihood_weighting', 2, 1],
+  );
   assert.deepEqual(q.prob.range, r(0, 6, 0, 48));
 });
 
@@ -218,8 +321,10 @@ test('mpe, sensitivity, independence', () => {
   const s = queryOf('query sensitivity P(ForestFire = true | Thunder = true) in Forest');
   assert.equal(s.form === 'sensitivity' && s.in?.text, 'Forest');
   const i = queryOf('query independent Thunder, Storm given Lightning in Forest');
-  assert.deepEqual(i.form === 'independent' && [i.variables.map((v) => v.text), i.given.map((v) => v.text), i.in?.text],
-    [['Thunder', 'Storm'], ['Lightning'], 'Forest']);
+  assert.deepEqual(
+    i.form === 'independent' && [i.variables.map((v) => v.text), i.given.map((v) => v.text), i.in?.text],
+    [['Thunder', 'Storm'], ['Lightning'], 'Forest'],
+  );
 });
 
 test('classify, evaluate (split, folds, on), learning_curve, accuracy', () => {
@@ -285,7 +390,9 @@ test('expect … given D = v: the last = v is the comparison', () => {
 });
 
 test('comments are skipped; /// doc comments attach to the next statement', () => {
-  const [a, b] = parseOk('/// The test result.\n/// Two states.\nvariable Test { pos, neg } // trailing\n/* block\n comment */ variable X : bool');
+  const [a, b] = parseOk(
+    '/// The test result.\n/// Two states.\nvariable Test { pos, neg } // trailing\n/* block\n comment */ variable X : bool',
+  );
   assert.equal(a.doc, 'The test result.\nTwo states.');
   assert.equal(b.doc, undefined);
   const [c] = parseOk('/// not attached\n\nvariable Y : bool');
@@ -294,24 +401,34 @@ test('comments are skipped; /// doc comments attach to the next statement', () =
 
 test('soft keywords work as names of states, columns and hypotheses', () => {
   const v = only('variable Kind { data, normal, code, in, map, P }', 'variable');
-  assert.deepEqual(v.domain.states.map((s) => s.text), ['data', 'normal', 'code', 'in', 'map', 'P']);
+  assert.deepEqual(
+    v.domain.states.map((s) => s.text),
+    ['data', 'normal', 'code', 'in', 'map', 'P'],
+  );
   const q = queryOf('query P(Kind = data | in = map) in network');
   assert.equal(q.form === 'probability' && q.in?.text, 'network');
 });
 
 test('every node of the example-like file has a range inside its parent', () => {
-  const text = 'network N {\n  variable A, B : bool\n  P(A) = 0.2\n  P(B | A) { true: 0.9, false: 0.1 }\n}\nquery P(B | A = true) in N\nexpect P(B = true) in N ≈ 0.26 ± 1e-9';
+  const text =
+    'network N {\n  variable A, B : bool\n  P(A) = 0.2\n  P(B | A) { true: 0.9, false: 0.1 }\n}\nquery P(B | A = true) in N\nexpect P(B = true) in N ≈ 0.26 ± 1e-9';
   const { ast, diagnostics } = parseDocument(text);
   assert.deepEqual(diagnostics, []);
   let nodes = 0;
   const inside = (inner: AstNode, outer: AstNode) => {
-    const a = inner.range, b = outer.range;
-    const le = (x: typeof a.start, y: typeof a.start) => x.line < y.line || (x.line === y.line && x.character <= y.character);
+    const a = inner.range,
+      b = outer.range;
+    const le = (x: typeof a.start, y: typeof a.start) =>
+      x.line < y.line || (x.line === y.line && x.character <= y.character);
     return le(b.start, a.start) && le(a.end, b.end);
   };
   walk(ast, (node, parent) => {
     nodes++;
-    if (parent) assert.ok(inside(node, parent), `${node.kind} ${JSON.stringify(node.range)} outside ${parent.kind} ${JSON.stringify(parent.range)}`);
+    if (parent)
+      assert.ok(
+        inside(node, parent),
+        `${node.kind} ${JSON.stringify(node.range)} outside ${parent.kind} ${JSON.stringify(parent.range)}`,
+      );
   });
   assert.ok(nodes > 40);
 });

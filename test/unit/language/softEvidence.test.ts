@@ -21,11 +21,20 @@ test('observe with soft and virtual findings and `in N` parses into findings wit
   const [test1, disease] = s.items;
   assert.equal(test1!.value, undefined);
   assert.equal(test1!.finding?.likelihood, true);
-  assert.deepEqual(test1!.finding?.entries.map((e) => [e.state?.text, e.value.value]), [['pos', 0.8], ['neg', 0.2]]);
+  assert.deepEqual(
+    test1!.finding?.entries.map((e) => [e.state?.text, e.value.value]),
+    [
+      ['pos', 0.8],
+      ['neg', 0.2],
+    ],
+  );
   assert.deepEqual(test1!.finding?.range, r(0, 13, 0, 48));
   assert.deepEqual(test1!.range, r(0, 8, 0, 48));
   assert.equal(disease!.finding?.likelihood, false);
-  assert.deepEqual(disease!.finding?.entries.map((e) => e.state?.text), ['true', 'false']);
+  assert.deepEqual(
+    disease!.finding?.entries.map((e) => e.state?.text),
+    ['true', 'false'],
+  );
 });
 
 test('findings after | and given in queries, beside hard evidence', () => {
@@ -81,8 +90,8 @@ test('the name index (definition, rename) sees the network of `observe … in N`
   const { ast } = parseDocument(text);
   const index = nameIndex(ast);
   const line = text.split('\n')[6]!;
-  const at = (t: string) => index.occurrences.find((o) =>
-    o.name.range.start.line === 6 && o.name.range.start.character === line.indexOf(t));
+  const at = (t: string) =>
+    index.occurrences.find((o) => o.name.range.start.line === 6 && o.name.range.start.character === line.indexOf(t));
   assert.equal(at('Lab')?.symbol.kind, 'network');
   assert.equal(at('Test')?.symbol.kind, 'variable');
   const pos = at('pos');

@@ -9,7 +9,11 @@ import { readBif } from '../../../server/src/model/bif.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const env = nodeEnvironment({ documentPath: join(repoRoot, 'converted.bayes'), workspaceRoot: repoRoot, dataRoots: [] });
+const env = nodeEnvironment({
+  documentPath: join(repoRoot, 'converted.bayes'),
+  workspaceRoot: repoRoot,
+  dataRoots: [],
+});
 
 for (const name of ['asia', 'child', 'alarm', 'insurance']) {
   test(`${name}.bif written as .bayes parses and checks without a diagnostic`, (t) => {
@@ -17,26 +21,38 @@ for (const name of ['asia', 'child', 'alarm', 'insurance']) {
     if (!net) return t.skip(NO_SHARED);
     const text = writeBayesNetwork(net);
     const { diagnostics } = checkText(text, env);
-    assert.deepEqual(diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`), []);
+    assert.deepEqual(
+      diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`),
+      [],
+    );
     // The checker is not lenient: drop one CPT row and it must say so.
     const lines = text.split('\n');
     const row = lines.findIndex((l) => /^ {4}\S.*: \{/.test(l));
     const broken = checkText([...lines.slice(0, row), ...lines.slice(row + 1)].join('\n'), env).diagnostics;
-    assert.ok(broken.some((d) => /no row for/.test(d.message)), 'a missing row is reported');
+    assert.ok(
+      broken.some((d) => /no row for/.test(d.message)),
+      'a missing row is reported',
+    );
   });
 }
 
 test('names that are not identifiers are quoted; unknown tables become Dirichlet(1) priors', () => {
   const net = {
     name: 'odd net',
-    variables: [{ name: 'Age', states: ['0-3_days', '12+'] }, { name: 'B', states: ['x', 'y'] }],
+    variables: [
+      { name: 'Age', states: ['0-3_days', '12+'] },
+      { name: 'B', states: ['x', 'y'] },
+    ],
     cpts: [
       { child: 0, parents: [], table: Float64Array.of(0.75, 0.25) },
       { child: 1, parents: [0], table: new Float64Array(4).fill(NaN) },
     ],
   };
   const text = writeBayesNetwork(net);
-  assert.equal(text, 'network "odd net" {\n  variable Age { "0-3_days", "12+" }\n  variable B { x, y }\n  P(Age) { "0-3_days": 0.75, "12+": 0.25 }\n  P(B | Age) ~ Dirichlet(1)\n}\n');
+  assert.equal(
+    text,
+    'network "odd net" {\n  variable Age { "0-3_days", "12+" }\n  variable B { x, y }\n  P(Age) { "0-3_days": 0.75, "12+": 0.25 }\n  P(B | Age) ~ Dirichlet(1)\n}\n',
+  );
   assert.deepEqual(checkText(text.replace('"odd net"', 'Odd'), env).diagnostics, []);
   net.cpts[1]!.table[0] = 0.5;
   assert.throws(() => writeBayesNetwork(net), /P\(B \| …\) is only partly known/);

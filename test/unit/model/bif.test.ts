@@ -27,7 +27,15 @@ function assertRowsSumToOne(net: BayesianNetwork, file: string): void {
 test('every bnlearn network in ../shared/data/bif reads, is a DAG, and round-trips through BIF', (t) => {
   const dir = sharedFile('bif');
   if (!dir) return t.skip(NO_SHARED);
-  const expectedNodes: Record<string, number> = { asia: 8, alarm: 37, child: 20, hailfinder: 56, munin: 1041, andes: 223, pathfinder: 109 };
+  const expectedNodes: Record<string, number> = {
+    asia: 8,
+    alarm: 37,
+    child: 20,
+    hailfinder: 56,
+    munin: 1041,
+    andes: 223,
+    pathfinder: 109,
+  };
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.bif'))) {
     const net = read(readFileSync(join(dir, file), 'utf8'));
     const name = file.replace(/\.bif$/, '');
@@ -50,7 +58,11 @@ test('state names that are not identifiers survive (child: 0-3_days, 12+)', (t) 
   const states = net.variables.flatMap((v) => v.states);
   assert.ok(states.includes('0-3_days'));
   assert.ok(states.includes('12+'));
-  assert.ok(read(writeBif(net)).variables.flatMap((v) => v.states).includes('12+'));
+  assert.ok(
+    read(writeBif(net))
+      .variables.flatMap((v) => v.states)
+      .includes('12+'),
+  );
 });
 
 test('JavaBayes form: quoted names, header without |, flat table with the child slowest, -1 unknown', () => {
@@ -93,12 +105,28 @@ probability ( B | A ) { (a1) 0.9, 0.1; default 0.3, 0.7; }`);
 test('errors name the problem and the line', () => {
   const cases: [string, RegExp, number][] = [
     ['network n {}\nvariable A { type discrete [3] { a, b }; }', /declares 3 states but lists 2/, 2],
-    ['network n {}\nvariable A { type discrete [2] { a, b }; }\nprobability ( A | Z ) { table 1, 0; }', /unknown variable 'Z'/, 3],
-    ['network n {}\nvariable A { type discrete [2] { a, b }; }\nprobability ( A ) { table 1; }', /expected 2 probabilities, found 1/, 3],
-    ['network n {}\nvariable A { type discrete [2] { a, b }; }\nvariable B { type discrete [2] { a, b }; }\nprobability ( A ) { table 1, 0; }\nprobability ( B | A ) {\n (a) 1, 0;\n}', /no row for \(b\)/, 5],
+    [
+      'network n {}\nvariable A { type discrete [2] { a, b }; }\nprobability ( A | Z ) { table 1, 0; }',
+      /unknown variable 'Z'/,
+      3,
+    ],
+    [
+      'network n {}\nvariable A { type discrete [2] { a, b }; }\nprobability ( A ) { table 1; }',
+      /expected 2 probabilities, found 1/,
+      3,
+    ],
+    [
+      'network n {}\nvariable A { type discrete [2] { a, b }; }\nvariable B { type discrete [2] { a, b }; }\nprobability ( A ) { table 1, 0; }\nprobability ( B | A ) {\n (a) 1, 0;\n}',
+      /no row for \(b\)/,
+      5,
+    ],
     ['network n {}\nvariable A { type discrete [2] { a, b }; }', /'A' has no probability block/, 1],
     ['nonsense', /expected 'network', 'variable' or 'probability'/, 1],
-    ['network n {}\nvariable A { type discrete [2] { a, b }; }\nprobability ( A ) { table 1, x; }', /expected a probability, found 'x'/, 3],
+    [
+      'network n {}\nvariable A { type discrete [2] { a, b }; }\nprobability ( A ) { table 1, x; }',
+      /expected a probability, found 'x'/,
+      3,
+    ],
   ];
   for (const [text, message, line] of cases) {
     const r = readBif(text);
@@ -113,7 +141,9 @@ test('a BIF table larger than the budget is refused at its line, before it is al
   const parents = Array.from({ length: 30 }, (_, i) => `P${i}`);
   const text = [
     'network huge {}',
-    ...parents.map((p) => `variable ${p} { type discrete [ 10 ] { ${Array.from({ length: 10 }, (_, j) => `s${j}`).join(', ')} }; }`),
+    ...parents.map(
+      (p) => `variable ${p} { type discrete [ 10 ] { ${Array.from({ length: 10 }, (_, j) => `s${j}`).join(', ')} }; }`,
+    ),
     'variable C { type discrete [ 2 ] { a, b }; }',
     ...parents.map((p) => `probability ( ${p} ) { table ${Array(10).fill('0.1').join(', ')}; }`),
     `probability ( C | ${parents.join(', ')} ) { default 0.5, 0.5; }`,
@@ -122,11 +152,18 @@ test('a BIF table larger than the budget is refused at its line, before it is al
   const r = readBif(text);
   assert.ok('error' in r);
   assert.equal(r.error.line, 63);
-  assert.match(r.error.message, /the table of 'C' needs more than 10\^308 entries|the table of 'C' needs 2\.00 × 10\^30 entries, over the budget of 16,777,216/);
+  assert.match(
+    r.error.message,
+    /the table of 'C' needs more than 10\^308 entries|the table of 'C' needs 2\.00 × 10\^30 entries, over the budget of 16,777,216/,
+  );
   assert.ok(process.memoryUsage.rss() - before < 64 * 2 ** 20);
   // Within a smaller budget, a table of 2 × 10^3 entries is refused too.
-  const small = readBif(text.replace(/probability \( C \|[^\n]*/, 'probability ( C | P0, P1, P2 ) { default 0.5, 0.5; }'), {
-    ...budgetsFor(1), maxTableEntries: 1000,
-  });
+  const small = readBif(
+    text.replace(/probability \( C \|[^\n]*/, 'probability ( C | P0, P1, P2 ) { default 0.5, 0.5; }'),
+    {
+      ...budgetsFor(1),
+      maxTableEntries: 1000,
+    },
+  );
   assert.ok('error' in small && /needs 2,000 entries, over the budget of 1,000/.test(small.error.message));
 });

@@ -12,7 +12,10 @@ import { close } from '../../support/close.js';
 function compile(text: string, scope?: string): BayesianNetwork {
   const env = nodeEnvironment({ documentPath: join(repoRoot, 'examples', 'inline.bayes'), workspaceRoot: repoRoot });
   const checked = checkText(text, env);
-  assert.deepEqual(checked.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    checked.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   return compileNetwork(checked.parse.ast, checked.symbols, env, scope);
 }
 
@@ -26,7 +29,10 @@ test('the cancer model: a hypothesis space is a root variable, its likelihood a 
   assert.deepEqual(table(net, 'Diagnosis'), [0.008, 0.992]);
   assert.deepEqual(table(net, 'Test'), [0.98, 0.02, 0.03, 0.97]);
   const test = net.variables.findIndex((v) => v.name === 'Test');
-  assert.deepEqual(net.cpts[test]!.parents.map((p) => net.variables[p]!.name), ['Diagnosis']);
+  assert.deepEqual(
+    net.cpts[test]!.parents.map((p) => net.variables[p]!.name),
+    ['Diagnosis'],
+  );
   net.cpts.forEach((c, i) => assert.equal(c.child, i));
 });
 
@@ -36,7 +42,10 @@ test('Forest: bool shorthand, single-value rows are P(true), parents come first'
   // The complement of a single probability is computed: 1 − 0.7 is 0.30000000000000004 in binary.
   table(net, 'Lightning').forEach((p, i) => close(p, [0.7, 0.3, 0.05, 0.95][i]!, 1e-15));
   // Campfire | Storm, BusTourGroup: rows (t,t), (t,f), (f,t), (f,f).
-  assert.deepEqual(table(net, 'Campfire').filter((_, i) => i % 2 === 0), [0.4, 0.1, 0.8, 0.2]);
+  assert.deepEqual(
+    table(net, 'Campfire').filter((_, i) => i % 2 === 0),
+    [0.4, 0.1, 0.8, 0.2],
+  );
   const position = new Map(net.variables.map((v, i) => [v.name, i]));
   for (const cpt of net.cpts) for (const p of cpt.parents) assert.ok(p < cpt.child, 'parents precede children');
   assert.equal(position.size, 6);
@@ -56,6 +65,8 @@ P(C | H) {
 test('a parent without a table is a compile error naming it', () => {
   const env = nodeEnvironment({ workspaceRoot: repoRoot });
   const checked = checkText('variable A, B : bool\nP(B | A) { true: 0.5, false: 0.1 }\n', env);
-  assert.throws(() => compileNetwork(checked.parse.ast, checked.symbols, env), (e: unknown) =>
-    e instanceof CompileError && /'A' has no table/.test(e.message) && e.range?.start.line === 1);
+  assert.throws(
+    () => compileNetwork(checked.parse.ast, checked.symbols, env),
+    (e: unknown) => e instanceof CompileError && /'A' has no table/.test(e.message) && e.range?.start.line === 1,
+  );
 });

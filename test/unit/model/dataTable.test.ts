@@ -10,7 +10,10 @@ import { commandLineFiles } from '../../../server/src/workspace/files.js';
 
 test('a CSV header names the variables; ? and empty cells are missing (-1); states index by first appearance', async () => {
   const d = await readDiscreteText('Outlook,Wind,"Play Tennis"\nSunny,Weak,No\r\n"Rain",?,Yes\nSunny,,Yes\n');
-  assert.deepEqual(d.attributes.map((v) => v.name), ['Outlook', 'Wind', 'Play Tennis']);
+  assert.deepEqual(
+    d.attributes.map((v) => v.name),
+    ['Outlook', 'Wind', 'Play Tennis'],
+  );
   assert.equal(d.rowCount, 3);
   assert.deepEqual(d.attributes[0]!.values, ['Sunny', 'Rain']);
   assert.deepEqual([...d.columns[0]!], [0, 1, 0]);
@@ -30,10 +33,16 @@ test('columns grow past their first size without losing cells; a 200-value dicti
 });
 
 test('bad tables are errors with a line number, never a crash', async () => {
-  await assert.rejects(readDiscreteText('A,B\nx,y\nx\n'), (e: Error) => e instanceof DataError && /line 3: 1 values, expected 2/.test(e.message));
+  await assert.rejects(
+    readDiscreteText('A,B\nx,y\nx\n'),
+    (e: Error) => e instanceof DataError && /line 3: 1 values, expected 2/.test(e.message),
+  );
   await assert.rejects(readDiscreteText('A,A\nx,y\n'), /appears twice/);
   await assert.rejects(readDiscreteText(''), /empty/);
-  await assert.rejects(readDiscreteText('yes\nmaybe\n', { columns: [{ name: 'A', states: ['yes', 'no'] }] }), /line 2: 'maybe' is not a state of A/);
+  await assert.rejects(
+    readDiscreteText('yes\nmaybe\n', { columns: [{ name: 'A', states: ['yes', 'no'] }] }),
+    /line 2: 'maybe' is not a state of A/,
+  );
   await assert.rejects(readNumericText('x,y\n1,2\n3,?\n'), /line 3: '\?' in column y is not a number/);
 });
 
@@ -49,13 +58,26 @@ test('numeric tables are row-major Float64', async () => {
 
 test('alignToNetwork reorders columns, maps states and marks absent variables hidden', async () => {
   const d = await readDiscreteText('B,A\nyes,lo\nno,hi\n?,hi\n');
-  const r = alignToNetwork([{ name: 'A', states: ['hi', 'lo'] }, { name: 'B', states: ['no', 'yes'] }, { name: 'H', states: ['a', 'b'] }], d);
+  const r = alignToNetwork(
+    [
+      { name: 'A', states: ['hi', 'lo'] },
+      { name: 'B', states: ['no', 'yes'] },
+      { name: 'H', states: ['a', 'b'] },
+    ],
+    d,
+  );
   if ('error' in r) assert.fail(r.error);
   assert.deepEqual([...r.data.columns[0]!], [1, 0, 0]);
   assert.deepEqual([...r.data.columns[1]!], [1, 0, -1]);
   assert.deepEqual([...r.data.columns[2]!], [-1, -1, -1]);
   assert.deepEqual(r.hidden, ['H']);
-  const bad = alignToNetwork([{ name: 'A', states: ['hi'] }, { name: 'B', states: ['no', 'yes'] }], d);
+  const bad = alignToNetwork(
+    [
+      { name: 'A', states: ['hi'] },
+      { name: 'B', states: ['no', 'yes'] },
+    ],
+    d,
+  );
   assert.ok('error' in bad && /lo/.test(bad.error));
 });
 
@@ -86,7 +108,10 @@ test('alarm-em records.dat (space separated, quoted, no header) reads in network
 });
 
 test('an unclosed quote is a DataError with its line', async () => {
-  await assert.rejects(readDiscreteText('A,B\nx,"y\n'), (e: Error) => e instanceof DataError && /^line \d+: /.test(e.message));
+  await assert.rejects(
+    readDiscreteText('A,B\nx,"y\n'),
+    (e: Error) => e instanceof DataError && /^line \d+: /.test(e.message),
+  );
 });
 
 test('groupRows agrees with a string-keyed grouping on 20,000 random rows (hash table grows past its first size)', () => {
@@ -94,17 +119,28 @@ test('groupRows agrees with a string-keyed grouping on 20,000 random rows (hash 
   const rows = 20000;
   const cards = [2, 3, 50, 40, 2];
   const columns = cards.map((k) => Int32Array.from({ length: rows }, () => rng.int(k + 1) - 1));
-  const d = { attributes: cards.map((k, i) => ({ name: `v${i}`, values: Array.from({ length: k }, (_, s) => `${s}`) })), columns, rowCount: rows };
+  const d = {
+    attributes: cards.map((k, i) => ({ name: `v${i}`, values: Array.from({ length: k }, (_, s) => `${s}`) })),
+    columns,
+    rowCount: rows,
+  };
   const g = groupRows(d);
   const naive = new Map<string, number>();
-  for (let r = 0; r < rows; r++) { const key = columns.map((c) => c[r]).join(','); naive.set(key, (naive.get(key) ?? 0) + 1); }
+  for (let r = 0; r < rows; r++) {
+    const key = columns.map((c) => c[r]).join(',');
+    naive.set(key, (naive.get(key) ?? 0) + 1);
+  }
   assert.ok(g.count > 1024, `${g.count} patterns`);
   assert.equal(g.count, naive.size);
-  for (let p = 0; p < g.count; p++) assert.equal(g.weights[p], naive.get([...g.states.subarray(p * 5, p * 5 + 5)].join(',')));
+  for (let p = 0; p < g.count; p++)
+    assert.equal(g.weights[p], naive.get([...g.states.subarray(p * 5, p * 5 + 5)].join(',')));
 });
 
 test('declared states encode a header file straight into network indices, and alignment then shares the columns', async () => {
-  const variables = [{ name: 'A', states: ['hi', 'lo'] }, { name: 'B', states: ['no', 'yes'] }];
+  const variables = [
+    { name: 'A', states: ['hi', 'lo'] },
+    { name: 'B', states: ['no', 'yes'] },
+  ];
   const d = await readDiscreteText('B,A\nyes,lo\nno,?\n', { declared: { A: ['hi', 'lo'], B: ['no', 'yes'] } });
   assert.deepEqual([...d.columns[0]!], [1, 0]);
   const r = alignToNetwork(variables, d);

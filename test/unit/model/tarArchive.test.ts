@@ -4,14 +4,22 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ArchiveLimitError, gunzipTar, readTar, streamTarGz, type TarEntry } from '../../../server/src/model/tarArchive.js';
+import {
+  ArchiveLimitError,
+  gunzipTar,
+  readTar,
+  streamTarGz,
+  type TarEntry,
+} from '../../../server/src/model/tarArchive.js';
 import { archiveBomb, manyEntries } from '../../support/hostileFiles.js';
 
 /** One ustar header + data blocks, checksum computed as tar does (checksum field read as spaces). */
 function tarEntry(name: string, data: Buffer, type = '0'): Buffer {
   const header = Buffer.alloc(512);
   header.write(name.slice(0, 99), 0, 'latin1');
-  header.write('0000644\0', 100); header.write('0000000\0', 108); header.write('0000000\0', 116);
+  header.write('0000644\0', 100);
+  header.write('0000000\0', 108);
+  header.write('0000000\0', 116);
   header.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124);
   header.write('00000000000\0', 136);
   header.write(type, 156);
@@ -26,7 +34,12 @@ function tarEntry(name: string, data: Buffer, type = '0'): Buffer {
 const longPath = `20news-bydate-train/${'very-long-newsgroup-name.'.repeat(6)}/1`;
 // Bytes that are not text and span several 64 KiB chunks of the stream (as the test paces it).
 const big = Buffer.from(Array.from({ length: 700_000 }, (_, i) => (i * 7919) % 251));
-const paxRecord = (path: string) => { const body = ` path=${path}\n`; let n = body.length + 2; if (`${n}${body}`.length !== n) n++; return Buffer.from(`${n}${body}`); };
+const paxRecord = (path: string) => {
+  const body = ` path=${path}\n`;
+  let n = body.length + 2;
+  if (`${n}${body}`.length !== n) n++;
+  return Buffer.from(`${n}${body}`);
+};
 const archive = Buffer.concat([
   tarEntry('a/', Buffer.alloc(0), '5'),
   tarEntry('a/small.txt', Buffer.from('hello')),
@@ -38,7 +51,13 @@ const archive = Buffer.concat([
   tarEntry('a/empty', Buffer.alloc(0)),
   Buffer.alloc(1024),
 ]);
-const expected = [['a/small.txt', 'hello'], [longPath, 'long name'], ['pax/ünïcode path.txt', 'pax'], ['a/big.bin', big.toString('latin1')], ['a/empty', '']];
+const expected = [
+  ['a/small.txt', 'hello'],
+  [longPath, 'long name'],
+  ['pax/ünïcode path.txt', 'pax'],
+  ['a/big.bin', big.toString('latin1')],
+  ['a/empty', ''],
+];
 const summary = (entries: TarEntry[]) => entries.map((e) => [e.path, e.data.toString('latin1')]);
 
 /** The archive's bytes at a given byte offset in memory (headers are summed 4 bytes at a time only when aligned). */
@@ -49,7 +68,8 @@ function at(offset: number, bytes: Buffer): Buffer {
 }
 
 test('tar: ustar files, GNU long names, pax paths; directories skipped; file bytes exact', () => {
-  for (const offset of [0, 1, 2, 4]) assert.deepEqual(summary(readTar(at(offset, archive))), expected, `offset ${offset}`);
+  for (const offset of [0, 1, 2, 4])
+    assert.deepEqual(summary(readTar(at(offset, archive))), expected, `offset ${offset}`);
 });
 
 test('tar: a truncated archive or a corrupt header is an error, not a short file', () => {
@@ -58,7 +78,8 @@ test('tar: a truncated archive or a corrupt header is an error, not a short file
   corrupt[512 + 10] = 0x41; // inside the name of a/small.txt
   // A byte lower by 2 and another higher by 2 leave the sum alone but not the lanes of a sum by words.
   const swapped = Buffer.from(archive);
-  swapped[512 + 100] -= 2; swapped[512 + 101] += 2;
+  swapped[512 + 100] -= 2;
+  swapped[512 + 101] += 2;
   for (const offset of [0, 3]) {
     assert.throws(() => readTar(at(offset, corrupt)), /bad header checksum at byte 512/);
     assert.deepEqual(summary(readTar(at(offset, swapped))), expected, 'a checksum is a plain sum of bytes');
@@ -80,11 +101,24 @@ test('tar.gz streamed: the same files as the whole-buffer reader, in archive ord
     const corrupt = Buffer.from(archive);
     corrupt[512 * 9] ^= 1; // the header of a/big.bin
     writeFileSync(file, gzipSync(corrupt));
-    await assert.rejects(streamTarGz(readFileSync(file), () => {}, { inflateChunk: 1 << 16 }), /bad header checksum/, "checksum");
+    await assert.rejects(
+      streamTarGz(readFileSync(file), () => {}, { inflateChunk: 1 << 16 }),
+      /bad header checksum/,
+      'checksum',
+    );
     const gz = gzipSync(archive);
     writeFileSync(file, gz.subarray(0, gz.length >> 1));
-    await assert.rejects(streamTarGz(readFileSync(file), () => {}), /unexpected end of file/, "truncated gz");
-    await assert.rejects(streamTarGz(readFileSync(file), () => { throw new Error('caller failed'); }), /caller failed|unexpected end/);
+    await assert.rejects(
+      streamTarGz(readFileSync(file), () => {}),
+      /unexpected end of file/,
+      'truncated gz',
+    );
+    await assert.rejects(
+      streamTarGz(readFileSync(file), () => {
+        throw new Error('caller failed');
+      }),
+      /caller failed|unexpected end/,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -95,8 +129,14 @@ test('archive bombs: refused at the expanded-bytes cap while inflating, whole or
   assert.ok(bomb.length < 2_500_000);
   const before = process.resourceUsage().maxRSS * 1024;
   const t0 = performance.now();
-  assert.throws(() => gunzipTar(bomb), (e) => e instanceof ArchiveLimitError && /more than 256 MB.*bayes\.archive\.maxExpandedMb/.test(e.message));
-  await assert.rejects(streamTarGz(bomb, () => {}), (e) => e instanceof ArchiveLimitError && /more than 256 MB/.test(e.message));
+  assert.throws(
+    () => gunzipTar(bomb),
+    (e) => e instanceof ArchiveLimitError && /more than 256 MB.*bayes\.archive\.maxExpandedMb/.test(e.message),
+  );
+  await assert.rejects(
+    streamTarGz(bomb, () => {}),
+    (e) => e instanceof ArchiveLimitError && /more than 256 MB/.test(e.message),
+  );
   assert.ok(performance.now() - t0 < 10_000, 'refused within seconds');
   // Never inflated past the cap (256 MB, once whole and once streamed): the peak grew by far less than 2 GiB.
   const grown = process.resourceUsage().maxRSS * 1024 - before;
@@ -106,7 +146,13 @@ test('archive bombs: refused at the expanded-bytes cap while inflating, whole or
   assert.equal(gunzipTar(archiveBomb(3), { maxBytes: 4 << 20, maxEntries: 10 }).length, 1);
   // Entries: 2,000 empty posts under a cap of 1,000.
   const many = manyEntries(2000);
-  assert.throws(() => gunzipTar(many, { maxBytes: 1 << 30, maxEntries: 1000 }), /more than 1000 entries.*bayes\.archive\.maxEntries/);
-  await assert.rejects(streamTarGz(many, () => {}, {}, { maxBytes: 1 << 30, maxEntries: 1000 }), /more than 1000 entries/);
+  assert.throws(
+    () => gunzipTar(many, { maxBytes: 1 << 30, maxEntries: 1000 }),
+    /more than 1000 entries.*bayes\.archive\.maxEntries/,
+  );
+  await assert.rejects(
+    streamTarGz(many, () => {}, {}, { maxBytes: 1 << 30, maxEntries: 1000 }),
+    /more than 1000 entries/,
+  );
   assert.equal(gunzipTar(many, { maxBytes: 1 << 30, maxEntries: 2000 }).length, 2000);
 });

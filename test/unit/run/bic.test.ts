@@ -6,13 +6,24 @@ import { repoRoot } from '../../support/shared.js';
 
 test('Poole ex. 10.6: P(E|t) of d0, d1a, d2 and BIC = −log2 P(E|t) + |t| log2 18', async () => {
   const result = await runExample('decision_trees.bayes');
-  assert.deepEqual(verdicts(result).map(([line, passed]) => [line, passed]), [[50, true], [51, true], [52, true]]);
+  assert.deepEqual(
+    verdicts(result).map(([line, passed]) => [line, passed]),
+    [
+      [50, true],
+      [51, true],
+      [52, true],
+    ],
+  );
   const likelihood = resultAt(result, 50, 'likelihood');
   close(likelihood.likelihood, (9 / 11) ** 9 * (2 / 11) ** 2);
   close(likelihood.bits!, -Math.log2((9 / 11) ** 9 * (2 / 11) ** 2), 1e-9);
   const scores = resultAt(result, 52, 'treeScores');
   const bits = Math.log2(18);
-  const expected: Record<string, number> = { d0: 18 + bits, d1a: -Math.log2((9 / 11) ** 9 * (2 / 11) ** 2) + 2 * bits, d2: 4 * bits };
+  const expected: Record<string, number> = {
+    d0: 18 + bits,
+    d1a: -Math.log2((9 / 11) ** 9 * (2 / 11) ** 2) + 2 * bits,
+    d2: 4 * bits,
+  };
   for (const t of scores.trees) close(t.bicBits, expected[t.name]!, 1e-9);
   assert.deepEqual([scores.examples, scores.bestBic, scores.bestMdl], [18, 'd1a', 'd1a']);
 });
@@ -36,7 +47,9 @@ test('a tree without else, a leaf on another variable, or a test value outside t
   assert.deepEqual([noElse, l1], ['this `if` needs an `else`: every example must reach a leaf', 2]);
   const [otherTarget, l2] = await treeError(`${good}\n  b: tree { P(Thread = new) = 1/2 }`);
   assert.deepEqual([otherTarget, l2], ['a leaf gives P(Action = v) = p', 2]);
-  const [badValue, l3] = await treeError(`${good}\n  c: tree { if Length = medium { P(Action = reads) = 0 } else { P(Action = reads) = 1 } }`);
+  const [badValue, l3] = await treeError(
+    `${good}\n  c: tree { if Length = medium { P(Action = reads) = 0 } else { P(Action = reads) = 1 } }`,
+  );
   assert.equal(badValue, 'the test needs a value of Length (long, short)');
   assert.equal(l3, 2);
 });

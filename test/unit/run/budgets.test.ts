@@ -17,7 +17,8 @@ const binary = (names: string[]) => names.map((n) => `  variable ${n} { a, b }\n
 
 test('a table of 2^26 entries (25 binary parents) is refused on its declaration, in a fraction of a second', async () => {
   const parents = Array.from({ length: 25 }, (_, i) => `A${i}`);
-  const text = `network N {\n${binary([...parents, 'C'])}  P(C | ${parents.join(', ')}) ~ Dirichlet(1)\n` +
+  const text =
+    `network N {\n${binary([...parents, 'C'])}  P(C | ${parents.join(', ')}) ~ Dirichlet(1)\n` +
     `${parents.map((p) => `  P(${p}) ~ Dirichlet(1)\n`).join('')}}\ndata D {\n  ${[...parents, 'C'].join(', ')}\n  ${Array(26).fill('a').join(', ')}\n}\nlearn N from D\n`;
   const started = performance.now();
   const result = await run(text);
@@ -31,7 +32,8 @@ test('sixty tables that each fit are refused together when the network is over i
   const names = Array.from({ length: 82 }, (_, i) => `A${i}`);
   const parents = names.slice(0, 22);
   const children = names.slice(22);
-  const text = `network N {\n${binary(names)}${parents.map((p) => `  P(${p}) ~ Dirichlet(1)\n`).join('')}` +
+  const text =
+    `network N {\n${binary(names)}${parents.map((p) => `  P(${p}) ~ Dirichlet(1)\n`).join('')}` +
     `${children.map((c) => `  P(${c} | ${parents.join(', ')}) ~ Dirichlet(1)\n`).join('')}}\ndata D {\n  A0\n  a\n}\nlearn N from D\n`;
   const result = await run(text);
   const [e] = errors(result);
@@ -40,20 +42,25 @@ test('sixty tables that each fit are refused together when the network is over i
 });
 
 test('10^12 samples is refused on the option, not run for days', async () => {
-  const text = 'network N {\n  variable A : bool\n  P(A) = 0.5\n}\nquery P(A) in N using likelihood_weighting { samples: 1e12 }\n';
+  const text =
+    'network N {\n  variable A : bool\n  P(A) = 0.5\n}\nquery P(A) in N using likelihood_weighting { samples: 1e12 }\n';
   const result = await run(text);
   const [e] = errors(result);
   assert.deepEqual([e?.code, e?.line], ['compile-error', 4]);
   assert.equal(e?.message, '1,000,000,000,000 samples is over the budget of 100,000,000 a query');
 });
 
-const cli = (args: string[]) => spawnSync(process.execPath, [join(repoRoot, 'bin/bayes.cjs'), ...args], { encoding: 'utf8', timeout: 60_000 });
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, [join(repoRoot, 'bin/bayes.cjs'), ...args], { encoding: 'utf8', timeout: 60_000 });
 
 test('bayes --timeout stops a long run with exit 3 and says why; a run within it is unchanged', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bayes-budget-'));
   const slow = join(dir, 'slow.bayes');
-  writeFileSync(slow, 'network N {\n  variable A, B : bool\n  P(A) = 0.3\n  P(B | A) { true: 0.9, false: 0.2 }\n}\n' +
-    'query P(A | B = true) in N using likelihood_weighting { samples: 100000000, seed: 1 }\n');
+  writeFileSync(
+    slow,
+    'network N {\n  variable A, B : bool\n  P(A) = 0.3\n  P(B | A) { true: 0.9, false: 0.2 }\n}\n' +
+      'query P(A | B = true) in N using likelihood_weighting { samples: 100000000, seed: 1 }\n',
+  );
   const started = performance.now();
   const r = cli(['run', slow, '--timeout', '1']);
   assert.equal(r.status, 3, r.stderr);
@@ -68,9 +75,12 @@ test('bayes --max-memory sets the table budget: a sixteenth of 400 MB allows tab
   const dir = mkdtempSync(join(tmpdir(), 'bayes-budget-'));
   const model = join(dir, 'm.bayes');
   const parents = Array.from({ length: 21 }, (_, i) => `A${i}`);
-  writeFileSync(model, `network N {\n${binary([...parents, 'C'])}  P(C | ${parents.join(', ')}) ~ Dirichlet(1)\n` +
-    `${parents.map((p) => `  P(${p}) ~ Dirichlet(1)\n`).join('')}}\ndata D {\n  ${[...parents, 'C'].join(', ')}\n` +
-    `  ${Array(22).fill('a').join(', ')}\n}\nlearn N from D\n`);
+  writeFileSync(
+    model,
+    `network N {\n${binary([...parents, 'C'])}  P(C | ${parents.join(', ')}) ~ Dirichlet(1)\n` +
+      `${parents.map((p) => `  P(${p}) ~ Dirichlet(1)\n`).join('')}}\ndata D {\n  ${[...parents, 'C'].join(', ')}\n` +
+      `  ${Array(22).fill('a').join(', ')}\n}\nlearn N from D\n`,
+  );
   // Well above what Node itself takes, so the watchdog never fires before the budget check.
   const tight = cli(['run', model, '--max-memory', '400']);
   assert.equal(tight.status, 1, tight.stderr);
@@ -85,7 +95,9 @@ test('the watchdog stops a command whose process grows past --max-memory, typed 
   // Typed arrays live outside the V8 heap: only the resident size shows them.
   writeFileSync(greedy, 'const kept = []; setInterval(() => kept.push(new Float64Array(2 ** 22).fill(1)), 5);');
   let said = '';
-  const code = await runWatched(greedy, [], { maxMemoryMb: 300 }, (t) => { said += t; });
+  const code = await runWatched(greedy, [], { maxMemoryMb: 300 }, (t) => {
+    said += t;
+  });
   assert.equal(code, 3);
   assert.match(said, /^bayes: stopped at \d+ MB of memory, over --max-memory 300\n$/);
 });

@@ -21,9 +21,16 @@ export function runExample(name: string): Promise<RunResult> {
 }
 
 /** The result of the statement on 0-based `line`, of the given kind. */
-export function resultAt<K extends ResultEntry['kind']>(result: RunResult, line: number, kind: K): Extract<ResultEntry, { kind: K }> {
+export function resultAt<K extends ResultEntry['kind']>(
+  result: RunResult,
+  line: number,
+  kind: K,
+): Extract<ResultEntry, { kind: K }> {
   const entry = result.results.find((r) => r.range.start.line === line);
-  assert.ok(entry, `no result on line ${line + 1}; diagnostics: ${result.diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`).join('; ')}`);
+  assert.ok(
+    entry,
+    `no result on line ${line + 1}; diagnostics: ${result.diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`).join('; ')}`,
+  );
   const inner = entry.kind === 'expect' ? entry.result : entry;
   assert.equal(inner?.kind, kind);
   return inner as Extract<ResultEntry, { kind: K }>;
@@ -32,17 +39,24 @@ export function resultAt<K extends ResultEntry['kind']>(result: RunResult, line:
 /** The first result of a kind. */
 export function first<K extends ResultEntry['kind']>(result: RunResult, kind: K): Extract<ResultEntry, { kind: K }> {
   const entry = result.results.find((r) => r.kind === kind);
-  assert.ok(entry, `no ${kind} result; diagnostics: ${result.diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`).join('; ')}`);
+  assert.ok(
+    entry,
+    `no ${kind} result; diagnostics: ${result.diagnostics.map((d) => `${d.range.start.line + 1}: ${d.message}`).join('; ')}`,
+  );
   return entry as Extract<ResultEntry, { kind: K }>;
 }
 
 /** Every expect's verdict as [line (1-based), passed, actual]. */
 export function verdicts(result: RunResult): [number, boolean, number | string][] {
-  return result.results.flatMap((r) => (r.kind === 'expect' ? [[r.range.start.line + 1, r.passed, r.actual] as [number, boolean, number | string]] : []));
+  return result.results.flatMap((r) =>
+    r.kind === 'expect' ? [[r.range.start.line + 1, r.passed, r.actual] as [number, boolean, number | string]] : [],
+  );
 }
 
 export function errors(result: RunResult): { code: string; line: number; message: string }[] {
-  return result.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ code: d.code ?? '', line: d.range.start.line, message: d.message }));
+  return result.diagnostics
+    .filter((d) => d.severity === 'error')
+    .map((d) => ({ code: d.code ?? '', line: d.range.start.line, message: d.message }));
 }
 
 /** support/close.ts with the run tests' default tolerance. */

@@ -21,11 +21,25 @@ async function withDelegate(text: string) {
 const enjoy = readFileSync(`${repoRoot}/examples/enjoysport.bayes`, 'utf8');
 
 test('EnjoySport: each member of the version space has P(h|D) = 1/|VS| = 1/6, a non-member 0', async () => {
-  const result = await withDelegate(`${enjoy}query P(Conj = "<Rainy, ?, ?, ?, ?, ?>") given Days\nquery P(Conj = "<Sunny, ?>") given Days\n`);
-  assert.deepEqual(verdicts(result).map(([line, passed]) => [line, passed]), [[30, true], [31, true], [33, true], [34, true], [35, true]]);
+  const result = await withDelegate(
+    `${enjoy}query P(Conj = "<Rainy, ?, ?, ?, ?, ?>") given Days\nquery P(Conj = "<Sunny, ?>") given Days\n`,
+  );
+  assert.deepEqual(
+    verdicts(result).map(([line, passed]) => [line, passed]),
+    [
+      [30, true],
+      [31, true],
+      [33, true],
+      [34, true],
+      [35, true],
+    ],
+  );
   const line = enjoy.split('\n').length - 1;
   assert.equal(resultAt(result, line, 'probability').value, 0);
   close(resultAt(result, 32, 'probability').value!, 1 / 6);
-  assert.deepEqual(errors(result).map((e) => [e.code, e.line]), [['compile-error', line + 1]]);
+  assert.deepEqual(
+    errors(result).map((e) => [e.code, e.line]),
+    [['compile-error', line + 1]],
+  );
   assert.match(errors(result)[0]!.message, /6 constraints/);
 });

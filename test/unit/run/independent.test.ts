@@ -32,7 +32,9 @@ const cases: Array<[string, string, string[], boolean]> = [
 ];
 
 test('Forest: the answers of d-separation and what enumeration shows agree', async () => {
-  const lines = cases.map(([x, y, z]) => `query independent ${x}, ${y}${z.length ? ` given ${z.join(', ')}` : ''} in Forest`);
+  const lines = cases.map(
+    ([x, y, z]) => `query independent ${x}, ${y}${z.length ? ` given ${z.join(', ')}` : ''} in Forest`,
+  );
   const result = await run(`${forest}\n${lines.join('\n')}`);
   assertNoErrors(result);
   const answers = resultsOf(result, 'independence').slice(-cases.length);
@@ -47,7 +49,10 @@ test('Forest: the answers of d-separation and what enumeration shows agree', asy
     }
   });
   const forestExpect = expectations(result).filter((e) => e.result?.kind === 'independence');
-  assert.deepEqual(forestExpect.map((e) => [e.passed, e.actual]), [[true, 'true']]);
+  assert.deepEqual(
+    forestExpect.map((e) => [e.passed, e.actual]),
+    [[true, 'true']],
+  );
 });
 
 test('an unknown variable is an error on its name', async () => {

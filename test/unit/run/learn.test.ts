@@ -31,7 +31,11 @@ test('forest_learning.bayes: counting and EM give the count ratios worked out by
   // m_estimate(m: 2): (2 + 1)/(3 + 2); Dirichlet(1): (1 + 1)/(2 + 2) and (0 + 1)/(1 + 2).
   near(cell(counted!.cpts, 'Campfire', 'true', { Storm: 'false', BusTourGroup: 'true' }), 0.6, 1e-12);
   near(cell(counted!.cpts, 'ForestFire', 'true', { Storm: 'false', Lightning: 'false', Campfire: 'true' }), 0.5, 1e-12);
-  near(cell(counted!.cpts, 'ForestFire', 'true', { Storm: 'true', Lightning: 'false', Campfire: 'false' }), 1 / 3, 1e-12);
+  near(
+    cell(counted!.cpts, 'ForestFire', 'true', { Storm: 'true', Lightning: 'false', Campfire: 'false' }),
+    1 / 3,
+    1e-12,
+  );
   assert.equal(em!.method, 'em');
   assert.ok(em!.converged && em!.iterations > 1);
   assertClimbed(em!.trace);
@@ -47,7 +51,10 @@ test('forest_learning.bayes: counting and EM give the count ratios worked out by
 });
 
 test('gradient ascent (eq. 6.25) climbs to the same maximum as EM', async () => {
-  const text = forest.replace('by em { seed: 7, iterations: 2000, tolerance: 1e-12 }', 'by gradient { seed: 7, iterations: 3000, tolerance: 1e-13 }');
+  const text = forest.replace(
+    'by em { seed: 7, iterations: 2000, tolerance: 1e-12 }',
+    'by gradient { seed: 7, iterations: 3000, tolerance: 1e-13 }',
+  );
   const [, fit] = entries(await run(text), 'learnedNetwork');
   assert.equal(fit!.method, 'gradient');
   assertClimbed(fit!.trace);
@@ -55,7 +62,10 @@ test('gradient ascent (eq. 6.25) climbs to the same maximum as EM', async () => 
   assert.ok(Math.abs(cell(fit!.cpts, 'Thunder', 'true', { Lightning: 'false' }) - 0.2) < 1e-3);
   // The same maximum as EM's, reached in far fewer steps than the 3000 allowed.
   const [, em] = entries(await run(forest), 'learnedNetwork');
-  assert.ok(Math.abs(fit!.logLikelihood - em!.logLikelihood) < 1e-6 * Math.abs(em!.logLikelihood), `${fit!.logLikelihood} vs ${em!.logLikelihood}`);
+  assert.ok(
+    Math.abs(fit!.logLikelihood - em!.logLikelihood) < 1e-6 * Math.abs(em!.logLikelihood),
+    `${fit!.logLikelihood} vs ${em!.logLikelihood}`,
+  );
   assert.ok(fit!.converged && fit!.iterations < 500, `${fit!.iterations} iterations`);
 });
 
@@ -81,16 +91,37 @@ learn Latent from Obs { seed: 5, restarts: 3, iterations: 300 }
   assert.equal(fit!.method, 'em');
   assert.deepEqual(fit!.hidden, ['H']);
   assert.equal(fit!.runs.length, 3);
-  const variables = [{ name: 'H', states: ['h1', 'h2'] }, { name: 'A', states: ['a1', 'a2'] }, { name: 'B', states: ['b1', 'b2'] }];
+  const variables = [
+    { name: 'H', states: ['h1', 'h2'] },
+    { name: 'A', states: ['a1', 'a2'] },
+    { name: 'B', states: ['b1', 'b2'] },
+  ];
   const net: BayesianNetwork = {
-    name: 'Latent', variables,
-    cpts: [{ child: 0, parents: [], table: new Float64Array(2).fill(NaN) }, { child: 1, parents: [0], table: new Float64Array(4).fill(NaN) }, { child: 2, parents: [0], table: new Float64Array(4).fill(NaN) }],
+    name: 'Latent',
+    variables,
+    cpts: [
+      { child: 0, parents: [], table: new Float64Array(2).fill(NaN) },
+      { child: 1, parents: [0], table: new Float64Array(4).fill(NaN) },
+      { child: 2, parents: [0], table: new Float64Array(4).fill(NaN) },
+    ],
   };
   const index = (s: string) => Number(s.trim().slice(1)) - 1;
-  const data = networkDataset(variables, [
-    new Int32Array(rows.length).fill(-1), Int32Array.from(rows, (r) => index(r.split(',')[0]!)), Int32Array.from(rows, (r) => index(r.split(',')[1]!)),
-  ], rows.length);
-  const direct = networkEm(net, data, { prior: { kind: 'dirichlet', alpha: 1 }, seed: 5, restarts: 3, maxIterations: 300, tolerance: 1e-6 });
+  const data = networkDataset(
+    variables,
+    [
+      new Int32Array(rows.length).fill(-1),
+      Int32Array.from(rows, (r) => index(r.split(',')[0]!)),
+      Int32Array.from(rows, (r) => index(r.split(',')[1]!)),
+    ],
+    rows.length,
+  );
+  const direct = networkEm(net, data, {
+    prior: { kind: 'dirichlet', alpha: 1 },
+    seed: 5,
+    restarts: 3,
+    maxIterations: 300,
+    tolerance: 1e-6,
+  });
   assert.deepEqual(fit!.cpts, cptsToJson(direct.network));
   assert.equal(fit!.logLikelihood, direct.logLikelihood);
 });
@@ -163,7 +194,10 @@ query P(A = a1) in Chain
   const warning = problems(result, 'warning').find(([code]) => code === 'zero-probability-records');
   assert.ok(warning, JSON.stringify(problems(result, 'warning')));
   assert.equal(warning[1], 17);
-  assert.match(warning[2], /^1 of 5 records \(1 distinct\) has probability 0 under the counted tables, so the log-likelihood is -∞; e\.g\. \(A=a1, C=c1\)/);
+  assert.match(
+    warning[2],
+    /^1 of 5 records \(1 distinct\) has probability 0 under the counted tables, so the log-likelihood is -∞; e\.g\. \(A=a1, C=c1\)/,
+  );
   assert.equal(cell(learnt!.cpts, 'A', 'a1'), 3 / 5);
 });
 
@@ -188,12 +222,25 @@ learn Good from D by counting
 learn C from D
 `;
   const result = await run(text);
-  assert.deepEqual(problems(result).map(([code, line]) => [code, line]), [['compile-error', 2], ['compile-error', 15], ['compile-error', 18]]);
+  assert.deepEqual(
+    problems(result).map(([code, line]) => [code, line]),
+    [
+      ['compile-error', 2],
+      ['compile-error', 15],
+      ['compile-error', 18],
+    ],
+  );
   const messages = problems(result).map(([, , m]) => m);
   assert.match(messages[0]!, /Beta\(a, b\) is a prior for a two-state variable; this one has 3 states/);
   assert.match(messages[1]!, /iterations: must be an integer ≥ 1, not 0/);
   assert.match(messages[2]!, /a classifier is trained from the data it is declared on/);
-  assert.deepEqual(problems(result, 'warning').map(([code, line]) => [code, line]), [['unknown-option', 16], ['unknown-option', 16]]);
+  assert.deepEqual(
+    problems(result, 'warning').map(([code, line]) => [code, line]),
+    [
+      ['unknown-option', 16],
+      ['unknown-option', 16],
+    ],
+  );
   assert.ok(problems(result, 'information').some(([code, line]) => code === 'missing-values' && line === 17));
   assert.equal(entries(result, 'learnedNetwork').length, 2);
 });
@@ -203,8 +250,13 @@ test('EM stops when the run is cancelled and keeps the declared tables', async (
   const text = forest.replace('tolerance: 1e-12 }', 'tolerance: 0 }');
   const result = await run(text, {
     signal: controller.signal,
-    onProgress: (_, message) => { if (/iteration 3,/.test(message)) controller.abort(); },
+    onProgress: (_, message) => {
+      if (/iteration 3,/.test(message)) controller.abort();
+    },
   });
-  assert.deepEqual(entries(result, 'learnedNetwork').map((r) => r.method), ['counting']);
+  assert.deepEqual(
+    entries(result, 'learnedNetwork').map((r) => r.method),
+    ['counting'],
+  );
   assert.ok(problems(result, 'warning').some(([code, , m]) => code === 'cancelled' && /did not run/.test(m)));
 });

@@ -31,17 +31,34 @@ test('K2 on two copies of one variable: the arc A → B and the Cooper–Herskov
   // P(A-column) = 1!·2!·2!/5! = 1/30; P(B-column | A) = (1!·2!/3!)² = 1/9: ln(1/270).
   assert.ok(Math.abs(s!.score - Math.log(1 / 270)) < 1e-12, String(s!.score));
   assert.equal(s!.scoreName, 'k2');
-  assert.deepEqual(s!.cpts!.B!.rows.map((r) => [r.given.A, r.distribution.t]), [['t', 1], ['f', 0]]);
+  assert.deepEqual(
+    s!.cpts!.B!.rows.map((r) => [r.given.A, r.distribution.t]),
+    [
+      ['t', 1],
+      ['f', 0],
+    ],
+  );
   assert.equal(s!.headline, `S · 1 arc · k2 score ${Math.log(1 / 270).toFixed(4)}`);
 });
 
 test('the learnt structure is a network for later queries (its tables counted), not before', async () => {
-  const text = twins + [
-    'query P(B) in S', 'learn structure S from D by k2 { order: [A, B] }', 'expect P(B = t | A = t) in S ≈ 1 ± 1e-12', 'expect P(A = t | B = f) in S ≈ 0 ± 1e-12',
-  ].join('\n');
+  const text =
+    twins +
+    [
+      'query P(B) in S',
+      'learn structure S from D by k2 { order: [A, B] }',
+      'expect P(B = t | A = t) in S ≈ 1 ± 1e-12',
+      'expect P(A = t | B = f) in S ≈ 0 ± 1e-12',
+    ].join('\n');
   const result = await run(text);
-  assert.deepEqual(problems(result).map(([code, line]) => [code, line]), [['compile-error', 8]]);
-  assert.deepEqual(entries(result, 'expect').map((e) => e.passed), [true, true]);
+  assert.deepEqual(
+    problems(result).map(([code, line]) => [code, line]),
+    [['compile-error', 8]],
+  );
+  assert.deepEqual(
+    entries(result, 'expect').map((e) => e.passed),
+    [true, true],
+  );
 });
 
 test('hill climbing with BIC: one arc, score −7 ln 2 by hand', async () => {
@@ -55,7 +72,11 @@ test('hill climbing with BIC: one arc, score −7 ln 2 by hand', async () => {
 test('sampled sprinkler data: the same arcs, score and counted CPTs as the engines called directly', async () => {
   const net: BayesianNetwork = {
     name: 'truth',
-    variables: [{ name: 'Rain', states: ['yes', 'no'] }, { name: 'Sprinkler', states: ['on', 'off'] }, { name: 'Wet', states: ['wet', 'dry'] }],
+    variables: [
+      { name: 'Rain', states: ['yes', 'no'] },
+      { name: 'Sprinkler', states: ['on', 'off'] },
+      { name: 'Wet', states: ['wet', 'dry'] },
+    ],
     cpts: [
       { child: 0, parents: [], table: Float64Array.from([0.3, 0.7]) },
       { child: 1, parents: [], table: Float64Array.from([0.4, 0.6]) },
@@ -64,16 +85,22 @@ test('sampled sprinkler data: the same arcs, score and counted CPTs as the engin
   };
   const sample = forwardSample(net, 3000, createRng(3));
   const dir = mkdtempSync(join(tmpdir(), 'bayes-structure-'));
-  const rows = Array.from({ length: sample.rowCount }, (_, r) => sample.columns.map((c, v) => net.variables[v]!.states[c[r]!]).join(','));
+  const rows = Array.from({ length: sample.rowCount }, (_, r) =>
+    sample.columns.map((c, v) => net.variables[v]!.states[c[r]!]).join(','),
+  );
   writeFileSync(join(dir, 'days.csv'), 'Rain,Sprinkler,Wet\n' + rows.join('\n') + '\n');
   const data = await readDiscreteFile(commandLineFiles(), join(dir, 'days.csv'));
-  const model = 'data Days from "days.csv"\nlearn structure K from Days by k2 { order: [Rain, Sprinkler, Wet], max_parents: 2 }\nlearn structure H from Days by hillclimb { score: bdeu }\n' +
+  const model =
+    'data Days from "days.csv"\nlearn structure K from Days by k2 { order: [Rain, Sprinkler, Wet], max_parents: 2 }\nlearn structure H from Days by hillclimb { score: bdeu }\n' +
     'learn structure T from Days by tabu { tabu: 5, patience: 4, restarts: 2, perturb: 1, seed: 9 }\n';
   const result = await run(model, { dir });
   assert.deepEqual(problems(result), []);
   const [byK2, byHill, byTabu] = entries(result, 'structure');
   const direct = k2(data, { order: [0, 1, 2], maxParents: 2 });
-  assert.deepEqual(byK2!.arcs.sort(), [['Rain', 'Wet'], ['Sprinkler', 'Wet']]);
+  assert.deepEqual(byK2!.arcs.sort(), [
+    ['Rain', 'Wet'],
+    ['Sprinkler', 'Wet'],
+  ]);
   assert.equal(byK2!.score, direct.score);
   assert.deepEqual(byK2!.cpts, cptsToJson(networkFromStructure('K', data, direct.parents)));
   const climbed = hillClimb(data, { score: 'bdeu' });
@@ -88,7 +115,9 @@ test('sampled sprinkler data: the same arcs, score and counted CPTs as the engin
 });
 
 test('bad structure learning: clear diagnostics on the right line', async () => {
-  const text = twins + `learn structure S1 from D by k2 { order: [A] }
+  const text =
+    twins +
+    `learn structure S1 from D by k2 { order: [A] }
 learn structure S2 from D by k2 { score: aic }
 learn structure S3 from D by hillclimb { order: [A, B] }
 learn structure S4 from D by em
@@ -96,14 +125,28 @@ learn structure S5 from D by hillclimb { tabu: 3, restarts: 2 }
 learn structure S6 from D by tabu { tabu: 0 }
 `;
   const result = await run(text);
-  assert.deepEqual(problems(result).map(([code, line]) => [code, line]), [['compile-error', 8], ['compile-error', 9], ['unknown-option', 11], ['compile-error', 13]]);
+  assert.deepEqual(
+    problems(result).map(([code, line]) => [code, line]),
+    [
+      ['compile-error', 8],
+      ['compile-error', 9],
+      ['unknown-option', 11],
+      ['compile-error', 13],
+    ],
+  );
   const m = problems(result).map(([, , message]) => message);
   assert.match(m[0]!, /order must list every column of 'D' once; missing: B/);
   assert.match(m[1]!, /score: must be one of k2, bdeu, bic/);
   assert.match(m[2]!, /structures are learnt by pc, k2, hillclimb or tabu/);
   assert.match(m[3]!, /tabu: must be an integer ≥ 1, not 0/);
   const warnings = problems(result, 'warning');
-  assert.deepEqual(warnings.map(([code, line]) => [code, line]), [['unknown-option', 10], ['unknown-option', 12]]);
+  assert.deepEqual(
+    warnings.map(([code, line]) => [code, line]),
+    [
+      ['unknown-option', 10],
+      ['unknown-option', 12],
+    ],
+  );
   assert.match(warnings[1]![2]!, /'tabu' does not apply to structure learning by hillclimb/);
   assert.equal(entries(result, 'structure').length, 2);
 });
@@ -114,18 +157,24 @@ test('a learnt structure learns its tables again from another data set, columns 
   // Columns in the other order, values first appearing in another order; then a value A never had.
   writeFileSync(join(dir, 'test.csv'), 'B,A\nv,y\nu,x\nv,x\nv,y\nv,y\n');
   writeFileSync(join(dir, 'bad.csv'), 'B,A\nv,z\n');
-  const result = await run(`data Train from "train.csv"
+  const result = await run(
+    `data Train from "train.csv"
 data Test from "test.csv"
 data Bad from "bad.csv"
 learn structure S from Train by k2 { order: [A, B] }
 learn S from Test
 query P(A = y) in S
 learn S from Bad
-`, { dir });
+`,
+    { dir },
+  );
   const learnt = entries(result, 'learnedNetwork').at(-1)!;
   assert.equal(learnt.records, 5);
   // P(A = y) counted from Test by name: 3 of 5.
   assert.equal(entries(result, 'probability').at(-1)!.value, 3 / 5);
-  assert.deepEqual(problems(result).map(([code, line]) => [code, line]), [['compile-error', 7]]);
+  assert.deepEqual(
+    problems(result).map(([code, line]) => [code, line]),
+    [['compile-error', 7]],
+  );
   assert.match(problems(result)[0]![2], /'Bad': column A has values that are not its states \(x, y\): z/);
 });

@@ -18,7 +18,8 @@ import { commandLineFiles } from '../../../server/src/workspace/files.js';
 function colliderDir(rows = 4000, seed = 7): string {
   const bin = (name: string) => ({ name, states: ['lo', 'hi'] });
   const net: BayesianNetwork = {
-    name: 'collider', variables: ['A', 'B', 'C', 'D'].map(bin),
+    name: 'collider',
+    variables: ['A', 'B', 'C', 'D'].map(bin),
     cpts: [
       { child: 0, parents: [], table: Float64Array.from([0.5, 0.5]) },
       { child: 1, parents: [], table: Float64Array.from([0.4, 0.6]) },
@@ -28,26 +29,38 @@ function colliderDir(rows = 4000, seed = 7): string {
   };
   const sample = forwardSample(net, rows, createRng(seed));
   const dir = mkdtempSync(join(tmpdir(), 'bayes-pc-'));
-  const lines = Array.from({ length: sample.rowCount },
-    (_, r) => sample.columns.map((c, v) => net.variables[v]!.states[c[r]!]).join(','));
+  const lines = Array.from({ length: sample.rowCount }, (_, r) =>
+    sample.columns.map((c, v) => net.variables[v]!.states[c[r]!]).join(','),
+  );
   writeFileSync(join(dir, 'days.csv'), 'A,B,C,D\n' + lines.join('\n') + '\n');
   return dir;
 }
 
 test('learn structure by pc: the CPDAG, its tests as the engine counts them, a network for queries', async () => {
   const dir = colliderDir();
-  const model = 'data Days from "days.csv"\nlearn structure S from Days by pc { alpha: 0.01, test: x2 }\n' +
+  const model =
+    'data Days from "days.csv"\nlearn structure S from Days by pc { alpha: 0.01, test: x2 }\n' +
     'expect P(D = hi | C = hi) in S > 0.5\n';
   const result = await run(model, { dir });
   assert.deepEqual(problems(result), []);
   const [s] = entries(result, 'structure');
   assert.equal(s!.method, 'pc');
-  assert.deepEqual(s!.arcs, [['A', 'C'], ['B', 'C'], ['C', 'D']]);
+  assert.deepEqual(s!.arcs, [
+    ['A', 'C'],
+    ['B', 'C'],
+    ['C', 'D'],
+  ]);
   assert.deepEqual(s!.edges, []);
-  const direct = pcStable(await readDiscreteFile(commandLineFiles(), join(dir, 'days.csv')), { alpha: 0.01, test: 'x2' });
+  const direct = pcStable(await readDiscreteFile(commandLineFiles(), join(dir, 'days.csv')), {
+    alpha: 0.01,
+    test: 'x2',
+  });
   assert.equal(s!.tests, direct.tests);
   assert.match(s!.headline!, /S · 3 arcs, 0 undirected edges · \d+ tests/);
-  assert.deepEqual(entries(result, 'expect').map((e) => e.passed), [true]);
+  assert.deepEqual(
+    entries(result, 'expect').map((e) => e.passed),
+    [true],
+  );
 });
 
 test('background knowledge in the language: require, forbid and tiers for pc and hill climbing', async () => {
@@ -64,7 +77,10 @@ learn structure K from Days by k2 { order: [A, B, C, D], require: [A -> D], forb
   assert.ok(!has(p!.arcs, 'C', 'D') && !has(p!.arcs, 'D', 'C'));
   assert.ok(!p!.edges!.some((e) => e.includes('C') && e.includes('D')));
   assert.ok(has(p!.arcs, 'A', 'D'));
-  assert.ok(h!.arcs.every(([, t]) => t !== 'D'), JSON.stringify(h!.arcs));
+  assert.ok(
+    h!.arcs.every(([, t]) => t !== 'D'),
+    JSON.stringify(h!.arcs),
+  );
   assert.ok(has(k!.arcs, 'A', 'D') && !has(k!.arcs, 'B', 'C'));
 });
 
@@ -97,7 +113,7 @@ learn structure S7 from Days by pc { alpha: 0.01, tabu: 3 }
   assert.equal(model.split('\n')[2]!.slice(nope.range.start.character, nope.range.end.character), 'Nope');
 });
 
-test('query strength: the engine\'s bootstrap strengths, the averaged network as N for later queries', async () => {
+test("query strength: the engine's bootstrap strengths, the averaged network as N for later queries", async () => {
   const dir = colliderDir(1500, 3);
   const model = `data Days from "days.csv"
 query strength Avg from Days { replicates: 15, seed: 4, method: pc, alpha: 0.01 }
@@ -112,19 +128,34 @@ query strength Climbed from Days { replicates: 6, method: hillclimb, tiers: [[A,
   const spec = { method: 'pc' as const, score: 'bic' as const, alpha: 0.01 };
   const { counts } = bootstrapCounts(data, (d) => searchStructure(d, spec).cpdag, { replicates: 15, seed: 4 });
   const direct = arcStrengths(counts).filter((s) => s.strength > 0);
-  assert.deepEqual(avg!.strength!.map((s) => [s.from, s.to, s.strength, s.direction]),
-    direct.map((s) => [data.attributes[s.from]!.name, data.attributes[s.to]!.name, s.strength, s.direction]));
+  assert.deepEqual(
+    avg!.strength!.map((s) => [s.from, s.to, s.strength, s.direction]),
+    direct.map((s) => [data.attributes[s.from]!.name, data.attributes[s.to]!.name, s.strength, s.direction]),
+  );
   assert.equal(avg!.threshold, strengthThreshold(arcStrengths(counts).map((s) => s.strength)));
-  assert.deepEqual(avg!.arcs, [['A', 'C'], ['B', 'C'], ['C', 'D']]);
-  assert.deepEqual(entries(result, 'expect').map((e) => e.passed), [true, true]);
+  assert.deepEqual(avg!.arcs, [
+    ['A', 'C'],
+    ['B', 'C'],
+    ['C', 'D'],
+  ]);
+  assert.deepEqual(
+    entries(result, 'expect').map((e) => e.passed),
+    [true, true],
+  );
   assert.equal(climbed!.replicates, 6);
-  assert.ok(climbed!.arcs.every(([f, t]) => !(t === 'A' || t === 'B') && !(f === 'D')), JSON.stringify(climbed!.arcs));
+  assert.ok(
+    climbed!.arcs.every(([f, t]) => !(t === 'A' || t === 'B') && !(f === 'D')),
+    JSON.stringify(climbed!.arcs),
+  );
   const warnings = problems(result, 'warning');
-  assert.deepEqual(warnings.map(([code, line]) => [code, line]), [['unknown-option', 5]]);
+  assert.deepEqual(
+    warnings.map(([code, line]) => [code, line]),
+    [['unknown-option', 5]],
+  );
   assert.match(warnings[0]![2], /'tabu' does not apply to bootstrap arc strength by hillclimb/);
 });
 
-test('query evaluate N on D folds k: the engine\'s cross-validation, fixed and searched structures', async () => {
+test("query evaluate N on D folds k: the engine's cross-validation, fixed and searched structures", async () => {
   const dir = colliderDir(800, 5);
   const model = `data Days from "days.csv"
 network Guess {
@@ -147,7 +178,14 @@ query evaluate S on Days folds 1
   const result = await run(model, { dir });
   const errors = problems(result);
   const where = errors.map(([code, line]) => [code, line]);
-  assert.deepEqual(where, [['compile-error', 16], ['bad-number', 17]], JSON.stringify(errors));
+  assert.deepEqual(
+    where,
+    [
+      ['compile-error', 16],
+      ['bad-number', 17],
+    ],
+    JSON.stringify(errors),
+  );
   assert.match(errors[0]![2], /target: 'Nope' is not a variable of S/);
   const [guess, s] = entries(result, 'networkEvaluation');
   const data = await readDiscreteFile(commandLineFiles(), join(dir, 'days.csv'));
@@ -159,5 +197,8 @@ query evaluate S on Days folds 1
   const searched = crossValidate(data, pc, { folds: 4, seed: 1, prior });
   assert.equal(s!.logLoss, searched.logLoss);
   assert.ok(s!.logLoss < guess!.logLoss);
-  assert.deepEqual(entries(result, 'expect').map((e) => e.passed), [true]);
+  assert.deepEqual(
+    entries(result, 'expect').map((e) => e.passed),
+    [true],
+  );
 });

@@ -17,17 +17,30 @@ export function runExample(name: string): Promise<RunResult> {
   return run(readFileSync(join(repoRoot, 'examples', name), 'utf8'));
 }
 
-export function entries<K extends ResultEntry['kind']>(result: RunResult, kind: K): Extract<ResultEntry, { kind: K }>[] {
+export function entries<K extends ResultEntry['kind']>(
+  result: RunResult,
+  kind: K,
+): Extract<ResultEntry, { kind: K }>[] {
   return result.results.filter((r): r is Extract<ResultEntry, { kind: K }> => r.kind === kind);
 }
 
 /** Diagnostics as [code, 1-based line, message] for readable assertions. */
-export function problems(result: RunResult, severity: 'error' | 'warning' | 'information' = 'error'): Array<[string | undefined, number, string]> {
-  return result.diagnostics.filter((d) => d.severity === severity).map((d) => [d.code, d.range.start.line + 1, d.message]);
+export function problems(
+  result: RunResult,
+  severity: 'error' | 'warning' | 'information' = 'error',
+): Array<[string | undefined, number, string]> {
+  return result.diagnostics
+    .filter((d) => d.severity === severity)
+    .map((d) => [d.code, d.range.start.line + 1, d.message]);
 }
 
 /** P(child = state | parents) read from a learnt table in JSON form. */
-export function cell(cpts: Record<string, { rows: Array<{ given: Record<string, string>; distribution: Record<string, number> }> }>, child: string, state: string, given: Record<string, string> = {}): number {
+export function cell(
+  cpts: Record<string, { rows: Array<{ given: Record<string, string>; distribution: Record<string, number> }> }>,
+  child: string,
+  state: string,
+  given: Record<string, string> = {},
+): number {
   const row = cpts[child]!.rows.find((r) => Object.entries(given).every(([k, v]) => r.given[k] === v))!;
   return row.distribution[state]!;
 }

@@ -28,19 +28,37 @@ test('two_gaussians.bayes: the means of Mitchell §6.12.1, the data points and r
   const result = await runExample('two_gaussians.bayes');
   assert.deepEqual(problems(result), []);
   const [fit] = entries(result, 'mixture');
-  const xs = readFileSync(join(repoRoot, 'examples', 'two_gaussians.bayes'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => /^-?\d/.test(l)).map(Number);
+  const xs = readFileSync(join(repoRoot, 'examples', 'two_gaussians.bayes'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^-?\d/.test(l))
+    .map(Number);
   assert.equal(xs.length, 40);
   const [m1, m2] = mitchellMeans(xs);
-  assert.ok(Math.abs(fit!.means[0]![0]! - m1) < 1e-6 && Math.abs(fit!.means[1]![0]! - m2) < 1e-6, `${fit!.means} vs ${m1}, ${m2}`);
+  assert.ok(
+    Math.abs(fit!.means[0]![0]! - m1) < 1e-6 && Math.abs(fit!.means[1]![0]! - m2) < 1e-6,
+    `${fit!.means} vs ${m1}, ${m2}`,
+  );
   assert.deepEqual(fit!.weights, [0.5, 0.5]);
   assert.deepEqual(fit!.covariances, [[[1]], [[1]]]);
-  assert.deepEqual(fit!.points, xs.map((x) => [x]));
+  assert.deepEqual(
+    fit!.points,
+    xs.map((x) => [x]),
+  );
   assert.equal(fit!.pointCount, 40);
   for (const r of fit!.responsibilities) assert.ok(Math.abs(r[0]! + r[1]! - 1) < 1e-12);
   // The first point (−0.26) belongs to the low component, the last (5.22) to the high one.
   assert.ok(fit!.responsibilities[0]![0]! > 0.99 && fit!.responsibilities[39]![1]! > 0.99);
-  const estimates = entries(result, 'expect').map((e) => [e.passed, e.result?.kind === 'estimate' ? e.result.value : undefined]);
-  assert.deepEqual(estimates, [[true, fit!.means[0]![0]], [true, fit!.means[1]![0]], [true, fit!.means[0]![0]], [true, fit!.means[1]![0]]]);
+  const estimates = entries(result, 'expect').map((e) => [
+    e.passed,
+    e.result?.kind === 'estimate' ? e.result.value : undefined,
+  ]);
+  assert.deepEqual(estimates, [
+    [true, fit!.means[0]![0]],
+    [true, fit!.means[1]![0]],
+    [true, fit!.means[0]![0]],
+    [true, fit!.means[1]![0]],
+  ]);
   assert.match(fit!.headline, /^Two · means -0\.1298, 4\.0925 · \d+ iterations · log L = -\d+\.\d{4}$/);
 });
 
@@ -50,7 +68,10 @@ test("faithful.bayes: a full 2-component mixture at scikit-learn's optimum; the 
   assert.deepEqual(problems(result), []);
   const expects = entries(result, 'expect');
   assert.equal(expects.length, 8);
-  assert.ok(expects.every((e) => e.passed), JSON.stringify(expects.map((e) => e.headline)));
+  assert.ok(
+    expects.every((e) => e.passed),
+    JSON.stringify(expects.map((e) => e.headline)),
+  );
   const [fit] = entries(result, 'mixture');
   assert.deepEqual(fit!.dimensions, ['x1', 'x2']);
   assert.equal(fit!.points!.length, 272);
@@ -66,10 +87,12 @@ test('many points: the result carries a seeded sample of them, the same on every
   const n = PLOTTED_POINTS + 1000;
   const lines = Array.from({ length: n }, (_, i) => (i % 2 ? 5 : 0) + rng.normal());
   writeFileSync(join(dir, 'many.csv'), 'x\n' + lines.map((x) => x.toFixed(6)).join('\n') + '\n');
-  const text = 'variable x : real\ndata Many from "many.csv"\nmixture M = gaussians(Many.x, k: 2)\nlearn M by em { seed: 4 }\nexpect estimate M.weight1 ≈ 0.5 ± 0.02\n';
+  const text =
+    'variable x : real\ndata Many from "many.csv"\nmixture M = gaussians(Many.x, k: 2)\nlearn M by em { seed: 4 }\nexpect estimate M.weight1 ≈ 0.5 ± 0.02\n';
   const [a, b] = [await run(text, { dir }), await run(text, { dir })];
   assert.deepEqual(problems(a), []);
-  const [fa] = entries(a, 'mixture'), [fb] = entries(b, 'mixture');
+  const [fa] = entries(a, 'mixture'),
+    [fb] = entries(b, 'mixture');
   assert.equal(fa!.pointCount, n);
   assert.equal(fa!.points!.length, PLOTTED_POINTS);
   assert.equal(fa!.responsibilities.length, PLOTTED_POINTS);
@@ -79,7 +102,10 @@ test('many points: the result carries a seeded sample of them, the same on every
   assert.ok(Math.abs(fa!.means[0]![0]!) < 0.1 && Math.abs(fa!.means[1]![0]! - 5) < 0.1, JSON.stringify(fa!.means));
   // sigma of a learnt full mixture: the square root of the component's variance (≈ 1 here).
   const sigma = await run(text.replace('M.weight1 ≈ 0.5 ± 0.02', 'M.sigma2 ≈ 1 ± 0.05'), { dir });
-  assert.deepEqual(entries(sigma, 'expect').map((e) => e.passed), [true]);
+  assert.deepEqual(
+    entries(sigma, 'expect').map((e) => e.passed),
+    [true],
+  );
 });
 
 test('bad mixtures and estimates: clear diagnostics on the right line', async () => {
@@ -107,10 +133,19 @@ expect estimate Both.mean2_y ≈ 6 ± 1
 `;
   const result = await run(text);
   // The weights' problems are reported on the declarations' `weights:` (lines 9, 10) when learnt.
-  assert.deepEqual(problems(result).map(([code, line]) => [code, line]), [
-    ['compile-error', 9], ['compile-error', 10], ['compile-error', 12], ['compile-error', 15], ['compile-error', 16],
-    ['compile-error', 18], ['compile-error', 19], ['compile-error', 20],
-  ]);
+  assert.deepEqual(
+    problems(result).map(([code, line]) => [code, line]),
+    [
+      ['compile-error', 9],
+      ['compile-error', 10],
+      ['compile-error', 12],
+      ['compile-error', 15],
+      ['compile-error', 16],
+      ['compile-error', 18],
+      ['compile-error', 19],
+      ['compile-error', 20],
+    ],
+  );
   const m = problems(result).map(([, , message]) => message);
   assert.match(m[0]!, /with a known sigma the components have equal weights/);
   assert.match(m[1]!, /a full mixture learns its weights/);
@@ -120,14 +155,30 @@ expect estimate Both.mean2_y ≈ 6 ± 1
   assert.match(m[5]!, /this mixture has 2 columns: name one, mean1_x or mean1_y/);
   assert.match(m[6]!, /no column 'z' in this mixture/);
   assert.match(m[7]!, /a weight belongs to a whole component: write weight1/);
-  assert.deepEqual(problems(result, 'warning').map(([code, line]) => [code, line]), [['unknown-option', 17]]);
-  assert.deepEqual(entries(result, 'expect').map((e) => e.passed), [true]);
+  assert.deepEqual(
+    problems(result, 'warning').map(([code, line]) => [code, line]),
+    [['unknown-option', 17]],
+  );
+  assert.deepEqual(
+    entries(result, 'expect').map((e) => e.passed),
+    [true],
+  );
 });
 
 test('a cancelled mixture fit is not learnt', async () => {
   const controller = new AbortController();
-  const text = readFileSync(join(repoRoot, 'examples', 'two_gaussians.bayes'), 'utf8').replace('tolerance: 1e-9', 'tolerance: 0');
-  const result = await run(text, { signal: controller.signal, onProgress: (_, message) => { if (/iteration 2,/.test(message)) controller.abort(); } });
+  const text = readFileSync(join(repoRoot, 'examples', 'two_gaussians.bayes'), 'utf8').replace(
+    'tolerance: 1e-9',
+    'tolerance: 0',
+  );
+  const result = await run(text, {
+    signal: controller.signal,
+    onProgress: (_, message) => {
+      if (/iteration 2,/.test(message)) controller.abort();
+    },
+  });
   assert.deepEqual(entries(result, 'mixture'), []);
-  assert.ok(problems(result, 'warning').some(([code, , message]) => code === 'cancelled' && /did not run/.test(message)));
+  assert.ok(
+    problems(result, 'warning').some(([code, , message]) => code === 'cancelled' && /did not run/.test(message)),
+  );
 });

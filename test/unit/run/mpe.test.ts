@@ -8,19 +8,28 @@ import { assertNoErrors, example, expectations, networkOf, resultsOf, run } from
 const forest = example('forest');
 
 /** argmax_x P(x) over assignments with `fixed` variables at their states, by brute force. */
-function bruteForceMpe(text: string, scope: string, fixed: Record<string, string>): { assignment: Record<string, string>; p: number } {
+function bruteForceMpe(
+  text: string,
+  scope: string,
+  fixed: Record<string, string>,
+): { assignment: Record<string, string>; p: number } {
   const net = networkOf(text, scope);
   const { cards, values } = jointTable(net);
-  let best = -1, bestP = -1;
+  let best = -1,
+    bestP = -1;
   for (let i = 0; i < values.length; i++) {
-    let rest = i, ok = true;
+    let rest = i,
+      ok = true;
     for (let v = cards.length - 1; v >= 0; v--) {
       const s = rest % cards[v]!;
       rest = Math.floor(rest / cards[v]!);
       const want = fixed[net.variables[v]!.name];
       if (want !== undefined && net.variables[v]!.states[s] !== want) ok = false;
     }
-    if (ok && values[i]! > bestP) { best = i; bestP = values[i]!; }
+    if (ok && values[i]! > bestP) {
+      best = i;
+      bestP = values[i]!;
+    }
   }
   const states: string[] = [];
   for (let v = cards.length - 1, rest = best; v >= 0; v--) {
@@ -28,7 +37,9 @@ function bruteForceMpe(text: string, scope: string, fixed: Record<string, string
     rest = Math.floor(rest / cards[v]!);
   }
   const assignment: Record<string, string> = {};
-  net.variables.forEach((v, i) => { if (fixed[v.name] === undefined) assignment[v.name] = states[i]!; });
+  net.variables.forEach((v, i) => {
+    if (fixed[v.name] === undefined) assignment[v.name] = states[i]!;
+  });
   return { assignment, p: bestP };
 }
 
@@ -45,15 +56,19 @@ test('Forest given Thunder = true: the assignment and P(x*, e) of enumeration', 
 
 test('expect mpe compares the assignment written as text', async () => {
   const truth = bruteForceMpe(forest, 'Forest', { Thunder: 'false', Storm: 'true' });
-  const text = Object.entries(truth.assignment).map(([v, s]) => `${v} = ${s}`).join(', ');
+  const text = Object.entries(truth.assignment)
+    .map(([v, s]) => `${v} = ${s}`)
+    .join(', ');
   const result = await run(`${forest}\nexpect mpe Forest given Thunder = false, Storm = true = "${text}"`);
   assertNoErrors(result);
   assert.equal(expectations(result).at(-1)!.passed, true);
   assert.equal(expectations(result).at(-1)!.actual, text);
 });
 
-test('a classifier answers mpe as a network: PlayNB picks No for Mitchell\'s new day', async () => {
-  const result = await run(`${example('playtennis')}\nquery mpe PlayNB given Outlook = Sunny, Temperature = Cool, Humidity = High, Wind = Strong`);
+test("a classifier answers mpe as a network: PlayNB picks No for Mitchell's new day", async () => {
+  const result = await run(
+    `${example('playtennis')}\nquery mpe PlayNB given Outlook = Sunny, Temperature = Cool, Humidity = High, Wind = Strong`,
+  );
   const mpe = resultsOf(result, 'mpe').at(-1)!;
   assert.deepEqual(mpe.assignment, { Play: 'No' });
   close(mpe.probability, (5 / 14) * (3 / 5) * (1 / 5) * (4 / 5) * (3 / 5), 1e-15);
@@ -70,8 +85,16 @@ test('impossible evidence and unknown states are diagnostics', async () => {
 });
 
 test('a network with unknown entries is refused with the reason, not explained', async () => {
-  const result = await run('network N {\n  variable A, B : bool\n  P(A) = 0.5\n  P(B | A) { true: 0.9 }\n}\nquery mpe N\nquery sensitivity P(B = true) in N\n');
+  const result = await run(
+    'network N {\n  variable A, B : bool\n  P(A) = 0.5\n  P(B | A) { true: 0.9 }\n}\nquery mpe N\nquery sensitivity P(B = true) in N\n',
+  );
   const refused = result.diagnostics.filter((d) => d.code === 'engine-error');
-  assert.deepEqual(refused.map((d) => d.range.start.line), [5, 6]);
-  assert.ok(refused.every((d) => /P\(B \| …\) has unknown entries/.test(d.message)), JSON.stringify(refused));
+  assert.deepEqual(
+    refused.map((d) => d.range.start.line),
+    [5, 6],
+  );
+  assert.ok(
+    refused.every((d) => /P\(B \| …\) has unknown entries/.test(d.message)),
+    JSON.stringify(refused),
+  );
 });

@@ -11,7 +11,11 @@ import { repoRoot, sharedData } from '../../support/shared.js';
 
 /** A model as if saved in examples/, which may read ../shared/data. */
 export function environment() {
-  return nodeEnvironment({ documentPath: join(repoRoot, 'examples', 'model.bayes'), workspaceRoot: repoRoot, dataRoots: [sharedData] });
+  return nodeEnvironment({
+    documentPath: join(repoRoot, 'examples', 'model.bayes'),
+    workspaceRoot: repoRoot,
+    dataRoots: [sharedData],
+  });
 }
 
 export function run(text: string): Promise<RunResult> {
@@ -30,9 +34,12 @@ export function networkOf(text: string, scope?: string): BayesianNetwork {
 }
 
 /** The results of one kind, unwrapping expect lines. */
-export function resultsOf<K extends ResultEntry['kind']>(result: RunResult, kind: K): Extract<ResultEntry, { kind: K }>[] {
+export function resultsOf<K extends ResultEntry['kind']>(
+  result: RunResult,
+  kind: K,
+): Extract<ResultEntry, { kind: K }>[] {
   return result.results
-    .map((r) => (r.kind === 'expect' ? r.result ?? r : r))
+    .map((r) => (r.kind === 'expect' ? (r.result ?? r) : r))
     .filter((r): r is Extract<ResultEntry, { kind: K }> => r.kind === kind);
 }
 

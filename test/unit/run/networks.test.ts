@@ -14,17 +14,23 @@ test('Forest: one entry, prior marginals by enumeration, CPTs and declaration ra
   assert.equal(entries.length, 1);
   const [entry] = entries;
   assert.equal(entry!.network, 'Forest');
-  assert.equal(entry!.range.start.line, forest.split('\n').findIndex((l) => l.startsWith('network Forest')));
+  assert.equal(
+    entry!.range.start.line,
+    forest.split('\n').findIndex((l) => l.startsWith('network Forest')),
+  );
   const truth = enumerate(networkOf(forest, 'Forest'), new Map());
   entry!.variables.forEach((v, i) => v.marginal.forEach((p, s) => close(p, truth.marginals[i]![s]!, 1e-12)));
   const campfire = entry!.variables.find((v) => v.name === 'Campfire')!;
   assert.deepEqual(campfire.parents, ['Storm', 'BusTourGroup']);
-  assert.deepEqual(campfire.cpt.rows[1], { given: { Storm: 'true', BusTourGroup: 'false' }, distribution: { true: 0.1, false: 0.9 } });
+  assert.deepEqual(campfire.cpt.rows[1], {
+    given: { Storm: 'true', BusTourGroup: 'false' },
+    distribution: { true: 0.1, false: 0.9 },
+  });
   assert.match(forest.split('\n')[campfire.declaration!.start.line]!, /P\(Campfire \| Storm, BusTourGroup\)/);
   assert.equal(entry!.headline, 'Forest: 6 variables');
 });
 
-test('the default model: marginals given the file\'s observe lines, the evidence marked', async () => {
+test("the default model: marginals given the file's observe lines, the evidence marked", async () => {
   const result = await run(example('two_tests'));
   const [entry] = resultsOf(result, 'network');
   assert.equal(entry!.network, 'default');
@@ -61,7 +67,15 @@ test('bayes run exits 0 on the network examples', async (t) => {
   const files = ['forest.bayes', ...(sharedFile('bif', 'alarm.bif') ? ['alarm.bayes'] : [])];
   for (const file of files) {
     let out = '';
-    const io = { cwd: process.cwd(), out: (s: string) => { out += s; }, err: (s: string) => { out += s; } };
+    const io = {
+      cwd: process.cwd(),
+      out: (s: string) => {
+        out += s;
+      },
+      err: (s: string) => {
+        out += s;
+      },
+    };
     assert.equal(await main(['run', join(repoRoot, 'examples', file), '--data-root', sharedData], io), 0, out);
   }
   if (files.length === 1) t.skip(`alarm.bayes not run: ${NO_SHARED}`);

@@ -2,10 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { close, errors, resultAt, run, runExample } from './helpers.js';
 
-test('§6.7: the Bayes optimal classification (−, 0.6) differs from h_MAP\'s own (+)', async () => {
+test("§6.7: the Bayes optimal classification (−, 0.6) differs from h_MAP's own (+)", async () => {
   const result = await runExample('bayes_optimal.bayes');
   const optimal = resultAt(result, 20, 'optimal');
-  assert.deepEqual(optimal.values.map((v) => v.value), ['pos', 'neg']);
+  assert.deepEqual(
+    optimal.values.map((v) => v.value),
+    ['pos', 'neg'],
+  );
   close(optimal.values[0]!.probability, 0.4);
   close(optimal.values[1]!.probability, 0.6);
   assert.deepEqual([optimal.optimal, optimal.map, optimal.mapPrediction], ['neg', 'h1', 'pos']);
@@ -31,7 +34,8 @@ query gibbs Label over H { seed: 7, samples: 20000 }
   const optimal = resultAt(result, 6, 'optimal');
   close(optimal.values[0]!.probability, 0.25);
   assert.equal(optimal.optimal, 'neg');
-  const a = resultAt(result, 7, 'gibbs'), b = resultAt(result, 8, 'gibbs');
+  const a = resultAt(result, 7, 'gibbs'),
+    b = resultAt(result, 8, 'gibbs');
   assert.deepEqual(a.frequencies, b.frequencies);
   close(a.frequencies[0]!.fraction, 0.25, 0.015);
 });
@@ -40,6 +44,9 @@ test('a class variable without a table P(V | H) is a compile error', async () =>
   const result = await run(`${space}variable Other { x, y }
 query optimal Other over H
 `);
-  assert.deepEqual(errors(result).map((e) => [e.code, e.line]), [['compile-error', 6]]);
+  assert.deepEqual(
+    errors(result).map((e) => [e.code, e.line]),
+    [['compile-error', 6]],
+  );
   assert.match(errors(result)[0]!.message, /P\(Other \| H\)/);
 });

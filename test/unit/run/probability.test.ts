@@ -15,8 +15,16 @@ const forest = example('forest');
 test('Forest: P(X | e) equals enumeration of the 64 joint assignments', async () => {
   const net = networkOf(forest, 'Forest');
   const index = new Map(net.variables.map((v, i) => [v.name, i]));
-  const truth = enumerate(net, new Map([[index.get('Thunder')!, 0], [index.get('BusTourGroup')!, 0]]));
-  const result = await run(`${forest}\nquery P(ForestFire | Thunder = true, BusTourGroup = true) in Forest\nquery P(Storm | Thunder = true, BusTourGroup = true) in Forest`);
+  const truth = enumerate(
+    net,
+    new Map([
+      [index.get('Thunder')!, 0],
+      [index.get('BusTourGroup')!, 0],
+    ]),
+  );
+  const result = await run(
+    `${forest}\nquery P(ForestFire | Thunder = true, BusTourGroup = true) in Forest\nquery P(Storm | Thunder = true, BusTourGroup = true) in Forest`,
+  );
   const [fire, storm] = resultsOf(result, 'probability').slice(-2);
   assert.equal(fire!.method, 'exact');
   assert.deepEqual(fire!.evidence, { Thunder: 'true', BusTourGroup: 'true' });
@@ -25,7 +33,10 @@ test('Forest: P(X | e) equals enumeration of the 64 joint assignments', async ()
   assert.equal(fire!.headline, 'true · 0.7031');
   assert.equal(fire!.value, undefined);
   // Every expect line of the example holds.
-  assert.ok(expectations(result).every((e) => e.passed), JSON.stringify(expectations(result).filter((e) => !e.passed)));
+  assert.ok(
+    expectations(result).every((e) => e.passed),
+    JSON.stringify(expectations(result).filter((e) => !e.passed)),
+  );
   assertNoErrors(result);
 });
 
@@ -40,15 +51,28 @@ test('a joint query is the joint posterior table, first variable slowest', async
   for (let i = 0; i < values.length; i++) {
     const x: number[] = [];
     let rest = i;
-    for (let v = cards.length - 1; v >= 0; v--) { x[v] = rest % cards[v]!; rest = Math.floor(rest / cards[v]!); }
+    for (let v = cards.length - 1; v >= 0; v--) {
+      x[v] = rest % cards[v]!;
+      rest = Math.floor(rest / cards[v]!);
+    }
     if (x[thunder] !== 0) continue;
     table[x[storm!]! * 2 + x[campfire!]!]! += values[i]!;
     evidence += values[i]!;
   }
-  const result = await run(`${forest}\nquery P(Storm, Campfire | Thunder = true) in Forest\nexpect P(Storm = false, Campfire = true | Thunder = true) in Forest ≈ ${table[2]! / evidence} ± 1e-12`);
+  const result = await run(
+    `${forest}\nquery P(Storm, Campfire | Thunder = true) in Forest\nexpect P(Storm = false, Campfire = true | Thunder = true) in Forest ≈ ${table[2]! / evidence} ± 1e-12`,
+  );
   const joint = resultsOf(result, 'probability').at(-2)!;
   assert.deepEqual(joint.variables, ['Storm', 'Campfire']);
-  assert.deepEqual(joint.table.map((r) => r.states), [['true', 'true'], ['true', 'false'], ['false', 'true'], ['false', 'false']]);
+  assert.deepEqual(
+    joint.table.map((r) => r.states),
+    [
+      ['true', 'true'],
+      ['true', 'false'],
+      ['false', 'true'],
+      ['false', 'false'],
+    ],
+  );
   joint.table.forEach((row, i) => close(row.p, table[i]! / evidence, 1e-12));
   const named = resultsOf(result, 'probability').at(-1)!;
   assert.equal(named.headline, `P(false, true | true) = ${Number((table[2]! / evidence).toPrecision(4))}`);
@@ -96,15 +120,21 @@ test('an imported BIF network answers the pgmpy reference (alarm, case 1)', asyn
   const result = await run(example('alarm'));
   assertNoErrors(result);
   assert.ok(expectations(result).length >= 10);
-  assert.ok(expectations(result).every((e) => e.passed), JSON.stringify(expectations(result).filter((e) => !e.passed)));
+  assert.ok(
+    expectations(result).every((e) => e.passed),
+    JSON.stringify(expectations(result).filter((e) => !e.passed)),
+  );
   const first = resultsOf(result, 'probability')[0]!;
   assert.equal(first.network, 'Alarm');
   close(first.table.find((r) => r.states[0] === 'TRUE')!.p, 0.11673850966500454, 2e-7);
 });
 
 test('samplers: within four standard errors of exact, the same answer for the same seed', async () => {
-  const query = (method: string, seed: number) => `query P(ForestFire | Thunder = true) in Forest using ${method} { samples: 20000, seed: ${seed} }`;
-  const result = await run(`${forest}\nquery P(ForestFire | Thunder = true) in Forest\n${query('likelihood_weighting', 1)}\n${query('likelihood_weighting', 1)}\n${query('gibbs', 2)}\n${query('likelihood_weighting', 3)}`);
+  const query = (method: string, seed: number) =>
+    `query P(ForestFire | Thunder = true) in Forest using ${method} { samples: 20000, seed: ${seed} }`;
+  const result = await run(
+    `${forest}\nquery P(ForestFire | Thunder = true) in Forest\n${query('likelihood_weighting', 1)}\n${query('likelihood_weighting', 1)}\n${query('gibbs', 2)}\n${query('likelihood_weighting', 3)}`,
+  );
   const [exact, lw, lwAgain, gibbs, lwOther] = resultsOf(result, 'probability').slice(-5);
   // Gibbs splits its sweeps among chains, so it may report a few less than asked.
   assert.equal(lw!.samples, 20000);
@@ -112,7 +142,10 @@ test('samplers: within four standard errors of exact, the same answer for the sa
   for (const sampled of [lw!, gibbs!]) {
     sampled.table.forEach((row, s) => {
       assert.ok(row.stderr! > 0 && row.stderr! < 0.02, `${sampled.method} stderr ${row.stderr}`);
-      assert.ok(Math.abs(row.p - exact!.table[s]!.p) < 4 * row.stderr!, `${sampled.method}: ${row.p} vs ${exact!.table[s]!.p}`);
+      assert.ok(
+        Math.abs(row.p - exact!.table[s]!.p) < 4 * row.stderr!,
+        `${sampled.method}: ${row.p} vs ${exact!.table[s]!.p}`,
+      );
     });
   }
   assert.deepEqual([lw!.method, gibbs!.method, lw!.seed, gibbs!.seed], ['lw', 'gibbs', 1, 2]);
@@ -121,37 +154,50 @@ test('samplers: within four standard errors of exact, the same answer for the sa
 });
 
 test('using rejection (Poole §8.6): within four standard errors of exact, its acceptance rate estimates P(e), seeded', async () => {
-  const query = (seed: number) => `query P(ForestFire | Thunder = true) in Forest using rejection { samples: 20000, seed: ${seed} }`;
-  const result = await run(`${forest}\nquery P(ForestFire | Thunder = true) in Forest\nquery P(Thunder = true) in Forest\n${query(1)}\n${query(1)}\n${query(2)}`);
+  const query = (seed: number) =>
+    `query P(ForestFire | Thunder = true) in Forest using rejection { samples: 20000, seed: ${seed} }`;
+  const result = await run(
+    `${forest}\nquery P(ForestFire | Thunder = true) in Forest\nquery P(Thunder = true) in Forest\n${query(1)}\n${query(1)}\n${query(2)}`,
+  );
   const [exact, pThunder, rejection, again, other] = resultsOf(result, 'probability').slice(-5);
   assert.equal(rejection!.method, 'rejection');
   assert.equal(rejection!.samples, 20000);
-  const rate = rejection!.acceptanceRate!, p = pThunder!.value!;
+  const rate = rejection!.acceptanceRate!,
+    p = pThunder!.value!;
   assert.equal(rejection!.accepted, Math.round(rate * 20000));
   assert.ok(Math.abs(rate - p) < 4 * rejection!.acceptanceStderr!, `acceptance ${rate} vs P(Thunder) ${p}`);
-  close(rejection!.acceptanceStderr!, Math.sqrt(rate * (1 - rate) / 20000), 1e-15);
+  close(rejection!.acceptanceStderr!, Math.sqrt((rate * (1 - rate)) / 20000), 1e-15);
   rejection!.table.forEach((row, s) => {
-    close(row.stderr!, Math.sqrt(row.p * (1 - row.p) / rejection!.accepted!), 1e-15);
+    close(row.stderr!, Math.sqrt((row.p * (1 - row.p)) / rejection!.accepted!), 1e-15);
     assert.ok(Math.abs(row.p - exact!.table[s]!.p) < 4 * row.stderr!, `${row.p} vs ${exact!.table[s]!.p}`);
   });
   assert.match(rejection!.headline, new RegExp(`accepted ${rejection!.accepted} of 20000 samples`));
   assert.deepEqual(again!.table, rejection!.table);
   assert.notDeepEqual(other!.table, rejection!.table);
   // Nothing accepted: evidence-impossible, saying how many samples were drawn.
-  const never = await run(`network Z {\n  variable A, B : bool\n  P(A) = 1\n  P(B | A) { true: 0.5, false: 0.5 }\n}\nquery P(B | A = false) in Z using rejection { samples: 300 }\n`);
+  const never = await run(
+    `network Z {\n  variable A, B : bool\n  P(A) = 1\n  P(B | A) { true: 0.5, false: 0.5 }\n}\nquery P(B | A = false) in Z using rejection { samples: 300 }\n`,
+  );
   const impossible = never.diagnostics.filter((d) => d.code === 'evidence-impossible');
   assert.equal(impossible.length, 1);
-  assert.match(impossible[0]!.message, /rejection sampling: no sample was consistent with the evidence, none of the 300 drawn/);
+  assert.match(
+    impossible[0]!.message,
+    /rejection sampling: no sample was consistent with the evidence, none of the 300 drawn/,
+  );
   // Virtual evidence is an observed child λ(X): rejection keeps a sample with probability ∝ λ(x).
   const lab = `network Lab {\n  variable D : bool\n  variable T { pos, neg }\n  P(D) = 0.1\n  P(T | D) { true: [0.9, 0.1], false: [0.2, 0.8] }\n}\n`;
-  const virtual = await run(`${lab}query P(D = true | T ~ likelihood { pos: 4, neg: 1 }) in Lab using rejection { samples: 50000, seed: 4 }\n`);
+  const virtual = await run(
+    `${lab}query P(D = true | T ~ likelihood { pos: 4, neg: 1 }) in Lab using rejection { samples: 50000, seed: 4 }\n`,
+  );
   const [soft] = resultsOf(virtual, 'probability');
   const byHand = (0.1 * (0.9 * 4 + 0.1)) / (0.1 * (0.9 * 4 + 0.1) + 0.9 * (0.2 * 4 + 0.8));
   assert.ok(Math.abs(soft!.value! - byHand) < 4 * soft!.table[0]!.stderr!, `${soft!.value} vs ${byHand}`);
 });
 
 test('over the budget a sampler answers, with a warning that names the cost', async () => {
-  const result = await run(`${forest}\nquery P(ForestFire | Thunder = true) in Forest using exact { budget: 2, seed: 5 }`);
+  const result = await run(
+    `${forest}\nquery P(ForestFire | Thunder = true) in Forest using exact { budget: 2, seed: 5 }`,
+  );
   const answer = resultsOf(result, 'probability').at(-1)!;
   assert.equal(answer.method, 'lw');
   assert.equal(answer.budget, 2);
@@ -163,9 +209,14 @@ test('over the budget a sampler answers, with a warning that names the cost', as
 
 test('evidence of probability 0 is an error saying so, for exact and sampled answers', async () => {
   const model = `network Z {\n  variable A, B : bool\n  P(A) = 1\n  P(B | A) { true: 0.5, false: 0.5 }\n}\n`;
-  const result = await run(`${model}query P(B | A = false) in Z\nquery P(B | A = false) in Z using likelihood_weighting { samples: 100, seed: 1 }\nexpect P(B = true | A = false) in Z ≈ 0.5`);
+  const result = await run(
+    `${model}query P(B | A = false) in Z\nquery P(B | A = false) in Z using likelihood_weighting { samples: 100, seed: 1 }\nexpect P(B = true | A = false) in Z ≈ 0.5`,
+  );
   const impossible = result.diagnostics.filter((d) => d.code === 'evidence-impossible');
-  assert.deepEqual(impossible.map((d) => d.range.start.line), [5, 6, 7]);
+  assert.deepEqual(
+    impossible.map((d) => d.range.start.line),
+    [5, 6, 7],
+  );
   assert.equal(impossible[0]!.message, 'evidence has probability 0');
   assert.match(impossible[1]!.message, /^evidence has probability 0/);
   assert.equal(result.diagnostics.filter((d) => d.code === 'expect-no-value').length, 0);
@@ -186,7 +237,11 @@ test('bad queries are errors on the name at fault, never a crash', async () => {
     assert.equal(errors[0]!.code, 'compile-error');
     const lastLine = forest.split('\n').length;
     assert.equal(errors[0]!.range.start.line, lastLine);
-    assert.equal(line.slice(errors[0]!.range.start.character, errors[0]!.range.end.character).startsWith(at.split(':')[0]!), true, `${line}: ${JSON.stringify(errors[0]!.range)}`);
+    assert.equal(
+      line.slice(errors[0]!.range.start.character, errors[0]!.range.end.character).startsWith(at.split(':')[0]!),
+      true,
+      `${line}: ${JSON.stringify(errors[0]!.range)}`,
+    );
   }
 });
 
@@ -201,7 +256,10 @@ test('P(h) given a data set is Bayesian learning: generated conjunctions by thei
   const enjoy = example('enjoysport');
   const conjunctions = expectations(await run(enjoy)).filter((e) => e.source.startsWith('expect P(Conj'));
   assert.equal(conjunctions.length, 3);
-  for (const e of conjunctions) { assert.ok(e.passed); close(e.actual as number, 1 / 6, 1e-12); }
+  for (const e of conjunctions) {
+    assert.ok(e.passed);
+    close(e.actual as number, 1 / 6, 1e-12);
+  }
   const cancer = example('cancer');
   const withData = await run(`${cancer}\ndata D {\n  Test\n  pos\n  pos\n}\nquery P(Diagnosis = cancer) given D\n`);
   assertNoErrors(withData);
@@ -211,8 +269,9 @@ test('P(h) given a data set is Bayesian learning: generated conjunctions by thei
   close(answer.value!, (0.008 * 0.98 ** 2) / (0.008 * 0.98 ** 2 + 0.992 * 0.03 ** 2), 1e-12);
 });
 
-test('a network\'s own observe lines are its evidence; top-level ones are not', async () => {
-  const model = 'network N {\n  variable A, B : bool\n  P(A) = 0.3\n  P(B | A) { true: 0.9, false: 0.2 }\n  observe B = [true, true]\n}\n';
+test("a network's own observe lines are its evidence; top-level ones are not", async () => {
+  const model =
+    'network N {\n  variable A, B : bool\n  P(A) = 0.3\n  P(B | A) { true: 0.9, false: 0.2 }\n  observe B = [true, true]\n}\n';
   const result = await run(`${model}query P(A = true) in N\nquery P(A = true) in N given B = false`);
   const [observed, given] = resultsOf(result, 'probability');
   close(observed!.value, (0.3 * 0.81) / (0.3 * 0.81 + 0.7 * 0.04), 1e-15);
@@ -223,7 +282,8 @@ test('a network\'s own observe lines are its evidence; top-level ones are not', 
 });
 
 test('a bad observe line fails the queries that read it, reported once on that line', async () => {
-  const model = 'variable Test { pos, neg }\nhypotheses Diagnosis { cancer: 0.008, healthy: 0.992 }\nP(Test | Diagnosis) { cancer: [0.98, 0.02], healthy: [0.03, 0.97] }\nobserve Test = maybe\n';
+  const model =
+    'variable Test { pos, neg }\nhypotheses Diagnosis { cancer: 0.008, healthy: 0.992 }\nP(Test | Diagnosis) { cancer: [0.98, 0.02], healthy: [0.03, 0.97] }\nobserve Test = maybe\n';
   const result = await run(`${model}query P(Diagnosis)\nquery P(Diagnosis = cancer)\n`);
   const fromRun = result.diagnostics.filter((d) => d.code === 'compile-error');
   assert.equal(fromRun.length, 1);

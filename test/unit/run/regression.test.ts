@@ -17,8 +17,10 @@ test('linear(d ~ x) noise normal: h_ML is the least-squares line (§6.4), slope 
 query ml Lines given Points
 `);
   const fit = first(result, 'leastSquares');
-  const x = [0, 1, 2, 3, 4], d = [1.0, 2.9, 5.2, 6.8, 9.1];
-  const mx = 2, md = d.reduce((s, v) => s + v, 0) / 5;
+  const x = [0, 1, 2, 3, 4],
+    d = [1.0, 2.9, 5.2, 6.8, 9.1];
+  const mx = 2,
+    md = d.reduce((s, v) => s + v, 0) / 5;
   const slope = x.reduce((s, xi, i) => s + (xi - mx) * (d[i]! - md), 0) / x.reduce((s, xi) => s + (xi - mx) ** 2, 0);
   assert.deepEqual(fit.names, ['intercept', 'x']);
   close(fit.coefficients[1]!, slope, 1e-12);
@@ -27,7 +29,7 @@ query ml Lines given Points
   close(fit.sse, sse, 1e-12);
 });
 
-test('logistic(d ~ x) with one 0/1 input: the weights are the logits of the two groups\' frequencies (§6.5)', async () => {
+test("logistic(d ~ x) with one 0/1 input: the weights are the logits of the two groups' frequencies (§6.5)", async () => {
   const result = await run(`data Trials {
   x, d
   0, 1
@@ -48,9 +50,10 @@ query ml Sig given Trials
   assert.equal(fit.converged, true);
 });
 
-test('logistic(…, method: gradient): Mitchell\'s eq. 6.15 reaches Newton\'s optimum, seeded; the gradient vanishes there', async () => {
+test("logistic(…, method: gradient): Mitchell's eq. 6.15 reaches Newton's optimum, seeded; the gradient vanishes there", async () => {
   const rows = Array.from({ length: 40 }, (_, i) => {
-    const x1 = ((i * 7) % 11) / 5 - 1, x2 = ((i * 5) % 13) / 6 - 1;
+    const x1 = ((i * 7) % 11) / 5 - 1,
+      x2 = ((i * 5) % 13) / 6 - 1;
     return [x1, x2, (i * 37) % 10 < 10 / (1 + Math.exp(-(0.3 + 1.2 * x1 - 0.8 * x2))) ? 1 : 0];
   });
   const data = `data Obs {\n  x1, x2, d\n${rows.map((r) => `  ${r.join(', ')}`).join('\n')}\n}\n`;
@@ -65,7 +68,9 @@ query ml Other given Obs
 `;
   const result = await run(model);
   assert.deepEqual(errors(result), []);
-  const [newton, climb, again, other] = result.results.filter((r) => r.kind === 'logistic') as Array<ReturnType<typeof first<'logistic'>>>;
+  const [newton, climb, again, other] = result.results.filter((r) => r.kind === 'logistic') as Array<
+    ReturnType<typeof first<'logistic'>>
+  >;
   assert.deepEqual([newton!.method, climb!.method, other!.method], ['newton', 'gradient', 'gradient']);
   assert.ok(newton!.converged && climb!.converged && other!.converged);
   assert.ok(climb!.iterations > newton!.iterations);
@@ -75,7 +80,9 @@ query ml Other given Obs
     const g = [0, 0, 0];
     for (const [x1, x2, d] of rows) {
       const h = 1 / (1 + Math.exp(-(fit.weights[0]! + fit.weights[1]! * x1! + fit.weights[2]! * x2!)));
-      [1, x1!, x2!].forEach((xj, j) => { g[j]! += (d! - h) * xj; });
+      [1, x1!, x2!].forEach((xj, j) => {
+        g[j]! += (d! - h) * xj;
+      });
     }
     for (const gj of g) assert.ok(Math.abs(gj) / rows.length < 1e-8, `${fit.method}: gradient ${g}`);
   }
@@ -90,7 +97,13 @@ hypotheses B = logistic(d ~ x1, seed: 2)
 query ml B given Obs
 `);
   const line = data.split('\n').length - 1;
-  assert.deepEqual(errors(bad).map((e) => [e.code, e.line]), [['unknown-option', line], ['compile-error', line + 1]]);
+  assert.deepEqual(
+    errors(bad).map((e) => [e.code, e.line]),
+    [
+      ['unknown-option', line],
+      ['compile-error', line + 1],
+    ],
+  );
   assert.match(errors(bad)[0]!.message, /did you mean 'newton'/);
   assert.match(errors(bad)[1]!.message, /Newton's method starts from w = 0 and takes no seed/);
 });
@@ -100,5 +113,11 @@ test('linear spaces need a data set and answer ml/map only', async () => {
 query ml Lines
 query posterior Lines given Points
 `);
-  assert.deepEqual(errors(result).map((e) => [e.code, e.line]), [['compile-error', 9], ['compile-error', 10]]);
+  assert.deepEqual(
+    errors(result).map((e) => [e.code, e.line]),
+    [
+      ['compile-error', 9],
+      ['compile-error', 10],
+    ],
+  );
 });

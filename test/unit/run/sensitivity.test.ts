@@ -18,9 +18,17 @@ function posterior(net: BayesianNetwork): number {
 }
 
 /** The network with θ = P(variable = state | parents) set to `theta`, its row rescaled: the named parameter located, then set. */
-function withNamedParameter(net: BayesianNetwork, p: { variable: string; parents: Record<string, string>; state: string }, theta: number): BayesianNetwork {
+function withNamedParameter(
+  net: BayesianNetwork,
+  p: { variable: string; parents: Record<string, string>; state: string },
+  theta: number,
+): BayesianNetwork {
   const v = net.variables.findIndex((x) => x.name === p.variable);
-  const row = net.cpts[v]!.parents.reduce((r, u) => r * net.variables[u]!.states.length + net.variables[u]!.states.indexOf(p.parents[net.variables[u]!.name]!), 0);
+  const row = net.cpts[v]!.parents.reduce(
+    (r, u) =>
+      r * net.variables[u]!.states.length + net.variables[u]!.states.indexOf(p.parents[net.variables[u]!.name]!),
+    0,
+  );
   return withParameter(net, v, row, net.variables[v]!.states.indexOf(p.state), theta);
 }
 
@@ -33,10 +41,15 @@ test('Forest: P(ForestFire = true | Thunder = true) and its derivatives by finit
   assert.deepEqual(answer!.target, { variable: 'ForestFire', state: 'true' });
   assert.ok(answer!.parameters.length >= 10);
   const slopes = answer!.parameters.map((p) => Math.abs(p.derivative));
-  assert.deepEqual(slopes, [...slopes].sort((a, b) => b - a));
+  assert.deepEqual(
+    slopes,
+    [...slopes].sort((a, b) => b - a),
+  );
   const h = 1e-6;
   for (const p of answer!.parameters.slice(0, 8)) {
-    const slope = (posterior(withNamedParameter(net, p, p.value + h)) - posterior(withNamedParameter(net, p, p.value - h))) / (2 * h);
+    const slope =
+      (posterior(withNamedParameter(net, p, p.value + h)) - posterior(withNamedParameter(net, p, p.value - h))) /
+      (2 * h);
     close(p.derivative, slope, 1e-6, `${p.variable} ${JSON.stringify(p.parents)} ${p.state}`);
   }
   assert.match(answer!.headline, /^most sensitive to P\(/);
@@ -46,5 +59,8 @@ test('an observed target, or a target without a state, is an error', async () =>
   const observed = await run(`${forest}\nquery sensitivity P(Thunder = true | Thunder = true) in Forest`);
   assert.ok(observed.diagnostics.some((d) => d.code === 'compile-error' && /is observed/.test(d.message)));
   const noState = await run(`${forest}\nquery sensitivity P(ForestFire | Thunder = true) in Forest`);
-  assert.ok(noState.diagnostics.some((d) => d.severity === 'error' && /sensitivity/.test(d.message)), JSON.stringify(noState.diagnostics));
+  assert.ok(
+    noState.diagnostics.some((d) => d.severity === 'error' && /sensitivity/.test(d.message)),
+    JSON.stringify(noState.diagnostics),
+  );
 });

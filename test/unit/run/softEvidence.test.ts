@@ -26,7 +26,7 @@ query P(A | B = b1) in AB`);
   assertNoErrors(result);
   const [virtual, soft, softB, onlyB1, hard] = resultsOf(result, 'probability');
   close(virtual!.table[0]!.p, 0.222 / 0.446, 1e-15);
-  close(soft!.table[0]!.p, 0.7 * 0.27 / 0.41 + 0.3 * 0.03 / 0.59, 1e-12);
+  close(soft!.table[0]!.p, (0.7 * 0.27) / 0.41 + (0.3 * 0.03) / 0.59, 1e-12);
   close(softB!.table[0]!.p, 0.7, 1e-12);
   // A likelihood that leaves out b2 (0 there) is hard evidence B = b1.
   close(onlyB1!.table[0]!.p, hard!.table[0]!.p, 1e-15);
@@ -35,7 +35,7 @@ query P(A | B = b1) in AB`);
     B: { kind: 'likelihood', values: { b1: 0.8, b2: 0.2 }, likelihood: { b1: 1, b2: 0.25 } },
   });
   const lambda = soft!.findings!.B!.likelihood;
-  close(lambda.b2! / lambda.b1!, (0.3 / 0.59) / (0.7 / 0.41), 1e-12);
+  close(lambda.b2! / lambda.b1!, 0.3 / 0.59 / (0.7 / 0.41), 1e-12);
 });
 
 test('observe … in N reaches N only; a top-level observe is the default model’s; given replaces findings', async () => {
@@ -84,7 +84,10 @@ test('the soft_evidence example: every expect line holds', async () => {
   assertNoErrors(result);
   const all = expectations(result);
   assert.equal(all.length, 6);
-  assert.ok(all.every((e) => e.passed), JSON.stringify(all.filter((e) => !e.passed)));
+  assert.ok(
+    all.every((e) => e.passed),
+    JSON.stringify(all.filter((e) => !e.passed)),
+  );
 });
 
 test('samplers answer with virtual evidence, within their standard error of the exact answer', async () => {
@@ -135,10 +138,13 @@ query sensitivity P(A = a1 | B ~ { b1: 0.7, b2: 0.3 }) in AB
   const [virtual] = resultsOf(result, 'sensitivity');
   close(virtual!.value, 0.222 / 0.446, 1e-12);
   assert.ok(virtual!.parameters.length > 0);
-  assert.ok(virtual!.parameters.every((p) => p.variable === 'A' || p.variable === 'B'), JSON.stringify(virtual!.parameters));
+  assert.ok(
+    virtual!.parameters.every((p) => p.variable === 'A' || p.variable === 'B'),
+    JSON.stringify(virtual!.parameters),
+  );
   // ∂P(a1 | λ)/∂θ for θ = P(a1) = 0.3: P(a1 | λ) = θ·0.74 / (θ·0.74 + (1 − θ)·0.32), derivative 0.74·0.32 / 0.446².
   const prior = virtual!.parameters.find((p) => p.variable === 'A' && p.state === 'a1')!;
-  close(prior.derivative, 0.74 * 0.32 / 0.446 ** 2, 1e-9);
+  close(prior.derivative, (0.74 * 0.32) / 0.446 ** 2, 1e-9);
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   assert.equal(errors.length, 1);
   assert.match(errors[0]!.message, /sensitivity takes virtual evidence/);
@@ -158,7 +164,7 @@ P(Test | Diagnosis) {
 query posterior Diagnosis given Test ~ { pos: 0.5, neg: 0.5 }`);
   const [p] = resultsOf(result, 'probability');
   // Jeffrey: 0.5 · 0.00784 / 0.0376 + 0.5 · 0.00016 / 0.9624.
-  close(p!.value, 0.5 * 0.00784 / 0.0376 + 0.5 * 0.00016 / 0.9624, 1e-12);
+  close(p!.value, (0.5 * 0.00784) / 0.0376 + (0.5 * 0.00016) / 0.9624, 1e-12);
   assert.equal(p!.headline, 'P(cancer | Test ~ …) = 0.1043');
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   assert.equal(errors.length, 1);
@@ -168,7 +174,9 @@ query posterior Diagnosis given Test ~ { pos: 0.5, neg: 0.5 }`);
 test('observe lines of a network, inside it and `in` it, apply in source order', async () => {
   const inside = (line: string) => ab.replace('  P(A) {', `  ${line}\n  P(A) {`);
   // The inside line comes first: the later `in AB` finding replaces B = b2.
-  const first = await run(`${inside('observe B = b2')}observe B ~ likelihood { b1: 0.8, b2: 0.2 } in AB\nquery P(A) in AB\n`);
+  const first = await run(
+    `${inside('observe B = b2')}observe B ~ likelihood { b1: 0.8, b2: 0.2 } in AB\nquery P(A) in AB\n`,
+  );
   close(resultsOf(first, 'probability')[0]!.table[0]!.p, 0.222 / 0.446, 1e-15);
   // A later inside line (the network declared after the top-level line) replaces the finding.
   const networkLast = `observe B ~ likelihood { b1: 0.8, b2: 0.2 } in AB\n${inside('observe B = b2')}query P(A) in AB\n`;

@@ -77,7 +77,11 @@ function compare(files: TrainTestFiles, result: RunResult, peer: PeerAnswer[]): 
   return maxDiff;
 }
 
-for (const [name, seed] of [['car', 3], ['nursery', 5], ['house-votes-84', 7]] as const) {
+for (const [name, seed] of [
+  ['car', 3],
+  ['nursery', 5],
+  ['house-votes-84', 7],
+] as const) {
   test(`${name} as train.csv and test.csv: bayes run agrees with scikit-learn CategoricalNB row by row`, (t) => {
     const table = UCI_CATEGORICAL.find((u) => u.name === name)!;
     const why = pythonMissing(['sklearn', 'numpy']);
@@ -106,12 +110,20 @@ for (const [name, seed] of [['car', 3], ['nursery', 5], ['house-votes-84', 7]] a
       // The 2 rows of the table, and the copies of them given an unseen value.
       const n = files.test.filter((r) => r['class'] === 'recommend').length;
       assert.ok(n >= 2 && files.train.every((r) => r['class'] !== 'recommend'));
-      assert.deepEqual(classes.map((d) => d.message), [`class recommend (${n} rows of 'Test') never occurs in NB's `
-        + 'training data: it cannot be predicted, so those rows count as errors']);
+      assert.deepEqual(
+        classes.map((d) => d.message),
+        [
+          `class recommend (${n} rows of 'Test') never occurs in NB's ` +
+            'training data: it cannot be predicted, so those rows count as errors',
+        ],
+      );
       const evaluation = result.results.find((r): r is EvaluationResult => r.kind === 'evaluation')!;
       assert.equal(evaluation.classes.at(-1)!.value, 'recommend');
       assert.equal(evaluation.classes.at(-1)!.support, n);
-      assert.equal(evaluation.confusion.reduce((s, row) => s + row.at(-1)!, 0), 0);
+      assert.equal(
+        evaluation.confusion.reduce((s, row) => s + row.at(-1)!, 0),
+        0,
+      );
     } else {
       assert.deepEqual(classes, []);
     }

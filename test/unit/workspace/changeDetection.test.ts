@@ -20,9 +20,18 @@ function countingFiles(files: Files): Files & { hashes: number; reads: number } 
   const counted = Object.create(files) as Files & { hashes: number; reads: number };
   counted.hashes = 0;
   counted.reads = 0;
-  counted.hash = (p) => { counted.hashes++; return files.hash(p); };
-  counted.head = (p, n) => { counted.reads++; return files.head(p, n); };
-  counted.bytes = (p) => { counted.reads++; return files.bytes(p); };
+  counted.hash = (p) => {
+    counted.hashes++;
+    return files.hash(p);
+  };
+  counted.head = (p, n) => {
+    counted.reads++;
+    return files.head(p, n);
+  };
+  counted.bytes = (p) => {
+    counted.reads++;
+    return files.bytes(p);
+  };
   return counted;
 }
 
@@ -68,7 +77,10 @@ test('run cache: hashing a 48 MB file streams in chunks and leaves the event loo
     // would allow none; a streamed one yields between its 1 MiB chunks (48 of them).
     let turns = 0;
     let running = true;
-    const spin = () => { turns++; if (running) setImmediate(spin); };
+    const spin = () => {
+      turns++;
+      if (running) setImmediate(spin);
+    };
     setImmediate(spin);
     const histogram = monitorEventLoopDelay({ resolution: 1 });
     histogram.enable();
@@ -77,7 +89,10 @@ test('run cache: hashing a 48 MB file streams in chunks and leaves the event loo
     histogram.disable();
     assert.ok(turns >= 24, `the event loop turned ${turns} times while hashing`);
     // Loose under a loaded machine; hashing 48 MB in one call takes about as long as the whole key.
-    assert.ok(histogram.max / 1e6 < 1000, `the event loop was blocked for ${(histogram.max / 1e6).toFixed(0)} ms at once`);
+    assert.ok(
+      histogram.max / 1e6 < 1000,
+      `the event loop was blocked for ${(histogram.max / 1e6).toFixed(0)} ms at once`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -99,7 +114,11 @@ test('file facts: read again only when the stamp changes; the root rule judged o
       const env = Object.assign(facts.environment(options), { files });
       await facts.fetch(env, asked);
       let result = checkText(text, env);
-      if (env.missed.size > 0) { await facts.fetch(env, [...env.missed]); env.missed.clear(); result = checkText(text, env); }
+      if (env.missed.size > 0) {
+        await facts.fetch(env, [...env.missed]);
+        env.missed.clear();
+        result = checkText(text, env);
+      }
       asked = [...env.asked];
       return result.diagnostics.filter((d) => d.range.start.line === 1).map((d) => d.code);
     };

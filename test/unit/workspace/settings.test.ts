@@ -11,9 +11,15 @@ import { capture } from '../../support/cli.js';
 
 test('settings: budgets in MB become byte limits; nonsense falls back to the defaults', () => {
   assert.deepEqual(fileLimitsOf(DEFAULT_SETTINGS), DEFAULT_FILE_LIMITS);
-  assert.deepEqual(fileLimitsOf(normaliseSettings({ maxFileMb: 1.5, archive: { maxExpandedMb: 10, maxEntries: 7 } })),
-    { maxFileBytes: 1.5 * 2 ** 20, maxArchiveBytes: 10 * 2 ** 20, maxArchiveEntries: 7 });
-  assert.deepEqual(fileLimitsOf(normaliseSettings({ maxFileMb: 0, archive: { maxExpandedMb: 'x', maxEntries: -1 } })), DEFAULT_FILE_LIMITS);
+  assert.deepEqual(fileLimitsOf(normaliseSettings({ maxFileMb: 1.5, archive: { maxExpandedMb: 10, maxEntries: 7 } })), {
+    maxFileBytes: 1.5 * 2 ** 20,
+    maxArchiveBytes: 10 * 2 ** 20,
+    maxArchiveEntries: 7,
+  });
+  assert.deepEqual(
+    fileLimitsOf(normaliseSettings({ maxFileMb: 0, archive: { maxExpandedMb: 'x', maxEntries: -1 } })),
+    DEFAULT_FILE_LIMITS,
+  );
   // 20 Newsgroups (14.5 MB, 50 MB and 18,888 entries expanded) fits the defaults with room.
   assert.ok(DEFAULT_FILE_LIMITS.maxFileBytes >= 4 * 14.5e6);
   assert.ok(DEFAULT_FILE_LIMITS.maxArchiveBytes >= 5 * 50.3e6);

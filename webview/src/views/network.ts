@@ -35,9 +35,8 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   const evidence = e.variables.filter((v) => v.evidence !== undefined).map((v) => `${v.name} = ${v.evidence}`);
   const samplers = { lw: 'likelihood weighting', rejection: 'rejection sampling', gibbs: 'Gibbs sampling', exact: '' };
   const sampler = samplers[e.method];
-  const how = e.method === 'exact'
-    ? 'exact (junction tree)'
-    : `${sampler}, ${e.samples ?? '?'} samples, seed ${e.seed ?? '?'}`;
+  const how =
+    e.method === 'exact' ? 'exact (junction tree)' : `${sampler}, ${e.samples ?? '?'} samples, seed ${e.seed ?? '?'}`;
   const graph = graphView(nodes, edges, {
     name: `network-${e.network}`,
     label: `Network ${e.network}`,
@@ -46,18 +45,40 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       post({ type: 'reveal', network: e.network, variable: id, ...(range ? { range } : {}) });
     },
   });
-  const rows = e.variables.flatMap((v) => v.states.map((s, i) => ({ variable: v.name, state: s, p: v.marginal[i]!, se: v.stderr?.[i], observed: v.evidence === s })));
-  const table = h('details', { class: 'marginals' }, h('summary', {}, `Marginals table (${rows.length} rows)`), dataTable(`marginals of ${e.network}`, [
-    { title: 'variable', value: (r) => r.variable },
-    { title: 'state', value: (r) => r.state },
-    { title: 'P(state | e)', value: (r) => r.p },
-    ...(e.method === 'exact' ? [] : [{ title: 'std. error', value: (r: { se?: number }) => r.se }]),
-    { title: 'observed', value: (r) => (r.observed ? 'yes' : '') },
-  ], rows));
+  const rows = e.variables.flatMap((v) =>
+    v.states.map((s, i) => ({
+      variable: v.name,
+      state: s,
+      p: v.marginal[i]!,
+      se: v.stderr?.[i],
+      observed: v.evidence === s,
+    })),
+  );
+  const table = h(
+    'details',
+    { class: 'marginals' },
+    h('summary', {}, `Marginals table (${rows.length} rows)`),
+    dataTable(
+      `marginals of ${e.network}`,
+      [
+        { title: 'variable', value: (r) => r.variable },
+        { title: 'state', value: (r) => r.state },
+        { title: 'P(state | e)', value: (r) => r.p },
+        ...(e.method === 'exact' ? [] : [{ title: 'std. error', value: (r: { se?: number }) => r.se }]),
+        { title: 'observed', value: (r) => (r.observed ? 'yes' : '') },
+      ],
+      rows,
+    ),
+  );
   return [
-    h('p', {}, `${e.variables.length} variables · evidence: ${evidence.length ? evidence.join(', ') : 'none'} · ${how}`),
+    h(
+      'p',
+      {},
+      `${e.variables.length} variables · evidence: ${evidence.length ? evidence.join(', ') : 'none'} · ${how}`,
+    ),
     ...(e.note ? [h('p', { class: 'warning' }, e.note)] : []),
-    graph, table,
+    graph,
+    table,
   ];
 }
 
@@ -65,17 +86,29 @@ function decisionTip(name: string, alternatives: string[], information: string[]
   const knows = information.length
     ? `knows: ${information.join(', ')} (and every earlier decision)`
     : 'knows every earlier decision';
-  return h('div', { class: 'cpt' }, h('strong', {}, `decision ${name}`),
-    h('p', {}, `alternatives: ${alternatives.join(', ')}`), h('p', {}, knows));
+  return h(
+    'div',
+    { class: 'cpt' },
+    h('strong', {}, `decision ${name}`),
+    h('p', {}, `alternatives: ${alternatives.join(', ')}`),
+    h('p', {}, knows),
+  );
 }
 
 type Utility = NonNullable<NetworkResult['utilities']>[number];
 
 function utilityTable(u: Utility): HTMLElement {
   const head = h('tr', {}, ...u.parents.map((p) => h('th', { scope: 'col' }, p)), h('th', { scope: 'col' }, 'utility'));
-  const body = u.rows.slice(0, TOOLTIP_ROWS).map((r) => h('tr', {},
-    ...u.parents.map((p) => h('td', {}, r.given[p] ?? '')),
-    h('td', { class: 'num', 'data-value': String(r.utility) }, String(r.utility))));
+  const body = u.rows
+    .slice(0, TOOLTIP_ROWS)
+    .map((r) =>
+      h(
+        'tr',
+        {},
+        ...u.parents.map((p) => h('td', {}, r.given[p] ?? '')),
+        h('td', { class: 'num', 'data-value': String(r.utility) }, String(r.utility)),
+      ),
+    );
   const title = `utility ${u.name}(${u.parents.join(', ')})`;
   const table = h('table', { 'aria-label': title }, h('thead', {}, head), h('tbody', {}, ...body));
   return h('div', { class: 'cpt' }, h('strong', {}, title), table);
@@ -84,11 +117,32 @@ function utilityTable(u: Utility): HTMLElement {
 /** A CPT as a table: one row per parent configuration, one column per state. */
 export function cptTable(variable: string, states: string[], cpt: CptJson, limit = Infinity): HTMLElement {
   const shown = cpt.rows.slice(0, limit);
-  const head = h('tr', {}, ...cpt.parents.map((p) => h('th', { scope: 'col' }, p)), ...states.map((s) => h('th', { scope: 'col' }, s)));
-  const body = shown.map((r) => h('tr', {},
-    ...cpt.parents.map((p) => h('td', {}, r.given[p] ?? '')),
-    ...states.map((s) => h('td', { class: 'num', 'data-value': String(r.distribution[s] ?? '') }, prob(r.distribution[s])))));
-  const more = cpt.rows.length > shown.length ? h('p', {}, `… ${cpt.rows.length - shown.length} more rows (click to open the table)`) : null;
+  const head = h(
+    'tr',
+    {},
+    ...cpt.parents.map((p) => h('th', { scope: 'col' }, p)),
+    ...states.map((s) => h('th', { scope: 'col' }, s)),
+  );
+  const body = shown.map((r) =>
+    h(
+      'tr',
+      {},
+      ...cpt.parents.map((p) => h('td', {}, r.given[p] ?? '')),
+      ...states.map((s) =>
+        h('td', { class: 'num', 'data-value': String(r.distribution[s] ?? '') }, prob(r.distribution[s])),
+      ),
+    ),
+  );
+  const more =
+    cpt.rows.length > shown.length
+      ? h('p', {}, `… ${cpt.rows.length - shown.length} more rows (click to open the table)`)
+      : null;
   const title = `P(${variable}${cpt.parents.length ? ' | ' + cpt.parents.join(', ') : ''})`;
-  return h('div', { class: 'cpt' }, h('strong', {}, title), h('table', { 'aria-label': title }, h('thead', {}, head), h('tbody', {}, ...body)), more);
+  return h(
+    'div',
+    { class: 'cpt' },
+    h('strong', {}, title),
+    h('table', { 'aria-label': title }, h('thead', {}, head), h('tbody', {}, ...body)),
+    more,
+  );
 }

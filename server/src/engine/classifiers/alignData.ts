@@ -51,7 +51,10 @@ export function predictAligned(model: NaiveBayesModel, data: CategoricalDataset)
   const classNames = [...model.target.values];
   const classCode = data.attributes[t]!.values.map((value) => {
     let v = classNames.indexOf(value);
-    if (v < 0) { v = classNames.length; classNames.push(value); }
+    if (v < 0) {
+      v = classNames.length;
+      classNames.push(value);
+    }
     return v;
   });
   const column = data.columns[t]!;
@@ -71,7 +74,10 @@ export function predictAligned(model: NaiveBayesModel, data: CategoricalDataset)
   const columns = model.attributes.map((attribute, a) => {
     const c = data.attributes.findIndex((d) => d.name === attribute.name);
     const out = new Int32Array(rows.length).fill(MISSING);
-    if (c < 0) { missingColumns.push(attribute.name); return out; }
+    if (c < 0) {
+      missingColumns.push(attribute.name);
+      return out;
+    }
     const code = data.attributes[c]!.values.map((value) => {
       const x = attribute.values.indexOf(value);
       return x >= 0 && model.seen[a]![x] ? x : MISSING;
@@ -102,8 +108,15 @@ export function predictAligned(model: NaiveBayesModel, data: CategoricalDataset)
   const names = new Set(model.attributes.map((a) => a.name));
   const unusedColumns = data.attributes.filter((d, c) => c !== t && !names.has(d.name)).map((d) => d.name);
   return {
-    rows, labels, predicted, posteriors, classNames,
+    rows,
+    labels,
+    predicted,
+    posteriors,
+    classNames,
     newClasses: [...newRows].map(([value, n]) => ({ value, rows: n })),
-    unseen, unseenRows: touched.reduce((n, f) => n + f, 0), missingColumns, unusedColumns,
+    unseen,
+    unseenRows: touched.reduce((n, f) => n + f, 0),
+    missingColumns,
+    unusedColumns,
   };
 }

@@ -46,9 +46,11 @@ class IdBuffer {
     let c = this.starts.length - 1;
     while (this.starts[c]! > from) c--;
     for (; from < to; c++) {
-      const start = from - this.starts[c]!, end = Math.min(to - this.starts[c]!, this.chunks[c]!.length);
+      const start = from - this.starts[c]!,
+        end = Math.min(to - this.starts[c]!, this.chunks[c]!.length);
       target.set(this.chunks[c]!.subarray(start, end), at);
-      at += end - start; from += end - start;
+      at += end - start;
+      from += end - start;
     }
   }
 }
@@ -75,16 +77,29 @@ class ByteWordTable {
 
   /** Appends the word ids of one text to `out`. */
   scan(text: Uint8Array, out: IdBuffer): void {
-    const lower = WORD_LOWER, n = text.length;
-    let i = 0, length = out.length, ids = out.ids;
+    const lower = WORD_LOWER,
+      n = text.length;
+    let i = 0,
+      length = out.length,
+      ids = out.ids;
     while (i < n) {
       let c = lower[text[i++]!]!; // one table load per byte both classifies and lower-cases
       if (c === 0) continue;
       const from = i - 1;
-      let lo = c, hi = 0;
-      while (i < n && (c = lower[text[i]!]!) !== 0) { hi = (hi << 8) | (lo >>> 24); lo = (lo << 8) | c; i++; }
+      let lo = c,
+        hi = 0;
+      while (i < n && (c = lower[text[i]!]!) !== 0) {
+        hi = (hi << 8) | (lo >>> 24);
+        lo = (lo << 8) | c;
+        i++;
+      }
       if (i - from < 2) continue;
-      if (length === ids.length) { out.length = length; out.next(); ids = out.ids; length = 0; }
+      if (length === ids.length) {
+        out.length = length;
+        out.next();
+        ids = out.ids;
+        length = 0;
+      }
       ids[length++] = this.idOf(text, from, i - from, lo, hi);
     }
     out.length = length;
@@ -92,38 +107,57 @@ class ByteWordTable {
 
   /** Id of the word text[from, from + w) lower-cased, added if new; (lo, hi) are its last 8 lower-cased bytes. */
   private idOf(text: Uint8Array, from: number, w: number, lo: number, hi: number): number {
-    const slots = this.slots, mask = (slots.length >> 2) - 1;
+    const slots = this.slots,
+      mask = (slots.length >> 2) - 1;
     for (let slot = mix(lo, w <= 8 ? hi : hi ^ headHash(text, from, w - 8), w) & mask; ; slot = (slot + 1) & mask) {
-      const at = slot << 2, entry = slots[at + 3]!;
+      const at = slot << 2,
+        entry = slots[at + 3]!;
       if (entry === 0) return this.insert(text, from, w, lo, hi, at);
-      if (slots[at] === lo && slots[at + 1] === hi && slots[at + 2] === w && (w <= 8 || this.headIs(entry - 1, text, from, w - 8))) return entry - 1;
+      if (
+        slots[at] === lo &&
+        slots[at + 1] === hi &&
+        slots[at + 2] === w &&
+        (w <= 8 || this.headIs(entry - 1, text, from, w - 8))
+      )
+        return entry - 1;
     }
   }
 
   /** True when word id begins with text[from, from + length) lower-cased (the head of a long word: its last 8 bytes are in the key). */
   private headIs(id: number, text: Uint8Array, from: number, length: number): boolean {
-    const pool = this.pool, start = this.starts[id]!;
+    const pool = this.pool,
+      start = this.starts[id]!;
     for (let i = 0; i < length; i++) if (pool[start + i] !== WORD_LOWER[text[from + i]!]) return false;
     return true;
   }
 
   private insert(text: Uint8Array, from: number, length: number, lo: number, hi: number, at: number): number {
     const id = this.size++;
-    if (id + 1 === this.starts.length) { const grown = new Int32Array(this.starts.length * 2); grown.set(this.starts); this.starts = grown; }
+    if (id + 1 === this.starts.length) {
+      const grown = new Int32Array(this.starts.length * 2);
+      grown.set(this.starts);
+      this.starts = grown;
+    }
     const start = this.starts[id]!;
     if (start + length > this.pool.length) {
       const grown = new Uint8Array(Math.max(this.pool.length * 2, start + length));
-      grown.set(this.pool.subarray(0, start)); this.pool = grown;
+      grown.set(this.pool.subarray(0, start));
+      this.pool = grown;
     }
     for (let i = 0; i < length; i++) this.pool[start + i] = WORD_LOWER[text[from + i]!]!;
     this.starts[id + 1] = start + length;
-    this.slots[at] = lo; this.slots[at + 1] = hi; this.slots[at + 2] = length; this.slots[at + 3] = id + 1;
+    this.slots[at] = lo;
+    this.slots[at + 1] = hi;
+    this.slots[at + 2] = length;
+    this.slots[at + 3] = id + 1;
     if (this.size * 2 > this.slots.length >> 2) this.rehash();
     return id;
   }
 
   private rehash(): void {
-    const old = this.slots, pool = this.pool, starts = this.starts;
+    const old = this.slots,
+      pool = this.pool,
+      starts = this.starts;
     const slots = (this.slots = new Int32Array(old.length * 2));
     const mask = (slots.length >> 2) - 1;
     for (let from = 0; from < old.length; from += 4) {
@@ -154,9 +188,14 @@ class ByteWordTable {
  * encoding gets the chunked fallback.
  */
 export function decodeLatin1(bytes: Uint8Array): string {
-  try { return new TextDecoder('latin1').decode(bytes); } catch { /* no windows-1252 (Node without ICU) */ }
+  try {
+    return new TextDecoder('latin1').decode(bytes);
+  } catch {
+    /* no windows-1252 (Node without ICU) */
+  }
   let text = '';
-  for (let i = 0; i < bytes.length; i += 4096) text += String.fromCharCode.apply(null, Array.from(bytes.subarray(i, i + 4096)));
+  for (let i = 0; i < bytes.length; i += 4096)
+    text += String.fromCharCode.apply(null, Array.from(bytes.subarray(i, i + 4096)));
   return text;
 }
 
@@ -191,7 +230,11 @@ export class Latin1Tokenizer {
 
   add(text: Uint8Array): void {
     this.table.scan(text, this.out);
-    if (this.count === this.ends.length) { const grown = new Int32Array(this.count * 2); grown.set(this.ends); this.ends = grown; }
+    if (this.count === this.ends.length) {
+      const grown = new Int32Array(this.count * 2);
+      grown.set(this.ends);
+      this.ends = grown;
+    }
     this.ends[this.count++] = this.out.total;
   }
 
@@ -199,7 +242,10 @@ export class Latin1Tokenizer {
   finish(arrival?: Int32Array, index = new WordIndex()): TokenizedCorpus {
     const { tokens, offsets } = this.reordered(arrival ?? Int32Array.from({ length: this.count }, (_, a) => a));
     const words = this.table.words();
-    if (index.size === 0) { index.appendNew(words); return { index, tokens, offsets }; } // ids coincide
+    if (index.size === 0) {
+      index.appendNew(words);
+      return { index, tokens, offsets };
+    } // ids coincide
     // Local ids → ids of a word index that already holds words.
     const toIndex = Int32Array.from(words, (w) => index.id(w));
     for (let t = 0; t < tokens.length; t++) tokens[t] = toIndex[tokens[t]!]!;

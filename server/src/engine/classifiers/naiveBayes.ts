@@ -6,7 +6,13 @@
  * skipped when counting and when classifying (condition on the observed attributes only).
  */
 import { EngineError } from '../engineError.js';
-import { allRows, attributeIndex, MISSING, type CategoricalAttribute, type CategoricalDataset } from '../categoricalData.js';
+import {
+  allRows,
+  attributeIndex,
+  MISSING,
+  type CategoricalAttribute,
+  type CategoricalDataset,
+} from '../categoricalData.js';
 import { smoothedEstimate, type Smoothing } from '../estimators/mEstimate.js';
 import { argmax, normalizeLog } from '../math/logMath.js';
 import type { BayesianNetwork } from '../network.js';
@@ -29,7 +35,12 @@ export interface NaiveBayesModel {
   seen: Uint8Array[];
 }
 
-export function trainNaiveBayes(data: CategoricalDataset, target: string, smoothing: Smoothing, rows: Int32Array = allRows(data.rowCount)): NaiveBayesModel {
+export function trainNaiveBayes(
+  data: CategoricalDataset,
+  target: string,
+  smoothing: Smoothing,
+  rows: Int32Array = allRows(data.rowCount),
+): NaiveBayesModel {
   const t = attributeIndex(data, target);
   const targetAttr = data.attributes[t]!;
   const C = targetAttr.values.length;
@@ -58,7 +69,8 @@ export function trainNaiveBayes(data: CategoricalDataset, target: string, smooth
 function countByClass(column: Int32Array, labels: Int32Array, rows: Int32Array, C: number, k: number): Float64Array {
   const table = new Float64Array(C * k);
   for (const r of rows) {
-    const v = labels[r]!, x = column[r]!;
+    const v = labels[r]!,
+      x = column[r]!;
     if (v !== MISSING && x !== MISSING) table[v * k + x]!++;
   }
   return table;
@@ -98,10 +110,15 @@ export interface NaiveBayesClassification {
 }
 
 /** Classifies one instance given as attribute name → value (undefined/'?' = missing). */
-export function classifyNaiveBayes(model: NaiveBayesModel, instance: Readonly<Record<string, string | undefined>>): NaiveBayesClassification {
+export function classifyNaiveBayes(
+  model: NaiveBayesModel,
+  instance: Readonly<Record<string, string | undefined>>,
+): NaiveBayesClassification {
   for (const name of Object.keys(instance)) {
     if (name !== model.target.name && !model.attributes.some((a) => a.name === name)) {
-      throw new EngineError(`'${name}' is not an attribute of the classifier (attributes: ${model.attributes.map((a) => a.name).join(', ')})`);
+      throw new EngineError(
+        `'${name}' is not an attribute of the classifier (attributes: ${model.attributes.map((a) => a.name).join(', ')})`,
+      );
     }
   }
   const codes = new Int32Array(model.attributes.length);
@@ -109,7 +126,10 @@ export function classifyNaiveBayes(model: NaiveBayesModel, instance: Readonly<Re
   model.attributes.forEach((a, i) => {
     const raw = instance[a.name];
     codes[i] = MISSING;
-    if (raw === undefined || raw === '?') { ignored.push({ attribute: a.name, value: '?', reason: 'missing' }); return; }
+    if (raw === undefined || raw === '?') {
+      ignored.push({ attribute: a.name, value: '?', reason: 'missing' });
+      return;
+    }
     const code = a.values.indexOf(raw);
     // Like Table 6.2's unknown words: a value without training evidence says nothing about v.
     if (code < 0 || !model.seen[i]![code]) ignored.push({ attribute: a.name, value: raw, reason: 'unseen' });
@@ -118,7 +138,12 @@ export function classifyNaiveBayes(model: NaiveBayesModel, instance: Readonly<Re
   const logScores = logScoresOf(model, codes);
   const posterior = normalizeLog(logScores);
   return {
-    classes: model.target.values.map((value, v) => ({ value, score: Math.exp(logScores[v]!), logScore: logScores[v]!, ...(posterior ? { posterior: posterior[v]! } : {}) })),
+    classes: model.target.values.map((value, v) => ({
+      value,
+      score: Math.exp(logScores[v]!),
+      logScore: logScores[v]!,
+      ...(posterior ? { posterior: posterior[v]! } : {}),
+    })),
     ...(posterior ? { predicted: model.target.values[argmax(logScores)]! } : {}),
     ignored,
   };
@@ -131,14 +156,19 @@ function logScoresOf(model: NaiveBayesModel, codes: Int32Array): Float64Array {
   for (let a = 0; a < codes.length; a++) {
     const x = codes[a]!;
     if (x === MISSING) continue;
-    const k = model.attributes[a]!.values.length, table = model.logLikelihood[a]!;
+    const k = model.attributes[a]!.values.length,
+      table = model.logLikelihood[a]!;
     for (let v = 0; v < C; v++) scores[v]! += table[v * k + x]!;
   }
   return scores;
 }
 
 /** Class posteriors of rows of an encoded data set (same columns as the training data). */
-export function naiveBayesPosteriors(model: NaiveBayesModel, data: CategoricalDataset, rows: Int32Array): { predicted: Int32Array; posteriors: Float64Array } {
+export function naiveBayesPosteriors(
+  model: NaiveBayesModel,
+  data: CategoricalDataset,
+  rows: Int32Array,
+): { predicted: Int32Array; posteriors: Float64Array } {
   const C = model.target.values.length;
   const predicted = new Int32Array(rows.length);
   const posteriors = new Float64Array(rows.length * C);
@@ -151,7 +181,8 @@ export function naiveBayesPosteriors(model: NaiveBayesModel, data: CategoricalDa
     const scores = logScoresOf(model, codes);
     const p = normalizeLog(scores);
     predicted[i] = p ? argmax(scores) : MISSING;
-    if (p) posteriors.set(p, i * C); else posteriors.fill(NaN, i * C, (i + 1) * C);
+    if (p) posteriors.set(p, i * C);
+    else posteriors.fill(NaN, i * C, (i + 1) * C);
   });
   return { predicted, posteriors };
 }
@@ -165,7 +196,11 @@ export function naiveBayesNetwork(model: NaiveBayesModel, name: string): Bayesia
   const variables = [model.target, ...model.attributes].map((a) => ({ name: a.name, states: [...a.values] }));
   const cpts = [
     { child: 0, parents: [], table: Float64Array.from(model.logPrior, Math.exp) },
-    ...model.logLikelihood.map((table, a) => ({ child: a + 1, parents: [0], table: Float64Array.from(table, Math.exp) })),
+    ...model.logLikelihood.map((table, a) => ({
+      child: a + 1,
+      parents: [0],
+      table: Float64Array.from(table, Math.exp),
+    })),
   ];
   return { name, variables, cpts };
 }

@@ -34,7 +34,10 @@ export interface TextNaiveBayesModel {
 }
 
 /** Occurrences of words in the training texts of one class: parallel arrays, nonzero counts only. */
-interface ClassCounts { words: Int32Array; counts: Int32Array }
+interface ClassCounts {
+  words: Int32Array;
+  counts: Int32Array;
+}
 
 /**
  * One pass over the training tokens, class by class: a class's texts are counted into one dense
@@ -42,7 +45,12 @@ interface ClassCounts { words: Int32Array; counts: Int32Array }
  * and cleared. The totals over classes (for the vocabulary) come out of the same pass; time and
  * memory are O(tokens + words), never O(classes × words).
  */
-function countByClass(corpus: TokenizedCorpus, labels: Int32Array, C: number, trainDocs: Int32Array): { byClass: ClassCounts[]; totals: Float64Array; documentsPerClass: Float64Array } {
+function countByClass(
+  corpus: TokenizedCorpus,
+  labels: Int32Array,
+  C: number,
+  trainDocs: Int32Array,
+): { byClass: ClassCounts[]; totals: Float64Array; documentsPerClass: Float64Array } {
   const documentsPerClass = new Float64Array(C);
   for (const d of trainDocs) {
     const j = labels[d]!;
@@ -54,24 +62,41 @@ function countByClass(corpus: TokenizedCorpus, labels: Int32Array, C: number, tr
   for (let j = 1; j < C; j++) next[j] = next[j - 1]! + documentsPerClass[j - 1]!;
   const grouped = new Int32Array(trainDocs.length);
   for (const d of trainDocs) grouped[next[labels[d]!]!++] = d;
-  const W = corpus.index.size, tokens = corpus.tokens, offsets = corpus.offsets;
-  const row = new Int32Array(W), touched = new Int32Array(W), totals = new Float64Array(W);
+  const W = corpus.index.size,
+    tokens = corpus.tokens,
+    offsets = corpus.offsets;
+  const row = new Int32Array(W),
+    touched = new Int32Array(W),
+    totals = new Float64Array(W);
   const byClass: ClassCounts[] = [];
   let g = 0;
   for (let j = 0; j < C; j++) {
     let seen = 0;
     for (const end = g + documentsPerClass[j]!; g < end; g++) {
       const d = grouped[g]!;
-      for (let t = offsets[d]!; t < offsets[d + 1]!; t++) { const w = tokens[t]!; if (row[w]!++ === 0) touched[seen++] = w; }
+      for (let t = offsets[d]!; t < offsets[d + 1]!; t++) {
+        const w = tokens[t]!;
+        if (row[w]!++ === 0) touched[seen++] = w;
+      }
     }
-    const words = touched.slice(0, seen), counts = new Int32Array(seen);
-    for (let i = 0; i < seen; i++) { const w = words[i]!; counts[i] = row[w]!; totals[w]! += row[w]!; row[w] = 0; }
+    const words = touched.slice(0, seen),
+      counts = new Int32Array(seen);
+    for (let i = 0; i < seen; i++) {
+      const w = words[i]!;
+      counts[i] = row[w]!;
+      totals[w]! += row[w]!;
+      row[w] = 0;
+    }
     byClass.push({ words, counts });
   }
   return { byClass, totals, documentsPerClass };
 }
 
-function chooseVocabulary(corpus: TokenizedCorpus, totals: Float64Array, options: VocabularyOptions): { vocabularyOf: Int32Array; size: number; dropped: string[] } {
+function chooseVocabulary(
+  corpus: TokenizedCorpus,
+  totals: Float64Array,
+  options: VocabularyOptions,
+): { vocabularyOf: Int32Array; size: number; dropped: string[] } {
   const dropped = mostFrequent(corpus.index.words, totals, options.dropMostFrequent ?? 0);
   const vocabularyOf = new Int32Array(totals.length).fill(-1);
   const minCount = Math.max(1, options.minCount ?? 1);
@@ -108,7 +133,10 @@ function nthLargest(values: Float64Array, n: number): number {
     const v = values[i]!;
     if (size < heap.length) {
       let at = size++; // sift up
-      while (at > 0 && heap[(at - 1) >> 1]! > v) { heap[at] = heap[(at - 1) >> 1]!; at = (at - 1) >> 1; }
+      while (at > 0 && heap[(at - 1) >> 1]! > v) {
+        heap[at] = heap[(at - 1) >> 1]!;
+        at = (at - 1) >> 1;
+      }
       heap[at] = v;
     } else if (v > heap[0]!) {
       let at = 0; // replace the smallest, sift down
@@ -117,7 +145,8 @@ function nthLargest(values: Float64Array, n: number): number {
         if (child >= size) break;
         if (child + 1 < size && heap[child + 1]! < heap[child]!) child++;
         if (heap[child]! >= v) break;
-        heap[at] = heap[child]!; at = child;
+        heap[at] = heap[child]!;
+        at = child;
       }
       heap[at] = v;
     }
@@ -138,7 +167,9 @@ export function trainTextNaiveBayes(
   const { vocabularyOf, size: V, dropped } = chooseVocabulary(corpus, totals, options);
   if (V === 0) throw new EngineError('the vocabulary is empty after dropping frequent and rare words');
   const wordPositions = new Float64Array(C);
-  byClass.forEach(({ words, counts }, j) => { for (let i = 0; i < words.length; i++) if (vocabularyOf[words[i]!]! >= 0) wordPositions[j]! += counts[i]!; });
+  byClass.forEach(({ words, counts }, j) => {
+    for (let i = 0; i < words.length; i++) if (vocabularyOf[words[i]!]! >= 0) wordPositions[j]! += counts[i]!;
+  });
   // ln P(w_k | v_j) = ln(n_k + 1) − ln(n + |Vocabulary|): rows start at n_k = 0 (ln 1 = 0).
   const logDenominator = wordPositions.map((n) => Math.log(n + V));
   const logProb = new Float64Array(V * C);
@@ -150,7 +181,16 @@ export function trainTextNaiveBayes(
     }
   });
   const logPrior = documentsPerClass.map((n) => Math.log(n / trainDocs.length));
-  return { classNames, vocabularyOf, vocabularySize: V, droppedFrequent: dropped, logPrior, logProb, wordPositions, documentsPerClass };
+  return {
+    classNames,
+    vocabularyOf,
+    vocabularySize: V,
+    droppedFrequent: dropped,
+    logPrior,
+    logProb,
+    wordPositions,
+    documentsPerClass,
+  };
 }
 
 /**
@@ -159,8 +199,19 @@ export function trainTextNaiveBayes(
  * its own register: the same additions in the same order as position by position, but four
  * independent chains instead of one store and reload per class and position.
  */
-function scoreDocument(model: TextNaiveBayesModel, corpus: TokenizedCorpus, d: number, scores: Float64Array, rows: Int32Array): void {
-  const C = model.classNames.length, logProb = model.logProb, logPrior = model.logPrior, vocabularyOf = model.vocabularyOf, W = vocabularyOf.length, tokens = corpus.tokens;
+function scoreDocument(
+  model: TextNaiveBayesModel,
+  corpus: TokenizedCorpus,
+  d: number,
+  scores: Float64Array,
+  rows: Int32Array,
+): void {
+  const C = model.classNames.length,
+    logProb = model.logProb,
+    logPrior = model.logPrior,
+    vocabularyOf = model.vocabularyOf,
+    W = vocabularyOf.length,
+    tokens = corpus.tokens;
   let m = 0;
   for (let t = corpus.offsets[d]!, end = corpus.offsets[d + 1]!; t < end; t++) {
     const w = tokens[t]!;
@@ -169,12 +220,21 @@ function scoreDocument(model: TextNaiveBayesModel, corpus: TokenizedCorpus, d: n
   }
   let j = 0;
   for (; j + 4 <= C; j += 4) {
-    let s0 = logPrior[j]!, s1 = logPrior[j + 1]!, s2 = logPrior[j + 2]!, s3 = logPrior[j + 3]!;
+    let s0 = logPrior[j]!,
+      s1 = logPrior[j + 1]!,
+      s2 = logPrior[j + 2]!,
+      s3 = logPrior[j + 3]!;
     for (let i = 0; i < m; i++) {
       const at = rows[i]! + j;
-      s0 += logProb[at]!; s1 += logProb[at + 1]!; s2 += logProb[at + 2]!; s3 += logProb[at + 3]!;
+      s0 += logProb[at]!;
+      s1 += logProb[at + 1]!;
+      s2 += logProb[at + 2]!;
+      s3 += logProb[at + 3]!;
     }
-    scores[j] = s0; scores[j + 1] = s1; scores[j + 2] = s2; scores[j + 3] = s3;
+    scores[j] = s0;
+    scores[j + 1] = s1;
+    scores[j + 2] = s2;
+    scores[j + 3] = s3;
   }
   for (; j < C; j++) {
     let score = logPrior[j]!;
@@ -191,19 +251,31 @@ function rowsFor(corpus: TokenizedCorpus, docs: Int32Array): Int32Array {
 }
 
 /** v_NB of each document. */
-export function predictTextNaiveBayes(model: TextNaiveBayesModel, corpus: TokenizedCorpus, docs: Int32Array): Int32Array {
-  const scores = new Float64Array(model.classNames.length), rows = rowsFor(corpus, docs);
+export function predictTextNaiveBayes(
+  model: TextNaiveBayesModel,
+  corpus: TokenizedCorpus,
+  docs: Int32Array,
+): Int32Array {
+  const scores = new Float64Array(model.classNames.length),
+    rows = rowsFor(corpus, docs);
   const predicted = new Int32Array(docs.length);
-  for (let i = 0; i < docs.length; i++) { scoreDocument(model, corpus, docs[i]!, scores, rows); predicted[i] = argmax(scores); }
+  for (let i = 0; i < docs.length; i++) {
+    scoreDocument(model, corpus, docs[i]!, scores, rows);
+    predicted[i] = argmax(scores);
+  }
   return predicted;
 }
 
 /** Class posteriors of each document, row-major (docs.length × C). */
 export function textPosteriors(model: TextNaiveBayesModel, corpus: TokenizedCorpus, docs: Int32Array): Float64Array {
   const C = model.classNames.length;
-  const scores = new Float64Array(C), rows = rowsFor(corpus, docs);
+  const scores = new Float64Array(C),
+    rows = rowsFor(corpus, docs);
   const out = new Float64Array(docs.length * C);
-  docs.forEach((d, i) => { scoreDocument(model, corpus, d, scores, rows); out.set(normalizeLog(scores)!, i * C); });
+  docs.forEach((d, i) => {
+    scoreDocument(model, corpus, d, scores, rows);
+    out.set(normalizeLog(scores)!, i * C);
+  });
   return out;
 }
 
@@ -218,9 +290,17 @@ export interface TextClassification {
 /** Classifies a new text with the word index the model was trained with (which it leaves unchanged). */
 export function classifyText(model: TextNaiveBayesModel, corpus: TokenizedCorpus, text: string): TextClassification {
   const words = tokenize(text);
-  const known = Int32Array.from(words.map((w) => corpus.index.find(w) ?? -1).filter((id) => id >= 0 && model.vocabularyOf[id]! >= 0));
+  const known = Int32Array.from(
+    words.map((w) => corpus.index.find(w) ?? -1).filter((id) => id >= 0 && model.vocabularyOf[id]! >= 0),
+  );
   const scores = new Float64Array(model.classNames.length);
-  scoreDocument(model, { index: corpus.index, tokens: known, offsets: Int32Array.of(0, known.length) }, 0, scores, new Int32Array(known.length));
+  scoreDocument(
+    model,
+    { index: corpus.index, tokens: known, offsets: Int32Array.of(0, known.length) },
+    0,
+    scores,
+    new Int32Array(known.length),
+  );
   const used = known.length;
   const posterior = normalizeLog(scores)!;
   return {

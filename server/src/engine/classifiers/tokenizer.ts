@@ -65,13 +65,22 @@ function scanTokens(text: string, emit: (start: number, end: number) => void): v
   let i = 0;
   while (i < n) {
     let c = text.charCodeAt(i);
-    if (c < 256 ? LATIN1_WORD[c] === 0 : !isWordCodePoint(text.codePointAt(i)!)) { i++; continue; }
+    if (c < 256 ? LATIN1_WORD[c] === 0 : !isWordCodePoint(text.codePointAt(i)!)) {
+      i++;
+      continue;
+    }
     const start = i;
     let chars = 0;
     while (i < n) {
       c = text.charCodeAt(i);
-      if (c < 256) { if (LATIN1_WORD[c] === 0) break; i++; }
-      else { const cp = text.codePointAt(i)!; if (!isWordCodePoint(cp)) break; i += cp > 0xffff ? 2 : 1; }
+      if (c < 256) {
+        if (LATIN1_WORD[c] === 0) break;
+        i++;
+      } else {
+        const cp = text.codePointAt(i)!;
+        if (!isWordCodePoint(cp)) break;
+        i += cp > 0xffff ? 2 : 1;
+      }
       chars++;
     }
     if (chars >= 2) emit(start, i);
@@ -101,7 +110,11 @@ export function tokenizeDocuments(texts: readonly string[], index = new WordInde
   texts.forEach((text, d) => {
     const lower = text.toLowerCase();
     scanTokens(lower, (s, e) => {
-      if (length === tokens.length) { const grown = new Int32Array(tokens.length * 2); grown.set(tokens); tokens = grown; }
+      if (length === tokens.length) {
+        const grown = new Int32Array(tokens.length * 2);
+        grown.set(tokens);
+        tokens = grown;
+      }
       tokens[length++] = index.id(lower.slice(s, e));
     });
     offsets[d + 1] = length;

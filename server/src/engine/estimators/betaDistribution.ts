@@ -6,9 +6,8 @@
 import { EngineError } from '../engineError.js';
 
 const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-  -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
-  1.5056327351493116e-7,
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
 ];
 
 /** ln Γ(x) for x > 0 (Lanczos, g = 7; relative error ~1e-15). */
@@ -41,14 +40,20 @@ export function regularizedIncompleteBeta(x: number, a: number, b: number): numb
 
 /** Modified Lentz evaluation of the continued fraction for I_x(a, b) (Numerical Recipes §6.4). */
 function betaContinuedFraction(x: number, a: number, b: number): number {
-  const TINY = 1e-300, EPS = 1e-16, MAX_ITERATIONS = 100_000;
-  let c = 1, d = 1 - ((a + b) * x) / (a + 1);
+  const TINY = 1e-300,
+    EPS = 1e-16,
+    MAX_ITERATIONS = 100_000;
+  let c = 1,
+    d = 1 - ((a + b) * x) / (a + 1);
   if (Math.abs(d) < TINY) d = TINY;
   d = 1 / d;
   let h = d;
   for (let m = 1; m <= MAX_ITERATIONS; m++) {
     const m2 = 2 * m;
-    for (const coefficient of [(m * (b - m) * x) / ((a + m2 - 1) * (a + m2)), (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1))]) {
+    for (const coefficient of [
+      (m * (b - m) * x) / ((a + m2 - 1) * (a + m2)),
+      (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1)),
+    ]) {
       d = 1 + coefficient * d;
       if (Math.abs(d) < TINY) d = TINY;
       c = 1 + coefficient / c;
@@ -64,10 +69,12 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
 /** The x with I_x(a, b) = p, by bisection (monotone, so always converges to full precision). */
 export function inverseRegularizedIncompleteBeta(p: number, a: number, b: number): number {
   if (!(p >= 0 && p <= 1)) throw new EngineError(`a probability in [0, 1] is needed, got ${p}`);
-  let lo = 0, hi = 1;
+  let lo = 0,
+    hi = 1;
   for (let i = 0; i < 200 && hi - lo > 1e-17; i++) {
     const mid = (lo + hi) / 2;
-    if (regularizedIncompleteBeta(mid, a, b) < p) lo = mid; else hi = mid;
+    if (regularizedIncompleteBeta(mid, a, b) < p) lo = mid;
+    else hi = mid;
   }
   return (lo + hi) / 2;
 }
@@ -83,7 +90,9 @@ export interface BetaSummary {
 
 export function betaSummary(alpha: number, beta: number): BetaSummary {
   if (!(alpha > 0 && beta > 0)) {
-    throw new EngineError(`Beta(${alpha}, ${beta}) is not a distribution: both counts must be positive (add data or pseudo-counts)`);
+    throw new EngineError(
+      `Beta(${alpha}, ${beta}) is not a distribution: both counts must be positive (add data or pseudo-counts)`,
+    );
   }
   const n = alpha + beta;
   return { alpha, beta, mean: alpha / n, mode: betaMode(alpha, beta), variance: (alpha * beta) / (n * n * (n + 1)) };
@@ -99,7 +108,11 @@ function betaMode(alpha: number, beta: number): number | undefined {
 }
 
 /** Beta(α, β) prior updated with observed successes and failures. */
-export function betaPosterior(prior: { alpha: number; beta: number }, successes: number, failures: number): BetaSummary {
+export function betaPosterior(
+  prior: { alpha: number; beta: number },
+  successes: number,
+  failures: number,
+): BetaSummary {
   if (!(successes >= 0 && failures >= 0)) throw new EngineError('counts must be non-negative');
   return betaSummary(prior.alpha + successes, prior.beta + failures);
 }
@@ -127,8 +140,12 @@ export function betaDensity(x: number, alpha: number, beta: number): number {
  * Experts' opinions as pseudo-counts (Poole §10.2.1): "2 of 3" reads as 2 successes in 3 trials,
  * i.e. 2 pseudo-successes and 1 pseudo-failure; several experts' counts add.
  */
-export function expertPseudoCounts(experts: readonly { name: string; successes: number; trials: number }[]): { alpha: number; beta: number } {
-  let alpha = 0, beta = 0;
+export function expertPseudoCounts(experts: readonly { name: string; successes: number; trials: number }[]): {
+  alpha: number;
+  beta: number;
+} {
+  let alpha = 0,
+    beta = 0;
   for (const e of experts) {
     if (!(e.successes >= 0 && e.trials >= e.successes)) {
       throw new EngineError(`expert ${e.name}: '${e.successes} of ${e.trials}' needs 0 ≤ successes ≤ trials`);

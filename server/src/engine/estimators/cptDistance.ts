@@ -10,15 +10,22 @@ import { withTables } from './cptLearning.js';
 import { EngineError } from '../engineError.js';
 
 /** Mean over rows of the TV distance between two tables of variable v (rowWeights: per row, default equal). */
-export function tableDistance(net: BayesianNetwork, v: number, a: Float64Array, b: Float64Array, rowWeights?: Float64Array): number {
+export function tableDistance(
+  net: BayesianNetwork,
+  v: number,
+  a: Float64Array,
+  b: Float64Array,
+  rowWeights?: Float64Array,
+): number {
   const k = cardinality(net, v);
-  let sum = 0, weight = 0;
+  let sum = 0,
+    weight = 0;
   for (let r = 0; r * k < a.length; r++) {
     const w = rowWeights ? rowWeights[r]! : 1;
     if (w === 0) continue;
     let tv = 0;
     for (let x = 0; x < k; x++) tv += Math.abs(a[r * k + x]! - b[r * k + x]!);
-    sum += w * tv / 2;
+    sum += (w * tv) / 2;
     weight += w;
   }
   return weight > 0 ? sum / weight : 0;
@@ -31,7 +38,8 @@ export interface DistanceReport {
 }
 
 export function meanTotalVariation(
-  learned: BayesianNetwork, reference: BayesianNetwork,
+  learned: BayesianNetwork,
+  reference: BayesianNetwork,
   options: { variables?: number[]; rowWeights?: (v: number) => Float64Array | undefined } = {},
 ): DistanceReport {
   const vars = options.variables ?? learned.variables.map((_, i) => i);
@@ -50,13 +58,20 @@ const MAX_PERMUTED_STATES = 7; // 5,040 relabellings
 /** Relabels hidden variable h's states (tries every permutation; fine for the few states hidden variables have). */
 export function alignHiddenStates(learned: BayesianNetwork, reference: BayesianNetwork, h: number): BayesianNetwork {
   const k = cardinality(learned, h);
-  if (k > MAX_PERMUTED_STATES) throw new EngineError(`${learned.variables[h]!.name} has ${k} states: too many to try every relabelling (at most ${MAX_PERMUTED_STATES})`);
+  if (k > MAX_PERMUTED_STATES)
+    throw new EngineError(
+      `${learned.variables[h]!.name} has ${k} states: too many to try every relabelling (at most ${MAX_PERMUTED_STATES})`,
+    );
   const affected = learned.cpts.filter((c) => c.child === h || c.parents.includes(h)).map((c) => c.child);
-  let best = learned, bestDistance = Infinity;
+  let best = learned,
+    bestDistance = Infinity;
   for (const perm of permutations(k)) {
     const candidate = relabel(learned, h, perm);
     const d = meanTotalVariation(candidate, reference, { variables: affected }).mean;
-    if (d < bestDistance) { bestDistance = d; best = candidate; }
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
   }
   return best;
 }
@@ -73,7 +88,9 @@ export function relabel(net: BayesianNetwork, h: number, perm: number[]): Bayesi
       const states = rowAssignment(net, v, r);
       if (at >= 0) states[at] = perm[states[at]!]!;
       let to = 0;
-      cpt.parents.forEach((p, i) => { to = to * cardinality(net, p) + states[i]!; });
+      cpt.parents.forEach((p, i) => {
+        to = to * cardinality(net, p) + states[i]!;
+      });
       for (let x = 0; x < k; x++) out[to * k + (v === h ? perm[x]! : x)] = cpt.table[r * k + x]!;
     }
     return out;
@@ -82,5 +99,7 @@ export function relabel(net: BayesianNetwork, h: number, perm: number[]): Bayesi
 
 function permutations(k: number): number[][] {
   if (k === 1) return [[0]];
-  return permutations(k - 1).flatMap((p) => Array.from({ length: k }, (_, i) => [...p.slice(0, i), k - 1, ...p.slice(i)]));
+  return permutations(k - 1).flatMap((p) =>
+    Array.from({ length: k }, (_, i) => [...p.slice(0, i), k - 1, ...p.slice(i)]),
+  );
 }

@@ -29,13 +29,17 @@ export const NO_PRIOR: Prior = { kind: 'none' };
 /** A uniform prior's pseudo-count for one cell of a table with `rows` parent rows and `k` child states. */
 export function pseudoCount(prior: Exclude<Prior, { kind: 'perTable' }>, rows: number, k: number): number {
   switch (prior.kind) {
-    case 'none': return 0;
+    case 'none':
+      return 0;
     case 'dirichlet':
-      if (!(prior.alpha >= 0 && Number.isFinite(prior.alpha))) throw new EngineError(`a Dirichlet pseudo-count must be ≥ 0, got ${prior.alpha}`);
+      if (!(prior.alpha >= 0 && Number.isFinite(prior.alpha)))
+        throw new EngineError(`a Dirichlet pseudo-count must be ≥ 0, got ${prior.alpha}`);
       return prior.alpha;
-    case 'mEstimate': return mEstimatePseudoCounts(k, prior.m)[0]!;
+    case 'mEstimate':
+      return mEstimatePseudoCounts(k, prior.m)[0]!;
     case 'bdeu':
-      if (!(prior.ess > 0 && Number.isFinite(prior.ess))) throw new EngineError(`the BDeu equivalent sample size must be positive, got ${prior.ess}`);
+      if (!(prior.ess > 0 && Number.isFinite(prior.ess)))
+        throw new EngineError(`the BDeu equivalent sample size must be positive, got ${prior.ess}`);
       return prior.ess / (rows * k);
   }
 }
@@ -47,7 +51,9 @@ export function statePseudoCounts(prior: Prior, net: BayesianNetwork, v: number)
   const given = prior.pseudoCounts[v];
   if (!given) return new Array<number>(k).fill(0);
   if (given.length !== k || given.some((a) => !(a >= 0))) {
-    throw new EngineError(`the prior of ${net.variables[v]!.name}'s table needs ${k} non-negative pseudo-counts, got [${given.join(', ')}]`);
+    throw new EngineError(
+      `the prior of ${net.variables[v]!.name}'s table needs ${k} non-negative pseudo-counts, got [${given.join(', ')}]`,
+    );
   }
   return [...given];
 }
@@ -99,7 +105,11 @@ export function normaliseRows(counts: Float64Array, k: number, pseudo: number | 
 export function learnCpts(net: BayesianNetwork, data: CategoricalDataset, prior: Prior = NO_PRIOR): BayesianNetwork {
   return withTables(net, (v) => {
     // Counts in the CPT layout: parents' row × child state, over the rows where the family is observed.
-    return normaliseRows(countConfigurations(data, [...net.cpts[v]!.parents, v]), cardinality(net, v), statePseudoCounts(prior, net, v));
+    return normaliseRows(
+      countConfigurations(data, [...net.cpts[v]!.parents, v]),
+      cardinality(net, v),
+      statePseudoCounts(prior, net, v),
+    );
   });
 }
 
@@ -113,8 +123,17 @@ export function withTables(net: BayesianNetwork, table: (v: number) => Float64Ar
 }
 
 /** The network a structure search found (parent lists over the data's columns), with CPTs counted from the data. */
-export function networkFromStructure(name: string, data: CategoricalDataset, parents: readonly (readonly number[])[], prior: Prior = NO_PRIOR): BayesianNetwork {
+export function networkFromStructure(
+  name: string,
+  data: CategoricalDataset,
+  parents: readonly (readonly number[])[],
+  prior: Prior = NO_PRIOR,
+): BayesianNetwork {
   const variables = data.attributes.map((a) => ({ name: a.name, states: [...a.values] }));
-  const shape: BayesianNetwork = { name, variables, cpts: parents.map((ps, v) => ({ child: v, parents: [...ps], table: new Float64Array() })) };
+  const shape: BayesianNetwork = {
+    name,
+    variables,
+    cpts: parents.map((ps, v) => ({ child: v, parents: [...ps], table: new Float64Array() })),
+  };
   return learnCpts(shape, data, prior);
 }

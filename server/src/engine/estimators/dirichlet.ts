@@ -30,7 +30,8 @@ function dirichletMode(alphas: readonly number[]): number[] | undefined {
 }
 
 export function dirichletPosterior(prior: readonly number[], counts: readonly number[]): DirichletSummary {
-  if (prior.length !== counts.length) throw new EngineError(`${prior.length} pseudo-counts for ${counts.length} values`);
+  if (prior.length !== counts.length)
+    throw new EngineError(`${prior.length} pseudo-counts for ${counts.length} values`);
   if (!counts.every((n) => n >= 0)) throw new EngineError('counts must be non-negative');
   return dirichletSummary(prior.map((a, i) => a + counts[i]!));
 }
@@ -47,7 +48,12 @@ export function dirichletInterval(alphas: readonly number[], i: number, level: n
 }
 
 /** P(lower ≤ θ_i ≤ upper). */
-export function dirichletProbabilityBetween(alphas: readonly number[], i: number, lower: number, upper: number): number {
+export function dirichletProbabilityBetween(
+  alphas: readonly number[],
+  i: number,
+  lower: number,
+  upper: number,
+): number {
   const [a, b] = marginal(alphas, i);
   return betaProbabilityBetween(a, b, lower, upper);
 }

@@ -42,9 +42,14 @@ export class ExpectationStep {
   readonly patterns: number;
   readonly rows: number;
 
-  constructor(private readonly net: BayesianNetwork, data: CategoricalDataset) {
+  constructor(
+    private readonly net: BayesianNetwork,
+    data: CategoricalDataset,
+  ) {
     if (data.columns.length !== net.variables.length) {
-      throw new EngineError(`the data has ${data.columns.length} columns for ${net.variables.length} variables; align it to the network first`);
+      throw new EngineError(
+        `the data has ${data.columns.length} columns for ${net.variables.length} variables; align it to the network first`,
+      );
     }
     this.working = { ...net, cpts: net.cpts.map((c) => ({ ...c })) };
     const grouped = groupRows(data);
@@ -64,8 +69,12 @@ export class ExpectationStep {
       for (let v = 0; v < n; v++) {
         const { family, strides } = layouts[v]!;
         let at = 0;
-        for (let i = 0; i < family.length && at >= 0; i++) at = row[family[i]!]! < 0 ? -1 : at + row[family[i]!]! * strides[i]!;
-        if (at < 0) { familyList.push(v); continue; }
+        for (let i = 0; i < family.length && at >= 0; i++)
+          at = row[family[i]!]! < 0 ? -1 : at + row[family[i]!]! * strides[i]!;
+        if (at < 0) {
+          familyList.push(v);
+          continue;
+        }
         this.observedCounts[v]![at]! += w;
         if (complete) this.completeCounts[v]![at]! += w;
       }
@@ -75,7 +84,10 @@ export class ExpectationStep {
     }
     this.partial = new Int32Array(partial.length * n);
     this.partialWeights = new Float64Array(partial.length);
-    partial.forEach((p, i) => { this.partial.set(grouped.states.subarray(p * n, (p + 1) * n), i * n); this.partialWeights[i] = grouped.weights[p]!; });
+    partial.forEach((p, i) => {
+      this.partial.set(grouped.states.subarray(p * n, (p + 1) * n), i * n);
+      this.partialWeights[i] = grouped.weights[p]!;
+    });
     this.familyList = Int32Array.from(familyList);
     this.familyStart = Int32Array.from(familyStart);
   }
@@ -89,7 +101,9 @@ export class ExpectationStep {
       for (let i = 0; i < c.length; i++) if (c[i]! > 0) logLikelihood += c[i]! * Math.log(t[i]!);
     });
     if (this.partialWeights.length === 0) return { counts, logLikelihood };
-    this.working.cpts.forEach((c, v) => { c.table = tables[v]!; });
+    this.working.cpts.forEach((c, v) => {
+      c.table = tables[v]!;
+    });
     if (this.tree) this.tree.reloadTables();
     else this.tree = JunctionTree.compile(this.working);
     const tree = this.tree;
@@ -103,7 +117,10 @@ export class ExpectationStep {
       tree.setEvidence(evidence);
       tree.propagate(signal);
       const logP = tree.logEvidence;
-      if (logP === -Infinity) throw new ImpossibleDataError(`a record (${describe(this.net, evidence)}) has probability 0 under the current CPTs`);
+      if (logP === -Infinity)
+        throw new ImpossibleDataError(
+          `a record (${describe(this.net, evidence)}) has probability 0 under the current CPTs`,
+        );
       logLikelihood += weight * logP;
       // Families with a missing member take their share from inference; the rest were counted up front.
       for (let f = this.familyStart[p]!; f < this.familyStart[p + 1]!; f++) {
@@ -118,7 +135,12 @@ export class ExpectationStep {
 }
 
 function describe(net: BayesianNetwork, evidence: Map<number, number>): string {
-  return [...evidence].slice(0, 6).map(([v, s]) => `${net.variables[v]!.name}=${net.variables[v]!.states[s]}`).join(', ') + (evidence.size > 6 ? ', …' : '');
+  return (
+    [...evidence]
+      .slice(0, 6)
+      .map(([v, s]) => `${net.variables[v]!.name}=${net.variables[v]!.states[s]}`)
+      .join(', ') + (evidence.size > 6 ? ', …' : '')
+  );
 }
 
 /** Records the learned tables give probability 0 (their log-likelihood is −∞), and why. */
@@ -145,16 +167,24 @@ export interface DataLogLikelihood {
  * records of probability 0 (counting gives 0 to a value combination no record with that family
  * fully observed shows, and a record with `?` may need one) make it −∞, counted and explained.
  */
-export function dataLogLikelihood(net: BayesianNetwork, data: CategoricalDataset, signal?: CancelSignal): DataLogLikelihood {
+export function dataLogLikelihood(
+  net: BayesianNetwork,
+  data: CategoricalDataset,
+  signal?: CancelSignal,
+): DataLogLikelihood {
   if (data.columns.length !== net.variables.length) {
-    throw new EngineError(`the data has ${data.columns.length} columns for ${net.variables.length} variables; align it to the network first`);
+    throw new EngineError(
+      `the data has ${data.columns.length} columns for ${net.variables.length} variables; align it to the network first`,
+    );
   }
   const grouped = groupRows(data);
   const n = net.variables.length;
   const layouts = net.cpts.map((_, v) => familyStrides(net, v));
   let tree: JunctionTree | undefined;
   const evidence = new Map<number, number>();
-  let finite = 0, records = 0, patterns = 0;
+  let finite = 0,
+    records = 0,
+    patterns = 0;
   let example: { record: string; reason: string } | undefined;
   for (let p = 0; p < grouped.count; p++) {
     const row = grouped.states.subarray(p * n, (p + 1) * n);
@@ -165,8 +195,12 @@ export function dataLogLikelihood(net: BayesianNetwork, data: CategoricalDataset
     for (let v = 0; v < n; v++) {
       const { family, strides } = layouts[v]!;
       let at = 0;
-      for (let i = 0; i < family.length && at >= 0; i++) at = row[family[i]!]! < 0 ? -1 : at + row[family[i]!]! * strides[i]!;
-      if (at < 0) { complete = false; continue; }
+      for (let i = 0; i < family.length && at >= 0; i++)
+        at = row[family[i]!]! < 0 ? -1 : at + row[family[i]!]! * strides[i]!;
+      if (at < 0) {
+        complete = false;
+        continue;
+      }
       const theta = net.cpts[v]!.table[at]!;
       if (theta === 0) zero ??= v;
       logP += Math.log(theta);
@@ -179,16 +213,27 @@ export function dataLogLikelihood(net: BayesianNetwork, data: CategoricalDataset
       tree.propagate(signal);
       logP = tree.logEvidence;
     }
-    if (logP > -Infinity) { finite += w * logP; continue; }
-    records += w; patterns++;
+    if (logP > -Infinity) {
+      finite += w * logP;
+      continue;
+    }
+    records += w;
+    patterns++;
     if (example) continue;
     const observed = new Map<number, number>();
     for (let v = 0; v < n; v++) if (row[v]! >= 0) observed.set(v, row[v]!);
-    example = { record: describe(net, observed), reason: zero !== undefined ? zeroEntry(net, row, zero) : 'every way to fill in its missing values meets a table entry of 0' };
+    example = {
+      record: describe(net, observed),
+      reason:
+        zero !== undefined
+          ? zeroEntry(net, row, zero)
+          : 'every way to fill in its missing values meets a table entry of 0',
+    };
   }
   if (!example) return { logLikelihood: finite, patterns: grouped.count };
   return {
-    logLikelihood: -Infinity, patterns: grouped.count,
+    logLikelihood: -Infinity,
+    patterns: grouped.count,
     impossible: { records, patterns, example: example.record, reason: example.reason, otherLogLikelihood: finite },
   };
 }

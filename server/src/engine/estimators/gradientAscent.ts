@@ -46,7 +46,9 @@ function damped(g: number): number {
 }
 
 export function gradientAscent(
-  net: BayesianNetwork, data: CategoricalDataset, options: GradientOptions = {},
+  net: BayesianNetwork,
+  data: CategoricalDataset,
+  options: GradientOptions = {},
 ): NetworkEmResult {
   const initial = options.learningRate ?? 1;
   if (!(initial > 0)) throw new EngineError(`the learning rate must be positive, not ${initial}`);
@@ -56,9 +58,13 @@ export function gradientAscent(
       next(n, tables, counts, prior) {
         eta = Math.min(eta * 1.5, Math.max(MAX_RATE, initial));
         return tables.map((t, v) =>
-          naturalGradientStep(t, counts[v]!, cardinality(n, v), statePseudoCounts(prior, n, v), eta));
+          naturalGradientStep(t, counts[v]!, cardinality(n, v), statePseudoCounts(prior, n, v), eta),
+        );
       },
-      shrink() { eta /= 2; return eta > 1e-12; },
+      shrink() {
+        eta /= 2;
+        return eta > 1e-12;
+      },
       settled: () => eta >= Math.min(initial, MAX_RATE) / 2,
     };
   };
@@ -70,14 +76,21 @@ export function gradientAscent(
  * A row with no expected count (its parent configuration never occurs) has no gradient and stays.
  */
 export function naturalGradientStep(
-  t: Float64Array, c: Float64Array, k: number, alpha: readonly number[], eta: number,
+  t: Float64Array,
+  c: Float64Array,
+  k: number,
+  alpha: readonly number[],
+  eta: number,
 ): Float64Array {
   const out = new Float64Array(t.length);
   const exponent = new Float64Array(k);
   for (let r = 0; r < t.length; r += k) {
     let total = 0;
     for (let x = 0; x < k; x++) total += c[r + x]! + alpha[x]!;
-    if (!(total > 0)) { for (let x = 0; x < k; x++) out[r + x] = t[r + x]!; continue; }
+    if (!(total > 0)) {
+      for (let x = 0; x < k; x++) out[r + x] = t[r + x]!;
+      continue;
+    }
     let top = -Infinity;
     for (let x = 0; x < k; x++) {
       const w = Math.max(t[r + x]!, FLOOR);
@@ -86,7 +99,10 @@ export function naturalGradientStep(
       top = Math.max(top, exponent[x]!);
     }
     let z = 0;
-    for (let x = 0; x < k; x++) { exponent[x] = Math.exp(exponent[x]! - top); z += exponent[x]!; }
+    for (let x = 0; x < k; x++) {
+      exponent[x] = Math.exp(exponent[x]! - top);
+      z += exponent[x]!;
+    }
     for (let x = 0; x < k; x++) out[r + x] = exponent[x]! / z;
   }
   return out;

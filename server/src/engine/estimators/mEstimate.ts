@@ -37,8 +37,11 @@ export type Smoothing =
 /** The smoothed estimate of P(value | class) from its count n_c among n examples of the class. */
 export function smoothedEstimate(smoothing: Smoothing, nc: number, n: number, k: number): number {
   switch (smoothing.kind) {
-    case 'none': return n === 0 ? 0 : nc / n;
-    case 'laplace': return laplaceEstimate(nc, n, k);
-    case 'mEstimate': return mEstimate(nc, n, smoothing.p ?? 1 / k, smoothing.m);
+    case 'none':
+      return n === 0 ? 0 : nc / n;
+    case 'laplace':
+      return laplaceEstimate(nc, n, k);
+    case 'mEstimate':
+      return mEstimate(nc, n, smoothing.p ?? 1 / k, smoothing.m);
   }
 }

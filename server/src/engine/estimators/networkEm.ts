@@ -14,7 +14,11 @@ import { NO_PRIOR, normaliseRows, statePseudoCounts, withTables, type Prior } fr
 import { createRng, type Rng } from '../random.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 
-export interface EmProgress { restart: number; iteration: number; logLikelihood: number }
+export interface EmProgress {
+  restart: number;
+  iteration: number;
+  logLikelihood: number;
+}
 
 export interface NetworkEmOptions {
   prior?: Prior;
@@ -93,12 +97,21 @@ const emStep: Stepper = {
     counts.map((c, v) => normaliseRows(Float64Array.from(c), cardinality(net, v), statePseudoCounts(prior, net, v))),
 };
 
-export function networkEm(net: BayesianNetwork, data: CategoricalDataset, options: NetworkEmOptions = {}): NetworkEmResult {
+export function networkEm(
+  net: BayesianNetwork,
+  data: CategoricalDataset,
+  options: NetworkEmOptions = {},
+): NetworkEmResult {
   return climbWithRestarts(net, data, options, () => emStep);
 }
 
 /** Runs the climb from each (seeded) start and keeps the best. */
-export function climbWithRestarts(net: BayesianNetwork, data: CategoricalDataset, options: NetworkEmOptions, stepper: () => Stepper): NetworkEmResult {
+export function climbWithRestarts(
+  net: BayesianNetwork,
+  data: CategoricalDataset,
+  options: NetworkEmOptions,
+  stepper: () => Stepper,
+): NetworkEmResult {
   const estep = new ExpectationStep(net, data);
   const rng = createRng(options.seed ?? 0);
   const restarts = Math.max(1, options.restarts ?? 1);
@@ -123,7 +136,14 @@ interface ClimbResult {
   converged: boolean;
 }
 
-function climb(net: BayesianNetwork, estep: ExpectationStep, start: Float64Array[], restart: number, options: NetworkEmOptions, stepper: Stepper): ClimbResult {
+function climb(
+  net: BayesianNetwork,
+  estep: ExpectationStep,
+  start: Float64Array[],
+  restart: number,
+  options: NetworkEmOptions,
+  stepper: Stepper,
+): ClimbResult {
   const prior = options.prior ?? NO_PRIOR;
   const maxIterations = options.maxIterations ?? 100;
   const tolerance = options.tolerance ?? 1e-6;
@@ -132,7 +152,8 @@ function climb(net: BayesianNetwork, estep: ExpectationStep, start: Float64Array
   let current = estep.run(tables, options.signal);
   let score = objective(tables, current.logLikelihood);
   const trace = [current.logLikelihood];
-  let iterations = 0, converged = false;
+  let iterations = 0,
+    converged = false;
   while (iterations < maxIterations) {
     throwIfCancelled(options.signal);
     const candidate = stepper.next(net, tables, current.counts, prior);
@@ -143,14 +164,20 @@ function climb(net: BayesianNetwork, estep: ExpectationStep, start: Float64Array
     const fell = next < score - 1e-9 * Math.abs(score);
     if (fell || (stepper.shrink && next < score)) {
       if (stepper.shrink?.()) continue;
-      if (fell && options.checkMonotone) throw new MonotonicityError(`the objective fell from ${score} to ${next} at iteration ${iterations + 1}`);
+      if (fell && options.checkMonotone)
+        throw new MonotonicityError(`the objective fell from ${score} to ${next} at iteration ${iterations + 1}`);
     }
     const gain = next - score;
-    tables = candidate; current = step; score = next;
+    tables = candidate;
+    current = step;
+    score = next;
     iterations++;
     trace.push(step.logLikelihood);
     options.onProgress?.({ restart, iteration: iterations, logLikelihood: step.logLikelihood });
-    if (gain / estep.rows < tolerance && (stepper.settled?.() ?? true)) { converged = true; break; }
+    if (gain / estep.rows < tolerance && (stepper.settled?.() ?? true)) {
+      converged = true;
+      break;
+    }
   }
   return { tables, logLikelihood: current.logLikelihood, trace, iterations, converged };
 }

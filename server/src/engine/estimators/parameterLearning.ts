@@ -27,13 +27,28 @@ export interface ParameterSummary {
   probability?: { value: string; lower: number; upper: number; p: number };
 }
 
-export function parameterPosterior(values: readonly string[], prior: readonly number[], counts: readonly number[], query: ParameterQuery = {}): ParameterSummary {
-  if (values.length !== prior.length) throw new EngineError(`${prior.length} pseudo-counts for ${values.length} values`);
+export function parameterPosterior(
+  values: readonly string[],
+  prior: readonly number[],
+  counts: readonly number[],
+  query: ParameterQuery = {},
+): ParameterSummary {
+  if (values.length !== prior.length)
+    throw new EngineError(`${prior.length} pseudo-counts for ${values.length} values`);
   const d = dirichletPosterior(prior, counts);
-  const summary: ParameterSummary = { values: [...values], prior: [...prior], counts: [...counts], posterior: d.alphas, mean: d.mean };
+  const summary: ParameterSummary = {
+    values: [...values],
+    prior: [...prior],
+    counts: [...counts],
+    posterior: d.alphas,
+    mean: d.mean,
+  };
   if (d.mode) summary.mode = d.mode;
   if (query.level !== undefined) {
-    summary.interval = { level: query.level, bounds: values.map((_, i) => dirichletInterval(d.alphas, i, query.level!)) };
+    summary.interval = {
+      level: query.level,
+      bounds: values.map((_, i) => dirichletInterval(d.alphas, i, query.level!)),
+    };
   }
   if (query.between) {
     const { value, lower, upper } = query.between;

@@ -20,7 +20,10 @@ export interface Factor {
 export function stridesOf(cards: readonly number[]): number[] {
   const strides = new Array<number>(cards.length);
   let s = 1;
-  for (let i = cards.length - 1; i >= 0; i--) { strides[i] = s; s *= cards[i]!; }
+  for (let i = cards.length - 1; i >= 0; i--) {
+    strides[i] = s;
+    s *= cards[i]!;
+  }
   return strides;
 }
 
@@ -48,8 +51,13 @@ export function constantFactor(value = 1): Factor {
 export function indexMap(vars: readonly number[], cards: readonly number[], target: readonly number[]): Int32Array {
   const map = new Int32Array(tableSize(cards));
   const tStrides = stridesOf(target.map((t) => cards[vars.indexOf(t)]!));
-  const step = vars.map((v) => { const j = target.indexOf(v); return j < 0 ? 0 : tStrides[j]!; });
-  walk(cards, [step], (i, [o]) => { map[i] = o!; });
+  const step = vars.map((v) => {
+    const j = target.indexOf(v);
+    return j < 0 ? 0 : tStrides[j]!;
+  });
+  walk(cards, [step], (i, [o]) => {
+    map[i] = o!;
+  });
   return map;
 }
 
@@ -79,16 +87,27 @@ function walk(cards: readonly number[], steps: number[][], visit: (entry: number
 /** Strides of `f` laid out along `vars` (0 for a variable `f` does not have). */
 function stepsAlong(f: Factor, vars: readonly number[]): number[] {
   const strides = stridesOf(f.cards);
-  return vars.map((v) => { const j = f.vars.indexOf(v); return j < 0 ? 0 : strides[j]!; });
+  return vars.map((v) => {
+    const j = f.vars.indexOf(v);
+    return j < 0 ? 0 : strides[j]!;
+  });
 }
 
 export function factorProduct(a: Factor, b: Factor): Factor {
   const vars = [...a.vars];
   const cards = [...a.cards];
-  b.vars.forEach((v, j) => { if (!vars.includes(v)) { vars.push(v); cards.push(b.cards[j]!); } });
+  b.vars.forEach((v, j) => {
+    if (!vars.includes(v)) {
+      vars.push(v);
+      cards.push(b.cards[j]!);
+    }
+  });
   const values = new Float64Array(tableSize(cards));
-  const av = a.values, bv = b.values;
-  walk(cards, [stepsAlong(a, vars), stepsAlong(b, vars)], (i, [oa, ob]) => { values[i] = av[oa!]! * bv[ob!]!; });
+  const av = a.values,
+    bv = b.values;
+  walk(cards, [stepsAlong(a, vars), stepsAlong(b, vars)], (i, [oa, ob]) => {
+    values[i] = av[oa!]! * bv[ob!]!;
+  });
   return { vars, cards, values };
 }
 
@@ -99,22 +118,43 @@ export function productOf(factors: readonly Factor[]): Factor {
 
 /** Σ (or max, for max-product) over the variables not in `keep`; result vars follow `keep`. */
 export function projectOnto(f: Factor, keep: readonly number[], op: 'sum' | 'max' = 'sum'): Factor {
-  const cards = keep.map((v) => { const j = f.vars.indexOf(v); if (j < 0) throw new Error(`factor has no variable ${v}`); return f.cards[j]!; });
+  const cards = keep.map((v) => {
+    const j = f.vars.indexOf(v);
+    if (j < 0) throw new Error(`factor has no variable ${v}`);
+    return f.cards[j]!;
+  });
   const values = new Float64Array(tableSize(cards));
   const tStrides = stridesOf(cards);
-  const step = f.vars.map((v) => { const j = keep.indexOf(v); return j < 0 ? 0 : tStrides[j]!; });
+  const step = f.vars.map((v) => {
+    const j = keep.indexOf(v);
+    return j < 0 ? 0 : tStrides[j]!;
+  });
   const fv = f.values;
-  if (op === 'sum') walk(f.cards, [step], (i, [o]) => { values[o!]! += fv[i]!; });
-  else walk(f.cards, [step], (i, [o]) => { if (fv[i]! > values[o!]!) values[o!] = fv[i]!; });
+  if (op === 'sum')
+    walk(f.cards, [step], (i, [o]) => {
+      values[o!]! += fv[i]!;
+    });
+  else
+    walk(f.cards, [step], (i, [o]) => {
+      if (fv[i]! > values[o!]!) values[o!] = fv[i]!;
+    });
   return { vars: [...keep], cards, values };
 }
 
 export function sumOut(f: Factor, v: number): Factor {
-  return projectOnto(f, f.vars.filter((u) => u !== v), 'sum');
+  return projectOnto(
+    f,
+    f.vars.filter((u) => u !== v),
+    'sum',
+  );
 }
 
 export function maxOut(f: Factor, v: number): Factor {
-  return projectOnto(f, f.vars.filter((u) => u !== v), 'max');
+  return projectOnto(
+    f,
+    f.vars.filter((u) => u !== v),
+    'max',
+  );
 }
 
 /** φ restricted to `v = state`: the variable disappears. */
@@ -125,7 +165,8 @@ export function reduceFactor(f: Factor, v: number, state: number): Factor {
   const cards = f.cards.filter((_, i) => i !== j);
   const values = new Float64Array(tableSize(cards));
   const strides = stridesOf(f.cards);
-  const inner = strides[j]!, outer = inner * f.cards[j]!;
+  const inner = strides[j]!,
+    outer = inner * f.cards[j]!;
   // Entries with v = state form blocks of `inner` consecutive values, one block per `outer`.
   for (let o = 0, r = 0; o < f.values.length; o += outer) {
     values.set(f.values.subarray(o + state * inner, o + state * inner + inner), r);
@@ -138,7 +179,8 @@ export function reduceFactor(f: Factor, v: number, state: number): Factor {
 export function zeroOtherStates(values: Float64Array, cards: readonly number[], position: number, state: number): void {
   let inner = 1;
   for (let i = cards.length - 1; i > position; i--) inner *= cards[i]!;
-  const k = cards[position]!, outer = inner * k;
+  const k = cards[position]!,
+    outer = inner * k;
   for (let o = 0; o < values.length; o += outer) {
     for (let x = 0; x < k; x++) if (x !== state) values.fill(0, o + x * inner, o + x * inner + inner);
   }

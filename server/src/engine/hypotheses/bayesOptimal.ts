@@ -26,14 +26,21 @@ export interface OptimalClassification {
 
 export function validatePredictions(hypotheses: readonly HypothesisPrediction[], values: readonly string[]): void {
   if (hypotheses.length === 0) throw new EngineError('the hypothesis space is empty');
-  requireDistribution(hypotheses.map((h) => h.posterior), 'P(h|D)');
+  requireDistribution(
+    hypotheses.map((h) => h.posterior),
+    'P(h|D)',
+  );
   for (const h of hypotheses) {
-    if (h.prediction.length !== values.length) throw new EngineError(`${h.name} predicts ${h.prediction.length} probabilities for ${values.length} values`);
+    if (h.prediction.length !== values.length)
+      throw new EngineError(`${h.name} predicts ${h.prediction.length} probabilities for ${values.length} values`);
     requireDistribution(h.prediction, `P(v | ${h.name})`);
   }
 }
 
-export function bayesOptimal(hypotheses: readonly HypothesisPrediction[], values: readonly string[]): OptimalClassification {
+export function bayesOptimal(
+  hypotheses: readonly HypothesisPrediction[],
+  values: readonly string[],
+): OptimalClassification {
   validatePredictions(hypotheses, values);
   const probability = values.map((_, v) => hypotheses.reduce((s, h) => s + h.prediction[v]! * h.posterior, 0));
   const map = hypotheses[argmax(hypotheses.map((h) => h.posterior))]!;

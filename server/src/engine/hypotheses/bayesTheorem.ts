@@ -46,7 +46,10 @@ export function posterior(hypotheses: readonly Hypothesis[], logLikelihoods: Arr
   if (logLikelihoods.length !== hypotheses.length) {
     throw new EngineError(`expected ${hypotheses.length} likelihoods, got ${logLikelihoods.length}`);
   }
-  requireDistribution(hypotheses.map((h) => h.prior), 'prior');
+  requireDistribution(
+    hypotheses.map((h) => h.prior),
+    'prior',
+  );
   const logProducts = hypotheses.map((h, i) => Math.log(h.prior) + logLikelihoods[i]!);
   const logEvidence = logSumExp(logProducts);
   const evidencePossible = logEvidence > -Infinity;
@@ -105,7 +108,8 @@ export function logLikelihoodOfObservations(
     const model = models.find((m) => m.variable === obs.variable);
     if (!model) throw new EngineError(`no likelihood table for '${obs.variable}'`);
     const v = model.values.indexOf(obs.value);
-    if (v < 0) throw new EngineError(`'${obs.value}' is not a value of ${obs.variable} (values: ${model.values.join(', ')})`);
+    if (v < 0)
+      throw new EngineError(`'${obs.value}' is not a value of ${obs.variable} (values: ${model.values.join(', ')})`);
     for (let h = 0; h < hypothesisCount; h++) out[h]! += Math.log(model.probabilities[h]![v]!);
   }
   return out;
@@ -122,21 +126,28 @@ export function logLikelihoodOfDataset(
   hypothesisCount: number,
 ): Float64Array {
   const unknown = header.filter((column) => !models.some((m) => m.variable === column));
-  if (unknown.length > 0) throw new EngineError(`no likelihood table for column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new EngineError(`no likelihood table for column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
   const observations: Observation[] = [];
   for (const row of rows) {
-    row.forEach((value, c) => { if (value !== null && value !== undefined && value !== '?') observations.push({ variable: header[c]!, value }); });
+    row.forEach((value, c) => {
+      if (value !== null && value !== undefined && value !== '?') observations.push({ variable: header[c]!, value });
+    });
   }
   return logLikelihoodOfObservations(models, observations, hypothesisCount);
 }
 
 function validateObservationModel(model: ObservationModel, hypothesisCount: number): void {
   if (model.probabilities.length !== hypothesisCount) {
-    throw new EngineError(`P(${model.variable} | h) has ${model.probabilities.length} rows for ${hypothesisCount} hypotheses`);
+    throw new EngineError(
+      `P(${model.variable} | h) has ${model.probabilities.length} rows for ${hypothesisCount} hypotheses`,
+    );
   }
   model.probabilities.forEach((row, h) => {
     if (row.length !== model.values.length) {
-      throw new EngineError(`P(${model.variable} | h) row ${h} has ${row.length} entries for ${model.values.length} values`);
+      throw new EngineError(
+        `P(${model.variable} | h) row ${h} has ${row.length} entries for ${model.values.length} values`,
+      );
     }
     requireDistribution(row, `P(${model.variable} | h${h})`);
   });

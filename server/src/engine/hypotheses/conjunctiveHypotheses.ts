@@ -20,12 +20,18 @@ export interface ConceptExamples {
 }
 
 /** Reads examples `target = positiveValue` vs the rest from a data set (no missing values). */
-export function conceptExamples(data: CategoricalDataset, inputs: readonly string[], target: string, positiveValue: string): ConceptExamples {
+export function conceptExamples(
+  data: CategoricalDataset,
+  inputs: readonly string[],
+  target: string,
+  positiveValue: string,
+): ConceptExamples {
   const t = attributeIndex(data, target);
   const positiveCode = data.attributes[t]!.values.indexOf(positiveValue);
   if (positiveCode < 0) throw new EngineError(`'${positiveValue}' is not a value of ${target}`);
   const columns = inputs.map((name) => attributeIndex(data, name));
-  const rows: Int32Array[] = [], positive: boolean[] = [];
+  const rows: Int32Array[] = [],
+    positive: boolean[] = [];
   for (let r = 0; r < data.rowCount; r++) {
     const row = Int32Array.from(columns, (c) => data.columns[c]![r]!);
     if (row.includes(MISSING) || data.columns[t]![r] === MISSING) {

@@ -23,12 +23,18 @@ export interface TreeLikelihood {
 }
 
 /** Which leaf each example reaches (leaves numbered depth-first, true branch first). */
-function leafOf(tree: ProbabilisticTree, data: CategoricalDataset, row: number): { leaf: number; node: ProbabilisticTree & { kind: 'leaf' } } {
-  let node = tree, leaf = 0;
+function leafOf(
+  tree: ProbabilisticTree,
+  data: CategoricalDataset,
+  row: number,
+): { leaf: number; node: ProbabilisticTree & { kind: 'leaf' } } {
+  let node = tree,
+    leaf = 0;
   while (node.kind === 'split') {
     const a = attributeIndex(data, node.attribute);
     const code = data.columns[a]![row]!;
-    if (code === MISSING) throw new EngineError(`example ${row + 1} has no value for ${node.attribute}, which the tree tests`);
+    if (code === MISSING)
+      throw new EngineError(`example ${row + 1} has no value for ${node.attribute}, which the tree tests`);
     const goTrue = data.attributes[a]!.values[code] === node.value;
     if (!goTrue) leaf += countLeaves(node.ifTrue);
     node = goTrue ? node.ifTrue : node.ifFalse;
@@ -51,18 +57,35 @@ export function treeLikelihood(tree: ProbabilisticTree, data: CategoricalDataset
     logLikelihood += Math.log(leafOf(tree, data, r).node.distribution[y]!);
   }
   const leaves = countLeaves(tree);
-  return { logLikelihood, likelihood: Math.exp(logLikelihood), bits: bitsOfLogProbability(logLikelihood), leaves, parameters: leaves * (k - 1) };
+  return {
+    logLikelihood,
+    likelihood: Math.exp(logLikelihood),
+    bits: bitsOfLogProbability(logLikelihood),
+    leaves,
+    parameters: leaves * (k - 1),
+  };
 }
 
 function validateTree(tree: ProbabilisticTree, k: number): void {
-  if (tree.kind === 'split') { validateTree(tree.ifTrue, k); validateTree(tree.ifFalse, k); return; }
-  if (tree.distribution.length !== k) throw new EngineError(`a leaf gives ${tree.distribution.length} probabilities for ${k} target values`);
+  if (tree.kind === 'split') {
+    validateTree(tree.ifTrue, k);
+    validateTree(tree.ifFalse, k);
+    return;
+  }
+  if (tree.distribution.length !== k)
+    throw new EngineError(`a leaf gives ${tree.distribution.length} probabilities for ${k} target values`);
   const sum = tree.distribution.reduce((s, p) => s + p, 0);
-  if (tree.distribution.some((p) => !(p >= 0)) || Math.abs(sum - 1) > 1e-9) throw new EngineError(`a leaf's probabilities must be ≥ 0 and sum to 1, got ${tree.distribution.join(', ')}`);
+  if (tree.distribution.some((p) => !(p >= 0)) || Math.abs(sum - 1) > 1e-9)
+    throw new EngineError(`a leaf's probabilities must be ≥ 0 and sum to 1, got ${tree.distribution.join(', ')}`);
 }
 
 /** The same tree with each leaf's distribution set to the empirical frequencies of the examples reaching it (the most likely leaves). */
-export function fitLeaves(tree: ProbabilisticTree, data: CategoricalDataset, target: string, pseudoCount = 0): ProbabilisticTree {
+export function fitLeaves(
+  tree: ProbabilisticTree,
+  data: CategoricalDataset,
+  target: string,
+  pseudoCount = 0,
+): ProbabilisticTree {
   const t = attributeIndex(data, target);
   const k = data.attributes[t]!.values.length;
   const counts = Array.from({ length: countLeaves(tree) }, () => new Array<number>(k).fill(pseudoCount));
@@ -72,8 +95,12 @@ export function fitLeaves(tree: ProbabilisticTree, data: CategoricalDataset, tar
   }
   let next = 0;
   const rebuild = (node: ProbabilisticTree): ProbabilisticTree => {
-    if (node.kind === 'split') { const ifTrue = rebuild(node.ifTrue); return { ...node, ifTrue, ifFalse: rebuild(node.ifFalse) }; }
-    const c = counts[next++]!, n = c.reduce((s, x) => s + x, 0);
+    if (node.kind === 'split') {
+      const ifTrue = rebuild(node.ifTrue);
+      return { ...node, ifTrue, ifFalse: rebuild(node.ifFalse) };
+    }
+    const c = counts[next++]!,
+      n = c.reduce((s, x) => s + x, 0);
     return { kind: 'leaf', distribution: n === 0 ? c.map(() => 1 / k) : c.map((x) => x / n) };
   };
   return rebuild(tree);
@@ -93,7 +120,9 @@ export interface TreeCode {
  * probability is one of the |E| + 1 empirical frequencies, log2(|E| + 1) bits.
  */
 export function defaultTreeCode(data: CategoricalDataset, target: string): TreeCode {
-  const conditions = data.attributes.filter((a) => a.name !== target).reduce((n, a) => n + (a.values.length <= 2 ? 1 : a.values.length), 0);
+  const conditions = data.attributes
+    .filter((a) => a.name !== target)
+    .reduce((n, a) => n + (a.values.length <= 2 ? 1 : a.values.length), 0);
   return { conditionBits: Math.log2(Math.max(1, conditions)), probabilityBits: Math.log2(data.rowCount + 1) };
 }
 
@@ -113,11 +142,22 @@ export interface TreeScore extends TreeLikelihood {
 }
 
 /** Scores named trees on the same examples; the smallest mdlBits / bicBits is the choice. */
-export function scoreTrees(trees: readonly { name: string; tree: ProbabilisticTree }[], data: CategoricalDataset, target: string, code = defaultTreeCode(data, target)): TreeScore[] {
+export function scoreTrees(
+  trees: readonly { name: string; tree: ProbabilisticTree }[],
+  data: CategoricalDataset,
+  target: string,
+  code = defaultTreeCode(data, target),
+): TreeScore[] {
   const examples = data.columns[attributeIndex(data, target)]!.filter((y) => y !== MISSING).length;
   return trees.map(({ name, tree }) => {
     const l = treeLikelihood(tree, data, target);
     const codeBits = treeCodeBits(tree, code);
-    return { name, ...l, codeBits, mdlBits: codeBits + l.bits, bicBits: bicBits(l.logLikelihood, l.parameters, examples) };
+    return {
+      name,
+      ...l,
+      codeBits,
+      mdlBits: codeBits + l.bits,
+      bicBits: bicBits(l.logLikelihood, l.parameters, examples),
+    };
   });
 }

@@ -20,9 +20,15 @@ export interface GibbsResult {
   frequencies: { value: string; fraction: number }[];
 }
 
-export function gibbsClassify(hypotheses: readonly HypothesisPrediction[], values: readonly string[], seed: number, draws = 1): GibbsResult {
+export function gibbsClassify(
+  hypotheses: readonly HypothesisPrediction[],
+  values: readonly string[],
+  seed: number,
+  draws = 1,
+): GibbsResult {
   validatePredictions(hypotheses, values);
-  if (!(Number.isInteger(draws) && draws >= 1)) throw new EngineError(`the number of draws must be a positive integer, got ${draws}`);
+  if (!(Number.isInteger(draws) && draws >= 1))
+    throw new EngineError(`the number of draws must be a positive integer, got ${draws}`);
   const rng = createRng(seed);
   const weights = hypotheses.map((h) => h.posterior);
   const counts = new Array<number>(values.length).fill(0);

@@ -21,18 +21,25 @@ export interface LeastSquaresFit {
   examples: number;
 }
 
-export function leastSquares(regressors: readonly string[], x: readonly (readonly number[])[], d: readonly number[], intercept = true): LeastSquaresFit {
+export function leastSquares(
+  regressors: readonly string[],
+  x: readonly (readonly number[])[],
+  d: readonly number[],
+  intercept = true,
+): LeastSquaresFit {
   if (x.length !== d.length) throw new EngineError(`${x.length} input rows for ${d.length} targets`);
   if (x.length === 0) throw new EngineError('no examples to fit');
   if (!d.every(Number.isFinite)) throw new EngineError('targets must be finite numbers');
   const raw = matrixFromRows(x);
-  if (raw.cols !== regressors.length) throw new EngineError(`${regressors.length} regressor names for ${raw.cols} columns`);
+  if (raw.cols !== regressors.length)
+    throw new EngineError(`${regressors.length} regressor names for ${raw.cols} columns`);
   const A = intercept ? withIntercept(raw) : raw;
   const names = intercept ? ['intercept', ...regressors] : [...regressors];
   const w = leastSquaresSolve(A, d, names);
   const fitted = multiply(A, w);
   const sse = d.reduce((s, di, i) => s + (di - fitted[i]!) ** 2, 0);
-  const m = d.length, p = A.cols;
+  const m = d.length,
+    p = A.cols;
   const variance = sse / m;
   return {
     names,
@@ -46,9 +53,18 @@ export function leastSquares(regressors: readonly string[], x: readonly (readonl
 }
 
 /** ln P(D|h, σ) for any linear hypothesis w (for comparing hypotheses against h_ML). */
-export function gaussianLogLikelihood(x: readonly (readonly number[])[], d: readonly number[], w: readonly number[], sigma: number, intercept = true): number {
+export function gaussianLogLikelihood(
+  x: readonly (readonly number[])[],
+  d: readonly number[],
+  w: readonly number[],
+  sigma: number,
+  intercept = true,
+): number {
   if (!(sigma > 0)) throw new EngineError(`σ must be positive, got ${sigma}`);
   const raw = matrixFromRows(x);
   const fitted = multiply(intercept ? withIntercept(raw) : raw, w);
-  return d.reduce((s, di, i) => s - 0.5 * Math.log(2 * Math.PI * sigma * sigma) - (di - fitted[i]!) ** 2 / (2 * sigma * sigma), 0);
+  return d.reduce(
+    (s, di, i) => s - 0.5 * Math.log(2 * Math.PI * sigma * sigma) - (di - fitted[i]!) ** 2 / (2 * sigma * sigma),
+    0,
+  );
 }

@@ -32,7 +32,8 @@ export function mdlChoice(lengths: readonly DescriptionLength[]): MdlChoice {
     return { ...l, totalBits: l.hypothesisBits + l.dataBits };
   });
   const min = Math.min(...rows.map((r) => r.totalBits));
-  const best = min === Infinity ? [] : rows.filter((r) => r.totalBits - min <= 1e-9 * Math.max(1, min)).map((r) => r.hypothesis);
+  const best =
+    min === Infinity ? [] : rows.filter((r) => r.totalBits - min <= 1e-9 * Math.max(1, min)).map((r) => r.hypothesis);
   return { rows, best };
 }
 

@@ -33,15 +33,29 @@ export interface GradientOptions {
   intercept?: boolean;
 }
 
-interface Problem { A: Matrix; d: Float64Array; names: string[] }
+interface Problem {
+  A: Matrix;
+  d: Float64Array;
+  names: string[];
+}
 
-function setUp(inputs: readonly string[], x: readonly (readonly number[])[], d: readonly number[], intercept: boolean): Problem {
+function setUp(
+  inputs: readonly string[],
+  x: readonly (readonly number[])[],
+  d: readonly number[],
+  intercept: boolean,
+): Problem {
   if (x.length !== d.length) throw new EngineError(`${x.length} input rows for ${d.length} targets`);
   if (x.length === 0) throw new EngineError('no examples to fit');
-  if (!d.every((t) => t >= 0 && t <= 1)) throw new EngineError('targets of a sigmoid unit must be probabilities in [0, 1]');
+  if (!d.every((t) => t >= 0 && t <= 1))
+    throw new EngineError('targets of a sigmoid unit must be probabilities in [0, 1]');
   const raw = matrixFromRows(x);
   if (raw.cols !== inputs.length) throw new EngineError(`${inputs.length} input names for ${raw.cols} columns`);
-  return { A: intercept ? withIntercept(raw) : raw, d: Float64Array.from(d), names: intercept ? ['w0', ...inputs] : [...inputs] };
+  return {
+    A: intercept ? withIntercept(raw) : raw,
+    d: Float64Array.from(d),
+    names: intercept ? ['w0', ...inputs] : [...inputs],
+  };
 }
 
 const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
@@ -51,7 +65,8 @@ function crossEntropyOf(z: Float64Array, d: Float64Array): number {
   let g = 0;
   for (let i = 0; i < z.length; i++) {
     // ln h = −ln(1 + e^−z), ln(1 − h) = −ln(1 + e^z).
-    const lnH = -softplus(-z[i]!), ln1mH = -softplus(z[i]!);
+    const lnH = -softplus(-z[i]!),
+      ln1mH = -softplus(z[i]!);
     g += (d[i]! > 0 ? d[i]! * lnH : 0) + (d[i]! < 1 ? (1 - d[i]!) * ln1mH : 0);
   }
   return g;
@@ -88,13 +103,21 @@ function largestEigenvalue(A: Matrix): number {
   return lambda;
 }
 
-export function sigmoidGradientAscent(inputs: readonly string[], x: readonly (readonly number[])[], d: readonly number[], options: GradientOptions): SigmoidFit {
+export function sigmoidGradientAscent(
+  inputs: readonly string[],
+  x: readonly (readonly number[])[],
+  d: readonly number[],
+  options: GradientOptions,
+): SigmoidFit {
   const P = setUp(inputs, x, d, options.intercept ?? true);
   const rng = createRng(options.seed);
   const w = Float64Array.from({ length: P.A.cols }, () => (rng.next() - 0.5) * 0.1); // Mitchell: small random weights
   const eta = options.learningRate ?? 4 / Math.max(largestEigenvalue(P.A), Number.MIN_VALUE);
-  const maxIterations = options.maxIterations ?? 200_000, tolerance = options.tolerance ?? 1e-10;
-  let iterations = 0, step = gradient(P, w), norm = maxAbs(step.g);
+  const maxIterations = options.maxIterations ?? 200_000,
+    tolerance = options.tolerance ?? 1e-10;
+  let iterations = 0,
+    step = gradient(P, w),
+    norm = maxAbs(step.g);
   while (norm / P.A.rows > tolerance && iterations < maxIterations) {
     for (let j = 0; j < w.length; j++) w[j]! += eta * step.g[j]!;
     step = gradient(P, w);
@@ -104,13 +127,30 @@ export function sigmoidGradientAscent(inputs: readonly string[], x: readonly (re
   return finish(P, w, step, iterations, norm / P.A.rows <= tolerance);
 }
 
-function finish(P: Problem, w: Float64Array, step: { g: Float64Array; z: Float64Array }, iterations: number, converged: boolean): SigmoidFit {
+function finish(
+  P: Problem,
+  w: Float64Array,
+  step: { g: Float64Array; z: Float64Array },
+  iterations: number,
+  converged: boolean,
+): SigmoidFit {
   const crossEntropy = crossEntropyOf(step.z, P.d);
   // Every 0/1 target on the right side of w·x = 0: scaling w up always increases G.
   const separable = !converged && P.d.every((t, i) => (t === 1 && step.z[i]! > 0) || (t === 0 && step.z[i]! < 0));
   return {
-    names: P.names, weights: Array.from(w), crossEntropy, iterations, converged, gradientNorm: maxAbs(step.g),
-    ...(converged ? {} : { note: separable ? 'the classes are separable: G has no maximum and the weights grow without bound' : 'stopped at the iteration limit before converging' }),
+    names: P.names,
+    weights: Array.from(w),
+    crossEntropy,
+    iterations,
+    converged,
+    gradientNorm: maxAbs(step.g),
+    ...(converged
+      ? {}
+      : {
+          note: separable
+            ? 'the classes are separable: G has no maximum and the weights grow without bound'
+            : 'stopped at the iteration limit before converging',
+        }),
   };
 }
 
@@ -121,20 +161,34 @@ function maxAbs(xs: Float64Array): number {
 }
 
 /** Newton's method on G (iteratively reweighted least squares), from w = 0. */
-export function logisticNewton(inputs: readonly string[], x: readonly (readonly number[])[], d: readonly number[], options: { intercept?: boolean; maxIterations?: number; tolerance?: number } = {}): SigmoidFit {
+export function logisticNewton(
+  inputs: readonly string[],
+  x: readonly (readonly number[])[],
+  d: readonly number[],
+  options: { intercept?: boolean; maxIterations?: number; tolerance?: number } = {},
+): SigmoidFit {
   const P = setUp(inputs, x, d, options.intercept ?? true);
-  const n = P.A.cols, tolerance = options.tolerance ?? 1e-10, maxIterations = options.maxIterations ?? 100;
+  const n = P.A.cols,
+    tolerance = options.tolerance ?? 1e-10,
+    maxIterations = options.maxIterations ?? 100;
   const w = new Float64Array(n);
-  let iterations = 0, step = gradient(P, w);
+  let iterations = 0,
+    step = gradient(P, w);
   while (maxAbs(step.g) / P.A.rows > tolerance && iterations < maxIterations) {
     // Hessian of −G: Σ h(1 − h) x xᵀ.
     const H = new Float64Array(n * n);
     for (let i = 0; i < P.A.rows; i++) {
-      const h = sigmoid(step.z[i]!), s = h * (1 - h);
-      for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) H[a * n + b]! += s * P.A.data[i * n + a]! * P.A.data[i * n + b]!;
+      const h = sigmoid(step.z[i]!),
+        s = h * (1 - h);
+      for (let a = 0; a < n; a++)
+        for (let b = 0; b < n; b++) H[a * n + b]! += s * P.A.data[i * n + a]! * P.A.data[i * n + b]!;
     }
     let delta: Float64Array;
-    try { delta = choleskySolve(H, n, step.g); } catch { break; } // flat curvature: separable data
+    try {
+      delta = choleskySolve(H, n, step.g);
+    } catch {
+      break;
+    } // flat curvature: separable data
     for (let j = 0; j < n; j++) w[j]! += delta[j]!;
     step = gradient(P, w);
     iterations++;

@@ -13,7 +13,13 @@
 import { EngineError } from '../engineError.js';
 import { logSumExp } from '../math/logMath.js';
 import {
-  ANY, covers, describeConjunction, hypothesisSpaceSize, moreGeneralOrEqual, type ConceptExamples, type Conjunction,
+  ANY,
+  covers,
+  describeConjunction,
+  hypothesisSpaceSize,
+  moreGeneralOrEqual,
+  type ConceptExamples,
+  type Conjunction,
 } from './conjunctiveHypotheses.js';
 
 export interface ErrorClass {
@@ -63,13 +69,20 @@ export function conceptPosterior(problem: ConceptExamples, options: ConceptOptio
   const histogram = errorHistogram(problem, options.stateBudget ?? 2_000_000);
   const total = hypothesisSpaceSize(problem.attributes);
   const logH = logOfBigInt(total);
-  const logLikelihood = (e: number) => (e === 0 ? 0 : noise === 0 ? -Infinity : e * Math.log(noise)) + (m - e) * Math.log1p(-noise);
+  const logLikelihood = (e: number) =>
+    (e === 0 ? 0 : noise === 0 ? -Infinity : e * Math.log(noise)) + (m - e) * Math.log1p(-noise);
   const entries = [...histogram.entries()].sort((a, b) => a[0] - b[0]);
   const logEvidence = logSumExp(entries.map(([e, count]) => logOfBigInt(count) + logLikelihood(e))) - logH;
   const evidencePossible = logEvidence > -Infinity;
   const errorClasses = entries.map(([errors, count]): ErrorClass => {
     const each = evidencePossible ? Math.exp(logLikelihood(errors) - logH - logEvidence) : 0;
-    return { errors, hypotheses: count.toString(), likelihood: Math.exp(logLikelihood(errors)), posteriorEach: each, posteriorTotal: each * Number(count) };
+    return {
+      errors,
+      hypotheses: count.toString(),
+      likelihood: Math.exp(logLikelihood(errors)),
+      posteriorEach: each,
+      posteriorTotal: each * Number(count),
+    };
   });
   return {
     hypothesisCount: total.toString(),
@@ -80,7 +93,14 @@ export function conceptPosterior(problem: ConceptExamples, options: ConceptOptio
     logEvidence,
     evidencePossible,
     errorClasses,
-    ...(noise === 0 ? describeVersionSpace(problem, options.boundaryBudget ?? 10_000, histogram.get(0) ?? 0n, options.listLimit ?? 100) : {}),
+    ...(noise === 0
+      ? describeVersionSpace(
+          problem,
+          options.boundaryBudget ?? 10_000,
+          histogram.get(0) ?? 0n,
+          options.listLimit ?? 100,
+        )
+      : {}),
   };
 }
 
@@ -89,11 +109,15 @@ export function errorHistogram(problem: ConceptExamples, stateBudget: number): M
   const m = problem.rows.length;
   const all = (1n << BigInt(m)) - 1n;
   let positives = 0n;
-  problem.positive.forEach((p, e) => { if (p) positives |= 1n << BigInt(e); });
+  problem.positive.forEach((p, e) => {
+    if (p) positives |= 1n << BigInt(e);
+  });
   // covered-example set → number of partial conjunctions covering exactly those examples.
   let states = new Map<bigint, bigint>([[all, 1n]]);
   problem.attributes.forEach((attribute, i) => {
-    const matching = attribute.values.map((_, v) => problem.rows.reduce((set, row, e) => (row[i] === v ? set | (1n << BigInt(e)) : set), 0n));
+    const matching = attribute.values.map((_, v) =>
+      problem.rows.reduce((set, row, e) => (row[i] === v ? set | (1n << BigInt(e)) : set), 0n),
+    );
     const next = new Map<bigint, bigint>();
     const add = (set: bigint, n: bigint) => next.set(set, (next.get(set) ?? 0n) + n);
     for (const [set, n] of states) {
@@ -101,7 +125,9 @@ export function errorHistogram(problem: ConceptExamples, stateBudget: number): M
       for (const match of matching) add(set & match, n);
     }
     if (next.size > stateBudget) {
-      throw new EngineError(`the hypothesis space is too large to count with ${m} examples (more than ${stateBudget} distinct coverings)`);
+      throw new EngineError(
+        `the hypothesis space is too large to count with ${m} examples (more than ${stateBudget} distinct coverings)`,
+      );
     }
     states = next;
   });
@@ -151,13 +177,22 @@ export function candidateElimination(problem: ConceptExamples, budget: number): 
     const x = problem.rows[e]!;
     if (problem.positive[e]) {
       G = G.filter((g) => covers(g, x));
-      S = S.map((s) => (covers(s, x) ? s : minimalGeneralization(s, x))).filter((s) => G.some((g) => moreGeneralOrEqual(g, s)));
+      S = S.map((s) => (covers(s, x) ? s : minimalGeneralization(s, x))).filter((s) =>
+        G.some((g) => moreGeneralOrEqual(g, s)),
+      );
     } else {
       S = S.filter((s) => !covers(s, x));
       const next: Conjunction[] = [];
       for (const g of G) {
-        if (!covers(g, x)) { next.push(g); continue; }
-        for (const h of minimalSpecializations(g as Int32Array, x, problem.attributes.map((a) => a.values.length))) {
+        if (!covers(g, x)) {
+          next.push(g);
+          continue;
+        }
+        for (const h of minimalSpecializations(
+          g as Int32Array,
+          x,
+          problem.attributes.map((a) => a.values.length),
+        )) {
           if (S.some((s) => moreGeneralOrEqual(h, s))) next.push(h);
         }
       }
@@ -178,7 +213,12 @@ function minimalSpecializations(g: Int32Array, x: Int32Array, domainSizes: numbe
   const out: Conjunction[] = [];
   g.forEach((c, i) => {
     if (c !== ANY) return;
-    for (let v = 0; v < domainSizes[i]!; v++) if (v !== x[i]) { const h = Int32Array.from(g); h[i] = v; out.push(h); }
+    for (let v = 0; v < domainSizes[i]!; v++)
+      if (v !== x[i]) {
+        const h = Int32Array.from(g);
+        h[i] = v;
+        out.push(h);
+      }
   });
   // No '?' left to narrow: the only hypothesis below g that excludes x is ∅.
   return out.length > 0 ? out : [null];
@@ -189,13 +229,24 @@ function maximallyGeneral(hs: Conjunction[]): Conjunction[] {
   return unique.filter((h) => !unique.some((k) => k !== h && moreGeneralOrEqual(k, h) && !moreGeneralOrEqual(h, k)));
 }
 
-function describeVersionSpace(problem: ConceptExamples, budget: number, size: bigint, listLimit: number): Pick<ConceptPosterior, 'boundaries' | 'members'> {
+function describeVersionSpace(
+  problem: ConceptExamples,
+  budget: number,
+  size: bigint,
+  listLimit: number,
+): Pick<ConceptPosterior, 'boundaries' | 'members'> {
   const b = candidateElimination(problem, budget);
   if (!b) return { boundaries: { exceeded: `the G boundary has more than ${budget} members` } };
   const show = (h: Conjunction) => describeConjunction(h, problem.attributes);
   const boundaries = { S: b.S.map(show), G: b.G.map(show) };
   if (size > BigInt(listLimit)) return { boundaries };
-  return { boundaries, members: versionSpaceMembers(b, problem.attributes.map((a) => a.values.length)).map(show) };
+  return {
+    boundaries,
+    members: versionSpaceMembers(
+      b,
+      problem.attributes.map((a) => a.values.length),
+    ).map(show),
+  };
 }
 
 /**
@@ -209,7 +260,15 @@ export function versionSpaceMembers(b: Boundaries, domainSizes: readonly number[
     for (const g of b.G) {
       if (g === null || !moreGeneralOrEqual(g, s)) continue;
       // Per attribute, the constraints between s and g.
-      const options = Array.from(g, (gi, i) => (gi !== ANY ? [gi] : s === null ? [ANY, ...Array.from({ length: domainSizes[i]! }, (_, v) => v)] : s[i] === ANY ? [ANY] : [ANY, s[i]!]));
+      const options = Array.from(g, (gi, i) =>
+        gi !== ANY
+          ? [gi]
+          : s === null
+            ? [ANY, ...Array.from({ length: domainSizes[i]! }, (_, v) => v)]
+            : s[i] === ANY
+              ? [ANY]
+              : [ANY, s[i]!],
+      );
       let partial: number[][] = [[]];
       for (const choice of options) partial = partial.flatMap((p) => choice.map((c) => [...p, c]));
       for (const p of partial) members.set(p.join(','), Int32Array.from(p));

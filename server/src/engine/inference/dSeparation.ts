@@ -9,11 +9,18 @@ import { ancestralSet, type BayesianNetwork } from '../network.js';
 
 export type IndependenceAnswer = { independent: true } | { independent: false; activePath: number[] };
 
-const UP = 0, DOWN = 1;
+const UP = 0,
+  DOWN = 1;
 
-export function dSeparated(net: BayesianNetwork, xs: readonly number[], ys: readonly number[], zs: readonly number[]): IndependenceAnswer {
+export function dSeparated(
+  net: BayesianNetwork,
+  xs: readonly number[],
+  ys: readonly number[],
+  zs: readonly number[],
+): IndependenceAnswer {
   const n = net.variables.length;
-  const inZ = new Uint8Array(n), inY = new Uint8Array(n);
+  const inZ = new Uint8Array(n),
+    inY = new Uint8Array(n);
   for (const z of zs) inZ[z] = 1;
   for (const y of ys) inY[y] = 1;
   const children: number[][] = Array.from({ length: n }, () => []);
@@ -29,9 +36,16 @@ export function dSeparated(net: BayesianNetwork, xs: readonly number[], ys: read
   }
   for (let head = 0; head < queue.length; head++) {
     const state = queue[head]!;
-    const v = state >> 1, dir = state & 1;
+    const v = state >> 1,
+      dir = state & 1;
     if (!inZ[v] && inY[v]) return { independent: false, activePath: trail(from, state) };
-    const visit = (u: number, d: number) => { const s = 2 * u + d; if (from[s] === -2) { from[s] = state; queue.push(s); } };
+    const visit = (u: number, d: number) => {
+      const s = 2 * u + d;
+      if (from[s] === -2) {
+        from[s] = state;
+        queue.push(s);
+      }
+    };
     if (dir === UP && !inZ[v]) {
       for (const p of net.cpts[v]!.parents) visit(p, UP);
       for (const c of children[v]!) visit(c, DOWN);
@@ -42,7 +56,6 @@ export function dSeparated(net: BayesianNetwork, xs: readonly number[], ys: read
   }
   return { independent: true };
 }
-
 
 /** The nodes of the trail ending in `state`, from its start. */
 function trail(from: Int32Array, state: number): number[] {

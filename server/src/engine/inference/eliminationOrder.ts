@@ -25,7 +25,12 @@ export interface EliminationOrder {
 /** Undirected moral graph of the network (parents married), restricted to `keep` when given. */
 export function moralGraph(net: BayesianNetwork, keep?: ReadonlySet<number>): Set<number>[] {
   const adj = net.variables.map(() => new Set<number>());
-  const link = (a: number, b: number) => { if (a !== b) { adj[a]!.add(b); adj[b]!.add(a); } };
+  const link = (a: number, b: number) => {
+    if (a !== b) {
+      adj[a]!.add(b);
+      adj[b]!.add(a);
+    }
+  };
   for (const cpt of net.cpts) {
     if (keep && !keep.has(cpt.child)) continue;
     const family = [...cpt.parents, cpt.child];
@@ -67,7 +72,10 @@ export function eliminationOrder(
     let bestScore: [number, number] = [Infinity, Infinity];
     for (const v of remaining) {
       const s = score.get(v)!;
-      if (s[0] < bestScore[0] || (s[0] === bestScore[0] && s[1] < bestScore[1])) { best = v; bestScore = s; }
+      if (s[0] < bestScore[0] || (s[0] === bestScore[0] && s[1] < bestScore[1])) {
+        best = v;
+        bestScore = s;
+      }
     }
     const nb = [...adj[best]!].filter((u) => remaining.has(u));
     let size = cards[best]!;
@@ -80,14 +88,21 @@ export function eliminationOrder(
     remaining.delete(best);
     score.delete(best);
     const dirty = new Set<number>();
-    for (const u of nb) { dirty.add(u); for (const w of adj[u]!) if (remaining.has(w)) dirty.add(w); }
+    for (const u of nb) {
+      dirty.add(u);
+      for (const w of adj[u]!) if (remaining.has(w)) dirty.add(w);
+    }
     for (const u of dirty) score.set(u, compute(u));
   }
   return result;
 }
 
 /** The cheapest (smallest total table) of the three heuristics' orders. */
-export function bestEliminationOrder(adj: readonly Set<number>[], cards: readonly number[], nodes: readonly number[]): EliminationOrder {
+export function bestEliminationOrder(
+  adj: readonly Set<number>[],
+  cards: readonly number[],
+  nodes: readonly number[],
+): EliminationOrder {
   const heuristics: OrderHeuristic[] = ['min-fill', 'weighted-min-fill', 'min-weight'];
   return heuristics
     .map((h) => eliminationOrder(adj, cards, nodes, h))

@@ -21,7 +21,9 @@ import { DEFAULT_BUDGETS, requireWithin } from '../budget.js';
 export type Evidence = ReadonlyMap<number, number>;
 
 export class ImpossibleEvidenceError extends Error {
-  constructor() { super('evidence has probability 0'); }
+  constructor() {
+    super('evidence has probability 0');
+  }
 }
 
 interface Clique {
@@ -35,7 +37,9 @@ interface Clique {
 /** position[v] = when v is eliminated (the inverse of order.order). */
 function eliminationPositions(order: EliminationOrder): Int32Array {
   const position = new Int32Array(order.order.length);
-  order.order.forEach((v, i) => { position[v] = i; });
+  order.order.forEach((v, i) => {
+    position[v] = i;
+  });
   return position;
 }
 
@@ -50,21 +54,31 @@ function cliqueTree(order: EliminationOrder): { cliques: number[][]; parent: num
   // can only be inside a child c; c then takes i's place in the tree (a superset keeps the
   // running-intersection property).
   const alias = Array.from({ length: n }, (_, i) => i);
-  const contains = (big: Set<number>, small: Set<number>) => big.size >= small.size && [...small].every((u) => big.has(u));
+  const contains = (big: Set<number>, small: Set<number>) =>
+    big.size >= small.size && [...small].every((u) => big.has(u));
   for (let i = 0; i < n; i++) {
     const c = children[i]!.find((ch) => contains(sets[ch]!, sets[i]!));
     if (c === undefined) continue;
     alias[i] = c;
     parent[c] = parent[i]!;
-    for (const d of children[i]!) if (d !== c) { parent[d] = c; children[c]!.push(d); }
+    for (const d of children[i]!)
+      if (d !== c) {
+        parent[d] = c;
+        children[c]!.push(d);
+      }
     if (parent[i]! >= 0) children[parent[i]!] = children[parent[i]!]!.map((ch) => (ch === i ? c : ch));
     children[i] = [];
     parent[i] = -2; // removed
   }
-  const resolve = (i: number): number => { while (alias[i] !== i) i = alias[i]!; return i; };
+  const resolve = (i: number): number => {
+    while (alias[i] !== i) i = alias[i]!;
+    return i;
+  };
   const alive = parent.map((p, i) => (p === -2 ? -1 : i)).filter((i) => i >= 0);
   const renumber = new Int32Array(n).fill(-1);
-  alive.forEach((i, k) => { renumber[i] = k; });
+  alive.forEach((i, k) => {
+    renumber[i] = k;
+  });
   return {
     cliques: alive.map((i) => order.cliques[i]!),
     parent: alive.map((i) => (parent[i]! < 0 ? -1 : renumber[resolve(parent[i]!)]!)),
@@ -83,7 +97,13 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
   const parent = [...parentIn];
   const size = cliques.map((c) => c.reduce((n, v) => n * cards[v]!, 1));
   const holders = new Map<number, number[]>();
-  cliques.forEach((c, i) => { for (const v of c) { let h = holders.get(v); if (!h) holders.set(v, (h = [])); h.push(i); } });
+  cliques.forEach((c, i) => {
+    for (const v of c) {
+      let h = holders.get(v);
+      if (!h) holders.set(v, (h = []));
+      h.push(i);
+    }
+  });
   const sets = cliques.map((c) => new Set(c));
   let kids = childrenOf(parent);
   const order: number[] = parent.flatMap((p, i) => (p < 0 ? [i] : []));
@@ -94,12 +114,19 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
     const sep = cliques[c]!.filter((v) => sets[p]!.has(v));
     if (sep.length === 0) continue;
     const inSubtree = new Set<number>([c]);
-    for (const stack = [c]; stack.length;) for (const k of kids[stack.pop()!]!) { inSubtree.add(k); stack.push(k); }
+    for (const stack = [c]; stack.length;)
+      for (const k of kids[stack.pop()!]!) {
+        inSubtree.add(k);
+        stack.push(k);
+      }
     let best = p;
     for (const d of holders.get(sep[0]!)!) {
       if (size[d]! < size[best]! && !inSubtree.has(d) && sep.every((v) => sets[d]!.has(v))) best = d;
     }
-    if (best !== p) { parent[c] = best; kids = childrenOf(parent); }
+    if (best !== p) {
+      parent[c] = best;
+      kids = childrenOf(parent);
+    }
   }
   return parent;
 }
@@ -140,7 +167,10 @@ export class JunctionTree {
   private logZ = 0;
   private propagated = false;
 
-  private constructor(private readonly net: BayesianNetwork, order: EliminationOrder) {
+  private constructor(
+    private readonly net: BayesianNetwork,
+    order: EliminationOrder,
+  ) {
     const cards = cardinalities(net);
     const tree = cliqueTree(order);
     tree.parent = rehang(tree.cliques, tree.parent, cards);
@@ -155,14 +185,16 @@ export class JunctionTree {
     this.totalSize = offset;
     this.smallest = new Int32Array(net.variables.length).fill(-1);
     this.cliques.forEach((c, i) => {
-      for (const v of c.vars) if (this.smallest[v] === -1 || c.size < this.cliques[this.smallest[v]!]!.size) this.smallest[v] = i;
+      for (const v of c.vars)
+        if (this.smallest[v] === -1 || c.size < this.cliques[this.smallest[v]!]!.size) this.smallest[v] = i;
     });
     this.parentOf = Int32Array.from(tree.parent);
     this.roots = tree.parent.flatMap((p, i) => (p < 0 ? [i] : []));
     this.schedule = postOrder(tree.parent, this.roots);
     let maxSep = 1;
     for (const c of this.schedule) {
-      const me = this.cliques[c]!, up = this.cliques[tree.parent[c]!]!;
+      const me = this.cliques[c]!,
+        up = this.cliques[tree.parent[c]!]!;
       const sepVars = me.vars.filter((v) => up.vars.includes(v));
       this.toSepFromChild[c] = indexMap(me.vars, me.cards, sepVars);
       this.toSepFromParent[c] = indexMap(up.vars, up.cards, sepVars);
@@ -200,14 +232,20 @@ export class JunctionTree {
   /** Triangulates and compiles `net`. Unknown (NaN) CPT entries make every result NaN. */
   static compile(net: BayesianNetwork, options: JunctionTreeOptions = {}): JunctionTree {
     const order = options.order ?? junctionTreeOrder(net);
-    requireWithin('the junction tree', order.totalSize, options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries, 'clique entries');
+    requireWithin(
+      'the junction tree',
+      order.totalSize,
+      options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries,
+      'clique entries',
+    );
     return new JunctionTree(net, order);
   }
 
   setEvidence(evidence: Evidence): void {
     for (const [v, s] of evidence) {
       const k = this.net.variables[v]?.states.length;
-      if (k === undefined || !(s >= 0 && s < k)) throw new RangeError(`evidence ${v}=${s} is not a variable and state of the network`);
+      if (k === undefined || !(s >= 0 && s < k))
+        throw new RangeError(`evidence ${v}=${s} is not a variable and state of the network`);
     }
     this.evidence = evidence;
     this.propagated = false;
@@ -241,8 +279,12 @@ export class JunctionTree {
    */
   private collect(c: number): void {
     if (this.logZ === -Infinity) return;
-    const me = this.cliques[c]!, up = this.cliques[this.parentOf[c]!]!;
-    const values = this.values, sep = this.sep[c]!, mapC = this.toSepFromChild[c]!, mapP = this.toSepFromParent[c]!;
+    const me = this.cliques[c]!,
+      up = this.cliques[this.parentOf[c]!]!;
+    const values = this.values,
+      sep = this.sep[c]!,
+      mapC = this.toSepFromChild[c]!,
+      mapP = this.toSepFromParent[c]!;
     sep.fill(0);
     for (let i = 0, o = me.offset; i < me.size; i++, o++) sep[mapC[i]!]! += values[o]!;
     let z = 0;
@@ -255,8 +297,12 @@ export class JunctionTree {
   }
 
   private distribute(c: number): void {
-    const me = this.cliques[c]!, up = this.cliques[this.parentOf[c]!]!;
-    const values = this.values, old = this.sep[c]!, mapC = this.toSepFromChild[c]!, mapP = this.toSepFromParent[c]!;
+    const me = this.cliques[c]!,
+      up = this.cliques[this.parentOf[c]!]!;
+    const values = this.values,
+      old = this.sep[c]!,
+      mapC = this.toSepFromChild[c]!,
+      mapP = this.toSepFromParent[c]!;
     const ratio = this.sepScratch.subarray(0, old.length);
     ratio.fill(0);
     for (let j = 0, o = up.offset; j < up.size; j++, o++) ratio[mapP[j]!]! += values[o]!;
@@ -294,7 +340,8 @@ export class JunctionTree {
     let inner = 1;
     for (let i = c.cards.length - 1; c.vars[i] !== v; i--) inner *= c.cards[i]!;
     // The clique's entries come in runs of `inner` with v fixed, cycling through v's states.
-    const values = this.values, end = c.offset + c.size;
+    const values = this.values,
+      end = c.offset + c.size;
     for (let o = c.offset; o < end; o += inner * k) {
       for (let x = 0, p = o; x < k; x++) {
         let sum = 0;
@@ -325,7 +372,10 @@ export class JunctionTree {
     this.requireConsistent();
     const c = this.cliques.find((cl) => vars.every((v) => cl.vars.includes(v)));
     if (!c) return undefined;
-    const f = projectOnto({ vars: c.vars, cards: c.cards, values: this.values.subarray(c.offset, c.offset + c.size) }, vars);
+    const f = projectOnto(
+      { vars: c.vars, cards: c.cards, values: this.values.subarray(c.offset, c.offset + c.size) },
+      vars,
+    );
     normalized(f.values);
     return f;
   }
@@ -358,13 +408,19 @@ export class JunctionTree {
 /** The triangulation the junction tree uses; its maxCliqueSize is the exact-inference cost. */
 export function junctionTreeOrder(net: BayesianNetwork): EliminationOrder {
   const cards = cardinalities(net);
-  return bestEliminationOrder(moralGraph(net), cards, cards.map((_, i) => i));
+  return bestEliminationOrder(
+    moralGraph(net),
+    cards,
+    cards.map((_, i) => i),
+  );
 }
 
 /** The children of each node of a forest given by parent links (−1 or less: none). */
 function childrenOf(parent: readonly number[]): number[][] {
   const children: number[][] = parent.map(() => []);
-  parent.forEach((p, i) => { if (p >= 0) children[p]!.push(i); });
+  parent.forEach((p, i) => {
+    if (p >= 0) children[p]!.push(i);
+  });
   return children;
 }
 
@@ -376,7 +432,10 @@ function postOrder(parent: readonly number[], roots: readonly number[]): Int32Ar
     const top = stack[stack.length - 1]!;
     const kids = children[top[0]]!;
     if (top[1] < kids.length) stack.push([kids[top[1]++]!, 0]);
-    else { stack.pop(); if (parent[top[0]]! >= 0) out.push(top[0]); }
+    else {
+      stack.pop();
+      if (parent[top[0]]! >= 0) out.push(top[0]);
+    }
   }
   return Int32Array.from(out);
 }

@@ -62,7 +62,8 @@ export type MarginalsAnswer =
  */
 export function inferenceProblem(net: BayesianNetwork): string | undefined {
   const topo = topologicalOrder(net);
-  if ('cycle' in topo) return `the network has a cycle: ${[...topo.cycle, topo.cycle[0]!].map((v) => net.variables[v]!.name).join(' → ')}`;
+  if ('cycle' in topo)
+    return `the network has a cycle: ${[...topo.cycle, topo.cycle[0]!].map((v) => net.variables[v]!.name).join(' → ')}`;
   for (const cpt of net.cpts) {
     const name = net.variables[cpt.child]!.name;
     const k = net.variables[cpt.child]!.states.length;
@@ -91,22 +92,37 @@ const plans = new WeakMap<BayesianNetwork, { order: EliminationOrder; tree?: Jun
  */
 export function exactPlan(net: BayesianNetwork): { order: EliminationOrder; tree(): JunctionTree } {
   let plan = plans.get(net);
-  if (!plan) { plan = { order: junctionTreeOrder(net) }; plans.set(net, plan); }
+  if (!plan) {
+    plan = { order: junctionTreeOrder(net) };
+    plans.set(net, plan);
+  }
   const p = plan;
   return { order: p.order, tree: () => (p.tree ??= JunctionTree.compile(net, { order: p.order })) };
 }
 
-export function posteriorMarginals(net: BayesianNetwork, evidence: Evidence, options: MarginalsOptions = {}): MarginalsAnswer {
+export function posteriorMarginals(
+  net: BayesianNetwork,
+  evidence: Evidence,
+  options: MarginalsOptions = {},
+): MarginalsAnswer {
   const budget = options.budget ?? DEFAULT_BUDGET;
   const problem = inferenceProblem(net);
-  if (problem) return { ok: false, method: options.method && options.method !== 'auto' ? options.method : 'exact', cost: 0, budget, message: problem };
+  if (problem)
+    return {
+      ok: false,
+      method: options.method && options.method !== 'auto' ? options.method : 'exact',
+      cost: 0,
+      budget,
+      message: problem,
+    };
   const plan = exactPlan(net);
   const cost = plan.order.maxCliqueSize;
   const requested = options.method ?? 'auto';
   const method: InferenceMethod = requested === 'auto' ? (cost <= budget ? 'exact' : 'lw') : requested;
-  const note = requested === 'auto' && method !== 'exact'
-    ? `exact inference needs a clique table of ${cost} entries, over the budget of ${budget}: answered by likelihood weighting`
-    : undefined;
+  const note =
+    requested === 'auto' && method !== 'exact'
+      ? `exact inference needs a clique table of ${cost} entries, over the budget of ${budget}: answered by likelihood weighting`
+      : undefined;
   try {
     // The junction tree multiplies every CPT as the file gives it. pgmpy, and our single-query
     // `variableElimination`, answer each P(X | e) on the network pruned for that query (barren
@@ -118,7 +134,13 @@ export function posteriorMarginals(net: BayesianNetwork, evidence: Evidence, opt
     // inside the file's own rounding; on rows summing to 1 both agree to 1e-12.
     if (method === 'exact') {
       if (plan.order.totalSize > EXACT_HARD_LIMIT) {
-        return { ok: false, method, cost, budget, message: `exact inference needs ${plan.order.totalSize} clique entries in all, more than the ${EXACT_HARD_LIMIT} this machine allows; use a sampler` };
+        return {
+          ok: false,
+          method,
+          cost,
+          budget,
+          message: `exact inference needs ${plan.order.totalSize} clique entries in all, more than the ${EXACT_HARD_LIMIT} this machine allows; use a sampler`,
+        };
       }
       const jt = plan.tree();
       jt.setEvidence(evidence);
@@ -131,14 +153,37 @@ export function posteriorMarginals(net: BayesianNetwork, evidence: Evidence, opt
     if (method === 'rejection') {
       const r = rejectionSampling(net, evidence, { samples: options.samples ?? 20000, seed, signal: options.signal });
       const { marginals, stderr, samples, accepted, acceptanceRate, acceptanceStderr } = r;
-      return { ok: true, method, cost, budget, seed, marginals, stderr, samples, accepted, acceptanceRate, acceptanceStderr };
+      return {
+        ok: true,
+        method,
+        cost,
+        budget,
+        seed,
+        marginals,
+        stderr,
+        samples,
+        accepted,
+        acceptanceRate,
+        acceptanceStderr,
+      };
     }
     const sampler = method === 'lw' ? likelihoodWeighting : gibbsSampling;
     const burnIn = method === 'gibbs' && options.burnIn !== undefined ? { burnIn: options.burnIn } : {};
     const r = sampler(net, evidence, { samples: options.samples ?? 20000, seed, signal: options.signal, ...burnIn });
-    return { ok: true, method, cost, budget, seed, marginals: r.marginals, stderr: r.stderr, samples: r.samples, ...(note ? { note } : {}) };
+    return {
+      ok: true,
+      method,
+      cost,
+      budget,
+      seed,
+      marginals: r.marginals,
+      stderr: r.stderr,
+      samples: r.samples,
+      ...(note ? { note } : {}),
+    };
   } catch (e) {
-    if (e instanceof ImpossibleEvidenceError || e instanceof NoConsistentSampleError) return { ok: false, method, cost, budget, message: e.message };
+    if (e instanceof ImpossibleEvidenceError || e instanceof NoConsistentSampleError)
+      return { ok: false, method, cost, budget, message: e.message };
     throw e;
   }
 }
@@ -167,7 +212,12 @@ export type QueryAnswer =
  * holds the query, else variable elimination. Over the budget (auto) a single variable is
  * sampled; a joint query then fails with the cost.
  */
-export function posteriorQuery(net: BayesianNetwork, query: readonly number[], evidence: Evidence, options: MarginalsOptions = {}): QueryAnswer {
+export function posteriorQuery(
+  net: BayesianNetwork,
+  query: readonly number[],
+  evidence: Evidence,
+  options: MarginalsOptions = {},
+): QueryAnswer {
   const budget = options.budget ?? DEFAULT_BUDGET;
   const problem = inferenceProblem(net);
   if (problem) return { ok: false, method: 'exact', cost: 0, budget, message: problem };
@@ -176,14 +226,24 @@ export function posteriorQuery(net: BayesianNetwork, query: readonly number[], e
   const requested = options.method ?? 'auto';
   const exact = requested === 'exact' || (requested === 'auto' && cost <= budget);
   if (!exact && query.length !== 1) {
-    return { ok: false, method: requested === 'auto' ? 'lw' : requested, cost, budget, message: `a joint query needs exact inference, whose largest clique table (${cost} entries) is over the budget of ${budget}` };
+    return {
+      ok: false,
+      method: requested === 'auto' ? 'lw' : requested,
+      cost,
+      budget,
+      message: `a joint query needs exact inference, whose largest clique table (${cost} entries) is over the budget of ${budget}`,
+    };
   }
   if (!exact) {
     const answer = posteriorMarginals(net, evidence, options);
     if (!answer.ok) return answer;
     const v = query[0]!;
     const { marginals, stderr, ...info } = answer;
-    return { ...info, factor: { vars: [v], cards: [marginals[v]!.length], values: marginals[v]! }, stderr: stderr?.[v] };
+    return {
+      ...info,
+      factor: { vars: [v], cards: [marginals[v]!.length], values: marginals[v]! },
+      stderr: stderr?.[v],
+    };
   }
   try {
     const jt = plan.order.totalSize <= EXACT_HARD_LIMIT ? plan.tree() : undefined;

@@ -21,7 +21,11 @@ export interface MpeResult {
 export function mostProbableExplanation(net: BayesianNetwork, evidence: Evidence, signal?: CancelSignal): MpeResult {
   const all = net.variables.map((_, i) => i);
   const factors = reducedFactors(net, all, evidence);
-  const order = factorOrder(net, factors, all.filter((v) => !evidence.has(v)));
+  const order = factorOrder(
+    net,
+    factors,
+    all.filter((v) => !evidence.has(v)),
+  );
   const kept: [number, Factor][] = [];
   const { factor, logScale } = eliminate(factors, order, 'max', signal, (v, product) => kept.push([v, product]));
   const logProbability = logScale + Math.log(factor.values[0]!);
@@ -39,7 +43,9 @@ export function mostProbableExplanation(net: BayesianNetwork, evidence: Evidence
 function bestState(product: Factor, v: number, assignment: readonly number[]): number {
   const strides = stridesOf(product.cards);
   let base = 0;
-  product.vars.forEach((u, j) => { if (u !== v) base += assignment[u]! * strides[j]!; });
+  product.vars.forEach((u, j) => {
+    if (u !== v) base += assignment[u]! * strides[j]!;
+  });
   const j = product.vars.indexOf(v);
   let best = 0;
   for (let s = 1; s < product.cards[j]!; s++) {

@@ -33,7 +33,10 @@ export interface SensitivityAnswer {
 }
 
 /** Coefficients (a, b) of a linear function a·θ + b, per parameter entry. */
-interface Linear { a: Float64Array[]; b: Float64Array[] }
+interface Linear {
+  a: Float64Array[];
+  b: Float64Array[];
+}
 
 export function sensitivity(
   net: BayesianNetwork,
@@ -41,20 +44,29 @@ export function sensitivity(
   evidence: Evidence,
   options: { top?: number; tree?: JunctionTree } = {},
 ): SensitivityAnswer {
-  if (evidence.has(target.variable)) throw new RangeError('the target variable is observed: its posterior does not depend on any parameter');
+  if (evidence.has(target.variable))
+    throw new RangeError('the target variable is observed: its posterior does not depend on any parameter');
   const jt = options.tree ?? JunctionTree.compile(net);
   // Everything is scaled by 1/P(e): P(e) becomes 1, P(s, e) becomes P(s | e).
   jt.setEvidence(evidence);
   jt.propagate();
   if (jt.impossible) throw new ImpossibleEvidenceError();
   const posterior = jt.marginal(target.variable);
-  const denominator = linearIn(net, net.cpts.map((_, v) => jt.familyMarginal(v)), 1);
+  const denominator = linearIn(
+    net,
+    net.cpts.map((_, v) => jt.familyMarginal(v)),
+    1,
+  );
   const numerators = Array.from(posterior, (p, s) => {
     // P(s, e) = 0 at θ₀ ∈ (0, 1) makes every term of the linear form 0: it stays 0 for all θ.
     if (p === 0) return undefined;
     jt.setEvidence(new Map([...evidence, [target.variable, s]]));
     jt.propagate();
-    return linearIn(net, net.cpts.map((_, v) => jt.familyMarginal(v)), p);
+    return linearIn(
+      net,
+      net.cpts.map((_, v) => jt.familyMarginal(v)),
+      p,
+    );
   });
   const mostProbable = posterior.indexOf(Math.max(...posterior));
   const parameters: SensitivityParameter[] = [];
@@ -72,7 +84,13 @@ export function sensitivity(
   });
   parameters.sort((p, q) => Math.abs(q.derivative) - Math.abs(p.derivative));
   for (const p of parameters.slice(0, options.top ?? 20)) {
-    p.interval = argmaxInterval(numerators, mostProbable, p.variable, p.row * net.variables[p.variable]!.states.length + p.state, p.value);
+    p.interval = argmaxInterval(
+      numerators,
+      mostProbable,
+      p.variable,
+      p.row * net.variables[p.variable]!.states.length + p.state,
+      p.value,
+    );
   }
   return { value: posterior[target.state]!, mostProbable, parameters };
 }
@@ -82,18 +100,21 @@ export function sensitivity(
  * P(x, u | ·) of a propagation whose evidence has (scaled) probability `scale`.
  */
 function linearIn(net: BayesianNetwork, families: Float64Array[], scale: number): Linear {
-  const a: Float64Array[] = [], b: Float64Array[] = [];
+  const a: Float64Array[] = [],
+    b: Float64Array[] = [];
   net.cpts.forEach((cpt, v) => {
     const k = net.variables[v]!.states.length;
     const fam = families[v]!;
-    const av = new Float64Array(fam.length), bv = new Float64Array(fam.length);
+    const av = new Float64Array(fam.length),
+      bv = new Float64Array(fam.length);
     for (let o = 0; o < fam.length; o += k) {
       let rowMass = 0;
       for (let x = 0; x < k; x++) rowMass += fam[o + x]!;
       for (let x = 0; x < k; x++) {
         const theta = cpt.table[o + x]!;
         if (!(theta > 0 && theta < 1)) continue;
-        const pxue = fam[o + x]! * scale, pnotx = (rowMass - fam[o + x]!) * scale;
+        const pxue = fam[o + x]! * scale,
+          pnotx = (rowMass - fam[o + x]!) * scale;
         av[o + x] = pxue / theta - pnotx / (1 - theta);
         bv[o + x] = scale - av[o + x]! * theta;
       }
@@ -108,14 +129,25 @@ function linearIn(net: BayesianNetwork, families: Float64Array[], scale: number)
  * θ interval in [0, 1] around θ₀ on which state `best` keeps the largest posterior: the
  * posteriors share the positive denominator, so compare the linear numerators.
  */
-function argmaxInterval(numerators: (Linear | undefined)[], best: number, v: number, i: number, theta0: number): [number, number] {
-  let lo = 0, hi = 1;
-  const coef = (s: number): [number, number] => { const n = numerators[s]; return n ? [n.a[v]![i]!, n.b[v]![i]!] : [0, 0]; };
+function argmaxInterval(
+  numerators: (Linear | undefined)[],
+  best: number,
+  v: number,
+  i: number,
+  theta0: number,
+): [number, number] {
+  let lo = 0,
+    hi = 1;
+  const coef = (s: number): [number, number] => {
+    const n = numerators[s];
+    return n ? [n.a[v]![i]!, n.b[v]![i]!] : [0, 0];
+  };
   const [ab, bb] = coef(best);
   numerators.forEach((_, s) => {
     if (s === best) return;
     const [as, bs] = coef(s);
-    const slope = ab - as, offset = bb - bs; // best stays ahead while slope·θ + offset ≥ 0
+    const slope = ab - as,
+      offset = bb - bs; // best stays ahead while slope·θ + offset ≥ 0
     if (slope > 0) lo = Math.max(lo, -offset / slope);
     else if (slope < 0) hi = Math.min(hi, -offset / slope);
   });

@@ -81,7 +81,10 @@ export function isVirtualNode(net: BayesianNetwork, v: number): boolean {
  * or findings that contradict each other and do not converge).
  */
 export function virtualEvidenceNetwork(
-  net: BayesianNetwork, evidence: Evidence, findings: UncertainFindings, options: SoftEvidenceOptions = {},
+  net: BayesianNetwork,
+  evidence: Evidence,
+  findings: UncertainFindings,
+  options: SoftEvidenceOptions = {},
 ): VirtualEvidenceNetwork {
   const likelihoods = new Map<number, Float64Array>();
   const targets = new Map<number, Float64Array>();
@@ -114,15 +117,20 @@ function name(net: BayesianNetwork, v: number): string {
 }
 
 function checkedVector(
-  net: BayesianNetwork, evidence: Evidence, v: number, values: ArrayLike<number>, what: string,
+  net: BayesianNetwork,
+  evidence: Evidence,
+  v: number,
+  values: ArrayLike<number>,
+  what: string,
 ): Float64Array {
   const k = net.variables[v]?.states.length;
   if (k === undefined) throw new RangeError(`${what} on ${v}, which is no variable of the network`);
   if (evidence.has(v)) throw new EngineError(`'${name(net, v)}' is observed: it cannot also take ${what}`);
   if (values.length !== k) {
     const states = net.variables[v]!.states.join(', ');
-    throw new EngineError(`${what} on '${name(net, v)}' needs ${k} numbers, one per state (${states}), `
-      + `got ${values.length}`);
+    throw new EngineError(
+      `${what} on '${name(net, v)}' needs ${k} numbers, one per state (${states}), ` + `got ${values.length}`,
+    );
   }
   const out = Float64Array.from(values);
   for (const x of out) {
@@ -155,7 +163,11 @@ function checkedSoft(net: BayesianNetwork, evidence: Evidence, v: number, q: Arr
 function setLikelihood(net: BayesianNetwork, node: number, lambda: Float64Array): void {
   const table = net.cpts[node]!.table;
   const max = Math.max(...lambda);
-  lambda.forEach((l, x) => { const p = max > 0 ? l / max : 0; table[2 * x] = p; table[2 * x + 1] = 1 - p; });
+  lambda.forEach((l, x) => {
+    const p = max > 0 ? l / max : 0;
+    table[2 * x] = p;
+    table[2 * x + 1] = 1 - p;
+  });
 }
 
 /**
@@ -163,8 +175,12 @@ function setLikelihood(net: BayesianNetwork, node: number, lambda: Float64Array)
  * the junction tree of `net` (its virtual-evidence tables updated in place). Returns the sweeps.
  */
 function fitSoftFindings(
-  net: BayesianNetwork, evidence: Evidence, nodes: Map<number, number>, likelihoods: Map<number, Float64Array>,
-  targets: Map<number, Float64Array>, options: SoftEvidenceOptions,
+  net: BayesianNetwork,
+  evidence: Evidence,
+  nodes: Map<number, number>,
+  likelihoods: Map<number, Float64Array>,
+  targets: Map<number, Float64Array>,
+  options: SoftEvidenceOptions,
 ): number {
   const tolerance = options.tolerance ?? SOFT_TOLERANCE;
   const maxSweeps = options.maxSweeps ?? SOFT_MAX_SWEEPS;
@@ -173,8 +189,8 @@ function fitSoftFindings(
   if (plan.order.maxCliqueSize > budget || plan.order.totalSize > EXACT_HARD_LIMIT) {
     const cost = plan.order.maxCliqueSize;
     throw new EngineError(
-      `soft evidence needs exact marginals, and this network's largest clique table (${cost} entries) is over `
-      + `the budget of ${budget}`,
+      `soft evidence needs exact marginals, and this network's largest clique table (${cost} entries) is over ` +
+        `the budget of ${budget}`,
     );
   }
   const jt = plan.tree();
@@ -214,7 +230,10 @@ function fitSoftFindings(
       fitted = true;
     }
     // The last sweep measured every target before rescaling it: all within tolerance means met.
-    if (worst <= tolerance) { jt.reloadTables(); return sweep; }
+    if (worst <= tolerance) {
+      jt.reloadTables();
+      return sweep;
+    }
   }
   throw inconsistent();
 }

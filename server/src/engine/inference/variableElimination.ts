@@ -22,13 +22,15 @@ import { cptFactor, normalized, productOf, projectOnto, reduceFactor, type Facto
 import { ImpossibleEvidenceError, type Evidence } from './junctionTree.js';
 import { type CancelSignal, throwIfCancelled } from '../cancellation.js';
 
-
 /** The CPTs of `keep`, reduced by the evidence. */
 export function reducedFactors(net: BayesianNetwork, keep: Iterable<number>, evidence: Evidence): Factor[] {
   const out: Factor[] = [];
   for (const v of keep) {
     let f = cptFactor(net, v);
-    for (const u of f.vars) { const s = evidence.get(u); if (s !== undefined) f = reduceFactor(f, u, s); }
+    for (const u of f.vars) {
+      const s = evidence.get(u);
+      if (s !== undefined) f = reduceFactor(f, u, s);
+    }
     out.push(f);
   }
   return out;
@@ -51,7 +53,11 @@ function splitByConnection(factors: Factor[], query: readonly number[]): { conne
 }
 
 /** Interaction graph of factor scopes and the greedy order eliminating `eliminate`. */
-export function factorOrder(net: BayesianNetwork, factors: readonly Factor[], eliminate: readonly number[]): EliminationOrder {
+export function factorOrder(
+  net: BayesianNetwork,
+  factors: readonly Factor[],
+  eliminate: readonly number[],
+): EliminationOrder {
   const adj = net.variables.map(() => new Set<number>());
   for (const f of factors) for (const a of f.vars) for (const b of f.vars) if (a !== b) adj[a]!.add(b);
   return bestEliminationOrder(adj, cardinalities(net), eliminate);
@@ -77,7 +83,11 @@ export function eliminate(
     pool = pool.filter((f) => !f.vars.includes(v));
     const product = productOf(bucket);
     onEliminate?.(v, product);
-    const message = projectOnto(product, product.vars.filter((u) => u !== v), op);
+    const message = projectOnto(
+      product,
+      product.vars.filter((u) => u !== v),
+      op,
+    );
     logScale += rescale(message.values);
     pool.push(message);
   }
@@ -112,7 +122,11 @@ export function variableElimination(
   const free = query.filter((q) => !evidence.has(q));
   const keep = ancestralSet(net, [...query, ...evidence.keys()]);
   const { connected, rest } = splitByConnection(reducedFactors(net, keep, evidence), free);
-  const order = factorOrder(net, connected, [...new Set(connected.flatMap((f) => f.vars))].filter((v) => !free.includes(v)));
+  const order = factorOrder(
+    net,
+    connected,
+    [...new Set(connected.flatMap((f) => f.vars))].filter((v) => !free.includes(v)),
+  );
   const { factor } = eliminate(connected, order, 'sum', signal);
   // The disconnected rest only scales the answer, unless it is 0: then the evidence is impossible.
   if (rest.length && sumAll(net, rest, signal) === -Infinity) throw new ImpossibleEvidenceError();
@@ -123,7 +137,13 @@ export function variableElimination(
 }
 
 /** Observed query variables are certain: put them back as point masses, in the order asked. */
-function withObserved(net: BayesianNetwork, f: Factor, query: readonly number[], observed: number[], evidence: Evidence): Factor {
+function withObserved(
+  net: BayesianNetwork,
+  f: Factor,
+  query: readonly number[],
+  observed: number[],
+  evidence: Evidence,
+): Factor {
   if (observed.length === 0) return f;
   const points = observed.map((v) => {
     const values = new Float64Array(net.variables[v]!.states.length);

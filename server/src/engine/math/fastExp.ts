@@ -9,7 +9,7 @@
 const STEPS = 32;
 const INV_STEP = STEPS / Math.LN2;
 // ln2/32 split so that n·STEP_HI is exact for |n| < 2^21 (fdlibm's ln2_hi, ln2_lo).
-const STEP_HI = 6.93147180369123816490e-01 / STEPS;
+const STEP_HI = 6.9314718036912381649e-1 / STEPS;
 const STEP_LO = 1.90821492927058770002e-10 / STEPS;
 const FRACTION = Float64Array.from({ length: STEPS }, (_, j) => 2 ** (j / STEPS));
 /** 2^−i for i = 0 … 1075 (the last ones subnormal, then 0). */
@@ -21,9 +21,9 @@ export function expNonPositive(x: number): number {
   if (!(x > UNDERFLOW)) return x === x ? 0 : x;
   // Nearest integer to x/STEP: truncation toward zero of a non-positive number less ½.
   const n = (x * INV_STEP - 0.5) | 0;
-  const r = (x - n * STEP_HI) - n * STEP_LO;
+  const r = x - n * STEP_HI - n * STEP_LO;
   const r2 = r * r;
   // Estrin-style grouping: shorter dependency chains than Horner.
-  const p = 1 + r + r2 * (0.5 + r * (1 / 6)) + r2 * r2 * ((1 / 24) + r * (1 / 120) + r2 * (1 / 720));
+  const p = 1 + r + r2 * (0.5 + r * (1 / 6)) + r2 * r2 * (1 / 24 + r * (1 / 120) + r2 * (1 / 720));
   return FRACTION[n & (STEPS - 1)]! * p * NEGATIVE_POWER[-(n >> 5)]!;
 }

@@ -38,7 +38,9 @@ export function leastSquaresSolve(A: Matrix, b: ArrayLike<number>, columnNames?:
     const norm = columnNorm(R, n, k, k, m);
     if (norm <= 1e-12 * Math.max(columnNorms[k]!, Number.MIN_VALUE) || columnNorms[k] === 0) {
       const name = columnNames?.[k] ?? `column ${k + 1}`;
-      throw new EngineError(`${name} is a linear combination of the other regressors: the least-squares coefficients are not unique`);
+      throw new EngineError(
+        `${name} is a linear combination of the other regressors: the least-squares coefficients are not unique`,
+      );
     }
     const alpha = R[k * n + k]! > 0 ? -norm : norm;
     // v = x − alpha e1, stored in place below the diagonal; H = I − 2 v vᵀ / vᵀv.
@@ -72,7 +74,10 @@ function columnNorm(data: Float64Array, cols: number, j: number, from: number, t
   for (let i = from; i < to; i++) scale = Math.max(scale, Math.abs(data[i * cols + j]!));
   if (scale === 0 || !Number.isFinite(scale)) return scale;
   let sum = 0;
-  for (let i = from; i < to; i++) { const t = data[i * cols + j]! / scale; sum += t * t; }
+  for (let i = from; i < to; i++) {
+    const t = data[i * cols + j]! / scale;
+    sum += t * t;
+  }
   return scale * Math.sqrt(sum);
 }
 
@@ -114,9 +119,17 @@ export function choleskySolve(S: Float64Array, n: number, b: ArrayLike<number>):
   const L = choleskyFactor(S, n);
   if (!L) throw new EngineError('the system is singular (not positive definite)');
   const z = new Float64Array(n);
-  for (let i = 0; i < n; i++) { let s = b[i]!; for (let k = 0; k < i; k++) s -= L[i * n + k]! * z[k]!; z[i] = s / L[i * n + i]!; }
+  for (let i = 0; i < n; i++) {
+    let s = b[i]!;
+    for (let k = 0; k < i; k++) s -= L[i * n + k]! * z[k]!;
+    z[i] = s / L[i * n + i]!;
+  }
   const x = new Float64Array(n);
-  for (let i = n - 1; i >= 0; i--) { let s = z[i]!; for (let k = i + 1; k < n; k++) s -= L[k * n + i]! * x[k]!; x[i] = s / L[i * n + i]!; }
+  for (let i = n - 1; i >= 0; i--) {
+    let s = z[i]!;
+    for (let k = i + 1; k < n; k++) s -= L[k * n + i]! * x[k]!;
+    x[i] = s / L[i * n + i]!;
+  }
   return x;
 }
 

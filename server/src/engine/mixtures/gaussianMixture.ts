@@ -12,12 +12,19 @@
  * sufficient statistics gathered in the same loop.
  */
 import { EngineError } from '../engineError.js';
-import { addPoint, componentTerms, emptyStatistics, packedSize, scanFor, type ComponentTerms, type SufficientStatistics } from './mixtureKernels.js';
+import {
+  addPoint,
+  componentTerms,
+  emptyStatistics,
+  packedSize,
+  scanFor,
+  type ComponentTerms,
+  type SufficientStatistics,
+} from './mixtureKernels.js';
 import type { NumericData } from '../dataset.js';
 import type { Rng } from '../random.js';
 import { createRng } from '../random.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
-
 
 export type { CancelSignal };
 
@@ -63,14 +70,26 @@ export interface MixtureFit extends MixtureParameters {
  * against an empty component), μ = s + δ with δ = f/N and
  * Σ = Σr(x − μ)(x − μ)ᵀ / N + reg·I = (S − f δᵀ − δ fᵀ + W δ δᵀ) / N + reg·I.
  */
-function maximise(stats: SufficientStatistics, p: MixtureParameters, n: number, regCovar: number, meansOnly: boolean): void {
+function maximise(
+  stats: SufficientStatistics,
+  p: MixtureParameters,
+  n: number,
+  regCovar: number,
+  meansOnly: boolean,
+): void {
   const { k, dims: d } = p;
   const t = packedSize(d);
   const { weight, first: f, second: s, shift } = stats;
   const delta = new Float64Array(d);
   for (let j = 0; j < k; j++) {
-    const w = weight[j]!, nk = w + 10 * Number.EPSILON, mo = j * d, co = j * d * d;
-    for (let a = 0; a < d; a++) { delta[a] = f[mo + a]! / nk; p.means[mo + a] = shift[mo + a]! + delta[a]!; }
+    const w = weight[j]!,
+      nk = w + 10 * Number.EPSILON,
+      mo = j * d,
+      co = j * d * d;
+    for (let a = 0; a < d; a++) {
+      delta[a] = f[mo + a]! / nk;
+      p.means[mo + a] = shift[mo + a]! + delta[a]!;
+    }
     if (meansOnly) continue;
     p.weights[j] = nk / n;
     for (let a = 0, o = j * t; a < d; a++) {
@@ -112,18 +131,29 @@ function runEm(x: NumericData, p: MixtureParameters, loop: EmLoop): MixtureFit {
     maximise(stats, p, x.rows, loop.regCovar, loop.meansOnly);
     iterations++;
     loop.onProgress?.(iterations, ll);
-    if (Math.abs(ll / x.rows - previous / x.rows) < loop.tolerance) { converged = true; break; }
+    if (Math.abs(ll / x.rows - previous / x.rows) < loop.tolerance) {
+      converged = true;
+      break;
+    }
     previous = ll;
   }
   const responsibilities = new Float64Array(x.rows * p.k);
   const { logLikelihood } = scan(x, termsOf(p), responsibilities);
-  return { ...p, trace, logLikelihood, bic: bic(logLikelihood, x.rows, p, loop.meansOnly), iterations, converged, responsibilities };
+  return {
+    ...p,
+    trace,
+    logLikelihood,
+    bic: bic(logLikelihood, x.rows, p, loop.meansOnly),
+    iterations,
+    converged,
+    responsibilities,
+  };
 }
 
 /** BIC as scikit-learn computes it: −2 log L + (free parameters) · log n. */
 function bic(logLikelihood: number, n: number, p: MixtureParameters, meansOnly: boolean): number {
   const { k, dims: d } = p;
-  const free = meansOnly ? k * d : k * d * (d + 1) / 2 + k * d + k - 1;
+  const free = meansOnly ? k * d : (k * d * (d + 1)) / 2 + k * d + k - 1;
   return -2 * logLikelihood + free * Math.log(n);
 }
 
@@ -136,10 +166,16 @@ function validate(x: NumericData, p: MixtureParameters): void {
 /** Full Gaussian mixture by EM. */
 export function gaussianMixture(x: NumericData, options: MixtureOptions): MixtureFit {
   const regCovar = options.regCovar ?? 1e-6;
-  const p = options.init ? copyParameters(options.init) : kMeansPlusPlusStart(x, options.k, createRng(options.seed ?? 0), regCovar);
+  const p = options.init
+    ? copyParameters(options.init)
+    : kMeansPlusPlusStart(x, options.k, createRng(options.seed ?? 0), regCovar);
   return runEm(x, p, {
-    maxIterations: options.maxIterations ?? 100, tolerance: options.tolerance ?? 1e-3, regCovar, meansOnly: false,
-    signal: options.signal, onProgress: options.onProgress,
+    maxIterations: options.maxIterations ?? 100,
+    tolerance: options.tolerance ?? 1e-3,
+    regCovar,
+    meansOnly: false,
+    signal: options.signal,
+    onProgress: options.onProgress,
   });
 }
 
@@ -160,13 +196,19 @@ export function kMeansEm(x: NumericData, options: KMeansEmOptions): MixtureFit {
   const { k, sigma } = options;
   if (!(sigma > 0)) throw new EngineError(`sigma must be positive, not ${sigma}`);
   const d = x.dims;
-  const means = options.initialMeans ? Float64Array.from(options.initialMeans) : kMeansPlusPlusCenters(x, k, createRng(options.seed ?? 0));
+  const means = options.initialMeans
+    ? Float64Array.from(options.initialMeans)
+    : kMeansPlusPlusCenters(x, k, createRng(options.seed ?? 0));
   const covariances = new Float64Array(k * d * d);
   for (let j = 0; j < k; j++) for (let a = 0; a < d; a++) covariances[j * d * d + a * d + a] = sigma * sigma;
   const p: MixtureParameters = { k, dims: d, weights: new Float64Array(k).fill(1 / k), means, covariances };
   return runEm(x, p, {
-    maxIterations: options.maxIterations ?? 100, tolerance: options.tolerance ?? 1e-9, regCovar: 0, meansOnly: true,
-    signal: options.signal, onProgress: options.onProgress,
+    maxIterations: options.maxIterations ?? 100,
+    tolerance: options.tolerance ?? 1e-9,
+    regCovar: 0,
+    meansOnly: true,
+    signal: options.signal,
+    onProgress: options.onProgress,
   });
 }
 
@@ -182,7 +224,10 @@ export function kMeansPlusPlusCenters(x: NumericData, k: number, rng: Rng): Floa
     let total = 0;
     for (let i = 0; i < n; i++) {
       let s = 0;
-      for (let a = 0; a < d; a++) { const t = xs[i * d + a]! - centers[j * d + a]!; s += t * t; }
+      for (let a = 0; a < d; a++) {
+        const t = xs[i * d + a]! - centers[j * d + a]!;
+        s += t * t;
+      }
       if (s < dist[i]!) dist[i] = s;
       total += dist[i]!;
     }
@@ -202,19 +247,38 @@ function kMeansPlusPlusStart(x: NumericData, k: number, rng: Rng, regCovar: numb
   const centers = kMeansPlusPlusCenters(x, k, rng);
   const stats = emptyStatistics(centers, k, d);
   for (let i = 0; i < x.rows; i++) {
-    let best = 0, bestDist = Infinity;
+    let best = 0,
+      bestDist = Infinity;
     for (let j = 0; j < k; j++) {
       let s = 0;
-      for (let a = 0; a < d; a++) { const t = x.values[i * d + a]! - centers[j * d + a]!; s += t * t; }
-      if (s < bestDist) { bestDist = s; best = j; }
+      for (let a = 0; a < d; a++) {
+        const t = x.values[i * d + a]! - centers[j * d + a]!;
+        s += t * t;
+      }
+      if (s < bestDist) {
+        bestDist = s;
+        best = j;
+      }
     }
     addPoint(stats, x.values, i * d, best, 1);
   }
-  const p: MixtureParameters = { k, dims: d, weights: new Float64Array(k), means: new Float64Array(k * d), covariances: new Float64Array(k * d * d) };
+  const p: MixtureParameters = {
+    k,
+    dims: d,
+    weights: new Float64Array(k),
+    means: new Float64Array(k * d),
+    covariances: new Float64Array(k * d * d),
+  };
   maximise(stats, p, x.rows, regCovar, false);
   return p;
 }
 
 function copyParameters(p: MixtureParameters): MixtureParameters {
-  return { k: p.k, dims: p.dims, weights: Float64Array.from(p.weights), means: Float64Array.from(p.means), covariances: Float64Array.from(p.covariances) };
+  return {
+    k: p.k,
+    dims: p.dims,
+    weights: Float64Array.from(p.weights),
+    means: Float64Array.from(p.means),
+    covariances: Float64Array.from(p.covariances),
+  };
 }

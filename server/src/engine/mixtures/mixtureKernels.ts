@@ -23,7 +23,7 @@ const LOG_2PI = Math.log(2 * Math.PI);
 
 /** Lower triangles are stored packed by rows: entry (a, b), b ≤ a, at a(a+1)/2 + b. */
 export function packedSize(d: number): number {
-  return d * (d + 1) / 2;
+  return (d * (d + 1)) / 2;
 }
 
 /**
@@ -44,7 +44,13 @@ function stride(d: number): number {
   return 1 + d + packedSize(d);
 }
 
-export function componentTerms(weights: Float64Array, means: Float64Array, covariances: Float64Array, k: number, d: number): ComponentTerms {
+export function componentTerms(
+  weights: Float64Array,
+  means: Float64Array,
+  covariances: Float64Array,
+  k: number,
+  d: number,
+): ComponentTerms {
   const z = stride(d);
   const runs = new Float64Array(k * z);
   for (let j = 0; j < k; j++) {
@@ -71,14 +77,25 @@ export interface SufficientStatistics {
 }
 
 export function emptyStatistics(shift: Float64Array, k: number, d: number): SufficientStatistics {
-  return { k, dims: d, shift, weight: new Float64Array(k), first: new Float64Array(k * d), second: new Float64Array(k * packedSize(d)) };
+  return {
+    k,
+    dims: d,
+    shift,
+    weight: new Float64Array(k),
+    first: new Float64Array(k * d),
+    second: new Float64Array(k * packedSize(d)),
+  };
 }
 
 /**
  * One E-step pass: returns the total log-likelihood and the statistics about `terms.means`;
  * writes responsibilities (n × k) when `resp` is given.
  */
-export type Scan = (x: NumericData, terms: ComponentTerms, resp?: Float64Array) => { logLikelihood: number; stats: SufficientStatistics };
+export type Scan = (
+  x: NumericData,
+  terms: ComponentTerms,
+  resp?: Float64Array,
+) => { logLikelihood: number; stats: SufficientStatistics };
 
 /**
  * The log-likelihood Σᵢ (maxᵢ + log sᵢ), sᵢ being point i's sum of exp(log density − maxᵢ). The logs
@@ -91,17 +108,27 @@ class LogLikelihood {
   private product = 1;
   private count = 0;
   private readonly block: number;
-  constructor(k: number) { this.block = Math.max(1, Math.floor(700 / Math.log(Math.max(k, 2)))); }
+  constructor(k: number) {
+    this.block = Math.max(1, Math.floor(700 / Math.log(Math.max(k, 2))));
+  }
   add(max: number, s: number): void {
     this.maxima += max;
     this.product *= s;
-    if (++this.count === this.block) { this.logs += Math.log(this.product); this.product = 1; this.count = 0; }
+    if (++this.count === this.block) {
+      this.logs += Math.log(this.product);
+      this.product = 1;
+      this.count = 0;
+    }
   }
-  value(): number { return this.maxima + this.logs + Math.log(this.product); }
+  value(): number {
+    return this.maxima + this.logs + Math.log(this.product);
+  }
 }
 
 function statisticsOf(acc: Float64Array, terms: ComponentTerms): SufficientStatistics {
-  const { k, dims: d } = terms, t = packedSize(d), z = stride(d);
+  const { k, dims: d } = terms,
+    t = packedSize(d),
+    z = stride(d);
   const stats = emptyStatistics(terms.means, k, d);
   for (let j = 0; j < k; j++) {
     stats.weight[j] = acc[j * z]!;
@@ -124,20 +151,56 @@ const BLOCK = 256;
  * the responsibilities in lp[lo …], added to acc[o …].
  */
 interface Kernel {
-  densities(xs: Float64Array, first: number, count: number, q: Float64Array, o: number, lp: Float64Array, lo: number): void;
-  accumulate(xs: Float64Array, first: number, count: number, q: Float64Array, o: number, lp: Float64Array, lo: number, acc: Float64Array): void;
+  densities(
+    xs: Float64Array,
+    first: number,
+    count: number,
+    q: Float64Array,
+    o: number,
+    lp: Float64Array,
+    lo: number,
+  ): void;
+  accumulate(
+    xs: Float64Array,
+    first: number,
+    count: number,
+    q: Float64Array,
+    o: number,
+    lp: Float64Array,
+    lo: number,
+    acc: Float64Array,
+  ): void;
 }
 
 /**
  * log-sum-exp for each point of a block: lp ← responsibilities. The largest density of a point
  * contributes exp(0) = 1 without a call, so every sum lies in [1, k].
  */
-function normaliseBlock(lp: Float64Array, k: number, count: number, ll: LogLikelihood, resp: Float64Array | undefined, first: number): void {
+function normaliseBlock(
+  lp: Float64Array,
+  k: number,
+  count: number,
+  ll: LogLikelihood,
+  resp: Float64Array | undefined,
+  first: number,
+): void {
   for (let i = 0; i < count; i++) {
-    let max = -Infinity, arg = 0;
-    for (let j = 0, o = i; j < k; j++, o += BLOCK) { const v = lp[o]!; if (v > max) { max = v; arg = j; } }
+    let max = -Infinity,
+      arg = 0;
+    for (let j = 0, o = i; j < k; j++, o += BLOCK) {
+      const v = lp[o]!;
+      if (v > max) {
+        max = v;
+        arg = j;
+      }
+    }
     let sum = 1;
-    for (let j = 0, o = i; j < k; j++, o += BLOCK) if (j !== arg) { const v = expNonPositive(lp[o]! - max); lp[o] = v; sum += v; }
+    for (let j = 0, o = i; j < k; j++, o += BLOCK)
+      if (j !== arg) {
+        const v = expNonPositive(lp[o]! - max);
+        lp[o] = v;
+        sum += v;
+      }
     lp[arg * BLOCK + i] = 1;
     const inv = 1 / sum;
     for (let j = 0, o = i; j < k; j++, o += BLOCK) lp[o]! *= inv;
@@ -148,8 +211,13 @@ function normaliseBlock(lp: Float64Array, k: number, count: number, ll: LogLikel
 
 function scanWith(kernel: Kernel): Scan {
   return (x, terms, resp) => {
-    const { k, dims: d, runs: q } = terms, z = stride(d), acc = new Float64Array(q.length);
-    const xs = x.values, n = x.rows, lp = new Float64Array(k * BLOCK), ll = new LogLikelihood(k);
+    const { k, dims: d, runs: q } = terms,
+      z = stride(d),
+      acc = new Float64Array(q.length);
+    const xs = x.values,
+      n = x.rows,
+      lp = new Float64Array(k * BLOCK),
+      ll = new LogLikelihood(k);
     for (let first = 0; first < n; first += BLOCK) {
       const count = Math.min(BLOCK, n - first);
       for (let j = 0; j < k; j++) kernel.densities(xs, first, count, q, j * z, lp, j * BLOCK);
@@ -162,7 +230,9 @@ function scanWith(kernel: Kernel): Scan {
 
 export const scan1 = scanWith({
   densities(xs, first, count, q, o, lp, lo) {
-    const c = q[o]!, m0 = q[o + 1]!, u00 = q[o + 2]!;
+    const c = q[o]!,
+      m0 = q[o + 1]!,
+      u00 = q[o + 2]!;
     for (let i = 0; i < count; i++) {
       const v0 = u00 * (xs[first + i]! - m0);
       lp[lo + i] = c - 0.5 * v0 * v0;
@@ -170,57 +240,135 @@ export const scan1 = scanWith({
   },
   accumulate(xs, first, count, q, o, lp, lo, acc) {
     const m0 = q[o + 1]!;
-    let w = 0, f0 = 0, s00 = 0;
+    let w = 0,
+      f0 = 0,
+      s00 = 0;
     for (let i = 0; i < count; i++) {
-      const r = lp[lo + i]!, d0 = xs[first + i]! - m0, rd0 = r * d0;
-      w += r; f0 += rd0; s00 += rd0 * d0;
+      const r = lp[lo + i]!,
+        d0 = xs[first + i]! - m0,
+        rd0 = r * d0;
+      w += r;
+      f0 += rd0;
+      s00 += rd0 * d0;
     }
-    acc[o]! += w; acc[o + 1]! += f0; acc[o + 2]! += s00;
+    acc[o]! += w;
+    acc[o + 1]! += f0;
+    acc[o + 2]! += s00;
   },
 });
 
 export const scan2 = scanWith({
   densities(xs, first, count, q, o, lp, lo) {
-    const c = q[o]!, m0 = q[o + 1]!, m1 = q[o + 2]!, u00 = q[o + 3]!, u10 = q[o + 4]!, u11 = q[o + 5]!;
+    const c = q[o]!,
+      m0 = q[o + 1]!,
+      m1 = q[o + 2]!,
+      u00 = q[o + 3]!,
+      u10 = q[o + 4]!,
+      u11 = q[o + 5]!;
     for (let i = 0, xo = 2 * first; i < count; i++, xo += 2) {
-      const d0 = xs[xo]! - m0, d1 = xs[xo + 1]! - m1;
-      const v0 = u00 * d0, v1 = u10 * d0 + u11 * d1;
+      const d0 = xs[xo]! - m0,
+        d1 = xs[xo + 1]! - m1;
+      const v0 = u00 * d0,
+        v1 = u10 * d0 + u11 * d1;
       lp[lo + i] = c - 0.5 * (v0 * v0 + v1 * v1);
     }
   },
   accumulate(xs, first, count, q, o, lp, lo, acc) {
-    const m0 = q[o + 1]!, m1 = q[o + 2]!;
-    let w = 0, f0 = 0, f1 = 0, s00 = 0, s10 = 0, s11 = 0;
+    const m0 = q[o + 1]!,
+      m1 = q[o + 2]!;
+    let w = 0,
+      f0 = 0,
+      f1 = 0,
+      s00 = 0,
+      s10 = 0,
+      s11 = 0;
     for (let i = 0, xo = 2 * first; i < count; i++, xo += 2) {
-      const r = lp[lo + i]!, d0 = xs[xo]! - m0, d1 = xs[xo + 1]! - m1;
-      const rd0 = r * d0, rd1 = r * d1;
-      w += r; f0 += rd0; f1 += rd1; s00 += rd0 * d0; s10 += rd1 * d0; s11 += rd1 * d1;
+      const r = lp[lo + i]!,
+        d0 = xs[xo]! - m0,
+        d1 = xs[xo + 1]! - m1;
+      const rd0 = r * d0,
+        rd1 = r * d1;
+      w += r;
+      f0 += rd0;
+      f1 += rd1;
+      s00 += rd0 * d0;
+      s10 += rd1 * d0;
+      s11 += rd1 * d1;
     }
-    acc[o]! += w; acc[o + 1]! += f0; acc[o + 2]! += f1; acc[o + 3]! += s00; acc[o + 4]! += s10; acc[o + 5]! += s11;
+    acc[o]! += w;
+    acc[o + 1]! += f0;
+    acc[o + 2]! += f1;
+    acc[o + 3]! += s00;
+    acc[o + 4]! += s10;
+    acc[o + 5]! += s11;
   },
 });
 
 export const scan3 = scanWith({
   densities(xs, first, count, q, o, lp, lo) {
-    const c = q[o]!, m0 = q[o + 1]!, m1 = q[o + 2]!, m2 = q[o + 3]!;
-    const u00 = q[o + 4]!, u10 = q[o + 5]!, u11 = q[o + 6]!, u20 = q[o + 7]!, u21 = q[o + 8]!, u22 = q[o + 9]!;
+    const c = q[o]!,
+      m0 = q[o + 1]!,
+      m1 = q[o + 2]!,
+      m2 = q[o + 3]!;
+    const u00 = q[o + 4]!,
+      u10 = q[o + 5]!,
+      u11 = q[o + 6]!,
+      u20 = q[o + 7]!,
+      u21 = q[o + 8]!,
+      u22 = q[o + 9]!;
     for (let i = 0, xo = 3 * first; i < count; i++, xo += 3) {
-      const d0 = xs[xo]! - m0, d1 = xs[xo + 1]! - m1, d2 = xs[xo + 2]! - m2;
-      const v0 = u00 * d0, v1 = u10 * d0 + u11 * d1, v2 = u20 * d0 + u21 * d1 + u22 * d2;
+      const d0 = xs[xo]! - m0,
+        d1 = xs[xo + 1]! - m1,
+        d2 = xs[xo + 2]! - m2;
+      const v0 = u00 * d0,
+        v1 = u10 * d0 + u11 * d1,
+        v2 = u20 * d0 + u21 * d1 + u22 * d2;
       lp[lo + i] = c - 0.5 * (v0 * v0 + v1 * v1 + v2 * v2);
     }
   },
   accumulate(xs, first, count, q, o, lp, lo, acc) {
-    const m0 = q[o + 1]!, m1 = q[o + 2]!, m2 = q[o + 3]!;
-    let w = 0, f0 = 0, f1 = 0, f2 = 0, s00 = 0, s10 = 0, s11 = 0, s20 = 0, s21 = 0, s22 = 0;
+    const m0 = q[o + 1]!,
+      m1 = q[o + 2]!,
+      m2 = q[o + 3]!;
+    let w = 0,
+      f0 = 0,
+      f1 = 0,
+      f2 = 0,
+      s00 = 0,
+      s10 = 0,
+      s11 = 0,
+      s20 = 0,
+      s21 = 0,
+      s22 = 0;
     for (let i = 0, xo = 3 * first; i < count; i++, xo += 3) {
-      const r = lp[lo + i]!, d0 = xs[xo]! - m0, d1 = xs[xo + 1]! - m1, d2 = xs[xo + 2]! - m2;
-      const rd0 = r * d0, rd1 = r * d1, rd2 = r * d2;
-      w += r; f0 += rd0; f1 += rd1; f2 += rd2;
-      s00 += rd0 * d0; s10 += rd1 * d0; s11 += rd1 * d1; s20 += rd2 * d0; s21 += rd2 * d1; s22 += rd2 * d2;
+      const r = lp[lo + i]!,
+        d0 = xs[xo]! - m0,
+        d1 = xs[xo + 1]! - m1,
+        d2 = xs[xo + 2]! - m2;
+      const rd0 = r * d0,
+        rd1 = r * d1,
+        rd2 = r * d2;
+      w += r;
+      f0 += rd0;
+      f1 += rd1;
+      f2 += rd2;
+      s00 += rd0 * d0;
+      s10 += rd1 * d0;
+      s11 += rd1 * d1;
+      s20 += rd2 * d0;
+      s21 += rd2 * d1;
+      s22 += rd2 * d2;
     }
-    acc[o]! += w; acc[o + 1]! += f0; acc[o + 2]! += f1; acc[o + 3]! += f2;
-    acc[o + 4]! += s00; acc[o + 5]! += s10; acc[o + 6]! += s11; acc[o + 7]! += s20; acc[o + 8]! += s21; acc[o + 9]! += s22;
+    acc[o]! += w;
+    acc[o + 1]! += f0;
+    acc[o + 2]! += f1;
+    acc[o + 3]! += f2;
+    acc[o + 4]! += s00;
+    acc[o + 5]! += s10;
+    acc[o + 6]! += s11;
+    acc[o + 7]! += s20;
+    acc[o + 8]! += s21;
+    acc[o + 9]! += s22;
   },
 });
 
@@ -230,7 +378,11 @@ function genericKernel(dims: number): Kernel {
   return {
     densities(xs, first, count, q, o, lp, lo) {
       // Locals, not closure slots, in the loops.
-      const d = dims, diff = row, c = q[o]!, mo = o + 1, uo = o + 1 + d;
+      const d = dims,
+        diff = row,
+        c = q[o]!,
+        mo = o + 1,
+        uo = o + 1 + d;
       for (let i = 0, xo = d * first; i < count; i++, xo += d) {
         for (let a = 0; a < d; a++) diff[a] = xs[xo + a]! - q[mo + a]!;
         // |L⁻¹(x − μ)|², L⁻¹ packed by rows.
@@ -244,7 +396,10 @@ function genericKernel(dims: number): Kernel {
       }
     },
     accumulate(xs, first, count, q, o, lp, lo, acc) {
-      const d = dims, diff = row, mo = o + 1, so = o + 1 + d;
+      const d = dims,
+        diff = row,
+        mo = o + 1,
+        so = o + 1 + d;
       for (let i = 0, xo = d * first; i < count; i++, xo += d) {
         const r = lp[lo + i]!;
         acc[o]! += r;
@@ -268,7 +423,8 @@ export function scanFor(d: number): Scan {
 
 /** Adds one point with responsibility r for component j (the hard assignment of the start). */
 export function addPoint(stats: SufficientStatistics, xs: Float64Array, xo: number, j: number, r: number): void {
-  const d = stats.dims, mo = j * d;
+  const d = stats.dims,
+    mo = j * d;
   stats.weight[j]! += r;
   for (let a = 0, o = j * packedSize(d); a < d; a++) {
     const da = xs[xo + a]! - stats.shift[mo + a]!;

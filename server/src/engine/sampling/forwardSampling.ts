@@ -18,7 +18,8 @@ export function forwardSample(net: BayesianNetwork, rows: number, rng: Rng): Cat
     for (let r = 0; r < cpt.table.length; r += k) {
       let sum = 0;
       for (let x = 0; x < k; x++) sum += cpt.table[r + x]!;
-      if (!(sum > 0)) throw new EngineError(`${net.variables[v]!.name}: a CPT row is unknown or sums to 0; learn it before sampling`);
+      if (!(sum > 0))
+        throw new EngineError(`${net.variables[v]!.name}: a CPT row is unknown or sums to 0; learn it before sampling`);
     }
   });
   const columns = net.variables.map(() => new Int32Array(rows));

@@ -18,7 +18,17 @@
 import type { BayesianNetwork } from '../network.js';
 import { createRng, type Rng } from '../random.js';
 import { type Evidence } from '../inference/junctionTree.js';
-import { flatten, NoConsistentSampleError, observedStates, perVariable, rowOf, weightedSample, type FlatNetwork, type SampledMarginals, type SamplerOptions } from './sampledNetwork.js';
+import {
+  flatten,
+  NoConsistentSampleError,
+  observedStates,
+  perVariable,
+  rowOf,
+  weightedSample,
+  type FlatNetwork,
+  type SampledMarginals,
+  type SamplerOptions,
+} from './sampledNetwork.js';
 import { CancelledError } from '../cancellation.js';
 
 export interface GibbsOptions extends SamplerOptions {
@@ -29,7 +39,10 @@ export interface GibbsOptions extends SamplerOptions {
 }
 
 /** A variable's block: itself, the deterministic descendants it drives, and the block's other children. */
-interface Block { driven: Int32Array; boundary: Int32Array }
+interface Block {
+  driven: Int32Array;
+  boundary: Int32Array;
+}
 
 /** forced[v][row] = the state v's CPT row makes certain, or −1 when the row is not deterministic. */
 function forcedStates(flat: FlatNetwork): (Int32Array | undefined)[] {
@@ -49,13 +62,18 @@ function blocks(flat: FlatNetwork, observed: Int32Array, forced: (Int32Array | u
   const children: number[][] = Array.from(flat.cards, () => []);
   flat.parents.forEach((ps, c) => ps.forEach((p) => children[p]!.push(c)));
   const position = new Int32Array(flat.cards.length);
-  flat.order.forEach((v, i) => { position[v] = i; });
+  flat.order.forEach((v, i) => {
+    position[v] = i;
+  });
   return Array.from(flat.cards, (_, v) => {
     const driven = new Set<number>();
     const stack = [v];
     while (stack.length) {
       for (const c of children[stack.pop()!]!) {
-        if (observed[c]! < 0 && forced[c] && !driven.has(c)) { driven.add(c); stack.push(c); }
+        if (observed[c]! < 0 && forced[c] && !driven.has(c)) {
+          driven.add(c);
+          stack.push(c);
+        }
       }
     }
     const inBlock = new Set([v, ...driven]);
@@ -77,7 +95,10 @@ function initialStates(flat: FlatNetwork, observed: Int32Array, rng: Rng, chains
   for (let attempt = 0; attempt < 100000 && (pool.length < 50 * chains || attempt < 1000); attempt++) {
     const x = new Int32Array(flat.cards.length);
     const w = weightedSample(flat, observed, x, rng.next);
-    if (w > 0) { pool.push(x); weights.push(w); }
+    if (w > 0) {
+      pool.push(x);
+      weights.push(w);
+    }
   }
   if (pool.length === 0) throw new NoConsistentSampleError('Gibbs sampling');
   return Array.from({ length: chains }, () => Int32Array.from(pool[rng.categorical(weights)]!));
@@ -86,14 +107,20 @@ function initialStates(flat: FlatNetwork, observed: Int32Array, rng: Rng, chains
 export function gibbsSampling(net: BayesianNetwork, evidence: Evidence, options: GibbsOptions = {}): SampledMarginals {
   const flat = flatten(net);
   const { samples = 10000, seed = 1, signal } = options;
-  const chains = Math.max(2, Math.min(options.chains ?? Math.min(500, Math.max(20, Math.floor(samples / 300))), samples));
+  const chains = Math.max(
+    2,
+    Math.min(options.chains ?? Math.min(500, Math.max(20, Math.floor(samples / 300))), samples),
+  );
   const perChain = Math.floor(samples / chains);
   const burnIn = options.burnIn ?? Math.floor(perChain / 5);
   const rng = createRng(seed);
   const observed = observedStates(flat, evidence);
   const forced = forcedStates(flat);
   const chain: Chain = {
-    flat, forced, rng, signal,
+    flat,
+    forced,
+    rng,
+    signal,
     free: Int32Array.from(flat.order.filter((v) => observed[v]! < 0)),
     block: blocks(flat, observed, forced),
     conditional: new Float64Array(Math.max(...flat.cards)),
@@ -125,7 +152,10 @@ function runChain(c: Chain, x: Int32Array, burnIn: number, sweeps: number, sums:
       const v = free[i]!;
       const z = blockConditional(flat, forced, block[v]!, v, x, conditional);
       setBlock(flat, forced, block[v]!, v, x, rng.categorical(conditional.subarray(0, flat.cards[v]!), z));
-      if (sweep >= 0) { const acc = sums[v]!; for (let s = 0; s < acc.length; s++) acc[s]! += conditional[s]! / z; }
+      if (sweep >= 0) {
+        const acc = sums[v]!;
+        for (let s = 0; s < acc.length; s++) acc[s]! += conditional[s]! / z;
+      }
     }
   }
 }
@@ -134,9 +164,18 @@ function runChain(c: Chain, x: Int32Array, burnIn: number, sweeps: number, sums:
  * Unnormalised P(v = s, forced descendants | rest) into `out`; returns the sum (> 0, since the
  * current state has non-zero probability). Leaves `x` as it found it.
  */
-function blockConditional(flat: FlatNetwork, forced: (Int32Array | undefined)[], block: Block, v: number, x: Int32Array, out: Float64Array): number {
+function blockConditional(
+  flat: FlatNetwork,
+  forced: (Int32Array | undefined)[],
+  block: Block,
+  v: number,
+  x: Int32Array,
+  out: Float64Array,
+): number {
   const current = x[v]!;
-  const k = flat.cards[v]!, own = rowOf(flat, v, x) * k, table = flat.tables[v]!;
+  const k = flat.cards[v]!,
+    own = rowOf(flat, v, x) * k,
+    table = flat.tables[v]!;
   let z = 0;
   for (let s = 0; s < k; s++) {
     let p = table[own + s]!;
@@ -156,7 +195,14 @@ function blockConditional(flat: FlatNetwork, forced: (Int32Array | undefined)[],
 }
 
 /** Sets v = s and its driven descendants to the states their rows force. */
-function setBlock(flat: FlatNetwork, forced: (Int32Array | undefined)[], block: Block, v: number, x: Int32Array, s: number): void {
+function setBlock(
+  flat: FlatNetwork,
+  forced: (Int32Array | undefined)[],
+  block: Block,
+  v: number,
+  x: Int32Array,
+  s: number,
+): void {
   x[v] = s;
   for (let j = 0; j < block.driven.length; j++) {
     const d = block.driven[j]!;
@@ -165,11 +211,20 @@ function setBlock(flat: FlatNetwork, forced: (Int32Array | undefined)[], block: 
 }
 
 /** Mean over chains, and the standard error of that mean from the spread of the chain means. */
-function summarise(chainSums: Float64Array[][], observed: Int32Array, cards: Int32Array, perChain: number): SampledMarginals {
-  const marginals = perVariable(cards), stderr = perVariable(cards);
+function summarise(
+  chainSums: Float64Array[][],
+  observed: Int32Array,
+  cards: Int32Array,
+  perChain: number,
+): SampledMarginals {
+  const marginals = perVariable(cards),
+    stderr = perVariable(cards);
   const C = chainSums.length;
   cards.forEach((k, v) => {
-    if (observed[v]! >= 0) { marginals[v]![observed[v]!] = 1; return; }
+    if (observed[v]! >= 0) {
+      marginals[v]![observed[v]!] = 1;
+      return;
+    }
     for (let s = 0; s < k; s++) {
       let mean = 0;
       for (const sums of chainSums) mean += sums[v]![s]! / perChain;

@@ -8,29 +8,48 @@
 import type { BayesianNetwork } from '../network.js';
 import { createRng } from '../random.js';
 import { type Evidence } from '../inference/junctionTree.js';
-import { flatten, NoConsistentSampleError, observedStates, perVariable, weightedSample, type SampledMarginals, type SamplerOptions } from './sampledNetwork.js';
+import {
+  flatten,
+  NoConsistentSampleError,
+  observedStates,
+  perVariable,
+  weightedSample,
+  type SampledMarginals,
+  type SamplerOptions,
+} from './sampledNetwork.js';
 import { CancelledError } from '../cancellation.js';
 
-export function likelihoodWeighting(net: BayesianNetwork, evidence: Evidence, options: SamplerOptions = {}): SampledMarginals {
+export function likelihoodWeighting(
+  net: BayesianNetwork,
+  evidence: Evidence,
+  options: SamplerOptions = {},
+): SampledMarginals {
   const flat = flatten(net);
   const { samples = 10000, seed = 1, signal } = options;
   const rng = createRng(seed);
   const n = net.variables.length;
   const observed = observedStates(flat, evidence);
   const x = new Int32Array(n);
-  const sumW = perVariable(flat.cards), sumW2 = perVariable(flat.cards);
-  let totalW = 0, totalW2 = 0;
+  const sumW = perVariable(flat.cards),
+    sumW2 = perVariable(flat.cards);
+  let totalW = 0,
+    totalW2 = 0;
   for (let i = 0; i < samples; i++) {
     if ((i & 1023) === 0 && signal?.aborted) throw new CancelledError();
     const w = weightedSample(flat, observed, x, rng.next);
     if (w === 0) continue;
     totalW += w;
     totalW2 += w * w;
-    for (let v = 0; v < n; v++) { sumW[v]![x[v]!]! += w; sumW2[v]![x[v]!]! += w * w; }
+    for (let v = 0; v < n; v++) {
+      sumW[v]![x[v]!]! += w;
+      sumW2[v]![x[v]!]! += w * w;
+    }
   }
   if (totalW === 0) throw new NoConsistentSampleError('likelihood weighting');
   const marginals = sumW.map((m) => m.map((s) => s / totalW));
   // Σ w²(I − p)² = Σ_{I=1} w² (1 − 2p) + p² Σ w²
-  const stderr = marginals.map((m, v) => m.map((p, s) => Math.sqrt(Math.max(0, sumW2[v]![s]! * (1 - 2 * p) + p * p * totalW2)) / totalW));
+  const stderr = marginals.map((m, v) =>
+    m.map((p, s) => Math.sqrt(Math.max(0, sumW2[v]![s]! * (1 - 2 * p) + p * p * totalW2)) / totalW),
+  );
   return { marginals, stderr, samples };
 }

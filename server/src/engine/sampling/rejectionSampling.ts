@@ -14,8 +14,14 @@ import { createRng } from '../random.js';
 import type { Evidence } from '../inference/junctionTree.js';
 import { CancelledError } from '../cancellation.js';
 import {
-  drawFromRow, flatten, NoConsistentSampleError, observedStates, perVariable, rowOf,
-  type SampledMarginals, type SamplerOptions,
+  drawFromRow,
+  flatten,
+  NoConsistentSampleError,
+  observedStates,
+  perVariable,
+  rowOf,
+  type SampledMarginals,
+  type SamplerOptions,
 } from './sampledNetwork.js';
 
 export interface RejectionMarginals extends SampledMarginals {
@@ -31,15 +37,18 @@ export class NoAcceptedSampleError extends NoConsistentSampleError {
   constructor(readonly samples: number) {
     super('rejection sampling');
     // 1 − (1 − p)^n ≥ 0.95 needs p ≥ about 3/n: below that, seeing none is likely.
-    this.message = 'rejection sampling: no sample was consistent with the evidence, '
-      + `none of the ${samples} drawn, so there is no estimate: P(e) is 0, or below about `
-      + `${(3 / samples).toPrecision(2)} (where seeing none is likely); draw more samples, `
-      + 'or use likelihood_weighting or exact inference';
+    this.message =
+      'rejection sampling: no sample was consistent with the evidence, ' +
+      `none of the ${samples} drawn, so there is no estimate: P(e) is 0, or below about ` +
+      `${(3 / samples).toPrecision(2)} (where seeing none is likely); draw more samples, ` +
+      'or use likelihood_weighting or exact inference';
   }
 }
 
 export function rejectionSampling(
-  net: BayesianNetwork, evidence: Evidence, options: SamplerOptions = {},
+  net: BayesianNetwork,
+  evidence: Evidence,
+  options: SamplerOptions = {},
 ): RejectionMarginals {
   const flat = flatten(net);
   const { samples = 10000, seed = 1, signal } = options;
@@ -54,7 +63,10 @@ export function rejectionSampling(
     let consistent = true;
     for (const v of flat.order) {
       x[v] = drawFromRow(flat, v, rowOf(flat, v, x), rng.next());
-      if (observed[v]! >= 0 && x[v] !== observed[v]) { consistent = false; break; } // reject early
+      if (observed[v]! >= 0 && x[v] !== observed[v]) {
+        consistent = false;
+        break;
+      } // reject early
     }
     if (!consistent) continue;
     accepted++;

@@ -22,7 +22,9 @@ export interface SamplerOptions {
 }
 
 export class NoConsistentSampleError extends Error {
-  constructor(what: string) { super(`${what}: no sample was consistent with the evidence (it may have probability 0)`); }
+  constructor(what: string) {
+    super(`${what}: no sample was consistent with the evidence (it may have probability 0)`);
+  }
 }
 
 export interface FlatNetwork {
@@ -44,7 +46,8 @@ export function flatten(net: BayesianNetwork): FlatNetwork {
 }
 
 export function rowOf(flat: FlatNetwork, v: number, x: Int32Array): number {
-  const ps = flat.parents[v]!, m = flat.mult[v]!;
+  const ps = flat.parents[v]!,
+    m = flat.mult[v]!;
   let r = 0;
   for (let i = 0; i < ps.length; i++) r += x[ps[i]!]! * m[i]!;
   return r;
@@ -52,8 +55,13 @@ export function rowOf(flat: FlatNetwork, v: number, x: Int32Array): number {
 
 /** Draws state from row `row` of v's CPT with one uniform u. */
 export function drawFromRow(flat: FlatNetwork, v: number, row: number, u: number): number {
-  const k = flat.cards[v]!, t = flat.tables[v]!, o = row * k;
-  for (let s = 0; s < k; s++) { u -= t[o + s]!; if (u < 0) return s; }
+  const k = flat.cards[v]!,
+    t = flat.tables[v]!,
+    o = row * k;
+  for (let s = 0; s < k; s++) {
+    u -= t[o + s]!;
+    if (u < 0) return s;
+  }
   for (let s = k - 1; s >= 0; s--) if (t[o + s]! > 0) return s; // rows summing to 1 − ε
   return k - 1;
 }
@@ -66,8 +74,10 @@ export function weightedSample(flat: FlatNetwork, observed: Int32Array, x: Int32
   let w = 1;
   for (const v of flat.order) {
     const row = rowOf(flat, v, x);
-    if (observed[v]! >= 0) { x[v] = observed[v]!; w *= flat.tables[v]![row * flat.cards[v]! + x[v]!]!; }
-    else x[v] = drawFromRow(flat, v, row, next());
+    if (observed[v]! >= 0) {
+      x[v] = observed[v]!;
+      w *= flat.tables[v]![row * flat.cards[v]! + x[v]!]!;
+    } else x[v] = drawFromRow(flat, v, row, next());
   }
   return w;
 }

@@ -41,7 +41,9 @@ export function resampleRows(data: CategoricalDataset, seed: number, replicate: 
 export class ArcCounts {
   readonly halves: Float64Array;
   replicates = 0;
-  constructor(readonly n: number) { this.halves = new Float64Array(n * n); }
+  constructor(readonly n: number) {
+    this.halves = new Float64Array(n * n);
+  }
   add(g: Pdag): void {
     const n = this.n;
     for (let i = 0; i < n; i++) {
@@ -58,7 +60,12 @@ export class ArcCounts {
   }
 }
 
-export interface ArcStrength { from: number; to: number; strength: number; direction: number }
+export interface ArcStrength {
+  from: number;
+  to: number;
+  strength: number;
+  direction: number;
+}
 
 /** Strength and direction of every ordered pair (i ≠ j), by i then j. */
 export function arcStrengths(counts: ArcCounts): ArcStrength[] {
@@ -68,7 +75,9 @@ export function arcStrengths(counts: ArcCounts): ArcStrength[] {
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
       if (i === j) continue;
-      const ij = halves[i * n + j]! / 2, ji = halves[j * n + i]! / 2, both = ij + ji;
+      const ij = halves[i * n + j]! / 2,
+        ji = halves[j * n + i]! / 2,
+        both = ij + ji;
       out.push({ from: i, to: j, strength: both / replicates, direction: both > 0 ? ij / both : 0 });
     }
   }
@@ -86,7 +95,11 @@ export function strengthThreshold(strengths: readonly number[]): number {
   const sorted = [...strengths].sort((a, b) => a - b);
   const m = sorted.length;
   const knots = [...new Set(sorted)];
-  const cdf = (x: number) => { let k = 0; while (k < m && sorted[k]! <= x) k++; return k / m; };
+  const cdf = (x: number) => {
+    let k = 0;
+    while (k < m && sorted[k]! <= x) k++;
+    return k / m;
+  };
   const xs = [...new Set([0, ...knots, 1])];
   const points = [...new Set([0, ...knots.filter((u) => u < 1)])];
   const widths = xs.slice(1).map((x, i) => x - xs[i]!);
@@ -95,11 +108,15 @@ export function strengthThreshold(strengths: readonly number[]): number {
   // Candidates: every breakpoint F(x_i), the bounds, and the midpoints of flat stretches
   // between consecutive breakpoints (a minimiser in their interior gives the same quantile).
   const cands = [...new Set([0, 1, ...values])].sort((a, b) => a - b);
-  let best = cands[0]!, bestNorm = norm(best);
+  let best = cands[0]!,
+    bestNorm = norm(best);
   for (let i = 0; i < cands.length; i++) {
     for (const p of [cands[i]!, i + 1 < cands.length ? (cands[i]! + cands[i + 1]!) / 2 : cands[i]!]) {
       const v = norm(p);
-      if (v < bestNorm - 1e-12) { best = p; bestNorm = v; }
+      if (v < bestNorm - 1e-12) {
+        best = p;
+        bestNorm = v;
+      }
     }
   }
   // A flat minimum [F_a, F_b]: an interior point (what a line search returns) selects the upper knot.
@@ -132,10 +149,14 @@ export function averagedNetwork(n: number, strengths: readonly ArcStrength[], th
   const significant = strengths.filter((s) => (s.strength > threshold || s.strength === 1) && s.direction >= 0.5);
   const out: AveragedNetwork = { arcs: [], edges: [], dropped: [] };
   const g = new Pdag(n);
-  const arcs = significant.filter((s) => s.direction > 0.5)
+  const arcs = significant
+    .filter((s) => s.direction > 0.5)
     .sort((a, b) => b.strength - a.strength || b.direction - a.direction || a.from - b.from || a.to - b.to);
   for (const s of arcs) {
-    if (g.directedPath(s.to, s.from)) { out.dropped.push([s.from, s.to]); continue; }
+    if (g.directedPath(s.to, s.from)) {
+      out.dropped.push([s.from, s.to]);
+      continue;
+    }
     g.setArc(s.from, s.to);
     out.arcs.push([s.from, s.to]);
   }
@@ -159,14 +180,17 @@ export interface BootstrapOptions {
  * Learn each replicate's structure with `learn` (returning its CPDAG) and count its arcs.
  */
 export function bootstrapCounts(
-  data: CategoricalDataset, learn: (sample: CategoricalDataset) => Pdag, options: BootstrapOptions,
+  data: CategoricalDataset,
+  learn: (sample: CategoricalDataset) => Pdag,
+  options: BootstrapOptions,
 ): { counts: ArcCounts } {
   if (!(Number.isInteger(options.replicates) && options.replicates >= 1)) {
     throw new EngineError(`the bootstrap needs a whole number of replicates ≥ 1, not ${options.replicates}`);
   }
   if (data.rowCount === 0) throw new EngineError('the bootstrap needs at least one row of data');
   const counts = new ArcCounts(data.attributes.length);
-  const first = options.first ?? 0, count = options.count ?? options.replicates - first;
+  const first = options.first ?? 0,
+    count = options.count ?? options.replicates - first;
   for (let r = first; r < first + count; r++) {
     throwIfCancelled(options.signal);
     counts.add(learn(resampleRows(data, options.seed, r)));

@@ -44,20 +44,28 @@ export interface CrossValidationResult {
  * `learn` gives the parent lists learnt from a training set (the fixed structure, or a search).
  */
 export function crossValidate(
-  data: CategoricalDataset, learn: (train: CategoricalDataset) => number[][],
+  data: CategoricalDataset,
+  learn: (train: CategoricalDataset) => number[][],
   options: CrossValidationOptions,
 ): CrossValidationResult {
   const parts = partitions(data.rowCount, { kind: 'folds', k: options.folds, seed: options.seed });
-  const foldLogLoss: number[] = [], foldError: number[] = [];
-  let tested = 0, skipped = 0;
+  const foldLogLoss: number[] = [],
+    foldError: number[] = [];
+  let tested = 0,
+    skipped = 0;
   for (const [f, { train, test }] of parts.entries()) {
     throwIfCancelled(options.signal);
     const training = rowsOf(data, train);
     const parents = learn(training);
     const net = networkFromStructure('fold', training, parents, options.prior);
-    let loss = 0, wrong = 0, n = 0;
+    let loss = 0,
+      wrong = 0,
+      n = 0;
     for (const r of test) {
-      if (data.columns.some((c) => c[r]! < 0)) { skipped++; continue; }
+      if (data.columns.some((c) => c[r]! < 0)) {
+        skipped++;
+        continue;
+      }
       n++;
       loss -= logJoint(net, data, r);
       const t = options.target;
@@ -71,19 +79,24 @@ export function crossValidate(
   }
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   return {
-    logLoss: mean(foldLogLoss), foldLogLoss,
+    logLoss: mean(foldLogLoss),
+    foldLogLoss,
     ...(options.target !== undefined ? { error: mean(foldError), foldError } : {}),
-    tested, skipped,
+    tested,
+    skipped,
   };
 }
 
 /** The data restricted to `rows` (in that order). */
 export function rowsOf(data: CategoricalDataset, rows: Int32Array): CategoricalDataset {
   return {
-    attributes: data.attributes, rowCount: rows.length,
+    attributes: data.attributes,
+    rowCount: rows.length,
     columns: data.columns.map((col) => {
       const out = new Int32Array(rows.length);
-      rows.forEach((r, i) => { out[i] = col[r]!; });
+      rows.forEach((r, i) => {
+        out[i] = col[r]!;
+      });
       return out;
     }),
   };
@@ -91,7 +104,11 @@ export function rowsOf(data: CategoricalDataset, rows: Int32Array): CategoricalD
 
 /** Index of variable v's row for record r: its parents' states, first parent slowest. */
 function rowIndex(
-  net: BayesianNetwork, data: CategoricalDataset, v: number, r: number, override?: [number, number],
+  net: BayesianNetwork,
+  data: CategoricalDataset,
+  v: number,
+  r: number,
+  override?: [number, number],
 ): number {
   let at = 0;
   for (const p of net.cpts[v]!.parents) {
@@ -115,14 +132,18 @@ export function logJoint(net: BayesianNetwork, data: CategoricalDataset, r: numb
 export function predict(net: BayesianNetwork, data: CategoricalDataset, r: number, target: number): number {
   const k = net.variables[target]!.states.length;
   const children = net.cpts.filter((c) => c.parents.includes(target)).map((c) => c.child);
-  let best = 0, bestLog = -Infinity;
+  let best = 0,
+    bestLog = -Infinity;
   for (let t = 0; t < k; t++) {
     let s = Math.log(net.cpts[target]!.table[rowIndex(net, data, target, r) * k + t]!);
     for (const c of children) {
       const kc = net.variables[c]!.states.length;
       s += Math.log(net.cpts[c]!.table[rowIndex(net, data, c, r, [target, t]) * kc + data.columns[c]![r]!]!);
     }
-    if (s > bestLog) { bestLog = s; best = t; }
+    if (s > bestLog) {
+      bestLog = s;
+      best = t;
+    }
   }
   return best;
 }

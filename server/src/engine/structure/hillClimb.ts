@@ -45,20 +45,40 @@ export interface HillClimbOptions extends Partial<ScoreOptions> {
   knowledge?: BackgroundKnowledge;
 }
 
-interface Move { kind: 'add' | 'remove' | 'reverse'; from: number; to: number; gain: number }
+interface Move {
+  kind: 'add' | 'remove' | 'reverse';
+  from: number;
+  to: number;
+  gain: number;
+}
 
 /** What a climb needs besides the structure: scores, limits, and the tabu hashing. */
 interface Search {
-  scores: ScoreCache; maxParents: number; maxSteps: number; steps: number;
-  signal?: CancelSignal; tabu: number; patience: number; codes: Float64Array; knowledge?: BackgroundKnowledge;
+  scores: ScoreCache;
+  maxParents: number;
+  maxSteps: number;
+  steps: number;
+  signal?: CancelSignal;
+  tabu: number;
+  patience: number;
+  codes: Float64Array;
+  knowledge?: BackgroundKnowledge;
 }
 
-export function hillClimb(data: CategoricalDataset, options: HillClimbOptions = {}): StructureResult & { steps: number } {
+export function hillClimb(
+  data: CategoricalDataset,
+  options: HillClimbOptions = {},
+): StructureResult & { steps: number } {
   const n = data.attributes.length;
   const search: Search = {
     scores: new ScoreCache(data, { score: options.score ?? 'bic', ess: options.ess }),
-    maxParents: options.maxParents ?? n - 1, maxSteps: options.maxSteps ?? 10_000, steps: 0,
-    signal: options.signal, tabu: options.tabu ?? 0, patience: options.patience ?? 10, codes: arcCodes(n),
+    maxParents: options.maxParents ?? n - 1,
+    maxSteps: options.maxSteps ?? 10_000,
+    steps: 0,
+    signal: options.signal,
+    tabu: options.tabu ?? 0,
+    patience: options.patience ?? 10,
+    codes: arcCodes(n),
     knowledge: options.knowledge,
   };
   const empty = () => options.knowledge?.requiredParents() ?? Array.from({ length: n }, () => [] as number[]);
@@ -78,7 +98,8 @@ export function hillClimb(data: CategoricalDataset, options: HillClimbOptions = 
  * best non-tabu moves until `patience` steps pass without a new best. Returns the best structure seen.
  */
 function climb(parents: number[][], s: Search): { parents: number[][]; score: number } {
-  let hash = structureHash(parents, s.codes), score = s.scores.total(parents);
+  let hash = structureHash(parents, s.codes),
+    score = s.scores.total(parents);
   let best = { parents: parents.map((ps) => [...ps]), score };
   const visited: number[] = [hash];
   let sinceBest = 0;
@@ -93,7 +114,10 @@ function climb(parents: number[][], s: Search): { parents: number[][]; score: nu
     s.steps++;
     visited.push(hash);
     if (visited.length > s.tabu) visited.shift();
-    if (score > best.score + 1e-9) { best = { parents: parents.map((ps) => [...ps]), score }; sinceBest = 0; } else sinceBest++;
+    if (score > best.score + 1e-9) {
+      best = { parents: parents.map((ps) => [...ps]), score };
+      sinceBest = 0;
+    } else sinceBest++;
   }
   return best;
 }
@@ -101,12 +125,16 @@ function climb(parents: number[][], s: Search): { parents: number[][]; score: nu
 /** A random 52-bit code per ordered pair (from, to), from a fixed seed: the same structure always hashes alike. */
 function arcCodes(n: number): Float64Array {
   const rng = createRng(0x7ab0);
-  return Float64Array.from({ length: n * n }, () => Math.floor(rng.next() * 2 ** 26) * 2 ** 26 + Math.floor(rng.next() * 2 ** 26));
+  return Float64Array.from(
+    { length: n * n },
+    () => Math.floor(rng.next() * 2 ** 26) * 2 ** 26 + Math.floor(rng.next() * 2 ** 26),
+  );
 }
 
 /** XOR of two non-negative integers below 2^52 (JS bitwise operators stop at 32 bits). */
 function xor52(a: number, b: number): number {
-  const hi = ((Math.floor(a / 2 ** 26) ^ Math.floor(b / 2 ** 26)) >>> 0), lo = (((a % 2 ** 26) ^ (b % 2 ** 26)) >>> 0);
+  const hi = (Math.floor(a / 2 ** 26) ^ Math.floor(b / 2 ** 26)) >>> 0,
+    lo = ((a % 2 ** 26) ^ (b % 2 ** 26)) >>> 0;
   return hi * 2 ** 26 + lo;
 }
 
@@ -135,7 +163,9 @@ function perturb(parents: number[][], count: number, maxParents: number, rng: Rn
 /** A copy of the starting parent lists, which must form a DAG over the n variables. */
 function checkedStart(start: number[][], n: number): number[][] {
   const parents = start.map((ps) => [...ps]);
-  const valid = parents.length === n && parents.every((ps, v) => ps.every((p) => Number.isInteger(p) && p >= 0 && p < n && p !== v));
+  const valid =
+    parents.length === n &&
+    parents.every((ps, v) => ps.every((p) => Number.isInteger(p) && p >= 0 && p < n && p !== v));
   if (!valid || parents.some((ps, v) => ps.some((p) => reaches(parents, v, p)))) {
     throw new EngineError(`the starting structure must be a DAG over the ${n} variables`);
   }
@@ -143,23 +173,34 @@ function checkedStart(start: number[][], n: number): number[][] {
 }
 
 function bestMove(
-  parents: number[][], scores: ScoreCache, maxParents: number, allowed?: (m: Move) => boolean, bk?: BackgroundKnowledge,
+  parents: number[][],
+  scores: ScoreCache,
+  maxParents: number,
+  allowed?: (m: Move) => boolean,
+  bk?: BackgroundKnowledge,
 ): Move | undefined {
   const current = parents.map((ps, v) => scores.family(v, ps));
   let best: Move | undefined;
-  legalMoves(parents, maxParents, (kind, from, to) => {
-    const ps = parents[to]!;
-    let gain = scores.family(to, kind === 'add' ? [...ps, from] : ps.filter((p) => p !== from)) - current[to]!;
-    if (kind === 'reverse') gain += scores.family(from, [...parents[from]!, to]) - current[from]!;
-    const m: Move = { kind, from, to, gain };
-    if ((!best || gain > best.gain) && (!allowed || allowed(m))) best = m;
-  }, bk);
+  legalMoves(
+    parents,
+    maxParents,
+    (kind, from, to) => {
+      const ps = parents[to]!;
+      let gain = scores.family(to, kind === 'add' ? [...ps, from] : ps.filter((p) => p !== from)) - current[to]!;
+      if (kind === 'reverse') gain += scores.family(from, [...parents[from]!, to]) - current[from]!;
+      const m: Move = { kind, from, to, gain };
+      if ((!best || gain > best.gain) && (!allowed || allowed(m))) best = m;
+    },
+    bk,
+  );
   return best;
 }
 
 /** Every move that keeps the graph acyclic and within maxParents, in a fixed order. */
 function legalMoves(
-  parents: number[][], maxParents: number, visit: (kind: Move['kind'], from: number, to: number) => void,
+  parents: number[][],
+  maxParents: number,
+  visit: (kind: Move['kind'], from: number, to: number) => void,
   bk?: BackgroundKnowledge,
 ): void {
   const n = parents.length;
@@ -174,7 +215,10 @@ function legalMoves(
         // Reversal: the other way must keep the graph acyclic once from→to is gone.
         if (parents[from]!.length < maxParents && !reaches(parents, from, to, [from, to])) visit('reverse', from, to);
       } else if (
-        ps.length < maxParents && !parents[from]!.includes(to) && !bk?.forbids(from, to) && !reaches(parents, to, from)
+        ps.length < maxParents &&
+        !parents[from]!.includes(to) &&
+        !bk?.forbids(from, to) &&
+        !reaches(parents, to, from)
       ) {
         visit('add', from, to);
       }
@@ -192,7 +236,10 @@ function reaches(parents: number[][], start: number, goal: number, ignore?: [num
     for (const p of parents[v]!) {
       if (ignore && p === ignore[0] && v === ignore[1]) continue;
       if (p === start) return true;
-      if (!seen[p]) { seen[p] = 1; stack.push(p); }
+      if (!seen[p]) {
+        seen[p] = 1;
+        stack.push(p);
+      }
     }
   }
   return false;

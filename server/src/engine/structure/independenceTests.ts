@@ -25,13 +25,19 @@ export interface IndependenceTestResult {
 const DENSE_LIMIT = 1 << 22;
 
 export function independenceTest(
-  data: CategoricalDataset, x: number, y: number, z: readonly number[], test: IndependenceTestName,
+  data: CategoricalDataset,
+  x: number,
+  y: number,
+  z: readonly number[],
+  test: IndependenceTestName,
 ): IndependenceTestResult {
-  const rx = data.attributes[x]!.values.length, ry = data.attributes[y]!.values.length;
+  const rx = data.attributes[x]!.values.length,
+    ry = data.attributes[y]!.values.length;
   const { strata, count } = stratumIndex(data, [x, y, ...z], z);
   const cell = rx * ry;
   const table = new Float64Array(count * cell);
-  const xs = data.columns[x]!, ys = data.columns[y]!;
+  const xs = data.columns[x]!,
+    ys = data.columns[y]!;
   for (let r = 0; r < data.rowCount; r++) {
     const s = strata[r]!;
     if (s >= 0) table[s * cell + xs[r]! * ry + ys[r]!]!++;
@@ -44,20 +50,33 @@ export function independenceTest(
  * (table[s·rx·ry + x·ry + y]).
  */
 export function testTable(
-  table: Float64Array, count: number, rx: number, ry: number, test: IndependenceTestName,
+  table: Float64Array,
+  count: number,
+  rx: number,
+  ry: number,
+  test: IndependenceTestName,
 ): IndependenceTestResult {
   const cell = rx * ry;
-  const nx = new Float64Array(rx), ny = new Float64Array(ry);
-  let statistic = 0, df = 0;
+  const nx = new Float64Array(rx),
+    ny = new Float64Array(ry);
+  let statistic = 0,
+    df = 0;
   for (let s = 0; s < count; s++) {
     const base = s * cell;
-    nx.fill(0); ny.fill(0);
+    nx.fill(0);
+    ny.fill(0);
     let n = 0;
     for (let i = 0; i < rx; i++) {
-      for (let j = 0; j < ry; j++) { const c = table[base + i * ry + j]!; nx[i]! += c; ny[j]! += c; n += c; }
+      for (let j = 0; j < ry; j++) {
+        const c = table[base + i * ry + j]!;
+        nx[i]! += c;
+        ny[j]! += c;
+        n += c;
+      }
     }
     if (n === 0) continue;
-    let seenX = 0, seenY = 0;
+    let seenX = 0,
+      seenY = 0;
     for (let i = 0; i < rx; i++) if (nx[i]! > 0) seenX++;
     for (let j = 0; j < ry; j++) if (ny[j]! > 0) seenY++;
     df += Math.max(seenX - 1, 0) * Math.max(seenY - 1, 0);
@@ -65,7 +84,8 @@ export function testTable(
       if (nx[i] === 0) continue;
       for (let j = 0; j < ry; j++) {
         if (ny[j] === 0) continue;
-        const c = table[base + i * ry + j]!, e = (nx[i]! * ny[j]!) / n;
+        const c = table[base + i * ry + j]!,
+          e = (nx[i]! * ny[j]!) / n;
         if (test === 'x2') statistic += ((c - e) * (c - e)) / e;
         else if (c > 0) statistic += 2 * c * Math.log(c / e);
       }
@@ -81,7 +101,9 @@ export function testTable(
  * otherwise numbered in order of first appearance.
  */
 function stratumIndex(
-  data: CategoricalDataset, family: readonly number[], z: readonly number[],
+  data: CategoricalDataset,
+  family: readonly number[],
+  z: readonly number[],
 ): { strata: Int32Array; count: number } {
   const n = data.rowCount;
   const strata = new Int32Array(n);
@@ -89,15 +111,23 @@ function stratumIndex(
   let size = 1;
   for (const v of z) size *= data.attributes[v]!.values.length;
   const cells = size * data.attributes[family[0]!]!.values.length * data.attributes[family[1]!]!.values.length;
-  const zc = z.map((v) => data.columns[v]!), zcard = z.map((v) => data.attributes[v]!.values.length);
+  const zc = z.map((v) => data.columns[v]!),
+    zcard = z.map((v) => data.attributes[v]!.values.length);
   const seen = cells <= DENSE_LIMIT ? undefined : new Map<number, number>();
   rows: for (let r = 0; r < n; r++) {
-    for (const c of cols) if (c[r]! < 0) { strata[r] = -1; continue rows; }
+    for (const c of cols)
+      if (c[r]! < 0) {
+        strata[r] = -1;
+        continue rows;
+      }
     let at = 0;
     for (let i = 0; i < zc.length; i++) at = at * zcard[i]! + zc[i]![r]!;
     if (seen) {
       let k = seen.get(at);
-      if (k === undefined) { k = seen.size; seen.set(at, k); }
+      if (k === undefined) {
+        k = seen.size;
+        seen.set(at, k);
+      }
       at = k;
     }
     strata[r] = at;
@@ -121,7 +151,8 @@ export function upperGammaRegularized(a: number, x: number): number {
   if (x <= 0) return 1;
   const logFront = a * Math.log(x) - x - logGamma(a);
   if (x < a + 1) {
-    let term = 1 / a, sum = term;
+    let term = 1 / a,
+      sum = term;
     for (let k = 1; k < 10_000; k++) {
       term *= x / (a + k);
       sum += term;
@@ -130,12 +161,17 @@ export function upperGammaRegularized(a: number, x: number): number {
     return Math.max(0, 1 - sum * Math.exp(logFront));
   }
   const tiny = 1e-300;
-  let b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
+  let b = x + 1 - a,
+    c = 1 / tiny,
+    d = 1 / b,
+    h = d;
   for (let i = 1; i < 10_000; i++) {
     const an = -i * (i - a);
     b += 2;
-    d = an * d + b; if (Math.abs(d) < tiny) d = tiny;
-    c = b + an / c; if (Math.abs(c) < tiny) c = tiny;
+    d = an * d + b;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (Math.abs(c) < tiny) c = tiny;
     d = 1 / d;
     const delta = d * c;
     h *= delta;

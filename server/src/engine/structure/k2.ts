@@ -45,11 +45,15 @@ export function k2(data: CategoricalDataset, options: K2Options = {}): Structure
     let current = scores.family(v, ps);
     while (ps.length < maxParents) {
       throwIfCancelled(options.signal);
-      let best = -1, bestScore = current;
+      let best = -1,
+        bestScore = current;
       for (const z of order.slice(0, i)) {
         if (ps.includes(z) || bk?.forbids(z, v)) continue;
         const s = scores.family(v, [...ps, z]);
-        if (s > bestScore) { bestScore = s; best = z; }
+        if (s > bestScore) {
+          bestScore = s;
+          best = z;
+        }
       }
       if (best < 0) break;
       ps.push(best);
@@ -63,11 +67,18 @@ export function k2(data: CategoricalDataset, options: K2Options = {}): Structure
 /** Backward pass: repeatedly remove the parent whose removal most raises v's family score. */
 function pruneParents(scores: ScoreCache, v: number, ps: number[], current: number, bk?: BackgroundKnowledge): void {
   for (;;) {
-    let worst = -1, bestScore = current;
+    let worst = -1,
+      bestScore = current;
     for (const p of ps) {
       if (bk?.requires(p, v)) continue;
-      const s = scores.family(v, ps.filter((q) => q !== p));
-      if (s > bestScore) { bestScore = s; worst = p; }
+      const s = scores.family(
+        v,
+        ps.filter((q) => q !== p),
+      );
+      if (s > bestScore) {
+        bestScore = s;
+        worst = p;
+      }
     }
     if (worst < 0) return;
     ps.splice(ps.indexOf(worst), 1);
@@ -77,10 +88,15 @@ function pruneParents(scores: ScoreCache, v: number, ps: number[], current: numb
 
 /** The required parents of each node, checked against the order and maxParents. */
 function requiredInOrder(
-  bk: BackgroundKnowledge, order: number[], maxParents: number, data: CategoricalDataset,
+  bk: BackgroundKnowledge,
+  order: number[],
+  maxParents: number,
+  data: CategoricalDataset,
 ): number[][] {
   const position = new Int32Array(order.length);
-  order.forEach((v, i) => { position[v] = i; });
+  order.forEach((v, i) => {
+    position[v] = i;
+  });
   const name = (v: number) => data.attributes[v]!.name;
   const parents = bk.requiredParents();
   parents.forEach((ps, v) => {

@@ -94,7 +94,10 @@ function orient(g: Pdag, sepsets: PcResult['sepsets'], bk: BackgroundKnowledge):
   let conflicts = 0;
   const skeleton = g.clone();
   const fixed = (a: number, b: number) => {
-    if (g.isArc(b, a) || (g.isUndirected(a, b) && g.directedPath(b, a))) { conflicts++; return false; }
+    if (g.isArc(b, a) || (g.isUndirected(a, b) && g.directedPath(b, a))) {
+      conflicts++;
+      return false;
+    }
     g.setArc(a, b);
     return true;
   };
@@ -120,7 +123,10 @@ function orient(g: Pdag, sepsets: PcResult['sepsets'], bk: BackgroundKnowledge):
   triples.sort((a, b) => b.pValue - a.pValue || a.x - b.x || a.y - b.y || a.z - b.z);
   for (const { x, z, y } of triples) {
     const ok = (a: number) => !g.isArc(z, a) && !bk.forbids(a, z);
-    if (!ok(x) || !ok(y)) { conflicts++; continue; }
+    if (!ok(x) || !ok(y)) {
+      conflicts++;
+      continue;
+    }
     const snapshot = g.mark.slice();
     if (!(g.isArc(x, z) || fixed(x, z)) || !(g.isArc(y, z) || fixed(y, z))) g.mark.set(snapshot);
   }

@@ -9,7 +9,9 @@
 export class Pdag {
   /** mark[i·n + j] = 1 when i → j is allowed: an arc i → j, or (with mark[j·n + i]) an edge i − j. */
   readonly mark: Uint8Array;
-  constructor(readonly n: number) { this.mark = new Uint8Array(n * n); }
+  constructor(readonly n: number) {
+    this.mark = new Uint8Array(n * n);
+  }
 
   static fromParents(parents: readonly (readonly number[])[]): Pdag {
     const g = new Pdag(parents.length);
@@ -17,16 +19,33 @@ export class Pdag {
     return g;
   }
 
-  clone(): Pdag { const g = new Pdag(this.n); g.mark.set(this.mark); return g; }
-  adjacent(i: number, j: number): boolean { return this.mark[i * this.n + j] === 1 || this.mark[j * this.n + i] === 1; }
+  clone(): Pdag {
+    const g = new Pdag(this.n);
+    g.mark.set(this.mark);
+    return g;
+  }
+  adjacent(i: number, j: number): boolean {
+    return this.mark[i * this.n + j] === 1 || this.mark[j * this.n + i] === 1;
+  }
   /** i → j (directed). */
-  isArc(i: number, j: number): boolean { return this.mark[i * this.n + j] === 1 && this.mark[j * this.n + i] === 0; }
+  isArc(i: number, j: number): boolean {
+    return this.mark[i * this.n + j] === 1 && this.mark[j * this.n + i] === 0;
+  }
   isUndirected(i: number, j: number): boolean {
     return this.mark[i * this.n + j] === 1 && this.mark[j * this.n + i] === 1;
   }
-  setEdge(i: number, j: number): void { this.mark[i * this.n + j] = 1; this.mark[j * this.n + i] = 1; }
-  setArc(i: number, j: number): void { this.mark[i * this.n + j] = 1; this.mark[j * this.n + i] = 0; }
-  remove(i: number, j: number): void { this.mark[i * this.n + j] = 0; this.mark[j * this.n + i] = 0; }
+  setEdge(i: number, j: number): void {
+    this.mark[i * this.n + j] = 1;
+    this.mark[j * this.n + i] = 1;
+  }
+  setArc(i: number, j: number): void {
+    this.mark[i * this.n + j] = 1;
+    this.mark[j * this.n + i] = 0;
+  }
+  remove(i: number, j: number): void {
+    this.mark[i * this.n + j] = 0;
+    this.mark[j * this.n + i] = 0;
+  }
 
   neighbours(i: number): number[] {
     const out: number[] = [];
@@ -56,7 +75,11 @@ export class Pdag {
     while (stack.length) {
       const v = stack.pop()!;
       if (v === to) return true;
-      for (let w = 0; w < this.n; w++) if (!seen[w] && this.isArc(v, w)) { seen[w] = 1; stack.push(w); }
+      for (let w = 0; w < this.n; w++)
+        if (!seen[w] && this.isArc(v, w)) {
+          seen[w] = 1;
+          stack.push(w);
+        }
     }
     return false;
   }
@@ -74,7 +97,8 @@ export class Pdag {
  */
 export function meekRules(g: Pdag): number {
   const n = g.n;
-  let oriented = 0, changed = true;
+  let oriented = 0,
+    changed = true;
   while (changed) {
     changed = false;
     for (let a = 0; a < n; a++) {
@@ -128,8 +152,12 @@ export function cpdagOf(parents: readonly (readonly number[])[]): Pdag {
   parents.forEach((ps, v) => {
     for (let i = 0; i < ps.length; i++) {
       for (let j = i + 1; j < ps.length; j++) {
-        const x = ps[i]!, y = ps[j]!;
-        if (!parentsInclude(parents, x, y)) { g.setArc(x, v); g.setArc(y, v); }
+        const x = ps[i]!,
+          y = ps[j]!;
+        if (!parentsInclude(parents, x, y)) {
+          g.setArc(x, v);
+          g.setArc(y, v);
+        }
       }
     }
   });
@@ -153,11 +181,17 @@ export interface HammingDistance {
  * (bnlearn's `shd` when both are CPDAGs): each pair of variables counts once if its edge differs.
  */
 export function hammingDistance(learned: Pdag, truth: Pdag): HammingDistance {
-  let skeleton = 0, shd = 0;
+  let skeleton = 0,
+    shd = 0;
   for (let i = 0; i < learned.n; i++) {
     for (let j = i + 1; j < learned.n; j++) {
-      const a = learned.adjacent(i, j), b = truth.adjacent(i, j);
-      if (a !== b) { skeleton++; shd++; continue; }
+      const a = learned.adjacent(i, j),
+        b = truth.adjacent(i, j);
+      if (a !== b) {
+        skeleton++;
+        shd++;
+        continue;
+      }
       if (a && (learned.isArc(i, j) !== truth.isArc(i, j) || learned.isArc(j, i) !== truth.isArc(j, i))) shd++;
     }
   }
@@ -172,7 +206,8 @@ export function hammingDistance(learned: Pdag, truth: Pdag): HammingDistance {
  * variable index to the higher unless that closes a cycle (`extended` false).
  */
 export function dagExtension(pdag: Pdag): { parents: number[][]; extended: boolean } {
-  const n = pdag.n, g = pdag.clone();
+  const n = pdag.n,
+    g = pdag.clone();
   const parents: number[][] = Array.from({ length: n }, () => []);
   const removed = new Uint8Array(n);
   const live = (v: number) => !removed[v];
@@ -190,7 +225,10 @@ export function dagExtension(pdag: Pdag): { parents: number[][]; extended: boole
       if (!ok) continue;
       for (const y of around) {
         if (!g.isUndirected(x, y)) continue;
-        if (around.some((z) => z !== y && !g.adjacent(y, z))) { ok = false; break; }
+        if (around.some((z) => z !== y && !g.adjacent(y, z))) {
+          ok = false;
+          break;
+        }
       }
       if (ok) sink = x;
     }
@@ -208,7 +246,8 @@ export function dagExtension(pdag: Pdag): { parents: number[][]; extended: boole
     for (let a = 0; a < n; a++) {
       for (let b = a + 1; b < n; b++) {
         if (removed[a] || removed[b] || !g.isUndirected(a, b)) continue;
-        if (!ancestor(parents, b, a)) parents[b]!.push(a); else parents[a]!.push(b);
+        if (!ancestor(parents, b, a)) parents[b]!.push(a);
+        else parents[a]!.push(b);
       }
     }
   }
@@ -218,11 +257,16 @@ export function dagExtension(pdag: Pdag): { parents: number[][]; extended: boole
 
 /** Is `a` an ancestor of `b` in the parent lists? */
 function ancestor(parents: readonly (readonly number[])[], a: number, b: number): boolean {
-  const seen = new Uint8Array(parents.length), stack = [b];
+  const seen = new Uint8Array(parents.length),
+    stack = [b];
   while (stack.length) {
     const v = stack.pop()!;
     if (v === a) return true;
-    for (const p of parents[v]!) if (!seen[p]) { seen[p] = 1; stack.push(p); }
+    for (const p of parents[v]!)
+      if (!seen[p]) {
+        seen[p] = 1;
+        stack.push(p);
+      }
   }
   return false;
 }

@@ -60,12 +60,17 @@ export function searchStructure(data: CategoricalDataset, spec: SearchSpec): Sea
     const score = new ScoreCache(data, { score: spec.score, ess: spec.ess }).total(parents);
     return { parents, cpdag: r.graph, score, tests: r.tests, conflicts: r.conflicts };
   }
-  const found = spec.method === 'k2'
-    ? k2(data, { ...common, order: spec.order, prune: spec.prune })
-    : hillClimb(data, {
-      ...common, tabu: spec.method === 'tabu' ? spec.tabu ?? 10 : 0, patience: spec.patience, restarts: spec.restarts,
-      perturb: spec.perturb, seed: spec.seed,
-    });
+  const found =
+    spec.method === 'k2'
+      ? k2(data, { ...common, order: spec.order, prune: spec.prune })
+      : hillClimb(data, {
+          ...common,
+          tabu: spec.method === 'tabu' ? (spec.tabu ?? 10) : 0,
+          patience: spec.patience,
+          restarts: spec.restarts,
+          perturb: spec.perturb,
+          seed: spec.seed,
+        });
   const cpdag = cpdagWithKnowledge(found.parents, knowledge);
   return { parents: found.parents, cpdag, score: found.score };
 }
@@ -78,9 +83,14 @@ export function cpdagWithKnowledge(parents: readonly (readonly number[])[], bk?:
   const g = cpdagOf(parents);
   if (!bk || bk.empty) return g;
   let fixed = false;
-  parents.forEach((ps, v) => ps.forEach((p) => {
-    if (g.isUndirected(p, v) && (bk.requires(p, v) || bk.forbids(v, p))) { g.setArc(p, v); fixed = true; }
-  }));
+  parents.forEach((ps, v) =>
+    ps.forEach((p) => {
+      if (g.isUndirected(p, v) && (bk.requires(p, v) || bk.forbids(v, p))) {
+        g.setArc(p, v);
+        fixed = true;
+      }
+    }),
+  );
   if (fixed) meekRules(g);
   return g;
 }

@@ -19,14 +19,22 @@ export interface ScoreOptions {
   ess?: number;
 }
 
-export function familyScore(data: CategoricalDataset, child: number, parents: readonly number[], options: ScoreOptions): number {
+export function familyScore(
+  data: CategoricalDataset,
+  child: number,
+  parents: readonly number[],
+  options: ScoreOptions,
+): number {
   const r = data.attributes[child]!.values.length;
   const counts = countConfigurations(data, [...parents, child]);
   const q = counts.length / r;
   switch (options.score) {
-    case 'k2': return dirichletScore(counts, r, 1);
-    case 'bdeu': return dirichletScore(counts, r, (options.ess ?? 1) / (q * r));
-    case 'bic': return bicScore(counts, r, q);
+    case 'k2':
+      return dirichletScore(counts, r, 1);
+    case 'bdeu':
+      return dirichletScore(counts, r, (options.ess ?? 1) / (q * r));
+    case 'bic':
+      return bicScore(counts, r, q);
   }
 }
 
@@ -34,12 +42,16 @@ export function familyScore(data: CategoricalDataset, child: number, parents: re
 function dirichletScore(counts: Float64Array, r: number, alpha: number): number {
   let s = 0;
   const rowAlpha = alpha * r;
-  const lgAlpha = logGamma(alpha), lgRowAlpha = logGamma(rowAlpha);
+  const lgAlpha = logGamma(alpha),
+    lgRowAlpha = logGamma(rowAlpha);
   for (let j = 0; j < counts.length; j += r) {
     let n = 0;
     for (let k = 0; k < r; k++) {
       const c = counts[j + k]!;
-      if (c > 0) { s += logGamma(alpha + c) - lgAlpha; n += c; }
+      if (c > 0) {
+        s += logGamma(alpha + c) - lgAlpha;
+        n += c;
+      }
     }
     if (n > 0) s += lgRowAlpha - logGamma(rowAlpha + n);
   }
@@ -47,12 +59,16 @@ function dirichletScore(counts: Float64Array, r: number, alpha: number): number 
 }
 
 function bicScore(counts: Float64Array, r: number, q: number): number {
-  let ll = 0, total = 0;
+  let ll = 0,
+    total = 0;
   for (let j = 0; j < counts.length; j += r) {
     let n = 0;
     for (let k = 0; k < r; k++) n += counts[j + k]!;
     total += n;
-    for (let k = 0; k < r; k++) { const c = counts[j + k]!; if (c > 0) ll += c * Math.log(c / n); }
+    for (let k = 0; k < r; k++) {
+      const c = counts[j + k]!;
+      if (c > 0) ll += c * Math.log(c / n);
+    }
   }
   return ll - 0.5 * Math.log(Math.max(total, 1)) * q * (r - 1);
 }
@@ -60,12 +76,18 @@ function bicScore(counts: Float64Array, r: number, q: number): number {
 /** Family scores memoised by (child, parent set): searches ask for the same families again and again. */
 export class ScoreCache {
   private readonly cache = new Map<string, number>();
-  constructor(readonly data: CategoricalDataset, readonly options: ScoreOptions) {}
+  constructor(
+    readonly data: CategoricalDataset,
+    readonly options: ScoreOptions,
+  ) {}
 
   family(child: number, parents: readonly number[]): number {
     const key = `${child}|${[...parents].sort((a, b) => a - b).join(',')}`;
     let s = this.cache.get(key);
-    if (s === undefined) { s = familyScore(this.data, child, parents, this.options); this.cache.set(key, s); }
+    if (s === undefined) {
+      s = familyScore(this.data, child, parents, this.options);
+      this.cache.set(key, s);
+    }
     return s;
   }
 
@@ -79,8 +101,18 @@ export class ScoreCache {
  * negative when the data prefers the family without it — then no search under this score keeps
  * the arc, however many cases it is given. Explains a comparison arc by arc (Mitchell §6.11.6).
  */
-export function arcScoreChange(scores: ScoreCache, [from, to]: readonly [number, number], parents: readonly number[]): number {
-  return scores.family(to, parents) - scores.family(to, parents.filter((p) => p !== from));
+export function arcScoreChange(
+  scores: ScoreCache,
+  [from, to]: readonly [number, number],
+  parents: readonly number[],
+): number {
+  return (
+    scores.family(to, parents) -
+    scores.family(
+      to,
+      parents.filter((p) => p !== from),
+    )
+  );
 }
 
 /** Arcs [from, to] of a structure given as parent lists. */
@@ -96,7 +128,10 @@ export interface StructureComparison {
 }
 
 /** Differences between a learned and a reference structure, arc by arc. */
-export function compareStructures(learned: readonly (readonly number[])[], reference: readonly (readonly number[])[]): StructureComparison {
+export function compareStructures(
+  learned: readonly (readonly number[])[],
+  reference: readonly (readonly number[])[],
+): StructureComparison {
   const has = (ps: readonly (readonly number[])[], from: number, to: number) => ps[to]?.includes(from) ?? false;
   const out: StructureComparison = { missing: [], extra: [], reversed: [] };
   for (const [from, to] of arcsOf(learned)) {

@@ -35,7 +35,12 @@ function findCycles(ctx: CheckContext, tables: A.TableDecl[]): void {
       if (state.get(next) === 'active') {
         const cycle = [...stack.slice(stack.indexOf(next)), next];
         const table = tableOf.get(next)!;
-        ctx.report.error('cycle', `cycle ${cycle.join(' → ')}: a belief network must not loop back on itself`, table.head.range, { cycle });
+        ctx.report.error(
+          'cycle',
+          `cycle ${cycle.join(' → ')}: a belief network must not loop back on itself`,
+          table.head.range,
+          { cycle },
+        );
       } else if (!state.has(next)) {
         visit(next);
       }

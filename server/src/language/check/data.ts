@@ -23,14 +23,21 @@ export function checkData(ctx: CheckContext): void {
 const rowMemo = new CheckMemo<A.DataRow>();
 
 function checkInlineOnce(ctx: CheckContext, decl: A.DataDecl): void {
-  const variables = rowMemo.canonical(decl.header.map((column) => findVariable(ctx, ctx.symbols.defaultScope, column.text)));
+  const variables = rowMemo.canonical(
+    decl.header.map((column) => findVariable(ctx, ctx.symbols.defaultScope, column.text)),
+  );
   const width = decl.header.length;
   if (width === 0) {
-    ctx.report.error('data-width', `data '${decl.name.text}' is empty: its first row names the columns`, decl.name.range);
+    ctx.report.error(
+      'data-width',
+      `data '${decl.name.text}' is empty: its first row names the columns`,
+      decl.name.range,
+    );
     return;
   }
   for (const cell of decl.header) {
-    if (cell.text === '?') ctx.report.error('data-width', 'the first row names the columns; a column name cannot be ?', cell.range);
+    if (cell.text === '?')
+      ctx.report.error('data-width', 'the first row names the columns; a column name cannot be ?', cell.range);
   }
   for (const row of decl.rows) rowMemo.run(ctx.report, row, variables, () => checkRow(ctx, row, variables));
   decl.header.forEach((column, i) => {
@@ -47,7 +54,11 @@ function checkRow(ctx: CheckContext, row: A.DataRow, variables: (VariableInfo | 
   const width = variables.length;
   const count = cellCount(row);
   if (count !== width) {
-    ctx.report.error('data-width', `this row has ${count} value${count === 1 ? '' : 's'} but the header names ${width} columns`, row.range);
+    ctx.report.error(
+      'data-width',
+      `this row has ${count} value${count === 1 ? '' : 's'} but the header names ${width} columns`,
+      row.range,
+    );
   }
   variables.forEach((variable, i) => {
     if (declared(variable) && i < count && !fitsDomain(variable, row, i)) checkState(ctx, variable, cellNode(row, i)!);
@@ -73,12 +84,17 @@ function describeColumn(ctx: CheckContext, decl: A.DataDecl, column: A.Name, i: 
   for (const row of decl.rows) {
     const kind = cellKind(row, i);
     // A parsed `T.x` cell has no value text but its name counts as seen.
-    const text = kind === 'ref' ? cellText(row, i) ?? (cellNode(row, i) as A.Ref).name.text : cellText(row, i);
+    const text = kind === 'ref' ? (cellText(row, i) ?? (cellNode(row, i) as A.Ref).name.text) : cellText(row, i);
     if (text !== undefined) values.add(text);
     if (kind !== undefined && kind !== 'number' && kind !== 'missing') numeric = false;
   }
-  const domain = numeric && decl.rows.length > 0 ? 'numbers' : `the states seen in the data: ${listStates([...values])}`;
-  ctx.report.info('undeclared-column', `column '${column.text}' is not a declared variable; it takes ${domain}`, column.range);
+  const domain =
+    numeric && decl.rows.length > 0 ? 'numbers' : `the states seen in the data: ${listStates([...values])}`;
+  ctx.report.info(
+    'undeclared-column',
+    `column '${column.text}' is not a declared variable; it takes ${domain}`,
+    column.range,
+  );
 }
 
 function checkCsvColumns(ctx: CheckContext, info: DataInfo): void {
@@ -88,9 +104,11 @@ function checkCsvColumns(ctx: CheckContext, info: DataInfo): void {
     return !v || v.type === 'column';
   });
   if (undeclared.length > 0) {
-    ctx.report.info('undeclared-column',
+    ctx.report.info(
+      'undeclared-column',
       `column${undeclared.length === 1 ? '' : 's'} ${listStates(undeclared)} of "${info.decl.source!.value}" ${undeclared.length === 1 ? 'is' : 'are'} not declared; ${undeclared.length === 1 ? 'its states come' : 'their states come'} from the data`,
-      info.decl.source!.range);
+      info.decl.source!.range,
+    );
   }
 }
 

@@ -33,13 +33,18 @@ export function checkHypotheses(ctx: CheckContext, decl: A.HypothesesDecl): void
 function checkPriors(ctx: CheckContext, decl: A.HypothesesDecl): void {
   const withPrior = decl.entries.filter((e) => e.prior);
   if (decl.prior) {
-    for (const e of withPrior) ctx.report.warning('prior-conflict', `'prior ${decl.prior.text}' replaces this number`, e.prior!.range);
+    for (const e of withPrior)
+      ctx.report.warning('prior-conflict', `'prior ${decl.prior.text}' replaces this number`, e.prior!.range);
     return;
   }
   if (decl.generator || decl.entries.length === 0) return;
   if (withPrior.length === 0) {
     if (decl.entries.every((e) => e.bits)) return; // code lengths define the prior 2^-L(h)
-    ctx.report.error('missing-prior', `give each hypothesis a prior (h: 0.5) or add 'prior uniform' after the space`, decl.name.range);
+    ctx.report.error(
+      'missing-prior',
+      `give each hypothesis a prior (h: 0.5) or add 'prior uniform' after the space`,
+      decl.name.range,
+    );
     return;
   }
   for (const e of decl.entries) {
@@ -48,7 +53,9 @@ function checkPriors(ctx: CheckContext, decl: A.HypothesesDecl): void {
   if (withPrior.length !== decl.entries.length || decl.recovered) return;
   const sum = withPrior.reduce((s, e) => s + e.prior!.value, 0);
   if (Math.abs(sum - 1) > SUM_TOLERANCE) {
-    ctx.report.error('row-sum', `the priors of '${decl.name.text}' sum to ${showNumber(sum)}, not 1`, decl.name.range, { sum });
+    ctx.report.error('row-sum', `the priors of '${decl.name.text}' sum to ${showNumber(sum)}, not 1`, decl.name.range, {
+      sum,
+    });
   }
 }
 
@@ -59,7 +66,8 @@ function checkGenerator(ctx: CheckContext, generator: A.Generator): void {
   if (call.callee.text === 'conjunctions') {
     checkArgs(ctx, call, { positional: 1, variadic: true, named: [] });
     for (const arg of call.args) if (!arg.name && arg.value.kind === 'ref') lookupVariable(ctx, scope, arg.value.name);
-    if (!generator.target?.value) ctx.report.error('arguments', 'say what the conjunctions predict: conjunctions(…) -> Target = value', call.range);
+    if (!generator.target?.value)
+      ctx.report.error('arguments', 'say what the conjunctions predict: conjunctions(…) -> Target = value', call.range);
     else checkAssignment(ctx, scope, generator.target);
     return;
   }
@@ -74,7 +82,8 @@ function checkGenerator(ctx: CheckContext, generator: A.Generator): void {
     ctx.report.error('arguments', `${call.callee.text} needs a formula: ${call.callee.text}(d ~ x1 + x2)`, call.range);
     return;
   }
-  for (const term of [formula.response, ...formula.terms]) if (term.kind === 'ref') lookupVariable(ctx, scope, term.name);
+  for (const term of [formula.response, ...formula.terms])
+    if (term.kind === 'ref') lookupVariable(ctx, scope, term.name);
 }
 
 function checkTree(ctx: CheckContext, tree: A.Tree): void {
@@ -102,7 +111,13 @@ export function checkClassifier(ctx: CheckContext, decl: A.ClassifierDecl): void
   const fn = call.callee.text as (typeof CLASSIFIERS)[number];
   checkArgs(ctx, call, classifierSpecs[fn]);
   const source = call.args.find((a) => !a.name)?.value;
-  if (source?.kind === 'ref') requireGlobal(ctx, source.name, fn === 'naive_bayes' ? ['data'] : ['corpus', 'data'], fn === 'naive_bayes' ? 'a data set' : 'a corpus');
+  if (source?.kind === 'ref')
+    requireGlobal(
+      ctx,
+      source.name,
+      fn === 'naive_bayes' ? ['data'] : ['corpus', 'data'],
+      fn === 'naive_bayes' ? 'a data set' : 'a corpus',
+    );
   for (const arg of call.args) {
     if (arg.name?.text === 'target' && arg.value.kind === 'ref') {
       const scope = ctx.symbols.scopes.get(decl.name.text);
@@ -126,10 +141,18 @@ function checkSmoothing(ctx: CheckContext, value: A.Expr): void {
 export function checkMixture(ctx: CheckContext, decl: A.MixtureDecl): void {
   const call = decl.definition;
   if (!checkChoice(ctx, call.callee, ['gaussians'], 'a mixture family')) return;
-  checkArgs(ctx, call, { positional: 1, named: ['k', 'sigma', 'weights', 'seed', 'iterations', 'tolerance'], required: ['k'] });
+  checkArgs(ctx, call, {
+    positional: 1,
+    named: ['k', 'sigma', 'weights', 'seed', 'iterations', 'tolerance'],
+    required: ['k'],
+  });
   const source = call.args.find((a) => !a.name)?.value;
   if (source?.kind !== 'ref') {
-    ctx.report.error('arguments', 'gaussians needs data: gaussians(Points.x, k: 2) or gaussians(Faithful[a, b], k: 2)', call.range);
+    ctx.report.error(
+      'arguments',
+      'gaussians needs data: gaussians(Points.x, k: 2) or gaussians(Faithful[a, b], k: 2)',
+      call.range,
+    );
     return;
   }
   if (!requireGlobal(ctx, source.name, ['data'], 'a data set')) return;
@@ -140,7 +163,8 @@ export function checkMixture(ctx: CheckContext, decl: A.MixtureDecl): void {
     }
   }
   for (const arg of call.args) {
-    if (arg.name?.text === 'weights' && arg.value.kind === 'ref') checkChoice(ctx, arg.value.name, ['uniform', 'learned'], 'a weighting');
+    if (arg.name?.text === 'weights' && arg.value.kind === 'ref')
+      checkChoice(ctx, arg.value.name, ['uniform', 'learned'], 'a weighting');
     if (arg.name && arg.value.kind === 'number') checkFinite(ctx, arg.value);
   }
 }

@@ -12,7 +12,11 @@ export function checkParameterPrior(ctx: CheckContext, prior: A.Call | A.Experts
     for (const e of prior.entries) {
       if (!checkFinite(ctx, e.successes) || !checkFinite(ctx, e.trials)) continue;
       if (e.successes.value < 0 || e.trials.value < e.successes.value) {
-        ctx.report.error('bad-number', `'${e.successes.text} of ${e.trials.text}' needs 0 ≤ successes ≤ trials`, e.range);
+        ctx.report.error(
+          'bad-number',
+          `'${e.successes.text} of ${e.trials.text}' needs 0 ≤ successes ≤ trials`,
+          e.range,
+        );
       }
     }
     return;
@@ -38,21 +42,27 @@ function checkDirichletStates(ctx: CheckContext, prior: A.Call, states: readonly
  * state. A count of numbers that is neither is a mistake (the checker and the run say it alike).
  */
 export function dirichletMismatch(
-  prior: A.Call, states: readonly string[],
+  prior: A.Call,
+  states: readonly string[],
 ): { message: string; range: A.Call['range'] } | undefined {
   const args = prior.args.filter((a) => !a.name);
   const list = args.length === 1 && args[0]!.value.kind === 'list' ? args[0]!.value : undefined;
   const given = list?.kind === 'list' ? list.items.length : args.length;
   if ((given === 1 && !list) || given === states.length || given === 0) return undefined;
   return {
-    message: `Dirichlet has ${given} pseudo-counts for ${states.length} states (${states.join(', ')}): `
-      + 'give one number for every state, or one per state in this order',
+    message:
+      `Dirichlet has ${given} pseudo-counts for ${states.length} states (${states.join(', ')}): ` +
+      'give one number for every state, or one per state in this order',
     range: list?.range ?? { start: args[0]!.range.start, end: args.at(-1)!.range.end },
   };
 }
 
 function positivePseudoCounts(ctx: CheckContext, value: A.Expr): void {
-  if (value.kind === 'list') { for (const item of value.items) positivePseudoCounts(ctx, item); return; }
+  if (value.kind === 'list') {
+    for (const item of value.items) positivePseudoCounts(ctx, item);
+    return;
+  }
   if (value.kind !== 'number') return;
-  if (checkFinite(ctx, value) && value.value < 0) ctx.report.error('bad-number', `pseudo-counts cannot be negative (${value.text})`, value.range);
+  if (checkFinite(ctx, value) && value.value < 0)
+    ctx.report.error('bad-number', `pseudo-counts cannot be negative (${value.text})`, value.range);
 }

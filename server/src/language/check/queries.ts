@@ -13,16 +13,46 @@ export const TABLE_METHODS = ['counting', 'em', 'gradient'] as const;
 export const LEARN_METHODS = [...TABLE_METHODS, ...STRUCTURE_METHODS] as const;
 /** Options of table learning only (EM, gradient ascent), not of structure searches. */
 const TABLE_ONLY = ['iterations', 'tolerance', 'rate'];
-export const INFERENCE_METHODS = ['exact', 'variable_elimination', 'junction_tree', 'likelihood_weighting', 'gibbs', 'rejection'] as const;
+export const INFERENCE_METHODS = [
+  'exact',
+  'variable_elimination',
+  'junction_tree',
+  'likelihood_weighting',
+  'gibbs',
+  'rejection',
+] as const;
 const LEARN_OPTIONS = [
-  'iterations', 'tolerance', 'seed', 'rate', 'order', 'max_parents', 'restarts', 'score', 'tabu', 'patience', 'perturb',
-  'alpha', 'test', 'max_conditioning', 'require', 'forbid', 'tiers',
+  'iterations',
+  'tolerance',
+  'seed',
+  'rate',
+  'order',
+  'max_parents',
+  'restarts',
+  'score',
+  'tabu',
+  'patience',
+  'perturb',
+  'alpha',
+  'test',
+  'max_conditioning',
+  'require',
+  'forbid',
+  'tiers',
 ];
 const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
 export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set([
-  'map', 'ml', 'mdl', 'classify', 'optimal', 'gibbs', 'mpe', 'independent', 'eu',
+  'map',
+  'ml',
+  'mdl',
+  'classify',
+  'optimal',
+  'gibbs',
+  'mpe',
+  'independent',
+  'eu',
 ]);
 
 export function checkObserve(ctx: CheckContext, s: A.ObserveStmt): void {
@@ -42,12 +72,25 @@ function observedScope(ctx: CheckContext, name: A.Name): Scope {
 }
 
 export function checkLearn(ctx: CheckContext, s: A.LearnStmt): void {
-  if (!s.structure) requireGlobal(ctx, s.model, ['network', 'import', 'mixture', 'classifier', 'hypotheses'], 'a network, mixture or classifier');
+  if (!s.structure)
+    requireGlobal(
+      ctx,
+      s.model,
+      ['network', 'import', 'mixture', 'classifier', 'hypotheses'],
+      'a network, mixture or classifier',
+    );
   if (s.from) requireGlobal(ctx, s.from, ['data', 'corpus'], 'a data set');
-  else if (s.structure) ctx.report.error('arguments', 'structure learning needs data: learn structure N from Data by k2', s.model.range);
+  else if (s.structure)
+    ctx.report.error('arguments', 'structure learning needs data: learn structure N from Data by k2', s.model.range);
   if (s.method && checkChoice(ctx, s.method, LEARN_METHODS, 'a learning method')) {
     if (s.structure !== (STRUCTURE_METHODS as readonly string[]).includes(s.method.text)) {
-      ctx.report.error('unknown-option', s.structure ? 'structures are learnt by pc, k2, hillclimb or tabu' : `'${s.method.text}' learns structure: write 'learn structure …'`, s.method.range);
+      ctx.report.error(
+        'unknown-option',
+        s.structure
+          ? 'structures are learnt by pc, k2, hillclimb or tabu'
+          : `'${s.method.text}' learns structure: write 'learn structure …'`,
+        s.method.range,
+      );
     }
   }
   checkOptions(ctx, s.options, LEARN_OPTIONS, 'learn');
@@ -68,10 +111,14 @@ function checkKnowledge(ctx: CheckContext, s: A.LearnStmt | A.StrengthQuery, ent
   if (key !== 'require' && key !== 'forbid' && key !== 'tiers') return;
   const scope = ctx.symbols.scopes.get(s.model.text) ?? ctx.symbols.defaultScope;
   const v = entry.value;
-  const form = key === 'tiers'
-    ? 'a list of groups of columns, earliest first, e.g. [[A, B], [C]]'
-    : 'a list of arcs, e.g. [A -> B, C -> D]';
-  if (v.kind !== 'list') { ctx.report.error('arguments', `${key}: must be ${form}`, v.range); return; }
+  const form =
+    key === 'tiers'
+      ? 'a list of groups of columns, earliest first, e.g. [[A, B], [C]]'
+      : 'a list of arcs, e.g. [A -> B, C -> D]';
+  if (v.kind !== 'list') {
+    ctx.report.error('arguments', `${key}: must be ${form}`, v.range);
+    return;
+  }
   for (const item of v.items) {
     if (key !== 'tiers' && item.kind === 'arc') {
       lookupVariable(ctx, scope, item.from);
@@ -99,20 +146,31 @@ export function checkExpect(ctx: CheckContext, s: A.ExpectStmt): void {
   if (categorical && comparison.op !== '=' && query.form === 'bic') {
     const space = ctx.symbols.globals.get(query.model.text)?.node as A.HypothesesDecl | undefined;
     const tree = space?.entries?.[0]?.name.text ?? 't';
-    const message = `'bic ${query.model.text}' names the tree of smallest BIC: compare it with =, `
-      + `or ask for one tree's BIC in bits: bic ${tree} given ${query.given.text}`;
+    const message =
+      `'bic ${query.model.text}' names the tree of smallest BIC: compare it with =, ` +
+      `or ask for one tree's BIC in bits: bic ${tree} given ${query.given.text}`;
     ctx.report.error('comparison', message, comparison.range);
   } else if (categorical && comparison.op !== '=') {
     ctx.report.error('comparison', `'${query.form}' gives a value, not a number: compare it with =`, comparison.range);
   } else if (!categorical && comparison.op === '=' && comparison.value.kind !== 'number') {
-    ctx.report.error('comparison', `'${query.form === 'probability' ? 'P(…)' : query.form}' gives a number: compare it with ≈ x ± t, <, <=, > or >=`, comparison.range);
+    ctx.report.error(
+      'comparison',
+      `'${query.form === 'probability' ? 'P(…)' : query.form}' gives a number: compare it with ≈ x ± t, <, <=, > or >=`,
+      comparison.range,
+    );
   }
   if (categorical && comparison.op === '=') checkExpectedValue(ctx, query, comparison.value);
 }
 
 /** `expect map Diagnosis = healthy`: the expected answer must be one of the possible answers. */
 function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): void {
-  if (query.form === 'map' || query.form === 'ml' || query.form === 'mdl' || query.form === 'optimal' || query.form === 'gibbs') {
+  if (
+    query.form === 'map' ||
+    query.form === 'ml' ||
+    query.form === 'mdl' ||
+    query.form === 'optimal' ||
+    query.form === 'gibbs'
+  ) {
     const v = ctx.symbols.defaultScope.variables.get(query.target.text);
     if (v) checkState(ctx, v, value);
   } else if (query.form === 'bic') {
@@ -137,14 +195,22 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
   const defaultScope = ctx.symbols.defaultScope;
   checkInterventions(ctx, q);
   switch (q.form) {
-    case 'policy': case 'eu': case 'voi': case 'effect':
+    case 'policy':
+    case 'eu':
+    case 'voi':
+    case 'effect':
       checkDecisionQuery(ctx, q);
       break;
-    case 'posterior': case 'map': case 'ml': case 'mdl': case 'size':
+    case 'posterior':
+    case 'map':
+    case 'ml':
+    case 'mdl':
+    case 'size':
       requireGlobal(ctx, q.target, ['hypotheses', 'variable'], 'a hypothesis space');
       checkEvidence(ctx, defaultScope, q.given);
       break;
-    case 'optimal': case 'gibbs':
+    case 'optimal':
+    case 'gibbs':
       lookupVariable(ctx, defaultScope, q.target);
       requireGlobal(ctx, q.over, ['hypotheses'], 'a hypothesis space');
       checkOptions(ctx, q.options, ['seed', 'samples', ...treeTests(ctx, q.over)], q.form);
@@ -168,7 +234,8 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
     case 'independent': {
       const scope = modelScope(ctx, q.in);
       for (const name of [...q.variables, ...q.given]) lookupVariable(ctx, scope, name);
-      if (q.variables.length < 2) ctx.report.error('arguments', 'name at least two variables: independent A, B given C', q.range);
+      if (q.variables.length < 2)
+        ctx.report.error('arguments', 'name at least two variables: independent A, B given C', q.range);
       break;
     }
     case 'classify': {
@@ -197,7 +264,8 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       }
       checkOptions(ctx, q.options, q.on && q.folds ? ['seed', 'target'] : ['seed'], 'evaluate');
       break;
-    case 'mean': case 'mode':
+    case 'mean':
+    case 'mode':
       checkProb(ctx, defaultScope, q.prob);
       checkEvidence(ctx, defaultScope, q.given);
       break;
@@ -210,13 +278,15 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       checkProbability(ctx, q.lower);
       checkProbability(ctx, q.upper);
       checkProb(ctx, defaultScope, q.prob);
-      if (q.lower.value > q.upper.value) ctx.report.error('bad-number', `the range ${q.lower.text} … ${q.upper.text} is empty`, q.range);
+      if (q.lower.value > q.upper.value)
+        ctx.report.error('bad-number', `the range ${q.lower.text} … ${q.upper.text} is empty`, q.range);
       checkEvidence(ctx, defaultScope, q.given);
       break;
     case 'estimate':
       checkEstimate(ctx, q);
       break;
-    case 'bic': case 'likelihood':
+    case 'bic':
+    case 'likelihood':
       {
         const entry = ctx.symbols.hypothesisEntries.get(q.model.text);
         if (entry) ctx.symbols.references.set(q.model, entry.entry.name);
@@ -226,8 +296,12 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       break;
     case 'strength':
       requireGlobal(ctx, q.from, ['data'], 'a data set');
-      checkOptions(ctx, q.options, ['replicates', 'method', ...LEARN_OPTIONS.filter((o) => !TABLE_ONLY.includes(o))],
-        'strength');
+      checkOptions(
+        ctx,
+        q.options,
+        ['replicates', 'method', ...LEARN_OPTIONS.filter((o) => !TABLE_ONLY.includes(o))],
+        'strength',
+      );
       for (const entry of q.options?.entries ?? []) {
         if (entry.value.kind === 'number') checkFinite(ctx, entry.value);
         checkKnowledge(ctx, q, entry);
@@ -251,7 +325,11 @@ function treeTests(ctx: CheckContext, over: A.Name): string[] {
   const names = new Set<string>();
   const visit = (tree: A.Tree | undefined): void => {
     for (const item of tree?.items ?? []) {
-      if (item.kind === 'treeSplit') { names.add(item.test.variable.text); visit(item.then); visit(item.else); }
+      if (item.kind === 'treeSplit') {
+        names.add(item.test.variable.text);
+        visit(item.then);
+        visit(item.else);
+      }
     }
   };
   for (const e of node.entries) visit(e.tree);
@@ -284,7 +362,11 @@ function checkEstimate(ctx: CheckContext, q: Extract<A.Query, { form: 'estimate'
   const match = /^(mean|weight|sigma)(\d+)(?:_.+)?$/.exec(q.parameter.text);
   if (!match || Number(match[2]) < 1 || Number(match[2]) > count) {
     const last = Number.isFinite(count) ? String(count) : 'K';
-    ctx.report.error('undefined-name', `a mixture's parameters are mean1…mean${last}, weight1…weight${last} and sigma1…sigma${last} (components in order of their means)`, q.parameter.range);
+    ctx.report.error(
+      'undefined-name',
+      `a mixture's parameters are mean1…mean${last}, weight1…weight${last} and sigma1…sigma${last} (components in order of their means)`,
+      q.parameter.range,
+    );
   }
 }
 
@@ -300,12 +382,20 @@ function checkLearnColumns(ctx: CheckContext, s: A.LearnStmt): void {
   const hidden = [...scope.variables.keys()].filter((v) => !columns.has(v));
   // Without a method, hidden variables make the run learn by EM; only explicit counting cannot.
   if (hidden.length > 0 && s.method?.text === 'counting') {
-    ctx.report.error('hidden-variable',
+    ctx.report.error(
+      'hidden-variable',
       `${hidden.map((v) => `'${v}'`).join(', ')} ${hidden.length === 1 ? 'has' : 'have'} no column in '${s.from!.text}': counting needs every variable observed; learn … by em`,
-      s.from!.range, { hidden });
+      s.from!.range,
+      { hidden },
+    );
   }
   const unused = [...columns.keys()].filter((c) => !scope.variables.has(c));
   if (unused.length > 0) {
-    ctx.report.info('unused-column', `column${unused.length === 1 ? '' : 's'} ${unused.join(', ')} of '${s.from!.text}' ${unused.length === 1 ? 'is' : 'are'} not in network '${s.model.text}' and will be ignored`, s.from!.range, { unused });
+    ctx.report.info(
+      'unused-column',
+      `column${unused.length === 1 ? '' : 's'} ${unused.join(', ')} of '${s.from!.text}' ${unused.length === 1 ? 'is' : 'are'} not in network '${s.model.text}' and will be ignored`,
+      s.from!.range,
+      { unused },
+    );
   }
 }

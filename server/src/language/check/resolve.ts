@@ -16,20 +16,25 @@ export function checkState(ctx: CheckContext, variable: VariableInfo, value: A.E
     return;
   }
   if (variable.type === 'real') {
-    if (value.kind !== 'number') ctx.report.error('unknown-state', `'${variable.name}' takes numbers, not '${textOf(value)}'`, value.range);
+    if (value.kind !== 'number')
+      ctx.report.error('unknown-state', `'${variable.name}' takes numbers, not '${textOf(value)}'`, value.range);
     return;
   }
   const states = variable.states;
   const text = value.kind === 'name' ? value.text : valueText(value);
   if (!states || text === undefined) {
-    if (states && text === undefined) ctx.report.error('unknown-state', `expected a state of '${variable.name}' here`, value.range);
+    if (states && text === undefined)
+      ctx.report.error('unknown-state', `expected a state of '${variable.name}' here`, value.range);
     return;
   }
   if (states.includes(text)) return;
   const suggestion = nearestName(text, states);
-  ctx.report.error('unknown-state',
+  ctx.report.error(
+    'unknown-state',
     `'${text}' is not a state of '${variable.name}' (${listStates(states)})${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-    value.range, suggestion ? { suggestion } : undefined);
+    value.range,
+    suggestion ? { suggestion } : undefined,
+  );
 }
 
 export function listStates(states: string[]): string {
@@ -37,7 +42,7 @@ export function listStates(states: string[]): string {
 }
 
 function textOf(value: A.Expr | A.Name): string {
-  return value.kind === 'name' ? value.text : valueText(value) ?? value.kind;
+  return value.kind === 'name' ? value.text : (valueText(value) ?? value.kind);
 }
 
 /** `X = v` / `X = [v, w]` / `X`: the variable exists in `scope` and `v` is one of its states. */
@@ -55,7 +60,8 @@ export function checkAssignment(ctx: CheckContext, scope: Scope, a: A.Assignment
  */
 export function checkFinding(ctx: CheckContext, variable: VariableInfo | undefined, f: A.Finding): void {
   const seen = new Set<string>();
-  let sum = 0, ok = true;
+  let sum = 0,
+    ok = true;
   for (const entry of f.entries) {
     if (variable) checkState(ctx, variable, entry.state!);
     if (seen.has(entry.state!.text)) {
@@ -63,7 +69,10 @@ export function checkFinding(ctx: CheckContext, variable: VariableInfo | undefin
     }
     seen.add(entry.state!.text);
     if (f.likelihood) {
-      if (!checkFinite(ctx, entry.value)) { ok = false; continue; }
+      if (!checkFinite(ctx, entry.value)) {
+        ok = false;
+        continue;
+      }
       if (entry.value.value < 0) {
         ctx.report.error('bad-number', `a likelihood cannot be negative: ${entry.value.text}`, entry.value.range);
         ok = false;
@@ -102,9 +111,12 @@ export function checkFinite(ctx: CheckContext, n: A.NumberLit): boolean {
 export function checkChoice(ctx: CheckContext, name: A.Name, choices: readonly string[], what: string): boolean {
   if (choices.includes(name.text)) return true;
   const suggestion = nearestName(name.text, choices);
-  ctx.report.error('unknown-option',
+  ctx.report.error(
+    'unknown-option',
     `'${name.text}' is not ${what}; use ${choices.map((c) => `'${c}'`).join(', ')}${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
-    name.range, suggestion ? { suggestion } : undefined);
+    name.range,
+    suggestion ? { suggestion } : undefined,
+  );
   return false;
 }
 

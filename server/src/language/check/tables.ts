@@ -23,8 +23,16 @@ export function checkTables(ctx: CheckContext): void {
     // Parents as `lookupVariable` finds them, without reporting: the body reports unknown ones.
     const parents = table.head.conditions.map((c) => (c.value ? undefined : findVariable(ctx, scope, c.variable.text)));
     const inputs = [child?.variable, ...parents];
-    bodies.run(ctx.report, table, inputs, () => checkBody(ctx, table, scope, child?.variable), inputs.every((v) => v?.declaration) && !table.parameterPrior);
-    if (!table.parameterPrior) for (const [i, c] of table.head.conditions.entries()) if (parents[i]?.declaration) ctx.symbols.references.set(c.variable, parents[i]!.declaration!);
+    bodies.run(
+      ctx.report,
+      table,
+      inputs,
+      () => checkBody(ctx, table, scope, child?.variable),
+      inputs.every((v) => v?.declaration) && !table.parameterPrior,
+    );
+    if (!table.parameterPrior)
+      for (const [i, c] of table.head.conditions.entries())
+        if (parents[i]?.declaration) ctx.symbols.references.set(c.variable, parents[i]!.declaration!);
   }
 }
 
@@ -52,31 +60,54 @@ function checkBody(ctx: CheckContext, table: A.TableDecl, scope: Scope, child: V
 function checkHead(ctx: CheckContext, table: A.TableDecl, scope: Scope): { variable: VariableInfo } | undefined {
   const { targets, conditions } = table.head;
   if (targets.length !== 1) {
-    ctx.report.error('table-head', 'a table gives the distribution of one variable: write P(X | parents)', table.head.range);
+    ctx.report.error(
+      'table-head',
+      'a table gives the distribution of one variable: write P(X | parents)',
+      table.head.range,
+    );
     return undefined;
   }
   for (const a of [...targets, ...conditions]) {
-    if (a.value) ctx.report.error('table-head', `write '${a.variable.text}' without a value in a table's P(…); the rows give the values`, a.range);
+    if (a.value)
+      ctx.report.error(
+        'table-head',
+        `write '${a.variable.text}' without a value in a table's P(…); the rows give the values`,
+        a.range,
+      );
   }
   const names = new Set<string>([targets[0].variable.text]);
   for (const c of conditions) {
-    if (names.has(c.variable.text)) ctx.report.error('duplicate-name', `'${c.variable.text}' appears twice in P(…)`, c.variable.range);
+    if (names.has(c.variable.text))
+      ctx.report.error('duplicate-name', `'${c.variable.text}' appears twice in P(…)`, c.variable.range);
     names.add(c.variable.text);
   }
   const variable = lookupVariable(ctx, scope, targets[0].variable);
   if (variable?.type === 'real') {
-    ctx.report.error('not-discrete', `'${variable.name}' is real-valued; tables need a variable with states`, targets[0].variable.range);
+    ctx.report.error(
+      'not-discrete',
+      `'${variable.name}' is real-valued; tables need a variable with states`,
+      targets[0].variable.range,
+    );
   }
   return variable ? { variable } : undefined;
 }
 
-function rememberTable(ctx: CheckContext, seen: Map<Scope, Map<string, A.TableDecl>>, scope: Scope, table: A.TableDecl): void {
+function rememberTable(
+  ctx: CheckContext,
+  seen: Map<Scope, Map<string, A.TableDecl>>,
+  scope: Scope,
+  table: A.TableDecl,
+): void {
   const name = table.head.targets[0].variable;
   const tables = seen.get(scope) ?? new Map<string, A.TableDecl>();
   seen.set(scope, tables);
   const previous = tables.get(name.text);
   if (previous) {
-    ctx.report.error('duplicate-table', `'${name.text}' already has a table (line ${previous.range.start.line + 1})`, table.head.range);
+    ctx.report.error(
+      'duplicate-table',
+      `'${name.text}' already has a table (line ${previous.range.start.line + 1})`,
+      table.head.range,
+    );
   } else {
     tables.set(name.text, table);
   }
@@ -85,11 +116,17 @@ function rememberTable(ctx: CheckContext, seen: Map<Scope, Map<string, A.TableDe
 /** `P(Storm) = 0.3`: P(first state), only for two-state variables without parents. */
 function checkShorthand(ctx: CheckContext, table: A.TableDecl, child: VariableInfo, parentCount: number): void {
   if (parentCount > 0) {
-    ctx.report.error('row-width', 'P(X | parents) = p is not a table: give one row per parent assignment in { … }', table.head.range);
+    ctx.report.error(
+      'row-width',
+      'P(X | parents) = p is not a table: give one row per parent assignment in { … }',
+      table.head.range,
+    );
   } else if (child.states && child.states.length !== 2) {
-    ctx.report.error('row-width',
+    ctx.report.error(
+      'row-width',
       `P(${child.name}) = p gives P(${child.name} = ${child.states[0]}) and needs two states; '${child.name}' has ${child.states.length} (${listStates(child.states)})`,
-      table.value!.range);
+      table.value!.range,
+    );
   }
 }
 
@@ -99,12 +136,17 @@ function checkPrior(ctx: CheckContext, table: A.TableDecl, child: VariableInfo):
   let sum = 0;
   for (const row of table.rows) {
     if (row.keys.length !== 1 || row.form !== 'single') {
-      ctx.report.error('row-width', `without parents each row is 'state: probability', e.g. '${child.states?.[0] ?? 'state'}: 0.5'`, row.range);
+      ctx.report.error(
+        'row-width',
+        `without parents each row is 'state: probability', e.g. '${child.states?.[0] ?? 'state'}: 0.5'`,
+        row.range,
+      );
       return;
     }
     const key = row.keys[0];
     checkState(ctx, child, key);
-    if (given.has(key.text)) ctx.report.error('duplicate-row', `'${key.text}' already has a probability in this table`, key.range);
+    if (given.has(key.text))
+      ctx.report.error('duplicate-row', `'${key.text}' already has a probability in this table`, key.range);
     given.set(key.text, key);
     sum += row.entries[0].value.value;
   }
@@ -115,26 +157,53 @@ function checkPrior(ctx: CheckContext, table: A.TableDecl, child: VariableInfo):
   const missing = child.states?.filter((s) => !given.has(s)) ?? [];
   if (table.recovered) return; // rows were lost to a syntax error: sums and gaps would mislead
   if (missing.length > 0) {
-    ctx.report.error('missing-row', `no probability for ${missing.map((s) => `${child.name} = ${s}`).join(', ')}`, table.head.range, { missing });
+    ctx.report.error(
+      'missing-row',
+      `no probability for ${missing.map((s) => `${child.name} = ${s}`).join(', ')}`,
+      table.head.range,
+      { missing },
+    );
   } else if (Math.abs(sum - 1) > SUM_TOLERANCE) {
-    ctx.report.error('row-sum', `the probabilities of '${child.name}' sum to ${showNumber(sum)}, not 1`, table.head.range, { sum });
+    ctx.report.error(
+      'row-sum',
+      `the probabilities of '${child.name}' sum to ${showNumber(sum)}, not 1`,
+      table.head.range,
+      { sum },
+    );
   }
 }
 
-function checkConditional(ctx: CheckContext, table: A.TableDecl, child: VariableInfo, parents: (VariableInfo | undefined)[]): void {
+function checkConditional(
+  ctx: CheckContext,
+  table: A.TableDecl,
+  child: VariableInfo,
+  parents: (VariableInfo | undefined)[],
+): void {
   const seen = new Set<string>();
   const k = parents.length;
   for (const row of table.rows) {
     if (row.keys.length !== k) {
       const names = table.head.conditions.map((c) => c.variable.text).join(', ');
-      ctx.report.error('row-width',
+      ctx.report.error(
+        'row-width',
         `this row gives ${row.keys.length} parent value${row.keys.length === 1 ? '' : 's'} but the table has ${k} parent${k === 1 ? '' : 's'} (${names})`,
-        { start: row.keys[0].range.start, end: row.keys[row.keys.length - 1].range.end });
+        { start: row.keys[0].range.start, end: row.keys[row.keys.length - 1].range.end },
+      );
       continue;
     }
-    row.keys.forEach((key, i) => { if (parents[i]) checkState(ctx, parents[i]!, key); });
+    row.keys.forEach((key, i) => {
+      if (parents[i]) checkState(ctx, parents[i]!, key);
+    });
     const id = row.keys.map((key) => key.text).join('\u0000');
-    if (seen.has(id)) ctx.report.error('duplicate-row', `there is already a row for ${assignmentText(table, row.keys.map((key) => key.text))}`, row.range);
+    if (seen.has(id))
+      ctx.report.error(
+        'duplicate-row',
+        `there is already a row for ${assignmentText(
+          table,
+          row.keys.map((key) => key.text),
+        )}`,
+        row.range,
+      );
     seen.add(id);
     checkDistribution(ctx, row, child);
   }
@@ -147,27 +216,38 @@ function checkDistribution(ctx: CheckContext, row: A.Row, child: VariableInfo): 
   if (!states) return;
   if (row.form === 'single') {
     if (states.length !== 2) {
-      ctx.report.error('row-width',
+      ctx.report.error(
+        'row-width',
         `a single probability means P(${child.name} = ${states[0]}) and needs two states; list all ${states.length} (${listStates(states)})`,
-        row.entries[0].range);
+        row.entries[0].range,
+      );
     }
     return;
   }
   if (row.form === 'list' && row.entries.length !== states.length) {
-    ctx.report.error('row-width',
-      `this row has ${row.entries.length} probabilities but '${child.name}' has ${states.length} states (${listStates(states)})`, row.range);
+    ctx.report.error(
+      'row-width',
+      `this row has ${row.entries.length} probabilities but '${child.name}' has ${states.length} states (${listStates(states)})`,
+      row.range,
+    );
     return;
   }
   if (row.form === 'map') {
     const named = new Set<string>();
     for (const entry of row.entries) {
       checkState(ctx, child, entry.state!);
-      if (named.has(entry.state!.text)) ctx.report.error('duplicate-row', `'${entry.state!.text}' appears twice in this row`, entry.state!.range);
+      if (named.has(entry.state!.text))
+        ctx.report.error('duplicate-row', `'${entry.state!.text}' appears twice in this row`, entry.state!.range);
       named.add(entry.state!.text);
     }
     const missing = states.filter((s) => !named.has(s));
     if (missing.length > 0) {
-      ctx.report.error('row-width', `this row gives no probability for ${missing.map((s) => `'${s}'`).join(', ')}`, row.range, { missing });
+      ctx.report.error(
+        'row-width',
+        `this row gives no probability for ${missing.map((s) => `'${s}'`).join(', ')}`,
+        row.range,
+        { missing },
+      );
       return;
     }
   }
@@ -177,12 +257,22 @@ function checkDistribution(ctx: CheckContext, row: A.Row, child: VariableInfo): 
   }
 }
 
-function checkAllAssignments(ctx: CheckContext, table: A.TableDecl, parents: (VariableInfo | undefined)[], seen: Set<string>): void {
+function checkAllAssignments(
+  ctx: CheckContext,
+  table: A.TableDecl,
+  parents: (VariableInfo | undefined)[],
+  seen: Set<string>,
+): void {
   if (parents.some((p) => !p?.states)) return;
   const domains = parents.map((p) => p!.states!);
   const total = domains.reduce((n, d) => n * d.length, 1);
   if (total > MAX_ENUMERATED_ASSIGNMENTS) {
-    if (seen.size < total) ctx.report.error('missing-row', `the table has ${seen.size} rows but its parents have ${total} assignments`, table.head.range);
+    if (seen.size < total)
+      ctx.report.error(
+        'missing-row',
+        `the table has ${seen.size} rows but its parents have ${total} assignments`,
+        table.head.range,
+      );
     return;
   }
   const missing: string[][] = [];
@@ -196,7 +286,10 @@ function checkAllAssignments(ctx: CheckContext, table: A.TableDecl, parents: (Va
     }
   }
   if (missing.length === 0) return;
-  const shown = missing.slice(0, 3).map((values) => assignmentText(table, values)).join('; ');
+  const shown = missing
+    .slice(0, 3)
+    .map((values) => assignmentText(table, values))
+    .join('; ');
   const more = missing.length > 3 ? ` and ${missing.length - 3} more` : '';
   ctx.report.error('missing-row', `no row for ${shown}${more}`, table.head.range, { missing });
 }

@@ -9,8 +9,14 @@ import type { GlobalKind } from './types.js';
 
 /** The kind of name each declaring statement puts in the file-wide namespace. */
 export const declaredKinds: Partial<Record<A.Statement['kind'], GlobalKind>> = {
-  hypotheses: 'hypotheses', network: 'network', import: 'import', data: 'data', corpus: 'corpus',
-  classifier: 'classifier', mixture: 'mixture', error: 'unknown',
+  hypotheses: 'hypotheses',
+  network: 'network',
+  import: 'import',
+  data: 'data',
+  corpus: 'corpus',
+  classifier: 'classifier',
+  mixture: 'mixture',
+  error: 'unknown',
 };
 
 /** Top-level statements and those inside networks. */

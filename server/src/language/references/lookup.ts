@@ -15,22 +15,34 @@ export interface ResolveContext {
 }
 
 const kindWords: Record<GlobalKind, string> = {
-  variable: 'a variable', hypotheses: 'a hypothesis space', network: 'a network', import: 'an imported network',
-  data: 'a data set', corpus: 'a corpus', classifier: 'a classifier', mixture: 'a mixture',
+  variable: 'a variable',
+  hypotheses: 'a hypothesis space',
+  network: 'a network',
+  import: 'an imported network',
+  data: 'a data set',
+  corpus: 'a corpus',
+  classifier: 'a classifier',
+  mixture: 'a mixture',
   unknown: 'a statement with errors',
 };
 
 export function undefinedName(ctx: ResolveContext, name: A.Name, what: string, candidates: Iterable<string>): void {
   const suggestion = nearestName(name.text, candidates);
   const noun = what.replace(/^an? /, '');
-  ctx.report.error('undefined-name',
+  ctx.report.error(
+    'undefined-name',
     `${noun} '${name.text}' is not defined${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-    name.range, suggestion ? { suggestion } : undefined);
+    name.range,
+    suggestion ? { suggestion } : undefined,
+  );
 }
 
 /** A file-wide declaration of one of `kinds`; reports unknown names and names of the wrong kind. */
 export function requireGlobal(
-  ctx: ResolveContext, name: A.Name, kinds: GlobalKind[], what: string,
+  ctx: ResolveContext,
+  name: A.Name,
+  kinds: GlobalKind[],
+  what: string,
 ): GlobalSymbol | undefined {
   const symbol = ctx.symbols.globals.get(name.text);
   if (!symbol) {

@@ -10,7 +10,16 @@ import { REF, ScannedRow } from '../dataCells.js';
 import { firstAtOrAfter } from '../lines.js';
 
 export type NameKind =
-  | 'variable' | 'state' | 'hypotheses' | 'hypothesis' | 'network' | 'data' | 'column' | 'corpus' | 'classifier' | 'mixture';
+  | 'variable'
+  | 'state'
+  | 'hypotheses'
+  | 'hypothesis'
+  | 'network'
+  | 'data'
+  | 'column'
+  | 'corpus'
+  | 'classifier'
+  | 'mixture';
 
 export interface NameSymbol {
   id: string;
@@ -78,7 +87,9 @@ export class NameIndex {
   uses(symbol: NameSymbol): Occurrence[] {
     const found = this.occurrences.filter((o) => o.symbol === symbol);
     const cells = symbol.kind === 'state' ? this.cellUses(symbol) : [];
-    return cells.length === 0 ? found : [...found, ...cells].sort((a, b) => comparePositions(a.name.range.start, b.name.range.start));
+    return cells.length === 0
+      ? found
+      : [...found, ...cells].sort((a, b) => comparePositions(a.name.range.start, b.name.range.start));
   }
 
   private cellUses(state: NameSymbol): Occurrence[] {
@@ -99,7 +110,10 @@ export class NameIndex {
   /** The variables visible from a scope: its own, then the default model's, then all others. */
   variablesVisible(scope: string): NameSymbol[] {
     const seen = new Map<string, NameSymbol>();
-    const add = (m?: Map<string, NameSymbol>) => m?.forEach((v, k) => { if (!seen.has(k)) seen.set(k, v); });
+    const add = (m?: Map<string, NameSymbol>) =>
+      m?.forEach((v, k) => {
+        if (!seen.has(k)) seen.set(k, v);
+      });
     add(this.scopes.get(scope));
     add(this.scopes.get(''));
     for (const m of this.scopes.values()) add(m);

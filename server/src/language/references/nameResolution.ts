@@ -6,7 +6,14 @@ import type * as A from '../ast.js';
 import { forEachChild } from '../ast.js';
 import { cellIsName, cellNode, cellText, ScannedRow } from '../dataCells.js';
 import { classifierTarget, declaredKinds, trainingData } from './declarations.js';
-import { NameIndex, stateNamed, comparePositions, type CellBlock, type NameKind, type NameSymbol } from './nameIndex.js';
+import {
+  NameIndex,
+  stateNamed,
+  comparePositions,
+  type CellBlock,
+  type NameKind,
+  type NameSymbol,
+} from './nameIndex.js';
 
 const cache = new WeakMap<A.BayesFile, NameIndex>();
 
@@ -91,17 +98,48 @@ class Builder {
 
   private declareVariable(s: A.VariableDecl | A.DecisionDecl, scope: string): void {
     for (const name of s.kind === 'decision' ? [s.name] : s.names) {
-      const v = this.symbol(`v:${scope}:${name.text}`, { kind: 'variable', name: name.text, declaration: name, statement: s, scope });
-      v.states ??= s.domain.type === 'bool'
-        ? ['true', 'false'].map((t) => this.symbol(`s:${v.id}:${t}`, { kind: 'state', name: t, scope, owner: v }))
-        : s.domain.states.map((st) => this.symbol(`s:${v.id}:${st.text}`, { kind: 'state', name: st.text, declaration: st, scope, owner: v, statement: s }));
+      const v = this.symbol(`v:${scope}:${name.text}`, {
+        kind: 'variable',
+        name: name.text,
+        declaration: name,
+        statement: s,
+        scope,
+      });
+      v.states ??=
+        s.domain.type === 'bool'
+          ? ['true', 'false'].map((t) => this.symbol(`s:${v.id}:${t}`, { kind: 'state', name: t, scope, owner: v }))
+          : s.domain.states.map((st) =>
+              this.symbol(`s:${v.id}:${st.text}`, {
+                kind: 'state',
+                name: st.text,
+                declaration: st,
+                scope,
+                owner: v,
+                statement: s,
+              }),
+            );
       this.addVariable(scope, v);
     }
   }
 
   private declareHypotheses(s: A.HypothesesDecl, scope: string): void {
-    const h = this.symbol(`v:${scope}:${s.name.text}`, { kind: 'hypotheses', name: s.name.text, declaration: s.name, statement: s, scope });
-    h.states = s.entries.map((e) => this.symbol(`s:${h.id}:${e.name.text}`, { kind: 'hypothesis', name: e.name.text, declaration: e.name, statement: s, scope, owner: h }));
+    const h = this.symbol(`v:${scope}:${s.name.text}`, {
+      kind: 'hypotheses',
+      name: s.name.text,
+      declaration: s.name,
+      statement: s,
+      scope,
+    });
+    h.states = s.entries.map((e) =>
+      this.symbol(`s:${h.id}:${e.name.text}`, {
+        kind: 'hypothesis',
+        name: e.name.text,
+        declaration: e.name,
+        statement: s,
+        scope,
+        owner: h,
+      }),
+    );
     this.addVariable(scope, h);
     this.addGlobal(h);
   }
@@ -116,12 +154,22 @@ class Builder {
     const scanned = plain.length < s.rows.length ? s.rows : [];
     s.header.forEach((col, i) => {
       const variable = this.index.variable('', col.text);
-      const symbol = variable ?? this.symbol(`c:${s.name.text}:${col.text}`, { kind: 'column', name: col.text, declaration: col, statement: s, scope: `data:${s.name.text}`, states: [] });
+      const symbol =
+        variable ??
+        this.symbol(`c:${s.name.text}:${col.text}`, {
+          kind: 'column',
+          name: col.text,
+          declaration: col,
+          statement: s,
+          scope: `data:${s.name.text}`,
+          states: [],
+        });
       if (variable) this.occur(col, variable);
       this.scope(`data:${s.name.text}`).set(col.text, symbol);
       block.columns.push(symbol);
       for (const row of plain) {
-        if (cellIsName(row, i)) this.occur((cellNode(row, i) as A.Ref).name, this.stateOf(symbol, cellText(row, i)!, true));
+        if (cellIsName(row, i))
+          this.occur((cellNode(row, i) as A.Ref).name, this.stateOf(symbol, cellText(row, i)!, true));
       }
       if (symbol.kind === 'column') this.collectValues(symbol, scanned, i);
     });
@@ -145,7 +193,12 @@ class Builder {
   private stateOf(variable: NameSymbol | undefined, text: string, create = false): NameSymbol | undefined {
     const found = stateNamed(variable, text);
     if (found || !create || variable?.kind !== 'column') return found;
-    const s = this.symbol(`s:${variable.id}:${text}`, { kind: 'state', name: text, scope: variable.scope, owner: variable });
+    const s = this.symbol(`s:${variable.id}:${text}`, {
+      kind: 'state',
+      name: text,
+      scope: variable.scope,
+      owner: variable,
+    });
     variable.states!.push(s);
     return s;
   }
@@ -158,8 +211,10 @@ class Builder {
 
   private resolveStatement(s: A.Statement, scope: string): void {
     switch (s.kind) {
-      case 'network': return this.resolveStatements(s.statements, s.name.text);
-      case 'table': return this.resolveTable(s, scope);
+      case 'network':
+        return this.resolveStatements(s.statements, s.name.text);
+      case 'table':
+        return this.resolveTable(s, scope);
       case 'observe': {
         // `observe … in N` looks in N (any network, imports included).
         this.global(s.in);
@@ -170,12 +225,15 @@ class Builder {
         this.global(s.model);
         this.global(s.from);
         return this.loose(s.options, this.modelScope(s.model));
-      case 'classifier': case 'mixture': return this.loose(s.definition, '');
+      case 'classifier':
+      case 'mixture':
+        return this.loose(s.definition, '');
       case 'hypotheses':
         this.loose(s.generator, '');
         for (const e of s.entries) this.loose(e.tree, '');
         return;
-      case 'decision': return s.information.forEach((n) => this.occur(n, this.index.variable(scope, n.text)));
+      case 'decision':
+        return s.information.forEach((n) => this.occur(n, this.index.variable(scope, n.text)));
       case 'utility': {
         const parents = s.parents.map((n) => {
           const v = this.index.variable(scope, n.text);
@@ -185,7 +243,8 @@ class Builder {
         for (const row of s.rows) row.keys.forEach((key, i) => this.occur(key, this.stateOf(parents[i], key.text)));
         return;
       }
-      case 'queryStatement': return this.resolveQuery(s.query, scope);
+      case 'queryStatement':
+        return this.resolveQuery(s.query, scope);
       case 'expectStatement':
         this.resolveQuery(s.query, scope);
         return this.comparison(s, scope);
@@ -226,7 +285,8 @@ class Builder {
   private values(value: A.Expr | undefined, v: NameSymbol | undefined): void {
     if (!value) return;
     if (value.kind === 'list') value.items.forEach((item) => this.values(item, v));
-    else if (value.kind === 'ref' && !value.member && !value.columns) this.occur(value.name, this.stateOf(v, value.name.text));
+    else if (value.kind === 'ref' && !value.member && !value.columns)
+      this.occur(value.name, this.stateOf(v, value.name.text));
   }
 
   private global(name: A.Name | undefined): NameSymbol | undefined {
@@ -250,10 +310,15 @@ class Builder {
     const given = (items: A.Assignment[], s: string) => items.forEach((a) => this.assignment(a, s));
     const prob = (p: A.ProbExpr, s: string) => [...p.targets, ...p.conditions].forEach((a) => this.assignment(a, s));
     switch (q.form) {
-      case 'posterior': case 'map': case 'ml': case 'mdl': case 'size':
+      case 'posterior':
+      case 'map':
+      case 'ml':
+      case 'mdl':
+      case 'size':
         this.occur(q.target, this.index.variable(scope, q.target.text));
         return given(q.given, scope);
-      case 'optimal': case 'gibbs':
+      case 'optimal':
+      case 'gibbs':
         this.occur(q.target, this.index.variable(scope, q.target.text) ?? this.index.globals.get(q.target.text));
         this.global(q.over);
         return this.loose(q.options, scope);
@@ -264,8 +329,12 @@ class Builder {
         given(q.given, s);
         return this.loose(q.options, s);
       }
-      case 'mpe': this.global(q.network); return given(q.given, this.modelScope(q.network));
-      case 'sensitivity': this.global(q.in); return prob(q.prob, q.in ? this.modelScope(q.in) : scope);
+      case 'mpe':
+        this.global(q.network);
+        return given(q.given, this.modelScope(q.network));
+      case 'sensitivity':
+        this.global(q.in);
+        return prob(q.prob, q.in ? this.modelScope(q.in) : scope);
       case 'independent': {
         const s = q.in ? this.modelScope(q.in) : scope;
         this.global(q.in);
@@ -282,19 +351,37 @@ class Builder {
         }
         return;
       }
-      case 'evaluate': this.global(q.classifier); this.global(q.on); return this.loose(q.options, scope);
-      case 'mean': case 'mode': case 'interval': case 'bound':
+      case 'evaluate':
+        this.global(q.classifier);
+        this.global(q.on);
+        return this.loose(q.options, scope);
+      case 'mean':
+      case 'mode':
+      case 'interval':
+      case 'bound':
         prob(q.prob, scope);
         return given(q.given, scope);
-      case 'estimate': this.global(q.model); return;
-      case 'bic': case 'likelihood':
+      case 'estimate':
+        this.global(q.model);
+        return;
+      case 'bic':
+      case 'likelihood':
         this.occur(q.model, this.index.globals.get(q.model.text) ?? this.hypothesis(q.model.text));
         this.global(q.given);
         return;
-      case 'learning_curve': this.global(q.classifier); return this.loose(q.options, scope);
-      case 'accuracy': this.global(q.classifier); this.global(q.on); return;
-      case 'policy': this.global(q.network); return given(q.given, this.modelScope(q.network));
-      case 'eu': case 'voi': case 'effect': {
+      case 'learning_curve':
+        this.global(q.classifier);
+        return this.loose(q.options, scope);
+      case 'accuracy':
+        this.global(q.classifier);
+        this.global(q.on);
+        return;
+      case 'policy':
+        this.global(q.network);
+        return given(q.given, this.modelScope(q.network));
+      case 'eu':
+      case 'voi':
+      case 'effect': {
         const s = q.in ? this.modelScope(q.in) : scope;
         this.global(q.in);
         const names =
@@ -302,7 +389,10 @@ class Builder {
         for (const n of names) this.occur(n, this.index.variable(s, n.text));
         return given(q.given, s);
       }
-      case 'strength': this.global(q.model); this.global(q.from); return this.loose(q.options, q.model.text);
+      case 'strength':
+        this.global(q.model);
+        this.global(q.from);
+        return this.loose(q.options, q.model.text);
     }
   }
 
@@ -312,7 +402,14 @@ class Builder {
     if (value.kind !== 'ref' || value.member || value.columns) return;
     const q = s.query;
     let target: NameSymbol | undefined;
-    if (q.form === 'map' || q.form === 'ml' || q.form === 'mdl' || q.form === 'posterior' || q.form === 'optimal' || q.form === 'gibbs') {
+    if (
+      q.form === 'map' ||
+      q.form === 'ml' ||
+      q.form === 'mdl' ||
+      q.form === 'posterior' ||
+      q.form === 'optimal' ||
+      q.form === 'gibbs'
+    ) {
       target = this.index.variable(scope, q.target.text);
     } else if (q.form === 'classify') {
       target = this.classifierTarget(q.classifier.text);
@@ -342,7 +439,8 @@ class Builder {
     if (node.kind === 'assignment') return void this.assignment(node, scope);
     if (node.kind === 'ref') {
       const g = this.index.globals.get(node.name.text);
-      const v = g && g.kind !== 'variable' && g.kind !== 'hypotheses' ? g : this.index.variable(scope, node.name.text) ?? g;
+      const v =
+        g && g.kind !== 'variable' && g.kind !== 'hypotheses' ? g : (this.index.variable(scope, node.name.text) ?? g);
       this.occur(node.name, v);
       if (v?.kind === 'data') {
         const columns = this.index.scopes.get(`data:${v.name}`);

@@ -14,11 +14,15 @@ import { allStatements, declaredKinds, trainingData } from './declarations.js';
 
 export type { GlobalKind, GlobalSymbol, VariableInfo, Scope, ColumnInfo, DataInfo, SymbolTable } from './types.js';
 
-
 export function buildSymbols(file: A.BayesFile, env: CheckEnvironment, report: Reporter): SymbolTable {
   const table: SymbolTable = {
-    globals: new Map(), defaultScope: newScope('default', ''), scopes: new Map(), hypothesisEntries: new Map(),
-    data: new Map(), tables: [], references: new Map(),
+    globals: new Map(),
+    defaultScope: newScope('default', ''),
+    scopes: new Map(),
+    hypothesisEntries: new Map(),
+    data: new Map(),
+    tables: [],
+    references: new Map(),
   };
   declareStatements(table, file.statements, table.defaultScope, report);
   for (const statement of allStatements(file)) {
@@ -39,12 +43,15 @@ function newScope(kind: Scope['kind'], name: string, open = false): Scope {
   return { kind, name, variables: new Map(), open };
 }
 
-
 function declareGlobal(table: SymbolTable, kind: GlobalKind, name: A.Name, node: A.Statement, report: Reporter): void {
   const existing = table.globals.get(name.text);
   if (existing && existing.kind !== 'unknown' && kind !== 'unknown') {
-    report.error('duplicate-name', `'${name.text}' is already declared (line ${existing.name.range.start.line + 1})`, name.range,
-      { previous: existing.name.range });
+    report.error(
+      'duplicate-name',
+      `'${name.text}' is already declared (line ${existing.name.range.start.line + 1})`,
+      name.range,
+      { previous: existing.name.range },
+    );
     return;
   }
   if (!existing || existing.kind === 'unknown') table.globals.set(name.text, { kind, name, node });
@@ -56,8 +63,12 @@ function declareVariable(table: SymbolTable, scope: Scope, info: VariableInfo, r
   const existing = scope.variables.get(info.name);
   if (existing?.declaration && info.declaration) {
     const where = scope.kind === 'default' ? '' : ` in network '${scope.name}'`;
-    report.error('duplicate-name', `variable '${info.name}' is already declared${where} (line ${existing.declaration.range.start.line + 1})`,
-      info.declaration.range, { previous: existing.declaration.range });
+    report.error(
+      'duplicate-name',
+      `variable '${info.name}' is already declared${where} (line ${existing.declaration.range.start.line + 1})`,
+      info.declaration.range,
+      { previous: existing.declaration.range },
+    );
     return false;
   }
   scope.variables.set(info.name, info);
@@ -69,7 +80,8 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
   for (const s of statements) {
     const kind = declaredKinds[s.kind];
     if (s.kind === 'error') {
-      for (const name of [...(s.name ? [s.name] : []), ...(s.others ?? [])]) declareGlobal(table, 'unknown', name, s, report);
+      for (const name of [...(s.name ? [s.name] : []), ...(s.others ?? [])])
+        declareGlobal(table, 'unknown', name, s, report);
     } else if (kind && 'name' in s) {
       declareGlobal(table, kind, s.name, s, report);
     }
@@ -77,7 +89,12 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
       case 'variable':
         for (const name of s.names) {
           const states = s.domain.type === 'real' ? undefined : s.domain.states.map((st) => st.text);
-          const declared = declareVariable(table, scope, { name: name.text, states, type: s.domain.type, declaration: name }, report);
+          const declared = declareVariable(
+            table,
+            scope,
+            { name: name.text, states, type: s.domain.type, declaration: name },
+            report,
+          );
           if (declared && scope.kind === 'default') declareGlobal(table, 'variable', name, s, report);
         }
         for (const duplicate of duplicateNames(s.domain.states)) {
@@ -102,7 +119,8 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
       case 'network': {
         const inner = newScope('network', s.name.text);
         table.scopes.set(s.name.text, inner);
-        if (scope.kind !== 'default') report.error('nested-network', 'a network cannot be declared inside another network', s.name.range);
+        if (scope.kind !== 'default')
+          report.error('nested-network', 'a network cannot be declared inside another network', s.name.range);
         declareStatements(table, s.statements, inner, report);
         break;
       }
@@ -122,7 +140,8 @@ function declareHypotheses(table: SymbolTable, s: A.HypothesesDecl, scope: Scope
     report.error('duplicate-name', `hypothesis '${duplicate.text}' is listed twice`, duplicate.range);
   }
   for (const entry of s.entries) {
-    if (!table.hypothesisEntries.has(entry.name.text)) table.hypothesisEntries.set(entry.name.text, { space: s, entry });
+    if (!table.hypothesisEntries.has(entry.name.text))
+      table.hypothesisEntries.set(entry.name.text, { space: s, entry });
     table.references.set(entry.name, entry.name);
   }
 }
@@ -142,7 +161,8 @@ function dataInfo(decl: A.DataDecl, env: CheckEnvironment, report: Reporter): Da
       return { decl };
     }
     const columns = new Map<string, ColumnInfo>();
-    for (const text of header) columns.set(text, { name: { kind: 'name', text, range: decl.source.range }, values: new Set(), numeric: false });
+    for (const text of header)
+      columns.set(text, { name: { kind: 'name', text, range: decl.source.range }, values: new Set(), numeric: false });
     return { decl, columns };
   }
   return { decl, columns: inlineColumns.run(report, decl, [], () => columnsOf(decl, report)) };
@@ -154,7 +174,8 @@ const inlineColumns = new CheckMemo<A.DataDecl, Map<string, ColumnInfo>>();
 function columnsOf(decl: A.DataDecl, report: Reporter): Map<string, ColumnInfo> {
   const columns = new Map<string, ColumnInfo>();
   decl.header.forEach((name, i) => {
-    if (columns.has(name.text)) report.error('duplicate-name', `column '${name.text}' appears twice in the header`, name.range);
+    if (columns.has(name.text))
+      report.error('duplicate-name', `column '${name.text}' appears twice in the header`, name.range);
     columns.set(name.text, lazyColumn(decl, name, i));
   });
   return columns;
@@ -167,7 +188,15 @@ function columnsOf(decl: A.DataDecl, report: Reporter): Map<string, ColumnInfo> 
 function lazyColumn(decl: A.DataDecl, name: A.Name, i: number): ColumnInfo {
   let tally: { values: Set<string>; numeric: boolean } | undefined;
   const read = () => (tally ??= tallyColumn(decl, i));
-  return { name, get values() { return read().values; }, get numeric() { return read().numeric; } };
+  return {
+    name,
+    get values() {
+      return read().values;
+    },
+    get numeric() {
+      return read().numeric;
+    },
+  };
 }
 
 function tallyColumn(decl: A.DataDecl, i: number): { values: Set<string>; numeric: boolean } {
@@ -218,11 +247,18 @@ function columnScope(kind: Scope['kind'], name: string, data: DataInfo | undefin
  * network): declares the network `Found` over the data's columns.
  */
 function declareStructure(
-  table: SymbolTable, s: A.LearnStmt | A.StrengthQuery, report: Reporter, node: A.Statement = s as A.LearnStmt,
+  table: SymbolTable,
+  s: A.LearnStmt | A.StrengthQuery,
+  report: Reporter,
+  node: A.Statement = s as A.LearnStmt,
 ): void {
   const existing = table.globals.get(s.model.text);
   if (existing) {
-    report.error('duplicate-name', `'${s.model.text}' is already declared (line ${existing.name.range.start.line + 1}); structure learning names a new network`, s.model.range);
+    report.error(
+      'duplicate-name',
+      `'${s.model.text}' is already declared (line ${existing.name.range.start.line + 1}); structure learning names a new network`,
+      s.model.range,
+    );
     return;
   }
   table.globals.set(s.model.text, { kind: 'network', name: s.model, node });

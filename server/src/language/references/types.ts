@@ -2,9 +2,13 @@
 import type * as A from '../ast.js';
 
 export type GlobalKind =
-  | 'variable' | 'hypotheses' | 'network' | 'import' | 'data' | 'corpus' | 'classifier' | 'mixture' | 'unknown';
+  'variable' | 'hypotheses' | 'network' | 'import' | 'data' | 'corpus' | 'classifier' | 'mixture' | 'unknown';
 
-export interface GlobalSymbol { kind: GlobalKind; name: A.Name; node: A.Statement }
+export interface GlobalSymbol {
+  kind: GlobalKind;
+  name: A.Name;
+  node: A.Statement;
+}
 
 export interface VariableInfo {
   name: string;
@@ -22,7 +26,11 @@ export interface Scope {
   open: boolean;
 }
 
-export interface ColumnInfo { name: A.Name; values: Set<string>; numeric: boolean }
+export interface ColumnInfo {
+  name: A.Name;
+  values: Set<string>;
+  numeric: boolean;
+}
 export interface DataInfo {
   decl: A.DataDecl;
   /** Undefined when the columns are not known (a CSV the host cannot read). */

@@ -16,12 +16,20 @@ export const bicHandler: Handler = async (ctx) => {
   const query = queryOf<A.ScoreQuery>(ctx);
   const entry = ctx.symbols.hypothesisEntries.get(query.model.text);
   const space = entry ? entry.space : hypothesisSpace(ctx, query.model);
-  if (!isTreeSpace(space)) throw new CompileError(`bic compares trees; '${space.name.text}' holds no tree`, query.model.range);
+  if (!isTreeSpace(space))
+    throw new CompileError(`bic compares trees; '${space.name.text}' holds no tree`, query.model.range);
   const { scores, examples } = scoreTreeSpace(space, await modelData(ctx, query.given), query.given);
   const smallest = (key: 'bicBits' | 'mdlBits') => scores.reduce((a, b) => (b[key] < a[key] ? b : a));
-  const bic = smallest('bicBits'), mdl = smallest('mdlBits');
+  const bic = smallest('bicBits'),
+    mdl = smallest('mdlBits');
   const result: TreeScoresResult = {
-    kind: 'treeScores', range: ctx.statement.range, source: ctx.source, trees: scores, examples, bestBic: bic.name, bestMdl: mdl.name,
+    kind: 'treeScores',
+    range: ctx.statement.range,
+    source: ctx.source,
+    trees: scores,
+    examples,
+    bestBic: bic.name,
+    bestMdl: mdl.name,
     headline: `BIC picks ${bic.name} · ${fmt(bic.bicBits)} bits`,
   };
   if (entry) {

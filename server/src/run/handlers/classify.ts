@@ -28,20 +28,28 @@ async function classifyCategorical(ctx: HandlerContext, query: A.ClassifyQuery):
   const ranges = new Map<string, A.Expr['range']>();
   for (const entry of query.instance.entries) {
     const value = valueText(entry.value);
-    if (!entry.name || value === undefined) throw new CompileError('an instance is written { Attribute: value, … }', entry.range);
+    if (!entry.name || value === undefined)
+      throw new CompileError('an instance is written { Attribute: value, … }', entry.range);
     instance[entry.name.text] = value;
     ranges.set(entry.name.text, entry.value.range);
   }
   const answer = classifyNaiveBayes(model, instance);
-  const diagnostics: Diagnostic[] = answer.ignored.filter((i) => i.reason === 'unseen').map((i) => ({
-    severity: 'information', code: 'unseen-value',
-    message: `${i.attribute} = ${i.value} never occurs in the training data: it is left out of the product`,
-    range: ranges.get(i.attribute) ?? query.instance.range,
-  }));
+  const diagnostics: Diagnostic[] = answer.ignored
+    .filter((i) => i.reason === 'unseen')
+    .map((i) => ({
+      severity: 'information',
+      code: 'unseen-value',
+      message: `${i.attribute} = ${i.value} never occurs in the training data: it is left out of the product`,
+      range: ranges.get(i.attribute) ?? query.instance.range,
+    }));
   const best = answer.classes.find((c) => c.value === answer.predicted);
   const result: ClassifyResult = {
-    kind: 'classify', range: ctx.statement.range, source: ctx.source, classifier: query.classifier.text,
-    classes: answer.classes.map((c, v) => ({ ...c, factors: productFactors(model, v, instance, answer.ignored) })), ignored: answer.ignored,
+    kind: 'classify',
+    range: ctx.statement.range,
+    source: ctx.source,
+    classifier: query.classifier.text,
+    classes: answer.classes.map((c, v) => ({ ...c, factors: productFactors(model, v, instance, answer.ignored) })),
+    ignored: answer.ignored,
     ...(answer.predicted ? { predicted: answer.predicted } : {}),
     headline: best ? `${best.value} · ${fmt(best.posterior ?? 0)}` : 'every class has probability 0',
   };
@@ -49,18 +57,30 @@ async function classifyCategorical(ctx: HandlerContext, query: A.ClassifyQuery):
 }
 
 /** The factors of P(v) Π P(a_i|v) the score multiplied, with the counts behind them when unsmoothed (Mitchell §6.9.1). */
-function productFactors(model: NaiveBayesModel, v: number, instance: Record<string, string>, ignored: IgnoredValue[]): ClassifyFactor[] {
+function productFactors(
+  model: NaiveBayesModel,
+  v: number,
+  instance: Record<string, string>,
+  ignored: IgnoredValue[],
+): ClassifyFactor[] {
   const plain = model.smoothing.kind === 'none';
   const total = model.classCounts.reduce((s, n) => s + n, 0);
   const className = model.target.values[v]!;
-  const factors: ClassifyFactor[] = [{ term: `P(${className})`, p: Math.exp(model.logPrior[v]!), count: model.classCounts[v]!, total }];
+  const factors: ClassifyFactor[] = [
+    { term: `P(${className})`, p: Math.exp(model.logPrior[v]!), count: model.classCounts[v]!, total },
+  ];
   model.attributes.forEach((a, i) => {
     const value = instance[a.name];
     if (value === undefined || ignored.some((x) => x.attribute === a.name)) return;
-    const k = a.values.length, x = a.values.indexOf(value);
+    const k = a.values.length,
+      x = a.values.indexOf(value);
     const row = model.counts[i]!.subarray(v * k, (v + 1) * k);
     const p = Math.exp(model.logLikelihood[i]![v * k + x]!);
-    factors.push({ term: `P(${value}|${className})`, p, ...(plain ? { count: row[x]!, total: row.reduce((s, n) => s + n, 0) } : {}) });
+    factors.push({
+      term: `P(${value}|${className})`,
+      p,
+      ...(plain ? { count: row[x]!, total: row.reduce((s, n) => s + n, 0) } : {}),
+    });
   });
   return factors;
 }

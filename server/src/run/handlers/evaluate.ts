@@ -21,6 +21,7 @@ export const evaluateHandler: Handler = async (ctx) => {
   const plan: EvaluationPlan = query.folds
     ? { kind: 'folds', k: query.folds.value, seed }
     : { kind: 'split', trainFraction: query.split?.value ?? 2 / 3, seed };
-  const method = plan.kind === 'folds' ? `${plan.k} folds, seed ${seed}` : `split ${query.split?.text ?? '2/3'}, seed ${seed}`;
+  const method =
+    plan.kind === 'folds' ? `${plan.k} folds, seed ${seed}` : `split ${query.split?.text ?? '2/3'}, seed ${seed}`;
   return evaluationAnswer(ctx, query.classifier, await evaluateOwn(ctx, query.classifier, plan), method);
 };

@@ -22,7 +22,8 @@ import { SCORES, backgroundKnowledge, nodeOrder, pcOptions, searchOptions } from
 const PRIOR = { kind: 'bdeu' as const, ess: 1 };
 
 export async function crossValidateNetwork(ctx: HandlerContext, q: A.EvaluateQuery): Promise<HandlerOutput> {
-  const folds = q.folds!, on = q.on!;
+  const folds = q.folds!,
+    on = q.on!;
   const all = await modelData(ctx, on);
   const seed = seedOption(q.options);
   const declared = ctx.symbols.globals.get(q.classifier.text)?.node;
@@ -46,7 +47,8 @@ export async function crossValidateNetwork(ctx: HandlerContext, q: A.EvaluateQue
       return i;
     });
     data = {
-      attributes: columns.map((i) => all.attributes[i]!), columns: columns.map((i) => all.columns[i]!),
+      attributes: columns.map((i) => all.attributes[i]!),
+      columns: columns.map((i) => all.columns[i]!),
       rowCount: all.rowCount,
     };
     const parents = net.cpts.map((c) => [...c.parents]);
@@ -69,25 +71,44 @@ export async function crossValidateNetwork(ctx: HandlerContext, q: A.EvaluateQue
     throw new CompileError(`folds must be a whole number from 2 to the ${data.rowCount} records`, folds.range);
   }
   const cv = crossValidate(data, learn, {
-    folds: folds.value, seed, prior: PRIOR, ...(target !== undefined ? { target } : {}), signal: ctx.signal,
+    folds: folds.value,
+    seed,
+    prior: PRIOR,
+    ...(target !== undefined ? { target } : {}),
+    signal: ctx.signal,
     progress: (done) => ctx.onProgress?.(done / folds.value, `fold ${done} of ${folds.value}`),
   });
   const targetName = target !== undefined ? data.attributes[target]!.name : undefined;
   const result: NetworkEvaluationResult = {
-    kind: 'networkEvaluation', range: q.range, source: ctx.source, network: q.classifier.text, data: on.text,
-    folds: folds.value, seed, how, logLoss: cv.logLoss, foldLogLoss: cv.foldLogLoss,
-    tested: cv.tested, skipped: cv.skipped,
+    kind: 'networkEvaluation',
+    range: q.range,
+    source: ctx.source,
+    network: q.classifier.text,
+    data: on.text,
+    folds: folds.value,
+    seed,
+    how,
+    logLoss: cv.logLoss,
+    foldLogLoss: cv.foldLogLoss,
+    tested: cv.tested,
+    skipped: cv.skipped,
     ...(targetName !== undefined ? { target: targetName, error: cv.error!, foldError: cv.foldError! } : {}),
-    headline: `log-likelihood loss ${fmt(cv.logLoss)} nats per record`
-      + (targetName !== undefined ? ` · ${targetName} error ${fmt(cv.error!)}` : '')
-      + ` (${folds.value} folds, seed ${seed}; ${how})`,
+    headline:
+      `log-likelihood loss ${fmt(cv.logLoss)} nats per record` +
+      (targetName !== undefined ? ` · ${targetName} error ${fmt(cv.error!)}` : '') +
+      ` (${folds.value} folds, seed ${seed}; ${how})`,
   };
-  const diagnostics = cv.skipped > 0
-    ? [{
-      severity: 'information' as const, code: 'missing-values', range: on.range,
-      message: `${cv.skipped} records with a missing value were not scored`,
-    }]
-    : [];
+  const diagnostics =
+    cv.skipped > 0
+      ? [
+          {
+            severity: 'information' as const,
+            code: 'missing-values',
+            range: on.range,
+            message: `${cv.skipped} records with a missing value were not scored`,
+          },
+        ]
+      : [];
   return { results: [result], diagnostics, value: targetName !== undefined ? cv.error! : cv.logLoss };
 }
 
@@ -98,7 +119,9 @@ function searchSpecOf(s: A.LearnStmt, data: CategoricalDataset): SearchSpec {
   const names = data.attributes.map((a) => a.name);
   const score = options.choice('score', SCORES, method === 'k2' ? 'k2' : 'bic');
   return {
-    method, score, maxParents: options.number('max_parents', names.length - 1, { integer: true, min: 0 }),
+    method,
+    score,
+    maxParents: options.number('max_parents', names.length - 1, { integer: true, min: 0 }),
     knowledge: backgroundKnowledge(s.options, data),
     ...(method === 'k2' ? { order: nodeOrder(options, data, s.from ?? s.model) } : {}),
     ...(method === 'hillclimb' || method === 'tabu' ? searchOptions(options, method === 'tabu') : {}),

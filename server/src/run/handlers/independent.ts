@@ -22,9 +22,15 @@ export async function independenceQuery(ctx: HandlerContext): Promise<HandlerOut
   const names = (vs: number[]) => vs.map((v) => net.variables[v]!.name);
   const trail = answer.independent ? undefined : names(answer.activePath);
   const result: IndependenceResult = {
-    kind: 'independence', range: ctx.statement.range, source: ctx.source,
+    kind: 'independence',
+    range: ctx.statement.range,
+    source: ctx.source,
     headline: answer.independent ? 'independent (d-separated)' : `dependent: ${trail!.join(' – ')}`,
-    network: name ?? net.name, x: names(xs), y: names(ys), given: names(zs), independent: answer.independent,
+    network: name ?? net.name,
+    x: names(xs),
+    y: names(ys),
+    given: names(zs),
+    independent: answer.independent,
     ...(trail ? { activePath: trail } : {}),
   };
   return { results: [result], diagnostics: [], value: String(answer.independent) };

@@ -34,7 +34,7 @@ import { effectHandler } from './effect.js';
 import { strengthHandler } from './strength.js';
 
 export const HANDLERS: HandlerTable = {
-  'learn': learnHandler,
+  learn: learnHandler,
   'learn structure': learnStructureHandler,
   'query accuracy': accuracyHandler,
   'query bic': bicHandler,

@@ -11,8 +11,15 @@ import { parameterAnswer, parameterName, parameterSummary } from '../learning/pa
 export const intervalHandler: Handler = async (ctx) => {
   const query = queryOf<A.IntervalQuery>(ctx);
   const level = query.level.value;
-  if (!(level > 0 && level < 1)) throw new CompileError('the credible level is a probability between 0 and 1, e.g. 0.95', query.level.range);
+  if (!(level > 0 && level < 1))
+    throw new CompileError('the credible level is a probability between 0 and 1, e.g. 0.95', query.level.range);
   const { ref, summary, index } = await parameterSummary(ctx, query.prob, query.given, { level });
   const [lo, hi] = summary.interval!.bounds[index]!;
-  return parameterAnswer(ctx, ref, summary, `${parameterName(ref)} ∈ [${fmt(lo)}, ${fmt(hi)}] (${level * 100}%)`, hi - lo);
+  return parameterAnswer(
+    ctx,
+    ref,
+    summary,
+    `${parameterName(ref)} ∈ [${fmt(lo)}, ${fmt(hi)}] (${level * 100}%)`,
+    hi - lo,
+  );
 };

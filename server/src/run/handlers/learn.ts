@@ -14,9 +14,10 @@ async function learn(ctx: HandlerContext): Promise<HandlerOutput> {
   const kind = ctx.symbols.globals.get(s.model.text)?.kind;
   if (kind === 'mixture') return learnMixture(ctx, s);
   if (kind === 'network' || kind === 'import') return learnNetwork(ctx, s);
-  const why = kind === 'classifier'
-    ? 'a classifier is trained from the data it is declared on whenever it is used'
-    : 'learn takes a network (its tables from data) or a mixture (by em)';
+  const why =
+    kind === 'classifier'
+      ? 'a classifier is trained from the data it is declared on whenever it is used'
+      : 'learn takes a network (its tables from data) or a mixture (by em)';
   throw new CompileError(`'${s.model.text}': ${why}`, s.model.range);
 }
 

@@ -28,7 +28,8 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const s = ctx.statement as A.LearnStmt;
   if (!s.from) throw new CompileError(`say which data: learn structure ${s.model.text} from DATA by k2`, s.model.range);
   const method = s.method?.text ?? 'k2';
-  if (!(STRUCTURE_METHODS as readonly string[]).includes(method)) throw new CompileError(`a structure is learnt by ${STRUCTURE_METHODS.join(', ')}, not ${method}`, s.method!.range);
+  if (!(STRUCTURE_METHODS as readonly string[]).includes(method))
+    throw new CompileError(`a structure is learnt by ${STRUCTURE_METHODS.join(', ')}, not ${method}`, s.method!.range);
   const data = await modelData(ctx, s.from);
   const options = new LearnOptions(s.options);
   const diagnostics = options.unused(USED[method as keyof typeof USED], `structure learning by ${method}`);
@@ -38,7 +39,11 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const knowledge = backgroundKnowledge(s.options, data);
   const m = method as SearchMethod;
   const found = searchStructure(data, {
-    method: m, score, maxParents, signal: ctx.signal, knowledge,
+    method: m,
+    score,
+    maxParents,
+    signal: ctx.signal,
+    knowledge,
     ...(m === 'k2' ? { order: nodeOrder(options, data, s.from) } : {}),
     ...(m === 'hillclimb' || m === 'tabu' ? searchOptions(options, m === 'tabu') : {}),
     ...(m === 'pc' ? pcOptions(options) : {}),
@@ -50,18 +55,28 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const edges = m === 'pc' ? named(found.cpdag.edges()) : [];
   const plural = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
   const result: StructureResultEntry = {
-    kind: 'structure', method: m, score: found.score, scoreName: score, arcs, cpts: cptsToJson(net),
+    kind: 'structure',
+    method: m,
+    score: found.score,
+    scoreName: score,
+    arcs,
+    cpts: cptsToJson(net),
     ...(m === 'pc'
       ? {
-        edges, tests: found.tests!, conflicts: found.conflicts!,
-        alpha: pcOptions(options).alpha, test: pcOptions(options).test,
-      }
+          edges,
+          tests: found.tests!,
+          conflicts: found.conflicts!,
+          alpha: pcOptions(options).alpha,
+          test: pcOptions(options).test,
+        }
       : {}),
-    range: s.range, source: ctx.source,
-    headline: m === 'pc'
-      ? `${s.model.text} · ${plural(arcs.length, 'arc')}, ${plural(edges.length, 'undirected edge')}`
-        + ` · ${plural(found.tests!, 'test')}`
-      : `${s.model.text} · ${plural(arcs.length, 'arc')} · ${score} score ${found.score.toFixed(4)}`,
+    range: s.range,
+    source: ctx.source,
+    headline:
+      m === 'pc'
+        ? `${s.model.text} · ${plural(arcs.length, 'arc')}, ${plural(edges.length, 'undirected edge')}` +
+          ` · ${plural(found.tests!, 'test')}`
+        : `${s.model.text} · ${plural(arcs.length, 'arc')} · ${score} score ${found.score.toFixed(4)}`,
   };
   return { results: [result], diagnostics };
 }
@@ -87,7 +102,8 @@ export function pcOptions(options: LearnOptions): { alpha: number; test: 'g2' | 
 
 /** `require: [A -> B]`, `forbid: [A -> B]`, `tiers: [[A, B], [C]]` over the data's columns. */
 export function backgroundKnowledge(
-  options: A.Options | undefined, data: CategoricalDataset,
+  options: A.Options | undefined,
+  data: CategoricalDataset,
 ): BackgroundKnowledge | undefined {
   const entries = (options?.entries ?? []).filter((e) => KNOWLEDGE_OPTIONS.includes(e.name?.text ?? ''));
   if (!entries.length) return undefined;
@@ -101,11 +117,13 @@ export function backgroundKnowledge(
   const spec: { require: Arcs; forbid: Arcs; tiers: number[][] } = { require: [], forbid: [], tiers: [] };
   for (const e of entries) {
     const key = e.name!.text as 'require' | 'forbid' | 'tiers';
-    const bad = (range: A.Expr['range']) => new CompileError(
-      `${key}: must be ${key === 'tiers'
-        ? 'a list of groups of columns, e.g. [[A, B], [C]]'
-        : 'a list of arcs, e.g. [A -> B, C -> D]'}`,
-      range);
+    const bad = (range: A.Expr['range']) =>
+      new CompileError(
+        `${key}: must be ${
+          key === 'tiers' ? 'a list of groups of columns, e.g. [[A, B], [C]]' : 'a list of arcs, e.g. [A -> B, C -> D]'
+        }`,
+        range,
+      );
     if (e.value.kind !== 'list') throw bad(e.value.range);
     for (const item of e.value.items) {
       if (key === 'tiers') {
@@ -148,7 +166,10 @@ export function nodeOrder(options: LearnOptions, data: CategoricalDataset, from:
   });
   const missing = names.filter((_, i) => !indices.includes(i));
   if (missing.length || new Set(indices).size !== indices.length) {
-    throw new CompileError(`order must list every column of '${from.text}' once${missing.length ? `; missing: ${missing.join(', ')}` : ''}`, order[0]?.range ?? from.range);
+    throw new CompileError(
+      `order must list every column of '${from.text}' once${missing.length ? `; missing: ${missing.join(', ')}` : ''}`,
+      order[0]?.range ?? from.range,
+    );
   }
   return indices;
 }

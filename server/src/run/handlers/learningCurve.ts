@@ -19,7 +19,12 @@ export const learningCurveHandler: Handler = async (ctx) => {
   const points = learningCurve(learner.labels, learner.fitPredict, sizes, seed);
   const last = points[points.length - 1]!;
   const result: LearningCurveResult = {
-    kind: 'learningCurve', range: ctx.statement.range, source: ctx.source, classifier: query.classifier.text, seed, points,
+    kind: 'learningCurve',
+    range: ctx.statement.range,
+    source: ctx.source,
+    classifier: query.classifier.text,
+    seed,
+    points,
     headline: points.map((p) => `${p.trainingSize}: ${fmt(p.accuracy)}`).join(' · '),
   };
   return { results: [result], diagnostics: [], value: last.accuracy };
@@ -30,7 +35,8 @@ function sizesOption(query: A.LearningCurveQuery): number[] {
   if (!entry) throw new CompileError('learning_curve needs { sizes: [n, …] }', query.range);
   const items = entry.value.kind === 'list' ? entry.value.items : [entry.value];
   const sizes = items.map((item) => {
-    if (item.kind !== 'number' || !Number.isInteger(item.value) || item.value < 1) throw new CompileError('a training size is a whole number ≥ 1', item.range);
+    if (item.kind !== 'number' || !Number.isInteger(item.value) || item.value < 1)
+      throw new CompileError('a training size is a whole number ≥ 1', item.range);
     return item.value;
   });
   if (sizes.length === 0) throw new CompileError('sizes lists at least one training size', entry.value.range);

@@ -15,7 +15,11 @@ export const likelihoodHandler: Handler = async (ctx) => {
   const likelihood = Math.exp(logLikelihood);
   const bits = bitsOfLogProbability(logLikelihood);
   const result: LikelihoodResult = {
-    kind: 'likelihood', range: ctx.statement.range, source: ctx.source, hypothesis: query.model.text, likelihood,
+    kind: 'likelihood',
+    range: ctx.statement.range,
+    source: ctx.source,
+    hypothesis: query.model.text,
+    likelihood,
     ...(Number.isFinite(bits) ? { bits } : {}),
     headline: `P(${query.given.text} | ${query.model.text}) = ${fmt(likelihood)}`,
   };

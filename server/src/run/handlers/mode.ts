@@ -10,7 +10,12 @@ export const modeHandler: Handler = async (ctx) => {
   const mode = summary.mode?.[index];
   if (mode === undefined) {
     const output = parameterAnswer(ctx, ref, summary, `${parameterName(ref)} has no single mode`);
-    output.diagnostics.push({ severity: 'warning', code: 'no-mode', message: `the posterior Dirichlet(${summary.posterior.join(', ')}) has no single maximum`, range: ctx.statement.range });
+    output.diagnostics.push({
+      severity: 'warning',
+      code: 'no-mode',
+      message: `the posterior Dirichlet(${summary.posterior.join(', ')}) has no single maximum`,
+      range: ctx.statement.range,
+    });
     return output;
   }
   return parameterAnswer(ctx, ref, summary, `mode ${parameterName(ref)} = ${fmt(mode)}`, mode);

@@ -21,16 +21,28 @@ export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   try {
     explanation = mostProbableExplanation(net, evidence, ctx.signal);
   } catch (e) {
-    if (e instanceof ImpossibleEvidenceError) return { results: [], diagnostics: [impossibleEvidence(ctx.statement.range)] };
+    if (e instanceof ImpossibleEvidenceError)
+      return { results: [], diagnostics: [impossibleEvidence(ctx.statement.range)] };
     throw e;
   }
   const assignment: Record<string, string> = {};
-  explanation.assignment.forEach((s, v) => { if (!evidence.has(v)) assignment[net.variables[v]!.name] = net.variables[v]!.states[s]!; });
-  const value = Object.entries(assignment).map(([v, s]) => `${v} = ${s}`).join(', ');
+  explanation.assignment.forEach((s, v) => {
+    if (!evidence.has(v)) assignment[net.variables[v]!.name] = net.variables[v]!.states[s]!;
+  });
+  const value = Object.entries(assignment)
+    .map(([v, s]) => `${v} = ${s}`)
+    .join(', ');
   const probability = Math.exp(explanation.logProbability);
   const result: MpeResultEntry = {
-    kind: 'mpe', range: ctx.statement.range, source: ctx.source, headline: `${value} · ${Number(probability.toPrecision(4))}`,
-    network: scope.name ?? net.name, evidence: named, assignment, probability, logProbability: explanation.logProbability,
+    kind: 'mpe',
+    range: ctx.statement.range,
+    source: ctx.source,
+    headline: `${value} · ${Number(probability.toPrecision(4))}`,
+    network: scope.name ?? net.name,
+    evidence: named,
+    assignment,
+    probability,
+    logProbability: explanation.logProbability,
     ...(findings ? { findings } : {}),
   };
   return { results: [result], diagnostics: [], value };

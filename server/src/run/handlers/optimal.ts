@@ -12,7 +12,10 @@ export const optimalHandler: Handler = async (ctx) => {
   const answer = bayesOptimal(hypotheses, values);
   const p = answer.values.find((v) => v.value === answer.optimal)!.probability;
   const result: OptimalResult = {
-    kind: 'optimal', range: ctx.statement.range, source: ctx.source, ...answer,
+    kind: 'optimal',
+    range: ctx.statement.range,
+    source: ctx.source,
+    ...answer,
     headline: `${answer.optimal} · ${fmt(p)} (h_MAP ${answer.map} says ${answer.mapPrediction})`,
   };
   return { results: [result], diagnostics: [], value: answer.optimal };

@@ -27,8 +27,12 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
   if (!q.in && isHypothesisLearning(ctx, q)) {
     const learnt = await hypothesisLearningProbability(ctx, q);
     if (learnt) return learnt;
-    const message = 'P(h) given a data set, or over a generated hypothesis space, is not implemented yet: ask query posterior';
-    return { results: [], diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }] };
+    const message =
+      'P(h) given a data set, or over a generated hypothesis space, is not implemented yet: ask query posterior';
+    return {
+      results: [],
+      diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }],
+    };
   }
   const declared = await networkScope(ctx, q.in);
   // do(X = x): the query runs in the network with X's incoming arcs cut (Pearl).
@@ -37,22 +41,50 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
   const { net, evidence, named, findings } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
   const targets = queryTargets(net, q.prob.targets);
   const size = targets.reduce((n, t) => n * net.variables[t.v]!.states.length, 1);
-  if (size > MAX_TABLE) throw new CompileError(`the joint table of these variables has ${size} entries: ask for fewer variables or name their states`, q.prob.range);
-  const answer = posteriorQuery(net, targets.map((t) => t.v), evidence, inferenceOptions(q.using, q.options, ctx.signal));
+  if (size > MAX_TABLE)
+    throw new CompileError(
+      `the joint table of these variables has ${size} entries: ask for fewer variables or name their states`,
+      q.prob.range,
+    );
+  const answer = posteriorQuery(
+    net,
+    targets.map((t) => t.v),
+    evidence,
+    inferenceOptions(q.using, q.options, ctx.signal),
+  );
   const diagnostics = answerDiagnostics(answer, ctx.statement.range);
   if (!answer.ok) return { results: [], diagnostics };
-  const table = rowsOf(targets.map((t) => net.variables[t.v]!.states), answer.factor.values, answer.stderr);
+  const table = rowsOf(
+    targets.map((t) => net.variables[t.v]!.states),
+    answer.factor.values,
+    answer.stderr,
+  );
   const allNamed = targets.every((t) => t.s !== undefined);
   const value = allNamed ? table[rowIndex(targets, net)]!.p : undefined;
   const result: ProbabilityResult = {
-    kind: 'probability', range: ctx.statement.range, source: ctx.source,
-    headline: headline(q, table, value)
-      + (answer.accepted !== undefined ? ` · accepted ${answer.accepted} of ${answer.samples} samples` : ''),
-    ...inferenceInfo(answer), network: scope.name ?? net.name, variables: targets.map((t) => net.variables[t.v]!.name), evidence: named, table,
+    kind: 'probability',
+    range: ctx.statement.range,
+    source: ctx.source,
+    headline:
+      headline(q, table, value) +
+      (answer.accepted !== undefined ? ` · accepted ${answer.accepted} of ${answer.samples} samples` : ''),
+    ...inferenceInfo(answer),
+    network: scope.name ?? net.name,
+    variables: targets.map((t) => net.variables[t.v]!.name),
+    evidence: named,
+    table,
     ...(findings ? { findings } : {}),
     ...(value !== undefined ? { value } : {}),
     ...(interventions.size
-      ? { interventions: intervention, ...observational(ctx, declared, q, targets.map((t) => t.v)) }
+      ? {
+          interventions: intervention,
+          ...observational(
+            ctx,
+            declared,
+            q,
+            targets.map((t) => t.v),
+          ),
+        }
       : {}),
   };
   return { results: [result], diagnostics, ...(value !== undefined ? { value } : {}) };
@@ -64,7 +96,9 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
  * list the targets' states, then the conditions'. A value only when nothing is left open.
  */
 async function conditionalTable(
-  ctx: HandlerContext, q: A.ProbabilityQuery, scope: Awaited<ReturnType<typeof networkScope>>,
+  ctx: HandlerContext,
+  q: A.ProbabilityQuery,
+  scope: Awaited<ReturnType<typeof networkScope>>,
 ): Promise<HandlerOutput> {
   const open = q.prob.conditions.filter((c) => !c.value);
   const fixedConditions = q.prob.conditions.filter((c) => c.value);
@@ -84,24 +118,41 @@ async function conditionalTable(
   let info: ReturnType<typeof inferenceInfo> | undefined;
   for (const combination of rowsOf(openStates, new Array<number>(count).fill(0))) {
     const assigned: A.Assignment[] = open.map((c, j) => ({
-      ...c, value: { kind: 'string', value: combination.states[j]!, range: c.variable.range },
+      ...c,
+      value: { kind: 'string', value: combination.states[j]!, range: c.variable.range },
     }));
     const { net, evidence } = scopedEvidence(ctx, scope, [...assigned, ...fixedConditions, ...q.given]);
     const options = inferenceOptions(q.using, q.options, ctx.signal);
-    const answer = posteriorQuery(net, targets.map((t) => t.v), evidence, options);
+    const answer = posteriorQuery(
+      net,
+      targets.map((t) => t.v),
+      evidence,
+      options,
+    );
     diagnostics.push(...answerDiagnostics(answer, ctx.statement.range));
     if (!answer.ok) continue; // this parent state is impossible given the evidence: no row
     info ??= inferenceInfo(answer);
-    const block = rowsOf(targets.map((t) => net.variables[t.v]!.states), answer.factor.values, answer.stderr);
+    const block = rowsOf(
+      targets.map((t) => net.variables[t.v]!.states),
+      answer.factor.values,
+      answer.stderr,
+    );
     for (const row of block) table.push({ ...row, states: [...row.states, ...combination.states] });
   }
   if (!info) return { results: [], diagnostics };
   const variables = [...targets.map((t) => base.net.variables[t.v]!.name), ...open.map((c) => c.variable.text)];
   const result: ProbabilityResult = {
-    kind: 'probability', range: ctx.statement.range, source: ctx.source, ...info, network: scope.name ?? base.net.name,
-    variables, evidence: base.named, table,
-    headline: `${probText(q.prob)}: ${table.length} entries, one distribution per state of `
-      + variables.slice(targets.length).join(', '),
+    kind: 'probability',
+    range: ctx.statement.range,
+    source: ctx.source,
+    ...info,
+    network: scope.name ?? base.net.name,
+    variables,
+    evidence: base.named,
+    table,
+    headline:
+      `${probText(q.prob)}: ${table.length} entries, one distribution per state of ` +
+      variables.slice(targets.length).join(', '),
   };
   return { results: [result], diagnostics };
 }
@@ -120,7 +171,10 @@ function isHypothesisLearning(ctx: HandlerContext, q: A.ProbabilityQuery): boole
   return generated || [...q.given, ...q.prob.conditions, ...observed].some(isData);
 }
 
-interface Target { v: number; s?: number }
+interface Target {
+  v: number;
+  s?: number;
+}
 
 function queryTargets(net: BayesianNetwork, assignments: readonly A.Assignment[]): Target[] {
   const index = variableIndexMap(net);
@@ -162,19 +216,25 @@ function headline(q: A.ProbabilityQuery, table: ProbabilityResult['table'], valu
 }
 
 function probText(p: A.ProbExpr): string {
-  const one = (a: A.Assignment) => (a.finding ? `${a.variable.text} ~ …` : valueText(a.value) ?? a.variable.text);
+  const one = (a: A.Assignment) => (a.finding ? `${a.variable.text} ~ …` : (valueText(a.value) ?? a.variable.text));
   const part = (xs: A.Assignment[]) => xs.map(one).join(', ');
   return `P(${part(p.targets)}${p.conditions.length ? ` | ${part(p.conditions)}` : ''})`;
 }
 
 /** P(Y | X = x, e) beside P(Y | do(X = x), e): the set variables only observed (none when that is impossible). */
 function observational(
-  ctx: HandlerContext, scope: NetworkScope, q: A.ProbabilityQuery, vars: number[],
+  ctx: HandlerContext,
+  scope: NetworkScope,
+  q: A.ProbabilityQuery,
+  vars: number[],
 ): Pick<ProbabilityResult, 'observational'> {
   const { net, evidence } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
   const answer = posteriorQuery(net, vars, evidence, inferenceOptions(q.using, q.options, ctx.signal));
   if (!answer.ok) return {};
-  const rows = rowsOf(vars.map((v) => net.variables[v]!.states), answer.factor.values);
+  const rows = rowsOf(
+    vars.map((v) => net.variables[v]!.states),
+    answer.factor.values,
+  );
   return { observational: rows.map(({ states, p }) => ({ states, p })) };
 }
 

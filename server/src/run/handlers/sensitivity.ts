@@ -21,32 +21,49 @@ const LISTED = 50;
 export async function sensitivityQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.SensitivityQuery>(ctx);
   const [target, ...others] = q.prob.targets;
-  if (!target || others.length || !target.value) throw new CompileError('sensitivity is of one probability: sensitivity P(X = x | e)', q.prob.range);
+  if (!target || others.length || !target.value)
+    throw new CompileError('sensitivity is of one probability: sensitivity P(X = x | e)', q.prob.range);
   const scope = await networkScope(ctx, q.in);
   const { net, evidence, named, findings } = scopedEvidence(ctx, scope, q.prob.conditions);
   refuseSoftEvidence(findings, [...scope.observes.flatMap((o) => o.items), ...q.prob.conditions]);
   const v = variableIndex(net, variableIndexMap(net), target.variable.text, target.variable);
   const state = valueText(target.value);
-  if (state === undefined) throw new CompileError(`'${target.variable.text}' takes a state name here`, target.value.range);
+  if (state === undefined)
+    throw new CompileError(`'${target.variable.text}' takes a state name here`, target.value.range);
   const s = stateIndex(net, v, state, target.value);
-  if (evidence.has(v)) throw new CompileError(`'${target.variable.text}' is observed: its probability does not depend on any parameter`, target.range);
+  if (evidence.has(v))
+    throw new CompileError(
+      `'${target.variable.text}' is observed: its probability does not depend on any parameter`,
+      target.range,
+    );
   const plan = requireExact(net, 'sensitivity');
   let answer;
   try {
     answer = sensitivity(net, { variable: v, state: s }, evidence, { tree: plan.tree() });
   } catch (e) {
-    if (e instanceof ImpossibleEvidenceError) return { results: [], diagnostics: [impossibleEvidence(ctx.statement.range)] };
+    if (e instanceof ImpossibleEvidenceError)
+      return { results: [], diagnostics: [impossibleEvidence(ctx.statement.range)] };
     throw e;
   }
   // The virtual-evidence nodes' tables are the findings, not parameters of the network.
-  const parameters = answer.parameters.filter((p) => !isVirtualNode(net, p.variable))
-    .slice(0, LISTED).map((p) => namedParameter(net, p));
+  const parameters = answer.parameters
+    .filter((p) => !isVirtualNode(net, p.variable))
+    .slice(0, LISTED)
+    .map((p) => namedParameter(net, p));
   const top = parameters[0];
   const result: SensitivityResult = {
-    kind: 'sensitivity', range: ctx.statement.range, source: ctx.source,
-    headline: top ? `most sensitive to ${parameterText(top)} · ∂ ${Number(top.derivative.toPrecision(3))}` : 'no free parameters',
-    network: scope.name ?? net.name, target: { variable: target.variable.text, state }, evidence: named,
-    ...(findings ? { findings } : {}), value: answer.value, parameters,
+    kind: 'sensitivity',
+    range: ctx.statement.range,
+    source: ctx.source,
+    headline: top
+      ? `most sensitive to ${parameterText(top)} · ∂ ${Number(top.derivative.toPrecision(3))}`
+      : 'no free parameters',
+    network: scope.name ?? net.name,
+    target: { variable: target.variable.text, state },
+    evidence: named,
+    ...(findings ? { findings } : {}),
+    value: answer.value,
+    parameters,
   };
   return { results: [result], diagnostics: [], value: answer.value };
 }
@@ -60,8 +77,9 @@ function refuseSoftEvidence(findings: SensitivityResult['findings'], items: read
   const soft = Object.entries(findings ?? {}).find(([, f]) => f.kind === 'soft');
   if (!soft) return;
   const node = items.filter((a) => a.variable.text === soft[0] && a.finding && !a.finding.likelihood).pop();
-  const message = `sensitivity takes virtual evidence (X ~ likelihood { … }), not soft evidence on '${soft[0]}': `
-    + 'its likelihood would change with every parameter';
+  const message =
+    `sensitivity takes virtual evidence (X ~ likelihood { … }), not soft evidence on '${soft[0]}': ` +
+    'its likelihood would change with every parameter';
   throw new CompileError(message, node?.finding?.range);
 }
 
@@ -70,13 +88,19 @@ function namedParameter(net: BayesianNetwork, p: SensitivityParameter): Sensitiv
   const states = rowAssignment(net, p.variable, p.row);
   const variable = net.variables[p.variable]!;
   return {
-    variable: variable.name, parents: Object.fromEntries(parents.map((u, i) => [net.variables[u]!.name, net.variables[u]!.states[states[i]!]!])),
-    state: variable.states[p.state]!, value: p.value, derivative: p.derivative, ...(p.interval ? { interval: p.interval } : {}),
+    variable: variable.name,
+    parents: Object.fromEntries(parents.map((u, i) => [net.variables[u]!.name, net.variables[u]!.states[states[i]!]!])),
+    state: variable.states[p.state]!,
+    value: p.value,
+    derivative: p.derivative,
+    ...(p.interval ? { interval: p.interval } : {}),
   };
 }
 
 function parameterText(p: SensitivityResult['parameters'][number]): string {
-  const given = Object.entries(p.parents).map(([v, s]) => `${v} = ${s}`).join(', ');
+  const given = Object.entries(p.parents)
+    .map(([v, s]) => `${v} = ${s}`)
+    .join(', ');
   return `P(${p.variable} = ${p.state}${given ? ` | ${given}` : ''})`;
 }
 

@@ -9,9 +9,7 @@
  */
 import type * as A from '../../language/ast.js';
 import { searchStructure, type SearchMethod, type SearchSpec } from '../../engine/structure/search.js';
-import {
-  arcStrengths, averagedNetwork, bootstrapCounts, strengthThreshold,
-} from '../../engine/structure/bootstrap.js';
+import { arcStrengths, averagedNetwork, bootstrapCounts, strengthThreshold } from '../../engine/structure/bootstrap.js';
 import { Pdag, dagExtension } from '../../engine/structure/pdag.js';
 import { ScoreCache } from '../../engine/structure/structureScore.js';
 import { networkFromStructure } from '../../engine/estimators/cptLearning.js';
@@ -35,14 +33,19 @@ async function strength(ctx: HandlerContext): Promise<HandlerOutput> {
   const seed = options.number('seed', 1, { integer: true });
   const score = options.choice('score', SCORES, method === 'k2' ? 'k2' : 'bic');
   const spec: SearchSpec = {
-    method, score, maxParents: options.number('max_parents', names.length - 1, { integer: true, min: 0 }),
-    knowledge: backgroundKnowledge(q.options, data), signal: ctx.signal,
+    method,
+    score,
+    maxParents: options.number('max_parents', names.length - 1, { integer: true, min: 0 }),
+    knowledge: backgroundKnowledge(q.options, data),
+    signal: ctx.signal,
     ...(method === 'k2' ? { order: nodeOrder(options, data, q.from) } : {}),
     ...(method === 'hillclimb' || method === 'tabu' ? searchOptions(options, method === 'tabu') : {}),
     ...(method === 'pc' ? pcOptions(options) : {}),
   };
   const { counts } = bootstrapCounts(data, (sample) => searchStructure(sample, spec).cpdag, {
-    replicates, seed, signal: ctx.signal,
+    replicates,
+    seed,
+    signal: ctx.signal,
     progress: (done) => ctx.onProgress?.(done / replicates, `bootstrap replicate ${done} of ${replicates}`),
   });
 
@@ -58,20 +61,35 @@ async function strength(ctx: HandlerContext): Promise<HandlerOutput> {
   const named = (a: Array<[number, number]>) => a.map(([f, t]): [string, string] => [names[f]!, names[t]!]);
   const total = new ScoreCache(data, { score }).total(parents);
   const result: StructureResultEntry = {
-    kind: 'structure', method, score: total, scoreName: score, arcs: named(avg.arcs), edges: named(avg.edges),
+    kind: 'structure',
+    method,
+    score: total,
+    scoreName: score,
+    arcs: named(avg.arcs),
+    edges: named(avg.edges),
     cpts: cptsToJson(net),
-    strength: all.filter((s) => s.strength > 0)
+    strength: all
+      .filter((s) => s.strength > 0)
       .map((s) => ({ from: names[s.from]!, to: names[s.to]!, strength: s.strength, direction: s.direction })),
-    threshold, replicates, range: q.range, source: ctx.source,
-    headline: `${q.model.text} · ${avg.arcs.length} arcs`
-      + `${avg.edges.length ? `, ${avg.edges.length} undirected edges` : ''} `
-      + `with strength > ${threshold.toFixed(3)} over ${replicates} replicates of ${method}`,
+    threshold,
+    replicates,
+    range: q.range,
+    source: ctx.source,
+    headline:
+      `${q.model.text} · ${avg.arcs.length} arcs` +
+      `${avg.edges.length ? `, ${avg.edges.length} undirected edges` : ''} ` +
+      `with strength > ${threshold.toFixed(3)} over ${replicates} replicates of ${method}`,
   };
   if (avg.dropped.length) {
     diagnostics.push({
-      severity: 'information', code: 'averaged-cycle', range: q.range,
-      message: 'left out of the averaged network, closing a cycle: '
-        + named(avg.dropped).map(([f, t]) => `${f} -> ${t}`).join(', '),
+      severity: 'information',
+      code: 'averaged-cycle',
+      range: q.range,
+      message:
+        'left out of the averaged network, closing a cycle: ' +
+        named(avg.dropped)
+          .map(([f, t]) => `${f} -> ${t}`)
+          .join(', '),
     });
   }
   return { results: [result], diagnostics, value: avg.arcs.length + avg.edges.length };

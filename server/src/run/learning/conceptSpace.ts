@@ -7,7 +7,12 @@ import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
 import { encodeCategorical, type CategoricalDataset } from '../../engine/categoricalData.js';
 import {
-  ANY, conceptExamples, covers, describeConjunction, type ConceptExamples, type Conjunction,
+  ANY,
+  conceptExamples,
+  covers,
+  describeConjunction,
+  type ConceptExamples,
+  type Conjunction,
 } from '../../engine/hypotheses/conjunctiveHypotheses.js';
 import { conceptPosterior, type ConceptPosterior } from '../../engine/hypotheses/versionSpace.js';
 import { conjunctionMdl, type ConjunctionMdl } from '../../engine/hypotheses/conjunctionMdl.js';
@@ -16,7 +21,12 @@ import { declaredDomains } from '../../model/compileData.js';
 import type { HandlerContext } from '../handlerContext.js';
 import { hypothesisEvidence, onlyDataset } from './evidence.js';
 
-interface ConceptSpec { inputs: string[]; target: string; positive: string; noise: number }
+interface ConceptSpec {
+  inputs: string[];
+  target: string;
+  positive: string;
+  noise: number;
+}
 
 export function isConceptSpace(space: A.HypothesesDecl): boolean {
   return space.generator?.call.callee.text === 'conjunctions';
@@ -25,17 +35,25 @@ export function isConceptSpace(space: A.HypothesesDecl): boolean {
 function conceptSpec(space: A.HypothesesDecl): ConceptSpec {
   const generator = space.generator!;
   const inputs = generator.call.args.map((arg) => {
-    if (arg.name || arg.value.kind !== 'ref') throw new CompileError('conjunctions(…) lists the attributes by name', arg.range);
+    if (arg.name || arg.value.kind !== 'ref')
+      throw new CompileError('conjunctions(…) lists the attributes by name', arg.range);
     return arg.value.name.text;
   });
   const positive = valueText(generator.target?.value);
-  if (!generator.target || positive === undefined) throw new CompileError('conjunctions(…) -> Target = value: name the concept\'s positive value', generator.range);
-  if (space.prior && space.prior.text !== 'uniform') throw new CompileError('brute-force MAP learning over conjunctions uses `prior uniform`', space.prior.range);
-  if (space.noise && space.noise.kind !== 'number') throw new CompileError('the noise of a concept is a probability ε: `noise 0`, `noise 0.1`', space.noise.range);
+  if (!generator.target || positive === undefined)
+    throw new CompileError("conjunctions(…) -> Target = value: name the concept's positive value", generator.range);
+  if (space.prior && space.prior.text !== 'uniform')
+    throw new CompileError('brute-force MAP learning over conjunctions uses `prior uniform`', space.prior.range);
+  if (space.noise && space.noise.kind !== 'number')
+    throw new CompileError('the noise of a concept is a probability ε: `noise 0`, `noise 0.1`', space.noise.range);
   return { inputs, target: generator.target.variable.text, positive, noise: space.noise?.value ?? 0 };
 }
 
-async function conceptProblem(ctx: HandlerContext, space: A.HypothesesDecl, given: readonly A.Assignment[]): Promise<{ spec: ConceptSpec; problem: ConceptExamples }> {
+async function conceptProblem(
+  ctx: HandlerContext,
+  space: A.HypothesesDecl,
+  given: readonly A.Assignment[],
+): Promise<{ spec: ConceptSpec; problem: ConceptExamples }> {
   const spec = conceptSpec(space);
   const evidence = await hypothesisEvidence(ctx, given);
   const data = onlyDataset(evidence, 'a concept', space.name.range)?.data ?? noExamples(ctx, spec);
@@ -53,7 +71,11 @@ function noExamples(ctx: HandlerContext, spec: ConceptSpec): CategoricalDataset 
   return encodeCategorical(header, [], domains);
 }
 
-export async function conceptSpacePosterior(ctx: HandlerContext, space: A.HypothesesDecl, given: readonly A.Assignment[]): Promise<ConceptPosterior> {
+export async function conceptSpacePosterior(
+  ctx: HandlerContext,
+  space: A.HypothesesDecl,
+  given: readonly A.Assignment[],
+): Promise<ConceptPosterior> {
   const { spec, problem } = await conceptProblem(ctx, space, given);
   return conceptPosterior(problem, { noise: spec.noise });
 }
@@ -72,7 +94,13 @@ export function conjunctionText(constraints: readonly string[]): string {
  * P(h | D) of one conjunction written as text, e.g. `"<Sunny, ?, ?, ?, ?, ?>"`: the posterior
  * of its error class. For `P(Conj = "<…>") given Days`.
  */
-export async function conjunctionProbability(ctx: HandlerContext, space: A.HypothesesDecl, text: string, range: A.Name['range'], given: readonly A.Assignment[]): Promise<number> {
+export async function conjunctionProbability(
+  ctx: HandlerContext,
+  space: A.HypothesesDecl,
+  text: string,
+  range: A.Name['range'],
+  given: readonly A.Assignment[],
+): Promise<number> {
   const { spec, problem } = await conceptProblem(ctx, space, given);
   const h = parseConjunction(text, problem, range);
   const errors = problem.rows.filter((x, e) => covers(h, x) !== problem.positive[e]).length;
@@ -85,7 +113,10 @@ function parseConjunction(text: string, problem: ConceptExamples, range: A.Name[
   const parts = inner.split(',').map((p) => p.trim());
   if (parts.every((p) => p === '∅')) return null;
   if (parts.length !== problem.attributes.length) {
-    throw new CompileError(`a conjunction has ${problem.attributes.length} constraints (${problem.attributes.map((a) => a.name).join(', ')}), "${text}" has ${parts.length}`, range);
+    throw new CompileError(
+      `a conjunction has ${problem.attributes.length} constraints (${problem.attributes.map((a) => a.name).join(', ')}), "${text}" has ${parts.length}`,
+      range,
+    );
   }
   return Int32Array.from(parts, (p, i) => {
     if (p === '?') return ANY;
@@ -97,7 +128,9 @@ function parseConjunction(text: string, problem: ConceptExamples, range: A.Name[
 
 /** `mdl Conj given D` (Mitchell ex. 6.5): L(h) = literals × log2 N, L(D|h) = misclassified × log2 m. */
 export async function conceptSpaceMdl(
-  ctx: HandlerContext, space: A.HypothesesDecl, given: readonly A.Assignment[],
+  ctx: HandlerContext,
+  space: A.HypothesesDecl,
+  given: readonly A.Assignment[],
 ): Promise<{ mdl: ConjunctionMdl; text: (h: Int32Array) => string }> {
   const { problem } = await conceptProblem(ctx, space, given);
   const mdl = conjunctionMdl(problem, 20, ctx.signal);

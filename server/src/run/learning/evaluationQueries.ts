@@ -12,7 +12,11 @@ import { fmt } from './queryParts.js';
  * Runs a split or k-fold `plan` on the classifier's own examples, once per run: a `query` and
  * an `expect` asking the same question share the answer (text classifiers train for seconds).
  */
-export async function evaluateOwn(ctx: HandlerContext, classifier: A.Name, plan: Exclude<EvaluationPlan, { kind: 'holdout' }>): Promise<Evaluation> {
+export async function evaluateOwn(
+  ctx: HandlerContext,
+  classifier: A.Name,
+  plan: Exclude<EvaluationPlan, { kind: 'holdout' }>,
+): Promise<Evaluation> {
   const key = `evaluation:${classifier.text}:${JSON.stringify(plan)}`;
   if (!ctx.shared.has(key)) {
     const learner = await learnerOf(ctx, classifier);
@@ -29,20 +33,36 @@ export async function evaluateOnTraining(ctx: HandlerContext, classifier: A.Name
 }
 
 /** Trained on all its data, tested on another data set. */
-export async function evaluateOn(ctx: HandlerContext, classifier: A.Name, on: A.Name)
-  : Promise<{ evaluation: Evaluation; diagnostics: Diagnostic[] }> {
+export async function evaluateOn(
+  ctx: HandlerContext,
+  classifier: A.Name,
+  on: A.Name,
+): Promise<{ evaluation: Evaluation; diagnostics: Diagnostic[] }> {
   const { labels, predicted, classNames, trained, diagnostics } = await predictionsOn(ctx, classifier, on);
   if (labels.length === 0) throw new CompileError(`'${on.text}' has no example with a known class`, on.range);
   const all = Int32Array.from(labels.keys());
-  const evaluation = evaluate(labels, classNames, () => predicted, { kind: 'holdout', train: new Int32Array(0), test: all });
+  const evaluation = evaluate(labels, classNames, () => predicted, {
+    kind: 'holdout',
+    train: new Int32Array(0),
+    test: all,
+  });
   return { evaluation: { ...evaluation, trained }, diagnostics };
 }
 
 export function evaluationAnswer(
-  ctx: HandlerContext, classifier: A.Name, evaluation: Evaluation, method: string, diagnostics: Diagnostic[] = [],
+  ctx: HandlerContext,
+  classifier: A.Name,
+  evaluation: Evaluation,
+  method: string,
+  diagnostics: Diagnostic[] = [],
 ): HandlerOutput {
   const result: EvaluationResult = {
-    kind: 'evaluation', range: ctx.statement.range, source: ctx.source, classifier: classifier.text, method, ...evaluation,
+    kind: 'evaluation',
+    range: ctx.statement.range,
+    source: ctx.source,
+    classifier: classifier.text,
+    method,
+    ...evaluation,
     headline: `accuracy ${fmt(evaluation.accuracy)} (${evaluation.correct}/${evaluation.tested}, ${method})`,
   };
   return { results: [result], diagnostics, value: evaluation.accuracy };

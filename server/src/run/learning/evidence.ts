@@ -18,17 +18,21 @@ export interface HypothesisEvidence {
   datasets: { name: A.Name; data: CategoricalDataset }[];
 }
 
-
 /** The assignments in force: `given` ones, plus `observe` ones on variables `given` does not mention (by name or as a column of a data set). */
 export function evidenceAssignments(ctx: HandlerContext, given: readonly A.Assignment[]): A.Assignment[] {
   // `observe … in N` is evidence for network N, not for the default model's hypotheses.
   const observed = ctx.ast.statements.flatMap((s) => (s.kind === 'observe' && !s.in ? s.items : []));
   // A data set given mentions each of its columns.
-  const mentioned = new Set(given.flatMap((a) => [a.variable.text, ...(ctx.symbols.data.get(a.variable.text)?.columns?.keys() ?? [])]));
+  const mentioned = new Set(
+    given.flatMap((a) => [a.variable.text, ...(ctx.symbols.data.get(a.variable.text)?.columns?.keys() ?? [])]),
+  );
   return [...given, ...observed.filter((a) => !mentioned.has(a.variable.text))];
 }
 
-export async function hypothesisEvidence(ctx: HandlerContext, given: readonly A.Assignment[]): Promise<HypothesisEvidence> {
+export async function hypothesisEvidence(
+  ctx: HandlerContext,
+  given: readonly A.Assignment[],
+): Promise<HypothesisEvidence> {
   const evidence: HypothesisEvidence = { observations: [], datasets: [] };
   for (const a of evidenceAssignments(ctx, given)) {
     if (a.finding) {
@@ -36,14 +40,19 @@ export async function hypothesisEvidence(ctx: HandlerContext, given: readonly A.
       throw new CompileError(message, a.finding.range);
     }
     if (!a.value) {
-      if (!ctx.symbols.data.has(a.variable.text)) throw new CompileError(`'${a.variable.text}' needs a value (${a.variable.text} = …) or must name a data set`, a.range);
+      if (!ctx.symbols.data.has(a.variable.text))
+        throw new CompileError(
+          `'${a.variable.text}' needs a value (${a.variable.text} = …) or must name a data set`,
+          a.range,
+        );
       evidence.datasets.push({ name: a.variable, data: await modelData(ctx, a.variable) });
       continue;
     }
     const values = a.value.kind === 'list' ? a.value.items : [a.value];
     for (const item of values) {
       const value = valueText(item);
-      if (value === undefined) throw new CompileError(`an observed value of ${a.variable.text} must be a state`, item.range);
+      if (value === undefined)
+        throw new CompileError(`an observed value of ${a.variable.text} must be a state`, item.range);
       evidence.observations.push({ variable: a.variable.text, value, range: item.range });
     }
   }
@@ -51,8 +60,17 @@ export async function hypothesisEvidence(ctx: HandlerContext, given: readonly A.
 }
 
 /** The single data set a learner is given (`given Days`); observations do not fit such learners. */
-export function onlyDataset(evidence: HypothesisEvidence, what: string, range: Range): { name: A.Name; data: CategoricalDataset } | undefined {
-  if (evidence.observations.length > 0) throw new CompileError(`${what} learns from a data set (given D), not from single observations`, evidence.observations[0]!.range);
-  if (evidence.datasets.length > 1) throw new CompileError(`${what} learns from one data set, ${evidence.datasets.length} are given`, range);
+export function onlyDataset(
+  evidence: HypothesisEvidence,
+  what: string,
+  range: Range,
+): { name: A.Name; data: CategoricalDataset } | undefined {
+  if (evidence.observations.length > 0)
+    throw new CompileError(
+      `${what} learns from a data set (given D), not from single observations`,
+      evidence.observations[0]!.range,
+    );
+  if (evidence.datasets.length > 1)
+    throw new CompileError(`${what} learns from one data set, ${evidence.datasets.length} are given`, range);
   return evidence.datasets[0];
 }

@@ -15,7 +15,10 @@ import { answerHypothesisQuery } from './hypothesisQueries.js';
 import { posteriorTable, scoredHypotheses } from './hypothesisSpace.js';
 import { impossibleEvidence } from '../inferenceOptions.js';
 
-export async function generatedHypothesisProbability(ctx: HandlerContext, query: A.ProbabilityQuery): Promise<HandlerOutput | undefined> {
+export async function generatedHypothesisProbability(
+  ctx: HandlerContext,
+  query: A.ProbabilityQuery,
+): Promise<HandlerOutput | undefined> {
   const [target, ...more] = query.prob.targets;
   const global = target ? ctx.symbols.globals.get(target.variable.text) : undefined;
   if (!target || global?.kind !== 'hypotheses' || !isConceptSpace(global.node as A.HypothesesDecl)) return undefined;
@@ -29,8 +32,17 @@ export async function generatedHypothesisProbability(ctx: HandlerContext, query:
   }
   const p = await conjunctionProbability(ctx, global.node as A.HypothesesDecl, text, target.range, query.given);
   const result: ProbabilityResult = {
-    kind: 'probability', range: ctx.statement.range, source: ctx.source, network: 'default', variables: [target.variable.text],
-    evidence: {}, table: [{ states: [text], p }], value: p, method: 'exact', cost: 0, budget: 0,
+    kind: 'probability',
+    range: ctx.statement.range,
+    source: ctx.source,
+    network: 'default',
+    variables: [target.variable.text],
+    evidence: {},
+    table: [{ states: [text], p }],
+    value: p,
+    method: 'exact',
+    cost: 0,
+    budget: 0,
     headline: `P(${target.variable.text} = ${text} | D) = ${fmt(p)}`,
   };
   return { results: [result], diagnostics: [], value: p };
@@ -42,7 +54,8 @@ export async function generatedHypothesisProbability(ctx: HandlerContext, query:
  * Undefined when the query is not about one hypothesis space.
  */
 export async function hypothesisLearningProbability(
-  ctx: HandlerContext, query: A.ProbabilityQuery,
+  ctx: HandlerContext,
+  query: A.ProbabilityQuery,
 ): Promise<HandlerOutput | undefined> {
   const [target, ...more] = query.prob.targets;
   const global = target ? ctx.symbols.globals.get(target.variable.text) : undefined;
@@ -51,7 +64,11 @@ export async function hypothesisLearningProbability(
   const given = [...query.prob.conditions, ...query.given];
   if (target.value === undefined) {
     const posteriorQuery: A.HypothesisQuery = {
-      kind: 'query', form: 'posterior', target: target.variable, given, range: query.range,
+      kind: 'query',
+      form: 'posterior',
+      target: target.variable,
+      given,
+      range: query.range,
     };
     const statement = { kind: 'queryStatement', query: posteriorQuery, range: ctx.statement.range } as A.QueryStmt;
     return answerHypothesisQuery({ ...ctx, statement }, 'posterior');
@@ -68,10 +85,18 @@ export async function hypothesisLearningProbability(
     return { results: [], diagnostics: [impossibleEvidence(ctx.statement.range, IMPOSSIBLE_EVIDENCE)] };
   }
   const result: ProbabilityResult = {
-    kind: 'probability', range: ctx.statement.range, source: ctx.source, network: 'default',
+    kind: 'probability',
+    range: ctx.statement.range,
+    source: ctx.source,
+    network: 'default',
     variables: [space.name.text],
-    evidence: {}, table: table.rows.map((r) => ({ states: [r.hypothesis], p: r.posterior ?? 0 })), value: p,
-    method: 'exact', cost: 0, budget: 0, headline: `P(${space.name.text} = ${h} | D) = ${fmt(p)}`,
+    evidence: {},
+    table: table.rows.map((r) => ({ states: [r.hypothesis], p: r.posterior ?? 0 })),
+    value: p,
+    method: 'exact',
+    cost: 0,
+    budget: 0,
+    headline: `P(${space.name.text} = ${h} | D) = ${fmt(p)}`,
   };
   return { results: [result], diagnostics: [], value: p };
 }

@@ -47,13 +47,26 @@ function trainingData(ctx: HandlerContext, call: A.Call): Promise<CategoricalDat
 }
 
 /** Rows with a known class only; indices handed to the engine are positions in that list. */
-function categoricalLearner(data: CategoricalDataset, target: string, smoothing: ReturnType<typeof smoothingOf>): Learner {
+function categoricalLearner(
+  data: CategoricalDataset,
+  target: string,
+  smoothing: ReturnType<typeof smoothingOf>,
+): Learner {
   const t = data.attributes.findIndex((a) => a.name === target);
   const rows = Int32Array.from(Array.from(data.columns[t]!.keys()).filter((r) => data.columns[t]![r] !== MISSING));
   const labels = Int32Array.from(rows, (r) => data.columns[t]![r]!);
   const fitPredict: FitPredict = (train, test) => {
-    const model = trainNaiveBayes(data, target, smoothing, Int32Array.from(train, (i) => rows[i]!));
-    return naiveBayesPosteriors(model, data, Int32Array.from(test, (i) => rows[i]!)).predicted;
+    const model = trainNaiveBayes(
+      data,
+      target,
+      smoothing,
+      Int32Array.from(train, (i) => rows[i]!),
+    );
+    return naiveBayesPosteriors(
+      model,
+      data,
+      Int32Array.from(test, (i) => rows[i]!),
+    ).predicted;
   };
   return { labels, classNames: data.attributes[t]!.values, fitPredict };
 }
@@ -64,8 +77,16 @@ function categoricalLearner(data: CategoricalDataset, target: string, smoothing:
  * training data's by name (see engine/classifiers/alignData.ts); what does not match is said in
  * information diagnostics on the data set's name.
  */
-export async function predictionsOn(ctx: HandlerContext, name: A.Name, on: A.Name): Promise<{
-  labels: Int32Array; predicted: Int32Array; classNames: readonly string[]; trained: number; diagnostics: Diagnostic[];
+export async function predictionsOn(
+  ctx: HandlerContext,
+  name: A.Name,
+  on: A.Name,
+): Promise<{
+  labels: Int32Array;
+  predicted: Int32Array;
+  classNames: readonly string[];
+  trained: number;
+  diagnostics: Diagnostic[];
 }> {
   if (classifierDecl(ctx, name).definition.callee.text === 'text_naive_bayes') {
     throw new CompileError('a text classifier is evaluated on its own corpus: use split or folds', on.range);
@@ -95,21 +116,33 @@ function alignmentNotes(a: AlignedPredictions, classifier: string, on: A.Name): 
     const values = a.unseen.flatMap((u) => u.values.map((v) => `${u.attribute} = ${v.value} (${rows(v.rows)})`));
     const shown = values.length > 8 ? [...values.slice(0, 8), `${values.length - 8} more`] : values;
     const have = a.unseenRows === 1 ? 'has' : 'have';
-    note('unseen-value', `${rows(a.unseenRows)} of '${on.text}' ${have} values never seen `
-      + `in ${classifier}'s training data; they are left out of the product: ${shown.join(', ')}`);
+    note(
+      'unseen-value',
+      `${rows(a.unseenRows)} of '${on.text}' ${have} values never seen ` +
+        `in ${classifier}'s training data; they are left out of the product: ${shown.join(', ')}`,
+    );
   }
   for (const c of a.newClasses) {
-    note('unseen-value', `class ${c.value} (${rows(c.rows)} of '${on.text}') never `
-      + `occurs in ${classifier}'s training data: it cannot be predicted, so those rows count as errors`);
+    note(
+      'unseen-value',
+      `class ${c.value} (${rows(c.rows)} of '${on.text}') never ` +
+        `occurs in ${classifier}'s training data: it cannot be predicted, so those rows count as errors`,
+    );
   }
   if (a.missingColumns.length > 0) {
-    note('missing-column', `'${on.text}' has no column ${a.missingColumns.join(', ')}: `
-      + `${a.missingColumns.length === 1 ? 'it is' : 'they are'} left out of every row's product`);
+    note(
+      'missing-column',
+      `'${on.text}' has no column ${a.missingColumns.join(', ')}: ` +
+        `${a.missingColumns.length === 1 ? 'it is' : 'they are'} left out of every row's product`,
+    );
   }
   if (a.unusedColumns.length > 0) {
     const one = a.unusedColumns.length === 1;
-    note('unused-column', `column${one ? '' : 's'} ${a.unusedColumns.join(', ')} of '${on.text}' `
-      + `${one ? 'is no attribute' : 'are no attributes'} of ${classifier}: ignored`);
+    note(
+      'unused-column',
+      `column${one ? '' : 's'} ${a.unusedColumns.join(', ')} of '${on.text}' ` +
+        `${one ? 'is no attribute' : 'are no attributes'} of ${classifier}: ignored`,
+    );
   }
   return notes;
 }

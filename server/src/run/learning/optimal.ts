@@ -22,11 +22,14 @@ const SAMPLING_OPTIONS = new Set(['seed', 'samples']);
  * on attributes the data has (the options win); P(v|h) is the leaf the instance reaches.
  */
 async function treeSpacePredictions(
-  ctx: HandlerContext, query: A.OptimalQuery, space: A.HypothesesDecl,
+  ctx: HandlerContext,
+  query: A.OptimalQuery,
+  space: A.HypothesesDecl,
 ): Promise<{ hypotheses: HypothesisPrediction[]; values: string[] }> {
   const observed = ctx.ast.statements.flatMap((s) => (s.kind === 'observe' ? s.items : []));
   const datasets = observed.filter((a) => !a.value && ctx.symbols.data.has(a.variable.text));
-  if (datasets.length === 0) throw new CompileError(`trees are judged on a data set: add 'observe D'`, query.over.range);
+  if (datasets.length === 0)
+    throw new CompileError(`trees are judged on a data set: add 'observe D'`, query.over.range);
   // The data set given mentions its columns: observations of them are the instance, not data.
   const scored = await scoredHypotheses(ctx, space, datasets);
   const table = posteriorTable(scored);
@@ -50,19 +53,32 @@ async function treeSpacePredictions(
     throw new CompileError(`the trees of '${space.name.text}' predict ${target}`, query.target.range);
   }
   const hypotheses = table.rows.map((row, h) => ({
-    name: row.hypothesis, posterior: row.posterior!, prediction: predictions[h]!,
+    name: row.hypothesis,
+    posterior: row.posterior!,
+    prediction: predictions[h]!,
   }));
   return { hypotheses, values };
 }
 
-export async function hypothesisPredictions(ctx: HandlerContext, query: A.OptimalQuery): Promise<{ hypotheses: HypothesisPrediction[]; values: string[] }> {
+export async function hypothesisPredictions(
+  ctx: HandlerContext,
+  query: A.OptimalQuery,
+): Promise<{ hypotheses: HypothesisPrediction[]; values: string[] }> {
   const space = hypothesisSpace(ctx, query.over);
   if (isTreeSpace(space)) return treeSpacePredictions(ctx, query, space);
   const scored = await scoredHypotheses(ctx, space, []);
   const table = posteriorTable(scored);
   if (!table.evidencePossible) throw new CompileError(IMPOSSIBLE_EVIDENCE, query.over.range);
   const model = observationModels(modelNetwork(ctx), space).find((m) => m.variable === query.target.text);
-  if (!model) throw new CompileError(`classifying ${query.target.text} needs a table P(${query.target.text} | ${space.name.text})`, query.target.range);
-  const hypotheses = table.rows.map((row, h) => ({ name: row.hypothesis, posterior: row.posterior!, prediction: model.probabilities[h]! }));
+  if (!model)
+    throw new CompileError(
+      `classifying ${query.target.text} needs a table P(${query.target.text} | ${space.name.text})`,
+      query.target.range,
+    );
+  const hypotheses = table.rows.map((row, h) => ({
+    name: row.hypothesis,
+    posterior: row.posterior!,
+    prediction: model.probabilities[h]!,
+  }));
   return { hypotheses, values: [...model.values] };
 }

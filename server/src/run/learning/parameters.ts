@@ -6,7 +6,11 @@
  */
 import type * as A from '../../language/ast.js';
 import { valueText } from '../../language/ast.js';
-import { parameterPosterior, type ParameterQuery, type ParameterSummary } from '../../engine/estimators/parameterLearning.js';
+import {
+  parameterPosterior,
+  type ParameterQuery,
+  type ParameterSummary,
+} from '../../engine/estimators/parameterLearning.js';
 import { MISSING } from '../../engine/categoricalData.js';
 import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
@@ -15,30 +19,53 @@ import { hypothesisEvidence, type HypothesisEvidence } from './evidence.js';
 import { statePseudoCountsOf } from '../tablePriors.js';
 
 /** `P(X = x | Y = y)`: which parameter, and which of its values the query is about. */
-interface ParameterRef { variable: string; value: string; values: string[]; conditions: Record<string, string>; table: A.TableDecl }
+interface ParameterRef {
+  variable: string;
+  value: string;
+  values: string[];
+  conditions: Record<string, string>;
+  table: A.TableDecl;
+}
 
 function parameterRef(ctx: HandlerContext, prob: A.ProbExpr, evidence: HypothesisEvidence): ParameterRef {
   const [target, ...more] = prob.targets;
   const value = valueText(target?.value);
-  if (!target || more.length > 0 || value === undefined) throw new CompileError('a parameter is written P(X = x) or P(X = x | Y = y)', prob.range);
+  if (!target || more.length > 0 || value === undefined)
+    throw new CompileError('a parameter is written P(X = x) or P(X = x | Y = y)', prob.range);
   const variable = target.variable.text;
-  const table = ctx.symbols.tables.find(({ table: t, scope }) => scope.kind === 'default' && t.parameterPrior && t.head.targets[0]?.variable.text === variable)?.table;
-  if (!table) throw new CompileError(`P(${variable}) has no parameter prior: declare one, e.g. P(${variable}) ~ Beta(1, 1)`, target.variable.range);
+  const table = ctx.symbols.tables.find(
+    ({ table: t, scope }) =>
+      scope.kind === 'default' && t.parameterPrior && t.head.targets[0]?.variable.text === variable,
+  )?.table;
+  if (!table)
+    throw new CompileError(
+      `P(${variable}) has no parameter prior: declare one, e.g. P(${variable}) ~ Beta(1, 1)`,
+      target.variable.range,
+    );
   const parents = table.head.conditions.map((c) => c.variable.text);
   const conditions: Record<string, string> = {};
   for (const c of prob.conditions) {
     const state = valueText(c.value);
-    if (state === undefined || !parents.includes(c.variable.text)) throw new CompileError(`condition on the table's parents with values: ${parents.join(', ') || 'it has none'}`, c.range);
+    if (state === undefined || !parents.includes(c.variable.text))
+      throw new CompileError(
+        `condition on the table's parents with values: ${parents.join(', ') || 'it has none'}`,
+        c.range,
+      );
     conditions[c.variable.text] = state;
   }
   const unset = parents.filter((p) => !(p in conditions));
-  if (unset.length > 0) throw new CompileError(`name the row of the table: give ${unset.map((p) => `${p} = …`).join(', ')}`, prob.range);
+  if (unset.length > 0)
+    throw new CompileError(`name the row of the table: give ${unset.map((p) => `${p} = …`).join(', ')}`, prob.range);
   // A column that is no declared variable takes the values seen in the data, as everywhere.
   const values = ctx.symbols.defaultScope.variables.get(variable)?.states ?? valuesSeen(evidence, variable);
   if (!values) {
-    throw new CompileError(`'${variable}' needs declared states (or a data set with its column)`, target.variable.range);
+    throw new CompileError(
+      `'${variable}' needs declared states (or a data set with its column)`,
+      target.variable.range,
+    );
   }
-  if (!values.includes(value)) throw new CompileError(`'${value}' is not a state of ${variable} (${values.join(', ')})`, target.value!.range);
+  if (!values.includes(value))
+    throw new CompileError(`'${value}' is not a state of ${variable} (${values.join(', ')})`, target.value!.range);
   return { variable, value, values, conditions, table };
 }
 
@@ -71,7 +98,11 @@ function valueCounts(ref: ParameterRef, evidence: HypothesisEvidence): number[] 
   }
   for (const o of evidence.observations) {
     if (o.variable !== ref.variable) continue;
-    if (Object.keys(ref.conditions).length > 0) throw new CompileError('single observations cannot say which row of the table they belong to: give a data set', o.range);
+    if (Object.keys(ref.conditions).length > 0)
+      throw new CompileError(
+        'single observations cannot say which row of the table they belong to: give a data set',
+        o.range,
+      );
     const i = ref.values.indexOf(o.value);
     if (i < 0) throw new CompileError(`'${o.value}' is not a state of ${ref.variable}`, o.range);
     counts[i]!++;
@@ -79,7 +110,12 @@ function valueCounts(ref: ParameterRef, evidence: HypothesisEvidence): number[] 
   return counts;
 }
 
-export async function parameterSummary(ctx: HandlerContext, prob: A.ProbExpr, given: readonly A.Assignment[], query: ParameterQuery = {}): Promise<{ ref: ParameterRef; summary: ParameterSummary; index: number }> {
+export async function parameterSummary(
+  ctx: HandlerContext,
+  prob: A.ProbExpr,
+  given: readonly A.Assignment[],
+  query: ParameterQuery = {},
+): Promise<{ ref: ParameterRef; summary: ParameterSummary; index: number }> {
   const evidence = await hypothesisEvidence(ctx, given);
   const ref = parameterRef(ctx, prob, evidence);
   const prior = statePseudoCountsOf(ref.table.parameterPrior!, ref.values);
@@ -94,7 +130,20 @@ export function parameterName(ref: ParameterRef): string {
   return `P(${ref.variable} = ${ref.value}${conditions.length ? ` | ${conditions.join(', ')}` : ''})`;
 }
 
-export function parameterAnswer(ctx: HandlerContext, ref: ParameterRef, summary: ParameterSummary, headline: string, value?: number): HandlerOutput {
-  const result: ParameterResult = { kind: 'parameter', range: ctx.statement.range, source: ctx.source, parameter: parameterName(ref), ...summary, headline };
+export function parameterAnswer(
+  ctx: HandlerContext,
+  ref: ParameterRef,
+  summary: ParameterSummary,
+  headline: string,
+  value?: number,
+): HandlerOutput {
+  const result: ParameterResult = {
+    kind: 'parameter',
+    range: ctx.statement.range,
+    source: ctx.source,
+    parameter: parameterName(ref),
+    ...summary,
+    headline,
+  };
   return { results: [result], diagnostics: [], ...(value !== undefined ? { value } : {}) };
 }

@@ -7,7 +7,9 @@
 import type * as A from '../../language/ast.js';
 import { leastSquares } from '../../engine/hypotheses/leastSquares.js';
 import {
-  logisticNewton, sigmoidGradientAscent, type GradientOptions as SigmoidGradientOptions,
+  logisticNewton,
+  sigmoidGradientAscent,
+  type GradientOptions as SigmoidGradientOptions,
 } from '../../engine/hypotheses/sigmoidUnit.js';
 import { CompileError } from '../../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
@@ -28,38 +30,60 @@ function formulaOf(space: A.HypothesesDecl): { response: string; terms: string[]
     throw new CompileError(`${call.callee.text}(d ~ x1 + x2): one formula`, call.range);
   }
   const name = (e: A.Expr) => {
-    if (e.kind !== 'ref' || e.member || e.columns) throw new CompileError('a formula names columns of the data', e.range);
+    if (e.kind !== 'ref' || e.member || e.columns)
+      throw new CompileError('a formula names columns of the data', e.range);
     return e.name.text;
   };
   return { response: name(formula.response), terms: formula.terms.map(name) };
 }
 
-export async function regressionAnswer(ctx: HandlerContext, form: string, space: A.HypothesesDecl, given: readonly A.Assignment[]): Promise<HandlerOutput> {
+export async function regressionAnswer(
+  ctx: HandlerContext,
+  form: string,
+  space: A.HypothesesDecl,
+  given: readonly A.Assignment[],
+): Promise<HandlerOutput> {
   const callee = space.generator!.call.callee.text;
-  if (form !== 'ml' && form !== 'map') throw new CompileError(`${callee}(…) hypotheses answer ml (and map, the same under their flat prior), not ${form}`);
+  if (form !== 'ml' && form !== 'map')
+    throw new CompileError(`${callee}(…) hypotheses answer ml (and map, the same under their flat prior), not ${form}`);
   const data = given.length === 1 && !given[0]!.value ? given[0]!.variable : undefined;
-  if (!data || !ctx.symbols.data.has(data.text)) throw new CompileError(`fitting ${callee}(…) needs a data set: 'given D'`, given[0]?.range);
+  if (!data || !ctx.symbols.data.has(data.text))
+    throw new CompileError(`fitting ${callee}(…) needs a data set: 'given D'`, given[0]?.range);
   const { response, terms } = formulaOf(space);
   const columns = [response, ...terms].map((text): A.Name => ({ kind: 'name', text, range: data.range }));
   const numbers = await modelNumbers(ctx, { kind: 'ref', name: data, columns, range: data.range });
   const d = Array.from({ length: numbers.rows }, (_, r) => numbers.values[r * numbers.dims]!);
-  const x = Array.from({ length: numbers.rows }, (_, r) => Array.from(numbers.values.subarray(r * numbers.dims + 1, (r + 1) * numbers.dims)));
+  const x = Array.from({ length: numbers.rows }, (_, r) =>
+    Array.from(numbers.values.subarray(r * numbers.dims + 1, (r + 1) * numbers.dims)),
+  );
   const base = { range: ctx.statement.range, source: ctx.source };
   if (callee === 'linear') {
-    if (space.noise && (space.noise.kind !== 'name' || space.noise.text !== 'normal')) throw new CompileError('least squares is h_ML under `noise normal`', space.noise.range);
+    if (space.noise && (space.noise.kind !== 'name' || space.noise.text !== 'normal'))
+      throw new CompileError('least squares is h_ML under `noise normal`', space.noise.range);
     const fit = leastSquares(terms, x, d);
-    const result: LeastSquaresResult = { kind: 'leastSquares', ...base, ...fit, headline: `${response} = ${equation(fit.names, fit.coefficients)} · SSE ${fmt(fit.sse)}` };
+    const result: LeastSquaresResult = {
+      kind: 'leastSquares',
+      ...base,
+      ...fit,
+      headline: `${response} = ${equation(fit.names, fit.coefficients)} · SSE ${fmt(fit.sse)}`,
+    };
     return { results: [result], diagnostics: [] };
   }
   const how = sigmoidOptions(space.generator!.call);
-  const fit = how.method === 'gradient'
-    ? sigmoidGradientAscent(terms, x, d, how.options)
-    : logisticNewton(terms, x, d, how.options);
+  const fit =
+    how.method === 'gradient'
+      ? sigmoidGradientAscent(terms, x, d, how.options)
+      : logisticNewton(terms, x, d, how.options);
   const result: LogisticResult = {
-    kind: 'logistic', ...base, ...fit, method: how.method,
+    kind: 'logistic',
+    ...base,
+    ...fit,
+    method: how.method,
     headline: `P(${response}) = σ(${equation(fit.names, fit.weights)}) · ${how.method}, ${fit.iterations} iterations`,
   };
-  const diagnostics = fit.note ? [{ severity: 'warning' as const, code: 'not-converged', message: fit.note, range: ctx.statement.range }] : [];
+  const diagnostics = fit.note
+    ? [{ severity: 'warning' as const, code: 'not-converged', message: fit.note, range: ctx.statement.range }]
+    : [];
   return { results: [result], diagnostics };
 }
 
@@ -91,8 +115,10 @@ function sigmoidOptions(call: A.Call): { method: 'newton' | 'gradient'; options:
   return {
     method,
     options: {
-      seed: seed ?? 1, ...(rate !== undefined ? { learningRate: rate } : {}),
-      ...(maxIterations !== undefined ? { maxIterations } : {}), ...(tolerance !== undefined ? { tolerance } : {}),
+      seed: seed ?? 1,
+      ...(rate !== undefined ? { learningRate: rate } : {}),
+      ...(maxIterations !== undefined ? { maxIterations } : {}),
+      ...(tolerance !== undefined ? { tolerance } : {}),
     },
   };
 }

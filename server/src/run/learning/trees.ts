@@ -24,7 +24,7 @@ function treeTarget(space: A.HypothesesDecl): A.Name {
 function firstLeaf(tree: A.Tree | undefined): A.TreeLeaf | undefined {
   const item = tree?.items[0];
   if (!item) return undefined;
-  return item.kind === 'treeLeaf' ? item : firstLeaf(item.then) ?? firstLeaf(item.else);
+  return item.kind === 'treeLeaf' ? item : (firstLeaf(item.then) ?? firstLeaf(item.else));
 }
 
 export interface ScoredTrees {
@@ -37,9 +37,14 @@ export interface ScoredTrees {
 export function scoreTreeSpace(space: A.HypothesesDecl, data: CategoricalDataset, dataName: A.Name): ScoredTrees {
   const target = treeTarget(space);
   const column = data.attributes.find((a) => a.name === target.text);
-  if (!column) throw new CompileError(`data '${dataName.text}' has no column '${target.text}', which the trees predict`, dataName.range);
+  if (!column)
+    throw new CompileError(
+      `data '${dataName.text}' has no column '${target.text}', which the trees predict`,
+      dataName.range,
+    );
   const trees = space.entries.map((entry) => {
-    if (!entry.tree) throw new CompileError(`'${entry.name.text}' is not a tree; a space of trees holds only trees`, entry.name.range);
+    if (!entry.tree)
+      throw new CompileError(`'${entry.name.text}' is not a tree; a space of trees holds only trees`, entry.name.range);
     return { name: entry.name.text, tree: toTree(entry.tree, target.text, column.values, data) };
   });
   const scores = scoreTrees(trees, data, target.text);
@@ -48,20 +53,35 @@ export function scoreTreeSpace(space: A.HypothesesDecl, data: CategoricalDataset
   return { target: target.text, scores, examples };
 }
 
-function toTree(tree: A.Tree, target: string, targetValues: readonly string[], data: CategoricalDataset): ProbabilisticTree {
+function toTree(
+  tree: A.Tree,
+  target: string,
+  targetValues: readonly string[],
+  data: CategoricalDataset,
+): ProbabilisticTree {
   if (tree.items.length !== 1) throw new CompileError('a tree holds one leaf or one if/else', tree.range);
   const item = tree.items[0]!;
   if (item.kind === 'treeLeaf') return { kind: 'leaf', distribution: leafDistribution(item, target, targetValues) };
   if (!item.else) throw new CompileError('this `if` needs an `else`: every example must reach a leaf', item.range);
   const attribute = data.attributes.find((a) => a.name === item.test.variable.text);
-  if (!attribute) throw new CompileError(`the data has no column '${item.test.variable.text}' for this test`, item.test.variable.range);
+  if (!attribute)
+    throw new CompileError(
+      `the data has no column '${item.test.variable.text}' for this test`,
+      item.test.variable.range,
+    );
   const value = valueText(item.test.value);
   if (value === undefined || !attribute.values.includes(value)) {
-    throw new CompileError(`the test needs a value of ${attribute.name} (${attribute.values.join(', ')})`, item.test.range);
+    throw new CompileError(
+      `the test needs a value of ${attribute.name} (${attribute.values.join(', ')})`,
+      item.test.range,
+    );
   }
   return {
-    kind: 'split', attribute: attribute.name, value,
-    ifTrue: toTree(item.then, target, targetValues, data), ifFalse: toTree(item.else, target, targetValues, data),
+    kind: 'split',
+    attribute: attribute.name,
+    value,
+    ifTrue: toTree(item.then, target, targetValues, data),
+    ifFalse: toTree(item.else, target, targetValues, data),
   };
 }
 
@@ -71,7 +91,11 @@ function leafDistribution(leaf: A.TreeLeaf, target: string, values: readonly str
   if (!assignment || more.length > 0 || leaf.prob.conditions.length > 0 || assignment.variable.text !== target) {
     throw new CompileError(`a leaf gives P(${target} = v) = p`, leaf.prob.range);
   }
-  if (values.length !== 2) throw new CompileError(`a leaf's single probability needs a two-valued ${target}, which has ${values.length} values`, leaf.range);
+  if (values.length !== 2)
+    throw new CompileError(
+      `a leaf's single probability needs a two-valued ${target}, which has ${values.length} values`,
+      leaf.range,
+    );
   const i = values.indexOf(valueText(assignment.value) ?? '');
   if (i < 0) throw new CompileError(`the leaf needs a value of ${target} (${values.join(', ')})`, assignment.range);
   const p = leaf.value.value;
@@ -86,7 +110,10 @@ function leafDistribution(leaf: A.TreeLeaf, target: string, values: readonly str
  * P(target = v | t, x) at the leaf x reaches, for the Bayes optimal classifier over trees.
  */
 export function treePredictions(
-  space: A.HypothesesDecl, data: CategoricalDataset, instance: ReadonlyMap<string, string>, range: A.Name['range'],
+  space: A.HypothesesDecl,
+  data: CategoricalDataset,
+  instance: ReadonlyMap<string, string>,
+  range: A.Name['range'],
 ): { target: string; values: string[]; predictions: number[][] } {
   const target = treeTarget(space);
   const column = data.attributes.find((a) => a.name === target.text);
@@ -108,4 +135,3 @@ export function treePredictions(
   });
   return { target: target.text, values: [...column.values], predictions };
 }
-

@@ -4,10 +4,18 @@ import { encodeCategorical } from '../../../../server/src/engine/categoricalData
 import { trainNaiveBayes } from '../../../../server/src/engine/classifiers/naiveBayes.js';
 import { predictAligned } from '../../../../server/src/engine/classifiers/alignData.js';
 
-const train = encodeCategorical(['Color', 'Size', 'Fruit'], [
-  ['red', 'small', 'cherry'], ['red', 'big', 'apple'], ['green', 'big', 'apple'], ['red', 'small', 'cherry'],
-  ['green', 'small', 'grape'], ['green', 'small', 'grape'], ['red', 'big', 'apple'],
-]);
+const train = encodeCategorical(
+  ['Color', 'Size', 'Fruit'],
+  [
+    ['red', 'small', 'cherry'],
+    ['red', 'big', 'apple'],
+    ['green', 'big', 'apple'],
+    ['red', 'small', 'cherry'],
+    ['green', 'small', 'grape'],
+    ['green', 'small', 'grape'],
+    ['red', 'big', 'apple'],
+  ],
+);
 const model = trainNaiveBayes(train, 'Fruit', { kind: 'laplace' });
 
 /** P(v) Π P(a|v) by hand from the counts (Laplace, k = 2), normalised; an undefined value is left out. */
@@ -15,28 +23,40 @@ function byHand(color: string | undefined, size: string | undefined): Record<str
   const classes = {
     cherry: { n: 2, red: 2, green: 0, small: 2, big: 0 },
     apple: { n: 3, red: 2, green: 1, small: 0, big: 3 },
-    grape: { n: 2, red: 0, green: 2, small: 2, big: 0 } };
-  const score = Object.fromEntries(Object.entries(classes).map(([v, c]) => {
-    let s = c.n / 7;
-    for (const x of [color, size]) if (x !== undefined) s *= (c[x as 'red'] + 1) / (c.n + 2);
-    return [v, s];
-  }));
+    grape: { n: 2, red: 0, green: 2, small: 2, big: 0 },
+  };
+  const score = Object.fromEntries(
+    Object.entries(classes).map(([v, c]) => {
+      let s = c.n / 7;
+      for (const x of [color, size]) if (x !== undefined) s *= (c[x as 'red'] + 1) / (c.n + 2);
+      return [v, s];
+    }),
+  );
   const z = Object.values(score).reduce((a, b) => a + b, 0);
   return Object.fromEntries(Object.entries(score).map(([v, s]) => [v, s / z]));
 }
 
 test('columns and values match by name, whatever their order; unseen values, classes and columns are reported', () => {
   // Columns in another order, values first appearing in another order, an unseen colour, a new class.
-  const data = encodeCategorical(['Fruit', 'Size', 'Color', 'Weight'], [
-    ['grape', 'small', 'green', 'light'], ['apple', 'big', 'white', 'heavy'], ['plum', 'small', 'red', 'light'],
-    ['cherry', 'small', 'white', 'light'], [null, 'big', 'red', 'heavy'],
-  ]);
+  const data = encodeCategorical(
+    ['Fruit', 'Size', 'Color', 'Weight'],
+    [
+      ['grape', 'small', 'green', 'light'],
+      ['apple', 'big', 'white', 'heavy'],
+      ['plum', 'small', 'red', 'light'],
+      ['cherry', 'small', 'white', 'light'],
+      [null, 'big', 'red', 'heavy'],
+    ],
+  );
   const a = predictAligned(model, data);
   assert.deepEqual([...a.rows], [0, 1, 2, 3]);
   assert.deepEqual(a.classNames, ['cherry', 'apple', 'grape', 'plum']);
   assert.deepEqual([...a.labels], [2, 1, 3, 0]);
   const expected = [
-    byHand('green', 'small'), byHand(undefined, 'big'), byHand('red', 'small'), byHand(undefined, 'small'),
+    byHand('green', 'small'),
+    byHand(undefined, 'big'),
+    byHand('red', 'small'),
+    byHand(undefined, 'small'),
   ];
   expected.forEach((p, r) => {
     ['cherry', 'apple', 'grape'].forEach((v, c) => assert.ok(Math.abs(a.posteriors[r * 3 + c]! - p[v]!) < 1e-15));
@@ -51,7 +71,13 @@ test('columns and values match by name, whatever their order; unseen values, cla
 });
 
 test('a column the data lacks is left out of every row; the class column is required', () => {
-  const data = encodeCategorical(['Size', 'Fruit'], [['big', 'apple'], ['small', 'grape']]);
+  const data = encodeCategorical(
+    ['Size', 'Fruit'],
+    [
+      ['big', 'apple'],
+      ['small', 'grape'],
+    ],
+  );
   const a = predictAligned(model, data);
   assert.deepEqual(a.missingColumns, ['Color']);
   const p = byHand(undefined, 'small');
@@ -62,7 +88,14 @@ test('a column the data lacks is left out of every row; the class column is requ
 
 test('a declared value with no training row is unseen too', () => {
   const colors = { Color: ['red', 'green', 'blue'] };
-  const declared = encodeCategorical(['Color', 'Fruit'], [['red', 'a'], ['green', 'b']], colors);
+  const declared = encodeCategorical(
+    ['Color', 'Fruit'],
+    [
+      ['red', 'a'],
+      ['green', 'b'],
+    ],
+    colors,
+  );
   const m = trainNaiveBayes(declared, 'Fruit', { kind: 'laplace' });
   const tested = encodeCategorical(['Fruit', 'Color'], [['a', 'blue']], { Color: ['blue', 'green', 'red'] });
   const a = predictAligned(m, tested);
@@ -72,9 +105,26 @@ test('a declared value with no training row is unseen too', () => {
 
 test('a declared class with no training row cannot be predicted and is reported like a new one', () => {
   const declared = { Fruit: ['apple', 'plum', 'grape'] };
-  const training = encodeCategorical(['Size', 'Fruit'], [['big', 'apple'], ['small', 'grape']], declared);
+  const training = encodeCategorical(
+    ['Size', 'Fruit'],
+    [
+      ['big', 'apple'],
+      ['small', 'grape'],
+    ],
+    declared,
+  );
   const m = trainNaiveBayes(training, 'Fruit', { kind: 'laplace' });
-  const a = predictAligned(m, encodeCategorical(['Fruit', 'Size'], [['plum', 'small'], ['apple', 'big']], declared));
+  const a = predictAligned(
+    m,
+    encodeCategorical(
+      ['Fruit', 'Size'],
+      [
+        ['plum', 'small'],
+        ['apple', 'big'],
+      ],
+      declared,
+    ),
+  );
   assert.deepEqual(a.classNames, ['apple', 'plum', 'grape']);
   assert.deepEqual(a.newClasses, [{ value: 'plum', rows: 1 }]);
   assert.deepEqual([...a.predicted], [2, 0]);

@@ -12,7 +12,9 @@ function wordsOf(documents: Uint8Array[]): string[][] {
   const tokenizer = new Latin1Tokenizer();
   for (const d of documents) tokenizer.add(d);
   const corpus = tokenizer.finish();
-  return documents.map((_, d) => Array.from(corpus.tokens.subarray(corpus.offsets[d]!, corpus.offsets[d + 1]!), (w) => corpus.index.words[w]!));
+  return documents.map((_, d) =>
+    Array.from(corpus.tokens.subarray(corpus.offsets[d]!, corpus.offsets[d + 1]!), (w) => corpus.index.words[w]!),
+  );
 }
 
 /**
@@ -29,7 +31,8 @@ function randomDocuments(seed: number, count: number): Uint8Array[] {
     for (let w = rng.int(60); w > 0; w--) {
       const length = 1 + rng.int(20);
       const prefix = rng.int(3) === 0 ? 'x'.repeat(length) : '';
-      for (const c of prefix + Array.from({ length }, () => alphabet[rng.int(alphabet.length)]!).join('')) bytes.push(c.charCodeAt(0));
+      for (const c of prefix + Array.from({ length }, () => alphabet[rng.int(alphabet.length)]!).join(''))
+        bytes.push(c.charCodeAt(0));
       for (let s = 1 + rng.int(2); s > 0; s--) bytes.push(rng.int(256));
     }
     documents.push(Uint8Array.from(bytes));
@@ -45,7 +48,11 @@ test('Latin-1 tokenizer equals the string tokenizer on random bytes: every byte 
 });
 
 test('Latin-1 tokenizer: words that share their last bytes and length stay distinct', () => {
-  const texts = ['abcdefgh xabcdefgh ABCDEFGH yabcdefgh abcdefgh', 'ab AB aB Ab abc', '\u00c0\u00c0 \u00e0\u00e0 \u00ff\u00ff'];
+  const texts = [
+    'abcdefgh xabcdefgh ABCDEFGH yabcdefgh abcdefgh',
+    'ab AB aB Ab abc',
+    '\u00c0\u00c0 \u00e0\u00e0 \u00ff\u00ff',
+  ];
   const documents = texts.map((t) => Uint8Array.from(t, (c) => c.charCodeAt(0)));
   assert.deepEqual(wordsOf(documents), texts.map(tokenize));
   const tokenizer = new Latin1Tokenizer();
@@ -55,7 +62,10 @@ test('Latin-1 tokenizer: words that share their last bytes and length stay disti
   // the same last 8 bytes, twice over: the table fills with look-alikes, so a probe that trusted
   // part of a word would hand out the id of another.
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  const prefixes = Array.from({ length: 26 * 26 * 4 }, (_, i) => letters[i % 26]! + letters[Math.floor(i / 26) % 26]! + letters[Math.floor(i / 676)]!);
+  const prefixes = Array.from(
+    { length: 26 * 26 * 4 },
+    (_, i) => letters[i % 26]! + letters[Math.floor(i / 26) % 26]! + letters[Math.floor(i / 676)]!,
+  );
   const text = [...prefixes.map((p) => `${p}xwxyz`), ...prefixes.map((p) => `${p}abcdefgh`)].join(' ');
   const twice = Uint8Array.from(`${text} ${text.toUpperCase()}`, (c) => c.charCodeAt(0));
   const [words] = wordsOf([twice]);
@@ -68,7 +78,11 @@ test('word bytes decode as Latin-1, natively and without TextDecoder', () => {
   assert.equal(decodeLatin1(wordBytes), expected);
   const native = globalThis.TextDecoder;
   try {
-    globalThis.TextDecoder = class { constructor() { throw new RangeError('no windows-1252'); } } as unknown as typeof TextDecoder;
+    globalThis.TextDecoder = class {
+      constructor() {
+        throw new RangeError('no windows-1252');
+      }
+    } as unknown as typeof TextDecoder;
     assert.equal(decodeLatin1(wordBytes), expected);
     const long = new Uint8Array(10_000).map((_, i) => wordBytes[i % wordBytes.length]!);
     assert.equal(decodeLatin1(long), latin1(long));
@@ -77,7 +91,7 @@ test('word bytes decode as Latin-1, natively and without TextDecoder', () => {
   }
 });
 
-test('Latin-1 tokenizer: documents whose ids straddle the id buffer\'s chunks come out whole, in the order asked for', () => {
+test("Latin-1 tokenizer: documents whose ids straddle the id buffer's chunks come out whole, in the order asked for", () => {
   // Three documents of 400,000 words (ids are kept in chunks of 1,024 doubling up to 2^20, so documents straddle chunks): word wk has id k.
   const sequence = (d: number) => Int32Array.from({ length: 400_000 }, (_, t) => (t < 1000 ? t : (t * 7 + d) % 1000));
   const text = (ids: Int32Array) => Uint8Array.from(Buffer.from(Array.from(ids, (k) => `w${k}`).join(' '), 'latin1'));
@@ -86,5 +100,7 @@ test('Latin-1 tokenizer: documents whose ids straddle the id buffer\'s chunks co
   const corpus = tokenizer.finish(Int32Array.of(2, 0, 1));
   assert.deepEqual(corpus.offsets, Int32Array.of(0, 400_000, 800_000, 1_200_000));
   assert.equal(corpus.index.words[999], 'w999');
-  [2, 0, 1].forEach((a, d) => assert.deepEqual(corpus.tokens.subarray(corpus.offsets[d]!, corpus.offsets[d + 1]!), sequence(a), `document ${d}`));
+  [2, 0, 1].forEach((a, d) =>
+    assert.deepEqual(corpus.tokens.subarray(corpus.offsets[d]!, corpus.offsets[d + 1]!), sequence(a), `document ${d}`),
+  );
 });

@@ -12,13 +12,31 @@ import { loadBif } from '../../../support/networks.js';
 // Rain → WetGrass; rows as (Rain, WetGrass) state indices, -1 missing.
 const net: BayesianNetwork = {
   name: 'tiny',
-  variables: [{ name: 'Rain', states: ['yes', 'no'] }, { name: 'Wet', states: ['yes', 'no', 'muddy'] }],
-  cpts: [{ child: 0, parents: [], table: new Float64Array(2).fill(NaN) }, { child: 1, parents: [0], table: new Float64Array(6).fill(NaN) }],
+  variables: [
+    { name: 'Rain', states: ['yes', 'no'] },
+    { name: 'Wet', states: ['yes', 'no', 'muddy'] },
+  ],
+  cpts: [
+    { child: 0, parents: [], table: new Float64Array(2).fill(NaN) },
+    { child: 1, parents: [0], table: new Float64Array(6).fill(NaN) },
+  ],
 };
 function data(rows: Array<[number, number]>): CategoricalDataset {
-  return { ...networkDataset(net.variables, [], rows.length), columns: [Int32Array.from(rows.map((r) => r[0])), Int32Array.from(rows.map((r) => r[1]))] };
+  return {
+    ...networkDataset(net.variables, [], rows.length),
+    columns: [Int32Array.from(rows.map((r) => r[0])), Int32Array.from(rows.map((r) => r[1]))],
+  };
 }
-const d = data([[0, 0], [0, 0], [0, 2], [1, 1], [1, 1], [1, 0], [1, -1], [-1, 0]]);
+const d = data([
+  [0, 0],
+  [0, 0],
+  [0, 2],
+  [1, 1],
+  [1, 1],
+  [1, 0],
+  [1, -1],
+  [-1, 0],
+]);
 
 test('maximum likelihood counts skip rows where the family is not fully observed', () => {
   const l = learnCpts(net, d);
@@ -39,7 +57,10 @@ test('Laplace (Dirichlet α = 1) and BDeu spread pseudo-counts per cell and per 
   assert.equal(pseudoCount({ kind: 'bdeu', ess: 12 }, 2, 3), 2);
   const bdeu = learnCpts(net, d, { kind: 'bdeu', ess: 12 });
   // Rain = no row of Wet: counts (1, 2, 0) + 2 each → (3, 4, 2) / 9
-  assert.deepEqual([...bdeu.cpts[1]!.table.subarray(3)].map((p) => +p.toFixed(12)), [3 / 9, 4 / 9, 2 / 9].map((p) => +p.toFixed(12)));
+  assert.deepEqual(
+    [...bdeu.cpts[1]!.table.subarray(3)].map((p) => +p.toFixed(12)),
+    [3 / 9, 4 / 9, 2 / 9].map((p) => +p.toFixed(12)),
+  );
 });
 
 test('a prior with a negative or zero size is an engine error', () => {
@@ -49,7 +70,13 @@ test('a prior with a negative or zero size is an engine error', () => {
 });
 
 test('a parent configuration never seen (and no prior) gets a uniform row, not NaN', () => {
-  const l = learnCpts(net, data([[0, 0], [0, 1]]));
+  const l = learnCpts(
+    net,
+    data([
+      [0, 0],
+      [0, 1],
+    ]),
+  );
   assert.deepEqual([...l.cpts[1]!.table.subarray(3)], [1 / 3, 1 / 3, 1 / 3]);
 });
 
@@ -63,7 +90,8 @@ test('forward sampling is seeded and counting recovers alarm CPT rows with enoug
   const l = learnCpts(a, s1);
   // Root marginals are estimated from 20,000 draws: standard error ≤ 0.0036.
   for (const cpt of a.cpts.filter((c) => c.parents.length === 0)) {
-    for (let x = 0; x < cpt.table.length; x++) assert.ok(Math.abs(l.cpts[cpt.child]!.table[x]! - cpt.table[x]!) < 0.015);
+    for (let x = 0; x < cpt.table.length; x++)
+      assert.ok(Math.abs(l.cpts[cpt.child]!.table[x]! - cpt.table[x]!) < 0.015);
   }
   const hidden = hideAtRandom(s1, 0.2, createRng(1));
   let missing = 0;
@@ -82,5 +110,8 @@ test('per-table priors: each table its own pseudo-counts per state, added to eve
   // EM climbs log-likelihood + log prior with the same per-table pseudo-counts (checkMonotone throws if it falls).
   const em = networkEm(net, d, { prior, seed: 1, maxIterations: 500, tolerance: 1e-14, checkMonotone: true });
   assert.ok(em.converged);
-  assert.throws(() => learnCpts(net, d, { kind: 'perTable', pseudoCounts: [[1], undefined] }), /needs 2 non-negative pseudo-counts/);
+  assert.throws(
+    () => learnCpts(net, d, { kind: 'perTable', pseudoCounts: [[1], undefined] }),
+    /needs 2 non-negative pseudo-counts/,
+  );
 });

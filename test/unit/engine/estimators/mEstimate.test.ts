@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  laplaceEstimate, mEstimate, mEstimatePseudoCounts,
+  laplaceEstimate,
+  mEstimate,
+  mEstimatePseudoCounts,
 } from '../../../../server/src/engine/estimators/mEstimate.js';
 import { parameterPosterior } from '../../../../server/src/engine/estimators/parameterLearning.js';
 import { close } from '../../../support/close.js';
@@ -23,7 +25,10 @@ test('m-estimate: closed forms, Laplace as p = 1/k with m = k, and bad arguments
 test('the Dirichlet posterior mean over the pseudo-counts m p_i is the m-estimate of every value', () => {
   const counts = [5, 2, 1];
   const n = 8;
-  for (const [m, p] of [[4, [0.5, 0.3, 0.2]], [6, undefined]] as const) {
+  for (const [m, p] of [
+    [4, [0.5, 0.3, 0.2]],
+    [6, undefined],
+  ] as const) {
     const pseudo = mEstimatePseudoCounts(3, m, p);
     const { mean } = parameterPosterior(['a', 'b', 'c'], pseudo, counts, {});
     counts.forEach((nc, i) => close(mean[i], mEstimate(nc, n, p?.[i] ?? 1 / 3, m), 1e-12));

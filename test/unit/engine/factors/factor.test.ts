@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { factorProduct, projectOnto, reduceFactor, sumOut, maxOut, indexMap, zeroOtherStates, type Factor } from '../../../../server/src/engine/factors/factor.js';
+import {
+  factorProduct,
+  projectOnto,
+  reduceFactor,
+  sumOut,
+  maxOut,
+  indexMap,
+  zeroOtherStates,
+  type Factor,
+} from '../../../../server/src/engine/factors/factor.js';
 
 // φ1(A, B) with A ∈ {0,1,2}, B ∈ {0,1}; φ2(B, C) with C ∈ {0,1} (Koller & Friedman fig. 4.3 shape).
 const f1: Factor = { vars: [0, 1], cards: [3, 2], values: Float64Array.of(0.5, 0.8, 0.1, 0, 0.3, 0.9) };
@@ -9,9 +18,11 @@ const f2: Factor = { vars: [1, 2], cards: [2, 2], values: Float64Array.of(0.5, 0
 test('factor product multiplies matching entries (checked entry by entry)', () => {
   const p = factorProduct(f1, f2);
   assert.deepEqual(p.vars, [0, 1, 2]);
-  for (let a = 0; a < 3; a++) for (let b = 0; b < 2; b++) for (let c = 0; c < 2; c++) {
-    assert.equal(p.values[a * 4 + b * 2 + c], f1.values[a * 2 + b]! * f2.values[b * 2 + c]!);
-  }
+  for (let a = 0; a < 3; a++)
+    for (let b = 0; b < 2; b++)
+      for (let c = 0; c < 2; c++) {
+        assert.equal(p.values[a * 4 + b * 2 + c], f1.values[a * 2 + b]! * f2.values[b * 2 + c]!);
+      }
 });
 
 test('summing out and maxing out follow the definitions', () => {
@@ -37,5 +48,6 @@ test('reduction keeps the slice of the observed state', () => {
 test('index maps send every entry to its projection', () => {
   const map = indexMap([0, 1, 2], [3, 2, 2], [2, 0]);
   // entry (a, b, c) → c·3 + a
-  for (let a = 0; a < 3; a++) for (let b = 0; b < 2; b++) for (let c = 0; c < 2; c++) assert.equal(map[a * 4 + b * 2 + c], c * 3 + a);
+  for (let a = 0; a < 3; a++)
+    for (let b = 0; b < 2; b++) for (let c = 0; c < 2; c++) assert.equal(map[a * 4 + b * 2 + c], c * 3 + a);
 });

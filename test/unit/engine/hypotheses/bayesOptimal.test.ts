@@ -19,16 +19,27 @@ test('Bayes optimal, posteriors .4/.3/.3: P(+|D) = .4, P(âˆ’|D) = .6, optimal âˆ
   assert.equal(r.optimal, '-');
   assert.equal(r.map, 'h1');
   assert.equal(r.mapPrediction, '+');
-  assert.throws(() => bayesOptimal([{ name: 'h', posterior: 0.5, prediction: [1, 0] }], ['+', '-']), /P\(h\|D\) must sum to 1/);
+  assert.throws(
+    () => bayesOptimal([{ name: 'h', posterior: 0.5, prediction: [1, 0] }], ['+', '-']),
+    /P\(h\|D\) must sum to 1/,
+  );
 });
 
 test('Bayes optimal equals the direct sum on random probabilistic hypotheses', () => {
   const rng = createRng(3);
   for (let trial = 0; trial < 100; trial++) {
-    const H = 1 + rng.int(5), V = 2 + rng.int(3);
-    const norm = (xs: number[]) => { const s = xs.reduce((a, b) => a + b, 0); return xs.map((x) => x / s); };
+    const H = 1 + rng.int(5),
+      V = 2 + rng.int(3);
+    const norm = (xs: number[]) => {
+      const s = xs.reduce((a, b) => a + b, 0);
+      return xs.map((x) => x / s);
+    };
     const post = norm(Array.from({ length: H }, () => rng.next() + 0.01));
-    const hs = post.map((p, i) => ({ name: `h${i}`, posterior: p, prediction: norm(Array.from({ length: V }, () => rng.next() + 0.01)) }));
+    const hs = post.map((p, i) => ({
+      name: `h${i}`,
+      posterior: p,
+      prediction: norm(Array.from({ length: V }, () => rng.next() + 0.01)),
+    }));
     const values = Array.from({ length: V }, (_, v) => `v${v}`);
     const r = bayesOptimal(hs, values);
     for (let v = 0; v < V; v++) {

@@ -7,7 +7,6 @@ import { sigmoidGradientAscent, logisticNewton } from '../../../../server/src/en
 import { createRng } from '../../../../server/src/engine/random.js';
 import { sharedFile, NO_SHARED } from '../../../support/shared.js';
 
-
 test('least squares recovers an exact linear function of several regressors', () => {
   const rng = createRng(2);
   const x = Array.from({ length: 30 }, () => [rng.normal(), rng.normal() * 10, rng.next()]);
@@ -21,17 +20,37 @@ test('least squares recovers an exact linear function of several regressors', ()
 test('simple regression equals the closed form cov/var on Old Faithful; h_ML maximises the Normal likelihood', (t) => {
   const file = sharedFile('tables/old-faithful/faithful.csv');
   if (!file) return t.skip(NO_SHARED);
-  const rows = readFileSync(file, 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
-  const waiting = rows.map((r) => r[r.length - 1]!), eruptions = rows.map((r) => r[r.length - 2]!);
-  const fit = leastSquares(['waiting'], waiting.map((w) => [w]), eruptions);
-  const m = waiting.length, mx = waiting.reduce((s, v) => s + v, 0) / m, my = eruptions.reduce((s, v) => s + v, 0) / m;
-  const slope = waiting.reduce((s, v, i) => s + (v - mx) * (eruptions[i]! - my), 0) / waiting.reduce((s, v) => s + (v - mx) ** 2, 0);
+  const rows = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(',').map(Number));
+  const waiting = rows.map((r) => r[r.length - 1]!),
+    eruptions = rows.map((r) => r[r.length - 2]!);
+  const fit = leastSquares(
+    ['waiting'],
+    waiting.map((w) => [w]),
+    eruptions,
+  );
+  const m = waiting.length,
+    mx = waiting.reduce((s, v) => s + v, 0) / m,
+    my = eruptions.reduce((s, v) => s + v, 0) / m;
+  const slope =
+    waiting.reduce((s, v, i) => s + (v - mx) * (eruptions[i]! - my), 0) /
+    waiting.reduce((s, v) => s + (v - mx) ** 2, 0);
   close(fit.coefficients[1]!, slope, 1e-12);
   close(fit.coefficients[0]!, my - slope * mx, 1e-10);
   const x = waiting.map((w) => [w]);
   close(gaussianLogLikelihood(x, eruptions, fit.coefficients, fit.sigmaMl), fit.logLikelihood!, 1e-9);
-  for (const [dw0, dw1] of [[0.01, 0], [0, 1e-4], [-0.02, 2e-4]]) {
-    assert.ok(gaussianLogLikelihood(x, eruptions, [fit.coefficients[0]! + dw0!, fit.coefficients[1]! + dw1!], fit.sigmaMl) < fit.logLikelihood!);
+  for (const [dw0, dw1] of [
+    [0.01, 0],
+    [0, 1e-4],
+    [-0.02, 2e-4],
+  ]) {
+    assert.ok(
+      gaussianLogLikelihood(x, eruptions, [fit.coefficients[0]! + dw0!, fit.coefficients[1]! + dw1!], fit.sigmaMl) <
+        fit.logLikelihood!,
+    );
   }
   close(fit.sigmaUnbiased!, Math.sqrt(fit.sse / (m - 2)), 1e-15);
 });
@@ -39,14 +58,30 @@ test('simple regression equals the closed form cov/var on Old Faithful; h_ML max
 test('QR stays accurate where the normal equations would not (x, x² near 1000)', () => {
   const x = Array.from({ length: 40 }, (_, i) => 1000 + i * 0.25);
   const d = x.map((v) => 3 - 0.5 * v + 2e-3 * v * v);
-  const fit = leastSquares(['x', 'x2'], x.map((v) => [v, v * v]), d);
+  const fit = leastSquares(
+    ['x', 'x2'],
+    x.map((v) => [v, v * v]),
+    d,
+  );
   close(fit.coefficients[0]!, 3, 1e-4);
   close(fit.coefficients[1]!, -0.5, 1e-7);
   close(fit.coefficients[2]!, 2e-3, 1e-10);
 });
 
 test('collinear regressors and bad shapes are clear errors', () => {
-  assert.throws(() => leastSquares(['a', 'b'], [[1, 2], [2, 4], [3, 6]], [1, 2, 3]), /b is a linear combination/);
+  assert.throws(
+    () =>
+      leastSquares(
+        ['a', 'b'],
+        [
+          [1, 2],
+          [2, 4],
+          [3, 6],
+        ],
+        [1, 2, 3],
+      ),
+    /b is a linear combination/,
+  );
   assert.throws(() => leastSquares(['a'], [[1], [2]], [1]), /2 input rows for 1 targets/);
   assert.throws(() => leastSquares(['a', 'b', 'c'], [[1, 2, 3]], [1]), /cannot determine/);
   assert.throws(() => leastSquares(['a'], [[1], [NaN]], [1, 2]), /non-finite/);
@@ -72,13 +107,19 @@ test('sigmoid unit: gradient ascent (eq. 6.15) and Newton/IRLS reach the same op
 
 test('sigmoid unit with probabilistic targets: a constant unit learns logit(mean d)', () => {
   const d = [0.7, 0.9, 0.2, 1, 0.5];
-  const fit = sigmoidGradientAscent([], d.map(() => []), d, { seed: 3 });
+  const fit = sigmoidGradientAscent(
+    [],
+    d.map(() => []),
+    d,
+    { seed: 3 },
+  );
   const mean = d.reduce((s, v) => s + v, 0) / d.length;
   close(fit.weights[0]!, Math.log(mean / (1 - mean)), 1e-8);
 });
 
 test('separable classes are reported, not silently returned as an optimum', () => {
-  const x = [[-2], [-1], [1], [2]], d = [0, 0, 1, 1];
+  const x = [[-2], [-1], [1], [2]],
+    d = [0, 0, 1, 1];
   const fit = sigmoidGradientAscent(['x'], x, d, { seed: 1, maxIterations: 2000 });
   assert.equal(fit.converged, false);
   assert.match(fit.note!, /separable/);

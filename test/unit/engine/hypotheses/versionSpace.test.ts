@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { conceptExamples, hypothesisSpaceSize, covers, ANY, describeConjunction, moreGeneralOrEqual, type Conjunction, type ConceptExamples } from '../../../../server/src/engine/hypotheses/conjunctiveHypotheses.js';
+import {
+  conceptExamples,
+  hypothesisSpaceSize,
+  covers,
+  ANY,
+  describeConjunction,
+  moreGeneralOrEqual,
+  type Conjunction,
+  type ConceptExamples,
+} from '../../../../server/src/engine/hypotheses/conjunctiveHypotheses.js';
 import { conceptPosterior, candidateElimination } from '../../../../server/src/engine/hypotheses/versionSpace.js';
 import { posterior } from '../../../../server/src/engine/hypotheses/bayesTheorem.js';
 import { createRng } from '../../../../server/src/engine/random.js';
@@ -20,25 +29,38 @@ test('EnjoySport, Table 2.1: |H| = 973, |VS| = 6, P(h|D) = 1/6, boundaries S and
   assert.ok(p.errorClasses.slice(1).every((c) => c.posteriorEach === 0));
   assert.deepEqual(p.boundaries, {
     S: [['Sunny', 'Warm', '?', 'Strong', '?', '?']],
-    G: [['Sunny', '?', '?', '?', '?', '?'], ['?', 'Warm', '?', '?', '?', '?']],
+    G: [
+      ['Sunny', '?', '?', '?', '?', '?'],
+      ['?', 'Warm', '?', '?', '?', '?'],
+    ],
   });
   // The six hypotheses of Mitchell's Figure 2.3.
   assert.deepEqual(p.members!.map((h) => h.join(',')).sort(), [
-    '?,Warm,?,?,?,?', '?,Warm,?,Strong,?,?', 'Sunny,?,?,?,?,?', 'Sunny,?,?,Strong,?,?', 'Sunny,Warm,?,?,?,?', 'Sunny,Warm,?,Strong,?,?',
+    '?,Warm,?,?,?,?',
+    '?,Warm,?,Strong,?,?',
+    'Sunny,?,?,?,?,?',
+    'Sunny,?,?,Strong,?,?',
+    'Sunny,Warm,?,?,?,?',
+    'Sunny,Warm,?,Strong,?,?',
   ]);
 });
 
 /** Every hypothesis of H, explicitly (∅ first). */
 function enumerate(problem: ConceptExamples): Conjunction[] {
   let partial: number[][] = [[]];
-  for (const a of problem.attributes) partial = partial.flatMap((p) => [ANY, ...a.values.map((_, v) => v)].map((c) => [...p, c]));
+  for (const a of problem.attributes)
+    partial = partial.flatMap((p) => [ANY, ...a.values.map((_, v) => v)].map((c) => [...p, c]));
   return [null, ...partial.map((p) => Int32Array.from(p))];
 }
-const errorsOf = (h: Conjunction, problem: ConceptExamples) => problem.rows.reduce((n, x, e) => n + Number(covers(h, x) !== problem.positive[e]), 0);
+const errorsOf = (h: Conjunction, problem: ConceptExamples) =>
+  problem.rows.reduce((n, x, e) => n + Number(covers(h, x) !== problem.positive[e]), 0);
 
 function randomProblem(seed: number): ConceptExamples {
   const rng = createRng(seed);
-  const attributes = Array.from({ length: 1 + rng.int(4) }, (_, i) => ({ name: `A${i}`, values: Array.from({ length: 2 + rng.int(2) }, (_, v) => `v${v}`) }));
+  const attributes = Array.from({ length: 1 + rng.int(4) }, (_, i) => ({
+    name: `A${i}`,
+    values: Array.from({ length: 2 + rng.int(2) }, (_, v) => `v${v}`),
+  }));
   const m = rng.int(7);
   return {
     attributes,
@@ -58,11 +80,19 @@ test('counts, posteriors and boundaries equal brute-force enumeration (seeded ra
     const m = problem.rows.length;
     const errors = H.map((h) => errorsOf(h, problem));
     const ll = errors.map((e) => Math.log(noise === 0 ? Number(e === 0) : noise ** e * (1 - noise) ** (m - e)));
-    const table = posterior(H.map((_, i) => ({ name: `h${i}`, prior: 1 / H.length })), ll);
+    const table = posterior(
+      H.map((_, i) => ({ name: `h${i}`, prior: 1 / H.length })),
+      ll,
+    );
     assert.equal(p.evidencePossible, table.evidencePossible, `seed ${seed}`);
-    if (table.evidencePossible) assert.ok(Math.abs(p.evidence - table.evidence) <= 1e-12 * table.evidence, `seed ${seed}`);
+    if (table.evidencePossible)
+      assert.ok(Math.abs(p.evidence - table.evidence) <= 1e-12 * table.evidence, `seed ${seed}`);
     for (const c of p.errorClasses) {
-      assert.equal(BigInt(errors.filter((e) => e === c.errors).length), BigInt(c.hypotheses), `seed ${seed} class ${c.errors}`);
+      assert.equal(
+        BigInt(errors.filter((e) => e === c.errors).length),
+        BigInt(c.hypotheses),
+        `seed ${seed} class ${c.errors}`,
+      );
       const i = errors.indexOf(c.errors);
       assert.ok(Math.abs(c.posteriorEach - (table.rows[i]!.posterior ?? 0)) < 1e-12, `seed ${seed}`);
     }
@@ -94,7 +124,10 @@ test('counts without materialising H: 40 attributes, |H| = 4^40 + 1', () => {
 
 test('inconsistent data with noise 0: evidence has probability 0', () => {
   const attributes = [{ name: 'A', values: ['x', 'y'] }];
-  const p = conceptPosterior({ attributes, rows: [Int32Array.of(0), Int32Array.of(0)], positive: [true, false] }, { noise: 0 });
+  const p = conceptPosterior(
+    { attributes, rows: [Int32Array.of(0), Int32Array.of(0)], positive: [true, false] },
+    { noise: 0 },
+  );
   assert.equal(p.evidencePossible, false);
   assert.equal(p.versionSpaceSize, '0');
   assert.deepEqual(p.boundaries, { S: [], G: [] });

@@ -10,12 +10,18 @@ import { NO_SHARED } from '../../../support/shared.js';
 function independentInJoint(net: BayesianNetwork, x: number, y: number, zs: number[]): boolean {
   const { cards, values } = jointTable(net);
   const key = (a: number[], vars: number[]) => vars.map((v) => a[v]).join(',');
-  const pxyz = new Map<string, number>(), pxz = new Map<string, number>(), pyz = new Map<string, number>(), pz = new Map<string, number>();
+  const pxyz = new Map<string, number>(),
+    pxz = new Map<string, number>(),
+    pyz = new Map<string, number>(),
+    pz = new Map<string, number>();
   const add = (m: Map<string, number>, k: string, p: number) => m.set(k, (m.get(k) ?? 0) + p);
   const a = new Array<number>(cards.length);
   for (let i = 0; i < values.length; i++) {
     let rest = i;
-    for (let v = cards.length - 1; v >= 0; v--) { a[v] = rest % cards[v]!; rest = Math.floor(rest / cards[v]!); }
+    for (let v = cards.length - 1; v >= 0; v--) {
+      a[v] = rest % cards[v]!;
+      rest = Math.floor(rest / cards[v]!);
+    }
     const z = key(a, zs);
     add(pxyz, `${a[x]}|${a[y]}|${z}`, values[i]!);
     add(pxz, `${a[x]}|${z}`, values[i]!);
@@ -32,8 +38,10 @@ function independentInJoint(net: BayesianNetwork, x: number, y: number, zs: numb
 /** Checks that `path` is a trail of the DAG that is active given Z. */
 function assertActiveTrail(net: BayesianNetwork, path: number[], zs: number[]): void {
   const isParent = (p: number, c: number) => net.cpts[c]!.parents.includes(p);
-  const descendantsInZ = (v: number): boolean => zs.includes(v) || net.cpts.some((c) => c.parents.includes(v) && descendantsInZ(c.child));
-  for (let i = 0; i + 1 < path.length; i++) assert.ok(isParent(path[i]!, path[i + 1]!) || isParent(path[i + 1]!, path[i]!), 'not an edge');
+  const descendantsInZ = (v: number): boolean =>
+    zs.includes(v) || net.cpts.some((c) => c.parents.includes(v) && descendantsInZ(c.child));
+  for (let i = 0; i + 1 < path.length; i++)
+    assert.ok(isParent(path[i]!, path[i + 1]!) || isParent(path[i + 1]!, path[i]!), 'not an edge');
   for (let i = 1; i + 1 < path.length; i++) {
     const [a, b, c] = [path[i - 1]!, path[i]!, path[i + 1]!];
     const collider = isParent(a, b) && isParent(c, b);
@@ -43,7 +51,8 @@ function assertActiveTrail(net: BayesianNetwork, path: number[], zs: number[]): 
 
 test('d-separation agrees with numerical independence on random networks', () => {
   const rng = createRng(2024);
-  let dependent = 0, independent = 0;
+  let dependent = 0,
+    independent = 0;
   for (let seed = 1; seed <= 30; seed++) {
     const net = randomNetwork(seed, 7, 2);
     for (let trial = 0; trial < 6; trial++) {

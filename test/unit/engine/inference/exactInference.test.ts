@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JunctionTree, ImpossibleEvidenceError } from '../../../../server/src/engine/inference/junctionTree.js';
-import { variableElimination, probabilityOfEvidence } from '../../../../server/src/engine/inference/variableElimination.js';
+import {
+  variableElimination,
+  probabilityOfEvidence,
+} from '../../../../server/src/engine/inference/variableElimination.js';
 import { createRng } from '../../../../server/src/engine/random.js';
 import { enumerate, jointTable, maxAbsDiff, randomNetwork } from '../../../support/networks.js';
 
@@ -9,7 +12,9 @@ import { enumerate, jointTable, maxAbsDiff, randomNetwork } from '../../../suppo
 function randomEvidence(seed: number, cards: number[]): Map<number, number> {
   const rng = createRng(seed);
   const e = new Map<number, number>();
-  cards.forEach((k, v) => { if (rng.next() < 0.3) e.set(v, rng.int(k)); });
+  cards.forEach((k, v) => {
+    if (rng.next() < 0.3) e.set(v, rng.int(k));
+  });
   return e;
 }
 
@@ -34,7 +39,10 @@ test('junction tree and variable elimination agree with brute-force enumeration 
       assert.ok(Math.abs(probabilityOfEvidence(net, evidence) - Math.log(truth.pEvidence)) < 1e-10);
       for (let v = 0; v < cards.length; v++) {
         assert.ok(maxAbsDiff(jt.marginal(v), truth.marginals[v]!) < 1e-12, `seed ${seed} JT marginal of V${v}`);
-        assert.ok(maxAbsDiff(variableElimination(net, [v], evidence).factor.values, truth.marginals[v]!) < 1e-12, `seed ${seed} VE marginal of V${v}`);
+        assert.ok(
+          maxAbsDiff(variableElimination(net, [v], evidence).factor.values, truth.marginals[v]!) < 1e-12,
+          `seed ${seed} VE marginal of V${v}`,
+        );
       }
     }
   }
@@ -44,7 +52,10 @@ test('impossible evidence is reported, not NaN', () => {
   // A → B with P(B = 1 | A = 0) = 0 and P(A = 1) = 0: observing B = 1 is impossible.
   const net = {
     name: 't',
-    variables: [{ name: 'A', states: ['0', '1'] }, { name: 'B', states: ['0', '1'] }],
+    variables: [
+      { name: 'A', states: ['0', '1'] },
+      { name: 'B', states: ['0', '1'] },
+    ],
     cpts: [
       { child: 0, parents: [], table: Float64Array.of(1, 0) },
       { child: 1, parents: [0], table: Float64Array.of(1, 0, 0.5, 0.5) },
@@ -61,7 +72,10 @@ test('impossible evidence is reported, not NaN', () => {
 test('family marginals are P(parents, child | e) in CPT layout', () => {
   for (let seed = 40; seed < 46; seed++) {
     const net = randomNetwork(seed, 7);
-    const evidence = randomEvidence(seed, net.variables.map((v) => v.states.length));
+    const evidence = randomEvidence(
+      seed,
+      net.variables.map((v) => v.states.length),
+    );
     const jt = JunctionTree.compile(net);
     jt.setEvidence(evidence);
     jt.propagate();
@@ -82,7 +96,10 @@ test('joint queries over several variables match the brute-force joint', () => {
   for (let i = 0; i < values.length; i++) {
     let rest = i;
     const x = new Array<number>(cards.length);
-    for (let v = cards.length - 1; v >= 0; v--) { x[v] = rest % cards[v]!; rest = Math.floor(rest / cards[v]!); }
+    for (let v = cards.length - 1; v >= 0; v--) {
+      x[v] = rest % cards[v]!;
+      rest = Math.floor(rest / cards[v]!);
+    }
     if (x[2] !== 1) continue; // evidence V2 = s1
     expected[(x[7]! * cards[0]! + x[0]!) * cards[4]! + x[4]!]! += values[i]!;
     total += values[i]!;
@@ -99,7 +116,10 @@ test('after CPT numbers change, reloadTables gives the same answers as a fresh c
   const evidence = new Map([[7, 1]]);
   const cpt = net.cpts[3]!;
   const k = net.variables[3]!.states.length;
-  for (let o = 0; o < cpt.table.length; o += k) { cpt.table.fill(0, o, o + k); cpt.table[o] = 1; } // V3 now always s0
+  for (let o = 0; o < cpt.table.length; o += k) {
+    cpt.table.fill(0, o, o + k);
+    cpt.table[o] = 1;
+  } // V3 now always s0
   jt.reloadTables();
   jt.setEvidence(evidence);
   jt.propagate();

@@ -12,7 +12,8 @@ test('over the budget a sampler answers and says why; impossible evidence is a c
   assert.ok(sampled.ok && sampled.method === 'lw' && sampled.stderr);
   assert.match(sampled.note!, /over the budget of 1/);
   const impossible = {
-    name: 'z', variables: [{ name: 'A', states: ['a', 'b'] }],
+    name: 'z',
+    variables: [{ name: 'A', states: ['a', 'b'] }],
     cpts: [{ child: 0, parents: [], table: Float64Array.of(1, 0) }],
   };
   for (const method of ['exact', 'lw', 'gibbs'] as const) {
@@ -48,16 +49,34 @@ test('posterior queries: joint tables exactly, single variables sampled over the
 
 test('networks that cannot be used for inference are refused with the reason', () => {
   const base = randomNetwork(5, 4, 2);
-  const withTable = (v: number, table: Float64Array) => ({ ...base, cpts: base.cpts.map((c, i) => (i === v ? { ...c, table } : c)) });
+  const withTable = (v: number, table: Float64Array) => ({
+    ...base,
+    cpts: base.cpts.map((c, i) => (i === v ? { ...c, table } : c)),
+  });
   const k0 = base.variables[0]!.states.length;
   const k1 = base.variables[1]!.states.length;
   // V0 → V1 → V0, tables uniform.
-  const cycle = () => ({ ...base, cpts: base.cpts.map((c, i) => (i === 0 ? { ...c, parents: [1], table: new Float64Array(k0 * k1).fill(1 / k0) }
-    : i === 1 ? { ...c, parents: [0], table: new Float64Array(k0 * k1).fill(1 / k1) } : c)) });
+  const cycle = () => ({
+    ...base,
+    cpts: base.cpts.map((c, i) =>
+      i === 0
+        ? { ...c, parents: [1], table: new Float64Array(k0 * k1).fill(1 / k0) }
+        : i === 1
+          ? { ...c, parents: [0], table: new Float64Array(k0 * k1).fill(1 / k1) }
+          : c,
+    ),
+  });
   const cases: [string, typeof base, RegExp][] = [
     ['unknown entries', withTable(0, new Float64Array(k0).fill(NaN)), /P\(V0 \| …\) has unknown entries/],
     ['a row not summing to 1', withTable(0, new Float64Array(k0).fill(0.9)), /a row of P\(V0 \| …\) sums to/],
-    ['a negative entry', withTable(0, Float64Array.from({ length: k0 }, (_, i) => (i === 0 ? -0.5 : 1.5 / (k0 - 1)))), /outside \[0, 1\]/],
+    [
+      'a negative entry',
+      withTable(
+        0,
+        Float64Array.from({ length: k0 }, (_, i) => (i === 0 ? -0.5 : 1.5 / (k0 - 1))),
+      ),
+      /outside \[0, 1\]/,
+    ],
     ['a cycle', cycle(), /the network has a cycle: V[01] → V[01] → V[01]/],
   ];
   for (const [what, net, message] of cases) {

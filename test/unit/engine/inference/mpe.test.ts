@@ -9,24 +9,44 @@ test('MPE equals the brute-force argmax of the joint on random networks', () => 
     const net = randomNetwork(seed, 7, 3, seed % 3 === 0);
     const { cards, values } = jointTable(net);
     const evidence = new Map([[seed % 7, 0]]);
-    let best = -1, bestP = -1;
+    let best = -1,
+      bestP = -1;
     for (let i = 0; i < values.length; i++) {
-      let rest = i, ok = true;
-      for (let v = cards.length - 1; v >= 0; v--) { if (evidence.has(v) && rest % cards[v]! !== evidence.get(v)) ok = false; rest = Math.floor(rest / cards[v]!); }
-      if (ok && values[i]! > bestP) { bestP = values[i]!; best = i; }
+      let rest = i,
+        ok = true;
+      for (let v = cards.length - 1; v >= 0; v--) {
+        if (evidence.has(v) && rest % cards[v]! !== evidence.get(v)) ok = false;
+        rest = Math.floor(rest / cards[v]!);
+      }
+      if (ok && values[i]! > bestP) {
+        bestP = values[i]!;
+        best = i;
+      }
     }
-    if (bestP === 0) { assert.throws(() => mostProbableExplanation(net, evidence), /probability 0/); continue; }
+    if (bestP === 0) {
+      assert.throws(() => mostProbableExplanation(net, evidence), /probability 0/);
+      continue;
+    }
     const mpe = mostProbableExplanation(net, evidence);
     assert.ok(Math.abs(mpe.logProbability - Math.log(bestP)) < 1e-12, `seed ${seed}`);
     // Ties are possible in principle; the decoded assignment must reach the maximum.
     let index = 0;
-    mpe.assignment.forEach((s, v) => { index = index * cards[v]! + s; });
-    assert.ok(Math.abs(values[index]! - bestP) < 1e-15, `seed ${seed}: decoded assignment ${mpe.assignment} is not a maximiser (best ${best})`);
+    mpe.assignment.forEach((s, v) => {
+      index = index * cards[v]! + s;
+    });
+    assert.ok(
+      Math.abs(values[index]! - bestP) < 1e-15,
+      `seed ${seed}: decoded assignment ${mpe.assignment} is not a maximiser (best ${best})`,
+    );
   }
 });
 
 test('MPE of impossible evidence says so', () => {
-  const net = { name: 't', variables: [{ name: 'A', states: ['0', '1'] }], cpts: [{ child: 0, parents: [], table: Float64Array.of(1, 0) }] };
+  const net = {
+    name: 't',
+    variables: [{ name: 'A', states: ['0', '1'] }],
+    cpts: [{ child: 0, parents: [], table: Float64Array.of(1, 0) }],
+  };
   assert.throws(() => mostProbableExplanation(net, new Map([[0, 1]])), /evidence has probability 0/);
 });
 

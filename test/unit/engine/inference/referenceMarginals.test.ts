@@ -37,7 +37,10 @@ test('the BIF reader normalises every CPT row of the rounded files, and a round 
   for (const [v, cpt] of net.cpts.entries()) assert.ok(maxAbsDiff(cpt.table, again.network.cpts[v]!.table) < 1e-15);
   const evidence = evidenceOf(net, { HR: 'LOW', BP: 'HIGH' });
   const [a, b] = [JunctionTree.compile(net), JunctionTree.compile(again.network)];
-  for (const jt of [a, b]) { jt.setEvidence(evidence); jt.propagate(); }
+  for (const jt of [a, b]) {
+    jt.setEvidence(evidence);
+    jt.propagate();
+  }
   for (let v = 0; v < net.variables.length; v++) assert.ok(maxAbsDiff(a.marginal(v), b.marginal(v)) < 1e-12);
 });
 

@@ -11,25 +11,43 @@ function posterior(net: BayesianNetwork, t: number, evidence: Evidence): Float64
   return variableElimination(net, [t], evidence).factor.values;
 }
 
-function checkAgainstFiniteDifferences(net: BayesianNetwork, target: { variable: number; state: number }, evidence: Evidence, top: number): void {
+function checkAgainstFiniteDifferences(
+  net: BayesianNetwork,
+  target: { variable: number; state: number },
+  evidence: Evidence,
+  top: number,
+): void {
   const answer = sensitivity(net, target, evidence, { top });
   assert.ok(Math.abs(answer.value - posterior(net, target.variable, evidence)[target.state]!) < 1e-12);
   for (const p of answer.parameters.slice(0, top)) {
     const h = Math.min(1e-5, p.value / 2, (1 - p.value) / 2);
-    const up = posterior(withParameter(net, p.variable, p.row, p.state, p.value + h), target.variable, evidence)[target.state]!;
-    const down = posterior(withParameter(net, p.variable, p.row, p.state, p.value - h), target.variable, evidence)[target.state]!;
+    const up = posterior(withParameter(net, p.variable, p.row, p.state, p.value + h), target.variable, evidence)[
+      target.state
+    ]!;
+    const down = posterior(withParameter(net, p.variable, p.row, p.state, p.value - h), target.variable, evidence)[
+      target.state
+    ]!;
     const fd = (up - down) / (2 * h);
-    assert.ok(Math.abs(fd - p.derivative) < 1e-6 + 1e-5 * Math.abs(p.derivative), `V${p.variable} row ${p.row} state ${p.state}: ${p.derivative} vs ${fd}`);
+    assert.ok(
+      Math.abs(fd - p.derivative) < 1e-6 + 1e-5 * Math.abs(p.derivative),
+      `V${p.variable} row ${p.row} state ${p.state}: ${p.derivative} vs ${fd}`,
+    );
     // The most probable state holds inside the interval and changes just outside its ends.
     const [lo, hi] = p.interval!;
-    const best = (theta: number) => { const q = posterior(withParameter(net, p.variable, p.row, p.state, theta), target.variable, evidence); return q.indexOf(Math.max(...q)); };
+    const best = (theta: number) => {
+      const q = posterior(withParameter(net, p.variable, p.row, p.state, theta), target.variable, evidence);
+      return q.indexOf(Math.max(...q));
+    };
     assert.equal(best((lo + p.value) / 2), answer.mostProbable);
     assert.equal(best((hi + p.value) / 2), answer.mostProbable);
     if (lo > 1e-6) assert.notEqual(best(lo - 1e-6), answer.mostProbable, 'lower end');
     if (hi < 1 - 1e-6) assert.notEqual(best(hi + 1e-6), answer.mostProbable, 'upper end');
   }
   for (let i = 1; i < answer.parameters.length; i++) {
-    assert.ok(Math.abs(answer.parameters[i - 1]!.derivative) >= Math.abs(answer.parameters[i]!.derivative), 'ranked by |derivative|');
+    assert.ok(
+      Math.abs(answer.parameters[i - 1]!.derivative) >= Math.abs(answer.parameters[i]!.derivative),
+      'ranked by |derivative|',
+    );
   }
 }
 

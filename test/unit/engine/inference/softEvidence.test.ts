@@ -15,7 +15,10 @@ import { NO_SHARED } from '../../../support/shared.js';
 /** A → B: P(a1) = 0.3, P(b1 | a1) = 0.9, P(b1 | a2) = 0.2. */
 const AB: BayesianNetwork = {
   name: 'ab',
-  variables: [{ name: 'A', states: ['a1', 'a2'] }, { name: 'B', states: ['b1', 'b2'] }],
+  variables: [
+    { name: 'A', states: ['a1', 'a2'] },
+    { name: 'B', states: ['b1', 'b2'] },
+  ],
   cpts: [
     { child: 0, parents: [], table: Float64Array.of(0.3, 0.7) },
     { child: 1, parents: [0], table: Float64Array.of(0.9, 0.1, 0.2, 0.8) },
@@ -49,10 +52,10 @@ test("soft evidence on B (Jeffrey's rule): P'(B) = q and P'(A) = Σ_b q(b) P(A |
   const m = exactMarginals(v.net, v.evidence as Map<number, number>);
   assert.ok(Math.abs(m[1]![0]! - 0.7) < 1e-12);
   // P(b1) = 0.41, P(a1 | b1) = 0.27 / 0.41, P(a1 | b2) = 0.03 / 0.59.
-  assert.ok(Math.abs(m[0]![0]! - (0.7 * 0.27 / 0.41 + 0.3 * 0.03 / 0.59)) < 1e-12);
+  assert.ok(Math.abs(m[0]![0]! - ((0.7 * 0.27) / 0.41 + (0.3 * 0.03) / 0.59)) < 1e-12);
   // The fitted likelihood is q / P(b): (0.7 / 0.41) : (0.3 / 0.59).
   const lambda = v.likelihoods.get(1)!;
-  assert.ok(Math.abs(lambda[1]! / lambda[0]! - (0.3 / 0.59) / (0.7 / 0.41)) < 1e-12);
+  assert.ok(Math.abs(lambda[1]! / lambda[0]! - 0.3 / 0.59 / (0.7 / 0.41)) < 1e-12);
 });
 
 test('bad findings are errors that say why', () => {
@@ -66,14 +69,26 @@ test('bad findings are errors that say why', () => {
   assert.throws(() => virtualEvidenceNetwork(AB, new Map([[1, 0]]), evenB), /is observed/);
   // A deterministic network: A = B. Soft B = (0.5, 0.5) with A observed a1 gives b2 mass it cannot have.
   const copy: BayesianNetwork = {
-    ...AB, cpts: [AB.cpts[0]!, { child: 1, parents: [0], table: Float64Array.of(1, 0, 0, 1) }],
+    ...AB,
+    cpts: [AB.cpts[0]!, { child: 1, parents: [0], table: Float64Array.of(1, 0, 0, 1) }],
   };
   assert.throws(() => virtualEvidenceNetwork(copy, new Map([[0, 0]]), evenB), /impossible/);
   // Two soft findings that contradict each other (A = B, but q_A ≠ q_B) never converge.
   assert.throws(
-    () => virtualEvidenceNetwork(copy, new Map(), { soft: new Map([[0, [0.2, 0.8]], [1, [0.6, 0.4]]]) }, {
-      maxSweeps: 200,
-    }),
+    () =>
+      virtualEvidenceNetwork(
+        copy,
+        new Map(),
+        {
+          soft: new Map([
+            [0, [0.2, 0.8]],
+            [1, [0.6, 0.4]],
+          ]),
+        },
+        {
+          maxSweeps: 200,
+        },
+      ),
     /cannot all hold/,
   );
 });
@@ -119,7 +134,7 @@ function jointIpf(cards: number[], joint: Float64Array, soft: Map<number, number
         let rest = i;
         for (let u = cards.length - 1; u > v; u--) rest = Math.floor(rest / cards[u]!);
         const s = rest % cards[v]!;
-        p[i] = m[s] === 0 ? 0 : p[i]! * q[s]! / m[s]!;
+        p[i] = m[s] === 0 ? 0 : (p[i]! * q[s]!) / m[s]!;
       }
     }
   }
@@ -134,7 +149,13 @@ test('random networks: hard + virtual + two soft findings against brute-force en
     const lambda = Array.from({ length: cards[4]! }, (_, s) => 0.2 + 0.3 * s);
     const q0 = Array.from({ length: cards[0]! }, (_, s) => (s + 1) / ((cards[0]! * (cards[0]! + 1)) / 2));
     const q2 = Array.from({ length: cards[2]! }, (_, s) => (cards[2]! - s) / ((cards[2]! * (cards[2]! + 1)) / 2));
-    const findings = { likelihoods: new Map([[4, lambda]]), soft: new Map([[0, q0], [2, q2]]) };
+    const findings = {
+      likelihoods: new Map([[4, lambda]]),
+      soft: new Map([
+        [0, q0],
+        [2, q2],
+      ]),
+    };
     const v = virtualEvidenceNetwork(net, hard, findings);
     const jt = exactMarginals(v.net, v.evidence as Map<number, number>);
     const expected = marginalsOf(cards, jointIpf(cards, bruteForce(net, hard, new Map([[4, lambda]])), findings.soft));
@@ -212,12 +233,20 @@ test('alarm: soft and virtual evidence by junction tree and VE match Jeffrey mix
     for (let c = 0; c < 3; c++) {
       if (pc[c] === 0) continue;
       const m = exactMarginals(net, new Map([...hard, [soft, x], [virtual, c]]));
-      const w = q[x]! * lambda[c]! * pc[c]! / z;
-      m.forEach((dist, u) => dist.forEach((p, s) => { expected[u]![s]! += w * p; }));
+      const w = (q[x]! * lambda[c]! * pc[c]!) / z;
+      m.forEach((dist, u) =>
+        dist.forEach((p, s) => {
+          expected[u]![s]! += w * p;
+        }),
+      );
     }
   }
   let worst = 0;
-  expected.forEach((dist, u) => dist.forEach((p, s) => { worst = Math.max(worst, Math.abs(jt[u]![s]! - p)); }));
+  expected.forEach((dist, u) =>
+    dist.forEach((p, s) => {
+      worst = Math.max(worst, Math.abs(jt[u]![s]! - p));
+    }),
+  );
   assert.ok(worst < 1e-9, `junction tree off by ${worst}`);
   for (const name of ['LVFAILURE', 'CO', 'BP', 'HISTORY']) {
     const u = index.get(name)!;

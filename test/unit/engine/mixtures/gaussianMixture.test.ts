@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { choleskyFactor } from '../../../../server/src/engine/math/linearAlgebra.js';
-import { gaussianMixture, kMeansEm, mixtureStart, type MixtureFit } from '../../../../server/src/engine/mixtures/gaussianMixture.js';
+import {
+  gaussianMixture,
+  kMeansEm,
+  mixtureStart,
+  type MixtureFit,
+} from '../../../../server/src/engine/mixtures/gaussianMixture.js';
 import { createRng } from '../../../../server/src/engine/random.js';
 import type { NumericData } from '../../../../server/src/engine/dataset.js';
 import { readNumericFile } from '../../../../server/src/model/dataTable.js';
@@ -17,7 +22,8 @@ function sample2d(n: number, seed: number, w: number[], mu: number[][], chol: nu
   const values = new Float64Array(2 * n);
   for (let i = 0; i < n; i++) {
     const j = rng.categorical(w);
-    const z0 = rng.normal(), z1 = rng.normal();
+    const z0 = rng.normal(),
+      z1 = rng.normal();
     const [l00, l10, l11] = chol[j]!;
     values[2 * i] = mu[j]![0]! + l00! * z0;
     values[2 * i + 1] = mu[j]![1]! + l10! * z0 + l11! * z1;
@@ -26,7 +32,11 @@ function sample2d(n: number, seed: number, w: number[], mu: number[][], chol: nu
 }
 
 function assertMonotone(fit: MixtureFit): void {
-  for (let i = 1; i < fit.trace.length; i++) assert.ok(fit.trace[i]! >= fit.trace[i - 1]! - 1e-9 * Math.abs(fit.trace[i - 1]!), `log-likelihood fell at iteration ${i}`);
+  for (let i = 1; i < fit.trace.length; i++)
+    assert.ok(
+      fit.trace[i]! >= fit.trace[i - 1]! - 1e-9 * Math.abs(fit.trace[i - 1]!),
+      `log-likelihood fell at iteration ${i}`,
+    );
   assert.ok(fit.logLikelihood >= fit.trace.at(-1)! - 1e-9 * Math.abs(fit.logLikelihood));
 }
 
@@ -51,28 +61,48 @@ test("Mitchell's k means with known σ recovers the two means (eqs 6.29, 6.31)",
   // One E/M step by hand from (0, 1) on three points: eq 6.29 then eq 6.31.
   const x = { names: ['x'], values: Float64Array.from([0, 1, 3]), rows: 3, dims: 1 };
   const one = kMeansEm(x, { k: 2, sigma: 1, initialMeans: Float64Array.from([0, 1]), maxIterations: 1 });
-  const e = [0, 1, 3].map((v) => { const a = Math.exp(-0.5 * v * v), b = Math.exp(-0.5 * (v - 1) ** 2); return a / (a + b); });
+  const e = [0, 1, 3].map((v) => {
+    const a = Math.exp(-0.5 * v * v),
+      b = Math.exp(-0.5 * (v - 1) ** 2);
+    return a / (a + b);
+  });
   const mu0 = (e[0]! * 0 + e[1]! * 1 + e[2]! * 3) / (e[0]! + e[1]! + e[2]!);
   assert.ok(Math.abs(one.means[0]! - mu0) < 1e-12);
 });
 
 test('a full 3-component mixture in 2-D is recovered from 30,000 samples', () => {
   const w = [0.5, 0.3, 0.2];
-  const mu = [[0, 0], [6, 1], [2, 7]];
-  const chol = [[1, 0.5, 0.8], [0.7, -0.3, 1.2], [1.5, 0, 0.5]];
+  const mu = [
+    [0, 0],
+    [6, 1],
+    [2, 7],
+  ];
+  const chol = [
+    [1, 0.5, 0.8],
+    [0.7, -0.3, 1.2],
+    [1.5, 0, 0.5],
+  ];
   const x = sample2d(30000, 11, w, mu, chol);
   const fit = gaussianMixture(x, { k: 3, seed: 5, tolerance: 1e-8, maxIterations: 500 });
   assertMonotone(fit);
   assert.ok(fit.converged);
   for (let j = 0; j < 3; j++) {
     // Match each true component to the nearest fitted mean.
-    let best = 0, bestD = Infinity;
-    for (let c = 0; c < 3; c++) { const d = (fit.means[2 * c]! - mu[j]![0]!) ** 2 + (fit.means[2 * c + 1]! - mu[j]![1]!) ** 2; if (d < bestD) { bestD = d; best = c; } }
+    let best = 0,
+      bestD = Infinity;
+    for (let c = 0; c < 3; c++) {
+      const d = (fit.means[2 * c]! - mu[j]![0]!) ** 2 + (fit.means[2 * c + 1]! - mu[j]![1]!) ** 2;
+      if (d < bestD) {
+        bestD = d;
+        best = c;
+      }
+    }
     assert.ok(Math.sqrt(bestD) < 0.05, `component ${j} mean off by ${Math.sqrt(bestD)}`);
     assert.ok(Math.abs(fit.weights[best]! - w[j]!) < 0.01);
     const [l00, l10, l11] = chol[j]!;
     const trueCov = [l00! * l00!, l00! * l10!, l00! * l10!, l10! * l10! + l11! * l11!];
-    for (let a = 0; a < 4; a++) assert.ok(Math.abs(fit.covariances[4 * best + a]! - trueCov[a]!) < 0.08, `cov ${j}[${a}]`);
+    for (let a = 0; a < 4; a++)
+      assert.ok(Math.abs(fit.covariances[4 * best + a]! - trueCov[a]!) < 0.08, `cov ${j}[${a}]`);
   }
   for (let i = 0; i < 100; i++) {
     const s = fit.responsibilities[3 * i]! + fit.responsibilities[3 * i + 1]! + fit.responsibilities[3 * i + 2]!;
@@ -83,10 +113,25 @@ test('a full 3-component mixture in 2-D is recovered from 30,000 samples', () =>
 });
 
 test('the same seed gives the same mixture; bad input is a clear error', () => {
-  const x = sample2d(500, 2, [0.5, 0.5], [[0, 0], [4, 4]], [[1, 0, 1], [1, 0, 1]]);
+  const x = sample2d(
+    500,
+    2,
+    [0.5, 0.5],
+    [
+      [0, 0],
+      [4, 4],
+    ],
+    [
+      [1, 0, 1],
+      [1, 0, 1],
+    ],
+  );
   assert.deepEqual(gaussianMixture(x, { k: 2, seed: 9 }).means, gaussianMixture(x, { k: 2, seed: 9 }).means);
   assert.throws(() => gaussianMixture(x, { k: 0 }), /k must be a positive integer/);
-  assert.throws(() => gaussianMixture({ ...x, rows: 1, values: x.values.slice(0, 2) }, { k: 2 }), /1 points cannot fit 2/);
+  assert.throws(
+    () => gaussianMixture({ ...x, rows: 1, values: x.values.slice(0, 2) }, { k: 2 }),
+    /1 points cannot fit 2/,
+  );
 });
 
 const SKLEARN = `
@@ -112,12 +157,23 @@ test("Old Faithful, 2 full components: same optimum as scikit-learn's GaussianMi
   assert.equal(raw.rows, 272);
   const start = mixtureStart(raw, 2, 1);
   const fit = gaussianMixture(raw, { k: 2, init: start, tolerance: 1e-12, maxIterations: 2000 });
-  const sk = runPython<{ score: number; weights: number[]; means: number[]; covariances: number[]; bic: number }>(SKLEARN, {
-    x: [...raw.values], d: 2, k: 2, tol: 1e-12, maxIter: 2000,
-    weights: [...start.weights], means: [...start.means], covariances: [...start.covariances],
-  });
+  const sk = runPython<{ score: number; weights: number[]; means: number[]; covariances: number[]; bic: number }>(
+    SKLEARN,
+    {
+      x: [...raw.values],
+      d: 2,
+      k: 2,
+      tol: 1e-12,
+      maxIter: 2000,
+      weights: [...start.weights],
+      means: [...start.means],
+      covariances: [...start.covariances],
+    },
+  );
   const ours = fit.logLikelihood / raw.rows;
-  t.diagnostic(`Old Faithful k=2: mean log-likelihood ours ${ours.toFixed(10)} scikit-learn ${sk.score.toFixed(10)}; BIC ${fit.bic.toFixed(4)} vs ${sk.bic.toFixed(4)}; weights ${[...fit.weights].map((w) => w.toFixed(4))}`);
+  t.diagnostic(
+    `Old Faithful k=2: mean log-likelihood ours ${ours.toFixed(10)} scikit-learn ${sk.score.toFixed(10)}; BIC ${fit.bic.toFixed(4)} vs ${sk.bic.toFixed(4)}; weights ${[...fit.weights].map((w) => w.toFixed(4))}`,
+  );
   assert.ok(Math.abs(ours - sk.score) < 1e-6, `mean log-likelihood ${ours} vs scikit-learn ${sk.score}`);
   assert.ok(Math.abs(fit.bic - sk.bic) < 1e-3, `BIC ${fit.bic} vs ${sk.bic}`);
   sk.weights.forEach((w, i) => assert.ok(Math.abs(fit.weights[i]! - w) < 1e-6));
@@ -127,7 +183,19 @@ test("Old Faithful, 2 full components: same optimum as scikit-learn's GaussianMi
 });
 
 test('a fit becomes a JSON-serialisable mixture result entry', () => {
-  const x = sample2d(200, 3, [0.5, 0.5], [[0, 0], [5, 5]], [[1, 0, 1], [1, 0, 1]]);
+  const x = sample2d(
+    200,
+    3,
+    [0.5, 0.5],
+    [
+      [0, 0],
+      [5, 5],
+    ],
+    [
+      [1, 0, 1],
+      [1, 0, 1],
+    ],
+  );
   const fit = gaussianMixture(x, { k: 2, seed: 1 });
   const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } };
   const entry: MixtureResult = { range, source: 'mixture', headline: 'k = 2', ...mixtureData(['x', 'y'], fit) };

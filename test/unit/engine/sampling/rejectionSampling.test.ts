@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JunctionTree } from '../../../../server/src/engine/inference/junctionTree.js';
 import { CancelledError } from '../../../../server/src/engine/cancellation.js';
-import { NoAcceptedSampleError, rejectionSampling, type RejectionMarginals } from '../../../../server/src/engine/sampling/rejectionSampling.js';
+import {
+  NoAcceptedSampleError,
+  rejectionSampling,
+  type RejectionMarginals,
+} from '../../../../server/src/engine/sampling/rejectionSampling.js';
 import { NoConsistentSampleError } from '../../../../server/src/engine/sampling/sampledNetwork.js';
 import { posteriorMarginals } from '../../../../server/src/engine/inference/marginals.js';
 import type { BayesianNetwork } from '../../../../server/src/engine/network.js';
@@ -15,16 +19,21 @@ import { NO_SHARED } from '../../../support/shared.js';
  */
 function worstZ(exact: (v: number) => ArrayLike<number>, r: RejectionMarginals): number {
   let worst = 0;
-  r.marginals.forEach((m, v) => Array.from(exact(v)).forEach((p, s) => {
-    const gap = Math.abs(p - m[s]!);
-    const se = r.stderr[v]![s]!;
-    if (gap < 1e-12) return;
-    worst = Math.max(worst, se > 0 ? gap / se : gap <= 3 / r.accepted ? 0 : Infinity);
-  }));
+  r.marginals.forEach((m, v) =>
+    Array.from(exact(v)).forEach((p, s) => {
+      const gap = Math.abs(p - m[s]!);
+      const se = r.stderr[v]![s]!;
+      if (gap < 1e-12) return;
+      worst = Math.max(worst, se > 0 ? gap / se : gap <= 3 / r.accepted ? 0 : Infinity);
+    }),
+  );
   return worst;
 }
 
-for (const [name, samples] of [['asia', 40_000], ['alarm', 40_000]] as const) {
+for (const [name, samples] of [
+  ['asia', 40_000],
+  ['alarm', 40_000],
+] as const) {
   test(`${name}: rejection sampling is within 4 standard errors of the exact marginals and of P(e), for each reference evidence set`, (t) => {
     const net = loadBif(name);
     const cases = loadReference(name);
@@ -42,8 +51,10 @@ for (const [name, samples] of [['asia', 40_000], ['alarm', 40_000]] as const) {
       assert.equal(r.samples, samples);
       assert.equal(r.acceptanceRate, r.accepted / samples);
       // The acceptance rate estimates P(e) (binomial standard error).
-      assert.ok(Math.abs(r.acceptanceRate - pEvidence) < 4 * Math.sqrt(pEvidence * (1 - pEvidence) / samples) + 1e-12,
-        `${JSON.stringify(c.evidence)}: acceptance ${r.acceptanceRate} vs P(e) ${pEvidence}`);
+      assert.ok(
+        Math.abs(r.acceptanceRate - pEvidence) < 4 * Math.sqrt((pEvidence * (1 - pEvidence)) / samples) + 1e-12,
+        `${JSON.stringify(c.evidence)}: acceptance ${r.acceptanceRate} vs P(e) ${pEvidence}`,
+      );
       if (evidence.size === 0) assert.equal(r.accepted, samples);
       const zTree = worstZ((v) => jt.marginal(v), r);
       assert.ok(zTree < 4, `${JSON.stringify(c.evidence)}: worst deviation ${zTree.toFixed(2)} standard errors`);
@@ -55,7 +66,10 @@ for (const [name, samples] of [['asia', 40_000], ['alarm', 40_000]] as const) {
       const zRef = worstZ(reference, r);
       assert.ok(zRef < 4, `${JSON.stringify(c.evidence)} vs reference: ${zRef.toFixed(2)} standard errors`);
       // Evidence variables are point masses with no error.
-      for (const [v, s] of evidence) { assert.equal(r.marginals[v]![s], 1); assert.equal(r.stderr[v]![s], 0); }
+      for (const [v, s] of evidence) {
+        assert.equal(r.marginals[v]![s], 1);
+        assert.equal(r.stderr[v]![s], 0);
+      }
     }
     assert.ok(checked >= 3, `only ${checked} evidence sets were likely enough to test`);
   });
@@ -64,13 +78,19 @@ for (const [name, samples] of [['asia', 40_000], ['alarm', 40_000]] as const) {
 test('rejection sampling agrees with enumeration on small random networks, zeros included', () => {
   for (let seed = 1; seed <= 8; seed++) {
     const net: BayesianNetwork = randomNetwork(seed, 7, 3, seed % 2 === 0);
-    const evidence = new Map([[6, 0], [2, 1]]);
+    const evidence = new Map([
+      [6, 0],
+      [2, 1],
+    ]);
     const truth = enumerate(net, evidence);
     if (truth.pEvidence < 0.02) continue;
     const r = rejectionSampling(net, evidence, { samples: 30_000, seed });
     assert.ok(worstZ((v) => truth.marginals[v]!, r) < 4.5, `seed ${seed}`);
-    const se = Math.sqrt(truth.pEvidence * (1 - truth.pEvidence) / r.samples);
-    assert.ok(Math.abs(r.acceptanceRate - truth.pEvidence) < 4 * se, `seed ${seed}: ${r.acceptanceRate} vs ${truth.pEvidence}`);
+    const se = Math.sqrt((truth.pEvidence * (1 - truth.pEvidence)) / r.samples);
+    assert.ok(
+      Math.abs(r.acceptanceRate - truth.pEvidence) < 4 * se,
+      `seed ${seed}: ${r.acceptanceRate} vs ${truth.pEvidence}`,
+    );
     assert.ok(Math.abs(r.acceptanceStderr - se) < 0.1 * se + 1e-9);
   }
 });
@@ -88,15 +108,31 @@ test('rejection sampling: the same seed gives the same numbers, another seed oth
 test('rejection sampling: nothing accepted is a clear error naming the samples, never NaN; cancellation stops it', () => {
   // A → B with P(B = b1 | A) = 0 for every A: the evidence B = b1 cannot happen.
   const net: BayesianNetwork = {
-    name: 'never', variables: [{ name: 'A', states: ['a1', 'a2'] }, { name: 'B', states: ['b1', 'b2'] }],
-    cpts: [{ child: 0, parents: [], table: Float64Array.of(0.5, 0.5) }, { child: 1, parents: [0], table: Float64Array.of(0, 1, 0, 1) }],
+    name: 'never',
+    variables: [
+      { name: 'A', states: ['a1', 'a2'] },
+      { name: 'B', states: ['b1', 'b2'] },
+    ],
+    cpts: [
+      { child: 0, parents: [], table: Float64Array.of(0.5, 0.5) },
+      { child: 1, parents: [0], table: Float64Array.of(0, 1, 0, 1) },
+    ],
   };
-  assert.throws(() => rejectionSampling(net, new Map([[1, 0]]), { samples: 500, seed: 1 }), (e: Error) =>
-    e instanceof NoAcceptedSampleError && e instanceof NoConsistentSampleError
-    && /none of the 500 drawn/.test(e.message) && /below about 0\.0060/.test(e.message) && !/NaN/.test(e.message));
+  assert.throws(
+    () => rejectionSampling(net, new Map([[1, 0]]), { samples: 500, seed: 1 }),
+    (e: Error) =>
+      e instanceof NoAcceptedSampleError &&
+      e instanceof NoConsistentSampleError &&
+      /none of the 500 drawn/.test(e.message) &&
+      /below about 0\.0060/.test(e.message) &&
+      !/NaN/.test(e.message),
+  );
   const answer = posteriorMarginals(net, new Map([[1, 0]]), { method: 'rejection', samples: 500 });
   assert.ok(!answer.ok && /no sample was consistent with the evidence/.test(answer.message));
   const fine = posteriorMarginals(net, new Map([[1, 1]]), { method: 'rejection', samples: 500, seed: 2 });
   assert.ok(fine.ok && fine.accepted === 500 && fine.acceptanceRate === 1 && fine.acceptanceStderr === 0);
-  assert.throws(() => rejectionSampling(randomNetwork(4, 8), new Map(), { samples: 1e9, signal: { aborted: true } }), CancelledError);
+  assert.throws(
+    () => rejectionSampling(randomNetwork(4, 8), new Map(), { samples: 1e9, signal: { aborted: true } }),
+    CancelledError,
+  );
 });

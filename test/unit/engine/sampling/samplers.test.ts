@@ -15,12 +15,14 @@ import { NO_SHARED } from '../../../support/shared.js';
  */
 function worstZ(net: BayesianNetwork, exact: JunctionTree, r: SampledMarginals): number {
   let worst = 0;
-  net.variables.forEach((_, v) => exact.marginal(v).forEach((p, s) => {
-    const gap = Math.abs(p - r.marginals[v]![s]!);
-    const se = r.stderr[v]![s]!;
-    if (gap < 1e-12) return; // rounding (a variable whose conditional never changes)
-    worst = Math.max(worst, se > 0 ? gap / se : gap <= 1 / r.samples ? 0 : Infinity);
-  }));
+  net.variables.forEach((_, v) =>
+    exact.marginal(v).forEach((p, s) => {
+      const gap = Math.abs(p - r.marginals[v]![s]!);
+      const se = r.stderr[v]![s]!;
+      if (gap < 1e-12) return; // rounding (a variable whose conditional never changes)
+      worst = Math.max(worst, se > 0 ? gap / se : gap <= 1 / r.samples ? 0 : Infinity);
+    }),
+  );
   return worst;
 }
 

@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  ArcCounts, arcStrengths, averagedNetwork, bootstrapCounts, resampleRows, strengthThreshold,
+  ArcCounts,
+  arcStrengths,
+  averagedNetwork,
+  bootstrapCounts,
+  resampleRows,
+  strengthThreshold,
 } from '../../../../server/src/engine/structure/bootstrap.js';
 import { Pdag, cpdagOf, hammingDistance } from '../../../../server/src/engine/structure/pdag.js';
 import { searchStructure } from '../../../../server/src/engine/structure/search.js';
@@ -10,7 +15,7 @@ import { createRng } from '../../../../server/src/engine/random.js';
 import { NO_SHARED } from '../../../support/shared.js';
 import { loadBif } from '../../../support/networks.js';
 
-test('the inclusion threshold is the L1-nearest step CDF\'s quantile (worked by hand)', () => {
+test("the inclusion threshold is the L1-nearest step CDF's quantile (worked by hand)", () => {
   // F(0) = 0.6: the step at p = 0.6 fits exactly; its quantile is 0, so only the strength-1 pairs pass.
   assert.equal(strengthThreshold([0, 0, 0, 1, 1]), 0);
   // Knots .2 .4 .9 1, F = .25 .5 .75 at the first three; widths .2 .2 .5 .1 from 0: the weighted
@@ -23,28 +28,40 @@ test('the inclusion threshold is the L1-nearest step CDF\'s quantile (worked by 
 
 test('strength and direction count undirected edges half each way; the averaged network drops cycles', () => {
   const counts = new ArcCounts(3);
-  const arc = () => { const g = new Pdag(3); g.setArc(0, 1); return g; };
-  const edge = new Pdag(3); edge.setEdge(0, 1);
+  const arc = () => {
+    const g = new Pdag(3);
+    g.setArc(0, 1);
+    return g;
+  };
+  const edge = new Pdag(3);
+  edge.setEdge(0, 1);
   for (const g of [arc(), arc(), edge, new Pdag(3)]) counts.add(g);
   const s = arcStrengths(counts);
-  const ab = s.find((x) => x.from === 0 && x.to === 1)!, ba = s.find((x) => x.from === 1 && x.to === 0)!;
+  const ab = s.find((x) => x.from === 0 && x.to === 1)!,
+    ba = s.find((x) => x.from === 1 && x.to === 0)!;
   assert.equal(ab.strength, 0.75);
   assert.equal(ba.strength, 0.75);
   assert.ok(Math.abs(ab.direction - 2.5 / 3) < 1e-15 && Math.abs(ba.direction - 0.5 / 3) < 1e-15);
   assert.equal(s.length, 6);
   // A cycle a → b → c → a among significant arcs: the weakest goes.
   const strengths = [
-    { from: 0, to: 1, strength: 0.9, direction: 1 }, { from: 1, to: 2, strength: 0.8, direction: 1 },
-    { from: 2, to: 0, strength: 0.7, direction: 0.9 }, { from: 0, to: 2, strength: 0.7, direction: 0.1 },
+    { from: 0, to: 1, strength: 0.9, direction: 1 },
+    { from: 1, to: 2, strength: 0.8, direction: 1 },
+    { from: 2, to: 0, strength: 0.7, direction: 0.9 },
+    { from: 0, to: 2, strength: 0.7, direction: 0.1 },
   ];
   const avg = averagedNetwork(3, strengths, 0.5);
-  assert.deepEqual(avg.arcs, [[0, 1], [1, 2]]);
+  assert.deepEqual(avg.arcs, [
+    [0, 1],
+    [1, 2],
+  ]);
   assert.deepEqual(avg.dropped, [[2, 0]]);
 });
 
 test('resamples are seeded per replicate: the same rows for the same (seed, r), whatever the order', () => {
   const net = {
-    name: 'x', variables: [{ name: 'A', states: ['0', '1', '2'] }],
+    name: 'x',
+    variables: [{ name: 'A', states: ['0', '1', '2'] }],
     cpts: [{ child: 0, parents: [], table: Float64Array.from([0.2, 0.3, 0.5]) }],
   };
   const data = forwardSample(net, 500, createRng(1));
@@ -83,8 +100,11 @@ test('bootstrap of hill climbing on ASIA: true arcs it finds are strong; the ave
   const g = new Pdag(net.variables.length);
   avg.arcs.forEach(([x, y]) => g.setArc(x, y));
   avg.edges.forEach(([x, y]) => g.setEdge(x, y));
-  const dAvg = hammingDistance(g, truth), dSingle = hammingDistance(single.cpdag, truth);
-  t.diagnostic(`threshold ${threshold}; SHD averaged ${dAvg.shd} (skeleton ${dAvg.skeleton}),`
-    + ` single ${dSingle.shd} (skeleton ${dSingle.skeleton})`);
+  const dAvg = hammingDistance(g, truth),
+    dSingle = hammingDistance(single.cpdag, truth);
+  t.diagnostic(
+    `threshold ${threshold}; SHD averaged ${dAvg.shd} (skeleton ${dAvg.skeleton}),` +
+      ` single ${dSingle.shd} (skeleton ${dSingle.skeleton})`,
+  );
   assert.ok(dAvg.shd <= dSingle.shd + 2);
 });

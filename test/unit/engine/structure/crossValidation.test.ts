@@ -48,7 +48,12 @@ test('predict is the argmax of the full joint over the target, by enumeration', 
   for (let seed = 1; seed <= 8; seed++) {
     const truth = randomNetwork(seed, 5, 3);
     const data = forwardSample(truth, 40, createRng(seed));
-    const net = networkFromStructure('n', data, truth.cpts.map((c) => c.parents), { kind: 'dirichlet', alpha: 1 });
+    const net = networkFromStructure(
+      'n',
+      data,
+      truth.cpts.map((c) => c.parents),
+      { kind: 'dirichlet', alpha: 1 },
+    );
     for (let r = 0; r < data.rowCount; r++) {
       for (let target = 0; target < 5; target++) {
         const k = data.attributes[target]!.values.length;

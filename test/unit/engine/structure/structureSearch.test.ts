@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { logGamma } from '../../../../server/src/engine/estimators/betaDistribution.js';
-import { familyScore, compareStructures, ScoreCache, type ScoreName } from '../../../../server/src/engine/structure/structureScore.js';
+import {
+  familyScore,
+  compareStructures,
+  ScoreCache,
+  type ScoreName,
+} from '../../../../server/src/engine/structure/structureScore.js';
 import { k2 } from '../../../../server/src/engine/structure/k2.js';
 import { networkFromStructure } from '../../../../server/src/engine/estimators/cptLearning.js';
 import { hillClimb } from '../../../../server/src/engine/structure/hillClimb.js';
@@ -25,7 +30,10 @@ test('logGamma matches closed forms', () => {
 
 // Two binary variables A, B; rows (A, B).
 const ab: CategoricalDataset = {
-  attributes: [{ name: 'A', values: ['0', '1'] }, { name: 'B', values: ['0', '1'] }],
+  attributes: [
+    { name: 'A', values: ['0', '1'] },
+    { name: 'B', values: ['0', '1'] },
+  ],
   columns: [Int32Array.from([0, 0, 0, 1, 1, 1, 1, 0]), Int32Array.from([0, 0, 1, 1, 1, 1, 0, -1])],
   rowCount: 8,
 };
@@ -33,12 +41,22 @@ const ab: CategoricalDataset = {
 test('K2, BDeu and BIC family scores equal their formulas on hand counts', () => {
   // B | A over the 7 complete rows: A=0 → B (2, 1); A=1 → B (1, 3).
   const lf = (n: number) => logGamma(n + 1);
-  const k2Expected = Math.log(lf(2) === 0 ? 1 : 1) + (logGamma(2) - logGamma(3 + 2) + lf(2) + lf(1)) + (logGamma(2) - logGamma(4 + 2) + lf(1) + lf(3));
+  const k2Expected =
+    Math.log(lf(2) === 0 ? 1 : 1) +
+    (logGamma(2) - logGamma(3 + 2) + lf(2) + lf(1)) +
+    (logGamma(2) - logGamma(4 + 2) + lf(1) + lf(3));
   assert.ok(Math.abs(familyScore(ab, 1, [0], { score: 'k2' }) - k2Expected) < 1e-12);
   // Cooper–Herskovits in factorials: (r−1)!/(N_j+r−1)! Π N_jk!  → 1!/4!·2!·1! × 1!/5!·1!·3!
   assert.ok(Math.abs(Math.exp(k2Expected) - (2 / 24) * (6 / 120)) < 1e-15);
   const a = 2 / 4; // ess 2 over q·r = 4 cells
-  const bdeu = [[2, 1], [1, 3]].reduce((s, [x, y]) => s + logGamma(1) - logGamma(1 + x! + y!) + logGamma(a + x!) - logGamma(a) + logGamma(a + y!) - logGamma(a), 0);
+  const bdeu = [
+    [2, 1],
+    [1, 3],
+  ].reduce(
+    (s, [x, y]) =>
+      s + logGamma(1) - logGamma(1 + x! + y!) + logGamma(a + x!) - logGamma(a) + logGamma(a + y!) - logGamma(a),
+    0,
+  );
   assert.ok(Math.abs(familyScore(ab, 1, [0], { score: 'bdeu', ess: 2 }) - bdeu) < 1e-12);
   const ll = 2 * Math.log(2 / 3) + Math.log(1 / 3) + Math.log(1 / 4) + 3 * Math.log(3 / 4);
   assert.ok(Math.abs(familyScore(ab, 1, [0], { score: 'bic' }) - (ll - 0.5 * Math.log(7) * 2)) < 1e-12);
@@ -56,17 +74,31 @@ function allDags(n: number): number[][][] {
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) pairs.push([i, j]);
   const out: number[][][] = [];
   const walk = (k: number, ps: number[][]) => {
-    if (k === pairs.length) { if (acyclic(ps)) out.push(ps.map((p) => [...p])); return; }
+    if (k === pairs.length) {
+      if (acyclic(ps)) out.push(ps.map((p) => [...p]));
+      return;
+    }
     const [i, j] = pairs[k]!;
     walk(k + 1, ps);
-    ps[j]!.push(i); walk(k + 1, ps); ps[j]!.pop();
-    ps[i]!.push(j); walk(k + 1, ps); ps[i]!.pop();
+    ps[j]!.push(i);
+    walk(k + 1, ps);
+    ps[j]!.pop();
+    ps[i]!.push(j);
+    walk(k + 1, ps);
+    ps[i]!.pop();
   };
-  walk(0, Array.from({ length: n }, () => []));
+  walk(
+    0,
+    Array.from({ length: n }, () => []),
+  );
   return out;
 }
 function acyclic(ps: number[][]): boolean {
-  const net = { name: '', variables: ps.map((_, i) => ({ name: `${i}`, states: ['a'] })), cpts: ps.map((p, i) => ({ child: i, parents: p, table: new Float64Array() })) };
+  const net = {
+    name: '',
+    variables: ps.map((_, i) => ({ name: `${i}`, states: ['a'] })),
+    cpts: ps.map((p, i) => ({ child: i, parents: p, table: new Float64Array() })),
+  };
   return 'order' in topologicalOrder(net);
 }
 
@@ -75,7 +107,11 @@ test('hill climbing ends at a local maximum among all 543 DAGs on 4 variables (a
   if (!net) return t.skip(NO_SHARED);
   const full = forwardSample(net, 5000, createRng(4));
   const keep = [0, 1, 2, 3];
-  const data: CategoricalDataset = { attributes: keep.map((v) => full.attributes[v]!), columns: keep.map((v) => full.columns[v]!), rowCount: full.rowCount };
+  const data: CategoricalDataset = {
+    attributes: keep.map((v) => full.attributes[v]!),
+    columns: keep.map((v) => full.columns[v]!),
+    rowCount: full.rowCount,
+  };
   const dags = allDags(4);
   assert.equal(dags.length, 543);
   for (const score of ['bic', 'bdeu'] as ScoreName[]) {
@@ -84,10 +120,17 @@ test('hill climbing ends at a local maximum among all 543 DAGs on 4 variables (a
     assert.ok(acyclic(found.parents));
     assert.ok(Math.abs(found.score - cache.total(found.parents)) < 1e-9);
     // No DAG one arc addition, removal or reversal away scores higher.
-    const neighbours = dags.filter((d) => { const c = compareStructures(d, found.parents); return c.missing.length + c.extra.length + c.reversed.length === 1; });
+    const neighbours = dags.filter((d) => {
+      const c = compareStructures(d, found.parents);
+      return c.missing.length + c.extra.length + c.reversed.length === 1;
+    });
     assert.ok(neighbours.length > 0);
     for (const d of neighbours) assert.ok(cache.total(d) <= found.score + 1e-9, `${score}: a neighbour scores higher`);
-    if (score === 'bic') assert.ok(Math.abs(found.score - Math.max(...dags.map((d) => cache.total(d)))) < 1e-9, 'BIC: the best of all DAGs');
+    if (score === 'bic')
+      assert.ok(
+        Math.abs(found.score - Math.max(...dags.map((d) => cache.total(d)))) < 1e-9,
+        'BIC: the best of all DAGs',
+      );
   }
 });
 
@@ -98,7 +141,11 @@ test('hill climbing ends at a local maximum among all 543 DAGs on 4 variables (a
  * adds the predecessor that most increases g while that beats the current g and |π| < u.
  */
 function cooperHerskovitsK2(data: CategoricalDataset, order: number[], u: number): number[][] {
-  const lnFactorial = (n: number) => { let s = 0; for (let m = 2; m <= n; m++) s += Math.log(m); return s; };
+  const lnFactorial = (n: number) => {
+    let s = 0;
+    for (let m = 2; m <= n; m++) s += Math.log(m);
+    return s;
+  };
   const g = (i: number, pi: number[]) => {
     const r = data.attributes[i]!.values.length;
     const counts = new Map<string, number[]>();
@@ -110,7 +157,11 @@ function cooperHerskovitsK2(data: CategoricalDataset, order: number[], u: number
     }
     // The q_i − |counts| unseen configurations each contribute ln((r−1)!/(r−1)!) = 0.
     let s = 0;
-    for (const n of counts.values()) s += lnFactorial(r - 1) - lnFactorial(n.reduce((a, b) => a + b, 0) + r - 1) + n.reduce((a, b) => a + lnFactorial(b), 0);
+    for (const n of counts.values())
+      s +=
+        lnFactorial(r - 1) -
+        lnFactorial(n.reduce((a, b) => a + b, 0) + r - 1) +
+        n.reduce((a, b) => a + lnFactorial(b), 0);
     return s;
   };
   const parents: number[][] = data.attributes.map(() => []);
@@ -129,7 +180,7 @@ function cooperHerskovitsK2(data: CategoricalDataset, order: number[], u: number
   return parents;
 }
 
-test('k2() chooses the same parents as Cooper & Herskovits\' K2 written from the paper (ALARM, 1,000 cases, u = 4 and 2)', (t) => {
+test("k2() chooses the same parents as Cooper & Herskovits' K2 written from the paper (ALARM, 1,000 cases, u = 4 and 2)", (t) => {
   const net = loadBif('alarm');
   if (!net) return t.skip(NO_SHARED);
   const sorted = topologicalOrder(net);
@@ -174,11 +225,18 @@ test('K2 on 3,000 sampled ALARM cases with the true order: what it misses, what 
   for (const seed of [1, 2]) {
     const data = forwardSample(net, 3000, createRng(seed));
     const scores = new ScoreCache(data, { score: 'k2' });
-    const change = ([from, to]: [number, number], ps: readonly number[]) => scores.family(to, ps) - scores.family(to, ps.filter((p) => p !== from));
+    const change = ([from, to]: [number, number], ps: readonly number[]) =>
+      scores.family(to, ps) -
+      scores.family(
+        to,
+        ps.filter((p) => p !== from),
+      );
     const plain = k2(data, { order: sorted.order, maxParents: 4 });
     const pruned = k2(data, { order: sorted.order, maxParents: 4, prune: true });
     const [d, dp] = [plain, pruned].map((found) => compareStructures(found.parents, truth));
-    t.diagnostic(`seed ${seed}: missing ${d!.missing.map(name).join(' ')}; extra ${d!.extra.map((a) => `${name(a)} (${change(a, plain.parents[a[1]]!).toFixed(2)})`).join(' ')}; pruned extra ${dp!.extra.map(name).join(' ') || '-'}`);
+    t.diagnostic(
+      `seed ${seed}: missing ${d!.missing.map(name).join(' ')}; extra ${d!.extra.map((a) => `${name(a)} (${change(a, plain.parents[a[1]]!).toFixed(2)})`).join(' ')}; pruned extra ${dp!.extra.map(name).join(' ') || '-'}`,
+    );
     assert.equal(d!.reversed.length + dp!.reversed.length, 0, 'a correct order cannot reverse an arc');
     assert.deepEqual(d!.missing.map(name).sort(), catecholArcs.map(name).sort());
     for (const a of catecholArcs) assert.ok(change(a, truth[a[1]]!) < -10, `the metric rejects ${name(a)}`);
@@ -186,16 +244,26 @@ test('K2 on 3,000 sampled ALARM cases with the true order: what it misses, what 
     for (const s of siblingArcs) assert.ok(extra.includes(s), `plain K2 adds ${s}`);
     for (const a of d!.extra) {
       const gain = change(a, plain.parents[a[1]]!);
-      if (siblingArcs.includes(name(a))) assert.ok(gain < -10, `${name(a)} is kept although dropping it gains ${-gain}`);
+      if (siblingArcs.includes(name(a)))
+        assert.ok(gain < -10, `${name(a)} is kept although dropping it gains ${-gain}`);
       else assert.ok(gain > 0 && gain < 3, `${name(a)}: weak, ${gain} nats`);
     }
     assert.ok(plain.score < scores.total(truth), 'plain K2 ends below the true DAG: the search, not the metric');
     assert.deepEqual(dp!.missing, d!.missing);
-    assert.deepEqual(dp!.extra.map(name), extra.filter((a) => !siblingArcs.includes(a)), 'pruning removes exactly the sibling arcs');
+    assert.deepEqual(
+      dp!.extra.map(name),
+      extra.filter((a) => !siblingArcs.includes(a)),
+      'pruning removes exactly the sibling arcs',
+    );
     assert.ok(pruned.score > scores.total(truth), 'pruned K2 beats the true DAG under the K2 metric');
     assert.ok(dp!.missing.length + dp!.extra.length <= 5);
-    const more = compareStructures(k2(forwardSample(net, 10000, createRng(seed)), { order: sorted.order, maxParents: 4, prune: true }).parents, truth);
-    t.diagnostic(`seed ${seed}, 10,000 cases pruned: missing ${more.missing.map(name).join(' ') || '-'}; extra ${more.extra.map(name).join(' ') || '-'}`);
+    const more = compareStructures(
+      k2(forwardSample(net, 10000, createRng(seed)), { order: sorted.order, maxParents: 4, prune: true }).parents,
+      truth,
+    );
+    t.diagnostic(
+      `seed ${seed}, 10,000 cases pruned: missing ${more.missing.map(name).join(' ') || '-'}; extra ${more.extra.map(name).join(' ') || '-'}`,
+    );
     assert.ok(more.missing.length + more.extra.length + more.reversed.length <= 3);
   }
 });
@@ -209,7 +277,11 @@ test('hill climbing checks its starting DAG and stops when cancelled; an empty s
   assert.throws(() => hillClimb(ab, { start: [[]] }), /must be a DAG/);
   assert.throws(() => hillClimb(ab, { signal: { aborted: true } }), CancelledError);
   assert.throws(() => k2(ab, { signal: { aborted: true } }), CancelledError);
-  const strong: CategoricalDataset = { ...ab, rowCount: 400, columns: [Int32Array.from({ length: 400 }, (_, i) => i % 2), Int32Array.from({ length: 400 }, (_, i) => i % 2)] };
+  const strong: CategoricalDataset = {
+    ...ab,
+    rowCount: 400,
+    columns: [Int32Array.from({ length: 400 }, (_, i) => i % 2), Int32Array.from({ length: 400 }, (_, i) => i % 2)],
+  };
   const found = hillClimb(strong, { score: 'bic' });
   assert.equal(found.steps, 1);
   assert.equal(found.parents[0]!.length + found.parents[1]!.length, 1);
@@ -221,7 +293,10 @@ test('networkFromStructure turns K2 parent lists into a network with counted CPT
   const data = forwardSample(net, 20000, createRng(5));
   const found = k2(data, { order: [0, 1, 2, 3, 4] });
   const learned = networkFromStructure('learned', data, found.parents);
-  assert.deepEqual(learned.cpts.map((c) => c.parents), net.cpts.map((c) => c.parents));
+  assert.deepEqual(
+    learned.cpts.map((c) => c.parents),
+    net.cpts.map((c) => c.parents),
+  );
   // Burglary's prior P = 0.01: 20,000 draws estimate it within 0.003 (4 standard errors).
   assert.ok(Math.abs(learned.cpts[0]!.table[0]! - net.cpts[0]!.table[0]!) < 0.003);
   assert.deepEqual(learned.variables, net.variables);
@@ -232,39 +307,62 @@ function asiaFour(keep: number[]): CategoricalDataset | undefined {
   const net = loadBif('asia');
   if (!net) return undefined;
   const full = forwardSample(net, 1000, createRng(2));
-  return { attributes: keep.map((v) => full.attributes[v]!), columns: keep.map((v) => full.columns[v]!), rowCount: full.rowCount };
+  return {
+    attributes: keep.map((v) => full.attributes[v]!),
+    columns: keep.map((v) => full.columns[v]!),
+    rowCount: full.rowCount,
+  };
 }
 
 test('tabu search and random restarts reach the BIC optimum of all 543 DAGs where plain hill climbing stops short (asia)', (t) => {
   const dags = allDags(4);
-  for (const [keep, restartsReach] of [[[4, 5, 6, 7], true], [[1, 3, 5, 7], false]] as Array<[number[], boolean]>) {
+  for (const [keep, restartsReach] of [
+    [[4, 5, 6, 7], true],
+    [[1, 3, 5, 7], false],
+  ] as Array<[number[], boolean]>) {
     const data = asiaFour(keep);
     if (!data) return t.skip(NO_SHARED);
     const cache = new ScoreCache(data, { score: 'bic' });
     const optimum = Math.max(...dags.map((d) => cache.total(d)));
     const plain = hillClimb(data, { score: 'bic' });
-    assert.ok(plain.score < optimum - 0.5, `${keep}: plain hill climbing ends at a local maximum (${plain.score - optimum})`);
+    assert.ok(
+      plain.score < optimum - 0.5,
+      `${keep}: plain hill climbing ends at a local maximum (${plain.score - optimum})`,
+    );
     const tabu = hillClimb(data, { score: 'bic', tabu: 10 });
-    assert.ok(Math.abs(tabu.score - optimum) < 1e-9 && Math.abs(cache.total(tabu.parents) - tabu.score) < 1e-9, `${keep}: tabu reaches the optimum`);
+    assert.ok(
+      Math.abs(tabu.score - optimum) < 1e-9 && Math.abs(cache.total(tabu.parents) - tabu.score) < 1e-9,
+      `${keep}: tabu reaches the optimum`,
+    );
     assert.ok(acyclic(tabu.parents));
     const restarts = hillClimb(data, { score: 'bic', restarts: 5, perturb: 2, seed: 1 });
     assert.ok(acyclic(restarts.parents) && restarts.score >= plain.score - 1e-9);
     // On [1, 3, 5, 7] five restarts of two random moves (seed 1) fall back into the same basin.
-    assert.equal(Math.abs(restarts.score - optimum) < 1e-9, restartsReach, `${keep}: restarts ${restarts.score - optimum}`);
+    assert.equal(
+      Math.abs(restarts.score - optimum) < 1e-9,
+      restartsReach,
+      `${keep}: restarts ${restarts.score - optimum}`,
+    );
   }
 });
 
 test('on ALARM samples tabu search and restarts end at or above plain hill climbing, strictly on seeded cases; same seed, same result', (t) => {
   const net = loadBif('alarm');
   if (!net) return t.skip(NO_SHARED);
-  for (const [rows, seed] of [[500, 1], [500, 2]]) {
+  for (const [rows, seed] of [
+    [500, 1],
+    [500, 2],
+  ]) {
     const data = forwardSample(net, rows, createRng(seed!));
     const plain = hillClimb(data, { score: 'bic' }).score;
     const tabu = hillClimb(data, { score: 'bic', tabu: 10, patience: 10 });
     const restarts = hillClimb(data, { score: 'bic', restarts: 6, perturb: 5, seed: 3 });
     const both = hillClimb(data, { score: 'bic', tabu: 10, restarts: 3, seed: 3 });
-    for (const r of [tabu, restarts, both]) { assert.ok(r.score >= plain - 1e-9); assert.ok(acyclic(r.parents)); }
-    assert.ok(both.score >= tabu.score - 1e-9, 'restarts keep the first tabu climb\'s best');
+    for (const r of [tabu, restarts, both]) {
+      assert.ok(r.score >= plain - 1e-9);
+      assert.ok(acyclic(r.parents));
+    }
+    assert.ok(both.score >= tabu.score - 1e-9, "restarts keep the first tabu climb's best");
     // Measured: 500 rows, seed 1: plain −6270.25, tabu −6237.46, restarts −6270.25 (no better);
     // seed 2: plain −6463.35, tabu −6395.20, restarts −6422.50.
     assert.ok(tabu.score > plain + 1, `${rows}/${seed}: tabu ${tabu.score} vs plain ${plain}`);
@@ -274,7 +372,11 @@ test('on ALARM samples tabu search and restarts end at or above plain hill climb
 });
 
 test('tabu search and restarts honour maxSteps, maxParents and cancellation', () => {
-  const strong: CategoricalDataset = { ...ab, rowCount: 400, columns: [Int32Array.from({ length: 400 }, (_, i) => i % 2), Int32Array.from({ length: 400 }, (_, i) => i % 2)] };
+  const strong: CategoricalDataset = {
+    ...ab,
+    rowCount: 400,
+    columns: [Int32Array.from({ length: 400 }, (_, i) => i % 2), Int32Array.from({ length: 400 }, (_, i) => i % 2)],
+  };
   const capped = hillClimb(strong, { tabu: 10, restarts: 50, maxSteps: 7 });
   assert.equal(capped.steps, 7);
   assert.throws(() => hillClimb(strong, { tabu: 10, restarts: 3, signal: { aborted: true } }), CancelledError);

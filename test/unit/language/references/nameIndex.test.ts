@@ -28,7 +28,11 @@ test('the name index agrees with the checker on every resolved name of every exa
       assert.ok(found, `${where}: the index does not resolve it`);
       // The same entity: the checker may name a data column where the index names the variable
       // that column holds (`target: Play` → the header's `Play`, itself a use of variable Play).
-      assert.equal(byName.get(declaration)?.symbol, found.symbol, `${where}: the index resolves it to ${found.symbol.id}`);
+      assert.equal(
+        byName.get(declaration)?.symbol,
+        found.symbol,
+        `${where}: the index resolves it to ${found.symbol.id}`,
+      );
       compared++;
     }
   }
