@@ -53,3 +53,14 @@ test('the walkthrough, keybinding and icon point at what the package holds', () 
   assert.deepEqual([icon.readUInt32BE(16), icon.readUInt32BE(20)], [128, 128]);
   assert.ok(!JSON.stringify(pkg).includes('example.invalid'));
 });
+
+test('the .vsix ships every bundle the extension starts, and not the CLI', () => {
+  const allowed = readFileSync(join(repoRoot, '.vscodeignore'), 'utf8').split('\n');
+  const esbuild = readFileSync(join(repoRoot, 'esbuild.mjs'), 'utf8');
+  // The server starts these as worker threads (run/runJob.ts, features/marginalsRequest.ts).
+  for (const bundle of ['client.cjs', 'server.cjs', 'worker.cjs', 'marginalsWorker.cjs', 'webview.js']) {
+    assert.ok(esbuild.includes(`dist/${bundle}`), `esbuild builds dist/${bundle}`);
+    assert.ok(allowed.includes(`!dist/${bundle}`), `.vscodeignore lets dist/${bundle} in`);
+  }
+  assert.ok(!allowed.some((l) => /dist\/(cli[.-]|bootstrapWorker)/.test(l)), 'the CLI bundles stay out of the .vsix');
+});
