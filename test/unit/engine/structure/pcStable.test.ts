@@ -238,9 +238,9 @@ test('PC-stable recovers a collider and its consequence from sampled data', () =
   }
 });
 
-test('PC-stable does not depend on the order of the columns', () => {
+test('PC-stable does not depend on the order of the columns', (t) => {
   const net = loadBif('asia');
-  if (!net) return void test.skip(NO_SHARED);
+  if (!net) return t.skip(NO_SHARED);
   const data = forwardSample(net, 3000, createRng(3));
   const perm = [5, 2, 7, 0, 3, 6, 1, 4];
   const permuted: CategoricalDataset = {
