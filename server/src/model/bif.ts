@@ -9,6 +9,7 @@
 import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
 import { cardinality, normalizeCptRows, rowAssignment, rowCount } from '../engine/network.js';
 import { DEFAULT_BUDGETS, requireWithin, type Budgets } from '../engine/budget.js';
+import { PeekingLexer } from './peekingLexer.js';
 
 export interface BifError {
   message: string;
@@ -41,21 +42,7 @@ for (const p of PUNCT) CLASS[p.charCodeAt(0)] = PUNCTUATION;
 CLASS[34] = QUOTE;
 const classOf = (code: number) => (code < 128 ? CLASS[code]! : 0);
 
-class Lexer {
-  private pos = 0;
-  private line = 1;
-  private peeked: Token | undefined;
-  constructor(private readonly src: string) {}
-
-  peek(): Token {
-    return (this.peeked ??= this.scan());
-  }
-  next(): Token {
-    const t = this.peek();
-    this.peeked = undefined;
-    return t;
-  }
-
+class Lexer extends PeekingLexer<Token> {
   private skipSpaceAndComments(): void {
     const s = this.src;
     for (;;) {
@@ -79,7 +66,7 @@ class Lexer {
     }
   }
 
-  private scan(): Token {
+  protected scan(): Token {
     this.skipSpaceAndComments();
     const s = this.src;
     if (this.pos >= s.length) return { kind: Kind.End, text: '', line: this.line };

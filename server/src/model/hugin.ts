@@ -21,6 +21,7 @@ import {
   type DeclaredVariable,
   type NetworkReadResult,
 } from './networkText.js';
+import { PeekingLexer } from './peekingLexer.js';
 
 const enum Kind {
   Word,
@@ -37,22 +38,8 @@ interface Token {
 const PUNCT = '{}()=;|,';
 const WORD_END = PUNCT + '"%';
 
-class Lexer {
-  private pos = 0;
-  private line = 1;
-  private peeked: Token | undefined;
-  constructor(private readonly src: string) {}
-
-  peek(): Token {
-    return (this.peeked ??= this.scan());
-  }
-  next(): Token {
-    const t = this.peek();
-    this.peeked = undefined;
-    return t;
-  }
-
-  private scan(): Token {
+class Lexer extends PeekingLexer<Token> {
+  protected scan(): Token {
     const s = this.src;
     for (;;) {
       while (this.pos < s.length && s.charCodeAt(this.pos) <= 32) {
