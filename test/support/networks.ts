@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { readBif } from '../../server/src/model/bif.js';
 import type { BayesianNetwork } from '../../server/src/engine/network.js';
 import type { Evidence } from '../../server/src/engine/inference/junctionTree.js';
-import { createRng } from '../../server/src/engine/random.js';
+import { createRng, type Rng } from '../../server/src/engine/random.js';
 import { sharedFile } from './shared.js';
 
 export function loadBif(name: string): BayesianNetwork | undefined {
@@ -49,20 +49,7 @@ export function randomNetwork(seed: number, n: number, maxParents = 3, zeros = f
     const parents = candidates.slice(0, rng.int(Math.min(maxParents, i) + 1)).sort((a, b) => a - b);
     const rows = parents.reduce((r, p) => r * variables[p]!.states.length, 1);
     const k = v.states.length;
-    const table = new Float64Array(rows * k);
-    for (let r = 0; r < rows; r++) {
-      let sum = 0;
-      for (let x = 0; x < k; x++) {
-        const w = zeros && rng.next() < 0.2 ? 0 : 0.05 + rng.next();
-        table[r * k + x] = w;
-        sum += w;
-      }
-      if (sum === 0) {
-        table[r * k] = 1;
-        sum = 1;
-      }
-      for (let x = 0; x < k; x++) table[r * k + x]! /= sum;
-    }
+    const table = randomRows(rng, rows, k, zeros);
     return { child: i, parents, table };
   });
   return { name: `random${seed}`, variables, cpts };
@@ -131,4 +118,23 @@ export function withParameter(
   for (let x = 0; x < k; x++)
     table[row * k + x] = x === state ? theta : (table[row * k + x]! * (1 - theta)) / (1 - theta0);
   return { ...net, cpts: net.cpts.map((c, i) => (i === v ? { ...c, table } : c)) };
+}
+
+/** `rows` random distributions over k states; with `zeros`, about a fifth of the entries are 0. */
+export function randomRows(rng: Rng, rows: number, k: number, zeros: boolean): Float64Array {
+  const table = new Float64Array(rows * k);
+  for (let r = 0; r < rows; r++) {
+    let sum = 0;
+    for (let x = 0; x < k; x++) {
+      const w = zeros && rng.next() < 0.2 ? 0 : 0.05 + rng.next();
+      table[r * k + x] = w;
+      sum += w;
+    }
+    if (sum === 0) {
+      table[r * k] = 1;
+      sum = 1;
+    }
+    for (let x = 0; x < k; x++) table[r * k + x]! /= sum;
+  }
+  return table;
 }

@@ -9,6 +9,7 @@ import {
   valueOfInformation,
   type InfluenceDiagram,
 } from '../../../../server/src/engine/decisions/influenceDiagram.js';
+import { randomRows } from '../../../support/networks.js';
 
 /**
  * A random influence diagram: nodes in a random temporal order, `decisions` of them decisions.
@@ -50,20 +51,7 @@ function randomDiagram(
       .slice(0, rng.int(Math.min(3, i) + 1))
       .sort((a, b) => a - b);
     const rows = parents.reduce((r, p) => r * variables[p]!.states.length, 1);
-    const table = new Float64Array(rows * k);
-    for (let r = 0; r < rows; r++) {
-      let sum = 0;
-      for (let x = 0; x < k; x++) {
-        const w = zeros && rng.next() < 0.2 ? 0 : 0.05 + rng.next();
-        table[r * k + x] = w;
-        sum += w;
-      }
-      if (sum === 0) {
-        table[r * k] = 1;
-        sum = 1;
-      }
-      for (let x = 0; x < k; x++) table[r * k + x]! /= sum;
-    }
+    const table = randomRows(rng, rows, k, zeros);
     net.cpts.push({ child: i, parents, table });
   }
   const utilities = Array.from({ length: 1 + rng.int(3) }, (_, u) => {
