@@ -7,6 +7,25 @@ import { startLsp, exampleDocument, type LspSession, type PublishedDiagnostics }
 import { repoRoot } from '../support/shared.js';
 import { applyEdits, decodeSemanticTokens, positionOf, type TextEdit } from '../support/edits.js';
 
+/** The token legend the server is expected to declare (written out here, not imported, so a change shows). */
+const LEGEND = {
+  types: [
+    'keyword',
+    'variable',
+    'enumMember',
+    'type',
+    'namespace',
+    'struct',
+    'class',
+    'property',
+    'function',
+    'number',
+    'string',
+    'comment',
+  ],
+  modifiers: ['declaration', 'documentation', 'defaultLibrary'],
+};
+
 const examplesDir = join(repoRoot, 'examples');
 const FORMAT_OPTIONS = { tabSize: 2, insertSpaces: true };
 
@@ -114,27 +133,10 @@ describe('editing', () => {
 
   test('semantic tokens decode to names coloured by what they are', async () => {
     const forest = exampleDocument('forest.bayes');
-    const legend = {
-      types: [
-        'keyword',
-        'variable',
-        'enumMember',
-        'type',
-        'namespace',
-        'struct',
-        'class',
-        'property',
-        'function',
-        'number',
-        'string',
-        'comment',
-      ],
-      modifiers: ['declaration', 'documentation', 'defaultLibrary'],
-    };
     const { data } = await lsp.request<{ data: number[] }>('textDocument/semanticTokens/full', {
       textDocument: { uri: forest.uri },
     });
-    const tokens = decodeSemanticTokens(data, forest.text, legend.types, legend.modifiers);
+    const tokens = decodeSemanticTokens(data, forest.text, LEGEND.types, LEGEND.modifiers);
     const at = (needle: string, shift = 0) => {
       const p = positionOf(forest.text, needle, 0, shift);
       return tokens.find((t) => t.line === p.line && t.character === p.character);
@@ -200,24 +202,7 @@ describe('editing', () => {
     });
     assert.deepEqual(stale.data, full.data);
 
-    const legend = [
-      [
-        'keyword',
-        'variable',
-        'enumMember',
-        'type',
-        'namespace',
-        'struct',
-        'class',
-        'property',
-        'function',
-        'number',
-        'string',
-        'comment',
-      ],
-      ['declaration', 'documentation', 'defaultLibrary'],
-    ];
-    const decode = (data: number[]) => decodeSemanticTokens(data, edited, legend[0], legend[1]);
+    const decode = (data: number[]) => decodeSemanticTokens(data, edited, LEGEND.types, LEGEND.modifiers);
     const range = { start: { line: at.line - 2, character: 0 }, end: { line: at.line + 1, character: 0 } };
     const ranged = await lsp.request<{ data: number[] }>('textDocument/semanticTokens/range', {
       textDocument: { uri },
