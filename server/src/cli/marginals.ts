@@ -198,6 +198,6 @@ function inferenceOptions(values: {
     seed: integerOption('seed', values.seed, undefined, 0),
     budget: integerOption('budget', values.budget, undefined, 1),
     // cliBudgets' total-entries budget is a quarter of --max-memory, in 8-byte entries.
-    memoryBytes: cliBudgets.maxTotalEntries * 32,
+    memoryBytes: cliBudgets.memoryBytes,
   };
 }

@@ -13,6 +13,8 @@ export interface Budgets {
   maxTotalEntries: number;
   /** Samples one sampler run may draw. */
   maxSamples: number;
+  /** The memory budget itself, in bytes: exact inference runs while its junction tree fits half of it. */
+  memoryBytes: number;
 }
 
 /**
@@ -29,6 +31,7 @@ export function budgetsFor(memoryMb: number, maxSamples = 1e8): Budgets {
     maxTableEntries: Math.max(1024, Math.floor(entries / 16)),
     maxTotalEntries: Math.max(4096, Math.floor(entries / 4)),
     maxSamples,
+    memoryBytes: memoryMb * 1024 * 1024,
   };
 }
 

@@ -18,7 +18,7 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { EngineError } from '../engine/engineError.js';
 import { CompileError } from '../model/compileError.js';
 import type { InferenceInfo } from '../protocol/runResult.js';
-import { DEFAULT_BUDGETS } from '../engine/budget.js';
+import { DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 
 /** The language's method names; the exact ones all run the junction tree (or elimination). */
 const METHODS: Record<string, InferenceMethod> = {
@@ -34,8 +34,14 @@ export function inferenceOptions(
   using: A.Name | undefined,
   options: A.Options | undefined,
   signal?: AbortSignal,
+  budgets?: Budgets,
 ): MarginalsOptions {
-  const out: MarginalsOptions = { method: 'auto', ...(signal ? { signal } : {}) };
+  const out: MarginalsOptions = {
+    method: 'auto',
+    ...(signal ? { signal } : {}),
+    // The run's memory setting decides when the junction tree is too large for exact inference.
+    ...(budgets ? { memoryBytes: budgets.memoryBytes } : {}),
+  };
   if (using) {
     const method = METHODS[using.text];
     if (!method) {

@@ -99,7 +99,7 @@ function networkResult(
   const problem = inferenceProblem(net);
   const answer: MarginalsAnswer = problem
     ? { ok: false, method: 'exact', cost: 0, budget: 0, message: problem }
-    : posteriorMarginals(net, evidence);
+    : posteriorMarginals(net, evidence, ctx.env.budgets ? { memoryBytes: ctx.env.budgets.memoryBytes } : {});
   if (!problem) diagnostics.push(...answerDiagnostics(answer, declared.observes[0]?.range ?? scope.range));
   const cpts = cptsToJson(declared.net);
   const name = scope.name ?? 'default';

@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { errors, run } from './helpers.js';
 import { runWatched } from '../../../server/src/cli/limits.js';
 import { repoRoot } from '../../support/shared.js';
+import { inferenceOptions } from '../../../server/src/run/inferenceOptions.js';
+import { budgetsFor } from '../../../server/src/engine/budget.js';
 
 const binary = (names: string[]) => names.map((n) => `  variable ${n} { a, b }\n`).join('');
 
@@ -100,4 +102,10 @@ test('the watchdog stops a command whose process grows past --max-memory, typed 
   });
   assert.equal(code, 3);
   assert.match(said, /^bayes: stopped at \d+ MB of memory, over --max-memory 300\n$/);
+});
+
+test("a query's exact-or-sampler decision uses the run's memory setting, not the default", () => {
+  const options = inferenceOptions(undefined, undefined, undefined, budgetsFor(100));
+  assert.equal(options.memoryBytes, 100 * 2 ** 20);
+  assert.equal(inferenceOptions(undefined, undefined).memoryBytes, undefined);
 });

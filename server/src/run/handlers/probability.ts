@@ -50,7 +50,7 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
     net,
     targets.map((t) => t.v),
     evidence,
-    inferenceOptions(q.using, q.options, ctx.signal),
+    inferenceOptions(q.using, q.options, ctx.signal, ctx.env.budgets),
   );
   const diagnostics = answerDiagnostics(answer, ctx.statement.range);
   if (!answer.ok) return { results: [], diagnostics };
@@ -122,7 +122,7 @@ async function conditionalTable(
       value: { kind: 'string', value: combination.states[j]!, range: c.variable.range },
     }));
     const { net, evidence } = scopedEvidence(ctx, scope, [...assigned, ...fixedConditions, ...q.given]);
-    const options = inferenceOptions(q.using, q.options, ctx.signal);
+    const options = inferenceOptions(q.using, q.options, ctx.signal, ctx.env.budgets);
     const answer = posteriorQuery(
       net,
       targets.map((t) => t.v),
@@ -229,7 +229,7 @@ function observational(
   vars: number[],
 ): Pick<ProbabilityResult, 'observational'> {
   const { net, evidence } = scopedEvidence(ctx, scope, [...q.prob.conditions, ...q.given]);
-  const answer = posteriorQuery(net, vars, evidence, inferenceOptions(q.using, q.options, ctx.signal));
+  const answer = posteriorQuery(net, vars, evidence, inferenceOptions(q.using, q.options, ctx.signal, ctx.env.budgets));
   if (!answer.ok) return {};
   const rows = rowsOf(
     vars.map((v) => net.variables[v]!.states),
