@@ -75,3 +75,23 @@ export function allRows(n: number): Int32Array {
   for (let i = 0; i < n; i++) rows[i] = i;
   return rows;
 }
+
+/**
+ * A permutation `order` of the positions of `rows` with rows[order[0]] ≤ rows[order[1]] ≤ …, or
+ * undefined when the rows are best read as given: already ascending, or so few of a long table
+ * that a pass over the table costs more than it saves. Columns read in row order are read front
+ * to back; read in a shuffled fold's order, every value is a cache miss, which at 1e6 rows is most
+ * of the time of counting or classifying.
+ */
+export function columnOrder(rows: Int32Array, rowCount: number): Int32Array | undefined {
+  let ascending = true;
+  for (let i = 1; i < rows.length && ascending; i++) ascending = rows[i - 1]! <= rows[i]!;
+  if (ascending || rows.length * 64 < rowCount) return undefined;
+  // A counting sort, O(rows + rowCount), stable, repeats kept (a bootstrap sample repeats rows).
+  const start = new Int32Array(rowCount + 1);
+  for (let i = 0; i < rows.length; i++) start[rows[i]! + 1]!++;
+  for (let r = 0; r < rowCount; r++) start[r + 1]! += start[r]!;
+  const order = new Int32Array(rows.length);
+  for (let i = 0; i < rows.length; i++) order[start[rows[i]!]!++] = i;
+  return order;
+}

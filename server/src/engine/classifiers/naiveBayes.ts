@@ -9,12 +9,13 @@ import { EngineError } from '../engineError.js';
 import {
   allRows,
   attributeIndex,
+  columnOrder,
   MISSING,
   type CategoricalAttribute,
   type CategoricalDataset,
 } from '../categoricalData.js';
 import { smoothedEstimate, type Smoothing } from '../estimators/mEstimate.js';
-import { argmax, normalizeLog } from '../math/logMath.js';
+import { argmax, normalizeLog, normalizeLogInPlace } from '../math/logMath.js';
 import type { BayesianNetwork } from '../network.js';
 
 export interface NaiveBayesModel {
@@ -46,13 +47,13 @@ export function trainNaiveBayes(
   const C = targetAttr.values.length;
   if (C < 2) throw new EngineError(`the target ${target} needs at least two classes, found ${C}`);
   const columnOf = data.attributes.map((_, i) => i).filter((i) => i !== t);
-  const labels = data.columns[t]!;
+  const examples = labelledExamples(data.columns[t]!, rows, columnOrder(rows, data.rowCount));
   const classCounts = new Float64Array(C);
-  for (const r of rows) if (labels[r] !== MISSING) classCounts[labels[r]!]!++;
-  const total = classCounts.reduce((s, n) => s + n, 0);
+  for (let i = 0; i < examples.classOf.length; i++) classCounts[examples.classOf[i]!]!++;
+  const total = examples.classOf.length;
   if (total === 0) throw new EngineError(`no training example has a known ${target}`);
   const attributes = columnOf.map((c) => data.attributes[c]!);
-  const counts = columnOf.map((c, a) => countByClass(data.columns[c]!, labels, rows, C, attributes[a]!.values.length));
+  const counts = columnOf.map((c, a) => countByClass(data.columns[c]!, examples, C, attributes[a]!.values.length));
   return {
     target: targetAttr,
     attributes,
@@ -66,13 +67,38 @@ export function trainNaiveBayes(
   };
 }
 
-function countByClass(column: Int32Array, labels: Int32Array, rows: Int32Array, C: number, k: number): Float64Array {
-  const table = new Float64Array(C * k);
-  for (const r of rows) {
-    const v = labels[r]!,
-      x = column[r]!;
-    if (v !== MISSING && x !== MISSING) table[v * k + x]!++;
+/**
+ * The training rows whose class is known, with their classes (read once, not once per attribute),
+ * in column order when one is given (the counts do not depend on the order).
+ */
+interface LabelledExamples {
+  rows: Int32Array;
+  classOf: Int32Array;
+}
+
+function labelledExamples(labels: Int32Array, rows: Int32Array, order?: Int32Array): LabelledExamples {
+  const known = new Int32Array(rows.length),
+    classOf = new Int32Array(rows.length);
+  let n = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[order ? order[i]! : i]!,
+      v = labels[r]!;
+    if (v === MISSING) continue;
+    known[n] = r;
+    classOf[n++] = v;
   }
+  return { rows: known.subarray(0, n), classOf: classOf.subarray(0, n) };
+}
+
+/** counts[v * k + x] over the examples; a missing value is skipped. */
+function countByClass(column: Int32Array, examples: LabelledExamples, C: number, k: number): Float64Array {
+  // Each class's slot 0 takes the missing values (code −1), so the loop has no test in it.
+  const stride = k + 1;
+  const tally = new Int32Array(C * stride);
+  const { rows, classOf } = examples;
+  for (let i = 0; i < rows.length; i++) tally[classOf[i]! * stride + column[rows[i]!]! + 1]!++;
+  const table = new Float64Array(C * k);
+  for (let v = 0; v < C; v++) for (let x = 0; x < k; x++) table[v * k + x] = tally[v * stride + x + 1]!;
   return table;
 }
 
@@ -135,7 +161,11 @@ export function classifyNaiveBayes(
     if (code < 0 || !model.seen[i]![code]) ignored.push({ attribute: a.name, value: raw, reason: 'unseen' });
     else codes[i] = code;
   });
-  const logScores = logScoresOf(model, codes);
+  const logScores = logScoresInOrder(
+    model,
+    Array.from(codes, (x) => Int32Array.of(x)),
+    Int32Array.of(0),
+  );
   const posterior = normalizeLog(logScores);
   return {
     classes: model.target.values.map((value, v) => ({
@@ -149,18 +179,86 @@ export function classifyNaiveBayes(
   };
 }
 
-/** ln P(v) + Σ ln P(a_i = codes[i] | v) over observed, seen attributes. */
-function logScoresOf(model: NaiveBayesModel, codes: Int32Array): Float64Array {
+/**
+ * ln P(v) + Σ_a ln P(a = x_a | v) over the observed, seen attributes of each row, C scores per row.
+ * columns[a] is attribute a's column, of rowCount values. The rows are scored in column order:
+ * scores row j belongs to rows[order[j]] (to rows[j] when there is no order), so that callers put
+ * back one answer per row rather than C scores.
+ */
+function scoresInColumnOrder(
+  model: NaiveBayesModel,
+  columns: readonly Int32Array[],
+  rowCount: number,
+  rows: Int32Array,
+): { scores: Float64Array; order?: Int32Array } {
+  const order = columnOrder(rows, rowCount);
+  if (!order) return { scores: logScoresInOrder(model, columns, rows) };
+  return {
+    scores: logScoresInOrder(
+      model,
+      columns,
+      Int32Array.from(order, (i) => rows[i]!),
+    ),
+    order,
+  };
+}
+
+/**
+ * One attribute at a time over all the rows, so that its column and its small table stay in
+ * cache; each row still adds its terms in attribute order, as eq. 6.20 is written.
+ */
+function logScoresInOrder(model: NaiveBayesModel, columns: readonly Int32Array[], rows: Int32Array): Float64Array {
   const C = model.target.values.length;
-  const scores = Float64Array.from(model.logPrior);
-  for (let a = 0; a < codes.length; a++) {
-    const x = codes[a]!;
-    if (x === MISSING) continue;
-    const k = model.attributes[a]!.values.length,
-      table = model.logLikelihood[a]!;
-    for (let v = 0; v < C; v++) scores[v]! += table[v * k + x]!;
-  }
+  const scores = new Float64Array(rows.length * C);
+  for (let i = 0; i < rows.length; i++) for (let v = 0; v < C; v++) scores[i * C + v] = model.logPrior[v]!;
+  columns.forEach((column, a) => addEvidence(scores, column, rows, evidenceTable(model, a), C));
   return scores;
+}
+
+/**
+ * Attribute a's terms by value, value-major: row x + 1 holds ln P(a = x | v) for each class v.
+ * Row 0 (missing) and the rows of values never seen in training hold 0: like Table 6.2's unknown
+ * words, they say nothing about v (and adding 0 leaves a score exactly as skipping would).
+ */
+function evidenceTable(model: NaiveBayesModel, a: number): Float64Array {
+  const C = model.target.values.length,
+    k = model.attributes[a]!.values.length;
+  const table = new Float64Array((k + 1) * C);
+  const logLikelihood = model.logLikelihood[a]!,
+    seen = model.seen[a]!;
+  for (let x = 0; x < k; x++)
+    if (seen[x]) for (let v = 0; v < C; v++) table[(x + 1) * C + v] = logLikelihood[v * k + x]!;
+  return table;
+}
+
+function addEvidence(scores: Float64Array, column: Int32Array, rows: Int32Array, table: Float64Array, C: number) {
+  const k = table.length / C - 1;
+  for (let i = 0; i < rows.length; i++) {
+    const x = column[rows[i]!]!;
+    // A code outside the model's domain (another data set's value) counts as unseen.
+    const at = x >= 0 && x < k ? (x + 1) * C : 0;
+    for (let v = 0; v < C; v++) scores[i * C + v]! += table[at + v]!;
+  }
+}
+
+/** v_NB of row i of the scores; MISSING when every class has probability 0. */
+function predictedClass(scores: Float64Array, i: number, C: number): number {
+  const v = argmax(scores, i * C, (i + 1) * C);
+  return scores[i * C + v] === -Infinity ? MISSING : v;
+}
+
+/** v_NB of rows of an encoded data set (same columns as the training data); MISSING when impossible. */
+export function naiveBayesPredict(model: NaiveBayesModel, data: CategoricalDataset, rows: Int32Array): Int32Array {
+  const C = model.target.values.length;
+  const { scores, order } = scoresInColumnOrder(
+    model,
+    model.columnOf.map((c) => data.columns[c]!),
+    data.rowCount,
+    rows,
+  );
+  const predicted = new Int32Array(rows.length);
+  for (let j = 0; j < rows.length; j++) predicted[order ? order[j]! : j] = predictedClass(scores, j, C);
+  return predicted;
 }
 
 /** Class posteriors of rows of an encoded data set (same columns as the training data). */
@@ -170,20 +268,21 @@ export function naiveBayesPosteriors(
   rows: Int32Array,
 ): { predicted: Int32Array; posteriors: Float64Array } {
   const C = model.target.values.length;
+  const { scores, order } = scoresInColumnOrder(
+    model,
+    model.columnOf.map((c) => data.columns[c]!),
+    data.rowCount,
+    rows,
+  );
+  // Each row's scores become its posteriors in place, once its class has been read off them.
   const predicted = new Int32Array(rows.length);
-  const posteriors = new Float64Array(rows.length * C);
-  const codes = new Int32Array(model.attributes.length);
-  rows.forEach((r, i) => {
-    model.columnOf.forEach((c, a) => {
-      const x = data.columns[c]![r]!;
-      codes[a] = x !== MISSING && x < model.seen[a]!.length && model.seen[a]![x] ? x : MISSING;
-    });
-    const scores = logScoresOf(model, codes);
-    const p = normalizeLog(scores);
-    predicted[i] = p ? argmax(scores) : MISSING;
-    if (p) posteriors.set(p, i * C);
-    else posteriors.fill(NaN, i * C, (i + 1) * C);
-  });
+  const posteriors = order ? new Float64Array(scores.length) : scores;
+  for (let j = 0; j < rows.length; j++) {
+    const i = order ? order[j]! : j;
+    predicted[i] = predictedClass(scores, j, C);
+    if (!normalizeLogInPlace(scores, j * C, (j + 1) * C)) scores.fill(NaN, j * C, (j + 1) * C);
+    if (order) posteriors.set(scores.subarray(j * C, (j + 1) * C), i * C);
+  }
   return { predicted, posteriors };
 }
 

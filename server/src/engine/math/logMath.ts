@@ -3,14 +3,14 @@
  * underflow, so scores are kept as natural logarithms and normalised with log-sum-exp.
  */
 
-/** log Σ exp(xs[i]); -Infinity when every term is -Infinity (all probabilities zero). */
-export function logSumExp(xs: ArrayLike<number>): number {
+/** log Σ exp(xs[i]) over i in [from, to); -Infinity when every term is -Infinity (all probabilities zero). */
+export function logSumExp(xs: ArrayLike<number>, from = 0, to = xs.length): number {
   let max = -Infinity;
-  for (let i = 0; i < xs.length; i++) if (xs[i]! > max) max = xs[i]!;
+  for (let i = from; i < to; i++) if (xs[i]! > max) max = xs[i]!;
   if (max === -Infinity) return -Infinity;
   if (max === Infinity) return Infinity;
   let sum = 0;
-  for (let i = 0; i < xs.length; i++) sum += Math.exp(xs[i]! - max);
+  for (let i = from; i < to; i++) sum += Math.exp(xs[i]! - max);
   return max + Math.log(sum);
 }
 
@@ -19,16 +19,27 @@ export function logSumExp(xs: ArrayLike<number>): number {
  * i.e. the evidence has probability 0 under every hypothesis and there is no posterior.
  */
 export function normalizeLog(logScores: ArrayLike<number>): Float64Array | undefined {
-  const total = logSumExp(logScores);
-  if (total === -Infinity || Number.isNaN(total)) return undefined;
-  const out = new Float64Array(logScores.length);
-  for (let i = 0; i < logScores.length; i++) out[i] = Math.exp(logScores[i]! - total);
-  return out;
+  const out = Float64Array.from(logScores);
+  return normalizeLogInPlace(out) ? out : undefined;
 }
 
-/** Index of the largest value; ties go to the first, as the textbook's argmax lists do. */
-export function argmax(xs: ArrayLike<number>): number {
-  let best = 0;
-  for (let i = 1; i < xs.length; i++) if (xs[i]! > xs[best]!) best = i;
-  return best;
+/**
+ * normalizeLog on xs[from, to) in place, for many rows of scores in one array (no allocation per
+ * row). Returns false, leaving the scores as they are, when there is no posterior.
+ */
+export function normalizeLogInPlace(xs: Float64Array, from = 0, to = xs.length): boolean {
+  const total = logSumExp(xs, from, to);
+  if (total === -Infinity || Number.isNaN(total)) return false;
+  for (let i = from; i < to; i++) xs[i] = Math.exp(xs[i]! - total);
+  return true;
+}
+
+/**
+ * Index of the largest value (counted from `from`); ties go to the first, as the textbook's argmax
+ * lists do.
+ */
+export function argmax(xs: ArrayLike<number>, from = 0, to = xs.length): number {
+  let best = from;
+  for (let i = from + 1; i < to; i++) if (xs[i]! > xs[best]!) best = i;
+  return best - from;
 }

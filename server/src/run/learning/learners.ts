@@ -5,7 +5,7 @@
  */
 import type * as A from '../../language/ast.js';
 import { MISSING, type CategoricalDataset } from '../../engine/categoricalData.js';
-import { naiveBayesPosteriors, trainNaiveBayes } from '../../engine/classifiers/naiveBayes.js';
+import { naiveBayesPredict, trainNaiveBayes } from '../../engine/classifiers/naiveBayes.js';
 import { predictAligned, type AlignedPredictions } from '../../engine/classifiers/alignData.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
 import type { FitPredict } from '../../engine/classifiers/evaluation.js';
@@ -62,11 +62,11 @@ function categoricalLearner(
       smoothing,
       Int32Array.from(train, (i) => rows[i]!),
     );
-    return naiveBayesPosteriors(
+    return naiveBayesPredict(
       model,
       data,
       Int32Array.from(test, (i) => rows[i]!),
-    ).predicted;
+    );
   };
   return { labels, classNames: data.attributes[t]!.values, fitPredict };
 }

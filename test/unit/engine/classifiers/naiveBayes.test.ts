@@ -3,12 +3,14 @@ import assert from 'node:assert/strict';
 import { close } from '../../../support/close.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeCategorical, allRows } from '../../../../server/src/engine/categoricalData.js';
+import { encodeCategorical, allRows, MISSING } from '../../../../server/src/engine/categoricalData.js';
 import {
   trainNaiveBayes,
   classifyNaiveBayes,
   naiveBayesPosteriors,
+  naiveBayesPredict,
 } from '../../../../server/src/engine/classifiers/naiveBayes.js';
+import { shuffledRows } from '../../../../server/src/engine/classifiers/evaluation.js';
 import { pythonMissing, runPython } from '../../../support/python.js';
 import { repoRoot, NO_SHARED } from '../../../support/shared.js';
 import { UCI_CATEGORICAL, loadUciTable, peerMatrix } from '../../../support/uciTables.js';
@@ -114,4 +116,103 @@ print(json.dumps(out))`,
     });
     assert.ok(maxDiff < 1e-9, `max |Δp| = ${maxDiff}`);
   }
+});
+
+/**
+ * Random categorical data with missing values (class and attributes), so that the fast kernels
+ * (column order, missing slots, unseen values) meet every case.
+ */
+function randomTable(rows: number, seed: number) {
+  const rng = createRng(seed),
+    ks = [2, 3, 5, 4, 2],
+    C = 3;
+  const cell = (k: number) => (rng.next() < 0.05 ? '?' : `v${Math.min(k - 1, Math.floor(rng.next() ** 2 * k))}`);
+  const header = [...ks.map((_, a) => `a${a}`), 'class'];
+  const table = Array.from({ length: rows }, () => [...ks.map(cell), cell(C).replace('v', 'c')]);
+  return encodeCategorical(header, table);
+}
+
+/** Eq. 6.20 from scratch: counts by a plain loop, then ln P(v) + Σ ln P(a = x | v) row by row. */
+function bruteForce(data: ReturnType<typeof randomTable>, train: Int32Array, laplace: boolean, test: Int32Array) {
+  const t = data.attributes.length - 1,
+    C = data.attributes[t]!.values.length;
+  const ks = data.attributes.slice(0, t).map((a) => a.values.length);
+  const classCounts = new Array<number>(C).fill(0);
+  const counts = ks.map((k) => Array.from({ length: C }, () => new Array<number>(k).fill(0)));
+  for (const r of train) {
+    const v = data.columns[t]![r]!;
+    if (v < 0) continue;
+    classCounts[v]!++;
+    ks.forEach((_, a) => {
+      const x = data.columns[a]![r]!;
+      if (x >= 0) counts[a]![v]![x]!++;
+    });
+  }
+  const total = classCounts.reduce((s, n) => s + n, 0);
+  const logScores = Array.from(test, (r) =>
+    classCounts.map((nv, v) => {
+      let score = Math.log(nv / total);
+      ks.forEach((k, a) => {
+        const x = data.columns[a]![r]!;
+        if (x < 0 || counts[a]!.every((row) => row[x] === 0)) return; // missing, or never seen
+        const n = counts[a]![v]!.reduce((s, c) => s + c, 0),
+          nc = counts[a]![v]![x]!;
+        score += Math.log(laplace ? (nc + 1) / (n + k) : n === 0 ? 0 : nc / n);
+      });
+      return score;
+    }),
+  );
+  return { classCounts, counts, logScores };
+}
+
+test('shuffled, repeated rows with missing values: counts, posteriors and classes as eq. 6.20 by brute force', () => {
+  const data = randomTable(3000, 11);
+  const rng = createRng(12);
+  // A bootstrap sample (repeats, no order) to train; a shuffled half to classify (column order kicks in).
+  const bootstrap = Int32Array.from({ length: 2000 }, () => rng.int(3000));
+  const small = Int32Array.from({ length: 9 }, () => rng.int(3000));
+  const test = Int32Array.from(rng.shuffle(Array.from(allRows(3000))).slice(0, 1500));
+  let impossibleRows = 0;
+  for (const [train, smoothing] of [
+    [bootstrap, { kind: 'laplace' }],
+    [bootstrap, { kind: 'none' }],
+    [small, { kind: 'none' }],
+  ] as const) {
+    const model = trainNaiveBayes(data, 'class', smoothing, train);
+    const expected = bruteForce(data, train, smoothing.kind === 'laplace', test);
+    assert.deepEqual(Array.from(model.classCounts), expected.classCounts);
+    model.counts.forEach((table, a) => assert.deepEqual(Array.from(table), expected.counts[a]!.flat()));
+    const ours = naiveBayesPosteriors(model, data, test);
+    assert.deepEqual(ours.predicted, naiveBayesPredict(model, data, test));
+    expected.logScores.forEach((scores, i) => {
+      const best = Math.max(...scores);
+      if (best === -Infinity) {
+        impossibleRows++;
+        assert.equal(ours.predicted[i], MISSING, `row ${test[i]}: every class has probability 0`);
+        assert.ok(ours.posteriors.subarray(i * 3, i * 3 + 3).every(Number.isNaN));
+        return;
+      }
+      const posterior = scores.map((s) => Math.exp(s - best));
+      const sum = posterior.reduce((s, p) => s + p, 0);
+      posterior.forEach((p, v) => close(ours.posteriors[i * 3 + v], p / sum, 1e-12, `row ${test[i]} class ${v}`));
+      // The same class unless the top two are tied to rounding (then either is an argmax).
+      assert.ok(best - scores[ours.predicted[i]!]! < 1e-9, `row ${test[i]}: ${ours.predicted[i]} vs ${scores}`);
+    });
+  }
+  assert.ok(impossibleRows > 0, 'the unsmoothed model on 9 rows meets impossible rows');
+});
+
+test('classifying rows in any order gives each row the class and posterior it gets on its own', () => {
+  const data = randomTable(2000, 21);
+  const model = trainNaiveBayes(data, 'class', { kind: 'laplace' }, shuffledRows(2000, 4).slice(0, 1200));
+  const test = shuffledRows(2000, 5);
+  const ours = naiveBayesPosteriors(model, data, test);
+  test.forEach((r, i) => {
+    const instance = Object.fromEntries(
+      model.attributes.map((a, j) => [a.name, data.columns[j]![r]! < 0 ? '?' : a.values[data.columns[j]![r]!]]),
+    );
+    const one = classifyNaiveBayes(model, instance);
+    assert.equal(one.predicted, model.target.values[ours.predicted[i]!]);
+    one.classes.forEach((c, v) => assert.equal(ours.posteriors[i * 3 + v], c.posterior));
+  });
 });
