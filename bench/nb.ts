@@ -1,26 +1,35 @@
 /**
  * Categorical naive Bayes (Mitchell §6.9) against scikit-learn CategoricalNB and pomegranate 0.14.8
  * NaiveBayes, same folds, same run: the categorical UCI tables of ../shared/data/tables/uci (car,
- * nursery, mushroom, house-votes-84; 10-fold CV) and a synthetic set sampled from a seeded random
- * naive Bayes model (1e6 rows, 80/20 split) so that times are not process noise.
+ * nursery, mushroom, house-votes-84; 10-fold CV) and synthetic sets sampled from a seeded random
+ * naive Bayes model (1e5 and 1e6 rows by default, 80/20 split) so that times are not process noise.
  * Smoothing: ours Laplace against CategoricalNB(alpha=1); ours unsmoothed (maximum likelihood)
  * against pomegranate, whose 0.14.8 pseudocount does not reach the attribute tables (see
- * bench/peers/categorical_nb.py). Each side's time covers train + predict of every fold, run
- * `--repeat` times (default 6) alternating ours and theirs: first run cold, median of the rest warm.
- *   npm run bench:nb [-- --seed 1 --repeat 6 --rows 1000000]
+ * bench/peers/categorical_nb.py).
+ * What is timed is the same work on every side: the data is loaded and encoded before the clock
+ * starts (ours: integer-coded columns; the peers: the same codes as an int32 rows × attributes
+ * numpy array), and each side's time covers, for every part, selecting the training rows, training,
+ * and predicting the class of the test rows (ours naiveBayesPredict, scikit-learn predict,
+ * pomegranate predict_log_proba + argmax). `--repeat` rounds (default 6), the sides alternating
+ * within each round: first round cold, min / median / max of the others warm.
+ * Goals, per data set: ours faster than each peer (the ratio of the warm medians; the cold ratio, one
+ * run that mostly times the JIT's first compiles on the small tables, is printed beside it) and
+ * identical predictions; a goal not met prints FAILED and the exit code is 1.
+ *   npm run bench:nb [-- --seed 1 --repeat 6 --rows 1e5,1e6]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CategoricalDataset } from '../server/src/engine/categoricalData.js';
-import { trainNaiveBayes, naiveBayesPosteriors } from '../server/src/engine/classifiers/naiveBayes.js';
+import { trainNaiveBayes, naiveBayesPredict } from '../server/src/engine/classifiers/naiveBayes.js';
 import { partitions, type EvaluationPlan } from '../server/src/engine/classifiers/evaluation.js';
 import type { Smoothing } from '../server/src/engine/estimators/mEstimate.js';
 import { createRng } from '../server/src/engine/random.js';
 import { UCI_CATEGORICAL, loadUciTable, peerMatrix } from '../test/support/uciTables.js';
 import { NO_SHARED } from '../test/support/shared.js';
-import { startPeer, coldWarm } from './support/peerProcess.js';
+import { startPeer, coldWarm, warmSpread, type ColdWarm } from './support/peerProcess.js';
+import { createGoals, loadAverage } from './support/goals.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argument = (name: string, fallback: number) => {
@@ -28,8 +37,10 @@ const argument = (name: string, fallback: number) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const seed = argument('--seed', 1),
-  repeat = Math.max(6, argument('--repeat', 6)),
-  syntheticRows = argument('--rows', 1e6);
+  repeat = Math.max(6, argument('--repeat', 6));
+const syntheticSizes = (process.argv.includes('--rows') ? process.argv[process.argv.indexOf('--rows') + 1]! : '1e5,1e6')
+  .split(',')
+  .map(Number);
 
 /**
  * Rows sampled from a naive Bayes model with random (seeded) parameters: 4 classes, 12 attributes
@@ -71,14 +82,12 @@ interface Bench {
   planText: string;
 }
 
-/** Ours on every part: train + predict timed; predictions of the test rows, parts in order. */
+/** Ours on every part: train + predict timed; the classes of the test rows, parts in order. */
 function runOurs(bench: Bench, parts: Parts, smoothing: Smoothing): { seconds: number; predicted: Int32Array } {
   const out: Int32Array[] = [];
   const t0 = performance.now();
   for (const { train, test } of parts)
-    out.push(
-      naiveBayesPosteriors(trainNaiveBayes(bench.data, bench.target, smoothing, train), bench.data, test).predicted,
-    );
+    out.push(naiveBayesPredict(trainNaiveBayes(bench.data, bench.target, smoothing, train), bench.data, test));
   const seconds = (performance.now() - t0) / 1000;
   const predicted = new Int32Array(out.reduce((n, p) => n + p.length, 0));
   out.reduce((at, p) => (predicted.set(p, at), at + p.length), 0);
@@ -145,34 +154,42 @@ async function runBench(bench: Bench): Promise<string[]> {
   const tested = parts.flatMap((p) => Array.from(p.test));
   const C = bench.data.attributes[t]!.values.length;
   console.log(
-    `\n${bench.name}: ${bench.data.rowCount} rows, ${bench.data.attributes.length - 1} attributes, ${C} classes; ${bench.planText}; train + predict of all parts`,
+    `\n${bench.name}: ${bench.data.rowCount} rows, ${bench.data.attributes.length - 1} attributes, ${C} classes; ${bench.planText}; train + predict of all parts (load average ${loadAverage()})`,
   );
-  console.log(`  ${'side'.padEnd(37)} accuracy  same as ours       cold ms   warm ms  ours faster (cold, warm)`);
+  console.log(
+    `  ${'side'.padEnd(37)} accuracy  same as ours       cold ms  warm ms: median (min–max)    ours faster: cold, warm`,
+  );
+  const accuracy = (predicted: ArrayLike<number>) =>
+    tested.filter((row, i) => predicted[i] === labels[row]).length / tested.length;
   const summary: string[] = [];
   for (const s of SIDES) {
     const run = runs.get(s.side);
     if (!run) continue;
-    const correct = tested.filter((row, i) => run.predicted[i] === labels[row]).length;
     const time = coldWarm(run.seconds);
     let same = '',
       ratio = '';
     if (s.against) {
-      const ours = runs.get(s.against)!,
-        us = coldWarm(ours.seconds);
+      const ours = runs.get(s.against)!;
       const agree = tested.filter((_, i) => run.predicted[i] === ours.predicted[i]).length;
       const impossible = Array.from(run.predicted).filter((c) => c < 0).length;
       same = `${agree}/${tested.length}${impossible ? ` (${impossible} impossible)` : ''}`;
-      ratio = `${(time.cold / us.cold).toFixed(1)}×, ${(time.warm / us.warm).toFixed(1)}×`;
+      const faster = speedUp(coldWarm(ours.seconds), time);
+      ratio = `${faster.cold.toFixed(1)}×, ${faster.warm.toFixed(1)}×`;
       summary.push(
-        `${bench.name} vs ${s.peer}: accuracy ${(correct / tested.length).toFixed(4)} vs ours ${(tested.filter((row, i) => ours.predicted[i] === labels[row]).length / tested.length).toFixed(4)}, same ${same}, ours faster ${ratio}`,
+        `${bench.name} vs ${s.peer}: accuracy ${accuracy(run.predicted).toFixed(4)} vs ours ${accuracy(ours.predicted).toFixed(4)}, same ${same}, ours ${warmSpread(coldWarm(ours.seconds), 'ms')} vs ${warmSpread(time, 'ms')}, ours faster ${ratio} (cold, warm)`,
       );
+      verdicts.push({ bench: bench.name, peer: s.side, faster, agree: agree === tested.length });
     }
     console.log(
-      `  ${s.side.padEnd(37)} ${(correct / tested.length).toFixed(4)}    ${same.padEnd(17)} ${(time.cold * 1000).toFixed(1).padStart(8)} ${(time.warm * 1000).toFixed(1).padStart(9)}  ${ratio}`,
+      `  ${s.side.padEnd(37)} ${accuracy(run.predicted).toFixed(4)}    ${same.padEnd(17)} ${(time.cold * 1000).toFixed(1).padStart(8)}  ${warmSpread(time, 'ms').padEnd(26)} ${ratio}`,
     );
   }
   return summary;
 }
+
+/** How many times faster ours is than the peer: first rounds (cold) and warm medians. */
+const speedUp = (ours: ColdWarm, peer: ColdWarm) => ({ cold: peer.cold / ours.cold, warm: peer.warm / ours.warm });
+const verdicts: { bench: string; peer: Side; faster: { cold: number; warm: number }; agree: boolean }[] = [];
 
 const benches: Bench[] = [];
 for (const table of UCI_CATEGORICAL) {
@@ -189,16 +206,17 @@ for (const table of UCI_CATEGORICAL) {
     planText: `10-fold CV (seed ${seed})`,
   });
 }
-benches.push({
-  name: `synthetic ${syntheticRows.toExponential(0)}`,
-  data: syntheticNaiveBayes(syntheticRows, seed),
-  target: 'class',
-  plan: { kind: 'split', trainFraction: 0.8, seed },
-  planText: `80/20 split (seed ${seed})`,
-});
+for (const rows of syntheticSizes)
+  benches.push({
+    name: `synthetic ${rows.toExponential(0)}`,
+    data: syntheticNaiveBayes(rows, seed),
+    target: 'class',
+    plan: { kind: 'split', trainFraction: 0.8, seed },
+    planText: `80/20 split (seed ${seed})`,
+  });
 
 console.log(
-  `categorical naive Bayes: ${repeat} rounds, ours and the peers alternating; cold = round 1, warm = median of the other ${repeat - 1}`,
+  `bench/nb.ts ${new Date().toISOString()}, load average ${loadAverage()}; categorical naive Bayes: ${repeat} rounds, ours and the peers alternating; cold = round 1, warm = min / median / max of the other ${repeat - 1}`,
 );
 const summaries: string[] = [];
 try {
@@ -211,3 +229,12 @@ console.log(`\nsummary\n${summaries.map((s) => `  ${s}`).join('\n')}`);
 console.log(`pomegranate 0.14.8 smooths only the class prior with a pseudocount, so it runs unsmoothed (pseudocount 0)
 against our unsmoothed model; 'impossible' rows have probability 0 under every class for it (ours then
 ignores a value never seen in training, or predicts no class). '?' in mushroom and house-votes is the value 'unknown'.`);
+console.log('\ngoals: ours faster than each peer at every size (warm medians), identical predictions');
+const goal = createGoals();
+for (const g of verdicts)
+  goal.check(
+    g.faster.warm > 1 && g.agree,
+    `${g.bench}: faster than ${g.peer} (${g.faster.warm.toFixed(1)}× warm; cold ${g.faster.cold.toFixed(1)}×)${g.agree ? ', identical predictions' : ', predictions DIFFER'}`,
+  );
+if (typeof peer === 'string') goal.check(false, `the peers did not run: ${peer}`);
+goal.finish();

@@ -1,7 +1,7 @@
 /**
  * Peers in long-lived child processes (scikit-learn, pomegranate, wink), so that their runs can
  * alternate with ours: load on a shared machine drifts, and alternating puts both sides under the
- * same drift (docs/TESTING). Plus the cold/warm summary every bench prints.
+ * same drift (docs/TESTING). Plus the cold/warm summary every bench prints (warm: min / median / max).
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -61,5 +61,22 @@ export const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** The first run is cold (before the JIT or the peer's caches have seen the code), the median of the others warm. */
-export const coldWarm = (seconds: number[]) => ({ cold: seconds[0]!, warm: median(seconds.slice(1)) });
+export interface ColdWarm {
+  /** The first run: before the JIT or the peer's caches have seen the code. */
+  cold: number;
+  /** The median of the other runs, with their min and max. */
+  warm: number;
+  min: number;
+  max: number;
+}
+
+export const coldWarm = (seconds: number[]): ColdWarm => {
+  const warm = seconds.length > 1 ? seconds.slice(1) : seconds;
+  return { cold: seconds[0]!, warm: median(warm), min: Math.min(...warm), max: Math.max(...warm) };
+};
+
+/** "median (min–max)" of the warm runs, in `unit` (ms: milliseconds, s: seconds). */
+export const warmSpread = (t: ColdWarm, unit: 'ms' | 's', digits = unit === 'ms' ? 1 : 2) => {
+  const f = (x: number) => (unit === 'ms' ? x * 1000 : x).toFixed(digits);
+  return `${f(t.warm)} (${f(t.min)}–${f(t.max)}) ${unit}`;
+};
