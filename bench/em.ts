@@ -1,17 +1,22 @@
 /**
- * EM for a full Gaussian mixture against scikit-learn's GaussianMixture on 1e5 and 1e6 points in
- * 2-D: same data, same starting parameters, same number of iterations (tol 0), timed in one run.
- * Each side fits REPEATS times in one process: the first (cold) and the median of the rest (warm)
- * are reported separately, with the warm ratio (ours / peer; below 1 is faster) and the mean
- * log-likelihoods.
- * A third side is pomegranate 0.14's GeneralMixtureModel of MultivariateGaussianDistributions,
- * built with the same weights, means and covariances and run for the same number of M-steps
- * (stop_threshold −∞; its History counts them). Its EM adds nothing to the covariance diagonal
- * (scikit-learn and we add reg_covar = 1e-6), so its log-likelihood is checked against ours
- * fitted with regCovar 0.
- *   npm run bench:em
+ * EM for a full Gaussian mixture against scikit-learn's GaussianMixture and pomegranate 0.14's
+ * GeneralMixtureModel on 1e5 and 1e6 points in 2-D: same data, same starting parameters, same
+ * number of iterations, timed in one run.
+ * - scikit-learn: init_params='random' with weights_init, means_init and precisions_init set to our
+ *   start, tol 0, max_iter ITERATIONS, reg_covar 1e-6 as ours. The starting values are used as
+ *   given; 'random' only avoids the default k-means, whose result they would replace. Its fit still
+ *   computes (and discards) parameters from random responsibilities once: one M-step more than ours.
+ * - pomegranate: MultivariateGaussianDistributions built from the same weights, means and
+ *   covariances (outside the timing), run for the same number of M-steps (stop_threshold −∞; its
+ *   History counts them). It adds nothing to the covariance diagonal, so it is compared with ours
+ *   fitted with regCovar 0.
+ * Every side fits in rounds (`--repeat`, default 6), the sides alternating within a round: ours
+ * (reg 1e-6), scikit-learn, ours (reg 0), pomegranate; the peers in long-lived processes, one fit
+ * per request. Round 1 is cold, the others warm (min / median / max).
+ * Goals (FAILED and exit code 1 when not met): ours faster than each peer (warm medians), the same
+ * number of iterations, and the same mean log-likelihood within 1e-9.
+ *   npm run bench:em [-- --repeat 6]
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,30 +27,37 @@ import {
 } from '../server/src/engine/mixtures/gaussianMixture.js';
 import { createRng } from '../server/src/engine/random.js';
 import type { NumericData } from '../server/src/engine/dataset.js';
-import { coldWarm } from './support/peerProcess.js';
+import { coldWarm, startPeer, warmSpread, type ColdWarm, type PeerProcess } from './support/peerProcess.js';
+import { createGoals, loadAverage } from './support/goals.js';
 
 const PYTHON = '/usr/bin/python3';
 const ITERATIONS = 20;
 const K = 3;
-const REPEATS = 6;
+const argument = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const REPEATS = Math.max(3, argument('--repeat', 6));
+/** How close the mean log-likelihoods must be (they agree to 11–12 decimals). */
+const SAME_LOG_LIKELIHOOD = 1e-9;
 
+// Each peer reads its data and start on the first line, answers "ready", then fits once per line.
 const SKLEARN = `
-import json, sys, time, numpy as np
+import json, sys, time, warnings, numpy as np
 from sklearn.mixture import GaussianMixture
-a = json.load(sys.stdin)
+warnings.filterwarnings('ignore')  # tol 0 never converges: ConvergenceWarning on every fit
+a = json.loads(sys.stdin.readline())
 X = np.fromfile(a['file'], dtype='<f8').reshape(-1, 2)
 k = a['k']
 cov = np.array(a['covariances']).reshape(k, 2, 2)
-# init_params='random': the starting values below are used as given; the default 'kmeans' would
-# run a full k-means per fit first only to have its result replaced by them.
-g = GaussianMixture(k, covariance_type='full', tol=0, max_iter=a['iterations'], reg_covar=1e-6,
-    init_params='random', random_state=0,
-    weights_init=np.array(a['weights']), means_init=np.array(a['means']).reshape(k, 2),
-    precisions_init=np.linalg.inv(cov))
-times = []
-for _ in range(a['repeats']):
-    t = time.perf_counter(); g.fit(X); times.append(time.perf_counter() - t)
-print(json.dumps({'times': times, 'score': g.score(X), 'iterations': int(g.n_iter_)}))
+print('ready', flush=True)
+for _ in sys.stdin:
+    g = GaussianMixture(k, covariance_type='full', tol=0, max_iter=a['iterations'], reg_covar=1e-6,
+        init_params='random', random_state=0,
+        weights_init=np.array(a['weights']), means_init=np.array(a['means']).reshape(k, 2),
+        precisions_init=np.linalg.inv(cov))
+    t = time.perf_counter(); g.fit(X); seconds = time.perf_counter() - t
+    print(json.dumps({'seconds': seconds, 'score': g.score(X), 'iterations': int(g.n_iter_)}), flush=True)
 `;
 
 // fit() runs iteration 0 as the E-step of the start, then max_iterations (M-step, E-step) pairs;
@@ -53,31 +65,27 @@ print(json.dumps({'times': times, 'score': g.score(X), 'iterations': int(g.n_ite
 const POMEGRANATE = `
 import json, sys, time, numpy as np
 from pomegranate import GeneralMixtureModel, MultivariateGaussianDistribution
-a = json.load(sys.stdin)
+a = json.loads(sys.stdin.readline())
 X = np.fromfile(a['file'], dtype='<f8').reshape(-1, 2)
 k = a['k']
 means = np.array(a['means']).reshape(k, 2)
 cov = np.array(a['covariances']).reshape(k, 2, 2)
-times = []
-for _ in range(a['repeats']):
+print('ready', flush=True)
+for _ in sys.stdin:
     m = GeneralMixtureModel([MultivariateGaussianDistribution(means[j].copy(), cov[j].copy()) for j in range(k)],
         weights=np.array(a['weights']))
     t = time.perf_counter()
     _, history = m.fit(X, stop_threshold=float('-inf'), max_iterations=a['iterations'], return_history=True)
-    times.append(time.perf_counter() - t)
-print(json.dumps({'times': times, 'score': float(np.mean(m.log_probability(X))), 'iterations': len(history.epochs)}))
+    seconds = time.perf_counter() - t
+    print(json.dumps({'seconds': seconds, 'score': float(np.mean(m.log_probability(X))),
+        'iterations': len(history.epochs)}), flush=True)
 `;
 
-interface PeerRun {
-  times: number[];
+/** One fit: its time, iteration count and mean log-likelihood. */
+interface Fit {
+  seconds: number;
+  iterations: number;
   score: number;
-  iterations: number;
-}
-/** One side of the table: a run's iteration count, timings and mean log-likelihood. */
-interface Side {
-  iterations: number;
-  timing: ReturnType<typeof coldWarm>;
-  meanLogLikelihood: number;
 }
 
 function sample(n: number, seed: number): NumericData {
@@ -98,67 +106,109 @@ function sample(n: number, seed: number): NumericData {
   return { names: ['x', 'y'], values, rows: n, dims: 2 };
 }
 
-/** Ours: one warm-up iteration, then REPEATS timed fits of ITERATIONS iterations. */
-function ours(x: NumericData, init: MixtureParameters, regCovar: number): Side {
-  const times: number[] = [];
-  let fit = gaussianMixture(x, { k: K, init, maxIterations: 1, tolerance: 0, regCovar });
-  for (let i = 0; i < REPEATS; i++) {
-    const t0 = performance.now();
-    fit = gaussianMixture(x, { k: K, init, maxIterations: ITERATIONS, tolerance: 0, regCovar });
-    times.push((performance.now() - t0) / 1000);
-  }
-  return { iterations: fit.iterations, timing: coldWarm(times), meanLogLikelihood: fit.logLikelihood / x.rows };
+function ours(x: NumericData, init: MixtureParameters, regCovar: number): Fit {
+  const t0 = performance.now();
+  const fit = gaussianMixture(x, { k: K, init, maxIterations: ITERATIONS, tolerance: 0, regCovar });
+  return { seconds: (performance.now() - t0) / 1000, iterations: fit.iterations, score: fit.logLikelihood / x.rows };
 }
 
-/** A Python peer's run, or the reason it could not run. */
-function peer(script: string, input: object): Side | string {
-  const r = spawnSync(PYTHON, ['-c', script], {
-    encoding: 'utf8',
-    input: JSON.stringify({ ...input, k: K, iterations: ITERATIONS, repeats: REPEATS }),
-  });
-  if (r.status !== 0) return `unavailable (${r.stderr.trim().split('\n').pop()})`;
-  const run = JSON.parse(r.stdout) as PeerRun;
-  return { iterations: run.iterations, timing: coldWarm(run.times), meanLogLikelihood: run.score };
+type Side = 'ours, reg_covar 1e-6' | 'scikit-learn, reg_covar 1e-6' | 'ours, regCovar 0' | 'pomegranate (no reg_covar)';
+interface SideSpec {
+  side: Side;
+  fit: () => Promise<Fit>;
+  /** Our side this peer is compared with. */
+  against?: Side;
 }
 
-const HEADINGS = ['iterations', 'cold s', 'warm s', 'ours ÷ peer warm (cold)', 'mean log-likelihood'];
-const WIDTHS = [10, 8, 8, 24, 20];
+/** The sides of one data set, in the order they run within a round. */
+function sidesOf(
+  x: NumericData,
+  init: MixtureParameters,
+  sklearn: PeerProcess<Fit> | string,
+  pomegranate: PeerProcess<Fit> | string,
+): SideSpec[] {
+  const sides: SideSpec[] = [{ side: 'ours, reg_covar 1e-6', fit: async () => ours(x, init, 1e-6) }];
+  if (typeof sklearn !== 'string')
+    sides.push({ side: 'scikit-learn, reg_covar 1e-6', fit: () => sklearn.run('fit'), against: sides[0]!.side });
+  sides.push({ side: 'ours, regCovar 0', fit: async () => ours(x, init, 0) });
+  if (typeof pomegranate !== 'string')
+    sides.push({ side: 'pomegranate (no reg_covar)', fit: () => pomegranate.run('fit'), against: 'ours, regCovar 0' });
+  return sides;
+}
+
+const goals = createGoals();
+const WIDTHS = [10, 8, 26, 24, 20];
 const line = (label: string, cells: string[]) =>
-  console.log(`  ${label.padEnd(36)} ${cells.map((c, i) => c.padStart(WIDTHS[i]!)).join(' ')}`);
+  console.log(`  ${label.padEnd(30)} ${cells.map((c, i) => c.padEnd(WIDTHS[i]!)).join(' ')}`);
 
-/** Our row, then the peer's with the ratio of our time to its (below 1: we are faster). */
-function compare(label: string, mine: Side, peerLabel: string, theirs: Side | string): void {
-  const cells = (s: Side, ratio: string) => [
-    String(s.iterations),
-    s.timing.cold.toFixed(3),
-    s.timing.warm.toFixed(3),
-    ratio,
-    s.meanLogLikelihood.toFixed(12),
-  ];
-  line(label, cells(mine, ''));
-  if (typeof theirs === 'string') {
-    line(peerLabel, [theirs]);
-    return;
+async function benchSize(n: number, dir: string): Promise<void> {
+  const x = sample(n, 42);
+  const file = join(dir, `x${n}.f64`);
+  writeFileSync(file, new Uint8Array(x.values.buffer));
+  const init = mixtureStart(x, K, 1);
+  const start = {
+    file,
+    k: K,
+    iterations: ITERATIONS,
+    weights: [...init.weights],
+    means: [...init.means],
+    covariances: [...init.covariances],
+  };
+  const sklearn = await startPeer<Fit>(PYTHON, ['-c', SKLEARN], start);
+  const pomegranate = await startPeer<Fit>(PYTHON, ['-c', POMEGRANATE], start);
+  const sides = sidesOf(x, init, sklearn, pomegranate);
+  const fits = new Map<Side, Fit[]>(sides.map((s) => [s.side, []]));
+  try {
+    for (let r = 0; r < REPEATS; r++) for (const s of sides) fits.get(s.side)!.push(await s.fit());
+  } finally {
+    for (const p of [sklearn, pomegranate]) if (typeof p !== 'string') p.stop();
   }
-  const ratio = `${(mine.timing.warm / theirs.timing.warm).toFixed(2)} (${(mine.timing.cold / theirs.timing.cold).toFixed(2)})`;
-  line(peerLabel, cells(theirs, ratio));
+  console.log(
+    `\nn=${n.toExponential(0)} k=${K} d=2, ${ITERATIONS} iterations from the same start, ${REPEATS} rounds (load average ${loadAverage()})`,
+  );
+  line('side', ['iterations', 'cold s', 'warm s: median (min–max)', 'ours faster: cold, warm', 'mean log-likelihood']);
+  const timing = (side: Side) => coldWarm(fits.get(side)!.map((f) => f.seconds));
+  for (const s of sides) {
+    const last = fits.get(s.side)!.at(-1)!,
+      t = timing(s.side);
+    const speedUp = s.against ? faster(timing(s.against), t) : undefined;
+    line(s.side, [
+      String(last.iterations),
+      t.cold.toFixed(3),
+      warmSpread(t, 's', 3),
+      speedUp ? `${speedUp.cold.toFixed(1)}×, ${speedUp.warm.toFixed(1)}×` : '',
+      last.score.toFixed(12),
+    ]);
+  }
+  if (typeof sklearn === 'string') line('scikit-learn', [`unavailable: ${sklearn}`]);
+  if (typeof pomegranate === 'string') line('pomegranate', [`pomegranate missing: ${pomegranate}`]);
+  for (const s of sides.filter((side) => side.against)) {
+    const mine = fits.get(s.against!)!.at(-1)!,
+      theirs = fits.get(s.side)!.at(-1)!;
+    const speedUp = faster(timing(s.against!), timing(s.side));
+    const gap = Math.abs(mine.score - theirs.score);
+    goals.check(
+      speedUp.warm > 1,
+      `n=${n.toExponential(0)}: faster than ${s.side}: ${speedUp.warm.toFixed(1)}× (warm medians; cold ${speedUp.cold.toFixed(1)}×)`,
+    );
+    goals.check(
+      mine.iterations === theirs.iterations && gap <= SAME_LOG_LIKELIHOOD,
+      `n=${n.toExponential(0)}: the same fit as ${s.side}: ${theirs.iterations} vs ${mine.iterations} iterations, mean log-likelihood |Δ| ${gap.toExponential(1)} ≤ ${SAME_LOG_LIKELIHOOD}`,
+    );
+  }
+  if (typeof sklearn === 'string') goals.check(false, `n=${n.toExponential(0)}: scikit-learn did not run: ${sklearn}`);
 }
 
+/** How many times faster ours is than the peer: first rounds (cold) and warm medians. */
+const faster = (ours: ColdWarm, peer: ColdWarm) => ({ cold: peer.cold / ours.cold, warm: peer.warm / ours.warm });
+
+console.log(
+  `bench/em.ts ${new Date().toISOString()}, load average ${loadAverage()}; full Gaussian mixture by EM, ours and the peers alternating; cold = round 1, warm = min / median / max of the other ${REPEATS - 1}`,
+);
 const dir = mkdtempSync(join(tmpdir(), 'bench-em-'));
 try {
-  for (const n of [1e5, 1e6]) {
-    const x = sample(n, 42);
-    const file = join(dir, `x${n}.f64`);
-    writeFileSync(file, new Uint8Array(x.values.buffer));
-    const init = mixtureStart(x, K, 1);
-    const start = { file, weights: [...init.weights], means: [...init.means], covariances: [...init.covariances] };
-    console.log(
-      `\nn=${n.toExponential(0)} k=${K} d=2, ${ITERATIONS} iterations from the same start, ${REPEATS} fits per side (warm: median after the first)`,
-    );
-    line('side', HEADINGS);
-    compare('ours, reg_covar 1e-6', ours(x, init, 1e-6), 'scikit-learn, reg_covar 1e-6', peer(SKLEARN, start));
-    compare('ours, regCovar 0', ours(x, init, 0), 'pomegranate (has no reg_covar)', peer(POMEGRANATE, start));
-  }
+  for (const n of [1e5, 1e6]) await benchSize(n, dir);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+goals.finish();
