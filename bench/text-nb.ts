@@ -9,7 +9,9 @@
  * so ratios within one run are what count, and alternating exposes both sides to the same drift).
  * wink-naive-bayes-text-classifier (bench/peers/winkText.ts) is the third side, run after ours and
  * scikit-learn's: `--wink-repeat` rounds (default 3), each within `--wink-budget` seconds (default 120).
- * Prints accuracies, agreement of the predictions, and the speed ratios.
+ * Prints accuracies, agreement of the predictions, the speed ratios, and goals (FAILED and exit
+ * code 1 when not met): faster than scikit-learn (warm medians) with identical predictions, and
+ * faster than wink, on each split.
  *   npm run bench:text-nb [-- --seed 1 --repeat 6 --wink-repeat 3 --wink-budget 120]
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,7 +21,8 @@ import { streamNewsgroups, documentsInPart, type LabelledCorpus } from '../serve
 import { Latin1Tokenizer } from '../server/src/engine/classifiers/latin1Tokenizer.js';
 import { trainTextNaiveBayes, predictTextNaiveBayes } from '../server/src/engine/classifiers/textNaiveBayes.js';
 import { evaluate, shuffledRows } from '../server/src/engine/classifiers/evaluation.js';
-import { startPeer, median, coldWarm } from './support/peerProcess.js';
+import { startPeer, median, coldWarm, warmSpread, type ColdWarm } from './support/peerProcess.js';
+import { createGoals, loadAverage } from './support/goals.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // ../shared beside the repository, as the tests find it (BAYES_SHARED overrides).
@@ -38,6 +41,10 @@ if (!existsSync(archive)) {
   console.log(`skipped: ${archive} not found`);
   process.exit(0);
 }
+
+console.log(
+  `bench/text-nb.ts ${new Date().toISOString()}, load average ${loadAverage()}; ${repeat} rounds, ours and scikit-learn alternating; cold = round 1, warm = min / median / max of the others`,
+);
 
 type Split = { train: Int32Array; test: Int32Array };
 function splitsOf(corpus: LabelledCorpus): Record<'mitchell' | 'bydate', Split> {
@@ -174,6 +181,7 @@ for (let r = 0; r < winkRepeat && !winkFailure && typeof wink !== 'string'; r++)
 }
 if (typeof wink !== 'string') wink.stop();
 const m = ourRuns.mitchell!.slice(1);
+const goals = createGoals();
 console.log(
   `ours, warm median of ${repeat - 1}: load + tokenize ${median(m.map((r) => r.loadMs)).toFixed(0)} ms (${m[0]!.words} words, ${m[0]!.distinct} distinct), train ${median(m.map((r) => r.trainMs)).toFixed(0)} ms`,
 );
@@ -183,13 +191,13 @@ for (const name of names) {
     us = coldWarm(ourRuns[name]!.map((r) => r.ms / 1000));
   const label = name === 'mitchell' ? `Mitchell protocol (seed ${seed}, 2/3 train)` : 'bydate train/test';
   console.log(`\n${label}: trained on ${run.evaluation.trained}, tested on ${run.evaluation.tested}`);
-  const time = (t: { cold: number; warm: number }) => `cold ${t.cold.toFixed(2)} s, warm ${t.warm.toFixed(2)} s`;
+  const time = (t: ColdWarm) => `cold ${t.cold.toFixed(2)} s, warm ${warmSpread(t, 's')}`;
   console.log(
     `  ours          accuracy ${run.evaluation.accuracy.toFixed(4)}  ${time(us)}${name === 'mitchell' ? '   (Mitchell reports 0.89)' : ''}`,
   );
-  const agreement = (predicted: number[]) =>
-    `same prediction on ${predicted.filter((c, i) => c === run.predicted[i]).length}/${predicted.length} documents`;
-  const speedUp = (them: { cold: number; warm: number }) =>
+  const same = (predicted: number[]) => predicted.filter((c, i) => c === run.predicted[i]).length;
+  const agreement = (predicted: number[]) => `same prediction on ${same(predicted)}/${predicted.length} documents`;
+  const speedUp = (them: ColdWarm) =>
     `speed-up cold ${(them.cold / us.cold).toFixed(1)}×, warm ${(them.warm / us.warm).toFixed(1)}×`;
   const p = peerRuns[name]!;
   if (p.length > 0) {
@@ -199,7 +207,12 @@ for (const name of names) {
       `  scikit-learn  accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (CountVectorizer + MultinomialNB, vocabulary ${last.vocabulary})`,
     );
     console.log(`                ${agreement(last.predicted)}; ${speedUp(them)}`);
-  }
+    const identical = same(last.predicted) === last.predicted.length;
+    goals.check(
+      them.warm > us.warm && identical,
+      `${name}: faster than scikit-learn: ${(them.warm / us.warm).toFixed(1)}× (warm medians; cold ${(them.cold / us.cold).toFixed(1)}×)${identical ? ', identical predictions' : ', predictions DIFFER'}`,
+    );
+  } else goals.check(false, `${name}: scikit-learn did not run${typeof peer === 'string' ? `: ${peer}` : ''}`);
   const w = winkRuns[name]!;
   if (w.length > 0) {
     const them = coldWarm(w.map((r) => r.seconds)),
@@ -210,6 +223,10 @@ for (const name of names) {
     console.log(
       `                ${agreement(last.predicted)}; ${speedUp(them)} (ours includes the archive load, wink's does not)`,
     );
+    goals.check(
+      them.warm > us.warm,
+      `${name}: faster than wink: ${(them.warm / us.warm).toFixed(1)}× (warm medians; cold ${(them.cold / us.cold).toFixed(1)}×)`,
+    );
   } else if (winkFailure)
     console.log(`  wink          ${winkFailure.startsWith(name) ? 'did not finish' : 'not run'}: ${winkFailure}`);
 }
@@ -217,3 +234,4 @@ console.log(`\nwink-naive-bayes-text-classifier: smoothingFactor 1 (Laplace), co
   and our vocabulary (Mitchell's pruning, which wink lacks), so both sides see the same words; wink's time
   covers tokenize + learn + predict on the decoded Latin-1 strings (archive loaded once, outside the timing);
   wink ranks classes by one-vs-rest log-odds, not by the posterior, so its predictions can differ from ours.`);
+goals.finish();
