@@ -11,7 +11,8 @@
  * numpy array), and each side's time covers, for every part, selecting the training rows, training,
  * and predicting the class of the test rows (ours naiveBayesPredict, scikit-learn predict,
  * pomegranate predict_log_proba + argmax). `--repeat` rounds (default 6), the sides alternating
- * within each round: first round cold, min / median / max of the others warm.
+ * within each round: first round cold, min / median / max of the others warm. Node runs with
+ * --expose-gc so that the bench's own garbage is collected before each of our runs.
  * Goals, per data set: ours faster than each peer (the ratio of the warm medians; the cold ratio, one
  * run that mostly times the JIT's first compiles on the small tables, is printed beside it) and
  * identical predictions; a goal not met prints FAILED and the exit code is 1.
@@ -136,6 +137,9 @@ async function runBench(bench: Bench): Promise<string[]> {
   for (let r = 0; r < repeat; r++) {
     for (const s of SIDES) {
       if ((s.peer && typeof peer === 'string') || unavailable.has(s.side)) continue;
+      // The harness's garbage (data sets built, requests encoded for the peer) is collected
+      // before our runs, not during them: the peer's process has none of it.
+      if (s.ours) global.gc?.();
       const run = s.ours
         ? runOurs(bench, parts, s.ours)
         : ((await (peer as Exclude<typeof peer, string>).run({ run: s.peer })) as PeerRun & { unavailable?: string });
@@ -191,36 +195,34 @@ async function runBench(bench: Bench): Promise<string[]> {
 const speedUp = (ours: ColdWarm, peer: ColdWarm) => ({ cold: peer.cold / ours.cold, warm: peer.warm / ours.warm });
 const verdicts: { bench: string; peer: Side; faster: { cold: number; warm: number }; agree: boolean }[] = [];
 
-const benches: Bench[] = [];
-for (const table of UCI_CATEGORICAL) {
-  const data = loadUciTable(table);
-  if (!data) {
-    console.log(`skipped ${table.name}: ${NO_SHARED}`);
-    continue;
-  }
-  benches.push({
+/** The data sets in the order they run, each built just before its run (not all held at once). */
+const benches: (Omit<Bench, 'data'> & { load: () => CategoricalDataset | undefined })[] = [
+  ...UCI_CATEGORICAL.map((table) => ({
     name: table.name,
-    data,
+    load: () => loadUciTable(table),
     target: table.target,
-    plan: { kind: 'folds', k: 10, seed },
+    plan: { kind: 'folds', k: 10, seed } as const,
     planText: `10-fold CV (seed ${seed})`,
-  });
-}
-for (const rows of syntheticSizes)
-  benches.push({
+  })),
+  ...syntheticSizes.map((rows) => ({
     name: `synthetic ${rows.toExponential(0)}`,
-    data: syntheticNaiveBayes(rows, seed),
+    load: () => syntheticNaiveBayes(rows, seed),
     target: 'class',
-    plan: { kind: 'split', trainFraction: 0.8, seed },
+    plan: { kind: 'split', trainFraction: 0.8, seed } as const,
     planText: `80/20 split (seed ${seed})`,
-  });
+  })),
+];
 
 console.log(
   `bench/nb.ts ${new Date().toISOString()}, load average ${loadAverage()}; categorical naive Bayes: ${repeat} rounds, ours and the peers alternating; cold = round 1, warm = min / median / max of the other ${repeat - 1}`,
 );
 const summaries: string[] = [];
 try {
-  for (const bench of benches) summaries.push(...(await runBench(bench)));
+  for (const { load, ...bench } of benches) {
+    const data = load();
+    if (data) summaries.push(...(await runBench({ ...bench, data })));
+    else console.log(`skipped ${bench.name}: ${NO_SHARED}`);
+  }
 } finally {
   if (typeof peer !== 'string') peer.stop();
   rmSync(scratch, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { close } from '../../../support/close.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeCategorical, allRows, MISSING } from '../../../../server/src/engine/categoricalData.js';
+import { encodeCategorical, allRows, columnOrder, MISSING } from '../../../../server/src/engine/categoricalData.js';
 import {
   trainNaiveBayes,
   classifyNaiveBayes,
@@ -165,13 +165,19 @@ function bruteForce(data: ReturnType<typeof randomTable>, train: Int32Array, lap
   return { classCounts, counts, logScores };
 }
 
+/** A training set this small leaves unsmoothed tables with zeros enough to make some rows impossible. */
+const SMALL = 12;
+
 test('shuffled, repeated rows with missing values: counts, posteriors and classes as eq. 6.20 by brute force', () => {
-  const data = randomTable(3000, 11);
+  // Past CACHED_ROWS, so that training and classifying take the column-order path.
+  const n = 40000;
+  const data = randomTable(n, 11);
   const rng = createRng(12);
-  // A bootstrap sample (repeats, no order) to train; a shuffled half to classify (column order kicks in).
-  const bootstrap = Int32Array.from({ length: 2000 }, () => rng.int(3000));
-  const small = Int32Array.from({ length: 9 }, () => rng.int(3000));
-  const test = Int32Array.from(rng.shuffle(Array.from(allRows(3000))).slice(0, 1500));
+  // A bootstrap sample (repeats, no order) to train; a shuffled half to classify.
+  const bootstrap = Int32Array.from({ length: 30000 }, () => rng.int(n));
+  const small = Int32Array.from({ length: SMALL }, () => rng.int(n));
+  const test = Int32Array.from(rng.shuffle(Array.from(allRows(n))).slice(0, n / 2));
+  assert.ok(columnOrder(bootstrap, n) && columnOrder(test, n));
   let impossibleRows = 0;
   for (const [train, smoothing] of [
     [bootstrap, { kind: 'laplace' }],
@@ -199,7 +205,7 @@ test('shuffled, repeated rows with missing values: counts, posteriors and classe
       assert.ok(best - scores[ours.predicted[i]!]! < 1e-9, `row ${test[i]}: ${ours.predicted[i]} vs ${scores}`);
     });
   }
-  assert.ok(impossibleRows > 0, 'the unsmoothed model on 9 rows meets impossible rows');
+  assert.ok(impossibleRows > 0, `the unsmoothed model on ${SMALL} rows meets impossible rows`);
 });
 
 test('classifying rows in any order gives each row the class and posterior it gets on its own', () => {
