@@ -217,8 +217,9 @@ for (const name of names) {
   if (w.length > 0) {
     const them = coldWarm(w.map((r) => r.seconds)),
       last = w[w.length - 1]!;
+    const warmRuns = w.length > 1 ? `warm: median of ${w.length - 1}` : 'one run: warm is that run';
     console.log(
-      `  wink          accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (warm: median of ${w.length - 1}; ${last.unknown} answered 'unknown')`,
+      `  wink          accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (${warmRuns}; ${last.unknown} answered 'unknown')`,
     );
     console.log(
       `                ${agreement(last.predicted)}; ${speedUp(them)} (ours includes the archive load, wink's does not)`,
@@ -227,7 +228,9 @@ for (const name of names) {
       them.warm > us.warm,
       `${name}: faster than wink: ${(them.warm / us.warm).toFixed(1)}× (warm medians; cold ${(them.cold / us.cold).toFixed(1)}×)`,
     );
-  } else if (winkFailure)
+  }
+  // A failed run ends wink's rounds: said on its split (after the runs it finished) and on the others.
+  if (winkFailure && (w.length === 0 || winkFailure.startsWith(name)))
     console.log(`  wink          ${winkFailure.startsWith(name) ? 'did not finish' : 'not run'}: ${winkFailure}`);
 }
 console.log(`\nwink-naive-bayes-text-classifier: smoothingFactor 1 (Laplace), counts, our tokenizer as its prep task

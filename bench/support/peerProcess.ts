@@ -31,7 +31,7 @@ export async function startPeer<Reply>(
   const exited = new Promise<undefined>((resolve) => child.on('close', () => resolve(undefined)));
   const next = async () =>
     (await Promise.race([lines.next().then((r) => (r.done ? undefined : r.value)), exited])) ??
-    Promise.reject(new Error(stderr.trim().split('\n').pop() ?? `${command} exited`));
+    Promise.reject(new Error(stderr.trim().split('\n').pop() || `${command} exited`));
   child.on('error', () => {});
   if (init !== undefined) child.stdin.write(`${JSON.stringify(init)}\n`);
   try {
@@ -39,18 +39,27 @@ export async function startPeer<Reply>(
   } catch (error) {
     return (error as Error).message;
   }
-  const overrun = (ms: number) =>
-    new Promise<never>((_, reject) => {
-      if (Number.isFinite(ms))
-        setTimeout(() => {
-          child.kill();
-          reject(new Error(`did not finish within ${ms / 1000} s`));
-        }, ms).unref();
+  // Each request's budget starts with it and ends with its answer: a timer left running would kill
+  // the process during a later request.
+  const withinBudget = async <T>(answer: Promise<T>): Promise<T> => {
+    if (!Number.isFinite(budgetMs)) return answer;
+    let timer: NodeJS.Timeout | undefined;
+    const overrun = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        child.kill();
+        reject(new Error(`did not finish within ${budgetMs / 1000} s`));
+      }, budgetMs);
     });
+    try {
+      return await Promise.race([answer, overrun]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   return {
     run: async (request) => {
       child.stdin.write(`${JSON.stringify(request)}\n`);
-      return JSON.parse((await Promise.race([next(), overrun(budgetMs)]))!) as Reply;
+      return JSON.parse((await withinBudget(next()))!) as Reply;
     },
     stop: () => child.stdin.end(),
   };
