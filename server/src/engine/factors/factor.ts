@@ -49,16 +49,45 @@ export function constantFactor(value = 1): Factor {
  * `target` (a subset of `vars`, any order). Computed once and reused by the junction tree.
  */
 export function indexMap(vars: readonly number[], cards: readonly number[], target: readonly number[]): Int32Array {
-  const map = new Int32Array(tableSize(cards));
+  return mapBySteps(cards, targetSteps(vars, cards, target));
+}
+
+/**
+ * `indexMap` in two short pieces: the target offset is linear in the digits, so entry j of the
+ * table over `vars` maps to outer[⌊j / inner.length⌋] + inner[j mod inner.length], where `inner`
+ * covers the variables from position `at` on and `outer` the ones before. It costs the sum of the
+ * two pieces' sizes instead of 4 bytes per entry, and a loop over a run of `inner.length` entries
+ * reads one outer offset.
+ */
+export function splitIndexMap(
+  vars: readonly number[],
+  cards: readonly number[],
+  target: readonly number[],
+  at: number,
+): { outer: Int32Array; inner: Int32Array } {
+  const step = targetSteps(vars, cards, target);
+  return {
+    outer: mapBySteps(cards.slice(0, at), step.slice(0, at)),
+    inner: mapBySteps(cards.slice(at), step.slice(at)),
+  };
+}
+
+/** The target's stride of each variable of `vars` (0 for one not in the target). */
+function targetSteps(vars: readonly number[], cards: readonly number[], target: readonly number[]): number[] {
   const tStrides = stridesOf(target.map((t) => cards[vars.indexOf(t)]!));
-  const step = vars.map((v) => {
+  return vars.map((v) => {
     const j = target.indexOf(v);
     return j < 0 ? 0 : tStrides[j]!;
   });
+}
+
+/** Σ digit·step for every entry of a table with `cards` (last fastest). */
+function mapBySteps(cards: readonly number[], step: readonly number[]): Int32Array {
+  const map = new Int32Array(tableSize(cards));
   // Built from the fastest variable outwards: the block of the last d variables is repeated
   // once per state of the next one, shifted by its stride (a copy loop, no odometer).
   let block = 1;
-  for (let d = vars.length - 1; d >= 0; d--) {
+  for (let d = cards.length - 1; d >= 0; d--) {
     const s = step[d]!;
     for (let x = 1; x < cards[d]!; x++) {
       const base = x * block,

@@ -4,9 +4,11 @@
  * Compiled once per network: moral graph → greedy triangulation (eliminationOrder.ts) → the
  * elimination cliques, with non-maximal ones merged away, linked into a tree (each clique to
  * the clique of the first-eliminated variable of its separator, then re-hung under the
- * smallest clique holding that separator) → CPTs multiplied into the clique of their family. Every clique→separator
- * index map and the message schedule are built
- * here, so `propagate` is two passes of flat typed-array loops with no allocation.
+ * smallest clique holding that separator) → CPTs multiplied into the clique of their family.
+ * Every parent→separator index map (split in two short pieces, see splitIndexMap) and the
+ * message schedule are built here, so `propagate` is two passes of flat typed-array loops with
+ * no allocation: collect takes in all of a clique's children's messages in one pass over it,
+ * distribute computes all their separator sums in one pass.
  *
  * Per evidence set: `setEvidence` then `propagate`; afterwards every `marginal`,
  * `familyMarginal` (the joint of a variable and its parents, in CPT layout — what EM's expected
@@ -14,7 +16,7 @@
  */
 import type { BayesianNetwork } from '../network.js';
 import { bestEliminationOrder, cardinalities, moralGraph, type EliminationOrder } from './eliminationOrder.js';
-import { indexMap, normalized, projectOnto, tableSize, zeroOtherStates, type Factor } from '../factors/factor.js';
+import { normalized, projectOnto, splitIndexMap, tableSize, zeroOtherStates, type Factor } from '../factors/factor.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import { DEFAULT_BUDGETS, requireWithin } from '../budget.js';
 
@@ -141,33 +143,39 @@ export interface JunctionTreeOptions {
   layout?: JunctionTreeLayout;
 }
 
-/** Cliques up to this many entries keep their family index maps between calls. */
-const FAMILY_MAP_CACHE_LIMIT = 1 << 16;
-
 export class JunctionTree {
   readonly cliques: Clique[];
   /** Largest clique table (entries): the cost of exact inference. */
   readonly maxCliqueSize: number;
   readonly totalSize: number;
+  /** The product of the CPTs multiplied into each clique that has any, at initialAt[clique] (else −1). */
   private readonly initial: Float64Array;
+  private readonly initialAt: Int32Array;
   private readonly values: Float64Array;
-  /** Non-root cliques children-first: the collect schedule (reverse it to distribute). */
+  /** Every clique, children before parents: the collect schedule (reverse it to distribute). */
   private readonly schedule: Int32Array;
   private readonly parentOf: Int32Array;
-  private readonly roots: number[];
+  private readonly children: Int32Array[];
+  /** Entries per run of each clique's split index maps (see splitPoint). */
+  private readonly run: Int32Array;
   /** Entries of a clique per entry of its separator with its parent (the separator comes first). */
   private readonly block: number[] = [];
-  private readonly toSepFromParent: Int32Array[] = [];
+  /** Parent entry → separator entry, split (splitIndexMap) at the parent's splitPoint. */
+  private readonly sepOuter: Int32Array[] = [];
+  private readonly sepInner: Int32Array[] = [];
+  /** The last message from each clique to its parent, normalised. */
   private readonly sep: Float64Array[] = [];
-  private readonly sepScratch: Float64Array;
+  /** The parent's separator sums while distributing (one per edge, so one pass serves all children). */
+  private readonly sepNew: Float64Array[] = [];
   /** Sum of each clique's last message to its parent (the normalising constant taken out). */
   private readonly messageScale: Float64Array;
   /** The smallest clique holding each variable: the cheapest to enter evidence and read marginals. */
   private readonly smallest: Int32Array;
   /** The clique holding each variable's family (for its CPT and familyMarginal). */
-  private readonly familyHome: number[];
-  private readonly familyMaps = new Map<number, Int32Array>();
+  private readonly familyHome: readonly number[];
   private evidence: Evidence = new Map();
+  /** The evidence entered in each clique (in the smallest clique holding the variable). */
+  private evidenceIn = new Map<number, [number, number][]>();
   private logZ = 0;
   private propagated = false;
 
@@ -178,7 +186,7 @@ export class JunctionTree {
     layout?: JunctionTreeLayout,
   ) {
     const cards = cardinalities(net);
-    const tree = layout ?? junctionTreeLayout(order, cards);
+    const tree = layout ?? junctionTreeLayout(order, cards, familiesOf(net));
     let offset = 0;
     this.cliques = tree.cliques.map((vars) => {
       const cc = vars.map((v) => cards[v]!);
@@ -195,39 +203,35 @@ export class JunctionTree {
         if (this.smallest[v] === -1 || c.size < this.cliques[this.smallest[v]!]!.size) this.smallest[v] = i;
     });
     this.parentOf = Int32Array.from(tree.parent);
-    this.roots = tree.parent.flatMap((p, i) => (p < 0 ? [i] : []));
-    this.schedule = postOrder(tree.parent, this.roots);
-    let maxSep = 1;
-    for (const c of this.schedule) {
+    this.children = childrenOf(tree.parent).map((k) => Int32Array.from(k));
+    this.schedule = postOrder(tree.parent);
+    this.run = Int32Array.from(this.cliques, (c) => tableSize(c.cards.slice(splitPoint(c.cards))));
+    for (let c = 0; c < this.cliques.length; c++) {
+      const p = tree.parent[c]!;
+      if (p < 0) continue;
       const me = this.cliques[c]!,
-        up = this.cliques[tree.parent[c]!]!;
+        up = this.cliques[p]!;
       const sepVars = me.vars.filter((v) => up.vars.includes(v));
-      this.toSepFromParent[c] = indexMap(up.vars, up.cards, sepVars);
+      const split = splitIndexMap(up.vars, up.cards, sepVars, splitPoint(up.cards));
+      this.sepOuter[c] = split.outer;
+      this.sepInner[c] = split.inner;
       const size = tableSize(sepVars.map((v) => cards[v]!));
       this.block[c] = me.size / size;
       this.sep[c] = new Float64Array(size);
-      maxSep = Math.max(maxSep, size);
+      this.sepNew[c] = new Float64Array(size);
     }
-    this.sepScratch = new Float64Array(maxSep);
     this.messageScale = new Float64Array(this.cliques.length);
-    this.initial = new Float64Array(offset);
+    this.familyHome = tree.familyHome;
+    // Only cliques holding a family keep an initial table; the others start from their first
+    // child's message (or all ones), so nothing is copied into them.
+    this.initialAt = new Int32Array(this.cliques.length).fill(-1);
+    let stored = 0;
+    for (const i of new Set(this.familyHome)) {
+      this.initialAt[i] = stored;
+      stored += this.cliques[i]!.size;
+    }
+    this.initial = new Float64Array(stored);
     this.values = new Float64Array(offset);
-    const position = eliminationPositions(order);
-    const holding: number[][] = net.variables.map(() => []);
-    this.cliques.forEach((c, i) => {
-      for (const v of c.vars) holding[v]!.push(i);
-    });
-    this.familyHome = net.cpts.map((cpt) => {
-      // The first-eliminated member of a family is eliminated with all the others as neighbours;
-      // a smaller clique holding the whole family is cheaper to multiply the CPT into.
-      const first = [...cpt.parents, cpt.child].reduce((a, b) => (position[a]! <= position[b]! ? a : b));
-      let home = tree.home[first]!;
-      for (const i of holding[cpt.child]!) {
-        const c = this.cliques[i]!;
-        if (c.size < this.cliques[home]!.size && cpt.parents.every((u) => c.vars.includes(u))) home = i;
-      }
-      return home;
-    });
     this.reloadTables();
   }
 
@@ -238,9 +242,10 @@ export class JunctionTree {
   reloadTables(): void {
     this.initial.fill(1);
     this.net.cpts.forEach((cpt, v) => {
-      const c = this.cliques[this.familyHome[v]!]!;
-      const map = this.familyMap(v);
-      for (let i = 0; i < c.size; i++) this.initial[c.offset + i]! *= cpt.table[map[i]!]!;
+      const home = this.familyHome[v]!;
+      const { outer, inner } = this.familyMap(v);
+      for (let h = 0, o = this.initialAt[home]!; h < outer.length; h++, o += inner.length)
+        multiplyRun(this.initial, o, cpt.table, outer[h]!, inner);
     });
     this.propagated = false;
   }
@@ -258,23 +263,32 @@ export class JunctionTree {
         throw new RangeError(`evidence ${v}=${s} is not a variable and state of the network`);
     }
     this.evidence = evidence;
+    this.evidenceIn.clear();
+    for (const [v, s] of evidence) {
+      const c = this.smallest[v]!;
+      let list = this.evidenceIn.get(c);
+      if (!list) this.evidenceIn.set(c, (list = []));
+      list.push([v, s]);
+    }
     this.propagated = false;
   }
 
-  /** Collect to the roots, then distribute: every clique becomes P(clique | e). */
+  /**
+   * Collect to the roots, then distribute: every clique becomes P(clique | e). Each clique
+   * takes in all its children's messages in one pass over its table, and in one pass computes
+   * the separator sums for all of them, run by run (a run stays in cache while each child's
+   * separator is read or added to).
+   */
   propagate(signal?: CancelSignal): void {
-    const values = this.values;
-    values.set(this.initial);
-    for (const [v, s] of this.evidence) {
-      const c = this.cliques[this.smallest[v]!]!;
-      zeroOtherStates(values.subarray(c.offset, c.offset + c.size), c.cards, c.vars.indexOf(v), s);
-    }
     this.logZ = 0;
-    for (const c of this.schedule) {
+    for (let i = 0; i < this.schedule.length && this.logZ > -Infinity; i++) {
       throwIfCancelled(signal);
-      this.collect(c);
+      const c = this.schedule[i]!;
+      this.collectInto(c);
+      this.enterEvidence(c);
+      if (this.parentOf[c]! >= 0) this.sendToParent(c);
+      else this.logZ += Math.log(this.normalizeClique(c));
     }
-    for (const r of this.roots) this.logZ += Math.log(this.normalizeClique(r));
     for (let i = this.schedule.length - 1; i >= 0 && this.logZ > -Infinity; i--) {
       throwIfCancelled(signal);
       this.distribute(this.schedule[i]!);
@@ -282,19 +296,46 @@ export class JunctionTree {
     this.propagated = true;
   }
 
+  /** Clique p's table: its initial potential times every child's message (already sent). */
+  private collectInto(p: number): void {
+    const { offset, size } = this.cliques[p]!;
+    const kids = this.children[p]!;
+    const values = this.values,
+      from = this.initialAt[p]!;
+    let first = 0;
+    if (from >= 0) values.set(this.initial.subarray(from, from + size), offset);
+    else if (kids.length === 0) values.fill(1, offset, offset + size);
+    else first = 1; // the first child's message is written, not multiplied into ones
+    if (kids.length === 0) return;
+    const run = this.run[p]!;
+    const c0 = kids[0]!;
+    for (let h = 0, o = offset; o < offset + size; h++, o += run) {
+      if (first) assignRun(values, o, this.sep[c0]!, this.sepOuter[c0]![h]!, this.sepInner[c0]!);
+      for (let k = first; k < kids.length; k++) {
+        const c = kids[k]!;
+        multiplyRun(values, o, this.sep[c]!, this.sepOuter[c]![h]!, this.sepInner[c]!);
+      }
+    }
+  }
+
+  private enterEvidence(p: number): void {
+    const list = this.evidenceIn.get(p);
+    if (!list) return;
+    const c = this.cliques[p]!;
+    for (const [v, s] of list)
+      zeroOtherStates(this.values.subarray(c.offset, c.offset + c.size), c.cards, c.vars.indexOf(v), s);
+  }
+
   /**
-   * Sends c → parent. The message is normalised (its sum z goes to logZ, keeping numbers in
-   * range on long chains of small probabilities); distribute divides by z again, so c itself
-   * never needs a normalising pass.
+   * The message c → parent: c's separator sums (contiguous blocks: the separator comes first),
+   * normalised; their sum z goes to logZ, keeping numbers in range on long chains of small
+   * probabilities, and distribute divides by z again, so c itself never needs a normalising pass.
    */
-  private collect(c: number): void {
-    if (this.logZ === -Infinity) return;
-    const me = this.cliques[c]!,
-      up = this.cliques[this.parentOf[c]!]!;
+  private sendToParent(c: number): void {
+    const me = this.cliques[c]!;
     const values = this.values,
       sep = this.sep[c]!,
-      block = this.block[c]!,
-      mapP = this.toSepFromParent[c]!;
+      block = this.block[c]!;
     for (let k = 0, o = me.offset; k < sep.length; k++) {
       let sum = 0;
       for (const stop = o + block; o < stop; o++) sum += values[o]!;
@@ -306,19 +347,30 @@ export class JunctionTree {
     this.logZ += Math.log(z);
     if (z === 0) return;
     for (let k = 0; k < sep.length; k++) sep[k]! /= z;
-    for (let j = 0, o = up.offset; j < up.size; j++, o++) values[o]! *= sep[mapP[j]!]!;
   }
 
-  private distribute(c: number): void {
-    const me = this.cliques[c]!,
-      up = this.cliques[this.parentOf[c]!]!;
+  /** Sends p's calibrated table to all its children: one pass over p for all their separators. */
+  private distribute(p: number): void {
+    const kids = this.children[p]!;
+    if (kids.length === 0) return;
+    const { offset, size } = this.cliques[p]!;
+    const run = this.run[p]!;
+    for (let k = 0; k < kids.length; k++) this.sepNew[kids[k]!]!.fill(0);
+    for (let h = 0, o = offset; o < offset + size; h++, o += run)
+      for (let k = 0; k < kids.length; k++) {
+        const c = kids[k]!;
+        addRun(this.values, o, this.sepNew[c]!, this.sepOuter[c]![h]!, this.sepInner[c]!);
+      }
+    for (let k = 0; k < kids.length; k++) this.updateChild(kids[k]!);
+  }
+
+  /** Scales child c by new / old separator sums. */
+  private updateChild(c: number): void {
+    const me = this.cliques[c]!;
     const values = this.values,
       old = this.sep[c]!,
-      block = this.block[c]!,
-      mapP = this.toSepFromParent[c]!;
-    const ratio = this.sepScratch.subarray(0, old.length);
-    ratio.fill(0);
-    for (let j = 0, o = up.offset; j < up.size; j++, o++) ratio[mapP[j]!]! += values[o]!;
+      ratio = this.sepNew[c]!,
+      block = this.block[c]!;
     // c still holds its unnormalised potential, whose separator sums are old · z.
     const z = this.messageScale[c]!;
     for (let k = 0; k < old.length; k++) ratio[k] = old[k] === 0 ? 0 : ratio[k]! / (old[k]! * z);
@@ -337,10 +389,15 @@ export class JunctionTree {
     return z;
   }
 
-  /** Bytes of the compiled tree's arrays: two clique tables, the separators and index maps. */
+  /**
+   * Bytes of the compiled tree's arrays: the clique tables, the initial tables of cliques with
+   * CPTs, and per edge two separators and a split map.
+   */
   get bytes(): number {
-    let n = 16 * this.totalSize + 8 * this.sepScratch.length;
-    for (const c of this.schedule) n += 4 * this.toSepFromParent[c]!.length + 8 * this.sep[c]!.length;
+    let n = 8 * this.totalSize + 8 * this.initial.length;
+    for (let c = 0; c < this.cliques.length; c++)
+      if (this.parentOf[c]! >= 0)
+        n += 16 * this.sep[c]!.length + 4 * (this.sepOuter[c]!.length + this.sepInner[c]!.length);
     return n;
   }
 
@@ -381,12 +438,11 @@ export class JunctionTree {
    */
   familyMarginal(v: number): Float64Array {
     this.requireConsistent();
-    const cpt = this.net.cpts[v]!;
     const c = this.cliques[this.familyHome[v]!]!;
-    const map = this.familyMap(v);
-    const out = new Float64Array(cpt.table.length);
-    const values = this.values;
-    for (let i = 0; i < c.size; i++) out[map[i]!]! += values[c.offset + i]!;
+    const { outer, inner } = this.familyMap(v);
+    const out = new Float64Array(this.net.cpts[v]!.table.length);
+    for (let h = 0, o = c.offset; h < outer.length; h++, o += inner.length)
+      addRun(this.values, o, out, outer[h]!, inner);
     return normalized(out);
   }
 
@@ -403,20 +459,10 @@ export class JunctionTree {
     return f;
   }
 
-  /**
-   * Clique entry → CPT entry of v's family. Kept for repeated familyMarginal calls (EM) unless
-   * the clique is large: many families can share one big clique, and a map per family would
-   * cost 4 bytes per clique entry each.
-   */
-  private familyMap(v: number): Int32Array {
-    let map = this.familyMaps.get(v);
-    if (!map) {
-      const c = this.cliques[this.familyHome[v]!]!;
-      const cpt = this.net.cpts[v]!;
-      map = indexMap(c.vars, c.cards, [...cpt.parents, v]);
-      if (c.size <= FAMILY_MAP_CACHE_LIMIT) this.familyMaps.set(v, map);
-    }
-    return map;
+  /** Clique entry → CPT entry of v's family, split at the clique's splitPoint (small: not kept). */
+  private familyMap(v: number): { outer: Int32Array; inner: Int32Array } {
+    const c = this.cliques[this.familyHome[v]!]!;
+    return splitIndexMap(c.vars, c.cards, [...this.net.cpts[v]!.parents, v], splitPoint(c.cards));
   }
 
   private requirePropagated(): void {
@@ -442,6 +488,8 @@ export interface JunctionTreeLayout {
   cliques: number[][];
   parent: number[];
   home: number[];
+  /** familyHome[v] = the clique v's CPT is multiplied into (it holds v's family). */
+  familyHome: number[];
 }
 
 /**
@@ -450,41 +498,78 @@ export interface JunctionTreeLayout {
  * come in blocks, one per separator entry, so messages on the clique's side are contiguous sums
  * and scalings.
  */
-export function junctionTreeLayout(order: EliminationOrder, cards: readonly number[]): JunctionTreeLayout {
+export function junctionTreeLayout(
+  order: EliminationOrder,
+  cards: readonly number[],
+  families: readonly (readonly number[])[],
+): JunctionTreeLayout {
   const tree = cliqueTree(order);
-  tree.parent = rehang(tree.cliques, tree.parent, cards);
-  tree.cliques = tree.cliques.map((vars, i) => {
-    const p = tree.parent[i]!;
+  const parent = rehang(tree.cliques, tree.parent, cards);
+  const cliques = tree.cliques.map((vars, i) => {
+    const p = parent[i]!;
     if (p < 0) return vars;
     const up = new Set(tree.cliques[p]!);
     return [...vars.filter((v) => up.has(v)), ...vars.filter((v) => !up.has(v))];
   });
-  return tree;
+  return { cliques, parent, home: tree.home, familyHome: familyHomes(order, cliques, tree.home, cards, families) };
+}
+
+/** The families of a network's CPTs: families[v] = [...parents of v, v]. */
+export function familiesOf(net: BayesianNetwork): number[][] {
+  return net.cpts.map((cpt) => [...cpt.parents, cpt.child]);
+}
+
+/** The clique each family's CPT is multiplied into. */
+function familyHomes(
+  order: EliminationOrder,
+  cliques: readonly number[][],
+  home: readonly number[],
+  cards: readonly number[],
+  families: readonly (readonly number[])[],
+): number[] {
+  const position = eliminationPositions(order);
+  const size = cliques.map((c) => c.reduce((m, v) => m * cards[v]!, 1));
+  const holding: number[][] = cards.map(() => []);
+  cliques.forEach((c, i) => {
+    for (const v of c) holding[v]!.push(i);
+  });
+  return families.map((family) => {
+    // The first-eliminated member of a family is eliminated with all the others as neighbours;
+    // a smaller clique holding the whole family is cheaper to multiply the CPT into.
+    const first = family.reduce((a, b) => (position[a]! <= position[b]! ? a : b));
+    let at = home[first]!;
+    for (const i of holding[family[family.length - 1]!]!) {
+      if (size[i]! < size[at]! && family.every((u) => cliques[i]!.includes(u))) at = i;
+    }
+    return at;
+  });
 }
 
 /**
  * The size of the junction tree of a layout: its clique entries (at most order.totalSize: an
  * elimination clique inside another is merged away) and the bytes JunctionTree allocates for it
- * (two Float64 tables, and per edge a separator and the parent-side Int32 index map).
+ * (a Float64 table per clique, an initial one per clique holding a CPT, and per edge two Float64
+ * separators and the parent's split index map).
  */
 export function junctionTreeSize(
   layout: JunctionTreeLayout,
   cards: readonly number[],
 ): { entries: number; bytes: number } {
-  const size = layout.cliques.map((c) => c.reduce((m, v) => m * cards[v]!, 1));
+  const cliqueCards = layout.cliques.map((c) => c.map((v) => cards[v]!));
+  const size = cliqueCards.map(tableSize);
   let entries = 0,
-    bytes = 0,
-    maxSep = 1;
+    bytes = 0;
+  for (const i of new Set(layout.familyHome)) bytes += 8 * size[i]!;
   size.forEach((n, i) => {
     entries += n;
     const p = layout.parent[i]!;
     if (p < 0) return;
     const up = new Set(layout.cliques[p]!);
     const sep = layout.cliques[i]!.reduce((m, v) => (up.has(v) ? m * cards[v]! : m), 1);
-    maxSep = Math.max(maxSep, sep);
-    bytes += 4 * size[p]! + 8 * sep;
+    const run = tableSize(cliqueCards[p]!.slice(splitPoint(cliqueCards[p]!)));
+    bytes += 16 * sep + 4 * (size[p]! / run + run);
   });
-  return { entries, bytes: bytes + 16 * entries + 8 * maxSep };
+  return { entries, bytes: bytes + 8 * entries };
 }
 
 /** The children of each node of a forest given by parent links (−1 or less: none). */
@@ -496,18 +581,51 @@ function childrenOf(parent: readonly number[]): number[][] {
   return children;
 }
 
-function postOrder(parent: readonly number[], roots: readonly number[]): Int32Array {
+/** Every node of a forest, children before parents. */
+function postOrder(parent: readonly number[]): Int32Array {
   const children = childrenOf(parent);
   const out: number[] = [];
-  const stack: [number, number][] = roots.map((r) => [r, 0]);
+  const stack: [number, number][] = parent.flatMap((p, i) => (p < 0 ? [[i, 0] as [number, number]] : []));
   while (stack.length) {
     const top = stack[stack.length - 1]!;
     const kids = children[top[0]]!;
     if (top[1] < kids.length) stack.push([kids[top[1]++]!, 0]);
     else {
       stack.pop();
-      if (parent[top[0]]! >= 0) out.push(top[0]);
+      out.push(top[0]);
     }
   }
   return Int32Array.from(out);
+}
+
+/**
+ * Entries per run of a clique's split index maps: the trailing variables up to RUN_ENTRIES
+ * entries (at least the last variable). A run of the clique's doubles stays in the L1 cache
+ * while every child's separator is read or added to; the maps cost 4 bytes per run and per
+ * entry of one run instead of 4 bytes per clique entry and child.
+ */
+const RUN_ENTRIES = 2048;
+
+/** The position splitting a clique's variables into outer and inner (run) ones. */
+function splitPoint(cards: readonly number[]): number {
+  if (cards.length === 0) return 0;
+  let at = cards.length - 1,
+    n = cards[at]!;
+  while (at > 0 && n * cards[at - 1]! <= RUN_ENTRIES) n *= cards[--at]!;
+  return at;
+}
+
+/** values[o + l] = table[base + inner[l]] for one run. */
+function assignRun(values: Float64Array, o: number, table: Float64Array, base: number, inner: Int32Array): void {
+  for (let l = 0; l < inner.length; l++) values[o + l] = table[base + inner[l]!]!;
+}
+
+/** values[o + l] *= table[base + inner[l]] for one run. */
+function multiplyRun(values: Float64Array, o: number, table: Float64Array, base: number, inner: Int32Array): void {
+  for (let l = 0; l < inner.length; l++) values[o + l]! *= table[base + inner[l]!]!;
+}
+
+/** into[base + inner[l]] += values[o + l] for one run. */
+function addRun(values: Float64Array, o: number, into: Float64Array, base: number, inner: Int32Array): void {
+  for (let l = 0; l < inner.length; l++) into[base + inner[l]!]! += values[o + l]!;
 }
