@@ -53,22 +53,36 @@ export function indexMap(vars: readonly number[], cards: readonly number[], targ
 }
 
 /**
- * `indexMap` in two short pieces: the target offset is linear in the digits, so entry j of the
- * table over `vars` maps to outer[⌊j / inner.length⌋] + inner[j mod inner.length], where `inner`
- * covers the variables from position `at` on and `outer` the ones before. It costs the sum of the
- * two pieces' sizes instead of 4 bytes per entry, and a loop over a run of `inner.length` entries
- * reads one outer offset.
+ * `indexMap` in three short pieces. The target offset is linear in the digits, so the entries of
+ * the table over `vars` come in runs (the variables from position `at` on) and, inside a run,
+ * in tail blocks (the trailing variables whose target offset is constant, tailStep 0, or counts
+ * up by one, tailStep 1): entry (h, i, l) — run h, block i, l-th of its block — maps to
+ * outer[h] + inner[i] + l · tailStep. It costs the pieces' sizes instead of 4 bytes per entry,
+ * and a loop over a tail block reads the target contiguously (or one entry of it).
  */
-export function splitIndexMap(
+export interface RunIndexMap {
+  outer: Int32Array;
+  inner: Int32Array;
+  tail: number;
+  tailStep: 0 | 1;
+}
+
+export function runIndexMap(
   vars: readonly number[],
   cards: readonly number[],
   target: readonly number[],
   at: number,
-): { outer: Int32Array; inner: Int32Array } {
+): RunIndexMap {
   const step = targetSteps(vars, cards, target);
+  const tailStep = step[step.length - 1] === 0 ? 0 : 1;
+  let tailAt = vars.length,
+    tail = 1;
+  while (tailAt > at && step[tailAt - 1] === tailStep * tail) tail *= cards[--tailAt]!;
   return {
     outer: mapBySteps(cards.slice(0, at), step.slice(0, at)),
-    inner: mapBySteps(cards.slice(at), step.slice(at)),
+    inner: mapBySteps(cards.slice(at, tailAt), step.slice(at, tailAt)),
+    tail,
+    tailStep,
   };
 }
 

@@ -5,7 +5,7 @@
  * elimination cliques, with non-maximal ones merged away, linked into a tree (each clique to
  * the clique of the first-eliminated variable of its separator, then re-hung under the
  * smallest clique holding that separator) → CPTs multiplied into the clique of their family.
- * Every parent→separator index map (split in two short pieces, see splitIndexMap) and the
+ * Every parent→separator index map (in three short pieces, see runIndexMap) and the
  * message schedule are built here, so `propagate` is two passes of flat typed-array loops with
  * no allocation: collect takes in all of a clique's children's messages in one pass over it,
  * distribute computes all their separator sums in one pass.
@@ -16,7 +16,15 @@
  */
 import type { BayesianNetwork } from '../network.js';
 import { bestEliminationOrder, cardinalities, moralGraph, type EliminationOrder } from './eliminationOrder.js';
-import { normalized, projectOnto, splitIndexMap, tableSize, zeroOtherStates, type Factor } from '../factors/factor.js';
+import {
+  normalized,
+  projectOnto,
+  runIndexMap,
+  tableSize,
+  zeroOtherStates,
+  type Factor,
+  type RunIndexMap,
+} from '../factors/factor.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import { DEFAULT_BUDGETS, requireWithin } from '../budget.js';
 
@@ -160,9 +168,8 @@ export class JunctionTree {
   private readonly run: Int32Array;
   /** Entries of a clique per entry of its separator with its parent (the separator comes first). */
   private readonly block: number[] = [];
-  /** Parent entry → separator entry, split (splitIndexMap) at the parent's splitPoint. */
-  private readonly sepOuter: Int32Array[] = [];
-  private readonly sepInner: Int32Array[] = [];
+  /** Parent entry → separator entry, in runs of the parent's splitPoint. */
+  private readonly sepMap: RunIndexMap[] = [];
   /** The last message from each clique to its parent, normalised. */
   private readonly sep: Float64Array[] = [];
   /** The parent's separator sums while distributing (one per edge, so one pass serves all children). */
@@ -211,10 +218,8 @@ export class JunctionTree {
       if (p < 0) continue;
       const me = this.cliques[c]!,
         up = this.cliques[p]!;
-      const sepVars = me.vars.filter((v) => up.vars.includes(v));
-      const split = splitIndexMap(up.vars, up.cards, sepVars, splitPoint(up.cards));
-      this.sepOuter[c] = split.outer;
-      this.sepInner[c] = split.inner;
+      const { sepVars, map } = separatorMap(me.vars, up.vars, up.cards);
+      this.sepMap[c] = map;
       const size = tableSize(sepVars.map((v) => cards[v]!));
       this.block[c] = me.size / size;
       this.sep[c] = new Float64Array(size);
@@ -243,9 +248,10 @@ export class JunctionTree {
     this.initial.fill(1);
     this.net.cpts.forEach((cpt, v) => {
       const home = this.familyHome[v]!;
-      const { outer, inner } = this.familyMap(v);
-      for (let h = 0, o = this.initialAt[home]!; h < outer.length; h++, o += inner.length)
-        multiplyRun(this.initial, o, cpt.table, outer[h]!, inner);
+      const map = this.familyMap(v);
+      const run = map.inner.length * map.tail;
+      for (let h = 0, o = this.initialAt[home]!; h < map.outer.length; h++, o += run)
+        multiplyRun(this.initial, o, cpt.table, map.outer[h]!, map);
     });
     this.propagated = false;
   }
@@ -310,10 +316,10 @@ export class JunctionTree {
     const run = this.run[p]!;
     const c0 = kids[0]!;
     for (let h = 0, o = offset; o < offset + size; h++, o += run) {
-      if (first) assignRun(values, o, this.sep[c0]!, this.sepOuter[c0]![h]!, this.sepInner[c0]!);
+      if (first) assignRun(values, o, this.sep[c0]!, this.sepMap[c0]!.outer[h]!, this.sepMap[c0]!);
       for (let k = first; k < kids.length; k++) {
         const c = kids[k]!;
-        multiplyRun(values, o, this.sep[c]!, this.sepOuter[c]![h]!, this.sepInner[c]!);
+        multiplyRun(values, o, this.sep[c]!, this.sepMap[c]!.outer[h]!, this.sepMap[c]!);
       }
     }
   }
@@ -359,7 +365,7 @@ export class JunctionTree {
     for (let h = 0, o = offset; o < offset + size; h++, o += run)
       for (let k = 0; k < kids.length; k++) {
         const c = kids[k]!;
-        addRun(this.values, o, this.sepNew[c]!, this.sepOuter[c]![h]!, this.sepInner[c]!);
+        addRun(this.values, o, this.sepNew[c]!, this.sepMap[c]!.outer[h]!, this.sepMap[c]!);
       }
     for (let k = 0; k < kids.length; k++) this.updateChild(kids[k]!);
   }
@@ -397,7 +403,7 @@ export class JunctionTree {
     let n = 8 * this.totalSize + 8 * this.initial.length;
     for (let c = 0; c < this.cliques.length; c++)
       if (this.parentOf[c]! >= 0)
-        n += 16 * this.sep[c]!.length + 4 * (this.sepOuter[c]!.length + this.sepInner[c]!.length);
+        n += 16 * this.sep[c]!.length + 4 * (this.sepMap[c]!.outer.length + this.sepMap[c]!.inner.length);
     return n;
   }
 
@@ -439,10 +445,10 @@ export class JunctionTree {
   familyMarginal(v: number): Float64Array {
     this.requireConsistent();
     const c = this.cliques[this.familyHome[v]!]!;
-    const { outer, inner } = this.familyMap(v);
+    const map = this.familyMap(v);
     const out = new Float64Array(this.net.cpts[v]!.table.length);
-    for (let h = 0, o = c.offset; h < outer.length; h++, o += inner.length)
-      addRun(this.values, o, out, outer[h]!, inner);
+    const run = map.inner.length * map.tail;
+    for (let h = 0, o = c.offset; h < map.outer.length; h++, o += run) addRun(this.values, o, out, map.outer[h]!, map);
     return normalized(out);
   }
 
@@ -460,9 +466,9 @@ export class JunctionTree {
   }
 
   /** Clique entry → CPT entry of v's family, split at the clique's splitPoint (small: not kept). */
-  private familyMap(v: number): { outer: Int32Array; inner: Int32Array } {
+  private familyMap(v: number): RunIndexMap {
     const c = this.cliques[this.familyHome[v]!]!;
-    return splitIndexMap(c.vars, c.cards, [...this.net.cpts[v]!.parents, v], splitPoint(c.cards));
+    return runIndexMap(c.vars, c.cards, [...this.net.cpts[v]!.parents, v], splitPoint(c.cards));
   }
 
   private requirePropagated(): void {
@@ -505,12 +511,16 @@ export function junctionTreeLayout(
 ): JunctionTreeLayout {
   const tree = cliqueTree(order);
   const parent = rehang(tree.cliques, tree.parent, cards);
-  const cliques = tree.cliques.map((vars, i) => {
+  // Parents first, so each separator can take its parent's final order: the parent's trailing
+  // variables in the separator then index it contiguously (runIndexMap's tail blocks).
+  const cliques = [...tree.cliques];
+  for (const i of postOrder(parent).reverse()) {
     const p = parent[i]!;
-    if (p < 0) return vars;
-    const up = new Set(tree.cliques[p]!);
-    return [...vars.filter((v) => up.has(v)), ...vars.filter((v) => !up.has(v))];
-  });
+    if (p < 0) continue;
+    const mine = new Set(cliques[i]!),
+      up = new Set(cliques[p]!);
+    cliques[i] = [...cliques[p]!.filter((v) => mine.has(v)), ...cliques[i]!.filter((v) => !up.has(v))];
+  }
   return { cliques, parent, home: tree.home, familyHome: familyHomes(order, cliques, tree.home, cards, families) };
 }
 
@@ -564,10 +574,8 @@ export function junctionTreeSize(
     entries += n;
     const p = layout.parent[i]!;
     if (p < 0) return;
-    const up = new Set(layout.cliques[p]!);
-    const sep = layout.cliques[i]!.reduce((m, v) => (up.has(v) ? m * cards[v]! : m), 1);
-    const run = tableSize(cliqueCards[p]!.slice(splitPoint(cliqueCards[p]!)));
-    bytes += 16 * sep + 4 * (size[p]! / run + run);
+    const { sepVars, map } = separatorMap(layout.cliques[i]!, layout.cliques[p]!, cliqueCards[p]!);
+    bytes += 16 * tableSize(sepVars.map((v) => cards[v]!)) + 4 * (map.outer.length + map.inner.length);
   });
   return { entries, bytes: bytes + 8 * entries };
 }
@@ -615,17 +623,58 @@ function splitPoint(cards: readonly number[]): number {
   return at;
 }
 
-/** values[o + l] = table[base + inner[l]] for one run. */
-function assignRun(values: Float64Array, o: number, table: Float64Array, base: number, inner: Int32Array): void {
-  for (let l = 0; l < inner.length; l++) values[o + l] = table[base + inner[l]!]!;
+// The kernels of a run of a RunIndexMap: entry l of the run is table[base + inner[i] + l'·tailStep]
+// for block i and l' within it. One loop per tail kind keeps the inner loops branch-free.
+
+/** A clique's separator with its parent (in the clique's order) and the parent's map onto it. */
+function separatorMap(
+  vars: readonly number[],
+  parentVars: readonly number[],
+  parentCards: readonly number[],
+): { sepVars: number[]; map: RunIndexMap } {
+  const sepVars = vars.filter((v) => parentVars.includes(v));
+  return { sepVars, map: runIndexMap(parentVars, parentCards, sepVars, splitPoint(parentCards)) };
 }
 
-/** values[o + l] *= table[base + inner[l]] for one run. */
-function multiplyRun(values: Float64Array, o: number, table: Float64Array, base: number, inner: Int32Array): void {
-  for (let l = 0; l < inner.length; l++) values[o + l]! *= table[base + inner[l]!]!;
+/** values[o + l] = table entry of l, for one run. */
+function assignRun(values: Float64Array, o: number, table: Float64Array, base: number, map: RunIndexMap): void {
+  const { inner, tail } = map;
+  if (tail === 1) for (let i = 0; i < inner.length; i++) values[o + i] = table[base + inner[i]!]!;
+  else if (map.tailStep === 0)
+    for (let i = 0; i < inner.length; i++) {
+      const x = table[base + inner[i]!]!;
+      for (const stop = o + tail; o < stop; o++) values[o] = x;
+    }
+  else
+    for (let i = 0; i < inner.length; i++)
+      for (let b = base + inner[i]!, l = 0; l < tail; l++, o++) values[o] = table[b + l]!;
 }
 
-/** into[base + inner[l]] += values[o + l] for one run. */
-function addRun(values: Float64Array, o: number, into: Float64Array, base: number, inner: Int32Array): void {
-  for (let l = 0; l < inner.length; l++) into[base + inner[l]!]! += values[o + l]!;
+/** values[o + l] *= table entry of l, for one run. */
+function multiplyRun(values: Float64Array, o: number, table: Float64Array, base: number, map: RunIndexMap): void {
+  const { inner, tail } = map;
+  if (tail === 1) for (let i = 0; i < inner.length; i++) values[o + i]! *= table[base + inner[i]!]!;
+  else if (map.tailStep === 0)
+    for (let i = 0; i < inner.length; i++) {
+      const x = table[base + inner[i]!]!;
+      for (const stop = o + tail; o < stop; o++) values[o]! *= x;
+    }
+  else
+    for (let i = 0; i < inner.length; i++)
+      for (let b = base + inner[i]!, l = 0; l < tail; l++, o++) values[o]! *= table[b + l]!;
+}
+
+/** into's entry of l += values[o + l], for one run. */
+function addRun(values: Float64Array, o: number, into: Float64Array, base: number, map: RunIndexMap): void {
+  const { inner, tail } = map;
+  if (tail === 1) for (let i = 0; i < inner.length; i++) into[base + inner[i]!]! += values[o + i]!;
+  else if (map.tailStep === 0)
+    for (let i = 0; i < inner.length; i++) {
+      let sum = 0;
+      for (const stop = o + tail; o < stop; o++) sum += values[o]!;
+      into[base + inner[i]!]! += sum;
+    }
+  else
+    for (let i = 0; i < inner.length; i++)
+      for (let b = base + inner[i]!, l = 0; l < tail; l++, o++) into[b + l]! += values[o]!;
 }
