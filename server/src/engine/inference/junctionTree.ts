@@ -116,7 +116,12 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
     }
   });
   const sets = cliques.map((c) => new Set(c));
-  let kids = childrenOf(parent);
+  // d is in c's subtree when c is among d's ancestors (walked only for a better candidate).
+  const below = (d: number, c: number): boolean => {
+    for (let u = d; u >= 0; u = parent[u]!) if (u === c) return true;
+    return false;
+  };
+  const kids = childrenOf(parent);
   const order: number[] = parent.flatMap((p, i) => (p < 0 ? [i] : []));
   for (let h = 0; h < order.length; h++) order.push(...kids[order[h]!]!);
   for (const c of order) {
@@ -124,20 +129,11 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
     if (p < 0) continue;
     const sep = cliques[c]!.filter((v) => sets[p]!.has(v));
     if (sep.length === 0) continue;
-    const inSubtree = new Set<number>([c]);
-    for (const stack = [c]; stack.length;)
-      for (const k of kids[stack.pop()!]!) {
-        inSubtree.add(k);
-        stack.push(k);
-      }
     let best = p;
     for (const d of holders.get(sep[0]!)!) {
-      if (size[d]! < size[best]! && !inSubtree.has(d) && sep.every((v) => sets[d]!.has(v))) best = d;
+      if (size[d]! < size[best]! && sep.every((v) => sets[d]!.has(v)) && !below(d, c)) best = d;
     }
-    if (best !== p) {
-      parent[c] = best;
-      kids = childrenOf(parent);
-    }
+    parent[c] = best;
   }
   return parent;
 }
