@@ -91,8 +91,6 @@ export function eliminationOrder(
     result.cliques.push([best, ...nb]);
     result.maxCliqueSize = Math.max(result.maxCliqueSize, size);
     result.totalSize += size;
-    // Scores change within two steps of the eliminated node: its neighbours (new edges, one
-    // neighbour less) and their neighbours (new edges among their neighbours).
     graph.eliminate(best, nb, dirty);
     for (const u of dirty) compute(u);
   }
@@ -110,7 +108,10 @@ class BitGraph {
   private readonly remaining: Uint32Array;
   /** The nodes to eliminate, in the order given. */
   readonly nodes: number[];
+  /** Scratch rows of eliminate: v's neighbours, and the nodes next to one / two or more of them. */
   private readonly mask: Uint32Array;
+  private readonly once: Uint32Array;
+  private readonly twice: Uint32Array;
 
   constructor(adj: readonly Set<number>[], nodes: Iterable<number>) {
     const n = adj.length;
@@ -123,6 +124,8 @@ class BitGraph {
     this.remaining = new Uint32Array(this.words);
     for (const v of this.nodes) this.remaining[v >>> 5]! |= 1 << (v & 31);
     this.mask = new Uint32Array(this.words);
+    this.once = new Uint32Array(this.words);
+    this.twice = new Uint32Array(this.words);
   }
 
   has(a: number, b: number): boolean {
@@ -142,26 +145,32 @@ class BitGraph {
 
   /**
    * Removes v (its remaining neighbours `nb`), joining its neighbours pairwise; `dirty` gets the
-   * remaining nodes within two steps of v.
+   * remaining nodes whose score can change: v's neighbours, and the nodes next to two or more of
+   * them (only those can gain an edge among their neighbours).
    */
   eliminate(v: number, nb: readonly number[], dirty: number[]): void {
     const W = this.words,
       bits = this.bits,
-      mask = this.mask;
+      mask = this.mask,
+      once = this.once,
+      twice = this.twice;
     this.remaining[v >>> 5]! &= ~(1 << (v & 31));
     mask.fill(0);
+    once.fill(0);
+    twice.fill(0);
     for (const a of nb) mask[a >>> 5]! |= 1 << (a & 31);
-    const near = new Uint32Array(mask);
     for (const a of nb) {
       const row = a * W;
       for (let w = 0; w < W; w++) {
-        bits[row + w]! |= mask[w]!;
-        near[w]! |= bits[row + w]!;
+        const r = bits[row + w]!;
+        twice[w]! |= once[w]! & r;
+        once[w]! |= r;
+        bits[row + w] = r | mask[w]!;
       }
       bits[row + (a >>> 5)]! &= ~(1 << (a & 31));
     }
     dirty.length = 0;
-    for (let w = 0; w < W; w++) pushBits(near[w]! & this.remaining[w]!, w, dirty);
+    for (let w = 0; w < W; w++) pushBits((mask[w]! | twice[w]!) & this.remaining[w]!, w, dirty);
   }
 }
 
