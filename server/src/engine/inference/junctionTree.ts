@@ -152,9 +152,12 @@ export class JunctionTree {
   /** Largest clique table (entries): the cost of exact inference. */
   readonly maxCliqueSize: number;
   readonly totalSize: number;
-  /** The product of the CPTs multiplied into each clique that has any, at initialAt[clique] (else −1). */
-  private readonly initial: Float64Array;
-  private readonly initialAt: Int32Array;
+  /**
+   * The product of the CPTs multiplied into each clique that has any, over their variables only
+   * (layout.cptVars: far fewer entries than the clique), and the clique's map onto it.
+   */
+  private readonly potential: (Float64Array | undefined)[];
+  private readonly potentialMap: (RunIndexMap | undefined)[];
   private readonly values: Float64Array;
   /** Every clique, children before parents: the collect schedule (reverse it to distribute). */
   private readonly schedule: Int32Array;
@@ -176,6 +179,7 @@ export class JunctionTree {
   private readonly smallest: Int32Array;
   /** The clique holding each variable's family (for its CPT and familyMarginal). */
   private readonly familyHome: readonly number[];
+  private readonly cptVars: readonly number[][];
   private evidence: Evidence = new Map();
   /** The evidence entered in each clique (in the smallest clique holding the variable). */
   private evidenceIn = new Map<number, [number, number][]>();
@@ -214,7 +218,7 @@ export class JunctionTree {
       if (p < 0) continue;
       const me = this.cliques[c]!,
         up = this.cliques[p]!;
-      const { sepVars, map } = separatorMap(me.vars, up.vars, up.cards);
+      const { sepVars, map } = projectionMap(me.vars, up.vars, up.cards);
       this.sepMap[c] = map;
       const size = tableSize(sepVars.map((v) => cards[v]!));
       this.block[c] = me.size / size;
@@ -223,15 +227,13 @@ export class JunctionTree {
     }
     this.messageScale = new Float64Array(this.cliques.length);
     this.familyHome = tree.familyHome;
-    // Only cliques holding a family keep an initial table; the others start from their first
-    // child's message (or all ones), so nothing is copied into them.
-    this.initialAt = new Int32Array(this.cliques.length).fill(-1);
-    let stored = 0;
-    for (const i of new Set(this.familyHome)) {
-      this.initialAt[i] = stored;
-      stored += this.cliques[i]!.size;
-    }
-    this.initial = new Float64Array(stored);
+    this.cptVars = tree.cptVars;
+    this.potential = tree.cptVars.map((vs) =>
+      vs.length ? new Float64Array(tableSize(vs.map((v) => cards[v]!))) : undefined,
+    );
+    this.potentialMap = this.cliques.map((c, i) =>
+      tree.cptVars[i]!.length ? projectionMap(tree.cptVars[i]!, c.vars, c.cards).map : undefined,
+    );
     this.values = new Float64Array(offset);
     this.reloadTables();
   }
@@ -241,13 +243,21 @@ export class JunctionTree {
    * (EM's M-step): the triangulation, maps and schedule are kept. Call `propagate` after it.
    */
   reloadTables(): void {
-    this.initial.fill(1);
+    // The first CPT of a clique is written, the others multiplied in: no pass of ones.
+    const written = new Set<number>();
     this.net.cpts.forEach((cpt, v) => {
       const home = this.familyHome[v]!;
-      const map = this.familyMap(v);
+      const vars = this.cptVars[home]!;
+      const map = familyMap(
+        vars,
+        vars.map((u) => this.net.variables[u]!.states.length),
+        [...cpt.parents, v],
+      );
       const run = map.inner.length * map.tail;
-      for (let h = 0, o = this.initialAt[home]!; h < map.outer.length; h++, o += run)
-        multiplyRun(this.initial, o, cpt.table, map.outer[h]!, map);
+      const kernel = written.has(home) ? multiplyRun : assignRun;
+      written.add(home);
+      for (let h = 0, o = 0; h < map.outer.length; h++, o += run)
+        kernel(this.potential[home]!, o, cpt.table, map.outer[h]!, map);
     });
     this.propagated = false;
   }
@@ -298,22 +308,28 @@ export class JunctionTree {
     this.propagated = true;
   }
 
-  /** Clique p's table: its initial potential times every child's message (already sent). */
+  /** Clique p's table: its CPTs times every child's message (already sent), run by run. */
   private collectInto(p: number): void {
     const { offset, size } = this.cliques[p]!;
     const kids = this.children[p]!;
     const values = this.values,
-      from = this.initialAt[p]!;
-    let first = 0;
-    if (from >= 0) values.set(this.initial.subarray(from, from + size), offset);
-    else if (kids.length === 0) values.fill(1, offset, offset + size);
-    else first = 1; // the first child's message is written, not multiplied into ones
-    if (kids.length === 0) return;
+      potential = this.potential[p],
+      pmap = this.potentialMap[p]!;
+    if (!potential && kids.length === 0) {
+      values.fill(1, offset, offset + size);
+      return;
+    }
     const run = this.run[p]!;
     const c0 = kids[0]!;
     for (let h = 0, o = offset; o < offset + size; h++, o += run) {
-      if (first) assignRun(values, o, this.sep[c0]!, this.sepMap[c0]!.outer[h]!, this.sepMap[c0]!);
-      for (let k = first; k < kids.length; k++) {
+      // The first factor is written, the others multiplied in.
+      let k = 0;
+      if (potential) assignRun(values, o, potential, pmap.outer[h]!, pmap);
+      else {
+        assignRun(values, o, this.sep[c0]!, this.sepMap[c0]!.outer[h]!, this.sepMap[c0]!);
+        k = 1;
+      }
+      for (; k < kids.length; k++) {
         const c = kids[k]!;
         multiplyRun(values, o, this.sep[c]!, this.sepMap[c]!.outer[h]!, this.sepMap[c]!);
       }
@@ -396,7 +412,11 @@ export class JunctionTree {
    * CPTs, and per edge two separators and a split map.
    */
   get bytes(): number {
-    let n = 8 * this.totalSize + 8 * this.initial.length;
+    let n = 8 * this.totalSize;
+    this.cliques.forEach((_, i) => {
+      const pmap = this.potentialMap[i];
+      if (pmap) n += 8 * this.potential[i]!.length + 4 * (pmap.outer.length + pmap.inner.length);
+    });
     for (let c = 0; c < this.cliques.length; c++)
       if (this.parentOf[c]! >= 0)
         n += 16 * this.sep[c]!.length + 4 * (this.sepMap[c]!.outer.length + this.sepMap[c]!.inner.length);
@@ -461,10 +481,10 @@ export class JunctionTree {
     return f;
   }
 
-  /** Clique entry → CPT entry of v's family, split at the clique's splitPoint (small: not kept). */
+  /** Clique entry → CPT entry of v's family (small: not kept). */
   private familyMap(v: number): RunIndexMap {
     const c = this.cliques[this.familyHome[v]!]!;
-    return runIndexMap(c.vars, c.cards, [...this.net.cpts[v]!.parents, v], splitPoint(c.cards));
+    return familyMap(c.vars, c.cards, [...this.net.cpts[v]!.parents, v]);
   }
 
   private requirePropagated(): void {
@@ -492,6 +512,8 @@ export interface JunctionTreeLayout {
   home: number[];
   /** familyHome[v] = the clique v's CPT is multiplied into (it holds v's family). */
   familyHome: number[];
+  /** cptVars[i] = the variables of the CPTs multiplied into clique i, in its order ([]: none). */
+  cptVars: number[][];
 }
 
 /**
@@ -517,7 +539,11 @@ export function junctionTreeLayout(
       up = new Set(cliques[p]!);
     cliques[i] = [...cliques[p]!.filter((v) => mine.has(v)), ...cliques[i]!.filter((v) => !up.has(v))];
   }
-  return { cliques, parent, home: tree.home, familyHome: familyHomes(order, cliques, tree.home, cards, families) };
+  const familyHome = familyHomes(order, cliques, tree.home, cards, families);
+  const inCpts = cliques.map(() => new Set<number>());
+  familyHome.forEach((i, v) => families[v]!.forEach((u) => inCpts[i]!.add(u)));
+  const cptVars = cliques.map((c, i) => c.filter((v) => inCpts[i]!.has(v)));
+  return { cliques, parent, home: tree.home, familyHome, cptVars };
 }
 
 /** The families of a network's CPTs: families[v] = [...parents of v, v]. */
@@ -554,8 +580,8 @@ function familyHomes(
 /**
  * The size of the junction tree of a layout: its clique entries (at most order.totalSize: an
  * elimination clique inside another is merged away) and the bytes JunctionTree allocates for it
- * (a Float64 table per clique, an initial one per clique holding a CPT, and per edge two Float64
- * separators and the parent's split index map).
+ * (a Float64 table per clique, the product of its CPTs over their variables with the clique's map
+ * onto it, and per edge two Float64 separators and the parent's map onto the separator).
  */
 export function junctionTreeSize(
   layout: JunctionTreeLayout,
@@ -565,12 +591,16 @@ export function junctionTreeSize(
   const size = cliqueCards.map(tableSize);
   let entries = 0,
     bytes = 0;
-  for (const i of new Set(layout.familyHome)) bytes += 8 * size[i]!;
+  layout.cptVars.forEach((vs, i) => {
+    if (vs.length === 0) return;
+    const { map } = projectionMap(vs, layout.cliques[i]!, cliqueCards[i]!);
+    bytes += 8 * tableSize(vs.map((v) => cards[v]!)) + 4 * (map.outer.length + map.inner.length);
+  });
   size.forEach((n, i) => {
     entries += n;
     const p = layout.parent[i]!;
     if (p < 0) return;
-    const { sepVars, map } = separatorMap(layout.cliques[i]!, layout.cliques[p]!, cliqueCards[p]!);
+    const { sepVars, map } = projectionMap(layout.cliques[i]!, layout.cliques[p]!, cliqueCards[p]!);
     bytes += 16 * tableSize(sepVars.map((v) => cards[v]!)) + 4 * (map.outer.length + map.inner.length);
   });
   return { entries, bytes: bytes + 8 * entries };
@@ -622,14 +652,22 @@ function splitPoint(cards: readonly number[]): number {
 // The kernels of a run of a RunIndexMap: entry l of the run is table[base + inner[i] + l'·tailStep]
 // for block i and l' within it. One loop per tail kind keeps the inner loops branch-free.
 
-/** A clique's separator with its parent (in the clique's order) and the parent's map onto it. */
-function separatorMap(
+/**
+ * The variables `vars` shares with a table over `tableVars` (in the order of `vars`: a separator
+ * in the child's order, or a clique's CPT variables), and the table's map onto them.
+ */
+function projectionMap(
   vars: readonly number[],
-  parentVars: readonly number[],
-  parentCards: readonly number[],
+  tableVars: readonly number[],
+  tableCards: readonly number[],
 ): { sepVars: number[]; map: RunIndexMap } {
-  const sepVars = vars.filter((v) => parentVars.includes(v));
-  return { sepVars, map: runIndexMap(parentVars, parentCards, sepVars, splitPoint(parentCards)) };
+  const sepVars = vars.filter((v) => tableVars.includes(v));
+  return { sepVars, map: runIndexMap(tableVars, tableCards, sepVars, splitPoint(tableCards)) };
+}
+
+/** Entry of a table over `vars` → entry of the CPT of `family` ([...parents, child]). */
+function familyMap(vars: readonly number[], cards: readonly number[], family: readonly number[]): RunIndexMap {
+  return runIndexMap(vars, cards, family, splitPoint(cards));
 }
 
 /** values[o + l] = table entry of l, for one run. */

@@ -76,7 +76,8 @@ test('run index maps send every entry where the full index map does, for any spl
         l = j % tail;
       assert.equal(outer[h]! + inner[i]! + l * tailStep, full[j], `trial ${trial} entry ${j}`);
     }
-    if (tail > 1) tailStep === 0 ? constantTails++ : contiguousTails++;
+    if (tail > 1 && tailStep === 0) constantTails++;
+    if (tail > 1 && tailStep === 1) contiguousTails++;
   }
   assert.ok(constantTails > 20 && contiguousTails > 20, `${constantTails} constant, ${contiguousTails} contiguous`);
 });
