@@ -8,7 +8,9 @@
  * Every parent→separator index map (in three short pieces, see runIndexMap) and the
  * message schedule are built here, so `propagate` is two passes of flat typed-array loops with
  * no allocation: collect takes in all of a clique's children's messages in one pass over it,
- * distribute computes all their separator sums in one pass.
+ * distribute computes all their separator sums in one pass. The message of a subtree without
+ * evidence depends on its CPTs only: it is kept between propagations (until reloadTables), and
+ * such a subtree's tables are built only when distribute reaches them.
  *
  * Per evidence set: `setEvidence` then `propagate`; afterwards every `marginal`,
  * `familyMarginal` (the joint of a variable and its parents, in CPT layout — what EM's expected
@@ -181,6 +183,12 @@ export class JunctionTree {
   private readonly familyHome: readonly number[];
   private readonly cptVars: readonly number[][];
   private evidence: Evidence = new Map();
+  /** 1 for the cliques with evidence in their subtree (themselves included). */
+  private readonly evidenceBelow: Uint8Array;
+  /** 1 for the cliques whose last message to their parent was computed without evidence below. */
+  private readonly evidenceFree: Uint8Array;
+  /** 1 for the cliques this propagation re-sent the kept message of, their tables not yet built. */
+  private readonly deferred: Uint8Array;
   /** The evidence entered in each clique (in the smallest clique holding the variable). */
   private evidenceIn = new Map<number, [number, number][]>();
   private logZ = 0;
@@ -226,6 +234,9 @@ export class JunctionTree {
       this.sepNew[c] = new Float64Array(size);
     }
     this.messageScale = new Float64Array(this.cliques.length);
+    this.evidenceBelow = new Uint8Array(this.cliques.length);
+    this.evidenceFree = new Uint8Array(this.cliques.length);
+    this.deferred = new Uint8Array(this.cliques.length);
     this.familyHome = tree.familyHome;
     this.cptVars = tree.cptVars;
     this.potential = tree.cptVars.map((vs) =>
@@ -259,6 +270,7 @@ export class JunctionTree {
       for (let h = 0, o = 0; h < map.outer.length; h++, o += run)
         kernel(this.potential[home]!, o, cpt.table, map.outer[h]!, map);
     });
+    this.evidenceFree.fill(0); // the kept messages were of the old numbers
     this.propagated = false;
   }
 
@@ -276,11 +288,13 @@ export class JunctionTree {
     }
     this.evidence = evidence;
     this.evidenceIn.clear();
+    this.evidenceBelow.fill(0);
     for (const [v, s] of evidence) {
       const c = this.smallest[v]!;
       let list = this.evidenceIn.get(c);
       if (!list) this.evidenceIn.set(c, (list = []));
       list.push([v, s]);
+      for (let u = c; u >= 0 && this.evidenceBelow[u] === 0; u = this.parentOf[u]!) this.evidenceBelow[u] = 1;
     }
     this.propagated = false;
   }
@@ -293,13 +307,25 @@ export class JunctionTree {
    */
   propagate(signal?: CancelSignal): void {
     this.logZ = 0;
+    this.deferred.fill(0);
     for (let i = 0; i < this.schedule.length && this.logZ > -Infinity; i++) {
       throwIfCancelled(signal);
       const c = this.schedule[i]!;
-      this.collectInto(c);
-      this.enterEvidence(c);
-      if (this.parentOf[c]! >= 0) this.sendToParent(c);
-      else this.logZ += Math.log(this.normalizeClique(c));
+      if (this.parentOf[c]! < 0) {
+        this.collectInto(c);
+        this.enterEvidence(c);
+        this.logZ += Math.log(this.normalizeClique(c));
+      } else if (this.evidenceBelow[c] === 0 && this.evidenceFree[c] === 1) {
+        // The message of a subtree without evidence depends on its CPTs only: the one sent last
+        // time is sent again, and c's table is built when distribute reaches it.
+        this.logZ += Math.log(this.messageScale[c]!);
+        this.deferred[c] = 1;
+      } else {
+        this.collectInto(c);
+        this.enterEvidence(c);
+        this.sendToParent(c);
+        this.evidenceFree[c] = this.evidenceBelow[c] === 0 ? 1 : 0;
+      }
     }
     for (let i = this.schedule.length - 1; i >= 0 && this.logZ > -Infinity; i--) {
       throwIfCancelled(signal);
@@ -384,6 +410,7 @@ export class JunctionTree {
 
   /** Scales child c by new / old separator sums. */
   private updateChild(c: number): void {
+    if (this.deferred[c] === 1) this.collectInto(c);
     const me = this.cliques[c]!;
     const values = this.values,
       old = this.sep[c]!,
