@@ -380,11 +380,7 @@ export class JunctionTree {
     const values = this.values,
       sep = this.sep[c]!,
       block = this.block[c]!;
-    for (let k = 0, o = me.offset; k < sep.length; k++) {
-      let sum = 0;
-      for (const stop = o + block; o < stop; o++) sum += values[o]!;
-      sep[k] = sum;
-    }
+    for (let k = 0, o = me.offset; k < sep.length; k++, o += block) sep[k] = sumRange(values, o, o + block);
     let z = 0;
     for (let k = 0; k < sep.length; k++) z += sep[k]!;
     this.messageScale[c] = z;
@@ -419,10 +415,7 @@ export class JunctionTree {
     // c still holds its unnormalised potential, whose separator sums are old · z.
     const z = this.messageScale[c]!;
     for (let k = 0; k < old.length; k++) ratio[k] = old[k] === 0 ? 0 : ratio[k]! / (old[k]! * z);
-    for (let k = 0, o = me.offset; k < old.length; k++) {
-      const r = ratio[k]!;
-      for (const stop = o + block; o < stop; o++) values[o]! *= r;
-    }
+    for (let k = 0, o = me.offset; k < old.length; k++, o += block) scaleRange(values, o, o + block, ratio[k]!);
   }
 
   private normalizeClique(c: number): number {
@@ -676,9 +669,6 @@ function splitPoint(cards: readonly number[]): number {
   return at;
 }
 
-// The kernels of a run of a RunIndexMap: entry l of the run is table[base + inner[i] + l'·tailStep]
-// for block i and l' within it. One loop per tail kind keeps the inner loops branch-free.
-
 /**
  * The variables `vars` shares with a table over `tableVars` (in the order of `vars`: a separator
  * in the child's order, or a clique's CPT variables), and the table's map onto them.
@@ -697,18 +687,29 @@ function familyMap(vars: readonly number[], cards: readonly number[], family: re
   return runIndexMap(vars, cards, family, splitPoint(cards));
 }
 
+// The kernels of a run of a RunIndexMap: entry l of the run is table[base + inner[i] + l'·tailStep]
+// for block i and l' within it. One loop per tail kind keeps the inner loops branch-free, and
+// tail blocks go four entries at a time: most tails are short (munin: 4 to 7 entries), where
+// loop overhead is most of the cost.
+
 /** values[o + l] = table entry of l, for one run. */
 function assignRun(values: Float64Array, o: number, table: Float64Array, base: number, map: RunIndexMap): void {
   const { inner, tail } = map;
   if (tail === 1) for (let i = 0; i < inner.length; i++) values[o + i] = table[base + inner[i]!]!;
   else if (map.tailStep === 0)
-    for (let i = 0; i < inner.length; i++) {
-      const x = table[base + inner[i]!]!;
-      for (const stop = o + tail; o < stop; o++) values[o] = x;
-    }
+    for (let i = 0; i < inner.length; i++, o += tail) values.fill(table[base + inner[i]!]!, o, o + tail);
   else
-    for (let i = 0; i < inner.length; i++)
-      for (let b = base + inner[i]!, l = 0; l < tail; l++, o++) values[o] = table[b + l]!;
+    for (let i = 0; i < inner.length; i++, o += tail) {
+      const b = base + inner[i]! - o;
+      let l = o;
+      for (const stop = o + tail - 3; l < stop; l += 4) {
+        values[l] = table[b + l]!;
+        values[l + 1] = table[b + l + 1]!;
+        values[l + 2] = table[b + l + 2]!;
+        values[l + 3] = table[b + l + 3]!;
+      }
+      for (; l < o + tail; l++) values[l] = table[b + l]!;
+    }
 }
 
 /** values[o + l] *= table entry of l, for one run. */
@@ -716,13 +717,19 @@ function multiplyRun(values: Float64Array, o: number, table: Float64Array, base:
   const { inner, tail } = map;
   if (tail === 1) for (let i = 0; i < inner.length; i++) values[o + i]! *= table[base + inner[i]!]!;
   else if (map.tailStep === 0)
-    for (let i = 0; i < inner.length; i++) {
-      const x = table[base + inner[i]!]!;
-      for (const stop = o + tail; o < stop; o++) values[o]! *= x;
-    }
+    for (let i = 0; i < inner.length; i++, o += tail) scaleRange(values, o, o + tail, table[base + inner[i]!]!);
   else
-    for (let i = 0; i < inner.length; i++)
-      for (let b = base + inner[i]!, l = 0; l < tail; l++, o++) values[o]! *= table[b + l]!;
+    for (let i = 0; i < inner.length; i++, o += tail) {
+      const b = base + inner[i]! - o;
+      let l = o;
+      for (const stop = o + tail - 3; l < stop; l += 4) {
+        values[l]! *= table[b + l]!;
+        values[l + 1]! *= table[b + l + 1]!;
+        values[l + 2]! *= table[b + l + 2]!;
+        values[l + 3]! *= table[b + l + 3]!;
+      }
+      for (; l < o + tail; l++) values[l]! *= table[b + l]!;
+    }
 }
 
 /** into's entry of l += values[o + l], for one run. */
@@ -730,12 +737,38 @@ function addRun(values: Float64Array, o: number, into: Float64Array, base: numbe
   const { inner, tail } = map;
   if (tail === 1) for (let i = 0; i < inner.length; i++) into[base + inner[i]!]! += values[o + i]!;
   else if (map.tailStep === 0)
-    for (let i = 0; i < inner.length; i++) {
-      let sum = 0;
-      for (const stop = o + tail; o < stop; o++) sum += values[o]!;
-      into[base + inner[i]!]! += sum;
-    }
+    for (let i = 0; i < inner.length; i++, o += tail) into[base + inner[i]!]! += sumRange(values, o, o + tail);
   else
-    for (let i = 0; i < inner.length; i++)
-      for (let b = base + inner[i]!, l = 0; l < tail; l++, o++) into[b + l]! += values[o]!;
+    for (let i = 0; i < inner.length; i++, o += tail) {
+      const b = base + inner[i]! - o;
+      let l = o;
+      for (const stop = o + tail - 3; l < stop; l += 4) {
+        into[b + l]! += values[l]!;
+        into[b + l + 1]! += values[l + 1]!;
+        into[b + l + 2]! += values[l + 2]!;
+        into[b + l + 3]! += values[l + 3]!;
+      }
+      for (; l < o + tail; l++) into[b + l]! += values[l]!;
+    }
+}
+
+/** Σ values[from … to − 1], four entries at a time. */
+function sumRange(values: Float64Array, from: number, to: number): number {
+  let sum = 0,
+    l = from;
+  for (const stop = to - 3; l < stop; l += 4) sum += values[l]! + values[l + 1]! + values[l + 2]! + values[l + 3]!;
+  for (; l < to; l++) sum += values[l]!;
+  return sum;
+}
+
+/** values[from … to − 1] *= x, four entries at a time. */
+function scaleRange(values: Float64Array, from: number, to: number, x: number): void {
+  let l = from;
+  for (const stop = to - 3; l < stop; l += 4) {
+    values[l]! *= x;
+    values[l + 1]! *= x;
+    values[l + 2]! *= x;
+    values[l + 3]! *= x;
+  }
+  for (; l < to; l++) values[l]! *= x;
 }
