@@ -55,6 +55,16 @@ export function randomNetwork(seed: number, n: number, maxParents = 3, zeros = f
   return { name: `random${seed}`, variables, cpts };
 }
 
+/** Random evidence on about a third of the variables (seeded). */
+export function randomEvidence(seed: number, cards: readonly number[]): Map<number, number> {
+  const rng = createRng(seed);
+  const e = new Map<number, number>();
+  cards.forEach((k, v) => {
+    if (rng.next() < 0.3) e.set(v, rng.int(k));
+  });
+  return e;
+}
+
 /** The full joint P(x₁…x_n) by the chain rule, first variable slowest. Small networks only. */
 export function jointTable(net: BayesianNetwork): { cards: number[]; values: Float64Array } {
   const cards = net.variables.map((v) => v.states.length);

@@ -9,6 +9,7 @@ import {
 } from '../../../server/src/engine/budget.js';
 import {
   JunctionTree,
+  familiesOf,
   junctionTreeLayout,
   junctionTreeOrder,
   junctionTreeSize,
@@ -50,7 +51,7 @@ test('a junction tree over its budget is refused before its cliques are allocate
   const order = junctionTreeOrder(net);
   // The check uses the tree's own cliques (the maximal ones), sized before anything is allocated.
   const cards = net.variables.map((v) => v.states.length);
-  const size = junctionTreeSize(junctionTreeLayout(order, cards), cards).entries;
+  const size = junctionTreeSize(junctionTreeLayout(order, cards, familiesOf(net)), cards).entries;
   assert.ok(size >= 2 ** 17 && size <= order.totalSize);
   const message = `the junction tree needs ${size.toLocaleString('en-US')} clique entries, over the budget of 65,536`;
   assert.throws(

@@ -49,16 +49,59 @@ export function constantFactor(value = 1): Factor {
  * `target` (a subset of `vars`, any order). Computed once and reused by the junction tree.
  */
 export function indexMap(vars: readonly number[], cards: readonly number[], target: readonly number[]): Int32Array {
-  const map = new Int32Array(tableSize(cards));
+  return mapBySteps(cards, targetSteps(vars, cards, target));
+}
+
+/**
+ * `indexMap` in three short pieces. The target offset is linear in the digits, so the entries of
+ * the table over `vars` come in runs (the variables from position `at` on) and, inside a run,
+ * in tail blocks (the trailing variables whose target offset is constant, tailStep 0, or counts
+ * up by one, tailStep 1): entry (h, i, l) — run h, block i, l-th of its block — maps to
+ * outer[h] + inner[i] + l · tailStep. It costs the pieces' sizes instead of 4 bytes per entry,
+ * and a loop over a tail block reads the target contiguously (or one entry of it).
+ */
+export interface RunIndexMap {
+  outer: Int32Array;
+  inner: Int32Array;
+  tail: number;
+  tailStep: 0 | 1;
+}
+
+export function runIndexMap(
+  vars: readonly number[],
+  cards: readonly number[],
+  target: readonly number[],
+  at: number,
+): RunIndexMap {
+  const step = targetSteps(vars, cards, target);
+  const tailStep = step[step.length - 1] === 0 ? 0 : 1;
+  let tailAt = vars.length,
+    tail = 1;
+  while (tailAt > at && step[tailAt - 1] === tailStep * tail) tail *= cards[--tailAt]!;
+  return {
+    outer: mapBySteps(cards.slice(0, at), step.slice(0, at)),
+    inner: mapBySteps(cards.slice(at, tailAt), step.slice(at, tailAt)),
+    tail,
+    tailStep,
+  };
+}
+
+/** The target's stride of each variable of `vars` (0 for one not in the target). */
+function targetSteps(vars: readonly number[], cards: readonly number[], target: readonly number[]): number[] {
   const tStrides = stridesOf(target.map((t) => cards[vars.indexOf(t)]!));
-  const step = vars.map((v) => {
+  return vars.map((v) => {
     const j = target.indexOf(v);
     return j < 0 ? 0 : tStrides[j]!;
   });
+}
+
+/** Σ digit·step for every entry of a table with `cards` (last fastest). */
+function mapBySteps(cards: readonly number[], step: readonly number[]): Int32Array {
+  const map = new Int32Array(tableSize(cards));
   // Built from the fastest variable outwards: the block of the last d variables is repeated
   // once per state of the next one, shifted by its stride (a copy loop, no odometer).
   let block = 1;
-  for (let d = vars.length - 1; d >= 0; d--) {
+  for (let d = cards.length - 1; d >= 0; d--) {
     const s = step[d]!;
     for (let x = 1; x < cards[d]!; x++) {
       const base = x * block,

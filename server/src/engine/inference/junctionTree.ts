@@ -4,9 +4,13 @@
  * Compiled once per network: moral graph → greedy triangulation (eliminationOrder.ts) → the
  * elimination cliques, with non-maximal ones merged away, linked into a tree (each clique to
  * the clique of the first-eliminated variable of its separator, then re-hung under the
- * smallest clique holding that separator) → CPTs multiplied into the clique of their family. Every clique→separator
- * index map and the message schedule are built
- * here, so `propagate` is two passes of flat typed-array loops with no allocation.
+ * smallest clique holding that separator) → CPTs multiplied into the clique of their family.
+ * Every parent→separator index map (in three short pieces, see runIndexMap) and the
+ * message schedule are built here, so `propagate` is two passes of flat typed-array loops with
+ * no allocation: collect takes in all of a clique's children's messages in one pass over it,
+ * distribute computes all their separator sums in one pass. The message of a subtree without
+ * evidence depends on its CPTs only: it is kept between propagations (until reloadTables), and
+ * such a subtree's tables are built only when distribute reaches them.
  *
  * Per evidence set: `setEvidence` then `propagate`; afterwards every `marginal`,
  * `familyMarginal` (the joint of a variable and its parents, in CPT layout — what EM's expected
@@ -14,7 +18,15 @@
  */
 import type { BayesianNetwork } from '../network.js';
 import { bestEliminationOrder, cardinalities, moralGraph, type EliminationOrder } from './eliminationOrder.js';
-import { indexMap, normalized, projectOnto, tableSize, zeroOtherStates, type Factor } from '../factors/factor.js';
+import {
+  normalized,
+  projectOnto,
+  runIndexMap,
+  tableSize,
+  zeroOtherStates,
+  type Factor,
+  type RunIndexMap,
+} from '../factors/factor.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import { DEFAULT_BUDGETS, requireWithin } from '../budget.js';
 
@@ -106,7 +118,12 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
     }
   });
   const sets = cliques.map((c) => new Set(c));
-  let kids = childrenOf(parent);
+  // d is in c's subtree when c is among d's ancestors (walked only for a better candidate).
+  const below = (d: number, c: number): boolean => {
+    for (let u = d; u >= 0; u = parent[u]!) if (u === c) return true;
+    return false;
+  };
+  const kids = childrenOf(parent);
   const order: number[] = parent.flatMap((p, i) => (p < 0 ? [i] : []));
   for (let h = 0; h < order.length; h++) order.push(...kids[order[h]!]!);
   for (const c of order) {
@@ -114,20 +131,11 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
     if (p < 0) continue;
     const sep = cliques[c]!.filter((v) => sets[p]!.has(v));
     if (sep.length === 0) continue;
-    const inSubtree = new Set<number>([c]);
-    for (const stack = [c]; stack.length;)
-      for (const k of kids[stack.pop()!]!) {
-        inSubtree.add(k);
-        stack.push(k);
-      }
     let best = p;
     for (const d of holders.get(sep[0]!)!) {
-      if (size[d]! < size[best]! && !inSubtree.has(d) && sep.every((v) => sets[d]!.has(v))) best = d;
+      if (size[d]! < size[best]! && sep.every((v) => sets[d]!.has(v)) && !below(d, c)) best = d;
     }
-    if (best !== p) {
-      parent[c] = best;
-      kids = childrenOf(parent);
-    }
+    parent[c] = best;
   }
   return parent;
 }
@@ -141,33 +149,48 @@ export interface JunctionTreeOptions {
   layout?: JunctionTreeLayout;
 }
 
-/** Cliques up to this many entries keep their family index maps between calls. */
-const FAMILY_MAP_CACHE_LIMIT = 1 << 16;
-
 export class JunctionTree {
   readonly cliques: Clique[];
   /** Largest clique table (entries): the cost of exact inference. */
   readonly maxCliqueSize: number;
   readonly totalSize: number;
-  private readonly initial: Float64Array;
+  /**
+   * The product of the CPTs multiplied into each clique that has any, over their variables only
+   * (layout.cptVars: far fewer entries than the clique), and the clique's map onto it.
+   */
+  private readonly potential: (Float64Array | undefined)[];
+  private readonly potentialMap: (RunIndexMap | undefined)[];
   private readonly values: Float64Array;
-  /** Non-root cliques children-first: the collect schedule (reverse it to distribute). */
+  /** Every clique, children before parents: the collect schedule (reverse it to distribute). */
   private readonly schedule: Int32Array;
   private readonly parentOf: Int32Array;
-  private readonly roots: number[];
+  private readonly children: Int32Array[];
+  /** Entries per run of each clique's split index maps (see splitPoint). */
+  private readonly run: Int32Array;
   /** Entries of a clique per entry of its separator with its parent (the separator comes first). */
   private readonly block: number[] = [];
-  private readonly toSepFromParent: Int32Array[] = [];
+  /** Parent entry → separator entry, in runs of the parent's splitPoint. */
+  private readonly sepMap: RunIndexMap[] = [];
+  /** The last message from each clique to its parent, normalised. */
   private readonly sep: Float64Array[] = [];
-  private readonly sepScratch: Float64Array;
+  /** The parent's separator sums while distributing (one per edge, so one pass serves all children). */
+  private readonly sepNew: Float64Array[] = [];
   /** Sum of each clique's last message to its parent (the normalising constant taken out). */
   private readonly messageScale: Float64Array;
   /** The smallest clique holding each variable: the cheapest to enter evidence and read marginals. */
   private readonly smallest: Int32Array;
   /** The clique holding each variable's family (for its CPT and familyMarginal). */
-  private readonly familyHome: number[];
-  private readonly familyMaps = new Map<number, Int32Array>();
+  private readonly familyHome: readonly number[];
+  private readonly cptVars: readonly number[][];
   private evidence: Evidence = new Map();
+  /** 1 for the cliques with evidence in their subtree (themselves included). */
+  private readonly evidenceBelow: Uint8Array;
+  /** 1 for the cliques whose last message to their parent was computed without evidence below. */
+  private readonly evidenceFree: Uint8Array;
+  /** 1 for the cliques this propagation re-sent the kept message of, their tables not yet built. */
+  private readonly deferred: Uint8Array;
+  /** The evidence entered in each clique (in the smallest clique holding the variable). */
+  private evidenceIn = new Map<number, [number, number][]>();
   private logZ = 0;
   private propagated = false;
 
@@ -178,7 +201,7 @@ export class JunctionTree {
     layout?: JunctionTreeLayout,
   ) {
     const cards = cardinalities(net);
-    const tree = layout ?? junctionTreeLayout(order, cards);
+    const tree = layout ?? junctionTreeLayout(order, cards, familiesOf(net));
     let offset = 0;
     this.cliques = tree.cliques.map((vars) => {
       const cc = vars.map((v) => cards[v]!);
@@ -195,39 +218,34 @@ export class JunctionTree {
         if (this.smallest[v] === -1 || c.size < this.cliques[this.smallest[v]!]!.size) this.smallest[v] = i;
     });
     this.parentOf = Int32Array.from(tree.parent);
-    this.roots = tree.parent.flatMap((p, i) => (p < 0 ? [i] : []));
-    this.schedule = postOrder(tree.parent, this.roots);
-    let maxSep = 1;
-    for (const c of this.schedule) {
+    this.children = childrenOf(tree.parent).map((k) => Int32Array.from(k));
+    this.schedule = postOrder(tree.parent);
+    this.run = Int32Array.from(this.cliques, (c) => tableSize(c.cards.slice(splitPoint(c.cards))));
+    for (let c = 0; c < this.cliques.length; c++) {
+      const p = tree.parent[c]!;
+      if (p < 0) continue;
       const me = this.cliques[c]!,
-        up = this.cliques[tree.parent[c]!]!;
-      const sepVars = me.vars.filter((v) => up.vars.includes(v));
-      this.toSepFromParent[c] = indexMap(up.vars, up.cards, sepVars);
+        up = this.cliques[p]!;
+      const { sepVars, map } = projectionMap(me.vars, up.vars, up.cards);
+      this.sepMap[c] = map;
       const size = tableSize(sepVars.map((v) => cards[v]!));
       this.block[c] = me.size / size;
       this.sep[c] = new Float64Array(size);
-      maxSep = Math.max(maxSep, size);
+      this.sepNew[c] = new Float64Array(size);
     }
-    this.sepScratch = new Float64Array(maxSep);
     this.messageScale = new Float64Array(this.cliques.length);
-    this.initial = new Float64Array(offset);
+    this.evidenceBelow = new Uint8Array(this.cliques.length);
+    this.evidenceFree = new Uint8Array(this.cliques.length);
+    this.deferred = new Uint8Array(this.cliques.length);
+    this.familyHome = tree.familyHome;
+    this.cptVars = tree.cptVars;
+    this.potential = tree.cptVars.map((vs) =>
+      vs.length ? new Float64Array(tableSize(vs.map((v) => cards[v]!))) : undefined,
+    );
+    this.potentialMap = this.cliques.map((c, i) =>
+      tree.cptVars[i]!.length ? projectionMap(tree.cptVars[i]!, c.vars, c.cards).map : undefined,
+    );
     this.values = new Float64Array(offset);
-    const position = eliminationPositions(order);
-    const holding: number[][] = net.variables.map(() => []);
-    this.cliques.forEach((c, i) => {
-      for (const v of c.vars) holding[v]!.push(i);
-    });
-    this.familyHome = net.cpts.map((cpt) => {
-      // The first-eliminated member of a family is eliminated with all the others as neighbours;
-      // a smaller clique holding the whole family is cheaper to multiply the CPT into.
-      const first = [...cpt.parents, cpt.child].reduce((a, b) => (position[a]! <= position[b]! ? a : b));
-      let home = tree.home[first]!;
-      for (const i of holding[cpt.child]!) {
-        const c = this.cliques[i]!;
-        if (c.size < this.cliques[home]!.size && cpt.parents.every((u) => c.vars.includes(u))) home = i;
-      }
-      return home;
-    });
     this.reloadTables();
   }
 
@@ -236,12 +254,23 @@ export class JunctionTree {
    * (EM's M-step): the triangulation, maps and schedule are kept. Call `propagate` after it.
    */
   reloadTables(): void {
-    this.initial.fill(1);
+    // The first CPT of a clique is written, the others multiplied in: no pass of ones.
+    const written = new Set<number>();
     this.net.cpts.forEach((cpt, v) => {
-      const c = this.cliques[this.familyHome[v]!]!;
-      const map = this.familyMap(v);
-      for (let i = 0; i < c.size; i++) this.initial[c.offset + i]! *= cpt.table[map[i]!]!;
+      const home = this.familyHome[v]!;
+      const vars = this.cptVars[home]!;
+      const map = familyMap(
+        vars,
+        vars.map((u) => this.net.variables[u]!.states.length),
+        [...cpt.parents, v],
+      );
+      const run = map.inner.length * map.tail;
+      const kernel = written.has(home) ? multiplyRun : assignRun;
+      written.add(home);
+      for (let h = 0, o = 0; h < map.outer.length; h++, o += run)
+        kernel(this.potential[home]!, o, cpt.table, map.outer[h]!, map);
     });
+    this.evidenceFree.fill(0); // the kept messages were of the old numbers
     this.propagated = false;
   }
 
@@ -258,23 +287,46 @@ export class JunctionTree {
         throw new RangeError(`evidence ${v}=${s} is not a variable and state of the network`);
     }
     this.evidence = evidence;
+    this.evidenceIn.clear();
+    this.evidenceBelow.fill(0);
+    for (const [v, s] of evidence) {
+      const c = this.smallest[v]!;
+      let list = this.evidenceIn.get(c);
+      if (!list) this.evidenceIn.set(c, (list = []));
+      list.push([v, s]);
+      for (let u = c; u >= 0 && this.evidenceBelow[u] === 0; u = this.parentOf[u]!) this.evidenceBelow[u] = 1;
+    }
     this.propagated = false;
   }
 
-  /** Collect to the roots, then distribute: every clique becomes P(clique | e). */
+  /**
+   * Collect to the roots, then distribute: every clique becomes P(clique | e). Each clique
+   * takes in all its children's messages in one pass over its table, and in one pass computes
+   * the separator sums for all of them, run by run (a run stays in cache while each child's
+   * separator is read or added to).
+   */
   propagate(signal?: CancelSignal): void {
-    const values = this.values;
-    values.set(this.initial);
-    for (const [v, s] of this.evidence) {
-      const c = this.cliques[this.smallest[v]!]!;
-      zeroOtherStates(values.subarray(c.offset, c.offset + c.size), c.cards, c.vars.indexOf(v), s);
-    }
     this.logZ = 0;
-    for (const c of this.schedule) {
+    this.deferred.fill(0);
+    for (let i = 0; i < this.schedule.length && this.logZ > -Infinity; i++) {
       throwIfCancelled(signal);
-      this.collect(c);
+      const c = this.schedule[i]!;
+      if (this.parentOf[c]! < 0) {
+        this.collectInto(c);
+        this.enterEvidence(c);
+        this.logZ += Math.log(this.normalizeClique(c));
+      } else if (this.evidenceBelow[c] === 0 && this.evidenceFree[c] === 1) {
+        // The message of a subtree without evidence depends on its CPTs only: the one sent last
+        // time is sent again, and c's table is built when distribute reaches it.
+        this.logZ += Math.log(this.messageScale[c]!);
+        this.deferred[c] = 1;
+      } else {
+        this.collectInto(c);
+        this.enterEvidence(c);
+        this.sendToParent(c);
+        this.evidenceFree[c] = this.evidenceBelow[c] === 0 ? 1 : 0;
+      }
     }
-    for (const r of this.roots) this.logZ += Math.log(this.normalizeClique(r));
     for (let i = this.schedule.length - 1; i >= 0 && this.logZ > -Infinity; i--) {
       throwIfCancelled(signal);
       this.distribute(this.schedule[i]!);
@@ -282,50 +334,88 @@ export class JunctionTree {
     this.propagated = true;
   }
 
+  /** Clique p's table: its CPTs times every child's message (already sent), run by run. */
+  private collectInto(p: number): void {
+    const { offset, size } = this.cliques[p]!;
+    const kids = this.children[p]!;
+    const values = this.values,
+      potential = this.potential[p],
+      pmap = this.potentialMap[p]!;
+    if (!potential && kids.length === 0) {
+      values.fill(1, offset, offset + size);
+      return;
+    }
+    const run = this.run[p]!;
+    const c0 = kids[0]!;
+    for (let h = 0, o = offset; o < offset + size; h++, o += run) {
+      // The first factor is written, the others multiplied in.
+      let k = 0;
+      if (potential) assignRun(values, o, potential, pmap.outer[h]!, pmap);
+      else {
+        assignRun(values, o, this.sep[c0]!, this.sepMap[c0]!.outer[h]!, this.sepMap[c0]!);
+        k = 1;
+      }
+      for (; k < kids.length; k++) {
+        const c = kids[k]!;
+        multiplyRun(values, o, this.sep[c]!, this.sepMap[c]!.outer[h]!, this.sepMap[c]!);
+      }
+    }
+  }
+
+  private enterEvidence(p: number): void {
+    const list = this.evidenceIn.get(p);
+    if (!list) return;
+    const c = this.cliques[p]!;
+    for (const [v, s] of list)
+      zeroOtherStates(this.values.subarray(c.offset, c.offset + c.size), c.cards, c.vars.indexOf(v), s);
+  }
+
   /**
-   * Sends c → parent. The message is normalised (its sum z goes to logZ, keeping numbers in
-   * range on long chains of small probabilities); distribute divides by z again, so c itself
-   * never needs a normalising pass.
+   * The message c → parent: c's separator sums (contiguous blocks: the separator comes first),
+   * normalised; their sum z goes to logZ, keeping numbers in range on long chains of small
+   * probabilities, and distribute divides by z again, so c itself never needs a normalising pass.
    */
-  private collect(c: number): void {
-    if (this.logZ === -Infinity) return;
-    const me = this.cliques[c]!,
-      up = this.cliques[this.parentOf[c]!]!;
+  private sendToParent(c: number): void {
+    const me = this.cliques[c]!;
     const values = this.values,
       sep = this.sep[c]!,
-      block = this.block[c]!,
-      mapP = this.toSepFromParent[c]!;
-    for (let k = 0, o = me.offset; k < sep.length; k++) {
-      let sum = 0;
-      for (const stop = o + block; o < stop; o++) sum += values[o]!;
-      sep[k] = sum;
-    }
+      block = this.block[c]!;
+    for (let k = 0, o = me.offset; k < sep.length; k++, o += block) sep[k] = sumRange(values, o, o + block);
     let z = 0;
     for (let k = 0; k < sep.length; k++) z += sep[k]!;
     this.messageScale[c] = z;
     this.logZ += Math.log(z);
     if (z === 0) return;
     for (let k = 0; k < sep.length; k++) sep[k]! /= z;
-    for (let j = 0, o = up.offset; j < up.size; j++, o++) values[o]! *= sep[mapP[j]!]!;
   }
 
-  private distribute(c: number): void {
-    const me = this.cliques[c]!,
-      up = this.cliques[this.parentOf[c]!]!;
+  /** Sends p's calibrated table to all its children: one pass over p for all their separators. */
+  private distribute(p: number): void {
+    const kids = this.children[p]!;
+    if (kids.length === 0) return;
+    const { offset, size } = this.cliques[p]!;
+    const run = this.run[p]!;
+    for (let k = 0; k < kids.length; k++) this.sepNew[kids[k]!]!.fill(0);
+    for (let h = 0, o = offset; o < offset + size; h++, o += run)
+      for (let k = 0; k < kids.length; k++) {
+        const c = kids[k]!;
+        addRun(this.values, o, this.sepNew[c]!, this.sepMap[c]!.outer[h]!, this.sepMap[c]!);
+      }
+    for (let k = 0; k < kids.length; k++) this.updateChild(kids[k]!);
+  }
+
+  /** Scales child c by new / old separator sums. */
+  private updateChild(c: number): void {
+    if (this.deferred[c] === 1) this.collectInto(c);
+    const me = this.cliques[c]!;
     const values = this.values,
       old = this.sep[c]!,
-      block = this.block[c]!,
-      mapP = this.toSepFromParent[c]!;
-    const ratio = this.sepScratch.subarray(0, old.length);
-    ratio.fill(0);
-    for (let j = 0, o = up.offset; j < up.size; j++, o++) ratio[mapP[j]!]! += values[o]!;
+      ratio = this.sepNew[c]!,
+      block = this.block[c]!;
     // c still holds its unnormalised potential, whose separator sums are old · z.
     const z = this.messageScale[c]!;
     for (let k = 0; k < old.length; k++) ratio[k] = old[k] === 0 ? 0 : ratio[k]! / (old[k]! * z);
-    for (let k = 0, o = me.offset; k < old.length; k++) {
-      const r = ratio[k]!;
-      for (const stop = o + block; o < stop; o++) values[o]! *= r;
-    }
+    for (let k = 0, o = me.offset; k < old.length; k++, o += block) scaleRange(values, o, o + block, ratio[k]!);
   }
 
   private normalizeClique(c: number): number {
@@ -337,10 +427,19 @@ export class JunctionTree {
     return z;
   }
 
-  /** Bytes of the compiled tree's arrays: two clique tables, the separators and index maps. */
+  /**
+   * Bytes of the compiled tree's arrays: the clique tables, the initial tables of cliques with
+   * CPTs, and per edge two separators and a split map.
+   */
   get bytes(): number {
-    let n = 16 * this.totalSize + 8 * this.sepScratch.length;
-    for (const c of this.schedule) n += 4 * this.toSepFromParent[c]!.length + 8 * this.sep[c]!.length;
+    let n = 8 * this.totalSize;
+    this.cliques.forEach((_, i) => {
+      const pmap = this.potentialMap[i];
+      if (pmap) n += 8 * this.potential[i]!.length + 4 * (pmap.outer.length + pmap.inner.length);
+    });
+    for (let c = 0; c < this.cliques.length; c++)
+      if (this.parentOf[c]! >= 0)
+        n += 16 * this.sep[c]!.length + 4 * (this.sepMap[c]!.outer.length + this.sepMap[c]!.inner.length);
     return n;
   }
 
@@ -381,12 +480,11 @@ export class JunctionTree {
    */
   familyMarginal(v: number): Float64Array {
     this.requireConsistent();
-    const cpt = this.net.cpts[v]!;
     const c = this.cliques[this.familyHome[v]!]!;
     const map = this.familyMap(v);
-    const out = new Float64Array(cpt.table.length);
-    const values = this.values;
-    for (let i = 0; i < c.size; i++) out[map[i]!]! += values[c.offset + i]!;
+    const out = new Float64Array(this.net.cpts[v]!.table.length);
+    const run = map.inner.length * map.tail;
+    for (let h = 0, o = c.offset; h < map.outer.length; h++, o += run) addRun(this.values, o, out, map.outer[h]!, map);
     return normalized(out);
   }
 
@@ -403,20 +501,10 @@ export class JunctionTree {
     return f;
   }
 
-  /**
-   * Clique entry → CPT entry of v's family. Kept for repeated familyMarginal calls (EM) unless
-   * the clique is large: many families can share one big clique, and a map per family would
-   * cost 4 bytes per clique entry each.
-   */
-  private familyMap(v: number): Int32Array {
-    let map = this.familyMaps.get(v);
-    if (!map) {
-      const c = this.cliques[this.familyHome[v]!]!;
-      const cpt = this.net.cpts[v]!;
-      map = indexMap(c.vars, c.cards, [...cpt.parents, v]);
-      if (c.size <= FAMILY_MAP_CACHE_LIMIT) this.familyMaps.set(v, map);
-    }
-    return map;
+  /** Clique entry → CPT entry of v's family (small: not kept). */
+  private familyMap(v: number): RunIndexMap {
+    const c = this.cliques[this.familyHome[v]!]!;
+    return familyMap(c.vars, c.cards, [...this.net.cpts[v]!.parents, v]);
   }
 
   private requirePropagated(): void {
@@ -442,6 +530,10 @@ export interface JunctionTreeLayout {
   cliques: number[][];
   parent: number[];
   home: number[];
+  /** familyHome[v] = the clique v's CPT is multiplied into (it holds v's family). */
+  familyHome: number[];
+  /** cptVars[i] = the variables of the CPTs multiplied into clique i, in its order ([]: none). */
+  cptVars: number[][];
 }
 
 /**
@@ -450,41 +542,88 @@ export interface JunctionTreeLayout {
  * come in blocks, one per separator entry, so messages on the clique's side are contiguous sums
  * and scalings.
  */
-export function junctionTreeLayout(order: EliminationOrder, cards: readonly number[]): JunctionTreeLayout {
+export function junctionTreeLayout(
+  order: EliminationOrder,
+  cards: readonly number[],
+  families: readonly (readonly number[])[],
+): JunctionTreeLayout {
   const tree = cliqueTree(order);
-  tree.parent = rehang(tree.cliques, tree.parent, cards);
-  tree.cliques = tree.cliques.map((vars, i) => {
-    const p = tree.parent[i]!;
-    if (p < 0) return vars;
-    const up = new Set(tree.cliques[p]!);
-    return [...vars.filter((v) => up.has(v)), ...vars.filter((v) => !up.has(v))];
+  const parent = rehang(tree.cliques, tree.parent, cards);
+  // Parents first, so each separator can take its parent's final order: the parent's trailing
+  // variables in the separator then index it contiguously (runIndexMap's tail blocks).
+  const cliques = [...tree.cliques];
+  for (const i of postOrder(parent).reverse()) {
+    const p = parent[i]!;
+    if (p < 0) continue;
+    const mine = new Set(cliques[i]!),
+      up = new Set(cliques[p]!);
+    cliques[i] = [...cliques[p]!.filter((v) => mine.has(v)), ...cliques[i]!.filter((v) => !up.has(v))];
+  }
+  const familyHome = familyHomes(order, cliques, tree.home, cards, families);
+  const inCpts = cliques.map(() => new Set<number>());
+  familyHome.forEach((i, v) => families[v]!.forEach((u) => inCpts[i]!.add(u)));
+  const cptVars = cliques.map((c, i) => c.filter((v) => inCpts[i]!.has(v)));
+  return { cliques, parent, home: tree.home, familyHome, cptVars };
+}
+
+/** The families of a network's CPTs: families[v] = [...parents of v, v]. */
+export function familiesOf(net: BayesianNetwork): number[][] {
+  return net.cpts.map((cpt) => [...cpt.parents, cpt.child]);
+}
+
+/** The clique each family's CPT is multiplied into. */
+function familyHomes(
+  order: EliminationOrder,
+  cliques: readonly number[][],
+  home: readonly number[],
+  cards: readonly number[],
+  families: readonly (readonly number[])[],
+): number[] {
+  const position = eliminationPositions(order);
+  const size = cliques.map((c) => c.reduce((m, v) => m * cards[v]!, 1));
+  const holding: number[][] = cards.map(() => []);
+  cliques.forEach((c, i) => {
+    for (const v of c) holding[v]!.push(i);
   });
-  return tree;
+  return families.map((family) => {
+    // The first-eliminated member of a family is eliminated with all the others as neighbours;
+    // a smaller clique holding the whole family is cheaper to multiply the CPT into.
+    const first = family.reduce((a, b) => (position[a]! <= position[b]! ? a : b));
+    let at = home[first]!;
+    for (const i of holding[family[family.length - 1]!]!) {
+      if (size[i]! < size[at]! && family.every((u) => cliques[i]!.includes(u))) at = i;
+    }
+    return at;
+  });
 }
 
 /**
  * The size of the junction tree of a layout: its clique entries (at most order.totalSize: an
  * elimination clique inside another is merged away) and the bytes JunctionTree allocates for it
- * (two Float64 tables, and per edge a separator and the parent-side Int32 index map).
+ * (a Float64 table per clique, the product of its CPTs over their variables with the clique's map
+ * onto it, and per edge two Float64 separators and the parent's map onto the separator).
  */
 export function junctionTreeSize(
   layout: JunctionTreeLayout,
   cards: readonly number[],
 ): { entries: number; bytes: number } {
-  const size = layout.cliques.map((c) => c.reduce((m, v) => m * cards[v]!, 1));
+  const cliqueCards = layout.cliques.map((c) => c.map((v) => cards[v]!));
+  const size = cliqueCards.map(tableSize);
   let entries = 0,
-    bytes = 0,
-    maxSep = 1;
+    bytes = 0;
+  layout.cptVars.forEach((vs, i) => {
+    if (vs.length === 0) return;
+    const { map } = projectionMap(vs, layout.cliques[i]!, cliqueCards[i]!);
+    bytes += 8 * tableSize(vs.map((v) => cards[v]!)) + 4 * (map.outer.length + map.inner.length);
+  });
   size.forEach((n, i) => {
     entries += n;
     const p = layout.parent[i]!;
     if (p < 0) return;
-    const up = new Set(layout.cliques[p]!);
-    const sep = layout.cliques[i]!.reduce((m, v) => (up.has(v) ? m * cards[v]! : m), 1);
-    maxSep = Math.max(maxSep, sep);
-    bytes += 4 * size[p]! + 8 * sep;
+    const { sepVars, map } = projectionMap(layout.cliques[i]!, layout.cliques[p]!, cliqueCards[p]!);
+    bytes += 16 * tableSize(sepVars.map((v) => cards[v]!)) + 4 * (map.outer.length + map.inner.length);
   });
-  return { entries, bytes: bytes + 16 * entries + 8 * maxSep };
+  return { entries, bytes: bytes + 8 * entries };
 }
 
 /** The children of each node of a forest given by parent links (−1 or less: none). */
@@ -496,18 +635,140 @@ function childrenOf(parent: readonly number[]): number[][] {
   return children;
 }
 
-function postOrder(parent: readonly number[], roots: readonly number[]): Int32Array {
+/** Every node of a forest, children before parents. */
+function postOrder(parent: readonly number[]): Int32Array {
   const children = childrenOf(parent);
   const out: number[] = [];
-  const stack: [number, number][] = roots.map((r) => [r, 0]);
+  const stack: [number, number][] = parent.flatMap((p, i) => (p < 0 ? [[i, 0] as [number, number]] : []));
   while (stack.length) {
     const top = stack[stack.length - 1]!;
     const kids = children[top[0]]!;
     if (top[1] < kids.length) stack.push([kids[top[1]++]!, 0]);
     else {
       stack.pop();
-      if (parent[top[0]]! >= 0) out.push(top[0]);
+      out.push(top[0]);
     }
   }
   return Int32Array.from(out);
+}
+
+/**
+ * Entries per run of a clique's split index maps: the trailing variables up to RUN_ENTRIES
+ * entries (at least the last variable). A run of the clique's doubles stays in the L1 cache
+ * while every child's separator is read or added to; the maps cost 4 bytes per run and per
+ * entry of one run instead of 4 bytes per clique entry and child.
+ */
+const RUN_ENTRIES = 2048;
+
+/** The position splitting a clique's variables into outer and inner (run) ones. */
+function splitPoint(cards: readonly number[]): number {
+  if (cards.length === 0) return 0;
+  let at = cards.length - 1,
+    n = cards[at]!;
+  while (at > 0 && n * cards[at - 1]! <= RUN_ENTRIES) n *= cards[--at]!;
+  return at;
+}
+
+/**
+ * The variables `vars` shares with a table over `tableVars` (in the order of `vars`: a separator
+ * in the child's order, or a clique's CPT variables), and the table's map onto them.
+ */
+function projectionMap(
+  vars: readonly number[],
+  tableVars: readonly number[],
+  tableCards: readonly number[],
+): { sepVars: number[]; map: RunIndexMap } {
+  const sepVars = vars.filter((v) => tableVars.includes(v));
+  return { sepVars, map: runIndexMap(tableVars, tableCards, sepVars, splitPoint(tableCards)) };
+}
+
+/** Entry of a table over `vars` → entry of the CPT of `family` ([...parents, child]). */
+function familyMap(vars: readonly number[], cards: readonly number[], family: readonly number[]): RunIndexMap {
+  return runIndexMap(vars, cards, family, splitPoint(cards));
+}
+
+// The kernels of a run of a RunIndexMap: entry l of the run is table[base + inner[i] + l'·tailStep]
+// for block i and l' within it. One loop per tail kind keeps the inner loops branch-free, and
+// tail blocks go four entries at a time: most tails are short (munin: 4 to 7 entries), where
+// loop overhead is most of the cost.
+
+/** values[o + l] = table entry of l, for one run. */
+function assignRun(values: Float64Array, o: number, table: Float64Array, base: number, map: RunIndexMap): void {
+  const { inner, tail } = map;
+  if (tail === 1) for (let i = 0; i < inner.length; i++) values[o + i] = table[base + inner[i]!]!;
+  else if (map.tailStep === 0)
+    for (let i = 0; i < inner.length; i++, o += tail) values.fill(table[base + inner[i]!]!, o, o + tail);
+  else
+    for (let i = 0; i < inner.length; i++, o += tail) {
+      const b = base + inner[i]! - o;
+      let l = o;
+      for (const stop = o + tail - 3; l < stop; l += 4) {
+        values[l] = table[b + l]!;
+        values[l + 1] = table[b + l + 1]!;
+        values[l + 2] = table[b + l + 2]!;
+        values[l + 3] = table[b + l + 3]!;
+      }
+      for (; l < o + tail; l++) values[l] = table[b + l]!;
+    }
+}
+
+/** values[o + l] *= table entry of l, for one run. */
+function multiplyRun(values: Float64Array, o: number, table: Float64Array, base: number, map: RunIndexMap): void {
+  const { inner, tail } = map;
+  if (tail === 1) for (let i = 0; i < inner.length; i++) values[o + i]! *= table[base + inner[i]!]!;
+  else if (map.tailStep === 0)
+    for (let i = 0; i < inner.length; i++, o += tail) scaleRange(values, o, o + tail, table[base + inner[i]!]!);
+  else
+    for (let i = 0; i < inner.length; i++, o += tail) {
+      const b = base + inner[i]! - o;
+      let l = o;
+      for (const stop = o + tail - 3; l < stop; l += 4) {
+        values[l]! *= table[b + l]!;
+        values[l + 1]! *= table[b + l + 1]!;
+        values[l + 2]! *= table[b + l + 2]!;
+        values[l + 3]! *= table[b + l + 3]!;
+      }
+      for (; l < o + tail; l++) values[l]! *= table[b + l]!;
+    }
+}
+
+/** into's entry of l += values[o + l], for one run. */
+function addRun(values: Float64Array, o: number, into: Float64Array, base: number, map: RunIndexMap): void {
+  const { inner, tail } = map;
+  if (tail === 1) for (let i = 0; i < inner.length; i++) into[base + inner[i]!]! += values[o + i]!;
+  else if (map.tailStep === 0)
+    for (let i = 0; i < inner.length; i++, o += tail) into[base + inner[i]!]! += sumRange(values, o, o + tail);
+  else
+    for (let i = 0; i < inner.length; i++, o += tail) {
+      const b = base + inner[i]! - o;
+      let l = o;
+      for (const stop = o + tail - 3; l < stop; l += 4) {
+        into[b + l]! += values[l]!;
+        into[b + l + 1]! += values[l + 1]!;
+        into[b + l + 2]! += values[l + 2]!;
+        into[b + l + 3]! += values[l + 3]!;
+      }
+      for (; l < o + tail; l++) into[b + l]! += values[l]!;
+    }
+}
+
+/** Σ values[from … to − 1], four entries at a time. */
+function sumRange(values: Float64Array, from: number, to: number): number {
+  let sum = 0,
+    l = from;
+  for (const stop = to - 3; l < stop; l += 4) sum += values[l]! + values[l + 1]! + values[l + 2]! + values[l + 3]!;
+  for (; l < to; l++) sum += values[l]!;
+  return sum;
+}
+
+/** values[from … to − 1] *= x, four entries at a time. */
+function scaleRange(values: Float64Array, from: number, to: number, x: number): void {
+  let l = from;
+  for (const stop = to - 3; l < stop; l += 4) {
+    values[l]! *= x;
+    values[l + 1]! *= x;
+    values[l + 2]! *= x;
+    values[l + 3]! *= x;
+  }
+  for (; l < to; l++) values[l]! *= x;
 }

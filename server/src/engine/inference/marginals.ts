@@ -11,6 +11,7 @@ import {
   junctionTreeOrder,
   junctionTreeSize,
   ImpossibleEvidenceError,
+  familiesOf,
   type Evidence,
   type JunctionTreeLayout,
 } from './junctionTree.js';
@@ -133,7 +134,7 @@ export function exactPlan(net: BayesianNetwork): ExactPlan {
   let plan = plans.get(net);
   if (!plan) {
     const order = junctionTreeOrder(net);
-    const layout = junctionTreeLayout(order, cardinalities(net));
+    const layout = junctionTreeLayout(order, cardinalities(net), familiesOf(net));
     plan = { order, layout, ...junctionTreeSize(layout, cardinalities(net)) };
     plans.set(net, plan);
   }

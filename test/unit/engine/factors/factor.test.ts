@@ -7,9 +7,11 @@ import {
   sumOut,
   maxOut,
   indexMap,
+  runIndexMap,
   zeroOtherStates,
   type Factor,
 } from '../../../../server/src/engine/factors/factor.js';
+import { createRng } from '../../../../server/src/engine/random.js';
 
 // φ1(A, B) with A ∈ {0,1,2}, B ∈ {0,1}; φ2(B, C) with C ∈ {0,1} (Koller & Friedman fig. 4.3 shape).
 const f1: Factor = { vars: [0, 1], cards: [3, 2], values: Float64Array.of(0.5, 0.8, 0.1, 0, 0.3, 0.9) };
@@ -50,4 +52,32 @@ test('index maps send every entry to its projection', () => {
   // entry (a, b, c) → c·3 + a
   for (let a = 0; a < 3; a++)
     for (let b = 0; b < 2; b++) for (let c = 0; c < 2; c++) assert.equal(map[a * 4 + b * 2 + c], c * 3 + a);
+});
+
+test('run index maps send every entry where the full index map does, for any split and target order', () => {
+  const rng = createRng(5);
+  let constantTails = 0,
+    contiguousTails = 0;
+  for (let trial = 0; trial < 300; trial++) {
+    const n = 1 + rng.int(5);
+    const vars = rng.shuffle(Array.from({ length: 8 }, (_, i) => i)).slice(0, n);
+    const cards = vars.map(() => 1 + rng.int(4));
+    const target = rng.shuffle([...vars]).slice(0, rng.int(n + 1));
+    // Half the targets in the table's own order, which gives contiguous tails.
+    if (trial % 2 === 0) target.sort((a, b) => vars.indexOf(a) - vars.indexOf(b));
+    const at = rng.int(n + 1);
+    const full = indexMap(vars, cards, target);
+    const { outer, inner, tail, tailStep } = runIndexMap(vars, cards, target, at);
+    const run = inner.length * tail;
+    assert.equal(outer.length * run, full.length);
+    for (let j = 0; j < full.length; j++) {
+      const h = Math.floor(j / run),
+        i = Math.floor((j % run) / tail),
+        l = j % tail;
+      assert.equal(outer[h]! + inner[i]! + l * tailStep, full[j], `trial ${trial} entry ${j}`);
+    }
+    if (tail > 1 && tailStep === 0) constantTails++;
+    if (tail > 1 && tailStep === 1) contiguousTails++;
+  }
+  assert.ok(constantTails > 20 && contiguousTails > 20, `${constantTails} constant, ${contiguousTails} contiguous`);
 });

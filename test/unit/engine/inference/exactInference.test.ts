@@ -5,18 +5,7 @@ import {
   variableElimination,
   probabilityOfEvidence,
 } from '../../../../server/src/engine/inference/variableElimination.js';
-import { createRng } from '../../../../server/src/engine/random.js';
-import { enumerate, jointTable, maxAbsDiff, randomNetwork } from '../../../support/networks.js';
-
-/** Random evidence on about a third of the variables. */
-function randomEvidence(seed: number, cards: number[]): Map<number, number> {
-  const rng = createRng(seed);
-  const e = new Map<number, number>();
-  cards.forEach((k, v) => {
-    if (rng.next() < 0.3) e.set(v, rng.int(k));
-  });
-  return e;
-}
+import { enumerate, jointTable, maxAbsDiff, randomEvidence, randomNetwork } from '../../../support/networks.js';
 
 test('junction tree and variable elimination agree with brute-force enumeration on random networks', () => {
   for (let seed = 1; seed <= 25; seed++) {

@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { eliminationOrder, type OrderHeuristic } from '../../../../server/src/engine/inference/eliminationOrder.js';
+import { createRng } from '../../../../server/src/engine/random.js';
+
+/** The score of eliminating v next, straight from the definitions (lexicographic: first, then second). */
+function score(adj: Set<number>[], left: Set<number>, cards: number[], v: number, h: OrderHeuristic): number[] {
+  const nb = [...adj[v]!].filter((u) => left.has(u));
+  const weight = nb.reduce((m, u) => m * cards[u]!, cards[v]!);
+  let fill = 0;
+  for (const a of nb)
+    for (const b of nb) if (a < b && !adj[a]!.has(b)) fill += h === 'weighted-min-fill' ? cards[a]! * cards[b]! : 1;
+  return h === 'min-weight' ? [weight, fill] : [fill, weight];
+}
+
+test('greedy elimination orders: each step takes the best-scored node (ties to the first listed) and its neighbourhood', () => {
+  const rng = createRng(11);
+  for (let trial = 0; trial < 40; trial++) {
+    const n = 8 + rng.int(40);
+    const cards = Array.from({ length: n }, () => 2 + rng.int(3));
+    const adj = cards.map(() => new Set<number>());
+    const density = 0.05 + rng.next() * 0.2;
+    for (let a = 0; a < n; a++)
+      for (let b = a + 1; b < n; b++)
+        if (rng.next() < density) {
+          adj[a]!.add(b);
+          adj[b]!.add(a);
+        }
+    // Some trials eliminate a shuffled subset: the other nodes are not neighbours.
+    const nodes = rng.shuffle(cards.map((_, i) => i)).slice(0, trial % 3 === 0 ? n - rng.int(n >> 1) : n);
+    for (const h of ['min-fill', 'weighted-min-fill', 'min-weight'] as OrderHeuristic[]) {
+      const result = eliminationOrder(adj, cards, nodes, h);
+      const g = adj.map((s) => new Set(s));
+      const left = new Set(nodes);
+      let total = 0,
+        max = 0;
+      result.order.forEach((v, i) => {
+        const scores = nodes.filter((u) => left.has(u)).map((u) => [u, ...score(g, left, cards, u, h)]);
+        const best = scores.reduce((a, b) => (b[1]! < a[1]! || (b[1] === a[1] && b[2]! < a[2]!) ? b : a));
+        assert.equal(v, best[0], `trial ${trial} ${h} step ${i}`);
+        const nb = [...g[v]!].filter((u) => left.has(u));
+        assert.deepEqual(
+          [...result.cliques[i]!].sort((a, b) => a - b),
+          [v, ...nb].sort((a, b) => a - b),
+        );
+        const size = nb.reduce((m, u) => m * cards[u]!, cards[v]!);
+        total += size;
+        max = Math.max(max, size);
+        for (const a of nb) for (const b of nb) if (a !== b) g[a]!.add(b);
+        left.delete(v);
+      });
+      assert.equal(left.size, 0);
+      assert.equal(result.totalSize, total);
+      assert.equal(result.maxCliqueSize, max);
+    }
+  }
+});

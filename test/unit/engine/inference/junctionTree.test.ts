@@ -1,0 +1,98 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  JunctionTree,
+  ImpossibleEvidenceError,
+  familiesOf,
+  junctionTreeLayout,
+  junctionTreeOrder,
+  junctionTreeSize,
+} from '../../../../server/src/engine/inference/junctionTree.js';
+import {
+  probabilityOfEvidence,
+  variableElimination,
+} from '../../../../server/src/engine/inference/variableElimination.js';
+import { maxAbsDiff, randomEvidence, randomNetwork } from '../../../support/networks.js';
+
+/** Entries per run of the message loops (RUN_ENTRIES in junctionTree.ts): bigger cliques take several runs. */
+const RUN = 2048;
+
+test('cliques of several runs with several children each: marginals, P(e) and families match variable elimination', () => {
+  let severalRuns = 0,
+    severalChildren = 0,
+    impossible = 0,
+    checked = 0;
+  for (let seed = 1; seed <= 6; seed++) {
+    // Every other network has zero CPT entries, so some evidence sets are impossible.
+    const net = randomNetwork(seed, 26, 4, seed % 2 === 0);
+    const cards = net.variables.map((v) => v.states.length);
+    const layout = junctionTreeLayout(junctionTreeOrder(net), cards, familiesOf(net));
+    const kids = layout.parent.map((_, i) => layout.parent.filter((p) => p === i).length);
+    layout.cliques.forEach((c, i) => {
+      if (c.reduce((m, v) => m * cards[v]!, 1) <= RUN) return;
+      severalRuns++;
+      if (kids[i]! >= 2) severalChildren++;
+    });
+    const jt = JunctionTree.compile(net);
+    assert.equal(
+      junctionTreeSize(layout, cards).bytes,
+      jt.bytes,
+      `seed ${seed}: the size estimate is what is allocated`,
+    );
+    for (let trial = 0; trial < 3; trial++) {
+      const evidence = randomEvidence(seed * 10 + trial, cards);
+      jt.setEvidence(evidence);
+      jt.propagate();
+      const logP = probabilityOfEvidence(net, evidence);
+      if (logP === -Infinity) {
+        impossible++;
+        assert.ok(jt.impossible, `seed ${seed} trial ${trial}: impossible evidence not detected`);
+        assert.throws(() => jt.marginal(0), ImpossibleEvidenceError);
+        continue;
+      }
+      checked++;
+      assert.ok(Math.abs(jt.logEvidence - logP) < 1e-9, `seed ${seed} trial ${trial}: log P(e)`);
+      for (let v = 0; v < cards.length; v++) {
+        const ve = variableElimination(net, [v], evidence).factor.values;
+        assert.ok(maxAbsDiff(jt.marginal(v), ve) < 1e-12, `seed ${seed} trial ${trial}: marginal of V${v}`);
+      }
+      for (const cpt of net.cpts.filter((_, v) => v % 3 === trial)) {
+        const ve = variableElimination(net, [...cpt.parents, cpt.child], evidence).factor.values;
+        assert.ok(maxAbsDiff(jt.familyMarginal(cpt.child), ve) < 1e-12, `seed ${seed}: family of V${cpt.child}`);
+      }
+    }
+  }
+  // The networks must exercise what the test is about.
+  assert.ok(
+    severalRuns >= 10 && severalChildren >= 5,
+    `${severalRuns} cliques of several runs, ${severalChildren} with ≥ 2 children`,
+  );
+  assert.ok(checked >= 12, `${checked} possible evidence sets, ${impossible} impossible`);
+});
+
+test('messages kept from subtrees without evidence follow evidence changes and reloaded numbers', () => {
+  for (let seed = 1; seed <= 3; seed++) {
+    const net = randomNetwork(seed, 26, 4);
+    const cards = net.variables.map((v) => v.states.length);
+    const jt = JunctionTree.compile(net);
+    const check = (evidence: Map<number, number>, what: string) => {
+      jt.setEvidence(evidence);
+      jt.propagate();
+      const fresh = JunctionTree.compile(net);
+      fresh.setEvidence(evidence);
+      fresh.propagate();
+      assert.ok(Math.abs(jt.logEvidence - fresh.logEvidence) < 1e-12, `seed ${seed} ${what}: log P(e)`);
+      for (let v = 0; v < cards.length; v++)
+        assert.ok(maxAbsDiff(jt.marginal(v), fresh.marginal(v)) < 1e-12, `seed ${seed} ${what}: V${v}`);
+    };
+    const sets = [new Map<number, number>(), randomEvidence(seed, cards), new Map([[0, 0]]), new Map<number, number>()];
+    sets.forEach((e, i) => check(e, `evidence set ${i}`));
+    // New numbers in every CPT (each row reversed): kept messages are stale now.
+    for (const cpt of net.cpts) {
+      const k = cards[cpt.child]!;
+      for (let o = 0; o < cpt.table.length; o += k) cpt.table.subarray(o, o + k).reverse();
+    }
+    jt.reloadTables();
+    sets.forEach((e, i) => check(e, `evidence set ${i} after reloadTables`));
+  }
+});
