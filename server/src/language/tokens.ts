@@ -190,13 +190,21 @@ export const statementKeywords: ReadonlySet<TokenType> = new Set([
   Kw.utility,
 ]);
 
+/**
+ * The lexer; `validate` checks the token definitions as it is built (a test does; the shipped
+ * lexer skips it, for a fresh process's start-up).
+ */
+export function buildLexer(validate = false): Lexer {
+  // No token spans lines (strings and doc comments end at the line; block comments are
+  // skipped), so start positions suffice: `tokenRange` derives the end from the image.
+  return new Lexer(lexedTokens, { positionTracking: 'onlyStart', skipValidations: !validate });
+}
+
 let lexer: Lexer | undefined;
 
 /** Lexes `text`; names that are keywords get their keyword's token type. */
 export function tokenize(text: string): ReturnType<Lexer['tokenize']> {
-  // No token spans lines (strings and doc comments end at the line; block comments are
-  // skipped), so start positions suffice: `tokenRange` derives the end from the image.
-  lexer ??= new Lexer(lexedTokens, { positionTracking: 'onlyStart' });
+  lexer ??= buildLexer();
   const result = lexer.tokenize(text);
   for (const token of result.tokens) {
     if (token.tokenType !== Identifier) continue;
