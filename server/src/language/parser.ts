@@ -2,7 +2,10 @@
  * The `.bayes` grammar as a Chevrotain embedded-actions parser that builds the AST directly
  * (no CST: fewer allocations). `parse.ts` feeds it one statement's tokens at a time, which is
  * how error recovery stays local; `file` and `networkDecl` describe the whole language for the
- * generated grammar docs. Semantic actions sit in `ACTION` so the recording phase skips them.
+ * generated grammar docs. Semantic actions run only outside Chevrotain's recording phase (when it
+ * walks the rules once to learn the grammar): `if (this.RECORDING_PHASE) return RECORDED` rather
+ * than `this.ACTION(() => …)`, which costs a closure and a call per AST node (a tenth of the
+ * parse, and more in a fresh process where nothing is optimised yet).
  */
 import { EmbeddedActionsParser, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
@@ -24,6 +27,9 @@ export function tokenRange(first: IToken, last: IToken = first): Range {
 export function tokenEnd(token: IToken): number {
   return token.startOffset + token.image.length;
 }
+
+/** What a rule returns while Chevrotain records the grammar: nothing (no AST is built then). */
+const RECORDED = undefined as never;
 
 function join(a: Range, b: Range): Range {
   return { start: a.start, end: b.end };
@@ -70,7 +76,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   name = this.RULE('name', (): A.Name => {
     const t = this.CONSUME(T.Identifier);
-    return this.ACTION(() => this.nameOf(t));
+    return this.RECORDING_PHASE ? RECORDED : this.nameOf(t);
   });
 
   /** A state or key: `pos`, `"0-3_days"`, `1`. */
@@ -80,7 +86,7 @@ export class BayesParser extends EmbeddedActionsParser {
       { ALT: () => this.CONSUME(T.StringLit) },
       { ALT: () => this.CONSUME(T.NumberLit) },
     ]);
-    return this.ACTION(() => this.nameOf(t));
+    return this.RECORDING_PHASE ? RECORDED : this.nameOf(t);
   });
 
   /** `0.008`, `.008`, `8e-3`, `9/14`, `98%`, `-2.5`. */
@@ -93,19 +99,18 @@ export class BayesParser extends EmbeddedActionsParser {
       return this.CONSUME2(T.NumberLit);
     });
     const pct = this.OPTION3(() => this.CONSUME(T.Percent));
-    return this.ACTION(() => {
-      let value = Number(n.image);
-      if (d) value /= Number(d.image);
-      if (pct) value /= 100;
-      if (minus) value = -value;
-      const range = this.from(first);
-      return { kind: 'number', value, text: this.text.slice(first.startOffset, tokenEnd(this.LA(0))), range };
-    });
+    if (this.RECORDING_PHASE) return RECORDED;
+    let value = Number(n.image);
+    if (d) value /= Number(d.image);
+    if (pct) value /= 100;
+    if (minus) value = -value;
+    const range = this.from(first);
+    return { kind: 'number', value, text: this.text.slice(first.startOffset, tokenEnd(this.LA(0))), range };
   });
 
   string = this.RULE('string', (): A.StringLit => {
     const t = this.CONSUME(T.StringLit);
-    return this.ACTION(() => ({ kind: 'string', value: unquote(t.image), range: tokenRange(t) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'string', value: unquote(t.image), range: tokenRange(t) };
   });
 
   // ── expressions ───────────────────────────────────────────────────────────────────────────
@@ -124,7 +129,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const items: A.Expr[] = [];
     this.MANY_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE(this.listItem)) });
     this.CONSUME(T.RBracket);
-    return this.ACTION(() => ({ kind: 'list', items, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'list', items, range: this.from(first) };
   });
 
   /** A list item: an expression, or an arc `A -> B` (background knowledge of structure learning). */
@@ -136,7 +141,9 @@ export class BayesParser extends EmbeddedActionsParser {
           const from = this.SUBRULE(this.name);
           this.CONSUME(T.Arrow);
           const to = this.SUBRULE2(this.name);
-          return this.ACTION(() => ({ kind: 'arc' as const, from, to, range: join(from.range, to.range) }));
+          return this.RECORDING_PHASE
+            ? RECORDED
+            : { kind: 'arc' as const, from, to, range: join(from.range, to.range) };
         },
       },
       { ALT: () => this.SUBRULE(this.expr) },
@@ -172,11 +179,10 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       ]),
     );
-    return this.ACTION(() => {
-      const range = join(name.range, tokenRange(this.LA(0)));
-      if (args) return { kind: 'call', callee: name, args, range };
-      return { kind: 'ref', name, ...(member ? { member } : {}), ...(columns ? { columns } : {}), range };
-    });
+    if (this.RECORDING_PHASE) return RECORDED;
+    const range = join(name.range, tokenRange(this.LA(0)));
+    if (args) return { kind: 'call', callee: name, args, range };
+    return { kind: 'ref', name, ...(member ? { member } : {}), ...(columns ? { columns } : {}), range };
   });
 
   callArgs = this.RULE('callArgs', (): A.Arg[] => {
@@ -190,7 +196,9 @@ export class BayesParser extends EmbeddedActionsParser {
   call = this.RULE('call', (): A.Call => {
     const callee = this.SUBRULE(this.name);
     const args = this.SUBRULE(this.callArgs);
-    return this.ACTION(() => ({ kind: 'call', callee, args, range: join(callee.range, tokenRange(this.LA(0))) }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { kind: 'call', callee, args, range: join(callee.range, tokenRange(this.LA(0))) };
   });
 
   /** `value` or `name: value`; a value may be a formula `d ~ x1 + x2`. */
@@ -205,7 +213,7 @@ export class BayesParser extends EmbeddedActionsParser {
       },
     });
     const value = this.SUBRULE(this.argValue);
-    return this.ACTION(() => ({ kind: 'arg', ...(name ? { name } : {}), value, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'arg', ...(name ? { name } : {}), value, range: this.from(first) };
   });
 
   argValue = this.RULE('argValue', (): A.Expr => {
@@ -216,11 +224,11 @@ export class BayesParser extends EmbeddedActionsParser {
       this.AT_LEAST_ONE_SEP({ SEP: T.Plus, DEF: () => terms.push(this.SUBRULE2(this.expr)) });
       return true;
     });
-    return this.ACTION(() =>
-      formula
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : formula
         ? { kind: 'formula', response, terms, range: join(response.range, terms[terms.length - 1].range) }
-        : response,
-    );
+        : response;
   });
 
   /** `{ key: value, … }`, commas or line breaks between entries. */
@@ -232,10 +240,10 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(T.Colon);
       const value = this.SUBRULE(this.argValue);
       this.OPTION(() => this.CONSUME(T.Comma));
-      this.ACTION(() => entries.push({ kind: 'arg', name, value, range: join(name.range, value.range) }));
+      if (!this.RECORDING_PHASE) entries.push({ kind: 'arg', name, value, range: join(name.range, value.range) });
     });
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'options', entries, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'options', entries, range: this.from(first) };
   });
 
   /** `X`, `X = v`, `X = [v, v]`. */
@@ -252,7 +260,7 @@ export class BayesParser extends EmbeddedActionsParser {
     this.CONSUME(T.LParen);
     const inner = this.SUBRULE(this.plainAssignment);
     this.CONSUME(T.RParen);
-    return this.ACTION(() => ({ ...inner, intervention: true, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { ...inner, intervention: true, range: this.from(first) };
   });
 
   plainAssignment = this.RULE('plainAssignment', (): A.Assignment => {
@@ -275,13 +283,15 @@ export class BayesParser extends EmbeddedActionsParser {
       ]),
     );
     const last = value ?? finding ?? variable;
-    return this.ACTION(() => ({
-      kind: 'assignment',
-      variable,
-      ...(value ? { value } : {}),
-      ...(finding ? { finding } : {}),
-      range: join(variable.range, last.range),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'assignment',
+          variable,
+          ...(value ? { value } : {}),
+          ...(finding ? { finding } : {}),
+          range: join(variable.range, last.range),
+        };
   });
 
   /** `~ { a: 0.7, b: 0.3 }` (soft evidence) or `~ likelihood { a: 0.8, b: 0.2 }` (virtual evidence). */
@@ -295,10 +305,11 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(T.Colon);
       const value = this.SUBRULE(this.number);
       this.OPTION2(() => this.CONSUME(T.Comma));
-      this.ACTION(() => entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) }));
+      if (!this.RECORDING_PHASE)
+        entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) });
     });
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'finding', likelihood, entries, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'finding', likelihood, entries, range: this.from(first) };
   });
 
   assignments = this.RULE('assignments', (): A.Assignment[] => {
@@ -318,7 +329,7 @@ export class BayesParser extends EmbeddedActionsParser {
         return this.SUBRULE2(this.assignments);
       }) ?? [];
     this.CONSUME(T.RParen);
-    return this.ACTION(() => ({ kind: 'prob', targets, conditions, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'prob', targets, conditions, range: this.from(first) };
   });
 
   // ── declarations ──────────────────────────────────────────────────────────────────────────
@@ -328,7 +339,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const names: A.Name[] = [];
     this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => names.push(this.SUBRULE(this.name)) });
     const domain = this.SUBRULE(this.domain);
-    return this.ACTION(() => ({ kind: 'variable', names, domain, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'variable', names, domain, range: this.from(first) };
   });
 
   domain = this.RULE('domain', (): A.Domain => {
@@ -366,15 +377,14 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    return this.ACTION(() => {
-      const range = this.from(first);
-      if (type === 'bool') {
-        // `bool` is shorthand for the states true, false: give them the keyword's range.
-        const at = tokenRange(this.LA(0));
-        states.push({ kind: 'name', text: 'true', range: at }, { kind: 'name', text: 'false', range: at });
-      }
-      return { kind: 'domain', type, states, range };
-    });
+    if (this.RECORDING_PHASE) return RECORDED;
+    const range = this.from(first);
+    if (type === 'bool') {
+      // `bool` is shorthand for the states true, false: give them the keyword's range.
+      const at = tokenRange(this.LA(0));
+      states.push({ kind: 'name', text: 'true', range: at }, { kind: 'name', text: 'false', range: at });
+    }
+    return { kind: 'domain', type, states, range };
   });
 
   hypothesesDecl = this.RULE('hypothesesDecl', (): A.HypothesesDecl => {
@@ -408,15 +418,17 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(Kw.noise);
       return this.OR2([{ ALT: () => this.SUBRULE(this.number) }, { ALT: () => this.SUBRULE3(this.name) }]);
     });
-    return this.ACTION(() => ({
-      kind: 'hypotheses',
-      name,
-      entries,
-      ...(generator ? { generator } : {}),
-      ...(prior ? { prior } : {}),
-      ...(noise ? { noise } : {}),
-      range: this.from(first),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'hypotheses',
+          name,
+          entries,
+          ...(generator ? { generator } : {}),
+          ...(prior ? { prior } : {}),
+          ...(noise ? { noise } : {}),
+          range: this.from(first),
+        };
   });
 
   /** `cancer: 0.008`, `fair`, `d1a: tree { … }`, `h1: 0.4 bits 3`, `h2: bits 5`. */
@@ -448,14 +460,16 @@ export class BayesParser extends EmbeddedActionsParser {
     this.OPTION2(() => {
       bits = this.SUBRULE2(this.bitsClause);
     });
-    return this.ACTION(() => ({
-      kind: 'hypothesis',
-      name,
-      ...(prior ? { prior } : {}),
-      ...(bits ? { bits } : {}),
-      ...(tree ? { tree } : {}),
-      range: join(name.range, tokenRange(this.LA(0))),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'hypothesis',
+          name,
+          ...(prior ? { prior } : {}),
+          ...(bits ? { bits } : {}),
+          ...(tree ? { tree } : {}),
+          range: join(name.range, tokenRange(this.LA(0))),
+        };
   });
 
   /** `bits 3`: the code length L(h) of a hypothesis, for MDL. */
@@ -470,18 +484,20 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(T.Arrow);
       return this.SUBRULE(this.assignment);
     });
-    return this.ACTION(() => ({
-      kind: 'generator',
-      call,
-      ...(target ? { target } : {}),
-      range: join(call.range, (target ?? call).range),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'generator',
+          call,
+          ...(target ? { target } : {}),
+          range: join(call.range, (target ?? call).range),
+        };
   });
 
   tree = this.RULE('tree', (): A.Tree => {
     const first = this.CONSUME(Kw.tree);
     const body = this.SUBRULE(this.treeBody);
-    return this.ACTION(() => ({ ...body, range: join(tokenRange(first), body.range) }));
+    return this.RECORDING_PHASE ? RECORDED : { ...body, range: join(tokenRange(first), body.range) };
   });
 
   treeBody = this.RULE('treeBody', (): A.Tree => {
@@ -491,14 +507,14 @@ export class BayesParser extends EmbeddedActionsParser {
       items.push(this.OR([{ ALT: () => this.SUBRULE(this.treeLeaf) }, { ALT: () => this.SUBRULE(this.treeSplit) }])),
     );
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'tree', items, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'tree', items, range: this.from(first) };
   });
 
   treeLeaf = this.RULE('treeLeaf', (): A.TreeLeaf => {
     const prob = this.SUBRULE(this.probExpr);
     this.CONSUME(T.Equals);
     const value = this.SUBRULE(this.number);
-    return this.ACTION(() => ({ kind: 'treeLeaf', prob, value, range: join(prob.range, value.range) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'treeLeaf', prob, value, range: join(prob.range, value.range) };
   });
 
   treeSplit = this.RULE('treeSplit', (): A.TreeSplit => {
@@ -512,18 +528,20 @@ export class BayesParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const nested = this.SUBRULE(this.treeSplit);
-            return this.ACTION(() => ({ kind: 'tree' as const, items: [nested], range: nested.range }));
+            return this.RECORDING_PHASE ? RECORDED : { kind: 'tree' as const, items: [nested], range: nested.range };
           },
         },
       ]);
     });
-    return this.ACTION(() => ({
-      kind: 'treeSplit',
-      test,
-      then,
-      ...(otherwise ? { else: otherwise } : {}),
-      range: this.from(first),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'treeSplit',
+          test,
+          then,
+          ...(otherwise ? { else: otherwise } : {}),
+          range: this.from(first),
+        };
   });
 
   /** `P(X | Y) { rows }`, `P(Storm) = 0.3`, `P(X | Y) ~ Dirichlet(1)`. */
@@ -571,15 +589,17 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    return this.ACTION(() => ({
-      kind: 'table',
-      head,
-      rows,
-      ...(value ? { value } : {}),
-      ...(parameterPrior ? { parameterPrior } : {}),
-      ...(canonical ? { canonical } : {}),
-      range: join(head.range, tokenRange(this.LA(0))),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'table',
+          head,
+          rows,
+          ...(value ? { value } : {}),
+          ...(parameterPrior ? { parameterPrior } : {}),
+          ...(canonical ? { canonical } : {}),
+          range: join(head.range, tokenRange(this.LA(0))),
+        };
   });
 
   /** `noisy_or { Cold: 0.4, leak: 0.01 }`, `noisy_max { Cause: { mild: [0.7, 0.2, 0.1] }, leak: [0, 0.1, 0.9] }`. */
@@ -606,7 +626,7 @@ export class BayesParser extends EmbeddedActionsParser {
       this.OPTION(() => this.CONSUME(T.Comma));
     });
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'canonical', model, entries, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'canonical', model, entries, range: this.from(first) };
   });
 
   canonicalEntry = this.RULE('canonicalEntry', (): A.CanonicalEntry => {
@@ -640,14 +660,16 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    return this.ACTION(() => ({
-      kind: 'canonicalEntry',
-      cause,
-      ...(value ? { value } : {}),
-      ...(list ? { list } : {}),
-      rows,
-      range: join(cause.range, tokenRange(this.LA(0))),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'canonicalEntry',
+          cause,
+          ...(value ? { value } : {}),
+          ...(list ? { list } : {}),
+          rows,
+          range: join(cause.range, tokenRange(this.LA(0))),
+        };
   });
 
   /** `decision Drill { yes, no } given Test, Seismic`. */
@@ -660,7 +682,7 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(Kw.given);
       this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => information.push(this.SUBRULE2(this.name)) });
     });
-    return this.ACTION(() => ({ kind: 'decision', name, domain, information, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'decision', name, domain, information, range: this.from(first) };
   });
 
   /** `utility Payoff(Drill, Oil) { yes, dry: -70, … }`. */
@@ -678,7 +700,7 @@ export class BayesParser extends EmbeddedActionsParser {
       this.OPTION(() => this.CONSUME(T.Comma));
     });
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'utility', name, parents, rows, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'utility', name, parents, rows, range: this.from(first) };
   });
 
   row = this.RULE('row', (): A.Row => {
@@ -695,7 +717,8 @@ export class BayesParser extends EmbeddedActionsParser {
             this.CONSUME2(T.Colon);
             const value = this.SUBRULE(this.number);
             this.OPTION(() => this.CONSUME2(T.Comma));
-            this.ACTION(() => entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) }));
+            if (!this.RECORDING_PHASE)
+              entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) });
           });
           this.CONSUME(T.RCurly);
           return 'map' as const;
@@ -708,7 +731,7 @@ export class BayesParser extends EmbeddedActionsParser {
             SEP: T.Comma,
             DEF: () => {
               const value = this.SUBRULE2(this.number);
-              this.ACTION(() => entries.push({ kind: 'rowEntry', value, range: value.range }));
+              if (!this.RECORDING_PHASE) entries.push({ kind: 'rowEntry', value, range: value.range });
             },
           });
           this.CONSUME(T.RBracket);
@@ -718,18 +741,20 @@ export class BayesParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const value = this.SUBRULE3(this.number);
-          this.ACTION(() => entries.push({ kind: 'rowEntry', value, range: value.range }));
+          if (!this.RECORDING_PHASE) entries.push({ kind: 'rowEntry', value, range: value.range });
           return 'single' as const;
         },
       },
     ]);
-    return this.ACTION(() => ({
-      kind: 'row',
-      keys,
-      form,
-      entries,
-      range: join(keys[0].range, tokenRange(this.LA(0))),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'row',
+          keys,
+          form,
+          entries,
+          range: join(keys[0].range, tokenRange(this.LA(0))),
+        };
   });
 
   /** `experts { alice: 2 of 3, bob: 20 of 30 }`: pseudo-counts from experts (Poole §10.2). */
@@ -744,12 +769,11 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(Kw.of);
       const trials = this.SUBRULE2(this.number);
       this.OPTION(() => this.CONSUME(T.Comma));
-      this.ACTION(() =>
-        entries.push({ kind: 'expert', name, successes, trials, range: join(name.range, trials.range) }),
-      );
+      if (!this.RECORDING_PHASE)
+        entries.push({ kind: 'expert', name, successes, trials, range: join(name.range, trials.range) });
     });
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'experts', entries, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'experts', entries, range: this.from(first) };
   });
 
   /** The opening line of a network; `parse.ts` collects the statements up to its `}`. */
@@ -766,7 +790,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const statements: A.Statement[] = [];
     this.MANY(() => statements.push(this.SUBRULE(this.statement)));
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'network', name, statements, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'network', name, statements, range: this.from(first) };
   });
 
   importDecl = this.RULE('importDecl', (): A.ImportDecl => {
@@ -775,7 +799,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const name = this.SUBRULE(this.name);
     this.CONSUME(Kw.from);
     const path = this.SUBRULE(this.string);
-    return this.ACTION(() => ({ kind: 'import', name, path, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'import', name, path, range: this.from(first) };
   });
 
   /** Inline cells (rows are lines; the first row names the columns) or `from "file.csv"`. */
@@ -802,10 +826,9 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    return this.ACTION(() => {
-      const { header, rows } = rowsByLine(cells);
-      return { kind: 'data', name, ...(source ? { source } : {}), header, rows, range: this.from(first) };
-    });
+    if (this.RECORDING_PHASE) return RECORDED;
+    const { header, rows } = rowsByLine(cells);
+    return { kind: 'data', name, ...(source ? { source } : {}), header, rows, range: this.from(first) };
   });
 
   dataCell = this.RULE('dataCell', (): A.Expr => {
@@ -813,7 +836,7 @@ export class BayesParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const t = this.CONSUME(T.Question);
-          return this.ACTION(() => ({ kind: 'missing' as const, range: tokenRange(t) }));
+          return this.RECORDING_PHASE ? RECORDED : { kind: 'missing' as const, range: tokenRange(t) };
         },
       },
       { ALT: () => this.SUBRULE(this.number) },
@@ -821,7 +844,7 @@ export class BayesParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const name = this.SUBRULE(this.name);
-          return this.ACTION(() => ({ kind: 'ref' as const, name, range: name.range }));
+          return this.RECORDING_PHASE ? RECORDED : { kind: 'ref' as const, name, range: name.range };
         },
       },
     ]);
@@ -836,14 +859,18 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(Kw.label);
       return this.SUBRULE2(this.name);
     });
-    return this.ACTION(() => ({ kind: 'corpus', name, source, ...(label ? { label } : {}), range: this.from(first) }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { kind: 'corpus', name, source, ...(label ? { label } : {}), range: this.from(first) };
   });
 
   observeStmt = this.RULE('observeStmt', (): A.ObserveStmt => {
     const first = this.CONSUME(Kw.observe);
     const items = this.SUBRULE(this.assignments);
     const inName = this.SUBRULE(this.inNetwork);
-    return this.ACTION(() => ({ kind: 'observe', items, ...(inName ? { in: inName } : {}), range: this.from(first) }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { kind: 'observe', items, ...(inName ? { in: inName } : {}), range: this.from(first) };
   });
 
   learnStmt = this.RULE('learnStmt', (): A.LearnStmt => {
@@ -859,15 +886,17 @@ export class BayesParser extends EmbeddedActionsParser {
       return this.SUBRULE3(this.name);
     });
     const options = this.OPTION4(() => this.SUBRULE(this.options));
-    return this.ACTION(() => ({
-      kind: 'learn',
-      structure,
-      model,
-      ...(from ? { from } : {}),
-      ...(method ? { method } : {}),
-      ...(options ? { options } : {}),
-      range: this.from(first),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'learn',
+          structure,
+          model,
+          ...(from ? { from } : {}),
+          ...(method ? { method } : {}),
+          ...(options ? { options } : {}),
+          range: this.from(first),
+        };
   });
 
   classifierDecl = this.RULE('classifierDecl', (): A.ClassifierDecl => {
@@ -875,7 +904,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const name = this.SUBRULE(this.name);
     this.CONSUME(T.Equals);
     const definition = this.SUBRULE(this.call);
-    return this.ACTION(() => ({ kind: 'classifier', name, definition, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'classifier', name, definition, range: this.from(first) };
   });
 
   mixtureDecl = this.RULE('mixtureDecl', (): A.MixtureDecl => {
@@ -883,7 +912,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const name = this.SUBRULE(this.name);
     this.CONSUME(T.Equals);
     const definition = this.SUBRULE(this.call);
-    return this.ACTION(() => ({ kind: 'mixture', name, definition, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'mixture', name, definition, range: this.from(first) };
   });
 
   // ── queries ───────────────────────────────────────────────────────────────────────────────
@@ -926,7 +955,7 @@ export class BayesParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.effectQuery) },
       { ALT: () => this.SUBRULE(this.strengthQuery) },
     ]);
-    return this.ACTION(() => ({ ...body, kind: 'query', range: this.from(first) }) as A.Query);
+    return this.RECORDING_PHASE ? RECORDED : ({ ...body, kind: 'query', range: this.from(first) } as A.Query);
   });
 
   hypothesisQuery = this.RULE('hypothesisQuery', () => {
@@ -1004,13 +1033,15 @@ export class BayesParser extends EmbeddedActionsParser {
             return { method, options };
           });
           const given = this.SUBRULE(this.givenAssignments);
-          return this.ACTION(() => ({
-            form: 'probability' as const,
-            prob,
-            ...(inName ? { in: inName } : {}),
-            ...(using ? { using: using.method, ...(using.options ? { options: using.options } : {}) } : {}),
-            given,
-          }));
+          return this.RECORDING_PHASE
+            ? RECORDED
+            : {
+                form: 'probability' as const,
+                prob,
+                ...(inName ? { in: inName } : {}),
+                ...(using ? { using: using.method, ...(using.options ? { options: using.options } : {}) } : {}),
+                given,
+              };
         },
       },
     ]);
@@ -1236,7 +1267,7 @@ export class BayesParser extends EmbeddedActionsParser {
   queryStmt = this.RULE('queryStmt', (): A.QueryStmt => {
     const first = this.CONSUME(Kw.query);
     const query = this.SUBRULE(this.query);
-    return this.ACTION(() => ({ kind: 'queryStatement', query, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'queryStatement', query, range: this.from(first) };
   });
 
   /**
@@ -1248,11 +1279,10 @@ export class BayesParser extends EmbeddedActionsParser {
     const first = this.CONSUME(Kw.expect);
     const query = this.SUBRULE(this.query);
     const comparison = this.OPTION(() => this.SUBRULE(this.comparison));
-    return this.ACTION(() => {
-      const range = this.from(first);
-      const compared = comparison ?? comparisonFromEvidence(query);
-      return { kind: 'expectStatement', query, comparison: compared!, range };
-    });
+    if (this.RECORDING_PHASE) return RECORDED;
+    const range = this.from(first);
+    const compared = comparison ?? comparisonFromEvidence(query);
+    return { kind: 'expectStatement', query, comparison: compared!, range };
   });
 
   /** `= v`, `≈ x ± t` (also `~= x +- t`), `< x`, `<= x`, `> x`, `>= x`. */
@@ -1287,13 +1317,15 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    return this.ACTION(() => ({
-      kind: 'comparison',
-      op,
-      value: value!,
-      ...(tolerance ? { tolerance } : {}),
-      range: this.from(first),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'comparison',
+          op,
+          value: value!,
+          ...(tolerance ? { tolerance } : {}),
+          range: this.from(first),
+        };
   });
 
   orderOp = this.RULE('orderOp', (): A.ComparisonOp =>
