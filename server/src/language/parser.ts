@@ -72,6 +72,31 @@ export class BayesParser extends EmbeddedActionsParser {
     };
   }
 
+  // Parts that use nothing but the parser, built once: written inline, every call of a rule
+  // would build its alternatives' array, objects and closures again (garbage per token).
+  private readonly comma = () => this.CONSUME(T.Comma);
+  private readonly minus = () => this.CONSUME(T.Minus);
+  private readonly fraction = () => {
+    this.CONSUME(T.Slash);
+    return this.CONSUME2(T.NumberLit);
+  };
+  private readonly percent = () => this.CONSUME(T.Percent);
+  private readonly stateNames = [
+    { ALT: () => this.CONSUME(T.Identifier) },
+    { ALT: () => this.CONSUME(T.StringLit) },
+    { ALT: () => this.CONSUME(T.NumberLit) },
+  ];
+  private readonly expressions = [
+    { ALT: () => this.SUBRULE(this.number) },
+    { ALT: () => this.SUBRULE(this.string) },
+    { ALT: () => this.SUBRULE(this.list) },
+    { ALT: () => this.SUBRULE(this.refOrCall) },
+  ];
+  private readonly assignmentForms = [
+    { GATE: () => this.LA(2).tokenType === T.LParen, ALT: () => this.SUBRULE(this.intervention) },
+    { ALT: () => this.SUBRULE(this.plainAssignment) },
+  ];
+
   // ── lexical pieces ────────────────────────────────────────────────────────────────────────
 
   name = this.RULE('name', (): A.Name => {
@@ -81,24 +106,17 @@ export class BayesParser extends EmbeddedActionsParser {
 
   /** A state or key: `pos`, `"0-3_days"`, `1`. */
   stateName = this.RULE('stateName', (): A.Name => {
-    const t = this.OR([
-      { ALT: () => this.CONSUME(T.Identifier) },
-      { ALT: () => this.CONSUME(T.StringLit) },
-      { ALT: () => this.CONSUME(T.NumberLit) },
-    ]);
+    const t = this.OR(this.stateNames);
     return this.RECORDING_PHASE ? RECORDED : this.nameOf(t);
   });
 
   /** `0.008`, `.008`, `8e-3`, `9/14`, `98%`, `-2.5`. */
   number = this.RULE('number', (): A.NumberLit => {
     const first = this.LA(1);
-    const minus = this.OPTION(() => this.CONSUME(T.Minus));
+    const minus = this.OPTION(this.minus);
     const n = this.CONSUME(T.NumberLit);
-    const d = this.OPTION2(() => {
-      this.CONSUME(T.Slash);
-      return this.CONSUME2(T.NumberLit);
-    });
-    const pct = this.OPTION3(() => this.CONSUME(T.Percent));
+    const d = this.OPTION2(this.fraction);
+    const pct = this.OPTION3(this.percent);
     if (this.RECORDING_PHASE) return RECORDED;
     let value = Number(n.image);
     if (d) value /= Number(d.image);
@@ -115,14 +133,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   // ── expressions ───────────────────────────────────────────────────────────────────────────
 
-  expr = this.RULE('expr', (): A.Expr => {
-    return this.OR([
-      { ALT: () => this.SUBRULE(this.number) },
-      { ALT: () => this.SUBRULE(this.string) },
-      { ALT: () => this.SUBRULE(this.list) },
-      { ALT: () => this.SUBRULE(this.refOrCall) },
-    ]);
-  });
+  expr = this.RULE('expr', (): A.Expr => this.OR(this.expressions));
 
   list = this.RULE('list', (): A.ListExpr => {
     const first = this.CONSUME(T.LBracket);
@@ -239,7 +250,7 @@ export class BayesParser extends EmbeddedActionsParser {
       const name = this.SUBRULE(this.name);
       this.CONSUME(T.Colon);
       const value = this.SUBRULE(this.argValue);
-      this.OPTION(() => this.CONSUME(T.Comma));
+      this.OPTION(this.comma);
       if (!this.RECORDING_PHASE) entries.push({ kind: 'arg', name, value, range: join(name.range, value.range) });
     });
     this.CONSUME(T.RCurly);
@@ -248,10 +259,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   /** `X`, `X = v`, `X = [v, v]`. */
   assignment = this.RULE('assignment', (): A.Assignment => {
-    return this.OR([
-      { GATE: () => this.LA(2).tokenType === T.LParen, ALT: () => this.SUBRULE(this.intervention) },
-      { ALT: () => this.SUBRULE(this.plainAssignment) },
-    ]);
+    return this.OR(this.assignmentForms);
   });
 
   /** `do(X = x)`: Pearl's intervention, X set from outside (its incoming arcs cut). */
@@ -304,7 +312,7 @@ export class BayesParser extends EmbeddedActionsParser {
       const state = this.SUBRULE(this.stateName);
       this.CONSUME(T.Colon);
       const value = this.SUBRULE(this.number);
-      this.OPTION2(() => this.CONSUME(T.Comma));
+      this.OPTION2(this.comma);
       if (!this.RECORDING_PHASE)
         entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) });
     });
@@ -351,7 +359,7 @@ export class BayesParser extends EmbeddedActionsParser {
           this.CONSUME(T.LCurly);
           this.AT_LEAST_ONE(() => {
             states.push(this.SUBRULE(this.stateName));
-            this.OPTION(() => this.CONSUME(T.Comma));
+            this.OPTION(this.comma);
           });
           this.CONSUME(T.RCurly);
           return 'states' as const;
@@ -398,7 +406,7 @@ export class BayesParser extends EmbeddedActionsParser {
           this.CONSUME(T.LCurly);
           this.MANY(() => {
             entries.push(this.SUBRULE(this.hypothesisEntry));
-            this.OPTION(() => this.CONSUME(T.Comma));
+            this.OPTION(this.comma);
           });
           this.CONSUME(T.RCurly);
         },
@@ -574,7 +582,7 @@ export class BayesParser extends EmbeddedActionsParser {
           this.CONSUME(T.LCurly);
           this.MANY(() => {
             rows.push(this.SUBRULE(this.row));
-            this.OPTION(() => this.CONSUME(T.Comma));
+            this.OPTION(this.comma);
           });
           this.CONSUME(T.RCurly);
         },
@@ -623,7 +631,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const entries: A.CanonicalEntry[] = [];
     this.MANY(() => {
       entries.push(this.SUBRULE(this.canonicalEntry));
-      this.OPTION(() => this.CONSUME(T.Comma));
+      this.OPTION(this.comma);
     });
     this.CONSUME(T.RCurly);
     return this.RECORDING_PHASE ? RECORDED : { kind: 'canonical', model, entries, range: this.from(first) };
@@ -654,7 +662,7 @@ export class BayesParser extends EmbeddedActionsParser {
           this.CONSUME(T.LCurly);
           this.MANY(() => {
             rows.push(this.SUBRULE(this.row));
-            this.OPTION(() => this.CONSUME(T.Comma));
+            this.OPTION(this.comma);
           });
           this.CONSUME(T.RCurly);
         },
@@ -697,7 +705,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const rows: A.Row[] = [];
     this.MANY(() => {
       rows.push(this.SUBRULE(this.row));
-      this.OPTION(() => this.CONSUME(T.Comma));
+      this.OPTION(this.comma);
     });
     this.CONSUME(T.RCurly);
     return this.RECORDING_PHASE ? RECORDED : { kind: 'utility', name, parents, rows, range: this.from(first) };
@@ -768,7 +776,7 @@ export class BayesParser extends EmbeddedActionsParser {
       const successes = this.SUBRULE(this.number);
       this.CONSUME(Kw.of);
       const trials = this.SUBRULE2(this.number);
-      this.OPTION(() => this.CONSUME(T.Comma));
+      this.OPTION(this.comma);
       if (!this.RECORDING_PHASE)
         entries.push({ kind: 'expert', name, successes, trials, range: join(name.range, trials.range) });
     });
@@ -813,7 +821,7 @@ export class BayesParser extends EmbeddedActionsParser {
           this.CONSUME(T.LCurly);
           this.MANY(() => {
             cells.push(this.SUBRULE(this.dataCell));
-            this.OPTION(() => this.CONSUME(T.Comma));
+            this.OPTION(this.comma);
           });
           this.CONSUME(T.RCurly);
           return undefined;
