@@ -21,10 +21,8 @@ const BLOCK_COMMENT = /\/\*[\s\S]*?\*\//y;
 
 /** One-character tokens whose character starts no longer token, by character code. */
 const single: (TokenType | undefined)[] = [];
-for (const t of [T.LCurly, T.RCurly, T.LParen, T.RParen, T.LBracket, T.RBracket, T.Comma, T.Colon, T.Pipe]) {
-  single[(t.PATTERN as string).charCodeAt(0)] = t;
-}
-for (const t of [T.Question, T.Percent]) single[(t.PATTERN as string).charCodeAt(0)] = t;
+const singles = [T.LCurly, T.RCurly, T.LParen, T.RParen, T.LBracket, T.RBracket, T.Comma, T.Colon, T.Pipe];
+for (const t of [...singles, T.Question, T.Percent]) single[(t.PATTERN as string).charCodeAt(0)] = t;
 
 /** A match of whitespace or a comment: skipped, no token. */
 const SKIP = 'skip';
@@ -60,8 +58,8 @@ function lineEnd(text: string, offset: number): number {
 }
 
 /**
- * The token that starts at `offset`: its type (undefined for whitespace and comments, which are
- * skipped) and length; length 0 when no pattern matches there.
+ * The token that starts at `offset`: its type (SKIP for whitespace and comments) and length;
+ * type undefined and length 0 when no pattern matches there.
  */
 function match(text: string, offset: number, out: Matched): void {
   const c = text.charCodeAt(offset);
