@@ -97,6 +97,44 @@ export class BayesParser extends EmbeddedActionsParser {
     { ALT: () => this.SUBRULE(this.plainAssignment) },
   ];
 
+  private readonly statementForms = [
+    { ALT: () => this.SUBRULE(this.variableDecl) },
+    { ALT: () => this.SUBRULE(this.hypothesesDecl) },
+    { ALT: () => this.SUBRULE(this.tableDecl) },
+    { ALT: () => this.SUBRULE(this.networkDecl) },
+    { ALT: () => this.SUBRULE(this.importDecl) },
+    { ALT: () => this.SUBRULE(this.dataDecl) },
+    { ALT: () => this.SUBRULE(this.corpusDecl) },
+    { ALT: () => this.SUBRULE(this.observeStmt) },
+    { ALT: () => this.SUBRULE(this.learnStmt) },
+    { ALT: () => this.SUBRULE(this.classifierDecl) },
+    { ALT: () => this.SUBRULE(this.mixtureDecl) },
+    { ALT: () => this.SUBRULE(this.queryStmt) },
+    { ALT: () => this.SUBRULE(this.expectStmt) },
+    { ALT: () => this.SUBRULE(this.decisionDecl) },
+    { ALT: () => this.SUBRULE(this.utilityDecl) },
+  ];
+  private readonly queryForms = [
+    { ALT: () => this.SUBRULE(this.hypothesisQuery) },
+    { ALT: () => this.SUBRULE(this.optimalQuery) },
+    { ALT: () => this.SUBRULE(this.probabilityQuery) },
+    { ALT: () => this.SUBRULE(this.mpeQuery) },
+    { ALT: () => this.SUBRULE(this.sensitivityQuery) },
+    { ALT: () => this.SUBRULE(this.independenceQuery) },
+    { ALT: () => this.SUBRULE(this.classifyQuery) },
+    { ALT: () => this.SUBRULE(this.evaluateQuery) },
+    { ALT: () => this.SUBRULE(this.momentQuery) },
+    { ALT: () => this.SUBRULE(this.scoreQuery) },
+    { ALT: () => this.SUBRULE(this.learningCurveQuery) },
+    { ALT: () => this.SUBRULE(this.accuracyQuery) },
+    { ALT: () => this.SUBRULE(this.estimateQuery) },
+    { ALT: () => this.SUBRULE(this.policyQuery) },
+    { ALT: () => this.SUBRULE(this.euQuery) },
+    { ALT: () => this.SUBRULE(this.voiQuery) },
+    { ALT: () => this.SUBRULE(this.effectQuery) },
+    { ALT: () => this.SUBRULE(this.strengthQuery) },
+  ];
+
   // ── lexical pieces ────────────────────────────────────────────────────────────────────────
 
   name = this.RULE('name', (): A.Name => {
@@ -943,26 +981,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   query = this.RULE('query', (): A.Query => {
     const first = this.LA(1);
-    const body = this.OR([
-      { ALT: () => this.SUBRULE(this.hypothesisQuery) },
-      { ALT: () => this.SUBRULE(this.optimalQuery) },
-      { ALT: () => this.SUBRULE(this.probabilityQuery) },
-      { ALT: () => this.SUBRULE(this.mpeQuery) },
-      { ALT: () => this.SUBRULE(this.sensitivityQuery) },
-      { ALT: () => this.SUBRULE(this.independenceQuery) },
-      { ALT: () => this.SUBRULE(this.classifyQuery) },
-      { ALT: () => this.SUBRULE(this.evaluateQuery) },
-      { ALT: () => this.SUBRULE(this.momentQuery) },
-      { ALT: () => this.SUBRULE(this.scoreQuery) },
-      { ALT: () => this.SUBRULE(this.learningCurveQuery) },
-      { ALT: () => this.SUBRULE(this.accuracyQuery) },
-      { ALT: () => this.SUBRULE(this.estimateQuery) },
-      { ALT: () => this.SUBRULE(this.policyQuery) },
-      { ALT: () => this.SUBRULE(this.euQuery) },
-      { ALT: () => this.SUBRULE(this.voiQuery) },
-      { ALT: () => this.SUBRULE(this.effectQuery) },
-      { ALT: () => this.SUBRULE(this.strengthQuery) },
-    ]);
+    const body = this.OR(this.queryForms);
     return this.RECORDING_PHASE ? RECORDED : ({ ...body, kind: 'query', range: this.from(first) } as A.Query);
   });
 
@@ -1367,25 +1386,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   // ── statements and the file ───────────────────────────────────────────────────────────────
 
-  statement = this.RULE('statement', (): A.Statement =>
-    this.OR([
-      { ALT: () => this.SUBRULE(this.variableDecl) },
-      { ALT: () => this.SUBRULE(this.hypothesesDecl) },
-      { ALT: () => this.SUBRULE(this.tableDecl) },
-      { ALT: () => this.SUBRULE(this.networkDecl) },
-      { ALT: () => this.SUBRULE(this.importDecl) },
-      { ALT: () => this.SUBRULE(this.dataDecl) },
-      { ALT: () => this.SUBRULE(this.corpusDecl) },
-      { ALT: () => this.SUBRULE(this.observeStmt) },
-      { ALT: () => this.SUBRULE(this.learnStmt) },
-      { ALT: () => this.SUBRULE(this.classifierDecl) },
-      { ALT: () => this.SUBRULE(this.mixtureDecl) },
-      { ALT: () => this.SUBRULE(this.queryStmt) },
-      { ALT: () => this.SUBRULE(this.expectStmt) },
-      { ALT: () => this.SUBRULE(this.decisionDecl) },
-      { ALT: () => this.SUBRULE(this.utilityDecl) },
-    ]),
-  );
+  statement = this.RULE('statement', (): A.Statement => this.OR(this.statementForms));
 
   /** The whole language (for the grammar docs); parsing goes statement by statement. */
   file = this.RULE('file', (): A.Statement[] => {
