@@ -63,13 +63,10 @@ export class BayesParser extends EmbeddedActionsParser {
   }
 
   private nameOf(token: IToken): A.Name {
-    const quoted = token.tokenType === T.StringLit;
-    return {
-      kind: 'name',
-      text: quoted ? unquote(token.image) : token.image,
-      range: tokenRange(token),
-      ...(quoted ? { quoted } : {}),
-    };
+    // Two literals rather than a spread of `{ quoted }` or `{}`: names are a tenth of the nodes.
+    if (token.tokenType === T.StringLit)
+      return { kind: 'name', text: unquote(token.image), range: tokenRange(token), quoted: true };
+    return { kind: 'name', text: token.image, range: tokenRange(token) };
   }
 
   // Parts that use nothing but the parser, built once: written inline, every call of a rule
@@ -750,48 +747,11 @@ export class BayesParser extends EmbeddedActionsParser {
   });
 
   row = this.RULE('row', (): A.Row => {
-    const keys: A.Name[] = [];
-    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => keys.push(this.SUBRULE(this.stateName)) });
+    const keys: A.Name[] = (this.rowKeys = []);
+    this.AT_LEAST_ONE_SEP(this.rowKeyList);
     this.CONSUME(T.Colon);
-    const entries: A.RowEntry[] = [];
-    const form = this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(T.LCurly);
-          this.MANY(() => {
-            const state = this.SUBRULE2(this.stateName);
-            this.CONSUME2(T.Colon);
-            const value = this.SUBRULE(this.number);
-            this.OPTION(() => this.CONSUME2(T.Comma));
-            if (!this.RECORDING_PHASE)
-              entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) });
-          });
-          this.CONSUME(T.RCurly);
-          return 'map' as const;
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(T.LBracket);
-          this.AT_LEAST_ONE_SEP2({
-            SEP: T.Comma,
-            DEF: () => {
-              const value = this.SUBRULE2(this.number);
-              if (!this.RECORDING_PHASE) entries.push({ kind: 'rowEntry', value, range: value.range });
-            },
-          });
-          this.CONSUME(T.RBracket);
-          return 'list' as const;
-        },
-      },
-      {
-        ALT: () => {
-          const value = this.SUBRULE3(this.number);
-          if (!this.RECORDING_PHASE) entries.push({ kind: 'rowEntry', value, range: value.range });
-          return 'single' as const;
-        },
-      },
-    ]);
+    const entries: A.RowEntry[] = (this.rowEntries = []);
+    const form = this.OR(this.rowForms);
     return this.RECORDING_PHASE
       ? RECORDED
       : {
@@ -802,6 +762,53 @@ export class BayesParser extends EmbeddedActionsParser {
           range: join(keys[0].range, tokenRange(this.LA(0))),
         };
   });
+
+  // A row's parts, built once (tables are most of a model's rows): they add to the keys and
+  // entries of the row being parsed, which `row` puts here (rows do not nest).
+  private rowKeys: A.Name[] = [];
+  private rowEntries: A.RowEntry[] = [];
+  private readonly rowKeyList = { SEP: T.Comma, DEF: () => this.rowKeys.push(this.SUBRULE(this.stateName)) };
+  private readonly rowMapEntry = () => {
+    const state = this.SUBRULE2(this.stateName);
+    this.CONSUME2(T.Colon);
+    const value = this.SUBRULE(this.number);
+    this.OPTION(this.comma2);
+    if (!this.RECORDING_PHASE)
+      this.rowEntries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) });
+  };
+  private readonly comma2 = () => this.CONSUME2(T.Comma);
+  private readonly rowListEntries = {
+    SEP: T.Comma,
+    DEF: () => {
+      const value = this.SUBRULE2(this.number);
+      if (!this.RECORDING_PHASE) this.rowEntries.push({ kind: 'rowEntry', value, range: value.range });
+    },
+  };
+  private readonly rowForms = [
+    {
+      ALT: () => {
+        this.CONSUME(T.LCurly);
+        this.MANY(this.rowMapEntry);
+        this.CONSUME(T.RCurly);
+        return 'map' as const;
+      },
+    },
+    {
+      ALT: () => {
+        this.CONSUME(T.LBracket);
+        this.AT_LEAST_ONE_SEP2(this.rowListEntries);
+        this.CONSUME(T.RBracket);
+        return 'list' as const;
+      },
+    },
+    {
+      ALT: () => {
+        const value = this.SUBRULE3(this.number);
+        if (!this.RECORDING_PHASE) this.rowEntries.push({ kind: 'rowEntry', value, range: value.range });
+        return 'single' as const;
+      },
+    },
+  ];
 
   /** `experts { alice: 2 of 3, bob: 20 of 30 }`: pseudo-counts from experts (Poole §10.2). */
   experts = this.RULE('experts', (): A.Experts => {
