@@ -308,34 +308,25 @@ export class BayesParser extends EmbeddedActionsParser {
 
   plainAssignment = this.RULE('plainAssignment', (): A.Assignment => {
     const variable = this.SUBRULE(this.name);
-    let value: A.Expr | undefined;
-    let finding: A.Finding | undefined;
-    this.OPTION(() =>
-      this.OR([
-        {
-          ALT: () => {
-            this.CONSUME(T.Equals);
-            value = this.SUBRULE(this.expr);
-          },
-        },
-        {
-          ALT: () => {
-            finding = this.SUBRULE(this.finding);
-          },
-        },
-      ]),
-    );
-    const last = value ?? finding ?? variable;
-    return this.RECORDING_PHASE
-      ? RECORDED
-      : {
-          kind: 'assignment',
-          variable,
-          ...(value ? { value } : {}),
-          ...(finding ? { finding } : {}),
-          range: join(variable.range, last.range),
-        };
+    const assigned = this.OPTION(this.assignedValue);
+    if (this.RECORDING_PHASE) return RECORDED;
+    const range = join(variable.range, (assigned ?? variable).range);
+    if (!assigned) return { kind: 'assignment', variable, range };
+    if (assigned.kind === 'finding') return { kind: 'assignment', variable, finding: assigned, range };
+    return { kind: 'assignment', variable, value: assigned, range };
   });
+
+  /** `= value` or a finding `~ { … }`, built once (assignments are in every query and table head). */
+  private readonly assignedValueForms = [
+    {
+      ALT: (): A.Expr | A.Finding => {
+        this.CONSUME(T.Equals);
+        return this.SUBRULE(this.expr);
+      },
+    },
+    { ALT: (): A.Expr | A.Finding => this.SUBRULE(this.finding) },
+  ];
+  private readonly assignedValue = () => this.OR(this.assignedValueForms);
 
   /** `~ { a: 0.7, b: 0.3 }` (soft evidence) or `~ likelihood { a: 0.8, b: 0.2 }` (virtual evidence). */
   finding = this.RULE('finding', (): A.Finding => {
