@@ -5,9 +5,11 @@
  * the same size. Used by bench/parse.ts (parse + check) and bench/lsp.ts (editor features).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
+import { sharedData } from '../../test/support/shared.js';
 
-export const bifPath = resolve(import.meta.dirname, '../../../shared/data/bif/alarm.bif');
+// Where the tests look for the shared data (BAYES_SHARED, else ../shared beside the repository).
+export const bifPath = join(sharedData, 'bif', 'alarm.bif');
 export const useAlarm = existsSync(bifPath);
 
 interface BifVariable {

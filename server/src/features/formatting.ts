@@ -11,7 +11,8 @@ import type { TextEdit } from 'vscode-languageserver/node';
 import type { IToken } from 'chevrotain';
 import type * as A from '../language/index.js';
 import type { ParseResult } from '../language/index.js';
-import { tokenize, LCurly, LParen, LBracket, RCurly, RParen, RBracket } from '../language/tokens.js';
+import { LCurly, LParen, LBracket, RCurly, RParen, RBracket } from '../language/tokens.js';
+import { tokenize } from '../language/lexer.js';
 import { alignedRows } from './alignRows.js';
 
 const INDENT = '  ';

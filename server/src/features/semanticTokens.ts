@@ -24,7 +24,8 @@ import {
   type Position,
   type Range,
 } from '../language/index.js';
-import { tokenize, Identifier, NumberLit, StringLit } from '../language/tokens.js';
+import { Identifier, NumberLit, StringLit } from '../language/tokens.js';
+import { tokenize } from '../language/lexer.js';
 import { comparePositions, stateNamed, type NameKind, type NameSymbol, type Occurrence } from '../language/index.js';
 import { nameIndex } from '../language/index.js';
 

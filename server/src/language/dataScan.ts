@@ -10,7 +10,8 @@
  * The lexer then skips the scanned bodies (`lexAround`): it lexes the stretches between them.
  */
 import type * as A from './ast.js';
-import { statementKeywords, tokenize } from './tokens.js';
+import { statementKeywords } from './tokens.js';
+import { tokenize, type Lexed } from './lexer.js';
 import { CellStore, ScannedRow, MISSING, NUMBER, REF, STRING } from './dataCells.js';
 
 /**
@@ -56,8 +57,6 @@ export function scanDataBlocks(text: string, firstLine: number): ScannedBlocks {
   }
   return blocks;
 }
-
-type Lexed = ReturnType<typeof tokenize>;
 
 /**
  * The tokens of `text` but the scanned bodies: the stretches before, between and after them

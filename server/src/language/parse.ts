@@ -6,20 +6,9 @@
 import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { Diagnostic, Range } from './diagnostics.js';
-import {
-  tokenize,
-  Comma,
-  Identifier,
-  Kw,
-  LCurly,
-  Minus,
-  NumberLit,
-  Percent,
-  Question,
-  Slash,
-  StringLit,
-} from './tokens.js';
+import { Comma, Identifier, Kw, LCurly, Minus, NumberLit, Percent, Question, Slash, StringLit } from './tokens.js';
 import { bayesParser, tokenEnd, tokenRange } from './parser.js';
+import type { Lexed } from './lexer.js';
 import { selfContained, splitStatements, unclosedOpener, type Chunk, type MisspeltKeyword } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
 import { documentRange } from './lines.js';
@@ -166,7 +155,7 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
 }
 
 /** Moves lexed tokens and lexing errors down by `lines` (offsets stay relative to the text). */
-function shiftTokens(lexed: ReturnType<typeof tokenize>, lines: number): void {
+function shiftTokens(lexed: Lexed, lines: number): void {
   for (const t of lexed.tokens) t.startLine! += lines;
   for (const t of lexed.groups.doc ?? []) t.startLine! += lines;
   for (const e of lexed.errors) if (e.line !== undefined) e.line += lines;

@@ -2,7 +2,10 @@
  * The `.bayes` grammar as a Chevrotain embedded-actions parser that builds the AST directly
  * (no CST: fewer allocations). `parse.ts` feeds it one statement's tokens at a time, which is
  * how error recovery stays local; `file` and `networkDecl` describe the whole language for the
- * generated grammar docs. Semantic actions sit in `ACTION` so the recording phase skips them.
+ * generated grammar docs. Semantic actions run only outside Chevrotain's recording phase (when it
+ * walks the rules once to learn the grammar): `if (this.RECORDING_PHASE) return RECORDED` rather
+ * than `this.ACTION(() => …)`, which costs a closure and a call per AST node (a tenth of the
+ * parse, and more in a fresh process where nothing is optimised yet).
  */
 import { EmbeddedActionsParser, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
@@ -25,6 +28,9 @@ export function tokenEnd(token: IToken): number {
   return token.startOffset + token.image.length;
 }
 
+/** What a rule returns while Chevrotain records the grammar: nothing (no AST is built then). */
+const RECORDED = undefined as never;
+
 function join(a: Range, b: Range): Range {
   return { start: a.start, end: b.end };
 }
@@ -37,8 +43,18 @@ export class BayesParser extends EmbeddedActionsParser {
   /** The document text, so literals keep their exact source spelling. */
   text = '';
 
-  constructor() {
-    super(T.allTokens, { maxLookahead: 4, recoveryEnabled: false, errorMessageProvider: errorMessages });
+  /**
+   * `validate`: check the grammar for ambiguities and other definition errors as it is built. A
+   * test does (test/unit/language/parser.test.ts); the shipped parser skips it, a third of the
+   * start-up cost of a fresh `bayes check`.
+   */
+  constructor(validate = false) {
+    super(T.allTokens, {
+      maxLookahead: 4,
+      recoveryEnabled: false,
+      errorMessageProvider: errorMessages,
+      skipValidations: !validate,
+    });
     this.performSelfAnalysis();
   }
 
@@ -47,74 +63,119 @@ export class BayesParser extends EmbeddedActionsParser {
   }
 
   private nameOf(token: IToken): A.Name {
-    const quoted = token.tokenType === T.StringLit;
-    return {
-      kind: 'name',
-      text: quoted ? unquote(token.image) : token.image,
-      range: tokenRange(token),
-      ...(quoted ? { quoted } : {}),
-    };
+    // Two literals rather than a spread of `{ quoted }` or `{}`: names are a tenth of the nodes.
+    if (token.tokenType === T.StringLit)
+      return { kind: 'name', text: unquote(token.image), range: tokenRange(token), quoted: true };
+    return { kind: 'name', text: token.image, range: tokenRange(token) };
   }
+
+  // Parts that use nothing but the parser, built once: written inline, every call of a rule
+  // would build its alternatives' array, objects and closures again (garbage per token).
+  private readonly comma = () => this.CONSUME(T.Comma);
+  private readonly minus = () => this.CONSUME(T.Minus);
+  private readonly fraction = () => {
+    this.CONSUME(T.Slash);
+    return this.CONSUME2(T.NumberLit);
+  };
+  private readonly percent = () => this.CONSUME(T.Percent);
+  private readonly stateNames = [
+    { ALT: () => this.CONSUME(T.Identifier) },
+    { ALT: () => this.CONSUME(T.StringLit) },
+    { ALT: () => this.CONSUME(T.NumberLit) },
+  ];
+  private readonly expressions = [
+    { ALT: () => this.SUBRULE(this.number) },
+    { ALT: () => this.SUBRULE(this.string) },
+    { ALT: () => this.SUBRULE(this.list) },
+    { ALT: () => this.SUBRULE(this.refOrCall) },
+  ];
+  private readonly assignmentForms = [
+    { GATE: () => this.LA(2).tokenType === T.LParen, ALT: () => this.SUBRULE(this.intervention) },
+    { ALT: () => this.SUBRULE(this.plainAssignment) },
+  ];
+
+  private readonly statementForms = [
+    { ALT: () => this.SUBRULE(this.variableDecl) },
+    { ALT: () => this.SUBRULE(this.hypothesesDecl) },
+    { ALT: () => this.SUBRULE(this.tableDecl) },
+    { ALT: () => this.SUBRULE(this.networkDecl) },
+    { ALT: () => this.SUBRULE(this.importDecl) },
+    { ALT: () => this.SUBRULE(this.dataDecl) },
+    { ALT: () => this.SUBRULE(this.corpusDecl) },
+    { ALT: () => this.SUBRULE(this.observeStmt) },
+    { ALT: () => this.SUBRULE(this.learnStmt) },
+    { ALT: () => this.SUBRULE(this.classifierDecl) },
+    { ALT: () => this.SUBRULE(this.mixtureDecl) },
+    { ALT: () => this.SUBRULE(this.queryStmt) },
+    { ALT: () => this.SUBRULE(this.expectStmt) },
+    { ALT: () => this.SUBRULE(this.decisionDecl) },
+    { ALT: () => this.SUBRULE(this.utilityDecl) },
+  ];
+  private readonly queryForms = [
+    { ALT: () => this.SUBRULE(this.hypothesisQuery) },
+    { ALT: () => this.SUBRULE(this.optimalQuery) },
+    { ALT: () => this.SUBRULE(this.probabilityQuery) },
+    { ALT: () => this.SUBRULE(this.mpeQuery) },
+    { ALT: () => this.SUBRULE(this.sensitivityQuery) },
+    { ALT: () => this.SUBRULE(this.independenceQuery) },
+    { ALT: () => this.SUBRULE(this.classifyQuery) },
+    { ALT: () => this.SUBRULE(this.evaluateQuery) },
+    { ALT: () => this.SUBRULE(this.momentQuery) },
+    { ALT: () => this.SUBRULE(this.scoreQuery) },
+    { ALT: () => this.SUBRULE(this.learningCurveQuery) },
+    { ALT: () => this.SUBRULE(this.accuracyQuery) },
+    { ALT: () => this.SUBRULE(this.estimateQuery) },
+    { ALT: () => this.SUBRULE(this.policyQuery) },
+    { ALT: () => this.SUBRULE(this.euQuery) },
+    { ALT: () => this.SUBRULE(this.voiQuery) },
+    { ALT: () => this.SUBRULE(this.effectQuery) },
+    { ALT: () => this.SUBRULE(this.strengthQuery) },
+  ];
 
   // ── lexical pieces ────────────────────────────────────────────────────────────────────────
 
   name = this.RULE('name', (): A.Name => {
     const t = this.CONSUME(T.Identifier);
-    return this.ACTION(() => this.nameOf(t));
+    return this.RECORDING_PHASE ? RECORDED : this.nameOf(t);
   });
 
   /** A state or key: `pos`, `"0-3_days"`, `1`. */
   stateName = this.RULE('stateName', (): A.Name => {
-    const t = this.OR([
-      { ALT: () => this.CONSUME(T.Identifier) },
-      { ALT: () => this.CONSUME(T.StringLit) },
-      { ALT: () => this.CONSUME(T.NumberLit) },
-    ]);
-    return this.ACTION(() => this.nameOf(t));
+    const t = this.OR(this.stateNames);
+    return this.RECORDING_PHASE ? RECORDED : this.nameOf(t);
   });
 
   /** `0.008`, `.008`, `8e-3`, `9/14`, `98%`, `-2.5`. */
   number = this.RULE('number', (): A.NumberLit => {
     const first = this.LA(1);
-    const minus = this.OPTION(() => this.CONSUME(T.Minus));
+    const minus = this.OPTION(this.minus);
     const n = this.CONSUME(T.NumberLit);
-    const d = this.OPTION2(() => {
-      this.CONSUME(T.Slash);
-      return this.CONSUME2(T.NumberLit);
-    });
-    const pct = this.OPTION3(() => this.CONSUME(T.Percent));
-    return this.ACTION(() => {
-      let value = Number(n.image);
-      if (d) value /= Number(d.image);
-      if (pct) value /= 100;
-      if (minus) value = -value;
-      const range = this.from(first);
-      return { kind: 'number', value, text: this.text.slice(first.startOffset, tokenEnd(this.LA(0))), range };
-    });
+    const d = this.OPTION2(this.fraction);
+    const pct = this.OPTION3(this.percent);
+    if (this.RECORDING_PHASE) return RECORDED;
+    let value = Number(n.image);
+    if (d) value /= Number(d.image);
+    if (pct) value /= 100;
+    if (minus) value = -value;
+    const range = this.from(first);
+    return { kind: 'number', value, text: this.text.slice(first.startOffset, tokenEnd(this.LA(0))), range };
   });
 
   string = this.RULE('string', (): A.StringLit => {
     const t = this.CONSUME(T.StringLit);
-    return this.ACTION(() => ({ kind: 'string', value: unquote(t.image), range: tokenRange(t) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'string', value: unquote(t.image), range: tokenRange(t) };
   });
 
   // ── expressions ───────────────────────────────────────────────────────────────────────────
 
-  expr = this.RULE('expr', (): A.Expr => {
-    return this.OR([
-      { ALT: () => this.SUBRULE(this.number) },
-      { ALT: () => this.SUBRULE(this.string) },
-      { ALT: () => this.SUBRULE(this.list) },
-      { ALT: () => this.SUBRULE(this.refOrCall) },
-    ]);
-  });
+  expr = this.RULE('expr', (): A.Expr => this.OR(this.expressions));
 
   list = this.RULE('list', (): A.ListExpr => {
     const first = this.CONSUME(T.LBracket);
     const items: A.Expr[] = [];
     this.MANY_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE(this.listItem)) });
     this.CONSUME(T.RBracket);
-    return this.ACTION(() => ({ kind: 'list', items, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'list', items, range: this.from(first) };
   });
 
   /** A list item: an expression, or an arc `A -> B` (background knowledge of structure learning). */
@@ -126,7 +187,9 @@ export class BayesParser extends EmbeddedActionsParser {
           const from = this.SUBRULE(this.name);
           this.CONSUME(T.Arrow);
           const to = this.SUBRULE2(this.name);
-          return this.ACTION(() => ({ kind: 'arc' as const, from, to, range: join(from.range, to.range) }));
+          return this.RECORDING_PHASE
+            ? RECORDED
+            : { kind: 'arc' as const, from, to, range: join(from.range, to.range) };
         },
       },
       { ALT: () => this.SUBRULE(this.expr) },
@@ -162,11 +225,10 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       ]),
     );
-    return this.ACTION(() => {
-      const range = join(name.range, tokenRange(this.LA(0)));
-      if (args) return { kind: 'call', callee: name, args, range };
-      return { kind: 'ref', name, ...(member ? { member } : {}), ...(columns ? { columns } : {}), range };
-    });
+    if (this.RECORDING_PHASE) return RECORDED;
+    const range = join(name.range, tokenRange(this.LA(0)));
+    if (args) return { kind: 'call', callee: name, args, range };
+    return { kind: 'ref', name, ...(member ? { member } : {}), ...(columns ? { columns } : {}), range };
   });
 
   callArgs = this.RULE('callArgs', (): A.Arg[] => {
@@ -180,7 +242,9 @@ export class BayesParser extends EmbeddedActionsParser {
   call = this.RULE('call', (): A.Call => {
     const callee = this.SUBRULE(this.name);
     const args = this.SUBRULE(this.callArgs);
-    return this.ACTION(() => ({ kind: 'call', callee, args, range: join(callee.range, tokenRange(this.LA(0))) }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { kind: 'call', callee, args, range: join(callee.range, tokenRange(this.LA(0))) };
   });
 
   /** `value` or `name: value`; a value may be a formula `d ~ x1 + x2`. */
@@ -195,7 +259,7 @@ export class BayesParser extends EmbeddedActionsParser {
       },
     });
     const value = this.SUBRULE(this.argValue);
-    return this.ACTION(() => ({ kind: 'arg', ...(name ? { name } : {}), value, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'arg', ...(name ? { name } : {}), value, range: this.from(first) };
   });
 
   argValue = this.RULE('argValue', (): A.Expr => {
@@ -206,11 +270,11 @@ export class BayesParser extends EmbeddedActionsParser {
       this.AT_LEAST_ONE_SEP({ SEP: T.Plus, DEF: () => terms.push(this.SUBRULE2(this.expr)) });
       return true;
     });
-    return this.ACTION(() =>
-      formula
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : formula
         ? { kind: 'formula', response, terms, range: join(response.range, terms[terms.length - 1].range) }
-        : response,
-    );
+        : response;
   });
 
   /** `{ key: value, … }`, commas or line breaks between entries. */
@@ -221,19 +285,16 @@ export class BayesParser extends EmbeddedActionsParser {
       const name = this.SUBRULE(this.name);
       this.CONSUME(T.Colon);
       const value = this.SUBRULE(this.argValue);
-      this.OPTION(() => this.CONSUME(T.Comma));
-      this.ACTION(() => entries.push({ kind: 'arg', name, value, range: join(name.range, value.range) }));
+      this.OPTION(this.comma);
+      if (!this.RECORDING_PHASE) entries.push({ kind: 'arg', name, value, range: join(name.range, value.range) });
     });
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'options', entries, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'options', entries, range: this.from(first) };
   });
 
   /** `X`, `X = v`, `X = [v, v]`. */
   assignment = this.RULE('assignment', (): A.Assignment => {
-    return this.OR([
-      { GATE: () => this.LA(2).tokenType === T.LParen, ALT: () => this.SUBRULE(this.intervention) },
-      { ALT: () => this.SUBRULE(this.plainAssignment) },
-    ]);
+    return this.OR(this.assignmentForms);
   });
 
   /** `do(X = x)`: Pearl's intervention, X set from outside (its incoming arcs cut). */
@@ -242,37 +303,30 @@ export class BayesParser extends EmbeddedActionsParser {
     this.CONSUME(T.LParen);
     const inner = this.SUBRULE(this.plainAssignment);
     this.CONSUME(T.RParen);
-    return this.ACTION(() => ({ ...inner, intervention: true, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { ...inner, intervention: true, range: this.from(first) };
   });
 
   plainAssignment = this.RULE('plainAssignment', (): A.Assignment => {
     const variable = this.SUBRULE(this.name);
-    let value: A.Expr | undefined;
-    let finding: A.Finding | undefined;
-    this.OPTION(() =>
-      this.OR([
-        {
-          ALT: () => {
-            this.CONSUME(T.Equals);
-            value = this.SUBRULE(this.expr);
-          },
-        },
-        {
-          ALT: () => {
-            finding = this.SUBRULE(this.finding);
-          },
-        },
-      ]),
-    );
-    const last = value ?? finding ?? variable;
-    return this.ACTION(() => ({
-      kind: 'assignment',
-      variable,
-      ...(value ? { value } : {}),
-      ...(finding ? { finding } : {}),
-      range: join(variable.range, last.range),
-    }));
+    const assigned = this.OPTION(this.assignedValue);
+    if (this.RECORDING_PHASE) return RECORDED;
+    const range = join(variable.range, (assigned ?? variable).range);
+    if (!assigned) return { kind: 'assignment', variable, range };
+    if (assigned.kind === 'finding') return { kind: 'assignment', variable, finding: assigned, range };
+    return { kind: 'assignment', variable, value: assigned, range };
   });
+
+  /** `= value` or a finding `~ { … }`, built once (assignments are in every query and table head). */
+  private readonly assignedValueForms = [
+    {
+      ALT: (): A.Expr | A.Finding => {
+        this.CONSUME(T.Equals);
+        return this.SUBRULE(this.expr);
+      },
+    },
+    { ALT: (): A.Expr | A.Finding => this.SUBRULE(this.finding) },
+  ];
+  private readonly assignedValue = () => this.OR(this.assignedValueForms);
 
   /** `~ { a: 0.7, b: 0.3 }` (soft evidence) or `~ likelihood { a: 0.8, b: 0.2 }` (virtual evidence). */
   finding = this.RULE('finding', (): A.Finding => {
@@ -284,11 +338,12 @@ export class BayesParser extends EmbeddedActionsParser {
       const state = this.SUBRULE(this.stateName);
       this.CONSUME(T.Colon);
       const value = this.SUBRULE(this.number);
-      this.OPTION2(() => this.CONSUME(T.Comma));
-      this.ACTION(() => entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) }));
+      this.OPTION2(this.comma);
+      if (!this.RECORDING_PHASE)
+        entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) });
     });
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'finding', likelihood, entries, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'finding', likelihood, entries, range: this.from(first) };
   });
 
   assignments = this.RULE('assignments', (): A.Assignment[] => {
@@ -308,7 +363,7 @@ export class BayesParser extends EmbeddedActionsParser {
         return this.SUBRULE2(this.assignments);
       }) ?? [];
     this.CONSUME(T.RParen);
-    return this.ACTION(() => ({ kind: 'prob', targets, conditions, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'prob', targets, conditions, range: this.from(first) };
   });
 
   // ── declarations ──────────────────────────────────────────────────────────────────────────
@@ -318,7 +373,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const names: A.Name[] = [];
     this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => names.push(this.SUBRULE(this.name)) });
     const domain = this.SUBRULE(this.domain);
-    return this.ACTION(() => ({ kind: 'variable', names, domain, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'variable', names, domain, range: this.from(first) };
   });
 
   domain = this.RULE('domain', (): A.Domain => {
@@ -330,7 +385,7 @@ export class BayesParser extends EmbeddedActionsParser {
           this.CONSUME(T.LCurly);
           this.AT_LEAST_ONE(() => {
             states.push(this.SUBRULE(this.stateName));
-            this.OPTION(() => this.CONSUME(T.Comma));
+            this.OPTION(this.comma);
           });
           this.CONSUME(T.RCurly);
           return 'states' as const;
@@ -356,15 +411,14 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    return this.ACTION(() => {
-      const range = this.from(first);
-      if (type === 'bool') {
-        // `bool` is shorthand for the states true, false: give them the keyword's range.
-        const at = tokenRange(this.LA(0));
-        states.push({ kind: 'name', text: 'true', range: at }, { kind: 'name', text: 'false', range: at });
-      }
-      return { kind: 'domain', type, states, range };
-    });
+    if (this.RECORDING_PHASE) return RECORDED;
+    const range = this.from(first);
+    if (type === 'bool') {
+      // `bool` is shorthand for the states true, false: give them the keyword's range.
+      const at = tokenRange(this.LA(0));
+      states.push({ kind: 'name', text: 'true', range: at }, { kind: 'name', text: 'false', range: at });
+    }
+    return { kind: 'domain', type, states, range };
   });
 
   hypothesesDecl = this.RULE('hypothesesDecl', (): A.HypothesesDecl => {
@@ -378,7 +432,7 @@ export class BayesParser extends EmbeddedActionsParser {
           this.CONSUME(T.LCurly);
           this.MANY(() => {
             entries.push(this.SUBRULE(this.hypothesisEntry));
-            this.OPTION(() => this.CONSUME(T.Comma));
+            this.OPTION(this.comma);
           });
           this.CONSUME(T.RCurly);
         },
@@ -398,15 +452,17 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(Kw.noise);
       return this.OR2([{ ALT: () => this.SUBRULE(this.number) }, { ALT: () => this.SUBRULE3(this.name) }]);
     });
-    return this.ACTION(() => ({
-      kind: 'hypotheses',
-      name,
-      entries,
-      ...(generator ? { generator } : {}),
-      ...(prior ? { prior } : {}),
-      ...(noise ? { noise } : {}),
-      range: this.from(first),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'hypotheses',
+          name,
+          entries,
+          ...(generator ? { generator } : {}),
+          ...(prior ? { prior } : {}),
+          ...(noise ? { noise } : {}),
+          range: this.from(first),
+        };
   });
 
   /** `cancer: 0.008`, `fair`, `d1a: tree { … }`, `h1: 0.4 bits 3`, `h2: bits 5`. */
@@ -438,14 +494,16 @@ export class BayesParser extends EmbeddedActionsParser {
     this.OPTION2(() => {
       bits = this.SUBRULE2(this.bitsClause);
     });
-    return this.ACTION(() => ({
-      kind: 'hypothesis',
-      name,
-      ...(prior ? { prior } : {}),
-      ...(bits ? { bits } : {}),
-      ...(tree ? { tree } : {}),
-      range: join(name.range, tokenRange(this.LA(0))),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'hypothesis',
+          name,
+          ...(prior ? { prior } : {}),
+          ...(bits ? { bits } : {}),
+          ...(tree ? { tree } : {}),
+          range: join(name.range, tokenRange(this.LA(0))),
+        };
   });
 
   /** `bits 3`: the code length L(h) of a hypothesis, for MDL. */
@@ -460,18 +518,20 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(T.Arrow);
       return this.SUBRULE(this.assignment);
     });
-    return this.ACTION(() => ({
-      kind: 'generator',
-      call,
-      ...(target ? { target } : {}),
-      range: join(call.range, (target ?? call).range),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'generator',
+          call,
+          ...(target ? { target } : {}),
+          range: join(call.range, (target ?? call).range),
+        };
   });
 
   tree = this.RULE('tree', (): A.Tree => {
     const first = this.CONSUME(Kw.tree);
     const body = this.SUBRULE(this.treeBody);
-    return this.ACTION(() => ({ ...body, range: join(tokenRange(first), body.range) }));
+    return this.RECORDING_PHASE ? RECORDED : { ...body, range: join(tokenRange(first), body.range) };
   });
 
   treeBody = this.RULE('treeBody', (): A.Tree => {
@@ -481,14 +541,14 @@ export class BayesParser extends EmbeddedActionsParser {
       items.push(this.OR([{ ALT: () => this.SUBRULE(this.treeLeaf) }, { ALT: () => this.SUBRULE(this.treeSplit) }])),
     );
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'tree', items, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'tree', items, range: this.from(first) };
   });
 
   treeLeaf = this.RULE('treeLeaf', (): A.TreeLeaf => {
     const prob = this.SUBRULE(this.probExpr);
     this.CONSUME(T.Equals);
     const value = this.SUBRULE(this.number);
-    return this.ACTION(() => ({ kind: 'treeLeaf', prob, value, range: join(prob.range, value.range) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'treeLeaf', prob, value, range: join(prob.range, value.range) };
   });
 
   treeSplit = this.RULE('treeSplit', (): A.TreeSplit => {
@@ -502,18 +562,20 @@ export class BayesParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const nested = this.SUBRULE(this.treeSplit);
-            return this.ACTION(() => ({ kind: 'tree' as const, items: [nested], range: nested.range }));
+            return this.RECORDING_PHASE ? RECORDED : { kind: 'tree' as const, items: [nested], range: nested.range };
           },
         },
       ]);
     });
-    return this.ACTION(() => ({
-      kind: 'treeSplit',
-      test,
-      then,
-      ...(otherwise ? { else: otherwise } : {}),
-      range: this.from(first),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'treeSplit',
+          test,
+          then,
+          ...(otherwise ? { else: otherwise } : {}),
+          range: this.from(first),
+        };
   });
 
   /** `P(X | Y) { rows }`, `P(Storm) = 0.3`, `P(X | Y) ~ Dirichlet(1)`. */
@@ -546,7 +608,7 @@ export class BayesParser extends EmbeddedActionsParser {
           this.CONSUME(T.LCurly);
           this.MANY(() => {
             rows.push(this.SUBRULE(this.row));
-            this.OPTION(() => this.CONSUME(T.Comma));
+            this.OPTION(this.comma);
           });
           this.CONSUME(T.RCurly);
         },
@@ -561,15 +623,17 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    return this.ACTION(() => ({
-      kind: 'table',
-      head,
-      rows,
-      ...(value ? { value } : {}),
-      ...(parameterPrior ? { parameterPrior } : {}),
-      ...(canonical ? { canonical } : {}),
-      range: join(head.range, tokenRange(this.LA(0))),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'table',
+          head,
+          rows,
+          ...(value ? { value } : {}),
+          ...(parameterPrior ? { parameterPrior } : {}),
+          ...(canonical ? { canonical } : {}),
+          range: join(head.range, tokenRange(this.LA(0))),
+        };
   });
 
   /** `noisy_or { Cold: 0.4, leak: 0.01 }`, `noisy_max { Cause: { mild: [0.7, 0.2, 0.1] }, leak: [0, 0.1, 0.9] }`. */
@@ -593,10 +657,10 @@ export class BayesParser extends EmbeddedActionsParser {
     const entries: A.CanonicalEntry[] = [];
     this.MANY(() => {
       entries.push(this.SUBRULE(this.canonicalEntry));
-      this.OPTION(() => this.CONSUME(T.Comma));
+      this.OPTION(this.comma);
     });
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'canonical', model, entries, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'canonical', model, entries, range: this.from(first) };
   });
 
   canonicalEntry = this.RULE('canonicalEntry', (): A.CanonicalEntry => {
@@ -624,20 +688,22 @@ export class BayesParser extends EmbeddedActionsParser {
           this.CONSUME(T.LCurly);
           this.MANY(() => {
             rows.push(this.SUBRULE(this.row));
-            this.OPTION(() => this.CONSUME(T.Comma));
+            this.OPTION(this.comma);
           });
           this.CONSUME(T.RCurly);
         },
       },
     ]);
-    return this.ACTION(() => ({
-      kind: 'canonicalEntry',
-      cause,
-      ...(value ? { value } : {}),
-      ...(list ? { list } : {}),
-      rows,
-      range: join(cause.range, tokenRange(this.LA(0))),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'canonicalEntry',
+          cause,
+          ...(value ? { value } : {}),
+          ...(list ? { list } : {}),
+          rows,
+          range: join(cause.range, tokenRange(this.LA(0))),
+        };
   });
 
   /** `decision Drill { yes, no } given Test, Seismic`. */
@@ -650,7 +716,7 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(Kw.given);
       this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => information.push(this.SUBRULE2(this.name)) });
     });
-    return this.ACTION(() => ({ kind: 'decision', name, domain, information, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'decision', name, domain, information, range: this.from(first) };
   });
 
   /** `utility Payoff(Drill, Oil) { yes, dry: -70, … }`. */
@@ -665,62 +731,75 @@ export class BayesParser extends EmbeddedActionsParser {
     const rows: A.Row[] = [];
     this.MANY(() => {
       rows.push(this.SUBRULE(this.row));
-      this.OPTION(() => this.CONSUME(T.Comma));
+      this.OPTION(this.comma);
     });
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'utility', name, parents, rows, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'utility', name, parents, rows, range: this.from(first) };
   });
 
   row = this.RULE('row', (): A.Row => {
-    const keys: A.Name[] = [];
-    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => keys.push(this.SUBRULE(this.stateName)) });
+    const keys: A.Name[] = (this.rowKeys = []);
+    this.AT_LEAST_ONE_SEP(this.rowKeyList);
     this.CONSUME(T.Colon);
-    const entries: A.RowEntry[] = [];
-    const form = this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(T.LCurly);
-          this.MANY(() => {
-            const state = this.SUBRULE2(this.stateName);
-            this.CONSUME2(T.Colon);
-            const value = this.SUBRULE(this.number);
-            this.OPTION(() => this.CONSUME2(T.Comma));
-            this.ACTION(() => entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) }));
-          });
-          this.CONSUME(T.RCurly);
-          return 'map' as const;
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(T.LBracket);
-          this.AT_LEAST_ONE_SEP2({
-            SEP: T.Comma,
-            DEF: () => {
-              const value = this.SUBRULE2(this.number);
-              this.ACTION(() => entries.push({ kind: 'rowEntry', value, range: value.range }));
-            },
-          });
-          this.CONSUME(T.RBracket);
-          return 'list' as const;
-        },
-      },
-      {
-        ALT: () => {
-          const value = this.SUBRULE3(this.number);
-          this.ACTION(() => entries.push({ kind: 'rowEntry', value, range: value.range }));
-          return 'single' as const;
-        },
-      },
-    ]);
-    return this.ACTION(() => ({
-      kind: 'row',
-      keys,
-      form,
-      entries,
-      range: join(keys[0].range, tokenRange(this.LA(0))),
-    }));
+    const entries: A.RowEntry[] = (this.rowEntries = []);
+    const form = this.OR(this.rowForms);
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'row',
+          keys,
+          form,
+          entries,
+          range: join(keys[0].range, tokenRange(this.LA(0))),
+        };
   });
+
+  // A row's parts, built once (tables are most of a model's rows): they add to the keys and
+  // entries of the row being parsed, which `row` puts here (rows do not nest).
+  private rowKeys: A.Name[] = [];
+  private rowEntries: A.RowEntry[] = [];
+  private readonly rowKeyList = { SEP: T.Comma, DEF: () => this.rowKeys.push(this.SUBRULE(this.stateName)) };
+  private readonly rowMapEntry = () => {
+    const state = this.SUBRULE2(this.stateName);
+    this.CONSUME2(T.Colon);
+    const value = this.SUBRULE(this.number);
+    this.OPTION(this.comma2);
+    if (!this.RECORDING_PHASE)
+      this.rowEntries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) });
+  };
+  private readonly comma2 = () => this.CONSUME2(T.Comma);
+  private readonly rowListEntries = {
+    SEP: T.Comma,
+    DEF: () => {
+      const value = this.SUBRULE2(this.number);
+      if (!this.RECORDING_PHASE) this.rowEntries.push({ kind: 'rowEntry', value, range: value.range });
+    },
+  };
+  private readonly rowForms = [
+    {
+      ALT: () => {
+        this.CONSUME(T.LCurly);
+        this.MANY(this.rowMapEntry);
+        this.CONSUME(T.RCurly);
+        return 'map' as const;
+      },
+    },
+    {
+      ALT: () => {
+        this.CONSUME(T.LBracket);
+        this.AT_LEAST_ONE_SEP2(this.rowListEntries);
+        this.CONSUME(T.RBracket);
+        return 'list' as const;
+      },
+    },
+    {
+      ALT: () => {
+        const value = this.SUBRULE3(this.number);
+        if (!this.RECORDING_PHASE) this.rowEntries.push({ kind: 'rowEntry', value, range: value.range });
+        return 'single' as const;
+      },
+    },
+  ];
 
   /** `experts { alice: 2 of 3, bob: 20 of 30 }`: pseudo-counts from experts (Poole §10.2). */
   experts = this.RULE('experts', (): A.Experts => {
@@ -733,13 +812,12 @@ export class BayesParser extends EmbeddedActionsParser {
       const successes = this.SUBRULE(this.number);
       this.CONSUME(Kw.of);
       const trials = this.SUBRULE2(this.number);
-      this.OPTION(() => this.CONSUME(T.Comma));
-      this.ACTION(() =>
-        entries.push({ kind: 'expert', name, successes, trials, range: join(name.range, trials.range) }),
-      );
+      this.OPTION(this.comma);
+      if (!this.RECORDING_PHASE)
+        entries.push({ kind: 'expert', name, successes, trials, range: join(name.range, trials.range) });
     });
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'experts', entries, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'experts', entries, range: this.from(first) };
   });
 
   /** The opening line of a network; `parse.ts` collects the statements up to its `}`. */
@@ -756,7 +834,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const statements: A.Statement[] = [];
     this.MANY(() => statements.push(this.SUBRULE(this.statement)));
     this.CONSUME(T.RCurly);
-    return this.ACTION(() => ({ kind: 'network', name, statements, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'network', name, statements, range: this.from(first) };
   });
 
   importDecl = this.RULE('importDecl', (): A.ImportDecl => {
@@ -765,7 +843,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const name = this.SUBRULE(this.name);
     this.CONSUME(Kw.from);
     const path = this.SUBRULE(this.string);
-    return this.ACTION(() => ({ kind: 'import', name, path, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'import', name, path, range: this.from(first) };
   });
 
   /** Inline cells (rows are lines; the first row names the columns) or `from "file.csv"`. */
@@ -779,7 +857,7 @@ export class BayesParser extends EmbeddedActionsParser {
           this.CONSUME(T.LCurly);
           this.MANY(() => {
             cells.push(this.SUBRULE(this.dataCell));
-            this.OPTION(() => this.CONSUME(T.Comma));
+            this.OPTION(this.comma);
           });
           this.CONSUME(T.RCurly);
           return undefined;
@@ -792,10 +870,9 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    return this.ACTION(() => {
-      const { header, rows } = rowsByLine(cells);
-      return { kind: 'data', name, ...(source ? { source } : {}), header, rows, range: this.from(first) };
-    });
+    if (this.RECORDING_PHASE) return RECORDED;
+    const { header, rows } = rowsByLine(cells);
+    return { kind: 'data', name, ...(source ? { source } : {}), header, rows, range: this.from(first) };
   });
 
   dataCell = this.RULE('dataCell', (): A.Expr => {
@@ -803,7 +880,7 @@ export class BayesParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const t = this.CONSUME(T.Question);
-          return this.ACTION(() => ({ kind: 'missing' as const, range: tokenRange(t) }));
+          return this.RECORDING_PHASE ? RECORDED : { kind: 'missing' as const, range: tokenRange(t) };
         },
       },
       { ALT: () => this.SUBRULE(this.number) },
@@ -811,7 +888,7 @@ export class BayesParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const name = this.SUBRULE(this.name);
-          return this.ACTION(() => ({ kind: 'ref' as const, name, range: name.range }));
+          return this.RECORDING_PHASE ? RECORDED : { kind: 'ref' as const, name, range: name.range };
         },
       },
     ]);
@@ -826,14 +903,18 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(Kw.label);
       return this.SUBRULE2(this.name);
     });
-    return this.ACTION(() => ({ kind: 'corpus', name, source, ...(label ? { label } : {}), range: this.from(first) }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { kind: 'corpus', name, source, ...(label ? { label } : {}), range: this.from(first) };
   });
 
   observeStmt = this.RULE('observeStmt', (): A.ObserveStmt => {
     const first = this.CONSUME(Kw.observe);
     const items = this.SUBRULE(this.assignments);
     const inName = this.SUBRULE(this.inNetwork);
-    return this.ACTION(() => ({ kind: 'observe', items, ...(inName ? { in: inName } : {}), range: this.from(first) }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { kind: 'observe', items, ...(inName ? { in: inName } : {}), range: this.from(first) };
   });
 
   learnStmt = this.RULE('learnStmt', (): A.LearnStmt => {
@@ -849,15 +930,17 @@ export class BayesParser extends EmbeddedActionsParser {
       return this.SUBRULE3(this.name);
     });
     const options = this.OPTION4(() => this.SUBRULE(this.options));
-    return this.ACTION(() => ({
-      kind: 'learn',
-      structure,
-      model,
-      ...(from ? { from } : {}),
-      ...(method ? { method } : {}),
-      ...(options ? { options } : {}),
-      range: this.from(first),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'learn',
+          structure,
+          model,
+          ...(from ? { from } : {}),
+          ...(method ? { method } : {}),
+          ...(options ? { options } : {}),
+          range: this.from(first),
+        };
   });
 
   classifierDecl = this.RULE('classifierDecl', (): A.ClassifierDecl => {
@@ -865,7 +948,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const name = this.SUBRULE(this.name);
     this.CONSUME(T.Equals);
     const definition = this.SUBRULE(this.call);
-    return this.ACTION(() => ({ kind: 'classifier', name, definition, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'classifier', name, definition, range: this.from(first) };
   });
 
   mixtureDecl = this.RULE('mixtureDecl', (): A.MixtureDecl => {
@@ -873,7 +956,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const name = this.SUBRULE(this.name);
     this.CONSUME(T.Equals);
     const definition = this.SUBRULE(this.call);
-    return this.ACTION(() => ({ kind: 'mixture', name, definition, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'mixture', name, definition, range: this.from(first) };
   });
 
   // ── queries ───────────────────────────────────────────────────────────────────────────────
@@ -896,27 +979,8 @@ export class BayesParser extends EmbeddedActionsParser {
 
   query = this.RULE('query', (): A.Query => {
     const first = this.LA(1);
-    const body = this.OR([
-      { ALT: () => this.SUBRULE(this.hypothesisQuery) },
-      { ALT: () => this.SUBRULE(this.optimalQuery) },
-      { ALT: () => this.SUBRULE(this.probabilityQuery) },
-      { ALT: () => this.SUBRULE(this.mpeQuery) },
-      { ALT: () => this.SUBRULE(this.sensitivityQuery) },
-      { ALT: () => this.SUBRULE(this.independenceQuery) },
-      { ALT: () => this.SUBRULE(this.classifyQuery) },
-      { ALT: () => this.SUBRULE(this.evaluateQuery) },
-      { ALT: () => this.SUBRULE(this.momentQuery) },
-      { ALT: () => this.SUBRULE(this.scoreQuery) },
-      { ALT: () => this.SUBRULE(this.learningCurveQuery) },
-      { ALT: () => this.SUBRULE(this.accuracyQuery) },
-      { ALT: () => this.SUBRULE(this.estimateQuery) },
-      { ALT: () => this.SUBRULE(this.policyQuery) },
-      { ALT: () => this.SUBRULE(this.euQuery) },
-      { ALT: () => this.SUBRULE(this.voiQuery) },
-      { ALT: () => this.SUBRULE(this.effectQuery) },
-      { ALT: () => this.SUBRULE(this.strengthQuery) },
-    ]);
-    return this.ACTION(() => ({ ...body, kind: 'query', range: this.from(first) }) as A.Query);
+    const body = this.OR(this.queryForms);
+    return this.RECORDING_PHASE ? RECORDED : ({ ...body, kind: 'query', range: this.from(first) } as A.Query);
   });
 
   hypothesisQuery = this.RULE('hypothesisQuery', () => {
@@ -994,13 +1058,15 @@ export class BayesParser extends EmbeddedActionsParser {
             return { method, options };
           });
           const given = this.SUBRULE(this.givenAssignments);
-          return this.ACTION(() => ({
-            form: 'probability' as const,
-            prob,
-            ...(inName ? { in: inName } : {}),
-            ...(using ? { using: using.method, ...(using.options ? { options: using.options } : {}) } : {}),
-            given,
-          }));
+          return this.RECORDING_PHASE
+            ? RECORDED
+            : {
+                form: 'probability' as const,
+                prob,
+                ...(inName ? { in: inName } : {}),
+                ...(using ? { using: using.method, ...(using.options ? { options: using.options } : {}) } : {}),
+                given,
+              };
         },
       },
     ]);
@@ -1226,7 +1292,7 @@ export class BayesParser extends EmbeddedActionsParser {
   queryStmt = this.RULE('queryStmt', (): A.QueryStmt => {
     const first = this.CONSUME(Kw.query);
     const query = this.SUBRULE(this.query);
-    return this.ACTION(() => ({ kind: 'queryStatement', query, range: this.from(first) }));
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'queryStatement', query, range: this.from(first) };
   });
 
   /**
@@ -1238,11 +1304,10 @@ export class BayesParser extends EmbeddedActionsParser {
     const first = this.CONSUME(Kw.expect);
     const query = this.SUBRULE(this.query);
     const comparison = this.OPTION(() => this.SUBRULE(this.comparison));
-    return this.ACTION(() => {
-      const range = this.from(first);
-      const compared = comparison ?? comparisonFromEvidence(query);
-      return { kind: 'expectStatement', query, comparison: compared!, range };
-    });
+    if (this.RECORDING_PHASE) return RECORDED;
+    const range = this.from(first);
+    const compared = comparison ?? comparisonFromEvidence(query);
+    return { kind: 'expectStatement', query, comparison: compared!, range };
   });
 
   /** `= v`, `≈ x ± t` (also `~= x +- t`), `< x`, `<= x`, `> x`, `>= x`. */
@@ -1277,13 +1342,15 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    return this.ACTION(() => ({
-      kind: 'comparison',
-      op,
-      value: value!,
-      ...(tolerance ? { tolerance } : {}),
-      range: this.from(first),
-    }));
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : {
+          kind: 'comparison',
+          op,
+          value: value!,
+          ...(tolerance ? { tolerance } : {}),
+          range: this.from(first),
+        };
   });
 
   orderOp = this.RULE('orderOp', (): A.ComparisonOp =>
@@ -1317,25 +1384,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   // ── statements and the file ───────────────────────────────────────────────────────────────
 
-  statement = this.RULE('statement', (): A.Statement =>
-    this.OR([
-      { ALT: () => this.SUBRULE(this.variableDecl) },
-      { ALT: () => this.SUBRULE(this.hypothesesDecl) },
-      { ALT: () => this.SUBRULE(this.tableDecl) },
-      { ALT: () => this.SUBRULE(this.networkDecl) },
-      { ALT: () => this.SUBRULE(this.importDecl) },
-      { ALT: () => this.SUBRULE(this.dataDecl) },
-      { ALT: () => this.SUBRULE(this.corpusDecl) },
-      { ALT: () => this.SUBRULE(this.observeStmt) },
-      { ALT: () => this.SUBRULE(this.learnStmt) },
-      { ALT: () => this.SUBRULE(this.classifierDecl) },
-      { ALT: () => this.SUBRULE(this.mixtureDecl) },
-      { ALT: () => this.SUBRULE(this.queryStmt) },
-      { ALT: () => this.SUBRULE(this.expectStmt) },
-      { ALT: () => this.SUBRULE(this.decisionDecl) },
-      { ALT: () => this.SUBRULE(this.utilityDecl) },
-    ]),
-  );
+  statement = this.RULE('statement', (): A.Statement => this.OR(this.statementForms));
 
   /** The whole language (for the grammar docs); parsing goes statement by statement. */
   file = this.RULE('file', (): A.Statement[] => {

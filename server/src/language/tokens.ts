@@ -1,11 +1,11 @@
 /**
- * The `.bayes` tokens and the lexer (built once). Keywords are "soft": each is a category of
+ * The `.bayes` tokens (the lexer is `lexer.ts`). Keywords are "soft": each is a category of
  * Identifier, so `data`, `normal`, `in`, `map` … still work as the names of states, columns or
- * hypotheses wherever the grammar expects a name. The lexer itself only knows Identifier;
- * `tokenize` then gives keyword images their keyword type — one map lookup per name instead
- * of trying every keyword pattern on every name.
+ * hypotheses wherever the grammar expects a name. The lexer itself only knows Identifier and
+ * then gives keyword images their keyword type — one map lookup per name instead of trying
+ * every keyword pattern on every name.
  */
-import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
+import { createToken, Lexer, type TokenType } from 'chevrotain';
 
 export const Identifier = createToken({ name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_]*/, label: 'a name' });
 
@@ -169,7 +169,8 @@ const lexedTokens: TokenType[] = [
 /** Every token type the parser knows: the lexed ones and the keywords. */
 export const allTokens: TokenType[] = [...lexedTokens, ...keywordList];
 
-const keywordByImage = new Map(keywordList.map((t) => [t.name.slice(3), t]));
+/** Keyword token types by their word. */
+export const keywordByImage: ReadonlyMap<string, TokenType> = new Map(keywordList.map((t) => [t.name.slice(3), t]));
 
 /** Keywords that begin a statement anywhere a line starts (see `chunks.ts`). */
 export const statementKeywords: ReadonlySet<TokenType> = new Set([
@@ -190,23 +191,11 @@ export const statementKeywords: ReadonlySet<TokenType> = new Set([
   Kw.utility,
 ]);
 
-let lexer: Lexer | undefined;
-
-/** Lexes `text`; names that are keywords get their keyword's token type. */
-export function tokenize(text: string): ReturnType<Lexer['tokenize']> {
-  // No token spans lines (strings and doc comments end at the line; block comments are
-  // skipped), so start positions suffice: `tokenRange` derives the end from the image.
-  lexer ??= new Lexer(lexedTokens, { positionTracking: 'onlyStart' });
-  const result = lexer.tokenize(text);
-  for (const token of result.tokens) {
-    if (token.tokenType !== Identifier) continue;
-    const keyword = keywordByImage.get(token.image);
-    if (keyword) retype(token, keyword);
-  }
-  return result;
-}
-
-function retype(token: IToken, type: TokenType): void {
-  token.tokenType = type;
-  token.tokenTypeIdx = type.tokenTypeIdx!;
+/**
+ * Chevrotain's lexer for these tokens: the definition `lexer.ts` implements by hand, which a
+ * test compares it with. No token spans lines (strings and doc comments end at the line; block
+ * comments are skipped), so start positions suffice: `tokenRange` derives the end from the image.
+ */
+export function buildLexer(): Lexer {
+  return new Lexer(lexedTokens, { positionTracking: 'onlyStart' });
 }

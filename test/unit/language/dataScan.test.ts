@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse, parseRegion } from '../../../server/src/language/parse.js';
 import { lexAround, scanDataBlocks } from '../../../server/src/language/dataScan.js';
-import { tokenize } from '../../../server/src/language/tokens.js';
+import { tokenize } from '../../../server/src/language/lexer.js';
 import { documentRange } from '../../../server/src/language/lines.js';
 import { plainAst, random } from './helpers.js';
 

@@ -88,7 +88,7 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
     switch (s.kind) {
       case 'variable':
         for (const name of s.names) {
-          const states = s.domain.type === 'real' ? undefined : s.domain.states.map((st) => st.text);
+          const states = s.domain.type === 'real' ? undefined : stateList(table, s.domain.states);
           const declared = declareVariable(
             table,
             scope,
@@ -106,7 +106,7 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
         break;
       case 'decision': {
         // A decision is a variable of its scope (tables may condition on it) whose value is chosen.
-        const states = s.domain.type === 'real' ? undefined : s.domain.states.map((st) => st.text);
+        const states = s.domain.type === 'real' ? undefined : stateList(table, s.domain.states);
         const info = { name: s.name.text, states, type: s.domain.type, declaration: s.name };
         const declared = declareVariable(table, scope, info, report);
         if (declared && scope.kind === 'default') declareGlobal(table, 'variable', s.name, s, report);
@@ -133,8 +133,32 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
   }
 }
 
+/** Each table's state lists by their content (see `stateList`). */
+const stateLists = new WeakMap<SymbolTable, Map<string, string[]>>();
+
+/**
+ * The states `names` spell, as the one array the table holds for that list: variables declared
+ * alike (`: bool`, the same states in network after network) share it, so the checker indexes
+ * each distinct list once (`stateIndex` keeps an index per array), not once per variable.
+ */
+function stateList(table: SymbolTable, names: readonly A.Name[]): string[] {
+  const states = names.map((n) => n.text);
+  let lists = stateLists.get(table);
+  if (!lists) stateLists.set(table, (lists = new Map()));
+  const key = JSON.stringify(states);
+  const known = lists.get(key);
+  if (known) return known;
+  lists.set(key, states);
+  return states;
+}
+
 function declareHypotheses(table: SymbolTable, s: A.HypothesesDecl, scope: Scope, report: Reporter): void {
-  const states = s.generator ? undefined : s.entries.map((e) => e.name.text);
+  const states = s.generator
+    ? undefined
+    : stateList(
+        table,
+        s.entries.map((e) => e.name),
+      );
   declareVariable(table, scope, { name: s.name.text, states, type: 'hypotheses', declaration: s.name }, report);
   for (const duplicate of duplicateNames(s.entries.map((e) => e.name))) {
     report.error('duplicate-name', `hypothesis '${duplicate.text}' is listed twice`, duplicate.range);
