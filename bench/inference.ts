@@ -2,8 +2,16 @@
  * All posterior marginals for one evidence set on bnlearn networks: our junction tree against
  * pomegranate 0.14 (loopy belief propagation, approximate; Debian python3-pomegranate via
  * /usr/bin/python3), each side in a fresh process, alternating ours / peer for --rounds rounds.
- * pgmpy is not packaged for Debian and is not run (its variable elimination took ~16 s on andes
- * and ~288 s on munin when it was measured for issue 18).
+ * Then pgmpy v0.1.23 (exact; .cache/pgmpy on PYTHONPATH, see bench/peers/pgmpy_setup.sh; skipped
+ * with a message when absent) in the same rounds (ours, pomegranate, pgmpy), by
+ * bench/peers/pgmpy_marginals.py: "pgmpy VE" is VariableElimination, one query per unobserved
+ * variable with pgmpy's default elimination order ("greedy", an opt_einsum contraction); "pgmpy BP"
+ * (only with `--pgmpy ve,bp`: on alarm its calibration alone took 17–39 s and 1.4 GB, exact to
+ * 4e-15) is BeliefPropagation, pgmpy's junction tree, evidence entered as indicator factors and
+ * calibrated once. incl = building the model (+ its junction tree for BP) + the marginals; after =
+ * the marginals. Each pgmpy side has its own time limit (--pgmpy-timeout); a side that runs over it
+ * is reported once and not run again in later rounds. Peak RSS is printed for every side. No goal
+ * is on pgmpy; its error against the references is printed (it is exact: ~1e-15).
  *
  * Per network: "incl" = triangulation + compile + the first evidence set's marginals (BIF
  * parsing excluded on both sides), "after" = one evidence set's marginals on the compiled tree,
@@ -12,7 +20,8 @@
  * marginals. Prints min/median/max over the rounds and the ratio of medians (peer / ours).
  * The speed goals of issue 18 are checked at the end: a goal the run does not meet is printed
  * as FAILED and the exit code is 1.
- * Usage: npm run bench:inference [-- net…] [--rounds N] [--timeout S]
+ * Usage: npm run bench:inference [-- net…] [--rounds N] [--timeout S] [--pgmpy-timeout S]
+ *   [--pgmpy ve | ve,bp | none]   (default ve)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +32,7 @@ import { JunctionTree, junctionTreeOrder } from '../server/src/engine/inference/
 import { chooseExact, exactPlan, posteriorMarginals } from '../server/src/engine/inference/marginals.js';
 import { evidenceOf, loadBif, loadReference, type ReferenceCase } from '../test/support/networks.js';
 import { exportNetwork } from './peers/exportNetwork.js';
+import { PGMPY_DIR, pgmpyMissing } from '../test/support/pgmpy.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -32,6 +42,9 @@ const option = (name: string, fallback: number) => {
 };
 const timeoutS = option('--timeout', 600);
 const rounds = option('--rounds', 3);
+const pgmpyTimeoutS = option('--pgmpy-timeout', 120);
+const pgmpyMethods = args[args.indexOf('--pgmpy') + 1]?.split(',').filter((m) => m === 've' || m === 'bp') ?? [];
+if (!args.includes('--pgmpy')) pgmpyMethods.push('ve');
 const nets = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 const NETWORKS = nets.length
   ? nets
@@ -171,14 +184,88 @@ function child(name: string): void {
   process.stdout.write(JSON.stringify(out));
 }
 
-function run(command: string, argv: string[]): { out: string } | { failed: string } {
-  const r = spawnSync(command, argv, { encoding: 'utf8', timeout: timeoutS * 1000, maxBuffer: 1 << 28 });
-  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') return { failed: `timeout ${timeoutS}s` };
+function run(
+  command: string,
+  argv: string[],
+  limitS = timeoutS,
+  env?: NodeJS.ProcessEnv,
+): { out: string } | { failed: string } {
+  const r = spawnSync(command, argv, { encoding: 'utf8', timeout: limitS * 1000, maxBuffer: 1 << 28, env });
+  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') return { failed: `timeout ${limitS}s` };
   if (r.status !== 0) {
     const lines = (r.stderr || String(r.error)).trim().split('\n');
     return { failed: `failed: ${(lines.find((l) => /Error|FATAL/.test(l)) ?? lines.pop())!.trim()}` };
   }
   return { out: r.stdout };
+}
+
+interface PeerRun {
+  incl: number;
+  after: number;
+  error: number | null;
+  rssMb: number;
+}
+
+/** A peer's JSON (pomegranate_marginals.py, pgmpy_marginals.py): build + the first evidence set. */
+function peerRun(out: string, ref: ReferenceCase | undefined): PeerRun {
+  const j = JSON.parse(out) as {
+    build_s: number;
+    maxrss_mb: number;
+    cases: { seconds: number; marginals: Marginals }[];
+  };
+  const c = j.cases[0]!;
+  const error = ref ? maxError(c.marginals, ref.marginals, ref.evidence) : null;
+  return { incl: j.build_s + c.seconds, after: c.seconds, error, rssMb: j.maxrss_mb };
+}
+
+/** One pgmpy method (bench/peers/pgmpy_marginals.py) as a side of the rounds. */
+interface PgmpySide {
+  method: 've' | 'bp';
+  label: string;
+  runs: PeerRun[];
+  failed?: string;
+}
+let pgmpyAbsent: string | undefined | null = null;
+
+/** The pgmpy sides to run on a network: none (said once) when pgmpy does not import. */
+function pgmpySides(): PgmpySide[] {
+  if (!pgmpyMethods.length) return [];
+  if (pgmpyAbsent === null) {
+    pgmpyAbsent = pgmpyMissing();
+    if (pgmpyAbsent) console.log(`pgmpy skipped: ${pgmpyAbsent}`);
+  }
+  if (pgmpyAbsent) return [];
+  return pgmpyMethods.map((m) => ({ method: m as 've' | 'bp', label: `pgmpy ${m.toUpperCase()}`, runs: [] }));
+}
+
+/** One fresh-process pgmpy run; a failure or a run over --pgmpy-timeout ends the side for this network. */
+function pgmpyRound(side: PgmpySide, specFile: string, ref: ReferenceCase | undefined): void {
+  if (side.failed) return;
+  const script = join(here, 'peers', 'pgmpy_marginals.py');
+  const p = run('/usr/bin/python3', [script, specFile, '1', side.method], pgmpyTimeoutS, {
+    ...process.env,
+    PYTHONPATH: PGMPY_DIR,
+  });
+  if ('failed' in p) side.failed = p.failed.startsWith('timeout') ? `over ${pgmpyTimeoutS} s` : p.failed;
+  else side.runs.push(peerRun(p.out, ref));
+}
+
+function printPgmpy(side: PgmpySide, oursIncl: number[], oursAfter: number, exact: boolean): void {
+  const label = side.label.padEnd(12);
+  const runs = side.runs;
+  if (!runs.length) {
+    console.log(`  ${label} ${side.failed ?? 'not run'}`);
+    return;
+  }
+  const incl = median(runs.map((p) => p.incl)),
+    after = median(runs.map((p) => p.after));
+  console.log(
+    `  ${label} incl ${spread(runs.map((p) => p.incl))}; after ${spread(runs.map((p) => p.after))}; ` +
+      `ratio incl ${(incl / median(oursIncl)).toFixed(1)}×` +
+      (exact ? `, after ${(after / oursAfter).toFixed(1)}×` : '') +
+      `; error ${sci(runs[0]!.error)}; peak RSS ${median(runs.map((p) => p.rssMb)).toFixed(0)} MB` +
+      (side.failed ? `; later rounds ${side.failed}` : ''),
+  );
 }
 
 const ms = (s: number) => (s * 1000 < 10 ? (s * 1000).toFixed(2) : (s * 1000).toFixed(0)) + ' ms';
@@ -196,6 +283,9 @@ function main(): void {
       .join(' ')}, ` +
       `${rounds} alternating rounds, fresh processes; times min / median / max; peer time limit ${timeoutS}s`,
   );
+  if (pgmpyMethods.length) {
+    console.log(`pgmpy (${pgmpyMethods.join(', ')}) time limit ${pgmpyTimeoutS}s, not retried after a timeout`);
+  }
   const failures: string[] = [];
   const goal = (ok: boolean, text: string) => {
     console.log(`  goal ${ok ? 'met   ' : 'FAILED'} ${text}`);
@@ -213,7 +303,8 @@ function main(): void {
       const specFile = join(dir, `${name}.json`);
       writeFileSync(specFile, JSON.stringify(exportNetwork(net, [ref?.evidence ?? {}])));
       const ours: OursRun[] = [];
-      const peer: { incl: number; after: number; error: number | null }[] = [];
+      const peer: PeerRun[] = [];
+      const pgmpy = pgmpySides();
       let peerFailed: string | undefined;
       for (let r = 0; r < rounds; r++) {
         const o = run(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', name]);
@@ -228,11 +319,9 @@ function main(): void {
           peerFailed = p.failed;
           continue;
         }
-        const j = JSON.parse(p.out) as { build_s: number; cases: { seconds: number; marginals: Marginals }[] };
-        const c = j.cases[0]!;
-        const error = ref ? maxError(c.marginals, ref.marginals, ref.evidence) : null;
-        peer.push({ incl: j.build_s + c.seconds, after: c.seconds, error });
+        peer.push(peerRun(p.out, ref));
       }
+      for (const side of pgmpy) pgmpyRound(side, specFile, ref);
       if (!ours.length) continue;
       const o0 = ours[0]!;
       const incl = ours.map((o) => o.orderS + o.compileS + o.firstS);
@@ -261,9 +350,10 @@ function main(): void {
             (o0.method === 'exact'
               ? `, after ${(median(peer.map((p) => p.after)) / median(ours.map((o) => o.afterS))).toFixed(1)}×; `
               : '; ') +
-            `error ${sci(peer[0]!.error)}`,
+            `error ${sci(peer[0]!.error)}; peak RSS ${median(peer.map((p) => p.rssMb)).toFixed(0)} MB`,
         );
       } else console.log(`  pomegranate  ${peerFailed ?? 'not run'}`);
+      for (const side of pgmpy) printPgmpy(side, incl, median(ours.map((o) => o.afterS)), o0.method === 'exact');
       const exact = o0.method === 'exact';
       if (name === 'munin') {
         goal(exact && median(incl) <= 0.5, `munin incl ≤ 0.5 s: ${ms(median(incl))}`);

@@ -1,9 +1,11 @@
 """Peer for bench/inference.ts: all posterior marginals with pomegranate 0.14 (loopy belief
 propagation in BayesianNetwork.predict_proba). Reads the network and evidence sets exported as
 JSON by the bench, prints JSON: build/bake seconds and, per evidence set, the best of `repeats`
-predict_proba timings and the marginals. Run with /usr/bin/python3 (Debian's python3-pomegranate)."""
+predict_proba timings and the marginals, and the process's peak RSS in MB (maxrss_mb). Run with
+/usr/bin/python3 (Debian's python3-pomegranate)."""
 import itertools
 import json
+import resource
 import sys
 import time
 
@@ -57,6 +59,7 @@ def main():
             else:
                 marginals[name] = {str(r): 1.0}
         out["cases"].append({"seconds": best, "marginals": marginals})
+    out["maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     json.dump(out, sys.stdout)
 
 
