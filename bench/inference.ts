@@ -313,15 +313,13 @@ function main(): void {
           break;
         }
         ours.push(JSON.parse(o.out) as OursRun);
-        if (peerFailed) continue;
-        const p = run('/usr/bin/python3', [join(here, 'peers', 'pomegranate_marginals.py'), specFile, '1']);
-        if ('failed' in p) {
-          peerFailed = p.failed;
-          continue;
+        if (!peerFailed) {
+          const p = run('/usr/bin/python3', [join(here, 'peers', 'pomegranate_marginals.py'), specFile, '1']);
+          if ('failed' in p) peerFailed = p.failed;
+          else peer.push(peerRun(p.out, ref));
         }
-        peer.push(peerRun(p.out, ref));
+        for (const side of pgmpy) pgmpyRound(side, specFile, ref);
       }
-      for (const side of pgmpy) pgmpyRound(side, specFile, ref);
       if (!ours.length) continue;
       const o0 = ours[0]!;
       const incl = ours.map((o) => o.orderS + o.compileS + o.firstS);
