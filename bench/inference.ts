@@ -73,7 +73,7 @@ function timeParse(name: string): { net: BayesianNetwork; seconds: number[]; mb:
     if ('error' in r) throw new Error(`${name}.bif: ${r.error.message}`);
     net = r.network;
   }
-  return { net: net!, seconds, mb: text.length / 2 ** 20 };
+  return { net: net!, seconds, mb: Buffer.byteLength(text) / 1e6 };
 }
 
 interface OursRun {
