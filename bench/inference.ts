@@ -18,19 +18,24 @@
  * the method `auto` chooses and why, peak RSS, our process CPU time (less load-dependent than wall
  * time; the goals are on wall time), and the max error against the shared reference
  * marginals. Prints min/median/max over the rounds and the ratio of medians (peer / ours).
+ * "parse" = reading the BIF text already in memory into a network (readBif: rows normalised,
+ * budgets checked), PARSE_RUNS times in this process, the first one cold.
  * The speed goals of issue 18 are checked at the end: a goal the run does not meet is printed
  * as FAILED and the exit code is 1.
  * Usage: npm run bench:inference [-- net…] [--rounds N] [--timeout S] [--pgmpy-timeout S]
  *   [--pgmpy ve | ve,bp | none]   (default ve)
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JunctionTree, junctionTreeOrder } from '../server/src/engine/inference/junctionTree.js';
 import { chooseExact, exactPlan, posteriorMarginals } from '../server/src/engine/inference/marginals.js';
+import { readBif } from '../server/src/model/bif.js';
+import type { BayesianNetwork } from '../server/src/engine/network.js';
 import { evidenceOf, loadBif, loadReference, type ReferenceCase } from '../test/support/networks.js';
+import { sharedFile } from '../test/support/shared.js';
 import { exportNetwork } from './peers/exportNetwork.js';
 import { PGMPY_DIR, pgmpyMissing } from '../test/support/pgmpy.js';
 
@@ -64,6 +69,25 @@ const NETWORKS = nets.length
     ];
 
 type Marginals = Record<string, Record<string, number>>;
+
+const PARSE_RUNS = 5;
+
+/** Times readBif on the file's text (read once, outside the timing): seconds per run, and the network. */
+function timeParse(name: string): { net: BayesianNetwork; seconds: number[]; mb: number } | undefined {
+  const path = sharedFile('bif', `${name}.bif`);
+  if (!path) return undefined;
+  const text = readFileSync(path, 'utf8');
+  const seconds: number[] = [];
+  let net: BayesianNetwork | undefined;
+  for (let i = 0; i < PARSE_RUNS; i++) {
+    const t = performance.now();
+    const r = readBif(text);
+    seconds.push((performance.now() - t) / 1000);
+    if ('error' in r) throw new Error(`${name}.bif: ${r.error.message}`);
+    net = r.network;
+  }
+  return { net: net!, seconds, mb: Buffer.byteLength(text) / 1e6 };
+}
 
 interface OursRun {
   method: string;
@@ -294,11 +318,20 @@ function main(): void {
   const dir = mkdtempSync(join(tmpdir(), 'bench-inference-'));
   try {
     for (const name of NETWORKS) {
-      const net = loadBif(name);
-      if (!net) {
+      const parsed = timeParse(name);
+      if (!parsed) {
         console.log(`\n${name}: ../shared/data missing, skipped`);
         continue;
       }
+      const net = parsed.net;
+      const parseLine = () => {
+        const parse = median(parsed.seconds);
+        console.log(
+          `  parse        ${spread(parsed.seconds)} (${PARSE_RUNS} in-process runs of ${parsed.mb.toFixed(1)} MB, ` +
+            'the first cold)',
+        );
+        goal(parse <= 0.2, `${name} BIF parse ≤ 0.2 s: ${ms(parse)}`);
+      };
       const ref = caseOf(name);
       const specFile = join(dir, `${name}.json`);
       writeFileSync(specFile, JSON.stringify(exportNetwork(net, [ref?.evidence ?? {}])));
@@ -310,6 +343,7 @@ function main(): void {
         const o = run(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', name]);
         if ('failed' in o) {
           console.log(`\n${name}: ours ${o.failed}`);
+          if (!ours.length) parseLine();
           break;
         }
         ours.push(JSON.parse(o.out) as OursRun);
@@ -324,6 +358,7 @@ function main(): void {
       const o0 = ours[0]!;
       const incl = ours.map((o) => o.orderS + o.compileS + o.firstS);
       console.log(`\n${name}: ${net.variables.length} variables; ${o0.reason}`);
+      parseLine();
       if (o0.method === 'exact') {
         console.log(
           `  ours         incl ${spread(incl)} (order ${ms(median(ours.map((o) => o.orderS)))}, compile ` +

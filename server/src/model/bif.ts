@@ -83,7 +83,121 @@ class Lexer extends PeekingLexer<Token> {
     while (this.pos < s.length && classOf(s.charCodeAt(this.pos)) === 0) this.pos++;
     return { kind: Kind.Word, text: s.slice(start, this.pos), line: this.line };
   }
+
+  /**
+   * Skips the tokens up to and including the first `}` without building them (a probability block's
+   * body is read later, once all variables are known); false when the text ends first.
+   */
+  skipPastCloseBrace(): boolean {
+    if (this.hasPeeked) throw new Error('skipPastCloseBrace after peek');
+    const s = this.src;
+    for (;;) {
+      this.skipSpaceAndComments();
+      if (this.pos >= s.length) return false;
+      const code = s.charCodeAt(this.pos);
+      const kind = classOf(code);
+      if (kind === PUNCTUATION) {
+        this.pos++;
+        if (code === 125 /* } */) return true;
+      } else if (kind === QUOTE) {
+        // as scan() does: a string's newlines are not counted
+        const end = s.indexOf('"', this.pos + 1);
+        this.pos = end < 0 ? s.length : end + 1;
+      } else while (this.pos < s.length && classOf(s.charCodeAt(this.pos)) === 0) this.pos++;
+    }
+  }
+
+  /**
+   * Reads a list of probabilities up to, not including, the `;` or `}` that ends the statement,
+   * commas optional. Value n goes to out[base + (n % inner) * stride + ⌊n / inner⌋] (a flat table is
+   * transposed as it is read) and -1 (any negative) is stored as NaN; returns how many were read.
+   * Numerals are scanned straight from the source, without a token or a substring each: diabetes.bif
+   * has 5.5 MB of them. A numeral of at most 15 significant digits and a power of ten within 10^±22
+   * is m · 10^e or m / 10^-e with both operands exact doubles, so the one rounding of that operation
+   * is the correctly rounded value Number() gives; anything else (more digits, larger exponents,
+   * hex, Infinity, junk) goes through Number() on the word, as every value did before.
+   */
+  values(out: Float64Array, base: number, expected: number, inner: number, stride: number): number {
+    if (this.hasPeeked) throw new Error('values after peek');
+    const s = this.src;
+    const len = s.length;
+    let n = 0,
+      r = 0,
+      x = 0;
+    for (;;) {
+      this.skipSpaceAndComments();
+      const start = this.pos;
+      if (start >= len) return n;
+      let code = s.charCodeAt(start);
+      if (code === 44 /* , */) {
+        this.pos++;
+        continue;
+      }
+      if (code === 59 /* ; */ || code === 125 /* } */) return n;
+      if (classOf(code) !== 0) {
+        const t = this.scan(); // a string or punctuation: not a number
+        throw new BifSyntaxError(`expected a probability, found '${t.text}'`, t.line);
+      }
+      let i = start;
+      const negative = code === 45; /* - */
+      if (negative || code === 43 /* + */) code = s.charCodeAt(++i);
+      let m = 0,
+        digits = 0, // significant: from the first non-zero digit
+        scale = 0,
+        mantissa = false;
+      while (code >= 48 && code <= 57) {
+        m = m * 10 + (code - 48);
+        if (digits || code !== 48) digits++;
+        mantissa = true;
+        code = s.charCodeAt(++i);
+      }
+      if (code === 46 /* . */) {
+        code = s.charCodeAt(++i);
+        while (code >= 48 && code <= 57) {
+          m = m * 10 + (code - 48);
+          if (digits || code !== 48) digits++;
+          scale--;
+          mantissa = true;
+          code = s.charCodeAt(++i);
+        }
+      }
+      let exact = mantissa && digits <= 15;
+      if (exact && (code === 101 || code === 69) /* e E */) {
+        code = s.charCodeAt(++i);
+        const negativeExponent = code === 45;
+        if (negativeExponent || code === 43) code = s.charCodeAt(++i);
+        let e = 0;
+        exact = code >= 48 && code <= 57;
+        while (code >= 48 && code <= 57) {
+          if (e < 1e4) e = e * 10 + (code - 48); // past 10^4 it is out of the fast range anyway
+          code = s.charCodeAt(++i);
+        }
+        scale += negativeExponent ? -e : e;
+      }
+      let v: number;
+      if (exact && scale >= -22 && scale <= 22 && (i >= len || classOf(code) !== 0)) {
+        v = scale < 0 ? m / POW10[-scale]! : m * POW10[scale]!;
+        if (negative) v = -v;
+      } else {
+        while (i < len && classOf(s.charCodeAt(i)) === 0) i++;
+        v = Number(s.slice(start, i));
+        if (Number.isNaN(v))
+          throw new BifSyntaxError(`expected a probability, found '${s.slice(start, i)}'`, this.line);
+      }
+      this.pos = i;
+      if (n >= expected) throw new BifSyntaxError(`too many probabilities: expected ${expected}`, this.line);
+      out[base + r * stride + x] = v < 0 ? NaN : v; // JavaBayes writes -1 for an unknown entry
+      n++;
+      if (++r === inner) {
+        r = 0;
+        x++;
+      }
+    }
+  }
 }
+
+/** 10^0 … 10^22: the powers of ten that are exact doubles (5^22 < 2^53). */
+const POW10 = Float64Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 
 class BifSyntaxError extends Error {
   constructor(
@@ -104,12 +218,25 @@ export function readBif(text: string, budgets: Budgets = DEFAULT_BUDGETS): BifRe
   }
 }
 
+/** A probability block: its header, where its body starts, and its CPT when that could be read at once. */
+interface Block {
+  names: string[];
+  line: number;
+  bodyPos: number;
+  bodyLine: number;
+  cpt: Cpt | undefined;
+}
+
 class BifParser {
   private readonly lex: Lexer;
   private name = 'network';
   private readonly variables: DiscreteVariable[] = [];
   private readonly index = new Map<string, number>();
-  private readonly blocks: { names: string[]; line: number; body: Token[][] }[] = [];
+  private readonly blocks: Block[] = [];
+  /** A block failed when read at once: the read will fail, so the blocks after it are only skipped. */
+  private failed = false;
+  /** The network being read: cpt() records each table here (rowCount and rowAssignment read it). */
+  private readonly net: BayesianNetwork = { name: 'network', variables: this.variables, cpts: [] };
 
   constructor(
     text: string,
@@ -126,10 +253,11 @@ class BifParser {
       else if (word.text === 'probability') this.probability();
       else throw new BifSyntaxError(`expected 'network', 'variable' or 'probability', found '${word.text}'`, word.line);
     }
-    const net: BayesianNetwork = { name: this.name, variables: this.variables, cpts: [] };
+    const net = this.net;
+    net.name = this.name;
     const cpts: (Cpt | undefined)[] = new Array(this.variables.length);
     for (const block of this.blocks) {
-      const cpt = this.cpt(net, block);
+      const cpt = block.cpt ?? this.cpt(block);
       if (cpts[cpt.child]) throw new BifSyntaxError(`a second probability block for '${block.names[0]}'`, block.line);
       cpts[cpt.child] = cpt;
     }
@@ -229,7 +357,13 @@ class BifParser {
     return states;
   }
 
-  /** Collects the header names and the body's statements; resolved once all variables are known. */
+  /**
+   * Reads the header and, when its variables are all declared already (as they are in the files we know),
+   * the body too, straight into the CPT: keeping a body to read later costs a second scan of it.
+   * A body that cannot be read now (a variable declared further on, or any error) is skipped and read
+   * again after the last variable: its errors are then reported in the order they always were, after
+   * the file's syntax errors and those of the blocks before it.
+   */
   private probability(): void {
     const open = this.expect('(');
     const names: string[] = [];
@@ -239,18 +373,20 @@ class BifParser {
       names.push(t.text);
     }
     if (names.length === 0) throw new BifSyntaxError('probability block names no variable', open.line);
-    this.expect('{');
-    const body: Token[][] = [];
-    let statement: Token[] = [];
-    for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === '}'); t = this.lex.next()) {
-      if (t.kind === Kind.End) throw new BifSyntaxError(`unclosed probability block for '${names[0]}'`, open.line);
-      if (t.kind === Kind.Punct && t.text === ';') {
-        if (statement.length) body.push(statement);
-        statement = [];
-      } else statement.push(t);
+    const brace = this.expect('{');
+    const block: Block = { names, line: open.line, bodyPos: this.lex.position, bodyLine: brace.line, cpt: undefined };
+    if (!this.failed && names.every((n) => this.index.has(n))) {
+      try {
+        block.cpt = this.cpt(block);
+      } catch (e) {
+        if (!(e instanceof BifSyntaxError)) throw e;
+        this.failed = true;
+        this.lex.seek(block.bodyPos, block.bodyLine);
+      }
     }
-    if (statement.length) body.push(statement);
-    this.blocks.push({ names, line: open.line, body });
+    if (!block.cpt && !this.lex.skipPastCloseBrace())
+      throw new BifSyntaxError(`unclosed probability block for '${names[0]}'`, open.line);
+    this.blocks.push(block);
   }
 
   private resolve(name: string, line: number): number {
@@ -259,7 +395,9 @@ class BifParser {
     return i;
   }
 
-  private cpt(net: BayesianNetwork, block: { names: string[]; line: number; body: Token[][] }): Cpt {
+  /** Reads a block's body from its start to its closing `}` into a new CPT. */
+  private cpt(block: Block): Cpt {
+    const net = this.net;
     const [child, ...parents] = block.names.map((n) => this.resolve(n, block.line));
     const k = cardinality(net, child!);
     const cpt: Cpt = { child: child!, parents, table: new Float64Array(0) };
@@ -273,27 +411,38 @@ class BifParser {
     const table = new Float64Array(rows * k).fill(NaN);
     cpt.table = table;
     const filled = new Uint8Array(rows);
-    for (const st of block.body) {
-      const head = st[0]!;
+    // The body's statements are read as a stream (no token list per block): the numbers go straight
+    // into the table, and the checks and messages are those of the statements in order, as before.
+    const lex = this.lex;
+    lex.seek(block.bodyPos, block.bodyLine);
+    for (let head = lex.next(); !(head.kind === Kind.Punct && head.text === '}'); head = lex.next()) {
+      if (head.kind === Kind.End)
+        throw new BifSyntaxError(`unclosed probability block for '${block.names[0]}'`, block.line);
+      if (head.kind === Kind.Punct && head.text === ';') continue; // an empty statement
       if (head.kind === Kind.Word && head.text === 'table') {
-        this.flatTable(st.slice(1), table, rows, k, head.line);
+        // BIF's flat table lists the child's state slowest: all rows for state 0, then state 1, …
+        this.count(lex.values(table, 0, rows * k, rows, k), rows * k, head.line);
         filled.fill(1);
       } else if (head.kind === Kind.Word && head.text === 'default') {
-        const values = numbers(st.slice(1), k, head.line);
+        const values = new Float64Array(k);
+        this.count(lex.values(values, 0, k, 1, 1), k, head.line);
         for (let r = 0; r < rows; r++)
           if (!filled[r]) {
             table.set(values, r * k);
             filled[r] = 2;
           }
       } else if (head.kind === Kind.Punct && head.text === '(') {
-        const close = st.findIndex((t) => t.kind === Kind.Punct && t.text === ')');
-        if (close < 0) throw new BifSyntaxError("unclosed '(' in a table row", head.line);
-        const assignment = st.slice(1, close).filter((t) => !(t.kind === Kind.Punct && t.text === ','));
+        const assignment: Token[] = [];
+        for (let t = lex.next(); !(t.kind === Kind.Punct && t.text === ')'); t = lex.next()) {
+          if (t.kind === Kind.End || (t.kind === Kind.Punct && (t.text === ';' || t.text === '}')))
+            throw new BifSyntaxError("unclosed '(' in a table row", head.line);
+          if (!(t.kind === Kind.Punct && t.text === ',')) assignment.push(t);
+        }
         const r = this.rowOf(net, parents, assignment, head.line);
-        table.set(numbers(st.slice(close + 1), k, head.line), r * k);
+        this.count(lex.values(table, r * k, k, 1, 1), k, head.line);
         filled[r] = 1; // an explicit row wins over a `default` given before it
       } else if (head.kind === Kind.Word && head.text === 'property') {
-        continue;
+        this.skipToStatementEnd();
       } else {
         throw new BifSyntaxError(
           `unexpected '${head.text}' in the probability block of '${block.names[0]}'`,
@@ -328,26 +477,17 @@ class BifParser {
     return r;
   }
 
-  /** BIF's flat table lists the child's state slowest: all rows for state 0, then state 1, … */
-  private flatTable(tokens: Token[], table: Float64Array, rows: number, k: number, line: number): void {
-    const values = numbers(tokens, rows * k, line);
-    for (let x = 0; x < k; x++) for (let r = 0; r < rows; r++) table[r * k + x] = values[x * rows + r]!;
+  private count(found: number, expected: number, line: number): void {
+    if (found !== expected) throw new BifSyntaxError(`expected ${expected} probabilities, found ${found}`, line);
   }
-}
 
-function numbers(tokens: Token[], expected: number, line: number): Float64Array {
-  const out = new Float64Array(expected);
-  let n = 0;
-  for (const t of tokens) {
-    if (t.kind === Kind.Punct && t.text === ',') continue;
-    const v = Number(t.text);
-    if (t.kind !== Kind.Word || Number.isNaN(v))
-      throw new BifSyntaxError(`expected a probability, found '${t.text}'`, t.line);
-    if (n >= expected) throw new BifSyntaxError(`too many probabilities: expected ${expected}`, t.line);
-    out[n++] = v < 0 ? NaN : v; // JavaBayes writes -1 for an unknown entry
+  /** Skips to the `;` or `}` that ends a statement in a probability block, leaving it to be read. */
+  private skipToStatementEnd(): void {
+    for (let t = this.lex.peek(); !(t.kind === Kind.Punct && (t.text === ';' || t.text === '}')); t = this.lex.peek()) {
+      if (t.kind === Kind.End) return;
+      this.lex.next();
+    }
   }
-  if (n !== expected) throw new BifSyntaxError(`expected ${expected} probabilities, found ${n}`, line);
-  return out;
 }
 
 /** Writes a network as BIF in the bnlearn style (tuple rows), quoting names that need it. */

@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBif, writeBif } from '../../../server/src/model/bif.js';
 import { topologicalOrder, type BayesianNetwork } from '../../../server/src/engine/network.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
 import { budgetsFor } from '../../../server/src/engine/budget.js';
+import { createRng, type Rng } from '../../../server/src/engine/random.js';
 
 function read(text: string): BayesianNetwork {
   const r = readBif(text);
@@ -166,4 +168,148 @@ test('a BIF table larger than the budget is refused at its line, before it is al
     },
   );
   assert.ok('error' in small && /needs 2,000 entries, over the budget of 1,000/.test(small.error.message));
+});
+
+/**
+ * Digests of every shared network as read by the token-per-number parser this reader replaced
+ * (commit bead6c0), computed before the change with the digest() below: sha256 over the JSON of
+ * [name, variables, [child, parents] per CPT], then each CPT's Float64Array bytes (little-endian),
+ * first 16 hex digits. The streaming reader must give bit-identical networks, normalised rows included.
+ */
+const DIGESTS: Record<string, string> = {
+  alarm: '8e645828aeea614d',
+  andes: '01e102f564c7bae0',
+  asia: '5bec18614e90fe64',
+  barley: 'c53753cedfafbef2',
+  cancer: 'c2fbab74dd6d5b94',
+  child: 'a6bc6669049572e7',
+  diabetes: '50b9a83f8230ba3b',
+  earthquake: '5ae4ae5555e4e851',
+  hailfinder: '49dcb9494714990c',
+  hepar2: '92ccc30167183adc',
+  insurance: '0389905c8590d967',
+  link: 'd9dd24cecac6167b',
+  mildew: '96b80c06a3edded5',
+  munin: '4ca8c2404f98992b',
+  munin1: '17aeca77bfd8db04',
+  munin2: '2ee7c71d2f77dcef',
+  munin3: 'd398c475e9accc61',
+  munin4: '8f52c076d6464942',
+  pathfinder: 'd8de25f403293a56',
+  pigs: '87015a12b7b32ae0',
+  sachs: '237e819b0b818ee7',
+  survey: '87b4072bb4507c58',
+  water: 'e9a9bc80801ac2df',
+  win95pts: '42d8747f9dc8ccd2',
+};
+
+function digest(net: BayesianNetwork): string {
+  const h = createHash('sha256');
+  h.update(JSON.stringify([net.name, net.variables, net.cpts.map((c) => [c.child, c.parents])]));
+  for (const c of net.cpts) h.update(new Uint8Array(c.table.buffer, c.table.byteOffset, c.table.byteLength));
+  return h.digest('hex').slice(0, 16);
+}
+
+test('every shared network reads bit-identical to the digest pinned from the previous parser', (t) => {
+  const dir = sharedFile('bif');
+  if (!dir) return t.skip(NO_SHARED);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.bif'));
+  for (const file of files) {
+    const name = file.replace(/\.bif$/, '');
+    if (!(name in DIGESTS)) continue; // a network added to ../shared later has no pinned digest
+    assert.equal(digest(read(readFileSync(join(dir, file), 'utf8'))), DIGESTS[name], file);
+  }
+  assert.ok(files.length >= Object.keys(DIGESTS).length, 'all pinned networks are in ../shared');
+});
+
+/** A random numeral in the forms BIF files and hand-written ones use, and some they do not. */
+function randomNumeral(rng: Rng): string {
+  const digits = (n: number) => Array.from({ length: n }, () => String(rng.int(10))).join('');
+  const sign = ['', '', '', '-', '+'][rng.int(5)]!;
+  switch (rng.int(5)) {
+    case 0: // 0.123456: bnlearn's form
+      return `${sign}0.${digits(1 + rng.int(10))}`;
+    case 1: // up to 15 significant digits and a power of ten within ±22: the exact fast path
+      return `${sign}${digits(rng.int(8))}.${digits(1 + rng.int(8))}e${rng.int(45) - 22}`;
+    case 2: // 16–25 digits: past the fast path
+      return `${sign}${digits(1 + rng.int(12))}.${digits(4 + rng.int(13))}`;
+    case 3: // large and tiny exponents, subnormals, overflow
+      return `${sign}${digits(1 + rng.int(3))}${rng.int(2) ? '.' + digits(rng.int(17)) : ''}${'eE'[rng.int(2)]}${
+        ['', '+', '-'][rng.int(3)]
+      }${rng.int(400)}`;
+    default: {
+      // leading zeros, a bare point on either side
+      const point = rng.int(2) ? '.' : '';
+      return `${sign}${'0'.repeat(rng.int(4))}${rng.int(2) ? digits(rng.int(4)) : ''}${point}${digits(rng.int(6))}`;
+    }
+  }
+}
+
+test('probabilities read exactly as Number() reads them: random numerals and edge cases', () => {
+  const edge = [
+    '0', '-0', '+0', '1', '1.', '.5', '-.5', '0.', '.0', '00.5', '000', '007', '1e0', '1E5', '1e+5', '1e05', '1e-5',
+    '0.1', '0.2', '0.3', '0.30000000000000004', '0.123456', '0.9999999', '0.99999999999999999',
+    '123456789012345', '1234567890123456', '12345678901234567', '9007199254740991', '9007199254740993',
+    '1e22', '1e23', '1e-22', '1e-23', '123456789012345e22', '123456789012345e-22', '0.000000000000000000001',
+    '1e-320', '4.9e-324', '5e-324', '2.4703282292062327e-324', '2.4703282292062328e-324', '1e-400',
+    '2.2250738585072011e-308', '2.2250738585072014e-308', '1.7976931348623157e308', '1.7976931348623159e308',
+    '1e309', '0e999999', '1e99999999999', '0x1F', '0b101', '0o17', 'Infinity', '+Infinity', '-1', '-1.0',
+  ]; // prettier-ignore
+  const rng = createRng(18);
+  const numerals = [...edge, ...Array.from({ length: 20000 }, () => randomNumeral(rng))];
+  const valid = numerals.filter((s) => s !== '' && !Number.isNaN(Number(s)));
+  assert.ok(valid.length > 19000, `${valid.length} valid numerals`);
+  // One variable with a state per numeral and a last entry of -1 (unknown), so that its row is not normalised.
+  const states = valid.map((_, i) => `s${i}`).concat('unknown');
+  const text =
+    `network n {}\nvariable X { type discrete [ ${states.length} ] { ${states.join(', ')} }; }\n` +
+    `probability ( X ) { table ${valid.join(', ')} -1; }\n`;
+  const table = read(text).cpts[0]!.table;
+  valid.forEach((s, i) => {
+    const expected = Number(s) < 0 ? NaN : Number(s); // a negative entry is unknown
+    assert.ok(Object.is(table[i], expected), `${s}: read ${table[i]}, Number() gives ${expected}`);
+  });
+  for (const bad of ['.', '-', '+', '1e', '1e+', 'e5', '1..2', '1.2.3', '--1', '1e5x', '0.5/', 'NaN', '1_000', '١']) {
+    const r = readBif(
+      `network n {}\nvariable X { type discrete [ 2 ] { a, b }; }\nprobability ( X ) {\n table 0.5 ${bad}; }`,
+    );
+    assert.ok('error' in r, bad);
+    assert.equal(r.error.message, `expected a probability, found '${bad}'`);
+    assert.equal(r.error.line, 4, bad);
+  }
+});
+
+test('a block before its variables, and errors in blocks, are reported as they always were', () => {
+  const head = 'network n {}\nvariable A { type discrete [2] { a0, a1 }; }\n';
+  const b = 'variable B { type discrete [2] { b0, b1 }; }\n';
+  const tables = 'probability ( A ) { table 0.25, 0.75; }\nprobability ( B | A ) { (a0) 0.5, 0.5; (a1) 0.1 0.9; }\n';
+  // a block whose variable is declared after it is read once all variables are known
+  const later = read(
+    head + 'probability ( B | A ) { (a0) 0.5, 0.5; (a1) 0.1 0.9; }\n' + b + 'probability ( A ) { table 0.25, 0.75; }',
+  );
+  assert.deepEqual(later, read(head + b + tables));
+  const fails = (text: string, line: number, message: RegExp) => {
+    const r = readBif(text);
+    assert.ok('error' in r, text);
+    assert.match(r.error.message, message);
+    assert.equal(r.error.line, line, r.error.message);
+  };
+  // a syntax error further on is reported before the error of a table above it
+  fails(head + b + 'probability ( A ) { table 0.25, x; }\nnonsense', 5, /expected 'network'/);
+  // the first block's error is reported, whatever is wrong in the blocks after it
+  fails(head + b + 'probability ( A ) { table 0.25; }\nprobability ( B | A ) { (a2) 0.5, 0.5; }', 4, /expected 2 prob/);
+  fails(head + b + tables + 'probability ( A ) {\n table 0.5, 0.5, 0.5; }', 7, /too many probabilities: expected 2/);
+  fails(head + b + tables + 'probability ( A ) { table 0.5, 0.5; }', 6, /a second probability block for 'A'/);
+  fails(head + b + 'probability ( A ) { table 0.5, 0.5;\n', 4, /unclosed probability block for 'A'/);
+  fails(head + b + 'probability ( B | A ) { (a0 0.5, 0.5; }', 4, /unclosed '\(' in a table row/);
+  fails(head + b + 'probability ( A ) { table 0.5 "0.5"; }', 4, /expected a probability, found '0.5'/);
+  // statements: `property` skipped, empty ones ignored, NaN for -1, comments between numbers
+  const net = read(
+    head +
+      b +
+      'probability ( A ) { property p = "x;" ; ; table 0.25, /* c */ 0.75 // d\n; }\n' +
+      'probability ( B | A ) { default -1, -1; (a1) 0.1 0.9; }',
+  );
+  assert.deepEqual(Array.from(net.cpts[0]!.table), [0.25, 0.75]);
+  assert.deepEqual(Array.from(net.cpts[1]!.table), [NaN, NaN, 0.1, 0.9]);
 });
