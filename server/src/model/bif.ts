@@ -235,6 +235,8 @@ class BifParser {
   private readonly blocks: Block[] = [];
   /** A block failed when read at once: the read will fail, so the blocks after it are only skipped. */
   private failed = false;
+  /** Entries of every table allocated so far: the network's total is held to its budget too. */
+  private allocated = 0;
   /** The network being read: cpt() records each table here (rowCount and rowAssignment read it). */
   private readonly net: BayesianNetwork = { name: 'network', variables: this.variables, cpts: [] };
 
@@ -405,9 +407,11 @@ class BifParser {
     const rows = rowCount(net, child!);
     try {
       requireWithin(`the table of '${block.names[0]}'`, rows * k, this.budgets.maxTableEntries);
+      requireWithin('the network (all its tables)', this.allocated + rows * k, this.budgets.maxTotalEntries);
     } catch (e) {
       throw new BifSyntaxError((e as Error).message, block.line);
     }
+    this.allocated += rows * k;
     const table = new Float64Array(rows * k).fill(NaN);
     cpt.table = table;
     const filled = new Uint8Array(rows);

@@ -170,6 +170,25 @@ test('a BIF table larger than the budget is refused at its line, before it is al
   assert.ok('error' in small && /needs 2,000 entries, over the budget of 1,000/.test(small.error.message));
 });
 
+test('BIF: tables each within budget but over the network total are refused before the one that crosses it', () => {
+  // 8 children of the same 10 binary parents: 2,048 entries each, 16,384 in all, against a total of 10,000.
+  const parents = Array.from({ length: 10 }, (_, i) => `P${i}`);
+  const children = Array.from({ length: 8 }, (_, i) => `C${i}`);
+  const text = [
+    'network n { }',
+    ...[...parents, ...children].map((v) => `variable ${v} { type discrete [ 2 ] { a, b }; }`),
+    ...parents.map((p) => `probability ( ${p} ) { table 0.5, 0.5; }`),
+    ...children.map((c) => `probability ( ${c} | ${parents.join(', ')} ) { default 0.5, 0.5; }`),
+  ].join('\n');
+  const budgets = { ...budgetsFor(1), maxTableEntries: 4096, maxTotalEntries: 10_000 };
+  const r = readBif(text, budgets);
+  assert.ok('error' in r);
+  // 10 parents × 2 + 4 children × 2,048 = 8,212 fit; the fifth child would make 10,260.
+  assert.equal(r.error.line, 1 + 18 + 10 + 5);
+  assert.match(r.error.message, /the network \(all its tables\) needs 10,260 entries, over the budget of 10,000/);
+  assert.ok('network' in readBif(text, { ...budgets, maxTotalEntries: 16_404 }));
+});
+
 /**
  * Digests of every shared network as read by the token-per-number parser this reader replaced
  * (commit bead6c0), computed before the change with the digest() below: sha256 over the JSON of
