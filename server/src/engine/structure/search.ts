@@ -28,6 +28,7 @@ export interface SearchSpec {
   /** hillclimb, tabu */
   tabu?: number;
   patience?: number;
+  climbs?: number;
   restarts?: number;
   perturb?: number;
   seed?: number;
@@ -67,6 +68,7 @@ export function searchStructure(data: CategoricalDataset, spec: SearchSpec): Sea
           ...common,
           tabu: spec.method === 'tabu' ? (spec.tabu ?? 10) : 0,
           patience: spec.patience,
+          climbs: spec.climbs,
           restarts: spec.restarts,
           perturb: spec.perturb,
           seed: spec.seed,
