@@ -7,7 +7,7 @@
  *  - `bic`: log-likelihood at the ML parameters − ½ ln N · q(r − 1).
  * Rows with a missing value in the family are left out of that family's counts.
  */
-import type { CategoricalDataset } from '../categoricalData.js';
+import { distinctRows, type CategoricalDataset } from '../categoricalData.js';
 import { countConfigurations } from '../estimators/cptLearning.js';
 import { logGamma } from '../estimators/betaDistribution.js';
 
@@ -73,20 +73,30 @@ function bicScore(counts: Float64Array, r: number, q: number): number {
   return ll - 0.5 * Math.log(Math.max(total, 1)) * q * (r - 1);
 }
 
-/** Family scores memoised by (child, parent set): searches ask for the same families again and again. */
+/**
+ * Family scores memoised by (child, parent set): searches ask for the same families again and
+ * again. Counting runs over the data's distinct rows, weighted (or over the weighted rows given).
+ */
 export class ScoreCache {
-  private readonly cache = new Map<string, number>();
+  /** Per child, keyed by the parent set: Σ 2^p (exact below 2^53), else the sorted list as text. */
+  private readonly cache: Array<Map<number | string, number>>;
+  private readonly counted: CategoricalDataset;
   constructor(
     readonly data: CategoricalDataset,
     readonly options: ScoreOptions,
-  ) {}
+  ) {
+    this.counted = data.weights ? data : distinctRows(data);
+    this.cache = data.attributes.map(() => new Map());
+  }
 
   family(child: number, parents: readonly number[]): number {
-    const key = `${child}|${[...parents].sort((a, b) => a - b).join(',')}`;
-    let s = this.cache.get(key);
+    const key =
+      this.data.attributes.length <= 53 ? parents.reduce((k, p) => k + 2 ** p, 0) : [...parents].sort().join();
+    const cache = this.cache[child]!;
+    let s = cache.get(key);
     if (s === undefined) {
-      s = familyScore(this.data, child, parents, this.options);
-      this.cache.set(key, s);
+      s = familyScore(this.counted, child, parents, this.options);
+      cache.set(key, s);
     }
     return s;
   }
