@@ -207,24 +207,29 @@ function bestMove(
   const current = parents.map((ps, v) => scores.family(v, ps));
   let best: Move | undefined,
     tied = 0;
-  legalMoves(
-    parents,
-    maxParents,
-    (kind, from, to) => {
-      const ps = parents[to]!;
-      let gain = scores.family(to, kind === 'add' ? [...ps, from] : ps.filter((p) => p !== from)) - current[to]!;
-      if (kind === 'reverse') gain += scores.family(from, [...parents[from]!, to]) - current[from]!;
-      const m: Move = { kind, from, to, gain };
-      const tol = TIE * Math.max(1, Math.abs(gain));
-      if (best && gain < best.gain - tol) return;
-      if (allowed && !allowed(m)) return;
-      if (!best || gain > best.gain + tol) {
-        best = m;
-        tied = 1;
-      } else if (ties && ties.int(++tied) === 0) best = m; // uniform among the tied (reservoir sampling)
-    },
-    bk,
-  );
+  const moves: Array<[Move['kind'], number, number]> = [];
+  legalMoves(parents, maxParents, (kind, from, to) => moves.push([kind, from, to]), bk);
+  // The new families a move makes are `to`'s parents plus one (an addition) or `from`'s (a
+  // reversal): count each child's at once, over one index of its current parents.
+  const extras = parents.map(() => [] as number[]);
+  for (const [kind, from, to] of moves) {
+    if (kind === 'add') extras[to]!.push(from);
+    else if (kind === 'reverse') extras[from]!.push(to);
+  }
+  extras.forEach((xs, v) => scores.prefetch(v, parents[v]!, xs));
+  for (const [kind, from, to] of moves) {
+    const ps = parents[to]!;
+    let gain = scores.family(to, kind === 'add' ? [...ps, from] : ps.filter((p) => p !== from)) - current[to]!;
+    if (kind === 'reverse') gain += scores.family(from, [...parents[from]!, to]) - current[from]!;
+    const tol = TIE * Math.max(1, Math.abs(gain));
+    if (best && gain < best.gain - tol) continue;
+    const m: Move = { kind, from, to, gain };
+    if (allowed && !allowed(m)) continue;
+    if (!best || gain > best.gain + tol) {
+      best = m;
+      tied = 1;
+    } else if (ties && ties.int(++tied) === 0) best = m; // uniform among the tied (reservoir sampling)
+  }
   return best;
 }
 

@@ -79,7 +79,7 @@ test('resamples are seeded per replicate: the same rows for the same (seed, r), 
   assert.notDeepEqual(counts(re.columns[0]!), counts(data.columns[0]!));
 });
 
-test('a replicate as weights over distinct rows counts exactly what the copied rows count', (t) => {
+test('a replicate as weights over distinct rows counts and scores exactly what the copied rows do', (t) => {
   const net = loadBif('asia');
   if (!net) return void t.skip(NO_SHARED);
   const data = forwardSample(net, 2000, createRng(3));
@@ -102,6 +102,10 @@ test('a replicate as weights over distinct rows counts exactly what the copied r
       b = new ScoreCache(weighted, { score: 'bic' });
     assert.equal(b.family(6, [2, 4]), a.family(6, [2, 4]));
     assert.equal(a.family(6, [2, 4]), new ScoreCache({ ...copied }, { score: 'bic' }).family(6, [4, 2]));
+    // Counting a child's families with each extra parent over one shared index: the same scores.
+    const c = new ScoreCache(weighted, { score: 'bic' });
+    c.prefetch(6, [2, 4], [0, 1, 3, 5, 7]);
+    for (const x of [0, 1, 3, 5, 7]) assert.equal(c.family(6, [2, 4, x]), a.family(6, [2, 4, x]));
   }
 });
 
