@@ -131,8 +131,8 @@ const PEER_RUNS: Array<[string, string[]]> = [
 
 /** Our hill-climbing runs: label and options (tabu list length, restarts, perturbation). */
 const OUR_CLIMBS: Array<[string, HillClimbOptions]> = [
-  ['ours: hill climbing, one climb', { climbs: 1 }],
-  ['ours: hill climbing, 8 climbs (default)', {}],
+  ['ours: hc, one climb', { climbs: 1 }],
+  ['ours: hc, 8 climbs (default)', {}],
   ['ours: tabu search (10, patience 10)', { tabu: 10, patience: 10 }],
   ['ours: tabu search (50, patience 100)', { tabu: 50, patience: 100 }],
   ['ours: hc, 10 restarts × 5 moves', { restarts: 10, perturb: 5, seed: 1 }],
