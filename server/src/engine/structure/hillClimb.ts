@@ -219,8 +219,14 @@ function bestMove(
   extras.forEach((xs, v) => scores.prefetch(v, parents[v]!, xs));
   for (const [kind, from, to] of moves) {
     const ps = parents[to]!;
-    let gain = scores.family(to, kind === 'add' ? [...ps, from] : ps.filter((p) => p !== from)) - current[to]!;
-    if (kind === 'reverse') gain += scores.family(from, [...parents[from]!, to]) - current[from]!;
+    let gain =
+      (kind === 'add'
+        ? scores.familyWith(to, ps, from)
+        : scores.family(
+            to,
+            ps.filter((p) => p !== from),
+          )) - current[to]!;
+    if (kind === 'reverse') gain += scores.familyWith(from, parents[from]!, to) - current[from]!;
     const tol = TIE * Math.max(1, Math.abs(gain));
     if (best && gain < best.gain - tol) continue;
     const m: Move = { kind, from, to, gain };

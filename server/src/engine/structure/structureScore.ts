@@ -99,7 +99,7 @@ export class ScoreCache {
    */
   prefetch(child: number, parents: readonly number[], extras: readonly number[]): void {
     const cache = this.cache[child]!;
-    const todo = extras.filter((x) => !cache.has(this.key([...parents, x])));
+    const todo = extras.filter((x) => !cache.has(this.keyWith(parents, x)));
     if (todo.length < 2) return;
     const { columns, rowCount, weights, attributes } = this.counted;
     const card = (v: number) => attributes[v]!.values.length;
@@ -123,13 +123,24 @@ export class ScoreCache {
           c = cc[i]!;
         if (b >= 0 && s >= 0 && c >= 0) counts[(b * rx + s) * rc + c]! += weights ? weights[i]! : 1;
       }
-      cache.set(this.key([...parents, x]), scoreOfCounts(counts, rc, this.options));
+      cache.set(this.keyWith(parents, x), scoreOfCounts(counts, rc, this.options));
     }
   }
 
   /** The cache key of a parent set within its child's map: Σ 2^p (exact below 2^53), else the sorted list. */
   private key(parents: readonly number[]): number | string {
     return this.data.attributes.length <= 53 ? parents.reduce((k, p) => k + 2 ** p, 0) : [...parents].sort().join();
+  }
+
+  /** The key of parents + x (x not among them), without building the list when keys are numbers. */
+  private keyWith(parents: readonly number[], x: number): number | string {
+    const k = this.key(parents);
+    return typeof k === 'number' ? k + 2 ** x : this.key([...parents, x]);
+  }
+
+  /** family(child, parents + x), x not among them: what a climb asks for every addition and reversal. */
+  familyWith(child: number, parents: readonly number[], x: number): number {
+    return this.cache[child]!.get(this.keyWith(parents, x)) ?? this.family(child, [...parents, x]);
   }
 
   family(child: number, parents: readonly number[]): number {
