@@ -12,7 +12,8 @@ import { PYTHON } from './python.js';
 /** .cache/pgmpy in the repository, or the folder BAYES_PGMPY_DIR names. */
 export const PGMPY_DIR = process.env.BAYES_PGMPY_DIR ?? join(import.meta.dirname, '..', '..', '.cache', 'pgmpy');
 const SCRIPT = join(import.meta.dirname, '..', '..', 'bench', 'peers', 'pgmpy_structure.py');
-const env = () => ({ ...process.env, PYTHONPATH: PGMPY_DIR });
+/** PYTHONHASHSEED fixed: pgmpy's hill climbing breaks ties in a set's order, which follows the string hashes. */
+const env = () => ({ ...process.env, PYTHONPATH: PGMPY_DIR, PYTHONHASHSEED: '0' });
 
 /** Why pgmpy cannot run, or undefined when it imports. */
 export function pgmpyMissing(): string | undefined {

@@ -15,6 +15,7 @@ import {
 } from '../engine/structure/search.js';
 import { BackgroundKnowledge, type BackgroundKnowledgeSpec } from '../engine/structure/backgroundKnowledge.js';
 import { parallelBootstrap } from './parallelBootstrap.js';
+import { DEFAULT_CLIMBS } from '../engine/structure/hillClimb.js';
 import { hammingDistance } from '../engine/structure/pdag.js';
 import { arcStrengths, averagedNetwork, strengthThreshold } from '../engine/structure/bootstrap.js';
 import {
@@ -61,9 +62,11 @@ Options:
                      (bnlearn's boot.strength, averaged.network); two worker threads
   --tabu N           tabu: how many recently visited structures may not be revisited (default 10)
   --patience N       tabu: steps allowed without a new best before stopping (default 10)
+  --climbs N         hillclimb/tabu: climbs from the start, the later ones picking at random among
+                     equally good moves (score-equivalent arcs tie); the best is kept (default 8)
   --restarts N       hillclimb/tabu: N random restarts from the best so far, perturbed (default 0)
   --perturb K        random arc additions/removals/reversals before each restart (default 5)
-  --seed S           seed of the perturbations and of the bootstrap resamples (default 1)
+  --seed S           seed of the climbs' ties, the perturbations and the bootstrap resamples (default 1)
   --order A,B,…      K2's node order, causes first (default: the column order)
   --max-parents N    at most N parents per node (default: no limit)
   --score S          k2, bdeu or bic (default: k2 for k2, bic otherwise; pc reports a DAG of its class's)
@@ -102,6 +105,7 @@ export const structureCommand: CliCommand = {
         tabu: { type: 'string' },
         patience: { type: 'string' },
         restarts: { type: 'string' },
+        climbs: { type: 'string' },
         perturb: { type: 'string' },
         seed: { type: 'string' },
         'max-file-mb': { type: 'string' },
@@ -122,7 +126,7 @@ export const structureCommand: CliCommand = {
     const m = method as SearchMethod;
     const bootstrap = integerOption('bootstrap', values.bootstrap, undefined, 1);
     const misplaced = (m === 'tabu' ? [] : ['tabu', 'patience'])
-      .concat(m === 'k2' || m === 'pc' ? ['restarts', 'perturb'] : [])
+      .concat(m === 'k2' || m === 'pc' ? ['restarts', 'perturb', 'climbs'] : [])
       .concat(m === 'k2' ? [] : ['order', 'prune'])
       .concat(m === 'pc' ? ['max-parents'] : ['alpha', 'test', 'max-conditioning'])
       .concat((m === 'k2' || m === 'pc') && bootstrap === undefined ? ['seed'] : [])
@@ -194,7 +198,7 @@ export const structureCommand: CliCommand = {
 };
 
 type SearchArgs = Partial<
-  Record<'order' | 'max-parents' | 'tabu' | 'patience' | 'restarts' | 'perturb' | 'seed', string>
+  Record<'order' | 'max-parents' | 'tabu' | 'patience' | 'climbs' | 'restarts' | 'perturb' | 'seed', string>
 > & { prune?: boolean };
 
 /** The method's own options (order, tabu list, restarts, max parents). */
@@ -208,6 +212,7 @@ function searchSpec(data: CategoricalDataset, method: SearchMethod, values: Sear
       maxParents,
       tabu: method === 'tabu' ? integerOption('tabu', values.tabu, 10, 1) : 0,
       patience: integerOption('patience', values.patience, 10),
+      climbs: integerOption('climbs', values.climbs, DEFAULT_CLIMBS, 1),
       restarts: integerOption('restarts', values.restarts, 0),
       perturb: integerOption('perturb', values.perturb, 5, 1),
       seed: integerOption('seed', values.seed, 1),

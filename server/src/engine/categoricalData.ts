@@ -15,6 +15,13 @@ export interface CategoricalDataset {
   /** columns[a][row] = index into attributes[a].values, or -1 when the value is missing. */
   columns: Int32Array[];
   rowCount: number;
+  /**
+   * How many times each row counts (absent: once each): a table of distinct rows with their
+   * multiplicities, or a bootstrap resample as weights over the original rows. Only counting
+   * (countConfigurations, and the structure scores on it) honours weights; expandRows turns
+   * them back into rows for everything else.
+   */
+  weights?: Float64Array;
 }
 
 /** Marker for a missing value in raw rows (the language writes `?`). */
@@ -101,4 +108,43 @@ export function columnOrder(rows: Int32Array, rowCount: number, cachedRows = CAC
   const order = new Int32Array(rows.length);
   for (let i = 0; i < rows.length; i++) order[start[rows[i]!]!++] = i;
   return order;
+}
+
+/**
+ * The distinct rows of `data` with how many times each occurs (missing values included in the
+ * match): counting over them, weighted, gives the same counts in fewer passes (10,000 ALARM
+ * records hold ≈ 6,000 distinct rows). Weights of equal rows add up.
+ */
+export function distinctRows(data: CategoricalDataset): CategoricalDataset & { weights: Float64Array; of: Int32Array } {
+  const index = new Map<string, number>();
+  const of = new Int32Array(data.rowCount);
+  const firsts: number[] = [];
+  const weights: number[] = [];
+  for (let r = 0; r < data.rowCount; r++) {
+    const key = data.columns.map((c) => c[r]).join(',');
+    let p = index.get(key);
+    if (p === undefined) {
+      p = firsts.length;
+      index.set(key, p);
+      firsts.push(r);
+      weights.push(0);
+    }
+    of[r] = p;
+    weights[p]! += data.weights?.[r] ?? 1;
+  }
+  const columns = data.columns.map((c) => Int32Array.from(firsts, (r) => c[r]!));
+  return { attributes: data.attributes, columns, rowCount: firsts.length, weights: Float64Array.from(weights), of };
+}
+
+/** Rows repeated as their (whole) weights say, without weights: for learners that do not read weights. */
+export function expandRows(data: CategoricalDataset): CategoricalDataset {
+  const w = data.weights;
+  if (!w) return data;
+  const rows: number[] = [];
+  for (let r = 0; r < data.rowCount; r++) {
+    if (!Number.isInteger(w[r]!) || w[r]! < 0) throw new EngineError(`row ${r + 1} has weight ${w[r]}, not a count`);
+    for (let k = 0; k < w[r]!; k++) rows.push(r);
+  }
+  const columns = data.columns.map((c) => Int32Array.from(rows, (r) => c[r]!));
+  return { attributes: data.attributes, columns, rowCount: rows.length };
 }

@@ -62,11 +62,15 @@ export interface Signature {
 const MAX_PARENTS: Parameter = { name: 'max_parents', doc: 'the most parents a node may get' };
 const SEARCH_SCORE: Parameter = { name: 'score', doc: 'bic (default), k2 or bdeu' };
 
-/** The random-restart options shared by hillclimb and tabu. */
+/** The climbs and random-restart options shared by hillclimb and tabu. */
 const RESTART_PARAMETERS: Parameter[] = [
+  {
+    name: 'climbs',
+    doc: 'climbs from the start, the later ones picking at random among equally good moves; the best is kept (default 8)',
+  },
   { name: 'restarts', doc: 'random restarts from the best structure so far, perturbed (default 0)' },
   { name: 'perturb', doc: 'random arc additions, removals or reversals before each restart (default 5)' },
-  { name: 'seed', doc: 'seed of the perturbations (default 1)' },
+  { name: 'seed', doc: "seed of the climbs' ties and the perturbations (default 1)" },
 ];
 
 /** Built-in functions (after `=` / `~` / `hypotheses X =`) and option blocks (`by em { … }`). */
@@ -171,12 +175,12 @@ export const SIGNATURES: Record<string, Signature> = {
     ],
   },
   hillclimb: {
-    label: 'hillclimb { max_parents, score, restarts, perturb, seed }',
+    label: 'hillclimb { max_parents, score, climbs, restarts, perturb, seed }',
     doc: 'Greedy hill climbing over structures: add, remove or reverse one arc at a time.',
     parameters: [MAX_PARENTS, SEARCH_SCORE, ...RESTART_PARAMETERS],
   },
   tabu: {
-    label: 'tabu { max_parents, score, tabu, patience, restarts, perturb, seed }',
+    label: 'tabu { max_parents, score, tabu, patience, climbs, restarts, perturb, seed }',
     doc: 'Tabu search (Bouckaert): hill climbing that goes on past a local maximum through structures not recently visited, keeping the best.',
     parameters: [
       MAX_PARENTS,

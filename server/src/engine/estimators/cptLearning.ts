@@ -66,7 +66,8 @@ export function familyStrides(net: BayesianNetwork, v: number): { family: number
 
 /**
  * Counts of the joint states of `family` (last member fastest) over the rows where all of them
- * are observed. Structure search calls this for every candidate family, so it is one flat loop.
+ * are observed, each row counted by its weight (data.weights; default once). Structure search
+ * calls this for every candidate family, so it is one flat loop.
  */
 export function countConfigurations(data: CategoricalDataset, family: readonly number[]): Float64Array {
   const m = family.length;
@@ -74,6 +75,7 @@ export function countConfigurations(data: CategoricalDataset, family: readonly n
   const strides = stridesOf(cards);
   const counts = new Float64Array(tableSize(cards));
   const cols = family.map((f) => data.columns[f]!);
+  const w = data.weights;
   rows: for (let r = 0; r < data.rowCount; r++) {
     let at = 0;
     for (let i = 0; i < m; i++) {
@@ -81,7 +83,7 @@ export function countConfigurations(data: CategoricalDataset, family: readonly n
       if (s < 0) continue rows;
       at += s * strides[i]!;
     }
-    counts[at]!++;
+    counts[at]! += w ? w[r]! : 1;
   }
   return counts;
 }

@@ -12,26 +12,57 @@
  * step CDF (p of the pairs at 0, the rest at 1) is nearest in L1 to the empirical CDF of the
  * strengths, and take the p-quantile of the strengths.
  * Replicate r draws its rows from a generator seeded by (seed, r) alone, so replicates can be
- * learnt in any order or split among workers and still give the same counts.
+ * learnt in any order or split among workers and still give the same counts. A replicate is not
+ * copied out row by row: it is a multinomial weight vector over the data's distinct rows (how
+ * many draws fell on each), so counting runs over the ≈ 60% of distinct rows drawn at least once
+ * and gives exactly the counts of the copied rows.
  */
-import type { CategoricalDataset } from '../categoricalData.js';
+import { distinctRows, expandRows, type CategoricalDataset } from '../categoricalData.js';
 import { createRng } from '../random.js';
 import { Pdag } from './pdag.js';
 import { EngineError } from '../engineError.js';
 import { throwIfCancelled } from '../cancellation.js';
 
-/** The rows of replicate r: n draws with replacement, seeded by (seed, r). */
-export function resampleRows(data: CategoricalDataset, seed: number, replicate: number): CategoricalDataset {
-  const n = data.rowCount;
+/** The rows drawn for replicate r: n draws with replacement, seeded by (seed, r). */
+function drawRows(n: number, seed: number, replicate: number): Int32Array {
   const rng = createRng((Math.imul(seed | 0, 0x2c1b3c6d) ^ Math.imul(replicate + 1, 0x297a2d39)) >>> 0);
   const rows = new Int32Array(n);
   for (let i = 0; i < n; i++) rows[i] = rng.int(n);
+  return rows;
+}
+
+/** The rows of replicate r, copied: n draws with replacement, seeded by (seed, r). */
+export function resampleRows(data: CategoricalDataset, seed: number, replicate: number): CategoricalDataset {
+  const n = data.rowCount;
+  const rows = drawRows(n, seed, replicate);
   const columns = data.columns.map((col) => {
     const out = new Int32Array(n);
     for (let i = 0; i < n; i++) out[i] = col[rows[i]!]!;
     return out;
   });
   return { attributes: data.attributes, columns, rowCount: n };
+}
+
+/**
+ * Replicate r as weights: the distinct rows (`distinctRows` of the data) drawn at least once,
+ * each weighted by how many of the same n draws as resampleRows fell on it.
+ */
+export function resampleWeights(
+  patterns: CategoricalDataset & { of: Int32Array },
+  seed: number,
+  replicate: number,
+): CategoricalDataset {
+  const n = patterns.of.length;
+  const drawn = new Float64Array(patterns.rowCount);
+  for (const r of drawRows(n, seed, replicate)) drawn[patterns.of[r]!]! += 1;
+  const kept: number[] = [];
+  for (let p = 0; p < drawn.length; p++) if (drawn[p]! > 0) kept.push(p);
+  return {
+    attributes: patterns.attributes,
+    columns: patterns.columns.map((c) => Int32Array.from(kept, (p) => c[p]!)),
+    rowCount: kept.length,
+    weights: Float64Array.from(kept, (p) => drawn[p]!),
+  };
 }
 
 /**
@@ -177,7 +208,8 @@ export interface BootstrapOptions {
 }
 
 /**
- * Learn each replicate's structure with `learn` (returning its CPDAG) and count its arcs.
+ * Learn each replicate's structure with `learn` (returning its CPDAG) and count its arcs. The
+ * replicate comes weighted (see resampleWeights): a learner that does not count must expandRows.
  */
 export function bootstrapCounts(
   data: CategoricalDataset,
@@ -189,11 +221,12 @@ export function bootstrapCounts(
   }
   if (data.rowCount === 0) throw new EngineError('the bootstrap needs at least one row of data');
   const counts = new ArcCounts(data.attributes.length);
+  const patterns = distinctRows(expandRows(data));
   const first = options.first ?? 0,
     count = options.count ?? options.replicates - first;
   for (let r = first; r < first + count; r++) {
     throwIfCancelled(options.signal);
-    counts.add(learn(resampleRows(data, options.seed, r)));
+    counts.add(learn(resampleWeights(patterns, options.seed, r)));
     options.progress?.(r - first + 1);
   }
   return { counts };

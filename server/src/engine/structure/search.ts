@@ -4,7 +4,7 @@
  * answer comes both as a DAG (parent lists; for PC a DAG in the class found) and as the CPDAG
  * of its Markov equivalence class, the form in which structures are compared.
  */
-import type { CategoricalDataset } from '../categoricalData.js';
+import { expandRows, type CategoricalDataset } from '../categoricalData.js';
 import type { CancelSignal } from '../cancellation.js';
 import { k2 } from './k2.js';
 import { hillClimb } from './hillClimb.js';
@@ -28,6 +28,7 @@ export interface SearchSpec {
   /** hillclimb, tabu */
   tabu?: number;
   patience?: number;
+  climbs?: number;
   restarts?: number;
   perturb?: number;
   seed?: number;
@@ -55,7 +56,8 @@ export function searchStructure(data: CategoricalDataset, spec: SearchSpec): Sea
   const common = { score, ess, maxParents: spec.maxParents ?? n - 1, signal, knowledge };
   if (spec.method === 'pc') {
     const { alpha, test, maxConditioning } = spec;
-    const r = pcStable(data, { alpha, test, maxConditioning, knowledge, signal });
+    // The independence tests count rows themselves: weighted rows (a bootstrap replicate) are expanded.
+    const r = pcStable(expandRows(data), { alpha, test, maxConditioning, knowledge, signal });
     const { parents } = dagExtension(r.graph);
     const score = new ScoreCache(data, { score: spec.score, ess: spec.ess }).total(parents);
     return { parents, cpdag: r.graph, score, tests: r.tests, conflicts: r.conflicts };
@@ -67,6 +69,7 @@ export function searchStructure(data: CategoricalDataset, spec: SearchSpec): Sea
           ...common,
           tabu: spec.method === 'tabu' ? (spec.tabu ?? 10) : 0,
           patience: spec.patience,
+          climbs: spec.climbs,
           restarts: spec.restarts,
           perturb: spec.perturb,
           seed: spec.seed,

@@ -7,7 +7,7 @@
  *  - `bic`: log-likelihood at the ML parameters − ½ ln N · q(r − 1).
  * Rows with a missing value in the family are left out of that family's counts.
  */
-import type { CategoricalDataset } from '../categoricalData.js';
+import { distinctRows, type CategoricalDataset } from '../categoricalData.js';
 import { countConfigurations } from '../estimators/cptLearning.js';
 import { logGamma } from '../estimators/betaDistribution.js';
 
@@ -25,8 +25,11 @@ export function familyScore(
   parents: readonly number[],
   options: ScoreOptions,
 ): number {
-  const r = data.attributes[child]!.values.length;
-  const counts = countConfigurations(data, [...parents, child]);
+  return scoreOfCounts(countConfigurations(data, [...parents, child]), data.attributes[child]!.values.length, options);
+}
+
+/** The score of a family from its counts (parent configurations × r child states, child fastest). */
+function scoreOfCounts(counts: Float64Array, r: number, options: ScoreOptions): number {
   const q = counts.length / r;
   switch (options.score) {
     case 'k2':
@@ -73,20 +76,80 @@ function bicScore(counts: Float64Array, r: number, q: number): number {
   return ll - 0.5 * Math.log(Math.max(total, 1)) * q * (r - 1);
 }
 
-/** Family scores memoised by (child, parent set): searches ask for the same families again and again. */
+/**
+ * Family scores memoised by (child, parent set): searches ask for the same families again and
+ * again. Counting runs over the data's distinct rows, weighted (or over the weighted rows given).
+ */
 export class ScoreCache {
-  private readonly cache = new Map<string, number>();
+  /** Per child, keyed by the parent set (see key()). */
+  private readonly cache: Array<Map<number | string, number>>;
+  private readonly counted: CategoricalDataset;
   constructor(
     readonly data: CategoricalDataset,
     readonly options: ScoreOptions,
-  ) {}
+  ) {
+    this.counted = data.weights ? data : distinctRows(data);
+    this.cache = data.attributes.map(() => new Map());
+  }
+
+  /**
+   * Scores child's families `parents` + x for each x of `extras` not cached yet, counted over one
+   * shared index of the parents' configurations: a climb asks for all of them after each move.
+   * Same counts, in the same layout, as family() would count one by one.
+   */
+  prefetch(child: number, parents: readonly number[], extras: readonly number[]): void {
+    const cache = this.cache[child]!;
+    const todo = extras.filter((x) => !cache.has(this.keyWith(parents, x)));
+    if (todo.length < 2) return;
+    const { columns, rowCount, weights, attributes } = this.counted;
+    const card = (v: number) => attributes[v]!.values.length;
+    // base[row]: the parents' configuration (first parent slowest), or −1 when one is missing.
+    const base = new Int32Array(rowCount);
+    for (const p of parents) {
+      const col = columns[p]!,
+        r = card(p);
+      for (let i = 0; i < rowCount; i++) base[i] = base[i]! < 0 || col[i]! < 0 ? -1 : base[i]! * r + col[i]!;
+    }
+    const q = parents.reduce((n, p) => n * card(p), 1),
+      rc = card(child),
+      cc = columns[child]!;
+    for (const x of todo) {
+      const rx = card(x),
+        cx = columns[x]!;
+      const counts = new Float64Array(q * rx * rc);
+      for (let i = 0; i < rowCount; i++) {
+        const b = base[i]!,
+          s = cx[i]!,
+          c = cc[i]!;
+        if (b >= 0 && s >= 0 && c >= 0) counts[(b * rx + s) * rc + c]! += weights ? weights[i]! : 1;
+      }
+      cache.set(this.keyWith(parents, x), scoreOfCounts(counts, rc, this.options));
+    }
+  }
+
+  /** The cache key of a parent set within its child's map: Σ 2^p (exact below 2^53), else the sorted list. */
+  private key(parents: readonly number[]): number | string {
+    return this.data.attributes.length <= 53 ? parents.reduce((k, p) => k + 2 ** p, 0) : [...parents].sort().join();
+  }
+
+  /** The key of parents + x (x not among them), without building the list when keys are numbers. */
+  private keyWith(parents: readonly number[], x: number): number | string {
+    const k = this.key(parents);
+    return typeof k === 'number' ? k + 2 ** x : this.key([...parents, x]);
+  }
+
+  /** family(child, parents + x), x not among them: what a climb asks for every addition and reversal. */
+  familyWith(child: number, parents: readonly number[], x: number): number {
+    return this.cache[child]!.get(this.keyWith(parents, x)) ?? this.family(child, [...parents, x]);
+  }
 
   family(child: number, parents: readonly number[]): number {
-    const key = `${child}|${[...parents].sort((a, b) => a - b).join(',')}`;
-    let s = this.cache.get(key);
+    const key = this.key(parents);
+    const cache = this.cache[child]!;
+    let s = cache.get(key);
     if (s === undefined) {
-      s = familyScore(this.data, child, parents, this.options);
-      this.cache.set(key, s);
+      s = familyScore(this.counted, child, parents, this.options);
+      cache.set(key, s);
     }
     return s;
   }

@@ -29,6 +29,7 @@ export const LEARN_OPTIONS = [
   'order',
   'max_parents',
   'restarts',
+  'climbs',
   'score',
   'tabu',
   'patience',

@@ -7,7 +7,7 @@
  * becomes the network S over D's columns, its CPTs by counting, for later `… in S` queries.
  */
 import type * as A from '../../language/ast.js';
-import type { HillClimbOptions } from '../../engine/structure/hillClimb.js';
+import { DEFAULT_CLIMBS, type HillClimbOptions } from '../../engine/structure/hillClimb.js';
 import { searchStructure, type SearchMethod } from '../../engine/structure/search.js';
 import { BackgroundKnowledge } from '../../engine/structure/backgroundKnowledge.js';
 import { EngineError } from '../../engine/engineError.js';
@@ -81,7 +81,7 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   return { results: [result], diagnostics };
 }
 
-export const RESTART_OPTIONS = ['restarts', 'perturb', 'seed'];
+export const RESTART_OPTIONS = ['climbs', 'restarts', 'perturb', 'seed'];
 export const KNOWLEDGE_OPTIONS = ['require', 'forbid', 'tiers'];
 /** The options each method takes. */
 export const USED = {
@@ -143,11 +143,12 @@ export function backgroundKnowledge(
   }
 }
 
-/** Tabu list, patience and restarts for hillClimb (tabu 0: plain hill climbing). */
+/** Tabu list, patience, climbs and restarts for hillClimb (tabu 0: plain hill climbing). */
 export function searchOptions(options: LearnOptions, tabu: boolean): HillClimbOptions {
   return {
     tabu: tabu ? options.number('tabu', 10, { integer: true, min: 1 }) : 0,
     patience: options.number('patience', 10, { integer: true, min: 0 }),
+    climbs: options.number('climbs', DEFAULT_CLIMBS, { integer: true, min: 1 }),
     restarts: options.number('restarts', 0, { integer: true, min: 0 }),
     perturb: options.number('perturb', 5, { integer: true, min: 1 }),
     seed: options.number('seed', 1, { integer: true }),

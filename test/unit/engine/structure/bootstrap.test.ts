@@ -6,8 +6,12 @@ import {
   averagedNetwork,
   bootstrapCounts,
   resampleRows,
+  resampleWeights,
   strengthThreshold,
 } from '../../../../server/src/engine/structure/bootstrap.js';
+import { distinctRows, expandRows } from '../../../../server/src/engine/categoricalData.js';
+import { countConfigurations } from '../../../../server/src/engine/estimators/cptLearning.js';
+import { ScoreCache } from '../../../../server/src/engine/structure/structureScore.js';
 import { Pdag, cpdagOf, hammingDistance } from '../../../../server/src/engine/structure/pdag.js';
 import { searchStructure } from '../../../../server/src/engine/structure/search.js';
 import { forwardSample } from '../../../../server/src/engine/sampling/forwardSampling.js';
@@ -73,6 +77,36 @@ test('resamples are seeded per replicate: the same rows for the same (seed, r), 
   const re = resampleRows(data, 4, 7);
   assert.equal(re.rowCount, 500);
   assert.notDeepEqual(counts(re.columns[0]!), counts(data.columns[0]!));
+});
+
+test('a replicate as weights over distinct rows counts and scores exactly what the copied rows do', (t) => {
+  const net = loadBif('asia');
+  if (!net) return void t.skip(NO_SHARED);
+  const data = forwardSample(net, 2000, createRng(3));
+  data.columns[2]![5] = -1; // a missing value: its row is its own pattern and is left out of its families
+  const patterns = distinctRows(data);
+  assert.ok(patterns.rowCount < data.rowCount / 10, `${patterns.rowCount} distinct rows`);
+  assert.equal(
+    patterns.weights.reduce((a, b) => a + b, 0),
+    data.rowCount,
+  );
+  for (const r of [0, 1, 17]) {
+    const copied = resampleRows(data, 9, r),
+      weighted = resampleWeights(patterns, 9, r);
+    assert.ok(weighted.rowCount < patterns.rowCount || r > 0);
+    for (const family of [[0], [2, 3], [1, 2, 5, 7], [7, 6, 4, 3]]) {
+      assert.deepEqual(countConfigurations(weighted, family), countConfigurations(copied, family));
+    }
+    assert.deepEqual(countConfigurations(expandRows(weighted), [2, 4, 6]), countConfigurations(copied, [2, 4, 6]));
+    const a = new ScoreCache(copied, { score: 'bic' }),
+      b = new ScoreCache(weighted, { score: 'bic' });
+    assert.equal(b.family(6, [2, 4]), a.family(6, [2, 4]));
+    assert.equal(a.family(6, [2, 4]), new ScoreCache({ ...copied }, { score: 'bic' }).family(6, [4, 2]));
+    // Counting a child's families with each extra parent over one shared index: the same scores.
+    const c = new ScoreCache(weighted, { score: 'bic' });
+    c.prefetch(6, [2, 4], [0, 1, 3, 5, 7]);
+    for (const x of [0, 1, 3, 5, 7]) assert.equal(c.family(6, [2, 4, x]), a.family(6, [2, 4, x]));
+  }
 });
 
 test('bootstrap of hill climbing on ASIA: true arcs it finds are strong; the averaged network is no worse', (t) => {
