@@ -330,10 +330,12 @@ export class JunctionTree {
    * propagations as they are; only when one was calibrated in place (STALE) is it rebuilt.
    */
   propagate(signal?: CancelSignal): void {
+    this.propagated = false;
     this.logZ = 0;
     // A table calibrated last time is no collect product: rebuilt when next needed.
     for (let c = 0; c < this.state.length; c++) if (this.state[c] === CALIBRATED) this.state[c] = STALE;
     for (let i = 0; i < this.schedule.length && this.logZ > -Infinity; i++) {
+      if (signal?.aborted) this.forgetKept(); // a collect stopped part-way keeps nothing
       throwIfCancelled(signal);
       const c = this.schedule[i]!;
       if (this.parentOf[c]! < 0) {
@@ -352,16 +354,19 @@ export class JunctionTree {
         this.evidenceFree[c] = this.evidenceBelow[c] === 0 ? 1 : 0;
       }
     }
-    if (this.logZ === -Infinity) {
-      // Collect stopped part-way: nothing of this propagation is kept.
-      this.evidenceFree.fill(0);
-      this.state.fill(STALE);
-    }
+    if (this.logZ === -Infinity) this.forgetKept(); // collect stopped part-way
+
     for (let i = this.schedule.length - 1; i >= 0 && this.logZ > -Infinity; i--) {
       throwIfCancelled(signal);
       this.distribute(this.schedule[i]!);
     }
     this.propagated = true;
+  }
+
+  /** Drops the kept messages and tables: the next propagation rebuilds them all. */
+  private forgetKept(): void {
+    this.evidenceFree.fill(0);
+    this.state.fill(STALE);
   }
 
   /** Clique p's table: its CPTs times every child's message (already sent), run by run. */

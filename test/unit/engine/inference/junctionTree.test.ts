@@ -12,6 +12,7 @@ import {
   probabilityOfEvidence,
   variableElimination,
 } from '../../../../server/src/engine/inference/variableElimination.js';
+import { CancelledError } from '../../../../server/src/engine/cancellation.js';
 import { maxAbsDiff, randomEvidence, randomNetwork } from '../../../support/networks.js';
 
 /** Entries per run of the message loops (RUN_ENTRIES in junctionTree.ts): bigger cliques take several runs. */
@@ -97,7 +98,7 @@ test('messages kept from subtrees without evidence follow evidence changes and r
   }
 });
 
-test('lazy distribution: reads in any order, families after marginals, evidence and numbers changed between reads', () => {
+test('lazy distribution: any read order, families after marginals, new evidence or numbers between reads', () => {
   for (let seed = 1; seed <= 4; seed++) {
     const net = randomNetwork(seed, 26, 4, seed % 2 === 0);
     const cards = net.variables.map((v) => v.states.length);
@@ -153,5 +154,32 @@ test('lazy distribution: reads in any order, families after marginals, evidence 
           expectFamily(v, e, 'after reloadTables');
           expectMarginal(v, e, 'after reloadTables');
         }
+  }
+});
+
+test('a propagation cancelled part-way keeps nothing stale: the next one matches variable elimination', () => {
+  const net = randomNetwork(7, 26, 4);
+  const cards = net.variables.map((v) => v.states.length);
+  const jt = JunctionTree.compile(net);
+  const before = randomEvidence(71, cards),
+    after = new Map<number, number>();
+  jt.setEvidence(after);
+  jt.propagate();
+  for (const stopAt of [2, 5, 9]) {
+    let checks = 0;
+    const signal = {
+      get aborted() {
+        return ++checks > stopAt;
+      },
+    };
+    jt.setEvidence(before);
+    assert.throws(() => jt.propagate(signal), CancelledError);
+    assert.throws(() => jt.marginal(0), /propagate/);
+    jt.setEvidence(after);
+    jt.propagate();
+    for (let v = 0; v < cards.length; v++) {
+      const ve = variableElimination(net, [v], after).factor.values;
+      assert.ok(maxAbsDiff(jt.marginal(v), ve) < 1e-12, `stopped at ${stopAt}: V${v}`);
+    }
   }
 });
