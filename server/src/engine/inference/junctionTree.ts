@@ -10,7 +10,8 @@
  * no allocation: collect takes in all of a clique's children's messages in one pass over it,
  * distribute computes all their separator sums in one pass. The message of a subtree without
  * evidence depends on its CPTs only: it is kept between propagations (until reloadTables), and
- * such a subtree's tables are built only when distribute reaches them.
+ * so are such a subtree's tables. Distribution is lazy (see propagate): a clique's table is
+ * scaled to P(clique | e) only when it is read.
  *
  * Per evidence set: `setEvidence` then `propagate`; afterwards every `marginal`,
  * `familyMarginal` (the joint of a variable and its parents, in CPT layout — what EM's expected
@@ -38,6 +39,15 @@ export class ImpossibleEvidenceError extends Error {
     super('evidence has probability 0');
   }
 }
+
+/**
+ * What a clique's table holds after propagate: nothing usable (STALE: to be rebuilt from its CPTs
+ * and its children's messages), its collect product (RAW: P(clique | e) up to its pending ratio),
+ * or P(clique | e) itself (CALIBRATED).
+ */
+const STALE = 0,
+  RAW = 1,
+  CALIBRATED = 2;
 
 interface Clique {
   vars: number[];
@@ -187,8 +197,13 @@ export class JunctionTree {
   private readonly evidenceBelow: Uint8Array;
   /** 1 for the cliques whose last message to their parent was computed without evidence below. */
   private readonly evidenceFree: Uint8Array;
-  /** 1 for the cliques this propagation re-sent the kept message of, their tables not yet built. */
-  private readonly deferred: Uint8Array;
+  /**
+   * What each clique's table holds (STALE, RAW or CALIBRATED): distribution is lazy, see
+   * propagate. A RAW table is kept between propagations while its subtree stays evidence-free.
+   */
+  private readonly state: Uint8Array;
+  /** One run of a RAW clique times its pending ratio (calibratedRun): read, never written back. */
+  private readonly scratch: Float64Array;
   /** The evidence entered in each clique (in the smallest clique holding the variable). */
   private evidenceIn = new Map<number, [number, number][]>();
   private logZ = 0;
@@ -236,7 +251,8 @@ export class JunctionTree {
     this.messageScale = new Float64Array(this.cliques.length);
     this.evidenceBelow = new Uint8Array(this.cliques.length);
     this.evidenceFree = new Uint8Array(this.cliques.length);
-    this.deferred = new Uint8Array(this.cliques.length);
+    this.state = new Uint8Array(this.cliques.length); // STALE
+    this.scratch = new Float64Array(Math.max(1, ...this.run));
     this.familyHome = tree.familyHome;
     this.cptVars = tree.cptVars;
     this.potential = tree.cptVars.map((vs) =>
@@ -271,6 +287,7 @@ export class JunctionTree {
         kernel(this.potential[home]!, o, cpt.table, map.outer[h]!, map);
     });
     this.evidenceFree.fill(0); // the kept messages were of the old numbers
+    this.state.fill(STALE);
     this.propagated = false;
   }
 
@@ -300,26 +317,36 @@ export class JunctionTree {
   }
 
   /**
-   * Collect to the roots, then distribute: every clique becomes P(clique | e). Each clique
-   * takes in all its children's messages in one pass over its table, and in one pass computes
-   * the separator sums for all of them, run by run (a run stays in cache while each child's
-   * separator is read or added to).
+   * Collect to the roots, then distribute. Each clique takes in all its children's messages in
+   * one pass over its table, and in one pass computes the separator sums for all of them, run by
+   * run (a run stays in cache while each child's separator is read or added to).
+   *
+   * Distribution is lazy: a clique's calibrated table P(clique | e) is its collect product (RAW)
+   * times a pending ratio per entry of its separator with its parent (sepNew, new / old sums).
+   * Its children's sums are taken from the RAW table times that ratio, a run at a time in a
+   * scratch buffer, so distribute only reads the cliques: the ratio is written into a table only
+   * when something reads it (marginal, jointMarginal), which for munin is under 1% of the
+   * entries. An evidence-free subtree's RAW tables, never rewritten, then serve the next
+   * propagations as they are; only when one was calibrated in place (STALE) is it rebuilt.
    */
   propagate(signal?: CancelSignal): void {
+    this.propagated = false;
     this.logZ = 0;
-    this.deferred.fill(0);
+    // A table calibrated last time is no collect product: rebuilt when next needed.
+    for (let c = 0; c < this.state.length; c++) if (this.state[c] === CALIBRATED) this.state[c] = STALE;
     for (let i = 0; i < this.schedule.length && this.logZ > -Infinity; i++) {
+      if (signal?.aborted) this.forgetKept(); // a collect stopped part-way keeps nothing
       throwIfCancelled(signal);
       const c = this.schedule[i]!;
       if (this.parentOf[c]! < 0) {
         this.collectInto(c);
         this.enterEvidence(c);
         this.logZ += Math.log(this.normalizeClique(c));
+        this.state[c] = CALIBRATED;
       } else if (this.evidenceBelow[c] === 0 && this.evidenceFree[c] === 1) {
         // The message of a subtree without evidence depends on its CPTs only: the one sent last
-        // time is sent again, and c's table is built when distribute reaches it.
+        // time is sent again; c's table, if not RAW still, is built when it is needed.
         this.logZ += Math.log(this.messageScale[c]!);
-        this.deferred[c] = 1;
       } else {
         this.collectInto(c);
         this.enterEvidence(c);
@@ -327,11 +354,19 @@ export class JunctionTree {
         this.evidenceFree[c] = this.evidenceBelow[c] === 0 ? 1 : 0;
       }
     }
+    if (this.logZ === -Infinity) this.forgetKept(); // collect stopped part-way
+
     for (let i = this.schedule.length - 1; i >= 0 && this.logZ > -Infinity; i--) {
       throwIfCancelled(signal);
       this.distribute(this.schedule[i]!);
     }
     this.propagated = true;
+  }
+
+  /** Drops the kept messages and tables: the next propagation rebuilds them all. */
+  private forgetKept(): void {
+    this.evidenceFree.fill(0);
+    this.state.fill(STALE);
   }
 
   /** Clique p's table: its CPTs times every child's message (already sent), run by run. */
@@ -341,6 +376,7 @@ export class JunctionTree {
     const values = this.values,
       potential = this.potential[p],
       pmap = this.potentialMap[p]!;
+    this.state[p] = RAW;
     if (!potential && kids.length === 0) {
       values.fill(1, offset, offset + size);
       return;
@@ -393,29 +429,61 @@ export class JunctionTree {
   private distribute(p: number): void {
     const kids = this.children[p]!;
     if (kids.length === 0) return;
+    this.requireTable(p);
     const { offset, size } = this.cliques[p]!;
     const run = this.run[p]!;
+    const raw = this.state[p] === RAW;
     for (let k = 0; k < kids.length; k++) this.sepNew[kids[k]!]!.fill(0);
-    for (let h = 0, o = offset; o < offset + size; h++, o += run)
+    for (let h = 0, o = offset; o < offset + size; h++, o += run) {
+      const from = raw ? this.calibratedRun(p, o) : this.values,
+        at = raw ? 0 : o;
       for (let k = 0; k < kids.length; k++) {
         const c = kids[k]!;
-        addRun(this.values, o, this.sepNew[c]!, this.sepMap[c]!.outer[h]!, this.sepMap[c]!);
+        addRun(from, at, this.sepNew[c]!, this.sepMap[c]!.outer[h]!, this.sepMap[c]!);
       }
-    for (let k = 0; k < kids.length; k++) this.updateChild(kids[k]!);
+    }
+    for (let k = 0; k < kids.length; k++) this.pendRatio(kids[k]!);
   }
 
-  /** Scales child c by new / old separator sums. */
-  private updateChild(c: number): void {
-    if (this.deferred[c] === 1) this.collectInto(c);
-    const me = this.cliques[c]!;
-    const values = this.values,
-      old = this.sep[c]!,
-      ratio = this.sepNew[c]!,
-      block = this.block[c]!;
-    // c still holds its unnormalised potential, whose separator sums are old · z.
+  /** Turns child c's new separator sums into its pending ratio, new / old. */
+  private pendRatio(c: number): void {
+    const old = this.sep[c]!,
+      ratio = this.sepNew[c]!;
+    // c's RAW table is its unnormalised potential, whose separator sums are old · z.
     const z = this.messageScale[c]!;
     for (let k = 0; k < old.length; k++) ratio[k] = old[k] === 0 ? 0 : ratio[k]! / (old[k]! * z);
-    for (let k = 0, o = me.offset; k < old.length; k++, o += block) scaleRange(values, o, o + block, ratio[k]!);
+  }
+
+  /** Builds c's table if it is STALE (only a clique of an evidence-free subtree can be). */
+  private requireTable(c: number): void {
+    if (this.state[c] !== STALE) return;
+    this.collectInto(c);
+    this.enterEvidence(c);
+  }
+
+  /** The run of RAW clique c at offset o times its pending ratio, in the scratch buffer. */
+  private calibratedRun(c: number, o: number): Float64Array {
+    const values = this.values,
+      out = this.scratch,
+      ratio = this.sepNew[c]!,
+      block = this.block[c]!,
+      run = this.run[c]!;
+    // block and run are both products of the clique's trailing cards: one divides the other.
+    let k = ((o - this.cliques[c]!.offset) / block) | 0;
+    if (block >= run) scaleCopy(values, o, out, 0, run, ratio[k]!);
+    else for (let j = 0; j < run; j += block, k++) scaleCopy(values, o + j, out, j, block, ratio[k]!);
+    return out;
+  }
+
+  /** Makes c's table P(clique | e) in place, for readers of the whole table. */
+  private calibrate(c: number): void {
+    if (this.state[c] === CALIBRATED) return;
+    this.requireTable(c);
+    const { offset } = this.cliques[c]!;
+    const ratio = this.sepNew[c]!,
+      block = this.block[c]!;
+    for (let k = 0, o = offset; k < ratio.length; k++, o += block) scaleRange(this.values, o, o + block, ratio[k]!);
+    this.state[c] = CALIBRATED;
   }
 
   private normalizeClique(c: number): number {
@@ -456,6 +524,7 @@ export class JunctionTree {
   /** P(v | e) over v's states. Throws ImpossibleEvidenceError when P(e) = 0. */
   marginal(v: number): Float64Array {
     this.requireConsistent();
+    this.calibrate(this.smallest[v]!);
     const c = this.cliques[this.smallest[v]!]!;
     const k = this.net.variables[v]!.states.length;
     const out = new Float64Array(k);
@@ -480,19 +549,29 @@ export class JunctionTree {
    */
   familyMarginal(v: number): Float64Array {
     this.requireConsistent();
-    const c = this.cliques[this.familyHome[v]!]!;
+    const home = this.familyHome[v]!;
+    const c = this.cliques[home]!;
     const map = this.familyMap(v);
     const out = new Float64Array(this.net.cpts[v]!.table.length);
     const run = map.inner.length * map.tail;
-    for (let h = 0, o = c.offset; h < map.outer.length; h++, o += run) addRun(this.values, o, out, map.outer[h]!, map);
+    // A RAW table is read a run at a time times its ratio, as distribute does: EM reads every
+    // family, and their cliques then need no write.
+    this.requireTable(home);
+    const raw = this.state[home] === RAW;
+    for (let h = 0, o = c.offset; h < map.outer.length; h++, o += run) {
+      if (raw) addRun(this.calibratedRun(home, o), 0, out, map.outer[h]!, map);
+      else addRun(this.values, o, out, map.outer[h]!, map);
+    }
     return normalized(out);
   }
 
   /** P(vars | e) when one clique holds all of `vars`, else undefined (ask variable elimination). */
   jointMarginal(vars: readonly number[]): Factor | undefined {
     this.requireConsistent();
-    const c = this.cliques.find((cl) => vars.every((v) => cl.vars.includes(v)));
-    if (!c) return undefined;
+    const i = this.cliques.findIndex((cl) => vars.every((v) => cl.vars.includes(v)));
+    if (i < 0) return undefined;
+    this.calibrate(i);
+    const c = this.cliques[i]!;
     const f = projectOnto(
       { vars: c.vars, cards: c.cards, values: this.values.subarray(c.offset, c.offset + c.size) },
       vars,
@@ -759,6 +838,19 @@ function sumRange(values: Float64Array, from: number, to: number): number {
   for (const stop = to - 3; l < stop; l += 4) sum += values[l]! + values[l + 1]! + values[l + 2]! + values[l + 3]!;
   for (; l < to; l++) sum += values[l]!;
   return sum;
+}
+
+/** out[at …] = values[from … from + n − 1] · x, four entries at a time. */
+function scaleCopy(values: Float64Array, from: number, out: Float64Array, at: number, n: number, x: number): void {
+  const d = at - from;
+  let l = from;
+  for (const stop = from + n - 3; l < stop; l += 4) {
+    out[l + d] = values[l]! * x;
+    out[l + d + 1] = values[l + 1]! * x;
+    out[l + d + 2] = values[l + 2]! * x;
+    out[l + d + 3] = values[l + 3]! * x;
+  }
+  for (; l < from + n; l++) out[l + d] = values[l]! * x;
 }
 
 /** values[from … to − 1] *= x, four entries at a time. */
