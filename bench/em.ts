@@ -28,7 +28,7 @@ import {
 import { createRng } from '../server/src/engine/random.js';
 import type { NumericData } from '../server/src/engine/dataset.js';
 import { coldWarm, startPeer, warmSpread, type ColdWarm, type PeerProcess } from './support/peerProcess.js';
-import { createGoals, loadAverage } from './support/goals.js';
+import { check, loadAverage, summary as goalSummary } from './support/report.js';
 
 const PYTHON = '/usr/bin/python3';
 const ITERATIONS = 20;
@@ -136,7 +136,6 @@ function sidesOf(
   return sides;
 }
 
-const goals = createGoals();
 const WIDTHS = [10, 8, 26, 24, 20];
 const line = (label: string, cells: string[]) =>
   console.log(`  ${label.padEnd(30)} ${cells.map((c, i) => c.padEnd(WIDTHS[i]!)).join(' ')}`);
@@ -187,16 +186,16 @@ async function benchSize(n: number, dir: string): Promise<void> {
       theirs = fits.get(s.side)!.at(-1)!;
     const speedUp = faster(timing(s.against!), timing(s.side));
     const gap = Math.abs(mine.score - theirs.score);
-    goals.check(
+    check(
       speedUp.warm > 1,
       `n=${n.toExponential(0)}: faster than ${s.side}: ${speedUp.warm.toFixed(1)}× (warm medians; cold ${speedUp.cold.toFixed(1)}×)`,
     );
-    goals.check(
+    check(
       mine.iterations === theirs.iterations && gap <= SAME_LOG_LIKELIHOOD,
       `n=${n.toExponential(0)}: the same fit as ${s.side}: ${theirs.iterations} vs ${mine.iterations} iterations, mean log-likelihood |Δ| ${gap.toExponential(1)} ≤ ${SAME_LOG_LIKELIHOOD}`,
     );
   }
-  if (typeof sklearn === 'string') goals.check(false, `n=${n.toExponential(0)}: scikit-learn did not run: ${sklearn}`);
+  if (typeof sklearn === 'string') check(false, `n=${n.toExponential(0)}: scikit-learn did not run: ${sklearn}`);
 }
 
 /** How many times faster ours is than the peer: first rounds (cold) and warm medians. */
@@ -211,4 +210,4 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-goals.finish();
+goalSummary('bench:em');

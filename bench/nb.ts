@@ -30,7 +30,7 @@ import { createRng } from '../server/src/engine/random.js';
 import { UCI_CATEGORICAL, loadUciTable, peerMatrix } from '../test/support/uciTables.js';
 import { NO_SHARED } from '../test/support/shared.js';
 import { startPeer, coldWarm, warmSpread, type ColdWarm } from './support/peerProcess.js';
-import { createGoals, loadAverage } from './support/goals.js';
+import { check, loadAverage, summary as goalSummary } from './support/report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argument = (name: string, fallback: number) => {
@@ -232,11 +232,10 @@ console.log(`pomegranate 0.14.8 smooths only the class prior with a pseudocount,
 against our unsmoothed model; 'impossible' rows have probability 0 under every class for it (ours then
 ignores a value never seen in training, or predicts no class). '?' in mushroom and house-votes is the value 'unknown'.`);
 console.log('\ngoals: ours faster than each peer at every size (warm medians), identical predictions');
-const goal = createGoals();
 for (const g of verdicts)
-  goal.check(
+  check(
     g.faster.warm > 1 && g.agree,
     `${g.bench}: faster than ${g.peer} (${g.faster.warm.toFixed(1)}× warm; cold ${g.faster.cold.toFixed(1)}×)${g.agree ? ', identical predictions' : ', predictions DIFFER'}`,
   );
-if (typeof peer === 'string') goal.check(false, `the peers did not run: ${peer}`);
-goal.finish();
+if (typeof peer === 'string') check(false, `the peers did not run: ${peer}`);
+goalSummary('bench:nb');

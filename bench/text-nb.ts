@@ -22,7 +22,7 @@ import { Latin1Tokenizer } from '../server/src/engine/classifiers/latin1Tokenize
 import { trainTextNaiveBayes, predictTextNaiveBayes } from '../server/src/engine/classifiers/textNaiveBayes.js';
 import { evaluate, shuffledRows } from '../server/src/engine/classifiers/evaluation.js';
 import { startPeer, median, coldWarm, warmSpread, type ColdWarm } from './support/peerProcess.js';
-import { createGoals, loadAverage } from './support/goals.js';
+import { check, loadAverage, summary as goalSummary } from './support/report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // ../shared beside the repository, as the tests find it (BAYES_SHARED overrides).
@@ -181,7 +181,6 @@ for (let r = 0; r < winkRepeat && !winkFailure && typeof wink !== 'string'; r++)
 }
 if (typeof wink !== 'string') wink.stop();
 const m = ourRuns.mitchell!.slice(1);
-const goals = createGoals();
 console.log(
   `ours, warm median of ${repeat - 1}: load + tokenize ${median(m.map((r) => r.loadMs)).toFixed(0)} ms (${m[0]!.words} words, ${m[0]!.distinct} distinct), train ${median(m.map((r) => r.trainMs)).toFixed(0)} ms`,
 );
@@ -208,11 +207,11 @@ for (const name of names) {
     );
     console.log(`                ${agreement(last.predicted)}; ${speedUp(them)}`);
     const identical = same(last.predicted) === last.predicted.length;
-    goals.check(
+    check(
       them.warm > us.warm && identical,
       `${name}: faster than scikit-learn: ${(them.warm / us.warm).toFixed(1)}× (warm medians; cold ${(them.cold / us.cold).toFixed(1)}×)${identical ? ', identical predictions' : ', predictions DIFFER'}`,
     );
-  } else goals.check(false, `${name}: scikit-learn did not run${typeof peer === 'string' ? `: ${peer}` : ''}`);
+  } else check(false, `${name}: scikit-learn did not run${typeof peer === 'string' ? `: ${peer}` : ''}`);
   const w = winkRuns[name]!;
   if (w.length > 0) {
     const them = coldWarm(w.map((r) => r.seconds)),
@@ -224,7 +223,7 @@ for (const name of names) {
     console.log(
       `                ${agreement(last.predicted)}; ${speedUp(them)} (ours includes the archive load, wink's does not)`,
     );
-    goals.check(
+    check(
       them.warm > us.warm,
       `${name}: faster than wink: ${(them.warm / us.warm).toFixed(1)}× (warm medians; cold ${(them.cold / us.cold).toFixed(1)}×)`,
     );
@@ -237,4 +236,4 @@ console.log(`\nwink-naive-bayes-text-classifier: smoothingFactor 1 (Laplace), co
   and our vocabulary (Mitchell's pruning, which wink lacks), so both sides see the same words; wink's time
   covers tokenize + learn + predict on the decoded Latin-1 strings (archive loaded once, outside the timing);
   wink ranks classes by one-vs-rest log-odds, not by the posterior, so its predictions can differ from ours.`);
-goals.finish();
+goalSummary('bench:text-nb');

@@ -37,16 +37,19 @@ export function loadAverage(): string {
 
 const failures: string[] = [];
 
-/** Prints `goal met` or `goal FAILED` for `value ≤ limit`; a miss sets exit code 1 and is listed by `summary`. */
-export function goal(what: string, value: number, limit: number, unit = 'ms', digits = 1): boolean {
-  const ok = value <= limit;
-  const line = `${what} ≤ ${limit} ${unit}: ${value.toFixed(digits)} ${unit}`;
+/** Prints `goal met` or `goal FAILED` and the claim; a miss sets exit code 1 and is listed by `summary`. */
+export function check(ok: boolean, line: string): boolean {
   console.log(`  goal ${ok ? 'met   ' : 'FAILED'} ${line}`);
   if (!ok) {
     failures.push(line);
     process.exitCode = 1;
   }
   return ok;
+}
+
+/** A `check` of `value ≤ limit`, the figure printed with its unit. */
+export function goal(what: string, value: number, limit: number, unit = 'ms', digits = 1): boolean {
+  return check(value <= limit, `${what} ≤ ${limit} ${unit}: ${value.toFixed(digits)} ${unit}`);
 }
 
 /** The closing line: every goal met, or the ones that were not (loudly), with the load average. */

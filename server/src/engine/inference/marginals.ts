@@ -24,6 +24,7 @@ import { NoConsistentSampleError } from '../sampling/sampledNetwork.js';
 import { variableElimination } from './variableElimination.js';
 import type { Factor } from '../factors/factor.js';
 import { type CancelSignal } from '../cancellation.js';
+import { BudgetError } from '../budget.js';
 
 /** Largest clique table (entries) exact inference may build by default: 2²² doubles = 32 MB. */
 export const DEFAULT_BUDGET = 1 << 22;
@@ -196,6 +197,10 @@ export function posteriorMarginals(
   const note =
     choice && !choice.exact ? `exact inference needs ${choice.reason}: answered by likelihood weighting` : undefined;
   try {
+    if (choice && !choice.exact && options.budget === undefined) {
+      const marginals = marginalsByElimination(net, evidence, options);
+      if (marginals) return { ok: true, method: 'exact', cost, budget, marginals, reason: exactByElimination(choice) };
+    }
     // The junction tree multiplies every CPT as the file gives it. pgmpy, and our single-query
     // `variableElimination`, answer each P(X | e) on the network pruned for that query (barren
     // and d-separated nodes dropped); where a file rounds rows to 1 ± 1e-7 that moves answers by
@@ -268,6 +273,44 @@ export function posteriorMarginals(
     throw e;
   }
 }
+
+/** Per-variable eliminations are tried over the junction tree's budget up to this many variables. */
+const ELIMINATION_VARIABLES = 2000;
+/** ... and while all their tables together (a measure of the work) stay under this many entries. */
+const ELIMINATION_WORK = 1 << 28;
+
+/**
+ * When the junction tree is over its memory budget, each P(v | e) can still be exact: variable
+ * elimination on the network pruned for v (its ancestors and the evidence's, d-separated parts
+ * dropped) is often far smaller than the tree of the whole network (munin1: a 1.9 × 10⁸-entry
+ * tree, but every pruned elimination is small; pgmpy answers it this way). Each elimination is
+ * held to the tree's memory share before it allocates, and all of them to a work budget; undefined
+ * (a sampler answers) when one does not fit. Impossible evidence throws as the tree would.
+ */
+function marginalsByElimination(
+  net: BayesianNetwork,
+  evidence: Evidence,
+  options: MarginalsOptions,
+): Float64Array[] | undefined {
+  if (net.variables.length > ELIMINATION_VARIABLES) return undefined;
+  const limit = ((options.memoryBytes ?? DEFAULT_MEMORY_BYTES) * JUNCTION_TREE_MEMORY_SHARE) / 8;
+  let work = 0;
+  const marginals: Float64Array[] = [];
+  for (let v = 0; v < net.variables.length; v++) {
+    try {
+      const r = variableElimination(net, [v], evidence, options.signal, Math.min(limit, ELIMINATION_WORK - work));
+      work += r.totalSize;
+      marginals.push(r.factor.values);
+    } catch (e) {
+      if (e instanceof BudgetError) return undefined;
+      throw e;
+    }
+  }
+  return marginals;
+}
+
+const exactByElimination = (choice: { reason: string }) =>
+  `exact (variable elimination per variable, each on the network pruned for it): one junction tree needs ${choice.reason}`;
 
 export type QueryAnswer =
   | {

@@ -21,6 +21,7 @@ import { bestEliminationOrder, cardinalities, type EliminationOrder } from './el
 import { cptFactor, normalized, productOf, projectOnto, reduceFactor, type Factor } from '../factors/factor.js';
 import { ImpossibleEvidenceError, type Evidence } from './junctionTree.js';
 import { type CancelSignal, throwIfCancelled } from '../cancellation.js';
+import { requireWithin } from '../budget.js';
 
 /** The CPTs of `keep`, reduced by the evidence. */
 export function reducedFactors(net: BayesianNetwork, keep: Iterable<number>, evidence: Evidence): Factor[] {
@@ -109,14 +110,20 @@ export interface QueryResult {
   factor: Factor;
   /** Largest intermediate table of the elimination. */
   maxCliqueSize: number;
+  /** All its intermediate tables together. */
+  totalSize: number;
 }
 
-/** P(query | evidence) by variable elimination. Throws ImpossibleEvidenceError when P(e) = 0. */
+/**
+ * P(query | evidence) by variable elimination. Throws ImpossibleEvidenceError when P(e) = 0, and a
+ * BudgetError, before any table is built, when the elimination's tables together exceed `maxEntries`.
+ */
 export function variableElimination(
   net: BayesianNetwork,
   query: readonly number[],
   evidence: Evidence,
   signal?: CancelSignal,
+  maxEntries = Infinity,
 ): QueryResult {
   const observedQuery = query.filter((q) => evidence.has(q));
   const free = query.filter((q) => !evidence.has(q));
@@ -127,13 +134,18 @@ export function variableElimination(
     connected,
     [...new Set(connected.flatMap((f) => f.vars))].filter((v) => !free.includes(v)),
   );
+  requireWithin('the elimination', order.totalSize, maxEntries, 'table entries');
   const { factor } = eliminate(connected, order, 'sum', signal);
   // The disconnected rest only scales the answer, unless it is 0: then the evidence is impossible.
   if (rest.length && sumAll(net, rest, signal) === -Infinity) throw new ImpossibleEvidenceError();
   const result = projectOnto(factor, free);
   if (!result.values.some((x) => x > 0)) throw new ImpossibleEvidenceError();
   normalized(result.values);
-  return { factor: withObserved(net, result, query, observedQuery, evidence), maxCliqueSize: order.maxCliqueSize };
+  return {
+    factor: withObserved(net, result, query, observedQuery, evidence),
+    maxCliqueSize: order.maxCliqueSize,
+    totalSize: order.totalSize,
+  };
 }
 
 /** Observed query variables are certain: put them back as point masses, in the order asked. */

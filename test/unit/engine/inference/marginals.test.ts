@@ -110,11 +110,53 @@ test('auto decides on the junction tree in bytes against the memory budget, and 
   const fits = posteriorMarginals(net, new Map(), { memoryBytes: 2 * plan.bytes });
   assert.ok(fits.ok && fits.method === 'exact' && fits.note === undefined);
   assert.match(fits.reason!, new RegExp(`^exact \\(junction tree\\): .* ${plan.entries} clique entries .* within`));
-  const tight = posteriorMarginals(net, new Map(), { memoryBytes: 2 * plan.bytes - 2, seed: 3, samples: 2000 });
-  assert.ok(tight.ok && tight.method === 'lw' && tight.stderr);
-  assert.match(tight.note!, new RegExp(`${plan.entries} clique entries .* over its memory budget`));
-  assert.match(tight.reason!, /^likelihood weighting: /);
+  // Over the tree's budget each variable's own pruned elimination still fits: exact, no warning.
+  const tight = posteriorMarginals(net, new Map(), { memoryBytes: 2 * plan.bytes - 2 });
+  assert.ok(tight.ok && tight.method === 'exact' && tight.note === undefined && tight.stderr === undefined);
+  assert.match(tight.reason!, /^exact \(variable elimination per variable, each on the network pruned for it\): /);
+  assert.match(tight.reason!, new RegExp(`${plan.entries} clique entries .* over its memory budget`));
+  assert.ok(fits.ok);
+  tight.marginals.forEach((m, v) => assert.ok(maxAbsDiff(m, fits.marginals[v]!) < 1e-12));
+  // When an elimination does not fit either, a sampler answers and says why.
+  const tiny = posteriorMarginals(net, new Map(), { memoryBytes: 64, seed: 3, samples: 2000 });
+  assert.ok(tiny.ok && tiny.method === 'lw' && tiny.stderr);
+  assert.match(tiny.note!, new RegExp(`${plan.entries} clique entries .* over its memory budget`));
+  assert.match(tiny.reason!, /^likelihood weighting: /);
   const joint = posteriorQuery(net, [0, 1], new Map(), { memoryBytes: 8 });
   assert.ok(!joint.ok);
   assert.match(joint.message, /a joint query needs exact inference, which needs a junction tree of/);
+});
+
+test('over the junction tree budget, per-variable elimination is exact: enumeration, evidence, impossible evidence', () => {
+  for (const seed of [31, 32, 33]) {
+    const net = randomNetwork(seed, 9, 3, true);
+    const plan = exactPlan(net);
+    const evidence = new Map([
+      [8, 1],
+      [2, 0],
+    ]);
+    const truth = enumerate(net, evidence);
+    const r = posteriorMarginals(net, evidence, { memoryBytes: plan.bytes });
+    if (truth.pEvidence === 0) {
+      assert.ok(!r.ok);
+      assert.match(r.message, /probability 0/);
+      continue;
+    }
+    assert.ok(r.ok && r.method === 'exact' && /variable elimination per variable/.test(r.reason!), `seed ${seed}`);
+    r.marginals.forEach((m, v) => assert.ok(maxAbsDiff(m, truth.marginals[v]!) < 1e-12, `seed ${seed}, V${v}`));
+  }
+  const impossible = {
+    name: 'z',
+    variables: [
+      { name: 'A', states: ['a', 'b'] },
+      { name: 'B', states: ['a', 'b'] },
+    ],
+    cpts: [
+      { child: 0, parents: [], table: Float64Array.of(1, 0) },
+      { child: 1, parents: [0], table: Float64Array.of(0.5, 0.5, 0.5, 0.5) },
+    ],
+  };
+  const r = posteriorMarginals(impossible, new Map([[0, 1]]), { memoryBytes: 8 * 8 });
+  assert.ok(!r.ok);
+  assert.match(r.message, /probability 0/);
 });
