@@ -293,7 +293,7 @@ function marginalsByElimination(
   options: MarginalsOptions,
 ): Float64Array[] | undefined {
   if (net.variables.length > ELIMINATION_VARIABLES) return undefined;
-  const limit = ((options.memoryBytes ?? DEFAULT_MEMORY_BYTES) * JUNCTION_TREE_MEMORY_SHARE) / 8;
+  const limit = eliminationLimit(options);
   let work = 0;
   const marginals: Float64Array[] = [];
   for (let v = 0; v < net.variables.length; v++) {
@@ -308,6 +308,10 @@ function marginalsByElimination(
   }
   return marginals;
 }
+
+/** Entries an elimination's tables may take: the junction tree's share of the memory budget, as doubles. */
+const eliminationLimit = (options: MarginalsOptions) =>
+  ((options.memoryBytes ?? DEFAULT_MEMORY_BYTES) * JUNCTION_TREE_MEMORY_SHARE) / 8;
 
 const exactByElimination = (choice: { reason: string }) =>
   `exact (variable elimination per variable, each on the network pruned for it): one junction tree needs ${choice.reason}`;
@@ -350,6 +354,16 @@ export function posteriorQuery(
   const requested = options.method ?? 'auto';
   const choice = requested === 'auto' ? chooseExact(plan, options) : undefined;
   const exact = requested === 'exact' || choice?.exact === true;
+  if (!exact && choice && options.budget === undefined) {
+    // Over the tree's budget the query alone may still be exact on the network pruned for it.
+    try {
+      const { factor } = variableElimination(net, query, evidence, options.signal, eliminationLimit(options));
+      return { ok: true, method: 'exact', cost, budget, factor };
+    } catch (e) {
+      if (e instanceof ImpossibleEvidenceError) return { ok: false, method: 'exact', cost, budget, message: e.message };
+      if (!(e instanceof BudgetError)) throw e;
+    }
+  }
   if (!exact && query.length !== 1) {
     return {
       ok: false,

@@ -122,7 +122,8 @@ test('auto decides on the junction tree in bytes against the memory budget, and 
   assert.ok(tiny.ok && tiny.method === 'lw' && tiny.stderr);
   assert.match(tiny.note!, new RegExp(`${plan.entries} clique entries .* over its memory budget`));
   assert.match(tiny.reason!, /^likelihood weighting: /);
-  const joint = posteriorQuery(net, [0, 1], new Map(), { memoryBytes: 8 });
+  // V6 and V7 have ancestors to eliminate: over a one-entry budget their elimination does not fit either.
+  const joint = posteriorQuery(net, [6, 7], new Map(), { memoryBytes: 8 });
   assert.ok(!joint.ok);
   assert.match(joint.message, /a joint query needs exact inference, which needs a junction tree of/);
 });
@@ -144,6 +145,23 @@ test('over the junction tree budget, per-variable elimination is exact: enumerat
     }
     assert.ok(r.ok && r.method === 'exact' && /variable elimination per variable/.test(r.reason!), `seed ${seed}`);
     r.marginals.forEach((m, v) => assert.ok(maxAbsDiff(m, truth.marginals[v]!) < 1e-12, `seed ${seed}, V${v}`));
+    // A query alone, joint or single, is answered by its own elimination the same way.
+    for (const query of [[3], [0, 5]]) {
+      const q = posteriorQuery(net, query, evidence, { memoryBytes: plan.bytes });
+      assert.ok(q.ok && q.method === 'exact' && q.stderr === undefined, `seed ${seed}, ${query}`);
+      if (query.length === 1) assert.ok(maxAbsDiff(q.factor.values, truth.marginals[3]!) < 1e-12);
+      else {
+        // Summing the joint over each variable gives its marginal.
+        const [k0, k1] = q.factor.cards as [number, number];
+        const m0 = Array.from({ length: k0 }, (_, a) =>
+          [...Array(k1).keys()].reduce((s, b) => s + q.factor.values[a * k1 + b]!, 0),
+        );
+        const m1 = Array.from({ length: k1 }, (_, b) =>
+          [...Array(k0).keys()].reduce((s, a) => s + q.factor.values[a * k1 + b]!, 0),
+        );
+        assert.ok(maxAbsDiff(m0, truth.marginals[0]!) < 1e-12 && maxAbsDiff(m1, truth.marginals[5]!) < 1e-12);
+      }
+    }
   }
   const impossible = {
     name: 'z',
