@@ -23,7 +23,7 @@ import type { EliminationOrder } from './eliminationOrder.js';
 import { NoConsistentSampleError } from '../sampling/sampledNetwork.js';
 import { variableElimination } from './variableElimination.js';
 import type { Factor } from '../factors/factor.js';
-import { type CancelSignal } from '../cancellation.js';
+import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import { BudgetError } from '../budget.js';
 
 /** Largest clique table (entries) exact inference may build by default: 2²² doubles = 32 MB. */
@@ -297,6 +297,7 @@ function marginalsByElimination(
   let work = 0;
   const marginals: Float64Array[] = [];
   for (let v = 0; v < net.variables.length; v++) {
+    throwIfCancelled(options.signal); // each elimination's order is found before its own checks run
     try {
       const r = variableElimination(net, [v], evidence, options.signal, Math.min(limit, ELIMINATION_WORK - work));
       work += r.totalSize;

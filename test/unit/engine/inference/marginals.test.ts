@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { exactPlan, posteriorMarginals, posteriorQuery } from '../../../../server/src/engine/inference/marginals.js';
 import { gibbsSampling } from '../../../../server/src/engine/sampling/gibbsSampling.js';
+import { CancelledError } from '../../../../server/src/engine/cancellation.js';
 import { enumerate, maxAbsDiff, randomNetwork } from '../../../support/networks.js';
 
 test('over the budget a sampler answers and says why; impossible evidence is a clear message', () => {
@@ -177,4 +178,18 @@ test('over the junction tree budget, per-variable elimination is exact: enumerat
   const r = posteriorMarginals(impossible, new Map([[0, 1]]), { memoryBytes: 8 * 8 });
   assert.ok(!r.ok);
   assert.match(r.message, /probability 0/);
+});
+
+test('per-variable elimination stops when cancelled', () => {
+  const net = randomNetwork(31, 9, 3);
+  const memoryBytes = exactPlan(net).bytes;
+  let checks = 0;
+  // Aborted after a few checks: somewhere inside the loop over the variables, not before it.
+  const signal = {
+    get aborted() {
+      return ++checks > 3;
+    },
+  };
+  assert.throws(() => posteriorMarginals(net, new Map(), { memoryBytes, signal }), CancelledError);
+  assert.ok(checks > 3);
 });
