@@ -27,7 +27,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JunctionTree, junctionTreeOrder } from '../server/src/engine/inference/junctionTree.js';
@@ -37,6 +37,7 @@ import type { BayesianNetwork } from '../server/src/engine/network.js';
 import { evidenceOf, loadBif, loadReference, type ReferenceCase } from '../test/support/networks.js';
 import { sharedFile } from '../test/support/shared.js';
 import { exportNetwork } from './peers/exportNetwork.js';
+import { check, loadAverage, summary } from './support/report.js';
 import { PGMPY_DIR, pgmpyMissing } from '../test/support/pgmpy.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -307,19 +308,13 @@ const spread = (xs: number[]) => {
 function main(): void {
   const started = new Date().toISOString();
   console.log(
-    `bench/inference.ts ${started}, load average ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}, ` +
+    `bench/inference.ts ${started}, load average ${loadAverage()}, ` +
       `${rounds} alternating rounds, fresh processes; times min / median / max; peer time limit ${timeoutS}s`,
   );
   if (pgmpyMethods.length) {
     console.log(`pgmpy (${pgmpyMethods.join(', ')}) time limit ${pgmpyTimeoutS}s, not retried after a timeout`);
   }
-  const failures: string[] = [];
-  const goal = (ok: boolean, text: string) => {
-    console.log(`  goal ${ok ? 'met   ' : 'FAILED'} ${text}`);
-    if (!ok) failures.push(text);
-  };
+  const goal = check;
   const dir = mkdtempSync(join(tmpdir(), 'bench-inference-'));
   try {
     for (const name of NETWORKS) {
@@ -414,15 +409,7 @@ function main(): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(
-    `\nload average at the end ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-  );
-  if (failures.length) {
-    console.log(`\n${failures.length} goal(s) FAILED:\n  ${failures.join('\n  ')}`);
-    process.exitCode = 1;
-  }
+  summary('bench:inference');
 }
 
 const childAt = args.indexOf('--child');

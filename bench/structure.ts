@@ -29,12 +29,12 @@
  *  - the bootstrap of 200 hill-climbing replicates by the CLI (`bayes structure --bootstrap 200`, two
  *    worker threads; wall clock including reading the CSV): goal under a minute.
  * pgmpy's seconds are timed inside Python around its estimate call; ours in this process. A missed
- * goal prints GOAL MISSED and the run exits with code 1.
+ * goal prints `goal FAILED` and the run exits with code 1 (bench/support/report.ts).
  *   npm run bench:structure [-- limit-seconds] [--pgmpy]   (--pgmpy: the pgmpy part only)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hillClimb, type HillClimbOptions } from '../server/src/engine/structure/hillClimb.js';
 import { k2 } from '../server/src/engine/structure/k2.js';
@@ -52,6 +52,7 @@ import { Pdag, cpdagOf, hammingDistance } from '../server/src/engine/structure/p
 import { searchStructure } from '../server/src/engine/structure/search.js';
 import { arcStrengths, averagedNetwork, strengthThreshold } from '../server/src/engine/structure/bootstrap.js';
 import { parallelBootstrap } from '../server/src/cli/parallelBootstrap.js';
+import { check, loadAverage, summary } from './support/report.js';
 
 const SIZES = [1000, 5000, 20000];
 const PEER_LIMIT_S = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 300);
@@ -187,12 +188,7 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-
-/** A goal's line: the figure, and a loud MISSED when it does not hold (the run then exits 1). */
-function goal(what: string, holds: boolean): string {
-  if (!holds) process.exitCode = 1;
-  return holds ? `  goal held: ${what}` : `  !!!!!!!! GOAL MISSED: ${what} !!!!!!!!`;
-}
+summary('bench:structure');
 
 /** Our skeleton's SHD against the true network's, from a list of undirected edges. */
 function skeletonShd(edges: ReadonlyArray<readonly [number, number]>, truthGraph: Pdag): number {
@@ -245,8 +241,8 @@ async function againstPgmpy(dir: string): Promise<void> {
       `  pgmpy PC (stable, chi_square): ${theirPc.seconds.toFixed(2)} s, skeleton SHD ${shd}; ` +
         `pgmpy/ours time ${ratio.toFixed(1)}×`,
     );
-    console.log(goal(`PC skeleton SHD ${pc.shd} ≤ pgmpy's ${shd}`, pc.shd <= shd));
-    console.log(goal(`PC ${ratio.toFixed(1)}× faster than pgmpy (≥ 10×)`, ratio >= 10));
+    check(pc.shd <= shd, `PC skeleton SHD ${pc.shd} ≤ pgmpy's ${shd}`);
+    check(ratio >= 10, `PC ${ratio.toFixed(1)}× faster than pgmpy (≥ 10×)`);
   }
   console.log(`  hill climbing, BIC: ours ${hc.seconds.toFixed(2)} s, BIC ${hc.bic.toFixed(1)}`);
   if (theirHc) {
@@ -256,18 +252,16 @@ async function againstPgmpy(dir: string): Promise<void> {
       `  pgmpy HillClimbSearch(BicScore): ${theirHc.seconds.toFixed(2)} s, BIC ${bic.toFixed(1)} ` +
         `(our scorer); pgmpy/ours time ${ratio.toFixed(1)}×`,
     );
-    console.log(
-      goal(
-        `hill-climbing BIC ${hc.bic.toFixed(1)} ≥ pgmpy's ${bic.toFixed(1)} (to 1e-6 relative)`,
-        hc.bic >= bic - 1e-6 * Math.abs(bic),
-      ),
+    check(
+      hc.bic >= bic - 1e-6 * Math.abs(bic),
+      `hill-climbing BIC ${hc.bic.toFixed(1)} ≥ pgmpy's ${bic.toFixed(1)} (to 1e-6 relative)`,
     );
-    console.log(goal(`hill climbing ${ratio.toFixed(1)}× faster than pgmpy (≥ 10×)`, ratio >= 10));
+    check(ratio >= 10, `hill climbing ${ratio.toFixed(1)}× faster than pgmpy (≥ 10×)`);
   }
 
   const workerPath = join(import.meta.dirname, '..', 'dist', 'bootstrapWorker.cjs');
   if (!existsSync(workerPath)) {
-    console.log(goal(`bootstrap timed (${workerPath} is absent: npm run build first)`, false));
+    check(false, `bootstrap timed (${workerPath} is absent: npm run build first)`);
     return;
   }
   const t0 = performance.now(),
@@ -286,11 +280,10 @@ async function againstPgmpy(dir: string): Promise<void> {
   avg.arcs.forEach(([a, b]) => g.setArc(a, b));
   avg.edges.forEach(([a, b]) => g.setEdge(a, b));
   const d = hammingDistance(g, truthGraph);
-  const load = loadavg()[0]!.toFixed(1);
   console.log(
     `  bootstrap, 200 × hill climbing (two worker threads): ${seconds.toFixed(1)} s wall clock, ` +
-      `${cpuSeconds.toFixed(1)} s CPU (both threads; load average ${load} on ${availableParallelism()} cores); ` +
+      `${cpuSeconds.toFixed(1)} s CPU (both threads; load average ${loadAverage()} on ${availableParallelism()} cores); ` +
       `averaged network at threshold ${threshold.toFixed(3)}: CPDAG SHD ${d.shd} (skeleton ${d.skeleton})`,
   );
-  console.log(goal(`bootstrap of 200 replicates in ${seconds.toFixed(1)} s wall clock (< 60 s)`, seconds < 60));
+  check(seconds < 60, `bootstrap of 200 replicates in ${seconds.toFixed(1)} s wall clock (< 60 s)`);
 }
