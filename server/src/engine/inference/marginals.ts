@@ -176,6 +176,16 @@ export function posteriorMarginals(
   evidence: Evidence,
   options: MarginalsOptions = {},
 ): MarginalsAnswer {
+  return marginalsAnswer(net, evidence, options, true);
+}
+
+/** posteriorMarginals; `byElimination` false when the caller already found an elimination over budget. */
+function marginalsAnswer(
+  net: BayesianNetwork,
+  evidence: Evidence,
+  options: MarginalsOptions,
+  byElimination: boolean,
+): MarginalsAnswer {
   const budget = options.budget ?? DEFAULT_BUDGET;
   const problem = inferenceProblem(net);
   if (problem)
@@ -197,7 +207,7 @@ export function posteriorMarginals(
   const note =
     choice && !choice.exact ? `exact inference needs ${choice.reason}: answered by likelihood weighting` : undefined;
   try {
-    if (choice && !choice.exact && options.budget === undefined) {
+    if (byElimination && choice && !choice.exact && options.budget === undefined) {
       const marginals = marginalsByElimination(net, evidence, options);
       if (marginals) return { ok: true, method: 'exact', cost, budget, marginals, reason: exactByElimination(choice) };
     }
@@ -375,7 +385,9 @@ export function posteriorQuery(
     };
   }
   if (!exact) {
-    const answer = posteriorMarginals(net, evidence, options);
+    // A sampler was asked for, or this query's own elimination is over budget (then the per-variable
+    // eliminations, this one among them, would not all fit either): no second try.
+    const answer = marginalsAnswer(net, evidence, options, false);
     if (!answer.ok) return answer;
     const v = query[0]!;
     const { marginals, stderr, ...info } = answer;
