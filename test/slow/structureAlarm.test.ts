@@ -34,92 +34,77 @@ const ALPHA = 0.01;
  * (bench/peers/pgmpy_structure.py DATA.csv pc 0.01), compared by pdag.ts hammingDistance, 2026-11-25.
  */
 const PGMPY_PC_SKELETON_SHD: Record<number, number> = { 1: 4, 2: 4, 3: 6 };
-/**
- * Seed 1 misses the acceptance (measured 2026-11-25, hill climbing's default of 8 climbs): the
- * true arc KINKEDTUBE − VENTLUNG, which the single search finds (as VENTLUNG → KINKEDTUBE), has
- * bootstrap strength 0.395 < ½. VENTLUNG's family (parents KINKEDTUBE, INTUBATION, VENTTUBE: 96
- * parameters) is borderline under BIC at 10,000 records: with one climb it was VENTTUBE → VENTLUNG
- * on seed 3 at 0.255, now 0.545; seed 2's weakest true arc is at 0.505, seeds 4–6 pass with room.
- * It runs and reports as a TODO (its failure shows, the suite passes); remove this once it holds.
- */
-const KNOWN_MISS: Record<number, string> = {
-  1: 'VENTLUNG -> KINKEDTUBE strength 0.395 < 0.5 (issue #20 not met on seed 1)',
-};
 const WORKER = join(import.meta.dirname, '..', '..', 'dist', 'bootstrapWorker.cjs');
 
 for (const seed of [1, 2, 3]) {
-  test(
-    `ALARM, 10,000 records, seed ${seed}: PC skeleton vs pgmpy, bootstrap strengths, averaged network`,
-    KNOWN_MISS[seed] ? { todo: KNOWN_MISS[seed] } : {},
-    async (t) => {
-      const net = loadBif('alarm');
-      if (!net) return t.skip(NO_SHARED);
-      const data = forwardSample(net, 10000, createRng(seed));
-      const truth = cpdagOf(net.cpts.map((c) => c.parents));
-      const n = net.variables.length;
+  test(`ALARM, 10,000 records, seed ${seed}: PC skeleton vs pgmpy, bootstrap strengths, averaged network`, async (t) => {
+    const net = loadBif('alarm');
+    if (!net) return t.skip(NO_SHARED);
+    const data = forwardSample(net, 10000, createRng(seed));
+    const truth = cpdagOf(net.cpts.map((c) => c.parents));
+    const n = net.variables.length;
 
-      let started = performance.now();
-      const pc = pcStable(data, { alpha: ALPHA, test: 'x2' });
-      const ours = hammingDistance(pc.graph, truth).skeleton;
-      const pcSeconds = ((performance.now() - started) / 1000).toFixed(1);
-      let theirs = PGMPY_PC_SKELETON_SHD[seed]!,
-        source = 'recorded (pgmpy v0.1.23)';
-      const missing = pgmpyMissing();
-      if (!missing) {
-        const dir = mkdtempSync(join(tmpdir(), 'pgmpy-alarm-'));
-        try {
-          const file = join(dir, 'alarm.csv');
-          writeCodesCsv(data, file);
-          const g = new Pdag(n);
-          pgmpyPcSkeleton(file, ALPHA).edges.forEach(([a, b]) => g.setEdge(a, b));
-          theirs = hammingDistance(g, truth).skeleton;
-          source = 'pgmpy, live';
-          assert.equal(theirs, PGMPY_PC_SKELETON_SHD[seed], 'the recorded pgmpy figure is out of date');
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
+    let started = performance.now();
+    const pc = pcStable(data, { alpha: ALPHA, test: 'x2' });
+    const ours = hammingDistance(pc.graph, truth).skeleton;
+    const pcSeconds = ((performance.now() - started) / 1000).toFixed(1);
+    let theirs = PGMPY_PC_SKELETON_SHD[seed]!,
+      source = 'recorded (pgmpy v0.1.23)';
+    const missing = pgmpyMissing();
+    if (!missing) {
+      const dir = mkdtempSync(join(tmpdir(), 'pgmpy-alarm-'));
+      try {
+        const file = join(dir, 'alarm.csv');
+        writeCodesCsv(data, file);
+        const g = new Pdag(n);
+        pgmpyPcSkeleton(file, ALPHA).edges.forEach(([a, b]) => g.setEdge(a, b));
+        theirs = hammingDistance(g, truth).skeleton;
+        source = 'pgmpy, live';
+        assert.equal(theirs, PGMPY_PC_SKELETON_SHD[seed], 'the recorded pgmpy figure is out of date');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-      t.diagnostic(
-        `PC: skeleton SHD ${ours} (${pc.tests} tests, ${pcSeconds} s); pgmpy ${theirs} (${source})` +
-          (missing ? `; ${missing}` : ''),
-      );
-      assert.ok(ours <= theirs, `PC skeleton SHD ${ours} > pgmpy's ${theirs}`);
+    }
+    t.diagnostic(
+      `PC: skeleton SHD ${ours} (${pc.tests} tests, ${pcSeconds} s); pgmpy ${theirs} (${source})` +
+        (missing ? `; ${missing}` : ''),
+    );
+    assert.ok(ours <= theirs, `PC skeleton SHD ${ours} > pgmpy's ${theirs}`);
 
-      const spec = { method: 'hillclimb' as const, score: 'bic' as const };
-      const single = searchStructure(data, spec);
-      started = performance.now();
-      const counts = await parallelBootstrap(
-        data,
-        spec,
-        undefined,
-        200,
-        1,
-        existsSync(WORKER) ? { workerPath: WORKER } : { workers: 1 },
-      );
-      const strengths = arcStrengths(counts);
-      const weak = single.parents
-        .flatMap((ps, v) => ps.map((p) => [p, v] as const))
-        .filter(([a, b]) => truth.adjacent(a, b))
-        .map(([a, b]) => strengths.find((s) => s.from === a && s.to === b)!)
-        .filter((s) => s.strength < 0.5);
-      assert.deepEqual(
-        weak.map((s) => `${net.variables[s.from]!.name} -> ${net.variables[s.to]!.name} ${s.strength}`),
-        [],
-      );
-      const threshold = strengthThreshold(strengths.map((s) => s.strength));
-      const avg = averagedNetwork(n, strengths, threshold);
-      const g = new Pdag(n);
-      avg.arcs.forEach(([a, b]) => g.setArc(a, b));
-      avg.edges.forEach(([a, b]) => g.setEdge(a, b));
-      const dAvg = hammingDistance(g, truth),
-        dSingle = hammingDistance(single.cpdag, truth);
-      const bootSeconds = ((performance.now() - started) / 1000).toFixed(1);
-      t.diagnostic(
-        `bootstrap 200 × hill climbing: ${bootSeconds} s${existsSync(WORKER) ? ' (two workers)' : ''}; ` +
-          `threshold ${threshold}; SHD averaged ${dAvg.shd} (skeleton ${dAvg.skeleton}) ` +
-          `vs single ${dSingle.shd} (skeleton ${dSingle.skeleton})`,
-      );
-      assert.ok(dAvg.shd <= dSingle.shd + 2, `averaged ${dAvg.shd} vs single ${dSingle.shd}`);
-    },
-  );
+    const spec = { method: 'hillclimb' as const, score: 'bic' as const };
+    const single = searchStructure(data, spec);
+    started = performance.now();
+    const counts = await parallelBootstrap(
+      data,
+      spec,
+      undefined,
+      200,
+      1,
+      existsSync(WORKER) ? { workerPath: WORKER } : { workers: 1 },
+    );
+    const strengths = arcStrengths(counts);
+    const weak = single.parents
+      .flatMap((ps, v) => ps.map((p) => [p, v] as const))
+      .filter(([a, b]) => truth.adjacent(a, b))
+      .map(([a, b]) => strengths.find((s) => s.from === a && s.to === b)!)
+      .filter((s) => s.strength < 0.5);
+    assert.deepEqual(
+      weak.map((s) => `${net.variables[s.from]!.name} -> ${net.variables[s.to]!.name} ${s.strength}`),
+      [],
+    );
+    const threshold = strengthThreshold(strengths.map((s) => s.strength));
+    const avg = averagedNetwork(n, strengths, threshold);
+    const g = new Pdag(n);
+    avg.arcs.forEach(([a, b]) => g.setArc(a, b));
+    avg.edges.forEach(([a, b]) => g.setEdge(a, b));
+    const dAvg = hammingDistance(g, truth),
+      dSingle = hammingDistance(single.cpdag, truth);
+    const bootSeconds = ((performance.now() - started) / 1000).toFixed(1);
+    t.diagnostic(
+      `bootstrap 200 × hill climbing: ${bootSeconds} s${existsSync(WORKER) ? ' (two workers)' : ''}; ` +
+        `threshold ${threshold}; SHD averaged ${dAvg.shd} (skeleton ${dAvg.skeleton}) ` +
+        `vs single ${dSingle.shd} (skeleton ${dSingle.skeleton})`,
+    );
+    assert.ok(dAvg.shd <= dSingle.shd + 2, `averaged ${dAvg.shd} vs single ${dSingle.shd}`);
+  });
 }

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { CategoricalDataset } from '../engine/categoricalData.js';
-import { ArcCounts, bootstrapCounts } from '../engine/structure/bootstrap.js';
+import { ArcCounts, bootstrapCounts, replicateSearch } from '../engine/structure/bootstrap.js';
 import { BackgroundKnowledge, type BackgroundKnowledgeSpec } from '../engine/structure/backgroundKnowledge.js';
 import { searchStructure, type SearchSpec } from '../engine/structure/search.js';
 
@@ -25,11 +25,16 @@ export interface BootstrapShare {
   count: number;
 }
 
-/** Learn replicates first … first + count − 1 in this thread. */
-export function runBootstrapShare(share: BootstrapShare): ArcCounts {
+/** The share's search, with its background knowledge rebuilt from the spec. */
+function searchOf(share: Pick<BootstrapShare, 'data' | 'spec' | 'knowledge'>): SearchSpec {
   const names = share.data.attributes.map((a) => a.name);
   const knowledge = share.knowledge ? new BackgroundKnowledge(names.length, share.knowledge, names) : undefined;
-  const spec: SearchSpec = { ...share.spec, ...(knowledge ? { knowledge } : {}) };
+  return { ...share.spec, ...(knowledge ? { knowledge } : {}) };
+}
+
+/** Learn replicates first … first + count − 1 in this thread. */
+export function runBootstrapShare(share: BootstrapShare): ArcCounts {
+  const spec = searchOf(share);
   return bootstrapCounts(share.data, (sample) => searchStructure(sample, spec).cpdag, {
     replicates: share.replicates,
     seed: share.seed,
@@ -62,9 +67,11 @@ export async function parallelBootstrap(
 ): Promise<ArcCounts> {
   const workerPath = options.workerPath ?? bundledWorker();
   const workers = Math.min(options.workers ?? Math.min(2, availableParallelism()), replicates);
+  // The network learnt on all the data, once, here: every replicate also climbs from it.
+  const { alsoFrom } = replicateSearch(data, searchOf({ data, spec, knowledge }));
   const whole: BootstrapShare = {
     data,
-    spec,
+    spec: { ...spec, ...(alsoFrom ? { alsoFrom } : {}) },
     ...(knowledge ? { knowledge } : {}),
     replicates,
     seed,

@@ -12,6 +12,9 @@ import { cpdagOf, hammingDistance } from '../../../server/src/engine/structure/p
 import { NO_SHARED, repoRoot, sharedFile } from '../../support/shared.js';
 import { parallelBootstrap } from '../../../server/src/cli/parallelBootstrap.js';
 import { loadBif } from '../../support/networks.js';
+import { bootstrapCounts, replicateSearch } from '../../../server/src/engine/structure/bootstrap.js';
+import { BackgroundKnowledge } from '../../../server/src/engine/structure/backgroundKnowledge.js';
+import { searchStructure } from '../../../server/src/engine/structure/search.js';
 import { toCsv } from '../../support/learning.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bayes-pc-cli-'));
@@ -133,4 +136,13 @@ test('the bootstrap on two worker threads gives exactly the counts of one thread
   assert.deepEqual(two.halves, one.halves);
   assert.ok(one.halves.some((x) => x > 0));
   assert.equal(one.halves[0 * 8 + 1], 0); // asia -> tub forbidden in every replicate
+  // Each replicate's search also climbs from the network learnt on all the data, with the knowledge.
+  const bk = new BackgroundKnowledge(
+    8,
+    knowledge,
+    data.attributes.map((a) => a.name),
+  );
+  const perReplicate = replicateSearch(data, { ...spec, knowledge: bk });
+  const direct = bootstrapCounts(data, (d) => searchStructure(d, perReplicate).cpdag, { replicates: 9, seed: 3 });
+  assert.deepEqual(one.halves, direct.counts.halves);
 });

@@ -51,6 +51,11 @@ export interface HillClimbOptions extends Partial<ScoreOptions> {
   climbs?: number;
   /** Seed of the climbs' tie-breaking and the restarts' perturbations (default 1). */
   seed?: number;
+  /**
+   * One more climb, from this DAG, after the others; its end is kept if it scores higher. The
+   * bootstrap passes the network learnt from all the data (see bootstrapSearch).
+   */
+  alsoFrom?: number[][];
   /** Required arcs are in the start and never removed or reversed; forbidden ones are never added. */
   knowledge?: BackgroundKnowledge;
 }
@@ -108,6 +113,10 @@ export function hillClimb(
     if (next.score > best.score + 1e-9) best = next;
   }
   search.ties = undefined;
+  if (options.alsoFrom && search.steps < search.maxSteps) {
+    const next = climb(checkedStart(options.alsoFrom, n), search);
+    if (next.score > best.score + 1e-9) best = next;
+  }
   for (let r = 0; r < (options.restarts ?? 0) && search.steps < search.maxSteps; r++) {
     const start = best.parents.map((ps) => [...ps]);
     perturb(start, options.perturb ?? 5, search.maxParents, rng, options.knowledge);

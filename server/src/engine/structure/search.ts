@@ -32,6 +32,8 @@ export interface SearchSpec {
   restarts?: number;
   perturb?: number;
   seed?: number;
+  /** hillclimb, tabu: one more climb from this DAG, kept if it ends higher (see hillClimb). */
+  alsoFrom?: number[][];
   /** pc */
   alpha?: number;
   test?: IndependenceTestName;
@@ -73,6 +75,7 @@ export function searchStructure(data: CategoricalDataset, spec: SearchSpec): Sea
           restarts: spec.restarts,
           perturb: spec.perturb,
           seed: spec.seed,
+          alsoFrom: spec.alsoFrom,
         });
   const cpdag = cpdagWithKnowledge(found.parents, knowledge);
   return { parents: found.parents, cpdag, score: found.score };

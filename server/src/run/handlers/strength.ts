@@ -9,7 +9,13 @@
  */
 import type * as A from '../../language/ast.js';
 import { searchStructure, type SearchMethod, type SearchSpec } from '../../engine/structure/search.js';
-import { arcStrengths, averagedNetwork, bootstrapCounts, strengthThreshold } from '../../engine/structure/bootstrap.js';
+import {
+  arcStrengths,
+  averagedNetwork,
+  bootstrapCounts,
+  replicateSearch,
+  strengthThreshold,
+} from '../../engine/structure/bootstrap.js';
 import { Pdag, dagExtension } from '../../engine/structure/pdag.js';
 import { ScoreCache } from '../../engine/structure/structureScore.js';
 import { networkFromStructure } from '../../engine/estimators/cptLearning.js';
@@ -42,7 +48,8 @@ async function strength(ctx: HandlerContext): Promise<HandlerOutput> {
     ...(method === 'hillclimb' || method === 'tabu' ? searchOptions(options, method === 'tabu') : {}),
     ...(method === 'pc' ? pcOptions(options) : {}),
   };
-  const { counts } = bootstrapCounts(data, (sample) => searchStructure(sample, spec).cpdag, {
+  const perReplicate = replicateSearch(data, spec);
+  const { counts } = bootstrapCounts(data, (sample) => searchStructure(sample, perReplicate).cpdag, {
     replicates,
     seed,
     signal: ctx.signal,

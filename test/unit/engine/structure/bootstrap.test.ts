@@ -6,6 +6,7 @@ import {
   averagedNetwork,
   bootstrapCounts,
   resampleRows,
+  replicateSearch,
   resampleWeights,
   strengthThreshold,
 } from '../../../../server/src/engine/structure/bootstrap.js';
@@ -117,9 +118,11 @@ test('bootstrap of hill climbing on ASIA: true arcs it finds are strong; the ave
   const truth = cpdagOf(truthParents);
   const spec = { method: 'hillclimb' as const, score: 'bic' as const };
   const single = searchStructure(data, spec);
-  const { counts } = bootstrapCounts(data, (d) => searchStructure(d, spec).cpdag, { replicates: 40, seed: 1 });
+  const perReplicate = replicateSearch(data, spec);
+  assert.deepEqual(perReplicate.alsoFrom, single.parents);
+  const learn = (d: typeof data) => searchStructure(d, perReplicate).cpdag;
+  const { counts } = bootstrapCounts(data, learn, { replicates: 40, seed: 1 });
   // Split in two shares, as two workers would: the same counts.
-  const learn = (d: typeof data) => searchStructure(d, spec).cpdag;
   const a = bootstrapCounts(data, learn, { replicates: 40, seed: 1, first: 0, count: 13 }).counts;
   a.merge(bootstrapCounts(data, learn, { replicates: 40, seed: 1, first: 13, count: 27 }).counts);
   assert.deepEqual(a.halves, counts.halves);
@@ -141,4 +144,20 @@ test('bootstrap of hill climbing on ASIA: true arcs it finds are strong; the ave
       ` single ${dSingle.shd} (skeleton ${dSingle.skeleton})`,
   );
   assert.ok(dAvg.shd <= dSingle.shd + 2);
+});
+
+test('replicates of hill climbing and tabu also climb from the whole-data network; K2 and PC search as given', (t) => {
+  const net = loadBif('asia');
+  if (!net) return void t.skip(NO_SHARED);
+  const data = forwardSample(net, 1000, createRng(3));
+  for (const method of ['hillclimb', 'tabu'] as const) {
+    const spec = { method, score: 'bic' as const, maxParents: 2 };
+    const r = replicateSearch(data, spec);
+    assert.deepEqual(r.alsoFrom, searchStructure(data, spec).parents);
+    assert.deepEqual({ ...r, alsoFrom: undefined }, { ...spec, alsoFrom: undefined });
+  }
+  const pc = { method: 'pc' as const, score: 'bic' as const, alpha: 0.01 };
+  assert.equal(replicateSearch(data, pc), pc);
+  const k2 = { method: 'k2' as const, score: 'k2' as const, order: [0, 1, 2, 3, 4, 5, 6, 7] };
+  assert.equal(replicateSearch(data, k2), k2);
 });

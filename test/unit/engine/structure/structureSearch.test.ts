@@ -420,3 +420,22 @@ test('several climbs (the later ones breaking ties at random) end at a local max
     }
   }
 });
+
+test('one more climb from a given DAG (alsoFrom) ends at the better of it and the climbs from empty', (t) => {
+  const net = loadBif('alarm');
+  if (!net) return t.skip(NO_SHARED);
+  const truth = net.cpts.map((c) => [...c.parents]);
+  for (const rows of [300, 3000]) {
+    const data = forwardSample(net, rows, createRng(7));
+    const plain = hillClimb(data, { score: 'bic' });
+    const fromTruth = hillClimb(data, { score: 'bic', start: truth, climbs: 1 });
+    const both = hillClimb(data, { score: 'bic', alsoFrom: truth });
+    const winner = fromTruth.score > plain.score + 1e-9 ? fromTruth : plain;
+    assert.deepEqual(both.parents, winner.parents);
+    assert.ok(Math.abs(both.score - Math.max(plain.score, fromTruth.score)) < 1e-9);
+    t.diagnostic(
+      `${rows} rows: climbs from empty ${plain.score.toFixed(2)}, from the truth ${fromTruth.score.toFixed(2)}`,
+    );
+  }
+  assert.throws(() => hillClimb(forwardSample(net, 50, createRng(1)), { alsoFrom: [[1], [0]] }), /must be a DAG/);
+});
