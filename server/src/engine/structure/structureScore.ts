@@ -84,12 +84,19 @@ export class ScoreCache {
   /** Per child, keyed by the parent set (see key()). */
   private readonly cache: Array<Map<number | string, number>>;
   private readonly counted: CategoricalDataset;
+  /** No missing value anywhere: counting needs no test per row. */
+  private readonly complete: boolean;
+  /** 2^p per variable p, when parent sets are keyed by numbers (at most 53 variables). */
+  private readonly bits: Float64Array | undefined;
   constructor(
     readonly data: CategoricalDataset,
     readonly options: ScoreOptions,
   ) {
     this.counted = data.weights ? data : distinctRows(data);
     this.cache = data.attributes.map(() => new Map());
+    this.complete = this.counted.columns.every((col) => col.every((v) => v >= 0));
+    const n = data.attributes.length;
+    this.bits = n <= 53 ? Float64Array.from({ length: n }, (_, p) => 2 ** p) : undefined;
   }
 
   /**
@@ -99,43 +106,84 @@ export class ScoreCache {
    */
   prefetch(child: number, parents: readonly number[], extras: readonly number[]): void {
     const cache = this.cache[child]!;
-    const todo = extras.filter((x) => !cache.has(this.keyWith(parents, x)));
+    const todo = this.uncached(child, parents, extras);
     if (todo.length < 2) return;
-    const { columns, rowCount, weights, attributes } = this.counted;
+    const { columns, attributes } = this.counted;
     const card = (v: number) => attributes[v]!.values.length;
-    // base[row]: the parents' configuration (first parent slowest), or −1 when one is missing.
-    const base = new Int32Array(rowCount);
-    for (const p of parents) {
-      const col = columns[p]!,
-        r = card(p);
-      for (let i = 0; i < rowCount; i++) base[i] = base[i]! < 0 || col[i]! < 0 ? -1 : base[i]! * r + col[i]!;
-    }
+    const base = this.configurations(parents);
     const q = parents.reduce((n, p) => n * card(p), 1),
       rc = card(child),
       cc = columns[child]!;
     for (const x of todo) {
-      const rx = card(x),
-        cx = columns[x]!;
+      const rx = card(x);
       const counts = new Float64Array(q * rx * rc);
+      this.countInto(counts, base, columns[x]!, rx, cc, rc);
+      cache.set(this.keyWith(parents, x), scoreOfCounts(counts, rc, this.options));
+    }
+  }
+
+  /** Per counted row, the parents' configuration (first parent slowest), or −1 when one is missing. */
+  private configurations(parents: readonly number[]): Int32Array {
+    const { columns, rowCount, attributes } = this.counted;
+    const base = new Int32Array(rowCount);
+    for (const p of parents) {
+      const col = columns[p]!,
+        r = attributes[p]!.values.length;
+      if (this.complete) for (let i = 0; i < rowCount; i++) base[i] = base[i]! * r + col[i]!;
+      else for (let i = 0; i < rowCount; i++) base[i] = base[i]! < 0 || col[i]! < 0 ? -1 : base[i]! * r + col[i]!;
+    }
+    return base;
+  }
+
+  /**
+   * Adds each counted row's weight to counts[(configuration, x's state, child's state)]. The
+   * loop is the search's hot spot: with no missing value and unit weights spelt out, it does no
+   * test per row.
+   */
+  private countInto(counts: Float64Array, base: Int32Array, cx: Int32Array, rx: number, cc: Int32Array, rc: number) {
+    const { rowCount, weights } = this.counted;
+    if (!this.complete) {
       for (let i = 0; i < rowCount; i++) {
         const b = base[i]!,
           s = cx[i]!,
           c = cc[i]!;
         if (b >= 0 && s >= 0 && c >= 0) counts[(b * rx + s) * rc + c]! += weights ? weights[i]! : 1;
       }
-      cache.set(this.keyWith(parents, x), scoreOfCounts(counts, rc, this.options));
+    } else if (weights) {
+      for (let i = 0; i < rowCount; i++) counts[(base[i]! * rx + cx[i]!) * rc + cc[i]!]! += weights[i]!;
+    } else {
+      for (let i = 0; i < rowCount; i++) counts[(base[i]! * rx + cx[i]!) * rc + cc[i]!]!++;
     }
   }
 
-  /** The cache key of a parent set within its child's map: Σ 2^p (exact below 2^53), else the sorted list. */
+  /**
+   * The cache key of a parent set within its child's map: Σ 2^p (exact below 2^53), else the
+   * sorted list. A plain loop over a table of powers: a climb asks for keys once per move scored.
+   */
   private key(parents: readonly number[]): number | string {
-    return this.data.attributes.length <= 53 ? parents.reduce((k, p) => k + 2 ** p, 0) : [...parents].sort().join();
+    const bits = this.bits;
+    if (!bits) return [...parents].sort().join();
+    let k = 0;
+    for (let i = 0; i < parents.length; i++) k += bits[parents[i]!]!;
+    return k;
   }
 
   /** The key of parents + x (x not among them), without building the list when keys are numbers. */
   private keyWith(parents: readonly number[], x: number): number | string {
     const k = this.key(parents);
-    return typeof k === 'number' ? k + 2 ** x : this.key([...parents, x]);
+    return typeof k === 'number' ? k + this.bits![x]! : this.key([...parents, x]);
+  }
+
+  /** The extras x whose family parents + x is not cached yet (the parents' key computed once). */
+  private uncached(child: number, parents: readonly number[], extras: readonly number[]): number[] {
+    const cache = this.cache[child]!,
+      k = this.key(parents),
+      bits = this.bits;
+    const todo: number[] = [];
+    for (const x of extras) {
+      if (!cache.has(typeof k === 'number' ? k + bits![x]! : this.keyWith(parents, x))) todo.push(x);
+    }
+    return todo;
   }
 
   /** family(child, parents + x), x not among them: what a climb asks for every addition and reversal. */
