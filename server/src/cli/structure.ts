@@ -59,7 +59,9 @@ Options:
   --bootstrap R      arc strength over R bootstrap resamples (Friedman): per pair the fraction of
                      replicates' CPDAGs with the pair adjacent, and of those the fraction with each
                      direction; then the averaged network at the threshold estimated from them
-                     (bnlearn's boot.strength, averaged.network); two worker threads
+                     (bnlearn's boot.strength, averaged.network); two worker threads. Each
+                     hillclimb/tabu replicate also climbs once from the network learnt on all the
+                     data and keeps that end when it scores higher on the replicate
   --tabu N           tabu: how many recently visited structures may not be revisited (default 10)
   --patience N       tabu: steps allowed without a new best before stopping (default 10)
   --climbs N         hillclimb/tabu: climbs from the start, the later ones picking at random among
