@@ -53,7 +53,7 @@ export interface HillClimbOptions extends Partial<ScoreOptions> {
   seed?: number;
   /**
    * One more climb, from this DAG, after the others; its end is kept if it scores higher. The
-   * bootstrap passes the network learnt from all the data (see bootstrapSearch).
+   * bootstrap passes the network learnt from all the data (see replicateSearch in bootstrap.ts).
    */
   alsoFrom?: number[][];
   /** Required arcs are in the start and never removed or reversed; forbidden ones are never added. */

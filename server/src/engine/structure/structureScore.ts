@@ -137,22 +137,20 @@ export class ScoreCache {
 
   /**
    * Adds each counted row's weight to counts[(configuration, x's state, child's state)]. The
-   * loop is the search's hot spot: with no missing value and unit weights spelt out, it does no
-   * test per row.
+   * loop is the search's hot spot: with no missing value it does no test per row.
    */
   private countInto(counts: Float64Array, base: Int32Array, cx: Int32Array, rx: number, cc: Int32Array, rc: number) {
-    const { rowCount, weights } = this.counted;
-    if (!this.complete) {
-      for (let i = 0; i < rowCount; i++) {
-        const b = base[i]!,
-          s = cx[i]!,
-          c = cc[i]!;
-        if (b >= 0 && s >= 0 && c >= 0) counts[(b * rx + s) * rc + c]! += weights ? weights[i]! : 1;
-      }
-    } else if (weights) {
+    const { rowCount } = this.counted;
+    const weights = this.counted.weights!; // the distinct rows, weighted (see the constructor)
+    if (this.complete) {
       for (let i = 0; i < rowCount; i++) counts[(base[i]! * rx + cx[i]!) * rc + cc[i]!]! += weights[i]!;
-    } else {
-      for (let i = 0; i < rowCount; i++) counts[(base[i]! * rx + cx[i]!) * rc + cc[i]!]!++;
+      return;
+    }
+    for (let i = 0; i < rowCount; i++) {
+      const b = base[i]!,
+        s = cx[i]!,
+        c = cc[i]!;
+      if (b >= 0 && s >= 0 && c >= 0) counts[(b * rx + s) * rc + c]! += weights[i]!;
     }
   }
 

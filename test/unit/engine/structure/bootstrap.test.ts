@@ -12,7 +12,7 @@ import {
 } from '../../../../server/src/engine/structure/bootstrap.js';
 import { distinctRows, expandRows } from '../../../../server/src/engine/categoricalData.js';
 import { countConfigurations } from '../../../../server/src/engine/estimators/cptLearning.js';
-import { ScoreCache } from '../../../../server/src/engine/structure/structureScore.js';
+import { ScoreCache, familyScore } from '../../../../server/src/engine/structure/structureScore.js';
 import { Pdag, cpdagOf, hammingDistance } from '../../../../server/src/engine/structure/pdag.js';
 import { searchStructure } from '../../../../server/src/engine/structure/search.js';
 import { forwardSample } from '../../../../server/src/engine/sampling/forwardSampling.js';
@@ -107,6 +107,16 @@ test('a replicate as weights over distinct rows counts and scores exactly what t
     const c = new ScoreCache(weighted, { score: 'bic' });
     c.prefetch(6, [2, 4], [0, 1, 3, 5, 7]);
     for (const x of [0, 1, 3, 5, 7]) assert.equal(c.family(6, [2, 4, x]), a.family(6, [2, 4, x]));
+  }
+  // Both counting loops: with a missing value among the rows counted, and with none.
+  const complete = forwardSample(net, 2000, createRng(4));
+  for (const d of [data, complete]) {
+    const one = new ScoreCache(d, { score: 'bdeu' }),
+      all = new ScoreCache(d, { score: 'bdeu' });
+    all.prefetch(3, [2], [0, 1, 4, 5, 6, 7]);
+    for (const x of [0, 1, 4, 5, 6, 7])
+      assert.equal(all.family(3, [2, x]), familyScore(d, 3, [2, x], { score: 'bdeu' }));
+    assert.equal(one.family(3, [2, 6]), all.family(3, [2, 6]));
   }
 });
 
