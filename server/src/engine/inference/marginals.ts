@@ -25,6 +25,7 @@ import { variableElimination } from './variableElimination.js';
 import type { Factor } from '../factors/factor.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import { BudgetError } from '../budget.js';
+import { reducedMarginals, reducedPlan, type ReducedPlan } from './evidenceReduction.js';
 
 /** Largest clique table (entries) exact inference may build by default: 2²² doubles = 32 MB. */
 export const DEFAULT_BUDGET = 1 << 22;
@@ -51,6 +52,12 @@ export interface MarginalsOptions {
   /** Gibbs sampling: sweeps each chain discards first (default: the sampler's own). */
   burnIn?: number;
   signal?: CancelSignal;
+  /**
+   * The caller will ask again about this network object with other evidence (the results panel's
+   * clicks): answer on the full junction tree, compiled once and kept, never on a tree reduced by
+   * this evidence set (see evidenceReduction.ts), which serves one answer only.
+   */
+  keepTree?: boolean;
 }
 
 export type MarginalsAnswer =
@@ -124,6 +131,8 @@ export interface ExactPlan {
   entries: number;
   /** Bytes of the compiled junction tree's arrays (JunctionTree.bytes, computed before compiling). */
   bytes: number;
+  /** True when tree() was called before: the tree is compiled and kept. */
+  compiled?: boolean;
   tree(): JunctionTree;
 }
 
@@ -144,6 +153,7 @@ export function exactPlan(net: BayesianNetwork): ExactPlan {
     order: p.order,
     entries: p.entries,
     bytes: p.bytes,
+    compiled: p.tree !== undefined,
     tree: () => (p.tree ??= JunctionTree.compile(net, { order: p.order, layout: p.layout })),
   };
 }
@@ -154,7 +164,10 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 :
  * The automatic choice: with an explicit clique budget, exact while the largest clique fits it;
  * otherwise exact while the whole junction tree fits its share of the memory budget.
  */
-export function chooseExact(plan: ExactPlan, options: MarginalsOptions): { exact: boolean; reason: string } {
+export function chooseExact(
+  plan: Pick<ExactPlan, 'order' | 'entries' | 'bytes'>,
+  options: MarginalsOptions,
+): { exact: boolean; reason: string } {
   const cost = plan.order.maxCliqueSize;
   if (options.budget !== undefined) {
     const exact = cost <= options.budget;
@@ -207,6 +220,21 @@ function marginalsAnswer(
   const note =
     choice && !choice.exact ? `exact inference needs ${choice.reason}: answered by likelihood weighting` : undefined;
   try {
+    const reduction =
+      requested === 'auto' || requested === 'exact' ? oneShotReduction(net, evidence, options) : undefined;
+    if (reduction?.plan) {
+      const { plan: small, reason: why } = reduction;
+      const { marginals, logEvidence } = reducedMarginals(net, evidence, small, options.signal);
+      return {
+        ok: true,
+        method: 'exact',
+        cost: small.order.maxCliqueSize,
+        budget,
+        marginals,
+        logEvidence,
+        reason: why,
+      };
+    }
     if (byElimination && choice && !choice.exact && options.budget === undefined) {
       const marginals = marginalsByElimination(net, evidence, options);
       if (marginals) return { ok: true, method: 'exact', cost, budget, marginals, reason: exactByElimination(choice) };
@@ -240,7 +268,7 @@ function marginalsAnswer(
         cost,
         budget,
         logEvidence,
-        reason,
+        reason: reduction ? `${reason}; ${reduction.reason}` : reason,
         marginals: net.variables.map((_, v) => jt.marginal(v)),
       };
     }
@@ -283,6 +311,53 @@ function marginalsAnswer(
     throw e;
   }
 }
+
+/**
+ * A one-shot answer takes the tree reduced by the evidence when its cliques hold at most this
+ * share of the full tree's entries: below it, the reduced tree's own triangulation (on a smaller
+ * graph) is repaid by a smaller compile and propagation.
+ */
+const REDUCED_SHARE = 0.5;
+
+/**
+ * Whether the junction tree of the network reduced by the evidence (evidenceReduction.ts) should
+ * answer this evidence set: when the full tree is over its budget and the reduced one fits, or
+ * when both fit and the reduced one is clearly smaller. Returns the reduced plan and the reason
+ * to use it, or (no plan) why not, for the full tree's reason; undefined when it was not tried:
+ * the caller keeps the full tree for more evidence sets, or that tree is already compiled (one
+ * propagation is then the cheapest answer), or there is no evidence to reduce by.
+ */
+function oneShotReduction(
+  net: BayesianNetwork,
+  evidence: Evidence,
+  options: MarginalsOptions,
+): { plan?: ReducedPlan; reason: string } | undefined {
+  const full = exactPlan(net);
+  const fullChoice = chooseExact(full, options);
+  const fullFits = options.method === 'exact' ? full.entries <= EXACT_HARD_LIMIT : fullChoice.exact;
+  if (options.keepTree || evidence.size === 0 || (fullFits && full.compiled)) return undefined;
+  const plan = reducedPlan(net, evidence);
+  const fits = plan.entries <= EXACT_HARD_LIMIT && (options.method === 'exact' || chooseExact(plan, options).exact);
+  const observed = evidence.size === 1 ? '1 observed variable' : `${evidence.size} observed variables`;
+  const sizes = `${plan.entries} clique entries (about ${mb(plan.bytes)}) vs ${full.entries} for the full network's tree`;
+  if (!fits || (fullFits && plan.entries > REDUCED_SHARE * full.entries)) {
+    return {
+      reason: `reduced by the evidence it would need ${sizes}, ${fits ? 'not clearly fewer' : 'over budget too'}`,
+    };
+  }
+  return {
+    plan,
+    reason:
+      `exact (junction tree on the network reduced by the evidence, ${observed} instantiated and removed): ` +
+      (fullFits ? sizes : `${plan.entries} clique entries (about ${mb(plan.bytes)}); ${overFull(full, fullChoice)}`),
+  };
+}
+
+/** Why the full network's tree cannot answer (the automatic choice's reason, or the hard limit). */
+const overFull = (full: ExactPlan, choice: { exact: boolean; reason: string }) =>
+  choice.exact
+    ? `the full network's tree would need ${full.entries} clique entries, more than the ${EXACT_HARD_LIMIT} allowed`
+    : `the full network's tree would need ${choice.reason}`;
 
 /** Per-variable eliminations are tried over the junction tree's budget up to this many variables. */
 const ELIMINATION_VARIABLES = 2000;
