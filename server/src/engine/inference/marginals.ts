@@ -25,7 +25,7 @@ import { variableElimination } from './variableElimination.js';
 import type { Factor } from '../factors/factor.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import { BudgetError } from '../budget.js';
-import { reducedMarginals, reducedPlan, type ReducedPlan } from './evidenceReduction.js';
+import { reducedMarginals, reducedPlan, shrunkenEntries, type ReducedPlan } from './evidenceReduction.js';
 
 /** Largest clique table (entries) exact inference may build by default: 2²² doubles = 32 MB. */
 export const DEFAULT_BUDGET = 1 << 22;
@@ -127,6 +127,7 @@ const plans = new WeakMap<
 
 export interface ExactPlan {
   order: EliminationOrder;
+  layout?: JunctionTreeLayout;
   /** Entries of all cliques of the junction tree. */
   entries: number;
   /** Bytes of the compiled junction tree's arrays (JunctionTree.bytes, computed before compiling). */
@@ -151,6 +152,7 @@ export function exactPlan(net: BayesianNetwork): ExactPlan {
   const p = plan;
   return {
     order: p.order,
+    layout: p.layout,
     entries: p.entries,
     bytes: p.bytes,
     compiled: p.tree !== undefined,
@@ -336,6 +338,12 @@ function oneShotReduction(
   const fullChoice = chooseExact(full, options);
   const fullFits = options.method === 'exact' ? full.entries <= EXACT_HARD_LIMIT : fullChoice.exact;
   if (options.keepTree || evidence.size === 0 || (fullFits && full.compiled)) return undefined;
+  // Triangulating again costs about what the full triangulation did: only worth trying when the
+  // full tree's cliques without the observed variables are already clearly fewer entries.
+  const shrunk = shrunkenEntries(full.layout!, cardinalities(net), evidence);
+  if (fullFits && shrunk > REDUCED_SHARE * full.entries) {
+    return { reason: `without the observed variables its cliques hold ${shrunk} entries, not clearly fewer` };
+  }
   const plan = reducedPlan(net, evidence);
   const fits = plan.entries <= EXACT_HARD_LIMIT && (options.method === 'exact' || chooseExact(plan, options).exact);
   const observed = evidence.size === 1 ? '1 observed variable' : `${evidence.size} observed variables`;

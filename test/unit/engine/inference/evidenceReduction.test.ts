@@ -4,6 +4,7 @@ import {
   reduceByEvidence,
   reducedMarginals,
   reducedPlan,
+  shrunkenEntries,
 } from '../../../../server/src/engine/inference/evidenceReduction.js';
 import { ImpossibleEvidenceError, type Evidence } from '../../../../server/src/engine/inference/junctionTree.js';
 import { exactPlan, posteriorMarginals } from '../../../../server/src/engine/inference/marginals.js';
@@ -174,7 +175,7 @@ test('the full tree answers when the caller keeps it, once it is compiled, and w
   const leaf = leaves(other)[0]!;
   const little = posteriorMarginals(other, new Map([[leaf, 0]]));
   assert.ok(little.ok);
-  assert.match(little.reason!, /^exact \(junction tree\).*reduced by the evidence it would need .*not clearly fewer/);
+  assert.match(little.reason!, /^exact \(junction tree\).*without the observed variables .* not clearly fewer/);
 });
 
 test('over the memory budget, the reduced tree answers exactly where it fits', () => {
@@ -204,6 +205,18 @@ test('virtual evidence nodes are reduced like any observation: the same answer a
   const { marginals, logEvidence } = reducedMarginals(v.net, v.evidence, reducedPlan(v.net, v.evidence));
   assert.ok(Math.abs(Math.exp(logEvidence) - truth.pEvidence) < 1e-12);
   marginals.forEach((m, u) => assert.ok(maxAbsDiff(m, truth.marginals[u]!) < 1e-12, `V${u}`));
+});
+
+test('the full tree without the observed variables: its entries, the cheap guide to reducing', () => {
+  const net = randomNetwork(107, 12, 3);
+  const full = exactPlan(net);
+  const cards = net.variables.map((v) => v.states.length);
+  assert.equal(shrunkenEntries(full.layout!, cards, new Map()), full.entries);
+  const all = new Map(net.variables.map((_, v) => [v, 0]));
+  assert.equal(shrunkenEntries(full.layout!, cards, all), full.layout!.cliques.length);
+  const one = new Map([[5, 0]]);
+  const expected = full.layout!.cliques.reduce((n, c) => n + c.reduce((m, v) => m * (v === 5 ? 1 : cards[v]!), 1), 0);
+  assert.equal(shrunkenEntries(full.layout!, cards, one), expected);
 });
 
 test('the reduced network: unobserved CPTs sliced, still rows summing to 1', () => {
