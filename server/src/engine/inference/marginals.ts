@@ -127,13 +127,14 @@ const plans = new WeakMap<
 
 export interface ExactPlan {
   order: EliminationOrder;
-  layout?: JunctionTreeLayout;
+  /** The cliques of the junction tree and their tree. */
+  layout: JunctionTreeLayout;
   /** Entries of all cliques of the junction tree. */
   entries: number;
   /** Bytes of the compiled junction tree's arrays (JunctionTree.bytes, computed before compiling). */
   bytes: number;
   /** True when tree() was called before: the tree is compiled and kept. */
-  compiled?: boolean;
+  compiled: boolean;
   tree(): JunctionTree;
 }
 
@@ -237,9 +238,13 @@ function marginalsAnswer(
         reason: why,
       };
     }
+    // Why the reduced tree did not answer, when it was tried, goes with the reason of what did.
+    const andWhy = (r: string) => (reduction ? `${r}; ${reduction.reason}` : r);
     if (byElimination && choice && !choice.exact && options.budget === undefined) {
       const marginals = marginalsByElimination(net, evidence, options);
-      if (marginals) return { ok: true, method: 'exact', cost, budget, marginals, reason: exactByElimination(choice) };
+      if (marginals) {
+        return { ok: true, method: 'exact', cost, budget, marginals, reason: andWhy(exactByElimination(choice)) };
+      }
     }
     // The junction tree multiplies every CPT as the file gives it. pgmpy, and our single-query
     // `variableElimination`, answer each P(X | e) on the network pruned for that query (barren
@@ -270,7 +275,7 @@ function marginalsAnswer(
         cost,
         budget,
         logEvidence,
-        reason: reduction ? `${reason}; ${reduction.reason}` : reason,
+        reason: andWhy(reason),
         marginals: net.variables.map((_, v) => jt.marginal(v)),
       };
     }
@@ -301,7 +306,7 @@ function marginalsAnswer(
       cost,
       budget,
       seed,
-      reason,
+      reason: andWhy(reason),
       marginals: r.marginals,
       stderr: r.stderr,
       samples: r.samples,
@@ -348,7 +353,7 @@ function oneShotReduction(
   if (fullFits && (full.compiled || full.entries < REDUCTION_MIN_ENTRIES)) return undefined;
   // Triangulating again costs about what the full triangulation did: only worth trying when the
   // full tree's cliques without the observed variables are already clearly fewer entries.
-  const shrunk = shrunkenEntries(full.layout!, cardinalities(net), evidence);
+  const shrunk = shrunkenEntries(full.layout, cardinalities(net), evidence);
   if (fullFits && shrunk > REDUCED_SHARE * full.entries) {
     return { reason: `without the observed variables its cliques hold ${shrunk} entries, not clearly fewer` };
   }

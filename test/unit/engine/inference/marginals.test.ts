@@ -148,6 +148,7 @@ test('over the junction tree budget, per-variable elimination is exact: enumerat
       continue;
     }
     assert.ok(r.ok && r.method === 'exact' && /variable elimination per variable/.test(r.reason!), `seed ${seed}`);
+    assert.match(r.reason!, /; reduced by the evidence it would need .* over budget too$/);
     r.marginals.forEach((m, v) => assert.ok(maxAbsDiff(m, truth.marginals[v]!) < 1e-12, `seed ${seed}, V${v}`));
     // A query alone, joint or single, is answered by its own elimination the same way.
     for (const query of [[3], [0, 5]]) {
