@@ -223,29 +223,22 @@ function marginalsAnswer(
   const note =
     choice && !choice.exact ? `exact inference needs ${choice.reason}: answered by likelihood weighting` : undefined;
   try {
-    const reduction =
-      requested === 'auto' || requested === 'exact' ? oneShotReduction(net, evidence, options) : undefined;
-    if (reduction?.plan) {
-      const { plan: small, reason: why } = reduction;
-      const { marginals, logEvidence } = reducedMarginals(net, evidence, small, options.signal);
-      return {
-        ok: true,
-        method: 'exact',
-        cost: small.order.maxCliqueSize,
-        budget,
-        marginals,
-        logEvidence,
-        reason: why,
-      };
+    const reducible = requested === 'auto' || requested === 'exact';
+    const overBudget = choice !== undefined && !choice.exact;
+    // Within budget the reduced tree competes with the full one. Over it, per-variable elimination
+    // comes first: on munin1 with 10 observed variables it took 144–150 ms where the reduced tree
+    // (5.9 × 10⁷ entries, within budget) took 783–795 ms (fresh processes); the reduced tree is
+    // then the last exact answer before a sampler.
+    let reduction = reducible && !overBudget ? oneShotReduction(net, evidence, options) : undefined;
+    if (reduction?.plan) return reducedAnswer(net, evidence, reduction.plan, reduction.reason, budget, options);
+    if (byElimination && overBudget && options.budget === undefined) {
+      const marginals = marginalsByElimination(net, evidence, options);
+      if (marginals) return { ok: true, method: 'exact', cost, budget, marginals, reason: exactByElimination(choice) };
     }
+    if (reducible && overBudget) reduction = oneShotReduction(net, evidence, options);
+    if (reduction?.plan) return reducedAnswer(net, evidence, reduction.plan, reduction.reason, budget, options);
     // Why the reduced tree did not answer, when it was tried, goes with the reason of what did.
     const andWhy = (r: string) => (reduction ? `${r}; ${reduction.reason}` : r);
-    if (byElimination && choice && !choice.exact && options.budget === undefined) {
-      const marginals = marginalsByElimination(net, evidence, options);
-      if (marginals) {
-        return { ok: true, method: 'exact', cost, budget, marginals, reason: andWhy(exactByElimination(choice)) };
-      }
-    }
     // The junction tree multiplies every CPT as the file gives it. pgmpy, and our single-query
     // `variableElimination`, answer each P(X | e) on the network pruned for that query (barren
     // and d-separated nodes dropped); where a file rounds rows to 1 ± 1e-7 that moves answers by
@@ -372,6 +365,19 @@ function oneShotReduction(
       `exact (junction tree on the network reduced by the evidence, ${observed} instantiated and removed): ` +
       (fullFits ? sizes : `${plan.entries} clique entries (about ${mb(plan.bytes)}); ${overFull(full, fullChoice)}`),
   };
+}
+
+/** Every marginal and P(e) from the tree of the network reduced by the evidence. */
+function reducedAnswer(
+  net: BayesianNetwork,
+  evidence: Evidence,
+  plan: ReducedPlan,
+  reason: string,
+  budget: number,
+  options: MarginalsOptions,
+): MarginalsAnswer {
+  const { marginals, logEvidence } = reducedMarginals(net, evidence, plan, options.signal);
+  return { ok: true, method: 'exact', cost: plan.order.maxCliqueSize, budget, marginals, logEvidence, reason };
 }
 
 /** Why the full network's tree cannot answer (the automatic choice's reason, or the hard limit). */

@@ -201,20 +201,25 @@ test('the full tree answers when the caller keeps it, once it is compiled, when 
   assert.match(plain.reason!, /^exact \(junction tree\): [^;]*$/);
 });
 
-test('over the memory budget, the reduced tree answers exactly where it fits', () => {
+test('over budget, per-variable elimination comes first; the reduced tree answers where it alone fits', () => {
   const net = randomNetwork(104, 30, 3);
   const evidence = evidenceOn(smallPrefix(net), [1, 2, 4, 6, 8, 9], 7);
   const full = exactPlan(net);
   const plan = reducedPlan(net, evidence);
-  // A memory budget whose tree share (half) lies between the reduced tree's bytes and the full tree's.
-  const memoryBytes = plan.bytes + full.bytes;
-  const answer = posteriorMarginals(net, evidence, { memoryBytes });
+  assert.ok(plan.order.maxCliqueSize < full.order.maxCliqueSize);
+  // A memory budget the full tree does not fit: each variable's own elimination answers.
+  const byElimination = posteriorMarginals(net, evidence, { memoryBytes: plan.bytes + full.bytes });
+  assert.ok(byElimination.ok && byElimination.method === 'exact');
+  assert.match(byElimination.reason!, /^exact \(variable elimination per variable/);
+  // A clique budget (no per-variable elimination then) that the reduced tree's cliques fit.
+  const answer = posteriorMarginals(net, evidence, { budget: plan.order.maxCliqueSize });
   assert.ok(answer.ok && answer.method === 'exact');
   assert.match(
     answer.reason!,
-    /reduced by the evidence.*; the full network's tree would need a junction tree of .* over its memory budget/,
+    /reduced by the evidence.*; the full network's tree would need a clique table of .* over/,
   );
   answerMatches(answer, answerOfFullTree(net, evidence));
+  byElimination.marginals.forEach((m, v) => assert.ok(maxAbsDiff(m, answer.marginals[v]!) < 1e-12, `V${v}`));
 });
 
 test('virtual evidence nodes are reduced like any observation: the same answer as the full tree', () => {
