@@ -148,3 +148,24 @@ export function randomRows(rng: Rng, rows: number, k: number, zeros: boolean): F
   }
   return table;
 }
+
+/** The length of hubChain's chain. */
+export const HUB_CHAIN = 270;
+
+/**
+ * A hub H (64 states, variable 0) parent of every link of a chain X1 → … → X270 (8 states each):
+ * the cliques {H, Xi−1, Xi} make a tree of 1.1 × 10⁶ entries; observing H leaves a chain of
+ * 64-entry cliques.
+ */
+export function hubChain(): BayesianNetwork {
+  const rng = createRng(12);
+  const hub = { name: 'H', states: Array.from({ length: 64 }, (_, s) => `h${s}`) };
+  const link = (i: number) => ({ name: `X${i}`, states: Array.from({ length: 8 }, (_, s) => `x${s}`) });
+  const variables = [hub, ...Array.from({ length: HUB_CHAIN }, (_, i) => link(i + 1))];
+  const cpts = variables.map((v, i) => {
+    const parents = i === 0 ? [] : i === 1 ? [0] : [0, i - 1];
+    const rows = parents.reduce((r, p) => r * variables[p]!.states.length, 1);
+    return { child: i, parents, table: randomRows(rng, rows, v.states.length, false) };
+  });
+  return { name: 'hub chain', variables, cpts };
+}

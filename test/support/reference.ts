@@ -1,6 +1,7 @@
 /** Compares exact inference with a reference file's cases (used by the unit and slow tests). */
 import { JunctionTree } from '../../server/src/engine/inference/junctionTree.js';
 import { variableElimination } from '../../server/src/engine/inference/variableElimination.js';
+import { reducedMarginals, reducedPlan } from '../../server/src/engine/inference/evidenceReduction.js';
 import type { BayesianNetwork } from '../../server/src/engine/network.js';
 import { evidenceOf, maxAbsDiff, type ReferenceCase } from './networks.js';
 
@@ -38,6 +39,34 @@ export function compareWithReference(net: BayesianNetwork, cases: ReferenceCase[
     });
   }
   return report;
+}
+
+/**
+ * The junction tree reduced by each case's evidence (evidenceReduction.ts) against the reference
+ * and against the full tree: the max abs error of each, over every variable of every case.
+ */
+export function compareReducedWithReference(
+  net: BayesianNetwork,
+  cases: ReferenceCase[],
+): { reducedError: number; reducedVsJt: number } {
+  const jt = JunctionTree.compile(net);
+  let reducedError = 0,
+    reducedVsJt = 0;
+  for (const c of cases) {
+    const evidence = evidenceOf(net, c.evidence);
+    jt.setEvidence(evidence);
+    jt.propagate();
+    const { marginals, logEvidence } = reducedMarginals(net, evidence, reducedPlan(net, evidence));
+    reducedVsJt = Math.max(reducedVsJt, Math.abs(logEvidence - jt.logEvidence));
+    net.variables.forEach((variable, v) => {
+      reducedVsJt = Math.max(reducedVsJt, maxAbsDiff(marginals[v]!, jt.marginal(v)));
+      const m = c.marginals[variable.name];
+      if (!m) return;
+      const expected = Float64Array.from(variable.states, (s) => m[s]!);
+      reducedError = Math.max(reducedError, maxAbsDiff(marginals[v]!, expected));
+    });
+  }
+  return { reducedError, reducedVsJt };
 }
 
 /**

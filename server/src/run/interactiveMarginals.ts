@@ -22,7 +22,9 @@ export function interactiveMarginals(net: BayesianNetwork, request: EvidenceRequ
   }
   const withFindings = resolveFindings(net, resolved.evidence, request.likelihoods ?? {}, request.soft ?? {});
   if ('error' in withFindings) return { error: withFindings.error };
-  const answer = posteriorMarginals(withFindings.net, withFindings.evidence);
+  // Each click is another evidence set on the same network: the full tree, compiled once, answers
+  // them all by one propagation, where a tree reduced by one click's evidence would be compiled anew.
+  const answer = posteriorMarginals(withFindings.net, withFindings.evidence, { keepTree: true });
   if (!answer.ok) return { error: answer.message };
   const table = (rows: Float64Array[]) =>
     Object.fromEntries(net.variables.map((v, i) => [v.name, Array.from(rows[i]!)]));

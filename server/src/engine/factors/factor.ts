@@ -168,6 +168,45 @@ export function productOf(factors: readonly Factor[]): Factor {
   return factors.reduce(factorProduct, constantFactor());
 }
 
+/**
+ * Σ_v of the product of `factors` (every factor holding v: a bucket of variable elimination),
+ * without building the product table: one odometer over the other variables, v summed innermost.
+ * The same numbers, bit for bit, as projectOnto(productOf(factors), vars without v): the product
+ * is taken in the same order and v's states are summed in the same order, but no clique-sized
+ * table or chain of partial products is allocated.
+ */
+export function sumProductOut(factors: readonly Factor[], v: number): Factor {
+  const vars: number[] = [],
+    cards: number[] = [];
+  let k = 1;
+  for (const f of factors)
+    f.vars.forEach((u, j) => {
+      if (u === v) k = f.cards[j]!;
+      else if (!vars.includes(u)) {
+        vars.push(u);
+        cards.push(f.cards[j]!);
+      }
+    });
+  const tables = factors.map((f) => f.values);
+  const vStep = factors.map((f) => stepsAlong(f, [v])[0]!);
+  const values = new Float64Array(tableSize(cards));
+  const m = factors.length;
+  walk(
+    cards,
+    factors.map((f) => stepsAlong(f, vars)),
+    (i, offsets) => {
+      let sum = 0;
+      for (let x = 0; x < k; x++) {
+        let p = 1;
+        for (let j = 0; j < m; j++) p *= tables[j]![offsets[j]! + x * vStep[j]!]!;
+        sum += p;
+      }
+      values[i] = sum;
+    },
+  );
+  return { vars, cards, values };
+}
+
 /** Σ (or max, for max-product) over the variables not in `keep`; result vars follow `keep`. */
 export function projectOnto(f: Factor, keep: readonly number[], op: 'sum' | 'max' = 'sum'): Factor {
   const cards = keep.map((v) => {

@@ -40,6 +40,15 @@ export class ImpossibleEvidenceError extends Error {
   }
 }
 
+/** Throws a RangeError for evidence naming no variable or state of `net`. */
+export function checkEvidence(net: BayesianNetwork, evidence: Evidence): void {
+  for (const [v, s] of evidence) {
+    const k = net.variables[v]?.states.length;
+    if (k === undefined || !(s >= 0 && s < k))
+      throw new RangeError(`evidence ${v}=${s} is not a variable and state of the network`);
+  }
+}
+
 /**
  * What a clique's table holds after propagate: nothing usable (STALE: to be rebuilt from its CPTs
  * and its children's messages), its collect product (RAW: P(clique | e) up to its pending ratio),
@@ -157,6 +166,12 @@ export interface JunctionTreeOptions {
   maxEntries?: number;
   /** The tree of `order` when already built (junctionTreeLayout, for its size). */
   layout?: JunctionTreeLayout;
+  /**
+   * Factors multiplied in besides the CPTs, over the network's variables (evidence-reduced
+   * compilation: each observed variable's CPT sliced at its state, a likelihood of its parents).
+   * The order and layout, when given, must have been built with them (junctionTreeOrder, modelFamilies).
+   */
+  factors?: readonly Factor[];
 }
 
 export class JunctionTree {
@@ -192,6 +207,8 @@ export class JunctionTree {
   /** The clique holding each variable's family (for its CPT and familyMarginal). */
   private readonly familyHome: readonly number[];
   private readonly cptVars: readonly number[][];
+  /** The factors multiplied in besides the CPTs; the home of factors[i] is familyHome[n + i]. */
+  private readonly factors: readonly Factor[];
   private evidence: Evidence = new Map();
   /** 1 for the cliques with evidence in their subtree (themselves included). */
   private readonly evidenceBelow: Uint8Array;
@@ -214,9 +231,11 @@ export class JunctionTree {
     order: EliminationOrder,
     maxEntries: number,
     layout?: JunctionTreeLayout,
+    factors: readonly Factor[] = [],
   ) {
     const cards = cardinalities(net);
-    const tree = layout ?? junctionTreeLayout(order, cards, familiesOf(net));
+    this.factors = factors;
+    const tree = layout ?? junctionTreeLayout(order, cards, modelFamilies(net, factors));
     let offset = 0;
     this.cliques = tree.cliques.map((vars) => {
       const cc = vars.map((v) => cards[v]!);
@@ -270,22 +289,24 @@ export class JunctionTree {
    * (EM's M-step): the triangulation, maps and schedule are kept. Call `propagate` after it.
    */
   reloadTables(): void {
-    // The first CPT of a clique is written, the others multiplied in: no pass of ones.
+    // The first table of a clique is written, the others multiplied in: no pass of ones.
     const written = new Set<number>();
-    this.net.cpts.forEach((cpt, v) => {
-      const home = this.familyHome[v]!;
+    const load = (home: number, family: readonly number[], table: Float64Array) => {
       const vars = this.cptVars[home]!;
       const map = familyMap(
         vars,
         vars.map((u) => this.net.variables[u]!.states.length),
-        [...cpt.parents, v],
+        family,
       );
       const run = map.inner.length * map.tail;
       const kernel = written.has(home) ? multiplyRun : assignRun;
       written.add(home);
       for (let h = 0, o = 0; h < map.outer.length; h++, o += run)
-        kernel(this.potential[home]!, o, cpt.table, map.outer[h]!, map);
-    });
+        kernel(this.potential[home]!, o, table, map.outer[h]!, map);
+    };
+    this.net.cpts.forEach((cpt, v) => load(this.familyHome[v]!, [...cpt.parents, v], cpt.table));
+    const n = this.net.cpts.length;
+    this.factors.forEach((f, i) => load(this.familyHome[n + i]!, f.vars, f.values));
     this.evidenceFree.fill(0); // the kept messages were of the old numbers
     this.state.fill(STALE);
     this.propagated = false;
@@ -293,16 +314,13 @@ export class JunctionTree {
 
   /** Triangulates and compiles `net`. Unknown (NaN) CPT entries make every result NaN. */
   static compile(net: BayesianNetwork, options: JunctionTreeOptions = {}): JunctionTree {
-    const order = options.order ?? junctionTreeOrder(net);
-    return new JunctionTree(net, order, options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries, options.layout);
+    const order = options.order ?? junctionTreeOrder(net, options.factors);
+    const maxEntries = options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries;
+    return new JunctionTree(net, order, maxEntries, options.layout, options.factors);
   }
 
   setEvidence(evidence: Evidence): void {
-    for (const [v, s] of evidence) {
-      const k = this.net.variables[v]?.states.length;
-      if (k === undefined || !(s >= 0 && s < k))
-        throw new RangeError(`evidence ${v}=${s} is not a variable and state of the network`);
-    }
+    checkEvidence(this.net, evidence);
     this.evidence = evidence;
     this.evidenceIn.clear();
     this.evidenceBelow.fill(0);
@@ -595,11 +613,16 @@ export class JunctionTree {
   }
 }
 
-/** The triangulation the junction tree uses; its maxCliqueSize is the exact-inference cost. */
-export function junctionTreeOrder(net: BayesianNetwork): EliminationOrder {
+/**
+ * The triangulation the junction tree uses; its maxCliqueSize is the exact-inference cost. Each
+ * extra factor's variables are joined pairwise, as a CPT's family is (moralisation).
+ */
+export function junctionTreeOrder(net: BayesianNetwork, factors: readonly Factor[] = []): EliminationOrder {
   const cards = cardinalities(net);
+  const adj = moralGraph(net);
+  for (const f of factors) for (const a of f.vars) for (const b of f.vars) if (a !== b) adj[a]!.add(b);
   return bestEliminationOrder(
-    moralGraph(net),
+    adj,
     cards,
     cards.map((_, i) => i),
   );
@@ -648,6 +671,11 @@ export function junctionTreeLayout(
 /** The families of a network's CPTs: families[v] = [...parents of v, v]. */
 export function familiesOf(net: BayesianNetwork): number[][] {
   return net.cpts.map((cpt) => [...cpt.parents, cpt.child]);
+}
+
+/** The families of the CPTs, then the variables of each extra factor (JunctionTreeOptions.factors). */
+export function modelFamilies(net: BayesianNetwork, factors: readonly Factor[] = []): number[][] {
+  return [...familiesOf(net), ...factors.map((f) => f.vars)];
 }
 
 /** The clique each family's CPT is multiplied into. */

@@ -18,7 +18,15 @@
  */
 import { ancestralSet, type BayesianNetwork } from '../network.js';
 import { bestEliminationOrder, cardinalities, type EliminationOrder } from './eliminationOrder.js';
-import { cptFactor, normalized, productOf, projectOnto, reduceFactor, type Factor } from '../factors/factor.js';
+import {
+  cptFactor,
+  normalized,
+  productOf,
+  projectOnto,
+  reduceFactor,
+  sumProductOut,
+  type Factor,
+} from '../factors/factor.js';
 import { ImpossibleEvidenceError, type Evidence } from './junctionTree.js';
 import { type CancelSignal, throwIfCancelled } from '../cancellation.js';
 import { requireWithin } from '../budget.js';
@@ -82,19 +90,29 @@ export function eliminate(
     throwIfCancelled(signal);
     const bucket = pool.filter((f) => f.vars.includes(v));
     pool = pool.filter((f) => !f.vars.includes(v));
-    const product = productOf(bucket);
-    onEliminate?.(v, product);
-    const message = projectOnto(
-      product,
-      product.vars.filter((u) => u !== v),
-      op,
-    );
+    const message = op === 'sum' && !onEliminate ? sumProductOut(bucket, v) : eliminateFrom(bucket, v, op, onEliminate);
     logScale += rescale(message.values);
     pool.push(message);
   }
   const factor = productOf(pool);
   logScale += rescale(factor.values);
   return { factor, logScale };
+}
+
+/** The bucket's product with v maxed (or summed) out, the product shown to `onEliminate` first. */
+function eliminateFrom(
+  bucket: Factor[],
+  v: number,
+  op: 'sum' | 'max',
+  onEliminate?: (v: number, product: Factor) => void,
+): Factor {
+  const product = productOf(bucket);
+  onEliminate?.(v, product);
+  return projectOnto(
+    product,
+    product.vars.filter((u) => u !== v),
+    op,
+  );
 }
 
 /** Divides by the largest entry; returns its log (−Infinity for an all-zero table). */

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   factorProduct,
+  productOf,
   projectOnto,
+  sumProductOut,
   reduceFactor,
   sumOut,
   maxOut,
@@ -80,4 +82,32 @@ test('run index maps send every entry where the full index map does, for any spl
     if (tail > 1 && tailStep === 1) contiguousTails++;
   }
   assert.ok(constantTails > 20 && contiguousTails > 20, `${constantTails} constant, ${contiguousTails} contiguous`);
+});
+
+test('sumProductOut is Σ_v of the product, bit for bit, without the product table', () => {
+  const rng = createRng(17);
+  for (let trial = 0; trial < 50; trial++) {
+    // 1–4 factors over subsets of 5 variables, each holding variable 2 (a bucket of elimination).
+    const cards = [2, 3, 4, 2, 3];
+    const bucket: Factor[] = Array.from({ length: 1 + rng.int(4) }, () => {
+      const vars = rng.shuffle([0, 1, 3, 4]).slice(0, rng.int(4));
+      vars.splice(rng.int(vars.length + 1), 0, 2);
+      const fc = vars.map((v) => cards[v]!);
+      const values = Float64Array.from({ length: fc.reduce((a, b) => a * b, 1) }, () => rng.next());
+      return { vars, cards: fc, values };
+    });
+    const product = productOf(bucket);
+    const expected = projectOnto(
+      product,
+      product.vars.filter((u) => u !== 2),
+    );
+    const fused = sumProductOut(bucket, 2);
+    assert.deepEqual(fused.vars, expected.vars);
+    assert.deepEqual(fused.cards, expected.cards);
+    assert.deepEqual(Array.from(fused.values), Array.from(expected.values));
+  }
+  // By hand: Σ_B φ1(A, B) φ2(B, C) at A = 0, C = 1 is 0.5·0.7 + 0.8·0.2.
+  const m = sumProductOut([f1, f2], 1);
+  assert.deepEqual(m.vars, [0, 2]);
+  assert.ok(Math.abs(m.values[1]! - (0.5 * 0.7 + 0.8 * 0.2)) < 1e-15);
 });
