@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BayesParser } from '../../../server/src/language/parser.js';
+import { BayesParser, bayesParser } from '../../../server/src/language/parser.js';
 import { buildLexer, Identifier, keywordByImage } from '../../../server/src/language/tokens.js';
 import { tokenize, type Lexed } from '../../../server/src/language/lexer.js';
 import { createRng } from '../../../server/src/engine/random.js';
@@ -153,4 +153,66 @@ test('ASTs and syntax diagnostics of the examples, intact and damaged, are the r
   if (process.env.UPDATE_PARSE_DIGESTS) writeFileSync(digestFile, JSON.stringify(actual, null, 2) + '\n');
   const recorded = JSON.parse(readFileSync(digestFile, 'utf8')) as Record<string, string>;
   assert.deepEqual(actual, recorded);
+});
+
+/** Pieces that make or break names, states and numbers: signs, fractions, percents, strings, brackets. */
+const damage = [
+  '-',
+  '/',
+  '%',
+  '/7',
+  '5%',
+  '"s"',
+  '"',
+  '3',
+  '.5',
+  ',',
+  ':',
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  'x',
+  'do',
+  ' ',
+  '\n',
+];
+
+/** `text` with a few random spans deleted, doubled or replaced by one of `damage`. */
+function damaged(text: string, rng: () => number): string {
+  let out = text;
+  for (let k = 0; k < 3; k++) {
+    const at = Math.floor(rng() * out.length);
+    const length = 1 + Math.floor(rng() * 6);
+    const choice = rng();
+    const insert =
+      choice < 0.3 ? '' : choice < 0.5 ? out.slice(at, at + length) : damage[Math.floor(rng() * damage.length)];
+    out = out.slice(0, at) + insert + out.slice(choice < 0.5 && choice >= 0.3 ? at : at + length);
+  }
+  return out;
+}
+
+test('names, states and numbers read inline give what their rules give, on intact and damaged texts', () => {
+  const parser = bayesParser();
+  const both = (name: string, text: string) => {
+    parser.inlineLeaves = false;
+    const byRules = parseDocument(text);
+    parser.inlineLeaves = true;
+    assert.deepEqual(parseDocument(text), byRules, name);
+  };
+  const rng = createRng(7);
+  try {
+    for (const [name, text] of inputs()) {
+      both(name, text);
+      for (let i = 0; i < 25; i++)
+        both(
+          `${name}, damaged ${i}`,
+          damaged(text, () => rng.next()),
+        );
+    }
+  } finally {
+    parser.inlineLeaves = true;
+  }
 });
