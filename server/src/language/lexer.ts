@@ -145,6 +145,17 @@ function operator(c: number, next: number, out: Matched): void {
 export function tokenize(text: string): Lexed {
   const tokens: IToken[] = [];
   const doc: IToken[] = [];
+  const errors = lex(text, (token) => (token.tokenType === T.DocComment ? doc : tokens).push(token));
+  return { tokens, groups: { doc }, errors };
+}
+
+/**
+ * Lexes `text`, handing each token (`///` comments included) to `take` as soon as it is read,
+ * so a caller that is done with a statement's tokens lets them go while the rest is lexed (the
+ * parser keeps no token array of the whole file: short-lived tokens cost the collector little).
+ * Returns the lexing errors.
+ */
+export function lex(text: string, take: (token: IToken) => void): ILexingError[] {
   const errors: ILexingError[] = [];
   const m: Matched = { type: undefined, length: 0 };
   let line = 1;
@@ -168,19 +179,18 @@ export function tokenize(text: string): Lexed {
       let type = m.type;
       const image = text.substring(offset, offset + m.length);
       if (type === T.Identifier) type = T.keywordByImage.get(image) ?? type;
-      const token: IToken = {
+      take({
         image,
         startOffset: offset,
         startLine: line,
         startColumn: offset - lineStart + 1,
         tokenTypeIdx: type.tokenTypeIdx!,
         tokenType: type,
-      };
-      (type === T.DocComment ? doc : tokens).push(token);
+      });
     }
     offset += m.length;
   }
-  return { tokens, groups: { doc }, errors };
+  return errors;
 }
 
 /**
