@@ -7,11 +7,12 @@
  * than `this.ACTION(() => …)`, which costs a closure and a call per AST node (a tenth of the
  * parse, and more in a fresh process where nothing is optimised yet).
  */
-import { EmbeddedActionsParser, tokenMatcher, type IToken } from 'chevrotain';
+import { EmbeddedActionsParser, tokenMatcher, type ILookaheadStrategy, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { Range } from './diagnostics.js';
 import * as T from './tokens.js';
 import { errorMessages } from './parseErrors.js';
+import { TableLookahead } from './lookahead.js';
 
 const { Kw } = T;
 
@@ -27,6 +28,9 @@ export function tokenRange(first: IToken, last: IToken = first): Range {
 export function tokenEnd(token: IToken): number {
   return token.startOffset + token.image.length;
 }
+
+/** Tokens of lookahead the grammar may need to choose between alternatives. */
+export const MAX_LOOKAHEAD = 4;
 
 /** What a rule returns while Chevrotain records the grammar: nothing (no AST is built then). */
 const RECORDED = undefined as never;
@@ -54,11 +58,13 @@ export class BayesParser extends EmbeddedActionsParser {
   /**
    * `validate`: check the grammar for ambiguities and other definition errors as it is built. A
    * test does (test/unit/language/parser.test.ts); the shipped parser skips it, a third of the
-   * start-up cost of a fresh `bayes check`.
+   * start-up cost of a fresh `bayes check`. `lookahead`: where the LL(k) lookahead comes from (see
+   * `lookahead.ts`; the lookahead table's generator passes one that records what Chevrotain computes).
    */
-  constructor(validate = false) {
+  constructor(validate = false, lookahead: ILookaheadStrategy = new TableLookahead({ maxLookahead: MAX_LOOKAHEAD })) {
     super(T.allTokens, {
-      maxLookahead: 4,
+      maxLookahead: MAX_LOOKAHEAD,
+      lookaheadStrategy: lookahead,
       recoveryEnabled: false,
       errorMessageProvider: errorMessages,
       skipValidations: !validate,
@@ -1492,4 +1498,13 @@ let parser: BayesParser | undefined;
 export function bayesParser(): BayesParser {
   parser ??= new BayesParser();
   return parser;
+}
+
+/** Makes `other` the parser `parse.ts` uses until the returned function is called (tests compare parsers). */
+export function useParser(other: BayesParser): () => void {
+  const previous = parser;
+  parser = other;
+  return () => {
+    parser = previous;
+  };
 }
