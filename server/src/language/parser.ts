@@ -52,8 +52,8 @@ function stateNameType(token: IToken): typeof T.Identifier | undefined {
 export class BayesParser extends EmbeddedActionsParser {
   /** The document text, so literals keep their exact source spelling. */
   text = '';
-  /** Whether names, states and plain numbers are read inline (see `nameAt`); a test compares both ways. */
-  inlineLeaves = true;
+  /** Whether the shortcuts past rule invocations are taken (see `nameAt`); a test compares both ways. */
+  shortcuts = true;
 
   /**
    * `validate`: check the grammar for ambiguities and other definition errors as it is built. A
@@ -146,21 +146,33 @@ export class BayesParser extends EmbeddedActionsParser {
     { ALT: () => this.SUBRULE(this.strengthQuery) },
   ];
 
-  // ── the leaf rules, read inline ───────────────────────────────────────────────────────────
+  // ── shortcuts past the most frequent rule invocations ─────────────────────────────────────
   // A name, a state or a plain number is a third of the tokens. Invoking its rule costs more than
   // reading the token (Chevrotain's rule wrapper, its stacks, a try/finally), so when the next
-  // token is one the rule takes whole, these read it here and build the same node. In the grammar
-  // (recorded by Chevrotain, drawn in the docs) and on any other token they invoke the rule itself,
-  // so the grammar, its lookahead and every syntax error stay the rule's.
+  // token is one the rule takes whole, these read it here and build the same node; an assignment
+  // goes straight to the alternative its rule would choose. In the grammar (recorded by
+  // Chevrotain, drawn in the docs) and on any other token they invoke the rule itself, so the
+  // grammar, its lookahead and every syntax error stay the rule's.
 
   private inline(): boolean {
-    return this.inlineLeaves && !this.RECORDING_PHASE;
+    return this.shortcuts && !this.RECORDING_PHASE;
   }
 
   /** `SUBRULE<idx>(this.name)`. */
   private nameAt(idx: number): A.Name {
     if (this.inline() && tokenMatcher(this.LA(1), T.Identifier)) return this.nameOf(this.CONSUME(T.Identifier));
     return this.subrule(idx, this.name);
+  }
+
+  /**
+   * `SUBRULE<idx>(this.assignment)`: a name that no `(` follows (`X`, `X = v`, `X ~ …`) starts the
+   * alternative `plainAssignment`, which the rule's lookahead would choose (only `do(` is the other),
+   * so that rule is invoked directly.
+   */
+  private assignmentAt(idx: number): A.Assignment {
+    if (this.inline() && this.LA(2).tokenType !== T.LParen && tokenMatcher(this.LA(1), T.Identifier))
+      return this.subrule(0, this.plainAssignment);
+    return this.subrule(idx, this.assignment);
   }
 
   /** `SUBRULE<idx>(this.stateName)`. */
@@ -400,7 +412,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   assignments = this.RULE('assignments', (): A.Assignment[] => {
     const items: A.Assignment[] = [];
-    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE(this.assignment)) });
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => items.push(this.assignmentAt(0)) });
     return items;
   });
 
@@ -568,7 +580,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const call = this.SUBRULE(this.call);
     const target = this.OPTION(() => {
       this.CONSUME(T.Arrow);
-      return this.SUBRULE(this.assignment);
+      return this.assignmentAt(0);
     });
     return this.RECORDING_PHASE
       ? RECORDED
@@ -605,7 +617,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   treeSplit = this.RULE('treeSplit', (): A.TreeSplit => {
     const first = this.CONSUME(Kw.if);
-    const test = this.SUBRULE(this.assignment);
+    const test = this.assignmentAt(0);
     const then = this.SUBRULE(this.treeBody);
     const otherwise = this.OPTION(() => {
       this.CONSUME(Kw.else);

@@ -129,23 +129,29 @@ const damage = [
 
 /** `count` copies of each example with a few random spans deleted, doubled or replaced by a piece of `damage`. */
 export function damagedExamples(seed: number, count: number): [string, string][] {
+  return exampleTexts()
+    .filter(([name]) => !name.endsWith('cut)'))
+    .flatMap(([name, text]) =>
+      damagedCopies(text, seed, count).map(([i, damaged]): [string, string] => [`${name}, ${i}`, damaged]),
+    );
+}
+
+/** `text`, then `count` copies of it with a few random spans deleted, doubled or replaced by a piece of `damage`. */
+export function damagedCopies(text: string, seed: number, count: number): [string, string][] {
   const rng = random(seed);
-  const out: [string, string][] = [];
-  for (const [name, text] of exampleTexts()) {
-    if (name.endsWith('cut)')) continue;
-    for (let i = 0; i < count; i++) {
-      let damaged = text;
-      for (let k = 0; k < 3; k++) {
-        const at = Math.floor(rng() * damaged.length);
-        const length = 1 + Math.floor(rng() * 6);
-        const choice = rng();
-        const doubled = choice >= 0.3 && choice < 0.5;
-        const insert =
-          choice < 0.3 ? '' : doubled ? damaged.slice(at, at + length) : damage[Math.floor(rng() * damage.length)];
-        damaged = damaged.slice(0, at) + insert + damaged.slice(doubled ? at : at + length);
-      }
-      out.push([`${name}, damaged ${i}`, damaged]);
+  const out: [string, string][] = [['intact', text]];
+  for (let i = 0; i < count; i++) {
+    let damaged = text;
+    for (let k = 0; k < 3; k++) {
+      const at = Math.floor(rng() * damaged.length);
+      const length = 1 + Math.floor(rng() * 6);
+      const choice = rng();
+      const doubled = choice >= 0.3 && choice < 0.5;
+      const insert =
+        choice < 0.3 ? '' : doubled ? damaged.slice(at, at + length) : damage[Math.floor(rng() * damage.length)];
+      damaged = damaged.slice(0, at) + insert + damaged.slice(doubled ? at : at + length);
     }
+    out.push([`damaged ${i}`, damaged]);
   }
   return out;
 }

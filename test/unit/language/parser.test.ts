@@ -16,7 +16,7 @@ import { buildLexer, Identifier, keywordByImage } from '../../../server/src/lang
 import { tokenize, type Lexed } from '../../../server/src/language/lexer.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { parseDocument } from '../../../server/src/language/index.js';
-import { damagedExamples, exampleTexts } from './helpers.js';
+import { damagedCopies, damagedExamples, exampleTexts } from './helpers.js';
 
 test('the grammar passes Chevrotain validations', () => {
   assert.doesNotThrow(() => new BayesParser(true));
@@ -137,17 +137,40 @@ test('ASTs and syntax diagnostics of the examples, intact and damaged, are the r
   assert.deepEqual(actual, recorded);
 });
 
-test('names, states and numbers read inline give what their rules give, on intact and damaged texts', () => {
+/** Where the shortcuts end: interventions, `do` as a name, signs, fractions, percents, findings, quoted and numeric states. */
+const SHORTCUT_EDGES = `variable do, A, B : bool
+variable Size { "0-3 days", 1, large }
+P(do) = 0.5
+P(A | do) { true: 98 %, false: 2% }
+P(B | A, do) {
+  true, true: [9/14, 5/14]
+  true, false: { true: .5, false: 1e-1 * 5 }
+  false, "x": -0.5
+  false, false: 0.25
+}
+query P(B | do(A = true))
+query P(do(A = true), B | do = false)
+query P(A = [true, false] | B ~ { true: 0.7, false: 0.3 })
+query P(A | B ~ likelihood { true: 0.8, false: 0.2 }, do(B))
+query effect of do(A = true) on B
+query mpe default given do(A = true), B = -1
+expect P(A = true | do(B = true)) ≈ 0.5 ± 0.1
+observe do(A = true)
+learn structure of [A -> B, do] from Faithful[eruptions, waiting] using hill_climb(score: bic, restarts: 8)
+`;
+
+test('the shortcuts past rule invocations give what the rules give, on intact and damaged texts', () => {
   const parser = bayesParser();
   const both = (name: string, text: string) => {
-    parser.inlineLeaves = false;
+    parser.shortcuts = false;
     const byRules = parseDocument(text);
-    parser.inlineLeaves = true;
+    parser.shortcuts = true;
     assert.deepEqual(parseDocument(text), byRules, name);
   };
   try {
-    for (const [name, text] of [...exampleTexts(), ...damagedExamples(7, 25)]) both(name, text);
+    for (const [name, text] of [...exampleTexts(), ...damagedExamples(7, 25), ...damagedCopies(SHORTCUT_EDGES, 7, 300)])
+      both(name, text);
   } finally {
-    parser.inlineLeaves = true;
+    parser.shortcuts = true;
   }
 });
