@@ -137,7 +137,7 @@ test('ASTs and syntax diagnostics of the examples, intact and damaged, are the r
   assert.deepEqual(actual, recorded);
 });
 
-/** Where the shortcuts end: interventions, `do` as a name, signs, fractions, percents, findings, quoted and numeric states. */
+/** Where the shortcuts end: do(…), do as a name, signs, fractions, percents, findings, quoted and numeric states. */
 const SHORTCUT_EDGES = `variable do, A, B : bool
 variable Size { "0-3 days", 1, large }
 P(do) = 0.5
