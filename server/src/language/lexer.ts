@@ -24,6 +24,10 @@ const single: (TokenType | undefined)[] = [];
 const singles = [T.LCurly, T.RCurly, T.LParen, T.RParen, T.LBracket, T.RBracket, T.Comma, T.Colon, T.Pipe];
 for (const t of [...singles, T.Question, T.Percent]) single[(t.PATTERN as string).charCodeAt(0)] = t;
 
+/** The first characters of keywords, by character code: a name starting otherwise (`Storm`) is no keyword. */
+const keywordStart: boolean[] = [];
+for (const word of T.keywordByImage.keys()) keywordStart[word.charCodeAt(0)] = true;
+
 /** A match of whitespace or a comment: skipped, no token. */
 const SKIP = 'skip';
 type Matched = { type: TokenType | typeof SKIP | undefined; length: number };
@@ -178,7 +182,7 @@ export function lex(text: string, take: (token: IToken) => void): ILexingError[]
     } else if (m.type !== undefined) {
       let type = m.type;
       const image = text.substring(offset, offset + m.length);
-      if (type === T.Identifier) type = T.keywordByImage.get(image) ?? type;
+      if (type === T.Identifier && keywordStart[text.charCodeAt(offset)]) type = T.keywordByImage.get(image) ?? type;
       take({
         image,
         startOffset: offset,
