@@ -11,14 +11,12 @@ import { nearestName } from './suggest.js';
 
 export type ChunkKind = 'statement' | 'networkOpen' | 'networkClose';
 /**
- * A statement's tokens: `tokens[start]` up to (not including) `tokens[end]` of the whole file;
- * `unclosed` when it leaves a bracket open (a later keyword then starts a statement only if
- * indented no deeper).
+ * A statement's tokens; `unclosed` when it leaves a bracket open (a later keyword then starts a
+ * statement only if indented no deeper).
  */
 export interface Chunk {
   kind: ChunkKind;
-  start: number;
-  end: number;
+  tokens: IToken[];
   unclosed: boolean;
 }
 
@@ -52,60 +50,83 @@ export interface MisspeltKeyword {
  * is a near spelling of a statement keyword is taken as that keyword (the parser then reads the
  * statement, declaring its name; parse.ts reports the spelling once).
  */
-function misspelt(tokens: readonly IToken[], i: number): TokenType | undefined {
-  const t = tokens[i]!;
+function misspelt(t: IToken, next: IToken | undefined): TokenType | undefined {
   if (t.tokenType !== T.Identifier || t.image.length < 3) return undefined;
-  const next = tokens[i + 1];
   if (!next || next.startLine !== t.startLine || !/^[A-Za-z_]/.test(next.image)) return undefined;
   const word = nearestName(t.image, statementWords.keys());
   return word === undefined ? undefined : statementWords.get(word);
 }
 
-export function splitStatements(tokens: readonly IToken[], retyped: MisspeltKeyword[] = []): Chunk[] {
-  const chunks: Chunk[] = [];
-  let start = 0; // first token of the current statement
+/**
+ * Splits tokens into statements as they are lexed: `push` each token in order, then `end`;
+ * each statement goes to `take` once its last token is known. A token is judged when the next
+ * one arrives (a misspelt keyword is recognised by the name after it).
+ */
+export class StatementSplitter {
+  private current: IToken[] = []; // the tokens of the statement being read
   // Open brackets of the current statement; a closer that does not match the top is a typo
   // inside the statement and must not end it (so it is ignored here).
-  let open: IToken[] = [];
-  let startColumn = 0;
-  let previousLine = -1;
-  const flush = (end: number, kind: ChunkKind = 'statement') => {
-    if (end > start) chunks.push({ kind, start, end, unclosed: open.length > 0 });
-    start = end;
-    open = [];
-  };
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    const lineStart = t.startLine !== previousLine;
-    if (lineStart && (open.length === 0 || t.startColumn! <= startColumn)) {
-      const keyword = misspelt(tokens, i);
+  private open: IToken[] = [];
+  private startColumn = 0;
+  private previousLine = -1;
+  private waiting: IToken | undefined;
+
+  constructor(
+    private readonly take: (chunk: Chunk) => void,
+    private readonly retyped: MisspeltKeyword[] = [],
+  ) {}
+
+  push(token: IToken): void {
+    if (this.waiting) this.split(this.waiting, token);
+    this.waiting = token;
+  }
+
+  end(): void {
+    if (this.waiting) this.split(this.waiting, undefined);
+    this.waiting = undefined;
+    this.flush();
+  }
+
+  private flush(kind: ChunkKind = 'statement'): void {
+    if (this.current.length > 0) this.take({ kind, tokens: this.current, unclosed: this.open.length > 0 });
+    this.current = [];
+    this.open = [];
+  }
+
+  private split(t: IToken, next: IToken | undefined): void {
+    const lineStart = t.startLine !== this.previousLine;
+    if (lineStart && (this.open.length === 0 || t.startColumn! <= this.startColumn)) {
+      const keyword = misspelt(t, next);
       if (keyword) {
-        retyped.push({ token: t, image: t.image, keyword: keyword.name.slice(3) });
+        this.retyped.push({ token: t, image: t.image, keyword: keyword.name.slice(3) });
         t.tokenType = keyword;
         t.tokenTypeIdx = keyword.tokenTypeIdx!;
       }
     }
     const role = roles[t.tokenTypeIdx] ?? Role.Other;
-    previousLine = t.startLine!;
-    if (role === Role.Keyword && lineStart && i > start && (open.length === 0 || t.startColumn! <= startColumn))
-      flush(i);
-    if (t.tokenType === T.RCurly && open.length === 0) {
-      flush(i);
-      chunks.push({ kind: 'networkClose', start: i, end: i + 1, unclosed: false });
-      start = i + 1;
-      continue;
+    this.previousLine = t.startLine!;
+    if (
+      role === Role.Keyword &&
+      lineStart &&
+      this.current.length > 0 &&
+      (this.open.length === 0 || t.startColumn! <= this.startColumn)
+    )
+      this.flush();
+    if (t.tokenType === T.RCurly && this.open.length === 0) {
+      this.flush();
+      this.take({ kind: 'networkClose', tokens: [t], unclosed: false });
+      return;
     }
-    if (i === start) startColumn = t.startColumn!;
+    if (this.current.length === 0) this.startColumn = t.startColumn!;
+    this.current.push(t);
     if (role === Role.Opener) {
-      open.push(t);
-      if (t.tokenType === T.LCurly && open.length === 1 && tokens[start].tokenType === T.Kw.network)
-        flush(i + 1, 'networkOpen');
-    } else if (role === Role.Closer && open.length > 0 && matches(open[open.length - 1], t)) {
-      open.pop();
+      this.open.push(t);
+      if (t.tokenType === T.LCurly && this.open.length === 1 && this.current[0].tokenType === T.Kw.network)
+        this.flush('networkOpen');
+    } else if (role === Role.Closer && this.open.length > 0 && matches(this.open[this.open.length - 1], t)) {
+      this.open.pop();
     }
   }
-  flush(tokens.length);
-  return chunks;
 }
 
 function matches(opener: IToken, closer: IToken): boolean {

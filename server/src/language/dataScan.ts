@@ -10,8 +10,9 @@
  * The lexer then skips the scanned bodies (`lexAround`): it lexes the stretches between them.
  */
 import type * as A from './ast.js';
-import { statementKeywords } from './tokens.js';
-import { tokenize, type Lexed } from './lexer.js';
+import { DocComment, statementKeywords } from './tokens.js';
+import type { ILexingError, IToken } from 'chevrotain';
+import { lex, tokenize, type Lexed } from './lexer.js';
 import { CellStore, ScannedRow, MISSING, NUMBER, REF, STRING } from './dataCells.js';
 
 /**
@@ -66,17 +67,28 @@ export function scanDataBlocks(text: string, firstLine: number): ScannedBlocks {
 export function lexAround(text: string, blocks: ScannedBlocks): Lexed {
   if (blocks.size === 0) return tokenize(text);
   const lexed: Lexed = { tokens: [], groups: { doc: [] }, errors: [] };
+  const errors = lexAroundEach(text, blocks, (t) =>
+    (t.tokenType === DocComment ? lexed.groups.doc : lexed.tokens).push(t),
+  );
+  lexed.errors.push(...errors);
+  return lexed;
+}
+
+/** `lexAround`, handing each token to `take` as it is read (see `lex`); returns the lexing errors. */
+export function lexAroundEach(text: string, blocks: ScannedBlocks, take: (token: IToken) => void): ILexingError[] {
+  if (blocks.size === 0) return lex(text, take);
+  const errors: ILexingError[] = [];
   let from = 0,
     line = 0,
     column = 0; // where the next stretch starts
   for (const block of [...blocks.values(), undefined]) {
-    const part = tokenize(text.slice(from, block ? block.open + 1 : text.length));
-    for (const t of part.tokens) lexed.tokens.push(moved(t, from, line, column));
-    for (const t of part.groups.doc ?? []) lexed.groups.doc.push(moved(t, from, line, column));
-    for (const e of part.errors) lexed.errors.push(moved(e, from, line, column));
+    const stretch = text.slice(from, block ? block.open + 1 : text.length);
+    const [offset, startLine, startColumn] = [from, line, column];
+    for (const e of lex(stretch, (t) => take(moved(t, offset, startLine, startColumn))))
+      errors.push(moved(e, from, line, column));
     if (block) ({ close: from, closeLine: line, closeColumn: column } = block);
   }
-  return lexed;
+  return errors;
 }
 
 /** A token or lexing error of a stretch starting at `offset`, on line `line` + 1, column `column` + 1 of the text. */

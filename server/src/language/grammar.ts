@@ -3,8 +3,14 @@
  * reference cannot drift from what is parsed: an EBNF-like listing, and the railroad diagrams
  * Chevrotain draws (`npm run docs:grammar` writes both into docs/).
  */
-import { createSyntaxDiagramsCode, type ISerializedGast } from 'chevrotain';
-import { bayesParser } from './parser.js';
+import {
+  createSyntaxDiagramsCode,
+  LLkLookaheadStrategy,
+  type ILookaheadStrategy,
+  type ISerializedGast,
+} from 'chevrotain';
+import { BayesParser, bayesParser, MAX_LOOKAHEAD } from './parser.js';
+import { computedPaths, productionKey, type PathNames } from './lookahead.js';
 
 type Gast = ISerializedGast & {
   name?: string;
@@ -147,4 +153,37 @@ export function grammarEbnf(): string {
 /** An HTML page of railroad diagrams (Chevrotain's renderer; the docs script inlines its scripts). */
 export function grammarDiagramsHtml(): string {
   return createSyntaxDiagramsCode(rules());
+}
+
+/**
+ * The lookahead paths Chevrotain computes for every production of the grammar, by production
+ * (see `lookahead.ts`): what `npm run grammar:lookahead` writes to lookaheadPaths.ts, and what a
+ * test compares that file with.
+ */
+export function lookaheadTable(): Record<string, PathNames> {
+  const table: Record<string, PathNames> = {};
+  class Recording extends LLkLookaheadStrategy {
+    override buildLookaheadForAlternation(options: Parameters<ILookaheadStrategy['buildLookaheadForAlternation']>[0]) {
+      const { rule, prodOccurrence, maxLookahead } = options;
+      table[productionKey(rule.name, 'Alternation', prodOccurrence)] = computedPaths(
+        rule,
+        'Alternation',
+        prodOccurrence,
+        maxLookahead,
+      );
+      return super.buildLookaheadForAlternation(options);
+    }
+    override buildLookaheadForOptional(options: Parameters<ILookaheadStrategy['buildLookaheadForOptional']>[0]) {
+      const { rule, prodType, prodOccurrence, maxLookahead } = options;
+      table[productionKey(rule.name, prodType, prodOccurrence)] = computedPaths(
+        rule,
+        prodType,
+        prodOccurrence,
+        maxLookahead,
+      );
+      return super.buildLookaheadForOptional(options);
+    }
+  }
+  new BayesParser(false, new Recording({ maxLookahead: MAX_LOOKAHEAD }));
+  return table;
 }

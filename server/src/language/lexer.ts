@@ -24,6 +24,10 @@ const single: (TokenType | undefined)[] = [];
 const singles = [T.LCurly, T.RCurly, T.LParen, T.RParen, T.LBracket, T.RBracket, T.Comma, T.Colon, T.Pipe];
 for (const t of [...singles, T.Question, T.Percent]) single[(t.PATTERN as string).charCodeAt(0)] = t;
 
+/** The first characters of keywords, by character code: a name starting otherwise (`Storm`) is no keyword. */
+const keywordStart: boolean[] = [];
+for (const word of T.keywordByImage.keys()) keywordStart[word.charCodeAt(0)] = true;
+
 /** A match of whitespace or a comment: skipped, no token. */
 const SKIP = 'skip';
 type Matched = { type: TokenType | typeof SKIP | undefined; length: number };
@@ -145,6 +149,17 @@ function operator(c: number, next: number, out: Matched): void {
 export function tokenize(text: string): Lexed {
   const tokens: IToken[] = [];
   const doc: IToken[] = [];
+  const errors = lex(text, (token) => (token.tokenType === T.DocComment ? doc : tokens).push(token));
+  return { tokens, groups: { doc }, errors };
+}
+
+/**
+ * Lexes `text`, handing each token (`///` comments included) to `take` as soon as it is read,
+ * so a caller that is done with a statement's tokens lets them go while the rest is lexed (the
+ * parser keeps no token array of the whole file: short-lived tokens cost the collector little).
+ * Returns the lexing errors.
+ */
+export function lex(text: string, take: (token: IToken) => void): ILexingError[] {
   const errors: ILexingError[] = [];
   const m: Matched = { type: undefined, length: 0 };
   let line = 1;
@@ -167,20 +182,19 @@ export function tokenize(text: string): Lexed {
     } else if (m.type !== undefined) {
       let type = m.type;
       const image = text.substring(offset, offset + m.length);
-      if (type === T.Identifier) type = T.keywordByImage.get(image) ?? type;
-      const token: IToken = {
+      if (type === T.Identifier && keywordStart[text.charCodeAt(offset)]) type = T.keywordByImage.get(image) ?? type;
+      take({
         image,
         startOffset: offset,
         startLine: line,
         startColumn: offset - lineStart + 1,
         tokenTypeIdx: type.tokenTypeIdx!,
         tokenType: type,
-      };
-      (type === T.DocComment ? doc : tokens).push(token);
+      });
     }
     offset += m.length;
   }
-  return { tokens, groups: { doc }, errors };
+  return errors;
 }
 
 /**

@@ -6,14 +6,25 @@
 import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { Diagnostic, Range } from './diagnostics.js';
-import { Comma, Identifier, Kw, LCurly, Minus, NumberLit, Percent, Question, Slash, StringLit } from './tokens.js';
+import {
+  Comma,
+  DocComment,
+  Identifier,
+  Kw,
+  LCurly,
+  Minus,
+  NumberLit,
+  Percent,
+  Question,
+  Slash,
+  StringLit,
+} from './tokens.js';
 import { bayesParser, tokenEnd, tokenRange } from './parser.js';
-import type { Lexed } from './lexer.js';
-import { selfContained, splitStatements, unclosedOpener, type Chunk, type MisspeltKeyword } from './chunks.js';
+import { selfContained, StatementSplitter, unclosedOpener, type Chunk, type MisspeltKeyword } from './chunks.js';
 import { lastExpectation } from './parseErrors.js';
 import { documentRange } from './lines.js';
 import { fastDataDecl, scannedDataDecl } from './dataBlock.js';
-import { lexAround, scanDataBlocks, type ScannedBlocks } from './dataScan.js';
+import { lexAroundEach, scanDataBlocks, type ScannedBlocks } from './dataScan.js';
 import { MAX_NESTING, nestingDiagnostic, tooDeep } from './nesting.js';
 
 export interface ParseOutput {
@@ -69,10 +80,8 @@ function tooLarge(text: string): ParseOutput {
 export function parseRegion(text: string, firstLine: number, range: Range, scan = true): ParseOutput {
   // Inline data bodies are scanned here, and the lexer skips them (see `dataScan.ts`).
   const blocks: ScannedBlocks = scan ? scanDataBlocks(text, firstLine) : new Map();
-  const lexed = lexAround(text, blocks);
-  if (firstLine !== 0) shiftTokens(lexed, firstLine);
-  const diagnostics = lexed.errors.map((e) => lexDiagnostic(text, e));
-  const docs = docLines(lexed.groups.doc ?? []);
+  const diagnostics: Diagnostic[] = [];
+  const docs = new Map<number, string>();
   const file: A.BayesFile = { kind: 'file', statements: [], range };
   const lastLines: number[] = [];
   // Open networks, innermost last; `undefined` stands for a network whose header did not parse:
@@ -83,59 +92,59 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
     return file.statements;
   };
   bayesParser().text = text;
-  const all = lexed.tokens;
-  const retyped: MisspeltKeyword[] = [];
-  const chunks = splitStatements(all, retyped);
-  for (const r of retyped) {
-    diagnostics.push({
-      severity: 'error',
-      code: 'syntax-error',
-      range: tokenRange(r.token),
-      data: { suggestion: r.keyword },
-      message: `unknown statement '${r.image}': did you mean '${r.keyword}'?`,
-    });
-  }
   let scannedUsed = 0;
   let skipped = 0; // networks open inside one nested too deep: their statements are not read
-  for (const chunk of chunks) {
-    const lastLine = all[chunk.end - 1].startLine! - 1;
+  let last: Chunk | undefined;
+  // Each statement is parsed as soon as the lexer has read it (see `lex`).
+  const statement = (chunk: Chunk): void => {
+    last = chunk;
+    const tokens = chunk.tokens;
+    const lastLine = tokens[tokens.length - 1].startLine! - 1;
     if (open.length > 0 && open[0]) lastLines[lastLines.length - 1] = lastLine; // inside a top-level network
     if (skipped > 0) {
       if (chunk.kind === 'networkOpen') skipped++;
       else if (chunk.kind === 'networkClose') skipped--;
-      else if (blocks.size > 0 && scannedDataDecl(all, chunk.start, chunk.end, blocks)) scannedUsed++;
-      continue;
+      else if (blocks.size > 0 && scannedDataDecl(tokens, 0, tokens.length, blocks)) scannedUsed++;
+      return;
     }
     if (chunk.kind === 'networkOpen' && open.length >= MAX_NESTING) {
-      diagnostics.push(nestingDiagnostic(tokenRange(all[chunk.start], all[chunk.end - 1]), 'networks nested'));
+      diagnostics.push(nestingDiagnostic(tokenRange(tokens[0], tokens[tokens.length - 1]), 'networks nested'));
       skipped = 1;
-      continue;
+      return;
     }
     if (chunk.kind === 'networkClose') {
-      const brace = tokenRange(all[chunk.start]);
+      const brace = tokenRange(tokens[0]);
       if (open.length === 0) {
         diagnostics.push(syntaxError("unexpected '}': there is no open network or block to close", brace));
       } else {
         const network = open.pop();
         if (network) network.range = { start: network.range.start, end: brace.end };
       }
-      continue;
+      return;
     }
-    const scanned = chunk.kind === 'statement' ? scannedDataDecl(all, chunk.start, chunk.end, blocks) : undefined;
+    const scanned = chunk.kind === 'statement' ? scannedDataDecl(tokens, 0, tokens.length, blocks) : undefined;
     if (scanned) scannedUsed++;
-    const deep = scanned ? undefined : tooDeep(all, chunk.start, chunk.end, open.length);
+    const deep = scanned ? undefined : tooDeep(tokens, 0, tokens.length, open.length);
     const { statement, errors } = scanned
       ? { statement: scanned, errors: [] }
       : deep
-        ? { statement: errorStatement(all.slice(chunk.start, chunk.end)), errors: [deep] }
-        : parseChunk(all, chunk);
+        ? { statement: errorStatement(tokens), errors: [deep] }
+        : parseChunk(chunk);
     diagnostics.push(...errors);
     const doc = docFor(docs, statement.range.start.line);
     if (doc !== undefined) statement.doc = doc;
     if (container() === file.statements) lastLines.push(lastLine);
     container().push(statement);
     if (chunk.kind === 'networkOpen') open.push(statement.kind === 'network' ? statement : undefined);
-  }
+  };
+  const retyped: MisspeltKeyword[] = [];
+  const splitter = new StatementSplitter(statement, retyped);
+  const lexErrors = lexAroundEach(text, blocks, (token) => {
+    token.startLine! += firstLine;
+    if (token.tokenType === DocComment) docs.set(token.startLine! - 1, docText(token));
+    else splitter.push(token);
+  });
+  splitter.end();
   // A scanned body that did not end up as a `data` statement of its own (its header was inside
   // an open bracket, or more followed its `}`) was skipped for nothing: parse without scanning.
   if (scannedUsed !== blocks.size) return parseRegion(text, firstLine, range, false);
@@ -149,16 +158,21 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
         ),
       );
   }
-  const last = chunks[chunks.length - 1];
   const openAtEnd = last?.kind === 'statement' && last.unclosed;
-  return { ast: file, diagnostics: onePerLine(diagnostics), lastLines, openAtEnd };
+  for (const e of lexErrors) if (e.line !== undefined) e.line += firstLine;
+  // In the order lexing, then keyword spelling, then parsing found them (`onePerLine` keeps the first of a line).
+  const found = [...lexErrors.map((e) => lexDiagnostic(text, e)), ...retyped.map(misspeltDiagnostic), ...diagnostics];
+  return { ast: file, diagnostics: onePerLine(found), lastLines, openAtEnd };
 }
 
-/** Moves lexed tokens and lexing errors down by `lines` (offsets stay relative to the text). */
-function shiftTokens(lexed: Lexed, lines: number): void {
-  for (const t of lexed.tokens) t.startLine! += lines;
-  for (const t of lexed.groups.doc ?? []) t.startLine! += lines;
-  for (const e of lexed.errors) if (e.line !== undefined) e.line += lines;
+function misspeltDiagnostic(r: MisspeltKeyword): Diagnostic {
+  return {
+    severity: 'error',
+    code: 'syntax-error',
+    range: tokenRange(r.token),
+    data: { suggestion: r.keyword },
+    message: `unknown statement '${r.image}': did you mean '${r.keyword}'?`,
+  };
 }
 
 type Attempt =
@@ -199,11 +213,11 @@ function noComparison(tokens: IToken[]): IRecognitionException {
   };
 }
 
-function parseChunk(all: IToken[], chunk: Chunk): { statement: A.Statement; errors: Diagnostic[] } {
-  const data = chunk.kind === 'statement' ? fastDataDecl(all, chunk.start, chunk.end) : undefined;
+function parseChunk(chunk: Chunk): { statement: A.Statement; errors: Diagnostic[] } {
+  const original = chunk.tokens;
+  const data = chunk.kind === 'statement' ? fastDataDecl(original, 0, original.length) : undefined;
   if (data) return { statement: data, errors: [] };
   const errors: Diagnostic[] = [];
-  const original = all.slice(chunk.start, chunk.end);
   let tokens = original;
   let dropped = 0;
   const stray = chunk.kind === 'statement' ? strayDataLines(original) : undefined;
@@ -418,10 +432,9 @@ function onePerLine(diagnostics: Diagnostic[]): Diagnostic[] {
   return kept;
 }
 
-function docLines(tokens: IToken[]): Map<number, string> {
-  const lines = new Map<number, string>();
-  for (const t of tokens) lines.set(t.startLine! - 1, t.image.slice(3).replace(/^ /, ''));
-  return lines;
+/** The text of a `///` comment. */
+function docText(token: IToken): string {
+  return token.image.slice(3).replace(/^ /, '');
 }
 
 /** The `///` lines directly above `line` (no blank line between), joined. */

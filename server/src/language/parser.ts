@@ -7,11 +7,12 @@
  * than `this.ACTION(() => …)`, which costs a closure and a call per AST node (a tenth of the
  * parse, and more in a fresh process where nothing is optimised yet).
  */
-import { EmbeddedActionsParser, type IToken } from 'chevrotain';
+import { EmbeddedActionsParser, tokenMatcher, type ILookaheadStrategy, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { Range } from './diagnostics.js';
 import * as T from './tokens.js';
 import { errorMessages } from './parseErrors.js';
+import { TableLookahead } from './lookahead.js';
 
 const { Kw } = T;
 
@@ -28,6 +29,9 @@ export function tokenEnd(token: IToken): number {
   return token.startOffset + token.image.length;
 }
 
+/** Tokens of lookahead the grammar may need to choose between alternatives. */
+export const MAX_LOOKAHEAD = 4;
+
 /** What a rule returns while Chevrotain records the grammar: nothing (no AST is built then). */
 const RECORDED = undefined as never;
 
@@ -39,18 +43,28 @@ function unquote(image: string): string {
   return image.slice(1, -1).replace(/\\(.)/g, '$1');
 }
 
+/** The token type the `stateName` rule would consume for `token`, if it takes it. */
+function stateNameType(token: IToken): typeof T.Identifier | undefined {
+  if (token.tokenType === T.StringLit || token.tokenType === T.NumberLit) return token.tokenType;
+  return tokenMatcher(token, T.Identifier) ? T.Identifier : undefined;
+}
+
 export class BayesParser extends EmbeddedActionsParser {
   /** The document text, so literals keep their exact source spelling. */
   text = '';
+  /** Whether the shortcuts past rule invocations are taken (see `nameAt`); a test compares both ways. */
+  shortcuts = true;
 
   /**
    * `validate`: check the grammar for ambiguities and other definition errors as it is built. A
    * test does (test/unit/language/parser.test.ts); the shipped parser skips it, a third of the
-   * start-up cost of a fresh `bayes check`.
+   * start-up cost of a fresh `bayes check`. `lookahead`: where the LL(k) lookahead comes from (see
+   * `lookahead.ts`; the lookahead table's generator passes one that records what Chevrotain computes).
    */
-  constructor(validate = false) {
+  constructor(validate = false, lookahead: ILookaheadStrategy = new TableLookahead({ maxLookahead: MAX_LOOKAHEAD })) {
     super(T.allTokens, {
-      maxLookahead: 4,
+      maxLookahead: MAX_LOOKAHEAD,
+      lookaheadStrategy: lookahead,
       recoveryEnabled: false,
       errorMessageProvider: errorMessages,
       skipValidations: !validate,
@@ -84,7 +98,7 @@ export class BayesParser extends EmbeddedActionsParser {
     { ALT: () => this.CONSUME(T.NumberLit) },
   ];
   private readonly expressions = [
-    { ALT: () => this.SUBRULE(this.number) },
+    { ALT: () => this.numberAt(0) },
     { ALT: () => this.SUBRULE(this.string) },
     { ALT: () => this.SUBRULE(this.list) },
     { ALT: () => this.SUBRULE(this.refOrCall) },
@@ -131,6 +145,56 @@ export class BayesParser extends EmbeddedActionsParser {
     { ALT: () => this.SUBRULE(this.effectQuery) },
     { ALT: () => this.SUBRULE(this.strengthQuery) },
   ];
+
+  // ── shortcuts past the most frequent rule invocations ─────────────────────────────────────
+  // A name, a state or a plain number is a third of the tokens. Invoking its rule costs more than
+  // reading the token (Chevrotain's rule wrapper, its stacks, a try/finally), so when the next
+  // token is one the rule takes whole, these read it here and build the same node; an assignment
+  // goes straight to the alternative its rule would choose. In the grammar (recorded by
+  // Chevrotain, drawn in the docs) and on any other token they invoke the rule itself, so the
+  // grammar, its lookahead and every syntax error stay the rule's.
+
+  private inline(): boolean {
+    return this.shortcuts && !this.RECORDING_PHASE;
+  }
+
+  /** `SUBRULE<idx>(this.name)`. */
+  private nameAt(idx: number): A.Name {
+    if (this.inline() && tokenMatcher(this.LA(1), T.Identifier)) return this.nameOf(this.CONSUME(T.Identifier));
+    return this.subrule(idx, this.name);
+  }
+
+  /**
+   * `SUBRULE<idx>(this.assignment)`: a name that no `(` follows (`X`, `X = v`, `X ~ …`) starts the
+   * alternative `plainAssignment`, which the rule's lookahead would choose (only `do(` is the other),
+   * so that rule is invoked directly.
+   */
+  private assignmentAt(idx: number): A.Assignment {
+    if (this.inline() && this.LA(2).tokenType !== T.LParen && tokenMatcher(this.LA(1), T.Identifier))
+      return this.subrule(0, this.plainAssignment);
+    return this.subrule(idx, this.assignment);
+  }
+
+  /** `SUBRULE<idx>(this.stateName)`. */
+  private stateNameAt(idx: number): A.Name {
+    if (this.inline()) {
+      const type = stateNameType(this.LA(1));
+      if (type) return this.nameOf(this.CONSUME(type));
+    }
+    return this.subrule(idx, this.stateName);
+  }
+
+  /** `SUBRULE<idx>(this.number)`: inline for a number that no `/` or `%` follows (no `-` before it either). */
+  private numberAt(idx: number): A.NumberLit {
+    if (this.inline() && this.LA(1).tokenType === T.NumberLit) {
+      const next = this.LA(2).tokenType;
+      if (next !== T.Slash && next !== T.Percent) {
+        const n = this.CONSUME(T.NumberLit);
+        return { kind: 'number', value: Number(n.image), text: n.image, range: tokenRange(n) };
+      }
+    }
+    return this.subrule(idx, this.number);
+  }
 
   // ── lexical pieces ────────────────────────────────────────────────────────────────────────
 
@@ -184,9 +248,9 @@ export class BayesParser extends EmbeddedActionsParser {
       {
         GATE: () => this.LA(2).tokenType === T.Arrow,
         ALT: () => {
-          const from = this.SUBRULE(this.name);
+          const from = this.nameAt(0);
           this.CONSUME(T.Arrow);
-          const to = this.SUBRULE2(this.name);
+          const to = this.nameAt(2);
           return this.RECORDING_PHASE
             ? RECORDED
             : { kind: 'arc' as const, from, to, range: join(from.range, to.range) };
@@ -198,7 +262,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   /** `pos`, `Points.x`, `Faithful[eruptions, waiting]` or a call `naive_bayes(…)`. */
   refOrCall = this.RULE('refOrCall', (): A.Ref | A.Call => {
-    const name = this.SUBRULE(this.name);
+    const name = this.nameAt(0);
     let member: A.Name | undefined;
     let columns: A.Name[] | undefined;
     let args: A.Arg[] | undefined;
@@ -212,14 +276,14 @@ export class BayesParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             this.CONSUME(T.Dot);
-            member = this.SUBRULE2(this.name);
+            member = this.nameAt(2);
           },
         },
         {
           ALT: () => {
             this.CONSUME(T.LBracket);
             columns = [];
-            this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => columns!.push(this.SUBRULE3(this.name)) });
+            this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => columns!.push(this.nameAt(3)) });
             this.CONSUME(T.RBracket);
           },
         },
@@ -240,7 +304,7 @@ export class BayesParser extends EmbeddedActionsParser {
   });
 
   call = this.RULE('call', (): A.Call => {
-    const callee = this.SUBRULE(this.name);
+    const callee = this.nameAt(0);
     const args = this.SUBRULE(this.callArgs);
     return this.RECORDING_PHASE
       ? RECORDED
@@ -253,7 +317,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const name = this.OPTION({
       GATE: () => this.LA(2).tokenType === T.Colon,
       DEF: () => {
-        const n = this.SUBRULE(this.name);
+        const n = this.nameAt(0);
         this.CONSUME(T.Colon);
         return n;
       },
@@ -282,7 +346,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const first = this.CONSUME(T.LCurly);
     const entries: A.Arg[] = [];
     this.MANY(() => {
-      const name = this.SUBRULE(this.name);
+      const name = this.nameAt(0);
       this.CONSUME(T.Colon);
       const value = this.SUBRULE(this.argValue);
       this.OPTION(this.comma);
@@ -307,7 +371,7 @@ export class BayesParser extends EmbeddedActionsParser {
   });
 
   plainAssignment = this.RULE('plainAssignment', (): A.Assignment => {
-    const variable = this.SUBRULE(this.name);
+    const variable = this.nameAt(0);
     const assigned = this.OPTION(this.assignedValue);
     if (this.RECORDING_PHASE) return RECORDED;
     const range = join(variable.range, (assigned ?? variable).range);
@@ -335,9 +399,9 @@ export class BayesParser extends EmbeddedActionsParser {
     this.CONSUME(T.LCurly);
     const entries: A.RowEntry[] = [];
     this.MANY(() => {
-      const state = this.SUBRULE(this.stateName);
+      const state = this.stateNameAt(0);
       this.CONSUME(T.Colon);
-      const value = this.SUBRULE(this.number);
+      const value = this.numberAt(0);
       this.OPTION2(this.comma);
       if (!this.RECORDING_PHASE)
         entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) });
@@ -348,7 +412,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   assignments = this.RULE('assignments', (): A.Assignment[] => {
     const items: A.Assignment[] = [];
-    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE(this.assignment)) });
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => items.push(this.assignmentAt(0)) });
     return items;
   });
 
@@ -371,7 +435,7 @@ export class BayesParser extends EmbeddedActionsParser {
   variableDecl = this.RULE('variableDecl', (): A.VariableDecl => {
     const first = this.CONSUME(Kw.variable);
     const names: A.Name[] = [];
-    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => names.push(this.SUBRULE(this.name)) });
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => names.push(this.nameAt(0)) });
     const domain = this.SUBRULE(this.domain);
     return this.RECORDING_PHASE ? RECORDED : { kind: 'variable', names, domain, range: this.from(first) };
   });
@@ -384,7 +448,7 @@ export class BayesParser extends EmbeddedActionsParser {
         ALT: () => {
           this.CONSUME(T.LCurly);
           this.AT_LEAST_ONE(() => {
-            states.push(this.SUBRULE(this.stateName));
+            states.push(this.stateNameAt(0));
             this.OPTION(this.comma);
           });
           this.CONSUME(T.RCurly);
@@ -423,7 +487,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   hypothesesDecl = this.RULE('hypothesesDecl', (): A.HypothesesDecl => {
     const first = this.CONSUME(Kw.hypotheses);
-    const name = this.SUBRULE(this.name);
+    const name = this.nameAt(0);
     const entries: A.HypothesisEntry[] = [];
     let generator: A.Generator | undefined;
     this.OR([
@@ -446,11 +510,11 @@ export class BayesParser extends EmbeddedActionsParser {
     ]);
     const prior = this.OPTION2(() => {
       this.CONSUME(Kw.prior);
-      return this.SUBRULE2(this.name);
+      return this.nameAt(2);
     });
     const noise = this.OPTION3(() => {
       this.CONSUME(Kw.noise);
-      return this.OR2([{ ALT: () => this.SUBRULE(this.number) }, { ALT: () => this.SUBRULE3(this.name) }]);
+      return this.OR2([{ ALT: () => this.numberAt(0) }, { ALT: () => this.nameAt(3) }]);
     });
     return this.RECORDING_PHASE
       ? RECORDED
@@ -467,7 +531,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   /** `cancer: 0.008`, `fair`, `d1a: tree { … }`, `h1: 0.4 bits 3`, `h2: bits 5`. */
   hypothesisEntry = this.RULE('hypothesisEntry', (): A.HypothesisEntry => {
-    const name = this.SUBRULE(this.name);
+    const name = this.nameAt(0);
     let prior: A.NumberLit | undefined;
     let tree: A.Tree | undefined;
     let bits: A.NumberLit | undefined;
@@ -481,7 +545,7 @@ export class BayesParser extends EmbeddedActionsParser {
         },
         {
           ALT: () => {
-            prior = this.SUBRULE(this.number);
+            prior = this.numberAt(0);
           },
         },
         {
@@ -509,14 +573,14 @@ export class BayesParser extends EmbeddedActionsParser {
   /** `bits 3`: the code length L(h) of a hypothesis, for MDL. */
   bitsClause = this.RULE('bitsClause', (): A.NumberLit => {
     this.CONSUME(Kw.bits);
-    return this.SUBRULE(this.number);
+    return this.numberAt(0);
   });
 
   generator = this.RULE('generator', (): A.Generator => {
     const call = this.SUBRULE(this.call);
     const target = this.OPTION(() => {
       this.CONSUME(T.Arrow);
-      return this.SUBRULE(this.assignment);
+      return this.assignmentAt(0);
     });
     return this.RECORDING_PHASE
       ? RECORDED
@@ -547,13 +611,13 @@ export class BayesParser extends EmbeddedActionsParser {
   treeLeaf = this.RULE('treeLeaf', (): A.TreeLeaf => {
     const prob = this.SUBRULE(this.probExpr);
     this.CONSUME(T.Equals);
-    const value = this.SUBRULE(this.number);
+    const value = this.numberAt(0);
     return this.RECORDING_PHASE ? RECORDED : { kind: 'treeLeaf', prob, value, range: join(prob.range, value.range) };
   });
 
   treeSplit = this.RULE('treeSplit', (): A.TreeSplit => {
     const first = this.CONSUME(Kw.if);
-    const test = this.SUBRULE(this.assignment);
+    const test = this.assignmentAt(0);
     const then = this.SUBRULE(this.treeBody);
     const otherwise = this.OPTION(() => {
       this.CONSUME(Kw.else);
@@ -592,7 +656,7 @@ export class BayesParser extends EmbeddedActionsParser {
           this.OR3([
             {
               ALT: () => {
-                value = this.SUBRULE(this.number);
+                value = this.numberAt(0);
               },
             },
             {
@@ -664,7 +728,7 @@ export class BayesParser extends EmbeddedActionsParser {
   });
 
   canonicalEntry = this.RULE('canonicalEntry', (): A.CanonicalEntry => {
-    const cause = this.SUBRULE(this.name);
+    const cause = this.nameAt(0);
     this.CONSUME(T.Colon);
     const rows: A.Row[] = [];
     let value: A.NumberLit | undefined;
@@ -672,14 +736,14 @@ export class BayesParser extends EmbeddedActionsParser {
     this.OR([
       {
         ALT: () => {
-          value = this.SUBRULE(this.number);
+          value = this.numberAt(0);
         },
       },
       {
         ALT: () => {
           this.CONSUME(T.LBracket);
           list = [];
-          this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => list!.push(this.SUBRULE2(this.number)) });
+          this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => list!.push(this.numberAt(2)) });
           this.CONSUME(T.RBracket);
         },
       },
@@ -709,12 +773,12 @@ export class BayesParser extends EmbeddedActionsParser {
   /** `decision Drill { yes, no } given Test, Seismic`. */
   decisionDecl = this.RULE('decisionDecl', (): A.DecisionDecl => {
     const first = this.CONSUME(Kw.decision);
-    const name = this.SUBRULE(this.name);
+    const name = this.nameAt(0);
     const domain = this.SUBRULE(this.domain);
     const information: A.Name[] = [];
     this.OPTION(() => {
       this.CONSUME(Kw.given);
-      this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => information.push(this.SUBRULE2(this.name)) });
+      this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => information.push(this.nameAt(2)) });
     });
     return this.RECORDING_PHASE ? RECORDED : { kind: 'decision', name, domain, information, range: this.from(first) };
   });
@@ -722,10 +786,10 @@ export class BayesParser extends EmbeddedActionsParser {
   /** `utility Payoff(Drill, Oil) { yes, dry: -70, … }`. */
   utilityDecl = this.RULE('utilityDecl', (): A.UtilityDecl => {
     const first = this.CONSUME(Kw.utility);
-    const name = this.SUBRULE(this.name);
+    const name = this.nameAt(0);
     this.CONSUME(T.LParen);
     const parents: A.Name[] = [];
-    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => parents.push(this.SUBRULE2(this.name)) });
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => parents.push(this.nameAt(2)) });
     this.CONSUME(T.RParen);
     this.CONSUME(T.LCurly);
     const rows: A.Row[] = [];
@@ -758,11 +822,11 @@ export class BayesParser extends EmbeddedActionsParser {
   // entries of the row being parsed, which `row` puts here (rows do not nest).
   private rowKeys: A.Name[] = [];
   private rowEntries: A.RowEntry[] = [];
-  private readonly rowKeyList = { SEP: T.Comma, DEF: () => this.rowKeys.push(this.SUBRULE(this.stateName)) };
+  private readonly rowKeyList = { SEP: T.Comma, DEF: () => this.rowKeys.push(this.stateNameAt(0)) };
   private readonly rowMapEntry = () => {
-    const state = this.SUBRULE2(this.stateName);
+    const state = this.stateNameAt(2);
     this.CONSUME2(T.Colon);
-    const value = this.SUBRULE(this.number);
+    const value = this.numberAt(0);
     this.OPTION(this.comma2);
     if (!this.RECORDING_PHASE)
       this.rowEntries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) });
@@ -771,7 +835,7 @@ export class BayesParser extends EmbeddedActionsParser {
   private readonly rowListEntries = {
     SEP: T.Comma,
     DEF: () => {
-      const value = this.SUBRULE2(this.number);
+      const value = this.numberAt(2);
       if (!this.RECORDING_PHASE) this.rowEntries.push({ kind: 'rowEntry', value, range: value.range });
     },
   };
@@ -794,7 +858,7 @@ export class BayesParser extends EmbeddedActionsParser {
     },
     {
       ALT: () => {
-        const value = this.SUBRULE3(this.number);
+        const value = this.numberAt(3);
         if (!this.RECORDING_PHASE) this.rowEntries.push({ kind: 'rowEntry', value, range: value.range });
         return 'single' as const;
       },
@@ -807,11 +871,11 @@ export class BayesParser extends EmbeddedActionsParser {
     this.CONSUME(T.LCurly);
     const entries: A.ExpertEntry[] = [];
     this.MANY(() => {
-      const name = this.SUBRULE(this.name);
+      const name = this.nameAt(0);
       this.CONSUME(T.Colon);
-      const successes = this.SUBRULE(this.number);
+      const successes = this.numberAt(0);
       this.CONSUME(Kw.of);
-      const trials = this.SUBRULE2(this.number);
+      const trials = this.numberAt(2);
       this.OPTION(this.comma);
       if (!this.RECORDING_PHASE)
         entries.push({ kind: 'expert', name, successes, trials, range: join(name.range, trials.range) });
@@ -823,7 +887,7 @@ export class BayesParser extends EmbeddedActionsParser {
   /** The opening line of a network; `parse.ts` collects the statements up to its `}`. */
   networkHeader = this.RULE('networkHeader', (): A.Name => {
     this.CONSUME(Kw.network);
-    const name = this.SUBRULE(this.name);
+    const name = this.nameAt(0);
     this.CONSUME(T.LCurly);
     return name;
   });
@@ -840,7 +904,7 @@ export class BayesParser extends EmbeddedActionsParser {
   importDecl = this.RULE('importDecl', (): A.ImportDecl => {
     const first = this.CONSUME(Kw.import);
     this.CONSUME(Kw.network);
-    const name = this.SUBRULE(this.name);
+    const name = this.nameAt(0);
     this.CONSUME(Kw.from);
     const path = this.SUBRULE(this.string);
     return this.RECORDING_PHASE ? RECORDED : { kind: 'import', name, path, range: this.from(first) };
@@ -849,7 +913,7 @@ export class BayesParser extends EmbeddedActionsParser {
   /** Inline cells (rows are lines; the first row names the columns) or `from "file.csv"`. */
   dataDecl = this.RULE('dataDecl', (): A.DataDecl => {
     const first = this.CONSUME(Kw.data);
-    const name = this.SUBRULE(this.name);
+    const name = this.nameAt(0);
     const cells: A.Expr[] = [];
     const source = this.OR([
       {
@@ -883,11 +947,11 @@ export class BayesParser extends EmbeddedActionsParser {
           return this.RECORDING_PHASE ? RECORDED : { kind: 'missing' as const, range: tokenRange(t) };
         },
       },
-      { ALT: () => this.SUBRULE(this.number) },
+      { ALT: () => this.numberAt(0) },
       { ALT: () => this.SUBRULE(this.string) },
       {
         ALT: () => {
-          const name = this.SUBRULE(this.name);
+          const name = this.nameAt(0);
           return this.RECORDING_PHASE ? RECORDED : { kind: 'ref' as const, name, range: name.range };
         },
       },
@@ -896,12 +960,12 @@ export class BayesParser extends EmbeddedActionsParser {
 
   corpusDecl = this.RULE('corpusDecl', (): A.CorpusDecl => {
     const first = this.CONSUME(Kw.corpus);
-    const name = this.SUBRULE(this.name);
+    const name = this.nameAt(0);
     this.CONSUME(Kw.from);
     const source = this.SUBRULE(this.string);
     const label = this.OPTION(() => {
       this.CONSUME(Kw.label);
-      return this.SUBRULE2(this.name);
+      return this.nameAt(2);
     });
     return this.RECORDING_PHASE
       ? RECORDED
@@ -920,14 +984,14 @@ export class BayesParser extends EmbeddedActionsParser {
   learnStmt = this.RULE('learnStmt', (): A.LearnStmt => {
     const first = this.CONSUME(Kw.learn);
     const structure = this.OPTION(() => this.CONSUME(Kw.structure)) !== undefined;
-    const model = this.SUBRULE(this.name);
+    const model = this.nameAt(0);
     const from = this.OPTION2(() => {
       this.CONSUME(Kw.from);
-      return this.SUBRULE2(this.name);
+      return this.nameAt(2);
     });
     const method = this.OPTION3(() => {
       this.CONSUME(Kw.by);
-      return this.SUBRULE3(this.name);
+      return this.nameAt(3);
     });
     const options = this.OPTION4(() => this.SUBRULE(this.options));
     return this.RECORDING_PHASE
@@ -945,7 +1009,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   classifierDecl = this.RULE('classifierDecl', (): A.ClassifierDecl => {
     const first = this.CONSUME(Kw.classifier);
-    const name = this.SUBRULE(this.name);
+    const name = this.nameAt(0);
     this.CONSUME(T.Equals);
     const definition = this.SUBRULE(this.call);
     return this.RECORDING_PHASE ? RECORDED : { kind: 'classifier', name, definition, range: this.from(first) };
@@ -953,7 +1017,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   mixtureDecl = this.RULE('mixtureDecl', (): A.MixtureDecl => {
     const first = this.CONSUME(Kw.mixture);
-    const name = this.SUBRULE(this.name);
+    const name = this.nameAt(0);
     this.CONSUME(T.Equals);
     const definition = this.SUBRULE(this.call);
     return this.RECORDING_PHASE ? RECORDED : { kind: 'mixture', name, definition, range: this.from(first) };
@@ -973,7 +1037,7 @@ export class BayesParser extends EmbeddedActionsParser {
   inNetwork = this.RULE('inNetwork', (): A.Name | undefined => {
     return this.OPTION(() => {
       this.CONSUME(Kw.in);
-      return this.SUBRULE(this.name);
+      return this.nameAt(0);
     });
   });
 
@@ -1016,7 +1080,7 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    const target = this.SUBRULE(this.name);
+    const target = this.nameAt(0);
     const given = this.SUBRULE(this.givenAssignments);
     return { form, target, given };
   });
@@ -1036,9 +1100,9 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    const target = this.SUBRULE(this.name);
+    const target = this.nameAt(0);
     this.CONSUME(Kw.over);
-    const over = this.SUBRULE2(this.name);
+    const over = this.nameAt(2);
     const options = this.OPTION(() => this.SUBRULE(this.options));
     return { form, target, over, ...(options ? { options } : {}) };
   });
@@ -1053,7 +1117,7 @@ export class BayesParser extends EmbeddedActionsParser {
           const inName = this.SUBRULE(this.inNetwork);
           const using = this.OPTION(() => {
             this.CONSUME(Kw.using);
-            const method = this.SUBRULE(this.name);
+            const method = this.nameAt(0);
             const options = this.OPTION2(() => this.SUBRULE(this.options));
             return { method, options };
           });
@@ -1080,11 +1144,11 @@ export class BayesParser extends EmbeddedActionsParser {
   boundQuery = this.RULE('boundQuery', () => {
     this.CONSUME(Kw.P);
     this.CONSUME(T.LParen);
-    const lower = this.SUBRULE(this.number);
+    const lower = this.numberAt(0);
     const lowerOp = this.SUBRULE(this.lessOp);
     const prob = this.SUBRULE(this.probExpr);
     const upperOp = this.SUBRULE2(this.lessOp);
-    const upper = this.SUBRULE2(this.number);
+    const upper = this.numberAt(2);
     this.CONSUME(T.RParen);
     const given = this.SUBRULE(this.givenAssignments);
     return { form: 'bound' as const, lower, lowerOp, prob, upperOp, upper, given };
@@ -1109,7 +1173,7 @@ export class BayesParser extends EmbeddedActionsParser {
 
   mpeQuery = this.RULE('mpeQuery', () => {
     this.CONSUME(Kw.mpe);
-    const network = this.SUBRULE(this.name);
+    const network = this.nameAt(0);
     const given = this.SUBRULE(this.givenAssignments);
     return { form: 'mpe' as const, network, given };
   });
@@ -1125,10 +1189,10 @@ export class BayesParser extends EmbeddedActionsParser {
     this.CONSUME(Kw.independent);
     const variables: A.Name[] = [];
     const given: A.Name[] = [];
-    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => variables.push(this.SUBRULE(this.name)) });
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => variables.push(this.nameAt(0)) });
     this.OPTION(() => {
       this.CONSUME(Kw.given);
-      this.AT_LEAST_ONE_SEP2({ SEP: T.Comma, DEF: () => given.push(this.SUBRULE2(this.name)) });
+      this.AT_LEAST_ONE_SEP2({ SEP: T.Comma, DEF: () => given.push(this.nameAt(2)) });
     });
     const inName = this.SUBRULE(this.inNetwork);
     return { form: 'independent' as const, variables, given, ...(inName ? { in: inName } : {}) };
@@ -1136,34 +1200,34 @@ export class BayesParser extends EmbeddedActionsParser {
 
   classifyQuery = this.RULE('classifyQuery', () => {
     this.CONSUME(Kw.classify);
-    const classifier = this.SUBRULE(this.name);
+    const classifier = this.nameAt(0);
     const instance = this.SUBRULE(this.options);
     return { form: 'classify' as const, classifier, instance };
   });
 
   evaluateQuery = this.RULE('evaluateQuery', () => {
     this.CONSUME(Kw.evaluate);
-    const classifier = this.SUBRULE(this.name);
+    const classifier = this.nameAt(0);
     const how = this.OR([
       {
         ALT: () => {
           this.CONSUME(Kw.split);
-          return { split: this.SUBRULE(this.number) };
+          return { split: this.numberAt(0) };
         },
       },
       {
         ALT: () => {
           this.CONSUME(Kw.folds);
-          return { folds: this.SUBRULE2(this.number) };
+          return { folds: this.numberAt(2) };
         },
       },
       {
         ALT: () => {
           this.CONSUME(Kw.on);
-          const on = this.SUBRULE2(this.name);
+          const on = this.nameAt(2);
           const folds = this.OPTION2(() => {
             this.CONSUME2(Kw.folds);
-            return this.SUBRULE3(this.number);
+            return this.numberAt(3);
           });
           return { on, ...(folds ? { folds } : {}) };
         },
@@ -1190,7 +1254,7 @@ export class BayesParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           this.CONSUME(Kw.interval);
-          return { form: 'interval' as const, level: this.SUBRULE(this.number) };
+          return { form: 'interval' as const, level: this.numberAt(0) };
         },
       },
     ]);
@@ -1201,9 +1265,9 @@ export class BayesParser extends EmbeddedActionsParser {
 
   estimateQuery = this.RULE('estimateQuery', () => {
     this.CONSUME(Kw.estimate);
-    const model = this.SUBRULE(this.name);
+    const model = this.nameAt(0);
     this.CONSUME(T.Dot);
-    const parameter = this.SUBRULE2(this.name);
+    const parameter = this.nameAt(2);
     return { form: 'estimate' as const, model, parameter };
   });
 
@@ -1222,48 +1286,48 @@ export class BayesParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    const model = this.SUBRULE(this.name);
+    const model = this.nameAt(0);
     this.CONSUME(Kw.given);
-    const given = this.SUBRULE2(this.name);
+    const given = this.nameAt(2);
     return { form, model, given };
   });
 
   learningCurveQuery = this.RULE('learningCurveQuery', () => {
     this.CONSUME(Kw.learning_curve);
-    const classifier = this.SUBRULE(this.name);
+    const classifier = this.nameAt(0);
     const options = this.OPTION(() => this.SUBRULE(this.options));
     return { form: 'learning_curve' as const, classifier, ...(options ? { options } : {}) };
   });
 
   strengthQuery = this.RULE('strengthQuery', () => {
     this.CONSUME(Kw.strength);
-    const model = this.SUBRULE(this.name);
+    const model = this.nameAt(0);
     this.CONSUME(Kw.from);
-    const from = this.SUBRULE2(this.name);
+    const from = this.nameAt(2);
     const options = this.OPTION(() => this.SUBRULE(this.options));
     return { form: 'strength' as const, model, from, ...(options ? { options } : {}) };
   });
 
   accuracyQuery = this.RULE('accuracyQuery', () => {
     this.CONSUME(Kw.accuracy);
-    const classifier = this.SUBRULE(this.name);
+    const classifier = this.nameAt(0);
     const on = this.OPTION(() => {
       this.CONSUME(Kw.on);
-      return this.SUBRULE2(this.name);
+      return this.nameAt(2);
     });
     return { form: 'accuracy' as const, classifier, ...(on ? { on } : {}) };
   });
 
   policyQuery = this.RULE('policyQuery', () => {
     this.CONSUME(Kw.policy);
-    const network = this.SUBRULE(this.name);
+    const network = this.nameAt(0);
     const given = this.SUBRULE(this.givenAssignments);
     return { form: 'policy' as const, network, given };
   });
 
   euQuery = this.RULE('euQuery', () => {
     this.CONSUME(Kw.eu);
-    const decision = this.SUBRULE(this.name);
+    const decision = this.nameAt(0);
     const inName = this.SUBRULE(this.inNetwork);
     const given = this.SUBRULE(this.givenAssignments);
     return { form: 'eu' as const, decision, ...(inName ? { in: inName } : {}), given };
@@ -1271,9 +1335,9 @@ export class BayesParser extends EmbeddedActionsParser {
 
   voiQuery = this.RULE('voiQuery', () => {
     this.CONSUME(Kw.voi);
-    const variable = this.SUBRULE(this.name);
+    const variable = this.nameAt(0);
     this.CONSUME(Kw.for);
-    const decision = this.SUBRULE2(this.name);
+    const decision = this.nameAt(2);
     const inName = this.SUBRULE(this.inNetwork);
     const given = this.SUBRULE(this.givenAssignments);
     return { form: 'voi' as const, variable, decision, ...(inName ? { in: inName } : {}), given };
@@ -1281,9 +1345,9 @@ export class BayesParser extends EmbeddedActionsParser {
 
   effectQuery = this.RULE('effectQuery', () => {
     this.CONSUME(Kw.effect);
-    const cause = this.SUBRULE(this.name);
+    const cause = this.nameAt(0);
     this.CONSUME(T.Arrow);
-    const effect = this.SUBRULE2(this.name);
+    const effect = this.nameAt(2);
     const inName = this.SUBRULE(this.inNetwork);
     const given = this.SUBRULE(this.givenAssignments);
     return { form: 'effect' as const, cause, effect, ...(inName ? { in: inName } : {}), given };
@@ -1326,10 +1390,10 @@ export class BayesParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           this.CONSUME(T.Approx);
-          value = this.SUBRULE(this.number);
+          value = this.numberAt(0);
           tolerance = this.OPTION(() => {
             this.CONSUME(T.PlusMinus);
-            return this.SUBRULE2(this.number);
+            return this.numberAt(2);
           });
           return '≈' as const;
         },
@@ -1337,7 +1401,7 @@ export class BayesParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const o = this.SUBRULE(this.orderOp);
-          value = this.SUBRULE3(this.number);
+          value = this.numberAt(3);
           return o;
         },
       },
@@ -1446,4 +1510,13 @@ let parser: BayesParser | undefined;
 export function bayesParser(): BayesParser {
   parser ??= new BayesParser();
   return parser;
+}
+
+/** Makes `other` the parser `parse.ts` uses until the returned function is called (tests compare parsers). */
+export function useParser(other: BayesParser): () => void {
+  const previous = parser;
+  parser = other;
+  return () => {
+    parser = previous;
+  };
 }

@@ -1,6 +1,9 @@
 /** Shared by the language tests: parse without errors, ranges in brief, a fake host. */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRng } from '../../../server/src/engine/random.js';
+import { repoRoot } from '../../support/shared.js';
 import {
   parseDocument,
   checkDocument,
@@ -79,4 +82,76 @@ export function plainAst(value: unknown): unknown {
   const node = value as Record<string, unknown>;
   if (node.kind === 'dataRow') return { kind: 'dataRow', range: plainAst(node.range), cells: plainAst(node.cells) };
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, plainAst(v)]));
+}
+
+/** Every example, and each with every fifth line cut in half (syntax errors, recovery), by name. */
+export function exampleTexts(): [string, string][] {
+  const folder = join(repoRoot, 'examples');
+  const out: [string, string][] = [];
+  for (const name of readdirSync(folder)
+    .filter((f) => f.endsWith('.bayes'))
+    .sort()) {
+    const text = readFileSync(join(folder, name), 'utf8');
+    out.push([name, text]);
+    const cut = text
+      .split('\n')
+      .map((line, i) => (i % 5 === 2 ? line.slice(0, line.length >> 1) : line))
+      .join('\n');
+    out.push([`${name} (every fifth line cut)`, cut]);
+  }
+  return out;
+}
+
+/** Pieces that make or break names, states and numbers: signs, fractions, percents, strings, brackets. */
+const damage = [
+  '-',
+  '/',
+  '%',
+  '/7',
+  '5%',
+  '"s"',
+  '"',
+  '3',
+  '.5',
+  ',',
+  ':',
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  'x',
+  'do',
+  ' ',
+  '\n',
+];
+
+/** `count` copies of each example with a few random spans deleted, doubled or replaced by a piece of `damage`. */
+export function damagedExamples(seed: number, count: number): [string, string][] {
+  return exampleTexts()
+    .filter(([name]) => !name.endsWith('cut)'))
+    .flatMap(([name, text]) =>
+      damagedCopies(text, seed, count).map(([i, damaged]): [string, string] => [`${name}, ${i}`, damaged]),
+    );
+}
+
+/** `text`, then `count` copies of it with a few random spans deleted, doubled or replaced by a piece of `damage`. */
+export function damagedCopies(text: string, seed: number, count: number): [string, string][] {
+  const rng = random(seed);
+  const out: [string, string][] = [['intact', text]];
+  for (let i = 0; i < count; i++) {
+    let damaged = text;
+    for (let k = 0; k < 3; k++) {
+      const at = Math.floor(rng() * damaged.length);
+      const length = 1 + Math.floor(rng() * 6);
+      const choice = rng();
+      const doubled = choice >= 0.3 && choice < 0.5;
+      const insert =
+        choice < 0.3 ? '' : doubled ? damaged.slice(at, at + length) : damage[Math.floor(rng() * damage.length)];
+      damaged = damaged.slice(0, at) + insert + damaged.slice(doubled ? at : at + length);
+    }
+    out.push([`damaged ${i}`, damaged]);
+  }
+  return out;
 }

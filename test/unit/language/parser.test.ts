@@ -9,14 +9,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { BayesParser } from '../../../server/src/language/parser.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { BayesParser, bayesParser } from '../../../server/src/language/parser.js';
 import { buildLexer, Identifier, keywordByImage } from '../../../server/src/language/tokens.js';
 import { tokenize, type Lexed } from '../../../server/src/language/lexer.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { parseDocument } from '../../../server/src/language/index.js';
-import { repoRoot } from '../../support/shared.js';
+import { damagedCopies, damagedExamples, exampleTexts } from './helpers.js';
 
 test('the grammar passes Chevrotain validations', () => {
   assert.doesNotThrow(() => new BayesParser(true));
@@ -114,7 +114,7 @@ function randomText(rng: () => number, length: number): string {
 test('the hand-written lexer gives what Chevrotain lexes from the token definitions', () => {
   const reference = referenceLexer();
   const same = (name: string, text: string) => assert.deepEqual(tokenize(text), reference(text), name);
-  for (const [name, text] of inputs()) same(name, text);
+  for (const [name, text] of exampleTexts()) same(name, text);
   const rng = createRng(18);
   for (let i = 0; i < 2000; i++)
     same(
@@ -123,25 +123,7 @@ test('the hand-written lexer gives what Chevrotain lexes from the token definiti
     );
 });
 
-/** Every example, and each with every fifth line cut in half (syntax errors, recovery). */
-function inputs(): [string, string][] {
-  const folder = join(repoRoot, 'examples');
-  const out: [string, string][] = [];
-  for (const name of readdirSync(folder)
-    .filter((f) => f.endsWith('.bayes'))
-    .sort()) {
-    const text = readFileSync(join(folder, name), 'utf8');
-    out.push([name, text]);
-    const cut = text
-      .split('\n')
-      .map((line, i) => (i % 5 === 2 ? line.slice(0, line.length >> 1) : line))
-      .join('\n');
-    out.push([`${name} (every fifth line cut)`, cut]);
-  }
-  return out;
-}
-
-const digestFile = join(repoRoot, 'test/unit/language/fixtures/parse-digests.json');
+const digestFile = resolve(import.meta.dirname, 'fixtures/parse-digests.json');
 const digest = (text: string) =>
   createHash('sha256')
     .update(JSON.stringify(parseDocument(text)))
@@ -149,8 +131,46 @@ const digest = (text: string) =>
     .slice(0, 16);
 
 test('ASTs and syntax diagnostics of the examples, intact and damaged, are the recorded ones', () => {
-  const actual = Object.fromEntries(inputs().map(([name, text]) => [name, digest(text)]));
+  const actual = Object.fromEntries(exampleTexts().map(([name, text]) => [name, digest(text)]));
   if (process.env.UPDATE_PARSE_DIGESTS) writeFileSync(digestFile, JSON.stringify(actual, null, 2) + '\n');
   const recorded = JSON.parse(readFileSync(digestFile, 'utf8')) as Record<string, string>;
   assert.deepEqual(actual, recorded);
+});
+
+/** Where the shortcuts end: do(…), do as a name, signs, fractions, percents, findings, quoted and numeric states. */
+const SHORTCUT_EDGES = `variable do, A, B : bool
+variable Size { "0-3 days", 1, large }
+P(do) = 0.5
+P(A | do) { true: 98 %, false: 2% }
+P(B | A, do) {
+  true, true: [9/14, 5/14]
+  true, false: { true: .5, false: 1e-1 * 5 }
+  false, "x": -0.5
+  false, false: 0.25
+}
+query P(B | do(A = true))
+query P(do(A = true), B | do = false)
+query P(A = [true, false] | B ~ { true: 0.7, false: 0.3 })
+query P(A | B ~ likelihood { true: 0.8, false: 0.2 }, do(B))
+query effect of do(A = true) on B
+query mpe default given do(A = true), B = -1
+expect P(A = true | do(B = true)) ≈ 0.5 ± 0.1
+observe do(A = true)
+learn structure of [A -> B, do] from Faithful[eruptions, waiting] using hill_climb(score: bic, restarts: 8)
+`;
+
+test('the shortcuts past rule invocations give what the rules give, on intact and damaged texts', () => {
+  const parser = bayesParser();
+  const both = (name: string, text: string) => {
+    parser.shortcuts = false;
+    const byRules = parseDocument(text);
+    parser.shortcuts = true;
+    assert.deepEqual(parseDocument(text), byRules, name);
+  };
+  try {
+    for (const [name, text] of [...exampleTexts(), ...damagedExamples(7, 25), ...damagedCopies(SHORTCUT_EDGES, 7, 300)])
+      both(name, text);
+  } finally {
+    parser.shortcuts = true;
+  }
 });

@@ -39,7 +39,8 @@ function checkScope(ctx: CheckContext, statements: A.Statement[], scope: Scope):
     if (s.kind === 'observe' && scope.kind !== 'default')
       for (const item of s.items) noIntervention(ctx, item, 'an observation');
     if (s.kind === 'table')
-      for (const a of [...s.head.targets, ...s.head.conditions]) noIntervention(ctx, a, "in a table's P(…)");
+      for (const assignments of [s.head.targets, s.head.conditions])
+        for (const a of assignments) noIntervention(ctx, a, "in a table's P(…)");
   }
   for (const d of decisions) {
     if (d.domain.type === 'real')

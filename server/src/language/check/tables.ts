@@ -31,8 +31,9 @@ export function checkTables(ctx: CheckContext): void {
       inputs.every((v) => v?.declaration) && !table.parameterPrior,
     );
     if (!table.parameterPrior)
-      for (const [i, c] of table.head.conditions.entries())
-        if (parents[i]?.declaration) ctx.symbols.references.set(c.variable, parents[i]!.declaration!);
+      for (let i = 0; i < parents.length; i++)
+        if (parents[i]?.declaration)
+          ctx.symbols.references.set(table.head.conditions[i].variable, parents[i]!.declaration!);
   }
 }
 
@@ -67,14 +68,14 @@ function checkHead(ctx: CheckContext, table: A.TableDecl, scope: Scope): { varia
     );
     return undefined;
   }
-  for (const a of [...targets, ...conditions]) {
-    if (a.value)
-      ctx.report.error(
-        'table-head',
-        `write '${a.variable.text}' without a value in a table's P(…); the rows give the values`,
-        a.range,
-      );
-  }
+  for (const assignments of [targets, conditions])
+    for (const a of assignments)
+      if (a.value)
+        ctx.report.error(
+          'table-head',
+          `write '${a.variable.text}' without a value in a table's P(…); the rows give the values`,
+          a.range,
+        );
   const names = new Set<string>([targets[0].variable.text]);
   for (const c of conditions) {
     if (names.has(c.variable.text))
@@ -191,9 +192,7 @@ function checkConditional(
       );
       continue;
     }
-    row.keys.forEach((key, i) => {
-      if (parents[i]) checkState(ctx, parents[i]!, key);
-    });
+    for (let i = 0; i < k; i++) if (parents[i]) checkState(ctx, parents[i]!, row.keys[i]);
     const id = row.keys.map((key) => key.text).join('\u0000');
     if (seen.has(id))
       ctx.report.error(
@@ -277,9 +276,10 @@ function checkAllAssignments(
   }
   const missing: string[][] = [];
   const index = domains.map(() => 0);
+  const values = domains.map((d) => d[0]); // the assignment `index` points at
   for (let n = 0; n < total; n++) {
-    const values = index.map((v, i) => domains[i][v]);
-    if (!seen.has(values.join('\u0000'))) missing.push(values);
+    for (let i = 0; i < index.length; i++) values[i] = domains[i][index[i]];
+    if (!seen.has(values.join('\u0000'))) missing.push([...values]);
     for (let i = index.length - 1; i >= 0; i--) {
       if (++index[i] < domains[i].length) break;
       index[i] = 0;

@@ -86,9 +86,9 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
       declareGlobal(table, kind, s.name, s, report);
     }
     switch (s.kind) {
-      case 'variable':
+      case 'variable': {
+        const states = s.domain.type === 'real' ? undefined : stateList(table, s.domain.states);
         for (const name of s.names) {
-          const states = s.domain.type === 'real' ? undefined : stateList(table, s.domain.states);
           const declared = declareVariable(
             table,
             scope,
@@ -101,6 +101,7 @@ function declareStatements(table: SymbolTable, statements: A.Statement[], scope:
           report.error('duplicate-state', `state '${duplicate.text}' is listed twice`, duplicate.range);
         }
         break;
+      }
       case 'hypotheses':
         declareHypotheses(table, s, scope, report);
         break;
