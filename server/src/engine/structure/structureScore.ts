@@ -105,7 +105,8 @@ export class ScoreCache {
    * Same counts, in the same layout, as family() would count one by one.
    */
   prefetch(child: number, parents: readonly number[], extras: readonly number[]): void {
-    const cache = this.cache[child]!;
+    const cache = this.cache[child]!,
+      k = this.key(parents);
     const todo = this.uncached(child, parents, extras);
     if (todo.length < 2) return;
     const { columns, attributes } = this.counted;
@@ -118,7 +119,7 @@ export class ScoreCache {
       const rx = card(x);
       const counts = new Float64Array(q * rx * rc);
       this.countInto(counts, base, columns[x]!, rx, cc, rc);
-      cache.set(this.keyWith(parents, x), scoreOfCounts(counts, rc, this.options));
+      cache.set(this.keyWith(parents, x, k), scoreOfCounts(counts, rc, this.options));
     }
   }
 
@@ -166,22 +167,19 @@ export class ScoreCache {
     return k;
   }
 
-  /** The key of parents + x (x not among them), without building the list when keys are numbers. */
-  private keyWith(parents: readonly number[], x: number): number | string {
-    const k = this.key(parents);
+  /**
+   * The key of parents + x (x not among them), without building the list when keys are numbers;
+   * `k` is the parents' own key, when the caller asks for several x.
+   */
+  private keyWith(parents: readonly number[], x: number, k = this.key(parents)): number | string {
     return typeof k === 'number' ? k + this.bits![x]! : this.key([...parents, x]);
   }
 
-  /** The extras x whose family parents + x is not cached yet (the parents' key computed once). */
+  /** The extras x whose family parents + x is not cached yet. */
   private uncached(child: number, parents: readonly number[], extras: readonly number[]): number[] {
     const cache = this.cache[child]!,
-      k = this.key(parents),
-      bits = this.bits;
-    const todo: number[] = [];
-    for (const x of extras) {
-      if (!cache.has(typeof k === 'number' ? k + bits![x]! : this.keyWith(parents, x))) todo.push(x);
-    }
-    return todo;
+      k = this.key(parents);
+    return extras.filter((x) => !cache.has(this.keyWith(parents, x, k)));
   }
 
   /** family(child, parents + x), x not among them: what a climb asks for every addition and reversal. */
