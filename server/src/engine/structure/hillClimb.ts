@@ -105,23 +105,25 @@ export function hillClimb(
   };
   const empty = () => options.knowledge?.requiredParents() ?? Array.from({ length: n }, () => [] as number[]);
   const start = () => (options.start ? checkedStart(options.start, n) : empty());
+  const alsoFrom = options.alsoFrom && checkedStart(options.alsoFrom, n);
   let best = climb(start(), search);
+  /** Climb again from `parents`, keeping the end if it beats the best so far, while steps remain. */
+  const climbAgain = (parents: () => number[][]) => {
+    if (search.steps >= search.maxSteps) return;
+    const next = climb(parents(), search);
+    if (next.score > best.score + 1e-9) best = next;
+  };
   const rng = createRng(options.seed ?? 1);
   search.ties = rng;
-  for (let c = 1; c < (options.climbs ?? DEFAULT_CLIMBS) && search.steps < search.maxSteps; c++) {
-    const next = climb(start(), search);
-    if (next.score > best.score + 1e-9) best = next;
-  }
+  for (let c = 1; c < (options.climbs ?? DEFAULT_CLIMBS); c++) climbAgain(start);
   search.ties = undefined;
-  if (options.alsoFrom && search.steps < search.maxSteps) {
-    const next = climb(checkedStart(options.alsoFrom, n), search);
-    if (next.score > best.score + 1e-9) best = next;
-  }
-  for (let r = 0; r < (options.restarts ?? 0) && search.steps < search.maxSteps; r++) {
-    const start = best.parents.map((ps) => [...ps]);
-    perturb(start, options.perturb ?? 5, search.maxParents, rng, options.knowledge);
-    const next = climb(start, search);
-    if (next.score > best.score + 1e-9) best = next;
+  if (alsoFrom) climbAgain(() => alsoFrom);
+  for (let r = 0; r < (options.restarts ?? 0); r++) {
+    climbAgain(() => {
+      const from = best.parents.map((ps) => [...ps]);
+      perturb(from, options.perturb ?? 5, search.maxParents, rng, options.knowledge);
+      return from;
+    });
   }
   return { parents: best.parents, score: search.scores.total(best.parents), steps: search.steps };
 }
