@@ -180,27 +180,20 @@ export function classifyNaiveBayes(
 }
 
 /**
- * ln P(v) + Σ_a ln P(a = x_a | v) over the observed, seen attributes of each row, C scores per row.
- * columns[a] is attribute a's column, of rowCount values. The rows are scored in column order:
- * scores row j belongs to rows[order[j]] (to rows[j] when there is no order), so that callers put
- * back one answer per row rather than C scores.
+ * ln P(v) + Σ_a ln P(a = x_a | v) over the observed, seen attributes of each row of `data` (the
+ * training data's columns), C scores per row. The rows are scored in column order: scores row j
+ * belongs to rows[order[j]] (to rows[j] when there is no order), so that callers put back one
+ * answer per row rather than C scores.
  */
 function scoresInColumnOrder(
   model: NaiveBayesModel,
-  columns: readonly Int32Array[],
-  rowCount: number,
+  data: CategoricalDataset,
   rows: Int32Array,
 ): { scores: Float64Array; order?: Int32Array } {
-  const order = columnOrder(rows, rowCount);
-  if (!order) return { scores: logScoresInOrder(model, columns, rows) };
-  return {
-    scores: logScoresInOrder(
-      model,
-      columns,
-      Int32Array.from(order, (i) => rows[i]!),
-    ),
-    order,
-  };
+  const columns = model.columnOf.map((c) => data.columns[c]!);
+  const order = columnOrder(rows, data.rowCount);
+  const ordered = order ? Int32Array.from(order, (i) => rows[i]!) : rows;
+  return { scores: logScoresInOrder(model, columns, ordered), order };
 }
 
 /**
@@ -250,12 +243,7 @@ function predictedClass(scores: Float64Array, i: number, C: number): number {
 /** v_NB of rows of an encoded data set (same columns as the training data); MISSING when impossible. */
 export function naiveBayesPredict(model: NaiveBayesModel, data: CategoricalDataset, rows: Int32Array): Int32Array {
   const C = model.target.values.length;
-  const { scores, order } = scoresInColumnOrder(
-    model,
-    model.columnOf.map((c) => data.columns[c]!),
-    data.rowCount,
-    rows,
-  );
+  const { scores, order } = scoresInColumnOrder(model, data, rows);
   const predicted = new Int32Array(rows.length);
   for (let j = 0; j < rows.length; j++) predicted[order ? order[j]! : j] = predictedClass(scores, j, C);
   return predicted;
@@ -268,12 +256,7 @@ export function naiveBayesPosteriors(
   rows: Int32Array,
 ): { predicted: Int32Array; posteriors: Float64Array } {
   const C = model.target.values.length;
-  const { scores, order } = scoresInColumnOrder(
-    model,
-    model.columnOf.map((c) => data.columns[c]!),
-    data.rowCount,
-    rows,
-  );
+  const { scores, order } = scoresInColumnOrder(model, data, rows);
   // Each row's scores become its posteriors in place, once its class has been read off them.
   const predicted = new Int32Array(rows.length);
   const posteriors = order ? new Float64Array(scores.length) : scores;
