@@ -26,8 +26,9 @@
  *    of both DAGs by our scorer, seconds; goal: the same score or better, ≥ 10× faster. pgmpy breaks
  *    ties in the order of a Python set, which follows the string hash seed: it runs with
  *    PYTHONHASHSEED=0 so that its answer repeats;
- *  - the bootstrap of 200 hill-climbing replicates by the CLI (`bayes structure --bootstrap 200`, two
- *    worker threads; wall clock including reading the CSV): goal under a minute.
+ *  - the bootstrap of 200 hill-climbing replicates as `bayes structure --bootstrap 200` runs it
+ *    (parallelBootstrap: the whole-data search, then two worker threads; the records already in
+ *    memory, so reading the CSV is not timed): wall clock, goal under a minute.
  * pgmpy's seconds are timed inside Python around its estimate call; ours in this process. A missed
  * goal prints `goal FAILED` and the run exits with code 1 (bench/support/report.ts).
  *   npm run bench:structure [-- limit-seconds] [--pgmpy]   (--pgmpy: the pgmpy part only)
