@@ -27,7 +27,7 @@ import {
 } from '../server/src/engine/mixtures/gaussianMixture.js';
 import { createRng } from '../server/src/engine/random.js';
 import type { NumericData } from '../server/src/engine/dataset.js';
-import { coldWarm, startPeer, warmSpread, type ColdWarm, type PeerProcess } from './support/peerProcess.js';
+import { coldWarm, speedUp, speedUpText, startPeer, warmSpread, type PeerProcess } from './support/peerProcess.js';
 import { check, loadAverage, summary as goalSummary } from './support/report.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -170,12 +170,12 @@ async function benchSize(n: number, dir: string): Promise<void> {
   for (const s of sides) {
     const last = fits.get(s.side)!.at(-1)!,
       t = timing(s.side);
-    const speedUp = s.against ? faster(timing(s.against), t) : undefined;
+    const faster = s.against ? speedUp(timing(s.against), t) : undefined;
     line(s.side, [
       String(last.iterations),
       t.cold.toFixed(3),
       warmSpread(t, 's', 3),
-      speedUp ? `${speedUp.cold.toFixed(1)}×, ${speedUp.warm.toFixed(1)}×` : '',
+      faster ? `${faster.cold.toFixed(1)}×, ${faster.warm.toFixed(1)}×` : '',
       last.score.toFixed(12),
     ]);
   }
@@ -184,12 +184,9 @@ async function benchSize(n: number, dir: string): Promise<void> {
   for (const s of sides.filter((side) => side.against)) {
     const mine = fits.get(s.against!)!.at(-1)!,
       theirs = fits.get(s.side)!.at(-1)!;
-    const speedUp = faster(timing(s.against!), timing(s.side));
+    const faster = speedUp(timing(s.against!), timing(s.side));
     const gap = Math.abs(mine.score - theirs.score);
-    check(
-      speedUp.warm > 1,
-      `n=${n.toExponential(0)}: faster than ${s.side}: ${speedUp.warm.toFixed(1)}× (warm medians; cold ${speedUp.cold.toFixed(1)}×)`,
-    );
+    check(faster.warm > 1, `n=${n.toExponential(0)}: faster than ${s.side}: ${speedUpText(faster)}`);
     check(
       mine.iterations === theirs.iterations && gap <= SAME_LOG_LIKELIHOOD,
       `n=${n.toExponential(0)}: the same fit as ${s.side}: ${theirs.iterations} vs ${mine.iterations} iterations, mean log-likelihood |Δ| ${gap.toExponential(1)} ≤ ${SAME_LOG_LIKELIHOOD}`,
@@ -197,9 +194,6 @@ async function benchSize(n: number, dir: string): Promise<void> {
   }
   if (typeof sklearn === 'string') check(false, `n=${n.toExponential(0)}: scikit-learn did not run: ${sklearn}`);
 }
-
-/** How many times faster ours is than the peer: first rounds (cold) and warm medians. */
-const faster = (ours: ColdWarm, peer: ColdWarm) => ({ cold: peer.cold / ours.cold, warm: peer.warm / ours.warm });
 
 console.log(
   `bench/em.ts ${new Date().toISOString()}, load average ${loadAverage()}; full Gaussian mixture by EM, ours and the peers alternating; cold = round 1, warm = min / median / max of the other ${REPEATS - 1}`,

@@ -29,7 +29,7 @@ import type { Smoothing } from '../server/src/engine/estimators/mEstimate.js';
 import { createRng } from '../server/src/engine/random.js';
 import { UCI_CATEGORICAL, loadUciTable, peerMatrix } from '../test/support/uciTables.js';
 import { NO_SHARED } from '../test/support/shared.js';
-import { startPeer, coldWarm, warmSpread, type ColdWarm } from './support/peerProcess.js';
+import { startPeer, coldWarm, speedUp, speedUpText, warmSpread } from './support/peerProcess.js';
 import { check, loadAverage, summary as goalSummary } from './support/report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -191,8 +191,6 @@ async function runBench(bench: Bench): Promise<string[]> {
   return summary;
 }
 
-/** How many times faster ours is than the peer: first rounds (cold) and warm medians. */
-const speedUp = (ours: ColdWarm, peer: ColdWarm) => ({ cold: peer.cold / ours.cold, warm: peer.warm / ours.warm });
 const verdicts: { bench: string; peer: Side; faster: { cold: number; warm: number }; agree: boolean }[] = [];
 
 /** The data sets in the order they run, each built just before its run (not all held at once). */
@@ -235,7 +233,7 @@ console.log('\ngoals: ours faster than each peer at every size (warm medians), i
 for (const g of verdicts)
   check(
     g.faster.warm > 1 && g.agree,
-    `${g.bench}: faster than ${g.peer} (${g.faster.warm.toFixed(1)}× warm; cold ${g.faster.cold.toFixed(1)}×)${g.agree ? ', identical predictions' : ', predictions DIFFER'}`,
+    `${g.bench}: faster than ${g.peer}: ${speedUpText(g.faster)}${g.agree ? ', identical predictions' : ', predictions DIFFER'}`,
   );
 if (typeof peer === 'string') check(false, `the peers did not run: ${peer}`);
 goalSummary('bench:nb');

@@ -21,7 +21,7 @@ import { streamNewsgroups, documentsInPart, type LabelledCorpus } from '../serve
 import { Latin1Tokenizer } from '../server/src/engine/classifiers/latin1Tokenizer.js';
 import { trainTextNaiveBayes, predictTextNaiveBayes } from '../server/src/engine/classifiers/textNaiveBayes.js';
 import { evaluate, shuffledRows } from '../server/src/engine/classifiers/evaluation.js';
-import { startPeer, median, coldWarm, warmSpread, type ColdWarm } from './support/peerProcess.js';
+import { startPeer, median, coldWarm, speedUp, speedUpText, warmSpread, type ColdWarm } from './support/peerProcess.js';
 import { check, loadAverage, summary as goalSummary } from './support/report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -196,8 +196,10 @@ for (const name of names) {
   );
   const same = (predicted: number[]) => predicted.filter((c, i) => c === run.predicted[i]).length;
   const agreement = (predicted: number[]) => `same prediction on ${same(predicted)}/${predicted.length} documents`;
-  const speedUp = (them: ColdWarm) =>
-    `speed-up cold ${(them.cold / us.cold).toFixed(1)}×, warm ${(them.warm / us.warm).toFixed(1)}×`;
+  const speedUpLine = (them: ColdWarm) => {
+    const s = speedUp(us, them);
+    return `speed-up cold ${s.cold.toFixed(1)}×, warm ${s.warm.toFixed(1)}×`;
+  };
   const p = peerRuns[name]!;
   if (p.length > 0) {
     const them = coldWarm(p.map((r) => r.seconds)),
@@ -205,11 +207,11 @@ for (const name of names) {
     console.log(
       `  scikit-learn  accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (CountVectorizer + MultinomialNB, vocabulary ${last.vocabulary})`,
     );
-    console.log(`                ${agreement(last.predicted)}; ${speedUp(them)}`);
+    console.log(`                ${agreement(last.predicted)}; ${speedUpLine(them)}`);
     const identical = same(last.predicted) === last.predicted.length;
     check(
       them.warm > us.warm && identical,
-      `${name}: faster than scikit-learn: ${(them.warm / us.warm).toFixed(1)}× (warm medians; cold ${(them.cold / us.cold).toFixed(1)}×)${identical ? ', identical predictions' : ', predictions DIFFER'}`,
+      `${name}: faster than scikit-learn: ${speedUpText(speedUp(us, them))}${identical ? ', identical predictions' : ', predictions DIFFER'}`,
     );
   } else check(false, `${name}: scikit-learn did not run${typeof peer === 'string' ? `: ${peer}` : ''}`);
   const w = winkRuns[name]!;
@@ -221,12 +223,9 @@ for (const name of names) {
       `  wink          accuracy ${last.accuracy.toFixed(4)}  ${time(them)}  (${warmRuns}; ${last.unknown} answered 'unknown')`,
     );
     console.log(
-      `                ${agreement(last.predicted)}; ${speedUp(them)} (ours includes the archive load, wink's does not)`,
+      `                ${agreement(last.predicted)}; ${speedUpLine(them)} (ours includes the archive load, wink's does not)`,
     );
-    check(
-      them.warm > us.warm,
-      `${name}: faster than wink: ${(them.warm / us.warm).toFixed(1)}× (warm medians; cold ${(them.cold / us.cold).toFixed(1)}×)`,
-    );
+    check(them.warm > us.warm, `${name}: faster than wink: ${speedUpText(speedUp(us, them))}`);
   }
   // A failed run ends wink's rounds: said on its split (after the runs it finished) and on the others.
   if (winkFailure && (w.length === 0 || winkFailure.startsWith(name)))

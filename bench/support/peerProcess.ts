@@ -84,6 +84,16 @@ export const coldWarm = (seconds: number[]): ColdWarm => {
   return { cold: seconds[0]!, warm: median(warm), min: Math.min(...warm), max: Math.max(...warm) };
 };
 
+/** How many times faster ours is than the peer: first runs (cold) and warm medians. */
+export const speedUp = (ours: ColdWarm, peer: ColdWarm) => ({
+  cold: peer.cold / ours.cold,
+  warm: peer.warm / ours.warm,
+});
+
+/** A goal line's figure: "N× (warm medians; cold M×)". */
+export const speedUpText = (s: { cold: number; warm: number }) =>
+  `${s.warm.toFixed(1)}× (warm medians; cold ${s.cold.toFixed(1)}×)`;
+
 /** "median (min–max)" of the warm runs, in `unit` (ms: milliseconds, s: seconds). */
 export const warmSpread = (t: ColdWarm, unit: 'ms' | 's', digits = unit === 'ms' ? 1 : 2) => {
   const f = (x: number) => (unit === 'ms' ? x * 1000 : x).toFixed(digits);
