@@ -146,8 +146,9 @@ export function exactPlan(net: BayesianNetwork): ExactPlan {
   let plan = plans.get(net);
   if (!plan) {
     const order = junctionTreeOrder(net);
-    const layout = junctionTreeLayout(order, cardinalities(net), familiesOf(net));
-    plan = { order, layout, ...junctionTreeSize(layout, cardinalities(net)) };
+    const cards = cardinalities(net);
+    const layout = junctionTreeLayout(order, cards, familiesOf(net));
+    plan = { order, layout, ...junctionTreeSize(layout, cards) };
     plans.set(net, plan);
   }
   const p = plan;
