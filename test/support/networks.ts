@@ -65,6 +65,21 @@ export function randomEvidence(seed: number, cards: readonly number[]): Map<numb
   return e;
 }
 
+/** A → B, both with states a and b: P(A) = `a`, P(B | A) = `bGivenA` (row A = a, then A = b). */
+export function twoNodes(a: readonly number[], bGivenA: readonly number[]): BayesianNetwork {
+  return {
+    name: 'ab',
+    variables: [
+      { name: 'A', states: ['a', 'b'] },
+      { name: 'B', states: ['a', 'b'] },
+    ],
+    cpts: [
+      { child: 0, parents: [], table: Float64Array.from(a) },
+      { child: 1, parents: [0], table: Float64Array.from(bGivenA) },
+    ],
+  };
+}
+
 /** The full joint P(x₁…x_n) by the chain rule, first variable slowest. Small networks only. */
 export function jointTable(net: BayesianNetwork): { cards: number[]; values: Float64Array } {
   const cards = net.variables.map((v) => v.states.length);

@@ -12,24 +12,37 @@ export interface ReferenceReport {
   jtError: number;
   /** Max abs difference of the junction tree and variable elimination (with `crossCheck`). */
   jtVsVe: number;
+  /** With `reduced`: max abs error of the tree reduced by each case's evidence against the reference. */
+  reducedError: number;
+  /** With `reduced`: max abs difference of the reduced and the full tree, marginals and log P(e). */
+  reducedVsJt: number;
 }
 
 /**
  * JT against the reference on every case; VE too, on every variable (`crossCheck`) or on the
- * first of each case only, since VE per variable repeats the elimination work for each one.
+ * first of each case only, since VE per variable repeats the elimination work for each one. With
+ * `reduced`, the junction tree reduced by each case's evidence (evidenceReduction.ts) too, against
+ * the reference and against the full tree on every variable.
  * The network is the one the reader returns, rows normalised as for every method.
  */
-export function compareWithReference(net: BayesianNetwork, cases: ReferenceCase[], crossCheck = true): ReferenceReport {
+export function compareWithReference(
+  net: BayesianNetwork,
+  cases: ReferenceCase[],
+  crossCheck = true,
+  reduced = false,
+): ReferenceReport {
   const index = new Map(net.variables.map((v, i) => [v.name, i]));
   const jt = JunctionTree.compile(net);
-  const report: ReferenceReport = { veError: 0, jtError: 0, jtVsVe: 0 };
+  const report: ReferenceReport = { veError: 0, jtError: 0, jtVsVe: 0, reducedError: 0, reducedVsJt: 0 };
+  const expectedOf = (v: number, m: Record<string, number>) =>
+    Float64Array.from(net.variables[v]!.states, (s) => m[s]!);
   for (const c of cases) {
     const evidence = evidenceOf(net, c.evidence);
     jt.setEvidence(evidence);
     jt.propagate();
     Object.entries(c.marginals).forEach(([name, m], i) => {
       const v = index.get(name)!;
-      const expected = Float64Array.from(net.variables[v]!.states, (s) => m[s]!);
+      const expected = expectedOf(v, m);
       const fromJt = jt.marginal(v);
       report.jtError = Math.max(report.jtError, maxAbsDiff(fromJt, expected));
       if (!crossCheck && i > 0) return;
@@ -37,36 +50,16 @@ export function compareWithReference(net: BayesianNetwork, cases: ReferenceCase[
       report.veError = Math.max(report.veError, maxAbsDiff(fromVe, expected));
       report.jtVsVe = Math.max(report.jtVsVe, maxAbsDiff(fromJt, fromVe));
     });
-  }
-  return report;
-}
-
-/**
- * The junction tree reduced by each case's evidence (evidenceReduction.ts) against the reference
- * and against the full tree: the max abs error of each, over every variable of every case.
- */
-export function compareReducedWithReference(
-  net: BayesianNetwork,
-  cases: ReferenceCase[],
-): { reducedError: number; reducedVsJt: number } {
-  const jt = JunctionTree.compile(net);
-  let reducedError = 0,
-    reducedVsJt = 0;
-  for (const c of cases) {
-    const evidence = evidenceOf(net, c.evidence);
-    jt.setEvidence(evidence);
-    jt.propagate();
+    if (!reduced) continue;
     const { marginals, logEvidence } = reducedMarginals(net, evidence, reducedPlan(net, evidence));
-    reducedVsJt = Math.max(reducedVsJt, Math.abs(logEvidence - jt.logEvidence));
+    report.reducedVsJt = Math.max(report.reducedVsJt, Math.abs(logEvidence - jt.logEvidence));
     net.variables.forEach((variable, v) => {
-      reducedVsJt = Math.max(reducedVsJt, maxAbsDiff(marginals[v]!, jt.marginal(v)));
+      report.reducedVsJt = Math.max(report.reducedVsJt, maxAbsDiff(marginals[v]!, jt.marginal(v)));
       const m = c.marginals[variable.name];
-      if (!m) return;
-      const expected = Float64Array.from(variable.states, (s) => m[s]!);
-      reducedError = Math.max(reducedError, maxAbsDiff(marginals[v]!, expected));
+      if (m) report.reducedError = Math.max(report.reducedError, maxAbsDiff(marginals[v]!, expectedOf(v, m)));
     });
   }
-  return { reducedError, reducedVsJt };
+  return report;
 }
 
 /**

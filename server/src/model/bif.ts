@@ -378,11 +378,13 @@ class BifParser {
     const brace = this.expect('{');
     const block: Block = { names, line: open.line, bodyPos: this.lex.position, bodyLine: brace.line, cpt: undefined };
     if (!this.failed && names.every((n) => this.index.has(n))) {
+      const allocated = this.allocated;
       try {
         block.cpt = this.cpt(block);
       } catch (e) {
         if (!(e instanceof BifSyntaxError)) throw e;
         this.failed = true;
+        this.allocated = allocated; // its table is counted again when the block is read again
         this.lex.seek(block.bodyPos, block.bodyLine);
       }
     }

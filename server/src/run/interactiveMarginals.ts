@@ -24,6 +24,8 @@ export function interactiveMarginals(net: BayesianNetwork, request: EvidenceRequ
   if ('error' in withFindings) return { error: withFindings.error };
   // Each click is another evidence set on the same network: the full tree, compiled once, answers
   // them all by one propagation, where a tree reduced by one click's evidence would be compiled anew.
+  // Not with virtual or soft findings: resolveFindings then returns a new network (λ nodes added)
+  // each click, whose full tree is compiled for that click alone.
   const answer = posteriorMarginals(withFindings.net, withFindings.evidence, { keepTree: true });
   if (!answer.ok) return { error: answer.message };
   const table = (rows: Float64Array[]) =>

@@ -317,6 +317,9 @@ test('a block before its variables, and errors in blocks, are reported as they a
   fails(head + b + 'probability ( A ) { table 0.25, x; }\nnonsense', 5, /expected 'network'/);
   // the first block's error is reported, whatever is wrong in the blocks after it
   fails(head + b + 'probability ( A ) { table 0.25; }\nprobability ( B | A ) { (a2) 0.5, 0.5; }', 4, /expected 2 prob/);
+  // ... and a table that fits the network's total is counted once against it, though read twice
+  const total = readBif(head + b + 'probability ( A ) { table 0.25; }', { ...budgetsFor(1), maxTotalEntries: 2 });
+  assert.ok('error' in total && /expected 2 probabilities, found 1/.test(total.error.message));
   fails(head + b + tables + 'probability ( A ) {\n table 0.5, 0.5, 0.5; }', 7, /too many probabilities: expected 2/);
   fails(head + b + tables + 'probability ( A ) { table 0.5, 0.5; }', 6, /a second probability block for 'A'/);
   fails(head + b + 'probability ( A ) { table 0.5, 0.5;\n', 4, /unclosed probability block for 'A'/);

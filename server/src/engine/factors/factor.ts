@@ -74,16 +74,37 @@ export function runIndexMap(
   at: number,
 ): RunIndexMap {
   const step = targetSteps(vars, cards, target);
-  const tailStep = step[step.length - 1] === 0 ? 0 : 1;
-  let tailAt = vars.length,
-    tail = 1;
-  while (tailAt > at && step[tailAt - 1] === tailStep * tail) tail *= cards[--tailAt]!;
+  const { tailAt, tail, tailStep } = tailBlock(step, cards, at);
   return {
     outer: mapBySteps(cards.slice(0, at), step.slice(0, at)),
     inner: mapBySteps(cards.slice(at, tailAt), step.slice(at, tailAt)),
     tail,
     tailStep,
   };
+}
+
+/** outer.length + inner.length of runIndexMap(vars, cards, target, at), without building it (for sizes). */
+export function runIndexMapEntries(
+  vars: readonly number[],
+  cards: readonly number[],
+  target: readonly number[],
+  at: number,
+): number {
+  const { tailAt } = tailBlock(targetSteps(vars, cards, target), cards, at);
+  return tableSize(cards.slice(0, at)) + tableSize(cards.slice(at, tailAt));
+}
+
+/** The tail block of runIndexMap: the trailing variables from tailAt on, `tail` entries, by tailStep. */
+function tailBlock(
+  step: readonly number[],
+  cards: readonly number[],
+  at: number,
+): { tailAt: number; tail: number; tailStep: 0 | 1 } {
+  const tailStep = step[step.length - 1] === 0 ? 0 : 1;
+  let tailAt = step.length,
+    tail = 1;
+  while (tailAt > at && step[tailAt - 1] === tailStep * tail) tail *= cards[--tailAt]!;
+  return { tailAt, tail, tailStep };
 }
 
 /** The target's stride of each variable of `vars` (0 for one not in the target). */

@@ -117,8 +117,8 @@ export function reducedMarginals(
   signal?: CancelSignal,
 ): { marginals: Float64Array[]; logEvidence: number } {
   const { reduction, order, layout } = plan;
+  // No evidence to enter: it is in the sliced tables (a new tree starts with none).
   const jt = JunctionTree.compile(reduction.net, { order, layout, factors: reduction.likelihoods });
-  jt.setEvidence(new Map());
   jt.propagate(signal);
   const logEvidence = jt.logEvidence + reduction.logConstant;
   if (logEvidence === -Infinity) throw new ImpossibleEvidenceError();

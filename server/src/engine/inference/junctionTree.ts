@@ -23,6 +23,7 @@ import {
   normalized,
   projectOnto,
   runIndexMap,
+  runIndexMapEntries,
   tableSize,
   zeroOtherStates,
   type Factor,
@@ -720,15 +721,17 @@ export function junctionTreeSize(
     bytes = 0;
   layout.cptVars.forEach((vs, i) => {
     if (vs.length === 0) return;
-    const { map } = projectionMap(vs, layout.cliques[i]!, cliqueCards[i]!);
-    bytes += 8 * tableSize(vs.map((v) => cards[v]!)) + 4 * (map.outer.length + map.inner.length);
+    bytes +=
+      8 * tableSize(vs.map((v) => cards[v]!)) + 4 * projectionMapEntries(vs, layout.cliques[i]!, cliqueCards[i]!);
   });
   size.forEach((n, i) => {
     entries += n;
     const p = layout.parent[i]!;
     if (p < 0) return;
-    const { sepVars, map } = projectionMap(layout.cliques[i]!, layout.cliques[p]!, cliqueCards[p]!);
-    bytes += 16 * tableSize(sepVars.map((v) => cards[v]!)) + 4 * (map.outer.length + map.inner.length);
+    const me = layout.cliques[i]!,
+      up = layout.cliques[p]!;
+    const sepVars = me.filter((v) => up.includes(v));
+    bytes += 16 * tableSize(sepVars.map((v) => cards[v]!)) + 4 * projectionMapEntries(me, up, cliqueCards[p]!);
   });
   return { entries, bytes: bytes + 8 * entries };
 }
@@ -787,6 +790,16 @@ function projectionMap(
 ): { sepVars: number[]; map: RunIndexMap } {
   const sepVars = vars.filter((v) => tableVars.includes(v));
   return { sepVars, map: runIndexMap(tableVars, tableCards, sepVars, splitPoint(tableCards)) };
+}
+
+/** The Int32 entries projectionMap's map takes, without building it (junctionTreeSize). */
+function projectionMapEntries(
+  vars: readonly number[],
+  tableVars: readonly number[],
+  tableCards: readonly number[],
+): number {
+  const sepVars = vars.filter((v) => tableVars.includes(v));
+  return runIndexMapEntries(tableVars, tableCards, sepVars, splitPoint(tableCards));
 }
 
 /** Entry of a table over `vars` → entry of the CPT of `family` ([...parents, child]). */

@@ -146,8 +146,9 @@ export function exactPlan(net: BayesianNetwork): ExactPlan {
   let plan = plans.get(net);
   if (!plan) {
     const order = junctionTreeOrder(net);
-    const layout = junctionTreeLayout(order, cardinalities(net), familiesOf(net));
-    plan = { order, layout, ...junctionTreeSize(layout, cardinalities(net)) };
+    const cards = cardinalities(net);
+    const layout = junctionTreeLayout(order, cards, familiesOf(net));
+    plan = { order, layout, ...junctionTreeSize(layout, cards) };
     plans.set(net, plan);
   }
   const p = plan;
@@ -223,19 +224,16 @@ function marginalsAnswer(
   const note =
     choice && !choice.exact ? `exact inference needs ${choice.reason}: answered by likelihood weighting` : undefined;
   try {
-    const reducible = requested === 'auto' || requested === 'exact';
-    const overBudget = choice !== undefined && !choice.exact;
     // Within budget the reduced tree competes with the full one. Over it, per-variable elimination
     // comes first: on munin1 with 10 observed variables it took 144–150 ms where the reduced tree
     // (5.9 × 10⁷ entries, within budget) took 783–795 ms (fresh processes); the reduced tree is
     // then the last exact answer before a sampler.
-    let reduction = reducible && !overBudget ? oneShotReduction(net, evidence, options) : undefined;
-    if (reduction?.plan) return reducedAnswer(net, evidence, reduction.plan, reduction.reason, budget, options);
-    if (byElimination && overBudget && options.budget === undefined) {
+    if (byElimination && choice?.exact === false && options.budget === undefined) {
       const marginals = marginalsByElimination(net, evidence, options);
       if (marginals) return { ok: true, method: 'exact', cost, budget, marginals, reason: exactByElimination(choice) };
     }
-    if (reducible && overBudget) reduction = oneShotReduction(net, evidence, options);
+    const reduction =
+      requested === 'auto' || requested === 'exact' ? oneShotReduction(net, evidence, plan, options) : undefined;
     if (reduction?.plan) return reducedAnswer(net, evidence, reduction.plan, reduction.reason, budget, options);
     // Why the reduced tree did not answer, when it was tried, goes with the reason of what did.
     const andWhy = (r: string) => (reduction ? `${r}; ${reduction.reason}` : r);
@@ -337,12 +335,12 @@ export const REDUCTION_MIN_ENTRIES = 1 << 20;
 function oneShotReduction(
   net: BayesianNetwork,
   evidence: Evidence,
+  full: ExactPlan,
   options: MarginalsOptions,
 ): { plan?: ReducedPlan; reason: string } | undefined {
-  const full = exactPlan(net);
+  if (options.keepTree || evidence.size === 0) return undefined;
   const fullChoice = chooseExact(full, options);
   const fullFits = options.method === 'exact' ? full.entries <= EXACT_HARD_LIMIT : fullChoice.exact;
-  if (options.keepTree || evidence.size === 0) return undefined;
   if (fullFits && (full.compiled || full.entries < REDUCTION_MIN_ENTRIES)) return undefined;
   // Triangulating again costs about what the full triangulation did: only worth trying when the
   // full tree's cliques without the observed variables are already clearly fewer entries.

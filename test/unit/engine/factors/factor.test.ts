@@ -10,6 +10,7 @@ import {
   maxOut,
   indexMap,
   runIndexMap,
+  runIndexMapEntries,
   zeroOtherStates,
   type Factor,
 } from '../../../../server/src/engine/factors/factor.js';
@@ -72,6 +73,7 @@ test('run index maps send every entry where the full index map does, for any spl
     const { outer, inner, tail, tailStep } = runIndexMap(vars, cards, target, at);
     const run = inner.length * tail;
     assert.equal(outer.length * run, full.length);
+    assert.equal(runIndexMapEntries(vars, cards, target, at), outer.length + inner.length);
     for (let j = 0; j < full.length; j++) {
       const h = Math.floor(j / run),
         i = Math.floor((j % run) / tail),

@@ -26,6 +26,7 @@ import {
   maxAbsDiff,
   randomEvidence,
   randomNetwork,
+  twoNodes,
 } from '../../../support/networks.js';
 
 /** Every marginal and log P(e) of the reduced tree against brute-force enumeration, to 1e-12. */
@@ -128,17 +129,7 @@ test('a reduced tree agrees with variable elimination on networks too big to enu
 
 test('impossible evidence: the reduced tree throws, posteriorMarginals says probability 0', () => {
   // A root observed in a state of probability 0: P(e) is a factor outside the tree.
-  const root = {
-    name: 'z',
-    variables: [
-      { name: 'A', states: ['a', 'b'] },
-      { name: 'B', states: ['a', 'b'] },
-    ],
-    cpts: [
-      { child: 0, parents: [], table: Float64Array.of(1, 0) },
-      { child: 1, parents: [0], table: Float64Array.of(0.3, 0.7, 0.6, 0.4) },
-    ],
-  };
+  const root = twoNodes([1, 0], [0.3, 0.7, 0.6, 0.4]);
   const atRoot = new Map([[0, 1]]);
   assert.throws(() => reducedMarginals(root, atRoot, reducedPlan(root, atRoot)), ImpossibleEvidenceError);
   // Evidence each possible alone but not together: the zero is found inside the tree.

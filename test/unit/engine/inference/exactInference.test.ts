@@ -5,7 +5,14 @@ import {
   variableElimination,
   probabilityOfEvidence,
 } from '../../../../server/src/engine/inference/variableElimination.js';
-import { enumerate, jointTable, maxAbsDiff, randomEvidence, randomNetwork } from '../../../support/networks.js';
+import {
+  enumerate,
+  jointTable,
+  maxAbsDiff,
+  randomEvidence,
+  randomNetwork,
+  twoNodes,
+} from '../../../support/networks.js';
 
 test('junction tree and variable elimination agree with brute-force enumeration on random networks', () => {
   for (let seed = 1; seed <= 25; seed++) {
@@ -38,18 +45,8 @@ test('junction tree and variable elimination agree with brute-force enumeration 
 });
 
 test('impossible evidence is reported, not NaN', () => {
-  // A → B with P(B = 1 | A = 0) = 0 and P(A = 1) = 0: observing B = 1 is impossible.
-  const net = {
-    name: 't',
-    variables: [
-      { name: 'A', states: ['0', '1'] },
-      { name: 'B', states: ['0', '1'] },
-    ],
-    cpts: [
-      { child: 0, parents: [], table: Float64Array.of(1, 0) },
-      { child: 1, parents: [0], table: Float64Array.of(1, 0, 0.5, 0.5) },
-    ],
-  };
+  // A → B with P(B = b | A = a) = 0 and P(A = b) = 0: observing B = b is impossible.
+  const net = twoNodes([1, 0], [1, 0, 0.5, 0.5]);
   const jt = JunctionTree.compile(net);
   jt.setEvidence(new Map([[1, 1]]));
   jt.propagate();

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { exactPlan, posteriorMarginals, posteriorQuery } from '../../../../server/src/engine/inference/marginals.js';
 import { gibbsSampling } from '../../../../server/src/engine/sampling/gibbsSampling.js';
 import { CancelledError } from '../../../../server/src/engine/cancellation.js';
-import { enumerate, maxAbsDiff, randomNetwork } from '../../../support/networks.js';
+import { enumerate, maxAbsDiff, randomNetwork, twoNodes } from '../../../support/networks.js';
 
 test('over the budget a sampler answers and says why; impossible evidence is a clear message', () => {
   const net = randomNetwork(9, 8);
@@ -164,17 +164,7 @@ test('over the junction tree budget, per-variable elimination is exact: enumerat
       }
     }
   }
-  const impossible = {
-    name: 'z',
-    variables: [
-      { name: 'A', states: ['a', 'b'] },
-      { name: 'B', states: ['a', 'b'] },
-    ],
-    cpts: [
-      { child: 0, parents: [], table: Float64Array.of(1, 0) },
-      { child: 1, parents: [0], table: Float64Array.of(0.5, 0.5, 0.5, 0.5) },
-    ],
-  };
+  const impossible = twoNodes([1, 0], [0.5, 0.5, 0.5, 0.5]);
   const r = posteriorMarginals(impossible, new Map([[0, 1]]), { memoryBytes: 8 * 8 });
   assert.ok(!r.ok);
   assert.match(r.message, /probability 0/);
