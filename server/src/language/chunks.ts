@@ -94,8 +94,10 @@ export class StatementSplitter {
   }
 
   private split(t: IToken, next: IToken | undefined): void {
-    const lineStart = t.startLine !== this.previousLine;
-    if (lineStart && (this.open.length === 0 || t.startColumn! <= this.startColumn)) {
+    // The first token of a line, with no bracket open or indented no deeper than the statement.
+    const mayStart =
+      t.startLine !== this.previousLine && (this.open.length === 0 || t.startColumn! <= this.startColumn);
+    if (mayStart) {
       const keyword = misspelt(t, next);
       if (keyword) {
         this.retyped.push({ token: t, image: t.image, keyword: keyword.name.slice(3) });
@@ -105,13 +107,7 @@ export class StatementSplitter {
     }
     const role = roles[t.tokenTypeIdx] ?? Role.Other;
     this.previousLine = t.startLine!;
-    if (
-      role === Role.Keyword &&
-      lineStart &&
-      this.current.length > 0 &&
-      (this.open.length === 0 || t.startColumn! <= this.startColumn)
-    )
-      this.flush();
+    if (role === Role.Keyword && mayStart && this.current.length > 0) this.flush();
     if (t.tokenType === T.RCurly && this.open.length === 0) {
       this.flush();
       this.take({ kind: 'networkClose', tokens: [t], unclosed: false });

@@ -15,18 +15,19 @@ function isName(type: TokenType): boolean {
   return type === T.Identifier || type.CATEGORIES?.includes(T.Identifier) === true;
 }
 
-/** `data Name { cells }` from `tokens[start]` to `tokens[end - 1]`, or undefined when it is not that simple. */
-export function fastDataDecl(tokens: readonly IToken[], start: number, end: number): A.DataDecl | undefined {
+/** `data Name { cells }`: a statement's `tokens`, or undefined when it is not that simple. */
+export function fastDataDecl(tokens: readonly IToken[]): A.DataDecl | undefined {
+  const end = tokens.length;
   if (
-    end - start < 4 ||
-    tokens[start].tokenType !== T.Kw.data ||
-    !isName(tokens[start + 1].tokenType) ||
-    tokens[start + 2].tokenType !== T.LCurly ||
+    end < 4 ||
+    tokens[0].tokenType !== T.Kw.data ||
+    !isName(tokens[1].tokenType) ||
+    tokens[2].tokenType !== T.LCurly ||
     tokens[end - 1].tokenType !== T.RCurly
   )
     return undefined;
   const cells: A.Expr[] = [];
-  for (let i = start + 3; i < end - 1; i++) {
+  for (let i = 3; i < end - 1; i++) {
     const t = tokens[i];
     const type = t.tokenType;
     if (type === T.Comma) continue;
@@ -44,30 +45,25 @@ export function fastDataDecl(tokens: readonly IToken[], start: number, end: numb
       return undefined; // negative numbers, fractions, stray symbols: the grammar decides
     }
   }
-  return dataDeclOf(tokens, start, end, groupRows(cells));
+  return dataDeclOf(tokens, groupRows(cells));
 }
 
 /**
- * `data Name { }` from `tokens[start]` to `tokens[end - 1]` whose body `scanDataBlocks` read
- * (and the lexer skipped), or undefined when the tokens are not exactly that statement.
+ * `data Name { }` (a statement's `tokens`) whose body `scanDataBlocks` read (and the lexer
+ * skipped), or undefined when the tokens are not exactly that statement.
  */
-export function scannedDataDecl(
-  tokens: readonly IToken[],
-  start: number,
-  end: number,
-  blocks: ScannedBlocks,
-): A.DataDecl | undefined {
+export function scannedDataDecl(tokens: readonly IToken[], blocks: ScannedBlocks): A.DataDecl | undefined {
   if (
-    end - start !== 4 ||
-    tokens[start].tokenType !== T.Kw.data ||
-    !isName(tokens[start + 1].tokenType) ||
-    tokens[start + 2].tokenType !== T.LCurly ||
-    tokens[start + 3].tokenType !== T.RCurly
+    tokens.length !== 4 ||
+    tokens[0].tokenType !== T.Kw.data ||
+    !isName(tokens[1].tokenType) ||
+    tokens[2].tokenType !== T.LCurly ||
+    tokens[3].tokenType !== T.RCurly
   )
     return undefined;
-  const block = blocks.get(tokens[start + 2].startOffset);
-  if (!block || block.close !== tokens[start + 3].startOffset) return undefined;
-  const decl = dataDeclOf(tokens, start, end, block.rows);
+  const block = blocks.get(tokens[2].startOffset);
+  if (!block || block.close !== tokens[3].startOffset) return undefined;
+  const decl = dataDeclOf(tokens, block.rows);
   scannedDecls.add(decl);
   return decl;
 }
@@ -143,8 +139,8 @@ function rowIndex(rows: readonly A.DataRow[], line: number): number {
   return firstAtOrAfter(rows.length, (i) => rows[i].range.start.line, line);
 }
 
-function dataDeclOf(tokens: readonly IToken[], start: number, end: number, lines: A.DataRow[]): A.DataDecl {
+function dataDeclOf(tokens: readonly IToken[], lines: A.DataRow[]): A.DataDecl {
   const { header, rows } = headerAndRows(lines);
-  const name: A.Name = { kind: 'name', text: tokens[start + 1].image, range: tokenRange(tokens[start + 1]) };
-  return { kind: 'data', name, header, rows, range: tokenRange(tokens[start], tokens[end - 1]) };
+  const name: A.Name = { kind: 'name', text: tokens[1].image, range: tokenRange(tokens[1]) };
+  return { kind: 'data', name, header, rows, range: tokenRange(tokens[0], tokens[tokens.length - 1]) };
 }

@@ -10,9 +10,9 @@
  * The lexer then skips the scanned bodies (`lexAround`): it lexes the stretches between them.
  */
 import type * as A from './ast.js';
-import { DocComment, statementKeywords } from './tokens.js';
+import { statementKeywords } from './tokens.js';
 import type { ILexingError, IToken } from 'chevrotain';
-import { lex, tokenize, type Lexed } from './lexer.js';
+import { collect, lex, type Lexed } from './lexer.js';
 import { CellStore, ScannedRow, MISSING, NUMBER, REF, STRING } from './dataCells.js';
 
 /**
@@ -65,13 +65,7 @@ export function scanDataBlocks(text: string, firstLine: number): ScannedBlocks {
  * `}`) and moved to their place — quicker than lexing a text with the bodies blanked.
  */
 export function lexAround(text: string, blocks: ScannedBlocks): Lexed {
-  if (blocks.size === 0) return tokenize(text);
-  const lexed: Lexed = { tokens: [], groups: { doc: [] }, errors: [] };
-  const errors = lexAroundEach(text, blocks, (t) =>
-    (t.tokenType === DocComment ? lexed.groups.doc : lexed.tokens).push(t),
-  );
-  lexed.errors.push(...errors);
-  return lexed;
+  return collect((take) => lexAroundEach(text, blocks, take));
 }
 
 /** `lexAround`, handing each token to `take` as it is read (see `lex`); returns the lexing errors. */
@@ -83,9 +77,7 @@ export function lexAroundEach(text: string, blocks: ScannedBlocks, take: (token:
     column = 0; // where the next stretch starts
   for (const block of [...blocks.values(), undefined]) {
     const stretch = text.slice(from, block ? block.open + 1 : text.length);
-    const [offset, startLine, startColumn] = [from, line, column];
-    for (const e of lex(stretch, (t) => take(moved(t, offset, startLine, startColumn))))
-      errors.push(moved(e, from, line, column));
+    for (const e of lex(stretch, (t) => take(moved(t, from, line, column)))) errors.push(moved(e, from, line, column));
     if (block) ({ close: from, closeLine: line, closeColumn: column } = block);
   }
   return errors;

@@ -8,6 +8,8 @@ import {
   LLkLookaheadStrategy,
   type ILookaheadStrategy,
   type ISerializedGast,
+  type LookaheadProductionType,
+  type Rule,
 } from 'chevrotain';
 import { BayesParser, bayesParser, MAX_LOOKAHEAD } from './parser.js';
 import { computedPaths, productionKey, type PathNames } from './lookahead.js';
@@ -162,25 +164,16 @@ export function grammarDiagramsHtml(): string {
  */
 export function lookaheadTable(): Record<string, PathNames> {
   const table: Record<string, PathNames> = {};
+  const record = (rule: Rule, type: LookaheadProductionType, occurrence: number, k: number) => {
+    table[productionKey(rule.name, type, occurrence)] = computedPaths(rule, type, occurrence, k);
+  };
   class Recording extends LLkLookaheadStrategy {
     override buildLookaheadForAlternation(options: Parameters<ILookaheadStrategy['buildLookaheadForAlternation']>[0]) {
-      const { rule, prodOccurrence, maxLookahead } = options;
-      table[productionKey(rule.name, 'Alternation', prodOccurrence)] = computedPaths(
-        rule,
-        'Alternation',
-        prodOccurrence,
-        maxLookahead,
-      );
+      record(options.rule, 'Alternation', options.prodOccurrence, options.maxLookahead);
       return super.buildLookaheadForAlternation(options);
     }
     override buildLookaheadForOptional(options: Parameters<ILookaheadStrategy['buildLookaheadForOptional']>[0]) {
-      const { rule, prodType, prodOccurrence, maxLookahead } = options;
-      table[productionKey(rule.name, prodType, prodOccurrence)] = computedPaths(
-        rule,
-        prodType,
-        prodOccurrence,
-        maxLookahead,
-      );
+      record(options.rule, options.prodType, options.prodOccurrence, options.maxLookahead);
       return super.buildLookaheadForOptional(options);
     }
   }

@@ -147,9 +147,14 @@ function operator(c: number, next: number, out: Matched): void {
 
 /** Lexes `text`; names that are keywords get their keyword's token type. */
 export function tokenize(text: string): Lexed {
+  return collect((take) => lex(text, take));
+}
+
+/** The tokens `read` hands to `take`, `///` comments apart, and the lexing errors it returns. */
+export function collect(read: (take: (token: IToken) => void) => ILexingError[]): Lexed {
   const tokens: IToken[] = [];
   const doc: IToken[] = [];
-  const errors = lex(text, (token) => (token.tokenType === T.DocComment ? doc : tokens).push(token));
+  const errors = read((token) => (token.tokenType === T.DocComment ? doc : tokens).push(token));
   return { tokens, groups: { doc }, errors };
 }
 

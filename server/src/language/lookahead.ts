@@ -15,6 +15,7 @@ import {
   getLookaheadPaths,
   LLkLookaheadStrategy,
   tokenMatcher,
+  type ILookaheadStrategy,
   type IOrAlt,
   type IToken,
   type LookaheadProductionType,
@@ -108,27 +109,21 @@ function optional(paths: TokenType[][]): (this: Lookahead) => boolean {
 }
 
 export class TableLookahead extends LLkLookaheadStrategy {
-  override buildLookaheadForAlternation(options: {
-    prodOccurrence: number;
-    rule: Rule;
-    maxLookahead: number;
-    hasPredicates: boolean;
-    dynamicTokensEnabled: boolean;
-  }): (orAlts?: IOrAlt<unknown>[]) => number | undefined {
-    const paths = tableEntry(options.rule, 'Alternation', options.prodOccurrence);
-    if (!paths || options.dynamicTokensEnabled) return super.buildLookaheadForAlternation(options);
-    return alternation(paths, options.hasPredicates);
+  override buildLookaheadForAlternation(
+    options: Parameters<ILookaheadStrategy['buildLookaheadForAlternation']>[0],
+  ): (orAlts?: IOrAlt<unknown>[]) => number | undefined {
+    const paths = options.dynamicTokensEnabled
+      ? undefined
+      : tableEntry(options.rule, 'Alternation', options.prodOccurrence);
+    return paths ? alternation(paths, options.hasPredicates) : super.buildLookaheadForAlternation(options);
   }
 
-  override buildLookaheadForOptional(options: {
-    prodOccurrence: number;
-    prodType: Exclude<LookaheadProductionType, 'Alternation'>;
-    rule: Rule;
-    maxLookahead: number;
-    dynamicTokensEnabled: boolean;
-  }): () => boolean {
-    const paths = tableEntry(options.rule, options.prodType, options.prodOccurrence);
-    if (!paths || options.dynamicTokensEnabled) return super.buildLookaheadForOptional(options);
-    return optional(paths[0]);
+  override buildLookaheadForOptional(
+    options: Parameters<ILookaheadStrategy['buildLookaheadForOptional']>[0],
+  ): () => boolean {
+    const paths = options.dynamicTokensEnabled
+      ? undefined
+      : tableEntry(options.rule, options.prodType, options.prodOccurrence);
+    return paths ? optional(paths[0]) : super.buildLookaheadForOptional(options);
   }
 }

@@ -27,17 +27,18 @@ export function nestingDiagnostic(range: Diagnostic['range'], what?: string): Di
 }
 
 /**
- * The first place where `tokens[start..end)` nests deeper than the limit, given the statement
+ * The first place where a statement's `tokens` nest deeper than the limit, given the statement
  * already lies `base` levels deep (inside networks): the diagnostic spans the bracket that goes
  * too deep up to its matching closer (or the statement's end when it is never closed).
  */
-export function tooDeep(tokens: readonly IToken[], start: number, end: number, base = 0): Diagnostic | undefined {
+export function tooDeep(tokens: readonly IToken[], base = 0): Diagnostic | undefined {
+  const end = tokens.length;
   // Per open bracket: the `else if` links counted at its level (they end when it closes).
   const links: number[] = [0];
   let depth = base;
   let opener = -1; // index of the bracket that went past the limit
   let openerLevel = 0;
-  for (let i = start; i < end; i++) {
+  for (let i = 0; i < end; i++) {
     const type = tokens[i].tokenType;
     let deeper = false;
     if (type === T.LParen || type === T.LBracket || type === T.LCurly) {

@@ -104,7 +104,7 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
     if (skipped > 0) {
       if (chunk.kind === 'networkOpen') skipped++;
       else if (chunk.kind === 'networkClose') skipped--;
-      else if (blocks.size > 0 && scannedDataDecl(tokens, 0, tokens.length, blocks)) scannedUsed++;
+      else if (blocks.size > 0 && scannedDataDecl(tokens, blocks)) scannedUsed++;
       return;
     }
     if (chunk.kind === 'networkOpen' && open.length >= MAX_NESTING) {
@@ -122,9 +122,9 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
       }
       return;
     }
-    const scanned = chunk.kind === 'statement' ? scannedDataDecl(tokens, 0, tokens.length, blocks) : undefined;
+    const scanned = chunk.kind === 'statement' ? scannedDataDecl(tokens, blocks) : undefined;
     if (scanned) scannedUsed++;
-    const deep = scanned ? undefined : tooDeep(tokens, 0, tokens.length, open.length);
+    const deep = scanned ? undefined : tooDeep(tokens, open.length);
     const { statement, errors } = scanned
       ? { statement: scanned, errors: [] }
       : deep
@@ -215,7 +215,7 @@ function noComparison(tokens: IToken[]): IRecognitionException {
 
 function parseChunk(chunk: Chunk): { statement: A.Statement; errors: Diagnostic[] } {
   const original = chunk.tokens;
-  const data = chunk.kind === 'statement' ? fastDataDecl(original, 0, original.length) : undefined;
+  const data = chunk.kind === 'statement' ? fastDataDecl(original) : undefined;
   if (data) return { statement: data, errors: [] };
   const errors: Diagnostic[] = [];
   let tokens = original;

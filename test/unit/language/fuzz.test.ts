@@ -5,17 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseDocument, checkDocument, type Diagnostic } from '../../../server/src/language/index.js';
-import { fakeEnv, random } from './helpers.js';
+import { examples, fakeEnv, random } from './helpers.js';
 
 const CASES = 10_000;
-const examples = resolve(import.meta.dirname, '../../../examples');
-const sources = readdirSync(examples)
-  .filter((f) => f.endsWith('.bayes'))
-  .sort()
-  .map((f) => readFileSync(join(examples, f), 'utf8'));
+const sources = examples().map(([, text]) => text);
 
 const pieces = [
   '{',

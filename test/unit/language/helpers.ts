@@ -84,22 +84,27 @@ export function plainAst(value: unknown): unknown {
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, plainAst(v)]));
 }
 
+/** Every example (examples/*.bayes) and its text, by name. */
+export function examples(): [string, string][] {
+  const folder = join(repoRoot, 'examples');
+  return readdirSync(folder)
+    .filter((f) => f.endsWith('.bayes'))
+    .sort()
+    .map((name) => [name, readFileSync(join(folder, name), 'utf8')]);
+}
+
 /** Every example, and each with every fifth line cut in half (syntax errors, recovery), by name. */
 export function exampleTexts(): [string, string][] {
-  const folder = join(repoRoot, 'examples');
-  const out: [string, string][] = [];
-  for (const name of readdirSync(folder)
-    .filter((f) => f.endsWith('.bayes'))
-    .sort()) {
-    const text = readFileSync(join(folder, name), 'utf8');
-    out.push([name, text]);
+  return examples().flatMap(([name, text]): [string, string][] => {
     const cut = text
       .split('\n')
       .map((line, i) => (i % 5 === 2 ? line.slice(0, line.length >> 1) : line))
       .join('\n');
-    out.push([`${name} (every fifth line cut)`, cut]);
-  }
-  return out;
+    return [
+      [name, text],
+      [`${name} (every fifth line cut)`, cut],
+    ];
+  });
 }
 
 /** Pieces that make or break names, states and numbers: signs, fractions, percents, strings, brackets. */
@@ -129,11 +134,9 @@ const damage = [
 
 /** `count` copies of each example with a few random spans deleted, doubled or replaced by a piece of `damage`. */
 export function damagedExamples(seed: number, count: number): [string, string][] {
-  return exampleTexts()
-    .filter(([name]) => !name.endsWith('cut)'))
-    .flatMap(([name, text]) =>
-      damagedCopies(text, seed, count).map(([i, damaged]): [string, string] => [`${name}, ${i}`, damaged]),
-    );
+  return examples().flatMap(([name, text]) =>
+    damagedCopies(text, seed, count).map(([i, damaged]): [string, string] => [`${name}, ${i}`, damaged]),
+  );
 }
 
 /** `text`, then `count` copies of it with a few random spans deleted, doubled or replaced by a piece of `damage`. */

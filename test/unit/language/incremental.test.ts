@@ -7,18 +7,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parse } from '../../../server/src/language/parse.js';
 import { fullParse, reparse, type ParseState } from '../../../server/src/language/incremental.js';
 import { lineStarts } from '../../../server/src/language/lines.js';
-import { plainAst, random } from './helpers.js';
+import { examples, plainAst, random } from './helpers.js';
 
-const examples = resolve(import.meta.dirname, '../../../examples');
-const sources = readdirSync(examples)
-  .filter((f) => f.endsWith('.bayes'))
-  .sort()
-  .map((f) => [f, readFileSync(join(examples, f), 'utf8')] as const);
+const sources = examples();
 
 const pieces = [
   '{',

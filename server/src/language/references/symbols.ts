@@ -25,11 +25,12 @@ export function buildSymbols(file: A.BayesFile, env: CheckEnvironment, report: R
     references: new Map(),
   };
   declareStatements(table, file.statements, table.defaultScope, report);
-  for (const statement of allStatements(file)) {
+  const statements = allStatements(file);
+  for (const statement of statements) {
     if (statement.kind === 'data') table.data.set(statement.name.text, dataInfo(statement, env, report));
     if (statement.kind === 'import') table.scopes.set(statement.name.text, importScope(statement, env, report));
   }
-  for (const statement of allStatements(file)) {
+  for (const statement of statements) {
     if (statement.kind === 'classifier') table.scopes.set(statement.name.text, classifierScope(statement, table));
     if (statement.kind === 'learn' && statement.structure) declareStructure(table, statement, report);
     if (statement.kind === 'queryStatement' && statement.query.form === 'strength') {
