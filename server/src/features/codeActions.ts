@@ -78,7 +78,7 @@ export async function codeActions(
 // ── normalise ───────────────────────────────────────────────────────────────────────────────
 
 function tables(file: A.BayesFile): A.TableDecl[] {
-  return [...allStatements(file)].filter((s): s is A.TableDecl => s.kind === 'table');
+  return allStatements(file).filter((s): s is A.TableDecl => s.kind === 'table');
 }
 
 const sameRange = (a: A.Range, b: A.Range) =>

@@ -60,7 +60,7 @@ export async function executeModel(
   // A mistake the checker reported and a handler meets again is said once (same words, same range).
   for (const d of options.diagnostics) reported.add(JSON.stringify([d.message, d.range]));
   const starts = lineStarts(options.text);
-  const runnable = [...allStatements(ast)]
+  const runnable = allStatements(ast)
     .filter(isRunnable)
     .filter((s) => !hasErrors(options.diagnostics.filter((d) => within(d.range, s.range))));
   for (const [i, statement] of runnable.entries()) {
@@ -116,7 +116,7 @@ function unevaluated(ast: BayesFile, options: ExecuteOptions, out: ExecuteOutput
   const all = [...options.diagnostics, ...out.diagnostics];
   const starts = lineStarts(options.text);
   const stopped = out.diagnostics.some((d) => d.code === 'cancelled') || options.signal?.aborted;
-  return [...allStatements(ast)]
+  return allStatements(ast)
     .filter((s): s is ExpectStmt => s.kind === 'expectStatement')
     .filter((s) => !judged.has(JSON.stringify(s.range.start)))
     .map((s) => {
