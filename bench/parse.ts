@@ -62,8 +62,12 @@ const rounds = Number(values.rounds);
 const WARM_GOAL_MS = 40;
 /** A whole `bayes check` of the 10,000 lines in a fresh process, beyond node's own start. */
 const FRESH_GOAL_S = 0.2;
-/** Warm-up runs before the measured ones, so the figures are of optimised code. */
-const WARMUP = 3;
+/**
+ * Warm-up runs before the measured ones, so the figures are of optimised code: V8 is still tiering
+ * the parser and checker up for several runs (on the typical model runs 4–8 took 40–70 ms, later
+ * ones about 33 ms), so three were too few and the median mixed the two.
+ */
+const WARMUP = 10;
 
 /**
  * Statements as people write them (the forest network, hypotheses, likelihood tables, queries,

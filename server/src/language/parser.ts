@@ -39,6 +39,15 @@ function join(a: Range, b: Range): Range {
   return { start: a.start, end: b.end };
 }
 
+/**
+ * The list as the AST keeps it. An array filled by `push` has room for 17 items (152 bytes) and a
+ * model holds tens of thousands of short lists: an exact copy shrinks the tree a parse keeps by a
+ * sixth, and with it the collector's copying, which is most of a large parse's cost.
+ */
+function fit<T>(list: T[]): T[] {
+  return list.length < 64 ? list.slice() : list;
+}
+
 function unquote(image: string): string {
   return image.slice(1, -1).replace(/\\(.)/g, '$1');
 }
@@ -239,7 +248,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const items: A.Expr[] = [];
     this.MANY_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE(this.listItem)) });
     this.CONSUME(T.RBracket);
-    return this.RECORDING_PHASE ? RECORDED : { kind: 'list', items, range: this.from(first) };
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'list', items: fit(items), range: this.from(first) };
   });
 
   /** A list item: an expression, or an arc `A -> B` (background knowledge of structure learning). */
@@ -300,7 +309,7 @@ export class BayesParser extends EmbeddedActionsParser {
     this.CONSUME(T.LParen);
     this.MANY_SEP({ SEP: T.Comma, DEF: () => args.push(this.SUBRULE(this.arg)) });
     this.CONSUME(T.RParen);
-    return args;
+    return this.RECORDING_PHASE ? RECORDED : fit(args);
   });
 
   call = this.RULE('call', (): A.Call => {
@@ -353,7 +362,7 @@ export class BayesParser extends EmbeddedActionsParser {
       if (!this.RECORDING_PHASE) entries.push({ kind: 'arg', name, value, range: join(name.range, value.range) });
     });
     this.CONSUME(T.RCurly);
-    return this.RECORDING_PHASE ? RECORDED : { kind: 'options', entries, range: this.from(first) };
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'options', entries: fit(entries), range: this.from(first) };
   });
 
   /** `X`, `X = v`, `X = [v, v]`. */
@@ -407,13 +416,15 @@ export class BayesParser extends EmbeddedActionsParser {
         entries.push({ kind: 'rowEntry', state, value, range: join(state.range, value.range) });
     });
     this.CONSUME(T.RCurly);
-    return this.RECORDING_PHASE ? RECORDED : { kind: 'finding', likelihood, entries, range: this.from(first) };
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { kind: 'finding', likelihood, entries: fit(entries), range: this.from(first) };
   });
 
   assignments = this.RULE('assignments', (): A.Assignment[] => {
     const items: A.Assignment[] = [];
     this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => items.push(this.assignmentAt(0)) });
-    return items;
+    return this.RECORDING_PHASE ? RECORDED : fit(items);
   });
 
   /** `P(targets | conditions)`. */
@@ -437,7 +448,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const names: A.Name[] = [];
     this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => names.push(this.nameAt(0)) });
     const domain = this.SUBRULE(this.domain);
-    return this.RECORDING_PHASE ? RECORDED : { kind: 'variable', names, domain, range: this.from(first) };
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'variable', names: fit(names), domain, range: this.from(first) };
   });
 
   domain = this.RULE('domain', (): A.Domain => {
@@ -482,7 +493,7 @@ export class BayesParser extends EmbeddedActionsParser {
       const at = tokenRange(this.LA(0));
       states.push({ kind: 'name', text: 'true', range: at }, { kind: 'name', text: 'false', range: at });
     }
-    return { kind: 'domain', type, states, range };
+    return { kind: 'domain', type, states: fit(states), range };
   });
 
   hypothesesDecl = this.RULE('hypothesesDecl', (): A.HypothesesDecl => {
@@ -521,7 +532,7 @@ export class BayesParser extends EmbeddedActionsParser {
       : {
           kind: 'hypotheses',
           name,
-          entries,
+          entries: fit(entries),
           ...(generator ? { generator } : {}),
           ...(prior ? { prior } : {}),
           ...(noise ? { noise } : {}),
@@ -605,7 +616,7 @@ export class BayesParser extends EmbeddedActionsParser {
       items.push(this.OR([{ ALT: () => this.SUBRULE(this.treeLeaf) }, { ALT: () => this.SUBRULE(this.treeSplit) }])),
     );
     this.CONSUME(T.RCurly);
-    return this.RECORDING_PHASE ? RECORDED : { kind: 'tree', items, range: this.from(first) };
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'tree', items: fit(items), range: this.from(first) };
   });
 
   treeLeaf = this.RULE('treeLeaf', (): A.TreeLeaf => {
@@ -692,7 +703,7 @@ export class BayesParser extends EmbeddedActionsParser {
       : {
           kind: 'table',
           head,
-          rows,
+          rows: fit(rows),
           ...(value ? { value } : {}),
           ...(parameterPrior ? { parameterPrior } : {}),
           ...(canonical ? { canonical } : {}),
@@ -724,7 +735,9 @@ export class BayesParser extends EmbeddedActionsParser {
       this.OPTION(this.comma);
     });
     this.CONSUME(T.RCurly);
-    return this.RECORDING_PHASE ? RECORDED : { kind: 'canonical', model, entries, range: this.from(first) };
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { kind: 'canonical', model, entries: fit(entries), range: this.from(first) };
   });
 
   canonicalEntry = this.RULE('canonicalEntry', (): A.CanonicalEntry => {
@@ -764,8 +777,8 @@ export class BayesParser extends EmbeddedActionsParser {
           kind: 'canonicalEntry',
           cause,
           ...(value ? { value } : {}),
-          ...(list ? { list } : {}),
-          rows,
+          ...(list ? { list: fit(list) } : {}),
+          rows: fit(rows),
           range: join(cause.range, tokenRange(this.LA(0))),
         };
   });
@@ -780,7 +793,9 @@ export class BayesParser extends EmbeddedActionsParser {
       this.CONSUME(Kw.given);
       this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => information.push(this.nameAt(2)) });
     });
-    return this.RECORDING_PHASE ? RECORDED : { kind: 'decision', name, domain, information, range: this.from(first) };
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { kind: 'decision', name, domain, information: fit(information), range: this.from(first) };
   });
 
   /** `utility Payoff(Drill, Oil) { yes, dry: -70, … }`. */
@@ -798,7 +813,9 @@ export class BayesParser extends EmbeddedActionsParser {
       this.OPTION(this.comma);
     });
     this.CONSUME(T.RCurly);
-    return this.RECORDING_PHASE ? RECORDED : { kind: 'utility', name, parents, rows, range: this.from(first) };
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { kind: 'utility', name, parents: fit(parents), rows: fit(rows), range: this.from(first) };
   });
 
   row = this.RULE('row', (): A.Row => {
@@ -811,9 +828,9 @@ export class BayesParser extends EmbeddedActionsParser {
       ? RECORDED
       : {
           kind: 'row',
-          keys,
+          keys: fit(keys),
           form,
-          entries,
+          entries: fit(entries),
           range: join(keys[0].range, tokenRange(this.LA(0))),
         };
   });
@@ -881,7 +898,7 @@ export class BayesParser extends EmbeddedActionsParser {
         entries.push({ kind: 'expert', name, successes, trials, range: join(name.range, trials.range) });
     });
     this.CONSUME(T.RCurly);
-    return this.RECORDING_PHASE ? RECORDED : { kind: 'experts', entries, range: this.from(first) };
+    return this.RECORDING_PHASE ? RECORDED : { kind: 'experts', entries: fit(entries), range: this.from(first) };
   });
 
   /** The opening line of a network; `parse.ts` collects the statements up to its `}`. */
@@ -898,7 +915,9 @@ export class BayesParser extends EmbeddedActionsParser {
     const statements: A.Statement[] = [];
     this.MANY(() => statements.push(this.SUBRULE(this.statement)));
     this.CONSUME(T.RCurly);
-    return this.RECORDING_PHASE ? RECORDED : { kind: 'network', name, statements, range: this.from(first) };
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { kind: 'network', name, statements: fit(statements), range: this.from(first) };
   });
 
   importDecl = this.RULE('importDecl', (): A.ImportDecl => {
@@ -1195,7 +1214,12 @@ export class BayesParser extends EmbeddedActionsParser {
       this.AT_LEAST_ONE_SEP2({ SEP: T.Comma, DEF: () => given.push(this.nameAt(2)) });
     });
     const inName = this.SUBRULE(this.inNetwork);
-    return { form: 'independent' as const, variables, given, ...(inName ? { in: inName } : {}) };
+    return {
+      form: 'independent' as const,
+      variables: fit(variables),
+      given: fit(given),
+      ...(inName ? { in: inName } : {}),
+    };
   });
 
   classifyQuery = this.RULE('classifyQuery', () => {
@@ -1488,7 +1512,11 @@ export function groupRows(cells: A.Expr[]): A.DataRow[] {
   let current: A.Expr[] = [];
   const flush = () => {
     if (current.length === 0) return;
-    rows.push({ kind: 'dataRow', cells: current, range: join(current[0].range, current[current.length - 1].range) });
+    rows.push({
+      kind: 'dataRow',
+      cells: fit(current),
+      range: join(current[0].range, current[current.length - 1].range),
+    });
     current = [];
   };
   for (const cell of cells) {
