@@ -346,7 +346,8 @@ test('the symbol table maps every resolved name to its declaration (for definiti
   });
   const at = (line: number, character: number) =>
     names.find((n) => n.range.start.line === line && n.range.start.character === character)!;
-  const declarationOf = (line: number, character: number) => symbols.references.get(at(line, character))?.range.start;
+  const resolved = symbols.references.toMap();
+  const declarationOf = (line: number, character: number) => resolved.get(at(line, character))?.range.start;
   assert.deepEqual(declarationOf(2, 2), { line: 0, character: 9 }); // P(Test | D): the top-level Test
   assert.deepEqual(declarationOf(2, 9), { line: 1, character: 11 }); // D
   assert.deepEqual(declarationOf(5, 4), { line: 4, character: 11 }); // P(Test) inside N: N's own Test

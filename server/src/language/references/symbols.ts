@@ -9,7 +9,15 @@ import type { CheckEnvironment } from '../environment.js';
 import type { Reporter } from '../reporter.js';
 import { resolveModelPath } from '../files.js';
 import { CheckMemo } from '../memo.js';
-import type { ColumnInfo, DataInfo, GlobalKind, Scope, SymbolTable, VariableInfo } from './types.js';
+import {
+  ResolvedNames,
+  type ColumnInfo,
+  type DataInfo,
+  type GlobalKind,
+  type Scope,
+  type SymbolTable,
+  type VariableInfo,
+} from './types.js';
 import { allStatements, declaredKinds, trainingData } from './declarations.js';
 
 export type { GlobalKind, GlobalSymbol, VariableInfo, Scope, ColumnInfo, DataInfo, SymbolTable } from './types.js';
@@ -22,7 +30,7 @@ export function buildSymbols(file: A.BayesFile, env: CheckEnvironment, report: R
     hypothesisEntries: new Map(),
     data: new Map(),
     tables: [],
-    references: new Map(),
+    references: new ResolvedNames(),
   };
   declareStatements(table, file.statements, table.defaultScope, report);
   const statements = allStatements(file);

@@ -47,8 +47,28 @@ export interface SymbolTable {
   /** Every table with the scope its names resolve in. */
   tables: { table: A.TableDecl; scope: Scope }[];
   /**
-   * Each name the checker resolved (a use) → the name that declares it: for definition,
-   * references and rename. Declarations map to themselves; unresolved names are absent.
+   * Each name the checker resolved (a use) and the name that declares it; declarations resolve
+   * to themselves, unresolved names are absent. The editor's name index (definition, references,
+   * rename) resolves names on its own; a test holds the two to agreement.
    */
-  references: Map<A.Name, A.Name>;
+  references: ResolvedNames;
+}
+
+/**
+ * Uses and their declarations as two lists, not a map: a check of a large model resolves tens of
+ * thousands of names, and hashing each as a map key cost more than the lookups themselves.
+ */
+export class ResolvedNames {
+  private readonly uses: A.Name[] = [];
+  private readonly declarations: A.Name[] = [];
+
+  set(use: A.Name, declaration: A.Name): void {
+    this.uses.push(use);
+    this.declarations.push(declaration);
+  }
+
+  /** Use → declaration; a name resolved twice keeps its last declaration. */
+  toMap(): Map<A.Name, A.Name> {
+    return new Map(this.uses.map((use, i) => [use, this.declarations[i]]));
+  }
 }

@@ -22,7 +22,7 @@ test('the name index agrees with the checker on every resolved name of every exa
     const { symbols } = check(ast, nodeEnvironment({ documentPath: path, workspaceRoot: repoRoot }));
     const index = nameIndex(ast);
     const byName = new Map(index.occurrences.map((o) => [o.name, o]));
-    for (const [use, declaration] of symbols.references) {
+    for (const [use, declaration] of symbols.references.toMap()) {
       const found = byName.get(use);
       const where = `${file}:${use.range.start.line + 1}:${use.range.start.character + 1} '${use.text}'`;
       assert.ok(found, `${where}: the index does not resolve it`);
