@@ -2,9 +2,10 @@
  * Parse + check speed on 10,000-line models: typical statements (forest networks, hypotheses,
  * tables, queries), and the ALARM network (37 variables, from the shared bnlearn BIF, converted
  * by a tiny local reader) with data rows forward-sampled from it (seeded) up to 10,000 lines.
- * For each: the first run in this process (it builds the parser), warm runs (min /
- * median / max of wall time, and CPU time, which a busy machine disturbs less), and a fresh
- * process: `bayes check FILE` minus `node -e 0`, alternating (what a reviewer timing the CLI sees).
+ * For each, in a plain node process running the bundled front end (support/parseRuns.ts): the
+ * first run (it builds the parser), warm runs (min / median / max of wall time, and CPU time,
+ * which a busy machine disturbs less); then fresh processes: `bayes check FILE` minus `node -e 0`,
+ * alternating (what a reviewer timing the CLI sees).
  *
  * Goals, printed as `goal met` or `goal FAILED` (exit code 1): issue 18's warm parse + check of
  * 10,000 lines ≤ 40 ms (median wall) on each model; and a fresh `bayes check` ≤ 0.2 s beyond node's start.
@@ -14,14 +15,14 @@
  *
  *   npm run bench:parse [-- --lines 10000 --runs 15 --rounds 7]   (builds dist/ first)
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import type { CheckEnvironment } from '../server/src/language/index.js';
 import { bifPath, bigDataModel, useAlarm } from './support/alarmModel.js';
+import type { ParseRuns } from './support/parseRuns.js';
 import {
   bayesBin,
   freshProcess,
@@ -33,20 +34,17 @@ import {
   summary,
 } from './support/report.js';
 
-// Measure the front end as it ships: bundled by esbuild, not run through tsx (whose keep-names
-// wrappers around every closure would dominate the parser's time).
-const bundle = resolve(import.meta.dirname, '../out/bench/language.mjs');
+// Measure the front end as it ships: bundled by esbuild and run by plain node (see parseRuns.ts),
+// not through tsx (whose keep-names wrappers around every closure would dominate the parser's time).
+const harness = resolve(import.meta.dirname, '../out/bench/parseRuns.mjs');
 await build({
-  entryPoints: [resolve(import.meta.dirname, '../server/src/language/index.ts')],
+  entryPoints: [resolve(import.meta.dirname, 'support/parseRuns.ts')],
   bundle: true,
   format: 'esm',
   platform: 'node',
-  outfile: bundle,
+  outfile: harness,
   logLevel: 'warning',
 });
-const { parseDocument, checkDocument, fullParse, reparse } = (await import(
-  pathToFileURL(bundle).href
-)) as typeof import('../server/src/language/index.js');
 
 const { values } = parseArgs({
   options: {
@@ -126,25 +124,6 @@ const models: [string, string][] = [
   ['typical statements (forest networks, hypotheses, tables, queries)', typicalModel(targetLines)],
   bigDataModel(targetLines),
 ];
-const env: CheckEnvironment = { documentPath: '/bench/model.bayes', allowedRoots: ['/bench'], fileExists: () => false };
-
-/** Wall and CPU milliseconds of parse and of check. CPU time is the steadier figure on a shared machine. */
-function once(text: string): { parseMs: number; checkMs: number; cpuMs: number; diagnostics: number } {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const parsed = parseDocument(text);
-  const t1 = performance.now();
-  const checked = checkDocument(parsed.ast, env);
-  const t2 = performance.now();
-  const cpu = process.cpuUsage(cpu0);
-  return {
-    parseMs: t1 - t0,
-    checkMs: t2 - t1,
-    cpuMs: (cpu.user + cpu.system) / 1000,
-    diagnostics: parsed.diagnostics.length + checked.filter((d) => d.severity === 'error').length,
-  };
-}
-
 console.log(
   `bench/parse.ts ${new Date().toISOString()}, load average ${loadAverage()}; ` +
     `${runs} warm runs (after ${WARMUP}), ${rounds} fresh-process rounds; min / median / max`,
@@ -153,9 +132,15 @@ const folder = mkdtempSync(join(tmpdir(), 'bench-parse-'));
 for (const [index, [label, text]] of models.entries()) {
   if (process.env.BENCH_DUMP) writeFileSync(`${process.env.BENCH_DUMP}.${index}.bayes`, text);
   const lineCount = text.split('\n').length - 1;
-  const cold = once(text);
-  for (let i = 0; i < WARMUP; i++) once(text);
-  const warm = Array.from({ length: runs }, () => once(text));
+  const file = join(folder, `model${index}.bayes`);
+  writeFileSync(file, text);
+  const measured = JSON.parse(
+    execFileSync(process.execPath, [harness, file, String(runs), String(WARMUP)], {
+      encoding: 'utf8',
+      maxBuffer: 2 ** 24,
+    }),
+  ) as ParseRuns;
+  const { cold, warm } = measured;
   const total = stats(warm.map((w) => w.parseMs + w.checkMs));
   console.log(`\n${label}: ${lineCount} lines, ${(text.length / 1e6).toFixed(2)} MB, ${cold.diagnostics} errors`);
   console.log(
@@ -164,43 +149,15 @@ for (const [index, [label, text]] of models.entries()) {
   console.log(`  warm parse          ${spread(stats(warm.map((w) => w.parseMs)))}`);
   console.log(`  warm check          ${spread(stats(warm.map((w) => w.checkMs)))}`);
   console.log(`  warm parse + check  ${spread(total)} wall, ${spread(stats(warm.map((w) => w.cpuMs)))} CPU`);
-  const file = join(folder, `model${index}.bayes`);
-  writeFileSync(file, text);
   const fresh = freshProcess([bayesBin, 'check', file], rounds, [0, 1]);
   printFreshProcess('bayes check', fresh);
+  const { character, line } = measured.editing;
   console.log(
-    `  keystroke, incremental, median of ${runs}: ${editing(text, 'character').toFixed(1)} ms CPU; line inserted or removed: ${editing(text, 'line').toFixed(1)} ms CPU`,
+    `  keystroke, incremental, median of ${runs}: ${stats(character).median.toFixed(1)} ms CPU; ` +
+      `line inserted or removed: ${stats(line).median.toFixed(1)} ms CPU`,
   );
   goal(`warm parse + check of ${lineCount} lines (median wall)`, total.median, WARM_GOAL_MS);
   goal('fresh `bayes check` minus `node -e 0` (median wall)', fresh.difference.wall.median, FRESH_GOAL_S, 's', 3);
 }
 rmSync(folder, { recursive: true, force: true });
 summary('bench:parse');
-
-/**
- * Median CPU milliseconds of re-parsing (incrementally) and checking after each of `runs` edits
- * on the middle line: its first character typed over and back, or a line break put before it and removed.
- */
-function editing(text: string, kind: 'character' | 'line'): number {
-  const lines = text.split('\n');
-  const line = Math.floor(lines.length / 2);
-  const at = lines.slice(0, line).join('\n').length + 1 + lines[line].search(/\S|$/);
-  let state = fullParse(text);
-  checkDocument(state.output.ast, env);
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const current = state.text;
-    const next =
-      kind === 'character'
-        ? current.slice(0, at) + (i % 2 === 0 ? 'X' : text[at]) + current.slice(at + 1)
-        : i % 2 === 0
-          ? current.slice(0, at) + '\n' + current.slice(at)
-          : current.slice(0, at) + current.slice(at + 1);
-    const cpu0 = process.cpuUsage();
-    state = reparse(state, next);
-    checkDocument(state.output.ast, env);
-    const cpu = process.cpuUsage(cpu0);
-    times.push((cpu.user + cpu.system) / 1000);
-  }
-  return stats(times).median;
-}
