@@ -67,7 +67,7 @@ export class LearnOptions {
         severity: 'warning' as const,
         code: 'unknown-option',
         range: e.name!.range,
-        message: `'${e.name!.text}' does not apply to ${what} and is ignored (it takes ${used.join(', ')})`,
+        message: `'${e.name!.text}' does not apply to ${what} and is ignored (it takes ${used.join(', ') || 'no options'})`,
       }));
   }
 }

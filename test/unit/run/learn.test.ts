@@ -260,3 +260,28 @@ test('EM stops when the run is cancelled and keeps the declared tables', async (
   );
   assert.ok(problems(result, 'warning').some(([code, , m]) => code === 'cancelled' && /did not run/.test(m)));
 });
+
+test('an option a learning method ignores is named, with what the method does take', async () => {
+  const text = `network N {
+  variable A, B : bool
+  P(A) = 0.5
+  P(B | A) { true: 0.9, false: 0.2 }
+}
+data D {
+  A, B
+  true, true
+  false, false
+}
+learn N from D by counting { iterations: 5 }
+learn N from D by em { tabu: 3 }
+`;
+  const result = await run(text);
+  assert.deepEqual(problems(result, 'warning'), [
+    ['unknown-option', 11, "'iterations' does not apply to learning by counting and is ignored (it takes no options)"],
+    [
+      'unknown-option',
+      12,
+      "'tabu' does not apply to learning by em and is ignored (it takes iterations, tolerance, seed, restarts)",
+    ],
+  ]);
+});
