@@ -8,17 +8,12 @@ import type * as A from '../language/index.js';
 import type { NameIndex, NameKind, NameSymbol } from '../language/index.js';
 import { nameIndex } from '../language/index.js';
 import { positionContext, type PositionContext } from './context.js';
-import {
-  INFERENCE_METHODS,
-  LEARN_OPTIONS,
-  SAMPLER_OPTIONS,
-  STRUCTURE_METHODS,
-  TABLE_METHODS,
-} from '../language/check/queries.js';
+import { INFERENCE_METHODS, SAMPLER_OPTIONS } from '../language/check/queries.js';
+import { isLearnMethod, LEARN_OPTIONS, optionsOf, STRUCTURE_METHODS, TABLE_METHODS } from '../language/learnMethods.js';
 import { InsertTextFormat } from 'vscode-languageserver/node';
 import { SNIPPETS } from './snippets.js';
 import { HYPOTHESIS_PRIORS } from '../language/check/declarations.js';
-import { QUERY_FORMS, SIGNATURES, STATEMENT_KEYWORDS } from './vocabulary.js';
+import { FUNCTIONS, QUERY_FORMS, STATEMENT_KEYWORDS } from './vocabulary.js';
 
 const ITEM_KIND: Record<NameKind, CompletionItemKind> = {
   variable: CompletionItemKind.Variable,
@@ -61,7 +56,7 @@ export function completion(file: A.BayesFile, text: string, position: Position):
   if (/\b(classify|evaluate|accuracy|learning_curve)\s+$/.test(before)) return globals('classifier');
   if (/\blearn\s+$/.test(before)) return [...globals('network', 'mixture', 'classifier'), ...keywords(['structure'])];
   if (/[=~]\s*$/.test(before) && /^\s*(classifier|mixture|hypotheses)\b/.test(ctx.linePrefix))
-    return keywords(Object.keys(SIGNATURES));
+    return keywords(Object.keys(FUNCTIONS));
 
   const finding = findingExpected(index, ctx, before);
   if (finding) return finding === 'likelihood' ? keywords(['likelihood']) : names(finding);
@@ -155,6 +150,12 @@ export function inCommentOrString(prefix: string): boolean {
   return quoted;
 }
 
+/** The options of the method a learn line names (`by em {`), or of every method when it names none it knows. */
+function learnOptions(head: string): readonly string[] {
+  const method = /\bby\s+(\w+)\s*$/.exec(head)?.[1];
+  return method && isLearnMethod(method) ? optionsOf(method) : LEARN_OPTIONS;
+}
+
 /**
  * Option names where a key goes in the options of a query, expect, learn or evaluate line:
  * `using gibbs { | }`, `{ seed: 1, | }`; not in soft evidence `X ~ { … }`, whose keys are states.
@@ -168,7 +169,7 @@ function optionsExpected(ctx: PositionContext, before: string): readonly string[
   const all = /\busing\s+\w+\s*$/.test(head)
     ? SAMPLER_OPTIONS
     : /^\s*learn\b/.test(head)
-      ? LEARN_OPTIONS
+      ? learnOptions(head)
       : /\bfolds\s+\d+\s*$|^\s*(query|expect)\s+evaluate\b|^\s*evaluate\b/.test(head)
         ? ['seed', 'target']
         : /\blearning_curve\b/.test(head)

@@ -4,7 +4,7 @@
  */
 import type { Position, SignatureHelp } from 'vscode-languageserver/node';
 import { offsetAt } from './context.js';
-import { SIGNATURES, type Signature } from './vocabulary.js';
+import { FUNCTIONS, METHOD_SIGNATURES, type Signature } from './vocabulary.js';
 
 /** How far back to look for the opening bracket: statements are short. */
 const LOOK_BACK = 4000;
@@ -14,9 +14,10 @@ export function signatureHelp(text: string, position: Position): SignatureHelp |
   const open = innermostOpen(text, end);
   if (!open) return null;
   const head = text.slice(Math.max(0, open.offset - 80), open.offset);
-  const name =
-    open.bracket === '(' ? /([A-Za-z_]\w*)\s*$/.exec(head)?.[1] : /\bby\s+([A-Za-z_]\w*)\s*$/.exec(head)?.[1];
-  const signature = name ? SIGNATURES[name] : undefined;
+  const signature =
+    open.bracket === '('
+      ? own(FUNCTIONS, /([A-Za-z_]\w*)\s*$/.exec(head)?.[1])
+      : own(METHOD_SIGNATURES, /\bby\s+([A-Za-z_]\w*)\s*$/.exec(head)?.[1]);
   if (!signature) return null;
   return {
     signatures: [
@@ -29,6 +30,11 @@ export function signatureHelp(text: string, position: Position): SignatureHelp |
     activeSignature: 0,
     activeParameter: activeParameter(signature, text.slice(open.offset + 1, end)),
   };
+}
+
+/** `table[name]` when the table itself has it: `constructor(` must not find Object's constructor. */
+function own(table: Record<string, Signature>, name: string | undefined): Signature | undefined {
+  return name !== undefined && Object.hasOwn(table, name) ? table[name] : undefined;
 }
 
 /** The unclosed `(` or `{` nearest before `end`, skipping strings and comments crudely (line-wise). */

@@ -1,7 +1,9 @@
 /**
  * The words of the language the editor offers: statement keywords, query forms and
- * the signatures of the built-in functions and learning options (for completion and signature help).
+ * the signatures of the built-in functions and of the learning methods' options (for completion and signature help).
  */
+import { LEARN_METHODS, METHOD_OPTIONS, type LearnMethodName } from '../language/learnMethods.js';
+
 export const STATEMENT_KEYWORDS = [
   'variable',
   'hypotheses',
@@ -58,23 +60,8 @@ export interface Signature {
   parameters: Parameter[];
 }
 
-/** The options every structure search shares. */
-const MAX_PARENTS: Parameter = { name: 'max_parents', doc: 'the most parents a node may get' };
-const SEARCH_SCORE: Parameter = { name: 'score', doc: 'bic (default), k2 or bdeu' };
-
-/** The climbs and random-restart options shared by hillclimb and tabu. */
-const RESTART_PARAMETERS: Parameter[] = [
-  {
-    name: 'climbs',
-    doc: 'climbs from the start, the later ones picking at random among equally good moves; the best is kept (default 8)',
-  },
-  { name: 'restarts', doc: 'random restarts from the best structure so far, perturbed (default 0)' },
-  { name: 'perturb', doc: 'random arc additions, removals or reversals before each restart (default 5)' },
-  { name: 'seed', doc: "seed of the climbs' ties and the perturbations (default 1)" },
-];
-
-/** Built-in functions (after `=` / `~` / `hypotheses X =`) and option blocks (`by em { … }`). */
-export const SIGNATURES: Record<string, Signature> = {
+/** Built-in functions: after `=` / `~` / `hypotheses X =`. */
+export const FUNCTIONS: Record<string, Signature> = {
   naive_bayes: {
     label: 'naive_bayes(data, target, smoothing)',
     doc: 'Naive Bayes classifier over a data set (Mitchell §6.9).',
@@ -148,58 +135,15 @@ export const SIGNATURES: Record<string, Signature> = {
       { name: 'rate', doc: 'gradient: the learning rate η' },
     ],
   },
-  em: {
-    label: 'em { iterations, tolerance, seed }',
-    doc: 'Expectation maximisation (Mitchell §6.12).',
-    parameters: [
-      { name: 'iterations', doc: 'at most this many E and M steps' },
-      { name: 'tolerance', doc: 'stop when the log-likelihood improves by less' },
-      { name: 'seed', doc: 'the seed of the random start' },
-    ],
-  },
-  gradient: {
-    label: 'gradient { rate, iterations }',
-    doc: 'Gradient ascent on the CPT entries (Mitchell eq. 6.25).',
-    parameters: [
-      { name: 'rate', doc: 'the learning rate η' },
-      { name: 'iterations', doc: 'the number of steps' },
-    ],
-  },
-  k2: {
-    label: 'k2 { order, max_parents, score }',
-    doc: 'K2 structure search.',
-    parameters: [
-      { name: 'order', doc: '[A, B, C]: the variable order parents are chosen in' },
-      MAX_PARENTS,
-      { name: 'score', doc: 'k2 (default), bdeu or bic' },
-    ],
-  },
-  hillclimb: {
-    label: 'hillclimb { max_parents, score, climbs, restarts, perturb, seed }',
-    doc: 'Greedy hill climbing over structures: add, remove or reverse one arc at a time.',
-    parameters: [MAX_PARENTS, SEARCH_SCORE, ...RESTART_PARAMETERS],
-  },
-  tabu: {
-    label: 'tabu { max_parents, score, tabu, patience, climbs, restarts, perturb, seed }',
-    doc: 'Tabu search (Bouckaert): hill climbing that goes on past a local maximum through structures not recently visited, keeping the best.',
-    parameters: [
-      MAX_PARENTS,
-      SEARCH_SCORE,
-      { name: 'tabu', doc: 'how many recently visited structures may not be revisited (default 10)' },
-      { name: 'patience', doc: 'steps allowed without a new best before stopping (default 10)' },
-      ...RESTART_PARAMETERS,
-    ],
-  },
-  pc: {
-    label: 'pc { alpha, test, max_conditioning, require, forbid, tiers }',
-    doc: "PC-stable: conditional-independence tests remove edges, v-structures and Meek's rules orient them (a CPDAG).",
-    parameters: [
-      { name: 'alpha', doc: 'level of each independence test (default 0.05)' },
-      { name: 'test', doc: 'g2 (likelihood ratio, default) or x2 (Pearson), df adjusted for empty cells' },
-      { name: 'max_conditioning', doc: 'largest conditioning set (default: no limit)' },
-      { name: 'require', doc: '[A -> B, …]: arcs that must be present (every structure method)' },
-      { name: 'forbid', doc: '[A -> B, …]: arcs that must not be present (every structure method)' },
-      { name: 'tiers', doc: '[[A, B], [C], …]: earliest first; no arc from a later tier to an earlier one' },
-    ],
-  },
 };
+
+/** A learning method's option block (`by em { … }`), from the table the checker and the run read too. */
+function methodSignature(name: LearnMethodName): Signature {
+  const { doc, options } = METHOD_OPTIONS[name];
+  return { label: `${name} { ${options.map((o) => o.name).join(', ')} }`, doc, parameters: [...options] };
+}
+
+/** The option blocks of the learning methods that take options (`by em { … }`). */
+export const METHOD_SIGNATURES: Record<string, Signature> = Object.fromEntries(
+  LEARN_METHODS.filter((m) => METHOD_OPTIONS[m].options.length > 0).map((m) => [m, methodSignature(m)]),
+);

@@ -20,6 +20,7 @@ import { modelData, networkKey, setLearnedNetwork } from './modelInputs.js';
 import { learnedNetworkData } from './learningResults.js';
 import { declaredPrior } from './tablePriors.js';
 import { LearnOptions } from './learnOptions.js';
+import { optionsOf } from '../language/learnMethods.js';
 import type { LearnedNetworkResult } from '../protocol/runResult.js';
 
 export const PARAMETER_METHODS = ['counting', 'em', 'gradient'] as const;
@@ -49,11 +50,7 @@ export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise
   const data = await networkData(ctx, s.from, net);
   const method = parameterMethod(s, data.data, data.hidden);
   const options = new LearnOptions(s.options);
-  const used =
-    method === 'counting'
-      ? []
-      : ['iterations', 'tolerance', 'seed', 'restarts', ...(method === 'gradient' ? ['rate'] : [])];
-  const diagnostics: Diagnostic[] = [...options.unused(used, `learning by ${method}`), ...data.notes];
+  const diagnostics: Diagnostic[] = [...options.unused(optionsOf(method), `learning by ${method}`), ...data.notes];
   if (method === 'counting' && hasMissing(data.data)) {
     diagnostics.push({
       severity: 'information',

@@ -79,8 +79,25 @@ test('option names inside `using … { }`, `{ seed: … }` and a learn line’s 
   assert.deepEqual(labels('query P(Test) using gibbs { '), ['samples', 'seed', 'burn_in', 'budget']);
   assert.deepEqual(labels('query P(Test) using likelihood_weighting { samples: 1000, '), ['seed', 'burn_in', 'budget']);
   assert.deepEqual(labels('expect P(Test = pos) using gibbs { seed: 1, samples: 5, '), ['burn_in', 'budget']);
-  assert.ok(labels('learn Net from D by em { ').includes('iterations'));
-  assert.ok(!labels('learn Net from D by em { seed: 3, ').includes('seed'));
+  // A learn line offers its method's options (the table the checker and the run read).
+  assert.deepEqual(labels('learn Net from D by em { '), ['iterations', 'tolerance', 'seed', 'restarts']);
+  assert.deepEqual(labels('learn Net from D by em { seed: 3, '), ['iterations', 'tolerance', 'restarts']);
+  assert.deepEqual(labels('learn structure S from D by pc { alpha: 0.01, '), [
+    'test',
+    'max_conditioning',
+    'score',
+    'require',
+    'forbid',
+    'tiers',
+  ]);
+  assert.deepEqual(labels('learn Net from D by counting { '), [], 'counting takes no options');
+  assert.ok(labels('learn Net from D { ').includes('tabu'), 'no method named: every option');
   // Soft evidence braces hold states, not options.
   assert.deepEqual(labels('query P(Diagnosis | Test ~ { ', ' })'), ['pos', 'neg']);
+});
+
+test('after `classifier C =` and `mixture M =` completion offers functions, not learning methods', () => {
+  const labels = at('classifier C = ').map((i) => i.label);
+  assert.ok(labels.includes('naive_bayes') && labels.includes('gaussians'), labels.join(', '));
+  assert.ok(!labels.includes('em') && !labels.includes('hillclimb'), labels.join(', '));
 });

@@ -6,13 +6,8 @@ import { checkOptions } from './calls.js';
 import { checkAssignment, checkChoice, checkFinite, checkProbability, checkState } from './resolve.js';
 import { lookupVariable, modelScope, requireGlobal } from '../references/lookup.js';
 import { checkDecisionQuery, checkInterventions } from './decisions.js';
+import { LEARN_METHODS, LEARN_OPTIONS, STRUCTURE_METHODS, STRUCTURE_OPTIONS } from '../learnMethods.js';
 
-export const STRUCTURE_METHODS = ['k2', 'hillclimb', 'tabu', 'pc'] as const;
-/** How a network's tables are learnt for a fixed structure. */
-export const TABLE_METHODS = ['counting', 'em', 'gradient'] as const;
-export const LEARN_METHODS = [...TABLE_METHODS, ...STRUCTURE_METHODS] as const;
-/** Options of table learning only (EM, gradient ascent), not of structure searches. */
-const TABLE_ONLY = ['iterations', 'tolerance', 'rate'];
 export const INFERENCE_METHODS = [
   'exact',
   'variable_elimination',
@@ -21,26 +16,6 @@ export const INFERENCE_METHODS = [
   'gibbs',
   'rejection',
 ] as const;
-export const LEARN_OPTIONS = [
-  'iterations',
-  'tolerance',
-  'seed',
-  'rate',
-  'order',
-  'max_parents',
-  'restarts',
-  'climbs',
-  'score',
-  'tabu',
-  'patience',
-  'perturb',
-  'alpha',
-  'test',
-  'max_conditioning',
-  'require',
-  'forbid',
-  'tiers',
-];
 export const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
@@ -297,12 +272,7 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       break;
     case 'strength':
       requireGlobal(ctx, q.from, ['data'], 'a data set');
-      checkOptions(
-        ctx,
-        q.options,
-        ['replicates', 'method', ...LEARN_OPTIONS.filter((o) => !TABLE_ONLY.includes(o))],
-        'strength',
-      );
+      checkOptions(ctx, q.options, ['replicates', 'method', ...STRUCTURE_OPTIONS], 'strength');
       for (const entry of q.options?.entries ?? []) {
         if (entry.value.kind === 'number') checkFinite(ctx, entry.value);
         checkKnowledge(ctx, q, entry);

@@ -11,7 +11,7 @@ import { DEFAULT_CLIMBS, type HillClimbOptions } from '../../engine/structure/hi
 import { searchStructure, type SearchMethod } from '../../engine/structure/search.js';
 import { BackgroundKnowledge } from '../../engine/structure/backgroundKnowledge.js';
 import { EngineError } from '../../engine/engineError.js';
-import { STRUCTURE_METHODS } from '../../language/check/queries.js';
+import { KNOWLEDGE_OPTIONS, optionsOf, STRUCTURE_METHODS } from '../../language/learnMethods.js';
 import { arcsOf, type ScoreName } from '../../engine/structure/structureScore.js';
 import { networkFromStructure } from '../../engine/estimators/cptLearning.js';
 import type { CategoricalDataset } from '../../engine/categoricalData.js';
@@ -32,7 +32,7 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
     throw new CompileError(`a structure is learnt by ${STRUCTURE_METHODS.join(', ')}, not ${method}`, s.method!.range);
   const data = await modelData(ctx, s.from);
   const options = new LearnOptions(s.options);
-  const diagnostics = options.unused(USED[method as keyof typeof USED], `structure learning by ${method}`);
+  const diagnostics = options.unused(optionsOf(method), `structure learning by ${method}`);
   const names = data.attributes.map((a) => a.name);
   const score = options.choice('score', SCORES, method === 'k2' ? 'k2' : 'bic');
   const maxParents = options.number('max_parents', names.length - 1, { integer: true, min: 0 });
@@ -80,16 +80,6 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   };
   return { results: [result], diagnostics };
 }
-
-export const RESTART_OPTIONS = ['climbs', 'restarts', 'perturb', 'seed'];
-export const KNOWLEDGE_OPTIONS = ['require', 'forbid', 'tiers'];
-/** The options each method takes. */
-export const USED = {
-  k2: ['order', 'max_parents', 'score', ...KNOWLEDGE_OPTIONS],
-  hillclimb: ['max_parents', 'score', ...RESTART_OPTIONS, ...KNOWLEDGE_OPTIONS],
-  tabu: ['max_parents', 'score', 'tabu', 'patience', ...RESTART_OPTIONS, ...KNOWLEDGE_OPTIONS],
-  pc: ['alpha', 'test', 'max_conditioning', 'score', ...KNOWLEDGE_OPTIONS],
-} as const;
 
 /** PC's level, test and largest conditioning set. */
 export function pcOptions(options: LearnOptions): { alpha: number; test: 'g2' | 'x2'; maxConditioning?: number } {

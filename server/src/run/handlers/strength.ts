@@ -19,20 +19,20 @@ import {
 import { Pdag, dagExtension } from '../../engine/structure/pdag.js';
 import { ScoreCache } from '../../engine/structure/structureScore.js';
 import { networkFromStructure } from '../../engine/estimators/cptLearning.js';
-import { STRUCTURE_METHODS } from '../../language/check/queries.js';
+import { optionsOf, STRUCTURE_METHODS } from '../../language/learnMethods.js';
 import { queryOf, type Handler, type HandlerContext, type HandlerOutput } from '../handlerContext.js';
 import { modelData, setLearnedNetwork } from '../modelInputs.js';
 import { LearnOptions } from '../learnOptions.js';
 import type { StructureResultEntry } from '../../protocol/runResult.js';
 import { cptsToJson } from '../learningResults.js';
-import { SCORES, USED, backgroundKnowledge, nodeOrder, pcOptions, searchOptions } from './learnStructure.js';
+import { SCORES, backgroundKnowledge, nodeOrder, pcOptions, searchOptions } from './learnStructure.js';
 
 async function strength(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.StrengthQuery>(ctx);
   const data = await modelData(ctx, q.from);
   const options = new LearnOptions(q.options);
   const method = options.choice('method', STRUCTURE_METHODS, 'hillclimb') as SearchMethod;
-  const used = [...new Set<string>(['replicates', 'method', 'seed', ...USED[method]])];
+  const used = [...new Set<string>(['replicates', 'method', 'seed', ...optionsOf(method)])];
   const diagnostics = options.unused(used, `bootstrap arc strength by ${method}`);
   const names = data.attributes.map((a) => a.name);
   const replicates = options.number('replicates', 200, { integer: true, min: 1 });
