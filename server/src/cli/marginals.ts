@@ -5,6 +5,7 @@ import { readUaiEvidence } from '../model/uai.js';
 import { posteriorMarginals, DEFAULT_BUDGET, type MarginalsOptions } from '../engine/inference/marginals.js';
 import { namedTables, resolveEvidence, resolveFindings } from '../run/namedEvidence.js';
 import type { NamedEvidence } from '../protocol/runResult.js';
+import { setOwn } from '../engine/records.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { DEFAULT_BUDGETS } from '../engine/budget.js';
 import { cliBudgets } from './limits.js';
@@ -121,8 +122,13 @@ ${NETWORK_FILE_USAGE}`,
       const cells = Object.entries(dist).map(
         ([s, p]) => `${s} ${p.toFixed(6)}${stderr ? ` ±${stderr[v]![s]!.toFixed(6)}` : ''}`,
       );
-      const mark =
-        v in named ? ' (observed)' : v in soft ? ' (soft evidence)' : v in likelihood ? ' (virtual evidence)' : '';
+      const mark = Object.hasOwn(named, v)
+        ? ' (observed)'
+        : Object.hasOwn(soft, v)
+          ? ' (soft evidence)'
+          : Object.hasOwn(likelihood, v)
+            ? ' (virtual evidence)'
+            : '';
       io.out(`${v}${mark}: ${cells.join('  ')}\n`);
     }
     return 0;
@@ -145,11 +151,11 @@ function addEvidenceFile(file: string, net: BayesianNetwork, named: NamedEvidenc
   }
   for (const { variable, state } of read.evidence) {
     const v = net.variables[variable]!;
-    if (v.name in named && named[v.name] !== v.states[state]) {
+    if (Object.hasOwn(named, v.name) && named[v.name] !== v.states[state]) {
       io.err(`bayes marginals: ${file} observes ${v.name}=${v.states[state]}, --evidence ${v.name}=${named[v.name]}\n`);
       return false;
     }
-    named[v.name] = v.states[state]!;
+    setOwn(named, v.name, v.states[state]!);
   }
   return true;
 }
@@ -159,7 +165,7 @@ function evidencePairs(items: string[]): NamedEvidence {
   for (const item of items) {
     const eq = item.indexOf('=');
     if (eq <= 0 || eq === item.length - 1) throw new UsageError(`--evidence wants VAR=STATE, got '${item}'`);
-    out[item.slice(0, eq)] = item.slice(eq + 1);
+    setOwn(out, item.slice(0, eq), item.slice(eq + 1));
   }
   return out;
 }
@@ -177,7 +183,7 @@ function vectorPairs(option: string, items: string[]): Record<string, number[]> 
       const want = "VAR=N1,N2,… (one number per state, in the variable's state order)";
       throw new UsageError(`--${option} wants ${want}, got '${item}'`);
     }
-    out[item.slice(0, eq)] = numbers.map(Number);
+    setOwn(out, item.slice(0, eq), numbers.map(Number));
   }
   return out;
 }

@@ -4,6 +4,7 @@
  * keeps the learners free of string handling and fast on real sizes.
  */
 import { EngineError } from './engineError.js';
+import { ownValue } from './records.js';
 
 export interface CategoricalAttribute {
   name: string;
@@ -36,14 +37,15 @@ export function encodeCategorical(
   rows: readonly (readonly (string | null | undefined)[])[],
   declared: Readonly<Record<string, readonly string[]>> = {},
 ): CategoricalDataset {
-  const attributes = header.map((name) => ({ name, values: [...(declared[name] ?? [])] }));
+  const domains = header.map((name) => ownValue(declared, name));
+  const attributes = header.map((name, a) => ({ name, values: [...(domains[a] ?? [])] }));
   const lookups = attributes.map((a) => new Map(a.values.map((v, i) => [v, i])));
   const columns = header.map(() => new Int32Array(rows.length));
   rows.forEach((row, r) => {
     if (row.length !== header.length)
       throw new EngineError(`row ${r + 1} has ${row.length} values for ${header.length} columns`);
     row.forEach((raw, a) => {
-      columns[a]![r] = encodeValue(raw, attributes[a]!, lookups[a]!, declared[header[a]!] !== undefined, r);
+      columns[a]![r] = encodeValue(raw, attributes[a]!, lookups[a]!, domains[a] !== undefined, r);
     });
   });
   return { attributes, columns, rowCount: rows.length };

@@ -232,7 +232,7 @@ function shapeFigures(entry: ResultEntry, name: string): string | undefined {
   const figures: string[] = [];
   for (const { field, record } of numberRecords(entry)) {
     // Description lengths (`…Bits`) rank smallest first; probabilities and scores largest first.
-    if (name in record)
+    if (Object.hasOwn(record, name))
       figures.push(`${field} **${formatNumber(record[name])}**, ${rank(record, name, /bits$/i.test(field))}`);
   }
   for (const field of choiceFields(entry, name))

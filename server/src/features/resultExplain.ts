@@ -143,7 +143,7 @@ function marginalsMarkdown(e: MarginalsResult): string {
 function mpeMarkdown(e: MpeResultEntry): string {
   const rows = [
     ...Object.entries(e.assignment)
-      .filter(([v]) => !(v in e.evidence))
+      .filter(([v]) => !Object.hasOwn(e.evidence, v))
       .map(([v, s]) => [v, s, '']),
     ...Object.entries(e.evidence).map(([v, s]) => [v, s, 'observed']),
   ];

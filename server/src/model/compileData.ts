@@ -12,11 +12,12 @@ import { EngineError } from '../engine/engineError.js';
 import { DataError, readDiscreteText, readNumericText } from './dataTable.js';
 import { readModelText } from './files.js';
 import { CompileError } from './compileError.js';
+import { setOwn } from '../engine/records.js';
 
 /** The states each variable of the default model declares (hypothesis spaces included). */
 export function declaredDomains(symbols: SymbolTable): Record<string, readonly string[]> {
   const domains: Record<string, readonly string[]> = {};
-  for (const [name, v] of symbols.defaultScope.variables) if (v.states) domains[name] = v.states;
+  for (const [name, v] of symbols.defaultScope.variables) if (v.states) setOwn(domains, name, v.states);
   return domains;
 }
 
@@ -68,7 +69,7 @@ function inlineNumbers(decl: A.DataDecl): NumericData {
 }
 
 function pick(domains: Record<string, readonly string[]>, names: string[]): Record<string, readonly string[]> {
-  return Object.fromEntries(names.filter((n) => domains[n]).map((n) => [n, domains[n]!]));
+  return Object.fromEntries(names.filter((n) => Object.hasOwn(domains, n)).map((n) => [n, domains[n]!]));
 }
 
 /** Data problems (a value outside a domain, a ragged row) become compile errors on the data set's name. */

@@ -212,7 +212,7 @@ function decodeEntities(raw: string, line: number): string {
   return raw.replace(/&([^;\s&]*);?/g, (all, body: string) => {
     const at = line + (raw.slice(0, raw.indexOf(all)).match(/\n/g)?.length ?? 0);
     if (!all.endsWith(';')) throw new NetworkSyntaxError(`'&' must start an entity such as &amp;`, at);
-    if (body in ENTITIES) return ENTITIES[body]!;
+    if (Object.hasOwn(ENTITIES, body)) return ENTITIES[body]!;
     const code = /^#x[0-9a-f]+$/i.test(body)
       ? parseInt(body.slice(2), 16)
       : /^#[0-9]+$/.test(body)

@@ -12,6 +12,7 @@ import { CompileError } from '../model/compileError.js';
 import type { ModelContext } from './modelInputs.js';
 import { stateIndex, variableIndex, type NetworkScope } from './networkScope.js';
 import type { NamedEvidence } from '../protocol/runResult.js';
+import { setOwn } from '../engine/records.js';
 
 export interface Intervened {
   scope: NetworkScope;
@@ -30,7 +31,7 @@ export function intervened(ctx: ModelContext, scope: NetworkScope, assignments: 
     const state = a.value && a.value.kind !== 'list' ? valueText(a.value) : undefined;
     if (state === undefined) throw new CompileError(`set one state: do(${a.variable.text} = …)`, a.range);
     interventions.set(v, stateIndex(net, v, state, a.value!));
-    named[a.variable.text] = state;
+    setOwn(named, a.variable.text, state);
   }
   if (interventions.size === 0) return { scope, interventions, named };
   const key = `do:${scope.name ?? ''}:${[...interventions].map(([v, s]) => `${v}=${s}`).join(',')}`;

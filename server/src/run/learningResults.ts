@@ -7,6 +7,7 @@ import { cardinality, rowAssignment, rowCount } from '../engine/network.js';
 import type { MixtureFit } from '../engine/mixtures/gaussianMixture.js';
 import type { NetworkEmResult } from '../engine/estimators/networkEm.js';
 import type { CptJson, LearnedNetworkResult, MixtureResult, ResultBase } from '../protocol/runResult.js';
+import { setOwn } from '../engine/records.js';
 
 export function cptsToJson(net: BayesianNetwork): Record<string, CptJson> {
   const out: Record<string, CptJson> = {};
@@ -17,15 +18,15 @@ export function cptsToJson(net: BayesianNetwork): Record<string, CptJson> {
     const rows = Array.from({ length: rowCount(net, v) }, (_, r) => {
       const given: Record<string, string> = {};
       rowAssignment(net, v, r).forEach((s, i) => {
-        given[parents[i]!] = net.variables[cpt.parents[i]!]!.states[s]!;
+        setOwn(given, parents[i]!, net.variables[cpt.parents[i]!]!.states[s]!);
       });
       const distribution: Record<string, number> = {};
       states.forEach((name, x) => {
-        distribution[name] = cpt.table[r * k + x]!;
+        setOwn(distribution, name, cpt.table[r * k + x]!);
       });
       return { given, distribution };
     });
-    out[net.variables[v]!.name] = { parents, rows };
+    setOwn(out, net.variables[v]!.name, { parents, rows });
   });
   return out;
 }

@@ -4,6 +4,7 @@ import type { Evidence } from '../engine/inference/junctionTree.js';
 import type { NamedEvidence } from '../protocol/runResult.js';
 import { EngineError } from '../engine/engineError.js';
 import { virtualEvidenceNetwork } from '../engine/inference/softEvidence.js';
+import { setOwn } from '../engine/records.js';
 
 /** Resolves `VAR=STATE` pairs; the error names the unknown variable or state and what exists. */
 export function resolveEvidence(
@@ -59,7 +60,7 @@ export function resolveFindings(
 export function namedTables(net: BayesianNetwork, tables: ArrayLike<number>[]): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
   net.variables.forEach((v, i) => {
-    out[v.name] = Object.fromEntries(v.states.map((s, j) => [s, tables[i]![j]!]));
+    setOwn(out, v.name, Object.fromEntries(v.states.map((s, j) => [s, tables[i]![j]!])));
   });
   return out;
 }

@@ -19,6 +19,7 @@ import type { HandlerContext } from './handlerContext.js';
 import { modelNetwork, networkKey, type ModelContext } from './modelInputs.js';
 import { classifierNetwork } from './classifiers.js';
 import type { NamedEvidence, NamedFindings } from '../protocol/runResult.js';
+import { setOwn } from '../engine/records.js';
 
 export interface NetworkScope {
   net: BayesianNetwork;
@@ -153,7 +154,7 @@ export function scopedEvidence(ctx: ModelContext, scope: NetworkScope, given: re
       const name = i === 0 ? variable : replicaName(variable, i);
       const v = variableIndex(net, index, name, node.variable);
       evidence.set(v, stateIndex(net, v, value, node));
-      named[name] = value;
+      setOwn(named, name, value);
     });
   }
   const findings = [...observed].filter(([, o]) => o.finding);

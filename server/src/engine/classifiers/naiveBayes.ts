@@ -17,6 +17,7 @@ import {
 import { smoothedEstimate, type Smoothing } from '../estimators/mEstimate.js';
 import { argmax, normalizeLog, normalizeLogInPlace } from '../math/logMath.js';
 import type { BayesianNetwork } from '../network.js';
+import { ownValue } from '../records.js';
 
 export interface NaiveBayesModel {
   target: CategoricalAttribute;
@@ -150,7 +151,7 @@ export function classifyNaiveBayes(
   const codes = new Int32Array(model.attributes.length);
   const ignored: IgnoredValue[] = [];
   model.attributes.forEach((a, i) => {
-    const raw = instance[a.name];
+    const raw = ownValue(instance, a.name);
     codes[i] = MISSING;
     if (raw === undefined || raw === '?') {
       ignored.push({ attribute: a.name, value: '?', reason: 'missing' });

@@ -8,6 +8,7 @@ import type { BayesianNetwork } from '../network.js';
 import { cardinality, rowAssignment, rowCount } from '../network.js';
 import { withTables } from './cptLearning.js';
 import { EngineError } from '../engineError.js';
+import { setOwn } from '../records.js';
 
 /** Mean over rows of the TV distance between two tables of variable v (rowWeights: per row, default equal). */
 export function tableDistance(
@@ -47,7 +48,7 @@ export function meanTotalVariation(
   let sum = 0;
   for (const v of vars) {
     const d = tableDistance(learned, v, learned.cpts[v]!.table, reference.cpts[v]!.table, options.rowWeights?.(v));
-    perVariable[learned.variables[v]!.name] = d;
+    setOwn(perVariable, learned.variables[v]!.name, d);
     sum += d;
   }
   return { mean: vars.length ? sum / vars.length : 0, perVariable };

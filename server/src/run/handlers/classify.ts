@@ -13,6 +13,7 @@ import { type HandlerContext, type HandlerOutput, type Handler } from '../handle
 import { classifierDecl, naiveBayesClassifier } from '../classifiers.js';
 import { classifyTextInstance } from '../textClassifiers.js';
 import { fmt } from '../learning/queryParts.js';
+import { setOwn } from '../../engine/records.js';
 
 export const classifyHandler: Handler = async (ctx) => {
   if (ctx.statement.kind === 'learn') throw new Error('classify got a learn statement');
@@ -30,7 +31,7 @@ async function classifyCategorical(ctx: HandlerContext, query: A.ClassifyQuery):
     const value = valueText(entry.value);
     if (!entry.name || value === undefined)
       throw new CompileError('an instance is written { Attribute: value, … }', entry.range);
-    instance[entry.name.text] = value;
+    setOwn(instance, entry.name.text, value);
     ranges.set(entry.name.text, entry.value.range);
   }
   const answer = classifyNaiveBayes(model, instance);

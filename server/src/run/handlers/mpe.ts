@@ -10,6 +10,7 @@ import type { MpeResultEntry } from '../../protocol/runResult.js';
 import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
+import { setOwn } from '../../engine/records.js';
 
 export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.MpeQuery>(ctx);
@@ -27,7 +28,7 @@ export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   }
   const assignment: Record<string, string> = {};
   explanation.assignment.forEach((s, v) => {
-    if (!evidence.has(v)) assignment[net.variables[v]!.name] = net.variables[v]!.states[s]!;
+    if (!evidence.has(v)) setOwn(assignment, net.variables[v]!.name, net.variables[v]!.states[s]!);
   });
   const value = Object.entries(assignment)
     .map(([v, s]) => `${v} = ${s}`)

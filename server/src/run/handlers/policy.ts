@@ -12,6 +12,7 @@ import {
 import type { DecisionRuleJson, PolicyResult } from '../../protocol/runResult.js';
 import { queryOf, type Handler, type HandlerContext, type HandlerOutput } from '../handlerContext.js';
 import { diagramScope, utilityText } from '../decisionDiagram.js';
+import { setOwn } from '../../engine/records.js';
 
 const MAX_ROWS = 4096;
 
@@ -44,7 +45,7 @@ export function ruleJson(id: InfluenceDiagram, rule: DecisionRule): DecisionRule
     const given: Record<string, string> = {};
     let rest = r;
     for (let i = rule.context.length - 1; i >= 0; i--) {
-      given[variables[rule.context[i]!]!.name] = variables[rule.context[i]!]!.states[rest % cards[i]!]!;
+      setOwn(given, variables[rule.context[i]!]!.name, variables[rule.context[i]!]!.states[rest % cards[i]!]!);
       rest = Math.floor(rest / cards[i]!);
     }
     const ordered = Object.fromEntries(rule.context.map((v) => [variables[v]!.name, given[variables[v]!.name]!]));

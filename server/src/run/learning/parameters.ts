@@ -17,6 +17,7 @@ import type { HandlerContext, HandlerOutput } from '../handlerContext.js';
 import type { ParameterResult } from '../../protocol/runResult.js';
 import { hypothesisEvidence, type HypothesisEvidence } from './evidence.js';
 import { statePseudoCountsOf } from '../tablePriors.js';
+import { setOwn } from '../../engine/records.js';
 
 /** `P(X = x | Y = y)`: which parameter, and which of its values the query is about. */
 interface ParameterRef {
@@ -51,9 +52,9 @@ function parameterRef(ctx: HandlerContext, prob: A.ProbExpr, evidence: Hypothesi
         `condition on the table's parents with values: ${parents.join(', ') || 'it has none'}`,
         c.range,
       );
-    conditions[c.variable.text] = state;
+    setOwn(conditions, c.variable.text, state);
   }
-  const unset = parents.filter((p) => !(p in conditions));
+  const unset = parents.filter((p) => !Object.hasOwn(conditions, p));
   if (unset.length > 0)
     throw new CompileError(`name the row of the table: give ${unset.map((p) => `${p} = …`).join(', ')}`, prob.range);
   // A column that is no declared variable takes the values seen in the data, as everywhere.
