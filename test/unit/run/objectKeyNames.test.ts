@@ -74,6 +74,23 @@ test('variables, states and columns named __proto__ and constructor run like any
   );
 });
 
+test('a cause whose states are named __proto__ and constructor keeps both rows of its effect', async () => {
+  const model = `network N {
+  variable X { __proto__, constructor }
+  variable Y : bool
+  P(X) { __proto__: 0.4, constructor: 0.6 }
+  P(Y | X) { __proto__: 0.9, constructor: 0.2 }
+}
+query effect X -> Y in N
+`;
+  const result = await run(model);
+  assert.deepEqual(problems(result), []);
+  const [effect] = entries(result, 'effect');
+  assert.deepEqual(Object.keys(effect!.interventional), ['__proto__', 'constructor']);
+  assert.equal(effect!.interventional['__proto__']!['true'], 0.9);
+  assert.equal(effect!.interventional['constructor']!['true'], 0.2);
+});
+
 test('bayes marginals marks only the variables observed, whatever their names', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bayes-names-'));
   try {

@@ -14,6 +14,7 @@ import { queryOf, type Handler, type HandlerContext, type HandlerOutput } from '
 import { networkScope, scopedEvidence, variableIndex } from '../networkScope.js';
 import { intervened } from '../interventions.js';
 import { answerDiagnostics } from '../inferenceOptions.js';
+import { setOwn } from '../../engine/records.js';
 
 export async function effectQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.EffectQuery>(ctx);
@@ -37,10 +38,18 @@ export async function effectQuery(ctx: HandlerContext): Promise<HandlerOutput> {
     const answer = posteriorQuery(cut, [y], withCause, { ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (!answer.ok) return { results: [], diagnostics: answerDiagnostics(answer, ctx.statement.range) };
     diagnostics.push(...answerDiagnostics(answer, ctx.statement.range));
-    interventional[causeStates[s]!] = Object.fromEntries(effectStates.map((e, i) => [e, answer.factor.values[i]!]));
+    setOwn(
+      interventional,
+      causeStates[s]!,
+      Object.fromEntries(effectStates.map((e, i) => [e, answer.factor.values[i]!])),
+    );
     const seen = posteriorQuery(net, [y], withCause, { ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (seen.ok)
-      observational[causeStates[s]!] = Object.fromEntries(effectStates.map((e, i) => [e, seen.factor.values[i]!]));
+      setOwn(
+        observational,
+        causeStates[s]!,
+        Object.fromEntries(effectStates.map((e, i) => [e, seen.factor.values[i]!])),
+      );
   }
   const y0 = effectStates[0]!;
   const ace =
