@@ -12,8 +12,9 @@ import type {
   StructureResultEntry,
   LearnedNetworkResult,
 } from '../../server/src/protocol/runResult.js';
+import type { WebviewMessage } from '../../server/src/protocol/webviewMessages.js';
 import { CHROMIUM, Harness, type PanelPage, type Theme } from './support/harness.js';
-import { learningRun, networkRun, runExample } from './support/fixtures.js';
+import { learningRun, networkRun, runExample, runModel } from './support/fixtures.js';
 import { NO_SHARED, repoRoot, sharedFile } from '../support/shared.js';
 
 const ready = existsSync(CHROMIUM) && sharedFile('bif', 'asia.bif') !== undefined;
@@ -219,6 +220,54 @@ describe('results webview: the example models', () => {
         await assertNumbersDrawn(p, run);
         await p.screenshot(`example-${name}`);
       }
+    });
+  });
+});
+
+describe('results webview: names that are also Object members', () => {
+  test('hypotheses and variables named constructor, __proto__ and toString are drawn, marked and clickable', async (t) => {
+    if (!existsSync(CHROMIUM)) return t.skip(`no Chromium at ${CHROMIUM}`);
+    harness ??= await Harness.start();
+    const hypotheses = runModel(
+      'object_hypotheses.bayes',
+      `variable T { pos, neg }
+hypotheses H { constructor: 0.2, __proto__: 0.3, toString: 0.5 }
+P(T | H) { constructor: [0.9, 0.1], __proto__: [0.5, 0.5], toString: [0.1, 0.9] }
+observe T = pos
+query posterior H
+`,
+    );
+    const network = runModel(
+      'object_network.bayes',
+      'network N {\n  variable __proto__, constructor : bool\n  P(__proto__) = 0.3\n' +
+        '  P(constructor | __proto__) { true: 0.9, false: 0.2 }\n}\n',
+    );
+    for (const run of [hypotheses, network]) assert.deepEqual(run.diagnostics, []);
+    await withPanel('light', async (p) => {
+      await p.show(hypotheses);
+      await assertNumbersDrawn(p, hypotheses);
+      // P(h | pos) ∝ 0.18, 0.15, 0.05 and P(pos | h) = 0.9, 0.5, 0.1: constructor is both MAP and ML.
+      const marks = await p.page
+        .locator('section.card[data-kind="posterior"] table tbody tr')
+        .evaluateAll((rows) => rows.map((r) => [r.children[0]?.textContent, r.lastElementChild?.textContent]));
+      assert.deepEqual(marks, [
+        ['constructor', 'MAP ML'],
+        ['__proto__', ''],
+        ['toString', ''],
+      ]);
+      // Clicking a state of the variable named __proto__ observes it: the panel asks for the marginals given it.
+      await p.show(network);
+      await p.post({ type: 'focus', version: network.version, uri: `file:///models/${network.file}`, view: 'graph' });
+      // Read as JSON, as the host passes it on to the language server (Playwright's own copy drops `__proto__`).
+      const posted = async () =>
+        JSON.parse(
+          await p.page.evaluate(() => JSON.stringify((window as unknown as { __posted: unknown[] }).__posted)),
+        ) as WebviewMessage[];
+      const before = (await posted()).length;
+      await p.page.click('g.node[data-id="__proto__"] rect.state-hit[data-state="true"]');
+      const asked = (await posted()).slice(before).find((m) => m.type === 'marginals');
+      assert.ok(asked?.type === 'marginals', 'a marginals request');
+      assert.deepEqual(Object.entries(asked.evidence), [['__proto__', 'true']]);
     });
   });
 });

@@ -6,6 +6,7 @@ import { h, svg } from './dom.js';
 import { num } from './format.js';
 import { saveButtons } from './exportChart.js';
 import { copyButton } from './table.js';
+import { ownValue } from '../../server/src/protocol/records.js';
 
 const LABEL_W = 150;
 const BAR_W = 280;
@@ -99,7 +100,7 @@ export function barChart(
         svg('text', { x: LABEL_W + w + 4, y: y + barH / 2, class: 'value', 'dominant-baseline': 'middle' }, num(v)),
       );
     });
-    const m = marks[cat];
+    const m = ownValue(marks, cat);
     if (m?.length)
       root.append(
         svg(

@@ -7,6 +7,7 @@
 import type { MarginalsReply } from '../../server/src/protocol/messages.js';
 import type { MarginalsMessage, PanelEvidence } from '../../server/src/protocol/webviewMessages.js';
 import { post } from './host.js';
+import { ownValue } from '../../server/src/protocol/records.js';
 
 type Listener = (reply: MarginalsReply, asked: PanelEvidence) => void;
 
@@ -41,7 +42,7 @@ export function evidenceKey(e: PanelEvidence): string {
 
 /** The panel's evidence for a network, or undefined when it shows the run's own. */
 export function panelEvidence(network: string): PanelEvidence | undefined {
-  return store[network];
+  return ownValue(store, network);
 }
 
 export function setPanelEvidence(network: string, e: PanelEvidence | undefined): void {

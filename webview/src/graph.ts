@@ -67,20 +67,25 @@ function layoutGraph(nodes: GraphNode[], edges: GraphEdge[], compact: boolean): 
   const g = new dagre.graphlib.Graph();
   g.setGraph({ rankdir: 'TB', nodesep: 18, ranksep: compact ? 36 : 44, marginx: 12, marginy: 12 });
   g.setDefaultEdgeLabel(() => ({}));
+  // dagre's graph keeps nodes in plain objects keyed by id: a variable named `__proto__` or
+  // `constructor` breaks it. It gets the nodes' positions in the list as ids instead.
+  const key = new Map(nodes.map((n, i) => [n.id, `n${i}`]));
   for (const n of nodes)
-    g.setNode(n.id, {
+    g.setNode(key.get(n.id)!, {
       width: compact ? Math.min(NODE_W, 16 + n.id.length * 7) : NODE_W,
       height: nodeHeight(n, compact),
     });
-  for (const e of edges) g.setEdge(e.from, e.to);
+  for (const e of edges) g.setEdge(key.get(e.from)!, key.get(e.to)!);
   dagre.layout(g);
   const out: Layout = { x: 0, y: 0, width: 0, height: 0, nodes: new Map(), edges: [] };
   for (const n of nodes) {
-    const p = g.node(n.id) as { x: number; y: number; width: number; height: number };
+    const p = g.node(key.get(n.id)!) as { x: number; y: number; width: number; height: number };
     out.nodes.set(n.id, { x: p.x - p.width / 2, y: p.y - p.height / 2, w: p.width, h: p.height });
   }
-  for (const e of edges)
-    out.edges.push({ edge: e, points: (g.edge(e.from, e.to) as { points: Array<{ x: number; y: number }> }).points });
+  for (const e of edges) {
+    const points = (g.edge(key.get(e.from)!, key.get(e.to)!) as { points: Array<{ x: number; y: number }> }).points;
+    out.edges.push({ edge: e, points });
+  }
   return withBounds(out);
 }
 

@@ -40,6 +40,13 @@ export function runExample(name: string): RunResult {
   return JSON.parse(cli(['run', '--json', join('examples', name), '--data-root', sharedData])) as RunResult;
 }
 
+/** `bayes run --json` on a model written for the test (in a temporary folder, as `name`). */
+export function runModel(name: string, text: string): RunResult {
+  const file = join(work, name);
+  writeFileSync(file, text);
+  return JSON.parse(cli(['run', '--json', file])) as RunResult;
+}
+
 /** A RunResult holding the given entries, as `bayes run` would print it for `file`. */
 function runResult(file: string, results: ResultEntry[]): RunResult {
   return { version: RUN_RESULT_VERSION, file, diagnostics: [], results };

@@ -22,6 +22,7 @@ import {
   requestMarginals,
   setPanelEvidence,
 } from '../evidence.js';
+import { ownValue, setOwn } from '../../../server/src/protocol/records.js';
 
 /** Rows of a CPT shown in a tooltip; the rest are counted. */
 const TOOLTIP_ROWS = 12;
@@ -32,9 +33,13 @@ type Variable = NetworkResult['variables'][number];
 export function runEvidence(e: NetworkResult): PanelEvidence {
   const out = emptyEvidence();
   for (const v of e.variables) {
-    if (v.evidence !== undefined) out.evidence[v.name] = v.evidence;
+    if (v.evidence !== undefined) setOwn(out.evidence, v.name, v.evidence);
     if (v.finding)
-      (v.finding.kind === 'soft' ? out.soft : out.likelihoods)[v.name] = v.states.map((s) => v.finding!.values[s] ?? 0);
+      setOwn(
+        v.finding.kind === 'soft' ? out.soft : out.likelihoods,
+        v.name,
+        v.states.map((s) => ownValue(v.finding!.values, s) ?? 0),
+      );
   }
   return out;
 }
@@ -54,7 +59,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       ...(decisions.has(v.name)
         ? { role: 'decision' as const }
         : { bars: v.states.map((state, i) => ({ state, p: marginals.get(v.name)?.[i] ?? NaN })) }),
-      evidence: current.evidence[v.name],
+      evidence: ownValue(current.evidence, v.name),
       tooltip: () =>
         decisions.has(v.name)
           ? decisionTip(v.name, v.states, decisions.get(v.name)!.information)
@@ -84,8 +89,8 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     const next = copy(current);
     delete next.likelihoods[variable];
     delete next.soft[variable];
-    if (next.evidence[variable] === state) delete next.evidence[variable];
-    else next.evidence[variable] = state;
+    if (ownValue(next.evidence, variable) === state) delete next.evidence[variable];
+    else setOwn(next.evidence, variable, state);
     change(next);
   };
   const change = (next: PanelEvidence) => {
@@ -185,7 +190,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     list.replaceChildren(
       ...e.variables.map((v) => {
         const states = v.states.map((s, i) => {
-          const observed = current.evidence[v.name] === s;
+          const observed = ownValue(current.evidence, v.name) === s;
           const p = marginals.get(v.name)?.[i];
           const se = stderr.get(v.name)?.[i];
           const b = h(
@@ -206,9 +211,9 @@ export function networkView(e: NetworkResult): HTMLElement[] {
           b.addEventListener('click', () => toggle(v.name, s));
           return b;
         });
-        const mark = current.likelihoods[v.name]
+        const mark = ownValue(current.likelihoods, v.name)
           ? ' (virtual evidence)'
-          : current.soft[v.name]
+          : ownValue(current.soft, v.name)
             ? ' (soft evidence)'
             : '';
         return h(
@@ -233,7 +238,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       detailVariable = select.value;
       drawDetail();
     });
-    const have = current.likelihoods[v.name];
+    const have = ownValue(current.likelihoods, v.name);
     const inputs = v.states.map((s, i) =>
       h('input', {
         type: 'number',
@@ -259,13 +264,13 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       const next = copy(current);
       delete next.evidence[v.name];
       delete next.soft[v.name];
-      next.likelihoods[v.name] = xs;
+      setOwn(next.likelihoods, v.name, xs);
       change(next);
     });
     const hard = v.states.map((s) => {
       const b = h(
         'button',
-        { class: 'state-choice', 'aria-pressed': String(current.evidence[v.name] === s), 'data-state': s },
+        { class: 'state-choice', 'aria-pressed': String(ownValue(current.evidence, v.name) === s), 'data-state': s },
         s,
       );
       b.addEventListener('click', () => toggle(v.name, s));
@@ -396,13 +401,14 @@ function hasAny(e: PanelEvidence): boolean {
 /** What the panel's evidence says beyond the model's own `observe` lines. */
 function addedEvidence(base: PanelEvidence, current: PanelEvidence): PanelEvidence {
   const out = emptyEvidence();
-  for (const [v, s] of Object.entries(current.evidence)) if (base.evidence[v] !== s) out.evidence[v] = s;
+  for (const [v, s] of Object.entries(current.evidence))
+    if (ownValue(base.evidence, v) !== s) setOwn(out.evidence, v, s);
   const same = (a: number[] | undefined, b: number[]) =>
     a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
   for (const [v, xs] of Object.entries(current.likelihoods)) {
-    if (!same(base.likelihoods[v], xs)) out.likelihoods[v] = xs;
+    if (!same(ownValue(base.likelihoods, v), xs)) setOwn(out.likelihoods, v, xs);
   }
-  for (const [v, xs] of Object.entries(current.soft)) if (!same(base.soft[v], xs)) out.soft[v] = xs;
+  for (const [v, xs] of Object.entries(current.soft)) if (!same(ownValue(base.soft, v), xs)) setOwn(out.soft, v, xs);
   return out;
 }
 

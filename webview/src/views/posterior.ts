@@ -11,12 +11,15 @@ import { atLine, barChart, lineChart } from '../charts.js';
 import { h } from '../dom.js';
 import { prob } from '../format.js';
 import { dataTable } from '../table.js';
+import { ownValue, setOwn } from '../../../server/src/protocol/records.js';
 
 export function posteriorView(e: PosteriorResult): HTMLElement[] {
   const names = e.rows.map((r) => r.hypothesis);
+  // Keyed by hypothesis names, which may be `constructor` or `__proto__`: own keys only.
   const marks: Record<string, string[]> = {};
-  for (const m of e.map) (marks[m] ??= []).push('MAP');
-  for (const m of e.ml) (marks[m] ??= []).push('ML');
+  const mark = (h: string, what: string) => setOwn(marks, h, [...(ownValue(marks, h) ?? []), what]);
+  for (const m of e.map) mark(m, 'MAP');
+  for (const m of e.ml) mark(m, 'ML');
   const chart = barChart(
     `posterior-${atLine(e)}`,
     `Prior and posterior of each hypothesis`,
@@ -36,7 +39,7 @@ export function posteriorView(e: PosteriorResult): HTMLElement[] {
       { title: 'P(D|h)', value: (r) => r.likelihood },
       { title: 'P(D|h)P(h)', value: (r) => r.product },
       { title: 'P(h|D)', value: (r) => r.posterior },
-      { title: '', value: (r) => (marks[r.hypothesis] ?? []).join(' ') },
+      { title: '', value: (r) => (ownValue(marks, r.hypothesis) ?? []).join(' ') },
     ],
     e.rows,
   );
