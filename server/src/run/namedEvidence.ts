@@ -3,7 +3,7 @@ import { variableIndexMap, type BayesianNetwork } from '../engine/network.js';
 import type { Evidence } from '../engine/inference/junctionTree.js';
 import type { NamedEvidence } from '../protocol/runResult.js';
 import { EngineError } from '../engine/engineError.js';
-import { virtualEvidenceNetwork } from '../engine/inference/softEvidence.js';
+import { virtualEvidenceNetwork, type UncertainFindings } from '../engine/inference/softEvidence.js';
 import { setOwn } from '../engine/records.js';
 
 /** Resolves `VAR=STATE` pairs; the error names the unknown variable or state and what exists. */
@@ -24,17 +24,12 @@ export function resolveEvidence(
   return { evidence };
 }
 
-/**
- * Virtual (`likelihood`) and soft findings by name, each a vector in the variable's state order,
- * as virtual-evidence nodes on top of `evidence` (engine/inference/softEvidence.ts).
- */
-export function resolveFindings(
+/** Virtual (`likelihood`) and soft findings by name → by variable index; the error names an unknown variable. */
+export function indexedFindings(
   net: BayesianNetwork,
-  evidence: Evidence,
   likelihood: Record<string, number[]>,
   soft: Record<string, number[]>,
-): { net: BayesianNetwork; evidence: Evidence } | { error: string } {
-  if (Object.keys(likelihood).length === 0 && Object.keys(soft).length === 0) return { net, evidence };
+): UncertainFindings | { error: string } {
   const index = variableIndexMap(net);
   const maps = { likelihoods: new Map<number, number[]>(), soft: new Map<number, number[]>() };
   for (const [key, pairs] of [
@@ -47,8 +42,24 @@ export function resolveFindings(
       maps[key].set(v, values);
     }
   }
+  return maps;
+}
+
+/**
+ * Virtual (`likelihood`) and soft findings by name, each a vector in the variable's state order,
+ * as virtual-evidence nodes on top of `evidence` (engine/inference/softEvidence.ts).
+ */
+export function resolveFindings(
+  net: BayesianNetwork,
+  evidence: Evidence,
+  likelihood: Record<string, number[]>,
+  soft: Record<string, number[]>,
+): { net: BayesianNetwork; evidence: Evidence } | { error: string } {
+  if (Object.keys(likelihood).length === 0 && Object.keys(soft).length === 0) return { net, evidence };
+  const findings = indexedFindings(net, likelihood, soft);
+  if ('error' in findings) return findings;
   try {
-    const virtual = virtualEvidenceNetwork(net, evidence, maps);
+    const virtual = virtualEvidenceNetwork(net, evidence, findings);
     return { net: virtual.net, evidence: virtual.evidence };
   } catch (e) {
     if (e instanceof EngineError) return { error: e.message };

@@ -298,6 +298,25 @@ export function zeroOtherStates(values: Float64Array, cards: readonly number[], 
   }
 }
 
+/** Multiplies every entry by `lambda` of its state at `position` (a likelihood finding on that variable). */
+export function scaleByState(
+  values: Float64Array,
+  cards: readonly number[],
+  position: number,
+  lambda: ArrayLike<number>,
+): void {
+  let inner = 1;
+  for (let i = cards.length - 1; i > position; i--) inner *= cards[i]!;
+  const k = cards[position]!,
+    outer = inner * k;
+  for (let o = 0; o < values.length; o += outer) {
+    for (let x = 0; x < k; x++) {
+      const l = lambda[x]!;
+      if (l !== 1) for (let i = o + x * inner; i < o + x * inner + inner; i++) values[i]! *= l;
+    }
+  }
+}
+
 /** Divides by the sum in place and returns the table. */
 export function normalized(values: Float64Array): Float64Array {
   let z = 0;

@@ -24,6 +24,7 @@ import {
   projectOnto,
   runIndexMap,
   runIndexMapEntries,
+  scaleByState,
   tableSize,
   zeroOtherStates,
   type Factor,
@@ -224,6 +225,8 @@ export class JunctionTree {
   private readonly scratch: Float64Array;
   /** The evidence entered in each clique (in the smallest clique holding the variable). */
   private evidenceIn = new Map<number, [number, number][]>();
+  /** Likelihood findings λ(x) entered in each clique, the same way (see setEvidence). */
+  private likelihoodIn = new Map<number, [number, ArrayLike<number>][]>();
   private logZ = 0;
   private propagated = false;
 
@@ -320,19 +323,30 @@ export class JunctionTree {
     return new JunctionTree(net, order, maxEntries, options.layout, options.factors);
   }
 
-  setEvidence(evidence: Evidence): void {
+  /**
+   * Observations, and likelihood (virtual) findings λ(x) on unobserved variables: each multiplies
+   * its variable's smallest clique by λ of the variable's state, as Pearl's virtual child of the
+   * variable, observed, would (softEvidence.ts). The caller checks λ: one finite, non-negative
+   * number per state. The marginals are then P(v | e, λ), and logEvidence log Σ P(x, e) λ(x).
+   */
+  setEvidence(evidence: Evidence, likelihoods: ReadonlyMap<number, ArrayLike<number>> = new Map()): void {
     checkEvidence(this.net, evidence);
     this.evidence = evidence;
     this.evidenceIn.clear();
+    this.likelihoodIn.clear();
     this.evidenceBelow.fill(0);
-    for (const [v, s] of evidence) {
-      const c = this.smallest[v]!;
-      let list = this.evidenceIn.get(c);
-      if (!list) this.evidenceIn.set(c, (list = []));
-      list.push([v, s]);
-      for (let u = c; u >= 0 && this.evidenceBelow[u] === 0; u = this.parentOf[u]!) this.evidenceBelow[u] = 1;
-    }
+    for (const [v, s] of evidence) this.enterAt(this.evidenceIn, v, s);
+    for (const [v, lambda] of likelihoods) this.enterAt(this.likelihoodIn, v, lambda);
     this.propagated = false;
+  }
+
+  /** Files a finding on v under v's smallest clique, and marks that clique and its ancestors. */
+  private enterAt<T>(into: Map<number, [number, T][]>, v: number, finding: T): void {
+    const c = this.smallest[v]!;
+    let list = into.get(c);
+    if (!list) into.set(c, (list = []));
+    list.push([v, finding]);
+    for (let u = c; u >= 0 && this.evidenceBelow[u] === 0; u = this.parentOf[u]!) this.evidenceBelow[u] = 1;
   }
 
   /**
@@ -418,11 +432,13 @@ export class JunctionTree {
   }
 
   private enterEvidence(p: number): void {
-    const list = this.evidenceIn.get(p);
-    if (!list) return;
+    const list = this.evidenceIn.get(p),
+      likelihoods = this.likelihoodIn.get(p);
+    if (!list && !likelihoods) return;
     const c = this.cliques[p]!;
-    for (const [v, s] of list)
-      zeroOtherStates(this.values.subarray(c.offset, c.offset + c.size), c.cards, c.vars.indexOf(v), s);
+    const table = this.values.subarray(c.offset, c.offset + c.size);
+    for (const [v, s] of list ?? []) zeroOtherStates(table, c.cards, c.vars.indexOf(v), s);
+    for (const [v, lambda] of likelihoods ?? []) scaleByState(table, c.cards, c.vars.indexOf(v), lambda);
   }
 
   /**

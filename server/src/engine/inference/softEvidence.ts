@@ -86,16 +86,8 @@ export function virtualEvidenceNetwork(
   findings: UncertainFindings,
   options: SoftEvidenceOptions = {},
 ): VirtualEvidenceNetwork {
-  const likelihoods = new Map<number, Float64Array>();
-  const targets = new Map<number, Float64Array>();
-  for (const [v, lambda] of findings.likelihoods ?? []) likelihoods.set(v, checkedLikelihood(net, evidence, v, lambda));
-  for (const [v, q] of findings.soft ?? []) {
-    if (likelihoods.has(v)) {
-      throw new EngineError(`'${name(net, v)}' has both soft and virtual evidence: give one finding`);
-    }
-    targets.set(v, checkedSoft(net, evidence, v, q));
-    likelihoods.set(v, new Float64Array(q.length).fill(1));
-  }
+  const { likelihoods, targets } = checkedFindings(net, evidence, findings);
+  const sweeps = targets.size ? fitSoftFindings(net, evidence, likelihoods, targets, options) : 0;
   const variables = [...net.variables];
   const cpts = [...net.cpts];
   const nodes = new Map<number, number>();
@@ -108,8 +100,30 @@ export function virtualEvidenceNetwork(
   }
   const virtual: BayesianNetwork = { name: net.name, variables, cpts };
   for (const [v, lambda] of likelihoods) setLikelihood(virtual, nodes.get(v)!, lambda);
-  const sweeps = targets.size ? fitSoftFindings(virtual, out, nodes, likelihoods, targets, options) : 0;
   return { net: virtual, evidence: out, nodes, likelihoods, sweeps };
+}
+
+/**
+ * The findings checked (see virtualEvidenceNetwork for what is refused): virtual ones as
+ * likelihoods scaled to a largest entry of 1, soft ones as targets, each with a likelihood of
+ * ones for the fitting to adjust.
+ */
+export function checkedFindings(
+  net: BayesianNetwork,
+  evidence: Evidence,
+  findings: UncertainFindings,
+): { likelihoods: Map<number, Float64Array>; targets: Map<number, Float64Array> } {
+  const likelihoods = new Map<number, Float64Array>();
+  const targets = new Map<number, Float64Array>();
+  for (const [v, lambda] of findings.likelihoods ?? []) likelihoods.set(v, checkedLikelihood(net, evidence, v, lambda));
+  for (const [v, q] of findings.soft ?? []) {
+    if (likelihoods.has(v)) {
+      throw new EngineError(`'${name(net, v)}' has both soft and virtual evidence: give one finding`);
+    }
+    targets.set(v, checkedSoft(net, evidence, v, q));
+    likelihoods.set(v, new Float64Array(q.length).fill(1));
+  }
+  return { likelihoods, targets };
 }
 
 function name(net: BayesianNetwork, v: number): string {
@@ -171,16 +185,17 @@ function setLikelihood(net: BayesianNetwork, node: number, lambda: Float64Array)
 }
 
 /**
- * Iterative proportional fitting: each sweep rescales every soft variable's λ by q / P'(x) on
- * the junction tree of `net` (its virtual-evidence tables updated in place). Returns the sweeps.
+ * Iterative proportional fitting: each sweep rescales every soft variable's λ (in `likelihoods`,
+ * in place) by q / P'(x), P' computed on the junction tree of `net` itself with every likelihood
+ * entered as a finding (no virtual nodes: the tree is the network's own, compiled once and kept
+ * with it, so the results panel's clicks reuse it). Returns the sweeps.
  */
-function fitSoftFindings(
+export function fitSoftFindings(
   net: BayesianNetwork,
   evidence: Evidence,
-  nodes: Map<number, number>,
   likelihoods: Map<number, Float64Array>,
-  targets: Map<number, Float64Array>,
-  options: SoftEvidenceOptions,
+  targets: ReadonlyMap<number, Float64Array>,
+  options: SoftEvidenceOptions = {},
 ): number {
   const tolerance = options.tolerance ?? SOFT_TOLERANCE;
   const maxSweeps = options.maxSweeps ?? SOFT_MAX_SWEEPS;
@@ -197,8 +212,7 @@ function fitSoftFindings(
   let fitted = false;
   const marginal = (v: number): Float64Array => {
     throwIfCancelled(options.signal);
-    jt.reloadTables();
-    jt.setEvidence(evidence);
+    jt.setEvidence(evidence, likelihoods);
     jt.propagate(options.signal);
     // Before any rescaling, P(e) = 0 is the other evidence's; later, likelihoods that ran to 0.
     if (jt.impossible && !fitted) throw new EngineError('the evidence besides the soft findings has probability 0');
@@ -218,6 +232,8 @@ function fitSoftFindings(
       for (let x = 0; x < q.length; x++) {
         worst = Math.max(worst, Math.abs(p[x]! - q[x]!));
         if (q[x]! > 0 && p[x] === 0) {
+          // Later sweeps: the findings' own likelihoods drove the state to 0 (they contradict each other).
+          if (sweep > 1) throw inconsistent();
           const state = `${name(net, v)} = ${net.variables[v]!.states[x]}`;
           const why = 'but the other evidence makes it impossible';
           throw new EngineError(`soft evidence gives '${state}' probability ${q[x]}, ${why}`);
@@ -226,14 +242,10 @@ function fitSoftFindings(
       }
       const max = Math.max(...lambda);
       for (let x = 0; x < lambda.length; x++) lambda[x]! /= max;
-      setLikelihood(net, nodes.get(v)!, lambda);
       fitted = true;
     }
     // The last sweep measured every target before rescaling it: all within tolerance means met.
-    if (worst <= tolerance) {
-      jt.reloadTables();
-      return sweep;
-    }
+    if (worst <= tolerance) return sweep;
   }
   throw inconsistent();
 }
