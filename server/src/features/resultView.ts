@@ -4,6 +4,7 @@
  * read by shape (numbers, strings, records of numbers such as a distribution or posterior).
  */
 import type { ResultEntry, RunResult } from '../protocol/runResult.js';
+import { setOwn } from '../engine/records.js';
 
 const BASE_FIELDS = new Set(['kind', 'range', 'source', 'headline']);
 /** Source ranges nested anywhere (an expect's `result.range`, a variable's `declaration`): positions, not results. */
@@ -75,7 +76,7 @@ function namedRows(rows: unknown[]): Map<string, Record<string, number>> {
     for (const [column, v] of Object.entries(r)) {
       if (typeof v !== 'number') continue;
       const record = columns.get(column) ?? {};
-      record[r[key] as string] = v;
+      setOwn(record, r[key] as string, v);
       columns.set(column, record);
     }
   }

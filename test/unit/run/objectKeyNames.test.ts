@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
 import { signatureHelp } from '../../../server/src/features/signatureHelp.js';
+import { numberRecords } from '../../../server/src/features/resultView.js';
+import type { ResultEntry } from '../../../server/src/protocol/runResult.js';
 import { readXmlBif } from '../../../server/src/model/xmlbif.js';
 import { capture } from '../../support/cli.js';
 import { entries, problems, run } from './learningHelpers.js';
@@ -127,4 +129,23 @@ test('XMLBIF: `&constructor;` is an unknown entity, not the text of Object’s c
   assert.match(read.error.message, /unknown entity '&constructor;'/);
   const fine = readXmlBif(xml('A&amp;B'));
   assert.ok('network' in fine && fine.network.variables[0]!.name === 'A&B');
+});
+
+test('result rows named by hypothesis keep a row named __proto__ (hover and inlay hints read them)', () => {
+  const entry = {
+    kind: 'optimal',
+    rows: [
+      { hypothesis: '__proto__', posterior: 0.25 },
+      { hypothesis: 'constructor', posterior: 0.75 },
+    ],
+  } as unknown as ResultEntry;
+  const posterior = numberRecords(entry).find((r) => r.field === 'rows.posterior');
+  assert.ok(posterior, JSON.stringify(numberRecords(entry)));
+  assert.deepEqual(
+    posterior.record,
+    own([
+      ['__proto__', 0.25],
+      ['constructor', 0.75],
+    ]),
+  );
 });
