@@ -386,3 +386,14 @@ test('Dirichlet pseudo-counts: one number, or one per state; another count is an
   assert.match(list.message, /3 pseudo-counts for 2 states \(true, false\)/);
   assert.deepEqual(list.range, r(2, 17, 2, 26));
 });
+
+test('comparison: a tie of map/ml/mdl is states joined by ", ", each one checked', () => {
+  assert.deepEqual(brief(diagnose(cancer + 'expect map Diagnosis = "cancer, healthy"')), []);
+  assert.deepEqual(brief(diagnose(cancer + 'expect mdl Diagnosis = "healthy, cancer"')), []);
+  const d = one(cancer + 'expect ml Diagnosis = "cancer, sick, ill"', 'unknown-state');
+  assert.equal(d.message, "'sick', 'ill' are not states of 'Diagnosis' (cancer, healthy)");
+  assert.equal(
+    one(cancer + 'expect map Diagnosis = "cancer, sick"', 'unknown-state').message,
+    "'sick' is not a state of 'Diagnosis' (cancer, healthy)",
+  );
+});
