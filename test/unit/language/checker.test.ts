@@ -397,3 +397,19 @@ test('comparison: a tie of map/ml/mdl is states joined by ", ", each one checked
     "'sick' is not a state of 'Diagnosis' (cancer, healthy)",
   );
 });
+
+test('arguments: m_estimate p: must be a distribution over the states (one 1/k, or one per state)', () => {
+  assert.deepEqual(brief(diagnose('variable W { a, b, c }\nP(W) ~ m_estimate(m: 3, p: [0.2, 0.3, 0.5])')), []);
+  assert.deepEqual(brief(diagnose('variable W { a, b, c }\nP(W) ~ m_estimate(m: 3)')), []);
+  const d = one('variable W { a, b, c }\nP(W) ~ m_estimate(m: 3, p: 0.5)', 'arguments');
+  assert.equal(
+    d.message,
+    'p: 0.5 for each of the 3 states (a, b, c) sums to 1.5, not 1: give one prior estimate per state, ' +
+      'in this order, summing to 1',
+  );
+  assert.deepEqual(d.range, r(1, 27, 1, 30));
+  assert.equal(
+    one('variable W { a, b }\nP(W) ~ m_estimate(m: 3, p: [1])', 'arguments').message,
+    'p: has 1 number for 2 states (a, b)',
+  );
+});
