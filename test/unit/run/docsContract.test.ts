@@ -69,3 +69,41 @@ expect mean P(W = b) given D ≈ 2.4/5 ± 1e-12
     ['the prior estimates p: sum to 1.25, not 1'],
   );
 });
+
+test('mpe and policy of the default model: the network name is optional', async () => {
+  const result = await run(`variable Storm, Lightning, Thunder : bool
+P(Storm) = 0.3
+P(Lightning | Storm) { true: 0.7, false: 0.05 }
+P(Thunder | Lightning) { true: 0.95, false: 0.02 }
+expect mpe given Thunder = true = "Storm = true, Lightning = true"
+expect mpe = "Storm = false, Lightning = false, Thunder = false"
+// A network's variables and decisions are not the default model's.
+network N {
+  variable A : bool
+  decision Go : bool
+  P(A) = 0.3
+  utility U(Go, A) { true, true: -10, true, false: 5, false, true: 0, false, false: 0 }
+}
+`);
+  // P(S, L | T): S, L = true, true is 0.3·0.7·0.95 against 0.7·0.05·0.95 and 0.3·0.3·0.02, 0.7·0.95·0.02.
+  assert.deepEqual(errors(result), []);
+  assert.deepEqual(verdicts(result), [
+    [5, true, 'Storm = true, Lightning = true'],
+    [6, true, 'Storm = false, Lightning = false, Thunder = false'],
+  ]);
+  const decisions = await run(`variable Storm : bool
+P(Storm) = 0.3
+decision Go : bool
+utility U(Go, Storm) { true, true: -10, true, false: 5, false, true: 0, false, false: 0 }
+expect policy ≈ 0.5 ± 1e-12
+expect policy given Storm = true ≈ 0 ± 1e-12
+expect policy given Storm = false ≈ 5 ± 1e-12
+`);
+  // EU(go) = 0.3·(−10) + 0.7·5 = 0.5 > EU(stay) = 0.
+  assert.deepEqual(errors(decisions), []);
+  assert.deepEqual(verdicts(decisions), [
+    [5, true, 0.5],
+    [6, true, 0],
+    [7, true, 5],
+  ]);
+});
