@@ -47,3 +47,15 @@ test('check --json prints { file, diagnostics } with each code, as its --help sa
   assert.equal(await main(['check', '--json', file, file], two), 1);
   assert.equal((JSON.parse(two.stdout) as unknown[]).length, 2);
 });
+
+test('--max-memory: its --help gives the least it takes, and less is a usage error', async () => {
+  const help = capture();
+  assert.equal(await main(['--help'], help), 0);
+  assert.match(
+    help.stdout,
+    /--max-memory MB {5}stop the command when the process uses more memory \(exit 3; at least\n\s+100\)/,
+  );
+  const io = capture();
+  assert.equal(await main(['check', 'x.bayes', '--max-memory', '10'], io), 2);
+  assert.match(io.stderr, /--max-memory takes at least 100 MB/);
+});
