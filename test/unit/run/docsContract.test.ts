@@ -107,3 +107,28 @@ expect policy given Storm = false ≈ 5 ± 1e-12
     [7, true, 5],
   ]);
 });
+
+test('"Options that do not apply to the method are warned about": once, with what the method takes', async () => {
+  const result = await run(`network F {
+  variable S, L : bool
+  P(S) ~ Beta(1, 1)
+  P(L | S) ~ Dirichlet(1)
+}
+data D {
+  S, L
+  true, false
+  false, true
+  true, true
+}
+learn F from D by counting { iterations: 5 }
+learn F from D by em { itertions: 5, rate: 2 }
+`);
+  assert.deepEqual(
+    result.diagnostics.filter((d) => d.code === 'unknown-option').map((d) => [d.range.start.line, d.message]),
+    [
+      [11, "'iterations' does not apply to learning by counting and is ignored (it takes no options)"],
+      [12, "learn has no option 'itertions'; did you mean 'iterations'?"],
+      [12, "'rate' does not apply to learning by em and is ignored (it takes iterations, tolerance, seed, restarts)"],
+    ],
+  );
+});

@@ -7,6 +7,7 @@
  * counted from D) for later `… in N` queries. The value is the averaged network's number of
  * arcs and undirected edges.
  */
+import { LEARN_OPTIONS } from '../../language/check/queries.js';
 import type * as A from '../../language/ast.js';
 import { searchStructure, type SearchMethod, type SearchSpec } from '../../engine/structure/search.js';
 import {
@@ -33,7 +34,11 @@ async function strength(ctx: HandlerContext): Promise<HandlerOutput> {
   const options = new LearnOptions(q.options);
   const method = options.choice('method', STRUCTURE_METHODS, 'hillclimb') as SearchMethod;
   const used = [...new Set<string>(['replicates', 'method', 'seed', ...USED[method]])];
-  const diagnostics = options.unused(used, `bootstrap arc strength by ${method}`);
+  const diagnostics = options.unused(used, `bootstrap arc strength by ${method}`, [
+    'replicates',
+    'method',
+    ...LEARN_OPTIONS,
+  ]);
   const names = data.attributes.map((a) => a.name);
   const replicates = options.number('replicates', 200, { integer: true, min: 1 });
   const seed = options.number('seed', 1, { integer: true });
