@@ -413,3 +413,21 @@ test('arguments: m_estimate p: must be a distribution over the states (one 1/k, 
     'p: has 1 number for 2 states (a, b)',
   );
 });
+
+test('hypotheses: prior code is for trees only, noise for generated spaces only', () => {
+  const code = one('hypotheses A { a, b } prior code', 'missing-prior');
+  assert.equal(
+    code.message,
+    "'prior code' is the code length of trees (Poole ex. 10.7), and 'a' is no tree: " +
+      "use 'prior uniform', or give each hypothesis a prior (h: 0.5)",
+  );
+  assert.deepEqual(code.range, r(0, 28, 0, 32));
+  assert.deepEqual(brief(diagnose('hypotheses T { d0: tree { P(A = x) = 1/2 } } prior code\nvariable A { x, y }')), []);
+  const noise = one('hypotheses B { a: 0.5, b: 0.5 } noise 0.1', 'unknown-option');
+  assert.equal(noise.severity, 'warning');
+  assert.equal(
+    noise.message,
+    "'noise' applies to generated spaces (conjunctions(…), linear(…)) and is ignored here: " +
+      "P(D | h) of 'B' comes from its tables P(X | B) or its trees",
+  );
+});
