@@ -132,3 +132,26 @@ learn F from D by em { itertions: 5, rate: 2 }
     ],
   );
 });
+
+test('soft findings that cannot all hold are the error soft-evidence on the finding', async () => {
+  const result = await run(`network N {
+  variable D : bool
+  variable T { pos, neg }
+  P(D) = 0.1
+  P(T | D) { true: [1, 0], false: [0.2, 0.8] }
+}
+query P(D = true | T ~ { pos: 0.5, neg: 0.5 }, D = true) in N
+`);
+  // D = true makes T = neg impossible (P(neg | D) = 0), yet the finding gives it 0.5.
+  assert.deepEqual(
+    result.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.message]),
+    [
+      [
+        'soft-evidence',
+        6,
+        21,
+        "soft evidence gives 'T = neg' probability 0.5, but the other evidence makes it impossible",
+      ],
+    ],
+  );
+});
