@@ -155,3 +155,20 @@ query P(D = true | T ~ { pos: 0.5, neg: 0.5 }, D = true) in N
     ],
   );
 });
+
+test('not-converged: a sigmoid unit on separable classes says so, by Newton as by gradient ascent', async () => {
+  const result = await run(`data Sep {
+  x, d
+  0, 0
+  1, 0
+  2, 1
+  3, 1
+}
+hypotheses Sig = logistic(d ~ x)
+query ml Sig given Sep
+`);
+  assert.deepEqual(
+    result.diagnostics.filter((d) => d.severity !== 'information').map((d) => [d.code, d.range.start.line, d.message]),
+    [['not-converged', 8, 'the classes are separable: G has no maximum and the weights grow without bound']],
+  );
+});

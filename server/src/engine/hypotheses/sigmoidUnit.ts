@@ -135,16 +135,18 @@ function finish(
   converged: boolean,
 ): SigmoidFit {
   const crossEntropy = crossEntropyOf(step.z, P.d);
-  // Every 0/1 target on the right side of w·x = 0: scaling w up always increases G.
-  const separable = !converged && P.d.every((t, i) => (t === 1 && step.z[i]! > 0) || (t === 0 && step.z[i]! < 0));
+  // Every 0/1 target on the right side of w·x = 0: scaling w up always increases G, so G has no
+  // maximum, even when its gradient has become too flat to see (Newton's steps get there quickly).
+  const separable = P.d.every((t, i) => (t === 1 && step.z[i]! > 0) || (t === 0 && step.z[i]! < 0));
+  const met = converged && !separable;
   return {
     names: P.names,
     weights: Array.from(w),
     crossEntropy,
     iterations,
-    converged,
+    converged: met,
     gradientNorm: maxAbs(step.g),
-    ...(converged
+    ...(met
       ? {}
       : {
           note: separable

@@ -124,4 +124,10 @@ test('separable classes are reported, not silently returned as an optimum', () =
   assert.equal(fit.converged, false);
   assert.match(fit.note!, /separable/);
   assert.throws(() => logisticNewton(['x'], x, [0, 2, 1, 1]), /probabilities/);
+  // Newton's steps flatten the gradient below the tolerance in a few iterations, with finite
+  // weights: that is no maximum either, and is said so.
+  const newton = logisticNewton(['x'], x, d);
+  assert.equal(newton.converged, false);
+  assert.equal(newton.note, 'the classes are separable: G has no maximum and the weights grow without bound');
+  assert.ok(newton.weights[1]! > 10, String(newton.weights));
 });
