@@ -172,3 +172,20 @@ query ml Sig given Sep
     [['not-converged', 8, 'the classes are separable: G has no maximum and the weights grow without bound']],
   );
 });
+
+test("mpe's answer is in the network's order: tables and decisions as written, each after its parents", async () => {
+  const result = await run(`network W {
+  variable Oil { dry, wet }
+  variable Seismic { closed, open }
+  decision Test : bool
+  P(Seismic | Oil, Test) { dry, true: [0.7, 0.3], wet, true: [0.4, 0.6], dry, false: [1, 0], wet, false: [1, 0] }
+  P(Oil) { dry: 0.6, wet: 0.4 }
+  utility U(Test) { true: -1, false: 0 }
+}
+expect mpe W given Seismic = open = "Test = true, Oil = wet"
+`);
+  // The decision line comes first, then Seismic's table after its parent Oil; P(open | wet, true) 0.4·0.6
+  // beats 0.6·0.3 (and Test = false makes open impossible).
+  assert.deepEqual(errors(result), []);
+  assert.deepEqual(verdicts(result), [[9, true, 'Test = true, Oil = wet']]);
+});
