@@ -348,3 +348,28 @@ test('bayes mixture --sigma converges as a model does (tolerance 1e-9 with a kno
   await main(['mixture', '--help'], help);
   assert.match(help.stdout, /default 1e-3, as scikit-learn;\n\s+1e-9 with --sigma/);
 });
+
+test("bayes learn --help says EM starts from random CPTs, not NET's numbers (unlike a model's learn)", async () => {
+  const io = capture();
+  await main(['learn', '--help'], io);
+  assert.match(
+    io.stdout,
+    /--seed S {10}seed of the random starting CPTs of em\/gradient \(default 1\): NET's own numbers are\n/,
+  );
+  // One EM step from P(A) = 0.5 would give (2 + 0.5) / 4 = 0.625 here; the random start gives another number.
+  const file = join(dir, 'start.csv');
+  writeFileSync(file, 'A,B\ntrue,x\ntrue,x\n?,y\nfalse,?\n');
+  const net = join(dir, 'start.bayes');
+  writeFileSync(
+    net,
+    'variable A : bool\nvariable B { x, y, z }\nP(A) = 0.5\nP(B | A) { true: [0.2, 0.3, 0.5], false: [0.2, 0.3, 0.5] }\n',
+  );
+  const run = capture();
+  assert.equal(
+    await main(['learn', net, '--data', file, '--method', 'em', '--iterations', '1', '--json'], run),
+    0,
+    run.stderr,
+  );
+  const a = JSON.parse(run.stdout).cpts.A.rows[0].distribution.true as number;
+  assert.notEqual(a, 0.625);
+});
