@@ -335,7 +335,7 @@ network Other {
   assert.match(io.stderr, /broken\.bayes:2:\d+: error: /);
 });
 
-test('bayes mixture --sigma converges as a model does (tolerance 1e-9 with a known σ, as its --help says)', async () => {
+test('bayes mixture --sigma converges as a model does (tolerance 1e-9 with a known σ)', async () => {
   const file = join(dir, 'points.csv');
   writeFileSync(file, 'x\n0.1\n-0.3\n0.2\n4.1\n3.8\n4.3\n');
   const io = capture();
@@ -362,7 +362,8 @@ test("bayes learn --help says EM starts from random CPTs, not NET's numbers (unl
   const net = join(dir, 'start.bayes');
   writeFileSync(
     net,
-    'variable A : bool\nvariable B { x, y, z }\nP(A) = 0.5\nP(B | A) { true: [0.2, 0.3, 0.5], false: [0.2, 0.3, 0.5] }\n',
+    'variable A : bool\nvariable B { x, y, z }\nP(A) = 0.5\n' +
+      'P(B | A) { true: [0.2, 0.3, 0.5], false: [0.2, 0.3, 0.5] }\n',
   );
   const run = capture();
   assert.equal(

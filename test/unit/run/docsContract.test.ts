@@ -26,7 +26,7 @@ expect map H = "h2, h1"
   ]);
 });
 
-test('m_estimate(m, p): eq. 6.22 (n_c + m·p) / (n + m) for each state; p that is no distribution is refused', async () => {
+test('m_estimate(m, p): eq. 6.22 (n_c + m·p) / (n + m) per state; p must be a distribution', async () => {
   const data = `data D {
   W
   a

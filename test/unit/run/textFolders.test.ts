@@ -272,7 +272,7 @@ test('the language server checks a folder corpus from files listed asynchronousl
   }
 });
 
-test('accuracy / evaluate C on Other: a text classifier tested on another corpus, unseen classes as errors', async () => {
+test('accuracy / evaluate C on Other: a text classifier tested on another corpus, new classes as errors', async () => {
   const result = await run(`corpus Train from "data/tiny-news/train" label folder
 corpus Test from "data/tiny-news/test" label folder
 corpus Sport from "data/tiny-news/train/sport" label folder

@@ -59,8 +59,9 @@ export function mEstimateMismatch(
   }
   if (p?.kind !== 'list') return undefined;
   if (p.items.length !== k) {
+    const listed = states.join(', ');
     return {
-      message: `p: has ${p.items.length} number${p.items.length === 1 ? '' : 's'} for ${k} states (${states.join(', ')})`,
+      message: `p: has ${p.items.length} number${p.items.length === 1 ? '' : 's'} for ${k} states (${listed})`,
       range: p.range,
     };
   }

@@ -184,7 +184,8 @@ function checkAnswer(ctx: CheckContext, v: VariableInfo, value: A.Expr, ties: bo
   const unknown = parts.filter((part) => !hasState(v.states!, part));
   if (unknown.length > 0) {
     const list = unknown.map((u) => `'${u}'`).join(', ');
-    const message = `${list} ${unknown.length > 1 ? 'are not states' : 'is not a state'} of '${v.name}' (${listStates(v.states)})`;
+    const verb = unknown.length > 1 ? 'are not states' : 'is not a state';
+    const message = `${list} ${verb} of '${v.name}' (${listStates(v.states)})`;
     ctx.report.error('unknown-state', message, value.range);
   }
 }
