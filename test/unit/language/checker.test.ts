@@ -431,3 +431,14 @@ test('hypotheses: prior code is for trees only, noise for generated spaces only'
       "P(D | h) of 'B' comes from its tables P(X | B) or its trees",
   );
 });
+
+test('learning_curve takes sizes and seed only: folds (which it never used) is warned about', () => {
+  const text = 'data T {\n  A, B\n  x, y\n}\nclassifier C = naive_bayes(T, target: B)\n';
+  assert.deepEqual(
+    brief(diagnose(text + 'query learning_curve C { sizes: [1], seed: 2 }')).filter((d) => d.includes('option')),
+    [],
+  );
+  const d = one(text + 'query learning_curve C { sizes: [1], folds: 3 }', 'unknown-option');
+  assert.equal(d.severity, 'warning');
+  assert.equal(d.message, "learning_curve has no option 'folds' (options: sizes, seed)");
+});

@@ -337,7 +337,7 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       break;
     case 'learning_curve':
       requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');
-      checkOptions(ctx, q.options, ['sizes', 'seed', 'folds'], 'learning_curve');
+      checkOptions(ctx, q.options, ['sizes', 'seed'], 'learning_curve');
       break;
     case 'accuracy':
       requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');
