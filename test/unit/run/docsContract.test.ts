@@ -212,3 +212,18 @@ query ml Sig given Points
   }
   assert.equal(fit.headline, 'P(d) = σ(-1.443 + 0.7215·x − 0.593·x2) · newton, 5 iterations');
 });
+
+test('an observe line holds for the queries above it too', async () => {
+  const result = await run(`variable A, B : bool
+P(A) = 0.3
+P(B | A) { true: 0.9, false: 0.1 }
+expect P(A = true) ≈ 0.27 / 0.34 ± 1e-12
+observe B = true
+`);
+  // P(A | B) = 0.3·0.9 / (0.3·0.9 + 0.7·0.1).
+  assert.deepEqual(errors(result), []);
+  assert.deepEqual(
+    verdicts(result).map(([line, passed]) => [line, passed]),
+    [[4, true]],
+  );
+});
