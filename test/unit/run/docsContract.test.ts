@@ -227,3 +227,25 @@ observe B = true
     [[4, true]],
   );
 });
+
+test('decision queries take states as evidence: a soft finding is the error soft-evidence, said so', async () => {
+  const result = await run(`variable Storm : bool
+P(Storm) = 0.3
+decision Go : bool
+utility U(Go, Storm) { true, true: -10, true, false: 5, false, true: 0, false, false: 0 }
+expect policy given Storm ~ { true: 0.5, false: 0.5 } ≈ 0 ± 1
+expect policy given Storm = false ≈ 5 ± 1e-12
+`);
+  assert.deepEqual(
+    errors(result).map((e) => [e.code, e.line, e.message]),
+    [
+      [
+        'soft-evidence',
+        4,
+        'a decision query takes states as evidence (X = x): soft and virtual findings (X ~ …) are for ' +
+          'P(…), mpe and sensitivity',
+      ],
+    ],
+  );
+  assert.deepEqual(verdicts(result), [[6, true, 5]]);
+});
