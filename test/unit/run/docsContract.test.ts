@@ -4,6 +4,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../support/shared.js';
 import { errors, run, verdicts } from './helpers.js';
 
 test('map, ml, mdl: "tied ones joined by `, `" can be expected as written', async () => {
@@ -248,4 +251,28 @@ expect policy given Storm = false ≈ 5 ± 1e-12
     ],
   );
   assert.deepEqual(verdicts(result), [[6, true, 5]]);
+});
+
+test('a network file that cannot be read is one import-file error on its path, not one more per use', async () => {
+  const dir = mkdtempSync(join(repoRoot, 'examples', '.tmp-import-'));
+  try {
+    writeFileSync(join(dir, 'bad.uai'), 'MARKOV\n2\n2 2\n1\n2 0 1\n\n4\n 0.1 0.2 0.3 0.4\n');
+    const result = await run(
+      `import network U from "${dir.split('/').pop()}/bad.uai"\nquery P(X0) in U\nexpect P(X0 = s0) in U ≈ 0.5\n`,
+    );
+    assert.deepEqual(
+      result.diagnostics.map((d) => [d.code, d.range.start.line, d.message]),
+      [
+        [
+          'import-file',
+          0,
+          `cannot read network "${dir.split('/').pop()}/bad.uai": line 1: this is a Markov network (MARKOV): ` +
+            'only Bayesian networks (BAYES) are read',
+        ],
+      ],
+    );
+    assert.equal(result.notEvaluated?.length, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
