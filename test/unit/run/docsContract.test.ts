@@ -276,3 +276,26 @@ test('a network file that cannot be read is one import-file error on its path, n
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a generated space without prior and noise lines is prior uniform, noise 0', async () => {
+  const result = await run(`data Days {
+  Sky,   AirTemp, Humidity, Wind,   Water, Forecast, Enjoy
+  Sunny, Warm,    Normal,   Strong, Warm,  Same,     Yes
+  Sunny, Warm,    High,     Strong, Warm,  Same,     Yes
+  Rainy, Cold,    High,     Strong, Warm,  Change,   No
+  Sunny, Warm,    High,     Strong, Cool,  Change,   Yes
+}
+hypotheses Conj = conjunctions(Sky, AirTemp, Humidity, Wind, Water, Forecast) -> Enjoy = Yes
+expect size Conj given Days = 6
+expect P(Conj = "<Sunny, ?, ?, ?, ?, ?>") given Days ≈ 1/6 ± 1e-12
+`);
+  // Mitchell's version space of six, each 1/6 under a uniform prior and noise-free data.
+  assert.deepEqual(errors(result), []);
+  assert.deepEqual(
+    verdicts(result).map(([line, passed]) => [line, passed]),
+    [
+      [9, true],
+      [10, true],
+    ],
+  );
+});
