@@ -299,3 +299,28 @@ expect P(Conj = "<Sunny, ?, ?, ?, ?, ?>") given Days ≈ 1/6 ± 1e-12
     ],
   );
 });
+
+test('noise ε: P(D|h) = (1 − ε)^(m − e) ε^e for e errors among m examples', async () => {
+  const result = await run(`data Days {
+  Sky,   Enjoy
+  Sunny, Yes
+  Sunny, No
+  Rainy, No
+}
+hypotheses C = conjunctions(Sky) -> Enjoy = Yes
+  prior uniform
+  noise 0.1
+expect P(C = "<Sunny>") given Days ≈ 0.45 ± 1e-12
+expect P(C = "<?>") given Days ≈ 0.05 ± 1e-12
+`);
+  // |H| = 4: <Sunny> and ∅ make 1 error (0.9²·0.1 = 0.081), <?> and <Rainy> 2 (0.9·0.1² = 0.009);
+  // P(<Sunny> | D) = 0.081 / (2·0.081 + 2·0.009) = 0.45.
+  assert.deepEqual(errors(result), []);
+  assert.deepEqual(
+    verdicts(result).map(([line, passed]) => [line, passed]),
+    [
+      [10, true],
+      [11, true],
+    ],
+  );
+});
