@@ -324,3 +324,16 @@ expect P(C = "<?>") given Days ≈ 0.05 ± 1e-12
     ],
   );
 });
+
+test("knowledge against K2's order is an error on the option, as contradictory knowledge is", async () => {
+  const result = await run(`data Tennis from "playtennis.csv"
+learn structure K from Tennis by k2 { order: [Play, Outlook, Temperature, Humidity, Wind], require: [Outlook -> Play] }
+`);
+  assert.deepEqual(
+    errors(result).map((e) => [e.code, e.line, e.message]),
+    [['compile-error', 1, "K2's order puts Outlook after Play, but Outlook -> Play is required"]],
+  );
+  const error = result.diagnostics.find((d) => d.severity === 'error')!;
+  // On `order: […]`, not on the whole statement.
+  assert.deepEqual([error.range.start.character, error.range.end.character], [38, 89]);
+});
