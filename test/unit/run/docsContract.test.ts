@@ -337,3 +337,20 @@ learn structure K from Tennis by k2 { order: [Play, Outlook, Temperature, Humidi
   // On `order: […]`, not on the whole statement.
   assert.deepEqual([error.range.start.character, error.range.end.character], [38, 89]);
 });
+
+test('ties: optimal answers the first tied value in state order, eu every tied alternative', async () => {
+  const result = await run(`variable Label { pos, neg }
+hypotheses H { h1: 0.5, h2: 0.5 }
+P(Label | H) { h1: [0, 1], h2: [1, 0] }
+expect optimal Label over H = pos
+decision D { go, stay }
+utility U(D) { go: 1, stay: 1 }
+expect eu D = "go, stay"
+`);
+  // P(pos | D) = P(neg | D) = 1/2; both alternatives have utility 1.
+  assert.deepEqual(errors(result), []);
+  assert.deepEqual(verdicts(result), [
+    [4, true, 'pos'],
+    [7, true, 'go, stay'],
+  ]);
+});
