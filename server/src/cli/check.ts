@@ -14,11 +14,15 @@ export function formatDiagnostic(file: string, d: Diagnostic): string {
 export const checkCommand: CliCommand = {
   name: 'check',
   summary: 'parse and check model files, printing file:line:col: severity: message',
-  usage: `bayes check FILE… [options]\n\nPrints every diagnostic; exits 1 when any is an error.\n${WORKSPACE_USAGE}`,
+  usage:
+    'bayes check FILE… [options]\n\nPrints every diagnostic; exits 1 when any is an error. With --json: ' +
+    '{ file, diagnostics } per file\n(severity, code, message, range; an array for several files).\n' +
+    WORKSPACE_USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: WORKSPACE_OPTIONS, allowPositionals: true });
     if (positionals.length === 0) throw new UsageError('give at least one .bayes file');
     let failed = false;
+    const checked: { file: string; diagnostics: Diagnostic[] }[] = [];
     for (const file of positionals) {
       const text = readModel(file, io);
       if (text === undefined) {
@@ -27,9 +31,12 @@ export const checkCommand: CliCommand = {
       }
       const { diagnostics } = checkText(text, environmentFor(file, values, io));
       const shown = relative(io.cwd, file) || file;
-      for (const d of sortDiagnostics(diagnostics)) io.out(formatDiagnostic(shown, d) + '\n');
+      const sorted = sortDiagnostics(diagnostics);
+      if (values.json) checked.push({ file: shown, diagnostics: sorted });
+      else for (const d of sorted) io.out(formatDiagnostic(shown, d) + '\n');
       failed ||= hasErrors(diagnostics);
     }
+    if (values.json) io.out(JSON.stringify(checked.length === 1 ? checked[0] : checked, null, 2) + '\n');
     return failed ? 1 : 0;
   },
 };

@@ -30,7 +30,8 @@ export const convertCommand: CliCommand = {
 Reads a network (a .bayes model's, or a .bif, .xml/.xmlbif, .net, .uai or .xdsl file) and writes it
 in the format of OUT's extension: .bayes, .bif (BIF), .xml (XMLBIF 0.3), .net (Hugin NET) or .uai.
 OUT = '-' writes .bayes to stdout. UAI has no names: variables are numbered in the network's order
-(read back as X0, X1, … with states s0, s1, …).
+(read back as X0, X1, … with states s0, s1, …). Only the probability network is written: a decision
+becomes a chance variable with a uniform table and utilities are left out.
 
 Options:
   --evidence VAR=STATE  with a .uai OUT, also write the observations as the UAI evidence file

@@ -35,7 +35,8 @@ and the priors it declares table by table apply unless --prior is given.
 Options:
   --method M        counting (complete data), em (default when values are missing) or gradient
   --prior P         none (default), laplace, dirichlet=α, m=M (m-estimate, eq 6.22), bdeu=ESS
-  --seed S          seed of the random starting CPTs (default 1)
+  --seed S          seed of the random starting CPTs of em/gradient (default 1): NET's own numbers are
+                    not the start (a model's 'learn N by em' starts from them when every table has them)
   --iterations N    iteration cap for em/gradient (default 100)
   --tolerance T     stop when the log-likelihood per record improves by less (default 1e-6)
   --restarts N      random starts for em/gradient; the best is kept (default 1)

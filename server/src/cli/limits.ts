@@ -20,8 +20,8 @@ export interface CliLimits {
 export let cliBudgets: Budgets = DEFAULT_BUDGETS;
 
 export const LIMITS_USAGE = `  --timeout SECONDS   stop the command after this long (exit 3)
-  --max-memory MB     stop the command when the process uses more memory (exit 3); tables
-                      larger than this allows are refused before they are allocated`;
+  --max-memory MB     stop the command when the process uses more memory (exit 3; at least
+                      ${MIN_MEMORY_MB}); tables larger than this allows are refused before they are allocated`;
 
 /** Takes --timeout and --max-memory out of the arguments, wherever they stand. */
 export function takeLimits(argv: string[]): { limits: CliLimits; rest: string[] } {

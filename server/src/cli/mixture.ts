@@ -20,7 +20,8 @@ Options:
   --sigma S          Mitchell's k means (§6.12.1): known shared σ, equal weights, means only
   --seed S           seed of the k-means++ start (default 1)
   --iterations N     iteration cap (default 100)
-  --tolerance T      stop when the mean log-likelihood per point changes by less (default 1e-3, as scikit-learn)
+  --tolerance T      stop when the mean log-likelihood per point changes by less (default 1e-3, as scikit-learn;
+                     1e-9 with --sigma, as a model's mixture with sigma)
   --reg R            added to covariance diagonals (default 1e-6, scikit-learn's reg_covar)
   --responsibilities include P(component | point) for every point in --json
   --json             weights, means, covariances, log-likelihood trace, BIC
@@ -61,7 +62,8 @@ export const mixtureCommand: CliCommand = {
       k,
       seed: integerOption('seed', values.seed, 1),
       maxIterations: integerOption('iterations', values.iterations, 100),
-      tolerance: positiveOption('tolerance', values.tolerance, 1e-3, true),
+      // As in a model's `learn M by em`: scikit-learn's 1e-3 for full mixtures, 1e-9 for a known σ.
+      tolerance: positiveOption('tolerance', values.tolerance, values.sigma === undefined ? 1e-3 : 1e-9, true),
     };
     const sigma = values.sigma === undefined ? undefined : positiveOption('sigma', values.sigma, 1);
     const regCovar = positiveOption('reg', values.reg, 1e-6, true);

@@ -173,7 +173,7 @@ function optionsExpected(ctx: PositionContext, before: string): readonly string[
       : /\bfolds\s+\d+\s*$|^\s*(query|expect)\s+evaluate\b|^\s*evaluate\b/.test(head)
         ? ['seed', 'target']
         : /\blearning_curve\b/.test(head)
-          ? ['sizes', 'seed', 'folds']
+          ? ['sizes', 'seed']
           : ['seed', 'samples'];
   return all.filter((o) => !used.has(o));
 }

@@ -306,9 +306,10 @@ export interface ProbabilityQuery extends QueryBase {
   options?: Options;
   given: Assignment[];
 }
+/** `mpe [N] [given e]`: without N, the default model. */
 export interface MpeQuery extends QueryBase {
   form: 'mpe';
-  network: Name;
+  network?: Name;
   given: Assignment[];
 }
 export interface SensitivityQuery extends QueryBase {
@@ -377,10 +378,13 @@ export interface AccuracyQuery extends QueryBase {
   classifier: Name;
   on?: Name;
 }
-/** `policy N [given e]`: the optimal rule of every decision and the maximum expected utility. */
+/**
+ * `policy [N] [given e]`: the optimal rule of every decision and the maximum expected utility;
+ * without N, of the default model's decisions.
+ */
 export interface PolicyQuery extends QueryBase {
   form: 'policy';
-  network: Name;
+  network?: Name;
   given: Assignment[];
 }
 /** `eu D [in N] [given e]`: the expected utility of each alternative of decision D. */

@@ -178,6 +178,7 @@ export const LOOKAHEAD_PATHS: Record<string, string[][][]> = {
   'probabilityQuery Option 0': [[['kw_using']], [['kw_given'], []]],
   'probabilityQuery Option 2': [[['LCurly']], [['kw_given'], []]],
   'lessOp Alternation 0': [[['LessEq']], [['Less']]],
+  'mpeQuery Option 0': [[['Identifier']], [[], ['kw_given', 'kw_do'], ['kw_given', 'Identifier']]],
   'independenceQuery Option 0': [[['kw_given']], [['kw_in'], []]],
   'independenceQuery RepetitionMandatoryWithSeparator 0': [
     [['Identifier']],
@@ -192,6 +193,7 @@ export const LOOKAHEAD_PATHS: Record<string, string[][][]> = {
   'learningCurveQuery Option 0': [[['LCurly']], [[]]],
   'strengthQuery Option 0': [[['LCurly']], [[]]],
   'accuracyQuery Option 0': [[['kw_on']], [[]]],
+  'policyQuery Option 0': [[['Identifier']], [[], ['kw_given', 'kw_do'], ['kw_given', 'Identifier']]],
   'expectStmt Option 0': [[['Equals'], ['Approx'], ['LessEq'], ['Less'], ['GreaterEq'], ['Greater']], [[]]],
   'comparison Alternation 0': [[['Equals']], [['Approx']], [['LessEq'], ['Less'], ['GreaterEq'], ['Greater']]],
   'comparison Option 0': [[['PlusMinus']], [[]]],

@@ -1192,9 +1192,10 @@ export class BayesParser extends EmbeddedActionsParser {
 
   mpeQuery = this.RULE('mpeQuery', () => {
     this.CONSUME(Kw.mpe);
-    const network = this.nameAt(0);
+    // `mpe N given e`, or `mpe given e` / `mpe` for the default model.
+    const network = this.OPTION({ GATE: () => this.LA(1).tokenType !== Kw.given, DEF: () => this.nameAt(0) });
     const given = this.SUBRULE(this.givenAssignments);
-    return { form: 'mpe' as const, network, given };
+    return { form: 'mpe' as const, ...(network ? { network } : {}), given };
   });
 
   sensitivityQuery = this.RULE('sensitivityQuery', () => {
@@ -1344,9 +1345,10 @@ export class BayesParser extends EmbeddedActionsParser {
 
   policyQuery = this.RULE('policyQuery', () => {
     this.CONSUME(Kw.policy);
-    const network = this.nameAt(0);
+    // `policy N given e`, or `policy given e` / `policy` for the default model.
+    const network = this.OPTION({ GATE: () => this.LA(1).tokenType !== Kw.given, DEF: () => this.nameAt(0) });
     const given = this.SUBRULE(this.givenAssignments);
-    return { form: 'policy' as const, network, given };
+    return { form: 'policy' as const, ...(network ? { network } : {}), given };
   });
 
   euQuery = this.RULE('euQuery', () => {

@@ -40,7 +40,15 @@ export async function diagramScope(
       (inName ?? at).range,
     );
   }
-  const { net, evidence, named } = scopedEvidence(ctx, scope, given);
+  const { net, evidence, named, findings } = scopedEvidence(ctx, scope, given);
+  if (findings && Object.keys(findings).length > 0) {
+    throw new CompileError(
+      'a decision query takes states as evidence (X = x): soft and virtual findings (X ~ …) are for ' +
+        'P(…), mpe and sensitivity',
+      at.range,
+      'soft-evidence',
+    );
+  }
   if (net !== scope.net) throw new CompileError('a decision query takes one observation per variable', at.range);
   return { id, evidence, named, name: scope.name ?? net.name };
 }

@@ -175,7 +175,7 @@ function failure(e: unknown, key: string, range: Range): Diagnostic {
       range,
     };
   if (e instanceof CompileError)
-    return { severity: 'error', code: 'compile-error', message: e.message, range: e.range ?? range };
+    return { severity: 'error', code: e.code ?? 'compile-error', message: e.message, range: e.range ?? range };
   if (e instanceof EngineError) return { severity: 'error', code: 'engine-error', message: e.message, range };
   return { severity: 'error', code: 'internal-error', message: `\`${key}\` failed: ${(e as Error).message}`, range };
 }

@@ -5,6 +5,7 @@
 import type * as A from '../language/ast.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import { CompileError } from '../model/compileError.js';
+import { LEARN_OPTIONS } from '../language/learnMethods.js';
 
 export class LearnOptions {
   private readonly entries: Map<string, A.Arg>;
@@ -59,15 +60,19 @@ export class LearnOptions {
     return this.entries.get(name)?.value.range;
   }
 
-  /** Warnings for the options given that `what` does not use. */
-  unused(used: readonly string[], what: string): Diagnostic[] {
+  /**
+   * Warnings for the options given that `what` does not use. A name no learning takes at all is
+   * left to the checker, which has already warned of it with the nearest spelling.
+   */
+  unused(used: readonly string[], what: string, known: readonly string[] = LEARN_OPTIONS): Diagnostic[] {
+    const takes = used.length > 0 ? `it takes ${used.join(', ')}` : 'it takes no options';
     return [...this.entries.values()]
-      .filter((e) => !used.includes(e.name!.text))
+      .filter((e) => !used.includes(e.name!.text) && known.includes(e.name!.text))
       .map((e) => ({
         severity: 'warning' as const,
         code: 'unknown-option',
         range: e.name!.range,
-        message: `'${e.name!.text}' does not apply to ${what} and is ignored (it takes ${used.join(', ') || 'no options'})`,
+        message: `'${e.name!.text}' does not apply to ${what} and is ignored (${takes})`,
       }));
   }
 }

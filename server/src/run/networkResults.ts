@@ -33,7 +33,12 @@ export function networkResults(ctx: ModelContext, text: (range: Range) => string
       // Anything else is our bug, said as such rather than losing the run's other results.
       if (e instanceof CompileError) {
         if (e.range && inObserve(ctx.ast, e.range)) {
-          out.diagnostics.push({ severity: 'error', code: 'compile-error', message: e.message, range: e.range });
+          out.diagnostics.push({
+            severity: 'error',
+            code: e.code ?? 'compile-error',
+            message: e.message,
+            range: e.range,
+          });
         }
         continue;
       }

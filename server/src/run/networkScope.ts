@@ -14,7 +14,7 @@ import { variableIndexMap } from '../engine/network.js';
 import type { Evidence } from '../engine/inference/junctionTree.js';
 import { CompileError } from '../model/compileError.js';
 import { EngineError } from '../engine/engineError.js';
-import { virtualEvidenceNetwork } from '../engine/inference/softEvidence.js';
+import { SoftEvidenceError, virtualEvidenceNetwork } from '../engine/inference/softEvidence.js';
 import type { HandlerContext } from './handlerContext.js';
 import { modelNetwork, networkKey, type ModelContext } from './modelInputs.js';
 import { classifierNetwork } from './classifiers.js';
@@ -203,7 +203,11 @@ function withFindings(
     // The finding the message names, else the last soft one (fitting failed for them together).
     const named = [...at].find(([v]) => e.message.includes(`'${net.variables[v]!.name}'`));
     const last = [...at].filter(([v]) => soft.has(v)).pop() ?? [...at].pop()!;
-    throw new CompileError(e.message, (named ?? last)[1].range);
+    throw new CompileError(
+      e.message,
+      (named ?? last)[1].range,
+      e instanceof SoftEvidenceError ? 'soft-evidence' : undefined,
+    );
   }
   const out: NamedFindings = {};
   for (const [v, finding] of at) {

@@ -52,11 +52,23 @@ export async function runText(
   return {
     version: RUN_RESULT_VERSION,
     file,
-    diagnostics: sortDiagnostics([...checked.diagnostics, ...executed.diagnostics]),
+    diagnostics: sortDiagnostics([...checked.diagnostics, ...newFindings(checked.diagnostics, executed.diagnostics)]),
     results: executed.results,
     elapsedMs: performance.now() - started,
     ...(executed.notEvaluated.length > 0 ? { notEvaluated: executed.notEvaluated } : {}),
   };
+}
+
+/**
+ * The run's diagnostics less the compile errors on a range the checker already flagged as an error
+ * (an imported network that cannot be read is an `import-file` error on its path; each statement
+ * that uses it would say so again on that same path).
+ */
+function newFindings(checked: readonly Diagnostic[], executed: readonly Diagnostic[]): Diagnostic[] {
+  const key = (d: Diagnostic) =>
+    `${d.range.start.line}:${d.range.start.character}:${d.range.end.line}:${d.range.end.character}`;
+  const flagged = new Set(checked.filter((d) => d.severity === 'error').map(key));
+  return executed.filter((d) => !(d.code === 'compile-error' && flagged.has(key(d))));
 }
 
 export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {

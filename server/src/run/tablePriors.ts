@@ -11,7 +11,7 @@ import { mEstimatePseudoCounts } from '../engine/estimators/mEstimate.js';
 import { expertPseudoCounts } from '../engine/estimators/betaDistribution.js';
 import { parameterPriors } from '../model/compileNetwork.js';
 import { CompileError } from '../model/compileError.js';
-import { dirichletMismatch } from '../language/check/parameterPriors.js';
+import { dirichletMismatch, mEstimateMismatch } from '../language/check/parameterPriors.js';
 
 /** The network's per-table prior; tables without a declared prior get none (maximum likelihood). */
 export function declaredPrior(
@@ -56,6 +56,8 @@ export function statePseudoCountsOf(prior: A.Call | A.Experts, states: readonly 
     case 'm_estimate': {
       const m = number(named(prior, 'm'), 'm_estimate needs m: a positive number');
       const p = named(prior, 'p');
+      const mismatch = mEstimateMismatch(prior, states);
+      if (mismatch) throw new CompileError(mismatch.message, mismatch.range);
       return mEstimatePseudoCounts(
         k,
         m,

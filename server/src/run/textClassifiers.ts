@@ -16,7 +16,7 @@ import {
 } from '../engine/classifiers/textNaiveBayes.js';
 import { allRows } from '../engine/categoricalData.js';
 import type { FitPredict } from '../engine/classifiers/evaluation.js';
-import { corpusFromFiles, newsgroupsFromEntries, type LabelledCorpus } from '../model/corpus.js';
+import { corpusFromFiles, documentText, newsgroupsFromEntries, type LabelledCorpus } from '../model/corpus.js';
 import { ArchiveLimitError, gunzipTar } from '../model/tarArchive.js';
 import { DEFAULT_FILE_LIMITS } from '../language/environment.js';
 import { listModelFolder, readListedBytes, readModelBytes } from '../model/files.js';
@@ -152,4 +152,54 @@ export function classifyTextInstance(ctx: HandlerContext, query: A.ClassifyQuery
     headline: `${answer.predicted} · ${Number(best.posterior.toPrecision(4))}`,
   };
   return { results: [result], diagnostics, value: answer.predicted };
+}
+
+/**
+ * `accuracy C on Other`, `evaluate C on Other` for a text classifier: C trained on every document
+ * of its corpus classifies each document of the corpus `Other`. Classes match by folder name; a
+ * class C never saw cannot be predicted, so its documents count as errors (said in an
+ * `unseen-value` information on `Other`), as for categorical naive Bayes.
+ */
+export function textPredictionsOn(
+  ctx: HandlerContext,
+  name: A.Name,
+  on: A.Name,
+): { labels: Int32Array; predicted: Int32Array; classNames: string[]; trained: number; diagnostics: Diagnostic[] } {
+  const global = ctx.symbols.globals.get(on.text);
+  if (global?.kind !== 'corpus')
+    throw new CompileError(`a text classifier is tested on a corpus; '${on.text}' is not one`, on.range);
+  const { model, text } = textClassifier(ctx, name);
+  const test = modelCorpus(ctx, on).corpus;
+  const classNames = [...model.classNames];
+  const labels: number[] = [];
+  const predicted: number[] = [];
+  const unseen = new Map<string, number>();
+  for (let d = 0; d < test.documents.length; d++) {
+    if (ctx.signal?.aborted) throw new CompileError('the run was stopped', on.range);
+    const label = test.classNames[test.labels[d]!];
+    if (label === undefined) continue;
+    let v = classNames.indexOf(label);
+    if (v < 0) {
+      v = classNames.length;
+      classNames.push(label);
+    }
+    if (v >= model.classNames.length) unseen.set(label, (unseen.get(label) ?? 0) + 1);
+    labels.push(v);
+    predicted.push(classNames.indexOf(classifyText(model, text.tokens, documentText(test, d)).predicted));
+  }
+  const diagnostics: Diagnostic[] = [...unseen].map(([value, n]) => ({
+    severity: 'information',
+    code: 'unseen-value',
+    range: on.range,
+    message:
+      `class ${value} (${n} document${n === 1 ? '' : 's'} of '${on.text}') never occurs in ${name.text}'s ` +
+      'training corpus: it cannot be predicted, so those documents count as errors',
+  }));
+  return {
+    labels: Int32Array.from(labels),
+    predicted: Int32Array.from(predicted),
+    classNames,
+    trained: text.corpus.documents.length,
+    diagnostics,
+  };
 }

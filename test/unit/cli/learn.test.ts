@@ -334,3 +334,43 @@ network Other {
   assert.equal(await main(['learn', join(dir, 'broken.bayes'), '--data', csv], io), 1);
   assert.match(io.stderr, /broken\.bayes:2:\d+: error: /);
 });
+
+test('bayes mixture --sigma converges as a model does (tolerance 1e-9 with a known σ)', async () => {
+  const file = join(dir, 'points.csv');
+  writeFileSync(file, 'x\n0.1\n-0.3\n0.2\n4.1\n3.8\n4.3\n');
+  const io = capture();
+  assert.equal(await main(['mixture', file, '--k', '2', '--sigma', '1', '--json'], io), 0, io.stderr);
+  const means = (JSON.parse(io.stdout).means as number[][]).map((m) => m[0]!).sort((a, b) => a - b);
+  // The fixed point of Mitchell's known-σ EM (§6.12.1) on these points, iterated to convergence.
+  assert.ok(Math.abs(means[0]! - 0.0013712027496544789) < 1e-6, String(means));
+  assert.ok(Math.abs(means[1]! - 4.06535333562871) < 1e-6, String(means));
+  const help = capture();
+  await main(['mixture', '--help'], help);
+  assert.match(help.stdout, /default 1e-3, as scikit-learn;\n\s+1e-9 with --sigma/);
+});
+
+test("bayes learn --help says EM starts from random CPTs, not NET's numbers (unlike a model's learn)", async () => {
+  const io = capture();
+  await main(['learn', '--help'], io);
+  assert.match(
+    io.stdout,
+    /--seed S {10}seed of the random starting CPTs of em\/gradient \(default 1\): NET's own numbers are\n/,
+  );
+  // One EM step from P(A) = 0.5 would give (2 + 0.5) / 4 = 0.625 here; the random start gives another number.
+  const file = join(dir, 'start.csv');
+  writeFileSync(file, 'A,B\ntrue,x\ntrue,x\n?,y\nfalse,?\n');
+  const net = join(dir, 'start.bayes');
+  writeFileSync(
+    net,
+    'variable A : bool\nvariable B { x, y, z }\nP(A) = 0.5\n' +
+      'P(B | A) { true: [0.2, 0.3, 0.5], false: [0.2, 0.3, 0.5] }\n',
+  );
+  const run = capture();
+  assert.equal(
+    await main(['learn', net, '--data', file, '--method', 'em', '--iterations', '1', '--json'], run),
+    0,
+    run.stderr,
+  );
+  const a = JSON.parse(run.stdout).cpts.A.rows[0].distribution.true as number;
+  assert.notEqual(a, 0.625);
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
@@ -151,4 +151,21 @@ test('bayes convert refuses unknown extensions and unreadable input', async () =
   io = capture();
   assert.equal(await main(['convert', 'no-such-model.bayes', 'b.bif'], io), 1);
   assert.match(io.stderr, /cannot read no-such-model\.bayes/);
+});
+
+test('bayes convert: an influence diagram is written as its probability network, as --help says', async () => {
+  const help = capture();
+  await main(['convert', '--help'], help);
+  assert.match(help.stdout, /a decision\nbecomes a chance variable with a uniform table and utilities are left out/);
+  const dir = mkdtempSync(join(tmpdir(), 'bayes-convert-id-'));
+  const model = join(dir, 'id.bayes');
+  writeFileSync(
+    model,
+    'variable Oil { dry, wet }\ndecision Drill { yes, no }\nP(Oil) { dry: 0.5, wet: 0.5 }\n' +
+      'utility U(Drill, Oil) { yes, dry: -70, yes, wet: 50, no, dry: 0, no, wet: 0 }\n',
+  );
+  const io = capture();
+  assert.equal(await main(['convert', model, '-'], io), 0, io.stderr);
+  assert.match(io.stdout, /P\(Drill\) \{ yes: 0\.5, no: 0\.5 \}/);
+  assert.doesNotMatch(io.stdout, /utility|decision/);
 });

@@ -386,3 +386,59 @@ test('Dirichlet pseudo-counts: one number, or one per state; another count is an
   assert.match(list.message, /3 pseudo-counts for 2 states \(true, false\)/);
   assert.deepEqual(list.range, r(2, 17, 2, 26));
 });
+
+test('comparison: a tie of map/ml/mdl is states joined by ", ", each one checked', () => {
+  assert.deepEqual(brief(diagnose(cancer + 'expect map Diagnosis = "cancer, healthy"')), []);
+  assert.deepEqual(brief(diagnose(cancer + 'expect mdl Diagnosis = "healthy, cancer"')), []);
+  const d = one(cancer + 'expect ml Diagnosis = "cancer, sick, ill"', 'unknown-state');
+  assert.equal(d.message, "'sick', 'ill' are not states of 'Diagnosis' (cancer, healthy)");
+  assert.equal(
+    one(cancer + 'expect map Diagnosis = "cancer, sick"', 'unknown-state').message,
+    "'sick' is not a state of 'Diagnosis' (cancer, healthy)",
+  );
+});
+
+test('arguments: m_estimate p: must be a distribution over the states (one 1/k, or one per state)', () => {
+  assert.deepEqual(brief(diagnose('variable W { a, b, c }\nP(W) ~ m_estimate(m: 3, p: [0.2, 0.3, 0.5])')), []);
+  assert.deepEqual(brief(diagnose('variable W { a, b, c }\nP(W) ~ m_estimate(m: 3)')), []);
+  const d = one('variable W { a, b, c }\nP(W) ~ m_estimate(m: 3, p: 0.5)', 'arguments');
+  assert.equal(
+    d.message,
+    'p: 0.5 for each of the 3 states (a, b, c) sums to 1.5, not 1: give one prior estimate per state, ' +
+      'in this order, summing to 1',
+  );
+  assert.deepEqual(d.range, r(1, 27, 1, 30));
+  assert.equal(
+    one('variable W { a, b }\nP(W) ~ m_estimate(m: 3, p: [1])', 'arguments').message,
+    'p: has 1 number for 2 states (a, b)',
+  );
+});
+
+test('hypotheses: prior code is for trees only, noise for generated spaces only', () => {
+  const code = one('hypotheses A { a, b } prior code', 'missing-prior');
+  assert.equal(
+    code.message,
+    "'prior code' is the code length of trees (Poole ex. 10.7), and 'a' is no tree: " +
+      "use 'prior uniform', or give each hypothesis a prior (h: 0.5)",
+  );
+  assert.deepEqual(code.range, r(0, 28, 0, 32));
+  assert.deepEqual(brief(diagnose('hypotheses T { d0: tree { P(A = x) = 1/2 } } prior code\nvariable A { x, y }')), []);
+  const noise = one('hypotheses B { a: 0.5, b: 0.5 } noise 0.1', 'unknown-option');
+  assert.equal(noise.severity, 'warning');
+  assert.equal(
+    noise.message,
+    "'noise' applies to generated spaces (conjunctions(…), linear(…)) and is ignored here: " +
+      "P(D | h) of 'B' comes from its tables P(X | B) or its trees",
+  );
+});
+
+test('learning_curve takes sizes and seed only: folds (which it never used) is warned about', () => {
+  const text = 'data T {\n  A, B\n  x, y\n}\nclassifier C = naive_bayes(T, target: B)\n';
+  assert.deepEqual(
+    brief(diagnose(text + 'query learning_curve C { sizes: [1], seed: 2 }')).filter((d) => d.includes('option')),
+    [],
+  );
+  const d = one(text + 'query learning_curve C { sizes: [1], folds: 3 }', 'unknown-option');
+  assert.equal(d.severity, 'warning');
+  assert.equal(d.message, "learning_curve has no option 'folds' (options: sizes, seed)");
+});

@@ -317,7 +317,18 @@ test('probability queries with in, using and given', () => {
 
 test('mpe, sensitivity, independence', () => {
   const mpe = queryOf('query mpe Forest given Thunder = true');
-  assert.equal(mpe.form === 'mpe' && mpe.network.text, 'Forest');
+  assert.equal(mpe.form === 'mpe' && mpe.network?.text, 'Forest');
+  // Without a name, the default model: `given` is the keyword, not a network called given.
+  const plain = queryOf('query mpe given Thunder = true');
+  assert.equal(plain.form === 'mpe' && plain.network, undefined);
+  assert.equal(plain.form === 'mpe' && plain.given[0]?.variable.text, 'Thunder');
+  const bare = queryOf('query mpe');
+  assert.deepEqual(bare.form === 'mpe' && [bare.network, bare.given], [undefined, []]);
+  const policy = queryOf('query policy given Test = true');
+  assert.equal(policy.form === 'policy' && policy.network, undefined);
+  assert.equal(policy.form === 'policy' && policy.given.length, 1);
+  const named = queryOf('query policy Wildcatter');
+  assert.equal(named.form === 'policy' && named.network?.text, 'Wildcatter');
   const s = queryOf('query sensitivity P(ForestFire = true | Thunder = true) in Forest');
   assert.equal(s.form === 'sensitivity' && s.in?.text, 'Forest');
   const i = queryOf('query independent Thunder, Storm given Lightning in Forest');

@@ -271,3 +271,48 @@ test('the language server checks a folder corpus from files listed asynchronousl
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('accuracy / evaluate C on Other: a text classifier tested on another corpus, new classes as errors', async () => {
+  const result = await run(`corpus Train from "data/tiny-news/train" label folder
+corpus Test from "data/tiny-news/test" label folder
+corpus Sport from "data/tiny-news/train/sport" label folder
+classifier NB = text_naive_bayes(Train, drop_most_frequent: 0, min_count: 1)
+classifier OnlySport = text_naive_bayes(Sport, drop_most_frequent: 0, min_count: 1)
+expect accuracy NB on Test ≈ 1 ± 1e-12
+expect evaluate NB on Test ≈ 1 ± 1e-12
+expect accuracy OnlySport on Test ≈ 2/6 ± 1e-12
+data D {
+  A
+  x
+}
+expect accuracy NB on D ≈ 1
+`);
+  // scikit-learn's MultinomialNB(alpha=1) on CountVectorizer counts of train/ gets all 6 test documents
+  // right; a classifier that knows only sport gets its 2 of the 6.
+  assert.deepEqual(
+    result.results.flatMap((r) => (r.kind === 'expect' ? [[r.range.start.line, r.passed, r.actual]] : [])),
+    [
+      [5, true, 1],
+      [6, true, 1],
+      [7, true, 2 / 6],
+    ],
+  );
+  const notes = result.diagnostics.filter((d) => d.code === 'unseen-value').map((d) => [d.range.start.line, d.message]);
+  assert.deepEqual(notes, [
+    [
+      7,
+      "class cooking (2 documents of 'Test') never occurs in OnlySport's training corpus: it cannot be predicted, " +
+        'so those documents count as errors',
+    ],
+    [
+      7,
+      "class space (2 documents of 'Test') never occurs in OnlySport's training corpus: it cannot be predicted, " +
+        'so those documents count as errors',
+    ],
+  ]);
+  const refused = result.diagnostics.filter((d) => d.severity === 'error');
+  assert.deepEqual(
+    refused.map((d) => [d.range.start.line, d.message]),
+    [[12, "a text classifier is tested on a corpus; 'D' is not one"]],
+  );
+});

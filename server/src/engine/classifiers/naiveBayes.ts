@@ -54,6 +54,7 @@ export function trainNaiveBayes(
   const total = examples.classOf.length;
   if (total === 0) throw new EngineError(`no training example has a known ${target}`);
   const attributes = columnOf.map((c) => data.attributes[c]!);
+  checkMEstimatePrior(smoothing, attributes, target);
   const counts = columnOf.map((c, a) => countByClass(data.columns[c]!, examples, C, attributes[a]!.values.length));
   return {
     target: targetAttr,
@@ -101,6 +102,27 @@ function countByClass(column: Int32Array, examples: LabelledExamples, C: number,
   const table = new Float64Array(C * k);
   for (let v = 0; v < C; v++) for (let x = 0; x < k; x++) table[v * k + x] = tally[v * stride + x + 1]!;
   return table;
+}
+
+/**
+ * Eq. 6.22, (n_c + m·p) / (n + m), gives each P(a | v) row a distribution only when p = 1/k for the
+ * attribute's k values: a `p:` that is not 1/k for every attribute would score the classes with rows
+ * that do not sum to 1, so it is refused (leaving p out is 1/k per attribute).
+ */
+function checkMEstimatePrior(
+  smoothing: Smoothing,
+  attributes: readonly { name: string; values: readonly string[] }[],
+  target: string,
+): void {
+  if (smoothing.kind !== 'mEstimate' || smoothing.p === undefined) return;
+  const p = smoothing.p;
+  const wrong = attributes.find((a) => Math.abs(p * a.values.length - 1) > 1e-6);
+  if (!wrong) return;
+  const k = wrong.values.length;
+  throw new EngineError(
+    `m_estimate's p: ${p} is not 1/${k} for ${wrong.name} (${k} values), so P(${wrong.name} | ${target}) would not ` +
+      'sum to 1: leave p out (it is 1/k for each attribute)',
+  );
 }
 
 function seenValues(table: Float64Array, C: number, k: number): Uint8Array {

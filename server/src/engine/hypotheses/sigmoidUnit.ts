@@ -135,21 +135,34 @@ function finish(
   converged: boolean,
 ): SigmoidFit {
   const crossEntropy = crossEntropyOf(step.z, P.d);
-  // Every 0/1 target on the right side of w·x = 0: scaling w up always increases G.
-  const separable = !converged && P.d.every((t, i) => (t === 1 && step.z[i]! > 0) || (t === 0 && step.z[i]! < 0));
+  // Every 0/1 target on the right side of w·x = 0: scaling w up always increases G, so G has no
+  // maximum, even when its gradient has become too flat to see (Newton's steps get there quickly).
+  const separable = P.d.every((t, i) => (t === 1 && step.z[i]! > 0) || (t === 0 && step.z[i]! < 0));
+  // Quasi-separation: a fit that puts some 0/1 targets within 1e-8 of h (|z| > ln 1e8) is chasing
+  // them along a direction that separates them from the rest; G has no maximum there either.
+  const QUASI_Z = Math.log(1e8);
+  let extreme = 0;
+  P.d.forEach((t, i) => {
+    if ((t === 1 && step.z[i]! > QUASI_Z) || (t === 0 && step.z[i]! < -QUASI_Z)) extreme++;
+  });
+  const quasi = !separable && extreme > 0;
+  const met = converged && !separable && !quasi;
   return {
     names: P.names,
     weights: Array.from(w),
     crossEntropy,
     iterations,
-    converged,
+    converged: met,
     gradientNorm: maxAbs(step.g),
-    ...(converged
+    ...(met
       ? {}
       : {
           note: separable
             ? 'the classes are separable: G has no maximum and the weights grow without bound'
-            : 'stopped at the iteration limit before converging',
+            : quasi
+              ? `the classes are quasi-separable: ${extreme} of ${P.d.length} examples are fitted within 1e-8 of ` +
+                'their targets, so G has no maximum and the weights grow without bound'
+              : 'stopped at the iteration limit before converging',
         }),
   };
 }

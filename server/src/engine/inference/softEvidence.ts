@@ -25,6 +25,9 @@ import { DEFAULT_BUDGET, EXACT_HARD_LIMIT, exactPlan } from './marginals.js';
 import type { Evidence } from './junctionTree.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 
+/** Soft or virtual findings that cannot be used as given, or that cannot all hold together. */
+export class SoftEvidenceError extends EngineError {}
+
 /** The two states of a virtual-evidence node; the first is observed. */
 export const VIRTUAL_NODE_STATES = ['seen', 'unseen'];
 
@@ -118,7 +121,7 @@ export function checkedFindings(
   for (const [v, lambda] of findings.likelihoods ?? []) likelihoods.set(v, checkedLikelihood(net, evidence, v, lambda));
   for (const [v, q] of findings.soft ?? []) {
     if (likelihoods.has(v)) {
-      throw new EngineError(`'${name(net, v)}' has both soft and virtual evidence: give one finding`);
+      throw new SoftEvidenceError(`'${name(net, v)}' has both soft and virtual evidence: give one finding`);
     }
     targets.set(v, checkedSoft(net, evidence, v, q));
     likelihoods.set(v, new Float64Array(q.length).fill(1));
@@ -139,7 +142,7 @@ function checkedVector(
 ): Float64Array {
   const k = net.variables[v]?.states.length;
   if (k === undefined) throw new RangeError(`${what} on ${v}, which is no variable of the network`);
-  if (evidence.has(v)) throw new EngineError(`'${name(net, v)}' is observed: it cannot also take ${what}`);
+  if (evidence.has(v)) throw new SoftEvidenceError(`'${name(net, v)}' is observed: it cannot also take ${what}`);
   if (values.length !== k) {
     const states = net.variables[v]!.states.join(', ');
     throw new EngineError(
@@ -149,7 +152,9 @@ function checkedVector(
   const out = Float64Array.from(values);
   for (const x of out) {
     if (!(x >= 0 && Number.isFinite(x))) {
-      throw new EngineError(`${what} on '${name(net, v)}' has the entry ${x}: entries are finite and not negative`);
+      throw new SoftEvidenceError(
+        `${what} on '${name(net, v)}' has the entry ${x}: entries are finite and not negative`,
+      );
     }
   }
   return out;
@@ -159,7 +164,9 @@ function checkedLikelihood(net: BayesianNetwork, evidence: Evidence, v: number, 
   const out = checkedVector(net, evidence, v, lambda, 'virtual evidence');
   const max = Math.max(...out);
   if (max === 0) {
-    throw new EngineError(`the likelihood of '${name(net, v)}' is zero for every state: it rules out every value`);
+    throw new SoftEvidenceError(
+      `the likelihood of '${name(net, v)}' is zero for every state: it rules out every value`,
+    );
   }
   return out.map((x) => x / max);
 }
@@ -168,7 +175,7 @@ function checkedSoft(net: BayesianNetwork, evidence: Evidence, v: number, q: Arr
   const out = checkedVector(net, evidence, v, q, 'soft evidence');
   const sum = out.reduce((a, b) => a + b, 0);
   if (Math.abs(sum - 1) > 1e-6) {
-    throw new EngineError(`soft evidence on '${name(net, v)}' must sum to 1, got ${Number(sum.toPrecision(10))}`);
+    throw new SoftEvidenceError(`soft evidence on '${name(net, v)}' must sum to 1, got ${Number(sum.toPrecision(10))}`);
   }
   return out.map((x) => x / sum);
 }
@@ -222,7 +229,7 @@ export function fitSoftFindings(
   const inconsistent = () => {
     const names = [...targets.keys()].map((v) => `'${name(net, v)}'`).join(', ');
     const why = `iterative proportional fitting did not meet them within ${tolerance}`;
-    return new EngineError(`the soft findings on ${names} cannot all hold: ${why}`);
+    return new SoftEvidenceError(`the soft findings on ${names} cannot all hold: ${why}`);
   };
   for (let sweep = 1; sweep <= maxSweeps; sweep++) {
     let worst = 0;
@@ -236,7 +243,7 @@ export function fitSoftFindings(
           if (sweep > 1) throw inconsistent();
           const state = `${name(net, v)} = ${net.variables[v]!.states[x]}`;
           const why = 'but the other evidence makes it impossible';
-          throw new EngineError(`soft evidence gives '${state}' probability ${q[x]}, ${why}`);
+          throw new SoftEvidenceError(`soft evidence gives '${state}' probability ${q[x]}, ${why}`);
         }
         lambda[x] = q[x] === 0 ? 0 : lambda[x]! * (q[x]! / p[x]!);
       }

@@ -9,6 +9,9 @@ import { ScoreCache, type ScoreOptions } from './structureScore.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import type { BackgroundKnowledge } from './backgroundKnowledge.js';
 
+/** Background knowledge K2's order cannot honour: a required arc against the order, too many required parents. */
+export class K2KnowledgeError extends EngineError {}
+
 export interface K2Options extends Partial<ScoreOptions> {
   /** Variable indices, causes before effects; default: the data's column order. */
   order?: number[];
@@ -103,10 +106,10 @@ function requiredInOrder(
     const late = ps.find((p) => position[p]! > position[v]!);
     if (late !== undefined) {
       const arc = `${name(late)} -> ${name(v)}`;
-      throw new EngineError(`K2's order puts ${name(late)} after ${name(v)}, but ${arc} is required`);
+      throw new K2KnowledgeError(`K2's order puts ${name(late)} after ${name(v)}, but ${arc} is required`);
     }
     if (ps.length > maxParents) {
-      throw new EngineError(`${name(v)} has ${ps.length} required parents, more than max_parents ${maxParents}`);
+      throw new K2KnowledgeError(`${name(v)} has ${ps.length} required parents, more than max_parents ${maxParents}`);
     }
   });
   return parents;

@@ -19,6 +19,23 @@ export function checkHypotheses(ctx: CheckContext, decl: A.HypothesesDecl): void
   if (decl.noise?.kind === 'number') checkProbability(ctx, decl.noise);
   else if (decl.noise) checkChoice(ctx, decl.noise, ['normal'], 'a noise model (a probability or normal)');
   if (decl.generator) checkGenerator(ctx, decl.generator);
+  else if (decl.noise) {
+    ctx.report.warning(
+      'unknown-option',
+      `'noise' applies to generated spaces (conjunctions(…), linear(…)) and is ignored here: ` +
+        `P(D | h) of '${decl.name.text}' comes from its tables P(X | ${decl.name.text}) or its trees`,
+      decl.noise.range,
+    );
+  }
+  const notTree = decl.prior?.text === 'code' && !decl.generator ? decl.entries.find((e) => !e.tree) : undefined;
+  if (notTree) {
+    ctx.report.error(
+      'missing-prior',
+      `'prior code' is the code length of trees (Poole ex. 10.7), and '${notTree.name.text}' is no tree: ` +
+        `use 'prior uniform', or give each hypothesis a prior (h: 0.5)`,
+      decl.prior!.range,
+    );
+  }
   for (const entry of decl.entries) {
     if (entry.prior) checkProbability(ctx, entry.prior);
     if (entry.bits && checkFinite(ctx, entry.bits) && entry.bits.value < 0) {

@@ -30,6 +30,49 @@ export function checkParameterPrior(ctx: CheckContext, prior: A.Call | A.Experts
   checkArgs(ctx, prior, spec);
   for (const arg of prior.args) positivePseudoCounts(ctx, arg.value);
   if (prior.callee.text === 'Dirichlet' && states) checkDirichletStates(ctx, prior, states);
+  if (prior.callee.text === 'm_estimate' && states) {
+    const mismatch = mEstimateMismatch(prior, states);
+    if (mismatch) ctx.report.error('arguments', mismatch.message, mismatch.range);
+  }
+}
+
+/**
+ * `m_estimate(m: 2, p: …)` adds m·p_i to the count of state i (Mitchell eq. 6.22), which is
+ * (n_i + m·p_i) / (n + m) only when the p_i sum to 1: `p:` is one number for every state (so
+ * 1/k) or a list with one per state, summing to 1 within 1e-6.
+ */
+export function mEstimateMismatch(
+  prior: A.Call,
+  states: readonly string[],
+): { message: string; range: A.Call['range'] } | undefined {
+  const p = prior.args.find((a) => a.name?.text === 'p')?.value;
+  const k = states.length;
+  if (p?.kind === 'number') {
+    if (Math.abs(p.value * k - 1) <= 1e-6) return undefined;
+    return {
+      message:
+        `p: ${p.text} for each of the ${k} states (${states.join(', ')}) sums to ${round(p.value * k)}, not 1: ` +
+        `give one prior estimate per state, in this order, summing to 1` +
+        (k === 2 && p.value <= 1 ? ` (p: [${p.text}, ${round(1 - p.value)}])` : ''),
+      range: p.range,
+    };
+  }
+  if (p?.kind !== 'list') return undefined;
+  if (p.items.length !== k) {
+    const listed = states.join(', ');
+    return {
+      message: `p: has ${p.items.length} number${p.items.length === 1 ? '' : 's'} for ${k} states (${listed})`,
+      range: p.range,
+    };
+  }
+  if (!p.items.every((i) => i.kind === 'number')) return undefined;
+  const sum = p.items.reduce((t, i) => t + (i as A.NumberLit).value, 0);
+  if (Math.abs(sum - 1) <= 1e-6) return undefined;
+  return { message: `the prior estimates p: sum to ${round(sum)}, not 1`, range: p.range };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
 }
 
 function checkDirichletStates(ctx: CheckContext, prior: A.Call, states: readonly string[]): void {

@@ -1,9 +1,17 @@
 /** observe, learn, query and expect: the names they use, and comparisons that fit the query. */
 import type * as A from '../ast.js';
-import type { Scope } from '../references/symbols.js';
+import type { Scope, VariableInfo } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
 import { checkOptions } from './calls.js';
-import { checkAssignment, checkChoice, checkFinite, checkProbability, checkState } from './resolve.js';
+import {
+  checkAssignment,
+  checkChoice,
+  checkFinite,
+  checkProbability,
+  checkState,
+  hasState,
+  listStates,
+} from './resolve.js';
 import { lookupVariable, modelScope, requireGlobal } from '../references/lookup.js';
 import { checkDecisionQuery, checkInterventions } from './decisions.js';
 import { LEARN_METHODS, LEARN_OPTIONS, STRUCTURE_METHODS, STRUCTURE_OPTIONS } from '../learnMethods.js';
@@ -138,6 +146,25 @@ export function checkExpect(ctx: CheckContext, s: A.ExpectStmt): void {
   if (categorical && comparison.op === '=') checkExpectedValue(ctx, query, comparison.value);
 }
 
+/**
+ * One state of `v`, or, where ties are answered (`map`, `ml`, `mdl`: "tied ones joined by `, `"),
+ * a string of states joined by ', ' (`expect map H = "h1, h2"`), each of them a state.
+ */
+function checkAnswer(ctx: CheckContext, v: VariableInfo, value: A.Expr, ties: boolean): void {
+  if (!ties || value.kind !== 'string' || !value.value.includes(', ') || !v.states) {
+    checkState(ctx, v, value);
+    return;
+  }
+  const parts = value.value.split(', ');
+  const unknown = parts.filter((part) => !hasState(v.states!, part));
+  if (unknown.length > 0) {
+    const list = unknown.map((u) => `'${u}'`).join(', ');
+    const verb = unknown.length > 1 ? 'are not states' : 'is not a state';
+    const message = `${list} ${verb} of '${v.name}' (${listStates(v.states)})`;
+    ctx.report.error('unknown-state', message, value.range);
+  }
+}
+
 /** `expect map Diagnosis = healthy`: the expected answer must be one of the possible answers. */
 function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): void {
   if (
@@ -148,7 +175,7 @@ function checkExpectedValue(ctx: CheckContext, query: A.Query, value: A.Expr): v
     query.form === 'gibbs'
   ) {
     const v = ctx.symbols.defaultScope.variables.get(query.target.text);
-    if (v) checkState(ctx, v, value);
+    if (v) checkAnswer(ctx, v, value, query.form === 'map' || query.form === 'ml' || query.form === 'mdl');
   } else if (query.form === 'bic') {
     const space = ctx.symbols.globals.get(query.model.text);
     const entries = space?.kind === 'hypotheses' ? (space.node as A.HypothesesDecl).entries : [];
@@ -280,7 +307,7 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       break;
     case 'learning_curve':
       requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');
-      checkOptions(ctx, q.options, ['sizes', 'seed', 'folds'], 'learning_curve');
+      checkOptions(ctx, q.options, ['sizes', 'seed'], 'learning_curve');
       break;
     case 'accuracy':
       requireGlobal(ctx, q.classifier, ['classifier'], 'a classifier');

@@ -331,7 +331,7 @@ class Builder {
       }
       case 'mpe':
         this.global(q.network);
-        return given(q.given, this.modelScope(q.network));
+        return given(q.given, q.network ? this.modelScope(q.network) : scope);
       case 'sensitivity':
         this.global(q.in);
         return prob(q.prob, q.in ? this.modelScope(q.in) : scope);
@@ -378,7 +378,7 @@ class Builder {
         return;
       case 'policy':
         this.global(q.network);
-        return given(q.given, this.modelScope(q.network));
+        return given(q.given, q.network ? this.modelScope(q.network) : scope);
       case 'eu':
       case 'voi':
       case 'effect': {

@@ -10,6 +10,7 @@ import type * as A from '../../language/ast.js';
 import { DEFAULT_CLIMBS, type HillClimbOptions } from '../../engine/structure/hillClimb.js';
 import { searchStructure, type SearchMethod } from '../../engine/structure/search.js';
 import { BackgroundKnowledge } from '../../engine/structure/backgroundKnowledge.js';
+import { K2KnowledgeError } from '../../engine/structure/k2.js';
 import { EngineError } from '../../engine/engineError.js';
 import { KNOWLEDGE_OPTIONS, optionsOf, STRUCTURE_METHODS } from '../../language/learnMethods.js';
 import { arcsOf, type ScoreName } from '../../engine/structure/structureScore.js';
@@ -38,16 +39,19 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
   const maxParents = options.number('max_parents', names.length - 1, { integer: true, min: 0 });
   const knowledge = backgroundKnowledge(s.options, data);
   const m = method as SearchMethod;
-  const found = searchStructure(data, {
-    method: m,
-    score,
-    maxParents,
-    signal: ctx.signal,
-    knowledge,
-    ...(m === 'k2' ? { order: nodeOrder(options, data, s.from) } : {}),
-    ...(m === 'hillclimb' || m === 'tabu' ? searchOptions(options, m === 'tabu') : {}),
-    ...(m === 'pc' ? pcOptions(options) : {}),
-  });
+  const order = m === 'k2' ? { order: nodeOrder(options, data, s.from) } : {};
+  const found = knowledgeOnOption(s.options, () =>
+    searchStructure(data, {
+      method: m,
+      score,
+      maxParents,
+      signal: ctx.signal,
+      knowledge,
+      ...order,
+      ...(m === 'hillclimb' || m === 'tabu' ? searchOptions(options, m === 'tabu') : {}),
+      ...(m === 'pc' ? pcOptions(options) : {}),
+    }),
+  );
   const net = networkFromStructure(s.model.text, data, found.parents);
   setLearnedNetwork(ctx, s.model.text, net);
   const named = (a: Array<[number, number]>) => a.map(([f, t]): [string, string] => [names[f]!, names[t]!]);
@@ -130,6 +134,23 @@ export function backgroundKnowledge(
   } catch (e) {
     if (e instanceof EngineError) throw new CompileError(e.message, entries[0]!.range);
     throw e;
+  }
+}
+
+/**
+ * Knowledge K2 cannot honour (a required arc against `order`, more required parents than
+ * `max_parents`) is an error on the option that says it, as contradictory knowledge is.
+ */
+function knowledgeOnOption<T>(options: A.Options | undefined, search: () => T): T {
+  try {
+    return search();
+  } catch (e) {
+    if (!(e instanceof K2KnowledgeError)) throw e;
+    const entries = options?.entries ?? [];
+    const on = (name: string) => entries.find((entry) => entry.name?.text === name);
+    const entry = on('order') ?? on('require') ?? on('tiers');
+    if (!entry) throw e;
+    throw new CompileError(e.message, entry.range);
   }
 }
 

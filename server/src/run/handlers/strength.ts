@@ -19,7 +19,7 @@ import {
 import { Pdag, dagExtension } from '../../engine/structure/pdag.js';
 import { ScoreCache } from '../../engine/structure/structureScore.js';
 import { networkFromStructure } from '../../engine/estimators/cptLearning.js';
-import { optionsOf, STRUCTURE_METHODS } from '../../language/learnMethods.js';
+import { optionsOf, STRUCTURE_METHODS, STRUCTURE_OPTIONS } from '../../language/learnMethods.js';
 import { queryOf, type Handler, type HandlerContext, type HandlerOutput } from '../handlerContext.js';
 import { modelData, setLearnedNetwork } from '../modelInputs.js';
 import { LearnOptions } from '../learnOptions.js';
@@ -33,7 +33,11 @@ async function strength(ctx: HandlerContext): Promise<HandlerOutput> {
   const options = new LearnOptions(q.options);
   const method = options.choice('method', STRUCTURE_METHODS, 'hillclimb') as SearchMethod;
   const used = [...new Set<string>(['replicates', 'method', 'seed', ...optionsOf(method)])];
-  const diagnostics = options.unused(used, `bootstrap arc strength by ${method}`);
+  const diagnostics = options.unused(used, `bootstrap arc strength by ${method}`, [
+    'replicates',
+    'method',
+    ...STRUCTURE_OPTIONS,
+  ]);
   const names = data.attributes.map((a) => a.name);
   const replicates = options.number('replicates', 200, { integer: true, min: 1 });
   const seed = options.number('seed', 1, { integer: true });

@@ -14,7 +14,7 @@ import { EngineError } from '../../engine/engineError.js';
 import type { HandlerContext } from '../handlerContext.js';
 import { classifierDecl, naiveBayesClassifier, positionalArgument, smoothingOf } from '../classifiers.js';
 import { modelData } from '../modelInputs.js';
-import { textLearner } from '../textClassifiers.js';
+import { textLearner, textPredictionsOn } from '../textClassifiers.js';
 
 export interface Learner {
   /** Class code of each example (examples without a class are left out). */
@@ -89,7 +89,7 @@ export async function predictionsOn(
   diagnostics: Diagnostic[];
 }> {
   if (classifierDecl(ctx, name).definition.callee.text === 'text_naive_bayes') {
-    throw new CompileError('a text classifier is evaluated on its own corpus: use split or folds', on.range);
+    return textPredictionsOn(ctx, name, on);
   }
   const model = await naiveBayesClassifier(ctx, name);
   const test = await modelData(ctx, on);

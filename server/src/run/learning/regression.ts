@@ -126,5 +126,13 @@ function sigmoidOptions(call: A.Call): { method: 'newton' | 'gradient'; options:
 function equation(names: readonly string[], weights: readonly number[]): string {
   // The constant term is `intercept` (least squares) or `w0` (the sigmoid unit's bias weight, first).
   const constant = (n: string, i: number) => n === 'intercept' || (i === 0 && n === 'w0');
-  return names.map((n, i) => (constant(n, i) ? fmt(weights[i]!) : `${fmt(weights[i]!)}·${n}`)).join(' + ');
+  // Terms after the first keep their sign outside: `-1.443 + 0.7215·x − 0.593·x2`, not `+ -0.593·x2`.
+  return names
+    .map((n, i) => {
+      const w = weights[i]!;
+      const term = (x: number) => (constant(n, i) ? fmt(x) : `${fmt(x)}·${n}`);
+      if (i === 0) return term(w);
+      return w < 0 ? ` − ${term(-w)}` : ` + ${term(w)}`;
+    })
+    .join('');
 }

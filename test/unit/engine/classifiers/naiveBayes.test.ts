@@ -222,3 +222,19 @@ test('classifying rows in any order gives each row the class and posterior it ge
     one.classes.forEach((c, v) => assert.equal(ours.posteriors[i * 3 + v], c.posterior));
   });
 });
+
+test('m_estimate p: must be 1/k of every attribute, else P(a | v) rows would not sum to 1', () => {
+  // Eq. 6.22 with p = 1/k is each attribute's own uniform prior: P(Sunny | Yes) = (2 + 3·1/3) / (9 + 3).
+  const uniform = trainNaiveBayes(playTennis(), 'PlayTennis', { kind: 'mEstimate', m: 3 });
+  const outlook = uniform.attributes.findIndex((a) => a.name === 'Outlook');
+  const yes = uniform.target.values.indexOf('Yes');
+  const sunny = uniform.attributes[outlook]!.values.indexOf('Sunny');
+  close(Math.exp(uniform.logLikelihood[outlook]![yes * 3 + sunny]!), 3 / 12, 1e-15);
+  // PlayTennis has attributes of 3 and 2 values: no single p is 1/k for all of them.
+  assert.throws(() => trainNaiveBayes(playTennis(), 'PlayTennis', { kind: 'mEstimate', m: 3, p: 1 / 3 }), {
+    name: 'EngineError',
+    message:
+      "m_estimate's p: 0.3333333333333333 is not 1/2 for Humidity (2 values), so P(Humidity | PlayTennis) " +
+      'would not sum to 1: leave p out (it is 1/k for each attribute)',
+  });
+});

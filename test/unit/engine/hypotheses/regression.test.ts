@@ -124,4 +124,46 @@ test('separable classes are reported, not silently returned as an optimum', () =
   assert.equal(fit.converged, false);
   assert.match(fit.note!, /separable/);
   assert.throws(() => logisticNewton(['x'], x, [0, 2, 1, 1]), /probabilities/);
+  // Newton's steps flatten the gradient below the tolerance in a few iterations, with finite
+  // weights: that is no maximum either, and is said so.
+  const newton = logisticNewton(['x'], x, d);
+  assert.equal(newton.converged, false);
+  assert.equal(newton.note, 'the classes are separable: G has no maximum and the weights grow without bound');
+  assert.ok(newton.weights[1]! > 10, String(newton.weights));
+});
+
+test('quasi-separable classes (one example alone on its side) are reported too', () => {
+  // The only x2 = 0 example has d = 0: the weight of x2 grows without bound to fit it, while the
+  // x2 = 1 examples overlap (d = 0 at x = 0 and 3, d = 1 at x = 2, 4, 5).
+  const x = [
+      [0, 1],
+      [1, 0],
+      [2, 1],
+      [3, 1],
+      [4, 1],
+      [5, 1],
+    ],
+    d = [0, 0, 1, 0, 1, 1];
+  const fit = logisticNewton(['x', 'x2'], x, d);
+  assert.equal(fit.converged, false);
+  assert.equal(
+    fit.note,
+    'the classes are quasi-separable: 1 of 6 examples are fitted within 1e-8 of their targets, so G has no ' +
+      'maximum and the weights grow without bound',
+  );
+  // Both classes on both sides of every line: a maximum, and no note.
+  const overlap = logisticNewton(
+    ['x', 'x2'],
+    [
+      [0, 1],
+      [1, 0],
+      [2, 1],
+      [3, 0],
+      [4, 1],
+      [5, 1],
+    ],
+    [0, 0, 1, 1, 0, 1],
+  );
+  assert.equal(overlap.converged, true);
+  assert.equal(overlap.note, undefined);
 });
