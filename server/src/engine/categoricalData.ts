@@ -43,7 +43,9 @@ export function encodeCategorical(
   const columns = header.map(() => new Int32Array(rows.length));
   rows.forEach((row, r) => {
     if (row.length !== header.length)
-      throw new EngineError(`row ${r + 1} has ${row.length} values for ${header.length} columns`);
+      throw new EngineError(
+        `row ${r + 1} has ${row.length} value${row.length === 1 ? '' : 's'} for ${header.length} columns`,
+      );
     row.forEach((raw, a) => {
       columns[a]![r] = encodeValue(raw, attributes[a]!, lookups[a]!, domains[a] !== undefined, r);
     });

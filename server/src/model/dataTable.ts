@@ -116,7 +116,7 @@ async function readDiscrete(input: Input, options: TableOptions): Promise<Catego
       return;
     }
     if (record.length !== builders.length)
-      throw new DataError(`${record.length} values, expected ${builders.length} (one per variable)`, line);
+      throw new DataError(`${valueCount(record.length)}, expected ${builders.length} (one per variable)`, line);
     for (let c = 0; c < builders.length; c++) builders[c]!.add(rows, record[c]!, line);
     rows++;
   });
@@ -181,7 +181,8 @@ async function readNumeric(input: Input, options: NumericOptions): Promise<Numer
       }
       names = sniffed.names;
     }
-    if (record.length !== names.length) throw new DataError(`${record.length} values, expected ${names.length}`, line);
+    if (record.length !== names.length)
+      throw new DataError(`${valueCount(record.length)}, expected ${names.length}`, line);
     if (n + record.length > values.length) {
       const v = new Float64Array(values.length * 2);
       v.set(values);
@@ -227,4 +228,9 @@ export async function sniffLayout(
     return { delimiter, declared: Object.fromEntries(variables.map((v) => [v.name, v.states])) };
   }
   return { delimiter, columns: variables };
+}
+
+/** "1 value", "3 values": how many values a record has. */
+function valueCount(n: number): string {
+  return `${n} value${n === 1 ? '' : 's'}`;
 }

@@ -35,7 +35,7 @@ test('columns grow past their first size without losing cells; a 200-value dicti
 test('bad tables are errors with a line number, never a crash', async () => {
   await assert.rejects(
     readDiscreteText('A,B\nx,y\nx\n'),
-    (e: Error) => e instanceof DataError && /line 3: 1 values, expected 2/.test(e.message),
+    (e: Error) => e instanceof DataError && /line 3: 1 value, expected 2/.test(e.message),
   );
   await assert.rejects(readDiscreteText('A,A\nx,y\n'), /appears twice/);
   await assert.rejects(readDiscreteText(''), /empty/);
