@@ -442,3 +442,15 @@ test('learning_curve takes sizes and seed only: folds (which it never used) is w
   assert.equal(d.severity, 'warning');
   assert.equal(d.message, "learning_curve has no option 'folds' (options: sizes, seed)");
 });
+
+test('other-model: a query without `in N` on a variable only network N declares names N', () => {
+  const net =
+    'network N {\n  variable A, B : bool\n  P(A) = 0.3\n  P(B | A) { true: 0.9, false: 0.2 }\n}\nvariable C : bool\nP(C) = 0.5\n';
+  const d = one(net + 'query P(A | C = true)', 'other-model');
+  assert.equal(d.message, "'A' is a variable of network 'N', not of the default model: write `in N`");
+  assert.deepEqual(d.range, r(7, 8, 7, 9));
+  assert.deepEqual(d.data, { network: 'N' });
+  assert.equal(one(net + 'query mpe given B = true', 'other-model').range.start.character, 16);
+  // With `in N`, or on the default model's own variables, nothing is reported.
+  assert.deepEqual(brief(diagnose(net + 'query P(A | B = true) in N\nquery P(C)\nquery mpe N given B = true')), []);
+});

@@ -335,7 +335,10 @@ function treeTests(ctx: CheckContext, over: A.Name): string[] {
 }
 
 function checkProb(ctx: CheckContext, scope: Scope, prob: A.ProbExpr): void {
-  for (const a of [...prob.targets, ...prob.conditions]) checkAssignment(ctx, scope, a);
+  for (const a of [...prob.targets, ...prob.conditions]) {
+    checkAssignment(ctx, scope, a);
+    requireDefaultModel(ctx, scope, a.variable);
+  }
   for (const a of prob.targets) {
     if (!a.finding) continue;
     const message = 'soft and virtual evidence are conditions: write them after | or given';
@@ -347,7 +350,27 @@ function checkEvidence(ctx: CheckContext, scope: Scope, given: A.Assignment[]): 
   for (const a of given) {
     if (!a.value && ctx.symbols.data.has(a.variable.text)) continue;
     checkAssignment(ctx, scope, a);
+    requireDefaultModel(ctx, scope, a.variable);
   }
+}
+
+/**
+ * A query without `in N` asks the default model: the file's top-level variables, hypothesis
+ * spaces and tables. Names resolve file-wide, so a variable only a network declares is found,
+ * but that model cannot answer for it: say which network does.
+ */
+function requireDefaultModel(ctx: CheckContext, scope: Scope, name: A.Name): void {
+  if (scope.kind !== 'default' || ctx.symbols.defaultScope.variables.has(name.text)) return;
+  const owner = [...ctx.symbols.scopes.values()].find(
+    (s) => (s.kind === 'network' || s.kind === 'import') && s.variables.has(name.text),
+  );
+  if (!owner) return;
+  ctx.report.error(
+    'other-model',
+    `'${name.text}' is a variable of network '${owner.name}', not of the default model: write \`in ${owner.name}\``,
+    name.range,
+    { network: owner.name },
+  );
 }
 
 /** Parameters `estimate` can name: a mixture's `mean1…meanK`, `weight1…`, `sigma1…`. */
