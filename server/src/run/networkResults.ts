@@ -130,7 +130,7 @@ function networkResult(
     network: name,
     ...info,
     variables,
-    headline: `${name}: ${variables.length} variables${observed ? `, ${observed} observed` : ''}`,
+    headline: `${name}: ${variables.length} variable${variables.length === 1 ? '' : 's'}${observed ? `, ${observed} observed` : ''}`,
     ...diagramParts(scope.statements),
   };
 }

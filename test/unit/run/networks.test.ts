@@ -80,3 +80,9 @@ test('bayes run exits 0 on the network examples', async (t) => {
   }
   if (files.length === 1) t.skip(`alarm.bayes not run: ${NO_SHARED}`);
 });
+
+test("a network of one variable says '1 variable'", async () => {
+  const result = await run('network One {\n  variable A : bool\n  P(A) = 0.3\n}\n');
+  const [entry] = resultsOf(result, 'network');
+  assert.equal(entry!.headline, 'One: 1 variable');
+});
