@@ -454,3 +454,17 @@ test('other-model: a query without `in N` on a variable only network N declares 
   // With `in N`, or on the default model's own variables, nothing is reported.
   assert.deepEqual(brief(diagnose(net + 'query P(A | B = true) in N\nquery P(C)\nquery mpe N given B = true')), []);
 });
+
+test('noisy_or on a cause or effect with more than two states is an error on its name (noisy_max takes them)', () => {
+  const model =
+    'variable Injury { high, low, none }\nvariable Cold, Pain : bool\n' +
+    'P(Pain | Injury, Cold) = noisy_or { Injury: 0.5, Cold: 0.4, leak: 0.01 }\n';
+  const d = one(model, 'row-width');
+  assert.equal(
+    d.message,
+    "noisy_or needs two-state causes and effect; 'Injury' has 3 states (high, low, none): use noisy_max",
+  );
+  assert.deepEqual(d.range, r(2, 9, 2, 15));
+  const fine = 'variable Cold, Flu, Fever : bool\nP(Fever | Cold, Flu) = noisy_or { Cold: 0.4, Flu: 0.8 }\n';
+  assert.deepEqual(brief(diagnose(fine)), []);
+});

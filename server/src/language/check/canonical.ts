@@ -5,9 +5,20 @@
  */
 import type * as A from '../ast.js';
 import type { CheckContext } from './context.js';
-import { checkProbability } from './resolve.js';
+import { checkProbability, listStates } from './resolve.js';
+import type { VariableInfo } from '../references/types.js';
 
-export function checkCanonical(ctx: CheckContext, table: A.TableDecl, model: A.CanonicalModel): void {
+/**
+ * `variables`: the effect, then the causes in the table's order, as the checker resolved them
+ * (undefined when unknown). noisy_or's one number per cause needs every one of them two-state.
+ */
+export function checkCanonical(
+  ctx: CheckContext,
+  table: A.TableDecl,
+  model: A.CanonicalModel,
+  variables: (VariableInfo | undefined)[],
+): void {
+  if (model.model === 'noisy_or') checkTwoStates(ctx, table, variables);
   const causes = table.head.conditions.map((c) => c.variable.text);
   const seen = new Set<string>();
   for (const e of model.entries) {
@@ -36,4 +47,17 @@ export function checkCanonical(ctx: CheckContext, table: A.TableDecl, model: A.C
       { missing },
     );
   }
+}
+
+function checkTwoStates(ctx: CheckContext, table: A.TableDecl, variables: (VariableInfo | undefined)[]): void {
+  const names = [table.head.targets[0]!.variable, ...table.head.conditions.map((c) => c.variable)];
+  variables.forEach((v, i) => {
+    const states = v?.states ?? (v?.type === 'bool' ? ['true', 'false'] : undefined);
+    if (!states || states.length === 2) return;
+    ctx.report.error(
+      'row-width',
+      `noisy_or needs two-state causes and effect; '${v!.name}' has ${states.length} states (${listStates(states)}): use noisy_max`,
+      names[i]!.range,
+    );
+  });
 }

@@ -45,7 +45,10 @@ function checkBody(ctx: CheckContext, table: A.TableDecl, scope: Scope, child: V
   for (const row of table.rows) for (const entry of row.entries) checkProbability(ctx, entry.value);
   if (table.value) checkProbability(ctx, table.value);
   // A canonical model's numbers are checked when it is expanded (they depend on each other).
-  if (table.canonical) return checkCanonical(ctx, table, table.canonical);
+  if (table.canonical) {
+    const parents = table.head.conditions.map((c) => (c.value ? undefined : lookupVariable(ctx, scope, c.variable)));
+    return checkCanonical(ctx, table, table.canonical, [child, ...parents]);
+  }
   if (table.parameterPrior) {
     const states = child?.states ?? (child?.type === 'bool' ? ['true', 'false'] : undefined);
     checkParameterPrior(ctx, table.parameterPrior, states);
