@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
@@ -151,4 +151,35 @@ test('bayes convert refuses unknown extensions and unreadable input', async () =
   io = capture();
   assert.equal(await main(['convert', 'no-such-model.bayes', 'b.bif'], io), 1);
   assert.match(io.stderr, /cannot read no-such-model\.bayes/);
+});
+
+test('bayes marginals and convert refuse a variable given two different states or vectors', async () => {
+  // The options were collected into a record, so the last of `-e A=t -e A=f` was answered alone.
+  const dir = mkdtempSync(join(tmpdir(), 'bayes-repeat-'));
+  try {
+    const file = join(dir, 'ab.bif');
+    writeFileSync(
+      file,
+      'network ab {}\nvariable A { type discrete [ 2 ] { t, f }; }\nvariable B { type discrete [ 2 ] { t, f }; }\n' +
+        'probability ( A ) { table 0.3, 0.7; }\nprobability ( B | A ) { (t) 0.9, 0.1; (f) 0.2, 0.8; }\n',
+    );
+    let io = capture();
+    assert.equal(await main(['marginals', file, '-e', 'A=t', '-e', 'A=f'], io), 2);
+    assert.match(io.stderr, /--evidence gives 'A' twice \(t, then f\): observe a variable once/);
+    assert.equal(io.stdout, '');
+    for (const option of ['--soft', '--likelihood']) {
+      io = capture();
+      assert.equal(await main(['marginals', file, option, 'A=0.5,0.5', option, 'A=1,0'], io), 2);
+      assert.match(io.stderr, new RegExp(`${option} gives 'A' twice: give one vector per variable`));
+    }
+    io = capture();
+    assert.equal(await main(['convert', file, join(dir, 'ab.uai'), '-e', 'A=t', '-e', 'A=f'], io), 2);
+    assert.match(io.stderr, /--evidence gives 'A' twice/);
+    // The same observation twice is one observation: P(B = t | A = t) = 0.9.
+    io = capture();
+    assert.equal(await main(['marginals', file, '-e', 'A=t', '-e', 'A=t', '--json'], io), 0, io.stderr);
+    assert.equal((JSON.parse(io.stdout) as { marginals: { B: { t: number } } }).marginals.B.t, 0.9);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
