@@ -71,6 +71,8 @@ test('bayes marginals --method rejection: acceptance rate near P(evidence), marg
   };
   const a = await run();
   assert.equal(a.method, 'rejection');
+  // Every method says why it ran; rejection's JSON had no reason at all.
+  assert.equal(a.reason, 'rejection: asked for');
   const jt = JunctionTree.compile(net);
   jt.setEvidence(evidenceOf(net, { dysp: 'yes' }));
   jt.propagate();
