@@ -25,21 +25,37 @@ export function bayesName(name: string): string {
   return IDENTIFIER.test(name) ? name : JSON.stringify(name);
 }
 
+/** `odd net` → `odd_net`, `2020` → `_2020`: a name the language reads. */
+function networkName(name: string): string {
+  const spelled = name.replace(/[^A-Za-z0-9_]/g, '_');
+  return /^[A-Za-z_]/.test(spelled) ? spelled : `_${spelled}`;
+}
+
 export class PartlyUnknownTableError extends Error {}
 
 export function writeBayesNetwork(net: BayesianNetwork): string {
-  const out = [`network ${bayesName(net.name)} {`];
-  for (const v of net.variables) out.push(`  variable ${bayesName(v.name)} { ${v.states.map(bayesName).join(', ')} }`);
+  // The language quotes states, never the names of networks and variables (`variable "B-1"` does not
+  // parse): the network's name, only a label, is spelled as a name; a variable's, which evidence and
+  // queries use, cannot change, so such a network is refused rather than written unreadable.
+  const odd = net.variables.find((v) => !IDENTIFIER.test(v.name));
+  if (odd) {
+    throw new UnwritableNetworkError(
+      `.bayes names variables with letters, digits and _, so '${odd.name}' cannot be written: ` +
+        'convert to BIF, XMLBIF or NET and import it (import network N from "file.bif")',
+    );
+  }
+  const out = [`network ${networkName(net.name)} {`];
+  for (const v of net.variables) out.push(`  variable ${v.name} { ${v.states.map(bayesName).join(', ')} }`);
   for (const cpt of net.cpts) {
     const child = net.variables[cpt.child]!;
     const k = child.states.length;
-    const parents = cpt.parents.map((p) => bayesName(net.variables[p]!.name));
+    const parents = cpt.parents.map((p) => net.variables[p]!.name);
     const listed = cpt.parents.length > 0 && cpt.table.length > KEYED_ROWS_UP_TO;
     const row = (r: number) =>
       listed
         ? `[${Array.from(cpt.table.subarray(r * k, r * k + k)).join(', ')}]`
         : `{ ${child.states.map((s, x) => `${bayesName(s)}: ${cpt.table[r * k + x]!}`).join(', ')} }`;
-    const head = `  P(${bayesName(child.name)}${parents.length ? ' | ' + parents.join(', ') : ''})`;
+    const head = `  P(${child.name}${parents.length ? ' | ' + parents.join(', ') : ''})`;
     const unknown = cpt.table.filter(Number.isNaN).length;
     if (unknown === cpt.table.length) {
       out.push(`${head} ~ Dirichlet(1)`);

@@ -54,9 +54,15 @@ test('names that are not identifiers are quoted; unknown tables become Dirichlet
   const text = writeBayesNetwork(net);
   assert.equal(
     text,
-    'network "odd net" {\n  variable Age { "0-3_days", "12+" }\n  variable B { x, y }\n  P(Age) { "0-3_days": 0.75, "12+": 0.25 }\n  P(B | Age) ~ Dirichlet(1)\n}\n',
+    'network odd_net {\n  variable Age { "0-3_days", "12+" }\n  variable B { x, y }\n  P(Age) { "0-3_days": 0.75, "12+": 0.25 }\n  P(B | Age) ~ Dirichlet(1)\n}\n',
   );
-  assert.deepEqual(checkText(text.replace('"odd net"', 'Odd'), env).diagnostics, []);
+  // The network's name is spelled as a name (`network "odd net"` did not parse).
+  assert.deepEqual(checkText(text, env).diagnostics, []);
+  // A variable's name cannot be quoted or changed: such a network is refused, not written unreadable.
+  assert.throws(
+    () => writeBayesNetwork({ ...net, variables: [net.variables[0]!, { name: 'B-1', states: ['x', 'y'] }] }),
+    (e: Error) => e instanceof UnwritableNetworkError && /'B-1' cannot be written/.test(e.message),
+  );
   net.cpts[1]!.table[0] = 0.5;
   assert.throws(() => writeBayesNetwork(net), /P\(B \| …\) is only partly known/);
 });
