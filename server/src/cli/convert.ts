@@ -9,6 +9,7 @@ import { resolveEvidence } from '../run/namedEvidence.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
+import { evidencePairs } from './marginals.js';
 
 const OPTIONS = {
   network: { type: 'string' },
@@ -63,14 +64,7 @@ ${NETWORK_FILE_USAGE}`,
     }
     const files: [string, string][] = [[output, text]];
     if (evidence.length) {
-      const pairs = Object.fromEntries(
-        evidence.map((item) => {
-          const eq = item.indexOf('=');
-          if (eq <= 0 || eq === item.length - 1) throw new UsageError(`--evidence wants VAR=STATE, got '${item}'`);
-          return [item.slice(0, eq), item.slice(eq + 1)];
-        }),
-      );
-      const resolved = resolveEvidence(net, pairs);
+      const resolved = resolveEvidence(net, evidencePairs(evidence));
       if ('error' in resolved) {
         io.err(`bayes convert: ${resolved.error}\n`);
         return 1;

@@ -160,12 +160,18 @@ function addEvidenceFile(file: string, net: BayesianNetwork, named: NamedEvidenc
   return true;
 }
 
-function evidencePairs(items: string[]): NamedEvidence {
+/** `VAR=STATE` pairs; the same pair may repeat, a second state for VAR is refused. */
+export function evidencePairs(items: string[]): NamedEvidence {
   const out: NamedEvidence = {};
   for (const item of items) {
     const eq = item.indexOf('=');
     if (eq <= 0 || eq === item.length - 1) throw new UsageError(`--evidence wants VAR=STATE, got '${item}'`);
-    setOwn(out, item.slice(0, eq), item.slice(eq + 1));
+    const [name, state] = [item.slice(0, eq), item.slice(eq + 1)];
+    // A record keeps the last state given, so `-e A=x -e A=y` used to be answered as A = y alone.
+    if (Object.hasOwn(out, name) && out[name] !== state) {
+      throw new UsageError(`--evidence gives '${name}' twice (${out[name]}, then ${state}): observe a variable once`);
+    }
+    setOwn(out, name, state);
   }
   return out;
 }
@@ -183,7 +189,12 @@ function vectorPairs(option: string, items: string[]): Record<string, number[]> 
       const want = "VAR=N1,N2,… (one number per state, in the variable's state order)";
       throw new UsageError(`--${option} wants ${want}, got '${item}'`);
     }
-    setOwn(out, item.slice(0, eq), numbers.map(Number));
+    const name = item.slice(0, eq);
+    // As for --evidence: a second vector for the same variable would silently replace the first.
+    if (Object.hasOwn(out, name) && out[name]!.join() !== numbers.map(Number).join()) {
+      throw new UsageError(`--${option} gives '${name}' twice: give one vector per variable`);
+    }
+    setOwn(out, name, numbers.map(Number));
   }
   return out;
 }

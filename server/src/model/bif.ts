@@ -10,6 +10,7 @@ import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.j
 import { cardinality, normalizeCptRows, rowAssignment, rowCount } from '../engine/network.js';
 import { DEFAULT_BUDGETS, requireWithin, type Budgets } from '../engine/budget.js';
 import { PeekingLexer } from './peekingLexer.js';
+import { UnwritableNetworkError } from './networkText.js';
 
 export interface BifError {
   message: string;
@@ -498,7 +499,13 @@ class BifParser {
 
 /** Writes a network as BIF in the bnlearn style (tuple rows), quoting names that need it. */
 export function writeBif(net: BayesianNetwork): string {
-  const q = (s: string) => (/^[A-Za-z0-9_.+<>=-]+$/.test(s) && !/^[0-9.+-]+$/.test(s) ? s : JSON.stringify(s));
+  // BIF strings have no escapes (the reader takes everything up to the next `"`), so a name is
+  // written between quotes as it is: JSON.stringify's \" and \\ read back as other names.
+  const q = (s: string) => {
+    if (/^[A-Za-z0-9_.+<>=-]+$/.test(s) && !/^[0-9.+-]+$/.test(s)) return s;
+    if (s.includes('"')) throw new UnwritableNetworkError(`BIF cannot hold the name '${s}': it has a '"'`);
+    return `"${s}"`;
+  };
   const out: string[] = [`network ${q(net.name)} {`, '}'];
   for (const v of net.variables) {
     out.push(

@@ -52,12 +52,38 @@ export function compileNetwork(
   const statements = global ? (global.node as A.NetworkDecl).statements : file.statements;
   // Names resolve in the network first, then among the top-level declarations.
   const states = new Map([...declaredStates(file.statements), ...declaredStates(statements)]);
-  return buildNetwork(
+  const net = buildNetwork(
     scopeName ?? 'default',
     states,
     sourcesOf(statements, options.unknownTables ?? false),
     env.budgets,
   );
+  // Tables are compiled parents first; the network then takes the order the scope declares its
+  // variables in. That order is what UAI numbers, `--evidence-file` indexes and `mpe` lists, so
+  // `bayes convert X.bif X.bayes` then X.bayes → X.uai numbers the variables as X.bif → X.uai does,
+  // and .bayes → .bayes is a fixed point (it reordered declarations parents first).
+  return declarationOrder(net, [...declaredStates(statements).keys()]);
+}
+
+/** `net` with the variables named in `declared` first, in that order, then the others as they were. */
+function declarationOrder(net: BayesianNetwork, declared: readonly string[]): BayesianNetwork {
+  const rank = new Map<string, number>();
+  for (const name of declared) if (!rank.has(name)) rank.set(name, rank.size);
+  const order = net.variables.map((_, i) => i);
+  const key = (i: number) => rank.get(net.variables[i]!.name) ?? rank.size + i;
+  order.sort((a, b) => key(a) - key(b));
+  if (order.every((v, i) => v === i)) return net;
+  const position = new Int32Array(order.length);
+  order.forEach((v, i) => (position[v] = i));
+  return {
+    ...net,
+    variables: order.map((v) => net.variables[v]!),
+    cpts: order.map((v, child) => ({
+      ...net.cpts[v]!,
+      child,
+      parents: net.cpts[v]!.parents.map((p) => position[p]!),
+    })),
+  };
 }
 
 /** The tables of a scope declared by a parameter prior, by variable. */

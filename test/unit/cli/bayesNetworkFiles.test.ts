@@ -92,3 +92,25 @@ test('a .bayes network that does not check, or is ambiguous, is an error with it
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('child: BIF → .bayes → .bayes is a fixed point, and .bayes → UAI numbers the variables as BIF → UAI', async (t) => {
+  const file = sharedFile('bif', 'child.bif');
+  if (!file) return t.skip(NO_SHARED);
+  const dir = mkdtempSync(join(tmpdir(), 'bayes-order-'));
+  try {
+    const io = capture();
+    const at = (f: string) => join(dir, f);
+    for (const [input, output] of [
+      [file, 'child.bayes'],
+      [at('child.bayes'), 'again.bayes'],
+      [file, 'fromBif.uai'],
+      [at('child.bayes'), 'fromBayes.uai'],
+    ] as const) {
+      assert.equal(await main(['convert', input, at(output)], io), 0, io.stderr);
+    }
+    assert.equal(readFileSync(at('again.bayes'), 'utf8'), readFileSync(at('child.bayes'), 'utf8'));
+    assert.equal(readFileSync(at('fromBayes.uai'), 'utf8'), readFileSync(at('fromBif.uai'), 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -71,6 +71,8 @@ test('bayes marginals --method rejection: acceptance rate near P(evidence), marg
   };
   const a = await run();
   assert.equal(a.method, 'rejection');
+  // Every method says why it ran; rejection's JSON had no reason at all.
+  assert.equal(a.reason, 'rejection: asked for');
   const jt = JunctionTree.compile(net);
   jt.setEvidence(evidenceOf(net, { dysp: 'yes' }));
   jt.propagate();
@@ -168,4 +170,35 @@ test('bayes convert: an influence diagram is written as its probability network,
   assert.equal(await main(['convert', model, '-'], io), 0, io.stderr);
   assert.match(io.stdout, /P\(Drill\) \{ yes: 0\.5, no: 0\.5 \}/);
   assert.doesNotMatch(io.stdout, /utility|decision/);
+});
+
+test('bayes marginals and convert refuse a variable given two different states or vectors', async () => {
+  // The options were collected into a record, so the last of `-e A=t -e A=f` was answered alone.
+  const dir = mkdtempSync(join(tmpdir(), 'bayes-repeat-'));
+  try {
+    const file = join(dir, 'ab.bif');
+    writeFileSync(
+      file,
+      'network ab {}\nvariable A { type discrete [ 2 ] { t, f }; }\nvariable B { type discrete [ 2 ] { t, f }; }\n' +
+        'probability ( A ) { table 0.3, 0.7; }\nprobability ( B | A ) { (t) 0.9, 0.1; (f) 0.2, 0.8; }\n',
+    );
+    let io = capture();
+    assert.equal(await main(['marginals', file, '-e', 'A=t', '-e', 'A=f'], io), 2);
+    assert.match(io.stderr, /--evidence gives 'A' twice \(t, then f\): observe a variable once/);
+    assert.equal(io.stdout, '');
+    for (const option of ['--soft', '--likelihood']) {
+      io = capture();
+      assert.equal(await main(['marginals', file, option, 'A=0.5,0.5', option, 'A=1,0'], io), 2);
+      assert.match(io.stderr, new RegExp(`${option} gives 'A' twice: give one vector per variable`));
+    }
+    io = capture();
+    assert.equal(await main(['convert', file, join(dir, 'ab.uai'), '-e', 'A=t', '-e', 'A=f'], io), 2);
+    assert.match(io.stderr, /--evidence gives 'A' twice/);
+    // The same observation twice is one observation: P(B = t | A = t) = 0.9.
+    io = capture();
+    assert.equal(await main(['marginals', file, '-e', 'A=t', '-e', 'A=t', '--json'], io), 0, io.stderr);
+    assert.equal((JSON.parse(io.stdout) as { marginals: { B: { t: number } } }).marginals.B.t, 0.9);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -468,3 +468,21 @@ test('noisy_or on a cause or effect with more than two states is an error on its
   const fine = 'variable Cold, Flu, Fever : bool\nP(Fever | Cold, Flu) = noisy_or { Cold: 0.4, Flu: 0.8 }\n';
   assert.deepEqual(brief(diagnose(fine)), []);
 });
+
+test('a query that observes a variable twice, with different states or findings, is an error', () => {
+  // The run keeps the last observation of a name, so `A = x, A = y` was answered as `A = y`.
+  const net = 'network N {\n  variable A, B : bool\n  P(A) = 0.3\n  P(B | A) { true: 0.9, false: 0.2 }\n}\n';
+  const d = one(net + 'query P(B | A = true, A = false) in N', 'duplicate-name');
+  assert.equal(d.message, "'A' is already given in this query: a variable takes one observation or finding");
+  assert.deepEqual(d.range, r(5, 22, 5, 23));
+  one(net + 'query P(B = true | A = true) in N given A = false', 'duplicate-name');
+  one(net + 'query P(B | A = true, A ~ { true: 0.5, false: 0.5 }) in N', 'duplicate-name');
+  one(net + 'query mpe N given A = true, A = false', 'duplicate-name');
+  one(net + 'query sensitivity P(B = true | A = true, A = false) in N', 'duplicate-name');
+  one(net + 'expect P(B = true | A = true, A = false) in N ≈ 0.9', 'duplicate-name');
+  // The same state twice is the same event.
+  assert.deepEqual(
+    diagnose(net + 'query P(B | A = true, A = true) in N').filter((x) => x.code === 'duplicate-name'),
+    [],
+  );
+});

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBif, writeBif } from '../../../server/src/model/bif.js';
+import { UnwritableNetworkError } from '../../../server/src/model/networkText.js';
 import { topologicalOrder, type BayesianNetwork } from '../../../server/src/engine/network.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
 import { budgetsFor } from '../../../server/src/engine/budget.js';
@@ -334,4 +335,30 @@ test('a block before its variables, and errors in blocks, are reported as they a
   );
   assert.deepEqual(Array.from(net.cpts[0]!.table), [0.25, 0.75]);
   assert.deepEqual(Array.from(net.cpts[1]!.table), [NaN, NaN, 0.1, 0.9]);
+});
+
+test('names with quotes, backslashes, commas and spaces survive BIF → BIF; a name BIF cannot hold is refused', () => {
+  // JSON.stringify quoted `x"y` as "x\"y" and `a\b` as "a\\b", but BIF strings have no escapes:
+  // the first read back as the states `x\`, `y` and ', ' (an error), the second as `a\\b`.
+  const states = ['a b', 'a\\b', 'é', '1', 'true', '<5', 'a,b', '12+', '(x)', ''];
+  const net: BayesianNetwork = {
+    name: 'odd names',
+    variables: [
+      { name: 'A', states: states.slice(0, -1) },
+      { name: 'B-1', states: ['yes', 'no'] },
+    ],
+    cpts: [
+      { child: 0, parents: [], table: new Float64Array(9).fill(1 / 9) },
+      { child: 1, parents: [0], table: Float64Array.from({ length: 18 }, (_, i) => (i % 2 ? 0.75 : 0.25)) },
+    ],
+  };
+  const back = readBif(writeBif(net));
+  assert.ok('network' in back, JSON.stringify(back));
+  assert.deepEqual(back.network.variables, net.variables);
+  assert.deepEqual(
+    back.network.cpts.map((c) => Array.from(c.table)),
+    net.cpts.map((c) => Array.from(c.table)),
+  );
+  net.variables[0]!.states[0] = 'x"y';
+  assert.throws(() => writeBif(net), UnwritableNetworkError);
 });

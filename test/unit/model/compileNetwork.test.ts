@@ -70,3 +70,29 @@ test('a parent without a table is a compile error naming it', () => {
     (e: unknown) => e instanceof CompileError && /'A' has no table/.test(e.message) && e.range?.start.line === 1,
   );
 });
+
+test('a network keeps the order its variables are declared in, whatever the order of its tables', () => {
+  // Compiled parents first, B (declared first) came after its parent A: .bayes → .bayes reordered the
+  // declarations and .bayes → UAI numbered the variables otherwise than the BIF the .bayes came from.
+  const net = compile(
+    'network N {\n  variable B { b1, b2 }\n  variable C { c1, c2 }\n  variable A { a1, a2, a3 }\n' +
+      '  P(B | A, C) {\n    a1, c1: [0.1, 0.9]\n    a1, c2: [0.2, 0.8]\n    a2, c1: [0.3, 0.7]\n' +
+      '    a2, c2: [0.4, 0.6]\n    a3, c1: [0.5, 0.5]\n    a3, c2: [0.6, 0.4]\n  }\n' +
+      '  P(C) { c1: 0.25, c2: 0.75 }\n  P(A) { a1: 0.2, a2: 0.3, a3: 0.5 }\n}\n',
+    'N',
+  );
+  assert.deepEqual(
+    net.variables.map((v) => v.name),
+    ['B', 'C', 'A'],
+  );
+  assert.deepEqual(
+    net.cpts.map((c) => [c.child, c.parents]),
+    [
+      [0, [2, 1]],
+      [1, []],
+      [2, []],
+    ],
+  );
+  assert.deepEqual(table(net, 'B'), [0.1, 0.9, 0.2, 0.8, 0.3, 0.7, 0.4, 0.6, 0.5, 0.5, 0.6, 0.4]);
+  assert.deepEqual(table(net, 'A'), [0.2, 0.3, 0.5]);
+});

@@ -176,7 +176,7 @@ query ml Sig given Sep
   );
 });
 
-test("mpe's answer is in the network's order: tables and decisions as written, each after its parents", async () => {
+test("mpe's answer is in the network's order: variables and decisions as declared", async () => {
   const result = await run(`network W {
   variable Oil { dry, wet }
   variable Seismic { closed, open }
@@ -185,12 +185,12 @@ test("mpe's answer is in the network's order: tables and decisions as written, e
   P(Oil) { dry: 0.6, wet: 0.4 }
   utility U(Test) { true: -1, false: 0 }
 }
-expect mpe W given Seismic = open = "Test = true, Oil = wet"
+expect mpe W given Seismic = open = "Oil = wet, Test = true"
 `);
-  // The decision line comes first, then Seismic's table after its parent Oil; P(open | wet, true) 0.4·0.6
-  // beats 0.6·0.3 (and Test = false makes open impossible).
+  // Oil is declared before the decision Test, whatever order the tables come in; P(open | wet, true)
+  // 0.4·0.6 beats 0.6·0.3 (and Test = false makes open impossible).
   assert.deepEqual(errors(result), []);
-  assert.deepEqual(verdicts(result), [[9, true, 'Test = true, Oil = wet']]);
+  assert.deepEqual(verdicts(result), [[9, true, 'Oil = wet, Test = true']]);
 });
 
 test("a fitted unit's headline writes a negative weight as − w", async () => {

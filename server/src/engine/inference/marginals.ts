@@ -280,6 +280,7 @@ function marginalsAnswer(
         cost,
         budget,
         seed,
+        reason: andWhy(reason), // the other methods' answers all carry one
         marginals,
         stderr,
         samples,

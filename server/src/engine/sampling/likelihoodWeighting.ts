@@ -3,7 +3,8 @@
  * unobserved variables forward in topological order, clamp the observed ones and weight the
  * sample by Π P(e_i | parents). The estimate of P(X = x | e) is the ratio Σ w·[X = x] / Σ w; its
  * standard error is the delta-method one for a ratio estimator,
- * √(Σ w² ([X = x] − p̂)²) / Σ w, kept with running sums (no per-sample storage).
+ * √(Σ w² ([X = x] − p̂)²) / Σ w, kept with running sums (no per-sample storage), and at least
+ * one effective sample's worth, Σ w² / (Σ w)².
  */
 import type { BayesianNetwork } from '../network.js';
 import { createRng } from '../random.js';
@@ -48,8 +49,16 @@ export function likelihoodWeighting(
   if (totalW === 0) throw new NoConsistentSampleError('likelihood weighting');
   const marginals = sumW.map((m) => m.map((s) => s / totalW));
   // Σ w²(I − p)² = Σ_{I=1} w² (1 − 2p) + p² Σ w²
+  // A state no weighted sample reached (or every one did) has Σ w²(I − p)² = 0, which claimed
+  // certainty; no state is resolved finer than one effective sample, 1/ESS with ESS = (Σw)²/Σw².
+  // Observed variables are point masses and keep 0.
+  const floor = totalW2 / (totalW * totalW);
   const stderr = marginals.map((m, v) =>
-    m.map((p, s) => Math.sqrt(Math.max(0, sumW2[v]![s]! * (1 - 2 * p) + p * p * totalW2)) / totalW),
+    m.map((p, s) =>
+      observed[v]! >= 0
+        ? 0
+        : Math.max(Math.sqrt(Math.max(0, sumW2[v]![s]! * (1 - 2 * p) + p * p * totalW2)) / totalW, floor),
+    ),
   );
   return { marginals, stderr, samples };
 }

@@ -5,7 +5,8 @@
  * fraction of accepted samples with X = x. The acceptance rate estimates P(e): the expected
  * number accepted is n·P(e), which is why rare evidence needs many samples.
  *
- * Standard errors are binomial: √(p̂(1 − p̂)/a) for a marginal over a accepted samples, and
+ * Standard errors are binomial: √(p̂(1 − p̂)/a) for a marginal over a accepted samples (at least
+ * 1/a, one sample's worth, so a state never or always seen is not reported as certain), and
  * √(r(1 − r)/n) for the acceptance rate r. When nothing is accepted there is no estimate: the
  * error says how many samples were drawn and how small P(e) must then be, never NaN.
  */
@@ -74,7 +75,12 @@ export function rejectionSampling(
   }
   if (accepted === 0) throw new NoAcceptedSampleError(samples);
   const marginals = counts.map((c) => c.map((k) => k / accepted));
-  const stderr = marginals.map((m) => m.map((p) => Math.sqrt((p * (1 - p)) / accepted)));
+  // √(p̂(1 − p̂)/a) is 0 for a state seen in no accepted sample or in all of them, which claimed
+  // certainty (`1 ±0` from 3 samples). No state is resolved finer than one sample: at least 1/a.
+  // Observed variables are point masses and keep 0.
+  const stderr = marginals.map((m, v) =>
+    m.map((p) => (observed[v]! >= 0 ? 0 : Math.max(Math.sqrt((p * (1 - p)) / accepted), 1 / accepted))),
+  );
   const acceptanceRate = accepted / samples;
   const acceptanceStderr = Math.sqrt((acceptanceRate * (1 - acceptanceRate)) / samples);
   return { marginals, stderr, samples, accepted, acceptanceRate, acceptanceStderr };

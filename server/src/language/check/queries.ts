@@ -1,5 +1,6 @@
 /** observe, learn, query and expect: the names they use, and comparisons that fit the query. */
 import type * as A from '../ast.js';
+import { valueText } from '../ast.js';
 import type { Scope, VariableInfo } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
 import { checkOptions } from './calls.js';
@@ -224,15 +225,18 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       if (q.using) checkChoice(ctx, q.using, INFERENCE_METHODS, 'an inference method');
       checkOptions(ctx, q.options, SAMPLER_OPTIONS, q.using?.text ?? 'inference');
       checkEvidence(ctx, scope, q.given);
+      checkRepeatedEvidence(ctx, [...q.prob.conditions, ...q.given]);
       break;
     }
     case 'mpe': {
       const scope = modelScope(ctx, q.network);
       checkEvidence(ctx, scope, q.given);
+      checkRepeatedEvidence(ctx, q.given);
       break;
     }
     case 'sensitivity':
       checkProb(ctx, modelScope(ctx, q.in), q.prob);
+      checkRepeatedEvidence(ctx, q.prob.conditions);
       break;
     case 'independent': {
       const scope = modelScope(ctx, q.in);
@@ -344,6 +348,34 @@ function checkProb(ctx: CheckContext, scope: Scope, prob: A.ProbExpr): void {
     const message = 'soft and virtual evidence are conditions: write them after | or given';
     ctx.report.error('soft-evidence', message, a.finding.range);
   }
+}
+
+/**
+ * One query's evidence names a variable once: the run keeps only the last of `A = a, A = b` (a
+ * map by name), so a contradiction — P(e) = 0 — would silently be answered as `A = b`. Repeating
+ * the same state (`A = a, A = a`) is the same event and stays allowed.
+ */
+function checkRepeatedEvidence(ctx: CheckContext, items: readonly A.Assignment[]): void {
+  const first = new Map<string, A.Assignment>();
+  for (const a of items) {
+    if (!a.value && !a.finding) continue; // an open condition or a data set, not an observation
+    const before = first.get(a.variable.text);
+    if (!before) {
+      first.set(a.variable.text, a);
+      continue;
+    }
+    const same =
+      !a.finding && !before.finding && !a.intervention === !before.intervention && sameValue(before.value!, a.value!);
+    if (!same) {
+      const message = `'${a.variable.text}' is already given in this query: a variable takes one observation or finding`;
+      ctx.report.error('duplicate-name', message, a.variable.range);
+    }
+  }
+}
+
+function sameValue(a: A.Expr, b: A.Expr): boolean {
+  const text = (e: A.Expr) => (e.kind === 'list' ? undefined : valueText(e));
+  return text(a) !== undefined && text(a) === text(b);
 }
 
 function checkEvidence(ctx: CheckContext, scope: Scope, given: A.Assignment[]): void {

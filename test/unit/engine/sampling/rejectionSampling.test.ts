@@ -10,7 +10,7 @@ import {
 import { NoConsistentSampleError } from '../../../../server/src/engine/sampling/sampledNetwork.js';
 import { posteriorMarginals } from '../../../../server/src/engine/inference/marginals.js';
 import type { BayesianNetwork } from '../../../../server/src/engine/network.js';
-import { enumerate, evidenceOf, loadBif, loadReference, randomNetwork } from '../../../support/networks.js';
+import { enumerate, evidenceOf, loadBif, loadReference, randomNetwork, twoNodes } from '../../../support/networks.js';
 import { NO_SHARED } from '../../../support/shared.js';
 
 /**
@@ -135,4 +135,31 @@ test('rejection sampling: nothing accepted is a clear error naming the samples, 
     () => rejectionSampling(randomNetwork(4, 8), new Map(), { samples: 1e9, signal: { aborted: true } }),
     CancelledError,
   );
+});
+
+test('a state no accepted sample shows (or every one shows) has a standard error of one sample, not 0', () => {
+  // P(A = a) = 0.02, P(B = a | A) = 0.5 or 0.0005: given B = a, P(A = b) ≈ 0.047, and 300 samples
+  // accept about 3. They all had A = a, and `A: a 1 ±0, b 0 ±0` claimed certainty from three samples.
+  const net = twoNodes([0.02, 0.98], [0.5, 0.5, 0.0005, 0.9995]);
+  const exactB = 0.98 * 0.0005;
+  const exact = exactB / (0.02 * 0.5 + exactB);
+  let boundary = 0;
+  for (let seed = 1; seed <= 30; seed++) {
+    let r: RejectionMarginals;
+    try {
+      r = rejectionSampling(net, new Map([[1, 0]]), { samples: 300, seed });
+    } catch (e) {
+      if (e instanceof NoAcceptedSampleError) continue;
+      throw e;
+    }
+    if (r.marginals[0]![1] === 0) boundary++;
+    for (const s of [0, 1]) {
+      const se = r.stderr[0]![s]!;
+      assert.ok(se >= 1 / r.accepted, `seed ${seed}: A's standard error ${se} from ${r.accepted} accepted`);
+      const gap = Math.abs(r.marginals[0]![s]! - (s === 1 ? exact : 1 - exact));
+      assert.ok(gap <= 4 * se, `seed ${seed}: A = ${s} misses by ${gap}, ${gap / se} standard errors`);
+    }
+    assert.deepEqual(Array.from(r.stderr[1]!), [0, 0]); // B is observed: a point mass
+  }
+  assert.ok(boundary >= 10, `only ${boundary} runs saw no A = b`);
 });

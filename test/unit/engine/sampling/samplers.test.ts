@@ -6,7 +6,7 @@ import { likelihoodWeighting } from '../../../../server/src/engine/sampling/like
 import { gibbsSampling } from '../../../../server/src/engine/sampling/gibbsSampling.js';
 import type { SampledMarginals } from '../../../../server/src/engine/sampling/sampledNetwork.js';
 import type { BayesianNetwork } from '../../../../server/src/engine/network.js';
-import { enumerate, evidenceOf, loadBif, loadReference, randomNetwork } from '../../../support/networks.js';
+import { enumerate, evidenceOf, loadBif, loadReference, randomNetwork, twoNodes } from '../../../support/networks.js';
 import { NO_SHARED } from '../../../support/shared.js';
 
 /**
@@ -89,4 +89,23 @@ test('an aborted signal stops the samplers and the junction tree', () => {
   assert.throws(() => gibbsSampling(net, new Map(), { samples: 1e9, signal }), CancelledError);
   const jt = JunctionTree.compile(net);
   assert.throws(() => jt.propagate(signal), CancelledError);
+});
+
+test('likelihood weighting: a state no sample reached has a standard error of one effective sample, not 0', () => {
+  // A observed; P(B = b | A = a) = 0.001, so 200 samples mostly never draw it: `b 0 ±0` claimed
+  // certainty where 200 samples cannot resolve 0.001.
+  const net = twoNodes([0.5, 0.5], [0.999, 0.001, 0.5, 0.5]);
+  let unseen = 0;
+  for (let seed = 1; seed <= 20; seed++) {
+    const r = likelihoodWeighting(net, new Map([[0, 0]]), { samples: 200, seed });
+    if (r.marginals[1]![1] === 0) unseen++;
+    for (const s of [0, 1]) {
+      const se = r.stderr[1]![s]!;
+      assert.ok(se >= 1 / 200, `seed ${seed}: B's standard error ${se}`);
+      const gap = Math.abs(r.marginals[1]![s]! - (s === 1 ? 0.001 : 0.999));
+      assert.ok(gap <= 4 * se, `seed ${seed}: B = ${s} misses by ${gap}, ${gap / se} standard errors`);
+    }
+    assert.deepEqual(Array.from(r.stderr[0]!), [0, 0]); // A is observed: a point mass
+  }
+  assert.ok(unseen >= 10, `only ${unseen} runs never drew B = b`);
 });
