@@ -88,12 +88,13 @@ function integerOption(entry: A.Arg, min: number): number {
   return v.value;
 }
 
-type EngineAnswer = { ok: true; note?: string } | { ok: false; message: string };
+type EngineAnswer = { ok: true; note?: string; method?: string } | { ok: false; message: string };
 
 /** The warning or error an answer carries, on the statement's range. */
 export function answerDiagnostics(answer: EngineAnswer, range: Range): Diagnostic[] {
-  if (answer.ok)
-    return answer.note ? [{ severity: 'warning', code: 'inference-budget', message: answer.note, range }] : [];
+  // A Gibbs answer's note is about the chains' mixing; any other's, about the budget that chose the sampler.
+  const code = answer.ok && answer.method === 'gibbs' ? 'sampler-mixing' : 'inference-budget';
+  if (answer.ok) return answer.note ? [{ severity: 'warning', code, message: answer.note, range }] : [];
   return [impossibleOr(answer.message, range)];
 }
 

@@ -291,3 +291,22 @@ test('a bad observe line fails the queries that read it, reported once on that l
   assert.match(fromRun[0]!.message, /'maybe' is not a state of 'Test'/);
   assert.deepEqual(resultsOf(result, 'probability'), []);
 });
+
+test('Gibbs sampling on a network with a (near-)deterministic table warns that its standard errors can understate the error', async () => {
+  // B copies A: the chains cannot move between (true, true) and (false, false) one variable at a time.
+  const copy = `network Copy {\n  variable A, B : bool\n  P(A) = 0.5\n  P(B | A) { true: 1, false: 0 }\n}\n`;
+  const result = await run(`${copy}query P(A) in Copy using gibbs { samples: 2000, seed: 3 }`);
+  const warning = result.diagnostics.find((d) => d.code === 'sampler-mixing');
+  assert.ok(warning, JSON.stringify(result.diagnostics));
+  assert.equal(warning.severity, 'warning');
+  assert.match(warning.message, /Gibbs chains may not mix here: a table has the entry 0, so the standard errors/);
+  assert.equal(warning.range.start.line, copy.split('\n').length - 1);
+  // Likelihood weighting, and Gibbs on tables without such entries, carry no such warning.
+  const lw = await run(`${copy}query P(A) in Copy using likelihood_weighting { samples: 2000, seed: 3 }`);
+  assert.deepEqual(
+    lw.diagnostics.filter((d) => d.severity !== 'information'),
+    [],
+  );
+  const soft = await run(`${forest}\nquery P(Storm) in Forest using gibbs { samples: 2000, seed: 3 }`);
+  assert.equal(soft.diagnostics.filter((d) => d.code === 'sampler-mixing').length, 0);
+});

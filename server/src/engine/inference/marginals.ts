@@ -292,6 +292,8 @@ function marginalsAnswer(
     const sampler = method === 'lw' ? likelihoodWeighting : gibbsSampling;
     const burnIn = method === 'gibbs' && options.burnIn !== undefined ? { burnIn: options.burnIn } : {};
     const r = sampler(net, evidence, { samples: options.samples ?? 20000, seed, signal: options.signal, ...burnIn });
+    const caution = method === 'gibbs' ? gibbsCaution(net) : undefined;
+    const notes = [note, caution].filter((n) => n !== undefined).join('; ');
     return {
       ok: true,
       method,
@@ -302,13 +304,33 @@ function marginalsAnswer(
       marginals: r.marginals,
       stderr: r.stderr,
       samples: r.samples,
-      ...(note ? { note } : {}),
+      ...(notes ? { note: notes } : {}),
     };
   } catch (e) {
     if (e instanceof ImpossibleEvidenceError || e instanceof NoConsistentSampleError)
       return { ok: false, method, cost, budget, message: e.message };
     throw e;
   }
+}
+
+/** Table entries below this make a Gibbs chain's moves between states rare or impossible. */
+const GIBBS_MIXING_ENTRY = 1e-3;
+
+/**
+ * Why a Gibbs answer may be far off with small standard errors: where a table is deterministic or
+ * nearly (an entry of 0 or below 0.001), single-variable moves can leave a region of the joint
+ * rarely or never, every chain then misses the same states, and the spread between chains, which
+ * the standard errors come from, stays small (ALARM given its leaves: VENTLUNG = LOW 3.6e-6 ± 1.6e-6
+ * where the exact answer is 0.0023). Undefined for tables without such entries.
+ */
+function gibbsCaution(net: BayesianNetwork): string | undefined {
+  let smallest = Infinity;
+  for (const cpt of net.cpts) for (const p of cpt.table) if (p < smallest) smallest = p;
+  if (!(smallest < GIBBS_MIXING_ENTRY)) return undefined;
+  return (
+    `Gibbs chains may not mix here: a table has the entry ${smallest}, so the standard errors (the spread ` +
+    'between chains) can understate the error; exact inference or likelihood weighting is safer'
+  );
 }
 
 /**
