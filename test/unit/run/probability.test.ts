@@ -105,6 +105,28 @@ query P(Diagnosis = cancer) given Test = neg`);
   assert.deepEqual(overridden!.evidence, { Test: 'neg' });
 });
 
+test('1,500 repeated observations: the exact posterior, where a product of 1,500 likelihoods underflows', async () => {
+  // 826 heads and 674 tails: fair 0.5^1500 and biased 0.6^826 · 0.4^674 are both below 1e-308, so
+  // a node per observation (their product in doubles) made the evidence "impossible"; and 1,500
+  // nodes on one parent took seconds to order (100,000 hung).
+  const tosses = Array.from({ length: 1500 }, (_, i) => (i < 826 ? 'heads' : 'tails')).join(', ');
+  const result = await run(`variable Toss { heads, tails }
+variable Coin { fair, biased }
+P(Coin) { fair: 0.5, biased: 0.5 }
+P(Toss | Coin) { fair: [0.5, 0.5], biased: [0.6, 0.4] }
+observe Toss = [${tosses}]
+query P(Coin = biased)
+query P(Coin = biased) using likelihood_weighting { samples: 1000, seed: 1 }`);
+  assertNoErrors(result);
+  const logOdds = 826 * Math.log(0.6 / 0.5) + 674 * Math.log(0.4 / 0.5);
+  const [exact, sampled] = resultsOf(result, 'probability');
+  close(exact!.value, 1 / (1 + Math.exp(-logOdds)), 1e-9);
+  // Likelihood weighting draws Coin only, and weighs each draw by the (scaled) likelihood.
+  close(sampled!.value, 1 / (1 + Math.exp(-logOdds)), 0.05);
+  assert.equal(Object.keys(exact!.evidence ?? {}).length, 1500);
+  assert.equal(exact!.evidence?.['Toss#1500'], 'tails');
+});
+
 test('in PlayNB: the classifier as a network gives Mitchell §6.9.1 numbers exactly', async () => {
   const result = await run(example('playtennis'));
   const [yes, no, posterior] = resultsOf(result, 'probability').map((r) => r.value);
