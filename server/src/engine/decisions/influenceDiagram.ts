@@ -111,7 +111,7 @@ export function descendants(net: BayesianNetwork, v: number): Set<number> {
     const u = stack.pop()!;
     if (seen.has(u)) continue;
     seen.add(u);
-    stack.push(...children[u]!);
+    for (const c of children[u]!) stack.push(c); // not a spread: a node may have 150,000 children
   }
   return seen;
 }
