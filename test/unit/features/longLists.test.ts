@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fullParse } from '../../../server/src/language/index.js';
+import { fullParse, type DataDecl } from '../../../server/src/language/index.js';
 import { foldingRanges } from '../../../server/src/features/folding.js';
 import { formatting } from '../../../server/src/features/formatting.js';
 import { mdlChoice } from '../../../server/src/engine/hypotheses/mdl.js';
@@ -52,4 +52,28 @@ test('maxOf and minOf: any length, NaN and empty as Math.max and Math.min', () =
   assert.ok(Number.isNaN(maxOf([1, NaN, 3])));
   assert.ok(Number.isNaN(minOf([NaN, 1])));
   assert.equal(maxOf([-0, -1]), -0);
+});
+
+test('formatting reads the cells of a scanned data row once a row (each read builds every cell node)', () => {
+  const width = 2000;
+  const header = Array.from({ length: width }, (_, i) => `c${i}`).join(', ');
+  const text = `data D {\n${header}\n${'1, '.repeat(width - 1)}1\n${'2,'.repeat(width - 1)}2\n}\n`;
+  const parsed = fullParse(text).output;
+  const data = parsed.ast.statements[0] as DataDecl;
+  let reads = 0;
+  for (const row of data.rows) {
+    const read = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(row), 'cells')?.get;
+    assert.ok(read, 'a scanned row');
+    Object.defineProperty(row, 'cells', {
+      get() {
+        reads++;
+        return read.call(row);
+      },
+    });
+  }
+  const edits = formatting(parsed, text);
+  assert.equal(edits?.length, 1);
+  // Aligned under the header: `c0,` is three characters wide, `c1998,` six.
+  assert.match(edits![0]!.newText.split('\n')[3]!, /^ {2}2, {2}2, .*2, {5}2$/);
+  assert.equal(reads, 2);
 });
