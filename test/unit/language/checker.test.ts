@@ -386,3 +386,22 @@ test('Dirichlet pseudo-counts: one number, or one per state; another count is an
   assert.match(list.message, /3 pseudo-counts for 2 states \(true, false\)/);
   assert.deepEqual(list.range, r(2, 17, 2, 26));
 });
+
+test('duplicate-evidence: a variable given twice in one query, on the second', () => {
+  const model = 'variable A, B : bool\nP(A) = 0.5\nP(B | A) { true: 0.5, false: 0.2 }\n';
+  const twice = one(`${model}query P(A | B = true, B = false)`, 'duplicate-evidence');
+  assert.equal(twice.message, "'B' is given twice in this query");
+  assert.deepEqual(twice.range, r(3, 22, 3, 31));
+  assert.deepEqual(one(`${model}query P(A | B = true) given B = true`, 'duplicate-evidence').range, r(3, 28, 3, 36));
+  assert.deepEqual(
+    one(`${model}query P(A) given B = true, B ~ { true: 0.5, false: 0.5 }`, 'duplicate-evidence').range,
+    r(3, 27, 3, 56),
+  );
+  // Each variable once, an open condition, or do(…) beside an observation: no diagnostic.
+  for (const query of ['P(A | B = true)', 'P(A | B) given A = true', 'P(A | do(B = true), B = true)'])
+    assert.deepEqual(
+      diagnose(`${model}query ${query}`).filter((d) => d.code === 'duplicate-evidence'),
+      [],
+      query,
+    );
+});

@@ -222,11 +222,13 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       if (q.using) checkChoice(ctx, q.using, INFERENCE_METHODS, 'an inference method');
       checkOptions(ctx, q.options, SAMPLER_OPTIONS, q.using?.text ?? 'inference');
       checkEvidence(ctx, scope, q.given);
+      onceEach(ctx, [...q.prob.conditions, ...q.given]);
       break;
     }
     case 'mpe': {
       const scope = modelScope(ctx, q.network);
       checkEvidence(ctx, scope, q.given);
+      onceEach(ctx, q.given);
       break;
     }
     case 'sensitivity':
@@ -350,6 +352,21 @@ function checkEvidence(ctx: CheckContext, scope: Scope, given: A.Assignment[]): 
   for (const a of given) {
     if (!a.value && ctx.symbols.data.has(a.variable.text)) continue;
     checkAssignment(ctx, scope, a);
+  }
+}
+
+/**
+ * A variable may be known once in a query: `P(A | B = true, B = false)` (or a condition and a
+ * `given` on the same variable) was answered with the last one, silently. A data set named in
+ * `given`, open conditions (`P(A | B)`, a table per state of B) and do(…) are not findings.
+ */
+function onceEach(ctx: CheckContext, evidence: readonly A.Assignment[]): void {
+  const seen = new Set<string>();
+  for (const a of evidence) {
+    const name = a.variable.text;
+    if ((!a.value && !a.finding) || a.intervention) continue;
+    if (seen.has(name)) ctx.report.error('duplicate-evidence', `'${name}' is given twice in this query`, a.range);
+    seen.add(name);
   }
 }
 
