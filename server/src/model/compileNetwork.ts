@@ -209,7 +209,12 @@ function sourceValues(source: PriorSource | DecisionSource): Float64Array {
 function priorValues(h: A.HypothesesDecl): Float64Array {
   if (h.prior?.text === 'uniform') return new Float64Array(h.entries.length).fill(1 / h.entries.length);
   // Code lengths alone (`h: bits 3`) are the prior 2^−L(h), normalised (Kraft: the sum is at most 1).
-  const values = Float64Array.from(h.entries, (e) => (e.prior ? e.prior.value : 2 ** -e.bits!.value));
+  // Lengths are taken relative to the shortest when no hypothesis has a probability: 2^−2000
+  // underflows to 0, and two such hypotheses normalised to NaN where each has prior 1/2.
+  const shortest = h.entries.some((e) => e.prior)
+    ? 0
+    : h.entries.reduce((m, e) => Math.min(m, e.bits!.value), Infinity);
+  const values = Float64Array.from(h.entries, (e) => (e.prior ? e.prior.value : 2 ** -(e.bits!.value - shortest)));
   normalizeCptRows(values, values.length);
   return values;
 }
