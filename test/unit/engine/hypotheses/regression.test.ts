@@ -125,3 +125,13 @@ test('separable classes are reported, not silently returned as an optimum', () =
   assert.match(fit.note!, /separable/);
   assert.throws(() => logisticNewton(['x'], x, [0, 2, 1, 1]), /probabilities/);
 });
+
+test('values near 1e308 overflow least squares: an error that says so, not NaN coefficients', () => {
+  assert.throws(() => leastSquares(['x'], [[1e308], [-1e308], [1]], [1e308, 1, -1e308]), {
+    message:
+      'the least-squares fit overflows (values too large to square in doubles, about 1e154 and over): rescale the data',
+  });
+  // Large but squarable values still fit: d = 2x exactly.
+  const fit = leastSquares(['x'], [[1e100], [2e100], [3e100]], [2e100, 4e100, 6e100]);
+  close(fit.coefficients[1]!, 2, 1e-9);
+});
