@@ -405,3 +405,17 @@ test('duplicate-evidence: a variable given twice in one query, on the second', (
       query,
     );
 });
+
+test('smoothing: m_estimate(m: …, p: …) numbers are checked where they are written', () => {
+  const data = 'data D {\n  A, B\n  x, y\n  x, z\n}\n';
+  const at = (smoothing: string, code: string) =>
+    one(`${data}classifier C = naive_bayes(D, target: B, smoothing: ${smoothing})`, code);
+  const infinite = at('m_estimate(m: 1e309)', 'bad-number');
+  assert.equal(infinite.message, '1e309 is not a finite number');
+  assert.deepEqual(infinite.range, r(5, 66, 5, 71));
+  assert.equal(at('m_estimate(m: -5)', 'bad-number').message, 'pseudo-counts cannot be negative (-5)');
+  assert.equal(
+    at('m_estimate(m: 2, p: 1.5)', 'probability-range').message,
+    '1.5 is not a probability: it must lie between 0 and 1',
+  );
+});
