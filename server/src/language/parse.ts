@@ -38,7 +38,16 @@ export interface ParseOutput {
   /** Whether the last statement leaves a bracket open (the next statement keyword must then be indented no deeper to
    * start one). */
   openAtEnd: boolean;
+  /** More than MAX_SYNTAX_DIAGNOSTICS were found: the rest are counted in the last one, not listed. */
+  capped?: boolean;
 }
+
+/**
+ * Syntax diagnostics listed per parse. A model of 8 MB can hold 4,000,000 lines with a stray
+ * character each: listing them all took 53 s and 1.2 GB to parse (3.7 GB in `bayes check`), and
+ * an editor shows no more than a few hundred. The rest are counted in one last diagnostic.
+ */
+export const MAX_SYNTAX_DIAGNOSTICS = 10_000;
 
 /** Lines a statement may lose to recovery before it is given up on. */
 const MAX_DROPPED_LINES = 20;
@@ -160,9 +169,32 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
   }
   const openAtEnd = last?.kind === 'statement' && last.unclosed;
   for (const e of lexErrors) if (e.line !== undefined) e.line += firstLine;
+  // Lexical errors come in text order: those past the first MAX_SYNTAX_DIAGNOSTICS + 1 lines that
+  // have one cannot be listed, so no diagnostic is made for them.
+  let lexical = 0,
+    lexLines = 0;
+  for (let line = -1; lexical < lexErrors.length; lexical++) {
+    if (lexErrors[lexical]!.line !== line) lexLines++;
+    if (lexLines > MAX_SYNTAX_DIAGNOSTICS + 1) break;
+    line = lexErrors[lexical]!.line!;
+  }
   // In the order lexing, then keyword spelling, then parsing found them (`onePerLine` keeps the first of a line).
-  const found = [...lexErrors.map((e) => lexDiagnostic(text, e)), ...retyped.map(misspeltDiagnostic), ...diagnostics];
-  return { ast: file, diagnostics: onePerLine(found), lastLines, openAtEnd };
+  const found = [
+    ...lexErrors.slice(0, lexical).map((e) => lexDiagnostic(text, e)),
+    ...retyped.map(misspeltDiagnostic),
+    ...diagnostics,
+  ];
+  const kept = onePerLine(found);
+  if (kept.length <= MAX_SYNTAX_DIAGNOSTICS) return { ast: file, diagnostics: kept, lastLines, openAtEnd };
+  const first = kept[MAX_SYNTAX_DIAGNOSTICS]!;
+  kept.length = MAX_SYNTAX_DIAGNOSTICS;
+  kept.push({
+    severity: 'error',
+    code: first.code,
+    message: `${first.message}; the syntax errors from this line on are not listed (over ${MAX_SYNTAX_DIAGNOSTICS.toLocaleString('en-US')})`,
+    range: first.range,
+  });
+  return { ast: file, diagnostics: kept, lastLines, openAtEnd, capped: true };
 }
 
 function misspeltDiagnostic(r: MisspeltKeyword): Diagnostic {
