@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { parseDocument, walk, type AstNode, type Expr, type Query } from '../../../server/src/language/index.js';
 import { only, parseOk, r } from './helpers.js';
 import { fullParse, reparse } from '../../../server/src/language/incremental.js';
-import { MAX_SYNTAX_DIAGNOSTICS, parse } from '../../../server/src/language/parse.js';
+import { MAX_STATEMENTS, MAX_SYNTAX_DIAGNOSTICS, parse } from '../../../server/src/language/parse.js';
 
 const queryOf = (text: string): Query => only(text, 'queryStatement').query;
 
@@ -455,4 +455,29 @@ test('a stray character on each of 30,000 lines: 10,000 syntax diagnostics liste
   const fixed = `variable A : bool\n${';\n'.repeat(10)}P(A) = 0.5\n`;
   assert.equal(reparse(state, fixed).output.diagnostics.length, 10);
   assert.equal(reparse(state, fixed).output.capped, undefined);
+});
+
+test('past 200,000 statements the rest are not read: one diagnostic on the first, networks still closed', () => {
+  const text = `network N {\nvariable A : bool\n${'P(A) = 0.5\n'.repeat(MAX_STATEMENTS)}}\nP(B) = 0.5\n`;
+  const state = fullParse(text);
+  const { ast, diagnostics, capped } = state.output;
+  assert.equal(capped, true);
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.message, d.range]),
+    [
+      [
+        'model-too-large',
+        'this model has more than 200,000 statements: this one and the rest are not read (keep data in data blocks or CSV files)',
+        r(MAX_STATEMENTS, 0, MAX_STATEMENTS, 10),
+      ],
+    ],
+  );
+  // The network (statement 1) holds its variable and 199,998 tables (statements 2 to 200,000); its `}` closes it.
+  assert.equal(ast.statements.length, 1);
+  const network = ast.statements[0]!;
+  assert.equal(network.kind === 'network' && network.statements.length, MAX_STATEMENTS - 1);
+  assert.equal(network.range.end.line, MAX_STATEMENTS + 2);
+  // An edit parses the whole text again.
+  const edited = reparse(state, text.replace('variable A : bool', 'variable A : real'));
+  assert.deepEqual(edited.output, parse(edited.text));
 });
