@@ -21,7 +21,7 @@ import {
 } from './tokens.js';
 import { bayesParser, tokenEnd, tokenRange } from './parser.js';
 import { selfContained, StatementSplitter, unclosedOpener, type Chunk, type MisspeltKeyword } from './chunks.js';
-import { lastExpectation } from './parseErrors.js';
+import { deeperToken, lastExpectation } from './parseErrors.js';
 import { documentRange } from './lines.js';
 import { fastDataDecl, scannedDataDecl } from './dataBlock.js';
 import { lexAroundEach, scanDataBlocks, type ScannedBlocks } from './dataScan.js';
@@ -428,9 +428,8 @@ function progress(result: Attempt, tokens: IToken[]): number {
 }
 
 function offendingToken(error: IRecognitionException, tokens: IToken[]): IToken {
-  return error.token.tokenType === EOF || Number.isNaN(error.token.startOffset)
-    ? tokens[tokens.length - 1]
-    : error.token;
+  const token = deeperToken.get(error.token) ?? error.token;
+  return token.tokenType === EOF || Number.isNaN(token.startOffset) ? tokens[tokens.length - 1] : token;
 }
 
 function recognitionDiagnostic(error: IRecognitionException, tokens: IToken[]): Diagnostic {

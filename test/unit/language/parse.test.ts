@@ -481,3 +481,12 @@ test('past 200,000 statements the rest are not read: one diagnostic on the first
   const edited = reparse(state, text.replace('variable A : bool', 'variable A : real'));
   assert.deepEqual(edited.output, parse(edited.text));
 });
+
+test('an error past the first token of the lookahead is reported on the token that fits no alternative', () => {
+  // Both P-queries start `P (`: the error is at `)`, not at `P` ("unexpected 'P'; expected 'P'").
+  const [empty] = parseDocument('variable A : bool\nquery P()\n').diagnostics;
+  assert.equal(empty!.message, "unexpected ')' after '('; expected '-', a number, 'do' or a name");
+  assert.deepEqual(empty!.range, r(1, 8, 1, 9));
+  const [surrogate] = parseDocument('variable A : bool\nquery P(\ud800)\n').diagnostics;
+  assert.deepEqual(surrogate!.range, r(1, 8, 1, 9));
+});
