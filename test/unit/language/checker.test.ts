@@ -419,3 +419,13 @@ test('smoothing: m_estimate(m: …, p: …) numbers are checked where they are w
     '1.5 is not a probability: it must lie between 0 and 1',
   );
 });
+
+test('a file name with a NUL or another control character is refused on the path, the character not echoed', () => {
+  const nul = one('data D from "a\u0000b.csv"', 'file-not-found');
+  assert.equal(nul.message, 'a file name cannot contain a control character (U+0000 here)');
+  assert.deepEqual(nul.range, r(0, 12, 0, 21));
+  assert.equal(
+    one('import network N from "x\u001b[2J.bif"', 'file-not-found').message,
+    'a file name cannot contain a control character (U+001B here)',
+  );
+});
