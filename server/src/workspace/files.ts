@@ -294,7 +294,14 @@ export function csvHeader(head: Uint8Array): string[] | { error: string } {
     // An empty file (or blank lines only) has no header; it is not a long one.
     if (!header) return { error: EMPTY_TABLE };
   }
-  return header ?? { error: HEADER_TOO_LONG };
+  if (!header) return { error: HEADER_TOO_LONG };
+  // As the run refuses it (dataTable.ts): the checker said nothing and the run failed.
+  const seen = new Set<string>();
+  for (const name of header) {
+    if (seen.has(name)) return { error: `column '${name}' appears twice in the header` };
+    seen.add(name);
+  }
+  return header;
 }
 
 export { HEADER_BYTES };

@@ -62,6 +62,13 @@ test('a header row over 64 KiB is refused by the run as by the checker; an empty
   assert.equal((await readDiscreteText(`${narrow}\n${narrow}\n`)).attributes.length, 6000);
   assert.deepEqual(csvHeader(new Uint8Array(0)), { error: 'the table is empty (no header)' });
   assert.deepEqual(csvHeader(new TextEncoder().encode('\n\n')), { error: 'the table is empty (no header)' });
+  // A column named twice: refused by the checker as by the run.
+  assert.deepEqual(csvHeader(new TextEncoder().encode('a,b,a\n1,2,3\n')), {
+    error: "column 'a' appears twice in the header",
+  });
+  await assert.rejects(readDiscreteText('a,b,a\n1,2,3\n'), {
+    message: "line 1: column 'a' appears twice in the header",
+  });
 });
 
 test('numeric tables are row-major Float64', async () => {
