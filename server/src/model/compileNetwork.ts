@@ -52,12 +52,32 @@ export function compileNetwork(
   const statements = global ? (global.node as A.NetworkDecl).statements : file.statements;
   // Names resolve in the network first, then among the top-level declarations.
   const states = new Map([...declaredStates(file.statements), ...declaredStates(statements)]);
-  return buildNetwork(
+  const net = buildNetwork(
     scopeName ?? 'default',
     states,
     sourcesOf(statements, options.unknownTables ?? false),
     env.budgets,
   );
+  if (!options.unknownTables) {
+    const learnt = new Set<string>();
+    for (const s of statements)
+      if (s.kind === 'table' && s.parameterPrior && s.head.targets.length === 1)
+        learnt.add(s.head.targets[0].variable.text);
+    for (const v of net.variables) learnt.delete(v.name);
+    if (learnt.size > 0) tablesToLearn.set(net, learnt);
+  }
+  return net;
+}
+
+/**
+ * The variables a compiled scope leaves out because their table is a parameter prior only
+ * (`P(B | A) ~ Dirichlet(1)`: to be learnt). A query on one was told "'B' is not a variable of
+ * the default model", which it is.
+ */
+const tablesToLearn = new WeakMap<BayesianNetwork, Set<string>>();
+
+export function isTableToLearn(net: BayesianNetwork, name: string): boolean {
+  return tablesToLearn.get(net)?.has(name) ?? false;
 }
 
 /** The tables of a scope declared by a parameter prior, by variable. */

@@ -14,6 +14,7 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { variableIndexMap } from '../engine/network.js';
 import type { Evidence } from '../engine/inference/junctionTree.js';
 import { CompileError } from '../model/compileError.js';
+import { isTableToLearn } from '../model/compileNetwork.js';
 import { EngineError } from '../engine/engineError.js';
 import { virtualEvidenceNetwork } from '../engine/inference/softEvidence.js';
 import type { HandlerContext } from './handlerContext.js';
@@ -226,6 +227,11 @@ function withFindings(
 
 export function variableIndex(net: BayesianNetwork, index: Map<string, number>, name: string, at: A.Name): number {
   const v = index.get(name);
+  if (v === undefined && isTableToLearn(net, name))
+    throw new CompileError(
+      `'${name}' has only a prior in ${describe(net)} (P(${name} | …) ~ …): learn its table from data first, or give its probabilities`,
+      at.range,
+    );
   if (v === undefined) throw new CompileError(`'${name}' is not a variable of ${describe(net)}`, at.range);
   return v;
 }

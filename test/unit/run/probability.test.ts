@@ -313,3 +313,25 @@ test('a bad observe line fails the queries that read it, reported once on that l
   assert.match(fromRun[0]!.message, /'maybe' is not a state of 'Test'/);
   assert.deepEqual(resultsOf(result, 'probability'), []);
 });
+
+test('a query on a variable whose table is only a prior says so, on the name', async () => {
+  // It used to read "'B' is not a variable of the default model": B is, its table is to be learnt.
+  const result = await run(`variable A, B : bool
+P(A) = 0.5
+P(B | A) ~ Dirichlet(1)
+query P(B)
+query P(A)`);
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  assert.deepEqual(
+    errors.map((d) => [d.message, d.range.start.line, d.range.start.character, d.range.end.character]),
+    [
+      [
+        "'B' has only a prior in the default model (P(B | …) ~ …): learn its table from data first, or give its probabilities",
+        3,
+        8,
+        9,
+      ],
+    ],
+  );
+  assert.equal(resultsOf(result, 'probability').length, 1);
+});
