@@ -203,7 +203,10 @@ function buildNetwork(
     visiting.add(variable);
     const parents = 'table' in source ? source.table.head.conditions.map((c) => add(c.variable.text, c.variable)) : [];
     const domain = states.get(variable);
-    if (!domain) throw new CompileError(`'${variable}' has no states here`, neededBy?.range);
+    // On the name that needs it, else on its own table: without a range it fell on the statement
+    // that compiled the model (a query lines away).
+    const at = neededBy ?? ('table' in source ? source.table.head.targets[0]!.variable : undefined);
+    if (!domain) throw new CompileError(`'${variable}' has no states here`, at?.range);
     const v: DiscreteVariable = { name: variable, states: domain };
     const child = net.variables.push(v) - 1;
     index.set(variable, child);

@@ -335,3 +335,12 @@ query P(A)`);
   );
   assert.equal(resultsOf(result, 'probability').length, 1);
 });
+
+test('a table of an undeclared variable fails on its own name, not on the query that compiled the model', async () => {
+  const result = await run('variable A : bool\nP(A) = 0.5\nquery P(A)\nP(B) = 0.2\n');
+  const compile = result.diagnostics.filter((d) => d.message === "'B' has no states here");
+  assert.deepEqual(
+    compile.map((d) => d.range),
+    [{ start: { line: 3, character: 2 }, end: { line: 3, character: 3 } }],
+  );
+});
