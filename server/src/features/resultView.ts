@@ -5,6 +5,7 @@
  */
 import type { ResultEntry, RunResult } from '../protocol/runResult.js';
 import { setOwn } from '../engine/records.js';
+import { maxOf } from '../engine/math/extremes.js';
 
 const BASE_FIELDS = new Set(['kind', 'range', 'source', 'headline']);
 /** Source ranges nested anywhere (an expect's `result.range`, a variable's `declaration`): positions, not results. */
@@ -150,7 +151,7 @@ export function fieldLabel(path: string[]): string {
 /** A bar per value, for a distribution: `pos  ███████░░░  0.72`. */
 export function barChart(record: Record<string, number>, width = 20): string {
   const names = Object.keys(record);
-  const pad = Math.max(...names.map((n) => n.length));
+  const pad = maxOf(names.map((n) => n.length));
   const lines = names.map((n) => {
     const p = Math.max(0, Math.min(1, record[n]));
     const full = Math.round(p * width);

@@ -16,6 +16,14 @@ export function resolveModelPath(path: A.StringLit, env: CheckEnvironment, repor
     report.error('file-not-found', 'the file name is empty', path.range);
     return undefined;
   }
+  // A NUL or another control character names no file (the system refuses NUL), and echoing it in
+  // a message garbles the terminal or the editor: "a\0b.csv" was reported as 'cannot find "a b.csv"'.
+  const control = [...path.value].find((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+  if (control !== undefined) {
+    const code = `U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    report.error('file-not-found', `a file name cannot contain a control character (${code} here)`, path.range);
+    return undefined;
+  }
   const glob = globBase(path.value);
   const absolute = resolvePath(base, glob ?? path.value);
   if (!env.allowedRoots.some((root) => isInside(root, absolute))) {

@@ -29,12 +29,14 @@ export function fullParse(text: string): ParseState {
 export function reparse(previous: ParseState, text: string): ParseState {
   if (previous.text === text) return previous;
   if (text.length > MAX_MODEL_CHARS || previous.text.length > MAX_MODEL_CHARS) return fullParse(text);
+  // A capped list of syntax errors depends on the whole text: parse it whole.
+  if (previous.output.capped) return fullParse(text);
   const prefix = commonPrefix(previous.text, text);
   const suffix = commonSuffix(previous.text, text, Math.min(previous.text.length, text.length) - prefix);
   const starts = updatedStarts(previous.starts, previous.text.length, text, prefix, suffix);
   const edit = changedLines(previous, starts, prefix, suffix);
   const output = reparseDataRows(previous, text, starts, edit) ?? reparseRegion(previous, text, starts, edit);
-  return { text, starts, output: output ?? parse(text) };
+  return { text, starts, output: output && !output.capped ? output : parse(text) };
 }
 
 /**

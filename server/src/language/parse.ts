@@ -21,7 +21,7 @@ import {
 } from './tokens.js';
 import { bayesParser, tokenEnd, tokenRange } from './parser.js';
 import { selfContained, StatementSplitter, unclosedOpener, type Chunk, type MisspeltKeyword } from './chunks.js';
-import { lastExpectation } from './parseErrors.js';
+import { deeperToken, lastExpectation } from './parseErrors.js';
 import { documentRange } from './lines.js';
 import { fastDataDecl, scannedDataDecl } from './dataBlock.js';
 import { lexAroundEach, scanDataBlocks, type ScannedBlocks } from './dataScan.js';
@@ -38,6 +38,33 @@ export interface ParseOutput {
   /** Whether the last statement leaves a bracket open (the next statement keyword must then be indented no deeper to
    * start one). */
   openAtEnd: boolean;
+  /** More than MAX_SYNTAX_DIAGNOSTICS were found (the last says the rest are not listed), or more than MAX_STATEMENTS
+   * statements (the rest are not read): the output depends on the whole text. */
+  capped?: boolean;
+}
+
+/**
+ * Syntax diagnostics listed per parse. A model of 8 MB can hold 4,000,000 lines with a stray
+ * character each: listing them all took 53 s and 1.2 GB to parse (3.7 GB in `bayes check`), and
+ * an editor shows no more than a few hundred. The rest are counted in one last diagnostic.
+ */
+export const MAX_SYNTAX_DIAGNOSTICS = 10_000;
+
+/**
+ * Statements read per model. Each takes about 1 KB parsed: the 1,100,000 one-line tables an 8 MB
+ * model can hold took 19 s and 0.9 GB to parse, and 2.2 GB to check. Data rows are not
+ * statements (a data block is one), nor are a table's rows.
+ */
+export const MAX_STATEMENTS = 200_000;
+
+function tooManyStatements(range: Range): Diagnostic {
+  const limit = MAX_STATEMENTS.toLocaleString('en-US');
+  return {
+    severity: 'error',
+    code: 'model-too-large',
+    message: `this model has more than ${limit} statements: this one and the rest are not read (keep data in data blocks or CSV files)`,
+    range,
+  };
 }
 
 /** Lines a statement may lose to recovery before it is given up on. */
@@ -94,6 +121,9 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
   bayesParser().text = text;
   let scannedUsed = 0;
   let skipped = 0; // networks open inside one nested too deep: their statements are not read
+  let statements = 0,
+    openPastLimit = 0;
+  let tooMany: Diagnostic | undefined;
   let last: Chunk | undefined;
   // Each statement is parsed as soon as the lexer has read it (see `lex`).
   const statement = (chunk: Chunk): void => {
@@ -105,6 +135,17 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
       if (chunk.kind === 'networkOpen') skipped++;
       else if (chunk.kind === 'networkClose') skipped--;
       else if (blocks.size > 0 && scannedDataDecl(tokens, blocks)) scannedUsed++;
+      return;
+    }
+    // Past MAX_STATEMENTS nothing more is read; the networks open before still take their `}`.
+    if (tooMany || (chunk.kind !== 'networkClose' && ++statements > MAX_STATEMENTS)) {
+      tooMany ??= tooManyStatements(tokenRange(tokens[0], tokens[tokens.length - 1]));
+      if (chunk.kind === 'networkOpen') openPastLimit++;
+      else if (chunk.kind === 'networkClose' && openPastLimit > 0) openPastLimit--;
+      else if (chunk.kind === 'networkClose') {
+        const network = open.pop();
+        if (network) network.range = { start: network.range.start, end: tokenRange(tokens[0]).end };
+      } else if (blocks.size > 0 && scannedDataDecl(tokens, blocks)) scannedUsed++;
       return;
     }
     if (chunk.kind === 'networkOpen' && open.length >= MAX_NESTING) {
@@ -159,10 +200,35 @@ export function parseRegion(text: string, firstLine: number, range: Range, scan 
       );
   }
   const openAtEnd = last?.kind === 'statement' && last.unclosed;
+  if (tooMany) diagnostics.push(tooMany);
   for (const e of lexErrors) if (e.line !== undefined) e.line += firstLine;
+  // Lexical errors come in text order: those past the first MAX_SYNTAX_DIAGNOSTICS + 1 lines that
+  // have one cannot be listed, so no diagnostic is made for them.
+  let lexical = 0,
+    lexLines = 0;
+  for (let line = -1; lexical < lexErrors.length; lexical++) {
+    if (lexErrors[lexical]!.line !== line) lexLines++;
+    if (lexLines > MAX_SYNTAX_DIAGNOSTICS + 1) break;
+    line = lexErrors[lexical]!.line!;
+  }
   // In the order lexing, then keyword spelling, then parsing found them (`onePerLine` keeps the first of a line).
-  const found = [...lexErrors.map((e) => lexDiagnostic(text, e)), ...retyped.map(misspeltDiagnostic), ...diagnostics];
-  return { ast: file, diagnostics: onePerLine(found), lastLines, openAtEnd };
+  const found = [
+    ...lexErrors.slice(0, lexical).map((e) => lexDiagnostic(text, e)),
+    ...retyped.map(misspeltDiagnostic),
+    ...diagnostics,
+  ];
+  const kept = onePerLine(found);
+  if (kept.length <= MAX_SYNTAX_DIAGNOSTICS)
+    return { ast: file, diagnostics: kept, lastLines, openAtEnd, ...(tooMany ? { capped: true } : {}) };
+  const first = kept[MAX_SYNTAX_DIAGNOSTICS]!;
+  kept.length = MAX_SYNTAX_DIAGNOSTICS;
+  kept.push({
+    severity: 'error',
+    code: first.code,
+    message: `${first.message}; the syntax errors from this line on are not listed (over ${MAX_SYNTAX_DIAGNOSTICS.toLocaleString('en-US')})`,
+    range: first.range,
+  });
+  return { ast: file, diagnostics: kept, lastLines, openAtEnd, capped: true };
 }
 
 function misspeltDiagnostic(r: MisspeltKeyword): Diagnostic {
@@ -362,9 +428,8 @@ function progress(result: Attempt, tokens: IToken[]): number {
 }
 
 function offendingToken(error: IRecognitionException, tokens: IToken[]): IToken {
-  return error.token.tokenType === EOF || Number.isNaN(error.token.startOffset)
-    ? tokens[tokens.length - 1]
-    : error.token;
+  const token = deeperToken.get(error.token) ?? error.token;
+  return token.tokenType === EOF || Number.isNaN(token.startOffset) ? tokens[tokens.length - 1] : token;
 }
 
 function recognitionDiagnostic(error: IRecognitionException, tokens: IToken[]): Diagnostic {

@@ -2,7 +2,7 @@
  * Short syntax-error messages a student can act on ("expected ':' after 'cancer'"), instead of
  * Chevrotain's full lists of token sequences.
  */
-import { EOF, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import { EOF, tokenMatcher, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
 
 const ruleWords: Record<string, string> = {
   variableDecl: 'a variable declaration',
@@ -61,6 +61,30 @@ function expectedFirsts(paths: TokenType[][][]): string {
   return list.length === 1 ? list[0] : `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}`;
 }
 
+/**
+ * Where the lookahead tokens leave every alternative when that is past the first token: `query P()`
+ * fits `P(` of both P-queries and fails at `)`. Reported at the first token, it read
+ * "unexpected 'P' after 'query'; expected 'P'"; this names the token that fits no alternative.
+ */
+function deeperMismatch(paths: TokenType[][][], actual: IToken[]): { at: number; expected: string } | undefined {
+  let alive = paths.flat();
+  for (let i = 0; i < actual.length; i++) {
+    const next = alive.filter((path) => path.length > i && tokenMatcher(actual[i]!, path[i]!));
+    if (next.length === 0) {
+      if (i === 0) return undefined;
+      const labels = [...new Set(alive.filter((path) => path.length > i).map((path) => tokenLabel(path[i]!)))];
+      if (labels.length === 0) return undefined;
+      const expected = labels.length === 1 ? labels[0]! : `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
+      return { at: i, expected };
+    }
+    alive = next;
+  }
+  return undefined;
+}
+
+/** The token a no-viable-alternative error at a token really failed on (deeperMismatch): its range. */
+export const deeperToken = new WeakMap<IToken, IToken>();
+
 /** What the latest syntax error expected; recovery uses it to word "this line is incomplete". */
 export const lastExpectation = { text: '' };
 
@@ -75,6 +99,12 @@ export const errorMessages: IParserErrorMessageProvider = {
   },
   buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, ruleName }) {
     const where = ruleWords[ruleName] ? ` in ${ruleWords[ruleName]}` : '';
+    const deeper = deeperMismatch(expectedPathsPerAlt, actual);
+    if (deeper) {
+      lastExpectation.text = deeper.expected;
+      deeperToken.set(actual[0]!, actual[deeper.at]!);
+      return `${unexpected(actual[deeper.at]!)}${where}${after(actual[deeper.at - 1])}; expected ${deeper.expected}`;
+    }
     lastExpectation.text = expectedFirsts(expectedPathsPerAlt);
     return `${unexpected(actual[0])}${where}${after(previous)}; expected ${lastExpectation.text}`;
   },

@@ -62,7 +62,16 @@ export function compileNetwork(
   // variables in. That order is what UAI numbers, `--evidence-file` indexes and `mpe` lists, so
   // `bayes convert X.bif X.bayes` then X.bayes → X.uai numbers the variables as X.bif → X.uai does,
   // and .bayes → .bayes is a fixed point (it reordered declarations parents first).
-  return declarationOrder(net, [...declaredStates(statements).keys()]);
+  const ordered = declarationOrder(net, [...declaredStates(statements).keys()]);
+  if (!options.unknownTables) {
+    const learnt = new Set<string>();
+    for (const s of statements)
+      if (s.kind === 'table' && s.parameterPrior && s.head.targets.length === 1)
+        learnt.add(s.head.targets[0].variable.text);
+    for (const v of ordered.variables) learnt.delete(v.name);
+    if (learnt.size > 0) tablesToLearn.set(ordered, learnt);
+  }
+  return ordered;
 }
 
 /** `net` with the variables named in `declared` first, in that order, then the others as they were. */
@@ -84,6 +93,17 @@ function declarationOrder(net: BayesianNetwork, declared: readonly string[]): Ba
       parents: net.cpts[v]!.parents.map((p) => position[p]!),
     })),
   };
+}
+
+/**
+ * The variables a compiled scope leaves out because their table is a parameter prior only
+ * (`P(B | A) ~ Dirichlet(1)`: to be learnt). A query on one was told "'B' is not a variable of
+ * the default model", which it is.
+ */
+const tablesToLearn = new WeakMap<BayesianNetwork, Set<string>>();
+
+export function isTableToLearn(net: BayesianNetwork, name: string): boolean {
+  return tablesToLearn.get(net)?.has(name) ?? false;
 }
 
 /** The tables of a scope declared by a parameter prior, by variable. */
@@ -209,7 +229,10 @@ function buildNetwork(
     visiting.add(variable);
     const parents = 'table' in source ? source.table.head.conditions.map((c) => add(c.variable.text, c.variable)) : [];
     const domain = states.get(variable);
-    if (!domain) throw new CompileError(`'${variable}' has no states here`, neededBy?.range);
+    // On the name that needs it, else on its own table: without a range it fell on the statement
+    // that compiled the model (a query lines away).
+    const at = neededBy ?? ('table' in source ? source.table.head.targets[0]!.variable : undefined);
+    if (!domain) throw new CompileError(`'${variable}' has no states here`, at?.range);
     const v: DiscreteVariable = { name: variable, states: domain };
     const child = net.variables.push(v) - 1;
     index.set(variable, child);
@@ -235,7 +258,12 @@ function sourceValues(source: PriorSource | DecisionSource): Float64Array {
 function priorValues(h: A.HypothesesDecl): Float64Array {
   if (h.prior?.text === 'uniform') return new Float64Array(h.entries.length).fill(1 / h.entries.length);
   // Code lengths alone (`h: bits 3`) are the prior 2^−L(h), normalised (Kraft: the sum is at most 1).
-  const values = Float64Array.from(h.entries, (e) => (e.prior ? e.prior.value : 2 ** -e.bits!.value));
+  // Lengths are taken relative to the shortest when no hypothesis has a probability: 2^−2000
+  // underflows to 0, and two such hypotheses normalised to NaN where each has prior 1/2.
+  const shortest = h.entries.some((e) => e.prior)
+    ? 0
+    : h.entries.reduce((m, e) => Math.min(m, e.bits!.value), Infinity);
+  const values = Float64Array.from(h.entries, (e) => (e.prior ? e.prior.value : 2 ** -(e.bits!.value - shortest)));
   normalizeCptRows(values, values.length);
   return values;
 }

@@ -7,6 +7,12 @@
  * escapes and embedded newlines, CRLF, a BOM, blank lines — and for a space delimiter treats a
  * run of spaces as one separator (records.dat).
  */
+/**
+ * The longest header row read, in bytes (the checker reads no more of a CSV file for it): a
+ * 10 MB header of 1,000,000 columns would cost gigabytes of per-column state.
+ */
+export const HEADER_BYTES = 65536;
+
 export class CsvSyntaxError extends Error {
   constructor(
     message: string,

@@ -19,7 +19,7 @@ import type { HandlerContext, HandlerOutput } from './handlerContext.js';
 import { modelData, networkKey, setLearnedNetwork } from './modelInputs.js';
 import { learnedNetworkData } from './learningResults.js';
 import { declaredPrior } from './tablePriors.js';
-import { LearnOptions } from './learnOptions.js';
+import { LearnOptions, MAX_ITERATIONS, MAX_RESTARTS } from './learnOptions.js';
 import { optionsOf } from '../language/learnMethods.js';
 import type { LearnedNetworkResult } from '../protocol/runResult.js';
 
@@ -59,14 +59,14 @@ export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise
       message: `counting uses only the records where a table's family is fully observed; 'by em' uses every record`,
     });
   }
-  const maxIterations = options.number('iterations', 100, { integer: true, min: 1 });
+  const maxIterations = options.number('iterations', 100, { integer: true, min: 1, max: MAX_ITERATIONS });
   const fit = learnParameters(net, data.data, method, {
     prior: declaredPrior(ctx.ast, ctx.symbols, name, net),
     start: 'given',
     maxIterations,
     tolerance: options.number('tolerance', 1e-6, { min: 0 }),
     seed: options.number('seed', 1, { integer: true, min: 0 }),
-    restarts: options.number('restarts', 1, { integer: true, min: 1 }),
+    restarts: options.number('restarts', 1, { integer: true, min: 1, max: MAX_RESTARTS }),
     learningRate: options.number('rate', 1, { positive: true }),
     signal: ctx.signal,
     onProgress: (p) =>

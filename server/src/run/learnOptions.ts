@@ -14,12 +14,19 @@ export class LearnOptions {
   }
 
   /** A number option; `integer` and `min` are checked on the value's range. */
-  number(name: string, fallback: number, rule: { integer?: boolean; min?: number; positive?: boolean } = {}): number {
+  number(
+    name: string,
+    fallback: number,
+    rule: { integer?: boolean; min?: number; positive?: boolean; max?: number } = {},
+  ): number {
     const entry = this.entries.get(name);
     if (!entry) return fallback;
     const v = entry.value;
     if (v.kind !== 'number') throw new CompileError(`${name}: needs a number`, v.range);
     const x = v.value;
+    // A budget, not a range: the work (and the per-iteration trace) grows with it.
+    if (rule.max !== undefined && x > rule.max)
+      throw new CompileError(`${name}: ${v.text} is over the budget of ${rule.max.toLocaleString('en-US')}`, v.range);
     if (
       (rule.integer && !Number.isInteger(x)) ||
       (rule.min !== undefined && x < rule.min) ||
@@ -76,3 +83,12 @@ export class LearnOptions {
       }));
   }
 }
+
+/**
+ * Budgets of the counts a learning statement repeats its work by. `learn N from D by em
+ * { iterations: 1e9, tolerance: 0 }` ran until killed, its log-likelihood trace (8 bytes an
+ * iteration) growing about 5 MB a second; 1e9 restarts or replicates never ended either.
+ */
+export const MAX_ITERATIONS = 1_000_000;
+export const MAX_RESTARTS = 10_000;
+export const MAX_REPLICATES = 100_000;

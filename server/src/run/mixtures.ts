@@ -15,7 +15,7 @@ import type { HandlerContext, HandlerOutput } from './handlerContext.js';
 import { modelNumbers } from './modelInputs.js';
 import { argument, positionalArgument } from './classifiers.js';
 import { mixtureData } from './learningResults.js';
-import { LearnOptions } from './learnOptions.js';
+import { LearnOptions, MAX_ITERATIONS } from './learnOptions.js';
 import type { MixtureResult } from '../protocol/runResult.js';
 
 /** Above this many points the result carries a seeded sample of them for the plot. */
@@ -83,7 +83,7 @@ export async function learnMixture(ctx: HandlerContext, s: A.LearnStmt): Promise
   const maxIterations = options.number(
     'iterations',
     declared(call, 'iterations', (v) => Number.isInteger(v) && v >= 1, 'a positive integer') ?? 100,
-    { integer: true, min: 1 },
+    { integer: true, min: 1, max: MAX_ITERATIONS },
   );
   const common = {
     k,

@@ -4,8 +4,9 @@
  * scope's `observe` lines, overridden variable by variable by the query's `given`.
  *
  * `observe X = [v, w]` is two independent observations of X given its parents (Mitchell ex.
- * 6.1: two positive tests). One node cannot hold two values, so X's node is replicated: the
- * copies `X#2`, `X#3`, … share X's CPT and parents and take the later values, X the first.
+ * 6.1: two positive tests). One node cannot hold two values, so X takes the first value and one
+ * observed copy `X#2` with X's parents carries the likelihood of all the later ones; the results
+ * list every observation `X#2`, `X#3`, … as written.
  */
 import type * as A from '../language/ast.js';
 import { valueText } from '../language/ast.js';
@@ -13,6 +14,7 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { variableIndexMap } from '../engine/network.js';
 import type { Evidence } from '../engine/inference/junctionTree.js';
 import { CompileError } from '../model/compileError.js';
+import { isTableToLearn } from '../model/compileNetwork.js';
 import { EngineError } from '../engine/engineError.js';
 import { SoftEvidenceError, virtualEvidenceNetwork } from '../engine/inference/softEvidence.js';
 import type { HandlerContext } from './handlerContext.js';
@@ -144,18 +146,21 @@ function valuesOf(item: A.Assignment): string[] {
 /** Resolves the evidence of a query in its scope; unknown names are errors on their range. */
 export function scopedEvidence(ctx: ModelContext, scope: NetworkScope, given: readonly A.Assignment[]): ScopedEvidence {
   const observed = observations(scope, given);
-  const repeats = [...observed].filter(([, o]) => o.values.length > 1).map(([v, o]) => [v, o.values.length] as const);
+  const repeats = [...observed].filter(([, o]) => o.values.length > 1).map(([v, o]) => [v, o.values] as const);
   const net = repeats.length ? replicated(ctx, scope, repeats) : scope.net;
   const index = variableIndexMap(net);
   const evidence = new Map<number, number>();
   const named: NamedEvidence = {};
   for (const [variable, { values, node }] of observed) {
+    if (values.length === 0) continue;
+    const x = variableIndex(net, index, variable, node.variable);
     values.forEach((value, i) => {
-      const name = i === 0 ? variable : replicaName(variable, i);
-      const v = variableIndex(net, index, name, node.variable);
-      evidence.set(v, stateIndex(net, v, value, node));
-      setOwn(named, name, value);
+      const s = stateIndex(net, x, value, node);
+      if (i === 0) evidence.set(x, s);
+      setOwn(named, i === 0 ? variable : replicaName(variable, i), value);
     });
+    // X's later values are one observed copy (see `replicated`).
+    if (values.length > 1) evidence.set(variableIndex(net, index, replicaName(variable, 1), node.variable), 0);
   }
   const findings = [...observed].filter(([, o]) => o.finding);
   if (findings.length === 0) return { net, evidence, named };
@@ -227,6 +232,11 @@ function withFindings(
 
 export function variableIndex(net: BayesianNetwork, index: Map<string, number>, name: string, at: A.Name): number {
   const v = index.get(name);
+  if (v === undefined && isTableToLearn(net, name))
+    throw new CompileError(
+      `'${name}' has only a prior in ${describe(net)} (P(${name} | …) ~ …): learn its table from data first, or give its probabilities`,
+      at.range,
+    );
   if (v === undefined) throw new CompileError(`'${name}' is not a variable of ${describe(net)}`, at.range);
   return v;
 }
@@ -249,26 +259,55 @@ function replicaName(variable: string, i: number): string {
   return `${variable}#${i + 1}`;
 }
 
-/** The scope's network with `count − 1` extra copies of each repeated variable; memoised per run. */
+/**
+ * The scope's network with one observed copy `X#2` of each repeated X: X's parents, the states
+ * [observed, not observed], and in state 0 the likelihood of X's later values, Π_v P(v | parents)^c_v
+ * (c_v: how often v is among them), so it weighs the parents as that many independent copies
+ * would. One node, not one per value: 100,000 observations used to be 100,000 nodes, and the
+ * elimination order's cost grows with the square of a parent's neighbours (a hang). The powers
+ * are taken in logs; when even the largest row would underflow (0.9^100000), every row is divided
+ * by it: a constant factor of the evidence changes no posterior, where zeros would make the
+ * evidence impossible. Memoised per run.
+ */
 function replicated(
   ctx: ModelContext,
   scope: NetworkScope,
-  repeats: ReadonlyArray<readonly [string, number]>,
+  repeats: ReadonlyArray<readonly [string, readonly string[]]>,
 ): BayesianNetwork {
-  const key = `replicated:${scope.name ?? ''}:${repeats.map(([v, n]) => `${v}*${n}`).join(',')}`;
+  const counted = repeats.map(([variable, values]) => {
+    const counts = new Map<string, number>();
+    for (let i = 1; i < values.length; i++) counts.set(values[i]!, (counts.get(values[i]!) ?? 0) + 1);
+    return [variable, counts] as const;
+  });
+  const key = `replicated:${scope.name ?? ''}:${JSON.stringify(counted.map(([v, c]) => [v, [...c]]))}`;
   const base = scope.net;
   const known = ctx.shared.get(key) as { base: BayesianNetwork; net: BayesianNetwork } | undefined;
   // A `learn` earlier in the run replaces the scope's network: then the copies are rebuilt.
   if (known?.base === base) return known.net;
   const net: BayesianNetwork = { name: base.name, variables: [...base.variables], cpts: [...base.cpts] };
   const index = variableIndexMap(base);
-  for (const [variable, count] of repeats) {
+  for (const [variable, counts] of counted) {
     const v = index.get(variable);
     if (v === undefined) continue; // reported by scopedEvidence with the observation's range
-    for (let i = 1; i < count; i++) {
-      const child = net.variables.push({ name: replicaName(variable, i), states: base.variables[v]!.states }) - 1;
-      net.cpts.push({ child, parents: base.cpts[v]!.parents, table: base.cpts[v]!.table });
+    const states = base.variables[v]!.states;
+    const table = base.cpts[v]!.table;
+    const rows = table.length / states.length;
+    const logs = new Float64Array(rows); // NaN (an entry still to learn) stays NaN
+    for (const [value, count] of counts) {
+      const s = states.indexOf(value);
+      if (s < 0) continue; // reported by scopedEvidence on the value
+      for (let r = 0; r < rows; r++) logs[r] += count * Math.log(table[r * states.length + s]!);
     }
+    let top = -Infinity;
+    for (const l of logs) if (l > top) top = l;
+    const shift = top > -600 || !Number.isFinite(top) ? 0 : top;
+    const likelihood = new Float64Array(2 * rows);
+    for (let r = 0; r < rows; r++) {
+      likelihood[2 * r] = Math.exp(logs[r]! - shift);
+      likelihood[2 * r + 1] = 1 - likelihood[2 * r]!;
+    }
+    const child = net.variables.push({ name: replicaName(variable, 1), states: ['observed', 'not observed'] }) - 1;
+    net.cpts.push({ child, parents: base.cpts[v]!.parents, table: likelihood });
   }
   ctx.shared.set(key, { base, net });
   return net;

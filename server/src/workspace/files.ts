@@ -38,8 +38,8 @@ import {
 } from '../language/environment.js';
 import { isInside } from '../language/paths.js';
 import { formatList, networkFormatOf, readNetworkText } from '../model/networkFormats.js';
-import { CsvSplitter } from '../model/csvSplitter.js';
-import { columnNames } from '../model/dataTable.js';
+import { CsvSplitter, HEADER_BYTES } from '../model/csvSplitter.js';
+import { columnNames, EMPTY_TABLE, HEADER_TOO_LONG } from '../model/dataTable.js';
 
 export interface NodeEnvironmentOptions {
   documentPath?: string;
@@ -56,8 +56,6 @@ export interface NodeEnvironmentOptions {
 /** O_NONBLOCK: opening a FIFO never waits for a writer. O_NOFOLLOW: the checked real path is not a link now. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 const CHUNK = 1 << 20;
-/** The checker reads no more of a CSV file than this for its header row. */
-const HEADER_BYTES = 65536;
 
 /** A path that passed the rules: its real path and what its stat said. */
 interface Inspected {
@@ -291,8 +289,19 @@ export function csvHeader(head: Uint8Array): string[] | { error: string } {
     header ??= columnNames(cells.map((h) => h.trim())).names;
   });
   splitter.push(new TextDecoder().decode(head.subarray(0, HEADER_BYTES)));
-  if (!header && complete) splitter.end();
-  return header ?? { error: 'the header row is longer than 64 KiB' };
+  if (!header && complete) {
+    splitter.end();
+    // An empty file (or blank lines only) has no header; it is not a long one.
+    if (!header) return { error: EMPTY_TABLE };
+  }
+  if (!header) return { error: HEADER_TOO_LONG };
+  // As the run refuses it (dataTable.ts): the checker said nothing and the run failed.
+  const seen = new Set<string>();
+  for (const name of header) {
+    if (seen.has(name)) return { error: `column '${name}' appears twice in the header` };
+    seen.add(name);
+  }
+  return header;
 }
 
 export { HEADER_BYTES };

@@ -472,17 +472,46 @@ test('noisy_or on a cause or effect with more than two states is an error on its
 test('a query that observes a variable twice, with different states or findings, is an error', () => {
   // The run keeps the last observation of a name, so `A = x, A = y` was answered as `A = y`.
   const net = 'network N {\n  variable A, B : bool\n  P(A) = 0.3\n  P(B | A) { true: 0.9, false: 0.2 }\n}\n';
-  const d = one(net + 'query P(B | A = true, A = false) in N', 'duplicate-name');
+  const d = one(net + 'query P(B | A = true, A = false) in N', 'duplicate-evidence');
   assert.equal(d.message, "'A' is already given in this query: a variable takes one observation or finding");
   assert.deepEqual(d.range, r(5, 22, 5, 23));
-  one(net + 'query P(B = true | A = true) in N given A = false', 'duplicate-name');
-  one(net + 'query P(B | A = true, A ~ { true: 0.5, false: 0.5 }) in N', 'duplicate-name');
-  one(net + 'query mpe N given A = true, A = false', 'duplicate-name');
-  one(net + 'query sensitivity P(B = true | A = true, A = false) in N', 'duplicate-name');
-  one(net + 'expect P(B = true | A = true, A = false) in N ≈ 0.9', 'duplicate-name');
+  one(net + 'query P(B = true | A = true) in N given A = false', 'duplicate-evidence');
+  one(net + 'query P(B | A = true, A ~ { true: 0.5, false: 0.5 }) in N', 'duplicate-evidence');
+  one(net + 'query mpe N given A = true, A = false', 'duplicate-evidence');
+  one(net + 'query sensitivity P(B = true | A = true, A = false) in N', 'duplicate-evidence');
+  one(net + 'expect P(B = true | A = true, A = false) in N ≈ 0.9', 'duplicate-evidence');
   // The same state twice is the same event.
   assert.deepEqual(
-    diagnose(net + 'query P(B | A = true, A = true) in N').filter((x) => x.code === 'duplicate-name'),
+    diagnose(net + 'query P(B | A = true, A = true) in N').filter((x) => x.code === 'duplicate-evidence'),
     [],
+  );
+  // do(…) is no finding: beside an observation of the same variable it is not counted.
+  assert.deepEqual(
+    diagnose(net + 'query P(B | do(A = true), A = true) in N').filter((x) => x.code === 'duplicate-evidence'),
+    [],
+  );
+});
+
+test('smoothing: m_estimate(m: …, p: …) numbers are checked where they are written', () => {
+  const data = 'data D {\n  A, B\n  x, y\n  x, z\n}\n';
+  const at = (smoothing: string, code: string) =>
+    one(`${data}classifier C = naive_bayes(D, target: B, smoothing: ${smoothing})`, code);
+  const infinite = at('m_estimate(m: 1e309)', 'bad-number');
+  assert.equal(infinite.message, '1e309 is not a finite number');
+  assert.deepEqual(infinite.range, r(5, 66, 5, 71));
+  assert.equal(at('m_estimate(m: -5)', 'bad-number').message, 'pseudo-counts cannot be negative (-5)');
+  assert.equal(
+    at('m_estimate(m: 2, p: 1.5)', 'probability-range').message,
+    '1.5 is not a probability: it must lie between 0 and 1',
+  );
+});
+
+test('a file name with a NUL or another control character is refused on the path, the character not echoed', () => {
+  const nul = one('data D from "a\u0000b.csv"', 'file-not-found');
+  assert.equal(nul.message, 'a file name cannot contain a control character (U+0000 here)');
+  assert.deepEqual(nul.range, r(0, 12, 0, 21));
+  assert.equal(
+    one('import network N from "x\u001b[2J.bif"', 'file-not-found').message,
+    'a file name cannot contain a control character (U+001B here)',
   );
 });

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDocument, walk, type AstNode, type Expr, type Query } from '../../../server/src/language/index.js';
 import { only, parseOk, r } from './helpers.js';
+import { fullParse, reparse } from '../../../server/src/language/incremental.js';
+import { MAX_STATEMENTS, MAX_SYNTAX_DIAGNOSTICS, parse } from '../../../server/src/language/parse.js';
 
 const queryOf = (text: string): Query => only(text, 'queryStatement').query;
 
@@ -442,4 +444,60 @@ test('every node of the example-like file has a range inside its parent', () => 
       );
   });
   assert.ok(nodes > 40);
+});
+
+test('a stray character on each of 30,000 lines: 10,000 syntax diagnostics listed, then one for the rest', () => {
+  const text = `variable A : bool\n${';\n'.repeat(30_000)}P(A) = 0.5\n`;
+  const state = fullParse(text);
+  const { diagnostics, capped } = state.output;
+  assert.equal(capped, true);
+  assert.equal(diagnostics.length, MAX_SYNTAX_DIAGNOSTICS + 1);
+  assert.deepEqual(diagnostics[0]!.range, r(1, 0, 1, 1));
+  assert.equal(diagnostics[0]!.message, "unexpected character ';'");
+  assert.deepEqual(diagnostics[10_000]!.range, r(10_001, 0, 10_001, 1));
+  assert.equal(
+    diagnostics[10_000]!.message,
+    "unexpected character ';'; the syntax errors from this line on are not listed (over 10,000)",
+  );
+  // The statements are all read, and an edit parses the whole text again (the list depends on all of it).
+  assert.equal(state.output.ast.statements.length, 2);
+  const edited = reparse(state, text.replace('P(A) = 0.5', 'P(A) = 0.25'));
+  assert.deepEqual(edited.output, parse(edited.text));
+  const fixed = `variable A : bool\n${';\n'.repeat(10)}P(A) = 0.5\n`;
+  assert.equal(reparse(state, fixed).output.diagnostics.length, 10);
+  assert.equal(reparse(state, fixed).output.capped, undefined);
+});
+
+test('past 200,000 statements the rest are not read: one diagnostic on the first, networks still closed', () => {
+  const text = `network N {\nvariable A : bool\n${'P(A) = 0.5\n'.repeat(MAX_STATEMENTS)}}\nP(B) = 0.5\n`;
+  const state = fullParse(text);
+  const { ast, diagnostics, capped } = state.output;
+  assert.equal(capped, true);
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.message, d.range]),
+    [
+      [
+        'model-too-large',
+        'this model has more than 200,000 statements: this one and the rest are not read (keep data in data blocks or CSV files)',
+        r(MAX_STATEMENTS, 0, MAX_STATEMENTS, 10),
+      ],
+    ],
+  );
+  // The network (statement 1) holds its variable and 199,998 tables (statements 2 to 200,000); its `}` closes it.
+  assert.equal(ast.statements.length, 1);
+  const network = ast.statements[0]!;
+  assert.equal(network.kind === 'network' && network.statements.length, MAX_STATEMENTS - 1);
+  assert.equal(network.range.end.line, MAX_STATEMENTS + 2);
+  // An edit parses the whole text again.
+  const edited = reparse(state, text.replace('variable A : bool', 'variable A : real'));
+  assert.deepEqual(edited.output, parse(edited.text));
+});
+
+test('an error past the first token of the lookahead is reported on the token that fits no alternative', () => {
+  // Both P-queries start `P (`: the error is at `)`, not at `P` ("unexpected 'P'; expected 'P'").
+  const [empty] = parseDocument('variable A : bool\nquery P()\n').diagnostics;
+  assert.equal(empty!.message, "unexpected ')' after '('; expected '-', a number, 'do' or a name");
+  assert.deepEqual(empty!.range, r(1, 8, 1, 9));
+  const [surrogate] = parseDocument('variable A : bool\nquery P(\ud800)\n').diagnostics;
+  assert.deepEqual(surrogate!.range, r(1, 8, 1, 9));
 });

@@ -6,7 +6,7 @@ import { readBif } from '../../../server/src/model/bif.js';
 import { alignToNetwork, groupRows } from '../../../server/src/engine/dataset.js';
 import { sharedFile, NO_SHARED } from '../../support/shared.js';
 import { createRng } from '../../../server/src/engine/random.js';
-import { commandLineFiles } from '../../../server/src/workspace/files.js';
+import { commandLineFiles, csvHeader } from '../../../server/src/workspace/files.js';
 
 test('a CSV header names the variables; ? and empty cells are missing (-1); states index by first appearance', async () => {
   const d = await readDiscreteText('Outlook,Wind,"Play Tennis"\nSunny,Weak,No\r\n"Rain",?,Yes\nSunny,,Yes\n');
@@ -44,6 +44,31 @@ test('bad tables are errors with a line number, never a crash', async () => {
     /line 2: 'maybe' is not a state of A/,
   );
   await assert.rejects(readNumericText('x,y\n1,2\n3,?\n'), /line 3: '\?' in column y is not a number/);
+});
+
+test('a header row over 64 KiB is refused by the run as by the checker; an empty file is empty, not long', async () => {
+  // 20,000 columns "c0,c1,…" make a 128 KB header: each column used to cost 4 KB before any row.
+  const wide = Array.from({ length: 20_000 }, (_, i) => `c${i}`).join(',');
+  const text = `${wide}\n${wide.replace(/c\d+/g, '1')}\n`;
+  const refused = (e: Error) => e instanceof DataError && e.message === 'line 1: the header row is longer than 64 KiB';
+  await assert.rejects(readDiscreteText(text), refused);
+  await assert.rejects(readNumericText(text), refused);
+  assert.deepEqual(csvHeader(new TextEncoder().encode(text).subarray(0, 65537)), {
+    error: 'the header row is longer than 64 KiB',
+  });
+  // Just under the limit: read.
+  const narrow = Array.from({ length: 6000 }, (_, i) => `c${i}`).join(',');
+  assert.ok(narrow.length < 65536);
+  assert.equal((await readDiscreteText(`${narrow}\n${narrow}\n`)).attributes.length, 6000);
+  assert.deepEqual(csvHeader(new Uint8Array(0)), { error: 'the table is empty (no header)' });
+  assert.deepEqual(csvHeader(new TextEncoder().encode('\n\n')), { error: 'the table is empty (no header)' });
+  // A column named twice: refused by the checker as by the run.
+  assert.deepEqual(csvHeader(new TextEncoder().encode('a,b,a\n1,2,3\n')), {
+    error: "column 'a' appears twice in the header",
+  });
+  await assert.rejects(readDiscreteText('a,b,a\n1,2,3\n'), {
+    message: "line 1: column 'a' appears twice in the header",
+  });
 });
 
 test('numeric tables are row-major Float64', async () => {

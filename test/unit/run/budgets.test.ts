@@ -109,3 +109,30 @@ test("a query's exact-or-sampler decision uses the run's memory setting, not the
   assert.equal(options.memoryBytes, 100 * 2 ** 20);
   assert.equal(inferenceOptions(undefined, undefined).memoryBytes, undefined);
 });
+
+test('iterations, restarts and replicates over their budgets are errors on the number, before any work', async () => {
+  const model = `network N {
+  variable A, B : bool
+  P(A) ~ Dirichlet(1)
+  P(B | A) ~ Dirichlet(1)
+}
+data D {
+  A, B
+  true, ?
+  false, true
+  true, true
+}
+learn N from D by em { iterations: 1e9, tolerance: 0 }
+learn N from D by em { restarts: 20000 }
+query strength S from D { replicates: 1e9 }
+learn structure T from D by tabu { tabu: 1e12 }
+learn N from D by em { iterations: 1000000, restarts: 1, tolerance: 1 }
+`;
+  const result = await run(model);
+  assert.deepEqual(errors(result), [
+    { code: 'compile-error', line: 11, message: 'iterations: 1e9 is over the budget of 1,000,000' },
+    { code: 'compile-error', line: 12, message: 'restarts: 20000 is over the budget of 10,000' },
+    { code: 'compile-error', line: 13, message: 'replicates: 1e9 is over the budget of 100,000' },
+    { code: 'compile-error', line: 14, message: 'tabu: 1e12 is over the budget of 1,000,000' },
+  ]);
+});

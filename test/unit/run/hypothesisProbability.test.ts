@@ -44,3 +44,22 @@ test('EnjoySport: each member of the version space has P(h|D) = 1/|VS| = 1/6, a 
   );
   assert.match(errors(result)[0]!.message, /6 constraints/);
 });
+
+test('code lengths of 2,000 bits: the prior 2^−L(h) normalised without underflow, in inference and MDL', async () => {
+  // 2^−2000 is 0 in doubles: the prior was 0 / 0 (NaN), refused as "not a probability".
+  const result = await run(`variable T : bool
+hypotheses H { a: bits 2000, b: bits 2001 }
+P(T | H) { a: 0.9, b: 0.3 }
+expect P(H = a) ≈ 2/3 ± 1e-12
+expect posterior H given T = true ≈ 6/7 ± 1e-12
+expect mdl H given T = false = b`);
+  assert.deepEqual(errors(result), []);
+  assert.deepEqual(
+    verdicts(result).map(([line, passed]) => [line, passed]),
+    [
+      [4, true],
+      [5, true],
+      [6, true],
+    ],
+  );
+});

@@ -105,6 +105,28 @@ query P(Diagnosis = cancer) given Test = neg`);
   assert.deepEqual(overridden!.evidence, { Test: 'neg' });
 });
 
+test('1,500 repeated observations: the exact posterior, where a product of 1,500 likelihoods underflows', async () => {
+  // 826 heads and 674 tails: fair 0.5^1500 and biased 0.6^826 · 0.4^674 are both below 1e-308, so
+  // a node per observation (their product in doubles) made the evidence "impossible"; and 1,500
+  // nodes on one parent took seconds to order (100,000 hung).
+  const tosses = Array.from({ length: 1500 }, (_, i) => (i < 826 ? 'heads' : 'tails')).join(', ');
+  const result = await run(`variable Toss { heads, tails }
+variable Coin { fair, biased }
+P(Coin) { fair: 0.5, biased: 0.5 }
+P(Toss | Coin) { fair: [0.5, 0.5], biased: [0.6, 0.4] }
+observe Toss = [${tosses}]
+query P(Coin = biased)
+query P(Coin = biased) using likelihood_weighting { samples: 1000, seed: 1 }`);
+  assertNoErrors(result);
+  const logOdds = 826 * Math.log(0.6 / 0.5) + 674 * Math.log(0.4 / 0.5);
+  const [exact, sampled] = resultsOf(result, 'probability');
+  close(exact!.value, 1 / (1 + Math.exp(-logOdds)), 1e-9);
+  // Likelihood weighting draws Coin only, and weighs each draw by the (scaled) likelihood.
+  close(sampled!.value, 1 / (1 + Math.exp(-logOdds)), 0.05);
+  assert.equal(Object.keys(exact!.evidence ?? {}).length, 1500);
+  assert.equal(exact!.evidence?.['Toss#1500'], 'tails');
+});
+
 test('in PlayNB: the classifier as a network gives Mitchell §6.9.1 numbers exactly', async () => {
   const result = await run(example('playtennis'));
   const [yes, no, posterior] = resultsOf(result, 'probability').map((r) => r.value);
@@ -309,4 +331,36 @@ test('Gibbs sampling on a network with a (near-)deterministic table warns that i
   );
   const soft = await run(`${forest}\nquery P(Storm) in Forest using gibbs { samples: 2000, seed: 3 }`);
   assert.equal(soft.diagnostics.filter((d) => d.code === 'sampler-mixing').length, 0);
+});
+
+test('a query on a variable whose table is only a prior says so, on the name', async () => {
+  // It used to read "'B' is not a variable of the default model": B is, its table is to be learnt.
+  const result = await run(`variable A, B : bool
+P(A) = 0.5
+P(B | A) ~ Dirichlet(1)
+query P(B)
+query P(A)`);
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  assert.deepEqual(
+    errors.map((d) => [d.message, d.range.start.line, d.range.start.character, d.range.end.character]),
+    [
+      [
+        "'B' has only a prior in the default model (P(B | …) ~ …): learn its table from data first, or give its probabilities",
+        3,
+        8,
+        9,
+      ],
+    ],
+  );
+  assert.equal(resultsOf(result, 'probability').length, 1);
+});
+
+test('a table of an undeclared variable fails on its own name, not on the query that compiled the model', async () => {
+  const result = await run('variable A : bool\nP(A) = 0.5\nquery P(A)\nP(B) = 0.2\n');
+  // The run's "'B' has no states here" falls on the B the checker already reports: one error, there.
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  assert.deepEqual(
+    errors.map((d) => [d.message, d.range]),
+    [["variable 'B' is not defined", { start: { line: 3, character: 2 }, end: { line: 3, character: 3 } }]],
+  );
 });

@@ -111,7 +111,7 @@ export function descendants(net: BayesianNetwork, v: number): Set<number> {
     const u = stack.pop()!;
     if (seen.has(u)) continue;
     seen.add(u);
-    stack.push(...children[u]!);
+    for (const c of children[u]!) stack.push(c); // not a spread: a node may have 150,000 children
   }
   return seen;
 }
@@ -141,6 +141,11 @@ export function validateDiagram(id: InfluenceDiagram): void {
     if (u.table.some((x) => !Number.isFinite(x)))
       throw new EngineError(`utility '${u.name}' has an entry that is not a finite number`);
   }
+  // Every expected utility lies within the sum of the tables' largest magnitudes: when that sum
+  // overflows, so may the answer (two utilities of 1e308 gave "MEU Infinity" with no diagnostic).
+  const bound = id.utilities.reduce((s, u) => s + u.table.reduce((m, x) => Math.max(m, Math.abs(x)), 0), 0);
+  if (!Number.isFinite(bound))
+    throw new EngineError('the utilities together can exceed 1.8e308 in magnitude: rescale them (e.g. to thousands)');
   const sets = informationSets(id);
   id.decisions.forEach((d, k) => {
     for (const v of d.information) {

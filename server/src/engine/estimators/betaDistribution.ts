@@ -34,8 +34,15 @@ export function regularizedIncompleteBeta(x: number, a: number, b: number): numb
   if (x >= 1) return 1;
   const front = Math.exp(a * Math.log(x) + b * Math.log1p(-x) - logBeta(a, b));
   // The continued fraction converges fast for x < (a+1)/(a+b+2); use the symmetry otherwise.
-  if (x < (a + 1) / (a + b + 2)) return (front * betaContinuedFraction(x, a, b)) / a;
-  return 1 - (front * betaContinuedFraction(1 - x, b, a)) / b;
+  const p =
+    x < (a + 1) / (a + b + 2)
+      ? (front * betaContinuedFraction(x, a, b)) / a
+      : 1 - (front * betaContinuedFraction(1 - x, b, a)) / b;
+  // Counts like 1e200 or 1e-320 lose every digit (NaN), and past about 1e10 the fraction does not
+  // converge: an error, where Beta(1e200, 1e200) gave the interval [3.5e-18, 3.5e-18] and NaN.
+  if (Number.isNaN(p))
+    throw new EngineError(`P(θ ≤ ${x}) under Beta(${a}, ${b}) cannot be computed: its counts are too extreme`);
+  return Math.min(1, Math.max(0, p));
 }
 
 /** Modified Lentz evaluation of the continued fraction for I_x(a, b) (Numerical Recipes §6.4). */
@@ -63,7 +70,7 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
       if (coefficient !== 0 && Math.abs(d * c - 1) < EPS) return h;
     }
   }
-  return h;
+  return NaN; // not converged: the caller reports it
 }
 
 /** The x with I_x(a, b) = p, by bisection (monotone, so always converges to full precision). */
@@ -95,6 +102,8 @@ export function betaSummary(alpha: number, beta: number): BetaSummary {
     );
   }
   const n = alpha + beta;
+  // Beta(1e308, 1e308) has mean 1/2, but α + β overflows: the mean came out 0.
+  if (!Number.isFinite(n)) throw new EngineError(`Beta(${alpha}, ${beta}): the counts sum past 1.8e308`);
   return { alpha, beta, mean: alpha / n, mode: betaMode(alpha, beta), variance: (alpha * beta) / (n * n * (n + 1)) };
 }
 

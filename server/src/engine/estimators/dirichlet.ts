@@ -19,6 +19,8 @@ export function dirichletSummary(alphas: readonly number[]): DirichletSummary {
     throw new EngineError(`Dirichlet(${alphas.join(', ')}) needs every count positive (add data or pseudo-counts)`);
   }
   const total = alphas.reduce((s, a) => s + a, 0);
+  // Dirichlet(1e308, 1e308) has means 1/2, but the total overflows: they came out 0.
+  if (!Number.isFinite(total)) throw new EngineError(`Dirichlet(${alphas.join(', ')}): the counts sum past 1.8e308`);
   return { alphas: [...alphas], mean: alphas.map((a) => a / total), mode: dirichletMode(alphas) };
 }
 
@@ -37,8 +39,9 @@ export function dirichletPosterior(prior: readonly number[], counts: readonly nu
 }
 
 function marginal(alphas: readonly number[], i: number): [number, number] {
-  const total = alphas.reduce((s, a) => s + a, 0);
-  return [alphas[i]!, total - alphas[i]!];
+  // The others' sum, not total − α_i: with (1e-300, 1), 1 + 1e-300 − 1 is 0, and Beta(1, 0) no distribution.
+  const rest = alphas.reduce((s, a, j) => (j === i ? s : s + a), 0);
+  return [alphas[i]!, rest];
 }
 
 /** Central credible interval for θ_i. */

@@ -38,6 +38,12 @@ export function leastSquares(
   const w = leastSquaresSolve(A, d, names);
   const fitted = multiply(A, w);
   const sse = d.reduce((s, di, i) => s + (di - fitted[i]!) ** 2, 0);
+  // Values near 1e308 overflow the normal equations' products: the fit was printed as
+  // "d = NaN + NaN·x · SSE NaN". Say so instead.
+  if (!w.every(Number.isFinite) || !Number.isFinite(sse))
+    throw new EngineError(
+      'the least-squares fit overflows (values too large to square in doubles, about 1e154 and over): rescale the data',
+    );
   const m = d.length,
     p = A.cols;
   const variance = sse / m;

@@ -4,6 +4,7 @@
  * With optimal codes L(h) = −log2 P(h) and L(D|h) = −log2 P(D|h), h_MDL = h_MAP.
  */
 import { EngineError } from '../engineError.js';
+import { minOf } from '../math/extremes.js';
 
 export interface DescriptionLength {
   hypothesis: string;
@@ -31,7 +32,7 @@ export function mdlChoice(lengths: readonly DescriptionLength[]): MdlChoice {
     }
     return { ...l, totalBits: l.hypothesisBits + l.dataBits };
   });
-  const min = Math.min(...rows.map((r) => r.totalBits));
+  const min = minOf(rows.map((r) => r.totalBits));
   const best =
     min === Infinity ? [] : rows.filter((r) => r.totalBits - min <= 1e-9 * Math.max(1, min)).map((r) => r.hypothesis);
   return { rows, best };

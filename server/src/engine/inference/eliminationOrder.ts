@@ -64,6 +64,26 @@ export function eliminationOrder(
     secondary[v] = heuristic === 'min-weight' ? fill : weight;
   };
   for (const v of todo) compute(v);
+  /**
+   * After a leaf (one remaining neighbour h) is eliminated, h's fill-in loses exactly the pairs
+   * (leaf, u), u another neighbour of h: the leaf was joined to none of them. Recomputing it
+   * costs h's degree squared, so a hub of n leaves (a naive Bayes network, or a star of 20,000
+   * variables) took n³ (hours); this costs its degree. Only while the counts are exact integers.
+   */
+  const leafEliminated = (leaf: number, h: number): boolean => {
+    const fill = heuristic === 'min-weight' ? secondary[h]! : primary[h]!;
+    if (!(fill <= Number.MAX_SAFE_INTEGER)) return false;
+    graph.neighbours(h, nb);
+    let weight = cards[h]!,
+      lost = 0;
+    for (const u of nb) {
+      weight *= cards[u]!;
+      lost += heuristic === 'weighted-min-fill' ? cards[leaf]! * cards[u]! : 1;
+    }
+    primary[h] = heuristic === 'min-weight' ? weight : fill - lost;
+    secondary[h] = heuristic === 'min-weight' ? fill - lost : weight;
+    return true;
+  };
   const result: EliminationOrder = { order: [], cliques: [], maxCliqueSize: 0, totalSize: 0 };
   const dirty: number[] = [];
   for (let step = 0; step < todo.length; step++) {
@@ -85,6 +105,7 @@ export function eliminationOrder(
     result.maxCliqueSize = Math.max(result.maxCliqueSize, size);
     result.totalSize += size;
     graph.eliminate(best, nb, dirty);
+    if (nb.length === 1 && dirty.length === 1 && leafEliminated(best, nb[0]!)) continue;
     for (const u of dirty) compute(u);
   }
   return result;

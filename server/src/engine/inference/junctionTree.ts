@@ -146,7 +146,8 @@ function rehang(cliques: number[][], parentIn: number[], cards: readonly number[
   };
   const kids = childrenOf(parent);
   const order: number[] = parent.flatMap((p, i) => (p < 0 ? [i] : []));
-  for (let h = 0; h < order.length; h++) order.push(...kids[order[h]!]!);
+  // Element by element: a spread of 150,000 children (a star network) overflows the stack.
+  for (let h = 0; h < order.length; h++) for (const k of kids[order[h]!]!) order.push(k);
   for (const c of order) {
     const p = parent[c]!;
     if (p < 0) continue;
@@ -452,8 +453,13 @@ export class JunctionTree {
       sep = this.sep[c]!,
       block = this.block[c]!;
     for (let k = 0, o = me.offset; k < sep.length; k++, o += block) sep[k] = sumRange(values, o, o + block);
+    // Scaled to a largest entry of 1, not a sum of 1: a clique multiplies all its children's
+    // messages, and 1,100 messages [0.5, 0.5] (children without evidence) underflowed to 0, so
+    // a variable with 1,100 children made any evidence "impossible". (Messages whose largest
+    // entries fall on different states still multiply down: 1,500 children observed against
+    // each other can underflow.) NaN stays NaN.
     let z = 0;
-    for (let k = 0; k < sep.length; k++) z += sep[k]!;
+    for (let k = 0; k < sep.length; k++) if (sep[k]! > z || Number.isNaN(sep[k]!)) z = sep[k]!;
     this.messageScale[c] = z;
     this.logZ += Math.log(z);
     if (z === 0) return;

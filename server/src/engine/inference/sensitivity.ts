@@ -12,6 +12,7 @@
  */
 import type { BayesianNetwork } from '../network.js';
 import { JunctionTree, ImpossibleEvidenceError, type Evidence } from './junctionTree.js';
+import { maxOf } from '../math/extremes.js';
 
 export interface SensitivityParameter {
   variable: number;
@@ -68,7 +69,7 @@ export function sensitivity(
       p,
     );
   });
-  const mostProbable = posterior.indexOf(Math.max(...posterior));
+  const mostProbable = posterior.indexOf(maxOf(posterior));
   const parameters: SensitivityParameter[] = [];
   net.cpts.forEach((cpt, v) => {
     for (let i = 0; i < cpt.table.length; i++) {

@@ -24,6 +24,7 @@ import { EngineError } from '../engineError.js';
 import { DEFAULT_BUDGET, EXACT_HARD_LIMIT, exactPlan } from './marginals.js';
 import type { Evidence } from './junctionTree.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
+import { maxOf } from '../math/extremes.js';
 
 /** Soft or virtual findings that cannot be used as given, or that cannot all hold together. */
 export class SoftEvidenceError extends EngineError {}
@@ -162,7 +163,7 @@ function checkedVector(
 
 function checkedLikelihood(net: BayesianNetwork, evidence: Evidence, v: number, lambda: ArrayLike<number>) {
   const out = checkedVector(net, evidence, v, lambda, 'virtual evidence');
-  const max = Math.max(...out);
+  const max = maxOf(out);
   if (max === 0) {
     throw new SoftEvidenceError(
       `the likelihood of '${name(net, v)}' is zero for every state: it rules out every value`,
@@ -183,7 +184,7 @@ function checkedSoft(net: BayesianNetwork, evidence: Evidence, v: number, q: Arr
 /** P(seen | x) = λ(x) / max λ: the node's table, rows summing to 1. */
 function setLikelihood(net: BayesianNetwork, node: number, lambda: Float64Array): void {
   const table = net.cpts[node]!.table;
-  const max = Math.max(...lambda);
+  const max = maxOf(lambda);
   lambda.forEach((l, x) => {
     const p = max > 0 ? l / max : 0;
     table[2 * x] = p;
@@ -247,7 +248,7 @@ export function fitSoftFindings(
         }
         lambda[x] = q[x] === 0 ? 0 : lambda[x]! * (q[x]! / p[x]!);
       }
-      const max = Math.max(...lambda);
+      const max = maxOf(lambda);
       for (let x = 0; x < lambda.length; x++) lambda[x]! /= max;
       fitted = true;
     }

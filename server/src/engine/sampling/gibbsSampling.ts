@@ -30,6 +30,7 @@ import {
   type SamplerOptions,
 } from './sampledNetwork.js';
 import { CancelledError } from '../cancellation.js';
+import { maxOf } from '../math/extremes.js';
 
 export interface GibbsOptions extends SamplerOptions {
   /** Sweeps each chain discards before estimating (default: a fifth of its sweeps). */
@@ -123,7 +124,7 @@ export function gibbsSampling(net: BayesianNetwork, evidence: Evidence, options:
     signal,
     free: Int32Array.from(flat.order.filter((v) => observed[v]! < 0)),
     block: blocks(flat, observed, forced),
-    conditional: new Float64Array(Math.max(...flat.cards)),
+    conditional: new Float64Array(maxOf(flat.cards)),
   };
   const chainSums = initialStates(flat, observed, rng, chains).map((start) => {
     const sums = perVariable(flat.cards);

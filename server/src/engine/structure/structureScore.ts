@@ -80,6 +80,13 @@ function bicScore(counts: Float64Array, r: number, q: number): number {
  * Family scores memoised by (child, parent set): searches ask for the same families again and
  * again. Counting runs over the data's distinct rows, weighted (or over the weighted rows given).
  */
+/**
+ * Families a ScoreCache keeps (a few hundred MB with string keys). A hill climb over the 3,000
+ * columns of an 18 KB data block asks for millions of families a step: the cache grew without
+ * bound (2 GB after 150 s) until the process was killed.
+ */
+export const MAX_CACHED_FAMILIES = 2_000_000;
+
 export class ScoreCache {
   /** Per child, keyed by the parent set (see key()). */
   private readonly cache: Array<Map<number | string, number>>;
@@ -88,9 +95,13 @@ export class ScoreCache {
   private readonly complete: boolean;
   /** 2^p per variable p, when parent sets are keyed by numbers (at most 53 variables). */
   private readonly bits: Float64Array | undefined;
+  /** Families cached, in all the maps. */
+  private entries = 0;
   constructor(
     readonly data: CategoricalDataset,
     readonly options: ScoreOptions,
+    /** Past this many families the cache starts again (a budget: the scores are the same, recounted). */
+    private readonly maxCached = MAX_CACHED_FAMILIES,
   ) {
     this.counted = data.weights ? data : distinctRows(data);
     this.cache = data.attributes.map(() => new Map());
@@ -119,7 +130,7 @@ export class ScoreCache {
       const rx = card(x);
       const counts = new Float64Array(q * rx * rc);
       this.countInto(counts, base, columns[x]!, rx, cc, rc);
-      cache.set(this.keyWith(parents, x, k), scoreOfCounts(counts, rc, this.options));
+      this.remember(cache, this.keyWith(parents, x, k), scoreOfCounts(counts, rc, this.options));
     }
   }
 
@@ -193,9 +204,23 @@ export class ScoreCache {
     let s = cache.get(key);
     if (s === undefined) {
       s = familyScore(this.counted, child, parents, this.options);
-      cache.set(key, s);
+      this.remember(cache, key, s);
     }
     return s;
+  }
+
+  /** Families cached now (at most maxCached). */
+  get size(): number {
+    return this.entries;
+  }
+
+  private remember(cache: Map<number | string, number>, key: number | string, score: number): void {
+    if (this.entries >= this.maxCached) {
+      for (const m of this.cache) m.clear();
+      this.entries = 0;
+    }
+    cache.set(key, score);
+    this.entries++;
   }
 
   total(parents: readonly (readonly number[])[]): number {

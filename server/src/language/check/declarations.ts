@@ -152,7 +152,16 @@ function checkSmoothing(ctx: CheckContext, value: A.Expr): void {
     return;
   }
   if (!checkChoice(ctx, name, SMOOTHING, 'a smoothing')) return;
-  if (value.kind === 'call') checkArgs(ctx, value, { positional: 0, named: ['m', 'p'], required: ['m'] });
+  if (value.kind !== 'call') return;
+  checkArgs(ctx, value, { positional: 0, named: ['m', 'p'], required: ['m'] });
+  // The numbers of the nested call: m: 1e309 checked clean and classified every row with
+  // probability 0, m: -5 failed only at run time.
+  for (const arg of value.args) {
+    if (arg.value.kind !== 'number') continue;
+    if (arg.name?.text === 'p') checkProbability(ctx, arg.value);
+    else if (checkFinite(ctx, arg.value) && arg.name?.text === 'm' && arg.value.value < 0)
+      ctx.report.error('bad-number', `pseudo-counts cannot be negative (${arg.value.text})`, arg.value.range);
+  }
 }
 
 export function checkMixture(ctx: CheckContext, decl: A.MixtureDecl): void {

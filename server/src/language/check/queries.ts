@@ -358,17 +358,17 @@ function checkProb(ctx: CheckContext, scope: Scope, prob: A.ProbExpr): void {
 function checkRepeatedEvidence(ctx: CheckContext, items: readonly A.Assignment[]): void {
   const first = new Map<string, A.Assignment>();
   for (const a of items) {
-    if (!a.value && !a.finding) continue; // an open condition or a data set, not an observation
+    // An open condition or a data set is no observation, and do(…) no finding.
+    if ((!a.value && !a.finding) || a.intervention) continue;
     const before = first.get(a.variable.text);
     if (!before) {
       first.set(a.variable.text, a);
       continue;
     }
-    const same =
-      !a.finding && !before.finding && !a.intervention === !before.intervention && sameValue(before.value!, a.value!);
+    const same = !a.finding && !before.finding && sameValue(before.value!, a.value!);
     if (!same) {
       const message = `'${a.variable.text}' is already given in this query: a variable takes one observation or finding`;
-      ctx.report.error('duplicate-name', message, a.variable.range);
+      ctx.report.error('duplicate-evidence', message, a.variable.range);
     }
   }
 }

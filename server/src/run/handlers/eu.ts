@@ -8,6 +8,7 @@ import { expectedUtilities } from '../../engine/decisions/influenceDiagram.js';
 import type { ExpectedUtilityResult } from '../../protocol/runResult.js';
 import { queryOf, type Handler, type HandlerContext, type HandlerOutput } from '../handlerContext.js';
 import { diagramScope, diagramVariable, utilityText } from '../decisionDiagram.js';
+import { maxOf } from '../../engine/math/extremes.js';
 
 /** Alternatives within this (relative) of the best are tied. */
 const TIE = 1e-9;
@@ -18,7 +19,7 @@ export async function euQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const d = diagramVariable(id, q.decision);
   const eu = expectedUtilities(id, d, evidence, { ...(ctx.signal ? { signal: ctx.signal } : {}) });
   const alternatives = id.network.variables[d]!.states;
-  const top = Math.max(...eu);
+  const top = maxOf(eu);
   const best = alternatives.filter((_, a) => eu[a]! >= top - TIE * Math.max(1, Math.abs(top)));
   const others = alternatives
     .filter((a) => !best.includes(a))

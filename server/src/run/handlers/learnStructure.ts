@@ -19,7 +19,7 @@ import type { CategoricalDataset } from '../../engine/categoricalData.js';
 import { CompileError } from '../../model/compileError.js';
 import { type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { modelData, setLearnedNetwork } from '../modelInputs.js';
-import { LearnOptions } from '../learnOptions.js';
+import { LearnOptions, MAX_ITERATIONS, MAX_RESTARTS } from '../learnOptions.js';
 import type { StructureResultEntry } from '../../protocol/runResult.js';
 import { cptsToJson } from '../learningResults.js';
 
@@ -157,11 +157,11 @@ function knowledgeOnOption<T>(options: A.Options | undefined, search: () => T): 
 /** Tabu list, patience, climbs and restarts for hillClimb (tabu 0: plain hill climbing). */
 export function searchOptions(options: LearnOptions, tabu: boolean): HillClimbOptions {
   return {
-    tabu: tabu ? options.number('tabu', 10, { integer: true, min: 1 }) : 0,
-    patience: options.number('patience', 10, { integer: true, min: 0 }),
-    climbs: options.number('climbs', DEFAULT_CLIMBS, { integer: true, min: 1 }),
-    restarts: options.number('restarts', 0, { integer: true, min: 0 }),
-    perturb: options.number('perturb', 5, { integer: true, min: 1 }),
+    tabu: tabu ? options.number('tabu', 10, { integer: true, min: 1, max: MAX_ITERATIONS }) : 0,
+    patience: options.number('patience', 10, { integer: true, min: 0, max: MAX_ITERATIONS }),
+    climbs: options.number('climbs', DEFAULT_CLIMBS, { integer: true, min: 1, max: MAX_RESTARTS }),
+    restarts: options.number('restarts', 0, { integer: true, min: 0, max: MAX_RESTARTS }),
+    perturb: options.number('perturb', 5, { integer: true, min: 1, max: MAX_RESTARTS }),
     seed: options.number('seed', 1, { integer: true }),
   };
 }

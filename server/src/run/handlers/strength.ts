@@ -22,7 +22,7 @@ import { networkFromStructure } from '../../engine/estimators/cptLearning.js';
 import { optionsOf, STRUCTURE_METHODS, STRUCTURE_OPTIONS } from '../../language/learnMethods.js';
 import { queryOf, type Handler, type HandlerContext, type HandlerOutput } from '../handlerContext.js';
 import { modelData, setLearnedNetwork } from '../modelInputs.js';
-import { LearnOptions } from '../learnOptions.js';
+import { LearnOptions, MAX_REPLICATES } from '../learnOptions.js';
 import type { StructureResultEntry } from '../../protocol/runResult.js';
 import { cptsToJson } from '../learningResults.js';
 import { SCORES, backgroundKnowledge, nodeOrder, pcOptions, searchOptions } from './learnStructure.js';
@@ -39,7 +39,7 @@ async function strength(ctx: HandlerContext): Promise<HandlerOutput> {
     ...STRUCTURE_OPTIONS,
   ]);
   const names = data.attributes.map((a) => a.name);
-  const replicates = options.number('replicates', 200, { integer: true, min: 1 });
+  const replicates = options.number('replicates', 200, { integer: true, min: 1, max: MAX_REPLICATES });
   const seed = options.number('seed', 1, { integer: true });
   const score = options.choice('score', SCORES, method === 'k2' ? 'k2' : 'bic');
   const spec: SearchSpec = {

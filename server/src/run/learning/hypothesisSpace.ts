@@ -119,7 +119,9 @@ function scoredExplicit(
 
 /** A prefix code of lengths L(h) is the prior 2^−L(h), normalised (Kraft: the sum is at most 1). */
 function priorsFromBits(bits: number[]): number[] {
-  const raw = bits.map((b) => 2 ** -b);
+  // Relative to the shortest: 2^−2000 underflows to 0 (and 0 / 0 is NaN), the normalised prior does not.
+  const shortest = bits.reduce((m, b) => Math.min(m, b), Infinity);
+  const raw = bits.map((b) => 2 ** -(b - shortest));
   const total = raw.reduce((s, p) => s + p, 0);
   return raw.map((p) => p / total);
 }

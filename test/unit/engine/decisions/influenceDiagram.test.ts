@@ -437,3 +437,23 @@ test('ill-formed diagrams and evidence are refused with a reason', () => {
   );
   assert.throws(() => solveInfluenceDiagram(id, undefined, { budget: 2 }), /over the budget of 2/);
 });
+
+test('utilities that can add past 1.8e308 are refused, not answered with MEU Infinity', () => {
+  const id = wildcatter(true);
+  const huge: InfluenceDiagram = {
+    ...id,
+    utilities: [
+      { name: 'Payoff', parents: [3, 0], table: Float64Array.of(1e308, 50, 200, 0, 0, 0) },
+      { name: 'Cost', parents: [1], table: Float64Array.of(1e308, 0) },
+    ],
+  };
+  assert.throws(() => solveInfluenceDiagram(huge), {
+    message: 'the utilities together can exceed 1.8e308 in magnitude: rescale them (e.g. to thousands)',
+  });
+  // One table of 1e308 alone cannot overflow an expectation: still solved.
+  const one: InfluenceDiagram = {
+    ...id,
+    utilities: [{ ...huge.utilities[0]!, table: Float64Array.of(1e308, 0, 0, 0, 0, 0) }],
+  };
+  assert.ok(Number.isFinite(solveInfluenceDiagram(one).meu));
+});

@@ -6,6 +6,7 @@ import {
   betaPosterior,
   betaInterval,
   betaProbabilityBetween,
+  betaSummary,
   betaDensity,
   expertPseudoCounts,
   logGamma,
@@ -14,6 +15,7 @@ import {
   dirichletPosterior,
   dirichletInterval,
   dirichletProbabilityBetween,
+  dirichletSummary,
 } from '../../../../server/src/engine/estimators/dirichlet.js';
 import {
   mEstimate,
@@ -170,4 +172,27 @@ test('parameter summary: thumbtack 8 heads 4 tails with interval and P(0.6 ≤ �
     () => parameterPosterior(['a', 'b'], [1, 1], [1, 1], { between: { value: 'c', lower: 0, upper: 1 } }),
     /not one of/,
   );
+});
+
+test('extreme counts: an error naming them, never a wrong mean, interval or NaN', () => {
+  // α + β overflowed: the mean of Beta(1e308, 1e308) was 0.
+  assert.throws(() => betaSummary(1e308, 1e308), { message: 'Beta(1e+308, 1e+308): the counts sum past 1.8e308' });
+  assert.throws(() => dirichletSummary([1e308, 1e308]), {
+    message: 'Dirichlet(1e+308, 1e+308): the counts sum past 1.8e308',
+  });
+  // Every digit lost: the interval of Beta(1e200, 1e200) was [3.5e-18, 3.5e-18], P(0.2 ≤ θ ≤ 0.8) NaN.
+  assert.throws(() => betaInterval(1e200, 1e200, 0.95), {
+    message: 'P(θ ≤ 0.5) under Beta(1e+200, 1e+200) cannot be computed: its counts are too extreme',
+  });
+  assert.throws(
+    () => betaProbabilityBetween(1e-320, 1e-320, 0.2, 0.8),
+    /cannot be computed: its counts are too extreme/,
+  );
+  // The continued fraction does not converge for 1e15 (it returned its last, wrong, iterate).
+  assert.throws(() => betaInterval(1e15, 1e15, 0.95), /cannot be computed/);
+  // Still computed: large and small counts within reach.
+  close(betaProbabilityBetween(1e6, 1e6, 0, 0.5), 0.5, 1e-8);
+  close(regularizedIncompleteBeta(0.5, 0.01, 0.01), 0.5, 1e-9);
+  // θ_2 of Dirichlet(1e-300, 1) is Beta(1, 1e-300): the others' sum is 1e-300, not (1 + 1e-300) − 1 = 0.
+  assert.doesNotThrow(() => dirichletInterval([1e-300, 1], 1, 0.95));
 });

@@ -167,3 +167,13 @@ test('quasi-separable classes (one example alone on its side) are reported too',
   assert.equal(overlap.converged, true);
   assert.equal(overlap.note, undefined);
 });
+
+test('values near 1e308 overflow least squares: an error that says so, not NaN coefficients', () => {
+  assert.throws(() => leastSquares(['x'], [[1e308], [-1e308], [1]], [1e308, 1, -1e308]), {
+    message:
+      'the least-squares fit overflows (values too large to square in doubles, about 1e154 and over): rescale the data',
+  });
+  // Large but squarable values still fit: d = 2x exactly.
+  const fit = leastSquares(['x'], [[1e100], [2e100], [3e100]], [2e100, 4e100, 6e100]);
+  close(fit.coefficients[1]!, 2, 1e-9);
+});

@@ -55,3 +55,34 @@ test('greedy elimination orders: each step takes the best-scored node (ties to t
     }
   }
 });
+
+test('hubs with many leaves (the fill-in of a leaf’s neighbour is updated, not recounted): the same greedy steps', () => {
+  const rng = createRng(12);
+  for (let trial = 0; trial < 30; trial++) {
+    const core = 3 + rng.int(8);
+    const n = core + 10 + rng.int(60);
+    const cards = Array.from({ length: n }, () => 2 + rng.int(3));
+    const adj = cards.map(() => new Set<number>());
+    const link = (a: number, b: number) => (adj[a]!.add(b), adj[b]!.add(a));
+    for (let a = 0; a < core; a++) for (let b = a + 1; b < core; b++) if (rng.next() < 0.4) link(a, b);
+    // Each other node hangs off one core node, a few of them off two (not leaves).
+    for (let v = core; v < n; v++) {
+      link(v, rng.int(core));
+      if (rng.next() < 0.1) link(v, rng.int(core));
+    }
+    const nodes = rng.shuffle(cards.map((_, i) => i));
+    for (const h of ['min-fill', 'weighted-min-fill', 'min-weight'] as OrderHeuristic[]) {
+      const result = eliminationOrder(adj, cards, nodes, h);
+      const g = adj.map((s) => new Set(s));
+      const left = new Set(nodes);
+      result.order.forEach((v, i) => {
+        const scores = nodes.filter((u) => left.has(u)).map((u) => [u, ...score(g, left, cards, u, h)]);
+        const best = scores.reduce((a, b) => (b[1]! < a[1]! || (b[1] === a[1] && b[2]! < a[2]!) ? b : a));
+        assert.equal(v, best[0], `trial ${trial} ${h} step ${i}`);
+        const nb = [...g[v]!].filter((u) => left.has(u));
+        for (const a of nb) for (const b of nb) if (a !== b) g[a]!.add(b);
+        left.delete(v);
+      });
+    }
+  }
+});

@@ -13,6 +13,7 @@ import {
   variableElimination,
 } from '../../../../server/src/engine/inference/variableElimination.js';
 import { CancelledError } from '../../../../server/src/engine/cancellation.js';
+import type { BayesianNetwork } from '../../../../server/src/engine/network.js';
 import { maxAbsDiff, randomEvidence, randomNetwork } from '../../../support/networks.js';
 
 /** Entries per run of the message loops (RUN_ENTRIES in junctionTree.ts): bigger cliques take several runs. */
@@ -182,4 +183,31 @@ test('a propagation cancelled part-way keeps nothing stale: the next one matches
       assert.ok(maxAbsDiff(jt.marginal(v), ve) < 1e-12, `stopped at ${stopAt}: V${v}`);
     }
   }
+});
+
+test('a variable with 1,500 children: messages scaled to their largest entry do not underflow in the product', () => {
+  // H with 1,500 two-state children; messages summed to 1 were [0.5, 0.5] from every child
+  // without evidence, and 0.5^1500 is 0 in doubles: the evidence was called impossible.
+  const n = 1500;
+  const net: BayesianNetwork = {
+    name: 'star',
+    variables: [
+      { name: 'H', states: ['t', 'f'] },
+      ...Array.from({ length: n }, (_, i) => ({ name: `X${i}`, states: ['t', 'f'] })),
+    ],
+    cpts: [
+      { child: 0, parents: [], table: Float64Array.of(0.5, 0.5) },
+      ...Array.from({ length: n }, (_, i) => ({
+        child: i + 1,
+        parents: [0],
+        table: Float64Array.of(0.9, 0.1, 0.2, 0.8),
+      })),
+    ],
+  };
+  const jt = JunctionTree.compile(net);
+  jt.setEvidence(new Map([[1, 0]]));
+  jt.propagate();
+  const h = jt.marginal(0);
+  assert.ok(Math.abs(h[0]! - 9 / 11) < 1e-12, `P(H = t | X0 = t) = ${h[0]}`);
+  assert.ok(Math.abs(jt.logEvidence - Math.log(0.55)) < 1e-12, `log P(e) = ${jt.logEvidence}`);
 });

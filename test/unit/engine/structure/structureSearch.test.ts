@@ -439,3 +439,39 @@ test('one more climb from a given DAG (alsoFrom) ends at the better of it and th
   }
   assert.throws(() => hillClimb(forwardSample(net, 50, createRng(1)), { alsoFrom: [[1], [0]] }), /must be a DAG/);
 });
+
+test('the family score cache keeps at most its budget of families, and scores the same past it', () => {
+  // 60 columns (parent sets keyed by strings) of random values; every child with 1 and 2 parents.
+  const rng = createRng(9);
+  const n = 60;
+  const data: CategoricalDataset = {
+    attributes: Array.from({ length: n }, (_, i) => ({ name: `V${i}`, values: ['a', 'b'] })),
+    columns: Array.from({ length: n }, () => Int32Array.from({ length: 40 }, () => rng.int(2))),
+    rowCount: 40,
+  };
+  const small = new ScoreCache(data, { score: 'bic' }, 500);
+  const whole = new ScoreCache(data, { score: 'bic' });
+  let asked = 0;
+  for (let child = 0; child < n; child++)
+    for (let p = 0; p < n; p++) {
+      if (p === child) continue;
+      const q = (p + 7) % n === child ? (p + 8) % n : (p + 7) % n;
+      assert.equal(small.family(child, [p]), whole.family(child, [p]));
+      assert.equal(small.familyWith(child, [p], q), whole.familyWith(child, [p], q));
+      asked += 2;
+      assert.ok(small.size <= 500, `${small.size} families cached`);
+    }
+  assert.ok(whole.size > 500 && asked > 500);
+});
+
+test('a climb whose steps would list more than 2,000,000 moves is refused before the first', () => {
+  const n = 1500; // 1500 · 1499 = 2,248,500 moves a step
+  const data: CategoricalDataset = {
+    attributes: Array.from({ length: n }, (_, i) => ({ name: `V${i}`, values: ['a', 'b'] })),
+    columns: Array.from({ length: n }, (_, i) => Int32Array.of(i % 2, 1 - (i % 2))),
+    rowCount: 2,
+  };
+  assert.throws(() => hillClimb(data), {
+    message: 'a climb over 1500 variables needs 2,248,500 candidate moves a step, over the budget of 2,000,000',
+  });
+});
