@@ -82,7 +82,13 @@ export async function learnMixture(ctx: HandlerContext, s: A.LearnStmt): Promise
   const diagnostics: Diagnostic[] = options.unused(['seed', 'iterations', 'tolerance'], 'a mixture');
   const maxIterations = options.number(
     'iterations',
-    declared(call, 'iterations', (v) => Number.isInteger(v) && v >= 1, 'a positive integer') ?? 100,
+    // The call's own iterations are held to the same budget as the learn line's option.
+    declared(
+      call,
+      'iterations',
+      (v) => Number.isInteger(v) && v >= 1 && v <= MAX_ITERATIONS,
+      `a positive integer, at most ${MAX_ITERATIONS}`,
+    ) ?? 100,
     { integer: true, min: 1, max: MAX_ITERATIONS },
   );
   const common = {

@@ -182,3 +182,15 @@ test('a cancelled mixture fit is not learnt', async () => {
     problems(result, 'warning').some(([code, , message]) => code === 'cancelled' && /did not run/.test(message)),
   );
 });
+
+test("a mixture's iterations, written in the call or the learn line, are held to one budget", async () => {
+  const model = (call: string, options = '') =>
+    `variable x : real\ndata P {\n  x\n  0\n  1\n  5\n  6\n}\nmixture M = gaussians(P.x, k: 2${call})\nlearn M by em${options}\n`;
+  const inCall = await run(model(', iterations: 1e9'));
+  assert.deepEqual(problems(inCall), [['compile-error', 9, 'iterations: must be a positive integer, at most 1000000']]);
+  const inOptions = await run(model('', ' { iterations: 1e9 }'));
+  assert.equal(problems(inOptions).length, 1);
+  assert.equal(problems(inOptions)[0]![1], 10);
+  const fine = await run(model(', iterations: 50'));
+  assert.deepEqual(problems(fine), []);
+});
