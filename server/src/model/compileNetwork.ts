@@ -64,10 +64,7 @@ export function compileNetwork(
   // and .bayes → .bayes is a fixed point (it reordered declarations parents first).
   const ordered = declarationOrder(net, [...declaredStates(statements).keys()]);
   if (!options.unknownTables) {
-    const learnt = new Set<string>();
-    for (const s of statements)
-      if (s.kind === 'table' && s.parameterPrior && s.head.targets.length === 1)
-        learnt.add(s.head.targets[0].variable.text);
+    const learnt = new Set(priorTables(statements).keys());
     for (const v of ordered.variables) learnt.delete(v.name);
     if (learnt.size > 0) tablesToLearn.set(ordered, learnt);
   }
@@ -110,6 +107,11 @@ export function isTableToLearn(net: BayesianNetwork, name: string): boolean {
 export function parameterPriors(file: A.BayesFile, symbols: SymbolTable, scopeName?: string): Map<string, A.TableDecl> {
   const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
   const statements = global?.node.kind === 'network' ? global.node.statements : global ? [] : file.statements;
+  return priorTables(statements);
+}
+
+/** The tables among `statements` given by a parameter prior (`P(B | A) ~ Dirichlet(1)`), by variable. */
+function priorTables(statements: readonly A.Statement[]): Map<string, A.TableDecl> {
   const priors = new Map<string, A.TableDecl>();
   for (const s of statements)
     if (s.kind === 'table' && s.parameterPrior && s.head.targets.length === 1)
