@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../support/shared.js';
-import { errors, run, verdicts } from './helpers.js';
+import { ENJOY_SPORT, errors, run, verdicts } from './helpers.js';
 
 test('map, ml, mdl: "tied ones joined by `, `" can be expected as written', async () => {
   // Equal priors and no data: every hypothesis is h_MAP, h_ML and h_MDL.
@@ -278,14 +278,7 @@ test('a network file that cannot be read is one import-file error on its path, n
 });
 
 test('a generated space without prior and noise lines is prior uniform, noise 0', async () => {
-  const result = await run(`data Days {
-  Sky,   AirTemp, Humidity, Wind,   Water, Forecast, Enjoy
-  Sunny, Warm,    Normal,   Strong, Warm,  Same,     Yes
-  Sunny, Warm,    High,     Strong, Warm,  Same,     Yes
-  Rainy, Cold,    High,     Strong, Warm,  Change,   No
-  Sunny, Warm,    High,     Strong, Cool,  Change,   Yes
-}
-hypotheses Conj = conjunctions(Sky, AirTemp, Humidity, Wind, Water, Forecast) -> Enjoy = Yes
+  const result = await run(`${ENJOY_SPORT}
 expect size Conj given Days = 6
 expect P(Conj = "<Sunny, ?, ?, ?, ?, ?>") given Days ≈ 1/6 ± 1e-12
 `);

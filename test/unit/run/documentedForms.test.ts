@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { parseDocument } from '../../../server/src/language/index.js';
 import { formatRun, runFailed } from '../../../server/src/cli/run.js';
 import type { ProbabilityResult, PosteriorResult } from '../../../server/src/protocol/runResult.js';
-import { close, errors, resultAt, run, verdicts } from './helpers.js';
+import { ENJOY_SPORT, close, errors, resultAt, run, verdicts } from './helpers.js';
 
 const TREES = `variable Action { reads, skips }
 variable Length { long, short }
@@ -283,14 +283,7 @@ test('an empty file says so', async () => {
 });
 
 test('query mdl over generated conjunctions (Mitchell ex. 6.5): h_MDL, with the description lengths', async () => {
-  const result = await run(`data Days {
-  Sky,   AirTemp, Humidity, Wind,   Water, Forecast, Enjoy
-  Sunny, Warm,    Normal,   Strong, Warm,  Same,     Yes
-  Sunny, Warm,    High,     Strong, Warm,  Same,     Yes
-  Rainy, Cold,    High,     Strong, Warm,  Change,   No
-  Sunny, Warm,    High,     Strong, Cool,  Change,   Yes
-}
-hypotheses Conj = conjunctions(Sky, AirTemp, Humidity, Wind, Water, Forecast) -> Enjoy = Yes
+  const result = await run(`${ENJOY_SPORT}
   prior uniform
   noise 0
 query mdl Conj given Days

@@ -63,3 +63,16 @@ export function errors(result: RunResult): { code: string; line: number; message
 export function close(actual: number, expected: number, tolerance = 1e-12): void {
   closeWithin(actual, expected, tolerance);
 }
+
+/**
+ * Mitchell's EnjoySport examples (Table 2.1) as a data block, and the space of conjunctions over
+ * them (8 lines: statements after it start on line 9).
+ */
+export const ENJOY_SPORT = `data Days {
+  Sky,   AirTemp, Humidity, Wind,   Water, Forecast, Enjoy
+  Sunny, Warm,    Normal,   Strong, Warm,  Same,     Yes
+  Sunny, Warm,    High,     Strong, Warm,  Same,     Yes
+  Rainy, Cold,    High,     Strong, Warm,  Change,   No
+  Sunny, Warm,    High,     Strong, Cool,  Change,   Yes
+}
+hypotheses Conj = conjunctions(Sky, AirTemp, Humidity, Wind, Water, Forecast) -> Enjoy = Yes`;
