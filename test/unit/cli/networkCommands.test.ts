@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
-import { capture } from '../../support/cli.js';
+import { capture, tempFile } from '../../support/cli.js';
 import { readBif } from '../../../server/src/model/bif.js';
 import { JunctionTree } from '../../../server/src/engine/inference/junctionTree.js';
 import { evidenceOf, loadBif } from '../../support/networks.js';
@@ -159,10 +159,8 @@ test('bayes convert: an influence diagram is written as its probability network,
   const help = capture();
   await main(['convert', '--help'], help);
   assert.match(help.stdout, /a decision\nbecomes a chance variable with a uniform table and utilities are left out/);
-  const dir = mkdtempSync(join(tmpdir(), 'bayes-convert-id-'));
-  const model = join(dir, 'id.bayes');
-  writeFileSync(
-    model,
+  const { file: model } = tempFile(
+    'id.bayes',
     'variable Oil { dry, wet }\ndecision Drill { yes, no }\nP(Oil) { dry: 0.5, wet: 0.5 }\n' +
       'utility U(Drill, Oil) { yes, dry: -70, yes, wet: 50, no, dry: 0, no, wet: 0 }\n',
   );
@@ -174,14 +172,12 @@ test('bayes convert: an influence diagram is written as its probability network,
 
 test('bayes marginals and convert refuse a variable given two different states or vectors', async () => {
   // The options were collected into a record, so the last of `-e A=t -e A=f` was answered alone.
-  const dir = mkdtempSync(join(tmpdir(), 'bayes-repeat-'));
+  const { file, dir } = tempFile(
+    'ab.bif',
+    'network ab {}\nvariable A { type discrete [ 2 ] { t, f }; }\nvariable B { type discrete [ 2 ] { t, f }; }\n' +
+      'probability ( A ) { table 0.3, 0.7; }\nprobability ( B | A ) { (t) 0.9, 0.1; (f) 0.2, 0.8; }\n',
+  );
   try {
-    const file = join(dir, 'ab.bif');
-    writeFileSync(
-      file,
-      'network ab {}\nvariable A { type discrete [ 2 ] { t, f }; }\nvariable B { type discrete [ 2 ] { t, f }; }\n' +
-        'probability ( A ) { table 0.3, 0.7; }\nprobability ( B | A ) { (t) 0.9, 0.1; (f) 0.2, 0.8; }\n',
-    );
     let io = capture();
     assert.equal(await main(['marginals', file, '-e', 'A=t', '-e', 'A=f'], io), 2);
     assert.match(io.stderr, /--evidence gives 'A' twice \(t, then f\): observe a variable once/);

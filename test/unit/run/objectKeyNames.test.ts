@@ -6,15 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { main } from '../../../server/src/cli.js';
 import { signatureHelp } from '../../../server/src/features/signatureHelp.js';
 import { numberRecords } from '../../../server/src/features/resultView.js';
 import type { ResultEntry } from '../../../server/src/protocol/runResult.js';
 import { readXmlBif } from '../../../server/src/model/xmlbif.js';
-import { capture } from '../../support/cli.js';
+import { capture, tempFile } from '../../support/cli.js';
 import { entries, problems, run } from './learningHelpers.js';
 
 const MODEL = `network N {
@@ -94,14 +92,12 @@ query effect X -> Y in N
 });
 
 test('bayes marginals marks only the variables observed, whatever their names', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bayes-names-'));
+  const { file, dir } = tempFile(
+    'n.bayes',
+    'network N {\n  variable constructor, toString : bool\n  P(constructor) = 0.3\n' +
+      '  P(toString | constructor) { true: 0.9, false: 0.2 }\n}\n',
+  );
   try {
-    const file = join(dir, 'n.bayes');
-    writeFileSync(
-      file,
-      'network N {\n  variable constructor, toString : bool\n  P(constructor) = 0.3\n' +
-        '  P(toString | constructor) { true: 0.9, false: 0.2 }\n}\n',
-    );
     const io = capture();
     assert.equal(await main(['marginals', file], io), 0, io.stderr);
     assert.equal(
