@@ -91,7 +91,6 @@ export function virtualEvidenceNetwork(
   options: SoftEvidenceOptions = {},
 ): VirtualEvidenceNetwork {
   const { likelihoods, targets } = checkedFindings(net, evidence, findings);
-  const sweeps = targets.size ? fitSoftFindings(net, evidence, likelihoods, targets, options) : 0;
   const variables = [...net.variables];
   const cpts = [...net.cpts];
   const nodes = new Map<number, number>();
@@ -103,7 +102,15 @@ export function virtualEvidenceNetwork(
     out.set(node, 0);
   }
   const virtual: BayesianNetwork = { name: net.name, variables, cpts };
-  for (const [v, lambda] of likelihoods) setLikelihood(virtual, nodes.get(v)!, lambda);
+  // Soft findings are fitted on the tree of the network that will answer (one compile, kept with
+  // it): their λ nodes say 1 for every state meanwhile, and their λ enter as likelihoods.
+  for (const [v, lambda] of likelihoods)
+    setLikelihood(virtual, nodes.get(v)!, targets.has(v) ? lambda.map(() => 1) : lambda);
+  if (targets.size === 0) return { net: virtual, evidence: out, nodes, likelihoods, sweeps: 0 };
+  const soft = new Map([...targets.keys()].map((v) => [v, likelihoods.get(v)!]));
+  const sweeps = fitSoftFindings(virtual, out, soft, targets, options);
+  for (const v of targets.keys()) setLikelihood(virtual, nodes.get(v)!, likelihoods.get(v)!);
+  exactPlan(virtual).tree().reloadTables(); // its λ tables changed in place
   return { net: virtual, evidence: out, nodes, likelihoods, sweeps };
 }
 
