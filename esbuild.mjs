@@ -3,9 +3,28 @@
 import * as esbuild from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+
+// `bayes --version`: the package version and the engine's build (the git commit, when built from a
+// clone, and the build date), baked into dist/cli.cjs.
+function gitCommit() {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: 'pipe' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+    return commit + (dirty.trim() ? '+changes' : '');
+  } catch {
+    return 'no git commit';
+  }
+}
+const packageVersion = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
+const cliBuild = `${gitCommit()}, built ${new Date().toISOString().slice(0, 10)}`;
 
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
 const node = {
@@ -63,7 +82,7 @@ const web = {
 // dist/cli-check.cjs for `bayes check` (a third of the size: the front end without the engine and
 // the language server, 25 ms to load instead of 80); those files take the modules they share with
 // the dispatcher (command.ts, limits.ts) from dist/cli.cjs.
-const COMMAND_FILES = /^\.\/(check|run|lsp|marginals|convert|learn|structure|mixture)\.js$/;
+const COMMAND_FILES = /^\.\/(check|run|lsp|marginals|convert|learn|structure|mixture|completion|doctor)\.js$/;
 const cliDispatcher = {
   name: 'cli-dispatcher',
   setup(build) {
@@ -76,7 +95,7 @@ const cliDispatcher = {
 const cliCommands = {
   name: 'cli-commands',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(command|limits)\.js$/ }, (args) =>
+    build.onResolve({ filter: /^\.\/(command|limits|version)\.js$/ }, (args) =>
       /[\\/]server[\\/]src[\\/]cli[\\/]/.test(args.importer) ? { path: './cli.cjs', external: true } : undefined,
     );
   },
@@ -90,6 +109,11 @@ const builds = [
     entryPoints: ['server/src/cli.ts'],
     outfile: 'dist/cli.cjs',
     plugins: [cliDispatcher],
+    define: {
+      ...node.define,
+      __BAYES_VERSION__: JSON.stringify(packageVersion),
+      __BAYES_BUILD__: JSON.stringify(cliBuild),
+    },
     // import() of a CommonJS file goes through Node's ESM loader, which first scans all 1.6 MB of
     // dist/cli-commands.cjs for its export names (about 0.1 s); require() loads it directly.
     supported: { 'dynamic-import': false },

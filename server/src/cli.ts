@@ -6,8 +6,20 @@ import { LIMITS_USAGE, reportExitCode, runWatched, takeLimits, watchedArguments 
 // dist/cli-commands.cjs shares these modules with dist/cli.cjs (one UsageError class, one set of budgets).
 export * from './cli/command.js';
 export * from './cli/limits.js';
+export * from './cli/version.js';
+import { BUILD, VERSION } from './cli/version.js';
 
-const VERSION = '0.1.0';
+/** One table, also in the README: what a script can tell from `$?`. */
+export const EXIT_CODES = `Exit codes:
+  0    success (for run: every expect held)
+  1    errors in the input (a diagnostic says where), or an expect failed
+  2    usage error (unknown command or option, bad option value)
+  3    stopped by --timeout or --max-memory
+  130  interrupted (Ctrl+C); the command says how far it got
+  70   internal error (a bug: please report it with the output of bayes doctor)`;
+
+const GLOBAL_USAGE = `  --quiet             no progress line on standard error (it is only drawn on a terminal)
+  --version           the version and the engine's build`;
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -20,6 +32,11 @@ function help(): string {
     '',
     'Every command also takes:',
     LIMITS_USAGE,
+    GLOBAL_USAGE,
+    '',
+    'Colour on a terminal; none with NO_COLOR set or when the output is not a terminal.',
+    '',
+    EXIT_CODES,
     '',
   ].join('\n');
 }
@@ -33,14 +50,17 @@ export async function main(argv: string[], io: CliIO, file?: string): Promise<nu
     return 2;
   }
   if (file && (parsed.limits.timeoutSeconds || parsed.limits.maxMemoryMb))
-    return runWatched(file, argv, parsed.limits, io.err);
-  const [name, ...rest] = parsed.rest;
+    return runWatched(file, argv, parsed.limits, io.err, { outIsTTY: io.outIsTTY, errIsTTY: io.errIsTTY });
+  // --quiet belongs to every command (before or after its name), like the limits.
+  const quiet = parsed.rest.includes('--quiet');
+  if (quiet) io = { ...io, quiet: true };
+  const [name, ...rest] = parsed.rest.filter((a) => a !== '--quiet');
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(help());
     return name ? 0 : 2;
   }
-  if (name === '--version') {
-    io.out(VERSION + '\n');
+  if (name === '--version' || name === '-V') {
+    io.out(`bayes ${VERSION} (engine build ${BUILD})\n`);
     return 0;
   }
   const entry = commands.find((c) => c.name === name);
@@ -70,7 +90,7 @@ const watched = watchedArguments();
 if (watched) {
   // The watched worker of `--timeout` / `--max-memory` (cli/limits.ts): the command itself.
   const io: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), cwd: process.cwd() };
-  main(watched, io).then(reportExitCode, (e) => {
+  main(watched.argv, { ...io, ...watched.tty }, undefined).then(reportExitCode, (e) => {
     process.stderr.write(`bayes: internal error: ${(e as Error).stack ?? e}\n`);
     reportExitCode(70);
   });
@@ -80,7 +100,13 @@ if (watched) {
     if (e.code === 'EPIPE') process.exit(0);
     else throw e;
   });
-  const io: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), cwd: process.cwd() };
+  const io: CliIO = {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    cwd: process.cwd(),
+    outIsTTY: process.stdout.isTTY === true,
+    errIsTTY: process.stderr.isTTY === true,
+  };
   main(process.argv.slice(2), io, __filename).then(
     (code) => {
       process.exitCode = code;

@@ -10,3 +10,5 @@ export { convertCommand } from './convert.js';
 export { learnCommand } from './learn.js';
 export { structureCommand } from './structure.js';
 export { mixtureCommand } from './mixture.js';
+export { doctorCommand } from './doctor.js';
+export { completionCommand } from './completion.js';

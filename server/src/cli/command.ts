@@ -3,6 +3,13 @@ export interface CliIO {
   out(text: string): void;
   err(text: string): void;
   cwd: string;
+  /** Standard output / error are terminals (cli/progress.ts: progress lines and colour only then). */
+  outIsTTY?: boolean;
+  errIsTTY?: boolean;
+  /** `--quiet`: no progress line, whatever the terminal. */
+  quiet?: boolean;
+  /** The environment (NO_COLOR); process.env when absent. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface CliCommand {

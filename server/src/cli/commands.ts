@@ -54,4 +54,14 @@ export const commands: CommandEntry[] = [
     summary: "fit a mixture of Gaussians by EM (full covariances, or Mitchell's known-σ k means)",
     load: async () => (await import('./mixture.js')).mixtureCommand,
   },
+  {
+    name: 'completion',
+    summary: 'print a shell completion script for bash, zsh or fish (commands and their options)',
+    load: async () => (await import('./completion.js')).completionCommand(commands),
+  },
+  {
+    name: 'doctor',
+    summary: 'print what a bug report needs: version and build, Node, platform, memory and the memory budget',
+    load: async () => (await import('./doctor.js')).doctorCommand,
+  },
 ];

@@ -47,11 +47,17 @@ export function takeLimits(argv: string[]): { limits: CliLimits; rest: string[] 
   return { limits, rest };
 }
 
+/** Whether the watching thread's standard output and error are terminals (a worker's never are). */
+export interface WatchedTerminal {
+  outIsTTY?: boolean;
+  errIsTTY?: boolean;
+}
+
 /** In the watched worker: the arguments to run, or undefined on the main thread. */
-export function watchedArguments(): string[] | undefined {
+export function watchedArguments(): { argv: string[]; tty: WatchedTerminal } | undefined {
   if (isMainThread) return undefined;
-  const data = workerData as { bayesCli?: string[] } | undefined;
-  return data?.bayesCli;
+  const data = workerData as { bayesCli?: string[]; tty?: WatchedTerminal } | undefined;
+  return data?.bayesCli ? { argv: data.bayesCli, tty: data.tty ?? {} } : undefined;
 }
 
 export function reportExitCode(code: number): void {
@@ -59,10 +65,16 @@ export function reportExitCode(code: number): void {
 }
 
 /** Runs the command line in a worker of this bundle and watches its time and memory. */
-export function runWatched(file: string, argv: string[], limits: CliLimits, err: (t: string) => void): Promise<number> {
+export function runWatched(
+  file: string,
+  argv: string[],
+  limits: CliLimits,
+  err: (t: string) => void,
+  tty: WatchedTerminal = {},
+): Promise<number> {
   const memoryMb = limits.maxMemoryMb;
   const worker = new Worker(file, {
-    workerData: { bayesCli: argv },
+    workerData: { bayesCli: argv, tty },
     ...(memoryMb ? { resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.floor(memoryMb)) } } : {}),
   });
   return new Promise((resolve) => {

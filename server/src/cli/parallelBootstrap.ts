@@ -13,6 +13,8 @@ import type { CategoricalDataset } from '../engine/categoricalData.js';
 import { ArcCounts, bootstrapCounts, replicateSearch } from '../engine/structure/bootstrap.js';
 import { BackgroundKnowledge, type BackgroundKnowledgeSpec } from '../engine/structure/backgroundKnowledge.js';
 import { searchStructure, type SearchSpec } from '../engine/structure/search.js';
+import { CancelledError } from '../engine/cancellation.js';
+import type { Interruptible } from './progress.js';
 
 /** What a worker needs: plain data only (the knowledge as its spec, rebuilt there). */
 export interface BootstrapShare {
@@ -32,14 +34,15 @@ function searchOf(share: Pick<BootstrapShare, 'data' | 'spec' | 'knowledge'>): S
   return { ...share.spec, ...(knowledge ? { knowledge } : {}) };
 }
 
-/** Learn replicates first … first + count − 1 in this thread. */
-export function runBootstrapShare(share: BootstrapShare): ArcCounts {
+/** Learn replicates first … first + count − 1 in this thread; `progress` hears the count done after each. */
+export function runBootstrapShare(share: BootstrapShare, progress?: (done: number) => void): ArcCounts {
   const spec = searchOf(share);
   return bootstrapCounts(share.data, (sample) => searchStructure(sample, spec).cpdag, {
     replicates: share.replicates,
     seed: share.seed,
     first: share.first,
     count: share.count,
+    ...(progress ? { progress } : {}),
   }).counts;
 }
 
@@ -55,6 +58,10 @@ export interface ParallelOptions {
   workers?: number;
   /** The worker script (default: the bundled one; none: this thread only). */
   workerPath?: string;
+  /** Hears the number of replicates learnt so far (all workers together). */
+  onProgress?: (done: number) => void;
+  /** Ctrl+C: the workers are terminated at once and the bootstrap throws CancelledError. */
+  interrupt?: Interruptible;
 }
 
 export async function parallelBootstrap(
@@ -78,26 +85,36 @@ export async function parallelBootstrap(
     first: 0,
     count: replicates,
   };
-  if (!workerPath || workers <= 1) return runBootstrapShare(whole);
+  if (!workerPath || workers <= 1) return runBootstrapShare(whole, options.onProgress);
   const shares = Array.from({ length: workers }, (_, w) => {
     const first = Math.floor((w * replicates) / workers),
       last = Math.floor(((w + 1) * replicates) / workers);
     return { ...whole, first, count: last - first };
   });
   type Part = { halves: Float64Array; replicates: number };
+  const doneBy = shares.map(() => 0);
+  const running: Worker[] = [];
+  options.interrupt?.onInterrupt(() => running.forEach((w) => void w.terminate()));
   const parts = await Promise.all(
     shares.map(
-      (share) =>
+      (share, w) =>
         new Promise<Part>((resolve, reject) => {
           const worker = new Worker(workerPath, { workerData: share });
-          worker.once('message', (m: Part | { error: string }) => {
+          running.push(worker);
+          worker.on('message', (m: Part | { error: string } | { done: number }) => {
+            if ('done' in m) {
+              doneBy[w] = m.done;
+              options.onProgress?.(doneBy.reduce((a, b) => a + b, 0));
+              return;
+            }
             void worker.terminate();
             if ('error' in m) reject(new Error(m.error));
             else resolve(m);
           });
           worker.once('error', reject);
           worker.once('exit', (code) => {
-            if (code !== 0) reject(new Error(`a bootstrap worker stopped with code ${code}`));
+            if (options.interrupt?.signal.aborted) reject(new CancelledError());
+            else if (code !== 0) reject(new Error(`a bootstrap worker stopped with code ${code}`));
           });
         }),
     ),

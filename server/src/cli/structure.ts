@@ -15,6 +15,8 @@ import {
 } from '../engine/structure/search.js';
 import { BackgroundKnowledge, type BackgroundKnowledgeSpec } from '../engine/structure/backgroundKnowledge.js';
 import { parallelBootstrap } from './parallelBootstrap.js';
+import { interrupted, interruptible, startProgress } from './progress.js';
+import { CancelledError } from '../engine/cancellation.js';
 import { DEFAULT_CLIMBS } from '../engine/structure/hillClimb.js';
 import { hammingDistance } from '../engine/structure/pdag.js';
 import { arcStrengths, averagedNetwork, strengthThreshold } from '../engine/structure/bootstrap.js';
@@ -166,7 +168,8 @@ export const structureCommand: CliCommand = {
       };
       if (bootstrap !== undefined) {
         const seed = integerOption('seed', values.seed, 1);
-        const strength = await bootStrength(data, spec, knowledge?.spec, bootstrap, seed);
+        const strength = await bootStrength(data, spec, knowledge?.spec, bootstrap, seed, io);
+        if (typeof strength === 'number') return strength;
         io.out(values.json ? JSON.stringify(strength, null, 2) + '\n' : strengthSummary(strength));
         return 0;
       }
@@ -285,10 +288,29 @@ async function bootStrength(
   knowledge: BackgroundKnowledgeSpec | undefined,
   replicates: number,
   seed: number,
-): Promise<StrengthOutput> {
+  io: CliIO,
+): Promise<StrengthOutput | number> {
   const names = data.attributes.map((a) => a.name);
   const { knowledge: _instance, signal: _signal, ...plain } = spec;
-  const counts = await parallelBootstrap(data, plain, knowledge, replicates, seed);
+  const progress = startProgress(io, 'bootstrap', { total: replicates, unit: 'replicates' });
+  const interrupt = interruptible();
+  let counts;
+  try {
+    counts = await parallelBootstrap(data, plain, knowledge, replicates, seed, {
+      onProgress: (done) => progress.update(done),
+      interrupt,
+    });
+  } catch (e) {
+    if (!(e instanceof CancelledError)) throw e;
+    return interrupted(
+      io,
+      'structure',
+      `${progress.done} of ${replicates} bootstrap replicates; no arc strengths printed`,
+    );
+  } finally {
+    progress.finish();
+    interrupt.dispose();
+  }
   const all = arcStrengths(counts);
   const threshold = strengthThreshold(all.map((s) => s.strength));
   const avg = averagedNetwork(names.length, all, threshold);
