@@ -19,6 +19,7 @@ import {
 import { commandLineReads } from './workspace.js';
 import { NETWORK_FILE_USAGE, readNetworkFile, readNetworkModel } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
+import { startProgress } from './progress.js';
 
 const METHODS = PARAMETER_METHODS;
 type Method = ParameterMethod;
@@ -104,10 +105,19 @@ export const learnCommand: CliCommand = {
     if (values.method !== undefined && !METHODS.includes(values.method as Method))
       throw new UsageError(`--method must be one of ${METHODS.join(', ')}`);
     const options = learningOptions(values);
-    if (values.progress) {
-      options.onProgress = (p) =>
-        io.err(`restart ${p.restart + 1}, iteration ${p.iteration}: log-likelihood ${p.logLikelihood.toFixed(4)}\n`);
-    }
+    // --progress: one line per iteration (a log); else, on a terminal, one updating line.
+    const line = values.progress
+      ? undefined
+      : startProgress(io, `${values.method ?? 'em'} iteration`, { total: options.maxIterations! });
+    const restarts = options.restarts ?? 1;
+    options.onProgress = values.progress
+      ? (p) =>
+          io.err(`restart ${p.restart + 1}, iteration ${p.iteration}: log-likelihood ${p.logLikelihood.toFixed(4)}\n`)
+      : (p) =>
+          line!.update(
+            p.iteration,
+            `${restarts > 1 ? `restart ${p.restart + 1}/${restarts} · ` : ''}log-likelihood ${p.logLikelihood.toFixed(4)}`,
+          );
     const model = readNetworkModel(positionals[0]!, io, { ...values, learning: true });
     const reference = values.compare ? readNetworkFile(values.compare, io) : undefined;
     if (!model || (values.compare && !reference)) return 1;
@@ -126,6 +136,7 @@ export const learnCommand: CliCommand = {
         );
       }
       const fit = learnParameters(net, data, method, options);
+      line?.finish();
       const result = learnedNetworkData(method, data.rowCount, aligned.hidden, fit);
       const distance = reference
         ? meanTotalVariation(fit.network, sameShape(reference, net, values.compare!)).mean
@@ -139,6 +150,7 @@ export const learnCommand: CliCommand = {
       else io.out(summary(result, net, distance, values.compare, values.out));
       return 0;
     } catch (e) {
+      line?.finish();
       if (e instanceof InputError || e instanceof EngineError) {
         io.err(`bayes learn: ${e.message}\n`);
         return 1;

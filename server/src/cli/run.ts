@@ -6,6 +6,7 @@ import type { RunResult } from '../protocol/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { environmentFor, WORKSPACE_OPTIONS, WORKSPACE_USAGE } from './workspace.js';
 import { formatDiagnostic, readModel } from './check.js';
+import { paint, paintDiagnostic, type Painter } from './progress.js';
 
 export const runCommand: CliCommand = {
   name: 'run',
@@ -26,7 +27,7 @@ export const runCommand: CliCommand = {
       const result = await runText(text, shown, environmentFor(file, values, io));
       results.push(result);
       failed ||= runFailed(result);
-      if (!values.json) io.out(formatRun(result));
+      if (!values.json) io.out(formatRun(result, paint(io, 'out')));
     }
     if (values.json) io.out(JSON.stringify(results.length === 1 ? results[0] : results, null, 2) + '\n');
     return failed ? 1 : 0;
@@ -41,15 +42,18 @@ export function runFailed(result: RunResult): boolean {
   );
 }
 
-/** Human-readable report: each result's headline at its line, then the diagnostics. */
-export function formatRun(result: RunResult): string {
+/** Human-readable report: each result's headline at its line, then the diagnostics (coloured on a terminal). */
+export function formatRun(result: RunResult, painter?: Painter): string {
   const lines = [`${result.file}`];
   const inSourceOrder = [...result.results].sort((a, b) => a.range.start.line - b.range.start.line);
   for (const r of inSourceOrder) {
-    const mark = r.kind === 'expect' ? (r.passed ? '✓' : '✗') : '⇒';
+    const mark = r.kind !== 'expect' ? '⇒' : r.passed ? (painter?.pass('✓') ?? '✓') : (painter?.fail('✗') ?? '✗');
     lines.push(`  ${String(r.range.start.line + 1).padStart(4)}  ${mark} ${r.source.trim()}  —  ${r.headline}`);
   }
-  for (const d of result.diagnostics) lines.push('  ' + formatDiagnostic(result.file, d));
+  for (const d of result.diagnostics) {
+    const line = formatDiagnostic(result.file, d);
+    lines.push('  ' + (painter ? paintDiagnostic(line, painter) : line));
+  }
   const expects = result.results.filter((r) => r.kind === 'expect');
   const passed = expects.filter((r) => r.passed).length;
   const skipped = result.notEvaluated ?? [];

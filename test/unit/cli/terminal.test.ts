@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../../support/shared.js';
+import { NO_SHARED, repoRoot, sharedFile } from '../../support/shared.js';
 import { capture, tempFile } from '../../support/cli.js';
 import {
   formatDuration,
@@ -130,6 +130,17 @@ describe('the bootstrap on a terminal and in a pipe', () => {
     assert.equal(code, 130, stderr);
     assert.ok(took < 1000, `took ${took} ms`);
     assert.match(stderr, /^bayes structure: interrupted after \d+ of 100000 bootstrap replicates/);
+  });
+});
+
+describe('EM on a terminal', () => {
+  const dir = sharedFile('tables', 'alarm-em');
+  it('shows the iteration and the log-likelihood', { skip: skipTty || (!dir && NO_SHARED) }, () => {
+    const r = onTerminal(
+      `node ${cli} learn ${dir}/alarm.bif --data ${dir}/records.dat --method em --iterations 2 --json > /dev/null`,
+    );
+    assert.equal(r.status, 0, r.stdout);
+    assert.match(r.stdout, /em iteration 2\/2 · [\d.]+\/s · log-likelihood -\d+\.\d{4}/);
   });
 });
 

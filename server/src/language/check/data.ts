@@ -42,9 +42,11 @@ function checkInlineOnce(ctx: CheckContext, decl: A.DataDecl): void {
       ctx.report.error('data-width', 'the first row names the columns; a column name cannot be ?', cell.range);
   }
   for (const row of decl.rows) rowMemo.run(ctx.report, row, variables, () => checkRow(ctx, row, variables));
-  decl.header.forEach((column, i) => {
-    if (!declared(variables[i])) describeColumn(ctx, decl, column, i);
-  });
+  describeColumns(
+    ctx,
+    decl,
+    decl.header.flatMap((column, i) => (declared(variables[i]) ? [] : [i])),
+  );
 }
 
 function declared(variable: VariableInfo | undefined): variable is VariableInfo {
@@ -79,8 +81,30 @@ function fitsDomain(variable: VariableInfo, row: A.DataRow, i: number): boolean 
   return text === undefined ? !variable.states : !variable.states || hasState(variable.states, text);
 }
 
+/**
+ * The undeclared columns of a data set, in one information diagnostic over their header cells
+ * (one line per data set in `bayes check`, not one per column).
+ */
+function describeColumns(ctx: CheckContext, decl: A.DataDecl, columns: number[]): void {
+  if (columns.length === 0) return;
+  const first = decl.header[columns[0]!]!,
+    last = decl.header[columns[columns.length - 1]!]!;
+  const range = { start: first.range.start, end: last.range.end };
+  if (columns.length === 1) {
+    const message = `column '${first.text}' is not a declared variable; it takes ${columnDomain(decl, columns[0]!)}`;
+    ctx.report.info('undeclared-column', message, range);
+    return;
+  }
+  const each = columns.map((i) => `'${decl.header[i]!.text}' ${columnDomain(decl, i)}`);
+  ctx.report.info(
+    'undeclared-column',
+    `${columns.length} columns of data '${decl.name.text}' are not declared variables; they take: ${each.join('; ')}`,
+    range,
+  );
+}
+
 /** What an undeclared column takes: numbers, or the states seen in it. */
-function describeColumn(ctx: CheckContext, decl: A.DataDecl, column: A.Name, i: number): void {
+function columnDomain(decl: A.DataDecl, i: number): string {
   const values = new Set<string>();
   let numeric = true;
   for (const row of decl.rows) {
@@ -90,13 +114,7 @@ function describeColumn(ctx: CheckContext, decl: A.DataDecl, column: A.Name, i: 
     if (text !== undefined) values.add(text);
     if (kind !== undefined && kind !== 'number' && kind !== 'missing') numeric = false;
   }
-  const domain =
-    numeric && decl.rows.length > 0 ? 'numbers' : `the states seen in the data: ${listStates([...values])}`;
-  ctx.report.info(
-    'undeclared-column',
-    `column '${column.text}' is not a declared variable; it takes ${domain}`,
-    column.range,
-  );
+  return numeric && decl.rows.length > 0 ? 'numbers' : `the states seen in the data: ${listStates([...values])}`;
 }
 
 function checkCsvColumns(ctx: CheckContext, info: DataInfo): void {
