@@ -34,6 +34,8 @@ export const VIRTUAL_NODE_STATES = ['seen', 'unseen'];
 
 /** Soft findings are met when every marginal is within this of its target. */
 export const SOFT_TOLERANCE = 1e-10;
+/** A fitted likelihood ratio this small for a wanted state means the fitting diverges (inconsistent findings). */
+const VANISHING = 1e-250;
 /** Sweeps of iterative proportional fitting before the findings are declared inconsistent. */
 export const SOFT_MAX_SWEEPS = 1000;
 
@@ -232,12 +234,16 @@ export function fitSoftFindings(
     // Before any rescaling, P(e) = 0 is the other evidence's; later, likelihoods that ran to 0.
     if (jt.impossible && !fitted) throw new EngineError('the evidence besides the soft findings has probability 0');
     if (jt.impossible) throw inconsistent();
-    return jt.marginal(v);
+    const p = jt.marginal(v);
+    if (p.some(Number.isNaN)) throw inconsistent();
+    return p;
   };
   const inconsistent = () => {
     const names = [...targets.keys()].map((v) => `'${name(net, v)}'`).join(', ');
-    const why = `iterative proportional fitting did not meet them within ${tolerance}`;
-    return new SoftEvidenceError(`the soft findings on ${names} cannot all hold: ${why}`);
+    const why =
+      'no distribution that agrees with the network and the other evidence has all these marginals ' +
+      `(iterative proportional fitting diverged or did not meet them within ${tolerance})`;
+    return new SoftEvidenceError(`the soft findings on ${names} cannot all hold together: ${why}`);
   };
   for (let sweep = 1; sweep <= maxSweeps; sweep++) {
     let worst = 0;
@@ -256,7 +262,13 @@ export function fitSoftFindings(
         lambda[x] = q[x] === 0 ? 0 : lambda[x]! * (q[x]! / p[x]!);
       }
       const max = maxOf(lambda);
-      for (let x = 0; x < lambda.length; x++) lambda[x]! /= max;
+      if (!(max > 0 && Number.isFinite(max))) throw inconsistent();
+      for (let x = 0; x < lambda.length; x++) {
+        lambda[x]! /= max;
+        // A state the findings want but keep pushing towards 0: the fitting diverges (the
+        // marginals contradict each other) long before λ underflows to a meaningless 0 or NaN.
+        if (q[x]! > 0 && !(lambda[x]! >= VANISHING)) throw inconsistent();
+      }
       fitted = true;
     }
     // The last sweep measured every target before rescaling it: all within tolerance means met.
