@@ -14,7 +14,7 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { variableIndexMap } from '../engine/network.js';
 import type { Evidence } from '../engine/inference/junctionTree.js';
 import { CompileError } from '../model/compileError.js';
-import { isTableToLearn } from '../model/compileNetwork.js';
+import { isTableToLearn, parameterPriors } from '../model/compileNetwork.js';
 import { EngineError } from '../engine/engineError.js';
 import { SoftEvidenceError, virtualEvidenceNetwork } from '../engine/inference/softEvidence.js';
 import type { HandlerContext } from './handlerContext.js';
@@ -50,7 +50,15 @@ export async function networkScope(ctx: HandlerContext, inName?: A.Name): Promis
 /** The default model (no name), a `network { … }` or an imported network. */
 export function declaredScope(ctx: ModelContext, name?: string): NetworkScope {
   if (name === undefined) {
-    return { net: modelNetwork(ctx), observes: observesIn(ctx.ast.statements).filter((o) => !o.in) };
+    const net = modelNetwork(ctx);
+    return {
+      net,
+      observes: withoutParameters(
+        ctx,
+        net,
+        observesIn(ctx.ast.statements).filter((o) => !o.in),
+      ),
+    };
   }
   const node = ctx.symbols.globals.get(name)?.node;
   if (node?.kind === 'learn' && !ctx.shared.has(networkKey(name))) {
@@ -59,7 +67,31 @@ export function declaredScope(ctx: ModelContext, name?: string): NetworkScope {
   const own = node?.kind === 'network' ? observesIn((node as A.NetworkDecl).statements).filter((o) => !o.in) : [];
   // In source order: a later line replaces what an earlier one said of a variable.
   const observes = [...own, ...observesNaming(ctx.ast.statements, name)].sort(bySource);
-  return { net: modelNetwork(ctx, name), observes, name };
+  const net = modelNetwork(ctx, name);
+  return { net, observes: withoutParameters(ctx, net, observes, name), name };
+}
+
+/**
+ * The observe lines without their observations of a parameter (`P(Toss) ~ Beta(2, 2)`: Toss has
+ * no table in the network): `observe Toss = [heads, …]` is then data for the parameter's
+ * posterior (`query mean P(Toss = heads)`), not evidence for the network, which has no Toss.
+ */
+function withoutParameters(
+  ctx: ModelContext,
+  net: BayesianNetwork,
+  observes: A.ObserveStmt[],
+  name?: string,
+): A.ObserveStmt[] {
+  if (observes.length === 0) return observes;
+  const priors = parameterPriors(ctx.ast, ctx.symbols, name);
+  if (priors.size === 0) return observes;
+  // Only a root's prior: a table with parents to learn (`P(B | A) ~ Dirichlet(1)`) keeps the
+  // error that its table must be learnt first (its observations are not ignored silently).
+  const parameter = (item: A.Assignment) =>
+    priors.get(item.variable.text)?.head.conditions.length === 0 &&
+    !net.variables.some((v) => v.name === item.variable.text);
+  if (!observes.some((o) => o.items.some(parameter))) return observes;
+  return observes.map((o) => ({ ...o, items: o.items.filter((i) => !parameter(i)) }));
 }
 
 /** `observe … in N` lines anywhere in the file (top level or inside a network), in source order. */
