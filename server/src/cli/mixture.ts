@@ -5,6 +5,8 @@ import { gaussianMixture, kMeansEm, type MixtureFit } from '../engine/mixtures/g
 import { EngineError } from '../engine/engineError.js';
 import { numericColumns, type NumericData } from '../engine/dataset.js';
 import { mixtureData } from '../run/learningResults.js';
+import { orderByMeans } from '../run/mixtures.js';
+import { startProgress } from './progress.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { integerOption, positiveOption } from './learningInputs.js';
 import { commandLineReads, MAX_FILE_USAGE } from './workspace.js';
@@ -25,6 +27,9 @@ Options:
   --reg R            added to covariance diagonals (default 1e-6, scikit-learn's reg_covar)
   --responsibilities include P(component | point) for every point in --json
   --json             weights, means, covariances, log-likelihood trace, BIC
+
+Components are numbered by their means, ascending (the first column's), as a model's
+\`mixture\` numbers them (mean1 is the smallest).
 ${MAX_FILE_USAGE}`;
 
 const OPTIONS = {
@@ -69,8 +74,18 @@ export const mixtureCommand: CliCommand = {
     const regCovar = positiveOption('reg', values.reg, 1e-6, true);
     try {
       const data = selectColumns(await readNumericFile(commandLineReads(values), positionals[0]!), values.columns);
-      const fit =
-        sigma === undefined ? gaussianMixture(data, { ...common, regCovar }) : kMeansEm(data, { ...common, sigma });
+      const line = startProgress(io, 'EM iteration', { total: common.maxIterations });
+      const withProgress = {
+        ...common,
+        onProgress: (i: number, ll: number) => line.update(i, `log-likelihood ${ll.toFixed(4)}`),
+      };
+      // Numbered as the language numbers them (run/mixtures.ts): by the first column's mean, ascending.
+      const fit = orderByMeans(
+        sigma === undefined
+          ? gaussianMixture(data, { ...withProgress, regCovar })
+          : kMeansEm(data, { ...withProgress, sigma }),
+      );
+      line.finish();
       const { responsibilities, ...rest } = mixtureData(data.names, fit);
       if (values.json)
         io.out(JSON.stringify(values.responsibilities ? { ...rest, responsibilities } : rest, null, 2) + '\n');

@@ -190,7 +190,11 @@ export const structureCommand: CliCommand = {
           : {}),
       };
       if (values.out) writeNetworkFile(values.out, networkFromStructure('learned', data, found.parents, prior));
-      io.out(values.json ? JSON.stringify(result, null, 2) + '\n' : summary(result, values.reference, values.out));
+      io.out(
+        values.json
+          ? JSON.stringify(result, null, 2) + '\n'
+          : summary(result, values.reference, values.out, values.prune),
+      );
       return 0;
     } catch (e) {
       if (e instanceof InputError || e instanceof EngineError) {
@@ -345,7 +349,12 @@ function strengthSummary(r: StrengthOutput): string {
   return lines.join('\n') + '\n';
 }
 
-function summary(r: Omit<StructureResultEntry, keyof ResultBase>, reference?: string, out?: string): string {
+function summary(
+  r: Omit<StructureResultEntry, keyof ResultBase>,
+  reference?: string,
+  out?: string,
+  pruned?: boolean,
+): string {
   const lines = [
     `${r.arcs.length} arcs by ${r.method} (${r.scoreName} score ${r.score.toFixed(3)}):`,
     ...r.arcs.map(([f, t]) => `  ${f} -> ${t}`),
@@ -368,15 +377,25 @@ function summary(r: Omit<StructureResultEntry, keyof ResultBase>, reference?: st
       lines.push(
         '  a missing arc that lowers the score is one the data does not support: no search under this score finds it',
       );
-    if (scoreChange.extra.some((c) => c < 0))
-      lines.push(
-        '  an extra arc that lowers the score was chosen before the parents that made it redundant: --prune drops it',
-      );
+    if (scoreChange.extra.some((c) => c < 0)) lines.push(`  ${extraArcNote(r.method, pruned)}`);
     const shd = r.comparison.shd;
     if (shd) lines.push(`structural Hamming distance between the CPDAGs: ${shd.cpdag} (skeleton ${shd.skeleton})`);
   }
   if (out) lines.push(`wrote ${out}`);
   return lines.join('\n') + '\n';
+}
+
+/**
+ * Why an extra arc can lower the score, and only a remedy that this method takes: K2 without
+ * --prune chose it before the parents that made it redundant; PC's tests kept it (no score is
+ * used); a climb (or K2 with --prune) keeps one only when background knowledge requires it.
+ */
+function extraArcNote(method: string, pruned?: boolean): string {
+  if (method === 'k2' && !pruned)
+    return 'an extra arc that lowers the score was chosen before the parents that made it redundant: --prune drops it';
+  if (method === 'pc')
+    return 'an extra arc that lowers the score is one no independence test removed: PC does not use the score';
+  return 'an extra arc that lowers the score is one the background knowledge (--require, --tiers) keeps';
 }
 
 /** A score change with its sign, in the score's log units. */

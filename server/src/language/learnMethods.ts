@@ -29,6 +29,8 @@ const RESTARTS = { name: 'restarts', doc: 'random starts; the one with the highe
 const START_SEED = { name: 'seed', doc: 'the seed of the random starts (default 1)' };
 const MAX_PARENTS = { name: 'max_parents', doc: 'the most parents a node may get' };
 const SEARCH_SCORE = { name: 'score', doc: 'bic (default), k2 or bdeu' };
+/** BDeu's prior strength, as `bayes structure --ess`. */
+const ESS = { name: 'ess', doc: "BDeu's equivalent sample size (default 1; with score: bdeu)" };
 /** Background knowledge: every structure method takes it. */
 const KNOWLEDGE = [
   { name: 'require', doc: '[A -> B, …]: arcs that must be present' },
@@ -66,18 +68,20 @@ export const METHOD_OPTIONS: Readonly<Record<LearnMethodName, LearnMethod>> = {
       { name: 'order', doc: '[A, B, C]: the variable order parents are chosen in' },
       MAX_PARENTS,
       { name: 'score', doc: 'k2 (default), bdeu or bic' },
+      ESS,
       ...KNOWLEDGE,
     ],
   },
   hillclimb: {
     doc: 'Greedy hill climbing over structures: add, remove or reverse one arc at a time.',
-    options: [MAX_PARENTS, SEARCH_SCORE, ...CLIMBS, ...KNOWLEDGE],
+    options: [MAX_PARENTS, SEARCH_SCORE, ESS, ...CLIMBS, ...KNOWLEDGE],
   },
   tabu: {
     doc: 'Tabu search (Bouckaert): hill climbing that goes on past a local maximum through structures not recently visited, keeping the best.',
     options: [
       MAX_PARENTS,
       SEARCH_SCORE,
+      ESS,
       { name: 'tabu', doc: 'how many recently visited structures may not be revisited (default 10)' },
       { name: 'patience', doc: 'steps allowed without a new best before stopping (default 10)' },
       ...CLIMBS,
@@ -91,6 +95,7 @@ export const METHOD_OPTIONS: Readonly<Record<LearnMethodName, LearnMethod>> = {
       { name: 'test', doc: 'g2 (likelihood ratio, default) or x2 (Pearson), df adjusted for empty cells' },
       { name: 'max_conditioning', doc: 'largest conditioning set (default: no limit)' },
       { name: 'score', doc: 'the score reported for the network found: bic (default), k2 or bdeu' },
+      ESS,
       ...KNOWLEDGE,
     ],
   },

@@ -86,6 +86,7 @@ test('option names inside `using … { }`, `{ seed: … }` and a learn line’s 
     'test',
     'max_conditioning',
     'score',
+    'ess',
     'require',
     'forbid',
     'tiers',

@@ -121,6 +121,7 @@ function searchSpecOf(s: A.LearnStmt, data: CategoricalDataset): SearchSpec {
   return {
     method,
     score,
+    ess: options.number('ess', 1, { positive: true }),
     maxParents: options.number('max_parents', names.length - 1, { integer: true, min: 0 }),
     knowledge: backgroundKnowledge(s.options, data),
     ...(method === 'k2' ? { order: nodeOrder(options, data, s.from ?? s.model) } : {}),

@@ -44,6 +44,7 @@ async function learnStructure(ctx: HandlerContext): Promise<HandlerOutput> {
     searchStructure(data, {
       method: m,
       score,
+      ess: options.number('ess', 1, { positive: true }),
       maxParents,
       signal: ctx.signal,
       knowledge,

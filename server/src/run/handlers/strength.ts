@@ -45,6 +45,7 @@ async function strength(ctx: HandlerContext): Promise<HandlerOutput> {
   const spec: SearchSpec = {
     method,
     score,
+    ess: options.number('ess', 1, { positive: true }),
     maxParents: options.number('max_parents', names.length - 1, { integer: true, min: 0 }),
     knowledge: backgroundKnowledge(q.options, data),
     signal: ctx.signal,
