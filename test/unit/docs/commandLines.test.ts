@@ -87,9 +87,19 @@ describe('every documented command line runs as written', () => {
           'it printed nothing',
         );
       } finally {
-        for (const f of readdirSync(repoRoot))
-          if (!before.has(f)) rmSync(join(repoRoot, f), { force: true, recursive: true });
+        const left = readdirSync(repoRoot).filter((f) => !before.has(f));
+        for (const f of left) rmSync(join(repoRoot, f), { force: true, recursive: true });
+        // A documented line writes to stdout, a temporary folder or an ignored one: a reader who
+        // runs it is left no untracked file in the repository (issue 27 item 8).
+        const litter = left.filter((f) => !ignoredByGit(f));
+        assert.deepEqual(litter, [], `it left ${litter.join(', ')} in the repository's folder`);
       }
     });
   }
 });
+
+/** Whether git ignores `name` in the repository's folder (true when there is no git to ask). */
+function ignoredByGit(name: string): boolean {
+  const r = spawnSync('git', ['check-ignore', '-q', '--no-index', name], { cwd: repoRoot });
+  return r.error !== undefined || r.status === 0 || r.status === 128;
+}
