@@ -11,7 +11,7 @@
  */
 import { MISSING, type CategoricalDataset } from '../categoricalData.js';
 import { EngineError } from '../engineError.js';
-import { naiveBayesPosteriors, type NaiveBayesModel } from './naiveBayes.js';
+import { naiveBayesPosteriors, usesValue, type NaiveBayesModel } from './naiveBayes.js';
 
 export interface UnseenValues {
   attribute: string;
@@ -80,7 +80,7 @@ export function predictAligned(model: NaiveBayesModel, data: CategoricalDataset)
     }
     const code = data.attributes[c]!.values.map((value) => {
       const x = attribute.values.indexOf(value);
-      return x >= 0 && model.seen[a]![x] ? x : MISSING;
+      return usesValue(model, a, x) ? x : MISSING;
     });
     const counts = new Map<string, number>();
     rows.forEach((r, i) => {

@@ -143,6 +143,18 @@ function smoothTable(table: Float64Array, k: number, smoothing: Smoothing): Floa
   return out;
 }
 
+/**
+ * Whether value x of attribute a enters the product: it is in the attribute's domain (its declared
+ * states, or the values of its column) and either was seen in training or smoothing estimates it —
+ * Laplace and the m-estimate give a value never counted (0 + m·p)/(n + m) (Mitchell eq. 6.22,
+ * p = 1/|domain|), which is what they are for. Without smoothing an unseen value would have
+ * probability 0 for every class, so like Table 6.2's unknown words it is left out.
+ */
+export function usesValue(model: NaiveBayesModel, a: number, x: number): boolean {
+  const k = model.attributes[a]!.values.length;
+  return x >= 0 && x < k && (model.seen[a]![x] === 1 || model.smoothing.kind !== 'none');
+}
+
 export interface IgnoredValue {
   attribute: string;
   value: string;
@@ -180,8 +192,8 @@ export function classifyNaiveBayes(
       return;
     }
     const code = a.values.indexOf(raw);
-    // Like Table 6.2's unknown words: a value without training evidence says nothing about v.
-    if (code < 0 || !model.seen[i]![code]) ignored.push({ attribute: a.name, value: raw, reason: 'unseen' });
+    // Like Table 6.2's unknown words: a value nothing estimates says nothing about v (usesValue).
+    if (!usesValue(model, i, code)) ignored.push({ attribute: a.name, value: raw, reason: 'unseen' });
     else codes[i] = code;
   });
   const logScores = logScoresInOrder(
@@ -233,17 +245,16 @@ function logScoresInOrder(model: NaiveBayesModel, columns: readonly Int32Array[]
 
 /**
  * Attribute a's terms by value, value-major: row x + 1 holds ln P(a = x | v) for each class v.
- * Row 0 (missing) and the rows of values never seen in training hold 0: like Table 6.2's unknown
- * words, they say nothing about v (and adding 0 leaves a score exactly as skipping would).
+ * Row 0 (missing) and the rows of values left out (usesValue: unseen and not smoothed) hold 0: like
+ * Table 6.2's unknown words, they say nothing about v (adding 0 leaves a score as skipping would).
  */
 function evidenceTable(model: NaiveBayesModel, a: number): Float64Array {
   const C = model.target.values.length,
     k = model.attributes[a]!.values.length;
   const table = new Float64Array((k + 1) * C);
-  const logLikelihood = model.logLikelihood[a]!,
-    seen = model.seen[a]!;
+  const logLikelihood = model.logLikelihood[a]!;
   for (let x = 0; x < k; x++)
-    if (seen[x]) for (let v = 0; v < C; v++) table[(x + 1) * C + v] = logLikelihood[v * k + x]!;
+    if (usesValue(model, a, x)) for (let v = 0; v < C; v++) table[(x + 1) * C + v] = logLikelihood[v * k + x]!;
   return table;
 }
 

@@ -265,13 +265,20 @@ function importScope(decl: A.ImportDecl, env: CheckEnvironment, report: Reporter
 function classifierScope(decl: A.ClassifierDecl, table: SymbolTable): Scope {
   const source = trainingData(decl);
   const data = source ? table.data.get(source.text) : undefined;
-  return columnScope('classifier', decl.name.text, data);
+  return columnScope('classifier', decl.name.text, data, table);
 }
 
-function columnScope(kind: Scope['kind'], name: string, data: DataInfo | undefined): Scope {
+/**
+ * The data's columns as a scope. A column that is a declared variable takes its declared states
+ * (as the data set's encoding does, compileData.ts), even those no row shows: a classifier with
+ * smoothing estimates them; an undeclared column takes the values its rows show.
+ */
+function columnScope(kind: Scope['kind'], name: string, data: DataInfo | undefined, table: SymbolTable): Scope {
   const scope = newScope(kind, name, !data?.columns);
   for (const [text, column] of data?.columns ?? []) {
-    const states = data!.decl.source || column.numeric ? undefined : [...column.values];
+    const declared = table.defaultScope.variables.get(text);
+    const declaredStates = declared?.type !== 'column' ? declared?.states : undefined;
+    const states = declaredStates ?? (data!.decl.source || column.numeric ? undefined : [...column.values]);
     scope.variables.set(text, { name: text, states, type: 'column', declaration: column.name });
   }
   return scope;
@@ -297,7 +304,7 @@ function declareStructure(
     return;
   }
   table.globals.set(s.model.text, { kind: 'network', name: s.model, node });
-  const scope = columnScope('structure', s.model.text, s.from ? table.data.get(s.from.text) : undefined);
+  const scope = columnScope('structure', s.model.text, s.from ? table.data.get(s.from.text) : undefined, table);
   // A column that holds a declared variable names that variable (as the editor's name index has it).
   for (const [text, v] of scope.variables) {
     const declared = table.defaultScope.variables.get(text);

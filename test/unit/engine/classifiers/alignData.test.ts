@@ -86,7 +86,7 @@ test('a column the data lacks is left out of every row; the class column is requ
   assert.throws(() => predictAligned(model, classless), /no column 'Fruit'/);
 });
 
-test('a declared value with no training row is unseen too', () => {
+test('a declared value with no training row: estimated with smoothing, unseen without (issue 27 item 4)', () => {
   const colors = { Color: ['red', 'green', 'blue'] };
   const declared = encodeCategorical(
     ['Color', 'Fruit'],
@@ -96,11 +96,15 @@ test('a declared value with no training row is unseen too', () => {
     ],
     colors,
   );
-  const m = trainNaiveBayes(declared, 'Fruit', { kind: 'laplace' });
   const tested = encodeCategorical(['Fruit', 'Color'], [['a', 'blue']], { Color: ['blue', 'green', 'red'] });
-  const a = predictAligned(m, tested);
-  assert.deepEqual(a.unseen, [{ attribute: 'Color', values: [{ value: 'blue', rows: 1 }] }]);
-  assert.deepEqual([...a.posteriors], [0.5, 0.5]);
+  // Laplace gives blue (0 + 1) / (1 + 3) under each class: in the product, and the classes stay even.
+  const smoothed = predictAligned(trainNaiveBayes(declared, 'Fruit', { kind: 'laplace' }), tested);
+  assert.deepEqual(smoothed.unseen, []);
+  for (const p of smoothed.posteriors) assert.ok(Math.abs(p - 0.5) < 1e-15);
+  // Without smoothing blue would have probability 0 under every class: left out.
+  const counted = predictAligned(trainNaiveBayes(declared, 'Fruit', { kind: 'none' }), tested);
+  assert.deepEqual(counted.unseen, [{ attribute: 'Color', values: [{ value: 'blue', rows: 1 }] }]);
+  assert.deepEqual([...counted.posteriors], [0.5, 0.5]);
 });
 
 test('a declared class with no training row cannot be predicted and is reported like a new one', () => {
