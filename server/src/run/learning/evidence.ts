@@ -20,9 +20,13 @@ export interface HypothesisEvidence {
 
 /** The assignments in force: `given` ones, plus `observe` ones on variables `given` does not mention (by name or as a
  * column of a data set). */
-export function evidenceAssignments(ctx: HandlerContext, given: readonly A.Assignment[]): A.Assignment[] {
+export function evidenceAssignments(
+  ctx: HandlerContext,
+  given: readonly A.Assignment[],
+  observes: (item: A.Assignment) => boolean = () => true,
+): A.Assignment[] {
   // `observe … in N` is evidence for network N, not for the default model's hypotheses.
-  const observed = ctx.ast.statements.flatMap((s) => (s.kind === 'observe' && !s.in ? s.items : []));
+  const observed = ctx.ast.statements.flatMap((s) => (s.kind === 'observe' && !s.in ? s.items : [])).filter(observes);
   // A data set given mentions each of its columns.
   const mentioned = new Set(
     given.flatMap((a) => [a.variable.text, ...(ctx.symbols.data.get(a.variable.text)?.columns?.keys() ?? [])]),
@@ -30,12 +34,17 @@ export function evidenceAssignments(ctx: HandlerContext, given: readonly A.Assig
   return [...given, ...observed.filter((a) => !mentioned.has(a.variable.text))];
 }
 
+/**
+ * The evidence in force; `observes` picks the top-level `observe` items that apply (a hypothesis
+ * space takes those its tables mention: `spaceObserves`), `given` always applies.
+ */
 export async function hypothesisEvidence(
   ctx: HandlerContext,
   given: readonly A.Assignment[],
+  observes?: (item: A.Assignment) => boolean,
 ): Promise<HypothesisEvidence> {
   const evidence: HypothesisEvidence = { observations: [], datasets: [] };
-  for (const a of evidenceAssignments(ctx, given)) {
+  for (const a of evidenceAssignments(ctx, given, observes)) {
     if (a.finding) {
       const message = 'soft and virtual evidence are for belief-network queries (P(…), mpe, sensitivity)';
       throw new CompileError(message, a.finding.range);
@@ -74,4 +83,22 @@ export function onlyDataset(
   if (evidence.datasets.length > 1)
     throw new CompileError(`${what} learns from one data set, ${evidence.datasets.length} are given`, range);
   return evidence.datasets[0];
+}
+
+/**
+ * Which top-level observations are evidence for hypothesis space H: those of a variable X with a
+ * table P(X | H) in the file, or of a data set with such a column. With two spaces in one file,
+ * each reads its own observe lines, not the other's (docs/language.md, Hypothesis spaces).
+ */
+export function spaceObserves(ctx: HandlerContext, space: A.HypothesesDecl): (item: A.Assignment) => boolean {
+  const mentioned = new Set<string>();
+  for (const s of ctx.ast.statements) {
+    if (s.kind === 'table' && s.head.conditions.some((c) => c.variable.text === space.name.text))
+      for (const t of s.head.targets) mentioned.add(t.variable.text);
+  }
+  return (item) => {
+    if (mentioned.has(item.variable.text)) return true;
+    const columns = item.value ? undefined : ctx.symbols.data.get(item.variable.text)?.columns;
+    return columns !== undefined && [...columns.keys()].some((c) => mentioned.has(c));
+  };
 }
