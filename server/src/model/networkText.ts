@@ -28,6 +28,12 @@ export class NetworkSyntaxError extends Error {
   }
 }
 
+/**
+ * The steps the readers take — tokens and elements read, characters scanned for line numbers,
+ * names looked up — so that tests can hold each reader linear in its input without timing it.
+ */
+export const readerWork = { steps: 0 };
+
 /** Runs a reader, turning its syntax errors (and a stack overflow on absurd nesting) into a result. */
 export function readWith(parse: () => BayesianNetwork): NetworkReadResult {
   try {
@@ -50,6 +56,21 @@ export function tableSize(cardinalities: readonly number[], what: string, line: 
   const size = tableEntries(cardinalities);
   within(() => requireWithin(what, size, budgets.maxTableEntries), line);
   return size;
+}
+
+/**
+ * Refuses a count of declarations (XML elements, variables, the states of one variable) over the
+ * budget (engine/budget.ts: 2^20 by default), on `line`: readers call it as they count, before
+ * keeping one more.
+ */
+export function requireDeclarationsWithin(
+  what: string,
+  size: number,
+  unit: string,
+  line: number,
+  budgets: Budgets,
+): void {
+  if (size > budgets.maxDeclarations) within(() => requireWithin(what, size, budgets.maxDeclarations, unit), line);
 }
 
 /** Runs a budget check, turning its BudgetError into an error on `line`. */
@@ -107,7 +128,10 @@ export function assembleNetwork(
 ): BayesianNetwork {
   const index = new Map<string, number>();
   const vars: DiscreteVariable[] = [];
+  requireDeclarationsWithin('the network', variables.length, 'variables', variables[0]?.line ?? 1, budgets);
   for (const v of variables) {
+    readerWork.steps += 1 + v.states.length;
+    requireDeclarationsWithin(`variable '${v.name}'`, v.states.length, 'states', v.line, budgets);
     if (index.has(v.name)) throw new NetworkSyntaxError(`variable '${v.name}' is declared twice`, v.line);
     if (v.states.length === 0) throw new NetworkSyntaxError(`variable '${v.name}' has no states`, v.line);
     const seen = new Set<string>();
@@ -130,7 +154,8 @@ export function assembleNetwork(
   const sized = tables.map((t) => {
     const child = resolve(t.child, t.line);
     const parents = t.parents.map((p) => resolve(p, t.line));
-    const twice = parents.find((p, i) => p === child || parents.indexOf(p) !== i);
+    const named = new Set<number>([child]);
+    const twice = parents.find((p) => named.size === named.add(p).size);
     if (twice !== undefined) {
       throw new NetworkSyntaxError(`the table of '${t.child}' names '${vars[twice]!.name}' twice`, t.line);
     }
@@ -191,6 +216,7 @@ export function numbersIn(text: string, firstLine: number, expected: number, wha
   const token = /[^\s,]+/g;
   let count = 0;
   while (token.exec(text)) count++;
+  readerWork.steps += 2 * count;
   if (count !== expected) {
     throw new NetworkSyntaxError(`${what} has ${count} probabilities, expected ${expected}`, firstLine);
   }
