@@ -10,7 +10,13 @@ import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.j
 import { cardinality, normalizeCptRows, rowAssignment, rowCount } from '../engine/network.js';
 import { DEFAULT_BUDGETS, requireWithin, type Budgets } from '../engine/budget.js';
 import { PeekingLexer } from './peekingLexer.js';
-import { NetworkSyntaxError, readerWork, requireDeclarationsWithin, UnwritableNetworkError } from './networkText.js';
+import {
+  NetworkSyntaxError,
+  readerWork,
+  requireDeclarationsWithin,
+  requireRowsSumToOne,
+  UnwritableNetworkError,
+} from './networkText.js';
 
 export interface BifError {
   message: string;
@@ -476,6 +482,9 @@ class BifParser {
         block.line,
       );
     }
+    requireRowsSumToOne(table, k, `the probability block for '${block.names[0]}'`, block.line, (row) =>
+      rowAssignment(net, child!, row).map((s, i) => net.variables[parents[i]!]!.states[s]!),
+    );
     normalizeCptRows(table, k); // the file's rows are rounded to 6–7 digits
     return cpt;
   }

@@ -7,7 +7,7 @@
  * probabilities, cycles). Pure text in, text out: no file I/O here.
  */
 import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
-import { normalizeCptRows, topologicalOrder } from '../engine/network.js';
+import { normalizeCptRows, ROW_SUM_TOLERANCE, rowOffSum, topologicalOrder } from '../engine/network.js';
 import { BudgetError, DEFAULT_BUDGETS, requireWithin, tableEntries, type Budgets } from '../engine/budget.js';
 
 export interface NetworkReadError {
@@ -174,6 +174,12 @@ export function assembleNetwork(
     if (table.length !== size) {
       throw new NetworkSyntaxError(`the table of '${t.child}' has ${table.length} entries, expected ${size}`, t.line);
     }
+    requireRowsSumToOne(table, k, `the table of '${t.child}'`, t.line, (row) =>
+      rowStates(
+        row,
+        parents.map((p) => vars[p]!),
+      ),
+    );
     normalizeCptRows(table, k);
     cpts[child] = { child, parents, table };
     lines[child] = t.line;
@@ -193,6 +199,39 @@ export function assembleNetwork(
     );
   }
   return net;
+}
+
+/**
+ * Refuses a table with a row (every entry known) that does not sum to 1 within ROW_SUM_TOLERANCE
+ * (1e-6, as a row written in a model): a file's `0.1, 0.3` is an error, not 0.25 / 0.75. Rows
+ * within it are normalised afterwards (rounding only). `states(row)` names the row's parent states.
+ */
+export function requireRowsSumToOne(
+  table: Float64Array,
+  k: number,
+  what: string,
+  line: number,
+  states: (row: number) => string[],
+): void {
+  const bad = rowOffSum(table, k);
+  if (!bad) return;
+  const given = states(bad.row);
+  throw new NetworkSyntaxError(
+    `${what} has a row${given.length ? ` (${given.join(', ')})` : ''} that sums to ${bad.sum}, not 1 ` +
+      `(within ${ROW_SUM_TOLERANCE.toExponential()})`,
+    line,
+  );
+}
+
+/** The states of the parents (first slowest) of row `row`. */
+function rowStates(row: number, parents: readonly DiscreteVariable[]): string[] {
+  const out = new Array<string>(parents.length);
+  for (let i = parents.length - 1; i >= 0; i--) {
+    const states = parents[i]!.states;
+    out[i] = states[row % states.length]!;
+    row = Math.floor(row / states.length);
+  }
+  return out;
 }
 
 /** A network one of the writers cannot express (unknown entries, names the format cannot hold). */
