@@ -11,6 +11,7 @@ import { cardinality, normalizeCptRows, rowAssignment, rowCount } from '../engin
 import { DEFAULT_BUDGETS, requireWithin, type Budgets } from '../engine/budget.js';
 import { PeekingLexer } from './peekingLexer.js';
 import {
+  decimalNumber,
   NetworkSyntaxError,
   readerWork,
   requireDeclarationsWithin,
@@ -123,7 +124,7 @@ class Lexer extends PeekingLexer<Token> {
    * has 5.5 MB of them. A numeral of at most 15 significant digits and a power of ten within 10^±22
    * is m · 10^e or m / 10^-e with both operands exact doubles, so the one rounding of that operation
    * is the correctly rounded value Number() gives; anything else (more digits, larger exponents,
-   * hex, Infinity, junk) goes through Number() on the word, as every value did before.
+   * Infinity, junk) goes through Number() on the word (hex, binary and octal are refused).
    */
   values(out: Float64Array, base: number, expected: number, inner: number, stride: number): number {
     if (this.hasPeeked) throw new Error('values after peek');
@@ -188,7 +189,7 @@ class Lexer extends PeekingLexer<Token> {
         if (negative) v = -v;
       } else {
         while (i < len && classOf(s.charCodeAt(i)) === 0) i++;
-        v = Number(s.slice(start, i));
+        v = decimalNumber(s.slice(start, i));
         if (Number.isNaN(v))
           throw new BifSyntaxError(`expected a probability, found '${s.slice(start, i)}'`, this.line);
       }

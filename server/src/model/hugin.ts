@@ -12,6 +12,7 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 import {
   assembleNetwork,
+  decimalNumber,
   formatNumber,
   layeredPositions,
   NetworkSyntaxError,
@@ -331,7 +332,7 @@ class NetParser {
     for (let depth = 1; depth > 0;) {
       const t = this.lex.next();
       if (t.kind === Kind.Word) {
-        const v = Number(t.text);
+        const v = decimalNumber(t.text);
         if (!Number.isFinite(v)) throw new NetworkSyntaxError(`expected a probability, found '${t.text}'`, t.line);
         if (v < 0) throw new NetworkSyntaxError(`a probability cannot be negative: '${t.text}'`, t.line);
         // counted against the one-table budget before it is kept (the expected count is known later)

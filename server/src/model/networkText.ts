@@ -111,9 +111,17 @@ export function formatNumber(x: number): string {
   return String(x);
 }
 
-/** Parses a probability token; a negative, non-numeric or infinite one is an error on its line. */
+/**
+ * A decimal numeral's value, NaN for anything else: JavaScript's Number() also reads `0x1`, `0b1`
+ * and `0o7`, which no network format writes, so a file holding them is refused, not read as 1.
+ */
+export function decimalNumber(text: string): number {
+  return /^[+-]?0[xXbBoO]/.test(text) ? NaN : Number(text);
+}
+
+/** Parses a probability token; a negative, non-decimal or infinite one is an error on its line. */
 export function probability(text: string, line: number): number {
-  const v = Number(text);
+  const v = decimalNumber(text);
   if (text === '' || !Number.isFinite(v)) throw new NetworkSyntaxError(`expected a probability, found '${text}'`, line);
   if (v < 0) throw new NetworkSyntaxError(`a probability cannot be negative: '${text}'`, line);
   return v;
@@ -262,7 +270,7 @@ export function numbersIn(text: string, firstLine: number, expected: number, wha
   const values = new Float64Array(expected);
   let i = 0;
   for (let m = token.exec(text); m; m = token.exec(text)) {
-    const v = Number(m[0]);
+    const v = decimalNumber(m[0]);
     if (!Number.isFinite(v) || v < 0) probability(m[0], firstLine + (text.slice(0, m.index).match(/\n/g)?.length ?? 0));
     values[i++] = v;
   }

@@ -69,3 +69,23 @@ test('bayes marginals: an imported row off by more than rounding is file:line:co
     `${file}:5:1: error: the probability block for 'B' has a row (a2) that sums to 0.4, not 1 (within 1e-5)`,
   );
 });
+
+test('hex, binary and octal numerals (0x1, 0b1, 0o1) are refused as probabilities, not read as numbers', () => {
+  for (const bad of ['0x1', '0b1', '0o1', '-0x0']) {
+    const texts: Record<string, string> = {
+      'x.bif': `network x {}\nvariable A { type discrete [ 2 ] { a, b }; }\nprobability ( A ) { table 0, ${bad}; }\n`,
+      'x.net': `net {}\nnode A { states = ("a" "b"); }\npotential (A) { data = (0 ${bad}); }\n`,
+      'x.uai': `BAYES\n1\n2\n1\n1 0\n2 0 ${bad}\n`,
+      'x.xml': `<BIF><NETWORK><VARIABLE><NAME>A</NAME><OUTCOME>a</OUTCOME><OUTCOME>b</OUTCOME></VARIABLE>\n<DEFINITION><FOR>A</FOR><TABLE>0 ${bad}</TABLE></DEFINITION></NETWORK></BIF>`,
+    };
+    for (const [name, text] of Object.entries(texts)) {
+      const r = readNetworkText(name, text);
+      assert.ok('error' in r, `${name} ${bad}`);
+      assert.match(
+        r.error.message,
+        new RegExp(`(expected a probability, found |a probability cannot be negative: )'${bad}'`),
+        name,
+      );
+    }
+  }
+});
