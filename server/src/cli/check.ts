@@ -1,11 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkText, sortDiagnostics } from '../run/pipeline.js';
 import { hasErrors, type Diagnostic } from '../language/diagnostics.js';
 import { MAX_MODEL_CHARS } from '../language/parse.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { environmentFor, WORKSPACE_OPTIONS, WORKSPACE_USAGE } from './workspace.js';
+import { environmentFor, readCommandLineText, WORKSPACE_OPTIONS, WORKSPACE_USAGE } from './workspace.js';
 import { paint, paintDiagnostic } from './progress.js';
 import type { BayesFile, Statement } from '../language/ast.js';
 
@@ -27,7 +26,7 @@ export const checkCommand: CliCommand = {
     let failed = false;
     const checked: { file: string; diagnostics: Diagnostic[] }[] = [];
     for (const file of positionals) {
-      const text = readModel(file, io);
+      const text = readModel(file, io, values['max-file-mb']);
       if (text === undefined) {
         failed = true;
         continue;
@@ -68,19 +67,7 @@ export function checkSummary(file: string, ast: BayesFile, diagnostics: readonly
   return `${file}: checked ${what}: ${found.length ? found.join(', ') : 'no problems'}`;
 }
 
-export function readModel(file: string, io: CliIO): string | undefined {
-  try {
-    // A model over the parser's limit is reported by the parser; past a few times that, not read at all.
-    const size = statSync(file).size;
-    if (size > 4 * MAX_MODEL_CHARS) {
-      io.err(
-        `bayes: ${file} is ${(size / 2 ** 20).toFixed(0)} MB, over the ${MAX_MODEL_CHARS / 2 ** 20} MB a model may have\n`,
-      );
-      return undefined;
-    }
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    io.err(`bayes: cannot read ${file}: ${(e as Error).message}\n`);
-    return undefined;
-  }
+/** A model named on the command line; over a few times the parser's limit it is not read at all. */
+export function readModel(file: string, io: CliIO, maxFileMb?: string): string | undefined {
+  return readCommandLineText(file, io, maxFileMb, 4 * MAX_MODEL_CHARS);
 }

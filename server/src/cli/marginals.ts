@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { BayesianNetwork } from '../engine/network.js';
 import { readUaiEvidence } from '../model/uai.js';
@@ -11,6 +10,7 @@ import { DEFAULT_BUDGETS } from '../engine/budget.js';
 import { cliBudgets } from './limits.js';
 import { integerOption } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
+import { readCommandLineText } from './workspace.js';
 
 const OPTIONS = {
   evidence: { type: 'string', multiple: true, short: 'e' },
@@ -60,7 +60,8 @@ ${NETWORK_FILE_USAGE}`,
     const soft = vectorPairs('soft', values.soft ?? []);
     const net = readNetworkFile(positionals[0]!, io, values);
     if (!net) return 1;
-    if (values['evidence-file'] && !addEvidenceFile(values['evidence-file'], net, named, io)) return 1;
+    if (values['evidence-file'] && !addEvidenceFile(values['evidence-file'], net, named, io, values['max-file-mb']))
+      return 1;
     const resolved = resolveEvidence(net, named);
     if ('error' in resolved) {
       io.err(`bayes marginals: ${resolved.error}\n`);
@@ -136,14 +137,15 @@ ${NETWORK_FILE_USAGE}`,
 };
 
 /** Adds a UAI evidence file's observations (by index) to the named ones; false after reporting an error. */
-function addEvidenceFile(file: string, net: BayesianNetwork, named: NamedEvidence, io: CliIO): boolean {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    io.err(`bayes: cannot read ${file}: ${(e as Error).message}\n`);
-    return false;
-  }
+function addEvidenceFile(
+  file: string,
+  net: BayesianNetwork,
+  named: NamedEvidence,
+  io: CliIO,
+  maxFileMb: string | undefined,
+): boolean {
+  const text = readCommandLineText(file, io, maxFileMb);
+  if (text === undefined) return false;
   const read = readUaiEvidence(text, net);
   if ('error' in read) {
     io.err(`${file}:${read.error.line}:1: error: ${read.error.message}\n`);

@@ -4,7 +4,6 @@
  * `--network NAME`, or the file's only network when it has no top-level tables (what
  * `bayes convert X.bif X.bayes` writes).
  */
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { formatList, networkFormatOf } from '../model/networkFormats.js';
 import { cliBudgets } from './limits.js';
@@ -16,7 +15,7 @@ import type * as A from '../language/ast.js';
 import { checkText } from '../run/pipeline.js';
 import type { CliIO } from './command.js';
 import { formatDiagnostic, readModel } from './check.js';
-import { environmentFor } from './workspace.js';
+import { environmentFor, readCommandLineText } from './workspace.js';
 
 export interface NetworkFileOptions {
   /** `.bayes` files: the network to read; default: see above. */
@@ -56,13 +55,8 @@ export function readNetworkModel(file: string, io: CliIO, options: NetworkFileOp
     io.err(`bayes: ${file}: networks are read from .bayes, ${formatList()} files\n`);
     return undefined;
   }
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    io.err(`bayes: cannot read ${file}: ${(e as Error).message}\n`);
-    return undefined;
-  }
+  const text = readCommandLineText(file, io, options['max-file-mb']);
+  if (text === undefined) return undefined;
   const r = format.read(text, cliBudgets);
   if ('error' in r) {
     io.err(`${file}:${r.error.line}:1: error: ${r.error.message}\n`);
@@ -78,7 +72,7 @@ function fileName(file: string): string {
 }
 
 function readBayesNetwork(file: string, io: CliIO, options: NetworkFileOptions): NetworkModel | undefined {
-  const text = readModel(file, io);
+  const text = readModel(file, io, options['max-file-mb']);
   if (text === undefined) return undefined;
   const env = environmentFor(file, options, io);
   const checked = checkText(text, env);

@@ -18,7 +18,7 @@ export const runCommand: CliCommand = {
     const results: RunResult[] = [];
     let failed = false;
     for (const file of positionals) {
-      const text = readModel(file, io);
+      const text = readModel(file, io, values['max-file-mb']);
       if (text === undefined) {
         failed = true;
         continue;

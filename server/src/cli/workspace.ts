@@ -1,10 +1,11 @@
 /** Options every model-reading command shares: where the workspace is, which data roots are allowed. */
 import { resolve, relative, isAbsolute, dirname } from 'node:path';
 import type { CliIO } from './command.js';
-import { commandLineFiles, nodeEnvironment } from '../workspace/files.js';
+import { commandLineFiles, nodeEnvironment, readCommandLineFileSync } from '../workspace/files.js';
 import type { CheckEnvironment } from '../language/index.js';
 import { cliBudgets } from './limits.js';
-import { DEFAULT_FILE_LIMITS, type FileLimits, type Files } from '../language/environment.js';
+import { DEFAULT_FILE_LIMITS, FileRefusedError, type FileLimits, type Files } from '../language/environment.js';
+import { pathProblemMessage } from '../language/files.js';
 import { UsageError } from './command.js';
 
 export const WORKSPACE_OPTIONS = {
@@ -27,6 +28,30 @@ export function limitsOption(text: string | undefined): Partial<FileLimits> {
 /** Reads of the files named on the command line: any folder, but only regular files within the size budget. */
 export function commandLineReads(values: { 'max-file-mb'?: string }): Files {
   return commandLineFiles(limitsOption(values['max-file-mb']));
+}
+
+/**
+ * The text of a file named on the command line (a network, a model, an evidence file), read by the
+ * workspace module's rules: a regular file, at most --max-file-mb (and `maxBytes`); undefined after
+ * saying why not. No command reads a file it is given any other way.
+ */
+export function readCommandLineText(
+  file: string,
+  io: CliIO,
+  maxFileMb: string | undefined,
+  maxBytes = Infinity,
+): string | undefined {
+  const limit = Math.min(limitsOption(maxFileMb).maxFileBytes ?? DEFAULT_FILE_LIMITS.maxFileBytes, maxBytes);
+  try {
+    return readCommandLineFileSync(resolve(io.cwd, file), { maxFileBytes: limit }).toString('utf8');
+  } catch (e) {
+    if (e instanceof FileRefusedError && e.problem.rule !== 'missing') {
+      io.err(`bayes: ${pathProblemMessage(file, e.problem)}\n`);
+    } else {
+      io.err(`bayes: cannot read ${file}: ${e instanceof FileRefusedError ? 'no such file' : (e as Error).message}\n`);
+    }
+    return undefined;
+  }
 }
 
 export const WORKSPACE_USAGE = `Options:

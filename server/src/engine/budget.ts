@@ -15,6 +15,13 @@ export interface Budgets {
   maxSamples: number;
   /** The memory budget itself, in bytes: exact inference runs while its junction tree fits half of it. */
   memoryBytes: number;
+  /**
+   * Things a network file declares, each counted before it is kept: XML elements, variables, and
+   * the states of one variable. Each costs a few hundred bytes as objects (an element with its
+   * attributes and children, a variable with its structures for inference): 512 per MB of the
+   * memory budget, 2^20 for 2 GB (a 60 MB file of `<P/>` declares 15 million).
+   */
+  maxDeclarations: number;
 }
 
 /**
@@ -32,6 +39,7 @@ export function budgetsFor(memoryMb: number, maxSamples = 1e8): Budgets {
     maxTotalEntries: Math.max(4096, Math.floor(entries / 4)),
     maxSamples,
     memoryBytes: memoryMb * 1024 * 1024,
+    maxDeclarations: Math.max(1024, Math.floor(memoryMb * 512)),
   };
 }
 

@@ -10,7 +10,14 @@ import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.j
 import { cardinality, normalizeCptRows, rowAssignment, rowCount } from '../engine/network.js';
 import { DEFAULT_BUDGETS, requireWithin, type Budgets } from '../engine/budget.js';
 import { PeekingLexer } from './peekingLexer.js';
-import { UnwritableNetworkError } from './networkText.js';
+import {
+  decimalNumber,
+  NetworkSyntaxError,
+  readerWork,
+  requireDeclarationsWithin,
+  requireRowsSumToOne,
+  UnwritableNetworkError,
+} from './networkText.js';
 
 export interface BifError {
   message: string;
@@ -69,6 +76,7 @@ class Lexer extends PeekingLexer<Token> {
 
   protected scan(): Token {
     this.skipSpaceAndComments();
+    readerWork.steps++;
     const s = this.src;
     if (this.pos >= s.length) return { kind: Kind.End, text: '', line: this.line };
     const kind = classOf(s.charCodeAt(this.pos));
@@ -116,7 +124,7 @@ class Lexer extends PeekingLexer<Token> {
    * has 5.5 MB of them. A numeral of at most 15 significant digits and a power of ten within 10^±22
    * is m · 10^e or m / 10^-e with both operands exact doubles, so the one rounding of that operation
    * is the correctly rounded value Number() gives; anything else (more digits, larger exponents,
-   * hex, Infinity, junk) goes through Number() on the word, as every value did before.
+   * Infinity, junk) goes through Number() on the word (hex, binary and octal are refused).
    */
   values(out: Float64Array, base: number, expected: number, inner: number, stride: number): number {
     if (this.hasPeeked) throw new Error('values after peek');
@@ -181,11 +189,12 @@ class Lexer extends PeekingLexer<Token> {
         if (negative) v = -v;
       } else {
         while (i < len && classOf(s.charCodeAt(i)) === 0) i++;
-        v = Number(s.slice(start, i));
+        v = decimalNumber(s.slice(start, i));
         if (Number.isNaN(v))
           throw new BifSyntaxError(`expected a probability, found '${s.slice(start, i)}'`, this.line);
       }
       this.pos = i;
+      readerWork.steps++;
       if (n >= expected) throw new BifSyntaxError(`too many probabilities: expected ${expected}`, this.line);
       out[base + r * stride + x] = v < 0 ? NaN : v; // JavaBayes writes -1 for an unknown entry
       n++;
@@ -215,6 +224,10 @@ export function readBif(text: string, budgets: Budgets = DEFAULT_BUDGETS): BifRe
     return { network: new BifParser(text, budgets).parse() };
   } catch (e) {
     if (e instanceof BifSyntaxError) return { error: { message: e.message, line: e.line } };
+    if (e instanceof NetworkSyntaxError) return { error: { message: e.message, line: e.line } };
+    if (e instanceof RangeError) {
+      return { error: { message: `the file is too large or too deeply nested: ${e.message}`, line: 1 } };
+    }
     throw e;
   }
 }
@@ -233,6 +246,8 @@ class BifParser {
   private name = 'network';
   private readonly variables: DiscreteVariable[] = [];
   private readonly index = new Map<string, number>();
+  /** Each variable's states by name, built when a row first names one (a row's lookup is then O(1)). */
+  private readonly stateIndex = new Map<number, Map<string, number>>();
   private readonly blocks: Block[] = [];
   /** A block failed when read at once: the read will fail, so the blocks after it are only skipped. */
   private failed = false;
@@ -307,6 +322,7 @@ class BifParser {
     const nameTok = this.name_();
     if (this.index.has(nameTok.text))
       throw new BifSyntaxError(`variable '${nameTok.text}' is declared twice`, nameTok.line);
+    requireDeclarationsWithin('the network', this.variables.length + 1, 'variables', nameTok.line, this.budgets);
     this.expect('{');
     let states: string[] | undefined;
     for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === '}'); t = this.lex.next()) {
@@ -341,11 +357,13 @@ class BifParser {
     }
     this.expect('{');
     const states: string[] = [];
+    const seen = new Set<string>();
     for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === '}'); t = this.lex.next()) {
       if (t.kind === Kind.End) throw new BifSyntaxError(`unclosed state list of '${variable}'`, t.line);
       if (t.kind === Kind.Punct && t.text === ',') continue;
-      if (states.includes(t.text))
+      if (seen.size === seen.add(t.text).size)
         throw new BifSyntaxError(`variable '${variable}' lists state '${t.text}' twice`, t.line);
+      requireDeclarationsWithin(`variable '${variable}'`, states.length + 1, 'states', t.line, this.budgets);
       states.push(t.text);
     }
     const semi = this.lex.peek();
@@ -465,6 +483,9 @@ class BifParser {
         block.line,
       );
     }
+    requireRowsSumToOne(table, k, `the probability block for '${block.names[0]}'`, block.line, (row) =>
+      rowAssignment(net, child!, row).map((s, i) => net.variables[parents[i]!]!.states[s]!),
+    );
     normalizeCptRows(table, k); // the file's rows are rounded to 6–7 digits
     return cpt;
   }
@@ -476,7 +497,10 @@ class BifParser {
     let r = 0;
     parents.forEach((p, i) => {
       const states = net.variables[p]!.states;
-      const s = states.indexOf(assignment[i]!.text);
+      let index = this.stateIndex.get(p);
+      if (!index) this.stateIndex.set(p, (index = new Map(states.map((s, j) => [s, j]))));
+      readerWork.steps++;
+      const s = index.get(assignment[i]!.text) ?? -1;
       if (s < 0)
         throw new BifSyntaxError(`'${assignment[i]!.text}' is not a state of '${net.variables[p]!.name}'`, line);
       r = r * states.length + s;

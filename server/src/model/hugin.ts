@@ -12,11 +12,15 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 import {
   assembleNetwork,
+  decimalNumber,
   formatNumber,
   layeredPositions,
   NetworkSyntaxError,
+  readerWork,
   readWith,
+  requireDeclarationsWithin,
   requireKnownTables,
+  tableSize,
   type DeclaredTable,
   type DeclaredVariable,
   type NetworkReadResult,
@@ -41,6 +45,7 @@ const WORD_END = PUNCT + '"%';
 class Lexer extends PeekingLexer<Token> {
   protected scan(): Token {
     const s = this.src;
+    readerWork.steps++;
     for (;;) {
       while (this.pos < s.length && s.charCodeAt(this.pos) <= 32) {
         if (s.charCodeAt(this.pos) === 10) this.line++;
@@ -197,11 +202,14 @@ class NetParser {
     if (t.kind === Kind.Word || t.kind === Kind.String) return { kind: 'atom', token: t };
     if (t.kind !== Kind.Punct || t.text !== '(') this.fail(t, 'a value');
     const stack: { kind: 'list'; items: Value[]; line: number }[] = [{ kind: 'list', items: [], line: t.line }];
+    let kept = 0;
     for (;;) {
       const u = this.lex.next();
       const top = stack[stack.length - 1]!;
-      if (u.kind === Kind.Word || u.kind === Kind.String) top.items.push({ kind: 'atom', token: u });
-      else if (u.kind === Kind.Punct && u.text === ',') continue;
+      if (u.kind === Kind.Word || u.kind === Kind.String) {
+        requireDeclarationsWithin('a list', ++kept, 'items', u.line, this.budgets);
+        top.items.push({ kind: 'atom', token: u });
+      } else if (u.kind === Kind.Punct && u.text === ',') continue;
       else if (u.kind === Kind.Punct && u.text === '(') {
         const list = { kind: 'list' as const, items: [], line: u.line };
         top.items.push(list);
@@ -250,11 +258,12 @@ class NetParser {
     }
     this.expect('}');
     // numbered and interval nodes may leave their labels empty: name the states by their values
-    const unlabelled = !states || states.some((s, i) => s === '' || states!.indexOf(s) !== i);
+    const unlabelled = !states || states.includes('') || new Set(states).size !== states.length;
     if (unlabelled && values && (subtype === 'number' || subtype === 'interval')) {
       states = subtype === 'number' ? values : values.slice(1).map((hi, i) => `[${values![i]}, ${hi})`);
     }
     if (!states) throw new NetworkSyntaxError(`node '${nameTok.text}' has no 'states = ( … );'`, nameTok.line);
+    requireDeclarationsWithin('the network', this.variables.length + 1, 'variables', nameTok.line, this.budgets);
     this.variables.push({ name: nameTok.text, states, line: nameTok.line });
   }
 
@@ -323,9 +332,12 @@ class NetParser {
     for (let depth = 1; depth > 0;) {
       const t = this.lex.next();
       if (t.kind === Kind.Word) {
-        const v = Number(t.text);
+        const v = decimalNumber(t.text);
         if (!Number.isFinite(v)) throw new NetworkSyntaxError(`expected a probability, found '${t.text}'`, t.line);
         if (v < 0) throw new NetworkSyntaxError(`a probability cannot be negative: '${t.text}'`, t.line);
+        // counted against the one-table budget before it is kept (the expected count is known later)
+        if (values.length === this.budgets.maxTableEntries)
+          tableSize([values.length + 1], 'the data', t.line, this.budgets);
         values.push(v);
       } else if (t.kind === Kind.Punct && t.text === '(') depth++;
       else if (t.kind === Kind.Punct && t.text === ')') depth--;

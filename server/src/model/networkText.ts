@@ -7,7 +7,7 @@
  * probabilities, cycles). Pure text in, text out: no file I/O here.
  */
 import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
-import { normalizeCptRows, topologicalOrder } from '../engine/network.js';
+import { normalizeCptRows, ROW_SUM_TOLERANCE, rowOffSum, topologicalOrder } from '../engine/network.js';
 import { BudgetError, DEFAULT_BUDGETS, requireWithin, tableEntries, type Budgets } from '../engine/budget.js';
 
 export interface NetworkReadError {
@@ -27,6 +27,12 @@ export class NetworkSyntaxError extends Error {
     super(message);
   }
 }
+
+/**
+ * The steps the readers take — tokens and elements read, characters scanned for line numbers,
+ * names looked up — so that tests can hold each reader linear in its input without timing it.
+ */
+export const readerWork = { steps: 0 };
 
 /** Runs a reader, turning its syntax errors (and a stack overflow on absurd nesting) into a result. */
 export function readWith(parse: () => BayesianNetwork): NetworkReadResult {
@@ -50,6 +56,21 @@ export function tableSize(cardinalities: readonly number[], what: string, line: 
   const size = tableEntries(cardinalities);
   within(() => requireWithin(what, size, budgets.maxTableEntries), line);
   return size;
+}
+
+/**
+ * Refuses a count of declarations (XML elements, variables, the states of one variable) over the
+ * budget (engine/budget.ts: 2^20 by default), on `line`: readers call it as they count, before
+ * keeping one more.
+ */
+export function requireDeclarationsWithin(
+  what: string,
+  size: number,
+  unit: string,
+  line: number,
+  budgets: Budgets,
+): void {
+  if (size > budgets.maxDeclarations) within(() => requireWithin(what, size, budgets.maxDeclarations, unit), line);
 }
 
 /** Runs a budget check, turning its BudgetError into an error on `line`. */
@@ -90,9 +111,17 @@ export function formatNumber(x: number): string {
   return String(x);
 }
 
-/** Parses a probability token; a negative, non-numeric or infinite one is an error on its line. */
+/**
+ * A decimal numeral's value, NaN for anything else: JavaScript's Number() also reads `0x1`, `0b1`
+ * and `0o7`, which no network format writes, so a file holding them is refused, not read as 1.
+ */
+export function decimalNumber(text: string): number {
+  return /^[+-]?0[xXbBoO]/.test(text) ? NaN : Number(text);
+}
+
+/** Parses a probability token; a negative, non-decimal or infinite one is an error on its line. */
 export function probability(text: string, line: number): number {
-  const v = Number(text);
+  const v = decimalNumber(text);
   if (text === '' || !Number.isFinite(v)) throw new NetworkSyntaxError(`expected a probability, found '${text}'`, line);
   if (v < 0) throw new NetworkSyntaxError(`a probability cannot be negative: '${text}'`, line);
   return v;
@@ -107,7 +136,10 @@ export function assembleNetwork(
 ): BayesianNetwork {
   const index = new Map<string, number>();
   const vars: DiscreteVariable[] = [];
+  requireDeclarationsWithin('the network', variables.length, 'variables', variables[0]?.line ?? 1, budgets);
   for (const v of variables) {
+    readerWork.steps += 1 + v.states.length;
+    requireDeclarationsWithin(`variable '${v.name}'`, v.states.length, 'states', v.line, budgets);
     if (index.has(v.name)) throw new NetworkSyntaxError(`variable '${v.name}' is declared twice`, v.line);
     if (v.states.length === 0) throw new NetworkSyntaxError(`variable '${v.name}' has no states`, v.line);
     const seen = new Set<string>();
@@ -130,7 +162,8 @@ export function assembleNetwork(
   const sized = tables.map((t) => {
     const child = resolve(t.child, t.line);
     const parents = t.parents.map((p) => resolve(p, t.line));
-    const twice = parents.find((p, i) => p === child || parents.indexOf(p) !== i);
+    const named = new Set<number>([child]);
+    const twice = parents.find((p) => named.size === named.add(p).size);
     if (twice !== undefined) {
       throw new NetworkSyntaxError(`the table of '${t.child}' names '${vars[twice]!.name}' twice`, t.line);
     }
@@ -149,6 +182,12 @@ export function assembleNetwork(
     if (table.length !== size) {
       throw new NetworkSyntaxError(`the table of '${t.child}' has ${table.length} entries, expected ${size}`, t.line);
     }
+    requireRowsSumToOne(table, k, `the table of '${t.child}'`, t.line, (row) =>
+      rowStates(
+        row,
+        parents.map((p) => vars[p]!),
+      ),
+    );
     normalizeCptRows(table, k);
     cpts[child] = { child, parents, table };
     lines[child] = t.line;
@@ -168,6 +207,39 @@ export function assembleNetwork(
     );
   }
   return net;
+}
+
+/**
+ * Refuses a table with a row (every entry known) that does not sum to 1 within ROW_SUM_TOLERANCE
+ * (1e-6, as a row written in a model): a file's `0.1, 0.3` is an error, not 0.25 / 0.75. Rows
+ * within it are normalised afterwards (rounding only). `states(row)` names the row's parent states.
+ */
+export function requireRowsSumToOne(
+  table: Float64Array,
+  k: number,
+  what: string,
+  line: number,
+  states: (row: number) => string[],
+): void {
+  const bad = rowOffSum(table, k);
+  if (!bad) return;
+  const given = states(bad.row);
+  throw new NetworkSyntaxError(
+    `${what} has a row${given.length ? ` (${given.join(', ')})` : ''} that sums to ${bad.sum}, not 1 ` +
+      `(within ${ROW_SUM_TOLERANCE.toExponential()})`,
+    line,
+  );
+}
+
+/** The states of the parents (first slowest) of row `row`. */
+function rowStates(row: number, parents: readonly DiscreteVariable[]): string[] {
+  const out = new Array<string>(parents.length);
+  for (let i = parents.length - 1; i >= 0; i--) {
+    const states = parents[i]!.states;
+    out[i] = states[row % states.length]!;
+    row = Math.floor(row / states.length);
+  }
+  return out;
 }
 
 /** A network one of the writers cannot express (unknown entries, names the format cannot hold). */
@@ -191,13 +263,14 @@ export function numbersIn(text: string, firstLine: number, expected: number, wha
   const token = /[^\s,]+/g;
   let count = 0;
   while (token.exec(text)) count++;
+  readerWork.steps += 2 * count;
   if (count !== expected) {
     throw new NetworkSyntaxError(`${what} has ${count} probabilities, expected ${expected}`, firstLine);
   }
   const values = new Float64Array(expected);
   let i = 0;
   for (let m = token.exec(text); m; m = token.exec(text)) {
-    const v = Number(m[0]);
+    const v = decimalNumber(m[0]);
     if (!Number.isFinite(v) || v < 0) probability(m[0], firstLine + (text.slice(0, m.index).match(/\n/g)?.length ?? 0));
     values[i++] = v;
   }

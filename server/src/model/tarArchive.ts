@@ -179,7 +179,7 @@ class TarParser {
       } // end-of-archive marker (a real header has a name)
       if (!checksumOk(header)) throw new Error(`tar: bad header checksum at byte ${offset}`);
       if (++this.entries > this.limits.maxEntries) throw tooMany(this.limits);
-      const size = octal(header.subarray(124, 136));
+      const size = sizeField(header.subarray(124, 136), offset);
       if (offset + BLOCK + size > available) {
         if (last) throw new Error(`tar: the file at byte ${offset} is truncated (${size} bytes announced)`);
         break; // the rest of this file is still to come
@@ -214,6 +214,23 @@ function isZeroBlock(block: Buffer): boolean {
 function cString(bytes: Buffer): string {
   const end = bytes.indexOf(0);
   return bytes.toString('utf8', 0, end < 0 ? bytes.length : end);
+}
+
+/**
+ * A file's size: octal, or GNU's base-256 for 8 GB and more (the first byte 0x80, then the value
+ * big-endian; 0xff would be negative). One that is neither is an error: NaN made the reader stop
+ * at that file and return the ones before it as if the archive had ended.
+ */
+function sizeField(field: Buffer, offset: number): number {
+  let size: number;
+  if (field[0] === 0x80) {
+    size = 0;
+    for (let i = 1; i < field.length; i++) size = size * 256 + field[i]!;
+  } else size = octal(field);
+  if (!Number.isSafeInteger(size) || size < 0) {
+    throw new Error(`tar: the header at byte ${offset} has a size that cannot be read`);
+  }
+  return size;
 }
 
 /**

@@ -25,7 +25,9 @@ import {
   formatNumber,
   NetworkSyntaxError,
   probability,
+  readerWork,
   readWith,
+  requireDeclarationsWithin,
   requireKnownTables,
   requireTotalWithin,
   tableSize,
@@ -40,13 +42,18 @@ interface Token {
   line: number;
 }
 
-/** White-space separated tokens with their lines (one pass; the line is counted between tokens). */
+/**
+ * White-space separated tokens with their lines, in one pass: the line is counted over the space
+ * between tokens only (searching for the next newline from each token read a 4 MB line once per
+ * number on it).
+ */
 function tokens(text: string): Token[] {
   const out: Token[] = [];
   let line = 1;
   let at = 0;
   for (const m of text.matchAll(/\S+/g)) {
-    for (let i = text.indexOf('\n', at); i >= 0 && i < m.index; i = text.indexOf('\n', i + 1)) line++;
+    for (let i = at; i < m.index; i++) if (text.charCodeAt(i) === 10) line++;
+    readerWork.steps += m.index - at + 1;
     at = m.index + m[0].length;
     out.push({ text: m[0], line });
   }
@@ -114,7 +121,9 @@ function parseUai(text: string, budgets: Budgets): BayesianNetwork {
     throw new NetworkSyntaxError(`expected 'BAYES' (a UAI network file), found '${preamble.text}'`, preamble.line);
   }
   // each declared item needs at least one token: a count larger than what is left is refused before allocating
+  const nLine = r.peekLine();
   const n = r.count('the number of variables', 'variables');
+  requireDeclarationsWithin('the network', n, 'variables', nLine, budgets);
   const cards: { value: number; line: number }[] = [];
   for (let i = 0; i < n; i++) cards.push(r.integer(`the number of states of variable ${i}`, 2 ** 20, 1));
   // each variable's CPT lists at least its states: more states than the file has numbers is refused

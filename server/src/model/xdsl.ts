@@ -24,7 +24,7 @@ export function readXdsl(text: string, budgets: Budgets = DEFAULT_BUDGETS): Netw
 }
 
 function parseXdsl(text: string, budgets: Budgets): BayesianNetwork {
-  const root = parseXml(text);
+  const root = parseXml(text, budgets);
   if (root.name.toLowerCase() !== 'smile') {
     throw new NetworkSyntaxError(`expected a GeNIe XDSL file (<smile>), found <${root.name}>`, root.line);
   }
@@ -79,9 +79,10 @@ function deterministic(node: XmlElement, id: string, own: string[], parents: str
         );
       }
       const table = new Float64Array(expected);
+      const stateIndex = new Map(own.map((s, i) => [s, i]));
       names.forEach((s, r) => {
-        const x = own.indexOf(s);
-        if (x < 0) throw new NetworkSyntaxError(`'${s}' is not a state of '${id}'`, line);
+        const x = stateIndex.get(s);
+        if (x === undefined) throw new NetworkSyntaxError(`'${s}' is not a state of '${id}'`, line);
         table[r * own.length + x] = 1;
       });
       return table;

@@ -5,23 +5,29 @@
  * keeps CDATA as text; decodes the five predefined entities and character references. Not a
  * validating parser: what it cannot read is a NetworkSyntaxError on the line where it stopped.
  */
-import { NetworkSyntaxError } from './networkText.js';
+import { DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
+import { NetworkSyntaxError, readerWork, requireDeclarationsWithin } from './networkText.js';
 
 export interface XmlElement {
   /** The tag name as written. */
   name: string;
-  attributes: Map<string, string>;
-  children: XmlElement[];
+  attributes: ReadonlyMap<string, string>;
+  children: readonly XmlElement[];
   /** The element's own text (between its child elements), entities decoded. */
   text: string;
   line: number;
 }
 
+/** Shared by the elements that have none (most of them): a million `<P/>` need no million maps. */
+const NO_ATTRIBUTES: ReadonlyMap<string, string> = new Map();
+const NO_CHILDREN: readonly XmlElement[] = Object.freeze([]);
+
 const NAME_START = /[A-Za-z_:]/;
 const NAME_CHAR = /[A-Za-z0-9_:.-]/;
 
-export function parseXml(src: string): XmlElement {
-  return new XmlReader(src).document();
+/** Parses a document, keeping at most `budgets.maxDeclarations` elements (counted before each is kept). */
+export function parseXml(src: string, budgets: Budgets = DEFAULT_BUDGETS): XmlElement {
+  return new XmlReader(src, budgets).document();
 }
 
 /** The element's children with this tag name, compared without regard to case. */
@@ -48,7 +54,11 @@ export function escapeXml(s: string): string {
 class XmlReader {
   private pos = 0;
   private line = 1;
-  constructor(private readonly src: string) {}
+  private elements = 0;
+  constructor(
+    private readonly src: string,
+    private readonly budgets: Budgets,
+  ) {}
 
   document(): XmlElement {
     let root: XmlElement | undefined;
@@ -71,6 +81,7 @@ class XmlReader {
   }
 
   private advanceTo(end: number): void {
+    readerWork.steps += end - this.pos;
     for (let i = this.pos; i < end; i++) if (this.src.charCodeAt(i) === 10) this.line++;
     this.pos = end;
   }
@@ -127,6 +138,7 @@ class XmlReader {
   /** An element starting at `<`, iteratively (no recursion: deep nesting cannot overflow the stack). */
   private element(): XmlElement {
     const stack: XmlElement[] = [];
+    const kids: XmlElement[][] = []; // the open elements' children, as they are read
     const text: string[][] = [];
     let root: XmlElement | undefined;
     do {
@@ -139,6 +151,7 @@ class XmlReader {
         if (s[this.pos] !== '>') this.fail(`expected '>' after '</${name}'`);
         this.pos++;
         const open = stack.pop()!;
+        open.children = kids.pop()!;
         if (open.name !== name) {
           throw new NetworkSyntaxError(`</${name}> closes <${open.name}> (opened on line ${open.line})`, line);
         }
@@ -155,10 +168,11 @@ class XmlReader {
         const e = this.startTag();
         if (e.selfClosing) {
           if (stack.length === 0) root = e.element;
-          else stack[stack.length - 1]!.children.push(e.element);
+          else kids[kids.length - 1]!.push(e.element);
         } else {
-          if (stack.length) stack[stack.length - 1]!.children.push(e.element);
+          if (stack.length) kids[kids.length - 1]!.push(e.element);
           stack.push(e.element);
+          kids.push([]);
           text.push([]);
         }
       } else {
@@ -177,15 +191,17 @@ class XmlReader {
 
   private startTag(): { element: XmlElement; selfClosing: boolean } {
     const line = this.line;
+    requireDeclarationsWithin('the file', ++this.elements, 'XML elements', line, this.budgets);
     this.pos++;
     const name = this.name();
-    const attributes = new Map<string, string>();
+    let attributes: Map<string, string> | undefined;
     for (;;) {
       this.skipSpace();
       const c = this.src[this.pos];
       if (c === '>' || (c === '/' && this.src[this.pos + 1] === '>')) {
         this.pos += c === '>' ? 1 : 2;
-        return { element: { name, attributes, children: [], text: '', line }, selfClosing: c === '/' };
+        const element = { name, attributes: attributes ?? NO_ATTRIBUTES, children: NO_CHILDREN, text: '', line };
+        return { element, selfClosing: c === '/' };
       }
       if (c === undefined) this.fail(`<${name}> is not closed with '>'`);
       const key = this.name();
@@ -200,6 +216,7 @@ class XmlReader {
       const valueLine = this.line;
       const raw = this.src.slice(this.pos + 1, end);
       this.advanceTo(end + 1);
+      attributes ??= new Map();
       attributes.set(key, decodeEntities(raw, valueLine));
     }
   }
@@ -207,18 +224,28 @@ class XmlReader {
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
+/**
+ * Decodes the references of a text or attribute value that starts on `line`. The line of a bad
+ * reference is counted only when there is one to report: counting it for every reference (from
+ * the start of the text) made 200,000 references cost 10^10 steps.
+ */
 function decodeEntities(raw: string, line: number): string {
   if (!raw.includes('&')) return raw;
-  return raw.replace(/&([^;\s&]*);?/g, (all, body: string) => {
-    const at = line + (raw.slice(0, raw.indexOf(all)).match(/\n/g)?.length ?? 0);
-    if (!all.endsWith(';')) throw new NetworkSyntaxError(`'&' must start an entity such as &amp;`, at);
+  return raw.replace(/&([^;\s&]*);?/g, (all: string, body: string, offset: number) => {
+    readerWork.steps++;
+    const fail = (message: string): never => {
+      let at = line;
+      for (let i = raw.indexOf('\n'); i >= 0 && i < offset; i = raw.indexOf('\n', i + 1)) at++;
+      throw new NetworkSyntaxError(message, at);
+    };
+    if (!all.endsWith(';')) fail(`'&' must start an entity such as &amp;`);
     if (Object.hasOwn(ENTITIES, body)) return ENTITIES[body]!;
     const code = /^#x[0-9a-f]+$/i.test(body)
       ? parseInt(body.slice(2), 16)
       : /^#[0-9]+$/.test(body)
         ? parseInt(body.slice(1), 10)
         : NaN;
-    if (Number.isNaN(code) || code > 0x10ffff) throw new NetworkSyntaxError(`unknown entity '&${body};'`, at);
+    if (Number.isNaN(code) || code > 0x10ffff) fail(`unknown entity '&${body};'`);
     return String.fromCodePoint(code);
   });
 }

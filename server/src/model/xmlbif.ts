@@ -28,7 +28,7 @@ export function readXmlBif(text: string, budgets: Budgets = DEFAULT_BUDGETS): Ne
 }
 
 function parseXmlBif(text: string, budgets: Budgets): BayesianNetwork {
-  const root = parseXml(text);
+  const root = parseXml(text, budgets);
   const network = root.name.toUpperCase() === 'NETWORK' ? root : childNamed(root, 'NETWORK');
   if (root.name.toUpperCase() !== 'BIF' && root !== network) {
     throw new NetworkSyntaxError(`expected an XMLBIF file (<BIF> with a <NETWORK>), found <${root.name}>`, root.line);

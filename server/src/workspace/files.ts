@@ -453,6 +453,15 @@ export function nodeFiles(options: NodeEnvironmentOptions): Files {
   return new NodeFiles(new Confinement(allowedRoots, limits));
 }
 
+/**
+ * Reads a file named on the command line, synchronously, by the rules of commandLineFiles: no
+ * roots, but only a regular file (a FIFO named x.bif is not waited on, a link to /dev/zero not
+ * read) within the size limit; a FileRefusedError names the rule otherwise.
+ */
+export function readCommandLineFileSync(path: string, limits?: Partial<FileLimits>): Buffer {
+  return new Confinement(undefined, fileLimits(limits)).readSync(path);
+}
+
 /** For paths given on the command line: no roots (the user named them), but the kind and size rules hold. */
 export function commandLineFiles(limits?: Partial<FileLimits>): Files {
   return new NodeFiles(new Confinement(undefined, fileLimits(limits)));

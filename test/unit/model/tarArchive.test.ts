@@ -156,3 +156,38 @@ test('archive bombs: refused at the expanded-bytes cap while inflating, whole or
   );
   assert.equal(gunzipTar(many, { maxBytes: 1 << 30, maxEntries: 2000 }).length, 2000);
 });
+
+/** The header's size field rewritten (GNU base-256 or junk), its checksum recomputed. */
+function withSizeField(entry: Buffer, field: Buffer): Buffer {
+  const out = Buffer.from(entry);
+  field.copy(out, 124);
+  out.fill(32, 148, 156);
+  let sum = 0;
+  for (let i = 0; i < 512; i++) sum += out[i]!;
+  out.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+  return out;
+}
+
+test('tar: GNU base-256 sizes are read; a size field that is neither octal nor base-256 is an error', () => {
+  const texts = Array.from({ length: 12 }, (_, i) => `document ${i} `.repeat(40 + i));
+  const docs = texts.map((t, i) => tarEntry(`c${i % 3}/${i}.txt`, Buffer.from(t)));
+  const base256 = (n: number) => {
+    const f = Buffer.alloc(12);
+    f[0] = 0x80;
+    f.writeUIntBE(n, 6, 6);
+    return f;
+  };
+  const end = Buffer.alloc(1024);
+  // the 8th document's size written in base-256, as GNU tar does for 8 GB and more (it stopped there, exit 0)
+  const gnu = docs.map((d, i) => (i === 7 ? withSizeField(d, base256(texts[7]!.length)) : d));
+  assert.deepEqual(
+    readTar(Buffer.concat([...gnu, end])).map((e) => e.data.toString()),
+    texts,
+  );
+  const junk = Buffer.from('\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8\xf7\xf6\xf5\xf4', 'latin1');
+  const bad = docs.map((d, i) => (i === 7 ? withSizeField(d, junk) : d));
+  assert.throws(
+    () => readTar(Buffer.concat([...bad, end])),
+    /tar: the header at byte \d+ has a size that cannot be read/,
+  );
+});

@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eliminationOrder, type OrderHeuristic } from '../../../../server/src/engine/inference/eliminationOrder.js';
+import {
+  eliminationOrder,
+  orderWork,
+  type OrderHeuristic,
+} from '../../../../server/src/engine/inference/eliminationOrder.js';
 import { createRng } from '../../../../server/src/engine/random.js';
 
 /** The score of eliminating v next, straight from the definitions (lexicographic: first, then second). */
@@ -84,5 +88,62 @@ test('hubs with many leaves (the fill-in of a leaf’s neighbour is updated, not
         left.delete(v);
       });
     }
+  }
+});
+
+/** `adj` and `cards` with isolated nodes after them up to `n` in all (not eliminated: no neighbours of anything). */
+function padded(adj: Set<number>[], cards: number[], n: number): [Set<number>[], number[]] {
+  const more = Math.max(0, n - adj.length);
+  return [
+    [...adj, ...Array.from({ length: more }, () => new Set<number>())],
+    [...cards, ...Array<number>(more).fill(2)],
+  ];
+}
+
+test('large graphs (sets of neighbours, past 4,096 nodes) give the same orders as the bit matrix, hubs and all', () => {
+  const rng = createRng(13);
+  for (let trial = 0; trial < 30; trial++) {
+    const n = 8 + rng.int(60);
+    const cards = Array.from({ length: n }, () => 2 + rng.int(4));
+    const adj = cards.map(() => new Set<number>());
+    const density = 0.03 + rng.next() * 0.25;
+    for (let a = 0; a < n; a++)
+      for (let b = a + 1; b < n; b++)
+        if (rng.next() < density || (a === 0 && trial % 2 === 0)) {
+          adj[a]!.add(b);
+          adj[b]!.add(a);
+        }
+    const nodes = rng.shuffle(cards.map((_, i) => i)).slice(0, trial % 3 === 0 ? n - rng.int(n >> 1) : n);
+    const [bigAdj, bigCards] = padded(adj, cards, 5000);
+    for (const h of ['min-fill', 'weighted-min-fill', 'min-weight'] as OrderHeuristic[]) {
+      assert.deepEqual(
+        eliminationOrder(bigAdj, bigCards, nodes, h),
+        eliminationOrder(adj, cards, nodes, h),
+        `${trial} ${h}`,
+      );
+    }
+  }
+});
+
+test('100,000 variables: the order costs O(n log n + fill) steps (independent variables, a chain), not n²', () => {
+  const steps = (n: number, chain: boolean) => {
+    const adj = Array.from({ length: n }, () => new Set<number>());
+    if (chain)
+      for (let v = 1; v < n; v++) {
+        adj[v]!.add(v - 1);
+        adj[v - 1]!.add(v);
+      }
+    const cards = Array<number>(n).fill(2);
+    orderWork.steps = 0;
+    const order = eliminationOrder(adj, cards, adj.keys(), 'min-fill');
+    assert.equal(order.order.length, n);
+    assert.equal(order.maxCliqueSize, chain ? 4 : 2);
+    return orderWork.steps;
+  };
+  for (const chain of [false, true]) {
+    const small = steps(10_000, chain);
+    const large = steps(100_000, chain);
+    // n log n: 10 × log(100,000) / log(10,000) = 12.5 at most; n² would be 100
+    assert.ok(large / small <= 12.5, `${chain ? 'chain' : 'independent'}: ${small} → ${large} steps`);
   }
 });
