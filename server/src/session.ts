@@ -161,7 +161,10 @@ export class Session {
   async withFiles<T>(uri: string, use: (env: CheckEnvironment) => T): Promise<T> {
     const settings = await this.settings.get(uri);
     const options = { ...environmentOptions(uri, this.workspaceRoots, settings), restricted: !this.trusted };
-    const env = this.facts.environment(options);
+    const env = this.facts.environment(options, {
+      timeoutMs: settings.run.timeoutSeconds * 1000,
+      memoryMb: settings.run.memoryMb,
+    });
     await this.facts.fetch(env, this.asked.get(uri) ?? []);
     let result = use(env);
     for (let pass = 0; pass < 3 && env.missed.size > 0; pass++) {
