@@ -123,6 +123,7 @@ const builds = [
   { ...node, entryPoints: ['server/src/run/worker.ts'], outfile: 'dist/worker.cjs' },
   { ...node, entryPoints: ['server/src/cli/bootstrapWorker.ts'], outfile: 'dist/bootstrapWorker.cjs' },
   { ...node, entryPoints: ['server/src/run/marginalsWorker.ts'], outfile: 'dist/marginalsWorker.cjs' },
+  { ...node, entryPoints: ['server/src/run/networkReadWorker.ts'], outfile: 'dist/networkReadWorker.cjs' },
   {
     ...common,
     platform: 'browser',

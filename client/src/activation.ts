@@ -23,7 +23,7 @@ export async function activateWith(
   let client: LanguageClient | undefined;
   const output = window.createOutputChannel('Bayes Language Server', { log: true });
   const status = new RunStatus();
-  const panels = { extensionUri: context.extensionUri, client: () => client };
+  const panels = { extensionUri: context.extensionUri, client: () => client, log: (line: string) => output.warn(line) };
   context.subscriptions.push(
     output,
     status,

@@ -35,6 +35,7 @@ import {
   type WebviewMessage,
   type WriteObserveMessage,
 } from '../../server/src/protocol/webviewMessages.js';
+import { checkWebviewMessage } from '../../server/src/protocol/webviewMessageCheck.js';
 import { makeNonce, panelHtml } from './panelHtml.js';
 import { tableOffset } from './tableOffset.js';
 import type { LastResult, MarginalsReply, RunResultMessage } from '../../server/src/protocol/messages.js';
@@ -45,6 +46,8 @@ export const RESULTS_VIEW_TYPE = 'bayes.results';
 export interface PanelHost {
   extensionUri: Uri;
   client(): LanguageClient | undefined;
+  /** Where a dropped panel message is reported (the Bayes output channel); default the console. */
+  log?(line: string): void;
 }
 
 /** What both server messages tell of a finished run. */
@@ -105,7 +108,7 @@ export class ResultsPanel {
     ResultsPanel.panels.set(model.toString(), this);
     panel.onDidDispose(() => this.dispose(), null, this.disposables);
     // Listen before loading the page, so its first 'ready' is heard.
-    panel.webview.onDidReceiveMessage((m: WebviewMessage) => void this.receive(m), null, this.disposables);
+    panel.webview.onDidReceiveMessage((m: unknown) => this.check(m), null, this.disposables);
     panel.webview.html = this.html();
   }
 
@@ -153,6 +156,15 @@ export class ResultsPanel {
   private sendProblems(): void {
     const errors = languages.getDiagnostics(this.model).filter((d) => d.severity === DiagnosticSeverity.Error).length;
     this.post({ type: 'problems', version: RUN_RESULT_VERSION, errors });
+  }
+
+  /** A message from the page, acted on only when it is one the host knows, well typed. */
+  private check(m: unknown): void {
+    const checked = checkWebviewMessage(m);
+    if ('message' in checked) return void this.receive(checked.message);
+    const line = `Bayes results panel: dropped a message: ${checked.invalid}`;
+    if (this.host.log) this.host.log(line);
+    else console.warn(line);
   }
 
   private async receive(m: WebviewMessage): Promise<void> {

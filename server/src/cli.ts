@@ -1,6 +1,7 @@
 /** The headless `bayes` command: the language server's pipeline without an editor. */
 import { commands } from './cli/commands.js';
 import { UsageError, type CliIO } from './cli/command.js';
+import { terminalIO, visible } from './cli/terminalText.js';
 import { LIMITS_USAGE, reportExitCode, runWatched, takeLimits, watchedArguments } from './cli/limits.js';
 
 // dist/cli-commands.cjs shares these modules with dist/cli.cjs (one UsageError class, one set of budgets).
@@ -41,7 +42,8 @@ function help(): string {
   ].join('\n');
 }
 
-export async function main(argv: string[], io: CliIO, file?: string): Promise<number> {
+export async function main(argv: string[], printer: CliIO, file?: string): Promise<number> {
+  const io = terminalIO(printer);
   let parsed;
   try {
     parsed = takeLimits(argv);
@@ -91,7 +93,7 @@ if (watched) {
   // The watched worker of `--timeout` / `--max-memory` (cli/limits.ts): the command itself.
   const io: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), cwd: process.cwd() };
   main(watched.argv, { ...io, ...watched.tty }, undefined).then(reportExitCode, (e) => {
-    process.stderr.write(`bayes: internal error: ${(e as Error).stack ?? e}\n`);
+    process.stderr.write(visible(`bayes: internal error: ${(e as Error).stack ?? e}\n`));
     reportExitCode(70);
   });
 } else if (isEntry || isBinShim) {
@@ -112,7 +114,7 @@ if (watched) {
       process.exitCode = code;
     },
     (e) => {
-      process.stderr.write(`bayes: internal error: ${(e as Error).stack ?? e}\n`);
+      process.stderr.write(visible(`bayes: internal error: ${(e as Error).stack ?? e}\n`));
       process.exitCode = 70;
     },
   );

@@ -23,6 +23,7 @@ import { SettingsStore, type BayesSettings } from './workspace/settings.js';
 import { documentPath, environmentOptions } from './workspace/environment.js';
 import { FileFacts } from './workspace/fileFacts.js';
 import { nodeFiles } from './workspace/files.js';
+import type { Limits } from './run/limitedWorker.js';
 import type { Files } from './language/environment.js';
 
 const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = {
@@ -158,10 +159,15 @@ export class Session {
     return (await this.settings.get(uri)).precision;
   }
 
+  async runLimits(uri: string): Promise<Limits> {
+    const { run } = await this.settings.get(uri);
+    return { timeoutMs: run.timeoutSeconds * 1000, memoryMb: run.memoryMb };
+  }
+
   async withFiles<T>(uri: string, use: (env: CheckEnvironment) => T): Promise<T> {
     const settings = await this.settings.get(uri);
     const options = { ...environmentOptions(uri, this.workspaceRoots, settings), restricted: !this.trusted };
-    const env = this.facts.environment(options);
+    const env = this.facts.environment(options, await this.runLimits(uri));
     await this.facts.fetch(env, this.asked.get(uri) ?? []);
     let result = use(env);
     for (let pass = 0; pass < 3 && env.missed.size > 0; pass++) {

@@ -6,6 +6,7 @@ import { h, svg } from './dom.js';
 import { num } from './format.js';
 import { saveButtons } from './exportChart.js';
 import { copyButton } from './table.js';
+import { tsvText } from './tsv.js';
 import { ownValue } from '../../server/src/protocol/records.js';
 
 const LABEL_W = 150;
@@ -21,17 +22,7 @@ export function figure(
   chart.setAttribute('role', 'img');
   chart.setAttribute('aria-label', label);
   chart.classList.add('chart');
-  const copy = rows
-    ? [
-        copyButton(
-          `Copy the numbers of ${label}`,
-          () =>
-            rows()
-              .map((r) => r.map((c) => c ?? '').join('\t'))
-              .join('\n') + '\n',
-        ),
-      ]
-    : [];
+  const copy = rows ? [copyButton(`Copy the numbers of ${label}`, () => tsvText(rows()))] : [];
   return h('figure', {}, chart, h('figcaption', {}, h('span', {}, label), ...saveButtons(name, chart), ...copy));
 }
 

@@ -1,10 +1,11 @@
 /**
  * Tables of numbers: each cell shows a rounded value and keeps the exact one in `data-value`;
- * "Copy" puts the whole table (exact values, tab-separated) on the clipboard.
+ * "Copy" puts the whole table (exact values, tab-separated, cells guarded by tsv.ts) on the clipboard.
  */
 import { h } from './dom.js';
 import { exact, prob } from './format.js';
 import { post } from './host.js';
+import { tsvText } from './tsv.js';
 
 export interface Column<T> {
   title: string;
@@ -41,9 +42,7 @@ function defaultFormat(v: number): string {
 }
 
 function tsv<T>(columns: Column<T>[], rows: T[]): string {
-  const lines = [columns.map((c) => c.title).join('\t')];
-  for (const row of rows) lines.push(columns.map((c) => exact(c.value(row))).join('\t'));
-  return lines.join('\n') + '\n';
+  return tsvText([columns.map((c) => c.title), ...rows.map((row) => columns.map((c) => c.value(row)))]);
 }
 
 export function copyButton(label: string, text: () => string): HTMLElement {

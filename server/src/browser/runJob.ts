@@ -50,7 +50,8 @@ export function startRunJob(request: RunRequest, options: RunJobOptions): RunJob
   );
 
   void (async () => {
-    const env = { ...facts.environment(request.env), budgets: request.budgets };
+    // Imports parsed from their text with this run's budgets (not the editor's shared parse).
+    const env = { ...facts.environment(request.env), budgets: request.budgets, readNetwork: undefined };
     await yieldTurn();
     for (let pass = 0; ; pass++) {
       if (signal.aborted) return;

@@ -26,8 +26,8 @@ export function policyMarkdown(e: PolicyResult): string {
       r.choice,
     ]);
     const more = rows.length > MAX_ROWS ? `\n\n… and ${rows.length - MAX_ROWS} more contexts` : '';
-    const knows = rule.context.length ? ` knowing ${rule.context.join(', ')}` : '';
-    parts.push(`**${rule.decision}**${knows}:\n\n${markdownTable(header, body)}${more}`);
+    const knows = rule.context.length ? ` knowing ${escape(rule.context.join(', '))}` : '';
+    parts.push(`**${escape(rule.decision)}**${knows}:\n\n${markdownTable(header, body)}${more}`);
   }
   return parts.join('\n\n');
 }
@@ -41,7 +41,7 @@ export function expectedUtilityMarkdown(e: ExpectedUtilityResult): string {
     .join(', ');
   return [
     `**eu** — ${escape(e.headline)}`,
-    `EU(${e.decision} = a${given ? ` | ${escape(given)}` : ''}), later decisions optimal:`,
+    `EU(${escape(e.decision)} = a${given ? ` | ${escape(given)}` : ''}), later decisions optimal:`,
     markdownTable(['alternative', 'expected utility'], rows),
   ].join('\n\n');
 }
@@ -70,8 +70,8 @@ export function canonicalMarkdown(
     .flatMap((x) => (Array.isArray(x[0]) ? (x as string[][]) : [x as string[]]));
   const what =
     model.model === 'noisy_or'
-      ? `P(${effect} | only this cause present), the leak included`
-      : `P(${effect} | only this cause in this state), the leak included`;
+      ? `P(${escape(effect)} | only this cause present), the leak included`
+      : `P(${escape(effect)} | only this cause in this state), the leak included`;
   const parts = [`**${model.model}** — ${what}:`, markdownTable(['cause', 'state', 'P'], parameters)];
   const net = run?.results.find((r): r is NetworkResult => r.kind === 'network' && r.network === (scope || 'default'));
   const v = net?.variables.find((x) => x.name === effect);

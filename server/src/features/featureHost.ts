@@ -5,6 +5,7 @@ import type { CheckEnvironment } from '../language/index.js';
 import type { Files } from '../language/environment.js';
 import type { ParsedDocument } from '../workspace/documents.js';
 import type { RunRecord } from '../protocol/messages.js';
+import type { Limits } from '../run/limitedWorker.js';
 
 /** What the features read of the server: documents, their parse and last run, trust and files. */
 export interface FeatureHost {
@@ -22,6 +23,8 @@ export interface FeatureHost {
   pathOf(uri: string): string | undefined;
   /** The `bayes.precision` setting for the document (significant digits shown). */
   precision?(uri: string): Promise<number>;
+  /** The run's time and memory limits for the document (bayes.run.timeoutSeconds, bayes.run.memoryMb). */
+  runLimits?(uri: string): Promise<Limits>;
   /** Whether the document's current version still has to be parsed, at a cost over `ms`. */
   costlyToParse(uri: string, ms: number): boolean;
 }

@@ -9,7 +9,15 @@ import type * as A from '../language/index.js';
 import type { MdlResult, NetworkResult, PosteriorResult, ResultEntry, RunResult } from '../protocol/runResult.js';
 import type { NameIndex, NameSymbol } from '../language/index.js';
 import { nameIndex } from '../language/index.js';
-import { barChart, entriesOverlapping, formatNumber, markdownTable, numberRecords } from './resultView.js';
+import {
+  barChart,
+  codeSpan,
+  entriesOverlapping,
+  escape,
+  formatNumber,
+  markdownTable,
+  numberRecords,
+} from './resultView.js';
 import { dataName, explainEntry } from './resultExplain.js';
 import { canonicalMarkdown } from './decisionExplain.js';
 
@@ -47,22 +55,24 @@ function symbolSections(file: A.BayesFile, index: NameIndex, s: NameSymbol, run:
 }
 
 function signature(s: NameSymbol): string {
-  const states = s.states?.map((x) => x.name).join(', ');
+  // Names and states may be quoted or come from imported files: plain text, escaped.
+  const states = s.states?.map((x) => escape(x.name)).join(', ');
+  const name = escape(s.name);
   switch (s.kind) {
     case 'variable':
-      return `variable **${s.name}** ${states !== undefined ? `{ ${states} }` : ''}${s.scope ? ` in network ${s.scope}` : ''}`;
+      return `variable **${name}** ${states !== undefined ? `{ ${states} }` : ''}${s.scope ? ` in network ${escape(s.scope)}` : ''}`;
     case 'hypotheses':
-      return `hypotheses **${s.name}** { ${states} }`;
+      return `hypotheses **${name}** { ${states} }`;
     case 'hypothesis': {
       const prior = priorOf(s);
-      return `hypothesis **${s.name}** of ${s.owner?.name}${prior ? ` · prior P(${s.name}) = ${prior}` : ''}`;
+      return `hypothesis **${name}** of ${escape(s.owner?.name ?? '')}${prior ? ` · prior P(${name}) = ${escape(prior)}` : ''}`;
     }
     case 'state':
-      return `value **${s.name}** of ${s.owner?.name}`;
+      return `value **${name}** of ${escape(s.owner?.name ?? '')}`;
     case 'column':
-      return `column **${s.name}** of data ${s.scope.replace(/^data:/, '')}`;
+      return `column **${name}** of data ${escape(s.scope.replace(/^data:/, ''))}`;
     default:
-      return `${s.kind} **${s.name}**`;
+      return `${s.kind} **${name}**`;
   }
 }
 
@@ -146,7 +156,7 @@ function distributions(index: NameIndex, s: NameSymbol, run: RunResult | undefin
       const keys = Object.keys(record);
       if (keys.length === 0 || !keys.every((k) => states.has(k))) continue;
       if (path[path.length - 1] === s.name || named)
-        sections.push(`\`${entry.source.trim()}\` — ${field}\n\n${barChart(record)}`);
+        sections.push(`${codeSpan(entry.source.trim())} — ${escape(field)}\n\n${barChart(record)}`);
     }
   }
   return sections;
@@ -157,10 +167,10 @@ function networkMarginal(e: NetworkResult, s: NameSymbol): string[] {
   if (e.network !== (s.scope || 'default')) return [];
   const v = e.variables.find((x) => x.name === s.name);
   if (!v) return [];
-  const given = v.evidence !== undefined ? ` (observed ${v.evidence})` : '';
+  const given = v.evidence !== undefined ? ` (observed ${escape(v.evidence)})` : '';
   const how = e.method === 'exact' ? 'exact' : `${e.method}, ${e.samples ?? '?'} samples`;
   return [
-    `P(${s.name}) in network ${e.network}${given}, ${how}:\n\n${barChart(Object.fromEntries(v.states.map((st, i) => [st, v.marginal[i]!])))}`,
+    `P(${escape(s.name)}) in network ${escape(e.network)}${given}, ${how}:\n\n${barChart(Object.fromEntries(v.states.map((st, i) => [st, v.marginal[i]!])))}`,
   ];
 }
 
@@ -200,7 +210,7 @@ function hypothesisFigures(s: NameSymbol, run: RunResult | undefined): string[] 
           : shapeFigures(entry, s.name);
     if (!figures || seen.has(figures)) continue;
     seen.add(figures);
-    lines.push(`- \`${entry.source.trim()}\` (line ${entry.range.start.line + 1}): ${figures}`);
+    lines.push(`- ${codeSpan(entry.source.trim())} (line ${entry.range.start.line + 1}): ${figures}`);
   }
   return lines.length > 0 ? [lines.join('\n')] : [];
 }
@@ -208,11 +218,12 @@ function hypothesisFigures(s: NameSymbol, run: RunResult | undefined): string[] 
 function posteriorFigures(e: PosteriorResult, name: string): string | undefined {
   const row = e.rows.find((r) => r.hypothesis === name);
   if (!row) return undefined;
-  const d = dataName(e);
-  const figures = [`P(${name}) = ${formatNumber(row.prior)}`, `P(${d} | ${name}) = ${formatNumber(row.likelihood)}`];
+  const d = escape(dataName(e));
+  const n = escape(name);
+  const figures = [`P(${n}) = ${formatNumber(row.prior)}`, `P(${d} | ${n}) = ${formatNumber(row.likelihood)}`];
   if (row.posterior !== undefined) {
     const posteriors = Object.fromEntries(e.rows.map((r) => [r.hypothesis, r.posterior ?? 0]));
-    figures.push(`P(${name} | ${d}) = **${formatNumber(row.posterior)}**, ${rank(posteriors, name)}`);
+    figures.push(`P(${n} | ${d}) = **${formatNumber(row.posterior)}**, ${rank(posteriors, name)}`);
   }
   if (e.map.includes(name)) figures.push('★ h_MAP');
   if (e.ml.includes(name)) figures.push('★ h_ML');
@@ -222,8 +233,9 @@ function posteriorFigures(e: PosteriorResult, name: string): string | undefined 
 function mdlFigures(e: MdlResult, name: string): string | undefined {
   const row = e.rows.find((r) => r.hypothesis === name);
   if (!row) return undefined;
+  const n = escape(name);
   const totals = Object.fromEntries(e.rows.map((r) => [r.hypothesis, r.totalBits]));
-  const bits = `L(${name}) + L(D | ${name}) = ${formatNumber(row.hypothesisBits)} + ${formatNumber(row.dataBits)} = **${formatNumber(row.totalBits)}** bits, ${rank(totals, name, true)}`;
+  const bits = `L(${n}) + L(D | ${n}) = ${formatNumber(row.hypothesisBits)} + ${formatNumber(row.dataBits)} = **${formatNumber(row.totalBits)}** bits, ${rank(totals, name, true)}`;
   return e.best.includes(name) ? `${bits} · ★ h_MDL` : bits;
 }
 
@@ -233,9 +245,9 @@ function shapeFigures(entry: ResultEntry, name: string): string | undefined {
   for (const { field, record } of numberRecords(entry)) {
     // Description lengths (`…Bits`) rank smallest first; probabilities and scores largest first.
     if (Object.hasOwn(record, name))
-      figures.push(`${field} **${formatNumber(record[name])}**, ${rank(record, name, /bits$/i.test(field))}`);
+      figures.push(`${escape(field)} **${formatNumber(record[name])}**, ${rank(record, name, /bits$/i.test(field))}`);
   }
   for (const field of choiceFields(entry, name))
-    figures.push(`★ ${field === 'best' ? `best by ${entry.kind}` : field}`);
+    figures.push(`★ ${field === 'best' ? `best by ${entry.kind}` : escape(field)}`);
   return figures.length > 0 ? figures.join(' · ') : undefined;
 }

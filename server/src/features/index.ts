@@ -190,6 +190,7 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
 
   const marginals = new MarginalsService(session);
   connection.onRequest(Method.marginals, (p: MarginalsParams) => marginals.marginals(p));
+  session.documents.onDidClose((e) => marginals.close(e.document.uri));
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.
   session.runListeners.push(() => {

@@ -1,101 +1,212 @@
 /**
  * `bayes/marginals`: the results panel's clicked evidence. The network is compiled from the
- * document once per (version, network) and handed to a worker thread that keeps it warm
- * (run/marginalsWorker.ts); each click is one propagation there, so the server stays responsive.
+ * document once per (version, network) and handed to the document's own worker thread, which
+ * keeps it warm (run/marginalsWorker.ts); each click is one propagation there, so the server
+ * stays responsive. Requests of one document are answered in order, one at a time; another
+ * document's have their own worker and never wait behind them. Each request is held to the run's
+ * limits (bayes.run.timeoutSeconds, bayes.run.memoryMb): past them the document's worker is
+ * terminated, the request answers with an error, and the next one starts a new worker.
  */
 import { Worker } from 'node:worker_threads';
-import { join } from 'node:path';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { MarginalsParams, MarginalsReply } from '../protocol/messages.js';
-import type { MarginalsJob, MarginalsJobReply } from '../run/marginalsWorker.js';
+import type { KeptNetworks, MarginalsJob, MarginalsJobReply } from '../run/marginalsWorker.js';
 import { interactiveMarginals } from '../run/interactiveMarginals.js';
+import { bundledWorker, type Limits } from '../run/limitedWorker.js';
 import { networkNamed } from './networkRequests.js';
 import type { FeatureHost } from './featureHost.js';
 
+/** Document workers at once: a new document's stops the least recently used idle one. */
+const MAX_WORKERS = 4;
+/** As the run's defaults (workspace/settings.ts), for hosts that do not say. */
+const DEFAULT_LIMITS: Limits = { timeoutMs: 120_000, memoryMb: 2048 };
+
+interface DocumentWorker {
+  worker: Worker;
+  memoryMb: number;
+  /** The version whose networks the worker has been sent, and their names. */
+  version: number;
+  sent: Set<string>;
+  /** The request in flight, answered by the worker's reply, a limit, or the worker's end. */
+  current?: { id: number; done: (reply: MarginalsJobReply) => void };
+  kept?: KeptNetworks;
+}
+
 export class MarginalsService {
-  private worker: Worker | undefined;
+  /** By document URI, least recently used first. */
+  private readonly workers = new Map<string, DocumentWorker>();
+  private readonly queues = new Map<string, Promise<unknown>>();
   private nextId = 1;
-  private readonly pending = new Map<number, (r: MarginalsJobReply) => void>();
-  /** Keys whose network the worker has been sent. */
-  private readonly sent = new Set<string>();
 
   constructor(
     private readonly host: FeatureHost,
-    private workerPath: string | undefined = defaultWorkerPath(),
+    private workerPath: string | undefined = bundledWorker('marginalsWorker.cjs'),
+    /** What a document's worker keeps, in bytes; default half the memory setting (exact inference's share). */
+    private readonly keepBytes?: number,
   ) {}
 
-  async marginals(p: MarginalsParams): Promise<MarginalsReply> {
+  marginals(p: MarginalsParams): Promise<MarginalsReply> {
     if (typeof p?.uri !== 'string' || typeof p.network !== 'string') {
-      return { error: 'bayes/marginals wants { uri, network, evidence }' };
+      return Promise.resolve({ error: 'bayes/marginals wants { uri, network, evidence }' });
     }
+    const mine = (this.queues.get(p.uri) ?? Promise.resolve()).then(() => this.answer(p));
+    const tail = mine.catch(() => undefined);
+    this.queues.set(p.uri, tail);
+    void tail.then(() => {
+      if (this.queues.get(p.uri) === tail) this.queues.delete(p.uri);
+    });
+    return mine;
+  }
+
+  /** What the document's worker held after its last answer (tests, and the memory it keeps idle). */
+  kept(uri: string): KeptNetworks | undefined {
+    return this.workers.get(uri)?.kept;
+  }
+
+  /** The document was closed: its worker and the networks it kept go. */
+  close(uri: string): void {
+    const doc = this.workers.get(uri);
+    if (doc) this.stop(uri, doc, 'the document was closed');
+  }
+
+  dispose(): void {
+    for (const [uri, doc] of [...this.workers]) this.stop(uri, doc, 'the server is shutting down');
+  }
+
+  private async answer(p: MarginalsParams): Promise<MarginalsReply> {
     const d = this.host.parse(p.uri);
     if (!d) return { error: 'the document is not open' };
-    const key = `${p.uri}@${d.version}#${p.network}`;
+    const limits = (await this.host.runLimits?.(p.uri)) ?? DEFAULT_LIMITS;
+    const memoryBytes = limits.memoryMb * 2 ** 20;
     const request = { evidence: p.evidence ?? {}, likelihoods: p.likelihoods, soft: p.soft };
     const compile = async (): Promise<{ network: BayesianNetwork } | { error: string }> =>
       this.host.withFiles(p.uri, (env) => networkNamed(d.parse.ast, env, p.network));
-    const worker = this.ensureWorker();
-    if (!worker) {
+    const job = (net?: BayesianNetwork): MarginalsJob => ({
+      id: this.nextId++,
+      key: p.network,
+      version: d.version,
+      request,
+      memoryBytes,
+      keepBytes: this.keepBytes ?? memoryBytes / 2,
+      ...(net ? { net } : {}),
+    });
+    const warm = this.documentWorker(p.uri, limits.memoryMb);
+    if (!warm) {
       const net = await compile();
-      return 'error' in net ? net : interactiveMarginals(net.network, request);
+      return 'error' in net ? net : interactiveMarginals(net.network, request, memoryBytes);
     }
-    if (this.sent.has(key)) {
-      const first = await this.post({ id: this.nextId++, key, request });
+    if (warm.version === d.version && warm.sent.has(p.network)) {
+      const first = await this.post(p.uri, warm, job(), limits, p.network);
       if ('reply' in first) return first.reply;
     }
     const net = await compile();
     if ('error' in net) return net;
-    this.sent.add(key);
-    const answer = await this.post({ id: this.nextId++, key, net: net.network, request });
+    // The worker may have been stopped meanwhile (a limit, a close): this one is started anew.
+    const doc = this.documentWorker(p.uri, limits.memoryMb);
+    if (!doc) return interactiveMarginals(net.network, request, memoryBytes);
+    if (doc.version !== d.version) {
+      doc.version = d.version;
+      doc.sent.clear();
+    }
+    doc.sent.add(p.network);
+    const answer = await this.post(p.uri, doc, job(net.network), limits, p.network);
     return 'reply' in answer ? answer.reply : { error: 'the marginals worker lost the network' };
   }
 
-  dispose(): void {
-    void this.worker?.terminate();
-    this.worker = undefined;
-  }
-
-  private post(job: MarginalsJob): Promise<MarginalsJobReply> {
+  /** Sends one job; the answer, or an error when the worker passes the time or memory limit or ends. */
+  private post(
+    uri: string,
+    doc: DocumentWorker,
+    job: MarginalsJob,
+    limits: Limits,
+    network: string,
+  ): Promise<MarginalsJobReply> {
     return new Promise((resolve) => {
-      this.pending.set(job.id, resolve);
-      this.worker!.postMessage(job);
+      const timer = setTimeout(
+        () =>
+          this.stop(
+            uri,
+            doc,
+            `the marginals of '${network}' took longer than ${limits.timeoutMs / 1000} s and were stopped ` +
+              '(setting bayes.run.timeoutSeconds)',
+          ),
+        limits.timeoutMs,
+      );
+      // The heap limit does not count typed arrays (the junction tree): watch the process as a whole.
+      const baseline = process.memoryUsage.rss();
+      const watch = setInterval(() => {
+        if ((process.memoryUsage.rss() - baseline) / 2 ** 20 > limits.memoryMb)
+          this.stop(uri, doc, memoryMessage(limits));
+      }, 100);
+      doc.current = {
+        id: job.id,
+        done: (reply) => {
+          clearTimeout(timer);
+          clearInterval(watch);
+          doc.current = undefined;
+          if (reply.kept) doc.kept = reply.kept;
+          resolve(reply);
+        },
+      };
+      doc.worker.postMessage(job);
     });
   }
 
-  /** The worker, started on first use; undefined when not bundled (tests from source answer inline). */
-  private ensureWorker(): Worker | undefined {
-    if (this.worker) return this.worker;
+  /** Terminates a document's worker; its request in flight answers with `message`. */
+  private stop(uri: string, doc: DocumentWorker, message: string): void {
+    if (this.workers.get(uri) === doc) this.workers.delete(uri);
+    void doc.worker.terminate();
+    doc.current?.done({ id: doc.current.id, reply: { error: message } });
+  }
+
+  /** The document's worker (the most recently used now), started on first use; undefined without worker threads. */
+  private documentWorker(uri: string, memoryMb: number): DocumentWorker | undefined {
+    const known = this.workers.get(uri);
+    if (known && known.memoryMb === memoryMb) {
+      this.workers.delete(uri);
+      this.workers.set(uri, known);
+      return known;
+    }
+    if (known) this.stop(uri, known, 'the memory setting changed');
     if (!this.workerPath) return undefined;
     let worker: Worker;
     try {
-      worker = new Worker(this.workerPath);
+      worker = new Worker(this.workerPath, { resourceLimits: { maxOldGenerationSizeMb: memoryMb }, stdout: true });
     } catch {
       // No worker threads (VS Code for the Web): every click is computed on this thread.
       this.workerPath = undefined;
       return undefined;
     }
+    worker.stdout.pipe(process.stderr); // the server's stdout may be the LSP channel
     worker.unref();
+    const doc: DocumentWorker = { worker, memoryMb, version: -1, sent: new Set() };
     worker.on('message', (m: MarginalsJobReply) => {
-      const done = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      done?.(m);
+      if (doc.current?.id === m.id) doc.current.done(m);
     });
-    const fail = (message: string) => {
-      if (this.worker === worker) this.worker = undefined;
-      this.sent.clear();
-      for (const [id, done] of this.pending) done({ id, reply: { error: message } });
-      this.pending.clear();
-    };
-    worker.on('error', (e) => fail(`the marginals worker failed: ${e.message}`));
-    worker.on('exit', (code) => fail(`the marginals worker exited with code ${code}`));
-    this.worker = worker;
-    return worker;
+    worker.on('error', (e: Error & { code?: string }) =>
+      this.stop(
+        uri,
+        doc,
+        e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? memoryMessage({ memoryMb })
+          : `the marginals worker failed: ${e.message}`,
+      ),
+    );
+    worker.on('exit', (code) => this.stop(uri, doc, `the marginals worker exited with code ${code}`));
+    this.workers.set(uri, doc);
+    this.evictIdle(uri);
+    return doc;
+  }
+
+  /** Past MAX_WORKERS, the least recently used idle workers (not `keep`) are stopped. */
+  private evictIdle(keep: string): void {
+    for (const [uri, doc] of [...this.workers]) {
+      if (this.workers.size <= MAX_WORKERS) return;
+      if (uri !== keep && !doc.current) this.stop(uri, doc, 'stopped for another document');
+    }
   }
 }
 
-/** `marginalsWorker.cjs` beside the running bundle; none when running from source (tests answer inline). */
-function defaultWorkerPath(): string | undefined {
-  return typeof __filename === 'string' && __filename.endsWith('.cjs')
-    ? join(__dirname, 'marginalsWorker.cjs')
-    : undefined;
+function memoryMessage(limits: Pick<Limits, 'memoryMb'>): string {
+  return `the marginals needed more than ${limits.memoryMb} MB (setting bayes.run.memoryMb) and were stopped`;
 }

@@ -19,6 +19,7 @@ import type {
 } from '../protocol/runResult.js';
 import {
   barChart,
+  codeBlock,
   currentPrecision,
   entryMarkdown,
   escape,
@@ -171,13 +172,13 @@ function sensitivityMarkdown(e: SensitivityResult): string {
   });
   return [
     heading(e),
-    `${target} = **${formatNumber(e.value)}**`,
+    `${escape(target)} = **${formatNumber(e.value)}**`,
     markdownTable(['parameter', 'value', `∂ ${target} / ∂ parameter`, 'same decision within'], rows),
   ].join('\n\n');
 }
 
 function textBlock(lines: string[]): string {
-  return '```text\n' + lines.join('\n') + '\n```';
+  return codeBlock(lines);
 }
 
 /** `Test = pos` for one datum; `D` (spelled out below the block) for several. */
@@ -207,7 +208,7 @@ export function posteriorMarkdown(e: PosteriorResult): string {
     `Bayes theorem (Mitchell eq. 6.2)${d === 'D' && e.data ? `, D = ${escape(e.data)}` : ''}:`,
     textBlock(lines),
   ];
-  parts.push(`h_MAP = ${e.map.join(', ') || '—'} · h_ML = ${e.ml.join(', ') || '—'}`);
+  parts.push(`h_MAP = ${escape(e.map.join(', ')) || '—'} · h_ML = ${escape(e.ml.join(', ')) || '—'}`);
   if (e.sequence?.length) parts.push(sequenceMarkdown(e));
   return parts.join('\n\n');
 }
@@ -242,7 +243,7 @@ export function classifyMarkdown(e: ClassifyResult): string | undefined {
   const parts = [heading(e), 'v_NB = argmax P(v) Π P(a_i|v) (Mitchell eq. 6.20):', textBlock(lines)];
   if (e.ignored.length)
     parts.push(
-      `left out of the product: ${e.ignored.map((i) => `${i.attribute} = ${i.value} (${i.reason})`).join(', ')}`,
+      `left out of the product: ${escape(e.ignored.map((i) => `${i.attribute} = ${i.value} (${i.reason})`).join(', '))}`,
     );
   const posteriors = Object.fromEntries(
     e.classes.filter((c) => c.posterior !== undefined).map((c) => [c.value, c.posterior!]),

@@ -157,7 +157,7 @@ export function barChart(record: Record<string, number>, width = 20): string {
     const full = Math.round(p * width);
     return `${n.padEnd(pad)}  ${'█'.repeat(full)}${'░'.repeat(width - full)}  ${formatNumber(record[n])}`;
   });
-  return '```text\n' + lines.join('\n') + '\n```';
+  return codeBlock(lines);
 }
 
 /** Records shown per hover: a CPT of a large network has hundreds of rows. */
@@ -174,25 +174,53 @@ export function entryMarkdown(entry: ResultEntry): string {
   }
   const records = numberRecords(entry).filter((r) => !r.path.some((k) => INTERNAL_FIELDS.has(k)));
   for (const { path, record } of records.slice(0, MAX_RECORDS)) {
-    const label = escape(fieldLabel(path));
+    const label = fieldLabel(path);
     const probabilities = Object.values(record).every((v) => v >= 0 && v <= 1);
     const rows = Object.entries(record).map(([k, v]) => [k, formatNumber(v)]);
-    parts.push(`${label}:\n\n${probabilities ? barChart(record) : markdownTable(['', label], rows)}`);
+    parts.push(`${escape(label)}:\n\n${probabilities ? barChart(record) : markdownTable(['', label], rows)}`);
   }
   if (records.length > MAX_RECORDS)
     parts.push(`… and ${records.length - MAX_RECORDS} more (Show Results has them all)`);
   return parts.join('\n\n');
 }
 
+/** A table of plain-text cells: each is escaped (names hold what their files say: `|`, `![x](…)`, line breaks). */
 export function markdownTable(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.map(escapeCell).join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
 function escapeCell(s: string): string {
-  return s.replace(/\|/g, '\\|');
+  return escape(s).replace(/\|/g, '\\|');
 }
 
+/**
+ * Plain text in Markdown: what could start a link, an image, HTML, a code span or emphasis is
+ * escaped, a backslash too (so `\\` cannot undo the escape that follows it), and line breaks
+ * become spaces (a name cannot start a block: a fence, a heading, a list).
+ */
 export function escape(s: string): string {
-  return s.replace(/([*_`[\]<>])/g, '\\$1');
+  return s.replace(/([\\*_`[\]<>])/g, '\\$1').replace(/\r\n?|\n|\u2028|\u2029/g, ' ');
+}
+
+/** The longest run of backticks in `s`. */
+function longestBacktickRun(s: string): number {
+  let longest = 0;
+  for (const run of s.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return longest;
+}
+
+/** A fenced block the lines cannot close: its fence is longer than any backtick run they hold. */
+export function codeBlock(lines: string[], language = 'text'): string {
+  const body = lines.join('\n');
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(body) + 1));
+  return `${fence}${language}\n${body}\n${fence}`;
+}
+
+/** An inline code span the text cannot close (CommonMark: a longer backtick string, padded by spaces). */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/\r\n?|\n/g, ' ');
+  const ticks = '`'.repeat(longestBacktickRun(flat) + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${flat}${pad}${ticks}`;
 }

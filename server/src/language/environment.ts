@@ -1,4 +1,5 @@
 import type { Budgets } from '../engine/budget.js';
+import type { BayesianNetwork } from '../engine/network.js';
 
 /** What the checker may ask of the outside world; the CLI and the language server each provide one. */
 export interface CheckEnvironment {
@@ -21,6 +22,12 @@ export interface CheckEnvironment {
   readCsvHeader?(absolutePath: string): string[] | { error: string };
   /** The variables and states of a BIF network file, or why it cannot be read. */
   networkSymbols?(absolutePath: string): { variables: { name: string; states: string[] }[] } | { error: string };
+  /**
+   * An imported network file, read and parsed (the language server reads large ones off its thread:
+   * workspace/networkReads.ts); the network is shared, not to be changed. Where absent, imports are
+   * parsed from `readText`.
+   */
+  readNetwork?(absolutePath: string): { network: BayesianNetwork } | { error: { line: number; message: string } };
   /** A file's text, for runs (data, imported networks). Absent where files may not be read (restricted mode). */
   readText?(absolutePath: string): string;
   /** A file's bytes (compressed corpora). */

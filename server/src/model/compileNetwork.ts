@@ -12,7 +12,7 @@ import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.j
 import { normalizeCptRows } from '../engine/network.js';
 import { formatList, networkFormatOf, readNetworkText } from './networkFormats.js';
 import { BudgetError, DEFAULT_BUDGETS, requireWithin, tableEntries, type Budgets } from '../engine/budget.js';
-import { readModelText } from './files.js';
+import { readModelNetwork, readModelText } from './files.js';
 import { CompileError } from './compileError.js';
 import { canonicalValues } from './compileCanonical.js';
 
@@ -127,11 +127,13 @@ export function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): Baye
   if (!networkFormatOf(decl.path.value)) {
     throw new CompileError(`networks are read from ${formatList()} files`, decl.path.range);
   }
-  const read = readNetworkText(decl.path.value, readModelText(decl.path, env), env.budgets);
+  const read = env.readNetwork
+    ? readModelNetwork(decl.path, env)
+    : readNetworkText(decl.path.value, readModelText(decl.path, env), env.budgets);
   if ('error' in read)
     throw new CompileError(`${decl.path.value}, line ${read.error.line}: ${read.error.message}`, decl.path.range);
-  read.network.name = decl.name.text;
-  return read.network;
+  // The host may share its parse between requests: named here, on a copy.
+  return { ...read.network, name: decl.name.text };
 }
 
 /**

@@ -10,6 +10,7 @@ import { listCorpusFolder, type ListedFile } from '../language/folderCorpus.js';
 import { pathProblemMessage, resolveModelPath } from '../language/files.js';
 import { Reporter } from '../language/reporter.js';
 import { CompileError } from './compileError.js';
+import type { BayesianNetwork } from '../engine/network.js';
 
 function resolveModelFile(path: A.StringLit, env: CheckEnvironment): string {
   const report = new Reporter();
@@ -24,6 +25,15 @@ function resolveModelFile(path: A.StringLit, env: CheckEnvironment): string {
 export function readModelText(path: A.StringLit, env: CheckEnvironment): string {
   const absolute = resolveModelFile(path, env);
   return refusals(path, () => env.readText!(absolute));
+}
+
+/** An imported network file, read and parsed by the host (see CheckEnvironment.readNetwork). */
+export function readModelNetwork(
+  path: A.StringLit,
+  env: CheckEnvironment,
+): { network: BayesianNetwork } | { error: { line: number; message: string } } {
+  const absolute = resolveModelFile(path, env);
+  return refusals(path, () => env.readNetwork!(absolute));
 }
 
 function refusals<T>(path: A.StringLit, read: () => T): T {

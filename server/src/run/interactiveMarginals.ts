@@ -15,7 +15,13 @@ import { indexedFindings, resolveEvidence, resolveFindings } from './namedEviden
 
 export type EvidenceRequest = Pick<MarginalsParams, 'evidence' | 'likelihoods' | 'soft'>;
 
-export function interactiveMarginals(net: BayesianNetwork, request: EvidenceRequest): MarginalsReply {
+/** `memoryBytes`: the run's memory setting (bayes.run.memoryMb), exact inference's budget as in a run. */
+export function interactiveMarginals(
+  net: BayesianNetwork,
+  request: EvidenceRequest,
+  memoryBytes?: number,
+): MarginalsReply {
+  const memory = memoryBytes === undefined ? {} : { memoryBytes };
   const started = performance.now();
   const resolved = resolveEvidence(net, request.evidence ?? {});
   if ('error' in resolved) return { error: resolved.error };
@@ -32,7 +38,7 @@ export function interactiveMarginals(net: BayesianNetwork, request: EvidenceRequ
   // them all by one propagation (soft findings: one per sweep of their fitting), where a tree
   // reduced by one click's evidence would be compiled anew.
   const uncertain = (findings.likelihoods?.size ?? 0) + (findings.soft?.size ?? 0) > 0;
-  if (uncertain && chooseExact(exactPlan(net), {}).exact) {
+  if (uncertain && chooseExact(exactPlan(net), memory).exact) {
     const answer = findingsOnKeptTree(net, resolved.evidence, findings);
     if ('error' in answer) return answer;
     return {
@@ -45,7 +51,7 @@ export function interactiveMarginals(net: BayesianNetwork, request: EvidenceRequ
   // Too large for exact inference: the samplers take virtual and soft findings as λ nodes.
   const withFindings = resolveFindings(net, resolved.evidence, request.likelihoods ?? {}, request.soft ?? {});
   if ('error' in withFindings) return { error: withFindings.error };
-  const answer = posteriorMarginals(withFindings.net, withFindings.evidence, { keepTree: true });
+  const answer = posteriorMarginals(withFindings.net, withFindings.evidence, { keepTree: true, ...memory });
   if (!answer.ok) return { error: answer.message };
   return {
     network: net.name,

@@ -20,3 +20,12 @@ export async function testHook(text: string): Promise<void> {
     for (;;) hoard.push(new Array(1e6).fill(hoard.length));
   }
 }
+
+/**
+ * The marginals worker's hook: a network named `test_spin_3000` (or `test_crash`, `test_oom`)
+ * behaves as `//! test: spin 3000` at each click, when BAYES_TEST_HOOKS=1.
+ */
+export function networkTestHook(name: string): Promise<void> {
+  const m = /^test_(spin|crash|oom)(?:_(\d+))?$/.exec(name);
+  return m ? testHook(`//! test: ${m[1]}${m[2] ? ` ${m[2]}` : ''}`) : Promise.resolve();
+}

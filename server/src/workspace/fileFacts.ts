@@ -8,14 +8,11 @@
  */
 import type { CheckEnvironment } from '../language/index.js';
 import { FileRefusedError, problemText, type Files, type PathProblem } from '../language/environment.js';
-import {
-  confinementOf,
-  csvHeader,
-  HEADER_BYTES,
-  networkSymbols,
-  nodeFiles,
-  type NodeEnvironmentOptions,
-} from './files.js';
+import { confinementOf, csvHeader, HEADER_BYTES, nodeFiles, type NodeEnvironmentOptions } from './files.js';
+import type { NetworkReadReply } from '../run/networkReadWorker.js';
+import type { Limits } from '../run/limitedWorker.js';
+import { heldBytes, readNetworkFile, symbolsOf } from './networkReads.js';
+import { readFailure as reason } from './readFailure.js';
 
 type Kind = 'file' | 'folder' | 'csv' | 'bif' | 'text' | 'list';
 
@@ -30,18 +27,23 @@ export interface FactEnvironment extends CheckEnvironment {
   readonly missed: Set<string>;
   readonly scope: string;
   readonly files: Files;
+  readonly options: NodeEnvironmentOptions;
+  /** The run's limits, which a large imported network is read and parsed within (networkReads.ts). */
+  readonly runLimits?: Limits;
 }
 
 const NOT_READ_YET = 'not read yet';
-/** Answers kept before the oldest are dropped; texts (imported networks) are held to a total size too. */
+/** Answers kept before the oldest are dropped; texts and imported networks are held to a total size too. */
 const CAPACITY = 512;
-const TEXT_BYTES = 128 << 20;
+const HELD_BYTES = 128 << 20;
 
 export class FileFacts {
   private readonly facts = new Map<string, Fact>();
   private readonly inflight = new Map<string, Promise<void>>();
 
-  environment(options: NodeEnvironmentOptions): FactEnvironment {
+  constructor(private readonly networkWorker?: string) {}
+
+  environment(options: NodeEnvironmentOptions, runLimits?: Limits): FactEnvironment {
     const { documentPath, allowedRoots, limits } = confinementOf(options);
     const scope = JSON.stringify({ allowedRoots, limits });
     const asked = new Set<string>();
@@ -62,14 +64,27 @@ export class FileFacts {
       missed,
       scope,
       files: nodeFiles(options),
+      options,
+      runLimits,
       pathProblem,
       fileExists: (path) => pathProblem(path, 'file') === undefined,
     };
     if (options.restricted) return env;
     type Header = string[] | { error: string };
     env.readCsvHeader = (path) => (answer('csv', path)?.value as Header) ?? { error: NOT_READ_YET };
-    type Symbols = ReturnType<typeof networkSymbols>;
-    env.networkSymbols = (path) => (answer('bif', path)?.value as Symbols) ?? { error: NOT_READ_YET };
+    // One read of an imported network answers both the checker (its symbols) and the editor's
+    // requests (the network: Show Network Graph, Export, the panel's clicks).
+    const network = (path: string) => answer('bif', path)?.value as NetworkReadReply | undefined;
+    env.networkSymbols = (path) => {
+      const read = network(path);
+      return read ? symbolsOf(read) : { error: NOT_READ_YET };
+    };
+    env.readNetwork = (path) => {
+      const read = network(path);
+      if (!read) throw new Error(NOT_READ_YET);
+      if ('unread' in read) throw new Error(read.unread);
+      return read;
+    };
     env.listFiles = (path) => {
       type Listed = { files: string[] } | { refused: PathProblem; at: string } | { error: string };
       const value = answer('list', path)?.value as Listed | undefined;
@@ -94,7 +109,7 @@ export class FileFacts {
         const full = `${env.scope}\0${key}`;
         let pending = this.inflight.get(full);
         if (!pending) {
-          pending = this.refresh(env.files, full, key).finally(() => this.inflight.delete(full));
+          pending = this.refresh(env, full, key).finally(() => this.inflight.delete(full));
           this.inflight.set(full, pending);
         }
         return pending;
@@ -102,7 +117,8 @@ export class FileFacts {
     );
   }
 
-  private async refresh(files: Files, full: string, key: string): Promise<void> {
+  private async refresh(env: FactEnvironment, full: string, key: string): Promise<void> {
+    const files = env.files;
     const [kind, path] = key.split('\0') as [Kind, string];
     if (kind === 'list') {
       // Listed again at every check, like file and folder facts (a folder has no stamp to compare).
@@ -123,49 +139,52 @@ export class FileFacts {
       return;
     }
     let stamp: string;
+    let size: number;
     try {
       const st = await files.stamp(path);
       stamp = `${st.size}:${st.mtimeMs}`;
+      size = st.size;
     } catch (e) {
       this.remember(full, { stamp: '', value: { error: reason(e) } });
       return;
     }
     if (this.facts.get(full)?.stamp === stamp) return;
+    if (kind === 'bif') {
+      const how = { options: env.options, limits: env.runLimits, workerPath: this.networkWorker };
+      this.remember(full, { stamp, value: await readNetworkFile(files, path, size, how) });
+      return;
+    }
     let value: unknown;
     try {
       if (kind === 'csv') value = csvHeader(await files.head(path, HEADER_BYTES + 1));
-      else {
-        const text = new TextDecoder().decode(await files.bytes(path));
-        value = kind === 'bif' ? networkSymbols(path, text) : text;
-      }
+      else value = new TextDecoder().decode(await files.bytes(path));
     } catch (e) {
       value = { error: reason(e) };
     }
     this.remember(full, { stamp, value });
   }
 
-  private textBytes = 0;
+  private held = 0;
 
   private remember(key: string, fact: Fact): void {
     this.forget(key);
     this.facts.set(key, fact);
-    if (typeof fact.value === 'string') this.textBytes += fact.value.length;
+    this.held += size(key, fact.value);
     for (const oldest of this.facts.keys()) {
-      if (this.facts.size <= CAPACITY && this.textBytes <= TEXT_BYTES) break;
+      if (this.facts.size <= CAPACITY && this.held <= HELD_BYTES) break;
       if (oldest !== key) this.forget(oldest);
     }
   }
 
   private forget(key: string): void {
-    const value = this.facts.get(key)?.value;
-    if (typeof value === 'string') this.textBytes -= value.length;
+    const fact = this.facts.get(key);
+    if (fact) this.held -= size(key, fact.value);
     this.facts.delete(key);
   }
 }
 
-/** Why a read failed: the rule it broke, or the system's reason (never the file's content). */
-function reason(e: unknown): string {
-  if (e instanceof FileRefusedError) return problemText(e.problem);
-  const code = (e as { code?: string }).code;
-  return code ? `the file cannot be read (${code})` : (e as Error).message;
+/** The bytes an answer holds: a text's characters, a network's tables. */
+function size(key: string, value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  return key.includes('\0bif\0') ? heldBytes(value as NetworkReadReply) : 0;
 }

@@ -57,8 +57,15 @@ test('the walkthrough, keybinding and icon point at what the package holds', () 
 test('the .vsix ships every bundle the extension starts, and not the CLI', () => {
   const allowed = readFileSync(join(repoRoot, '.vscodeignore'), 'utf8').split('\n');
   const esbuild = readFileSync(join(repoRoot, 'esbuild.mjs'), 'utf8');
-  // The server starts these as worker threads (run/runJob.ts, features/marginalsRequest.ts).
-  for (const bundle of ['client.cjs', 'server.cjs', 'worker.cjs', 'marginalsWorker.cjs', 'webview.js']) {
+  // The server starts these as worker threads (run/runJob.ts, features/marginalsRequest.ts, workspace/networkReads.ts).
+  for (const bundle of [
+    'client.cjs',
+    'server.cjs',
+    'worker.cjs',
+    'marginalsWorker.cjs',
+    'networkReadWorker.cjs',
+    'webview.js',
+  ]) {
     assert.ok(esbuild.includes(`dist/${bundle}`), `esbuild builds dist/${bundle}`);
     assert.ok(allowed.includes(`!dist/${bundle}`), `.vscodeignore lets dist/${bundle} in`);
   }

@@ -15,6 +15,7 @@ import { h } from '../dom.js';
 import { num, prob } from '../format.js';
 import { graphView, type GraphEdge } from '../graph.js';
 import { copyButton, dataTable } from '../table.js';
+import { tsvText } from '../tsv.js';
 import { mixtureChart } from './mixture.js';
 import { cptTable } from './network.js';
 
@@ -215,10 +216,7 @@ function confusionMatrix(names: string[], confusion: number[][]): HTMLElement {
     h('thead', {}, head),
     h('tbody', {}, ...body),
   );
-  const tsv = () =>
-    [['actual \\ predicted', ...names], ...confusion.map((row, a) => [names[a]!, ...row])]
-      .map((r) => r.join('\t'))
-      .join('\n') + '\n';
+  const tsv = () => tsvText([['actual \\ predicted', ...names], ...confusion.map((row, a) => [names[a]!, ...row])]);
   return h('div', { class: 'table-wrap' }, table, copyButton('Copy confusion matrix', tsv));
 }
 

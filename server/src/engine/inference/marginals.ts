@@ -162,6 +162,12 @@ export function exactPlan(net: BayesianNetwork): ExactPlan {
   };
 }
 
+/** Bytes of the junction tree compiled and kept with `net`, 0 when none is (never triangulates). */
+export function keptTreeBytes(net: BayesianNetwork): number {
+  const plan = plans.get(net);
+  return plan?.tree ? plan.bytes : 0;
+}
+
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 0)} MB`;
 
 /**

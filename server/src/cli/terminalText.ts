@@ -1,0 +1,28 @@
+/**
+ * What the `bayes` command prints is read by a terminal: a name holding ESC sequences (clear the
+ * screen, OSC 52 write the clipboard, retitle the window) or a carriage return must show as text,
+ * never act. Every printer goes through `terminalIO` (cli.ts wraps the CliIO once), so each error
+ * message and each table is covered, including commands added later.
+ */
+import type { CliIO } from './command.js';
+
+/**
+ * C0 controls (but tab and line feed) as `\x1b`; DEL, C1 controls and the bidirectional
+ * overrides and isolates as `\u009b`: JSON.stringify leaves those raw, and `\u…` keeps `--json`
+ * output valid JSON where `\x…` would not be. A backslash is left as it is (so JSON's own escapes
+ * survive); a name spelled with a literal `\x1b` reads the same as an escaped one.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+export function visible(text: string): string {
+  return text.replace(CONTROL, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x20 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** `io` with every text it prints made visible. */
+export function terminalIO(io: CliIO): CliIO {
+  return { ...io, out: (t) => io.out(visible(t)), err: (t) => io.err(visible(t)) };
+}
