@@ -11,6 +11,7 @@ import { DEFAULT_BUDGETS } from '../engine/budget.js';
 import { cliBudgets } from './limits.js';
 import { integerOption } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
+import { readHybridNetworkFile, runHybridMarginals } from './hybridMarginals.js';
 
 const OPTIONS = {
   evidence: { type: 'string', multiple: true, short: 'e' },
@@ -50,6 +51,9 @@ Options:
                          N entries (${DEFAULT_BUDGET} was the old default)
   --json                 {"network", "evidence", "likelihood"?, "soft"?, "method",
                          "marginals": {VAR: {STATE: p}}, "stderr"?}
+Continuous nodes (Hugin NET \`continuous node\`s): observe them with --evidence VAR=NUMBER; each
+prints as {"mean", "variance"} (with "components": [{"weight", "mean", "variance"}] when the
+network also has discrete nodes), and "logEvidence" is the log density of the evidence.
 ${NETWORK_FILE_USAGE}`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
@@ -58,6 +62,9 @@ ${NETWORK_FILE_USAGE}`,
     const named = evidencePairs(values.evidence ?? []);
     const likelihood = vectorPairs('likelihood', values.likelihood ?? []);
     const soft = vectorPairs('soft', values.soft ?? []);
+    const hybrid = readHybridNetworkFile(positionals[0]!, io);
+    if (hybrid === null) return 1;
+    if (hybrid) return runHybridMarginals(hybrid, named, { json: values.json, refused: hybridRefused(values) }, io);
     const net = readNetworkFile(positionals[0]!, io, values);
     if (!net) return 1;
     if (values['evidence-file'] && !addEvidenceFile(values['evidence-file'], net, named, io)) return 1;
@@ -134,6 +141,13 @@ ${NETWORK_FILE_USAGE}`,
     return 0;
   },
 };
+
+/** The options a network with continuous nodes does not take (it is answered exactly). */
+function hybridRefused(values: Record<string, unknown>): string[] {
+  return ['evidence-file', 'likelihood', 'soft', 'method', 'samples', 'budget']
+    .filter((o) => values[o] !== undefined)
+    .map((o) => `--${o}`);
+}
 
 /** Adds a UAI evidence file's observations (by index) to the named ones; false after reporting an error. */
 function addEvidenceFile(file: string, net: BayesianNetwork, named: NamedEvidence, io: CliIO): boolean {

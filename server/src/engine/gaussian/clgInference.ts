@@ -253,12 +253,18 @@ function continuousPosteriors(
       else if (weights[c]! > 0) byValue.set(key, { weight: weights[c]!, mean, variance });
     });
     const components = [...byValue.values()];
+    if (components.length === 1) {
+      // one normal (a Gaussian network, or a variable the configuration does not move): exactly it
+      const only = { weight: 1, mean: components[0]!.mean, variance: components[0]!.variance };
+      out[v] = { mean: only.mean, variance: only.variance, components: [only] };
+      return;
+    }
     let mean = 0;
     for (const k of components) mean += k.weight * k.mean;
     // Var = E[Var | r] + Var(E[X | r]), written so that one component gives its own variance exactly
     let spread = 0;
     for (const k of components) spread += k.weight * (k.variance + (k.mean - mean) ** 2);
-    out[v] = { mean, variance: components.length === 1 ? components[0]!.variance : Math.max(0, spread), components };
+    out[v] = { mean, variance: Math.max(0, spread), components };
   });
   return out;
 }
