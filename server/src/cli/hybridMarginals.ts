@@ -4,9 +4,6 @@
  * `{"mean", "variance"}` (and, in a CLG network, the mixture's `"components"`), a discrete one as
  * `{STATE: p}` like every other network, with the evidence's log density.
  */
-import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
-import { readHuginHybrid } from '../model/hugin.js';
 import { hybridIndexMap, type HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { hybridPosterior, type ContinuousPosterior, type HybridEvidence } from '../engine/gaussian/clgInference.js';
 import { EngineError } from '../engine/engineError.js';
@@ -14,27 +11,6 @@ import type { NamedEvidence } from '../protocol/runResult.js';
 import { setOwn } from '../engine/records.js';
 import { cliBudgets } from './limits.js';
 import type { CliIO } from './command.js';
-
-/**
- * The hybrid network of a `.net` file that declares continuous nodes; undefined for any other
- * file (the discrete readers take it), null after an error was reported.
- */
-export function readHybridNetworkFile(file: string, io: CliIO): HybridNetwork | undefined | null {
-  if (extname(file).toLowerCase() !== '.net') return undefined;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined; // the discrete reader reports it
-  }
-  if (!/\bcontinuous\b/.test(text)) return undefined;
-  const read = readHuginHybrid(text, cliBudgets);
-  if ('error' in read) {
-    io.err(`${file}:${read.error.line}:1: error: ${read.error.message}\n`);
-    return null;
-  }
-  return 'hybrid' in read ? read.hybrid : undefined;
-}
 
 /** Options of `bayes marginals` that have no meaning here; each is refused by name. */
 export interface HybridMarginalsOptions {

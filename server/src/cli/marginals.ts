@@ -11,7 +11,8 @@ import { DEFAULT_BUDGETS } from '../engine/budget.js';
 import { cliBudgets } from './limits.js';
 import { integerOption } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
-import { readHybridNetworkFile, runHybridMarginals } from './hybridMarginals.js';
+import { runHybridMarginals } from './hybridMarginals.js';
+import { readHybridNetworkFile } from './hybridNetworkFile.js';
 
 const OPTIONS = {
   evidence: { type: 'string', multiple: true, short: 'e' },

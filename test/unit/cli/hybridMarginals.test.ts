@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
-import { writeHuginHybrid } from '../../../server/src/model/hugin.js';
+import { readHuginHybrid, writeHuginHybrid } from '../../../server/src/model/hugin.js';
 import { capture, tempFile } from '../../support/cli.js';
 import { numpyOracle, randomHybridNetwork, sampledEvidence } from '../../support/hybridNetworks.js';
 import { pythonMissing } from '../../support/python.js';
@@ -91,6 +92,62 @@ potential (Y | X) { data = ( normal ( X, 1 ) ); }
     assert.equal(await main(['marginals', broken.file], err), 1);
     assert.match(err.stderr, /broken\.net:4:1: error: the variance of 'Y' must be > 0/);
     rmSync(broken.dir, { recursive: true });
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});
+
+test("examples/data/waste.net (Lauritzen's waste incinerator): bayes marginals equals numpy's enumeration", async (t) => {
+  const missing = pythonMissing(['numpy']);
+  if (missing) return t.skip(missing);
+  const file = 'examples/data/waste.net';
+  const read = readHuginHybrid(readFileSync(file, 'utf8'));
+  assert.ok('hybrid' in read);
+  const net = read.hybrid;
+  const index = (name: string) => net.variables.findIndex((v) => v.name === name);
+  const evidence = {
+    discrete: new Map([[index('B'), 1]]),
+    continuous: new Map([
+      [index('C'), -0.9],
+      [index('L'), 1.1],
+      [index('Mout'), 3.5],
+    ]),
+  };
+  const io = capture();
+  const args = ['-e', 'B=unstable', '-e', 'C=-0.9', '-e', 'L=1.1', '-e', 'Mout=3.5', '--json'];
+  assert.equal(await main(['marginals', file, ...args], io), 0, io.stderr);
+  const out = JSON.parse(io.stdout) as {
+    logEvidence: number;
+    marginals: Record<string, Record<string, number> | Continuous>;
+  };
+  const oracle = numpyOracle(net, evidence);
+  close(out.logEvidence, oracle.logEvidence, 'logEvidence');
+  close((out.marginals.F as Record<string, number>).defect!, oracle.posteriors[index('F')]![1]!, 'P(F = defect | e)');
+  for (const name of ['E', 'D', 'Min']) {
+    close((out.marginals[name] as Continuous).mean, oracle.posteriors[index(name)]![0]!, `mean ${name}`);
+    close((out.marginals[name] as Continuous).variance, oracle.posteriors[index(name)]![1]!, `variance ${name}`);
+  }
+});
+
+test('bayes convert: a network with continuous nodes round-trips through .net and is refused by the discrete formats', async () => {
+  const { dir } = tempFile('x.txt', '');
+  try {
+    const once = join(dir, 'once.net');
+    const twice = join(dir, 'twice.net');
+    assert.equal(await main(['convert', 'examples/data/waste.net', once], capture()), 0);
+    assert.equal(await main(['convert', once, twice], capture()), 0);
+    assert.equal(readFileSync(once, 'utf8'), readFileSync(twice, 'utf8'));
+    const a = readHuginHybrid(readFileSync('examples/data/waste.net', 'utf8'));
+    const b = readHuginHybrid(readFileSync(once, 'utf8'));
+    assert.deepEqual(b, a);
+    for (const out of ['w.bif', 'w.xml', 'w.uai', 'w.bayes']) {
+      const io = capture();
+      assert.equal(await main(['convert', 'examples/data/waste.net', join(dir, out)], io), 1);
+      assert.match(
+        io.stderr,
+        /waste has continuous nodes \(E, D, C, …\), which .* cannot hold: write Hugin NET \(\.net\)/,
+      );
+    }
   } finally {
     rmSync(dir, { recursive: true });
   }
