@@ -5,7 +5,8 @@
  * `{STATE: p}` like every other network, with the evidence's log density.
  */
 import { hybridIndexMap, type HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
-import { hybridPosterior, type ContinuousPosterior, type HybridEvidence } from '../engine/gaussian/clgInference.js';
+import type { ContinuousPosterior, HybridEvidence } from '../engine/gaussian/clgInference.js';
+import { hybridMarginals, type HybridAnswer } from '../engine/gaussian/hybridMarginals.js';
 import { EngineError } from '../engine/engineError.js';
 import type { NamedEvidence } from '../protocol/runResult.js';
 import { setOwn } from '../engine/records.js';
@@ -16,6 +17,9 @@ import type { CliIO } from './command.js';
 export interface HybridMarginalsOptions {
   json?: boolean;
   refused: string[];
+  method?: 'auto' | 'exact' | 'lw';
+  samples?: number;
+  seed?: number;
 }
 
 export function runHybridMarginals(
@@ -35,9 +39,10 @@ export function runHybridMarginals(
     io.err(`bayes marginals: ${evidence.error}\n`);
     return 1;
   }
-  let answer;
+  let answer: HybridAnswer;
   try {
-    answer = hybridPosterior(net, evidence.evidence, { budgets: cliBudgets });
+    const { method, samples, seed } = options;
+    answer = hybridMarginals(net, evidence.evidence, { budgets: cliBudgets, method, samples, seed });
   } catch (e) {
     if (!(e instanceof EngineError)) throw e;
     io.err(`bayes marginals: ${e.message}\n`);
@@ -61,18 +66,24 @@ export function runHybridMarginals(
       net.variables[hybridIndexMap(net).get(name)!]!.kind === 'continuous' ? Number(value) : value,
     );
   }
+  if (answer.note) io.err(`bayes marginals: warning: ${answer.note}\n`);
+  const sampled = answer.method === 'lw' ? answer : undefined;
+  const stderr = sampled ? stderrRecord(net, sampled) : undefined;
   if (options.json) {
-    const mpe = answer.mostProbable
-      ? Object.fromEntries(net.variables.map((v, i) => [v.name, answer.continuous[i]!.mean]))
-      : undefined;
+    const mpe =
+      'mostProbable' in answer && answer.mostProbable
+        ? Object.fromEntries(net.variables.map((v, i) => [v.name, answer.continuous[i]!.mean]))
+        : undefined;
     const out = {
       network: net.name,
       evidence: evidenceOut,
-      method: 'exact',
+      method: answer.method,
       marginals,
       logEvidence: answer.logEvidence,
       ...(mpe ? { mostProbable: mpe } : {}),
+      ...(sampled ? { stderr, samples: sampled.samples, seed: sampled.seed } : {}),
       configurations: answer.configurations,
+      ...(answer.note ? { note: answer.note } : {}),
     };
     io.out(JSON.stringify(out, null, 1) + '\n');
     return 0;
@@ -86,6 +97,21 @@ export function runHybridMarginals(
     io.out(`${name}${mark}: ${describe(m)}\n`);
   }
   return 0;
+}
+
+/** Standard errors by name: a discrete variable's per state, a continuous one's of its mean. */
+function stderrRecord(
+  net: HybridNetwork,
+  answer: Extract<HybridAnswer, { method: 'lw' }>,
+): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  net.variables.forEach((v, i) => {
+    const se: Record<string, number> = {};
+    if (v.kind === 'discrete') v.states.forEach((s, k) => setOwn(se, s, answer.discreteStderr[i]![k]!));
+    else se.mean = answer.meanStderr[i]!;
+    setOwn(out, v.name, se);
+  });
+  return out;
 }
 
 interface ContinuousAnswer {

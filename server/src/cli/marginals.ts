@@ -11,7 +11,7 @@ import { DEFAULT_BUDGETS } from '../engine/budget.js';
 import { cliBudgets } from './limits.js';
 import { integerOption } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
-import { runHybridMarginals } from './hybridMarginals.js';
+import { runHybridMarginals, type HybridMarginalsOptions } from './hybridMarginals.js';
 import { readHybridNetworkFile } from './hybridNetworkFile.js';
 
 const OPTIONS = {
@@ -54,7 +54,10 @@ Options:
                          "marginals": {VAR: {STATE: p}}, "stderr"?}
 Continuous nodes (Hugin NET \`continuous node\`s): observe them with --evidence VAR=NUMBER; each
 prints as {"mean", "variance"} (with "components": [{"weight", "mean", "variance"}] when the
-network also has discrete nodes), and "logEvidence" is the log density of the evidence.
+network also has discrete nodes), and "logEvidence" is the log density of the evidence. They are
+answered exactly while the configurations of the continuous nodes' discrete parents × the Gaussian
+joint fit the budget, else (or with --method lw) by likelihood weighting with exact Gaussian parts,
+with "stderr" (per state; for a continuous node, of its mean).
 ${NETWORK_FILE_USAGE}`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
@@ -65,7 +68,7 @@ ${NETWORK_FILE_USAGE}`,
     const soft = vectorPairs('soft', values.soft ?? []);
     const hybrid = readHybridNetworkFile(positionals[0]!, io);
     if (hybrid === null) return 1;
-    if (hybrid) return runHybridMarginals(hybrid, named, { json: values.json, refused: hybridRefused(values) }, io);
+    if (hybrid) return runHybridMarginals(hybrid, named, hybridOptions(values, options), io);
     const net = readNetworkFile(positionals[0]!, io, values);
     if (!net) return 1;
     if (values['evidence-file'] && !addEvidenceFile(values['evidence-file'], net, named, io)) return 1;
@@ -143,11 +146,20 @@ ${NETWORK_FILE_USAGE}`,
   },
 };
 
-/** The options a network with continuous nodes does not take (it is answered exactly). */
-function hybridRefused(values: Record<string, unknown>): string[] {
-  return ['evidence-file', 'likelihood', 'soft', 'method', 'samples', 'budget']
+/** `bayes marginals` options for a network with continuous nodes: those it has no use for are refused by name. */
+function hybridOptions(values: Record<string, unknown>, options: MarginalsOptions): HybridMarginalsOptions {
+  const refused = ['evidence-file', 'likelihood', 'soft', 'budget']
     .filter((o) => values[o] !== undefined)
     .map((o) => `--${o}`);
+  const method = options.method ?? 'auto';
+  if (method === 'gibbs' || method === 'rejection') refused.push(`--method ${method}`);
+  return {
+    json: values.json === true,
+    refused,
+    method: method === 'gibbs' || method === 'rejection' ? undefined : method,
+    samples: options.samples,
+    seed: options.seed,
+  };
 }
 
 /** Adds a UAI evidence file's observations (by index) to the named ones; false after reporting an error. */

@@ -81,7 +81,7 @@ potential (Y | X) { data = ( normal ( X, 1 ) ); }
     for (const [args, message] of [
       [['-e', 'Y=big'], /'Y' is continuous: observe it as a number/],
       [['-e', 'Q=1'], /unknown variable 'Q'/],
-      [['--method', 'lw'], /--method is not available for networks with continuous nodes/],
+      [['--method', 'gibbs'], /--method gibbs is not available for networks with continuous nodes/],
     ] as const) {
       const bad = capture();
       assert.equal(await main(['marginals', file, ...args], bad), 1);

@@ -176,7 +176,7 @@ function forEachConfiguration(net: HybridNetwork, cutset: number[], states: Int3
 }
 
 /** The discrete variables as a discrete network of their own (their parents are all discrete), and its answers. */
-function discretePart(net: HybridNetwork) {
+export function discretePart(net: HybridNetwork) {
   const variables = net.variables.flatMap((v, i) => (v.kind === 'discrete' ? [i] : []));
   const local = new Int32Array(net.variables.length).fill(-1);
   variables.forEach((v, i) => (local[v] = i));
@@ -194,6 +194,7 @@ function discretePart(net: HybridNetwork) {
   return {
     variables,
     local,
+    bn,
     evidence(observed: ReadonlyMap<number, number>, cutset: number[], states: Int32Array): Map<number, number> {
       const given = new Map<number, number>();
       for (const [v, s] of observed) given.set(local[v]!, s);
