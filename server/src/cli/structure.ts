@@ -39,6 +39,7 @@ import {
 import { commandLineReads, MAX_FILE_USAGE } from './workspace.js';
 import { readNetworkFile } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
+import { gaussianStructure, isGaussianRequest, NOT_GAUSSIAN } from './gaussianStructure.js';
 
 const USAGE = `bayes structure FILE.csv --method pc|k2|hillclimb|tabu [options]
 
@@ -118,6 +119,8 @@ export const structureCommand: CliCommand = {
         forbid: { type: 'string' },
         tiers: { type: 'string' },
         bootstrap: { type: 'string' },
+        continuous: { type: 'string' },
+        discrete: { type: 'string' },
       },
     });
     if (positionals.length !== 1) throw new UsageError('give one data file');
@@ -126,6 +129,9 @@ export const structureCommand: CliCommand = {
       throw new UsageError('--method must be pc, k2, hillclimb or tabu');
     }
     const m = method as SearchMethod;
+    if (isGaussianRequest(values.score, values.test)) return runGaussian(m, values, positionals[0]!, io);
+    const typing = (['continuous', 'discrete'] as const).find((o) => values[o] !== undefined);
+    if (typing) throw new UsageError(`--${typing} applies to --score bic-g or bic-cg and --test zf`);
     const bootstrap = integerOption('bootstrap', values.bootstrap, undefined, 1);
     const misplaced = (m === 'tabu' ? [] : ['tabu', 'patience'])
       .concat(m === 'k2' || m === 'pc' ? ['restarts', 'perturb', 'climbs'] : [])
@@ -198,6 +204,65 @@ export const structureCommand: CliCommand = {
     }
   },
 };
+
+type StructureValues = SearchArgs &
+  Partial<
+    Record<
+      | 'score'
+      | 'test'
+      | 'alpha'
+      | 'max-conditioning'
+      | 'require'
+      | 'forbid'
+      | 'tiers'
+      | 'continuous'
+      | 'discrete'
+      | 'json'
+      | 'max-file-mb'
+      | (typeof NOT_GAUSSIAN)[number],
+      string | boolean
+    >
+  >;
+
+/** --score bic-g|bic-cg, --test zf: continuous and mixed data (cli/gaussianStructure.ts). */
+async function runGaussian(m: SearchMethod, values: StructureValues, file: string, io: CliIO): Promise<number> {
+  const unsupported = NOT_GAUSSIAN.find((o) => values[o] !== undefined);
+  if (unsupported)
+    throw new UsageError(`--${unsupported} does not apply to continuous data (--score bic-g/bic-cg, --test zf)`);
+  const text = (o: keyof StructureValues) => (typeof values[o] === 'string' ? (values[o] as string) : undefined);
+  const alpha = positiveOption('alpha', text('alpha'), 0.05);
+  if (alpha >= 1) throw new UsageError(`--alpha must be below 1, not '${text('alpha')}'`);
+  if (m !== 'pc') {
+    const misplaced = ['alpha', 'max-conditioning'].find((o) => values[o as keyof StructureValues] !== undefined);
+    if (misplaced) throw new UsageError(`--${misplaced} does not apply to --method ${m}`);
+  }
+  try {
+    const data = await readDataFile(commandLineReads({ 'max-file-mb': text('max-file-mb') }), file);
+    const names = data.attributes.map((a) => a.name);
+    const knowledge = knowledgeOf(values as Partial<Record<'require' | 'forbid' | 'tiers', string>>, names);
+    const { maxParents, tabu, patience, climbs, restarts, perturb, seed } = searchSpec(data, m, values);
+    const search = { maxParents, tabu, patience, climbs, restarts, perturb, seed };
+    const result = gaussianStructure(data, {
+      method: m,
+      score: text('score'),
+      test: text('test'),
+      alpha,
+      maxConditioning: integerOption('max-conditioning', text('max-conditioning'), undefined),
+      search,
+      knowledge: knowledge?.spec,
+      continuous: text('continuous'),
+      discrete: text('discrete'),
+    });
+    io.out(values.json ? JSON.stringify(result, null, 2) + '\n' : summary(result));
+    return 0;
+  } catch (e) {
+    if (e instanceof InputError || e instanceof EngineError) {
+      io.err(`bayes structure: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
 
 type SearchArgs = Partial<
   Record<'order' | 'max-parents' | 'tabu' | 'patience' | 'climbs' | 'restarts' | 'perturb' | 'seed', string>
