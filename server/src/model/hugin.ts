@@ -4,8 +4,10 @@
  * `class N { … }` around the whole network), and `potential ( X | A B ) { data = (( … ) ( … )); }`
  * whose data lists the first parent slowest and X's states fastest — the engine's layout, so the
  * nested parentheses only group. `%` starts a comment; attributes the engine has no use for
- * (label, position, HR_…, experience, user attributes) are skipped. Continuous, decision, utility
- * and function nodes, and tables given by expressions (`model_data`), are refused by name.
+ * (label, position, HR_…, experience, user attributes) are skipped. Decision, utility and function
+ * nodes, and tables given by expressions (`model_data`), are refused by name; continuous nodes
+ * too by readHuginNet, while readHuginHybrid reads them and their conditional linear Gaussian
+ * potentials (huginGaussian.ts) into the hybrid IR (engine/gaussian).
  * Pure text in, text out.
  */
 import type { BayesianNetwork } from '../engine/network.js';
@@ -20,8 +22,18 @@ import {
   type DeclaredTable,
   type DeclaredVariable,
   type NetworkReadResult,
+  UnwritableNetworkError,
 } from './networkText.js';
 import { PeekingLexer } from './peekingLexer.js';
+import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
+import { hybridParents } from '../engine/gaussian/hybridNetwork.js';
+import {
+  assembleHybridNetwork,
+  gaussianDataLines,
+  type DeclaredGaussian,
+  type DeclaredNode,
+  type NormalCall,
+} from './huginGaussian.js';
 
 const enum Kind {
   Word,
@@ -86,6 +98,31 @@ export function readHuginNet(text: string, budgets: Budgets = DEFAULT_BUDGETS): 
   return readWith(() => new NetParser(text, budgets).parse());
 }
 
+/**
+ * Reads a NET file that may have continuous nodes (conditional linear Gaussian potentials,
+ * huginGaussian.ts): a discrete network as readHuginNet does, else the hybrid IR.
+ */
+export function readHuginHybrid(text: string, budgets: Budgets = DEFAULT_BUDGETS): HuginReadResult {
+  let hybrid: HybridNetwork | undefined;
+  const read = readWith(() => {
+    const parser = new NetParser(text, budgets, new HybridParts());
+    const net = parser.parse();
+    hybrid = parser.hybridNetwork();
+    return net;
+  });
+  return hybrid ? { hybrid } : read;
+}
+
+/** A discrete network, a hybrid one (with continuous nodes), or the error. */
+export type HuginReadResult = NetworkReadResult | { hybrid: HybridNetwork };
+
+/** What a hybrid read collects beside the discrete parts: the node order and the continuous potentials. */
+class HybridParts {
+  readonly nodes: DeclaredNode[] = [];
+  readonly continuous = new Set<string>();
+  readonly gaussians: DeclaredGaussian[] = [];
+}
+
 const NODE_KINDS = new Set(['discrete', 'continuous', 'chance', 'decision', 'utility', 'function', 'node']);
 
 class NetParser {
@@ -97,8 +134,16 @@ class NetParser {
   constructor(
     text: string,
     private readonly budgets: Budgets,
+    private readonly hybrid?: HybridParts,
   ) {
     this.lex = new Lexer(text);
+  }
+
+  /** After parse(): the hybrid network when the file has continuous nodes (hybrid reads only). */
+  hybridNetwork(): HybridNetwork | undefined {
+    const h = this.hybrid;
+    if (!h || h.continuous.size === 0) return undefined;
+    return assembleHybridNetwork(this.name, h.nodes, this.tables, h.gaussians, this.budgets);
   }
 
   parse(): BayesianNetwork {
@@ -114,12 +159,13 @@ class NetParser {
     }
     const end = this.lex.next();
     if (end.kind !== Kind.End) throw new NetworkSyntaxError(`unexpected '${end.text}' after the network`, end.line);
-    if (this.variables.length === 0) {
+    if (this.variables.length === 0 && !this.hybrid?.continuous.size) {
       throw new NetworkSyntaxError(
         'no nodes: expected a Hugin NET file (net { … } node X { … } potential (X) { … })',
         1,
       );
     }
+    if (this.hybrid?.continuous.size) return { name: this.name, variables: [], cpts: [] }; // see hybridNetwork()
     return assembleNetwork(this.name, this.variables, this.tables, this.budgets);
   }
 
@@ -222,6 +268,7 @@ class NetParser {
     // `decision D { … }` (no `node`) is the older form
     const nameTok = this.word('a node name');
     const kind = kinds.find((k) => ['continuous', 'decision', 'utility', 'function'].includes(k.text));
+    if (kind?.text === 'continuous' && this.hybrid) return this.continuousNode(nameTok);
     if (kind) {
       throw new NetworkSyntaxError(
         `node '${nameTok.text}' is a ${kind.text} node: only discrete chance nodes are read`,
@@ -256,6 +303,60 @@ class NetParser {
     }
     if (!states) throw new NetworkSyntaxError(`node '${nameTok.text}' has no 'states = ( … );'`, nameTok.line);
     this.variables.push({ name: nameTok.text, states, line: nameTok.line });
+    this.hybrid?.nodes.push({ name: nameTok.text, states, line: nameTok.line });
+  }
+
+  /** `continuous node X { … }`: its attributes (label, position, …) say nothing the engine uses. */
+  private continuousNode(nameTok: Token): void {
+    this.expect('{');
+    while (!this.atClose()) this.attribute();
+    this.expect('}');
+    this.hybrid!.continuous.add(nameTok.text);
+    this.hybrid!.nodes.push({ name: nameTok.text, line: nameTok.line });
+  }
+
+  /** The body of a continuous node's potential: `data = ( normal ( mean, variance ) … );`, nesting free. */
+  private gaussianPotential(at: Token, child: string, parents: Token[]): void {
+    this.expect('{');
+    let normals: NormalCall[] | undefined;
+    while (!this.atClose()) {
+      if (this.lex.peek().text === 'data') normals = this.normals();
+      else this.attribute();
+    }
+    this.expect('}');
+    if (!normals) throw new NetworkSyntaxError(`potential ( ${child} … ) has no 'data = ( normal ( … ) … );'`, at.line);
+    this.hybrid!.gaussians.push({ child, parents: parents.map((p) => p.text), line: at.line, normals });
+  }
+
+  private normals(): NormalCall[] {
+    this.lex.next();
+    this.expect('=');
+    this.expect('(');
+    const calls: NormalCall[] = [];
+    for (let depth = 1; depth > 0;) {
+      const t = this.lex.next();
+      if (t.kind === Kind.Word && t.text === 'normal') calls.push(this.normalCall(t));
+      else if (t.kind === Kind.Punct && t.text === '(') depth++;
+      else if (t.kind === Kind.Punct && t.text === ')') depth--;
+      else this.fail(t, "'normal ( mean, variance )' or ')'");
+    }
+    this.expect(';');
+    return calls;
+  }
+
+  /** `normal ( words… , words… )`: the argument texts, joined with spaces (the lexer keeps `2*Y` whole). */
+  private normalCall(at: Token): NormalCall {
+    this.expect('(');
+    const args: string[][] = [[]];
+    for (let t = this.lex.next(); !(t.kind === Kind.Punct && t.text === ')'); t = this.lex.next()) {
+      if (t.kind === Kind.Punct && t.text === ',') args.push([]);
+      else if (t.kind === Kind.Word) args[args.length - 1]!.push(t.text);
+      else this.fail(t, "a number, a node name, '+', '-', '*', ',' or ')'");
+    }
+    if (args.length !== 2) {
+      throw new NetworkSyntaxError(`normal ( … ) takes two arguments (mean, variance), found ${args.length}`, at.line);
+    }
+    return { mean: args[0]!.join(' '), variance: args[1]!.join(' '), line: at.line };
   }
 
   private potential(at: Token): void {
@@ -278,6 +379,7 @@ class NetParser {
       );
     }
     const child = heads[0]!.text;
+    if (this.hybrid?.continuous.has(child)) return this.gaussianPotential(at, child, parents);
     this.expect('{');
     let data: { values: number[]; line: number } | undefined;
     let model: number | undefined;
@@ -400,4 +502,62 @@ function nestedData(table: Float64Array, parentCards: number[], k: number): stri
     lines.push(`${prefix}(${row})${')'.repeat(groupsAt(r + 1))}${r === rows - 1 ? ');' : ''}`);
   }
   return lines;
+}
+
+/**
+ * Writes a hybrid network as Hugin NET: discrete nodes and tables as writeHuginNet does,
+ * continuous nodes as `continuous node X { }` with one `normal ( mean, variance )` per
+ * configuration of their discrete parents (huginGaussian.ts).
+ */
+export function writeHuginHybrid(net: HybridNetwork): string {
+  const ids = huginIds(net.variables.map((v) => v.name));
+  const name = net.name === 'unknown' ? [] : [`    name = ${quote(net.name)};`];
+  const out = ['net', '{', '    node_size = (80 40);', ...name, '}'];
+  const shape = {
+    name: net.name,
+    variables: net.variables.map((v) => ({ name: v.name, states: [] })),
+    cpts: net.variables.map((_, v) => ({ child: v, parents: hybridParents(net, v), table: new Float64Array(0) })),
+  };
+  const positions = layeredPositions(shape);
+  net.variables.forEach((v, i) => {
+    const label = ids[i] === v.name ? [] : [`    label = ${quote(v.name)};`];
+    const [x, y] = positions[i]!;
+    const head = v.kind === 'continuous' ? `continuous node ${ids[i]}` : `node ${ids[i]}`;
+    const states = v.kind === 'discrete' ? [`    states = (${v.states.map(quote).join(' ')});`] : [];
+    out.push('', head, '{', ...label, `    position = (${x} ${y});`, ...states, '}');
+  });
+  const cards = (v: number) => {
+    const variable = net.variables[v]!;
+    return variable.kind === 'discrete' ? variable.states.length : 1;
+  };
+  for (const [v, cpd] of net.cpds.entries()) {
+    const parents = hybridParents(net, v).map((p) => ids[p]!);
+    out.push('', `potential ( ${ids[v]}${parents.length ? ' | ' + parents.join(' ') : ''} )`, '{');
+    if (cpd.kind === 'discrete') {
+      if (cpd.cpt.table.some(Number.isNaN)) {
+        throw new UnwritableNetworkError(
+          `P(${net.variables[v]!.name} | …) has unknown entries, which Hugin NET cannot mark`,
+        );
+      }
+      out.push(...nestedData(cpd.cpt.table, cpd.cpt.parents.map(cards), cards(v)));
+    } else {
+      const names = cpd.cpd.continuousParents.map((p) => ids[p]!);
+      out.push(...gaussianDataLines(cpd.cpd, cpd.cpd.discreteParents.map(cards), names));
+    }
+    out.push('}');
+  }
+  return out.join('\n') + '\n';
+}
+
+/** Node names as Hugin identifiers: others get `_` for each bad character, made unique (the name kept as label). */
+function huginIds(names: string[]): string[] {
+  const used = new Set(names.filter((n) => IDENTIFIER.test(n)));
+  return names.map((n) => {
+    if (IDENTIFIER.test(n)) return n;
+    const base = n.replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=[0-9]|$)/, 'N');
+    let id = base;
+    for (let i = 2; used.has(id); i++) id = `${base}_${i}`;
+    used.add(id);
+    return id;
+  });
 }
