@@ -218,11 +218,11 @@ function expectedMoments(
       const diff = O.map((v) => columns[v]![r]! - mu[v]!);
       const z = forward(L, o, diff);
       logLikelihood -= 0.5 * (o * Math.log(2 * Math.PI) + logDet + z.reduce((s, x) => s + x * x, 0));
-      const alpha = backward(L, o, z); // Σ_OO⁻¹ (x_O − μ_O)
       O.forEach((v, i) => (e[v] = diff[i]!));
+      // E[x_M] − μ_M = Σ_MO Σ_OO⁻¹ (x_O − μ_O) = Wᵀ (x_O − μ_O).
       M.forEach((v, j) => {
         let s = 0;
-        for (let i = 0; i < o; i++) s += W[i * m + j]! * alpha[i]!;
+        for (let i = 0; i < o; i++) s += W[i * m + j]! * diff[i]!;
         e[v] = s;
       });
       for (let a = 0; a < d; a++) {
