@@ -33,6 +33,10 @@ export interface GaussianSearchSpec {
 }
 
 export function searchGaussianStructure(data: HybridDataset, spec: GaussianSearchSpec): SearchResult {
+  if (spec.method === 'pc') {
+    const discrete = data.columns.find((c) => c.kind === 'discrete');
+    if (discrete) throw new EngineError(`Fisher's z tests continuous columns, but '${discrete.name}' is not numeric`);
+  }
   checkScoreData(data, spec.score);
   const n = data.columns.length;
   const names = data.columns.map((c) => c.name);
@@ -44,8 +48,6 @@ export function searchGaussianStructure(data: HybridDataset, spec: GaussianSearc
   );
   const scores = new GaussianScoreCache(data);
   if (spec.method === 'pc') {
-    const discrete = data.columns.find((c) => c.kind === 'discrete');
-    if (discrete) throw new EngineError(`Fisher's z tests continuous columns, but '${discrete.name}' is not numeric`);
     const fisher = new FisherZ(data);
     const r = pcStableWith(n, (x, y, s) => fisher.test(x, y, s).pValue, {
       alpha: spec.alpha,
