@@ -10,6 +10,7 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 import { evidencePairs } from './marginals.js';
+import { convertHybrid, readHybridNetworkFile } from './hybridNetworkFile.js';
 
 const OPTIONS = {
   network: { type: 'string' },
@@ -32,7 +33,9 @@ Reads a network (a .bayes model's, or a .bif, .xml/.xmlbif, .net, .uai or .xdsl 
 in the format of OUT's extension: .bayes, .bif (BIF), .xml (XMLBIF 0.3), .net (Hugin NET) or .uai.
 OUT = '-' writes .bayes to stdout. UAI has no names: variables are numbered in the network's order
 (read back as X0, X1, … with states s0, s1, …). Only the probability network is written: a decision
-becomes a chance variable with a uniform table and utilities are left out.
+becomes a chance variable with a uniform table and utilities are left out. A Hugin NET network with
+continuous nodes (conditional linear Gaussian) is written to .net only: the other formats are
+discrete, and converting to them is an error naming the continuous nodes.
 
 Options:
   --evidence VAR=STATE  with a .uai OUT, also write the observations as the UAI evidence file
@@ -48,6 +51,9 @@ ${NETWORK_FILE_USAGE}`,
     if (evidence.length && extname(output).toLowerCase() !== '.uai') {
       throw new UsageError('--evidence is written only beside a .uai OUT');
     }
+    const hybrid = readHybridNetworkFile(input, io);
+    if (hybrid === null) return 1;
+    if (hybrid) return convertHybrid(hybrid, output, io);
     const net = readNetworkFile(input, io, values);
     if (!net) return 1;
     let text: string;

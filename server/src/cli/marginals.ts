@@ -11,6 +11,8 @@ import { DEFAULT_BUDGETS } from '../engine/budget.js';
 import { cliBudgets } from './limits.js';
 import { integerOption } from './learningInputs.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
+import { runHybridMarginals, type HybridMarginalsOptions } from './hybridMarginals.js';
+import { readHybridNetworkFile } from './hybridNetworkFile.js';
 
 const OPTIONS = {
   evidence: { type: 'string', multiple: true, short: 'e' },
@@ -50,6 +52,12 @@ Options:
                          N entries (${DEFAULT_BUDGET} was the old default)
   --json                 {"network", "evidence", "likelihood"?, "soft"?, "method",
                          "marginals": {VAR: {STATE: p}}, "stderr"?}
+Continuous nodes (Hugin NET \`continuous node\`s): observe them with --evidence VAR=NUMBER; each
+prints as {"mean", "variance"} (with "components": [{"weight", "mean", "variance"}] when the
+network also has discrete nodes), and "logEvidence" is the log density of the evidence. They are
+answered exactly while the configurations of the continuous nodes' discrete parents × the Gaussian
+joint fit the budget, else (or with --method lw) by likelihood weighting with exact Gaussian parts,
+with "stderr" (per state; for a continuous node, of its mean).
 ${NETWORK_FILE_USAGE}`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
@@ -58,6 +66,9 @@ ${NETWORK_FILE_USAGE}`,
     const named = evidencePairs(values.evidence ?? []);
     const likelihood = vectorPairs('likelihood', values.likelihood ?? []);
     const soft = vectorPairs('soft', values.soft ?? []);
+    const hybrid = readHybridNetworkFile(positionals[0]!, io);
+    if (hybrid === null) return 1;
+    if (hybrid) return runHybridMarginals(hybrid, named, hybridOptions(values, options), io);
     const net = readNetworkFile(positionals[0]!, io, values);
     if (!net) return 1;
     if (values['evidence-file'] && !addEvidenceFile(values['evidence-file'], net, named, io)) return 1;
@@ -134,6 +145,22 @@ ${NETWORK_FILE_USAGE}`,
     return 0;
   },
 };
+
+/** `bayes marginals` options for a network with continuous nodes: those it has no use for are refused by name. */
+function hybridOptions(values: Record<string, unknown>, options: MarginalsOptions): HybridMarginalsOptions {
+  const refused = ['evidence-file', 'likelihood', 'soft', 'budget']
+    .filter((o) => values[o] !== undefined)
+    .map((o) => `--${o}`);
+  const method = options.method ?? 'auto';
+  if (method === 'gibbs' || method === 'rejection') refused.push(`--method ${method}`);
+  return {
+    json: values.json === true,
+    refused,
+    method: method === 'gibbs' || method === 'rejection' ? undefined : method,
+    samples: options.samples,
+    seed: options.seed,
+  };
+}
 
 /** Adds a UAI evidence file's observations (by index) to the named ones; false after reporting an error. */
 function addEvidenceFile(file: string, net: BayesianNetwork, named: NamedEvidence, io: CliIO): boolean {

@@ -98,6 +98,8 @@ export function readLinearMean(text: string, line: number): LinearMean {
     let factor = sign;
     let name: string | undefined;
     for (let want = true; want;) {
+      // a signed factor after '*' (Y * -0.3)
+      while (isOp(tokens[i], '+') || isOp(tokens[i], '-')) factor *= isOp(tokens[i++], '-') ? -1 : 1;
       const t = tokens[i++];
       if (t === undefined || 'op' in t) return bad('has an operator where a number or a name should be');
       if ('number' in t) factor *= t.number;

@@ -176,7 +176,7 @@ function forEachConfiguration(net: HybridNetwork, cutset: number[], states: Int3
 }
 
 /** The discrete variables as a discrete network of their own (their parents are all discrete), and its answers. */
-function discretePart(net: HybridNetwork) {
+export function discretePart(net: HybridNetwork) {
   const variables = net.variables.flatMap((v, i) => (v.kind === 'discrete' ? [i] : []));
   const local = new Int32Array(net.variables.length).fill(-1);
   variables.forEach((v, i) => (local[v] = i));
@@ -194,6 +194,7 @@ function discretePart(net: HybridNetwork) {
   return {
     variables,
     local,
+    bn,
     evidence(observed: ReadonlyMap<number, number>, cutset: number[], states: Int32Array): Map<number, number> {
       const given = new Map<number, number>();
       for (const [v, s] of observed) given.set(local[v]!, s);
@@ -253,12 +254,18 @@ function continuousPosteriors(
       else if (weights[c]! > 0) byValue.set(key, { weight: weights[c]!, mean, variance });
     });
     const components = [...byValue.values()];
+    if (components.length === 1) {
+      // one normal (a Gaussian network, or a variable the configuration does not move): exactly it
+      const only = { weight: 1, mean: components[0]!.mean, variance: components[0]!.variance };
+      out[v] = { mean: only.mean, variance: only.variance, components: [only] };
+      return;
+    }
     let mean = 0;
     for (const k of components) mean += k.weight * k.mean;
     // Var = E[Var | r] + Var(E[X | r]), written so that one component gives its own variance exactly
     let spread = 0;
     for (const k of components) spread += k.weight * (k.variance + (k.mean - mean) ** 2);
-    out[v] = { mean, variance: components.length === 1 ? components[0]!.variance : Math.max(0, spread), components };
+    out[v] = { mean, variance: Math.max(0, spread), components };
   });
   return out;
 }
