@@ -4,9 +4,9 @@
  * parents, the normal-inverse-gamma prior, or EM for Gaussian networks with missing values
  * (engine/gaussian/hybridLearning.ts). Prints every regression; --out writes a NET file.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { readHuginHybrid, writeHuginHybrid } from '../model/hugin.js';
+import { writeHuginHybrid } from '../model/hugin.js';
 import type { DiscreteHybridVariable, HybridNetwork, LinearGaussianCpd } from '../engine/gaussian/hybridNetwork.js';
 import { configurationLabel, configurationStates, hybridParents } from '../engine/gaussian/hybridNetwork.js';
 import {
@@ -20,7 +20,6 @@ import { EngineError } from '../engine/engineError.js';
 import { UsageError, type CliIO } from './command.js';
 import { InputError, integerOption, positiveOption, readDataFile } from './learningInputs.js';
 import { commandLineReads } from './workspace.js';
-import { cliBudgets } from './limits.js';
 
 export interface HybridLearnValues {
   data?: string;
@@ -37,28 +36,6 @@ export interface HybridLearnValues {
 
 /** Options of bayes learn that only discrete networks take. */
 const DISCRETE_ONLY = ['restarts', 'rate', 'compare', 'progress', 'network'];
-
-/**
- * The hybrid network in `file` when it is a NET file with continuous nodes, or the reader's error
- * (`file:line:1: error: …`); undefined for any other file, which the discrete readers take.
- */
-export function readHybridNet(file: string): HybridNetwork | { error: string } | undefined {
-  if (extname(file).toLowerCase() !== '.net') return undefined;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined; // the discrete reader reports it
-  }
-  if (!/\bcontinuous\b/.test(text)) return undefined;
-  const r = readHuginHybrid(text, cliBudgets);
-  if ('error' in r) return { error: `${file}:${r.error.line}:1: error: ${r.error.message}` };
-  if (!('hybrid' in r)) return undefined;
-  // A NET file without a name (bnlearn's, Hugin's own) is named after its file, as networkFile.ts does.
-  if (r.hybrid.name === 'unknown' || !r.hybrid.name)
-    r.hybrid.name = basename(file, extname(file)).replace(/[^A-Za-z0-9_]/g, '_');
-  return r.hybrid;
-}
 
 /** `--prior nig=λ,a,b`: the normal-inverse-gamma prior's hyperparameters. */
 export function parseNigPrior(text: string | undefined): NormalInverseGammaPrior | undefined {
@@ -77,6 +54,8 @@ export async function learnHybrid(
   values: HybridLearnValues,
   io: CliIO,
 ): Promise<number> {
+  // A NET file without a name (bnlearn's, Hugin's own) is named after its file, as networkFile.ts does.
+  if (net.name === 'unknown' || !net.name) net.name = basename(file, extname(file)).replace(/[^A-Za-z0-9_]/g, '_');
   const misplaced = DISCRETE_ONLY.find((o) => values[o] !== undefined);
   if (misplaced) throw new UsageError(`--${misplaced} does not apply to a network with continuous nodes`);
   if (values.method !== undefined && values.method !== 'counting' && values.method !== 'em') {

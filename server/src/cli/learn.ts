@@ -19,7 +19,8 @@ import {
 import { commandLineReads } from './workspace.js';
 import { NETWORK_FILE_USAGE, readNetworkFile, readNetworkModel } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
-import { learnHybrid, readHybridNet } from './gaussianLearn.js';
+import { learnHybrid } from './gaussianLearn.js';
+import { readHybridNetworkFile } from './hybridNetworkFile.js';
 
 const METHODS = PARAMETER_METHODS;
 type Method = ParameterMethod;
@@ -102,11 +103,8 @@ export const learnCommand: CliCommand = {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: OPTIONS });
     if (positionals.length !== 1) throw new UsageError('give one network file');
     if (!values.data) throw new UsageError('give the data with --data FILE');
-    const hybrid = readHybridNet(positionals[0]!);
-    if (hybrid && 'error' in hybrid) {
-      io.err(`${hybrid.error}\n`);
-      return 1;
-    }
+    const hybrid = readHybridNetworkFile(positionals[0]!, io);
+    if (hybrid === null) return 1;
     if (hybrid) return learnHybrid(hybrid, positionals[0]!, values, io);
     if (values.method !== undefined && !METHODS.includes(values.method as Method))
       throw new UsageError(`--method must be one of ${METHODS.join(', ')}`);
