@@ -48,6 +48,14 @@ Options:
                     .uai), otherwise BIF
   --progress        print each iteration's log-likelihood to stderr (em/gradient)
   --json            {"network","method","iterations","logLikelihood","cpts":{VAR:{"parents","rows"}}}
+
+A Hugin NET network with continuous nodes (continuous node X { }) is learnt by least squares, one
+regression per configuration of a node's discrete parents (variance RSS / n, maximum likelihood),
+discrete tables by counting; --method em (the default when a Gaussian network's data miss values)
+runs EM with exact conditional-normal E-steps; --prior nig=λ,a,b gives the posterior means under a
+normal-inverse-gamma prior (slopes ~ N(0, σ²/λ), σ² ~ InvGamma(a, b), flat intercept); --out
+writes .net; --json gives {"network","method","records","logLikelihood","nodes":{X:{"kind",
+"parents","configurations":[{"given","intercept","coefficients","variance","rows"}]}}}.
 ${NETWORK_FILE_USAGE}`;
 
 /** The reference must have the same variables, states and parents to compare tables entry by entry. */

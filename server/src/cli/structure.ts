@@ -52,7 +52,8 @@ Options:
                      to a local maximum) or tabu (Bouckaert: goes on past it through structures not
                      recently visited, returns the best seen)
   --alpha A          pc: level of each independence test (default 0.05)
-  --test T           pc: g2 (likelihood ratio, default) or x2 (Pearson); df adjusted for empty cells
+  --test T           pc: g2 (likelihood ratio, default) or x2 (Pearson); df adjusted for empty cells;
+                     zf: Fisher's z of the partial correlation (continuous columns, bnlearn's zf)
   --max-conditioning N  pc: largest conditioning set (default: no limit)
   --require A->B,…   arcs that must be present (every method)
   --forbid A->B,…    arcs that must not be present (both ways: A->B,B->A)
@@ -72,7 +73,13 @@ Options:
   --seed S           seed of the climbs' ties, the perturbations and the bootstrap resamples (default 1)
   --order A,B,…      K2's node order, causes first (default: the column order)
   --max-parents N    at most N parents per node (default: no limit)
-  --score S          k2, bdeu or bic (default: k2 for k2, bic otherwise; pc reports a DAG of its class's)
+  --score S          k2, bdeu or bic (default: k2 for k2, bic otherwise; pc reports a DAG of its class's);
+                     on continuous data bic-g (Gaussian network, every column continuous) or bic-cg
+                     (conditional Gaussian: no arc from a continuous to a discrete node), bnlearn's
+                     scores on its scale: log-likelihood − (k/2)·ln n, higher is better
+  --continuous A,…   bic-g/bic-cg/zf: read these columns as continuous (every value a number); by
+  --discrete A,…     default a column is continuous when every value in it is a number, and
+                     --discrete keeps numeric codes discrete
   --ess N            BDeu's equivalent sample size (default 1)
   --prune            K2: drop parents whose removal raises the score after each node's search
   --reference NET.bif  report missing / extra / reversed arcs against NET's structure, each with
