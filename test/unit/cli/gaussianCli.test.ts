@@ -112,6 +112,10 @@ test('bayes structure: a numeric column is continuous unless --discrete says oth
   const wrong = await run(['structure', csv, '--method', 'hillclimb', '--score', 'bic-cg', '--discrete', 'Nope']);
   assert.equal(wrong.code, 1);
   assert.match(wrong.err, /'Nope' is not a column/);
+  const constant = file('constant.csv', 'X,Y\n1,2\n1,3.5\n1,4\n');
+  const flat = await run(['structure', constant, '--method', 'hillclimb', '--score', 'bic-g']);
+  assert.equal(flat.code, 1);
+  assert.match(flat.err, /column 'X' is 1 in every row: a continuous node needs spread/);
   const usage = await run(['structure', csv, '--method', 'hillclimb', '--score', 'bic-g', '--bootstrap', '5']);
   assert.notEqual(usage.code, 0);
   assert.match(usage.err, /--bootstrap does not apply to continuous data/);

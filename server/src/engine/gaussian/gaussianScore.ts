@@ -100,8 +100,21 @@ export function gaussianFamilyScore(
   return logLikelihood - 0.5 * Math.log(Math.max(data.rowCount, 1)) * parameters;
 }
 
-/** Checks the data fit the score: `bic-g` wants every column continuous. */
+/**
+ * Checks the data fit the score: `bic-g` wants every column continuous, and a continuous column
+ * needs two different values (a constant one has variance 0: every family with it is singular).
+ */
 export function checkScoreData(data: HybridDataset, score: GaussianScoreName): void {
+  for (const c of data.columns) {
+    if (c.kind !== 'continuous') continue;
+    const seen = c.values.filter((x) => !Number.isNaN(x));
+    if (seen.length < 2 || seen.every((x) => x === seen[0])) {
+      throw new EngineError(
+        `column '${c.name}' ${seen.length < 2 ? `has ${seen.length} value(s)` : `is ${seen[0]} in every row`}: ` +
+          'a continuous node needs spread (variance 0 makes every model with it singular)',
+      );
+    }
+  }
   const discrete = data.columns.filter((c) => c.kind === 'discrete').map((c) => c.name);
   if (score === 'bic-g' && discrete.length) {
     throw new EngineError(

@@ -6,6 +6,7 @@
  */
 import type { CategoricalDataset } from '../categoricalData.js';
 import { EngineError } from '../engineError.js';
+import { DEFAULT_BUDGETS, requireWithin, tableEntries } from '../budget.js';
 
 export type HybridColumn =
   | { kind: 'continuous'; name: string; values: Float64Array }
