@@ -22,6 +22,7 @@ import { EngineError } from '../engineError.js';
 import type { FamilyScores } from '../structure/structureScore.js';
 import { regress } from './regression.js';
 import { choleskyFactor } from '../math/linearAlgebra.js';
+import { DEFAULT_BUDGETS, requireWithin } from '../budget.js';
 import { completeRows, configurations, continuousValues, isContinuous, type HybridDataset } from './hybridData.js';
 
 export type GaussianScoreName = 'bic-g' | 'bic-cg';
@@ -202,6 +203,7 @@ export class ScatterCache {
   private compute(discrete: readonly number[]): Float64Array[] {
     const { config, count } = configurations(this.data, discrete);
     const d = this.continuous.length;
+    requireWithin('the scatter matrices of a family search', count * d * d, DEFAULT_BUDGETS.maxTotalEntries);
     const cols = this.continuous.map((v) => continuousValues(this.data, v));
     const n = new Float64Array(count),
       mean = Array.from({ length: count }, () => new Float64Array(d));

@@ -76,6 +76,13 @@ export function configurations(
   data: HybridDataset,
   discrete: readonly number[],
 ): { config: Int32Array; count: number } {
+  const cards = discrete.map((d) => {
+    const c = data.columns[d]!;
+    return c.kind === 'discrete' ? c.levels.length : 1;
+  });
+  const names = discrete.map((d) => data.columns[d]!.name).join(', ');
+  // Every fit keeps a list (and the search cache a matrix) per configuration.
+  requireWithin(`the configurations of ${names}`, tableEntries(cards), DEFAULT_BUDGETS.maxTableEntries);
   const config = new Int32Array(data.rowCount);
   let count = 1;
   for (const d of discrete) {
