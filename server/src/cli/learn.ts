@@ -20,6 +20,8 @@ import { commandLineReads } from './workspace.js';
 import { NETWORK_FILE_USAGE, readNetworkFile, readNetworkModel } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 import { startProgress } from './progress.js';
+import { learnHybrid } from './gaussianLearn.js';
+import { readHybridNetworkFile } from './hybridNetworkFile.js';
 
 const METHODS = PARAMETER_METHODS;
 type Method = ParameterMethod;
@@ -47,6 +49,14 @@ Options:
                     .uai), otherwise BIF
   --progress        print each iteration's log-likelihood to stderr (em/gradient)
   --json            {"network","method","iterations","logLikelihood","cpts":{VAR:{"parents","rows"}}}
+
+A Hugin NET network with continuous nodes (continuous node X { }) is learnt by least squares, one
+regression per configuration of a node's discrete parents (variance RSS / n, maximum likelihood),
+discrete tables by counting; --method em (the default when a Gaussian network's data miss values)
+runs EM with exact conditional-normal E-steps; --prior nig=λ,a,b gives the posterior means under a
+normal-inverse-gamma prior (slopes ~ N(0, σ²/λ), σ² ~ InvGamma(a, b), flat intercept); --out
+writes .net; --json gives {"network","method","records","logLikelihood","nodes":{X:{"kind",
+"parents","configurations":[{"given","intercept","coefficients","variance","rows"}]}}}.
 ${NETWORK_FILE_USAGE}`;
 
 /** The reference must have the same variables, states and parents to compare tables entry by entry. */
@@ -102,6 +112,9 @@ export const learnCommand: CliCommand = {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: OPTIONS });
     if (positionals.length !== 1) throw new UsageError('give one network file');
     if (!values.data) throw new UsageError('give the data with --data FILE');
+    const hybrid = readHybridNetworkFile(positionals[0]!, io);
+    if (hybrid === null) return 1;
+    if (hybrid) return learnHybrid(hybrid, positionals[0]!, values, io);
     if (values.method !== undefined && !METHODS.includes(values.method as Method))
       throw new UsageError(`--method must be one of ${METHODS.join(', ')}`);
     const options = learningOptions(values);

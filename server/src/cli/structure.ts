@@ -41,6 +41,7 @@ import {
 import { commandLineReads, MAX_FILE_USAGE } from './workspace.js';
 import { readNetworkFile } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
+import { gaussianStructure, isGaussianRequest, NOT_GAUSSIAN } from './gaussianStructure.js';
 
 const USAGE = `bayes structure FILE.csv --method pc|k2|hillclimb|tabu [options]
 
@@ -53,7 +54,8 @@ Options:
                      to a local maximum) or tabu (Bouckaert: goes on past it through structures not
                      recently visited, returns the best seen)
   --alpha A          pc: level of each independence test (default 0.05)
-  --test T           pc: g2 (likelihood ratio, default) or x2 (Pearson); df adjusted for empty cells
+  --test T           pc: g2 (likelihood ratio, default) or x2 (Pearson); df adjusted for empty cells;
+                     zf: Fisher's z of the partial correlation (continuous columns, bnlearn's zf)
   --max-conditioning N  pc: largest conditioning set (default: no limit)
   --require A->B,…   arcs that must be present (every method)
   --forbid A->B,…    arcs that must not be present (both ways: A->B,B->A)
@@ -73,7 +75,13 @@ Options:
   --seed S           seed of the climbs' ties, the perturbations and the bootstrap resamples (default 1)
   --order A,B,…      K2's node order, causes first (default: the column order)
   --max-parents N    at most N parents per node (default: no limit)
-  --score S          k2, bdeu or bic (default: k2 for k2, bic otherwise; pc reports a DAG of its class's)
+  --score S          k2, bdeu or bic (default: k2 for k2, bic otherwise; pc reports a DAG of its class's);
+                     on continuous data bic-g (Gaussian network, every column continuous) or bic-cg
+                     (conditional Gaussian: no arc from a continuous to a discrete node), bnlearn's
+                     scores on its scale: log-likelihood − (k/2)·ln n, higher is better
+  --continuous A,…   bic-g/bic-cg/zf: read these columns as continuous (every value a number); by
+  --discrete A,…     default a column is continuous when every value in it is a number, and
+                     --discrete keeps numeric codes discrete
   --ess N            BDeu's equivalent sample size (default 1)
   --prune            K2: drop parents whose removal raises the score after each node's search
   --reference NET.bif  report missing / extra / reversed arcs against NET's structure, each with
@@ -120,6 +128,8 @@ export const structureCommand: CliCommand = {
         forbid: { type: 'string' },
         tiers: { type: 'string' },
         bootstrap: { type: 'string' },
+        continuous: { type: 'string' },
+        discrete: { type: 'string' },
       },
     });
     if (positionals.length !== 1) throw new UsageError('give one data file');
@@ -128,6 +138,9 @@ export const structureCommand: CliCommand = {
       throw new UsageError('--method must be pc, k2, hillclimb or tabu');
     }
     const m = method as SearchMethod;
+    if (isGaussianRequest(values.score, values.test)) return runGaussian(m, values, positionals[0]!, io);
+    const typing = (['continuous', 'discrete'] as const).find((o) => values[o] !== undefined);
+    if (typing) throw new UsageError(`--${typing} applies to --score bic-g or bic-cg and --test zf`);
     const bootstrap = integerOption('bootstrap', values.bootstrap, undefined, 1);
     const misplaced = (m === 'tabu' ? [] : ['tabu', 'patience'])
       .concat(m === 'k2' || m === 'pc' ? ['restarts', 'perturb', 'climbs'] : [])
@@ -205,6 +218,65 @@ export const structureCommand: CliCommand = {
     }
   },
 };
+
+type StructureValues = SearchArgs &
+  Partial<
+    Record<
+      | 'score'
+      | 'test'
+      | 'alpha'
+      | 'max-conditioning'
+      | 'require'
+      | 'forbid'
+      | 'tiers'
+      | 'continuous'
+      | 'discrete'
+      | 'json'
+      | 'max-file-mb'
+      | (typeof NOT_GAUSSIAN)[number],
+      string | boolean
+    >
+  >;
+
+/** --score bic-g|bic-cg, --test zf: continuous and mixed data (cli/gaussianStructure.ts). */
+async function runGaussian(m: SearchMethod, values: StructureValues, file: string, io: CliIO): Promise<number> {
+  const unsupported = NOT_GAUSSIAN.find((o) => values[o] !== undefined);
+  if (unsupported)
+    throw new UsageError(`--${unsupported} does not apply to continuous data (--score bic-g/bic-cg, --test zf)`);
+  const text = (o: keyof StructureValues) => (typeof values[o] === 'string' ? (values[o] as string) : undefined);
+  const alpha = positiveOption('alpha', text('alpha'), 0.05);
+  if (alpha >= 1) throw new UsageError(`--alpha must be below 1, not '${text('alpha')}'`);
+  if (m !== 'pc') {
+    const misplaced = ['alpha', 'max-conditioning'].find((o) => values[o as keyof StructureValues] !== undefined);
+    if (misplaced) throw new UsageError(`--${misplaced} does not apply to --method ${m}`);
+  }
+  try {
+    const data = await readDataFile(commandLineReads({ 'max-file-mb': text('max-file-mb') }), file);
+    const names = data.attributes.map((a) => a.name);
+    const knowledge = knowledgeOf(values as Partial<Record<'require' | 'forbid' | 'tiers', string>>, names);
+    const { maxParents, tabu, patience, climbs, restarts, perturb, seed } = searchSpec(data, m, values);
+    const search = { maxParents, tabu, patience, climbs, restarts, perturb, seed };
+    const result = gaussianStructure(data, {
+      method: m,
+      score: text('score'),
+      test: text('test'),
+      alpha,
+      maxConditioning: integerOption('max-conditioning', text('max-conditioning'), undefined),
+      search,
+      knowledge: knowledge?.spec,
+      continuous: text('continuous'),
+      discrete: text('discrete'),
+    });
+    io.out(values.json ? JSON.stringify(result, null, 2) + '\n' : summary(result));
+    return 0;
+  } catch (e) {
+    if (e instanceof InputError || e instanceof EngineError) {
+      io.err(`bayes structure: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
 
 type SearchArgs = Partial<
   Record<'order' | 'max-parents' | 'tabu' | 'patience' | 'climbs' | 'restarts' | 'perturb' | 'seed', string>

@@ -95,7 +95,7 @@ export interface StructureResultEntry extends ResultBase {
   method: 'k2' | 'hillclimb' | 'tabu' | 'pc';
   /** The structure's score (log scale, larger is better) under `scoreName`. */
   score: number;
-  scoreName: 'k2' | 'bdeu' | 'bic';
+  scoreName: 'k2' | 'bdeu' | 'bic' | 'bic-g' | 'bic-cg';
   arcs: Array<[string, string]>;
   /** pc: the CPDAG's undirected edges (either direction gives a Markov-equivalent network). */
   edges?: Array<[string, string]>;
@@ -109,7 +109,7 @@ export interface StructureResultEntry extends ResultBase {
   replicates?: number;
   /** pc: independence tests run, the test and its level, v-structures left out as conflicting. */
   tests?: number;
-  test?: 'g2' | 'x2';
+  test?: 'g2' | 'x2' | 'zf';
   alpha?: number;
   conflicts?: number;
   /** `bayes run`: the structure's CPTs, learnt by counting (the network later `… in S` queries use). */

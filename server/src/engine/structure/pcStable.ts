@@ -42,10 +42,20 @@ export interface PcResult {
 }
 
 export function pcStable(data: CategoricalDataset, options: PcOptions = {}): PcResult {
-  const n = data.attributes.length;
+  const test = options.test ?? 'g2';
+  return pcStableWith(data.attributes.length, (x, y, s) => independenceTest(data, x, y, s, test).pValue, options);
+}
+
+/** X ⊥ Y | S: the test's p-value (large: independent). */
+export type IndependencePValue = (x: number, y: number, s: readonly number[]) => number;
+
+/**
+ * PC-stable over n variables with any conditional-independence test (Fisher's z on continuous
+ * data gives its own, gaussian/fisherZ.ts); options.test is the categorical one and is not read here.
+ */
+export function pcStableWith(n: number, pValueOf: IndependencePValue, options: PcOptions = {}): PcResult {
   const alpha = options.alpha ?? 0.05;
   if (!(alpha > 0 && alpha < 1)) throw new EngineError(`alpha must be between 0 and 1, not ${alpha}`);
-  const test = options.test ?? 'g2';
   const maxLevel = options.maxConditioning ?? n;
   const bk = options.knowledge ?? new BackgroundKnowledge(n);
   if (bk.n !== n) throw new EngineError(`background knowledge over ${bk.n} variables for ${n} columns`);
@@ -71,11 +81,11 @@ export function pcStable(data: CategoricalDataset, options: PcOptions = {}): PcR
             if (tried.has(key)) continue;
             tried.add(key);
             throwIfCancelled(options.signal);
-            const r = independenceTest(data, x, y, s, test);
+            const pValue = pValueOf(x, y, s);
             tests++;
-            if (r.pValue > alpha) {
+            if (pValue > alpha) {
               g.remove(x, y);
-              sepsets.set(`${x}|${y}`, { set: s, pValue: r.pValue });
+              sepsets.set(`${x}|${y}`, { set: s, pValue });
               break;
             }
           }

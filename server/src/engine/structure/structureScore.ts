@@ -77,6 +77,18 @@ function bicScore(counts: Float64Array, r: number, q: number): number {
 }
 
 /**
+ * What a score-based search asks of a decomposable score: a family's score, the same with one
+ * more parent, a hint that the families parents + x are about to be asked for, and a DAG's total.
+ * ScoreCache (categorical data) and the Gaussian scores (gaussian/gaussianScore.ts) provide it.
+ */
+export interface FamilyScores {
+  family(child: number, parents: readonly number[]): number;
+  familyWith(child: number, parents: readonly number[], x: number): number;
+  prefetch(child: number, parents: readonly number[], extras: readonly number[]): void;
+  total(parents: readonly (readonly number[])[]): number;
+}
+
+/**
  * Family scores memoised by (child, parent set): searches ask for the same families again and
  * again. Counting runs over the data's distinct rows, weighted (or over the weighted rows given).
  */
@@ -87,7 +99,7 @@ function bicScore(counts: Float64Array, r: number, q: number): number {
  */
 export const MAX_CACHED_FAMILIES = 2_000_000;
 
-export class ScoreCache {
+export class ScoreCache implements FamilyScores {
   /** Per child, keyed by the parent set (see key()). */
   private readonly cache: Array<Map<number | string, number>>;
   private readonly counted: CategoricalDataset;
