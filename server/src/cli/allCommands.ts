@@ -10,3 +10,4 @@ export { convertCommand } from './convert.js';
 export { learnCommand } from './learn.js';
 export { structureCommand } from './structure.js';
 export { mixtureCommand } from './mixture.js';
+export { filterCommand } from './filter.js';

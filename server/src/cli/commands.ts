@@ -54,4 +54,9 @@ export const commands: CommandEntry[] = [
     summary: "fit a mixture of Gaussians by EM (full covariances, or Mitchell's known-σ k means)",
     load: async () => (await import('./mixture.js')).mixtureCommand,
   },
+  {
+    name: 'filter',
+    summary: 'filtering, smoothing, the most likely sequence and forecasts of a network over time',
+    load: async () => (await import('./filter.js')).filterCommand,
+  },
 ];

@@ -1,0 +1,139 @@
+/**
+ * Networks over time (2-slice templates): a network whose tables index their variables by time,
+ * `P(Rain[t] | Rain[t-1])`, `P(Rain[0])`. Every table then indexes every name: its variable at
+ * `[0]` (the initial slice) or `[t]` (the transition), its conditions in the same slice or, in a
+ * transition, at `[t-1]`. A variable needs a table at t; it needs one at 0 too when its table at t
+ * conditions on t−1 (else that table serves slice 0 as well).
+ */
+import type * as A from '../ast.js';
+import type { Scope } from '../references/symbols.js';
+import type { CheckContext } from './context.js';
+
+/** The name with its slice, so `Rain[t]` and `Rain[t-1]` are different nodes of the template. */
+export function sliceKey(a: A.Assignment): string {
+  const t = a.time;
+  if (!t) return a.variable.text;
+  return `${a.variable.text}[${t.step ? `t${t.offset || ''}` : t.offset}]`;
+}
+
+/** Whether a table is written over time (any index in its P(…)). */
+export function isTimed(table: A.TableDecl): boolean {
+  return table.head.targets.some((a) => a.time) || table.head.conditions.some((a) => a.time);
+}
+
+/** Whether any table of the network indexes its variables by time: a network over time. */
+export function isNetworkOverTime(decl: A.NetworkDecl): boolean {
+  return decl.statements.some((s) => s.kind === 'table' && isTimed(s));
+}
+
+/** 'initial' for `[0]`, 'transition' for `[t]`, undefined for anything else. */
+export function sliceOf(time: A.TimeIndex | undefined): 'initial' | 'transition' | undefined {
+  if (!time) return undefined;
+  if (!time.step) return time.offset === 0 ? 'initial' : undefined;
+  return time.offset === 0 ? 'transition' : undefined;
+}
+
+export function checkDynamic(ctx: CheckContext): void {
+  const byScope = new Map<Scope, A.TableDecl[]>();
+  for (const { table, scope } of ctx.symbols.tables) {
+    const list = byScope.get(scope) ?? [];
+    list.push(table);
+    byScope.set(scope, list);
+  }
+  for (const [scope, tables] of byScope) if (tables.some(isTimed)) checkTemplate(ctx, scope, tables);
+}
+
+function checkTemplate(ctx: CheckContext, scope: Scope, tables: A.TableDecl[]): void {
+  if (scope.kind !== 'network') {
+    const first = tables.find(isTimed)!;
+    ctx.report.error(
+      'time-scope',
+      'a network over time is a named network: write it inside `network Name { … }`',
+      first.head.range,
+    );
+    return;
+  }
+  const initial = new Set<string>();
+  const transition = new Map<string, A.TableDecl>();
+  for (const table of tables) {
+    if (table.head.targets.length !== 1) continue;
+    const target = table.head.targets[0];
+    if (!checkIndex(ctx, target)) continue;
+    const slice = sliceOf(target.time);
+    if (!slice) {
+      ctx.report.error(
+        'time-index',
+        `a table is of slice 0 (${target.variable.text}[0]) or of slice t (${target.variable.text}[t])`,
+        target.time!.range,
+      );
+      continue;
+    }
+    slice === 'initial' ? initial.add(target.variable.text) : transition.set(target.variable.text, table);
+    for (const c of table.head.conditions) if (checkIndex(ctx, c)) checkCondition(ctx, slice, c);
+  }
+  for (const variable of scope.variables.values()) {
+    const at = variable.declaration;
+    if (!at || variable.type === 'real') continue;
+    const table = transition.get(variable.name);
+    if (!table) {
+      ctx.report.error(
+        'missing-table',
+        `'${variable.name}' has no table at t: give P(${variable.name}[t] | …)`,
+        at.range,
+      );
+      continue;
+    }
+    const fromPast = table.head.conditions.some((c) => c.time?.step && c.time.offset === -1);
+    if (fromPast && !initial.has(variable.name))
+      ctx.report.error(
+        'missing-table',
+        `'${variable.name}' has no table at 0: give P(${variable.name}[0] | …) (its table at t conditions on t-1)`,
+        at.range,
+      );
+  }
+}
+
+/** Every name of a table over time carries its slice, and the time is called `t`. */
+function checkIndex(ctx: CheckContext, a: A.Assignment): boolean {
+  if (!a.time) {
+    ctx.report.error(
+      'time-index',
+      `in a network over time, give the slice of '${a.variable.text}': ${a.variable.text}[t], ${a.variable.text}[t-1] or ${a.variable.text}[0]`,
+      a.variable.range,
+    );
+    return false;
+  }
+  if (a.time.step && a.time.step.text !== 't') {
+    ctx.report.error(
+      'time-index',
+      `time is written 't' (${a.variable.text}[t], ${a.variable.text}[t-1])`,
+      a.time.step.range,
+    );
+    return false;
+  }
+  return true;
+}
+
+function checkCondition(ctx: CheckContext, slice: 'initial' | 'transition', c: A.Assignment): void {
+  const t = c.time!;
+  const name = c.variable.text;
+  if (slice === 'initial') {
+    if (t.step || t.offset !== 0)
+      ctx.report.error('time-index', `a table of slice 0 conditions on slice 0 only: write ${name}[0]`, t.range);
+    return;
+  }
+  if (!t.step)
+    ctx.report.error(
+      'time-index',
+      `a table at t conditions on ${name}[t] or ${name}[t-1], not on a fixed slice`,
+      t.range,
+    );
+  else if (t.offset > 0)
+    ctx.report.error('time-arc', `an arc from the future: ${name}[t+${t.offset}] cannot be a parent at t`, t.range);
+  else if (t.offset < -1)
+    ctx.report.error(
+      'time-arc',
+      `only arcs from the previous slice are supported: ${name}[t-1], not ${name}[t${t.offset}]`,
+      t.range,
+    );
+}
