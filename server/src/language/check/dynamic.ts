@@ -68,7 +68,8 @@ function checkTemplate(ctx: CheckContext, scope: Scope, tables: A.TableDecl[]): 
       );
       continue;
     }
-    slice === 'initial' ? initial.add(target.variable.text) : transition.set(target.variable.text, table);
+    if (slice === 'initial') initial.add(target.variable.text);
+    else transition.set(target.variable.text, table);
     for (const c of table.head.conditions) if (checkIndex(ctx, c)) checkCondition(ctx, slice, c);
   }
   for (const variable of scope.variables.values()) {
