@@ -138,3 +138,62 @@ function checkCondition(ctx: CheckContext, slice: 'initial' | 'transition', c: A
       t.range,
     );
 }
+
+/** The network over time `name` names, if it is one. */
+export function networkOverTime(ctx: CheckContext, name: A.Name | undefined): A.NetworkDecl | undefined {
+  const global = name ? ctx.symbols.globals.get(name.text) : undefined;
+  if (global?.kind !== 'network') return undefined;
+  const decl = global.node as A.NetworkDecl;
+  return isNetworkOverTime(decl) ? decl : undefined;
+}
+
+/** How a probability over time is conditioned on the data: on all of it, or on the steps up to t. */
+export const TIME_METHODS = ['smoothing', 'filtering'] as const;
+
+/**
+ * `P(X[k] = x) in N [using filtering|smoothing] given D` over a network over time: one variable
+ * at an absolute step k ≥ 1 with a state, and one data set of observations (row k is step k).
+ */
+export function checkTimeQuery(ctx: CheckContext, scope: Scope, q: A.ProbabilityQuery | A.MpeQuery): void {
+  if (q.form === 'probability') {
+    const targets = q.prob.targets;
+    if (targets.length !== 1 || q.prob.conditions.length > 0) {
+      ctx.report.error(
+        'time-query',
+        'ask for one variable at one step, P(X[k] = x); the data set after `given` is the evidence',
+        q.prob.range,
+      );
+    }
+    for (const a of targets) {
+      if (!a.time || a.time.step || a.time.offset < 1)
+        ctx.report.error(
+          'time-query',
+          `name the step: ${a.variable.text}[1] is the first row of the data`,
+          a.time?.range ?? a.variable.range,
+        );
+      if (!a.value) ctx.report.error('time-query', `name a state: ${a.variable.text}[k] = state`, a.range);
+      else if (!scope.variables.has(a.variable.text))
+        ctx.report.error(
+          'unknown-name',
+          `'${a.variable.text}' is not a variable of the network over time`,
+          a.variable.range,
+        );
+    }
+  }
+  const data = q.given.filter((g) => !g.value && !g.finding && ctx.symbols.data.has(g.variable.text));
+  if (data.length !== 1 || q.given.length !== 1) {
+    const at = q.given[0]?.range ?? q.range;
+    ctx.report.error('time-query', 'give the observations as one data set: `given D`, a row per step', at);
+  }
+}
+
+/** Outside a network over time, `X[k]` means nothing. */
+export function checkNoTime(ctx: CheckContext, assignments: readonly A.Assignment[]): void {
+  for (const a of assignments)
+    if (a.time)
+      ctx.report.error(
+        'time-index',
+        `'${a.variable.text}' has no time here: [..] indexes variables of a network over time`,
+        a.time.range,
+      );
+}
