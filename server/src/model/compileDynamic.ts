@@ -21,9 +21,9 @@ export function compileDynamic(
   budgets: Budgets = DEFAULT_BUDGETS,
 ): TwoSliceNetwork {
   const global = symbols.globals.get(name);
-  if (global?.kind !== 'network' || !isNetworkOverTime(global.node as A.NetworkDecl))
+  if (global?.kind !== 'network' || global.node.kind !== 'network' || !isNetworkOverTime(global.node))
     throw new CompileError(`'${name}' is not a network over time (no table indexes its variables by [t])`);
-  const statements = (global.node as A.NetworkDecl).statements;
+  const statements = global.node.statements;
   const variables: DiscreteVariable[] = [];
   for (const s of statements)
     if (s.kind === 'variable' && s.domain.type !== 'real')

@@ -51,7 +51,7 @@ export function compileNetwork(
   if (global?.kind === 'import') return importedNetwork(global.node as A.ImportDecl, env);
   if (scopeName !== undefined && global?.kind !== 'network') throw new CompileError(`'${scopeName}' is not a network`);
   const statements = global ? (global.node as A.NetworkDecl).statements : file.statements;
-  if (global && isNetworkOverTime(global.node as A.NetworkDecl))
+  if (global?.node.kind === 'network' && isNetworkOverTime(global.node))
     throw new CompileError(
       `'${scopeName}' is a network over time: use \`bayes filter\`, or unroll it (\`bayes convert --unroll T\`)`,
     );

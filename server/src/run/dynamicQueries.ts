@@ -24,7 +24,7 @@ import { memo, modelData } from './modelInputs.js';
 /** The network over time `name` names, compiled once per run; undefined for any other name. */
 export function dynamicNetwork(ctx: HandlerContext, name: A.Name | undefined): TwoSliceNetwork | undefined {
   const global = name ? ctx.symbols.globals.get(name.text) : undefined;
-  if (global?.kind !== 'network' || !isNetworkOverTime(global.node as A.NetworkDecl)) return undefined;
+  if (global?.kind !== 'network' || global.node.kind !== 'network' || !isNetworkOverTime(global.node)) return undefined;
   return memo(ctx, `dynamic:${name!.text}`, () =>
     compileDynamic(ctx.symbols, name!.text, ctx.env.budgets ?? DEFAULT_BUDGETS),
   );

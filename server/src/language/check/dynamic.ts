@@ -142,8 +142,8 @@ function checkCondition(ctx: CheckContext, slice: 'initial' | 'transition', c: A
 /** The network over time `name` names, if it is one. */
 export function networkOverTime(ctx: CheckContext, name: A.Name | undefined): A.NetworkDecl | undefined {
   const global = name ? ctx.symbols.globals.get(name.text) : undefined;
-  if (global?.kind !== 'network') return undefined;
-  const decl = global.node as A.NetworkDecl;
+  if (global?.kind !== 'network' || global.node.kind !== 'network') return undefined;
+  const decl = global.node;
   return isNetworkOverTime(decl) ? decl : undefined;
 }
 
