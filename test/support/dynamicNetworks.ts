@@ -10,7 +10,13 @@ import { randomRows } from './networks.js';
  * parents among the earlier variables of its slice and up to `maxPrevious` in slice t−1 (X_v of
  * slice t−1 always, so every variable persists).
  */
-export function randomTwoSlice(seed: number, n: number, maxParents = 2, maxPrevious = 2): TwoSliceNetwork {
+export function randomTwoSlice(
+  seed: number,
+  n: number,
+  maxParents = 2,
+  maxPrevious = 2,
+  persistent = n,
+): TwoSliceNetwork {
   const rng = createRng(seed);
   const variables = Array.from({ length: n }, (_, i) => ({
     name: `V${i}`,
@@ -30,8 +36,13 @@ export function randomTwoSlice(seed: number, n: number, maxParents = 2, maxPrevi
   );
   const transition = variables.map((_, i) => {
     const within = pick(range(i), rng.int(maxParents + 1));
+    if (i >= persistent)
+      return table(
+        i,
+        within.sort((a, b) => a - b),
+      );
     const others = pick(
-      range(n).filter((v) => v !== i),
+      range(persistent).filter((v) => v !== i),
       rng.int(maxPrevious),
     ).map((v) => n + v);
     return table(
