@@ -86,6 +86,11 @@ export class SliceTree {
     return this.tree.marginal(v);
   }
 
+  /** P(X_v, parents(X_v) | what was propagated) in the CPT's layout (EM's expected counts). */
+  familyMarginal(v: number): Float64Array {
+    return this.tree.familyMarginal(v);
+  }
+
   /** The joint over this slice's interface (in `iface` order), normalised. */
   interfaceJoint(): Float64Array {
     return this.joint(this.iface);
