@@ -19,11 +19,15 @@ import {
 import { commandLineReads } from './workspace.js';
 import { NETWORK_FILE_USAGE, readNetworkFile, readNetworkModel } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
+import { learnOverTime, namesNetworkOverTime } from './learnOverTime.js';
 
 const METHODS = PARAMETER_METHODS;
 type Method = ParameterMethod;
 
 const USAGE = `bayes learn NET.bif|MODEL.bayes --data FILE [options]
+
+A network over time (--network N of a .bayes model) learns from sequences by EM: see
+docs/language.md, "Networks over time".
 
 Learns the CPTs of NET's structure from a data table: a CSV whose header names the variables
 (in any order; cells are matched to NET's states by name, and a cell outside them is an error),
@@ -101,6 +105,8 @@ export const learnCommand: CliCommand = {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: OPTIONS });
     if (positionals.length !== 1) throw new UsageError('give one network file');
     if (!values.data) throw new UsageError('give the data with --data FILE');
+    // A network over time learns from sequences (cli/learnOverTime.ts).
+    if (namesNetworkOverTime(positionals[0]!, values.network)) return learnOverTime(positionals[0]!, values, io);
     if (values.method !== undefined && !METHODS.includes(values.method as Method))
       throw new UsageError(`--method must be one of ${METHODS.join(', ')}`);
     const options = learningOptions(values);

@@ -4,7 +4,6 @@
  * network's discrete variables in declaration order; a variable without a table at 0 uses its
  * table at t in slice 0 (the checker allows that only when it has no parent at t−1).
  */
-import type * as A from '../language/ast.js';
 import type { SymbolTable } from '../language/index.js';
 import type { Cpt, DiscreteVariable } from '../engine/network.js';
 import { DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';

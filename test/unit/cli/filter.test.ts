@@ -134,3 +134,44 @@ test('bayes filter: bad observations are file:line:col errors, bad usage exit 2'
   assert.equal(lik, 1);
   assert.match(impossible.stderr, /not all 0/);
 });
+
+test('bayes learn on a network over time: EM on sequences (a `sequence` column), monotone, the result a model that checks', async () => {
+  const rng = createRng(9);
+  const lines = ['sequence,Umbrella'];
+  for (let s = 0; s < 4; s++) {
+    let rain = rng.next() < 0.5;
+    for (let t = 0; t < 30; t++) {
+      rain = rng.next() < (rain ? 0.7 : 0.3);
+      lines.push(`${s},${rng.next() < (rain ? 0.9 : 0.2) ? 'yes' : t % 9 === 4 ? '?' : 'no'}`);
+    }
+  }
+  const { file: data, dir } = tempFile('seqs.csv', lines.join('\n') + '\n');
+  const out = join(dir, 'learnt.bayes');
+  const io = capture();
+  const args = ['learn', umbrella, '--network', 'Umbrella', '--data', data, '--seed', '4', '--out', out, '--json'];
+  assert.equal(await main(args, io), 0, io.stderr);
+  const r = JSON.parse(io.stdout);
+  assert.equal(r.sequences, 4);
+  for (let i = 1; i < r.logLikelihoods.length; i++) assert.ok(r.logLikelihoods[i] >= r.logLikelihoods[i - 1] - 1e-9);
+  const again = capture();
+  assert.equal(
+    await main(['learn', umbrella, '--network', 'Umbrella', '--data', data, '--seed', '4', '--json'], again),
+    0,
+  );
+  assert.equal(JSON.parse(again.stdout).logLikelihood, r.logLikelihood, 'the same seed gives the same numbers');
+  const check = capture();
+  assert.equal(await main(['check', out], check), 0, check.stderr);
+  // The learnt model's log-likelihood of the data, by bayes filter per sequence, sums to EM's.
+  let total = 0;
+  for (let s = 0; s < 4; s++) {
+    const csv = join(dir, `s${s}.csv`);
+    writeFileSync(
+      csv,
+      ['Umbrella', ...lines.slice(1 + 30 * s, 31 + 30 * s).map((l) => l.split(',')[1])].join('\n') + '\n',
+    );
+    const f = capture();
+    assert.equal(await main(['filter', out, '--network', 'Umbrella', '--observations', csv, '--json'], f), 0, f.stderr);
+    total += JSON.parse(f.stdout).logLikelihood;
+  }
+  assert.ok(Math.abs(total - r.logLikelihood) < 1e-6 * Math.abs(total), `${total} vs ${r.logLikelihood}`);
+});

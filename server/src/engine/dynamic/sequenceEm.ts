@@ -32,8 +32,9 @@ export interface SequenceEmOptions {
 
 export interface SequenceEmResult {
   dbn: TwoSliceNetwork;
-  /** log P(sequences) under the tables before each iteration's M-step, then the final one. */
+  /** log P(sequences) under the starting tables and after each M-step; the last is the returned tables'. */
   logLikelihoods: number[];
+  /** M-steps taken. */
   iterations: number;
 }
 
@@ -51,7 +52,10 @@ export function learnSequences(
   const tolerance = options.tolerance ?? 1e-8;
   const history: number[] = [];
   let iterations = 0;
-  for (; iterations < (options.maxIterations ?? 200); iterations++) {
+  const maxIterations = options.maxIterations ?? 200;
+  // Each pass: the E-step under the current tables (their log-likelihood), then, unless converged
+  // or out of iterations, the M-step. The last log-likelihood is always that of the tables returned.
+  for (;;) {
     const counts = tableCounts(dbn);
     let logLikelihood = 0;
     for (const seq of sequences) logLikelihood += expectedCounts(trees, seq, counts, options.signal);
@@ -59,8 +63,10 @@ export function learnSequences(
     if (previous !== undefined && logLikelihood < previous - 1e-9 * Math.max(1, Math.abs(previous)))
       throw new EngineError(`EM lowered the log-likelihood from ${previous} to ${logLikelihood}`);
     history.push(logLikelihood);
-    if (previous !== undefined && logLikelihood - previous <= tolerance * Math.max(1, Math.abs(previous))) break;
+    const converged = previous !== undefined && logLikelihood - previous <= tolerance * Math.max(1, Math.abs(previous));
+    if (converged || iterations >= maxIterations) break;
     maximise(dbn, counts, options.pseudoCount ?? 0);
+    iterations++;
   }
   return { dbn, logLikelihoods: history, iterations };
 }
