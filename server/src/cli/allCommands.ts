@@ -10,5 +10,6 @@ export { convertCommand } from './convert.js';
 export { learnCommand } from './learn.js';
 export { structureCommand } from './structure.js';
 export { mixtureCommand } from './mixture.js';
+export { filterCommand } from './filter.js';
 export { doctorCommand } from './doctor.js';
 export { completionCommand } from './completion.js';

@@ -55,6 +55,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./mixture.js')).mixtureCommand,
   },
   {
+    name: 'filter',
+    summary: 'filtering, smoothing, the most likely sequence and forecasts of a network over time',
+    load: async () => (await import('./filter.js')).filterCommand,
+  },
+  {
     name: 'completion',
     summary: 'print a shell completion script for bash, zsh or fish (commands and their options)',
     load: async () => (await import('./completion.js')).completionCommand(commands),

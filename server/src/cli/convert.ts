@@ -11,12 +11,37 @@ import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 import { evidencePairs } from './marginals.js';
 import { convertHybrid, readHybridNetworkFile } from './hybridNetworkFile.js';
+import { readDynamicNetwork } from './dynamicFile.js';
+import { integerOption } from './learningInputs.js';
+import { unroll } from '../engine/dynamic/twoSliceNetwork.js';
+import { EngineError } from '../engine/engineError.js';
+import { cliBudgets } from './limits.js';
+
+/** `--unroll T`: the network over time `--network N` of a .bayes model, as slices 0…T. */
+function readUnrolled(
+  input: string,
+  io: CliIO,
+  values: { network?: string; unroll?: string; workspace?: string; 'data-root'?: string[] },
+): BayesianNetwork | undefined {
+  if (!values.network) throw new UsageError('--unroll needs the network over time: --network N');
+  const steps = integerOption('unroll', values.unroll, 0, 1);
+  const dbn = readDynamicNetwork(input, io, { ...values, network: values.network });
+  if (!dbn) return undefined;
+  try {
+    return unroll(dbn, steps, cliBudgets);
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    io.err(`bayes convert: ${e.message}\n`);
+    return undefined;
+  }
+}
 
 const OPTIONS = {
   network: { type: 'string' },
   workspace: { type: 'string' },
   'data-root': { type: 'string', multiple: true },
   evidence: { type: 'string', multiple: true, short: 'e' },
+  unroll: { type: 'string' },
 } as const;
 
 function writerFor(output: string): ((net: BayesianNetwork) => string) | undefined {
@@ -40,6 +65,9 @@ discrete, and converting to them is an error naming the continuous nodes.
 Options:
   --evidence VAR=STATE  with a .uai OUT, also write the observations as the UAI evidence file
                         OUT.evid (repeatable)
+  --unroll T            IN's network over time (--network N) unrolled for T steps: the plain
+                        network of slices 0…T, variable X of slice t named X_t (X_0 is the prior
+                        slice, X_1…X_T the steps bayes filter numbers 1…T)
 ${NETWORK_FILE_USAGE}`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
@@ -51,10 +79,10 @@ ${NETWORK_FILE_USAGE}`,
     if (evidence.length && extname(output).toLowerCase() !== '.uai') {
       throw new UsageError('--evidence is written only beside a .uai OUT');
     }
-    const hybrid = readHybridNetworkFile(input, io);
+    const hybrid = values.unroll === undefined ? readHybridNetworkFile(input, io) : undefined;
     if (hybrid === null) return 1;
     if (hybrid) return convertHybrid(hybrid, output, io);
-    const net = readNetworkFile(input, io, values);
+    const net = values.unroll === undefined ? readNetworkFile(input, io, values) : readUnrolled(input, io, values);
     if (!net) return 1;
     let text: string;
     try {

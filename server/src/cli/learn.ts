@@ -22,11 +22,15 @@ import { EngineError } from '../engine/engineError.js';
 import { startProgress } from './progress.js';
 import { learnHybrid } from './gaussianLearn.js';
 import { readHybridNetworkFile } from './hybridNetworkFile.js';
+import { learnOverTime, namesNetworkOverTime } from './learnOverTime.js';
 
 const METHODS = PARAMETER_METHODS;
 type Method = ParameterMethod;
 
 const USAGE = `bayes learn NET.bif|MODEL.bayes --data FILE [options]
+
+A network over time (--network N of a .bayes model) learns from sequences by EM: see
+docs/language.md, "Networks over time".
 
 Learns the CPTs of NET's structure from a data table: a CSV whose header names the variables
 (in any order; cells are matched to NET's states by name, and a cell outside them is an error),
@@ -112,6 +116,8 @@ export const learnCommand: CliCommand = {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: OPTIONS });
     if (positionals.length !== 1) throw new UsageError('give one network file');
     if (!values.data) throw new UsageError('give the data with --data FILE');
+    // A network over time learns from sequences (cli/learnOverTime.ts).
+    if (namesNetworkOverTime(positionals[0]!, values.network)) return learnOverTime(positionals[0]!, values, io);
     const hybrid = readHybridNetworkFile(positionals[0]!, io);
     if (hybrid === null) return 1;
     if (hybrid) return learnHybrid(hybrid, positionals[0]!, values, io);

@@ -75,9 +75,20 @@ export type Expr = NumberLit | StringLit | MissingLit | Ref | ListExpr | Call | 
 export interface Assignment extends NodeBase {
   kind: 'assignment';
   variable: Name;
+  /** `X[t]`, `X[t-1]`, `X[0]`: the slice of X in a network over time. */
+  time?: TimeIndex;
   value?: Expr;
   finding?: Finding;
   intervention?: boolean;
+}
+/**
+ * `[t]`, `[t-1]` (relative: `step` names the time, `offset` is −1) or `[0]` (absolute: slice
+ * `offset`). The checker allows `[0]`, `[t]` and `[t-1]`.
+ */
+export interface TimeIndex extends NodeBase {
+  kind: 'time';
+  step?: Name;
+  offset: number;
 }
 /** `~ { a: 0.7, b: 0.3 }`: soft evidence (Jeffrey); `~ likelihood { a: 0.8, b: 0.2 }`: virtual evidence (Pearl). */
 export interface Finding extends NodeBase {
@@ -501,6 +512,7 @@ export type AstNode =
   | Expr
   | Arg
   | Assignment
+  | TimeIndex
   | ProbExpr
   | Options
   | Domain

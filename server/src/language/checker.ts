@@ -12,6 +12,7 @@ import { Reporter } from './reporter.js';
 import type { CheckContext } from './check/context.js';
 import { checkTables } from './check/tables.js';
 import { checkCycles } from './check/cycles.js';
+import { checkDynamic } from './check/dynamic.js';
 import { checkCorpus, checkData } from './check/data.js';
 import { checkClassifier, checkHypotheses, checkMixture } from './check/declarations.js';
 import { checkExpect, checkLearn, checkObserve, checkQuery } from './check/queries.js';
@@ -28,6 +29,7 @@ export function check(file: A.BayesFile, env: CheckEnvironment): CheckOutput {
   const ctx: CheckContext = { symbols, env, report };
   checkTables(ctx);
   checkCycles(ctx);
+  checkDynamic(ctx);
   checkData(ctx);
   checkDecisions(ctx, file);
   for (const s of allStatements(file)) checkStatement(ctx, s);

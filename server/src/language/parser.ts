@@ -381,12 +381,45 @@ export class BayesParser extends EmbeddedActionsParser {
 
   plainAssignment = this.RULE('plainAssignment', (): A.Assignment => {
     const variable = this.nameAt(0);
+    const time = this.OPTION2(() => this.SUBRULE(this.timeIndex));
     const assigned = this.OPTION(this.assignedValue);
     if (this.RECORDING_PHASE) return RECORDED;
-    const range = join(variable.range, (assigned ?? variable).range);
+    const range = join(variable.range, (assigned ?? time ?? variable).range);
+    // Keys in one order (AST digests are recorded): the time index, when written, after the name.
+    if (time) {
+      if (!assigned) return { kind: 'assignment', variable, time, range };
+      if (assigned.kind === 'finding') return { kind: 'assignment', variable, time, finding: assigned, range };
+      return { kind: 'assignment', variable, time, value: assigned, range };
+    }
     if (!assigned) return { kind: 'assignment', variable, range };
     if (assigned.kind === 'finding') return { kind: 'assignment', variable, finding: assigned, range };
     return { kind: 'assignment', variable, value: assigned, range };
+  });
+
+  /** `[t]`, `[t-1]`, `[0]`: a variable's slice in a network over time. */
+  timeIndex = this.RULE('timeIndex', (): A.TimeIndex => {
+    const first = this.CONSUME(T.LBracket);
+    const index = this.OR([
+      {
+        ALT: () => {
+          const step = this.nameAt(1);
+          const offset =
+            this.OPTION(() => {
+              const sign = this.OR2([{ ALT: () => this.CONSUME(T.Minus) }, { ALT: () => this.CONSUME(T.Plus) }]);
+              const k = this.CONSUME(T.NumberLit);
+              return this.RECORDING_PHASE ? 0 : (sign.tokenType === T.Minus ? -1 : 1) * Number(k.image);
+            }) ?? 0;
+          return { step, offset };
+        },
+      },
+      { ALT: () => ({ step: undefined, offset: Number(this.CONSUME2(T.NumberLit).image) }) },
+    ]);
+    this.CONSUME(T.RBracket);
+    if (this.RECORDING_PHASE) return RECORDED;
+    const range = this.from(first);
+    return index.step
+      ? { kind: 'time', step: index.step, offset: index.offset, range }
+      : { kind: 'time', offset: index.offset, range };
   });
 
   /** `= value` or a finding `~ { … }`, built once (assignments are in every query and table head). */

@@ -15,6 +15,7 @@ import { BudgetError, DEFAULT_BUDGETS, requireWithin, tableEntries, type Budgets
 import { readModelNetwork, readModelText } from './files.js';
 import { CompileError } from './compileError.js';
 import { canonicalValues } from './compileCanonical.js';
+import { isNetworkOverTime } from '../language/check/dynamic.js';
 
 export { CompileError };
 
@@ -50,6 +51,10 @@ export function compileNetwork(
   if (global?.kind === 'import') return importedNetwork(global.node as A.ImportDecl, env);
   if (scopeName !== undefined && global?.kind !== 'network') throw new CompileError(`'${scopeName}' is not a network`);
   const statements = global ? (global.node as A.NetworkDecl).statements : file.statements;
+  if (global?.node.kind === 'network' && isNetworkOverTime(global.node))
+    throw new CompileError(
+      `'${scopeName}' is a network over time: use \`bayes filter\`, or unroll it (\`bayes convert --unroll T\`)`,
+    );
   // Names resolve in the network first, then among the top-level declarations.
   const states = new Map([...declaredStates(file.statements), ...declaredStates(statements)]);
   const net = buildNetwork(
@@ -276,7 +281,7 @@ function priorValues(h: A.HypothesesDecl): Float64Array {
  * The rows of `P(X | parents) { … }` (or `P(X) = p`) in the IR's layout, each normalised: the
  * checker accepts rows that sum to 1 within its tolerance, and the engine computes with exact ones.
  */
-function tableValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt, budgets?: Budgets): Float64Array {
+export function tableValues(table: A.TableDecl, net: BayesianNetwork, cpt: Cpt, budgets?: Budgets): Float64Array {
   const values = givenValues(table, net, cpt, budgets);
   normalizeCptRows(values, net.variables[cpt.child]!.states.length);
   return values;

@@ -12,6 +12,7 @@ test('the lazy command index agrees with every command it loads: name and summar
     'learn',
     'structure',
     'mixture',
+    'filter',
     'completion',
     'doctor',
   ];

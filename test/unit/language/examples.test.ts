@@ -56,6 +56,7 @@ test('there is an example per acceptance case of LANGUAGE.md', () => {
     'forest.bayes',
     'forest_learning.bayes',
     'formats.bayes',
+    'machine_monitoring.bayes',
     'newsgroups.bayes',
     'oil-wildcatter.bayes',
     'playtennis.bayes',
@@ -66,6 +67,7 @@ test('there is an example per acceptance case of LANGUAGE.md', () => {
     'train_test_files.bayes',
     'two_gaussians.bayes',
     'two_tests.bayes',
+    'umbrella.bayes',
   ]);
 });
 

@@ -40,7 +40,7 @@ export function mostProbableExplanation(net: BayesianNetwork, evidence: Evidence
 }
 
 /** argmax over v of `product` with its other variables fixed by `assignment`. */
-function bestState(product: Factor, v: number, assignment: readonly number[]): number {
+export function bestState(product: Factor, v: number, assignment: readonly number[]): number {
   const strides = stridesOf(product.cards);
   let base = 0;
   product.vars.forEach((u, j) => {

@@ -2,6 +2,7 @@
 import type { CheckContext } from './context.js';
 import type * as A from '../ast.js';
 import type { Scope } from '../references/symbols.js';
+import { sliceKey } from './dynamic.js';
 
 export function checkCycles(ctx: CheckContext): void {
   const byScope = new Map<Scope, A.TableDecl[]>();
@@ -18,12 +19,12 @@ function findCycles(ctx: CheckContext, tables: A.TableDecl[]): void {
   const children = new Map<string, string[]>();
   const tableOf = new Map<string, A.TableDecl>();
   for (const t of tables) {
-    const child = t.head.targets[0].variable.text;
+    const child = sliceKey(t.head.targets[0]);
     if (!tableOf.has(child)) tableOf.set(child, t);
     for (const c of t.head.conditions) {
-      const list = children.get(c.variable.text) ?? [];
+      const list = children.get(sliceKey(c)) ?? [];
       list.push(child);
-      children.set(c.variable.text, list);
+      children.set(sliceKey(c), list);
     }
   }
   const state = new Map<string, 'active' | 'done'>();

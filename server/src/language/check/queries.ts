@@ -15,6 +15,7 @@ import {
 } from './resolve.js';
 import { lookupVariable, modelScope, requireGlobal } from '../references/lookup.js';
 import { checkDecisionQuery, checkInterventions } from './decisions.js';
+import { checkNoTime, checkTimeQuery, networkOverTime, TIME_METHODS } from './dynamic.js';
 import { LEARN_METHODS, LEARN_OPTIONS, STRUCTURE_METHODS, STRUCTURE_OPTIONS } from '../learnMethods.js';
 
 export const INFERENCE_METHODS = [
@@ -221,6 +222,12 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       break;
     case 'probability': {
       const scope = modelScope(ctx, q.in);
+      if (networkOverTime(ctx, q.in)) {
+        if (q.using) checkChoice(ctx, q.using, TIME_METHODS, 'a method over time');
+        checkTimeQuery(ctx, scope, q);
+        break;
+      }
+      checkNoTime(ctx, [...q.prob.targets, ...q.prob.conditions, ...q.given]);
       checkProb(ctx, scope, q.prob);
       if (q.using) checkChoice(ctx, q.using, INFERENCE_METHODS, 'an inference method');
       checkOptions(ctx, q.options, SAMPLER_OPTIONS, q.using?.text ?? 'inference');
@@ -230,6 +237,10 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
     }
     case 'mpe': {
       const scope = modelScope(ctx, q.network);
+      if (networkOverTime(ctx, q.network)) {
+        checkTimeQuery(ctx, scope, q);
+        break;
+      }
       checkEvidence(ctx, scope, q.given);
       checkRepeatedEvidence(ctx, q.given);
       break;

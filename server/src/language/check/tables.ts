@@ -10,6 +10,7 @@ import { findVariable, lookupVariable } from '../references/lookup.js';
 import { checkParameterPrior } from './parameterPriors.js';
 import { CheckMemo } from '../memo.js';
 import { checkCanonical } from './canonical.js';
+import { sliceKey } from './dynamic.js';
 
 export const SUM_TOLERANCE = 1e-6;
 /** Beyond this many parent assignments only the count of rows is compared, not each assignment. */
@@ -79,11 +80,11 @@ function checkHead(ctx: CheckContext, table: A.TableDecl, scope: Scope): { varia
           `write '${a.variable.text}' without a value in a table's P(…); the rows give the values`,
           a.range,
         );
-  const names = new Set<string>([targets[0].variable.text]);
+  const names = new Set<string>([sliceKey(targets[0])]);
   for (const c of conditions) {
-    if (names.has(c.variable.text))
-      ctx.report.error('duplicate-name', `'${c.variable.text}' appears twice in P(…)`, c.variable.range);
-    names.add(c.variable.text);
+    if (names.has(sliceKey(c)))
+      ctx.report.error('duplicate-name', `'${sliceKey(c)}' appears twice in P(…)`, c.variable.range);
+    names.add(sliceKey(c));
   }
   const variable = lookupVariable(ctx, scope, targets[0].variable);
   if (variable?.type === 'real') {
@@ -102,18 +103,18 @@ function rememberTable(
   scope: Scope,
   table: A.TableDecl,
 ): void {
-  const name = table.head.targets[0].variable;
+  const key = sliceKey(table.head.targets[0]);
   const tables = seen.get(scope) ?? new Map<string, A.TableDecl>();
   seen.set(scope, tables);
-  const previous = tables.get(name.text);
+  const previous = tables.get(key);
   if (previous) {
     ctx.report.error(
       'duplicate-table',
-      `'${name.text}' already has a table (line ${previous.range.start.line + 1})`,
+      `'${key}' already has a table (line ${previous.range.start.line + 1})`,
       table.head.range,
     );
   } else {
-    tables.set(name.text, table);
+    tables.set(key, table);
   }
 }
 

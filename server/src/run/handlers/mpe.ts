@@ -7,6 +7,7 @@ import type * as A from '../../language/ast.js';
 import { mostProbableExplanation } from '../../engine/inference/mpe.js';
 import { ImpossibleEvidenceError } from '../../engine/inference/junctionTree.js';
 import type { MpeResultEntry } from '../../protocol/runResult.js';
+import { dynamicMpe, dynamicNetwork } from '../dynamicQueries.js';
 import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
@@ -14,6 +15,8 @@ import { setOwn } from '../../engine/records.js';
 
 export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.MpeQuery>(ctx);
+  const overTime = dynamicNetwork(ctx, q.network);
+  if (overTime) return dynamicMpe(ctx, overTime);
   const scope = await networkScope(ctx, q.network);
   const { net, evidence, named, findings } = scopedEvidence(ctx, scope, q.given);
   // Max-product elimination builds tables as large as the junction tree's cliques.

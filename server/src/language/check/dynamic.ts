@@ -1,0 +1,199 @@
+/**
+ * Networks over time (2-slice templates): a network whose tables index their variables by time,
+ * `P(Rain[t] | Rain[t-1])`, `P(Rain[0])`. Every table then indexes every name: its variable at
+ * `[0]` (the initial slice) or `[t]` (the transition), its conditions in the same slice or, in a
+ * transition, at `[t-1]`. A variable needs a table at t; it needs one at 0 too when its table at t
+ * conditions on t−1 (else that table serves slice 0 as well).
+ */
+import type * as A from '../ast.js';
+import type { Scope } from '../references/symbols.js';
+import type { CheckContext } from './context.js';
+
+/** The name with its slice, so `Rain[t]` and `Rain[t-1]` are different nodes of the template. */
+export function sliceKey(a: A.Assignment): string {
+  const t = a.time;
+  if (!t) return a.variable.text;
+  return `${a.variable.text}[${t.step ? `t${t.offset || ''}` : t.offset}]`;
+}
+
+/** Whether a table is written over time (any index in its P(…)). */
+export function isTimed(table: A.TableDecl): boolean {
+  return table.head.targets.some((a) => a.time) || table.head.conditions.some((a) => a.time);
+}
+
+/** Whether any table of the network indexes its variables by time: a network over time. */
+export function isNetworkOverTime(decl: A.NetworkDecl): boolean {
+  return decl.statements.some((s) => s.kind === 'table' && isTimed(s));
+}
+
+/** 'initial' for `[0]`, 'transition' for `[t]`, undefined for anything else. */
+export function sliceOf(time: A.TimeIndex | undefined): 'initial' | 'transition' | undefined {
+  if (!time) return undefined;
+  if (!time.step) return time.offset === 0 ? 'initial' : undefined;
+  return time.offset === 0 ? 'transition' : undefined;
+}
+
+export function checkDynamic(ctx: CheckContext): void {
+  const byScope = new Map<Scope, A.TableDecl[]>();
+  for (const { table, scope } of ctx.symbols.tables) {
+    const list = byScope.get(scope) ?? [];
+    list.push(table);
+    byScope.set(scope, list);
+  }
+  for (const [scope, tables] of byScope) if (tables.some(isTimed)) checkTemplate(ctx, scope, tables);
+}
+
+function checkTemplate(ctx: CheckContext, scope: Scope, tables: A.TableDecl[]): void {
+  if (scope.kind !== 'network') {
+    const first = tables.find(isTimed)!;
+    ctx.report.error(
+      'time-scope',
+      'a network over time is a named network: write it inside `network Name { … }`',
+      first.head.range,
+    );
+    return;
+  }
+  const initial = new Set<string>();
+  const transition = new Map<string, A.TableDecl>();
+  for (const table of tables) {
+    if (table.head.targets.length !== 1) continue;
+    const target = table.head.targets[0];
+    if (!checkIndex(ctx, target)) continue;
+    const slice = sliceOf(target.time);
+    if (!slice) {
+      ctx.report.error(
+        'time-index',
+        `a table is of slice 0 (${target.variable.text}[0]) or of slice t (${target.variable.text}[t])`,
+        target.time!.range,
+      );
+      continue;
+    }
+    if (slice === 'initial') initial.add(target.variable.text);
+    else transition.set(target.variable.text, table);
+    for (const c of table.head.conditions) if (checkIndex(ctx, c)) checkCondition(ctx, slice, c);
+  }
+  for (const variable of scope.variables.values()) {
+    const at = variable.declaration;
+    if (!at || variable.type === 'real') continue;
+    const table = transition.get(variable.name);
+    if (!table) {
+      ctx.report.error(
+        'missing-table',
+        `'${variable.name}' has no table at t: give P(${variable.name}[t] | …)`,
+        at.range,
+      );
+      continue;
+    }
+    const fromPast = table.head.conditions.some((c) => c.time?.step && c.time.offset === -1);
+    if (fromPast && !initial.has(variable.name))
+      ctx.report.error(
+        'missing-table',
+        `'${variable.name}' has no table at 0: give P(${variable.name}[0] | …) (its table at t conditions on t-1)`,
+        at.range,
+      );
+  }
+}
+
+/** Every name of a table over time carries its slice, and the time is called `t`. */
+function checkIndex(ctx: CheckContext, a: A.Assignment): boolean {
+  if (!a.time) {
+    ctx.report.error(
+      'time-index',
+      `in a network over time, give the slice of '${a.variable.text}': ${a.variable.text}[t], ${a.variable.text}[t-1] or ${a.variable.text}[0]`,
+      a.variable.range,
+    );
+    return false;
+  }
+  if (a.time.step && a.time.step.text !== 't') {
+    ctx.report.error(
+      'time-index',
+      `time is written 't' (${a.variable.text}[t], ${a.variable.text}[t-1])`,
+      a.time.step.range,
+    );
+    return false;
+  }
+  return true;
+}
+
+function checkCondition(ctx: CheckContext, slice: 'initial' | 'transition', c: A.Assignment): void {
+  const t = c.time!;
+  const name = c.variable.text;
+  if (slice === 'initial') {
+    if (t.step || t.offset !== 0)
+      ctx.report.error('time-index', `a table of slice 0 conditions on slice 0 only: write ${name}[0]`, t.range);
+    return;
+  }
+  if (!t.step)
+    ctx.report.error(
+      'time-index',
+      `a table at t conditions on ${name}[t] or ${name}[t-1], not on a fixed slice`,
+      t.range,
+    );
+  else if (t.offset > 0)
+    ctx.report.error('time-arc', `an arc from the future: ${name}[t+${t.offset}] cannot be a parent at t`, t.range);
+  else if (t.offset < -1)
+    ctx.report.error(
+      'time-arc',
+      `only arcs from the previous slice are supported: ${name}[t-1], not ${name}[t${t.offset}]`,
+      t.range,
+    );
+}
+
+/** The network over time `name` names, if it is one. */
+export function networkOverTime(ctx: CheckContext, name: A.Name | undefined): A.NetworkDecl | undefined {
+  const global = name ? ctx.symbols.globals.get(name.text) : undefined;
+  if (global?.kind !== 'network' || global.node.kind !== 'network') return undefined;
+  const decl = global.node;
+  return isNetworkOverTime(decl) ? decl : undefined;
+}
+
+/** How a probability over time is conditioned on the data: on all of it, or on the steps up to t. */
+export const TIME_METHODS = ['smoothing', 'filtering'] as const;
+
+/**
+ * `P(X[k] = x) in N [using filtering|smoothing] given D` over a network over time: one variable
+ * at an absolute step k ≥ 1 with a state, and one data set of observations (row k is step k).
+ */
+export function checkTimeQuery(ctx: CheckContext, scope: Scope, q: A.ProbabilityQuery | A.MpeQuery): void {
+  if (q.form === 'probability') {
+    const targets = q.prob.targets;
+    if (targets.length !== 1 || q.prob.conditions.length > 0) {
+      ctx.report.error(
+        'time-query',
+        'ask for one variable at one step, P(X[k] = x); the data set after `given` is the evidence',
+        q.prob.range,
+      );
+    }
+    for (const a of targets) {
+      if (!a.time || a.time.step || a.time.offset < 1)
+        ctx.report.error(
+          'time-query',
+          `name the step: ${a.variable.text}[1] is the first row of the data`,
+          a.time?.range ?? a.variable.range,
+        );
+      if (!a.value) ctx.report.error('time-query', `name a state: ${a.variable.text}[k] = state`, a.range);
+      else if (!scope.variables.has(a.variable.text))
+        ctx.report.error(
+          'unknown-name',
+          `'${a.variable.text}' is not a variable of the network over time`,
+          a.variable.range,
+        );
+    }
+  }
+  const data = q.given.filter((g) => !g.value && !g.finding && ctx.symbols.data.has(g.variable.text));
+  if (data.length !== 1 || q.given.length !== 1) {
+    const at = q.given[0]?.range ?? q.range;
+    ctx.report.error('time-query', 'give the observations as one data set: `given D`, a row per step', at);
+  }
+}
+
+/** Outside a network over time, `X[k]` means nothing. */
+export function checkNoTime(ctx: CheckContext, assignments: readonly A.Assignment[]): void {
+  for (const a of assignments)
+    if (a.time)
+      ctx.report.error(
+        'time-index',
+        `'${a.variable.text}' has no time here: [..] indexes variables of a network over time`,
+        a.time.range,
+      );
+}

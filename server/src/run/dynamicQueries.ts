@@ -1,0 +1,136 @@
+/**
+ * Queries over a network over time (engine/dynamic), with a data set of observations as the
+ * evidence, row k = step k:
+ * - `query P(X[k] = x) in N given D`: smoothed, P(X_k = x | all rows of D); k past the last row
+ *   is a forecast P(X_k = x | e_1..T);
+ * - `query P(X[k] = x) in N using filtering given D`: P(X_k = x | rows 1..k);
+ * - `query mpe N given D`: the most likely sequence of the unobserved variables, steps 1…T.
+ */
+import type * as A from '../language/ast.js';
+import { isNetworkOverTime } from '../language/check/dynamic.js';
+import type { TwoSliceNetwork } from '../engine/dynamic/twoSliceNetwork.js';
+import type { StepFindings } from '../engine/dynamic/sliceTree.js';
+import { forwardBackward } from '../engine/dynamic/forwardBackward.js';
+import { mostLikelySequence } from '../engine/dynamic/viterbi.js';
+import { EngineError } from '../engine/engineError.js';
+import { DEFAULT_BUDGETS } from '../engine/budget.js';
+import { setOwn } from '../engine/records.js';
+import { compileDynamic } from '../model/compileDynamic.js';
+import { CompileError } from '../model/compileError.js';
+import type { MpeResultEntry, ProbabilityResult } from '../protocol/runResult.js';
+import { queryOf, type HandlerContext, type HandlerOutput } from './handlerContext.js';
+import { memo, modelData } from './modelInputs.js';
+
+/** The network over time `name` names, compiled once per run; undefined for any other name. */
+export function dynamicNetwork(ctx: HandlerContext, name: A.Name | undefined): TwoSliceNetwork | undefined {
+  const global = name ? ctx.symbols.globals.get(name.text) : undefined;
+  if (global?.kind !== 'network' || global.node.kind !== 'network' || !isNetworkOverTime(global.node)) return undefined;
+  return memo(ctx, `dynamic:${name!.text}`, () =>
+    compileDynamic(ctx.symbols, name!.text, ctx.env.budgets ?? DEFAULT_BUDGETS),
+  );
+}
+
+/** The data set after `given` as one step's findings per row (columns that are not variables are ignored). */
+async function observations(
+  ctx: HandlerContext,
+  dbn: TwoSliceNetwork,
+  given: readonly A.Assignment[],
+): Promise<StepFindings[]> {
+  const name = given[0]!.variable;
+  const data = await modelData(ctx, name);
+  const columns = data.attributes.map((a) => {
+    const v = dbn.variables.findIndex((x) => x.name === a.name);
+    // A column's value codes → the variable's state indices (−1: not one of its states).
+    return { v, states: v < 0 ? [] : a.values.map((s) => dbn.variables[v]!.states.indexOf(s)) };
+  });
+  return Array.from({ length: data.rowCount }, (_, row) => {
+    const evidence = new Map<number, number>();
+    columns.forEach(({ v, states }, a) => {
+      const code = data.columns[a]![row]!;
+      if (v < 0 || code < 0) return;
+      const s = states[code]!;
+      if (s < 0)
+        throw new CompileError(
+          `'${data.attributes[a]!.values[code]}' is not a state of ${dbn.variables[v]!.name}`,
+          name.range,
+        );
+      evidence.set(v, s);
+    });
+    return { evidence };
+  });
+}
+
+export async function dynamicProbability(ctx: HandlerContext, dbn: TwoSliceNetwork): Promise<HandlerOutput> {
+  const q = queryOf<A.ProbabilityQuery>(ctx);
+  const target = q.prob.targets[0]!;
+  const v = dbn.variables.findIndex((x) => x.name === target.variable.text);
+  const k = target.time!.offset;
+  const state = dbn.variables[v]!.states.indexOf(target.value?.kind === 'ref' ? target.value.name.text : '');
+  if (state < 0) throw new CompileError(`not a state of ${target.variable.text}`, target.value?.range ?? target.range);
+  const findings = await observations(ctx, dbn, q.given);
+  const T = findings.length;
+  const filtering = q.using?.text === 'filtering' && k <= T;
+  const used = filtering ? findings.slice(0, k) : findings;
+  const r = run(() =>
+    forwardBackward(dbn, used, {
+      smooth: !filtering && k <= T,
+      predict: Math.max(0, k - T),
+      maxEntries: ctx.env.budgets?.maxTotalEntries,
+      signal: ctx.signal,
+    }),
+  );
+  const slice = k > T ? r.predicted![k - T - 1]! : filtering ? r.filtered[k - 1]! : r.smoothed![k - 1]!;
+  const p = slice[v]!;
+  const label = `${target.variable.text}[${k}]`;
+  const how = k > T ? `forecast from ${T} steps` : filtering ? `filtered: steps 1…${k}` : `smoothed: steps 1…${T}`;
+  const result: ProbabilityResult = {
+    kind: 'probability',
+    range: ctx.statement.range,
+    source: ctx.source,
+    headline: `P(${label} = ${dbn.variables[v]!.states[state]}) = ${Number(p[state]!.toPrecision(6))} (${how}; log-likelihood ${r.logLikelihood.toFixed(4)})`,
+    method: 'exact',
+    network: dbn.name,
+    variables: [label],
+    evidence: {},
+    table: dbn.variables[v]!.states.map((s, x) => ({ states: [s], p: p[x]! })),
+    value: p[state]!,
+  } as ProbabilityResult;
+  return { results: [result], diagnostics: [], value: p[state]! };
+}
+
+export async function dynamicMpe(ctx: HandlerContext, dbn: TwoSliceNetwork): Promise<HandlerOutput> {
+  const q = queryOf<A.MpeQuery>(ctx);
+  const findings = await observations(ctx, dbn, q.given);
+  const best = run(() => mostLikelySequence(dbn, findings, ctx.signal, ctx.env.budgets?.maxTotalEntries));
+  const assignment: Record<string, string> = {};
+  best.states.slice(1).forEach((x, i) =>
+    dbn.variables.forEach((variable, v) => {
+      if (!findings[i]!.evidence.has(v)) setOwn(assignment, `${variable.name}[${i + 1}]`, variable.states[x[v]!]!);
+    }),
+  );
+  const value = Object.entries(assignment)
+    .map(([name, s]) => `${name} = ${s}`)
+    .join(', ');
+  const result: MpeResultEntry = {
+    kind: 'mpe',
+    range: ctx.statement.range,
+    source: ctx.source,
+    headline: `${value.length > 200 ? value.slice(0, 200) + '…' : value} · log P ${best.logProbability.toFixed(4)}`,
+    network: dbn.name,
+    evidence: {},
+    assignment,
+    probability: Math.exp(best.logProbability),
+    logProbability: best.logProbability,
+  };
+  return { results: [result], diagnostics: [], value };
+}
+
+/** Engine errors (impossible observations, budgets) as the statement's diagnostic. */
+function run<T>(compute: () => T): T {
+  try {
+    return compute();
+  } catch (e) {
+    if (e instanceof EngineError) throw new CompileError(e.message);
+    throw e;
+  }
+}
