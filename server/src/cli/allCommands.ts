@@ -10,3 +10,6 @@ export { convertCommand } from './convert.js';
 export { learnCommand } from './learn.js';
 export { structureCommand } from './structure.js';
 export { mixtureCommand } from './mixture.js';
+export { predictCommand } from './predict.js';
+export { validateCommand } from './validate.js';
+export { testCommand } from './test.js';

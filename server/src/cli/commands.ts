@@ -54,4 +54,19 @@ export const commands: CommandEntry[] = [
     summary: "fit a mixture of Gaussians by EM (full covariances, or Mitchell's known-σ k means)",
     load: async () => (await import('./mixture.js')).mixtureCommand,
   },
+  {
+    name: 'predict',
+    summary: 'predict a variable for every row of a data file (posterior, most probable value, log-likelihood)',
+    load: async () => (await import('./predict.js')).predictCommand,
+  },
+  {
+    name: 'validate',
+    summary: 'score a network on data: accuracy, log loss, Brier, spherical payoff, ROC/AUC, calibration',
+    load: async () => (await import('./validate.js')).validateCommand,
+  },
+  {
+    name: 'test',
+    summary: 'run every expect of the .bayes files found (folders recursed); JUnit, TAP or JSON reports',
+    load: async () => (await import('./test.js')).testCommand,
+  },
 ];

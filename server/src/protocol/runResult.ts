@@ -55,6 +55,8 @@ export interface ExpectResult extends ResultBase {
   /** The comparison as written, e.g. `≈ 0.2085 ± 0.001`. */
   expected: string;
   result?: ResultEntry;
+  /** Wall time of the statement's query (the Test Explorer and `bayes test` report it). */
+  elapsedMs?: number;
 }
 
 /** One CPT as JSON: each parent configuration with the child's distribution. */
