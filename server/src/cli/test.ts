@@ -57,14 +57,15 @@ export const testCommand: CliCommand = {
     }
     const files: FileCases[] = [];
     for (const file of found) {
-      const shown = relative(io.cwd, resolve(io.cwd, file)) || file;
-      const text = readModel(file, io);
+      const absolute = resolve(io.cwd, file);
+      const shown = relative(io.cwd, absolute) || file;
+      const text = readModel(absolute, io);
       if (text === undefined) {
         files.push({ file: shown, timeMs: 0, cases: [readError(shown)] });
         continue;
       }
       const started = performance.now();
-      const result = await runText(text, shown, environmentFor(file, values, io));
+      const result = await runText(text, shown, environmentFor(absolute, values, io));
       files.push({ file: shown, timeMs: performance.now() - started, cases: expectCases(result, formatDiagnostic) });
     }
     io.out(report(reporter as (typeof REPORTERS)[number], files));

@@ -3,7 +3,19 @@ import assert from 'node:assert/strict';
 import { commands } from '../../../server/src/cli/commands.js';
 
 test('the lazy command index agrees with every command it loads: name and summary', async () => {
-  const names = ['check', 'run', 'lsp', 'marginals', 'convert', 'learn', 'structure', 'mixture'];
+  const names = [
+    'check',
+    'run',
+    'lsp',
+    'marginals',
+    'convert',
+    'learn',
+    'structure',
+    'mixture',
+    'predict',
+    'validate',
+    'test',
+  ];
   assert.deepEqual(
     commands.map((c) => c.name),
     names,
