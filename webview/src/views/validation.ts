@@ -41,7 +41,11 @@ export function validationView(e: ValidationResult): HTMLElement[] {
     h('strong', { 'data-value': String(x) }, x === null ? 'undefined' : num(x, 4)),
   ];
   const states = Object.keys(e.roc).length ? Object.keys(e.roc) : Object.keys(e.calibration);
-  const diagonal = { name: 'diagonal', className: 'total', points: [[0, 0] as [number, number], [1, 1] as [number, number]] };
+  const diagonal = {
+    name: 'diagonal',
+    className: 'total',
+    points: [[0, 0] as [number, number], [1, 1] as [number, number]],
+  };
   const series = (s: string, i: number, points: Array<[number, number]>) => ({
     name: `${e.target} = ${s}`,
     className: `c${i % 8}`,
@@ -50,12 +54,23 @@ export function validationView(e: ValidationResult): HTMLElement[] {
   const roc = states
     .map((s, i) => {
       const c = ownValue(e.roc, s);
-      return c && series(s, i, c.fpr.map((x, j) => [x, c.tpr[j]!] as [number, number]));
+      return (
+        c &&
+        series(
+          s,
+          i,
+          c.fpr.map((x, j) => [x, c.tpr[j]!] as [number, number]),
+        )
+      );
     })
     .filter((s) => s !== undefined);
   const calibration = states.map((s, i) => {
     const c = ownValue(e.calibration, s)!;
-    return series(s, i, c.meanPredicted.map((x, j) => [x, c.fractionPositive[j]!] as [number, number]));
+    return series(
+      s,
+      i,
+      c.meanPredicted.map((x, j) => [x, c.fractionPositive[j]!] as [number, number]),
+    );
   });
   const options = { yDomain: [0, 1] as [number, number], width: 360, height: 260 };
   type Bin = { state: string; lower: number; upper: number; count: number; predicted: number; observed: number };
@@ -85,13 +100,24 @@ export function validationView(e: ValidationResult): HTMLElement[] {
       ...score(e.positive ? `AUC (${e.target} = ${e.positive})` : 'macro AUC', e.auc),
       ` · ${e.n} rows of ${e.data}` +
         (e.folds ? ` · ${e.folds} folds, seed ${e.seed}` : ' · the model as given') +
-        (e.unlabelled || e.impossible ? ` · not scored: ${e.unlabelled} without ${e.target}, ${e.impossible} impossible` : ''),
+        (e.unlabelled || e.impossible
+          ? ` · not scored: ${e.unlabelled} without ${e.target}, ${e.impossible} impossible`
+          : ''),
     ),
     h(
       'div',
       {},
       ...(roc.length
-        ? [lineChart(`roc-${atLine(e)}`, `ROC curve of ${e.target}`, 'false positive rate', 'true positive rate', [...roc, diagonal], options)]
+        ? [
+            lineChart(
+              `roc-${atLine(e)}`,
+              `ROC curve of ${e.target}`,
+              'false positive rate',
+              'true positive rate',
+              [...roc, diagonal],
+              options,
+            ),
+          ]
         : []),
       lineChart(
         `calibration-${atLine(e)}`,
