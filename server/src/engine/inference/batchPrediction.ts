@@ -17,7 +17,7 @@ export interface RowPrediction {
 }
 
 export interface BatchPredictorOptions {
-  /** Patterns kept before the cache is cleared (default 65,536). */
+  /** Patterns kept before the cache is cleared (default 4,096: a bound on memory, not a speed knob). */
   cacheSize?: number;
   maxEntries?: number;
 }
@@ -42,7 +42,7 @@ export class BatchPredictor {
   ) {
     if (evidenceVariables.includes(target)) throw new RangeError('the target cannot be evidence');
     this.tree = JunctionTree.compile(net, { maxEntries: options.maxEntries });
-    this.cacheSize = options.cacheSize ?? 65536;
+    this.cacheSize = options.cacheSize ?? 4096;
   }
 
   /** `states[c]`: the state of evidence column c, or −1 when unobserved. The answer may be shared: do not modify it. */
