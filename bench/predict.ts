@@ -35,16 +35,20 @@ const seed = option('--seed', 1);
 const TARGET = 'HYPOVOLEMIA';
 const BIF = join(root, 'examples', 'data', 'alarm.bif');
 
-/** Runs a command under GNU time: wall seconds, peak RSS in MB, stdout. */
-function timed(command: string, argv: string[], env = process.env): { seconds: number; mb: number; stdout: string } {
-  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %M', command, ...argv], {
+/** Runs a command under GNU time: wall seconds, user + system CPU seconds, peak RSS in MB, stdout. */
+function timed(
+  command: string,
+  argv: string[],
+  env = process.env,
+): { seconds: number; cpu: number; mb: number; stdout: string } {
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %M %U %S', command, ...argv], {
     encoding: 'utf8',
     maxBuffer: 1 << 30,
     env,
   });
-  const m = /TIME ([\d.]+) (\d+)\s*$/.exec(r.stderr);
+  const m = /TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr);
   if (r.status !== 0 || !m) throw new Error(`${command} failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  return { seconds: Number(m[1]), mb: Number(m[2]) / 1024, stdout: r.stdout };
+  return { seconds: Number(m[1]), cpu: Number(m[3]) + Number(m[4]), mb: Number(m[2]) / 1024, stdout: r.stdout };
 }
 
 function pgmpyDir(): string | undefined {
@@ -74,7 +78,7 @@ try {
   if (lines.length !== rows + 1) throw new Error(`bayes predict wrote ${lines.length - 1} rows, not ${rows}`);
   console.log(
     `bayes predict   ${rows} rows: ${ours.seconds.toFixed(2)} s whole process ` +
-      `(${((ours.seconds / rows) * 1e6).toFixed(1)} µs a row), peak RSS ${ours.mb.toFixed(0)} MB`,
+      `(${((ours.seconds / rows) * 1e6).toFixed(1)} µs a row; CPU ${ours.cpu.toFixed(2)} s), peak RSS ${ours.mb.toFixed(0)} MB`,
   );
   const why = pythonMissing(['pomegranate']);
   if (why) console.log(`pomegranate     skipped: ${why}`);
@@ -100,7 +104,8 @@ try {
     });
     console.log(
       `pomegranate     ${out.rows} rows: ${peer.seconds.toFixed(2)} s whole process (predict_proba ${out.predict_s.toFixed(2)} s, ` +
-        `build ${out.build_s.toFixed(2)} s), ${(perRow * 1e3).toFixed(2)} ms a row, peak RSS ${peer.mb.toFixed(0)} MB`,
+        `build ${out.build_s.toFixed(2)} s; CPU ${peer.cpu.toFixed(2)} s), ${(perRow * 1e3).toFixed(2)} ms a row, ` +
+        `peak RSS ${peer.mb.toFixed(0)} MB`,
     );
     console.log(
       `                ${rows} rows extrapolated (its fixed cost + ${rows} × its per-row time): ${extrapolated.toFixed(0)} s`,
