@@ -3,6 +3,7 @@
  * the status bar, the results views, the commands and workspace trust, around a language client
  * that each creates its own way (IPC to a Node process; a Web Worker).
  */
+import { registerTestExplorer } from './testExplorer.js';
 import { languages, window, workspace, type ExtensionContext } from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { BaseLanguageClient } from 'vscode-languageclient';
@@ -60,6 +61,7 @@ export async function activateWith(
       void window.showInformationMessage('Bayes: the language server restarted; the models on screen are run again.');
     },
   });
+  context.subscriptions.push(...registerTestExplorer(() => client));
   context.subscriptions.push(
     workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification(Method.trust, { trusted: true })),
   );

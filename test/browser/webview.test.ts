@@ -332,6 +332,22 @@ async function assertNumbersDrawn(p: PanelPage, run: RunResult): Promise<void> {
       assert.deepEqual(await values('rect.bar.posterior'), numbers(e.classes.map((c) => c.posterior)));
     } else if (e.kind === 'evaluation') {
       assert.deepEqual(await values('table.confusion td'), numbers(e.confusion.flat()));
+    } else if (e.kind === 'validation') {
+      // The ROC chart, then the calibration chart: the first state's dots are its curve's points.
+      const dots = (chart: number, axis: 'data-x' | 'data-y') =>
+        cards
+          .nth(i)
+          .locator('figure')
+          .nth(chart)
+          .locator('circle.dot.c0')
+          .evaluateAll((cs, a) => cs.map((c) => Number(c.getAttribute(a))), axis);
+      const state = Object.keys(e.calibration)[0]!;
+      const roc = e.roc[state]!;
+      assert.deepEqual(await dots(0, 'data-x'), roc.fpr);
+      assert.deepEqual(await dots(0, 'data-y'), roc.tpr);
+      assert.deepEqual(await dots(1, 'data-x'), e.calibration[state]!.meanPredicted);
+      assert.deepEqual(await dots(1, 'data-y'), e.calibration[state]!.fractionPositive);
+      assert.deepEqual(await values('table.confusion td'), numbers(e.confusion.matrix.flat()));
     } else if (e.kind === 'learnedNetwork' && e.trace.length > 1) {
       assert.deepEqual(
         (

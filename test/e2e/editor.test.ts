@@ -25,6 +25,12 @@ const shotDir = join(repoRoot, 'test', 'screenshots', 'e2e');
 // A copy of cancer.bayes whose priors no longer sum to 1: the checker's error, not a parse error.
 const cancerText = readFileSync(join(repoRoot, 'examples', 'cancer.bayes'), 'utf8');
 const brokenText = cancerText.replace('healthy: 0.992', 'healthy: 0.9');
+// A model with one expectation that holds and one that fails, for the Test Explorer.
+const trustText = `variable Rain { yes, no }
+P(Rain) { yes: 0.2, no: 0.8 }
+expect P(Rain = yes) ≈ 0.2
+expect P(Rain = no) ≈ 0.5 ± 0.01
+`;
 
 describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, () => {
   let temp: string;
@@ -42,6 +48,7 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
     workspace = join(temp, 'examples');
     cpSync(join(repoRoot, 'examples'), workspace, { recursive: true });
     writeFileSync(join(workspace, 'broken.bayes'), brokenText);
+    writeFileSync(join(workspace, 'trust.bayes'), trustText);
     const dirs = { home: temp, userDataDir: join(temp, 'user-data'), extensionsDir: join(temp, 'extensions') };
     writeUserSettings(dirs.userDataDir);
     installExtension(vsix, dirs);
@@ -160,6 +167,38 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
     // What the user reads beside the bars.
     assert.match(clean((await graph.textContent()) ?? ''), /0\.0376/);
   });
+
+  step(
+    'the Test Explorer lists the models and runs their expect lines: one passes, one fails',
+    'test-explorer',
+    async () => {
+      await wb.openFile('trust.bayes', 'variable Rain');
+      await wb.runCommand('Test: Run Tests in Current File');
+      await wb.runCommand('Testing: Focus on Test Explorer View');
+      const rows = wb.page.locator('.test-explorer .monaco-list-row');
+      // Discovered: every .bayes file of the workspace is an item (cancer.bayes among them).
+      await rows.filter({ hasText: 'cancer.bayes' }).first().waitFor();
+      const file = rows.filter({ hasText: 'trust.bayes' }).first();
+      await file.waitFor();
+      if ((await file.getAttribute('aria-expanded')) !== 'true') await file.locator('.monaco-tl-twistie').click();
+      const state = async (label: string) => {
+        const row = rows.filter({ hasText: label }).first();
+        const aria = (await row.getAttribute('aria-label')) ?? '';
+        const icons = await row.locator('.codicon').evaluateAll((els) => els.map((e) => e.className).join(' '));
+        return `${aria} ${icons}`;
+      };
+      await assertEventually(
+        async () => /passed/i.test(await state('expect P(Rain = yes)')),
+        'expect P(Rain = yes) ≈ 0.2 shown as passed',
+        () => state('expect P(Rain = yes)'),
+      );
+      await assertEventually(
+        async () => /failed/i.test(await state('expect P(Rain = no)')),
+        'expect P(Rain = no) ≈ 0.5 ± 0.01 shown as failed',
+        () => state('expect P(Rain = no)'),
+      );
+    },
+  );
 });
 
 function writeUserSettings(userDataDir: string): void {

@@ -60,6 +60,21 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./filter.js')).filterCommand,
   },
   {
+    name: 'predict',
+    summary: 'predict a variable for every row of a data file (posterior, most probable value, log-likelihood)',
+    load: async () => (await import('./predict.js')).predictCommand,
+  },
+  {
+    name: 'validate',
+    summary: 'score a network on data: accuracy, log loss, Brier, spherical payoff, ROC/AUC, calibration',
+    load: async () => (await import('./validate.js')).validateCommand,
+  },
+  {
+    name: 'test',
+    summary: 'run every expect of the .bayes files found (folders recursed); JUnit, TAP or JSON reports',
+    load: async () => (await import('./test.js')).testCommand,
+  },
+  {
     name: 'completion',
     summary: 'print a shell completion script for bash, zsh or fish (commands and their options)',
     load: async () => (await import('./completion.js')).completionCommand(commands),

@@ -23,6 +23,7 @@ import { codeActions } from './codeActions.js';
 import { Method } from '../protocol/methods.js';
 import { setPrecision } from './resultView.js';
 import { exportBif, networkSummaries } from './networkRequests.js';
+import { expectItems } from './expectItems.js';
 import { MarginalsService } from './marginalsRequest.js';
 import type { FeatureHost } from './featureHost.js';
 import type { ParsedDocument } from '../workspace/documents.js';
@@ -179,6 +180,10 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
   connection.onRequest(Method.networks, async (p: { uri: string }) => {
     const d = parsed(p.uri);
     return d ? session.withFiles(p.uri, (env) => networkSummaries(d.parse.ast, env)) : [];
+  });
+  connection.onRequest(Method.expects, (p: { uri: string }) => {
+    const d = parsed(p.uri);
+    return d ? expectItems(d.parse.ast, d.text) : [];
   });
   type Exported = { text: string } | { error: string };
   type ExportParams = { uri: string; network: string; format?: string };

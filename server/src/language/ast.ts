@@ -347,6 +347,23 @@ export interface EvaluateQuery extends QueryBase {
   on?: Name;
   options?: Options;
 }
+/** `predict X in N on D`: P(X | each record's other observed values). */
+export interface PredictQuery extends QueryBase {
+  form: 'predict';
+  variable: Name;
+  in: Name;
+  on: Name;
+  options?: Options;
+}
+/** `validate N on D target X [folds k]`: scores of N's predictions of X on D. */
+export interface ValidateQuery extends QueryBase {
+  form: 'validate';
+  network: Name;
+  on: Name;
+  target: Name;
+  folds?: NumberLit;
+  options?: Options;
+}
 export interface MomentQuery extends QueryBase {
   form: 'mean' | 'mode';
   prob: ProbExpr;
@@ -438,6 +455,8 @@ export type Query =
   | IndependenceQuery
   | ClassifyQuery
   | EvaluateQuery
+  | PredictQuery
+  | ValidateQuery
   | MomentQuery
   | IntervalQuery
   | BoundQuery

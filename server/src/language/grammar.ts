@@ -63,6 +63,8 @@ const ORDER = [
   'independenceQuery',
   'classifyQuery',
   'evaluateQuery',
+  'predictQuery',
+  'validateQuery',
   'momentQuery',
   'scoreQuery',
   'learningCurveQuery',

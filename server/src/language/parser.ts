@@ -143,6 +143,8 @@ export class BayesParser extends EmbeddedActionsParser {
     { ALT: () => this.SUBRULE(this.independenceQuery) },
     { ALT: () => this.SUBRULE(this.classifyQuery) },
     { ALT: () => this.SUBRULE(this.evaluateQuery) },
+    { ALT: () => this.SUBRULE(this.predictQuery) },
+    { ALT: () => this.SUBRULE(this.validateQuery) },
     { ALT: () => this.SUBRULE(this.momentQuery) },
     { ALT: () => this.SUBRULE(this.scoreQuery) },
     { ALT: () => this.SUBRULE(this.learningCurveQuery) },
@@ -1293,6 +1295,39 @@ export class BayesParser extends EmbeddedActionsParser {
     ]);
     const options = this.OPTION(() => this.SUBRULE(this.options));
     return { form: 'evaluate' as const, classifier, ...how, ...(options ? { options } : {}) };
+  });
+
+  predictQuery = this.RULE('predictQuery', () => {
+    this.CONSUME(Kw.predict);
+    const variable = this.nameAt(0);
+    this.CONSUME(Kw.in);
+    const inName = this.nameAt(1);
+    this.CONSUME(Kw.on);
+    const on = this.nameAt(2);
+    const options = this.OPTION(() => this.SUBRULE(this.options));
+    return { form: 'predict' as const, variable, in: inName, on, ...(options ? { options } : {}) };
+  });
+
+  validateQuery = this.RULE('validateQuery', () => {
+    this.CONSUME(Kw.validate);
+    const network = this.nameAt(0);
+    this.CONSUME(Kw.on);
+    const on = this.nameAt(1);
+    this.CONSUME(Kw.target);
+    const target = this.nameAt(2);
+    const folds = this.OPTION(() => {
+      this.CONSUME(Kw.folds);
+      return this.numberAt(0);
+    });
+    const options = this.OPTION2(() => this.SUBRULE(this.options));
+    return {
+      form: 'validate' as const,
+      network,
+      on,
+      target,
+      ...(folds ? { folds } : {}),
+      ...(options ? { options } : {}),
+    };
   });
 
   momentQuery = this.RULE('momentQuery', () => {

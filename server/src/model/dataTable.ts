@@ -77,10 +77,10 @@ class ColumnBuilder {
 }
 
 /** Text in memory, or a file's bytes as they are read (decoded as UTF-8 across chunk boundaries). */
-type Input = Iterable<string> | AsyncIterable<Uint8Array | string>;
+export type Input = Iterable<string> | AsyncIterable<Uint8Array | string>;
 
 /** Feeds the input through the splitter; syntax errors become DataErrors with their line. */
-async function eachRecord(
+export async function eachRecord(
   input: Input,
   delimiter: string,
   onRecord: (cells: string[], line: number) => void,

@@ -3,6 +3,7 @@
  * custom requests, and the server's initialization options.
  */
 import type { RunResult } from './runResult.js';
+import type { Range } from '../language/diagnostics.js';
 
 export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -83,3 +84,9 @@ export type MarginalsReply =
       elapsed: number;
     }
   | { error: string };
+
+/** One `expect` statement of a document (`bayes/expects`): its range and its first line's text. */
+export interface ExpectItem {
+  range: Range;
+  source: string;
+}

@@ -18,6 +18,8 @@ export const Method = {
    * evidence (MarginalsReply), from a network compiled once per document version, off the main thread.
    */
   marginals: 'bayes/marginals',
+  /** Request, client → server: `{ uri }` → the document's `expect` statements (ExpectItem[]; [] when not open). */
+  expects: 'bayes/expects',
   /** Notification, client → server: `{ trusted }`, the workspace was trusted. */
   trust: 'bayes/trust',
   /**

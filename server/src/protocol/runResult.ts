@@ -14,6 +14,7 @@ import type { SigmoidFit } from '../engine/hypotheses/sigmoidUnit.js';
 import type { ParameterSummary } from '../engine/estimators/parameterLearning.js';
 import type { IgnoredValue } from '../engine/classifiers/naiveBayes.js';
 import type { Evaluation, LearningCurvePoint } from '../engine/classifiers/evaluation.js';
+import type { ProbabilisticScores } from '../engine/classifiers/probabilisticScores.js';
 
 export const RUN_RESULT_VERSION = 1;
 
@@ -55,6 +56,8 @@ export interface ExpectResult extends ResultBase {
   /** The comparison as written, e.g. `≈ 0.2085 ± 0.001`. */
   expected: string;
   result?: ResultEntry;
+  /** Wall time of the statement's query (the Test Explorer and `bayes test` report it). */
+  elapsedMs?: number;
 }
 
 /** One CPT as JSON: each parent configuration with the child's distribution. */
@@ -472,6 +475,8 @@ export type ResultEntry =
   | EvaluationResult
   | LearningCurveResult
   | NetworkEvaluationResult
+  | PredictionResult
+  | ValidationResult
   | PolicyResult
   | ExpectedUtilityResult
   | ValueOfInformationResult
@@ -541,4 +546,48 @@ export interface CausalEffectResult extends ResultBase {
   observational: Record<string, Record<string, number>>;
   /** Two-state cause: P(Y = y₀ | do(X = x₀)) − P(Y = y₀ | do(X = x₁)), y₀ and x₀ the first states. */
   averageCausalEffect?: number;
+}
+
+/** One row of `query predict`: P(target | the row's other observed values), null when P(e) = 0. */
+export interface PredictionRow {
+  /** 1-based record number in the data set. */
+  row: number;
+  probabilities: number[] | null;
+  predicted: string | null;
+  /** ln P(the row's evidence); null when it is 0. */
+  logLikelihood: number | null;
+  actual?: string;
+}
+
+/** `query predict X in N on D`: the first PREDICTION_ROWS_SHOWN rows; `rowCount` counts them all. */
+export interface PredictionResult extends ResultBase {
+  kind: 'prediction';
+  network: string;
+  data: string;
+  target: string;
+  states: string[];
+  /** The columns used as evidence, and those naming no variable of the network. */
+  evidence: string[];
+  ignored: string[];
+  rows: PredictionRow[];
+  rowCount: number;
+  propagations: number;
+}
+
+export const PREDICTION_ROWS_SHOWN = 1000;
+
+/** `query validate N on D target X [folds k]`: the scores of N's predictions of X on D (bayes validate --json). */
+export interface ValidationResult extends ResultBase, ProbabilisticScores {
+  kind: 'validation';
+  network: string;
+  data: string;
+  target: string;
+  states: string[];
+  folds?: number;
+  seed?: number;
+  bins: number;
+  unlabelled: number;
+  impossible: number;
+  /** Which score is the query's value (an expect compares it). */
+  score: string;
 }

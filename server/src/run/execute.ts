@@ -154,12 +154,14 @@ async function runStatement(
     };
   }
   let output: HandlerOutput;
+  const started = performance.now();
   try {
     output = await handler(context);
   } catch (e) {
     return { results: [], diagnostics: [failure(e, key, statement.range)] };
   }
-  return statement.kind === 'expectStatement' ? judge(context, statement, output, comparisonText) : output;
+  const elapsedMs = performance.now() - started;
+  return statement.kind === 'expectStatement' ? judge(context, statement, output, comparisonText, elapsedMs) : output;
 }
 
 /**
@@ -186,6 +188,7 @@ function judge(
   statement: ExpectStmt,
   output: HandlerOutput,
   comparisonText: string,
+  elapsedMs: number,
 ): HandlerOutput {
   const comparison = statement.comparison;
   if (output.value === undefined) {
@@ -206,6 +209,7 @@ function judge(
     actual: output.value,
     expected: comparisonText,
     headline: `${passed ? 'holds' : 'fails'}: ${formatValue(output.value)} ${comparisonText}`,
+    elapsedMs,
     ...(output.results[0] ? { result: output.results[0] } : {}),
   };
   const diagnostics = [...output.diagnostics];

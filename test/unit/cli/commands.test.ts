@@ -13,6 +13,9 @@ test('the lazy command index agrees with every command it loads: name and summar
     'structure',
     'mixture',
     'filter',
+    'predict',
+    'validate',
+    'test',
     'completion',
     'doctor',
   ];

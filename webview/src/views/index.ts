@@ -15,6 +15,7 @@ import {
   structureView,
 } from './learning.js';
 import { networkEvaluationView } from './learning.js';
+import { predictionView, validationView } from './validation.js';
 import { mdlView, treeScoresView } from './mdl.js';
 import { networkView } from './network.js';
 import { effectView, expectedUtilityView, policyView, voiView } from './decisions.js';
@@ -87,6 +88,10 @@ export function renderEntry(e: ResultEntry): HTMLElement[] {
       return effectView(e);
     case 'networkEvaluation':
       return networkEvaluationView(e);
+    case 'prediction':
+      return predictionView(e);
+    case 'validation':
+      return validationView(e);
     default:
       return fieldsView(e as ResultBase);
   }

@@ -181,7 +181,7 @@ export function evaluationView(e: EvaluationResult): HTMLElement[] {
 
 /** confusion[actual][predicted], shaded by count; with many classes the columns are numbered (names in their titles).
  * */
-function confusionMatrix(names: string[], confusion: number[][]): HTMLElement {
+export function confusionMatrix(names: string[], confusion: number[][]): HTMLElement {
   const max = Math.max(1, ...confusion.flat());
   const numbered = names.length > 6;
   const head = h(

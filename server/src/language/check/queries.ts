@@ -27,6 +27,9 @@ export const INFERENCE_METHODS = [
   'rejection',
 ] as const;
 export const SAMPLER_OPTIONS = ['samples', 'seed', 'burn_in', 'budget'];
+/** `validate N on D target X { … }`: its options, and the scores `score:` may choose as its value. */
+export const VALIDATE_OPTIONS = ['seed', 'bins', 'positive', 'score'];
+export const VALIDATION_SCORES = ['accuracy', 'log_loss', 'brier', 'spherical', 'auc'] as const;
 
 /** Query forms whose answer is a name (a state, a hypothesis), not a number. */
 export const CATEGORICAL_FORMS: ReadonlySet<A.QueryForm> = new Set([
@@ -282,6 +285,23 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       }
       checkOptions(ctx, q.options, q.on && q.folds ? ['seed', 'target'] : ['seed'], 'evaluate');
       break;
+    case 'predict': {
+      lookupVariable(ctx, modelScope(ctx, q.in), q.variable);
+      requireGlobal(ctx, q.on, ['data'], 'a data set');
+      checkOptions(ctx, q.options, [], 'predict');
+      break;
+    }
+    case 'validate': {
+      lookupVariable(ctx, modelScope(ctx, q.network), q.target);
+      requireGlobal(ctx, q.on, ['data'], 'a data set');
+      if (q.folds && checkFinite(ctx, q.folds) && (!Number.isInteger(q.folds.value) || q.folds.value < 2)) {
+        ctx.report.error('bad-number', 'folds must be a whole number, at least 2', q.folds.range);
+      }
+      checkOptions(ctx, q.options, VALIDATE_OPTIONS, 'validate');
+      const score = q.options?.entries.find((e) => e.name?.text === 'score')?.value;
+      if (score?.kind === 'ref') checkChoice(ctx, score.name, VALIDATION_SCORES, 'a validation score');
+      break;
+    }
     case 'mean':
     case 'mode':
       checkProb(ctx, defaultScope, q.prob);

@@ -355,6 +355,16 @@ class Builder {
         this.global(q.classifier);
         this.global(q.on);
         return this.loose(q.options, scope);
+      case 'predict':
+        this.global(q.in);
+        this.global(q.on);
+        this.occur(q.variable, this.index.variable(this.modelScope(q.in), q.variable.text));
+        return;
+      case 'validate':
+        this.global(q.network);
+        this.global(q.on);
+        this.occur(q.target, this.index.variable(this.modelScope(q.network), q.target.text));
+        return;
       case 'mean':
       case 'mode':
       case 'interval':

@@ -2,6 +2,8 @@
  * The table of statement handlers, one file per form. A form missing here is answered with an
  * error diagnostic saying so (see execute.ts) — never a made-up number.
  */
+import { predictHandler } from './predict.js';
+import { validateHandler } from './validate.js';
 import type { HandlerTable } from '../handlerContext.js';
 import { accuracyHandler } from './accuracy.js';
 import { bicHandler } from './bic.js';
@@ -42,6 +44,8 @@ export const HANDLERS: HandlerTable = {
   'query classify': classifyHandler,
   'query estimate': estimateHandler,
   'query evaluate': evaluateHandler,
+  'query predict': predictHandler,
+  'query validate': validateHandler,
   'query gibbs': gibbsHandler,
   'query independent': independentHandler,
   'query interval': intervalHandler,

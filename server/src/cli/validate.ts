@@ -1,0 +1,212 @@
+/** `bayes validate NET --data rows.csv --target X`: scores of the network's predictions of X on data. */
+import { parseArgs } from 'node:util';
+import type { BayesianNetwork } from '../engine/network.js';
+import { foldPredictions, heldOutPredictions, type CaseTable } from '../engine/classifiers/validation.js';
+import { probabilisticScores, type ProbabilisticScores } from '../engine/classifiers/probabilisticScores.js';
+import { EngineError } from '../engine/engineError.js';
+import { UsageError, type CliCommand, type CliIO } from './command.js';
+import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
+import { CaseFileError, progressHook, streamCaseFile, targetOf } from './caseInputs.js';
+import { integerOption } from './learningInputs.js';
+
+const OPTIONS = {
+  data: { type: 'string' },
+  target: { type: 'string' },
+  folds: { type: 'string' },
+  seed: { type: 'string' },
+  bins: { type: 'string' },
+  positive: { type: 'string' },
+  json: { type: 'boolean' },
+  network: { type: 'string' },
+  workspace: { type: 'string' },
+  'data-root': { type: 'string', multiple: true },
+  'max-file-mb': { type: 'string' },
+} as const;
+
+const PRIOR = { kind: 'bdeu' as const, ess: 1 };
+
+const USAGE = `bayes validate NET|MODEL.bayes --data ROWS.csv --target X [options]
+
+Scores the network's predictions of X on the rows of ROWS.csv: each row's P(X | its other
+observed values) (as bayes predict computes it) against the row's value of X. Rows with X
+missing are not scored ("unlabelled"), nor rows whose evidence has probability 0 ("impossible").
+Without --folds the network as given is scored (held-out data); with --folds k its structure is
+kept and its tables re-counted in each fold from the other k − 1 folds (BDeu prior, equivalent
+sample size 1), the folds drawn with --seed as query evaluate draws them.
+
+Scores (as scikit-learn defines them): accuracy (most probable value, first state on ties); log
+loss −(1/n) Σ ln P(true value) in nats (a probability under 2.2e-16 counts as 2.2e-16); Brier
+score — two states: brier_score_loss, (1/n) Σ (1[X = positive] − P(positive))², the same for
+either state; more states: (1/n) Σ Σ_states (1[X = s] − P(s))²; spherical payoff
+(1/n) Σ P(true) / ‖P‖₂; ROC curve (roc_curve, drop_intermediate; first threshold = the largest
+score + 1, as scikit-learn 1.2) and AUC — two states: the positive state's (the AUC is the same
+for either); more states: one-vs-rest per state and the macro average over the states that occur
+and not always; calibration curve — calibration_curve(strategy='uniform', n_bins=b): b equal
+bins of [0, 1], a probability p in the bin whose upper edge i/b is the first ≥ p, empty bins left
+out — for the positive state (two states) or per state; confusion matrix, rows the true value,
+columns the predicted.
+
+Options:
+  --data FILE       the rows (CSV with a header)
+  --target X        the variable to predict
+  --folds k         re-learn the tables in k folds (2 ≤ k ≤ rows)
+  --seed S          the folds' seed (default 1)
+  --bins b          calibration bins (default 10)
+  --positive STATE  the positive state of a two-state X (default: its first state)
+  --json            {"network", "target", "states", "positive"?, "folds"?, "seed"?, "bins", "n",
+                     "unlabelled", "impossible", "accuracy", "logLoss", "brier", "spherical", "auc",
+                     "roc": {STATE: {"fpr", "tpr", "thresholds", "auc"}}, "calibration": {STATE:
+                     {"meanPredicted", "fractionPositive", "count", "lower", "upper"}},
+                     "confusion": {"states", "matrix"}}
+${NETWORK_FILE_USAGE}`;
+
+export const validateCommand: CliCommand = {
+  name: 'validate',
+  summary: 'score a network on data: accuracy, log loss, Brier, spherical payoff, ROC/AUC, calibration',
+  usage: USAGE,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
+    if (positionals.length !== 1) throw new UsageError('give one network file');
+    if (!values.data) throw new UsageError('--data ROWS.csv is required');
+    if (!values.target) throw new UsageError('--target X is required');
+    const folds = integerOption('folds', values.folds, undefined, 2);
+    const seed = integerOption('seed', values.seed, 1, 0);
+    const bins = integerOption('bins', values.bins, 10, 1, 1000);
+    const net = readNetworkFile(positionals[0]!, io, values);
+    if (!net) return 1;
+    const target = targetOf(net, values.target);
+    if (typeof target === 'string') return fail(io, target);
+    const states = net.variables[target]!.states;
+    const positive = values.positive === undefined ? 0 : states.indexOf(values.positive);
+    if (states.length === 2 && positive < 0)
+      return fail(io, `--positive: '${values.positive}' is not a state of ${values.target} (${states.join(', ')})`);
+    let table: CaseTable;
+    try {
+      table = await readTable(values.data, values, io, net, target);
+    } catch (e) {
+      if (!(e instanceof CaseFileError)) throw e;
+      io.err(e.message + '\n');
+      return 1;
+    }
+    if (folds !== undefined && folds > table.rowCount)
+      return fail(io, `--folds ${folds}: the data has ${table.rowCount} rows`);
+    try {
+      const predictions =
+        folds === undefined
+          ? heldOutPredictions(net, target, table)
+          : foldPredictions(net, target, table, { folds, seed, prior: PRIOR });
+      const scores = probabilisticScores(
+        { states, probabilities: predictions.probabilities, truth: predictions.truth },
+        bins,
+        Math.max(positive, 0),
+      );
+      const report = {
+        network: net.name,
+        target: values.target,
+        states,
+        ...(folds !== undefined ? { folds, seed, prior: 'bdeu=1' } : {}),
+        bins,
+        unlabelled: predictions.unlabelled,
+        impossible: predictions.impossible,
+        ...scores,
+      };
+      if (values.json) io.out(JSON.stringify(report, null, 1) + '\n');
+      else io.out(textReport(net, report));
+      if (predictions.impossible)
+        io.err(`bayes validate: warning: ${predictions.impossible} rows have evidence of probability 0 (not scored)\n`);
+      return 0;
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      return fail(io, e.message);
+    }
+  },
+};
+
+function fail(io: CliIO, message: string): number {
+  io.err(`bayes validate: ${message}\n`);
+  return 1;
+}
+
+/** The rows as network-indexed columns (growing Int32Arrays, filled as the file streams). */
+async function readTable(
+  file: string,
+  values: { 'max-file-mb'?: string },
+  io: CliIO,
+  net: BayesianNetwork,
+  target: number,
+): Promise<CaseTable> {
+  const columns: (Int32Array | undefined)[] = net.variables.map(() => undefined);
+  let variables: number[] = [],
+    rows = 0,
+    capacity = 1024;
+  const grow = () => {
+    capacity *= 2;
+    for (const [v, c] of columns.entries()) if (c) columns[v] = copy(c, capacity);
+  };
+  const { layout } = await streamCaseFile(
+    file,
+    values,
+    io,
+    net,
+    target,
+    (evidence, truth) => {
+      if (rows === capacity) grow();
+      for (let c = 0; c < variables.length; c++) columns[variables[c]!]![rows] = evidence[c]!;
+      if (columns[target]) columns[target][rows] = truth;
+      rows++;
+      if (rows % 10000 === 0) progressHook('validate', rows);
+    },
+    (layout) => {
+      variables = layout.evidenceVariables;
+      for (const v of variables) columns[v] = new Int32Array(capacity);
+      if (layout.targetColumn >= 0) columns[target] = new Int32Array(capacity);
+    },
+  );
+  if (layout.targetColumn < 0)
+    throw new CaseFileError(
+      `${file}:1:1: error: the data has no column ${net.variables[target]!.name} to score against`,
+    );
+  if (layout.ignored.length)
+    io.err(`bayes validate: ignored columns (no variable of ${net.name}): ${layout.ignored.join(', ')}\n`);
+  return { columns: columns.map((c) => c?.slice(0, rows)), rowCount: rows };
+}
+
+function copy(c: Int32Array, capacity: number): Int32Array {
+  const out = new Int32Array(capacity);
+  out.set(c);
+  return out;
+}
+
+function textReport(
+  net: BayesianNetwork,
+  r: ProbabilisticScores & {
+    target: string;
+    states: string[];
+    folds?: number;
+    seed?: number;
+    unlabelled: number;
+    impossible: number;
+  },
+): string {
+  const f = (x: number | null) => (x === null ? 'undefined' : x.toFixed(6));
+  const lines = [
+    `${net.name}: ${r.target} on ${r.n} rows${r.folds ? ` (${r.folds} folds, seed ${r.seed}, tables re-counted in each)` : ' (the network as given)'}` +
+      (r.unlabelled || r.impossible ? `; not scored: ${r.unlabelled} unlabelled, ${r.impossible} impossible` : ''),
+    `accuracy ${f(r.accuracy)}  log loss ${f(r.logLoss)} nats  Brier ${f(r.brier)}  spherical ${f(r.spherical)}  AUC ${f(r.auc)}` +
+      (r.positive ? ` (positive: ${r.positive})` : ' (macro one-vs-rest)'),
+    '',
+    'confusion (rows: true, columns: predicted)',
+    ['', ...r.states].join('\t'),
+    ...r.confusion.matrix.map((row, i) => [r.states[i], ...row].join('\t')),
+    '',
+  ];
+  for (const [state, c] of Object.entries(r.calibration)) {
+    lines.push(`calibration of P(${r.target} = ${state}): bin, rows, mean predicted, observed fraction`);
+    c.count.forEach((n, i) =>
+      lines.push(
+        `  (${c.lower[i]!.toFixed(2)}, ${c.upper[i]!.toFixed(2)}]\t${n}\t${f(c.meanPredicted[i]!)}\t${f(c.fractionPositive[i]!)}`,
+      ),
+    );
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,151 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  argmax,
+  probabilisticScores,
+  type ScoredPredictions,
+} from '../../../../server/src/engine/classifiers/probabilisticScores.js';
+import { heldOutPredictions } from '../../../../server/src/engine/classifiers/validation.js';
+import { forwardSample, hideAtRandom } from '../../../../server/src/engine/sampling/forwardSampling.js';
+import { createRng } from '../../../../server/src/engine/random.js';
+import { readBif } from '../../../../server/src/model/bif.js';
+import { pythonMissing, runPython } from '../../../support/python.js';
+import { repoRoot } from '../../../support/shared.js';
+
+const SKLEARN = `
+import json, sys
+import numpy as np
+from sklearn.metrics import accuracy_score, log_loss, brier_score_loss, roc_auc_score, roc_curve, confusion_matrix
+from sklearn.calibration import calibration_curve
+d = json.load(sys.stdin)
+P = np.array(d['p']).reshape(-1, d['k']); y = np.array(d['y']); k = d['k']; pos = d['positive']
+out = {
+  'accuracy': accuracy_score(y, P.argmax(axis=1)),
+  'logLoss': log_loss(y, P, labels=list(range(k))),
+  'confusion': confusion_matrix(y, P.argmax(axis=1), labels=list(range(k))).tolist(),
+  'roc': {}, 'calibration': {},
+}
+states = [pos] if k == 2 else list(range(k))
+for s in states:
+  hit = (y == s).astype(int)
+  if 0 < hit.sum() < len(hit):
+    fpr, tpr, th = roc_curve(hit, P[:, s])
+    out['roc'][str(s)] = {'fpr': fpr.tolist(), 'tpr': tpr.tolist(), 'thresholds': th.tolist(), 'auc': roc_auc_score(hit, P[:, s])}
+  out['calibration'][str(s)] = {}
+  for b in d['bins']:
+    true, pred = calibration_curve(hit, P[:, s], n_bins=b, strategy='uniform')
+    out['calibration'][str(s)][str(b)] = {'fractionPositive': true.tolist(), 'meanPredicted': pred.tolist()}
+if k == 2:
+  out['brier'] = brier_score_loss((y == pos).astype(int), P[:, pos])
+  out['auc'] = roc_auc_score((y == pos).astype(int), P[:, pos])
+else:
+  out['brier'] = float(np.mean(np.sum((np.eye(k)[y] - P) ** 2, axis=1)))
+  out['auc'] = roc_auc_score(y, P, multi_class='ovr', average='macro', labels=list(range(k)))
+print(json.dumps(out))
+`;
+
+interface Peer {
+  accuracy: number;
+  logLoss: number;
+  brier: number;
+  auc: number;
+  confusion: number[][];
+  roc: Record<string, { fpr: number[]; tpr: number[]; thresholds: number[]; auc: number }>;
+  calibration: Record<string, Record<string, { fractionPositive: number[]; meanPredicted: number[] }>>;
+}
+
+function close(a: readonly number[], b: readonly number[], what: string): void {
+  assert.equal(a.length, b.length, `${what}: lengths ${a.length} and ${b.length}`);
+  a.forEach((x, i) => assert.ok(Math.abs(x - b[i]!) <= 1e-12, `${what}[${i}]: ${x} vs ${b[i]}`));
+}
+
+function compare(p: ScoredPredictions, positive: number, bins: number[]): void {
+  const peer = runPython<Peer>(SKLEARN, {
+    p: Array.from(p.probabilities),
+    y: Array.from(p.truth),
+    k: p.states.length,
+    positive,
+    bins,
+  });
+  for (const b of bins) {
+    const ours = probabilisticScores(p, b, positive);
+    for (const key of ['accuracy', 'logLoss', 'brier', 'auc'] as const)
+      assert.ok(Math.abs(ours[key]! - peer[key]) <= 1e-12, `${key}: ${ours[key]} vs ${peer[key]}`);
+    assert.deepEqual(ours.confusion.matrix, peer.confusion);
+    for (const [s, theirs] of Object.entries(peer.roc)) {
+      const mine = ours.roc[p.states[Number(s)]!]!;
+      close(mine.fpr, theirs.fpr, 'fpr');
+      close(mine.tpr, theirs.tpr, 'tpr');
+      close(mine.thresholds, theirs.thresholds, 'thresholds');
+      assert.ok(Math.abs(mine.auc - theirs.auc) <= 1e-12);
+    }
+    for (const [s, byBins] of Object.entries(peer.calibration)) {
+      const mine = ours.calibration[p.states[Number(s)]!]!;
+      close(mine.meanPredicted, byBins[String(b)]!.meanPredicted, `meanPredicted (${b} bins)`);
+      close(mine.fractionPositive, byBins[String(b)]!.fractionPositive, `fractionPositive (${b} bins)`);
+    }
+  }
+}
+
+function alarmPredictions(targetName: string, hidden: number, seed: number): ScoredPredictions {
+  const r = readBif(readFileSync(join(repoRoot, 'examples', 'data', 'alarm.bif'), 'utf8'));
+  if ('error' in r) throw new Error(r.error.message);
+  const net = r.network;
+  const target = net.variables.findIndex((v) => v.name === targetName);
+  const rng = createRng(seed);
+  const full = forwardSample(net, 800, rng);
+  const data = hideAtRandom(full, hidden, rng);
+  // The truth stays observed: only the evidence is hidden.
+  const columns = data.columns.map((c, v) => (v === target ? full.columns[v]! : c));
+  const p = heldOutPredictions(net, target, { columns, rowCount: data.rowCount });
+  return { states: net.variables[target]!.states, probabilities: p.probabilities, truth: p.truth };
+}
+
+test('two states: every score equals scikit-learn on ALARM predictions (1e-12)', (t) => {
+  const why = pythonMissing(['sklearn', 'numpy']);
+  if (why) return t.skip(why);
+  const p = alarmPredictions('HYPOVOLEMIA', 0.6, 3);
+  compare(p, 0, [10, 7, 3]);
+  compare(p, 1, [10]);
+});
+
+test('three states: one-vs-rest ROC, macro AUC, Brier sum and calibration equal scikit-learn (1e-12)', (t) => {
+  const why = pythonMissing(['sklearn', 'numpy']);
+  if (why) return t.skip(why);
+  const p = alarmPredictions('HR', 0.5, 5);
+  assert.equal(p.states.length, 3);
+  compare(p, 0, [10, 4]);
+});
+
+test('probabilities on the bin edges and ties fall as scikit-learn bins them', (t) => {
+  const why = pythonMissing(['sklearn', 'numpy']);
+  if (why) return t.skip(why);
+  const edge = [0, 0.1, 0.2, 0.3, 0.30000000000000004, 0.5, 0.7, 0.7, 0.9, 1, 0.1, 0.6, 0.6, 0.6];
+  const truth = Int32Array.from(edge, (_, i) => (i % 3 === 0 ? 0 : 1));
+  const p: ScoredPredictions = {
+    states: ['yes', 'no'],
+    probabilities: Float64Array.from(edge.flatMap((x) => [x, 1 - x])),
+    truth,
+  };
+  compare(p, 0, [10, 5, 3, 1]);
+});
+
+test('spherical payoff and the closed forms of a tiny case', () => {
+  // Two rows: P = (0.8, 0.2) truth 0; P = (0.4, 0.6) truth 0.
+  const p: ScoredPredictions = {
+    states: ['a', 'b'],
+    probabilities: Float64Array.of(0.8, 0.2, 0.4, 0.6),
+    truth: Int32Array.of(0, 0),
+  };
+  const s = probabilisticScores(p, 2);
+  assert.equal(s.accuracy, 0.5);
+  assert.ok(Math.abs(s.logLoss - -(Math.log(0.8) + Math.log(0.4)) / 2) < 1e-15);
+  assert.ok(Math.abs(s.brier - (0.2 ** 2 + 0.6 ** 2) / 2) < 1e-15);
+  const spherical = (0.8 / Math.hypot(0.8, 0.2) + 0.4 / Math.hypot(0.4, 0.6)) / 2;
+  assert.ok(Math.abs(s.spherical - spherical) < 1e-15);
+  assert.equal(s.auc, null, 'only one state occurs: no ROC curve');
+  assert.deepEqual(s.aucSkipped, ['a']);
+  assert.equal(argmax([0.5, 0.5]), 0);
+});
