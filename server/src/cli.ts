@@ -43,7 +43,7 @@ function help(): string {
 }
 
 export async function main(argv: string[], printer: CliIO, file?: string): Promise<number> {
-  const io = terminalIO(printer);
+  let io = terminalIO(printer);
   let parsed;
   try {
     parsed = takeLimits(argv);

@@ -4,26 +4,28 @@
  * goes to the discrete readers (networkFile.ts). `bayes convert` writes them to Hugin NET only:
  * BIF, XMLBIF, UAI and `.bayes` tables are discrete, and it says so.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { readHuginHybrid, writeHuginHybrid } from '../model/hugin.js';
 import { networkFormatOf } from '../model/networkFormats.js';
 import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { cliBudgets } from './limits.js';
 import type { CliIO } from './command.js';
+import { readCommandLineText } from './workspace.js';
 
 /**
  * The hybrid network of a `.net` file that declares continuous nodes; undefined for any other
  * file (the discrete readers take it), null after an error was reported.
  */
-export function readHybridNetworkFile(file: string, io: CliIO): HybridNetwork | undefined | null {
+export function readHybridNetworkFile(
+  file: string,
+  io: CliIO,
+  maxFileMb: string | undefined,
+): HybridNetwork | undefined | null {
   if (extname(file).toLowerCase() !== '.net') return undefined;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined; // the discrete reader reports it
-  }
+  // By the workspace module's rules, as every file named on the command line (cli/workspace.ts).
+  const text = readCommandLineText(file, io, maxFileMb);
+  if (text === undefined) return null;
   if (!/\bcontinuous\b/.test(text)) return undefined;
   const read = readHuginHybrid(text, cliBudgets);
   if ('error' in read) {

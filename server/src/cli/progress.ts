@@ -16,6 +16,7 @@
  * the dispatcher (cli.ts) fills from the process; tests pass plain objects and so see nothing.
  */
 import type { CliIO } from './command.js';
+import { control } from './terminalText.js';
 import type { CancelSignal } from '../engine/cancellation.js';
 
 /** The exit codes of every command (documented in `bayes --help` and the README). */
@@ -47,6 +48,9 @@ export interface ProgressOptions {
 }
 
 /** Whether this command may draw a progress line: standard error is a terminal and no --quiet. */
+/** Back to the start of the line and clear it: where the progress line is redrawn. */
+const ERASE_LINE = control('\r\x1b[2K');
+
 export function showsProgress(io: CliIO): boolean {
   return Boolean(io.errIsTTY) && !io.quiet;
 }
@@ -94,10 +98,10 @@ export function startProgress(io: CliIO, label: string, options: ProgressOptions
       if (t - last < REDRAW_MS && !(options.total !== undefined && done >= options.total)) return;
       last = t;
       drawn = true;
-      io.err(`\r\x1b[2K${progressLine(label, done, (t - start) / 1000, options, note)}`);
+      io.err(`${ERASE_LINE}${progressLine(label, done, (t - start) / 1000, options, note)}`);
     },
     finish() {
-      if (drawn) io.err('\r\x1b[2K');
+      if (drawn) io.err(ERASE_LINE);
       drawn = false;
     },
   };
@@ -115,7 +119,7 @@ export interface Painter {
 }
 
 const plain = (text: string) => text;
-const sgr = (code: string) => (text: string) => `\x1b[${code}m${text}\x1b[0m`;
+const sgr = (code: string) => (text: string) => `${control(`\x1b[${code}m`)}${text}${control('\x1b[0m')}`;
 
 /** Colours for the stream: ANSI on a terminal, none with NO_COLOR or when it is not a terminal. */
 export function paint(io: CliIO, stream: 'out' | 'err'): Painter {
@@ -183,6 +187,6 @@ export function interruptible(graceMs = 900): Interruptible {
 
 /** The line a command prints when Ctrl+C stopped it: "bayes NAME: interrupted after WHAT". Returns 130. */
 export function interrupted(io: CliIO, command: string, what: string): number {
-  io.err(`${io.errIsTTY ? '\r\x1b[2K' : ''}bayes ${command}: interrupted after ${what}\n`);
+  io.err(`${io.errIsTTY ? ERASE_LINE : ''}bayes ${command}: interrupted after ${what}\n`);
   return EXIT_INTERRUPTED;
 }

@@ -4,6 +4,7 @@
  * never act. Every printer goes through `terminalIO` (cli.ts wraps the CliIO once), so each error
  * message and each table is covered, including commands added later.
  */
+import { randomBytes } from 'node:crypto';
 import type { CliIO } from './command.js';
 
 /**
@@ -22,7 +23,28 @@ export function visible(text: string): string {
   });
 }
 
-/** `io` with every text it prints made visible. */
+/**
+ * The command's own terminal controls (the progress line's carriage return and erase, colours)
+ * travel through `terminalIO` as tokens: a private-use character, a nonce drawn once per process
+ * and the control's number. A name in a file cannot forge a token whose nonce it cannot know, so
+ * the only controls that reach the terminal are the ones the command wrote with `control`.
+ */
+const NONCE = randomBytes(6).toString('hex');
+const TOKEN = new RegExp(`\uE000${NONCE}(\\d+)\uE001`, 'g');
+const controls: string[] = [];
+
+export function control(sequence: string): string {
+  let i = controls.indexOf(sequence);
+  if (i < 0) i = controls.push(sequence) - 1;
+  return `\uE000${NONCE}${i}\uE001`;
+}
+
+/** What the terminal is sent for `text`: its controls made visible, the command's own restored. */
+export function forTerminal(text: string): string {
+  return visible(text).replace(TOKEN, (_m, i: string) => controls[Number(i)]!);
+}
+
+/** `io` with every text it prints made visible (but the controls the command wrote itself). */
 export function terminalIO(io: CliIO): CliIO {
-  return { ...io, out: (t) => io.out(visible(t)), err: (t) => io.err(visible(t)) };
+  return { ...io, out: (t) => io.out(forTerminal(t)), err: (t) => io.err(forTerminal(t)) };
 }

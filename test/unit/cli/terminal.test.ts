@@ -19,6 +19,7 @@ import {
   startProgress,
 } from '../../../server/src/cli/progress.js';
 import { main } from '../../../server/src/cli.js';
+import { forTerminal, terminalIO } from '../../../server/src/cli/terminalText.js';
 
 const cli = join(repoRoot, 'dist', 'cli.cjs');
 const noBuild = existsSync(cli) ? false : 'dist/ is not built: run node esbuild.mjs';
@@ -71,7 +72,7 @@ describe('progress line', () => {
     t = 1050; // within 100 ms of the last: not redrawn
     p.update(6);
     p.finish();
-    assert.equal(io.stderr, '\r\x1b[2Kx 5/10 · 5.0/s · 1s left\r\x1b[2K');
+    assert.equal(forTerminal(io.stderr), '\r\x1b[2Kx 5/10 · 5.0/s · 1s left\r\x1b[2K');
   });
 
   it('colours only on a terminal without NO_COLOR', () => {
@@ -82,7 +83,7 @@ describe('progress line', () => {
       line,
     );
     assert.equal(
-      paintDiagnostic(line, paint(Object.assign(capture(), { outIsTTY: true, env: {} }), 'out')),
+      forTerminal(paintDiagnostic(line, paint(Object.assign(capture(), { outIsTTY: true, env: {} }), 'out'))),
       'a.bayes:1:2: \x1b[1;31merror\x1b[0m: bad',
     );
   });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { main } from '../../../server/src/cli.js';
-import { visible } from '../../../server/src/cli/terminalText.js';
+import { control, forTerminal, visible } from '../../../server/src/cli/terminalText.js';
 import { capture, tempFile } from '../../support/cli.js';
 
 // Names as an attacker writes them: OSC 52 (write the clipboard), clear screen, DEL, CSI as C1, an RTL override.
@@ -25,6 +25,14 @@ test('visible: C0 as \\xHH, DEL, C1 and bidi overrides as \\uHHHH, tab and line 
   assert.equal(visible('a\x1b[2J\tb\n\r\x00'), 'a\\x1b[2J\tb\n\\x0d\\x00');
   assert.equal(visible('\x7f\x85\x9b\u202e\u2066ok'), '\\u007f\\u0085\\u009b\\u202e\\u2066ok');
   assert.equal(visible('plain ünïcode → ★'), 'plain ünïcode → ★');
+});
+
+test("the command's own controls reach the terminal; a name cannot forge one", () => {
+  const red = control('\x1b[31m');
+  assert.equal(forTerminal(`${red}error${control('\x1b[0m')}: ${CLEAR}`), '\x1b[31merror\x1b[0m: y\\x1b[2J\\x0d');
+  // A token of another nonce (what a name in a file could hold) is left as text, its controls made visible.
+  const forged = red.replace(/[0-9a-f]{12}/, '000000000000') + '\x1b]52;c;aGk=\x07';
+  assert.doesNotMatch(forTerminal(forged), RAW);
 });
 
 test('bayes marginals prints names holding escape sequences as visible escapes', async () => {
