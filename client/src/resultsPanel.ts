@@ -29,6 +29,7 @@ import {
   type PanelState,
   type PanelView,
   type MarginalsRequestMessage,
+  type DecisionsRequestMessage,
   type RevealMessage,
   type SaveMessage,
   type ShowMessage,
@@ -37,7 +38,12 @@ import {
 } from '../../server/src/protocol/webviewMessages.js';
 import { makeNonce, panelHtml } from './panelHtml.js';
 import { tableOffset } from './tableOffset.js';
-import type { LastResult, MarginalsReply, RunResultMessage } from '../../server/src/protocol/messages.js';
+import type {
+  DecisionsReply,
+  LastResult,
+  MarginalsReply,
+  RunResultMessage,
+} from '../../server/src/protocol/messages.js';
 import { Method } from '../../server/src/protocol/methods.js';
 
 export const RESULTS_VIEW_TYPE = 'bayes.results';
@@ -167,6 +173,8 @@ export class ResultsPanel {
         return void env.clipboard.writeText(m.text);
       case 'marginals':
         return this.marginals(m);
+      case 'decisions':
+        return this.decisions(m);
       case 'writeObserve':
         return this.writeObserve(m);
     }
@@ -186,6 +194,16 @@ export class ResultsPanel {
       ? await client.sendRequest<MarginalsReply>(Method.marginals, params).catch((e: Error) => ({ error: e.message }))
       : { error: 'the language server is not running' };
     this.post({ type: 'marginals', version: RUN_RESULT_VERSION, id: m.id, network: m.network, reply });
+  }
+
+  /** An influence diagram's evidence: the expected utilities from the server (`bayes/decisions`). */
+  private async decisions(m: DecisionsRequestMessage): Promise<void> {
+    const client = this.host.client();
+    const params = { uri: this.model.toString(), network: m.network, evidence: m.evidence };
+    const reply: DecisionsReply = client
+      ? await client.sendRequest<DecisionsReply>(Method.decisions, params).catch((e: Error) => ({ error: e.message }))
+      : { error: 'the language server is not running' };
+    this.post({ type: 'decisions', version: RUN_RESULT_VERSION, id: m.id, network: m.network, reply });
   }
 
   /** "Write evidence as observe lines": one edit at the end of the model, undoable like any other. */
@@ -216,14 +234,15 @@ export class ResultsPanel {
     this.post({ type: 'focus', version: RUN_RESULT_VERSION, uri: this.model.toString(), ...this.focus });
   }
 
-  /** Shows the variable's `P(…)` table in the model's editor. */
+  /**
+   * Shows the variable's `P(…)` table in the model's editor, asked for explicitly (a button in the
+   * node's detail view, or Ctrl/Cmd+click on a node). Focus stays in the panel (`preserveFocus`):
+   * a key pressed there must never land in the editor, where it would type over the selected
+   * table. An imported network's variable has no table here: a notification says so without
+   * opening or moving any editor (the panel keeps its size).
+   */
   private async reveal(m: RevealMessage): Promise<void> {
     const document = await workspace.openTextDocument(this.model);
-    const visible = window.visibleTextEditors.find((e) => e.document.uri.toString() === this.model.toString());
-    const editor = await window.showTextDocument(document, {
-      viewColumn: visible?.viewColumn ?? ViewColumn.One,
-      preserveFocus: false,
-    });
     const range = m.range
       ? new Range(m.range.start.line, m.range.start.character, m.range.end.line, m.range.end.character)
       : tableRange(document.getText(), m.variable, document);
@@ -231,6 +250,11 @@ export class ResultsPanel {
       return void window.showInformationMessage(
         `Bayes: ${m.variable} has no table in this file (network ${m.network} is imported).`,
       );
+    const visible = window.visibleTextEditors.find((e) => e.document.uri.toString() === this.model.toString());
+    const editor = await window.showTextDocument(document, {
+      viewColumn: visible?.viewColumn ?? ViewColumn.One,
+      preserveFocus: true,
+    });
     editor.selection = new Selection(range.start, range.end);
     editor.revealRange(range, TextEditorRevealType.InCenterIfOutsideViewport);
   }

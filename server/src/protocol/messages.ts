@@ -68,6 +68,26 @@ export interface MarginalsParams {
   soft?: Record<string, number[]>;
 }
 
+export interface DecisionsParams {
+  uri: string;
+  /** As the run's network entry names it: `default` for the default model. */
+  network: string;
+  /** Hard evidence: variable → state (a decision names the alternative taken). */
+  evidence: Record<string, string>;
+}
+
+export type DecisionsReply =
+  | {
+      network: string;
+      /** The maximum expected utility given the evidence (every free decision optimal). */
+      meu: number;
+      /** Each decision the evidence leaves free: EU of each alternative (others optimal), the best ones. */
+      decisions: Array<{ name: string; alternatives: string[]; expectedUtility: number[]; best: string[] }>;
+      /** Milliseconds spent. */
+      elapsed: number;
+    }
+  | { error: string };
+
 export type MarginalsReply =
   | {
       network: string;

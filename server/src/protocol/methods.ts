@@ -18,6 +18,11 @@ export const Method = {
    * evidence (MarginalsReply), from a network compiled once per document version, off the main thread.
    */
   marginals: 'bayes/marginals',
+  /**
+   * Request, client → server: DecisionsParams → each decision's expected utility per alternative and
+   * the MEU of an influence diagram under the given evidence (DecisionsReply).
+   */
+  decisions: 'bayes/decisions',
   /** Notification, client → server: `{ trusted }`, the workspace was trusted. */
   trust: 'bayes/trust',
   /**

@@ -131,6 +131,8 @@ export const fake = {
   saveTarget: undefined as Uri | undefined,
   written: new Map<string, Uint8Array>(),
   messages: [] as string[],
+  /** The options of every `window.showTextDocument` call. */
+  shown: [] as Array<{ viewColumn: number; preserveFocus?: boolean }>,
   settings: {} as Record<string, unknown>,
   editor: undefined as
     { document: FakeDocument; selection?: Selection; revealed?: Range; viewColumn: number } | undefined,
@@ -143,7 +145,8 @@ export const window = {
     fake.panels.push(p);
     return p;
   },
-  async showTextDocument(document: FakeDocument, options: { viewColumn: number }) {
+  async showTextDocument(document: FakeDocument, options: { viewColumn: number; preserveFocus?: boolean }) {
+    fake.shown.push(options);
     fake.editor = {
       document,
       viewColumn: options.viewColumn,

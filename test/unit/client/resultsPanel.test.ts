@@ -105,6 +105,16 @@ test('one panel per model: strict page, resources from dist/ only, runs routed b
   const text = fake.documents.get(model.toString())!;
   const line = text.split('\n').findIndex((l) => l.includes('P(Lightning | Storm)'));
   assert.deepEqual({ ...fake.editor!.selection!.start }, { line, character: 2 });
+  // Focus stays in the panel: a key pressed there must never type over the selected table (issue 27).
+  assert.deepEqual(
+    fake.shown.map((o) => o.preserveFocus),
+    [true, true],
+  );
+  // An imported network's variable: a notification, and no editor opened or moved (the panel keeps its size).
+  panel.webview.received.fire({ type: 'reveal', network: 'Imported', variable: 'NoSuchTable' });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(fake.shown.length, 2, 'no editor shown for a variable without a table');
+  assert.equal(fake.messages.at(-1), 'Bayes: NoSuchTable has no table in this file (network Imported is imported).');
 
   fake.saveTarget = Uri.file('/out/chart.png');
   panel.webview.received.fire({
