@@ -38,6 +38,7 @@ import {
 } from '../../server/src/protocol/webviewMessages.js';
 import { makeNonce, panelHtml } from './panelHtml.js';
 import { tableOffset } from './tableOffset.js';
+import { expectLinesOn, writeWarning } from './observeWrite.js';
 import type {
   DecisionsReply,
   LastResult,
@@ -206,9 +207,22 @@ export class ResultsPanel {
     this.post({ type: 'decisions', version: RUN_RESULT_VERSION, id: m.id, network: m.network, reply });
   }
 
-  /** "Write evidence as observe lines": one edit at the end of the model, undoable like any other. */
+  /**
+   * "Write evidence as observe lines": one edit at the end of the model, undoable like any other.
+   * When `expect` lines read the same network, they are listed first and the edit waits for a yes.
+   */
   private async writeObserve(m: WriteObserveMessage): Promise<void> {
     const document = await workspace.openTextDocument(this.model);
+    const expects = expectLinesOn(document.getText(), m.network);
+    if (expects.length) {
+      const write = 'Write';
+      const answer = await window.showWarningMessage(
+        'Bayes: write the evidence as observe lines?',
+        { modal: true, detail: writeWarning(m.lines.length, fileName(this.model), m.network, expects) },
+        write,
+      );
+      if (answer !== write) return;
+    }
     const end = document.lineAt(document.lineCount - 1);
     const lead = end.text.length > 0 ? '\n' : '';
     const edit = new WorkspaceEdit();
