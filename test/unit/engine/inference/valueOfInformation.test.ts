@@ -63,7 +63,10 @@ function bruteMi(j: { cards: number[]; p: Float64Array }, t: number, x: number, 
   const pt = new Float64Array(kt),
     px = new Float64Array(kx);
   for (let a = 0; a < kt; a++)
-    for (let b = 0; b < kx; b++) ((pt[a]! += pe[a * kx + b]! / z), (px[b]! += pe[a * kx + b]! / z));
+    for (let b = 0; b < kx; b++) {
+      pt[a]! += pe[a * kx + b]! / z;
+      px[b]! += pe[a * kx + b]! / z;
+    }
   // The expected entropy reduction, written the other way from the engine's formula.
   const h = (q: ArrayLike<number>) => -Array.from(q).reduce((s, v) => s + (v > 0 ? v * Math.log(v) : 0), 0);
   let expected = 0;
