@@ -30,6 +30,7 @@ import {
   type PanelView,
   type MarginalsRequestMessage,
   type DecisionsRequestMessage,
+  type DiagnosisRequestMessage,
   type RevealMessage,
   type SaveMessage,
   type ShowMessage,
@@ -41,6 +42,7 @@ import { tableOffset } from './tableOffset.js';
 import { expectLinesOn, writeWarning } from './observeWrite.js';
 import type {
   DecisionsReply,
+  DiagnosisReply,
   LastResult,
   MarginalsReply,
   RunResultMessage,
@@ -176,6 +178,8 @@ export class ResultsPanel {
         return this.marginals(m);
       case 'decisions':
         return this.decisions(m);
+      case 'diagnosis':
+        return this.diagnosis(m);
       case 'writeObserve':
         return this.writeObserve(m);
     }
@@ -195,6 +199,18 @@ export class ResultsPanel {
       ? await client.sendRequest<MarginalsReply>(Method.marginals, params).catch((e: Error) => ({ error: e.message }))
       : { error: 'the language server is not running' };
     this.post({ type: 'marginals', version: RUN_RESULT_VERSION, id: m.id, network: m.network, reply });
+  }
+
+  /** A diagnosis target and the evidence: the ranking and the data conflict from the server (`bayes/diagnosis`). */
+  private async diagnosis(m: DiagnosisRequestMessage): Promise<void> {
+    const client = this.host.client();
+    const { type: _, id, ...params } = m;
+    const reply: DiagnosisReply = client
+      ? await client
+          .sendRequest<DiagnosisReply>(Method.diagnosis, { uri: this.model.toString(), ...params })
+          .catch((e: Error) => ({ error: e.message }))
+      : { error: 'the language server is not running' };
+    this.post({ type: 'diagnosis', version: RUN_RESULT_VERSION, id, network: m.network, reply });
   }
 
   /** An influence diagram's evidence: the expected utilities from the server (`bayes/decisions`). */

@@ -12,9 +12,8 @@ import { CHROMIUM, Harness } from './support/harness.js';
 import { runExample, runModel } from './support/fixtures.js';
 import { repoRoot } from '../support/shared.js';
 import { fileUri, startLsp, type LspSession } from '../support/lspClient.js';
-import type { DecisionsReply, MarginalsReply } from '../../server/src/protocol/messages.js';
 import type { ExpectedUtilityResult } from '../../server/src/protocol/runResult.js';
-import { RUN_RESULT_VERSION, type WebviewMessage } from '../../server/src/protocol/webviewMessages.js';
+import { relay } from './support/relay.js';
 import { readFileSync } from 'node:fs';
 import type { PanelPage } from './support/harness.js';
 
@@ -87,38 +86,6 @@ test('the oil wildcatter: decisions as rectangles, utilities as diamonds, the ru
     await p.close();
   }
 });
-
-/** Relays the page's `marginals` and `decisions` requests to the language server (as client/src/resultsPanel.ts). */
-function relay(p: PanelPage, lsp: LspSession, uri: string): { stop(): void } {
-  let seen = 0;
-  let running = true;
-  void (async () => {
-    while (running) {
-      const posted = await p.posted().catch(() => [] as WebviewMessage[]);
-      for (const m of posted.slice(seen)) {
-        if (m.type === 'marginals') {
-          const { type: _, id, ...ev } = m;
-          const reply = await lsp.request<MarginalsReply>('bayes/marginals', { uri, ...ev });
-          await p
-            .post({ type: 'marginals', version: RUN_RESULT_VERSION, id, network: m.network, reply })
-            .catch(() => 0);
-        } else if (m.type === 'decisions') {
-          const reply = await lsp.request<DecisionsReply>('bayes/decisions', {
-            uri,
-            network: m.network,
-            evidence: m.evidence,
-          });
-          await p
-            .post({ type: 'decisions', version: RUN_RESULT_VERSION, id: m.id, network: m.network, reply })
-            .catch(() => 0);
-        }
-      }
-      seen = posted.length;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  })();
-  return { stop: () => void (running = false) };
-}
 
 test('the decision nodes show the expected utilities of `query eu` for the same evidence (1e-9), the best marked; evidence recomputes them', async (t) => {
   if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);

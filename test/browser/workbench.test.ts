@@ -17,6 +17,11 @@ import { RUN_RESULT_VERSION, type WebviewMessage } from '../../server/src/protoc
 import { CHROMIUM, Harness, type PanelPage } from './support/harness.js';
 import { networkRun, runExample } from './support/fixtures.js';
 import { repoRoot, sharedFile } from '../support/shared.js';
+import { fileUri, startLsp } from '../support/lspClient.js';
+import { relay } from './support/relay.js';
+import { readBif } from '../../server/src/model/bif.js';
+import { informationRanking } from '../../server/src/engine/inference/valueOfInformation.js';
+import { dataConflict } from '../../server/src/engine/inference/dataConflict.js';
 
 const ready = existsSync(CHROMIUM);
 const PANEL = { width: 800, height: 600 };
@@ -395,3 +400,67 @@ for (const [name, make] of [
     }
   });
 }
+
+test('diagnosis: the ranking drawn for a target equals informationRanking (1e-9); a positive data conflict is shown', async (t) => {
+  if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);
+  const model = join(repoRoot, 'examples', 'alarm.bayes');
+  const uri = fileUri(model);
+  const parsed = readBif(readFileSync(join(repoRoot, 'examples', 'data', 'alarm.bif'), 'utf8'));
+  assert.ok('network' in parsed);
+  const net = parsed.network;
+  const idx = (n: string) => net.variables.findIndex((v) => v.name === n);
+  const ev = (o: Record<string, string>) =>
+    new Map(Object.entries(o).map(([v, s]) => [idx(v), net.variables[idx(v)]!.states.indexOf(s)] as [number, number]));
+  // Findings that clash: a low heart rate with a high rate measured by the blood-pressure cuff and the ECG.
+  const clash = { HR: 'LOW', HRBP: 'HIGH', HREKG: 'HIGH' };
+  const conf = dataConflict(net, ev(clash)).conflict;
+  assert.ok(conf > 0, `conf = ${conf}`);
+  const lsp = await startLsp();
+  await lsp.open(uri, readFileSync(model, 'utf8'));
+  const run = runExample('alarm.bayes');
+  const p = await harness.open('dark', undefined, PANEL);
+  const host = relay(p, lsp, uri);
+  const ranking = () =>
+    p.page.$$eval('.diagnosis ol.ranking li', (ls) =>
+      ls.map((l) => [l.getAttribute('data-variable')!, Number(l.getAttribute('data-value'))] as [string, number]),
+    );
+  const check = async (target: string, evidence: Record<string, string>) => {
+    await p.page.waitForFunction(
+      (t) => document.querySelector('.diagnosis strong')?.textContent?.endsWith(t) ?? false,
+      target,
+    );
+    const want = informationRanking(net, idx(target), ev(evidence)).ranking.slice(0, 10);
+    const got = await ranking();
+    assert.deepEqual(
+      got.map(([v]) => v),
+      want.map((r) => net.variables[r.variable]!.name),
+      `${target} given ${JSON.stringify(evidence)}`,
+    );
+    got.forEach(([v, x], i) => assert.ok(Math.abs(x - want[i]!.nats) < 1e-9, `${v}: ${x} vs ${want[i]!.nats}`));
+  };
+  try {
+    await p.show({ ...run, file: 'alarm.bayes' });
+    await p.post({ type: 'focus', version: RUN_RESULT_VERSION, uri: 'file:///models/alarm.bayes', view: 'graph' });
+    await p.page.selectOption('.node-detail select', 'LVFAILURE');
+    await check('LVFAILURE', {});
+    assert.ok(await p.page.locator('.conflict').isHidden());
+    for (const [v, s] of Object.entries(clash)) {
+      await p.page.click(`.marginals-list button[data-variable="${v}"][data-state="${s}"]`);
+    }
+    // The answer to the last click (the conflict of all three findings), then its ranking.
+    await p.page.waitForFunction((c) => {
+      const el = document.querySelector('.conflict') as HTMLElement;
+      return !el.hidden && Math.abs(Number(el.dataset.value) - c) < 1e-9;
+    }, conf);
+    const shown = Number(await p.page.locator('.conflict').getAttribute('data-value'));
+    assert.ok(Math.abs(shown - conf) < 1e-9, `conf(e) drawn ${shown}, engine ${conf}`);
+    assert.match(await p.page.locator('.conflict').innerText(), /Data conflict: conf\(e\)/);
+    await check('LVFAILURE', clash);
+    await p.screenshot('workbench-diagnosis');
+    assert.deepEqual(p.problems, []);
+  } finally {
+    host.stop();
+    await p.close();
+    await lsp.close();
+  }
+});

@@ -20,6 +20,7 @@ import {
 import { renderEntry } from './views/index.js';
 import { initEvidence, receiveMarginals } from './evidence.js';
 import { receiveDecisions } from './decisions.js';
+import { receiveDiagnosis } from './diagnosis.js';
 import { setPrecision } from './format.js';
 import { initViews, setModel } from './viewState.js';
 
@@ -53,6 +54,7 @@ window.addEventListener('message', (ev: MessageEvent<unknown>) => {
 function receive(m: HostMessage): void {
   if (m.type === 'marginals') return receiveMarginals(m);
   if (m.type === 'decisions') return receiveDecisions(m);
+  if (m.type === 'diagnosis') return receiveDiagnosis(m);
   if (m.type !== 'problems') state = { ...state, uri: m.uri };
   if (m.type === 'show') {
     const good =

@@ -88,6 +88,29 @@ export type DecisionsReply =
     }
   | { error: string };
 
+export interface DiagnosisParams {
+  uri: string;
+  network: string;
+  /** The variable to learn about. */
+  target: string;
+  /** Hard evidence: variable → state. */
+  evidence: Record<string, string>;
+}
+
+export type DiagnosisReply =
+  | {
+      network: string;
+      target: string;
+      /** H(target | e) in nats. */
+      entropy: number;
+      /** Every unobserved variable but the target, by I(target; X | e) in nats, largest first. */
+      ranking: Array<{ variable: string; nats: number }>;
+      /** conf(e) = ln(Π P(e_i) / P(e)) in nats, with two or more findings. */
+      conflict?: number;
+      elapsed: number;
+    }
+  | { error: string };
+
 export type MarginalsReply =
   | {
       network: string;

@@ -23,6 +23,11 @@ export const Method = {
    * the MEU of an influence diagram under the given evidence (DecisionsReply).
    */
   decisions: 'bayes/decisions',
+  /**
+   * Request, client → server: DiagnosisParams → the unobserved variables ranked by the mutual
+   * information with a target, and the data-conflict measure of the evidence (DiagnosisReply).
+   */
+  diagnosis: 'bayes/diagnosis',
   /** Notification, client → server: `{ trusted }`, the workspace was trusted. */
   trust: 'bayes/trust',
   /**

@@ -5,7 +5,7 @@
  */
 import type { Range } from '../language/diagnostics.js';
 import type { RunResult } from './runResult.js';
-import type { DecisionsReply, MarginalsReply } from './messages.js';
+import type { DecisionsReply, DiagnosisReply, MarginalsReply } from './messages.js';
 import { RUN_RESULT_VERSION } from './runResult.js';
 
 export { RUN_RESULT_VERSION };
@@ -61,7 +61,17 @@ export interface DecisionsMessage {
   reply: DecisionsReply;
 }
 
-export type HostMessage = ShowMessage | ProblemsMessage | FocusMessage | MarginalsMessage | DecisionsMessage;
+/** The answer to a webview's DiagnosisRequestMessage (the server's `bayes/diagnosis`). */
+export interface DiagnosisMessage {
+  type: 'diagnosis';
+  version: typeof RUN_RESULT_VERSION;
+  id: number;
+  network: string;
+  reply: DiagnosisReply;
+}
+
+export type HostMessage =
+  ShowMessage | ProblemsMessage | FocusMessage | MarginalsMessage | DecisionsMessage | DiagnosisMessage;
 
 /** Clicking a network node: the host reveals the variable's `P(…)` table. */
 export interface RevealMessage {
@@ -113,7 +123,17 @@ export interface DecisionsRequestMessage {
   evidence: Record<string, string>;
 }
 
+/** The diagnosis of a target under the panel's evidence (answered by a DiagnosisMessage). */
+export interface DiagnosisRequestMessage {
+  type: 'diagnosis';
+  id: number;
+  network: string;
+  target: string;
+  evidence: Record<string, string>;
+}
+
 export type WebviewMessage =
+  | DiagnosisRequestMessage
   | RevealMessage
   | SaveMessage
   | CopyMessage
@@ -157,7 +177,8 @@ export function isHostMessage(data: unknown): data is HostMessage {
       m.type === 'problems' ||
       m.type === 'focus' ||
       m.type === 'marginals' ||
-      m.type === 'decisions') &&
+      m.type === 'decisions' ||
+      m.type === 'diagnosis') &&
     typeof m.version === 'number'
   );
 }

@@ -25,6 +25,7 @@ import { ownValue, setOwn } from '../../../server/src/protocol/records.js';
 import { saveView, viewOf } from '../viewState.js';
 import { observeLines } from '../observeLines.js';
 import { listenDecisions, requestDecisions } from '../decisions.js';
+import { listenDiagnosis, requestDiagnosis } from '../diagnosis.js';
 import type { DecisionsReply } from '../../../server/src/protocol/messages.js';
 
 /** Rows of a CPT shown in a tooltip; the rest are counted. */
@@ -137,6 +138,48 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     diagramStatus.classList.toggle('warning', 'error' in reply);
     updateGraph(graph, nodesFor(), interactive ? { onState: toggle } : {});
   });
+  const diagnosis = h('section', { class: 'diagnosis', 'aria-label': `Diagnosis in ${e.network}` });
+  const conflict = h('p', { class: 'conflict warning', role: 'status', hidden: true });
+  /** The ranking for the node in the detail view and the conflict of the hard evidence (bayes/diagnosis). */
+  const askDiagnosis = () => {
+    if (!interactive || decisions.size || !detailVariable) return;
+    requestDiagnosis(e.network, detailVariable, current.evidence);
+  };
+  listenDiagnosis(e.network, (reply) => {
+    const c = 'error' in reply ? undefined : reply.conflict;
+    conflict.hidden = !(c !== undefined && c > 0);
+    conflict.dataset.value = c === undefined ? '' : String(c);
+    conflict.textContent =
+      c !== undefined && c > 0
+        ? `Data conflict: conf(e) = ln(Π P(eᵢ) / P(e)) = ${num(c)} nats > 0 — the findings are less likely together than apart (a faulty reading, a rare case, or a model that does not fit).`
+        : '';
+    if ('error' in reply)
+      return void diagnosis.replaceChildren(h('p', { class: 'warning' }, `Diagnosis: ${reply.error}`));
+    if (!reply.ranking.length)
+      return void diagnosis.replaceChildren(
+        h('p', {}, `${reply.target} is observed: nothing is left to learn about it.`),
+      );
+    const soft = Object.keys(current.soft).length + Object.keys(current.likelihoods).length > 0;
+    const rows = reply.ranking
+      .slice(0, 10)
+      .map((r) =>
+        h(
+          'li',
+          { 'data-variable': r.variable, 'data-value': String(r.nats) },
+          `${r.variable}: ${num(r.nats)} nats`,
+          reply.entropy > 0 ? ` (${((100 * r.nats) / reply.entropy).toFixed(1)}% of H)` : '',
+        ),
+      );
+    diagnosis.replaceChildren(
+      h('strong', {}, `What to observe next to learn about ${reply.target}`),
+      h(
+        'p',
+        { class: 'note' },
+        `Mutual information I(${reply.target}; X | e): the expected reduction of ${reply.target}'s entropy, H = ${num(reply.entropy)} nats, from observing X (nats; ÷ ln 2 for bits)${soft ? '; hard evidence only' : ''}. The 10 most informative of ${reply.ranking.length}:`,
+      ),
+      h('ol', { class: 'ranking' }, ...rows),
+    );
+  });
   const detail = h('section', { class: 'node-detail', 'aria-label': `Node details in ${e.network}` });
   const graphName = `network-${e.network}`;
   const savedDetail = viewOf(graphName)?.detail;
@@ -169,6 +212,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     current = next;
     setPanelEvidence(e.network, evidenceKey(next) === evidenceKey(base) ? undefined : next);
     askDecisions();
+    askDiagnosis();
     if (evidenceKey(next) === evidenceKey(base)) return show(runReply(e), next);
     status.textContent = 'Updating the marginals…';
     requestMarginals(e.network, next, e);
@@ -207,6 +251,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       detailVariable = id;
       saveView(graphName, { detail: id });
       drawDetail();
+      askDiagnosis();
     },
     onOpen: openTable,
     ...(interactive ? { onState: toggle } : {}),
@@ -320,6 +365,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       detailVariable = select.value;
       saveView(graphName, { detail: select.value });
       drawDetail();
+      askDiagnosis();
     });
     const show = h(
       'vscode-button',
@@ -403,6 +449,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
 
   listen(e.network, show);
   askDecisions();
+  askDiagnosis();
   drawHeader();
   drawChips();
   drawList();
@@ -446,7 +493,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   return [
     header,
     ...(e.note ? [h('p', { class: 'warning' }, e.note)] : []),
-    ...(interactive ? [chips, status] : []),
+    ...(interactive ? [chips, conflict, status] : []),
     ...(decisions.size && interactive ? [diagramStatus] : []),
     graph,
     ...(interactive
@@ -458,6 +505,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
             list,
           ),
           detail,
+          ...(decisions.size ? [] : [diagnosis]),
         ]
       : []),
     table,
