@@ -11,7 +11,7 @@ import type { NetworkResult, PolicyResult } from '../../server/src/protocol/runR
 import { CHROMIUM, Harness } from './support/harness.js';
 import { runExample, runModel } from './support/fixtures.js';
 import { repoRoot } from '../support/shared.js';
-import { fileUri, startLsp, type LspSession } from '../support/lspClient.js';
+import { fileUri, startLsp } from '../support/lspClient.js';
 import type { ExpectedUtilityResult } from '../../server/src/protocol/runResult.js';
 import { relay } from './support/relay.js';
 import { readFileSync } from 'node:fs';

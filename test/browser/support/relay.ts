@@ -4,7 +4,10 @@ import { RUN_RESULT_VERSION, type WebviewMessage } from '../../../server/src/pro
 import type { LspSession } from '../../support/lspClient.js';
 import type { PanelPage } from './harness.js';
 
-/** Relays the page's `marginals`, `decisions` and `diagnosis` requests to the language server, as client/src/resultsPanel.ts does. */
+/**
+ * Relays the page's `marginals`, `decisions` and `diagnosis` requests to the language server, as
+ * client/src/resultsPanel.ts does.
+ */
 export function relay(p: PanelPage, lsp: LspSession, uri: string): { stop(): void } {
   let seen = 0;
   let running = true;
