@@ -29,6 +29,8 @@ import {
   type PanelState,
   type PanelView,
   type MarginalsRequestMessage,
+  type DecisionsRequestMessage,
+  type DiagnosisRequestMessage,
   type RevealMessage,
   type SaveMessage,
   type ShowMessage,
@@ -38,7 +40,14 @@ import {
 import { checkWebviewMessage } from '../../server/src/protocol/webviewMessageCheck.js';
 import { makeNonce, panelHtml } from './panelHtml.js';
 import { tableOffset } from './tableOffset.js';
-import type { LastResult, MarginalsReply, RunResultMessage } from '../../server/src/protocol/messages.js';
+import { expectLinesOn, writeWarning } from './observeWrite.js';
+import type {
+  DecisionsReply,
+  DiagnosisReply,
+  LastResult,
+  MarginalsReply,
+  RunResultMessage,
+} from '../../server/src/protocol/messages.js';
 import { Method } from '../../server/src/protocol/methods.js';
 
 export const RESULTS_VIEW_TYPE = 'bayes.results';
@@ -179,6 +188,10 @@ export class ResultsPanel {
         return void env.clipboard.writeText(m.text);
       case 'marginals':
         return this.marginals(m);
+      case 'decisions':
+        return this.decisions(m);
+      case 'diagnosis':
+        return this.diagnosis(m);
       case 'writeObserve':
         return this.writeObserve(m);
     }
@@ -200,9 +213,44 @@ export class ResultsPanel {
     this.post({ type: 'marginals', version: RUN_RESULT_VERSION, id: m.id, network: m.network, reply });
   }
 
-  /** "Write evidence as observe lines": one edit at the end of the model, undoable like any other. */
+  /** A diagnosis target and the evidence: the ranking and the data conflict from the server (`bayes/diagnosis`). */
+  private async diagnosis(m: DiagnosisRequestMessage): Promise<void> {
+    const client = this.host.client();
+    const { type: _, id, ...params } = m;
+    const reply: DiagnosisReply = client
+      ? await client
+          .sendRequest<DiagnosisReply>(Method.diagnosis, { uri: this.model.toString(), ...params })
+          .catch((e: Error) => ({ error: e.message }))
+      : { error: 'the language server is not running' };
+    this.post({ type: 'diagnosis', version: RUN_RESULT_VERSION, id, network: m.network, reply });
+  }
+
+  /** An influence diagram's evidence: the expected utilities from the server (`bayes/decisions`). */
+  private async decisions(m: DecisionsRequestMessage): Promise<void> {
+    const client = this.host.client();
+    const params = { uri: this.model.toString(), network: m.network, evidence: m.evidence };
+    const reply: DecisionsReply = client
+      ? await client.sendRequest<DecisionsReply>(Method.decisions, params).catch((e: Error) => ({ error: e.message }))
+      : { error: 'the language server is not running' };
+    this.post({ type: 'decisions', version: RUN_RESULT_VERSION, id: m.id, network: m.network, reply });
+  }
+
+  /**
+   * "Write evidence as observe lines": one edit at the end of the model, undoable like any other.
+   * When `expect` lines read the same network, they are listed first and the edit waits for a yes.
+   */
   private async writeObserve(m: WriteObserveMessage): Promise<void> {
     const document = await workspace.openTextDocument(this.model);
+    const expects = expectLinesOn(document.getText(), m.network);
+    if (expects.length) {
+      const write = 'Write';
+      const answer = await window.showWarningMessage(
+        'Bayes: write the evidence as observe lines?',
+        { modal: true, detail: writeWarning(m.lines.length, fileName(this.model), m.network, expects) },
+        write,
+      );
+      if (answer !== write) return;
+    }
     const end = document.lineAt(document.lineCount - 1);
     const lead = end.text.length > 0 ? '\n' : '';
     const edit = new WorkspaceEdit();
@@ -228,14 +276,15 @@ export class ResultsPanel {
     this.post({ type: 'focus', version: RUN_RESULT_VERSION, uri: this.model.toString(), ...this.focus });
   }
 
-  /** Shows the variable's `P(…)` table in the model's editor. */
+  /**
+   * Shows the variable's `P(…)` table in the model's editor, asked for explicitly (a button in the
+   * node's detail view, or Ctrl/Cmd+click on a node). Focus stays in the panel (`preserveFocus`):
+   * a key pressed there must never land in the editor, where it would type over the selected
+   * table. An imported network's variable has no table here: a notification says so without
+   * opening or moving any editor (the panel keeps its size).
+   */
   private async reveal(m: RevealMessage): Promise<void> {
     const document = await workspace.openTextDocument(this.model);
-    const visible = window.visibleTextEditors.find((e) => e.document.uri.toString() === this.model.toString());
-    const editor = await window.showTextDocument(document, {
-      viewColumn: visible?.viewColumn ?? ViewColumn.One,
-      preserveFocus: false,
-    });
     const range = m.range
       ? new Range(m.range.start.line, m.range.start.character, m.range.end.line, m.range.end.character)
       : tableRange(document.getText(), m.variable, document);
@@ -243,6 +292,11 @@ export class ResultsPanel {
       return void window.showInformationMessage(
         `Bayes: ${m.variable} has no table in this file (network ${m.network} is imported).`,
       );
+    const visible = window.visibleTextEditors.find((e) => e.document.uri.toString() === this.model.toString());
+    const editor = await window.showTextDocument(document, {
+      viewColumn: visible?.viewColumn ?? ViewColumn.One,
+      preserveFocus: true,
+    });
     editor.selection = new Selection(range.start, range.end);
     editor.revealRange(range, TextEditorRevealType.InCenterIfOutsideViewport);
   }

@@ -157,9 +157,10 @@ test('alarm: clicking states sets evidence; every marginal equals `bayes margina
     want = marginalsCli(['-e', 'HR=LOW', '-e', 'CO=HIGH']);
     assertMatches((await drawn(p)).list, want, 'HR = LOW, CO = HIGH');
 
-    // A graph state by keyboard (Tab order reaches it; Enter toggles): clearing HR = LOW.
-    await p.page.focus('g.node[data-id="HR"] rect.state-hit[data-state="LOW"]');
-    await p.page.keyboard.press('Enter');
+    // A graph state by keyboard (the node's state cursor starts on its first state; Space toggles it):
+    // clearing HR = LOW.
+    await p.page.focus('g.node[data-id="HR"]');
+    await p.page.keyboard.press('Space');
     await settled(p, 3);
     want = marginalsCli(['-e', 'CO=HIGH']);
     shown = await drawn(p);

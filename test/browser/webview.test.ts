@@ -93,16 +93,21 @@ for (const theme of ['light', 'dark'] as const) {
         );
         // docs/images/results-network-asia-light.png is this picture (README)
         await p.screenshot(`asia-${theme}`, theme === 'light' ? 'results-network-asia-light' : undefined);
+        // A click or Enter opens the node's details in the panel; the editor is asked only on Ctrl/Cmd+click.
         await p.page.click('g.node[data-id="lung"] text.name');
-        const reveal = (await p.posted()).filter((m) => m.type === 'reveal');
-        assert.deepEqual(reveal, [{ type: 'reveal', network: 'asia', variable: 'lung' }]);
+        assert.equal(await p.page.locator('.node-detail select').inputValue(), 'lung');
         await p.page.focus('g.node[data-id="tub"]');
         await p.page.keyboard.press('Enter');
-        assert.deepEqual((await p.posted()).filter((m) => m.type === 'reveal').at(-1), {
-          type: 'reveal',
-          network: 'asia',
-          variable: 'tub',
-        });
+        assert.equal(await p.page.locator('.node-detail select').inputValue(), 'tub');
+        assert.deepEqual(
+          (await p.posted()).filter((m) => m.type === 'reveal'),
+          [],
+        );
+        await p.page.click('g.node[data-id="lung"] text.name', { modifiers: ['Control'] });
+        assert.deepEqual(
+          (await p.posted()).filter((m) => m.type === 'reveal'),
+          [{ type: 'reveal', network: 'asia', variable: 'lung' }],
+        );
       });
     });
 
@@ -400,13 +405,29 @@ describe('results webview: behaviour', () => {
       await p.post({ type: 'focus', version: run.version, uri: `file:///models/${run.file}`, view: 'graph' });
       assert.equal(await p.page.locator('g.node').count(), 223);
       assert.equal(await p.page.locator('g.node rect.bar').count(), 0, 'compact: no bars');
-      const full = await p.page.getAttribute('svg.network', 'viewBox');
+      const scrolled = () => p.page.$eval('.graph-viewport', (v) => [v.scrollLeft, v.scrollTop]);
+      const before = await scrolled();
       await p.page.locator('vscode-textfield.search input').fill('SNode_10');
       await p.page.locator('vscode-textfield.search input').press('Enter');
-      assert.notEqual(await p.page.getAttribute('svg.network', 'viewBox'), full, 'zoomed to the match');
+      assert.equal(
+        await p.page.evaluate(() => (document.activeElement as SVGGElement | null)?.dataset?.id),
+        'SNode_10',
+        'the match has the focus',
+      );
+      assert.notDeepEqual(await scrolled(), before, 'scrolled to the match');
+      const inView = await p.page.evaluate(() => {
+        const v = document.querySelector('.graph-viewport')!.getBoundingClientRect();
+        const n = document.querySelector('g.node[data-id="SNode_10"]')!.getBoundingClientRect();
+        return n.left >= v.left && n.right <= v.right && n.top >= v.top && n.bottom <= v.bottom;
+      });
+      assert.ok(inView, 'the match is in view');
       await p.screenshot('andes-search');
       await p.page.getByRole('button', { name: 'Fit graph to view' }).click();
-      assert.equal(await p.page.getAttribute('svg.network', 'viewBox'), full);
+      const fitted = await p.page.$eval('.graph-viewport', (v) => [
+        v.scrollWidth <= v.clientWidth + 1,
+        v.scrollHeight <= v.clientHeight + 1,
+      ]);
+      assert.deepEqual(fitted, [true, true], 'fit: the whole graph in view');
       await p.screenshot('andes-fit');
       await p.page.getByRole('button', { name: /Collapse or expand/ }).click();
       assert.ok((await p.page.locator('g.node rect.bar').count()) >= 2 * 223, 'expanded: bars on every node');

@@ -83,17 +83,3 @@ export function receiveMarginals(m: MarginalsMessage): void {
   answered.set(m.network, { key: evidenceKey(asked.asked), reply: m.reply, run });
   listeners.get(m.network)?.(m.reply, asked.asked);
 }
-
-/** `observe` lines for the evidence, in the model's language (`in N` for a named or imported network). */
-export function observeLines(network: string, e: PanelEvidence, states: (variable: string) => string[]): string[] {
-  const scope = network === 'default' ? '' : ` in ${network}`;
-  const vector = (v: string, xs: number[]) =>
-    `{ ${states(v)
-      .map((s, i) => `${s}: ${xs[i]}`)
-      .join(', ')} }`;
-  return [
-    ...Object.entries(e.evidence).map(([v, s]) => `observe ${v} = ${s}${scope}`),
-    ...Object.entries(e.likelihoods).map(([v, xs]) => `observe ${v} ~ likelihood ${vector(v, xs)}${scope}`),
-    ...Object.entries(e.soft).map(([v, xs]) => `observe ${v} ~ ${vector(v, xs)}${scope}`),
-  ];
-}

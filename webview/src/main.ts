@@ -19,7 +19,10 @@ import {
 } from '../../server/src/protocol/webviewMessages.js';
 import { renderEntry } from './views/index.js';
 import { initEvidence, receiveMarginals } from './evidence.js';
+import { receiveDecisions } from './decisions.js';
+import { receiveDiagnosis } from './diagnosis.js';
 import { setPrecision } from './format.js';
+import { initViews, setModel } from './viewState.js';
 
 let state: PanelState = restored();
 let errors = 0;
@@ -29,6 +32,10 @@ let staleRun: ShowMessage | undefined;
 const app = document.getElementById('app')!;
 initEvidence(state.evidence, (evidence) => {
   state = { ...state, evidence };
+  saveState(state);
+});
+initViews(state.graphViews, (graphViews) => {
+  state = { ...state, graphViews };
   saveState(state);
 });
 
@@ -46,6 +53,8 @@ window.addEventListener('message', (ev: MessageEvent<unknown>) => {
 
 function receive(m: HostMessage): void {
   if (m.type === 'marginals') return receiveMarginals(m);
+  if (m.type === 'decisions') return receiveDecisions(m);
+  if (m.type === 'diagnosis') return receiveDiagnosis(m);
   if (m.type !== 'problems') state = { ...state, uri: m.uri };
   if (m.type === 'show') {
     const good =
@@ -78,6 +87,7 @@ function showVersionMismatch(version: number): void {
 function render(): void {
   const last = state.last;
   setPrecision(last?.precision);
+  setModel(state.uri);
   if (!last) {
     app.replaceChildren(h('p', {}, 'The model has not been run yet: save it, or run "Bayes: Run Model".'));
     return;

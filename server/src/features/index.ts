@@ -25,11 +25,13 @@ import { setPrecision } from './resultView.js';
 import { exportBif, networkSummaries } from './networkRequests.js';
 import { expectItems } from './expectItems.js';
 import { MarginalsService } from './marginalsRequest.js';
+import { decisionsRequest } from './decisionsRequest.js';
+import { diagnosisRequest } from './diagnosisRequest.js';
 import type { FeatureHost } from './featureHost.js';
 import type { ParsedDocument } from '../workspace/documents.js';
 
 export type { FeatureHost } from './featureHost.js';
-import type { MarginalsParams } from '../protocol/messages.js';
+import type { DecisionsParams, DiagnosisParams, MarginalsParams } from '../protocol/messages.js';
 
 export const featureCapabilities: ServerCapabilities = {
   hoverProvider: true,
@@ -196,6 +198,8 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
   const marginals = new MarginalsService(session);
   connection.onRequest(Method.marginals, (p: MarginalsParams) => marginals.marginals(p));
   session.documents.onDidClose((e) => marginals.close(e.document.uri));
+  connection.onRequest(Method.decisions, (p: DecisionsParams) => decisionsRequest(session, p));
+  connection.onRequest(Method.diagnosis, (p: DiagnosisParams) => diagnosisRequest(session, p));
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.
   session.runListeners.push(() => {

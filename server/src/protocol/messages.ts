@@ -69,6 +69,49 @@ export interface MarginalsParams {
   soft?: Record<string, number[]>;
 }
 
+export interface DecisionsParams {
+  uri: string;
+  /** As the run's network entry names it: `default` for the default model. */
+  network: string;
+  /** Hard evidence: variable → state (a decision names the alternative taken). */
+  evidence: Record<string, string>;
+}
+
+export type DecisionsReply =
+  | {
+      network: string;
+      /** The maximum expected utility given the evidence (every free decision optimal). */
+      meu: number;
+      /** Each decision the evidence leaves free: EU of each alternative (others optimal), the best ones. */
+      decisions: Array<{ name: string; alternatives: string[]; expectedUtility: number[]; best: string[] }>;
+      /** Milliseconds spent. */
+      elapsed: number;
+    }
+  | { error: string };
+
+export interface DiagnosisParams {
+  uri: string;
+  network: string;
+  /** The variable to learn about. */
+  target: string;
+  /** Hard evidence: variable → state. */
+  evidence: Record<string, string>;
+}
+
+export type DiagnosisReply =
+  | {
+      network: string;
+      target: string;
+      /** H(target | e) in nats. */
+      entropy: number;
+      /** Every unobserved variable but the target, by I(target; X | e) in nats, largest first. */
+      ranking: Array<{ variable: string; nats: number }>;
+      /** conf(e) = ln(Π P(e_i) / P(e)) in nats, with two or more findings. */
+      conflict?: number;
+      elapsed: number;
+    }
+  | { error: string };
+
 export type MarginalsReply =
   | {
       network: string;

@@ -20,6 +20,16 @@ export const Method = {
   marginals: 'bayes/marginals',
   /** Request, client → server: `{ uri }` → the document's `expect` statements (ExpectItem[]; [] when not open). */
   expects: 'bayes/expects',
+  /**
+   * Request, client → server: DecisionsParams → each decision's expected utility per alternative and
+   * the MEU of an influence diagram under the given evidence (DecisionsReply).
+   */
+  decisions: 'bayes/decisions',
+  /**
+   * Request, client → server: DiagnosisParams → the unobserved variables ranked by the mutual
+   * information with a target, and the data-conflict measure of the evidence (DiagnosisReply).
+   */
+  diagnosis: 'bayes/diagnosis',
   /** Notification, client → server: `{ trusted }`, the workspace was trusted. */
   trust: 'bayes/trust',
   /**

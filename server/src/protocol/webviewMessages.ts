@@ -5,7 +5,7 @@
  */
 import type { Range } from '../language/diagnostics.js';
 import type { RunResult } from './runResult.js';
-import type { MarginalsReply } from './messages.js';
+import type { DecisionsReply, DiagnosisReply, MarginalsReply } from './messages.js';
 import { RUN_RESULT_VERSION } from './runResult.js';
 
 export { RUN_RESULT_VERSION };
@@ -52,7 +52,26 @@ export interface MarginalsMessage {
   reply: MarginalsReply;
 }
 
-export type HostMessage = ShowMessage | ProblemsMessage | FocusMessage | MarginalsMessage;
+/** The answer to a webview's DecisionsRequestMessage (the server's `bayes/decisions`). */
+export interface DecisionsMessage {
+  type: 'decisions';
+  version: typeof RUN_RESULT_VERSION;
+  id: number;
+  network: string;
+  reply: DecisionsReply;
+}
+
+/** The answer to a webview's DiagnosisRequestMessage (the server's `bayes/diagnosis`). */
+export interface DiagnosisMessage {
+  type: 'diagnosis';
+  version: typeof RUN_RESULT_VERSION;
+  id: number;
+  network: string;
+  reply: DiagnosisReply;
+}
+
+export type HostMessage =
+  ShowMessage | ProblemsMessage | FocusMessage | MarginalsMessage | DecisionsMessage | DiagnosisMessage;
 
 /** Clicking a network node: the host reveals the variable's `P(…)` table. */
 export interface RevealMessage {
@@ -96,8 +115,32 @@ export interface WriteObserveMessage {
   lines: string[];
 }
 
+/** An influence diagram's evidence changed: the host asks the server for the expected utilities. */
+export interface DecisionsRequestMessage {
+  type: 'decisions';
+  id: number;
+  network: string;
+  evidence: Record<string, string>;
+}
+
+/** The diagnosis of a target under the panel's evidence (answered by a DiagnosisMessage). */
+export interface DiagnosisRequestMessage {
+  type: 'diagnosis';
+  id: number;
+  network: string;
+  target: string;
+  evidence: Record<string, string>;
+}
+
 export type WebviewMessage =
-  RevealMessage | SaveMessage | CopyMessage | ReadyMessage | MarginalsRequestMessage | WriteObserveMessage;
+  | DiagnosisRequestMessage
+  | RevealMessage
+  | SaveMessage
+  | CopyMessage
+  | ReadyMessage
+  | MarginalsRequestMessage
+  | DecisionsRequestMessage
+  | WriteObserveMessage;
 
 /** What the webview keeps with `setState` (restored after a reload by the panel serializer). */
 export interface PanelState {
@@ -107,13 +150,35 @@ export interface PanelState {
   last?: ShowMessage;
   /** Evidence set by clicking, per network name (kept over re-runs and reloads). */
   evidence?: Record<string, PanelEvidence>;
+  /** Each graph's view (zoom, scroll, focused node, open details), keyed by model URI and graph name. */
+  graphViews?: Record<string, GraphViewState>;
+}
+
+/** Where the reader left a graph. */
+export interface GraphViewState {
+  /** CSS pixels per layout unit (1 = node text at the editor's font size). */
+  zoom: number;
+  /** The viewport's scroll offsets, in CSS pixels. */
+  left: number;
+  top: number;
+  /** The node with the graph's one tab stop. */
+  focused?: string;
+  /** The state Space toggles on each node the reader moved the state cursor on. */
+  cursor?: Record<string, number>;
+  /** The node shown in the detail view. */
+  detail?: string;
 }
 
 export function isHostMessage(data: unknown): data is HostMessage {
   if (typeof data !== 'object' || data === null) return false;
   const m = data as { type?: unknown; version?: unknown };
   return (
-    (m.type === 'show' || m.type === 'problems' || m.type === 'focus' || m.type === 'marginals') &&
+    (m.type === 'show' ||
+      m.type === 'problems' ||
+      m.type === 'focus' ||
+      m.type === 'marginals' ||
+      m.type === 'decisions' ||
+      m.type === 'diagnosis') &&
     typeof m.version === 'number'
   );
 }

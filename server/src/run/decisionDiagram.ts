@@ -53,7 +53,11 @@ export async function diagramScope(
   return { id, evidence, named, name: scope.name ?? net.name };
 }
 
-function compileDiagram(net: BayesianNetwork, statements: readonly A.Statement[], where: string): InfluenceDiagram {
+export function compileDiagram(
+  net: BayesianNetwork,
+  statements: readonly A.Statement[],
+  where: string,
+): InfluenceDiagram {
   const index = variableIndexMap(net);
   const resolve = (name: A.Name): number => {
     const v = index.get(name.text);

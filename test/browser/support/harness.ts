@@ -69,8 +69,12 @@ export class Harness {
   }
 
   /** A fresh panel page in the theme; CSP violations and page errors fail the caller's checks. */
-  async open(theme: Theme, restore?: unknown): Promise<PanelPage> {
-    const context = await this.browser.newContext({ viewport: { width: 1200, height: 900 }, colorScheme: theme });
+  async open(
+    theme: Theme,
+    restore?: unknown,
+    viewport: { width: number; height: number } = { width: 1200, height: 900 },
+  ): Promise<PanelPage> {
+    const context = await this.browser.newContext({ viewport, colorScheme: theme });
     // What VS Code's getState returns after a reload (set before the page's scripts run).
     if (restore !== undefined)
       await context.addInitScript((s) => {

@@ -131,6 +131,11 @@ export const fake = {
   saveTarget: undefined as Uri | undefined,
   written: new Map<string, Uint8Array>(),
   messages: [] as string[],
+  /** Modal questions asked (message and detail), and the button the fake user presses. */
+  modals: [] as Array<{ message: string; detail: string }>,
+  modalAnswer: undefined as string | undefined,
+  /** The options of every `window.showTextDocument` call. */
+  shown: [] as Array<{ viewColumn: number; preserveFocus?: boolean }>,
   settings: {} as Record<string, unknown>,
   editor: undefined as
     { document: FakeDocument; selection?: Selection; revealed?: Range; viewColumn: number } | undefined,
@@ -143,7 +148,8 @@ export const window = {
     fake.panels.push(p);
     return p;
   },
-  async showTextDocument(document: FakeDocument, options: { viewColumn: number }) {
+  async showTextDocument(document: FakeDocument, options: { viewColumn: number; preserveFocus?: boolean }) {
+    fake.shown.push(options);
     fake.editor = {
       document,
       viewColumn: options.viewColumn,
@@ -160,8 +166,13 @@ export const window = {
     fake.messages.push(m);
     return undefined;
   },
-  async showWarningMessage(m: string): Promise<undefined> {
+  async showWarningMessage(m: string, ...rest: unknown[]): Promise<string | undefined> {
     fake.messages.push(m);
+    const options = rest[0] as { modal?: boolean; detail?: string } | undefined;
+    if (options?.modal) {
+      fake.modals.push({ message: m, detail: options.detail ?? '' });
+      return fake.modalAnswer;
+    }
     return undefined;
   },
 };

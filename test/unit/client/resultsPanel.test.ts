@@ -105,6 +105,16 @@ test('one panel per model: strict page, resources from dist/ only, runs routed b
   const text = fake.documents.get(model.toString())!;
   const line = text.split('\n').findIndex((l) => l.includes('P(Lightning | Storm)'));
   assert.deepEqual({ ...fake.editor!.selection!.start }, { line, character: 2 });
+  // Focus stays in the panel: a key pressed there must never type over the selected table (issue 27).
+  assert.deepEqual(
+    fake.shown.map((o) => o.preserveFocus),
+    [true, true],
+  );
+  // An imported network's variable: a notification, and no editor opened or moved (the panel keeps its size).
+  panel.webview.received.fire({ type: 'reveal', network: 'Imported', variable: 'NoSuchTable' });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(fake.shown.length, 2, 'no editor shown for a variable without a table');
+  assert.equal(fake.messages.at(-1), 'Bayes: NoSuchTable has no table in this file (network Imported is imported).');
 
   fake.saveTarget = Uri.file('/out/chart.png');
   panel.webview.received.fire({
@@ -141,14 +151,31 @@ test('one panel per model: strict page, resources from dist/ only, runs routed b
     network: 'Forest',
     reply: { error: 'the language server is not running' },
   });
-  // "Write evidence as observe lines": one edit at the end of the model.
+  // "Write evidence as observe lines": the expect lines on Forest are listed first, and nothing is
+  // written unless the user says yes; then one edit at the end of the model.
   const before = fake.documents.get(model.toString())!;
-  panel.webview.received.fire({
+  const write = {
     type: 'writeObserve',
     network: 'Forest',
     lines: ['observe Storm = true in Forest', 'observe Lightning = false in Forest'],
-  });
+  };
+  panel.webview.received.fire(write);
   await new Promise((r) => setTimeout(r, 10));
+  assert.equal(fake.documents.get(model.toString()), before, 'cancelled: the file is unchanged');
+  const expects = before.split('\n').filter((l) => /^expect\b.*\bin Forest\b/.test(l.replace(/\/\/.*/, '')));
+  assert.ok(expects.length >= 5);
+  const asked = fake.modals.at(-1)!;
+  assert.match(
+    asked.detail,
+    new RegExp(
+      `^2 observe lines at the end of forest\\.bayes become evidence for every query on Forest: ${expects.length} expect lines may no longer hold\\.`,
+    ),
+  );
+  assert.match(asked.detail, /line 37: expect P\(Campfire = true \| Storm = true, BusTourGroup = true\) in Forest/);
+  fake.modalAnswer = 'Write';
+  panel.webview.received.fire(write);
+  await new Promise((r) => setTimeout(r, 10));
+  fake.modalAnswer = undefined;
   const after = fake.documents.get(model.toString())!;
   assert.equal(
     after,

@@ -8,7 +8,7 @@ import type { MarginalsReply } from '../../../server/src/protocol/messages.js';
 import type { CptJson, NetworkResult } from '../../../server/src/protocol/runResult.js';
 import type { PanelEvidence } from '../../../server/src/protocol/webviewMessages.js';
 import { h } from '../dom.js';
-import { prob } from '../format.js';
+import { num, prob } from '../format.js';
 import { graphView, updateGraph, type GraphNode } from '../graph.js';
 import { post } from '../host.js';
 import { dataTable } from '../table.js';
@@ -17,12 +17,16 @@ import {
   emptyEvidence,
   evidenceKey,
   listen,
-  observeLines,
   panelEvidence,
   requestMarginals,
   setPanelEvidence,
 } from '../evidence.js';
 import { ownValue, setOwn } from '../../../server/src/protocol/records.js';
+import { saveView, viewOf } from '../viewState.js';
+import { observeLines } from '../observeLines.js';
+import { listenDecisions, requestDecisions } from '../decisions.js';
+import { listenDiagnosis, requestDiagnosis } from '../diagnosis.js';
+import type { DecisionsReply } from '../../../server/src/protocol/messages.js';
 
 /** Rows of a CPT shown in a tooltip; the rest are counted. */
 const TOOLTIP_ROWS = 12;
@@ -52,20 +56,54 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   let stderr = new Map(e.variables.flatMap((v) => (v.stderr ? [[v.name, v.stderr] as const] : [])));
   let method: string = e.method;
   const decisions = new Map((e.decisions ?? []).map((d) => [d.name, d]));
+  /** The diagram's expected utilities under the panel's evidence (bayes/decisions), once answered. */
+  let utilities: DecisionsReply | undefined;
+  const euLines = (name: string, alternatives: string[]) => {
+    const answer = utilities && !('error' in utilities) ? utilities.decisions.find((d) => d.name === name) : undefined;
+    const fixed = ownValue(current.evidence, name);
+    return alternatives.map((a, i) => {
+      const eu = answer?.expectedUtility[i];
+      return {
+        key: a,
+        text:
+          fixed !== undefined ? `${a}${fixed === a ? ' (taken)' : ''}` : `${a}: EU ${eu === undefined ? '…' : num(eu)}`,
+        best: answer?.best.includes(a) ?? false,
+        ...(eu !== undefined ? { value: eu } : {}),
+      };
+    });
+  };
+  // One utility node's expected value is the MEU; with several, the MEU is their sum (shown in the status).
+  const single = (e.utilities ?? []).length === 1;
+  const meuLine = () => {
+    const meu = utilities && !('error' in utilities) ? utilities.meu : undefined;
+    return [
+      {
+        key: 'expected',
+        text: `E[U] ${meu === undefined ? '…' : num(meu)}`,
+        ...(meu !== undefined ? { value: meu } : {}),
+      },
+    ];
+  };
   const nodesFor = (): GraphNode[] => [
     ...e.variables.map((v) => ({
       id: v.name,
       // A decision is chosen, not drawn: its "marginal" would only be the uniform placeholder.
       ...(decisions.has(v.name)
-        ? { role: 'decision' as const }
+        ? { role: 'decision' as const, lines: euLines(v.name, v.states) }
         : { bars: v.states.map((state, i) => ({ state, p: marginals.get(v.name)?.[i] ?? NaN })) }),
       evidence: ownValue(current.evidence, v.name),
+      ...findingOf(current, v.name),
       tooltip: () =>
         decisions.has(v.name)
           ? decisionTip(v.name, v.states, decisions.get(v.name)!.information)
           : cptTable(v.name, v.states, v.cpt, TOOLTIP_ROWS),
     })),
-    ...(e.utilities ?? []).map((u) => ({ id: u.name, role: 'utility' as const, tooltip: () => utilityTable(u) })),
+    ...(e.utilities ?? []).map((u) => ({
+      id: u.name,
+      role: 'utility' as const,
+      ...(single ? { lines: meuLine() } : {}),
+      tooltip: () => utilityTable(u),
+    })),
   ];
   const edges = [
     ...e.variables.flatMap((v) => v.parents.map((p) => ({ from: p, to: v.name }))),
@@ -82,8 +120,85 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     role: 'group',
     'aria-label': `Marginals of ${e.network}: click a state to set it as evidence`,
   });
-  const detail = h('div', { class: 'node-detail' });
-  let detailVariable = e.variables[0]?.name;
+  const diagramStatus = h('p', { class: 'decision-status', role: 'status', 'aria-live': 'polite' });
+  /** Decisions are recomputed for hard evidence only: soft and virtual findings are for P(…) (as in the language). */
+  const askDecisions = () => {
+    if (!decisions.size || !interactive) return;
+    if (Object.keys(current.soft).length + Object.keys(current.likelihoods).length > 0) {
+      diagramStatus.textContent = 'Expected utilities: soft and virtual findings are left out (hard evidence only).';
+    }
+    requestDecisions(e.network, current.evidence);
+  };
+  listenDecisions(e.network, (reply) => {
+    utilities = reply;
+    diagramStatus.textContent =
+      'error' in reply
+        ? `Expected utilities: ${reply.error}.`
+        : `MEU ${num(reply.meu)} given the evidence; each decision shows the expected utility of each alternative (later and earlier decisions optimal), ★ the best.`;
+    diagramStatus.classList.toggle('warning', 'error' in reply);
+    updateGraph(graph, nodesFor(), interactive ? { onState: toggle } : {});
+  });
+  const diagnosis = h('section', { class: 'diagnosis', 'aria-label': `Diagnosis in ${e.network}` });
+  const conflict = h('p', { class: 'conflict warning', role: 'status', hidden: true });
+  /** The ranking for the node in the detail view and the conflict of the hard evidence (bayes/diagnosis). */
+  const askDiagnosis = () => {
+    if (!interactive || decisions.size || !detailVariable) return;
+    requestDiagnosis(e.network, detailVariable, current.evidence);
+  };
+  listenDiagnosis(e.network, (reply) => {
+    const c = 'error' in reply ? undefined : reply.conflict;
+    conflict.hidden = !(c !== undefined && c > 0);
+    conflict.dataset.value = c === undefined ? '' : String(c);
+    conflict.textContent =
+      c !== undefined && c > 0
+        ? `Data conflict: conf(e) = ln(Π P(eᵢ) / P(e)) = ${num(c)} nats > 0 — the findings are less likely together than apart (a faulty reading, a rare case, or a model that does not fit).`
+        : '';
+    if ('error' in reply)
+      return void diagnosis.replaceChildren(h('p', { class: 'warning' }, `Diagnosis: ${reply.error}`));
+    if (!reply.ranking.length)
+      return void diagnosis.replaceChildren(
+        h('p', {}, `${reply.target} is observed: nothing is left to learn about it.`),
+      );
+    const soft = Object.keys(current.soft).length + Object.keys(current.likelihoods).length > 0;
+    const rows = reply.ranking
+      .slice(0, 10)
+      .map((r) =>
+        h(
+          'li',
+          { 'data-variable': r.variable, 'data-value': String(r.nats) },
+          `${r.variable}: ${num(r.nats)} nats`,
+          reply.entropy > 0 ? ` (${((100 * r.nats) / reply.entropy).toFixed(1)}% of H)` : '',
+        ),
+      );
+    diagnosis.replaceChildren(
+      h('strong', {}, `What to observe next to learn about ${reply.target}`),
+      h(
+        'p',
+        { class: 'note' },
+        `Mutual information I(${reply.target}; X | e): the expected reduction of ${reply.target}'s entropy, H = ${num(reply.entropy)} nats, from observing X (nats; ÷ ln 2 for bits)${soft ? '; hard evidence only' : ''}. The 10 most informative of ${reply.ranking.length}:`,
+      ),
+      h('ol', { class: 'ranking' }, ...rows),
+    );
+  });
+  const detail = h('section', { class: 'node-detail', 'aria-label': `Node details in ${e.network}` });
+  const graphName = `network-${e.network}`;
+  const savedDetail = viewOf(graphName)?.detail;
+  let detailVariable = savedDetail !== undefined && byName.has(savedDetail) ? savedDetail : e.variables[0]?.name;
+  const header = h('p', { class: 'network-summary' });
+  const drawHeader = () => {
+    const n = countEvidence(current);
+    const parts = [
+      `${n.hard} observed`,
+      ...(n.soft ? [`${n.soft} soft`] : []),
+      ...(n.virtual ? [`${n.virtual} virtual`] : []),
+    ];
+    header.textContent = `${e.variables.length} variables · evidence in force: ${n.hard + n.soft + n.virtual ? parts.join(', ') : 'none'} · ${how({ ...e, method })}`;
+  };
+  /** The table in the editor, on an explicit action only; the host keeps the focus in the panel. */
+  const openTable = (id: string) => {
+    const range = byName.get(id)?.declaration ?? e.utilities?.find((u) => u.name === id)?.declaration;
+    post({ type: 'reveal', network: e.network, variable: id, ...(range ? { range } : {}) });
+  };
 
   const toggle = (variable: string, state: string) => {
     const next = copy(current);
@@ -96,6 +211,8 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   const change = (next: PanelEvidence) => {
     current = next;
     setPanelEvidence(e.network, evidenceKey(next) === evidenceKey(base) ? undefined : next);
+    askDecisions();
+    askDiagnosis();
     if (evidenceKey(next) === evidenceKey(base)) return show(runReply(e), next);
     status.textContent = 'Updating the marginals…';
     requestMarginals(e.network, next, e);
@@ -106,6 +223,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       status.classList.add('warning');
       current = lastGood;
       setPanelEvidence(e.network, evidenceKey(current) === evidenceKey(base) ? undefined : current);
+      drawHeader();
       drawChips();
       drawList();
       return;
@@ -117,7 +235,8 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     stderr = new Map(Object.entries(reply.stderr ?? {}));
     method = reply.method;
     status.textContent = describe(reply, e.network);
-    updateGraph(graph, nodesFor());
+    updateGraph(graph, nodesFor(), interactive ? { onState: toggle } : {});
+    drawHeader();
     drawChips();
     drawList();
     drawDetail();
@@ -125,14 +244,16 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   let lastGood = current;
 
   const graph = graphView(nodesFor(), edges, {
-    name: `network-${e.network}`,
+    name: graphName,
     label: `Network ${e.network}`,
+    // Enter or a click opens the node's details here; nothing leaves the panel (issue 27).
     onActivate: (id) => {
-      const range = byName.get(id)?.declaration ?? e.utilities?.find((u) => u.name === id)?.declaration;
       detailVariable = id;
+      saveView(graphName, { detail: id });
       drawDetail();
-      post({ type: 'reveal', network: e.network, variable: id, ...(range ? { range } : {}) });
+      askDiagnosis();
     },
+    onOpen: openTable,
     ...(interactive ? { onState: toggle } : {}),
   });
 
@@ -154,8 +275,10 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       items.push(h('span', { class: 'chip', 'data-variable': variable }, text, remove));
     };
     for (const [v, s] of Object.entries(current.evidence)) chip(`${v} = ${s}`, v);
-    for (const [v, xs] of Object.entries(current.likelihoods)) chip(`${v} ~ likelihood (${xs.join(', ')})`, v);
-    for (const [v, xs] of Object.entries(current.soft)) chip(`${v} ~ (${xs.join(', ')})`, v);
+    const named = (v: string, xs: number[]) =>
+      (byName.get(v)?.states ?? []).map((s, i) => `${s} ${prob(xs[i])}`).join(', ');
+    for (const [v, xs] of Object.entries(current.likelihoods)) chip(`${v} ~ likelihood (${named(v, xs)})`, v);
+    for (const [v, xs] of Object.entries(current.soft)) chip(`${v} ~ soft (${named(v, xs)})`, v);
     if (!items.length) items.push(h('span', { class: 'chip-none' }, 'No evidence'));
     const reset = h(
       'vscode-button',
@@ -180,8 +303,11 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       'Write evidence as observe lines',
     );
     write.addEventListener('click', () => {
-      const lines = observeLines(e.network, added, (v) => byName.get(v)?.states ?? []);
-      if (lines.length) post({ type: 'writeObserve', network: e.network, lines });
+      const written = observeLines(e.network, added, (v) => byName.get(v)?.states ?? []);
+      if ('error' in written) {
+        status.textContent = `Cannot ${written.error.replace(/^cannot /, '')}.`;
+        status.classList.add('warning');
+      } else if (written.lines.length) post({ type: 'writeObserve', network: e.network, lines: written.lines });
     });
     chips.replaceChildren(h('strong', {}, 'Evidence: '), ...items, reset, write);
   };
@@ -200,7 +326,8 @@ export function networkView(e: NetworkResult): HTMLElement[] {
               'aria-pressed': String(observed),
               'data-variable': v.name,
               'data-state': s,
-              'aria-label': `${observed ? 'Clear' : 'Set'} ${v.name} = ${s}${observed ? '' : ' as evidence'} (P ${prob(p)})`,
+              // Starts with the words the button shows (WCAG 2.5.3), then says what it does.
+              'aria-label': `${s} ${prob(p)}${se !== undefined ? ` ±${prob(se)}` : ''}: ${observed ? 'clear' : 'set'} ${v.name} = ${s}${observed ? '' : ' as evidence'}`,
               disabled: !interactive,
             },
             h('span', { class: 'state-name' }, s),
@@ -236,37 +363,16 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     );
     select.addEventListener('change', () => {
       detailVariable = select.value;
+      saveView(graphName, { detail: select.value });
       drawDetail();
+      askDiagnosis();
     });
-    const have = ownValue(current.likelihoods, v.name);
-    const inputs = v.states.map((s, i) =>
-      h('input', {
-        type: 'number',
-        min: 0,
-        step: 'any',
-        value: String(have?.[i] ?? 1),
-        'aria-label': `likelihood of ${v.name} = ${s}`,
-        'data-state': s,
-      }),
-    );
-    const apply = h(
+    const show = h(
       'vscode-button',
-      { class: 'likelihood-apply', 'aria-label': `Set the likelihood of ${v.name}` },
-      'Set likelihood',
+      { secondary: true, class: 'open-table', title: 'Also Ctrl/Cmd+click on the node; the focus stays here' },
+      `Show P(${v.name}) in the editor`,
     );
-    const error = h('span', { class: 'warning', role: 'alert' });
-    apply.addEventListener('click', () => {
-      const xs = inputs.map((x) => Number(x.value));
-      if (xs.some((x) => !Number.isFinite(x) || x < 0) || xs.every((x) => x === 0)) {
-        error.textContent = 'A likelihood is one non-negative number per state, not all zero.';
-        return;
-      }
-      const next = copy(current);
-      delete next.evidence[v.name];
-      delete next.soft[v.name];
-      setOwn(next.likelihoods, v.name, xs);
-      change(next);
-    });
+    show.addEventListener('click', () => openTable(v.name));
     const hard = v.states.map((s) => {
       const b = h(
         'button',
@@ -279,20 +385,72 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     detail.replaceChildren(
       h('strong', {}, 'Node '),
       select,
-      h('span', {}, ' observed state: '),
-      ...hard,
-      h(
-        'div',
-        { class: 'likelihood' },
-        h('span', {}, 'Likelihood λ(x): '),
-        ...v.states.flatMap((s, i) => [h('label', {}, s, ' ', inputs[i]!)]),
-        apply,
-        error,
-      ),
+      show,
+      h('div', { class: 'hard' }, h('span', {}, 'Observed state: '), ...hard),
+      findingEntry(v, 'virtual'),
+      findingEntry(v, 'soft'),
+    );
+  };
+  /**
+   * Virtual evidence (a likelihood λ(x), any non-negative numbers) or soft evidence (Jeffrey's rule:
+   * the marginal the variable must take, normalized to sum to 1) for one variable.
+   */
+  const findingEntry = (v: Variable, kind: 'virtual' | 'soft'): HTMLElement => {
+    const have = ownValue(kind === 'virtual' ? current.likelihoods : current.soft, v.name);
+    const what = kind === 'virtual' ? 'likelihood' : 'soft evidence (target probability)';
+    const inputs = v.states.map((s, i) =>
+      h('input', {
+        type: 'number',
+        min: 0,
+        step: 'any',
+        value: String(have?.[i] ?? (kind === 'virtual' ? 1 : (marginals.get(v.name)?.[i] ?? 1 / v.states.length))),
+        'aria-label': `${what} of ${v.name} = ${s}`,
+        'data-state': s,
+      }),
+    );
+    const apply = h(
+      'vscode-button',
+      {
+        class: kind === 'virtual' ? 'likelihood-apply' : 'soft-apply',
+        'aria-label': kind === 'virtual' ? `Set likelihood of ${v.name}` : `Set soft evidence on ${v.name}`,
+      },
+      kind === 'virtual' ? 'Set likelihood' : 'Set soft evidence',
+    );
+    const error = h('span', { class: 'warning', role: 'alert' });
+    apply.addEventListener('click', () => {
+      const xs = inputs.map((x) => Number(x.value));
+      if (xs.some((x) => !Number.isFinite(x) || x < 0) || xs.every((x) => x === 0)) {
+        error.textContent = `A ${kind === 'virtual' ? 'likelihood' : 'soft finding'} is one non-negative number per state, not all zero.`;
+        return;
+      }
+      const total = xs.reduce((a, b) => a + b, 0);
+      const next = copy(current);
+      delete next.evidence[v.name];
+      delete next.soft[v.name];
+      delete next.likelihoods[v.name];
+      if (kind === 'virtual') setOwn(next.likelihoods, v.name, xs);
+      else
+        setOwn(
+          next.soft,
+          v.name,
+          xs.map((x) => x / total),
+        );
+      change(next);
+    });
+    return h(
+      'div',
+      { class: kind === 'virtual' ? 'likelihood' : 'soft' },
+      h('span', {}, kind === 'virtual' ? 'Virtual evidence, likelihood λ(x): ' : 'Soft evidence, target P(x): '),
+      ...v.states.flatMap((s, i) => [h('label', {}, s, ' ', inputs[i]!)]),
+      apply,
+      error,
     );
   };
 
   listen(e.network, show);
+  askDecisions();
+  askDiagnosis();
+  drawHeader();
   drawChips();
   drawList();
   drawDetail();
@@ -332,15 +490,11 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       rows,
     ),
   );
-  const evidenceText = e.variables.filter((v) => v.evidence !== undefined).map((v) => `${v.name} = ${v.evidence}`);
   return [
-    h(
-      'p',
-      {},
-      `${e.variables.length} variables · evidence: ${evidenceText.length ? evidenceText.join(', ') : 'none'} · ${how(e)}`,
-    ),
+    header,
     ...(e.note ? [h('p', { class: 'warning' }, e.note)] : []),
-    ...(interactive ? [chips, status] : []),
+    ...(interactive ? [chips, conflict, status] : []),
+    ...(decisions.size && interactive ? [diagramStatus] : []),
     graph,
     ...(interactive
       ? [
@@ -351,6 +505,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
             list,
           ),
           detail,
+          ...(decisions.size ? [] : [diagnosis]),
         ]
       : []),
     table,
@@ -387,6 +542,23 @@ function runReply(e: NetworkResult): MarginalsReply {
       : {}),
     ...(e.samples !== undefined ? { samples: e.samples } : {}),
     ...(e.seed !== undefined ? { seed: e.seed } : {}),
+  };
+}
+
+/** The graph's mark for a soft or virtual finding on the variable. */
+function findingOf(e: PanelEvidence, variable: string): { finding?: { kind: 'soft' | 'virtual'; values: number[] } } {
+  const soft = ownValue(e.soft, variable);
+  if (soft) return { finding: { kind: 'soft', values: soft } };
+  const lambda = ownValue(e.likelihoods, variable);
+  return lambda ? { finding: { kind: 'virtual', values: lambda } } : {};
+}
+
+/** What is in force: hard findings, soft and virtual ones (a header must not say "none" beside chips). */
+function countEvidence(e: PanelEvidence): { hard: number; soft: number; virtual: number } {
+  return {
+    hard: Object.keys(e.evidence).length,
+    soft: Object.keys(e.soft).length,
+    virtual: Object.keys(e.likelihoods).length,
   };
 }
 
