@@ -54,6 +54,19 @@ const CHECKS: Record<WebviewMessage['type'], Check> = {
       likelihoods: [optional(recordOf(numbers)), 'numbers by variable'],
       soft: [optional(recordOf(numbers)), 'numbers by variable'],
     }),
+  decisions: (m) =>
+    fields(m, {
+      id: [Number.isSafeInteger, 'an integer'],
+      network: [isString, 'a string'],
+      evidence: [recordOf(isString), 'state names by variable'],
+    }),
+  diagnosis: (m) =>
+    fields(m, {
+      id: [Number.isSafeInteger, 'an integer'],
+      network: [isString, 'a string'],
+      target: [isString, 'a string'],
+      evidence: [recordOf(isString), 'state names by variable'],
+    }),
   writeObserve: (m) =>
     fields(m, {
       network: [isString, 'a string'],

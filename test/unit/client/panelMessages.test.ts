@@ -21,6 +21,8 @@ const GOOD = [
   { type: 'copy', text: 'a\t1\n' },
   { type: 'marginals', id: 3, network: 'n', evidence: { A: 'a' }, likelihoods: { B: [1, 2] }, soft: {} },
   { type: 'writeObserve', network: 'n', lines: ['observe A = a'] },
+  { type: 'decisions', id: 4, network: 'n', evidence: { A: 'a' } },
+  { type: 'diagnosis', id: 5, network: 'n', target: 'A', evidence: {} },
 ];
 const BAD: [unknown, RegExp][] = [
   [null, /not a message with a type/],
@@ -37,6 +39,8 @@ const BAD: [unknown, RegExp][] = [
   [{ type: 'marginals', id: 1, network: 'n', evidence: {}, likelihoods: { B: ['1'] }, soft: {} }, /likelihoods/],
   [{ type: 'marginals', id: 1, network: 'n', evidence: {}, likelihoods: {}, soft: { B: [NaN] } }, /soft/],
   [{ type: 'writeObserve', network: 'n', lines: 'observe A = a' }, /lines \(a list of strings\)/],
+  [{ type: 'decisions', id: 1, network: 'n', evidence: { D: ['go'] } }, /evidence/],
+  [{ type: 'diagnosis', id: 1, network: 'n', evidence: {} }, /target \(a string\)/],
 ];
 
 test('every message type the host knows passes, well typed', () => {
