@@ -19,7 +19,7 @@ import {
   startProgress,
 } from '../../../server/src/cli/progress.js';
 import { main } from '../../../server/src/cli.js';
-import { forTerminal, terminalIO } from '../../../server/src/cli/terminalText.js';
+import { forTerminal } from '../../../server/src/cli/terminalText.js';
 
 const cli = join(repoRoot, 'dist', 'cli.cjs');
 const noBuild = existsSync(cli) ? false : 'dist/ is not built: run node esbuild.mjs';
