@@ -49,6 +49,7 @@ test('there is an example per acceptance case of LANGUAGE.md', () => {
   assert.deepEqual(files, [
     'alarm.bayes',
     'bayes_optimal.bayes',
+    'calibration.bayes',
     'cancer.bayes',
     'decision_trees.bayes',
     'enjoysport.bayes',
@@ -66,6 +67,7 @@ test('there is an example per acceptance case of LANGUAGE.md', () => {
     'train_test_files.bayes',
     'two_gaussians.bayes',
     'two_tests.bayes',
+    'validation.bayes',
   ]);
 });
 
