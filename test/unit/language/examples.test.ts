@@ -49,6 +49,7 @@ test('there is an example per acceptance case of LANGUAGE.md', () => {
   assert.deepEqual(files, [
     'alarm.bayes',
     'bayes_optimal.bayes',
+    'calibration.bayes',
     'cancer.bayes',
     'decision_trees.bayes',
     'enjoysport.bayes',
@@ -68,6 +69,7 @@ test('there is an example per acceptance case of LANGUAGE.md', () => {
     'two_gaussians.bayes',
     'two_tests.bayes',
     'umbrella.bayes',
+    'validation.bayes',
   ]);
 });
 
