@@ -306,6 +306,7 @@ async function bootStrength(
     });
   } catch (e) {
     if (!(e instanceof CancelledError)) throw e;
+    progress.finish();
     return interrupted(
       io,
       'structure',
