@@ -378,6 +378,7 @@ async function bootStrength(
     });
   } catch (e) {
     if (!(e instanceof CancelledError)) throw e;
+    progress.finish();
     return interrupted(
       io,
       'structure',
