@@ -311,6 +311,14 @@ test('a joint of 72 states draws the 12 most probable and one "others" bar; the 
       assert.equal(bars[i]![1], r.p);
     });
     assert.equal(bars[12]![0], 'others (60 states)');
+    // The labels are whole (a joint's "NORMAL, NORMAL, FALSE, NORMAL" used to be cut at 22 characters).
+    const labels = await p.page.$$eval('section.kind-probability svg.chart text.label', (ts) =>
+      ts.map((t) => t.firstChild!.textContent),
+    );
+    assert.deepEqual(
+      labels.slice(0, 13),
+      bars.map((b) => b[0]),
+    );
     const others = sorted.slice(12).reduce((s, r) => s + r.p, 0);
     assert.ok(Math.abs(bars[12]![1] - others) < 1e-15 && Math.abs(bars.reduce((s, b) => s + b[1], 0) - 1) < 1e-9);
     assert.equal(

@@ -12,10 +12,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { RunResult } from '../../server/src/protocol/runResult.js';
+import type { LearnedNetworkResult, RunResult } from '../../server/src/protocol/runResult.js';
 import { RUN_RESULT_VERSION, type WebviewMessage } from '../../server/src/protocol/webviewMessages.js';
 import { CHROMIUM, Harness, type PanelPage } from './support/harness.js';
-import { networkRun, runExample } from './support/fixtures.js';
+import { learningRun, networkRun, runExample } from './support/fixtures.js';
 import { repoRoot, sharedFile } from '../support/shared.js';
 import { fileUri, startLsp } from '../support/lspClient.js';
 import { relay } from './support/relay.js';
@@ -462,5 +462,26 @@ test('diagnosis: the ranking drawn for a target equals informationRanking (1e-9)
     host.stop();
     await p.close();
     await lsp.close();
+  }
+});
+
+test("the EM trace's start can be hidden, so it does not flatten the rest of the plot", async (t) => {
+  if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);
+  const run = learningRun();
+  const learned = run.results.find((r): r is LearnedNetworkResult => r.kind === 'learnedNetwork')!;
+  assert.ok(learned.trace.length > 2);
+  const p = await harness.open('dark', undefined, PANEL);
+  try {
+    await p.show(run);
+    const dots = () =>
+      p.page.$$eval('.kind-learnedNetwork circle.dot', (cs) => cs.map((c) => Number(c.getAttribute('data-y'))));
+    assert.deepEqual(await dots(), learned.trace);
+    await p.page.click('.kind-learnedNetwork .trace-skip');
+    assert.deepEqual(await dots(), learned.trace.slice(1));
+    assert.equal(await p.page.locator('.kind-learnedNetwork .trace-skip').getAttribute('aria-pressed'), 'true');
+    await p.page.click('.kind-learnedNetwork .trace-skip');
+    assert.deepEqual(await dots(), learned.trace);
+  } finally {
+    await p.close();
   }
 });

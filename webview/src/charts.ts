@@ -48,14 +48,17 @@ export function barChart(
 ): HTMLElement {
   const barH = 12;
   const groupH = series.length * barH + 8;
+  // Wide enough for the longest category (a joint's "HIGH, LOW, TRUE, NORMAL"), within reason.
+  const longest = Math.max(0, ...categories.map((c) => c.length));
+  const labelW = Math.ceil(Math.min(420, Math.max(LABEL_W, 12 + longest * 6.6)));
   const legendH = series.length > 1 ? 18 : 0;
   const height = legendH + categories.length * groupH + 4;
-  const root = svg('svg', { width: LABEL_W + BAR_W + 150, height, viewBox: `0 0 ${LABEL_W + BAR_W + 150} ${height}` });
+  const root = svg('svg', { width: labelW + BAR_W + 150, height, viewBox: `0 0 ${labelW + BAR_W + 150} ${height}` });
   if (legendH)
     root.append(
       legend(
         series.map((s) => [s.name, s.className]),
-        LABEL_W,
+        labelW,
       ),
     );
   categories.forEach((cat, i) => {
@@ -63,8 +66,9 @@ export function barChart(
     root.append(
       svg(
         'text',
-        { x: LABEL_W - 6, y: y0 + groupH / 2, class: 'label', 'text-anchor': 'end', 'dominant-baseline': 'middle' },
-        truncate(cat, 22),
+        { x: labelW - 6, y: y0 + groupH / 2, class: 'label', 'text-anchor': 'end', 'dominant-baseline': 'middle' },
+        truncate(cat, Math.floor((labelW - 12) / 6.6)),
+        cat.length > Math.floor((labelW - 12) / 6.6) ? svg('title', {}, cat) : null,
       ),
     );
     series.forEach((s, j) => {
@@ -75,7 +79,7 @@ export function barChart(
         svg(
           'rect',
           {
-            x: LABEL_W,
+            x: labelW,
             y,
             width: w,
             height: barH - 2,
@@ -88,7 +92,7 @@ export function barChart(
         ),
       );
       root.append(
-        svg('text', { x: LABEL_W + w + 4, y: y + barH / 2, class: 'value', 'dominant-baseline': 'middle' }, num(v)),
+        svg('text', { x: labelW + w + 4, y: y + barH / 2, class: 'value', 'dominant-baseline': 'middle' }, num(v)),
       );
     });
     const m = ownValue(marks, cat);
@@ -97,7 +101,7 @@ export function barChart(
         svg(
           'text',
           {
-            x: LABEL_W + BAR_W + 70,
+            x: labelW + BAR_W + 70,
             y: y0 + groupH / 2,
             class: 'mark',
             'dominant-baseline': 'middle',

@@ -19,12 +19,36 @@ import { tsvText } from '../tsv.js';
 import { mixtureChart } from './mixture.js';
 import { cptTable } from './network.js';
 
-/** Log-likelihood after each iteration (index 0 = the start). */
+/**
+ * Log-likelihood after each iteration (index 0 = the start). The start is often far below the
+ * rest and flattens it: a toggle draws the trace from iteration 1.
+ */
 function traceChart(name: string, trace: number[]): HTMLElement | null {
   if (trace.length < 2) return null;
-  return lineChart(name, 'Log-likelihood per iteration', 'iteration', 'log-likelihood', [
-    { name: 'log-likelihood', className: 'posterior', points: trace.map((y, i) => [i, y]) },
-  ]);
+  let skip = false;
+  const chart = () =>
+    lineChart(name, 'Log-likelihood per iteration', 'iteration', 'log-likelihood', [
+      {
+        name: 'log-likelihood',
+        className: 'posterior',
+        points: trace.flatMap((y, i) => (skip && i === 0 ? [] : [[i, y] as [number, number]])),
+      },
+    ]);
+  let drawn = chart();
+  const toggle = h(
+    'button',
+    { class: 'state-choice trace-skip', 'aria-pressed': 'false' },
+    'Hide the start (iteration 0)',
+  );
+  toggle.addEventListener('click', () => {
+    skip = !skip;
+    toggle.setAttribute('aria-pressed', String(skip));
+    toggle.textContent = skip ? 'Show the start (iteration 0)' : 'Hide the start (iteration 0)';
+    const next = chart();
+    drawn.replaceWith(next);
+    drawn = next;
+  });
+  return h('div', { class: 'trace' }, ...(trace.length > 2 ? [toggle] : []), drawn);
 }
 
 export function learnedNetworkView(e: LearnedNetworkResult): HTMLElement[] {
