@@ -81,8 +81,10 @@ const web = {
 // server/src/cli.ts) loads dist/cli-commands.cjs (every command) when a command runs, or
 // dist/cli-check.cjs for `bayes check` (a third of the size: the front end without the engine and
 // the language server, 25 ms to load instead of 80); those files take the modules they share with
-// the dispatcher (command.ts, limits.ts) from dist/cli.cjs.
-const COMMAND_FILES = /^\.\/(check|run|lsp|marginals|convert|learn|structure|mixture|completion|doctor)\.js$/;
+// the dispatcher (command.ts, limits.ts, version.ts, terminalText.ts: one nonce for the
+// terminal's controls) from dist/cli.cjs.
+const COMMAND_FILES =
+  /^\.\/(check|run|lsp|marginals|convert|learn|structure|mixture|filter|predict|validate|test|completion|doctor)\.js$/;
 const cliDispatcher = {
   name: 'cli-dispatcher',
   setup(build) {
@@ -95,7 +97,7 @@ const cliDispatcher = {
 const cliCommands = {
   name: 'cli-commands',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(command|limits|version)\.js$/ }, (args) =>
+    build.onResolve({ filter: /^\.\/(command|limits|version|terminalText)\.js$/ }, (args) =>
       /[\\/]server[\\/]src[\\/]cli[\\/]/.test(args.importer) ? { path: './cli.cjs', external: true } : undefined,
     );
   },

@@ -8,6 +8,7 @@ import { LIMITS_USAGE, reportExitCode, runWatched, takeLimits, watchedArguments 
 export * from './cli/command.js';
 export * from './cli/limits.js';
 export * from './cli/version.js';
+export * from './cli/terminalText.js';
 import { BUILD, VERSION } from './cli/version.js';
 
 /** One table, also in the README: what a script can tell from `$?`. */
