@@ -30,12 +30,10 @@ function bigBif(k: number): string {
   for (const p of parents) lines.push(`variable ${p} {\n  type discrete [ 2 ] { y, n };\n}`);
   lines.push('variable X {\n  type discrete [ 3 ] { lo, mid, hi };\n}');
   for (const p of parents) lines.push(`probability ( ${p} ) {\n  table 0.5, 0.5;\n}`);
-  const rows: string[] = [];
-  for (let r = 0; r < 2 ** k; r++) {
-    const a = ((r % 7) + 1) / 10;
-    rows.push(`${a}, ${(1 - a) / 2}, ${(1 - a) / 2}`);
-  }
-  lines.push(`probability ( X | ${parents.join(', ')} ) {\n  table ${rows.join(', ')};\n}`);
+  // BIF's flat `table` lists the child's first state for every parent row, then its second…
+  const lo = Array.from({ length: 2 ** k }, (_, r) => ((r % 7) + 1) / 10);
+  const rest = lo.map((a) => (1 - a) / 2);
+  lines.push(`probability ( X | ${parents.join(', ')} ) {\n  table ${[...lo, ...rest, ...rest].join(', ')};\n}`);
   return lines.join('\n') + '\n';
 }
 
