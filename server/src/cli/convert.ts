@@ -51,7 +51,7 @@ ${NETWORK_FILE_USAGE}`,
     if (evidence.length && extname(output).toLowerCase() !== '.uai') {
       throw new UsageError('--evidence is written only beside a .uai OUT');
     }
-    const hybrid = readHybridNetworkFile(input, io);
+    const hybrid = readHybridNetworkFile(input, io, values);
     if (hybrid === null) return 1;
     if (hybrid) return convertHybrid(hybrid, output, io);
     const net = readNetworkFile(input, io, values);

@@ -1,7 +1,8 @@
 /**
  * Networks with continuous nodes for the network commands: Hugin NET files with `continuous
  * node`s are read into the hybrid IR (engine/gaussian) by `readHuginHybrid`; every other file
- * goes to the discrete readers (networkFile.ts). `bayes convert` writes them to Hugin NET only:
+ * goes to the discrete readers (networkFile.ts); so do `.bayes` models with `~ Normal(…)` tables,
+ * compiled by model/compileHybridNetwork.ts. `bayes convert` writes them to Hugin NET only:
  * BIF, XMLBIF, UAI and `.bayes` tables are discrete, and it says so.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,13 +12,29 @@ import { networkFormatOf } from '../model/networkFormats.js';
 import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { cliBudgets } from './limits.js';
 import type { CliIO } from './command.js';
+import { readBayesHybrid, type NetworkFileOptions } from './networkFile.js';
+
+/** A `.bayes` model with a `~ Normal(…)` table (else the discrete reader takes it, and reports). */
+function declaresContinuous(file: string): boolean {
+  try {
+    return /~\s*Normal\s*\(/.test(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The hybrid network of a `.net` file that declares continuous nodes; undefined for any other
  * file (the discrete readers take it), null after an error was reported.
  */
-export function readHybridNetworkFile(file: string, io: CliIO): HybridNetwork | undefined | null {
-  if (extname(file).toLowerCase() !== '.net') return undefined;
+export function readHybridNetworkFile(
+  file: string,
+  io: CliIO,
+  options: NetworkFileOptions = {},
+): HybridNetwork | undefined | null {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.bayes') return declaresContinuous(file) ? readBayesHybrid(file, io, options) : undefined;
+  if (ext !== '.net') return undefined;
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -66,7 +66,7 @@ ${NETWORK_FILE_USAGE}`,
     const named = evidencePairs(values.evidence ?? []);
     const likelihood = vectorPairs('likelihood', values.likelihood ?? []);
     const soft = vectorPairs('soft', values.soft ?? []);
-    const hybrid = readHybridNetworkFile(positionals[0]!, io);
+    const hybrid = readHybridNetworkFile(positionals[0]!, io, values);
     if (hybrid === null) return 1;
     if (hybrid) return runHybridMarginals(hybrid, named, hybridOptions(values, options), io);
     const net = readNetworkFile(positionals[0]!, io, values);
