@@ -52,7 +52,8 @@ Options:
                          N entries (${DEFAULT_BUDGET} was the old default)
   --json                 {"network", "evidence", "likelihood"?, "soft"?, "method",
                          "marginals": {VAR: {STATE: p}}, "stderr"?}
-Continuous nodes (Hugin NET \`continuous node\`s): observe them with --evidence VAR=NUMBER; each
+Continuous nodes (Hugin NET \`continuous node\`s, or .bayes \`real\` variables with
+\`~ Normal(…)\` tables): observe them with --evidence VAR=NUMBER; each
 prints as {"mean", "variance"} (with "components": [{"weight", "mean", "variance"}] when the
 network also has discrete nodes), and "logEvidence" is the log density of the evidence. They are
 answered exactly while the configurations of the continuous nodes' discrete parents × the Gaussian

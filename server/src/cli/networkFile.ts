@@ -94,7 +94,11 @@ function readBayesNetwork(file: string, io: CliIO, options: NetworkFileOptions):
  * The hybrid network of a `.bayes` model that declares continuous variables (`~ Normal(…)`
  * tables); undefined when it has none (the discrete reader takes it), null after an error.
  */
-export function readBayesHybrid(file: string, io: CliIO, options: NetworkFileOptions): HybridNetwork | undefined | null {
+export function readBayesHybrid(
+  file: string,
+  io: CliIO,
+  options: NetworkFileOptions,
+): HybridNetwork | undefined | null {
   const checked = checkedScope(file, io, options);
   if (!checked) return null;
   const { ast, symbols, env, scope } = checked;

@@ -104,3 +104,11 @@ test('a random Gaussian network written in the language: marginals equal to nump
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('examples/gaussian.bayes: Height | Weight = 80 as the bivariate normal gives it', async () => {
+  const out = await marginals('examples/gaussian.bayes', ['--evidence=Weight=80']);
+  // Σ = [[49, 24.5], [24.5, 16.25]], μ = (170, 75).
+  close(out.marginals.Height!.mean, 170 + (24.5 / 16.25) * 5, 'mean Height');
+  close(out.marginals.Height!.variance, 49 - (24.5 * 24.5) / 16.25, 'variance Height');
+  close(out.logEvidence, -0.5 * Math.log(2 * Math.PI * 16.25) - 25 / (2 * 16.25), 'log density of Weight = 80');
+});

@@ -85,8 +85,8 @@ export function checkDiscreteParents(ctx: CheckContext, table: A.TableDecl, scop
     if (parent?.type !== 'real') continue;
     clean = false;
     ctx.report.error(
-        'continuous-parent',
-        `'${parent.name}' is continuous: in CLG networks a discrete variable may not have a continuous parent`,
+      'continuous-parent',
+      `'${parent.name}' is continuous: in CLG networks a discrete variable may not have a continuous parent`,
       c.variable.range,
     );
   }
