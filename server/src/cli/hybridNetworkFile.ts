@@ -1,13 +1,16 @@
 /**
  * Networks with continuous nodes for the network commands: Hugin NET files with `continuous
  * node`s are read into the hybrid IR (engine/gaussian) by `readHuginHybrid`; every other file
- * goes to the discrete readers (networkFile.ts); so do `.bayes` models with `~ Normal(…)` tables,
- * compiled by model/compileHybridNetwork.ts. `bayes convert` writes them to Hugin NET only:
- * BIF, XMLBIF, UAI and `.bayes` tables are discrete, and it says so.
+ * goes to the discrete readers (networkFile.ts), except `.bayes` models with `~ Normal(…)` tables,
+ * compiled to the hybrid IR by model/compileHybridNetwork.ts. `bayes convert` writes them to Hugin NET, or to `.bayes`
+ * (model/gaussianBayesWriter.ts) when no continuous node has discrete parents: BIF, XMLBIF and UAI
+ * are discrete, and it says so.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { readHuginHybrid, writeHuginHybrid } from '../model/hugin.js';
+import { writeBayesHybrid } from '../model/gaussianBayesWriter.js';
+import { UnwritableNetworkError } from '../model/networkText.js';
 import { networkFormatOf } from '../model/networkFormats.js';
 import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { cliBudgets } from './limits.js';
@@ -53,17 +56,29 @@ export function readHybridNetworkFile(
 /** `bayes convert` of a network with continuous nodes: to Hugin NET, or a clear refusal. */
 export function convertHybrid(net: HybridNetwork, output: string, io: CliIO): number {
   const ext = output === '-' ? '.bayes' : extname(output).toLowerCase();
-  if (ext !== '.net') {
-    const what = ext === '.bayes' ? '.bayes tables' : (networkFormatOf(output)?.name ?? ext);
+  if (ext !== '.net' && ext !== '.bayes') {
+    const what = networkFormatOf(output)?.name ?? ext;
     const continuous = net.variables.filter((v) => v.kind === 'continuous').map((v) => v.name);
     const shown = continuous.slice(0, 3).join(', ') + (continuous.length > 3 ? ', …' : '');
     io.err(
-      `bayes convert: ${net.name} has continuous nodes (${shown}), which ${what} cannot hold: write Hugin NET (.net)\n`,
+      `bayes convert: ${net.name} has continuous nodes (${shown}), which ${what} cannot hold: write Hugin NET (.net) or .bayes\n`,
     );
     return 1;
   }
+  let text: string;
   try {
-    writeFileSync(output, writeHuginHybrid(net));
+    text = ext === '.net' ? writeHuginHybrid(net) : writeBayesHybrid(net);
+  } catch (e) {
+    if (!(e instanceof UnwritableNetworkError)) throw e;
+    io.err(`bayes convert: ${e.message}\n`);
+    return 1;
+  }
+  if (output === '-') {
+    io.out(text);
+    return 0;
+  }
+  try {
+    writeFileSync(output, text);
   } catch (e) {
     io.err(`bayes: cannot write ${output}: ${(e as Error).message}\n`);
     return 1;

@@ -9,7 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
 import type { HybridNetwork } from '../../../server/src/engine/gaussian/hybridNetwork.js';
-import { readHuginHybrid } from '../../../server/src/model/hugin.js';
+import { readHuginHybrid, writeHuginHybrid } from '../../../server/src/model/hugin.js';
 import { capture, tempFile } from '../../support/cli.js';
 import { numpyOracle, randomHybridNetwork, sampledEvidence } from '../../support/hybridNetworks.js';
 import { pythonMissing } from '../../support/python.js';
@@ -111,4 +111,41 @@ test('examples/gaussian.bayes: Height | Weight = 80 as the bivariate normal give
   close(out.marginals.Height!.mean, 170 + (24.5 / 16.25) * 5, 'mean Height');
   close(out.marginals.Height!.variance, 49 - (24.5 * 24.5) / 16.25, 'variance Height');
   close(out.logEvidence, -0.5 * Math.log(2 * Math.PI * 16.25) - 25 / (2 * 16.25), 'log density of Weight = 80');
+});
+
+test('NET → .bayes → NET: a Gaussian network with discrete variables beside it, numbers unchanged', async () => {
+  const net = randomHybridNetwork({ continuous: 6, discrete: 0, seed: 21 });
+  net.variables.push({ kind: 'discrete', name: 'Season', states: ['wet', 'dry'] });
+  net.cpds.push({ kind: 'discrete', cpt: { child: 6, parents: [], table: Float64Array.of(0.1 + 1e-17 * 3, 0.9) } });
+  const { file, dir } = tempFile('g.net', writeHuginHybrid(net));
+  try {
+    const bayes = join(dir, 'g.bayes');
+    const back = join(dir, 'back.net');
+    for (const [from, to] of [
+      [file, bayes],
+      [bayes, back],
+    ] as const) {
+      const io = capture();
+      assert.equal(await main(['convert', from, to], io), 0, io.stderr);
+    }
+    assert.match(readFileSync(bayes, 'utf8'), /~ Normal\(mean: /);
+    const a = readHuginHybrid(readFileSync(file, 'utf8'));
+    const b = readHuginHybrid(readFileSync(back, 'utf8'));
+    assert.ok('hybrid' in a && 'hybrid' in b);
+    // The same numbers, bit for bit (variables may come back in another order).
+    const byName = (n: HybridNetwork) => new Map(n.variables.map((v, i) => [v.name, n.cpds[i]!]));
+    const [x, y] = [byName(a.hybrid), byName(b.hybrid)];
+    assert.equal(y.size, x.size);
+    for (const [name, cpd] of x) {
+      const other = y.get(name)!;
+      assert.equal(other.kind, cpd.kind, name);
+      if (cpd.kind === 'gaussian' && other.kind === 'gaussian') {
+        assert.deepEqual(other.cpd.intercepts, cpd.cpd.intercepts, name);
+        assert.deepEqual(other.cpd.coefficients, cpd.cpd.coefficients, name);
+        assert.deepEqual(other.cpd.variances, cpd.cpd.variances, name);
+      } else if (cpd.kind === 'discrete' && other.kind === 'discrete') assert.deepEqual(other.cpt.table, cpd.cpt.table);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

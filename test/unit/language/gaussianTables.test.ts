@@ -2,6 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brief, diagnose, r } from './helpers.js';
+import { parseDocument, type Range } from '../../../server/src/language/index.js';
+import { rename } from '../../../server/src/features/rename.js';
+import { formatText } from '../../../server/src/features/formatting.js';
 
 const errors = (text: string) => diagnose(text).map((d) => [d.code, d.message, d.range]);
 
@@ -61,3 +64,32 @@ P(X) ~ Normal(mean: 0)
   const rows = diagnose('variable X : real\nP(X) = 0.5').filter((d) => d.code === 'not-discrete');
   assert.match(rows[0]!.message, /Normal\(mean: m, variance: v\)/);
 });
+
+test('renaming a continuous parent renames its coefficient; formatting keeps Normal tables', () => {
+  const text = `variable Height, Weight : real
+P(Height) ~ Normal(mean: 170, variance: 49)
+P(Weight | Height) ~ Normal(mean: -10, Height: 0.5, variance: 4)
+`;
+  const file = parseDocument(text).ast;
+  const edit = rename(file, 'file:///g.bayes', { line: 0, character: 10 }, 'Stature');
+  const renamed = applyEdits(text, edit.changes!['file:///g.bayes']!);
+  assert.equal(
+    renamed,
+    `variable Stature, Weight : real
+P(Stature) ~ Normal(mean: 170, variance: 49)
+P(Weight | Stature) ~ Normal(mean: -10, Stature: 0.5, variance: 4)
+`,
+  );
+  assert.deepEqual(brief(diagnose(renamed)), []);
+  assert.equal(formatText(parseDocument(text).ast, text), text);
+});
+
+/** Applies same-line edits from the last to the first. */
+function applyEdits(text: string, edits: { range: Range; newText: string }[]): string {
+  const lines = text.split('\n');
+  for (const e of [...edits].sort((a, b) => b.range.start.character - a.range.start.character)) {
+    const line = lines[e.range.start.line]!;
+    lines[e.range.start.line] = line.slice(0, e.range.start.character) + e.newText + line.slice(e.range.end.character);
+  }
+  return lines.join('\n');
+}
