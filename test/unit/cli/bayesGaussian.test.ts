@@ -105,8 +105,8 @@ test('a random Gaussian network written in the language: marginals equal to nump
   }
 });
 
-test('examples/gaussian.bayes: Height | Weight = 80 as the bivariate normal gives it', async () => {
-  const out = await marginals('examples/gaussian.bayes', ['--evidence=Weight=80']);
+test('examples/data/gaussian.bayes: Height | Weight = 80 as the bivariate normal gives it', async () => {
+  const out = await marginals('examples/data/gaussian.bayes', ['--evidence=Weight=80']);
   // Σ = [[49, 24.5], [24.5, 16.25]], μ = (170, 75).
   close(out.marginals.Height!.mean, 170 + (24.5 / 16.25) * 5, 'mean Height');
   close(out.marginals.Height!.variance, 49 - (24.5 * 24.5) / 16.25, 'variance Height');
