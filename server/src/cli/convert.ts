@@ -80,7 +80,7 @@ ${NETWORK_FILE_USAGE}`,
     if (evidence.length && extname(output).toLowerCase() !== '.uai') {
       throw new UsageError('--evidence is written only beside a .uai OUT');
     }
-    const hybrid = values.unroll === undefined ? readHybridNetworkFile(input, io, values['max-file-mb']) : undefined;
+    const hybrid = values.unroll === undefined ? readHybridNetworkFile(input, io, values) : undefined;
     if (hybrid === null) return 1;
     if (hybrid) return convertHybrid(hybrid, output, io);
     const net = values.unroll === undefined ? readNetworkFile(input, io, values) : readUnrolled(input, io, values);

@@ -1,17 +1,22 @@
 /**
  * Networks with continuous nodes for the network commands: Hugin NET files with `continuous
  * node`s are read into the hybrid IR (engine/gaussian) by `readHuginHybrid`; every other file
- * goes to the discrete readers (networkFile.ts). `bayes convert` writes them to Hugin NET only:
- * BIF, XMLBIF, UAI and `.bayes` tables are discrete, and it says so.
+ * goes to the discrete readers (networkFile.ts), except `.bayes` models with `~ Normal(…)` tables,
+ * compiled to the hybrid IR by model/compileHybridNetwork.ts. `bayes convert` writes them to Hugin NET, or to `.bayes`
+ * (model/gaussianBayesWriter.ts) when no continuous node has discrete parents: BIF, XMLBIF and UAI
+ * are discrete, and it says so.
  */
 import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { readHuginHybrid, writeHuginHybrid } from '../model/hugin.js';
+import { writeBayesHybrid } from '../model/gaussianBayesWriter.js';
+import { UnwritableNetworkError } from '../model/networkText.js';
 import { networkFormatOf } from '../model/networkFormats.js';
 import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { cliBudgets } from './limits.js';
 import type { CliIO } from './command.js';
 import { readCommandLineText } from './workspace.js';
+import { readBayesHybrid, type NetworkFileOptions } from './networkFile.js';
 
 /**
  * The hybrid network of a `.net` file that declares continuous nodes; undefined for any other
@@ -20,12 +25,15 @@ import { readCommandLineText } from './workspace.js';
 export function readHybridNetworkFile(
   file: string,
   io: CliIO,
-  maxFileMb: string | undefined,
+  options: NetworkFileOptions = {},
 ): HybridNetwork | undefined | null {
-  if (extname(file).toLowerCase() !== '.net') return undefined;
+  const ext = extname(file).toLowerCase();
+  if (ext !== '.bayes' && ext !== '.net') return undefined;
   // By the workspace module's rules, as every file named on the command line (cli/workspace.ts).
-  const text = readCommandLineText(file, io, maxFileMb);
+  const text = readCommandLineText(file, io, options['max-file-mb']);
   if (text === undefined) return null;
+  // A `.bayes` model with a `~ Normal(…)` table (else the discrete reader takes it, and reports).
+  if (ext === '.bayes') return /~\s*Normal\s*\(/.test(text) ? readBayesHybrid(file, io, options) : undefined;
   if (!/\bcontinuous\b/.test(text)) return undefined;
   const read = readHuginHybrid(text, cliBudgets);
   if ('error' in read) {
@@ -38,17 +46,29 @@ export function readHybridNetworkFile(
 /** `bayes convert` of a network with continuous nodes: to Hugin NET, or a clear refusal. */
 export function convertHybrid(net: HybridNetwork, output: string, io: CliIO): number {
   const ext = output === '-' ? '.bayes' : extname(output).toLowerCase();
-  if (ext !== '.net') {
-    const what = ext === '.bayes' ? '.bayes tables' : (networkFormatOf(output)?.name ?? ext);
+  if (ext !== '.net' && ext !== '.bayes') {
+    const what = networkFormatOf(output)?.name ?? ext;
     const continuous = net.variables.filter((v) => v.kind === 'continuous').map((v) => v.name);
     const shown = continuous.slice(0, 3).join(', ') + (continuous.length > 3 ? ', …' : '');
     io.err(
-      `bayes convert: ${net.name} has continuous nodes (${shown}), which ${what} cannot hold: write Hugin NET (.net)\n`,
+      `bayes convert: ${net.name} has continuous nodes (${shown}), which ${what} cannot hold: write Hugin NET (.net) or .bayes\n`,
     );
     return 1;
   }
+  let text: string;
   try {
-    writeFileSync(output, writeHuginHybrid(net));
+    text = ext === '.net' ? writeHuginHybrid(net) : writeBayesHybrid(net);
+  } catch (e) {
+    if (!(e instanceof UnwritableNetworkError)) throw e;
+    io.err(`bayes convert: ${e.message}\n`);
+    return 1;
+  }
+  if (output === '-') {
+    io.out(text);
+    return 0;
+  }
+  try {
+    writeFileSync(output, text);
   } catch (e) {
     io.err(`bayes: cannot write ${output}: ${(e as Error).message}\n`);
     return 1;

@@ -118,7 +118,7 @@ export const learnCommand: CliCommand = {
     if (!values.data) throw new UsageError('give the data with --data FILE');
     // A network over time learns from sequences (cli/learnOverTime.ts).
     if (namesNetworkOverTime(positionals[0]!, values.network)) return learnOverTime(positionals[0]!, values, io);
-    const hybrid = readHybridNetworkFile(positionals[0]!, io, values['max-file-mb']);
+    const hybrid = readHybridNetworkFile(positionals[0]!, io, values);
     if (hybrid === null) return 1;
     if (hybrid) return learnHybrid(hybrid, positionals[0]!, values, io);
     if (values.method !== undefined && !METHODS.includes(values.method as Method))

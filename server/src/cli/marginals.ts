@@ -52,7 +52,8 @@ Options:
                          N entries (${DEFAULT_BUDGET} was the old default)
   --json                 {"network", "evidence", "likelihood"?, "soft"?, "method",
                          "marginals": {VAR: {STATE: p}}, "stderr"?}
-Continuous nodes (Hugin NET \`continuous node\`s): observe them with --evidence VAR=NUMBER; each
+Continuous nodes (Hugin NET \`continuous node\`s, or .bayes \`real\` variables with
+\`~ Normal(…)\` tables): observe them with --evidence VAR=NUMBER; each
 prints as {"mean", "variance"} (with "components": [{"weight", "mean", "variance"}] when the
 network also has discrete nodes), and "logEvidence" is the log density of the evidence. They are
 answered exactly while the configurations of the continuous nodes' discrete parents × the Gaussian
@@ -66,7 +67,7 @@ ${NETWORK_FILE_USAGE}`,
     const named = evidencePairs(values.evidence ?? []);
     const likelihood = vectorPairs('likelihood', values.likelihood ?? []);
     const soft = vectorPairs('soft', values.soft ?? []);
-    const hybrid = readHybridNetworkFile(positionals[0]!, io, values['max-file-mb']);
+    const hybrid = readHybridNetworkFile(positionals[0]!, io, values);
     if (hybrid === null) return 1;
     if (hybrid) return runHybridMarginals(hybrid, named, hybridOptions(values, options), io);
     const net = readNetworkFile(positionals[0]!, io, values);

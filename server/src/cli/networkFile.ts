@@ -9,6 +9,8 @@ import { formatList, networkFormatOf } from '../model/networkFormats.js';
 import { cliBudgets } from './limits.js';
 import { compileNetwork, CompileError } from '../model/compileNetwork.js';
 import type { BayesianNetwork } from '../engine/network.js';
+import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
+import { compileHybridNetwork } from '../model/compileHybridNetwork.js';
 import type { Prior } from '../engine/estimators/cptLearning.js';
 import { declaredPrior } from '../run/tablePriors.js';
 import type * as A from '../language/ast.js';
@@ -72,6 +74,36 @@ function fileName(file: string): string {
 }
 
 function readBayesNetwork(file: string, io: CliIO, options: NetworkFileOptions): NetworkModel | undefined {
+  const checked = checkedScope(file, io, options);
+  if (!checked) return undefined;
+  const { ast, symbols, env, scope } = checked;
+  return compiled(file, io, () => {
+    const net = compileNetwork(ast, symbols, env, scope, { unknownTables: options.learning });
+    if (scope === undefined) net.name = fileName(file);
+    return { net, prior: declaredPrior(ast, symbols, scope, net) };
+  });
+}
+
+/**
+ * The hybrid network of a `.bayes` model that declares continuous variables (`~ Normal(…)`
+ * tables); undefined when it has none (the discrete reader takes it), null after an error.
+ */
+export function readBayesHybrid(
+  file: string,
+  io: CliIO,
+  options: NetworkFileOptions,
+): HybridNetwork | undefined | null {
+  const checked = checkedScope(file, io, options);
+  if (!checked) return null;
+  const { ast, symbols, env, scope } = checked;
+  const net = compiled(file, io, () => compileHybridNetwork(ast, symbols, env, scope) ?? null);
+  if (net === undefined) return null;
+  if (net && scope === undefined) net.name = fileName(file);
+  return net ?? undefined;
+}
+
+/** A `.bayes` file checked clean, and the scope to read: errors are printed, then undefined. */
+function checkedScope(file: string, io: CliIO, options: NetworkFileOptions) {
   const text = readModel(file, io, options['max-file-mb']);
   if (text === undefined) return undefined;
   const env = environmentFor(file, options, io);
@@ -86,10 +118,13 @@ function readBayesNetwork(file: string, io: CliIO, options: NetworkFileOptions):
     );
     return undefined;
   }
+  return { ast: checked.parse.ast, symbols: checked.symbols, env, scope };
+}
+
+/** `compile()`, with a CompileError printed as `file:line:col: error: …` and undefined returned. */
+function compiled<T>(file: string, io: CliIO, compile: () => T): T | undefined {
   try {
-    const net = compileNetwork(checked.parse.ast, checked.symbols, env, scope, { unknownTables: options.learning });
-    if (scope === undefined) net.name = fileName(file);
-    return { net, prior: declaredPrior(checked.parse.ast, checked.symbols, scope, net) };
+    return compile();
   } catch (e) {
     if (!(e instanceof CompileError)) throw e;
     const at = e.range ? `${e.range.start.line + 1}:${e.range.start.character + 1}` : '1:1';

@@ -16,6 +16,7 @@ import { readModelNetwork, readModelText } from './files.js';
 import { CompileError } from './compileError.js';
 import { canonicalValues } from './compileCanonical.js';
 import { isNetworkOverTime } from '../language/check/dynamic.js';
+import { isNormalTable } from '../language/check/gaussian.js';
 
 export { CompileError };
 
@@ -73,6 +74,9 @@ export function compileNetwork(
     for (const v of ordered.variables) learnt.delete(v.name);
     if (learnt.size > 0) tablesToLearn.set(ordered, learnt);
   }
+  const normal = statements.filter((s) => s.kind === 'table' && isNormalTable(s)) as A.TableDecl[];
+  if (normal.length > 0)
+    continuousVariables.set(ordered, new Set(normal.map((t) => t.head.targets[0]?.variable.text ?? '')));
   return ordered;
 }
 
@@ -104,6 +108,13 @@ function declarationOrder(net: BayesianNetwork, declared: readonly string[]): Ba
  */
 const tablesToLearn = new WeakMap<BayesianNetwork, Set<string>>();
 
+/** The continuous variables (`~ Normal(…)` tables) a compiled scope leaves out of the discrete IR. */
+const continuousVariables = new WeakMap<BayesianNetwork, Set<string>>();
+
+export function isContinuousVariable(net: BayesianNetwork, name: string): boolean {
+  return continuousVariables.get(net)?.has(name) ?? false;
+}
+
 export function isTableToLearn(net: BayesianNetwork, name: string): boolean {
   return tablesToLearn.get(net)?.has(name) ?? false;
 }
@@ -119,7 +130,7 @@ export function parameterPriors(file: A.BayesFile, symbols: SymbolTable, scopeNa
 function priorTables(statements: readonly A.Statement[]): Map<string, A.TableDecl> {
   const priors = new Map<string, A.TableDecl>();
   for (const s of statements)
-    if (s.kind === 'table' && s.parameterPrior && s.head.targets.length === 1)
+    if (s.kind === 'table' && s.parameterPrior && !isNormalTable(s) && s.head.targets.length === 1)
       priors.set(s.head.targets[0].variable.text, s);
   return priors;
 }
@@ -198,7 +209,7 @@ function declaredStates(statements: readonly A.Statement[]): Map<string, string[
 function sourcesOf(statements: readonly A.Statement[], unknownTables: boolean): Map<string, Source> {
   const sources = new Map<string, Source>();
   for (const s of statements) {
-    if (s.kind === 'table' && (unknownTables || !s.parameterPrior) && s.head.targets.length === 1)
+    if (s.kind === 'table' && (unknownTables || !s.parameterPrior) && !isNormalTable(s) && s.head.targets.length === 1)
       sources.set(s.head.targets[0].variable.text, { table: s });
     if (s.kind === 'hypotheses' && !s.generator && !sources.has(s.name.text) && hasPriors(s))
       sources.set(s.name.text, { hypotheses: s });

@@ -14,7 +14,7 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { variableIndexMap } from '../engine/network.js';
 import type { Evidence } from '../engine/inference/junctionTree.js';
 import { CompileError } from '../model/compileError.js';
-import { isTableToLearn, parameterPriors } from '../model/compileNetwork.js';
+import { isContinuousVariable, isTableToLearn, parameterPriors } from '../model/compileNetwork.js';
 import { EngineError } from '../engine/engineError.js';
 import { SoftEvidenceError, virtualEvidenceNetwork } from '../engine/inference/softEvidence.js';
 import type { HandlerContext } from './handlerContext.js';
@@ -267,6 +267,11 @@ export function variableIndex(net: BayesianNetwork, index: Map<string, number>, 
   if (v === undefined && isTableToLearn(net, name))
     throw new CompileError(
       `'${name}' has only a prior in ${describe(net)} (P(${name} | …) ~ …): learn its table from data first, or give its probabilities`,
+      at.range,
+    );
+  if (v === undefined && isContinuousVariable(net, name))
+    throw new CompileError(
+      `'${name}' is continuous: queries in a run take discrete variables for now; \`bayes marginals FILE --network NAME\` gives its mean and variance`,
       at.range,
     );
   if (v === undefined) throw new CompileError(`'${name}' is not a variable of ${describe(net)}`, at.range);

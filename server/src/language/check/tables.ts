@@ -11,6 +11,7 @@ import { checkParameterPrior } from './parameterPriors.js';
 import { CheckMemo } from '../memo.js';
 import { checkCanonical } from './canonical.js';
 import { sliceKey } from './dynamic.js';
+import { checkDiscreteParents, checkNormalTable, isNormalTable } from './gaussian.js';
 
 export const SUM_TOLERANCE = 1e-6;
 /** Beyond this many parent assignments only the count of rows is compared, not each assignment. */
@@ -31,10 +32,16 @@ export function checkTables(ctx: CheckContext): void {
       () => checkBody(ctx, table, scope, child?.variable),
       inputs.every((v) => v?.declaration) && !table.parameterPrior,
     );
-    if (!table.parameterPrior)
+    if (!table.parameterPrior || isNormalTable(table))
       for (let i = 0; i < parents.length; i++)
         if (parents[i]?.declaration)
           ctx.symbols.references.set(table.head.conditions[i].variable, parents[i]!.declaration!);
+    // `Normal(…, Height: 0.5)`: the coefficient's name is a use of the parent (rename, go to definition).
+    if (isNormalTable(table))
+      for (const arg of (table.parameterPrior as A.Call).args) {
+        const parent = arg.name && parents.find((p) => p?.name === arg.name!.text);
+        if (arg.name && parent?.declaration) ctx.symbols.references.set(arg.name, parent.declaration);
+      }
   }
 }
 
@@ -50,6 +57,9 @@ function checkBody(ctx: CheckContext, table: A.TableDecl, scope: Scope, child: V
     const parents = table.head.conditions.map((c) => (c.value ? undefined : lookupVariable(ctx, scope, c.variable)));
     return checkCanonical(ctx, table, table.canonical, [child, ...parents]);
   }
+  if (isNormalTable(table)) return checkNormalTable(ctx, table, scope, child);
+  // The rows of a table under a continuous parent cannot be keyed: that parent's error says why.
+  if (!checkDiscreteParents(ctx, table, scope)) return;
   if (table.parameterPrior) {
     const states = child?.states ?? (child?.type === 'bool' ? ['true', 'false'] : undefined);
     checkParameterPrior(ctx, table.parameterPrior, states);
@@ -87,10 +97,10 @@ function checkHead(ctx: CheckContext, table: A.TableDecl, scope: Scope): { varia
     names.add(sliceKey(c));
   }
   const variable = lookupVariable(ctx, scope, targets[0].variable);
-  if (variable?.type === 'real') {
+  if (variable?.type === 'real' && !isNormalTable(table)) {
     ctx.report.error(
       'not-discrete',
-      `'${variable.name}' is real-valued; tables need a variable with states`,
+      `'${variable.name}' is real-valued; tables need a variable with states (a continuous one takes ~ Normal(mean: m, variance: v))`,
       targets[0].variable.range,
     );
   }

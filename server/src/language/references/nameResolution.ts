@@ -261,6 +261,12 @@ class Builder {
       for (const e of row.entries) if (e.state) this.occur(e.state, this.stateOf(target, e.state.text));
     }
     this.loose(t.parameterPrior, scope);
+    // `~ Normal(mean: 0, Height: 0.5, variance: 1)`: a coefficient is named by its parent.
+    if (t.parameterPrior?.kind === 'call' && t.parameterPrior.callee.text === 'Normal')
+      for (const arg of t.parameterPrior.args) {
+        const i = arg.name ? t.head.conditions.findIndex((c) => c.variable.text === arg.name!.text) : -1;
+        if (i >= 0) this.occur(arg.name!, parents[i]);
+      }
     for (const e of t.canonical?.entries ?? []) {
       const i = t.head.conditions.findIndex((c) => c.variable.text === e.cause.text);
       if (i < 0) continue; // `leak`

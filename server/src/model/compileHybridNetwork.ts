@@ -1,0 +1,82 @@
+/**
+ * Compiles a model scope that declares continuous variables (`variable Height : real` with a
+ * `P(Height | …) ~ Normal(mean: m, variance: v, Parent: b, …)` table) into the hybrid IR
+ * (engine/gaussian/hybridNetwork.ts): the scope's discrete tables as compileNetwork builds them,
+ * then each continuous variable's linear Gaussian CPD, parents first. Discrete variables may not
+ * have continuous parents (the checker says so), so the discrete part compiles on its own.
+ */
+import type * as A from '../language/ast.js';
+import type { CheckEnvironment, SymbolTable } from '../language/index.js';
+import { isNormalTable } from '../language/check/gaussian.js';
+import type { HybridNetwork, LinearGaussianCpd } from '../engine/gaussian/hybridNetwork.js';
+import { linearGaussian, validateHybridNetwork } from '../engine/gaussian/hybridNetwork.js';
+import { EngineError } from '../engine/engineError.js';
+import { compileNetwork, CompileError } from './compileNetwork.js';
+
+/** The statements of a scope: `undefined` = the top-level model. */
+function scopeStatements(file: A.BayesFile, symbols: SymbolTable, scopeName?: string): readonly A.Statement[] {
+  if (scopeName === undefined) return file.statements;
+  const global = symbols.globals.get(scopeName);
+  return global?.node.kind === 'network' ? global.node.statements : [];
+}
+
+/** The `~ Normal(…)` tables of a scope, by variable. */
+export function normalTables(file: A.BayesFile, symbols: SymbolTable, scopeName?: string): Map<string, A.TableDecl> {
+  const tables = new Map<string, A.TableDecl>();
+  for (const s of scopeStatements(file, symbols, scopeName))
+    if (s.kind === 'table' && isNormalTable(s) && s.head.targets.length === 1)
+      tables.set(s.head.targets[0].variable.text, s);
+  return tables;
+}
+
+/** The hybrid network of a scope, or undefined when it has no continuous variable. Throws CompileError. */
+export function compileHybridNetwork(
+  file: A.BayesFile,
+  symbols: SymbolTable,
+  env: CheckEnvironment,
+  scopeName?: string,
+): HybridNetwork | undefined {
+  const tables = normalTables(file, symbols, scopeName);
+  if (tables.size === 0) return undefined;
+  const discrete = compileNetwork(file, symbols, env, scopeName);
+  const net: HybridNetwork = {
+    name: scopeName ?? 'default',
+    variables: discrete.variables.map((v) => ({ kind: 'discrete', name: v.name, states: v.states })),
+    cpds: discrete.cpts.map((cpt) => ({ kind: 'discrete', cpt })),
+  };
+  const index = new Map(net.variables.map((v, i) => [v.name, i]));
+  const visiting = new Set<string>();
+  const add = (name: string, neededBy?: A.Name): number => {
+    const known = index.get(name);
+    if (known !== undefined) return known;
+    const table = tables.get(name);
+    if (!table) throw new CompileError(`'${name}' has no table: give P(${name} | …) ~ Normal(…)`, neededBy?.range);
+    if (visiting.has(name)) throw new CompileError(`the tables form a cycle through '${name}'`, neededBy?.range);
+    visiting.add(name);
+    const parents = table.head.conditions.map((c) => add(c.variable.text, c.variable));
+    const child = net.variables.push({ kind: 'continuous', name }) - 1;
+    index.set(name, child);
+    net.cpds.push({ kind: 'gaussian', cpd: regression(table, child, parents) });
+    return child;
+  };
+  for (const name of tables.keys()) add(name);
+  try {
+    validateHybridNetwork(net);
+  } catch (e) {
+    if (e instanceof EngineError) throw new CompileError(e.message);
+    throw e;
+  }
+  return net;
+}
+
+/** `Normal(mean: b₀, variance: σ², Parent: b, …)` as a CPD; a parent without a coefficient has 0. */
+function regression(table: A.TableDecl, child: number, parents: number[]): LinearGaussianCpd {
+  const numbers = new Map<string, number>();
+  for (const arg of (table.parameterPrior as A.Call).args)
+    if (arg.name && arg.value.kind === 'number') numbers.set(arg.name.text, arg.value.value);
+  const coefficients = table.head.conditions.map((c) => numbers.get(c.variable.text) ?? 0);
+  const variance = numbers.get('variance');
+  if (variance === undefined || !(variance > 0))
+    throw new CompileError('Normal(…) needs variance > 0', table.parameterPrior!.range);
+  return linearGaussian(child, parents, numbers.get('mean') ?? 0, coefficients, variance);
+}

@@ -1,0 +1,95 @@
+/** The checker on continuous variables: `P(X | …) ~ Normal(mean: m, variance: v, Parent: b)`. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { brief, diagnose, r } from './helpers.js';
+import { parseDocument, type Range } from '../../../server/src/language/index.js';
+import { rename } from '../../../server/src/features/rename.js';
+import { formatText } from '../../../server/src/features/formatting.js';
+
+const errors = (text: string) => diagnose(text).map((d) => [d.code, d.message, d.range]);
+
+test('a linear Gaussian network checks clean', () => {
+  const text = `variable Height, Weight : real
+variable Sex { male, female }
+P(Sex) { male: 0.5, female: 0.5 }
+P(Height) ~ Normal(mean: 170, variance: 49)
+P(Weight | Height) ~ Normal(mean: -10, Height: 0.5, variance: 4)
+`;
+  assert.deepEqual(brief(diagnose(text)), []);
+});
+
+test('variance > 0, coefficients on continuous parents only, discrete parents refused, on their ranges', () => {
+  const text = `variable X, Y : real
+variable S { a, b }
+P(S) { a: 0.5, b: 0.5 }
+P(X) ~ Normal(mean: 0, variance: 0)
+P(Y | X, S) ~ Normal(mean: 1, Z: 2, variance: 1)
+`;
+  assert.deepEqual(errors(text), [
+    ['bad-number', 'a variance must be greater than 0, not 0', r(3, 33, 3, 34)],
+    ['not-continuous', "'S' is discrete: a Normal(…) table takes continuous ('real') parents only", r(4, 9, 4, 10)],
+    [
+      'arguments',
+      "'Z' is not a continuous parent of this table: a coefficient names a 'real' variable after '|'",
+      r(4, 30, 4, 31),
+    ],
+  ]);
+});
+
+test('a discrete variable with a continuous parent: an error on that parent, with the CLG reason', () => {
+  const text = `variable X : real
+variable S { a, b }
+P(X) ~ Normal(mean: 0, variance: 1)
+P(S | X) { a: [0.5, 0.5] }
+`;
+  assert.deepEqual(errors(text), [
+    [
+      'continuous-parent',
+      "'X' is continuous: in CLG networks a discrete variable may not have a continuous parent",
+      r(3, 6, 3, 7),
+    ],
+  ]);
+});
+
+test('Normal(…) on a discrete variable, a missing variance, and a rows table for a real variable', () => {
+  const text = `variable X : real
+variable S { a, b }
+P(S) ~ Normal(mean: 0, variance: 1)
+P(X) ~ Normal(mean: 0)
+`;
+  assert.deepEqual(errors(text), [
+    ['not-continuous', "'S' has states; Normal(…) gives the density of a 'real' variable", r(2, 2, 2, 3)],
+    ['arguments', "Normal(…) needs 'variance: NUMBER'", r(3, 7, 3, 22)],
+  ]);
+  const rows = diagnose('variable X : real\nP(X) = 0.5').filter((d) => d.code === 'not-discrete');
+  assert.match(rows[0]!.message, /Normal\(mean: m, variance: v\)/);
+});
+
+test('renaming a continuous parent renames its coefficient; formatting keeps Normal tables', () => {
+  const text = `variable Height, Weight : real
+P(Height) ~ Normal(mean: 170, variance: 49)
+P(Weight | Height) ~ Normal(mean: -10, Height: 0.5, variance: 4)
+`;
+  const file = parseDocument(text).ast;
+  const edit = rename(file, 'file:///g.bayes', { line: 0, character: 10 }, 'Stature');
+  const renamed = applyEdits(text, edit.changes!['file:///g.bayes']!);
+  assert.equal(
+    renamed,
+    `variable Stature, Weight : real
+P(Stature) ~ Normal(mean: 170, variance: 49)
+P(Weight | Stature) ~ Normal(mean: -10, Stature: 0.5, variance: 4)
+`,
+  );
+  assert.deepEqual(brief(diagnose(renamed)), []);
+  assert.equal(formatText(parseDocument(text).ast, text), text);
+});
+
+/** Applies same-line edits from the last to the first. */
+function applyEdits(text: string, edits: { range: Range; newText: string }[]): string {
+  const lines = text.split('\n');
+  for (const e of [...edits].sort((a, b) => b.range.start.character - a.range.start.character)) {
+    const line = lines[e.range.start.line]!;
+    lines[e.range.start.line] = line.slice(0, e.range.start.character) + e.newText + line.slice(e.range.end.character);
+  }
+  return lines.join('\n');
+}
