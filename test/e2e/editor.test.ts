@@ -173,7 +173,6 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
     'test-explorer',
     async () => {
       await wb.openFile('trust.bayes', 'variable Rain');
-      await wb.runCommand('Test: Run Tests in Current File');
       await wb.runCommand('Testing: Focus on Test Explorer View');
       const rows = wb.page.locator('.test-explorer .monaco-list-row');
       // Discovered: every .bayes file of the workspace is an item (cancer.bayes among them).
@@ -181,6 +180,10 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
       const file = rows.filter({ hasText: 'trust.bayes' }).first();
       await file.waitFor();
       if ((await file.getAttribute('aria-expanded')) !== 'true') await file.locator('.monaco-tl-twistie').click();
+      // Run the file's tests from its row in the Testing view, as a user does.
+      await rows.filter({ hasText: 'expect P(Rain = yes)' }).first().waitFor();
+      await file.hover();
+      await file.locator('.codicon-testing-run-icon').first().click();
       const state = async (label: string) => {
         const row = rows.filter({ hasText: label }).first();
         const aria = (await row.getAttribute('aria-label')) ?? '';
