@@ -118,7 +118,7 @@ async function settled(p: PanelPage, requests: number): Promise<void> {
   );
 }
 
-test('alarm: clicking states sets evidence; every marginal equals `bayes marginals` with the same evidence (1e-9), within 100 ms', async (t) => {
+test('alarm: clicking states sets evidence; every marginal equals `bayes marginals` with the same evidence (1e-9)', async (t) => {
   if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);
   const run = runExample('alarm.bayes');
   const net = run.results.find((e): e is NetworkResult => e.kind === 'network' && e.network === 'Alarm')!;
@@ -213,12 +213,11 @@ test('alarm: clicking states sets evidence; every marginal equals `bayes margina
     assert.equal(await p.page.locator('.evidence-chips .chip').count(), 0);
     await p.screenshot('evidence-alarm-dark');
 
-    // The server answers from the warm network: after the first compile, each click well within 100 ms.
+    // The server answers every click after the first from the warm network. How fast is a bench's
+    // question (the README's click figures), not a test's: a busy machine must not fail it.
     const warm = host.latencies.slice(1);
-    assert.ok(
-      warm.length >= 3 && Math.max(...warm) < 100,
-      `bayes/marginals latencies ${host.latencies.map((x) => x.toFixed(1)).join(', ')} ms`,
-    );
+    assert.ok(warm.length >= 3, `${warm.length} warm answers`);
+    t.diagnostic(`bayes/marginals latencies ${host.latencies.map((x) => x.toFixed(1)).join(', ')} ms`);
     assert.deepEqual(p.problems, []);
   } finally {
     host.stop();
