@@ -73,26 +73,37 @@ export function ancestralSet(net: BayesianNetwork, seeds: Iterable<number>): Set
  * graph is not a DAG.
  */
 export function topologicalOrder(net: BayesianNetwork): { order: number[] } | { cycle: number[] } {
-  const n = net.variables.length;
+  return dagOrder(net.variables.length, (v) => net.cpts[v]!.parents);
+}
+
+/**
+ * Kahn's algorithm over any DAG of `n` nodes given by their parents (the discrete network above,
+ * the hybrid one of engine/gaussian): parents first, or the nodes on a cycle.
+ */
+export function dagOrder(
+  n: number,
+  parentsOf: (v: number) => readonly number[],
+): { order: number[] } | { cycle: number[] } {
   const children: number[][] = Array.from({ length: n }, () => []);
   const indegree = new Int32Array(n);
-  for (const cpt of net.cpts) {
-    for (const p of cpt.parents) children[p]!.push(cpt.child);
-    indegree[cpt.child] = cpt.parents.length;
+  for (let v = 0; v < n; v++) {
+    const parents = parentsOf(v);
+    for (const p of parents) children[p]!.push(v);
+    indegree[v] = parents.length;
   }
   const order: number[] = [];
   const queue: number[] = [];
   for (let v = 0; v < n; v++) if (indegree[v] === 0) queue.push(v);
-  while (queue.length) {
-    const v = queue.shift()!;
+  for (let head = 0; head < queue.length; head++) {
+    const v = queue[head]!;
     order.push(v);
     for (const c of children[v]!) if (--indegree[c]! === 0) queue.push(c);
   }
   if (order.length === n) return { order };
-  return { cycle: findCycle(net, indegree) };
+  return { cycle: findCycle(parentsOf, indegree) };
 }
 
-function findCycle(net: BayesianNetwork, remaining: Int32Array): number[] {
+function findCycle(parentsOf: (v: number) => readonly number[], remaining: Int32Array): number[] {
   // Walk parent links among the variables Kahn could not order: every such node has a parent
   // that is also unordered, so the walk must revisit a node, closing a cycle.
   let v = remaining.findIndex((d) => d > 0);
@@ -101,7 +112,7 @@ function findCycle(net: BayesianNetwork, remaining: Int32Array): number[] {
   while (!seen.has(v)) {
     seen.set(v, path.length);
     path.push(v);
-    v = net.cpts[v]!.parents.find((p) => remaining[p]! > 0)!;
+    v = parentsOf(v).find((p) => remaining[p]! > 0)!;
   }
   return path.slice(seen.get(v)!).reverse();
 }

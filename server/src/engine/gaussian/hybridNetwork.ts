@@ -15,7 +15,7 @@
  * not have a continuous parent (the CLG restriction that keeps every posterior a finite mixture of
  * Gaussians); `validateHybridNetwork` reports that, as every other structural error, in words.
  */
-import type { Cpt } from '../network.js';
+import { dagOrder, type Cpt } from '../network.js';
 import { EngineError } from '../engineError.js';
 
 export interface DiscreteHybridVariable {
@@ -228,40 +228,9 @@ export function configurationLabel(net: HybridNetwork, cpd: LinearGaussianCpd, d
   return ` given ${parts.join(', ')}`;
 }
 
-/** Kahn's algorithm over all arcs: parents first, or the variables on a cycle. */
+/** Kahn's algorithm over all arcs (engine/network.ts dagOrder): parents first, or the variables on a cycle. */
 export function hybridTopologicalOrder(net: HybridNetwork): { order: number[] } | { cycle: number[] } {
-  const n = net.variables.length;
-  const children: number[][] = Array.from({ length: n }, () => []);
-  const indegree = new Int32Array(n);
-  for (let v = 0; v < n; v++) {
-    const parents = hybridParents(net, v);
-    for (const p of parents) children[p]!.push(v);
-    indegree[v] = parents.length;
-  }
-  const order: number[] = [];
-  const queue: number[] = [];
-  for (let v = 0; v < n; v++) if (indegree[v] === 0) queue.push(v);
-  for (let head = 0; head < queue.length; head++) {
-    const v = queue[head]!;
-    order.push(v);
-    for (const c of children[v]!) if (--indegree[c]! === 0) queue.push(c);
-  }
-  if (order.length === n) return { order };
-  return { cycle: cycleAmong(net, indegree) };
-}
-
-function cycleAmong(net: HybridNetwork, remaining: Int32Array): number[] {
-  // Every variable Kahn could not order has a parent that is also unordered: walking parent
-  // links among them must revisit one, closing a cycle.
-  let v = remaining.findIndex((d) => d > 0);
-  const seen = new Map<number, number>();
-  const path: number[] = [];
-  while (!seen.has(v)) {
-    seen.set(v, path.length);
-    path.push(v);
-    v = hybridParents(net, v).find((p) => remaining[p]! > 0)!;
-  }
-  return path.slice(seen.get(v)!).reverse();
+  return dagOrder(net.variables.length, (v) => hybridParents(net, v));
 }
 
 /** A linear Gaussian CPD with no discrete parents (the building block of a Gaussian network). */
