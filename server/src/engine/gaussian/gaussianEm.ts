@@ -10,7 +10,8 @@
  * factorised once per pattern.
  */
 import { EngineError } from '../engineError.js';
-import { choleskyFactor } from '../math/linearAlgebra.js';
+import { choleskyFactor, solveLower, solveWithCholesky } from '../math/linearAlgebra.js';
+import { dagOrder } from '../network.js';
 import { createRng } from '../random.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import { continuousValues, type HybridDataset } from './hybridData.js';
@@ -45,18 +46,9 @@ export interface GaussianEmResult {
 
 /** A topological order of the parent lists (an error naming a cycle's node when there is one). */
 export function topologicalOrder(parents: readonly (readonly number[])[], names: readonly string[]): number[] {
-  const order: number[] = [];
-  const state = new Uint8Array(parents.length); // 0 new, 1 on the path, 2 done
-  const visit = (v: number) => {
-    if (state[v] === 2) return;
-    if (state[v] === 1) throw new EngineError(`the network has a directed cycle through '${names[v]}'`);
-    state[v] = 1;
-    for (const p of parents[v]!) visit(p);
-    state[v] = 2;
-    order.push(v);
-  };
-  parents.forEach((_, v) => visit(v));
-  return order;
+  const walk = dagOrder(parents.length, (v) => parents[v]!);
+  if ('cycle' in walk) throw new EngineError(`the network has a directed cycle through '${names[walk.cycle[0]!]}'`);
+  return walk.order;
 }
 
 /** The network's joint N(μ, Σ) (Σ d × d row-major), built in topological order. */
@@ -203,7 +195,7 @@ function expectedMoments(
     const W = new Float64Array(o * m);
     for (let j = 0; j < m; j++) {
       const col = Array.from({ length: o }, (_, i) => SOM[i * m + j]!);
-      const x = cholSolve(L, o, col);
+      const x = solveWithCholesky(L, o, col);
       for (let i = 0; i < o; i++) W[i * m + j] = x[i]!;
     }
     const C = sub(M, M);
@@ -216,7 +208,7 @@ function expectedMoments(
     }
     for (const r of rows) {
       const diff = O.map((v) => columns[v]![r]! - mu[v]!);
-      const z = forward(L, o, diff);
+      const z = solveLower(L, o, diff);
       logLikelihood -= 0.5 * (o * Math.log(2 * Math.PI) + logDet + z.reduce((s, x) => s + x * x, 0));
       O.forEach((v, i) => (e[v] = diff[i]!));
       // E[x_M] − μ_M = Σ_MO Σ_OO⁻¹ (x_O − μ_O) = Wᵀ (x_O − μ_O).
@@ -261,30 +253,4 @@ function maximise(
     coefficients: fits.map((f) => [...f.coefficients]),
     variance: fits.map((f) => f.variance),
   };
-}
-
-/** Solves L z = b (L lower triangular, n × n row-major). */
-function forward(L: Float64Array, n: number, b: readonly number[]): Float64Array {
-  const z = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let s = b[i]!;
-    for (let k = 0; k < i; k++) s -= L[i * n + k]! * z[k]!;
-    z[i] = s / L[i * n + i]!;
-  }
-  return z;
-}
-
-/** Solves Lᵀ x = z. */
-function backward(L: Float64Array, n: number, z: Float64Array): Float64Array {
-  const x = new Float64Array(n);
-  for (let i = n - 1; i >= 0; i--) {
-    let s = z[i]!;
-    for (let k = i + 1; k < n; k++) s -= L[k * n + i]! * x[k]!;
-    x[i] = s / L[i * n + i]!;
-  }
-  return x;
-}
-
-function cholSolve(L: Float64Array, n: number, b: readonly number[]): Float64Array {
-  return backward(L, n, forward(L, n, b));
 }

@@ -118,12 +118,27 @@ export function invertLowerTriangular(L: Float64Array, n: number): Float64Array 
 export function choleskySolve(S: Float64Array, n: number, b: ArrayLike<number>): Float64Array {
   const L = choleskyFactor(S, n);
   if (!L) throw new EngineError('the system is singular (not positive definite)');
+  return solveWithCholesky(L, n, b);
+}
+
+/** Solves L Lᵀ x = b given the Cholesky factor L (when one factor serves many right-hand sides). */
+export function solveWithCholesky(L: Float64Array, n: number, b: ArrayLike<number>): Float64Array {
+  return solveUpperTransposed(L, n, solveLower(L, n, b));
+}
+
+/** Solves L z = b for lower-triangular L (n × n, row-major) by forward substitution. */
+export function solveLower(L: Float64Array, n: number, b: ArrayLike<number>): Float64Array {
   const z = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     let s = b[i]!;
     for (let k = 0; k < i; k++) s -= L[i * n + k]! * z[k]!;
     z[i] = s / L[i * n + i]!;
   }
+  return z;
+}
+
+/** Solves Lᵀ x = z for lower-triangular L by back substitution (Lᵀ read from L's columns). */
+function solveUpperTransposed(L: Float64Array, n: number, z: Float64Array): Float64Array {
   const x = new Float64Array(n);
   for (let i = n - 1; i >= 0; i--) {
     let s = z[i]!;
