@@ -80,6 +80,15 @@ export function twoNodes(a: readonly number[], bGivenA: readonly number[]): Baye
   };
 }
 
+/** Writes assignment number i of the joint (first variable slowest) into x. */
+function decodeAssignment(i: number, cards: readonly number[], x: number[]): void {
+  let rest = i;
+  for (let v = cards.length - 1; v >= 0; v--) {
+    x[v] = rest % cards[v]!;
+    rest = Math.floor(rest / cards[v]!);
+  }
+}
+
 /** The full joint P(x₁…x_n) by the chain rule, first variable slowest. Small networks only. */
 export function jointTable(net: BayesianNetwork): { cards: number[]; values: Float64Array } {
   const cards = net.variables.map((v) => v.states.length);
@@ -87,11 +96,7 @@ export function jointTable(net: BayesianNetwork): { cards: number[]; values: Flo
   const values = new Float64Array(size);
   const x = new Array<number>(cards.length).fill(0);
   for (let i = 0; i < size; i++) {
-    let rest = i;
-    for (let v = cards.length - 1; v >= 0; v--) {
-      x[v] = rest % cards[v]!;
-      rest = Math.floor(rest / cards[v]!);
-    }
+    decodeAssignment(i, cards, x);
     let p = 1;
     for (const cpt of net.cpts) {
       let row = 0;
@@ -103,18 +108,33 @@ export function jointTable(net: BayesianNetwork): { cards: number[]; values: Flo
   return { cards, values };
 }
 
-/** Brute-force P(e) and P(v | e) for every v by summing the joint. */
+/** Σ of the joint over the assignments consistent with `evidence`, grouped by the values of `keep` (unnormalised). */
+export function sumJoint(
+  joint: { cards: readonly number[]; values: Float64Array },
+  keep: readonly number[],
+  evidence: Evidence,
+): Float64Array {
+  const { cards, values } = joint;
+  const out = new Float64Array(keep.reduce((a, v) => a * cards[v]!, 1));
+  const x = new Array<number>(cards.length).fill(0);
+  for (let i = 0; i < values.length; i++) {
+    decodeAssignment(i, cards, x);
+    if ([...evidence].some(([v, s]) => x[v] !== s)) continue;
+    let at = 0;
+    for (const v of keep) at = at * cards[v]! + x[v]!;
+    out[at]! += values[i]!;
+  }
+  return out;
+}
+
+/** Brute-force P(e) and P(v | e) for every v by summing the joint (one pass). */
 export function enumerate(net: BayesianNetwork, evidence: Evidence): { pEvidence: number; marginals: Float64Array[] } {
   const { cards, values } = jointTable(net);
   const marginals = cards.map((k) => new Float64Array(k));
   let pEvidence = 0;
   const x = new Array<number>(cards.length).fill(0);
   for (let i = 0; i < values.length; i++) {
-    let rest = i;
-    for (let v = cards.length - 1; v >= 0; v--) {
-      x[v] = rest % cards[v]!;
-      rest = Math.floor(rest / cards[v]!);
-    }
+    decodeAssignment(i, cards, x);
     if ([...evidence].some(([v, s]) => x[v] !== s)) continue;
     pEvidence += values[i]!;
     for (let v = 0; v < cards.length; v++) marginals[v]![x[v]!]! += values[i]!;

@@ -5,58 +5,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BayesianNetwork } from '../../../../server/src/engine/network.js';
 import { entropy, informationRanking } from '../../../../server/src/engine/inference/valueOfInformation.js';
 import { dataConflict } from '../../../../server/src/engine/inference/dataConflict.js';
 import { EngineError } from '../../../../server/src/engine/engineError.js';
-import { loadBif } from '../../../support/networks.js';
+import { jointTable, loadBif, sumJoint } from '../../../support/networks.js';
 
 const NO_SHARED = 'no ../shared BIF files';
 
-/** Every assignment (first variable slowest) and its probability: the product of the CPT entries. */
-function joint(net: BayesianNetwork): { cards: number[]; p: Float64Array } {
-  const cards = net.variables.map((v) => v.states.length);
-  const size = cards.reduce((a, b) => a * b, 1);
-  const p = new Float64Array(size);
-  const x = new Array<number>(cards.length).fill(0);
-  for (let i = 0; i < size; i++) {
-    let rest = i;
-    for (let v = cards.length - 1; v >= 0; v--) {
-      x[v] = rest % cards[v]!;
-      rest = Math.floor(rest / cards[v]!);
-    }
-    let prob = 1;
-    for (const cpt of net.cpts) {
-      let row = 0;
-      for (const q of cpt.parents) row = row * cards[q]! + x[q]!;
-      prob *= cpt.table[row * cards[cpt.child]! + x[cpt.child]!]!;
-    }
-    p[i] = prob;
-  }
-  return { cards, p };
-}
+type Joint = ReturnType<typeof jointTable>;
 
-/** Σ over assignments consistent with `e`, grouped by the values of `keep`. */
-function sumOut(j: { cards: number[]; p: Float64Array }, keep: number[], e: Map<number, number>): Float64Array {
-  const { cards, p } = j;
-  const out = new Float64Array(keep.reduce((a, v) => a * cards[v]!, 1));
-  const x = new Array<number>(cards.length);
-  for (let i = 0; i < p.length; i++) {
-    let rest = i;
-    for (let v = cards.length - 1; v >= 0; v--) {
-      x[v] = rest % cards[v]!;
-      rest = Math.floor(rest / cards[v]!);
-    }
-    if ([...e].some(([v, s]) => x[v] !== s)) continue;
-    let at = 0;
-    for (const v of keep) at = at * cards[v]! + x[v]!;
-    out[at]! += p[i]!;
-  }
-  return out;
-}
-
-function bruteMi(j: { cards: number[]; p: Float64Array }, t: number, x: number, e: Map<number, number>): number {
-  const pe = sumOut(j, [t, x], e);
+function bruteMi(j: Joint, t: number, x: number, e: Map<number, number>): number {
+  const pe = sumJoint(j, [t, x], e);
   const z = pe.reduce((a, b) => a + b, 0);
   const kt = j.cards[t]!,
     kx = j.cards[x]!;
@@ -95,10 +54,10 @@ for (const [name, targetName, named] of cases) {
     );
     for (const [v, s] of e) assert.ok(v >= 0 && s >= 0);
     const target = idx(targetName);
-    const j = joint(net);
+    const j = jointTable(net);
     const got = informationRanking(net, target, e);
     assert.equal(got.ranking.length, net.variables.length - 1 - e.size);
-    const pt = sumOut(j, [target], e);
+    const pt = sumJoint(j, [target], e);
     const z = pt.reduce((a, b) => a + b, 0);
     assert.ok(Math.abs(got.entropy - entropy(Array.from(pt, (x) => x / z))) < 1e-9);
     for (const r of got.ranking) {
@@ -114,13 +73,13 @@ for (const [name, targetName, named] of cases) {
 test('asia: conf(e) = ln(Π P(e_i) / P(e)) equals the enumeration; consistent findings score below 0, conflicting above', (t) => {
   const net = loadBif('asia');
   if (!net) return t.skip(NO_SHARED);
-  const j = joint(net);
+  const j = jointTable(net);
   const idx = (n: string) => net.variables.findIndex((v) => v.name === n);
   const ev = (o: Record<string, string>) =>
     new Map(Object.entries(o).map(([v, s]) => [idx(v), net.variables[idx(v)]!.states.indexOf(s)] as [number, number]));
   const brute = (e: Map<number, number>) => {
-    const all = sumOut(j, [], e)[0]!;
-    const single = [...e].map(([v, s]) => sumOut(j, [], new Map([[v, s]]))[0]!);
+    const all = sumJoint(j, [], e)[0]!;
+    const single = [...e].map(([v, s]) => sumJoint(j, [], new Map([[v, s]]))[0]!);
     return Math.log(single.reduce((a, b) => a * b, 1) / all);
   };
   // Smoking and bronchitis go together; dyspnoea without bronchitis or lung disease, with a positive x-ray, does not.
