@@ -7,17 +7,28 @@
  *   100 ms), so a loop may report every step.
  * - `paint(io, 'out' | 'err')` colours severities and `expect` results on a terminal, never when
  *   `NO_COLOR` is set (https://no-color.org) or the stream is not a terminal.
- * - `interruptible(io)` turns Ctrl+C (SIGINT) into a cancel signal the engine's loops check
- *   (engine/cancellation.ts); the command then reports what was done with `interrupted(io, what)`
- *   and returns `EXIT_INTERRUPTED`. Only work that leaves the event loop free (worker threads,
- *   awaited steps) sees the signal; a synchronous loop is ended by Node's own SIGINT (also 130).
+ * - `interruptible()` turns Ctrl+C (SIGINT) into a cancel signal (engine/cancellation.ts); the
+ *   command then reports what was done with `interrupted(io, command, what)` and returns
+ *   `EXIT_INTERRUPTED`.
+ *
+ * How Ctrl+C reaches a loop. Node runs a SIGINT listener on the event loop, so a listener alone
+ * sees the signal only in work that leaves the loop free: worker threads (the bootstrap) and
+ * streamed reads (`bayes predict`: each chunk of the file is an awaited read, and the row
+ * handler checks the signal). A synchronous loop (a structure search, a sampler, validation's
+ * predictions) runs inside `whileInterruptible(interrupt, work)`: a vm script with
+ * `breakOnSigint`, whose watchdog thread stops the running JavaScript as soon as SIGINT arrives
+ * (V8 terminates execution; the REPL stops a runaway line the same way) and throws, which
+ * becomes CancelledError. The loops report their counts through the progress callbacks as they
+ * go, so the command still knows how far the work got and prints it. No engine loop has to
+ * yield or become async, and the stop takes milliseconds, not a polling interval.
  *
  * Commands get the terminal facts from their CliIO (`errIsTTY`, `outIsTTY`, `quiet`), which
  * the dispatcher (cli.ts) fills from the process; tests pass plain objects and so see nothing.
  */
+import { Script } from 'node:vm';
 import type { CliIO } from './command.js';
 import { control } from './terminalText.js';
-import type { CancelSignal } from '../engine/cancellation.js';
+import { CancelledError, type CancelSignal } from '../engine/cancellation.js';
 
 /** The exit codes of every command (documented in `bayes --help` and the README). */
 export const EXIT_OK = 0;
@@ -54,6 +65,9 @@ const ERASE_LINE = control('\r\x1b[2K');
 export function showsProgress(io: CliIO): boolean {
   return Boolean(io.errIsTTY) && !io.quiet;
 }
+
+/** Counts as the summaries print them: 41,200. */
+export const counted = (n: number): string => n.toLocaleString('en-US');
 
 /** Seconds as "42s", "3m05s" or "1h02m". */
 export function formatDuration(seconds: number): string {
@@ -155,6 +169,8 @@ export interface Interruptible {
   readonly signal: CancelSignal;
   /** Called (once) on Ctrl+C, e.g. to terminate worker threads. */
   onInterrupt(stop: () => void): void;
+  /** Marks the signal aborted as Ctrl+C would (whileInterruptible, whose watchdog saw it). */
+  abort(): void;
   /** Removes the SIGINT handler (always call, in a finally). */
   dispose(): void;
 }
@@ -178,11 +194,33 @@ export function interruptible(graceMs = 900): Interruptible {
   return {
     signal,
     onInterrupt: (stop) => void stops.push(stop),
+    abort() {
+      signal.aborted = true;
+    },
     dispose() {
       process.off('SIGINT', handler);
       clearTimeout(timer);
     },
   };
+}
+
+/** The one-line script that calls the work; its context holds nothing but that function. */
+const CALL_WORK = new Script('work()', { filename: 'bayes-interruptible-work' });
+
+/**
+ * Runs synchronous `work` so that Ctrl+C stops it at once: the signal is marked aborted and
+ * CancelledError is thrown (see the head comment). Must be called with an `interruptible()`
+ * listener installed (Node applies breakOnSigint only when SIGINT has a listener); its handler
+ * is set aside while the work runs and back after.
+ */
+export function whileInterruptible<T>(interrupt: Interruptible, work: () => T): T {
+  try {
+    return CALL_WORK.runInNewContext({ work }, { breakOnSigint: true }) as T;
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_INTERRUPTED') throw e;
+    interrupt.abort();
+    throw new CancelledError();
+  }
 }
 
 /** The line a command prints when Ctrl+C stopped it: "bayes NAME: interrupted after WHAT". Returns 130. */
