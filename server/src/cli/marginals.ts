@@ -13,6 +13,7 @@ import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 import { readCommandLineText } from './workspace.js';
 import { runHybridMarginals, type HybridMarginalsOptions } from './hybridMarginals.js';
 import { readHybridNetworkFile } from './hybridNetworkFile.js';
+import { inferOnTerminal } from './samplingProgress.js';
 
 const OPTIONS = {
   evidence: { type: 'string', multiple: true, short: 'e' },
@@ -84,7 +85,10 @@ ${NETWORK_FILE_USAGE}`,
       io.err(`bayes marginals: ${withFindings.error}\n`);
       return 1;
     }
-    const answer = posteriorMarginals(withFindings.net, withFindings.evidence, options);
+    const answer = inferOnTerminal(io, options.method, (onSamples) =>
+      posteriorMarginals(withFindings.net, withFindings.evidence, { ...options, onSamples }),
+    );
+    if (typeof answer === 'number') return answer;
     if (!answer.ok) {
       io.err(`bayes marginals: ${answer.message}\n`);
       return 1;

@@ -13,14 +13,15 @@
  *
  * How Ctrl+C reaches a loop. Node runs a SIGINT listener on the event loop, so a listener alone
  * sees the signal only in work that leaves the loop free: worker threads (the bootstrap) and
- * streamed reads (`bayes predict`: each chunk of the file is an awaited read, and the row
- * handler checks the signal). A synchronous loop (a structure search, a sampler, validation's
- * predictions) runs inside `whileInterruptible(interrupt, work)`: a vm script with
- * `breakOnSigint`, whose watchdog thread stops the running JavaScript as soon as SIGINT arrives
- * (V8 terminates execution; the REPL stops a runaway line the same way) and throws, which
- * becomes CancelledError. The loops report their counts through the progress callbacks as they
- * go, so the command still knows how far the work got and prints it. No engine loop has to
- * yield or become async, and the stop takes milliseconds, not a polling interval.
+ * streamed reads (`bayes predict`: the file comes in 64 KB slices with a turn of the event loop
+ * between them, cli/caseInputs.ts, and the row handler checks the signal). A synchronous loop
+ * (a structure search, a sampler, validation's predictions) runs inside
+ * `whileInterruptible(interrupt, work)`: a vm script with `breakOnSigint`, whose watchdog thread
+ * stops the running JavaScript as soon as SIGINT arrives (V8 terminates execution; the REPL
+ * stops a runaway line the same way) and throws, which becomes CancelledError. The loops report
+ * their counts through the progress callbacks as they go, so the command still knows how far
+ * the work got and prints it. No engine loop has to yield or become async, and the stop takes
+ * milliseconds, not a polling interval.
  *
  * Commands get the terminal facts from their CliIO (`errIsTTY`, `outIsTTY`, `quiet`), which
  * the dispatcher (cli.ts) fills from the process; tests pass plain objects and so see nothing.
@@ -101,7 +102,7 @@ export function startProgress(io: CliIO, label: string, options: ProgressOptions
   const draws = showsProgress(io);
   const now = options.now ?? (() => performance.now());
   const start = now();
-  let last = -Infinity;
+  let last = start; // the first draw waits REDRAW_MS, so that its rate means something
   let drawn = false;
   const state = {
     done: 0,
