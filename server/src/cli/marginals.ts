@@ -49,6 +49,8 @@ Options:
                          exact, lw (likelihood weighting), gibbs or rejection (Poole §8.6)
   --samples N            samples for lw / gibbs / rejection (default 20000)
   --seed S               seed for the samplers (default 1)
+                         (on a terminal a progress line counts the samples; Ctrl+C stops
+                         the sampler, exit 130, saying how many were drawn)
   --budget N             decide on the largest clique table instead: exact while it has at most
                          N entries (${DEFAULT_BUDGET} was the old default)
   --json                 {"network", "evidence", "likelihood"?, "soft"?, "method",
