@@ -224,6 +224,31 @@ export function whileInterruptible<T>(interrupt: Interruptible, work: () => T): 
   }
 }
 
+/**
+ * Synchronous `work` that Ctrl+C stops: its answer, or EXIT_INTERRUPTED after printing
+ * `bayes COMMAND: interrupted after ${done()}` (done says how far the work got, from the counts
+ * its progress callbacks kept). `lines` are cleared before the summary either way.
+ */
+export function untilInterrupted<T>(
+  io: CliIO,
+  command: string,
+  done: () => string,
+  work: () => T,
+  lines: () => (Progress | undefined)[] = () => [],
+): T | number {
+  const interrupt = interruptible();
+  try {
+    return whileInterruptible(interrupt, work);
+  } catch (e) {
+    if (!(e instanceof CancelledError)) throw e;
+    for (const line of lines()) line?.finish();
+    return interrupted(io, command, done());
+  } finally {
+    for (const line of lines()) line?.finish();
+    interrupt.dispose();
+  }
+}
+
 /** The line a command prints when Ctrl+C stopped it: "bayes NAME: interrupted after WHAT". Returns 130. */
 export function interrupted(io: CliIO, command: string, what: string): number {
   io.err(`${io.errIsTTY ? ERASE_LINE : ''}bayes ${command}: interrupted after ${what}\n`);

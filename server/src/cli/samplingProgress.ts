@@ -4,9 +4,8 @@
  * inference at once with a summary of the samples drawn (see cli/progress.ts for how).
  */
 import type { SamplesDone } from '../engine/sampling/sampledNetwork.js';
-import { CancelledError } from '../engine/cancellation.js';
 import type { CliIO } from './command.js';
-import { counted, interrupted, interruptible, startProgress, whileInterruptible, type Progress } from './progress.js';
+import { counted, startProgress, untilInterrupted, type Progress } from './progress.js';
 
 /** Runs `infer` with the samplers' progress; its answer, or 130 after the summary when Ctrl+C stopped it. */
 export function inferOnTerminal<T>(
@@ -23,16 +22,14 @@ export function inferOnTerminal<T>(
     line ??= startProgress(io, label, { total: (total = of), unit });
     line.update(done);
   };
-  const interrupt = interruptible();
-  try {
-    return whileInterruptible(interrupt, () => infer(onSamples));
-  } catch (e) {
-    if (!(e instanceof CancelledError)) throw e;
-    line?.finish();
-    const what = line ? `${counted(line.done)} of ${counted(total)} ${unit} (${label})` : 'exact inference had begun';
-    return interrupted(io, 'marginals', `${what}; no marginals printed`);
-  } finally {
-    line?.finish();
-    interrupt.dispose();
-  }
+  const done = () =>
+    `${line ? `${counted(line.done)} of ${counted(total)} ${unit} (${label})` : 'exact inference had begun'}; ` +
+    'no marginals printed';
+  return untilInterrupted(
+    io,
+    'marginals',
+    done,
+    () => infer(onSamples),
+    () => [line],
+  );
 }

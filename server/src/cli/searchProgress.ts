@@ -4,9 +4,8 @@
  * search at once with a one-line summary of how far it got (see cli/progress.ts for how).
  */
 import type { SearchProgress } from '../engine/structure/searchProgress.js';
-import { CancelledError } from '../engine/cancellation.js';
 import type { CliIO } from './command.js';
-import { counted, interrupted, interruptible, startProgress, whileInterruptible, type Progress } from './progress.js';
+import { counted, startProgress, untilInterrupted, type Progress } from './progress.js';
 
 /**
  * Runs `search` with a progress line labelled by the method; its answer, or the exit code 130
@@ -32,17 +31,11 @@ export function searchOnTerminal<T>(io: CliIO, method: string, search: (progress
       summary = `${counted(tests)} independence tests (conditioning sets of ${level})`;
     },
   };
-  const interrupt = interruptible();
-  try {
-    return whileInterruptible(interrupt, () => search(progress));
-  } catch (e) {
-    if (!(e instanceof CancelledError)) throw e;
-    line.finish();
-    nodes?.finish();
-    return interrupted(io, 'structure', summary);
-  } finally {
-    line.finish();
-    nodes?.finish();
-    interrupt.dispose();
-  }
+  return untilInterrupted(
+    io,
+    'structure',
+    () => summary,
+    () => search(progress),
+    () => [line, nodes],
+  );
 }

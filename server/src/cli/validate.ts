@@ -15,7 +15,7 @@ import { NETWORK_FILE_USAGE } from './networkFile.js';
 import { CASE_OPTIONS, CASE_USAGE, CaseFileError, openCases, RowWatch, streamCaseFile } from './caseInputs.js';
 import type { CaseLayout } from '../model/caseFile.js';
 import { CancelledError } from '../engine/cancellation.js';
-import { counted, interrupted, interruptible, startProgress, whileInterruptible } from './progress.js';
+import { counted, interrupted, startProgress, untilInterrupted } from './progress.js';
 import { integerOption } from './learningInputs.js';
 
 const OPTIONS = {
@@ -130,21 +130,14 @@ function predictOnTerminal(
   predict: (onRows: RowsDone) => CasePredictions,
 ): CasePredictions | number {
   const line = startProgress(io, 'validate: predicting', { total: rowCount, unit: 'rows' });
-  const interrupt = interruptible();
-  try {
-    return whileInterruptible(interrupt, () => predict((rows) => line.update(rows)));
-  } catch (e) {
-    if (!(e instanceof CancelledError)) throw e;
-    const inFolds = folds === undefined ? '' : ` (in ${folds} folds)`;
-    return interrupted(
-      io,
-      'validate',
-      `predicting ${counted(line.done)} of ${counted(rowCount)} rows${inFolds}; no scores printed`,
-    );
-  } finally {
-    line.finish();
-    interrupt.dispose();
-  }
+  const inFolds = folds === undefined ? '' : ` (in ${folds} folds)`;
+  return untilInterrupted(
+    io,
+    'validate',
+    () => `predicting ${counted(line.done)} of ${counted(rowCount)} rows${inFolds}; no scores printed`,
+    () => predict((rows) => line.update(rows)),
+    () => [line],
+  );
 }
 
 function fail(io: CliIO, message: string): number {

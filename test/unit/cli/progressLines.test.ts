@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../../support/shared.js';
+import { NO_SHARED, repoRoot, sharedFile } from '../../support/shared.js';
 import { tempFile } from '../../support/cli.js';
 import { readBif } from '../../../server/src/model/bif.js';
 import { forwardSample } from '../../../server/src/engine/sampling/forwardSampling.js';
@@ -274,6 +274,20 @@ describe('Ctrl+C stops long work within a second: exit 130 and what was done', (
     assert.ok(m, r.out.slice(-300));
     const done = Number(m[1]!.replace(/,/g, ''));
     assert.ok(done > 0 && done < 200000, m[0]);
+    assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+  });
+
+  const em = sharedFile('tables', 'alarm-em');
+  it('EM of bayes learn', { skip: skipTty || (!em && NO_SHARED) }, async () => {
+    const r = await interrupt(
+      ['learn', `${em}/alarm.bif`, '--data', `${em}/records.dat`, '--method', 'em', '--iterations', '1000'],
+      /em iteration \d+\/1000/,
+    );
+    assert.equal(r.code, 130, r.out.slice(-300));
+    assert.match(
+      r.out,
+      /bayes learn: interrupted after \d+ iterations \(log-likelihood -\d+\.\d{4}\); nothing written/,
+    );
     assert.ok(r.ms < 1000, `took ${r.ms} ms`);
   });
 
