@@ -137,4 +137,5 @@ def states_of(spec, name):
     return next(v["states"] for v in spec["variables"] if v["name"] == name)
 
 
-main()
+if __name__ == "__main__":  # pgmpy_predict.py imports build_network
+    main()

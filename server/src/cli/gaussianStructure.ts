@@ -8,6 +8,7 @@ import type { BackgroundKnowledgeSpec } from '../engine/structure/backgroundKnow
 import { arcsOf } from '../engine/structure/structureScore.js';
 import { typeColumns } from '../engine/gaussian/hybridData.js';
 import { searchGaussianStructure, type GaussianSearchSpec } from '../engine/gaussian/gaussianSearch.js';
+import type { SearchProgress } from '../engine/structure/searchProgress.js';
 import type { GaussianScoreName } from '../engine/gaussian/gaussianScore.js';
 import type { ResultBase, StructureResultEntry } from '../protocol/runResult.js';
 import { UsageError } from './command.js';
@@ -33,6 +34,8 @@ export interface GaussianStructureArgs {
   knowledge?: BackgroundKnowledgeSpec;
   continuous?: string;
   discrete?: string;
+  /** Told as the search goes (cli/searchProgress.ts). */
+  progress?: SearchProgress;
 }
 
 export type GaussianStructureResult = Omit<StructureResultEntry, keyof ResultBase> & { kind: 'structure' };
@@ -59,6 +62,7 @@ export function gaussianStructure(data: CategoricalDataset, a: GaussianStructure
     alpha: a.alpha,
     maxConditioning: a.maxConditioning,
     knowledge: a.knowledge,
+    progress: a.progress,
   });
   const names = hybrid.columns.map((c) => c.name);
   const named = (arcs: Array<[number, number]>) => arcs.map(([f, t]): [string, string] => [names[f]!, names[t]!]);

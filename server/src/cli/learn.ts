@@ -19,7 +19,7 @@ import {
 import { commandLineReads } from './workspace.js';
 import { NETWORK_FILE_USAGE, readNetworkFile, readNetworkModel } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
-import { startProgress } from './progress.js';
+import { startProgress, untilInterrupted } from './progress.js';
 import { learnHybrid } from './gaussianLearn.js';
 import { readHybridNetworkFile } from './hybridNetworkFile.js';
 import { learnOverTime, namesNetworkOverTime } from './learnOverTime.js';
@@ -129,14 +129,14 @@ export const learnCommand: CliCommand = {
       ? undefined
       : startProgress(io, `${values.method ?? 'em'} iteration`, { total: options.maxIterations! });
     const restarts = options.restarts ?? 1;
-    options.onProgress = values.progress
-      ? (p) =>
-          io.err(`restart ${p.restart + 1}, iteration ${p.iteration}: log-likelihood ${p.logLikelihood.toFixed(4)}\n`)
-      : (p) =>
-          line!.update(
-            p.iteration,
-            `${restarts > 1 ? `restart ${p.restart + 1}/${restarts} · ` : ''}log-likelihood ${p.logLikelihood.toFixed(4)}`,
-          );
+    let reached = 'the first iteration';
+    options.onProgress = (p) => {
+      const restart = restarts > 1 ? `restart ${p.restart + 1}/${restarts} · ` : '';
+      reached = `${restart}${p.iteration} iterations (log-likelihood ${p.logLikelihood.toFixed(4)})`;
+      if (values.progress)
+        io.err(`restart ${p.restart + 1}, iteration ${p.iteration}: log-likelihood ${p.logLikelihood.toFixed(4)}\n`);
+      else line!.update(p.iteration, `${restart}log-likelihood ${p.logLikelihood.toFixed(4)}`);
+    };
     const model = readNetworkModel(positionals[0]!, io, { ...values, learning: true });
     const reference = values.compare ? readNetworkFile(values.compare, io) : undefined;
     if (!model || (values.compare && !reference)) return 1;
@@ -154,8 +154,15 @@ export const learnCommand: CliCommand = {
           `bayes learn: note: counting uses only the records where a family is fully observed; --method em uses them all\n`,
         );
       }
-      const fit = learnParameters(net, data, method, options);
-      line?.finish();
+      // EM and gradient ascent are synchronous loops: Ctrl+C stops them (cli/progress.ts).
+      const fit = untilInterrupted(
+        io,
+        'learn',
+        () => `${reached}; nothing written`,
+        () => learnParameters(net, data, method, options),
+        () => [line],
+      );
+      if (typeof fit === 'number') return fit;
       const result = learnedNetworkData(method, data.rowCount, aligned.hidden, fit);
       const distance = reference
         ? meanTotalVariation(fit.network, sameShape(reference, net, values.compare!)).mean

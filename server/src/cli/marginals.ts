@@ -13,6 +13,7 @@ import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 import { readCommandLineText } from './workspace.js';
 import { runHybridMarginals, type HybridMarginalsOptions } from './hybridMarginals.js';
 import { readHybridNetworkFile } from './hybridNetworkFile.js';
+import { inferOnTerminal } from './samplingProgress.js';
 
 const OPTIONS = {
   evidence: { type: 'string', multiple: true, short: 'e' },
@@ -48,6 +49,8 @@ Options:
                          exact, lw (likelihood weighting), gibbs or rejection (Poole §8.6)
   --samples N            samples for lw / gibbs / rejection (default 20000)
   --seed S               seed for the samplers (default 1)
+                         (on a terminal a progress line counts the samples; Ctrl+C stops
+                         the sampler, exit 130, saying how many were drawn)
   --budget N             decide on the largest clique table instead: exact while it has at most
                          N entries (${DEFAULT_BUDGET} was the old default)
   --json                 {"network", "evidence", "likelihood"?, "soft"?, "method",
@@ -84,7 +87,10 @@ ${NETWORK_FILE_USAGE}`,
       io.err(`bayes marginals: ${withFindings.error}\n`);
       return 1;
     }
-    const answer = posteriorMarginals(withFindings.net, withFindings.evidence, options);
+    const answer = inferOnTerminal(io, options.method, (onSamples) =>
+      posteriorMarginals(withFindings.net, withFindings.evidence, { ...options, onSamples }),
+    );
+    if (typeof answer === 'number') return answer;
     if (!answer.ok) {
       io.err(`bayes marginals: ${answer.message}\n`);
       return 1;

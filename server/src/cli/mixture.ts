@@ -6,7 +6,7 @@ import { EngineError } from '../engine/engineError.js';
 import { numericColumns, type NumericData } from '../engine/dataset.js';
 import { mixtureData } from '../run/learningResults.js';
 import { orderByMeans } from '../run/mixtures.js';
-import { startProgress } from './progress.js';
+import { startProgress, untilInterrupted } from './progress.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { integerOption, positiveOption } from './learningInputs.js';
 import { commandLineReads, MAX_FILE_USAGE } from './workspace.js';
@@ -75,17 +75,28 @@ export const mixtureCommand: CliCommand = {
     try {
       const data = selectColumns(await readNumericFile(commandLineReads(values), positionals[0]!), values.columns);
       const line = startProgress(io, 'EM iteration', { total: common.maxIterations });
+      let reached = 'the first iteration';
       const withProgress = {
         ...common,
-        onProgress: (i: number, ll: number) => line.update(i, `log-likelihood ${ll.toFixed(4)}`),
+        onProgress: (i: number, ll: number) => {
+          reached = `${i} of ${common.maxIterations} EM iterations (log-likelihood ${ll.toFixed(4)})`;
+          line.update(i, `log-likelihood ${ll.toFixed(4)}`);
+        },
       };
-      // Numbered as the language numbers them (run/mixtures.ts): by the first column's mean, ascending.
-      const fit = orderByMeans(
-        sigma === undefined
-          ? gaussianMixture(data, { ...withProgress, regCovar })
-          : kMeansEm(data, { ...withProgress, sigma }),
+      // EM is a synchronous loop: Ctrl+C stops it (cli/progress.ts).
+      const fitted = untilInterrupted(
+        io,
+        'mixture',
+        () => `${reached}; no mixture printed`,
+        () =>
+          sigma === undefined
+            ? gaussianMixture(data, { ...withProgress, regCovar })
+            : kMeansEm(data, { ...withProgress, sigma }),
+        () => [line],
       );
-      line.finish();
+      if (typeof fitted === 'number') return fitted;
+      // Numbered as the language numbers them (run/mixtures.ts): by the first column's mean, ascending.
+      const fit = orderByMeans(fitted);
       const { responsibilities, ...rest } = mixtureData(data.names, fit);
       if (values.json)
         io.out(JSON.stringify(values.responsibilities ? { ...rest, responsibilities } : rest, null, 2) + '\n');

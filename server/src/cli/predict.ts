@@ -4,20 +4,13 @@ import { BatchPredictor, mostProbable } from '../engine/inference/batchPredictio
 import type { BayesianNetwork } from '../engine/network.js';
 import type { CaseLayout } from '../model/caseFile.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
-import { CaseFileError, progressHook, streamCaseFile, targetOf } from './caseInputs.js';
+import { NETWORK_FILE_USAGE } from './networkFile.js';
+import { CASE_OPTIONS, CASE_USAGE, CaseFileError, openCases, RowWatch, streamCaseFile } from './caseInputs.js';
+import { CancelledError } from '../engine/cancellation.js';
+import { counted, interrupted } from './progress.js';
 import { cliBudgets } from './limits.js';
 
-const OPTIONS = {
-  data: { type: 'string' },
-  target: { type: 'string' },
-  json: { type: 'boolean' },
-  csv: { type: 'boolean' },
-  network: { type: 'string' },
-  workspace: { type: 'string' },
-  'data-root': { type: 'string', multiple: true },
-  'max-file-mb': { type: 'string' },
-} as const;
+const OPTIONS = { ...CASE_OPTIONS, csv: { type: 'boolean' } } as const;
 
 const USAGE = `bayes predict NET|MODEL.bayes --data ROWS.csv --target X [--json|--csv] [options]
 
@@ -30,9 +23,12 @@ as "actual"), and columns naming no variable are ignored. '?' or an empty cell i
 A row whose evidence has probability 0 gets no prediction (null) and logLikelihood null.
 Rows are read and written as they stream, so memory stays bounded.
 
+On a terminal a progress line on standard error counts the rows (rate, share of the file read,
+time left); Ctrl+C stops at the next row, exit 130, saying how many rows were predicted (the
+output so far is incomplete: the JSON is not closed).
+
 Options:
-  --data FILE       the rows (CSV)
-  --target X        the variable to predict
+${CASE_USAGE}
   --json            {"network", "target", "states", "evidence": [columns], "ignored": [columns],
                      "rows": [{"row", "line", "probabilities": {STATE: p}, "predicted",
                      "logLikelihood", "actual"?}], "rowCount", "propagations"}
@@ -45,39 +41,27 @@ export const predictCommand: CliCommand = {
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
-    if (positionals.length !== 1) throw new UsageError('give one network file');
-    if (!values.data) throw new UsageError('--data ROWS.csv is required');
-    if (!values.target) throw new UsageError('--target X is required');
     if (values.json && values.csv) throw new UsageError('--json and --csv exclude each other');
-    const net = readNetworkFile(positionals[0]!, io, values);
-    if (!net) return 1;
-    const target = targetOf(net, values.target);
-    if (typeof target === 'string') {
-      io.err(`bayes predict: ${target}\n`);
-      return 1;
-    }
+    const setup = openCases('predict', values, positionals, io);
+    if (typeof setup === 'number') return setup;
+    const { net, target } = setup;
     const writer = new PredictionWriter(io, net, target, values.json ? 'json' : values.csv ? 'csv' : 'text');
+    const watch = new RowWatch(io, 'predict');
     try {
       let rows = 0,
         impossible = 0,
         batch: BatchPredictor | undefined;
-      const { layout } = await streamCaseFile(
-        values.data,
-        values,
-        io,
-        net,
-        target,
-        (evidence, truth, line) => {
-          const answer = batch!.predict(evidence);
-          if (!answer.probabilities) impossible++;
-          writer.row(++rows, line, answer.probabilities, answer.logLikelihood, truth);
-          if (rows % 10000 === 0) progressHook('predict', rows);
-        },
-        (layout) => {
-          batch = new BatchPredictor(net, target, layout.evidenceVariables, { maxEntries: cliBudgets.maxTotalEntries });
-          writer.start(layout);
-        },
-      );
+      const onRow = (evidence: Int32Array, truth: number, line: number) => {
+        const answer = batch!.predict(evidence);
+        if (!answer.probabilities) impossible++;
+        writer.row(++rows, line, answer.probabilities, answer.logLikelihood, truth);
+      };
+      const onLayout = (layout: CaseLayout) => {
+        batch = new BatchPredictor(net, target, layout.evidenceVariables, { maxEntries: cliBudgets.maxTotalEntries });
+        writer.start(layout);
+      };
+      const { layout } = await streamCaseFile(setup.data, values, io, net, target, onRow, onLayout, watch);
+      watch.finish();
       writer.end(rows, batch?.propagations ?? 0);
       if (layout.ignored.length)
         io.err(`bayes predict: ignored columns (no variable of ${net.name}): ${layout.ignored.join(', ')}\n`);
@@ -85,10 +69,17 @@ export const predictCommand: CliCommand = {
         io.err(`bayes predict: warning: ${impossible} rows have evidence of probability 0 (no prediction)\n`);
       return 0;
     } catch (e) {
+      if (e instanceof CancelledError) {
+        writer.flush();
+        return interrupted(io, 'predict', `${counted(watch.rows)} rows; the output is incomplete`);
+      }
       if (!(e instanceof CaseFileError)) throw e;
       writer.flush();
+      watch.finish();
       io.err(e.message + '\n');
       return 1;
+    } finally {
+      watch.dispose();
     }
   },
 };

@@ -7,17 +7,29 @@
  *   100 ms), so a loop may report every step.
  * - `paint(io, 'out' | 'err')` colours severities and `expect` results on a terminal, never when
  *   `NO_COLOR` is set (https://no-color.org) or the stream is not a terminal.
- * - `interruptible(io)` turns Ctrl+C (SIGINT) into a cancel signal the engine's loops check
- *   (engine/cancellation.ts); the command then reports what was done with `interrupted(io, what)`
- *   and returns `EXIT_INTERRUPTED`. Only work that leaves the event loop free (worker threads,
- *   awaited steps) sees the signal; a synchronous loop is ended by Node's own SIGINT (also 130).
+ * - `interruptible()` turns Ctrl+C (SIGINT) into a cancel signal (engine/cancellation.ts); the
+ *   command then reports what was done with `interrupted(io, command, what)` and returns
+ *   `EXIT_INTERRUPTED`.
+ *
+ * How Ctrl+C reaches a loop. Node runs a SIGINT listener on the event loop, so a listener alone
+ * sees the signal only in work that leaves the loop free: worker threads (the bootstrap) and
+ * streamed reads (`bayes predict`: the file comes in 64 KB slices with a turn of the event loop
+ * between them, cli/caseInputs.ts, and the row handler checks the signal). A synchronous loop
+ * (a structure search, a sampler, validation's predictions) runs inside
+ * `whileInterruptible(interrupt, work)`: a vm script with `breakOnSigint`, whose watchdog thread
+ * stops the running JavaScript as soon as SIGINT arrives (V8 terminates execution; the REPL
+ * stops a runaway line the same way) and throws, which becomes CancelledError. The loops report
+ * their counts through the progress callbacks as they go, so the command still knows how far
+ * the work got and prints it. No engine loop has to yield or become async, and the stop takes
+ * milliseconds, not a polling interval.
  *
  * Commands get the terminal facts from their CliIO (`errIsTTY`, `outIsTTY`, `quiet`), which
  * the dispatcher (cli.ts) fills from the process; tests pass plain objects and so see nothing.
  */
+import { Script } from 'node:vm';
 import type { CliIO } from './command.js';
 import { control } from './terminalText.js';
-import type { CancelSignal } from '../engine/cancellation.js';
+import { CancelledError, type CancelSignal } from '../engine/cancellation.js';
 
 /** The exit codes of every command (documented in `bayes --help` and the README). */
 export const EXIT_OK = 0;
@@ -55,6 +67,9 @@ export function showsProgress(io: CliIO): boolean {
   return Boolean(io.errIsTTY) && !io.quiet;
 }
 
+/** Counts as the summaries print them: 41,200. */
+export const counted = (n: number): string => n.toLocaleString('en-US');
+
 /** Seconds as "42s", "3m05s" or "1h02m". */
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '?';
@@ -87,7 +102,7 @@ export function startProgress(io: CliIO, label: string, options: ProgressOptions
   const draws = showsProgress(io);
   const now = options.now ?? (() => performance.now());
   const start = now();
-  let last = -Infinity;
+  let last = start; // the first draw waits REDRAW_MS, so that its rate means something
   let drawn = false;
   const state = {
     done: 0,
@@ -155,6 +170,8 @@ export interface Interruptible {
   readonly signal: CancelSignal;
   /** Called (once) on Ctrl+C, e.g. to terminate worker threads. */
   onInterrupt(stop: () => void): void;
+  /** Marks the signal aborted as Ctrl+C would (whileInterruptible, whose watchdog saw it). */
+  abort(): void;
   /** Removes the SIGINT handler (always call, in a finally). */
   dispose(): void;
 }
@@ -178,11 +195,58 @@ export function interruptible(graceMs = 900): Interruptible {
   return {
     signal,
     onInterrupt: (stop) => void stops.push(stop),
+    abort() {
+      signal.aborted = true;
+    },
     dispose() {
       process.off('SIGINT', handler);
       clearTimeout(timer);
     },
   };
+}
+
+/** The one-line script that calls the work; its context holds nothing but that function. */
+const CALL_WORK = new Script('work()', { filename: 'bayes-interruptible-work' });
+
+/**
+ * Runs synchronous `work` so that Ctrl+C stops it at once: the signal is marked aborted and
+ * CancelledError is thrown (see the head comment). Must be called with an `interruptible()`
+ * listener installed (Node applies breakOnSigint only when SIGINT has a listener); its handler
+ * is set aside while the work runs and back after.
+ */
+export function whileInterruptible<T>(interrupt: Interruptible, work: () => T): T {
+  try {
+    return CALL_WORK.runInNewContext({ work }, { breakOnSigint: true }) as T;
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_INTERRUPTED') throw e;
+    interrupt.abort();
+    throw new CancelledError();
+  }
+}
+
+/**
+ * Synchronous `work` that Ctrl+C stops: its answer, or EXIT_INTERRUPTED after printing
+ * `bayes COMMAND: interrupted after ${done()}` (done says how far the work got, from the counts
+ * its progress callbacks kept). `lines` are cleared before the summary either way.
+ */
+export function untilInterrupted<T>(
+  io: CliIO,
+  command: string,
+  done: () => string,
+  work: () => T,
+  lines: () => (Progress | undefined)[] = () => [],
+): T | number {
+  const interrupt = interruptible();
+  try {
+    return whileInterruptible(interrupt, work);
+  } catch (e) {
+    if (!(e instanceof CancelledError)) throw e;
+    for (const line of lines()) line?.finish();
+    return interrupted(io, command, done());
+  } finally {
+    for (const line of lines()) line?.finish();
+    interrupt.dispose();
+  }
 }
 
 /** The line a command prints when Ctrl+C stopped it: "bayes NAME: interrupted after WHAT". Returns 130. */

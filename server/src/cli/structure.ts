@@ -42,11 +42,14 @@ import { commandLineReads, MAX_FILE_USAGE } from './workspace.js';
 import { readNetworkFile } from './networkFile.js';
 import { EngineError } from '../engine/engineError.js';
 import { gaussianStructure, isGaussianRequest, NOT_GAUSSIAN } from './gaussianStructure.js';
+import { searchOnTerminal } from './searchProgress.js';
 
 const USAGE = `bayes structure FILE.csv --method pc|k2|hillclimb|tabu [options]
 
 Learns a network structure from a data table whose header names the variables (rows with a
 missing value are left out of the families and tests they touch).
+On a terminal a progress line on standard error shows the search's moves and score (K2: nodes;
+PC: independence tests); Ctrl+C stops it within a second, exit 130, saying how far it got.
 
 Options:
   --method M         pc (PC-stable: conditional-independence tests, then Meek's rules; a CPDAG),
@@ -186,7 +189,8 @@ export const structureCommand: CliCommand = {
         io.out(values.json ? JSON.stringify(strength, null, 2) + '\n' : strengthSummary(strength));
         return 0;
       }
-      const found = searchStructure(data, spec);
+      const found = searchOnTerminal(io, m, (progress) => searchStructure(data, { ...spec, progress }));
+      if (typeof found === 'number') return found;
       const named = (a: Array<[number, number]>) => a.map(([f, t]): [string, string] => [names[f]!, names[t]!]);
       const pc = m === 'pc';
       const result: Omit<StructureResultEntry, keyof ResultBase> & { kind: 'structure' } = {
@@ -256,17 +260,21 @@ async function runGaussian(m: SearchMethod, values: StructureValues, file: strin
     const knowledge = knowledgeOf(values as Partial<Record<'require' | 'forbid' | 'tiers', string>>, names);
     const { maxParents, tabu, patience, climbs, restarts, perturb, seed } = searchSpec(data, m, values);
     const search = { maxParents, tabu, patience, climbs, restarts, perturb, seed };
-    const result = gaussianStructure(data, {
-      method: m,
-      score: text('score'),
-      test: text('test'),
-      alpha,
-      maxConditioning: integerOption('max-conditioning', text('max-conditioning'), undefined),
-      search,
-      knowledge: knowledge?.spec,
-      continuous: text('continuous'),
-      discrete: text('discrete'),
-    });
+    const result = searchOnTerminal(io, m, (progress) =>
+      gaussianStructure(data, {
+        method: m,
+        score: text('score'),
+        test: text('test'),
+        alpha,
+        maxConditioning: integerOption('max-conditioning', text('max-conditioning'), undefined),
+        search,
+        knowledge: knowledge?.spec,
+        continuous: text('continuous'),
+        discrete: text('discrete'),
+        progress,
+      }),
+    );
+    if (typeof result === 'number') return result;
     io.out(values.json ? JSON.stringify(result, null, 2) + '\n' : summary(result));
     return 0;
   } catch (e) {

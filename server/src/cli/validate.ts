@@ -1,26 +1,29 @@
 /** `bayes validate NET --data rows.csv --target X`: scores of the network's predictions of X on data. */
 import { parseArgs } from 'node:util';
 import type { BayesianNetwork } from '../engine/network.js';
-import { foldPredictions, heldOutPredictions, type CaseTable } from '../engine/classifiers/validation.js';
+import {
+  foldPredictions,
+  heldOutPredictions,
+  type CasePredictions,
+  type CaseTable,
+  type RowsDone,
+} from '../engine/classifiers/validation.js';
 import { probabilisticScores, type ProbabilisticScores } from '../engine/classifiers/probabilisticScores.js';
 import { EngineError } from '../engine/engineError.js';
-import { UsageError, type CliCommand, type CliIO } from './command.js';
-import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
-import { CaseFileError, progressHook, streamCaseFile, targetOf } from './caseInputs.js';
+import type { CliCommand, CliIO } from './command.js';
+import { NETWORK_FILE_USAGE } from './networkFile.js';
+import { CASE_OPTIONS, CASE_USAGE, CaseFileError, openCases, RowWatch, streamCaseFile } from './caseInputs.js';
+import type { CaseLayout } from '../model/caseFile.js';
+import { CancelledError } from '../engine/cancellation.js';
+import { counted, interrupted, startProgress, untilInterrupted } from './progress.js';
 import { integerOption } from './learningInputs.js';
 
 const OPTIONS = {
-  data: { type: 'string' },
-  target: { type: 'string' },
+  ...CASE_OPTIONS,
   folds: { type: 'string' },
   seed: { type: 'string' },
   bins: { type: 'string' },
   positive: { type: 'string' },
-  json: { type: 'boolean' },
-  network: { type: 'string' },
-  workspace: { type: 'string' },
-  'data-root': { type: 'string', multiple: true },
-  'max-file-mb': { type: 'string' },
 } as const;
 
 const PRIOR = { kind: 'bdeu' as const, ess: 1 };
@@ -46,9 +49,11 @@ bins of [0, 1], a probability p in the bin whose upper edge i/b is the first ≥
 out — for the positive state (two states) or per state; confusion matrix, rows the true value,
 columns the predicted.
 
+On a terminal a progress line on standard error counts the rows read, then the rows predicted
+(with the time left); Ctrl+C stops either, exit 130, saying how far it got (no scores printed).
+
 Options:
-  --data FILE       the rows (CSV with a header)
-  --target X        the variable to predict
+${CASE_USAGE}
   --folds k         re-learn the tables in k folds (2 ≤ k ≤ rows)
   --seed S          the folds' seed (default 1)
   --bins b          calibration bins (default 10)
@@ -66,35 +71,27 @@ export const validateCommand: CliCommand = {
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
-    if (positionals.length !== 1) throw new UsageError('give one network file');
-    if (!values.data) throw new UsageError('--data ROWS.csv is required');
-    if (!values.target) throw new UsageError('--target X is required');
     const folds = integerOption('folds', values.folds, undefined, 2);
     const seed = integerOption('seed', values.seed, 1, 0);
     const bins = integerOption('bins', values.bins, 10, 1, 1000);
-    const net = readNetworkFile(positionals[0]!, io, values);
-    if (!net) return 1;
-    const target = targetOf(net, values.target);
-    if (typeof target === 'string') return fail(io, target);
+    const setup = openCases('validate', values, positionals, io);
+    if (typeof setup === 'number') return setup;
+    const { net, target } = setup;
     const states = net.variables[target]!.states;
     const positive = values.positive === undefined ? 0 : states.indexOf(values.positive);
     if (states.length === 2 && positive < 0)
       return fail(io, `--positive: '${values.positive}' is not a state of ${values.target} (${states.join(', ')})`);
-    let table: CaseTable;
-    try {
-      table = await readTable(values.data, values, io, net, target);
-    } catch (e) {
-      if (!(e instanceof CaseFileError)) throw e;
-      io.err(e.message + '\n');
-      return 1;
-    }
+    const table = await readTable(setup.data, values, io, net, target);
+    if (typeof table === 'number') return table;
     if (folds !== undefined && folds > table.rowCount)
       return fail(io, `--folds ${folds}: the data has ${table.rowCount} rows`);
     try {
-      const predictions =
+      const predictions = predictOnTerminal(io, table.rowCount, folds, (onRows) =>
         folds === undefined
-          ? heldOutPredictions(net, target, table)
-          : foldPredictions(net, target, table, { folds, seed, prior: PRIOR });
+          ? heldOutPredictions(net, target, table, undefined, onRows)
+          : foldPredictions(net, target, table, { folds, seed, prior: PRIOR, onRows }),
+      );
+      if (typeof predictions === 'number') return predictions;
       const scores = probabilisticScores(
         { states, probabilities: predictions.probabilities, truth: predictions.truth },
         bins,
@@ -102,7 +99,7 @@ export const validateCommand: CliCommand = {
       );
       const report = {
         network: net.name,
-        target: values.target,
+        target: values.target!,
         states,
         ...(folds !== undefined ? { folds, seed, prior: 'bdeu=1' } : {}),
         bins,
@@ -122,19 +119,43 @@ export const validateCommand: CliCommand = {
   },
 };
 
+/**
+ * The predictions with a progress line over the rows (time left: their number is known) and
+ * Ctrl+C stopping the synchronous loop at once (cli/progress.ts); 130 after the summary.
+ */
+function predictOnTerminal(
+  io: CliIO,
+  rowCount: number,
+  folds: number | undefined,
+  predict: (onRows: RowsDone) => CasePredictions,
+): CasePredictions | number {
+  const line = startProgress(io, 'validate: predicting', { total: rowCount, unit: 'rows' });
+  const inFolds = folds === undefined ? '' : ` (in ${folds} folds)`;
+  return untilInterrupted(
+    io,
+    'validate',
+    () => `predicting ${counted(line.done)} of ${counted(rowCount)} rows${inFolds}; no scores printed`,
+    () => predict((rows) => line.update(rows)),
+    () => [line],
+  );
+}
+
 function fail(io: CliIO, message: string): number {
   io.err(`bayes validate: ${message}\n`);
   return 1;
 }
 
-/** The rows as network-indexed columns (growing Int32Arrays, filled as the file streams). */
+/**
+ * The rows as network-indexed columns (growing Int32Arrays, filled as the file streams); an exit
+ * code when the file is wrong or Ctrl+C stopped the read (the problem or summary printed).
+ */
 async function readTable(
   file: string,
   values: { 'max-file-mb'?: string },
   io: CliIO,
   net: BayesianNetwork,
   target: number,
-): Promise<CaseTable> {
+): Promise<CaseTable | number> {
   const columns: (Int32Array | undefined)[] = net.variables.map(() => undefined);
   let variables: number[] = [],
     rows = 0,
@@ -143,31 +164,37 @@ async function readTable(
     capacity *= 2;
     for (const [v, c] of columns.entries()) if (c) columns[v] = copy(c, capacity);
   };
-  const { layout } = await streamCaseFile(
-    file,
-    values,
-    io,
-    net,
-    target,
-    (evidence, truth) => {
-      if (rows === capacity) grow();
-      for (let c = 0; c < variables.length; c++) columns[variables[c]!]![rows] = evidence[c]!;
-      if (columns[target]) columns[target][rows] = truth;
-      rows++;
-      if (rows % 10000 === 0) progressHook('validate', rows);
-    },
-    (layout) => {
-      variables = layout.evidenceVariables;
-      for (const v of variables) columns[v] = new Int32Array(capacity);
-      if (layout.targetColumn >= 0) columns[target] = new Int32Array(capacity);
-    },
-  );
-  if (layout.targetColumn < 0)
-    throw new CaseFileError(
-      `${file}:1:1: error: the data has no column ${net.variables[target]!.name} to score against`,
-    );
-  if (layout.ignored.length)
-    io.err(`bayes validate: ignored columns (no variable of ${net.name}): ${layout.ignored.join(', ')}\n`);
+  const onRow = (evidence: Int32Array, truth: number) => {
+    if (rows === capacity) grow();
+    for (let c = 0; c < variables.length; c++) columns[variables[c]!]![rows] = evidence[c]!;
+    if (columns[target]) columns[target][rows] = truth;
+    rows++;
+  };
+  const onLayout = (layout: CaseLayout) => {
+    variables = layout.evidenceVariables;
+    for (const v of variables) columns[v] = new Int32Array(capacity);
+    if (layout.targetColumn >= 0) columns[target] = new Int32Array(capacity);
+  };
+  const watch = new RowWatch(io, 'validate: reading');
+  try {
+    const { layout } = await streamCaseFile(file, values, io, net, target, onRow, onLayout, watch);
+    watch.finish();
+    if (layout.targetColumn < 0)
+      throw new CaseFileError(
+        `${file}:1:1: error: the data has no column ${net.variables[target]!.name} to score against`,
+      );
+    if (layout.ignored.length)
+      io.err(`bayes validate: ignored columns (no variable of ${net.name}): ${layout.ignored.join(', ')}\n`);
+  } catch (e) {
+    if (e instanceof CancelledError)
+      return interrupted(io, 'validate', `reading ${counted(watch.rows)} rows; no scores printed`);
+    if (!(e instanceof CaseFileError)) throw e;
+    watch.finish();
+    io.err(e.message + '\n');
+    return 1;
+  } finally {
+    watch.dispose();
+  }
   return { columns: columns.map((c) => c?.slice(0, rows)), rowCount: rows };
 }
 

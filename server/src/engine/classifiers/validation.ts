@@ -42,7 +42,12 @@ export interface FoldOptions {
   prior: Prior;
   signal?: CancelSignal;
   progress?: (foldsDone: number) => void;
+  /** Told every 1,024 rows predicted and at the end of each fold: the rows predicted in all. */
+  onRows?: RowsDone;
 }
+
+/** The rows predicted so far (a progress report; the CLI's progress line). */
+export type RowsDone = (rows: number) => void;
 
 /** The network as given predicts every record. */
 export function heldOutPredictions(
@@ -50,9 +55,10 @@ export function heldOutPredictions(
   target: number,
   table: CaseTable,
   signal?: CancelSignal,
+  onRows?: RowsDone,
 ): CasePredictions {
   const all = Int32Array.from({ length: table.rowCount }, (_, r) => r);
-  return collect(net.variables[target]!.states.length, [predictRows(net, target, table, all, signal)]);
+  return collect(net.variables[target]!.states.length, [predictRows(net, target, table, all, signal, onRows)]);
 }
 
 /** k-fold: each fold predicted by the structure with tables counted from the other folds. */
@@ -71,10 +77,13 @@ export function foldPredictions(
     rowCount: table.rowCount,
   };
   const parts = partitions(table.rowCount, { kind: 'folds', k: options.folds, seed: options.seed });
+  let before = 0;
+  const onRows = options.onRows && ((rows: number) => options.onRows!(before + rows));
   const pieces = parts.map(({ train, test }, f) => {
     throwIfCancelled(options.signal);
     const fold = learnCpts(net, rowsOf(data, train), options.prior);
-    const piece = predictRows(fold, target, table, test, options.signal);
+    const piece = predictRows(fold, target, table, test, options.signal, onRows);
+    before += test.length;
     options.progress?.(f + 1);
     return piece;
   });
@@ -97,13 +106,16 @@ function predictRows(
   table: CaseTable,
   rows: Int32Array,
   signal?: CancelSignal,
+  onRows?: RowsDone,
 ): Piece {
   const evidenceVariables = net.variables.map((_, v) => v).filter((v) => v !== target && table.columns[v]);
   const predictor = new BatchPredictor(net, target, evidenceVariables);
   const evidence = new Int32Array(evidenceVariables.length);
   const truthColumn = table.columns[target];
   const piece: Piece = { probabilities: [], truth: [], rows: [], logLikelihood: [], unlabelled: 0, impossible: 0 };
-  for (const r of rows) {
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (onRows && (i & 1023) === 0) onRows(i);
     const truth = truthColumn ? truthColumn[r]! : MISSING;
     if (truth < 0) {
       piece.unlabelled++;
@@ -121,6 +133,7 @@ function predictRows(
     piece.rows.push(r);
     piece.logLikelihood.push(answer.logLikelihood);
   }
+  onRows?.(rows.length);
   return piece;
 }
 

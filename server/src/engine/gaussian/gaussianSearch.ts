@@ -8,6 +8,7 @@ import type { CancelSignal } from '../cancellation.js';
 import { EngineError } from '../engineError.js';
 import { BackgroundKnowledge, type BackgroundKnowledgeSpec } from '../structure/backgroundKnowledge.js';
 import { hillClimbWith } from '../structure/hillClimb.js';
+import type { SearchProgress } from '../structure/searchProgress.js';
 import { pcStableWith } from '../structure/pcStable.js';
 import { dagExtension } from '../structure/pdag.js';
 import { cpdagWithKnowledge, type SearchResult } from '../structure/search.js';
@@ -30,6 +31,8 @@ export interface GaussianSearchSpec {
   maxConditioning?: number;
   knowledge?: BackgroundKnowledgeSpec;
   signal?: CancelSignal;
+  /** Told as the search goes (the CLI's progress line). */
+  progress?: SearchProgress;
 }
 
 export function searchGaussianStructure(data: HybridDataset, spec: GaussianSearchSpec): SearchResult {
@@ -54,6 +57,7 @@ export function searchGaussianStructure(data: HybridDataset, spec: GaussianSearc
       maxConditioning: spec.maxConditioning,
       knowledge,
       signal: spec.signal,
+      progress: spec.progress,
     });
     const { parents } = dagExtension(r.graph);
     return { parents, cpdag: r.graph, score: scores.total(parents), tests: r.tests, conflicts: r.conflicts };
@@ -68,6 +72,7 @@ export function searchGaussianStructure(data: HybridDataset, spec: GaussianSearc
     seed: spec.seed,
     knowledge,
     signal: spec.signal,
+    progress: spec.progress,
   });
   return { parents: found.parents, cpdag: cpdagWithKnowledge(found.parents, knowledge), score: found.score };
 }

@@ -20,7 +20,7 @@ import { likelihoodWeighting } from '../sampling/likelihoodWeighting.js';
 import { rejectionSampling } from '../sampling/rejectionSampling.js';
 import { gibbsSampling } from '../sampling/gibbsSampling.js';
 import type { EliminationOrder } from './eliminationOrder.js';
-import { NoConsistentSampleError } from '../sampling/sampledNetwork.js';
+import { NoConsistentSampleError, type SamplesDone } from '../sampling/sampledNetwork.js';
 import { variableElimination } from './variableElimination.js';
 import type { Factor } from '../factors/factor.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
@@ -52,6 +52,8 @@ export interface MarginalsOptions {
   /** Gibbs sampling: sweeps each chain discards first (default: the sampler's own). */
   burnIn?: number;
   signal?: CancelSignal;
+  /** The samplers' progress report (sampledNetwork.ts). */
+  onSamples?: SamplesDone;
   /**
    * The caller will ask again about this network object with other evidence (the results panel's
    * clicks): answer on the full junction tree, compiled once and kept, never on a tree reduced by
@@ -278,7 +280,8 @@ function marginalsAnswer(
     }
     const seed = options.seed ?? 1;
     if (method === 'rejection') {
-      const r = rejectionSampling(net, evidence, { samples: options.samples ?? 20000, seed, signal: options.signal });
+      const { signal, onSamples } = options;
+      const r = rejectionSampling(net, evidence, { samples: options.samples ?? 20000, seed, signal, onSamples });
       const { marginals, stderr, samples, accepted, acceptanceRate, acceptanceStderr } = r;
       return {
         ok: true,
@@ -297,7 +300,8 @@ function marginalsAnswer(
     }
     const sampler = method === 'lw' ? likelihoodWeighting : gibbsSampling;
     const burnIn = method === 'gibbs' && options.burnIn !== undefined ? { burnIn: options.burnIn } : {};
-    const r = sampler(net, evidence, { samples: options.samples ?? 20000, seed, signal: options.signal, ...burnIn });
+    const { signal, onSamples } = options;
+    const r = sampler(net, evidence, { samples: options.samples ?? 20000, seed, signal, onSamples, ...burnIn });
     const caution = method === 'gibbs' ? gibbsCaution(net) : undefined;
     const notes = [note, caution].filter((n) => n !== undefined).join('; ');
     return {

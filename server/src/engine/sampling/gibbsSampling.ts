@@ -122,6 +122,8 @@ export function gibbsSampling(net: BayesianNetwork, evidence: Evidence, options:
     forced,
     rng,
     signal,
+    onSweeps: options.onSamples && ((sweeps: number) => options.onSamples!(sweeps, chains * (burnIn + perChain))),
+    sweepsBefore: 0,
     free: Int32Array.from(flat.order.filter((v) => observed[v]! < 0)),
     block: blocks(flat, observed, forced),
     conditional: new Float64Array(maxOf(flat.cards)),
@@ -129,6 +131,7 @@ export function gibbsSampling(net: BayesianNetwork, evidence: Evidence, options:
   const chainSums = initialStates(flat, observed, rng, chains).map((start) => {
     const sums = perVariable(flat.cards);
     runChain(chain, start, burnIn, perChain, sums);
+    chain.sweepsBefore += burnIn + perChain;
     return sums;
   });
   return summarise(chainSums, observed, flat.cards, perChain);
@@ -141,6 +144,9 @@ interface Chain {
   free: Int32Array;
   rng: Rng;
   signal: SamplerOptions['signal'];
+  /** The progress report, in sweeps over all chains (burn-in included), and the sweeps of the chains done. */
+  onSweeps?: (sweeps: number) => void;
+  sweepsBefore: number;
   conditional: Float64Array;
 }
 
@@ -148,7 +154,10 @@ interface Chain {
 function runChain(c: Chain, x: Int32Array, burnIn: number, sweeps: number, sums: Float64Array[]): void {
   const { flat, forced, block, free, conditional, rng } = c;
   for (let sweep = -burnIn; sweep < sweeps; sweep++) {
-    if ((sweep & 255) === 0 && c.signal?.aborted) throw new CancelledError();
+    if ((sweep & 255) === 0) {
+      if (c.signal?.aborted) throw new CancelledError();
+      c.onSweeps?.(c.sweepsBefore + sweep + burnIn);
+    }
     for (let i = 0; i < free.length; i++) {
       const v = free[i]!;
       const z = blockConditional(flat, forced, block[v]!, v, x, conditional);

@@ -26,7 +26,7 @@ export function likelihoodWeighting(
   options: SamplerOptions = {},
 ): SampledMarginals {
   const flat = flatten(net);
-  const { samples = 10000, seed = 1, signal } = options;
+  const { samples = 10000, seed = 1, signal, onSamples } = options;
   const rng = createRng(seed);
   const n = net.variables.length;
   const observed = observedStates(flat, evidence);
@@ -36,7 +36,10 @@ export function likelihoodWeighting(
   let totalW = 0,
     totalW2 = 0;
   for (let i = 0; i < samples; i++) {
-    if ((i & 1023) === 0 && signal?.aborted) throw new CancelledError();
+    if ((i & 1023) === 0) {
+      if (signal?.aborted) throw new CancelledError();
+      onSamples?.(i, samples);
+    }
     const w = weightedSample(flat, observed, x, rng.next);
     if (w === 0) continue;
     totalW += w;

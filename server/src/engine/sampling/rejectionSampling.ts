@@ -52,7 +52,7 @@ export function rejectionSampling(
   options: SamplerOptions = {},
 ): RejectionMarginals {
   const flat = flatten(net);
-  const { samples = 10000, seed = 1, signal } = options;
+  const { samples = 10000, seed = 1, signal, onSamples } = options;
   const rng = createRng(seed);
   const n = net.variables.length;
   const observed = observedStates(flat, evidence);
@@ -60,7 +60,10 @@ export function rejectionSampling(
   const counts = perVariable(flat.cards);
   let accepted = 0;
   for (let i = 0; i < samples; i++) {
-    if ((i & 1023) === 0 && signal?.aborted) throw new CancelledError();
+    if ((i & 1023) === 0) {
+      if (signal?.aborted) throw new CancelledError();
+      onSamples?.(i, samples);
+    }
     let consistent = true;
     for (const v of flat.order) {
       x[v] = drawFromRow(flat, v, rowOf(flat, v, x), rng.next());

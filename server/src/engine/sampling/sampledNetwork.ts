@@ -19,7 +19,15 @@ export interface SamplerOptions {
   samples?: number;
   seed?: number;
   signal?: { readonly aborted: boolean };
+  /**
+   * Told where the sampler checks the signal (every 1,024 samples; Gibbs: every 256 sweeps of a
+   * chain, burn-in included): the work done and the whole, in the sampler's units.
+   */
+  onSamples?: SamplesDone;
 }
+
+/** Samples (Gibbs: sweeps over all chains) done of the total: a progress report. */
+export type SamplesDone = (done: number, total: number) => void;
 
 export class NoConsistentSampleError extends Error {
   constructor(what: string) {

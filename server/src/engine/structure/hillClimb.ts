@@ -32,6 +32,7 @@ import type { StructureResult } from './k2.js';
 import { createRng, type Rng } from '../random.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import type { BackgroundKnowledge } from './backgroundKnowledge.js';
+import type { SearchProgress } from './searchProgress.js';
 
 export interface HillClimbOptions extends Partial<ScoreOptions> {
   maxParents?: number;
@@ -59,6 +60,8 @@ export interface HillClimbOptions extends Partial<ScoreOptions> {
   alsoFrom?: number[][];
   /** Required arcs are in the start and never removed or reversed; forbidden ones are never added. */
   knowledge?: BackgroundKnowledge;
+  /** Told after each move (searchProgress.ts). */
+  progress?: SearchProgress;
 }
 
 interface Move {
@@ -79,6 +82,7 @@ interface Search {
   patience: number;
   codes: Float64Array;
   knowledge?: BackgroundKnowledge;
+  progress?: SearchProgress;
   /** Picks among equally good moves; absent: the first in legalMoves' order. */
   ties?: Rng;
 }
@@ -121,6 +125,7 @@ export function hillClimbWith(
     patience: options.patience ?? 10,
     codes: arcCodes(n),
     knowledge: options.knowledge,
+    progress: options.progress,
   };
   const empty = () => options.knowledge?.requiredParents() ?? Array.from({ length: n }, () => [] as number[]);
   const start = () => (options.start ? checkedStart(options.start, n) : empty());
@@ -166,6 +171,7 @@ function climb(parents: number[][], s: Search): { parents: number[][]; score: nu
     hash = moveHash(hash, move, s.codes);
     score += move.gain;
     s.steps++;
+    s.progress?.move?.(s.steps, score);
     visited.push(hash);
     if (visited.length > s.tabu) visited.shift();
     if (score > best.score + 1e-9) {

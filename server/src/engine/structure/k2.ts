@@ -7,6 +7,7 @@ import { EngineError } from '../engineError.js';
 import type { CategoricalDataset } from '../categoricalData.js';
 import { ScoreCache, type ScoreOptions } from './structureScore.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
+import type { SearchProgress } from './searchProgress.js';
 import type { BackgroundKnowledge } from './backgroundKnowledge.js';
 
 /** Background knowledge K2's order cannot honour: a required arc against the order, too many required parents. */
@@ -26,6 +27,8 @@ export interface K2Options extends Partial<ScoreOptions> {
   signal?: CancelSignal;
   /** Required arcs are each node's first parents (they must follow the order); forbidden ones are never tried. */
   knowledge?: BackgroundKnowledge;
+  /** Told after each node (searchProgress.ts). */
+  progress?: SearchProgress;
 }
 
 export interface StructureResult {
@@ -63,6 +66,7 @@ export function k2(data: CategoricalDataset, options: K2Options = {}): Structure
       current = bestScore;
     }
     if (options.prune) pruneParents(scores, v, ps, current, bk);
+    if (options.progress?.node) options.progress.node(i + 1, n, scores.total(parents));
   }
   return { parents, score: scores.total(parents) };
 }

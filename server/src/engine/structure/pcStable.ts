@@ -21,6 +21,7 @@ import { EngineError } from '../engineError.js';
 import { independenceTest, type IndependenceTestName } from './independenceTests.js';
 import { Pdag, meekRules } from './pdag.js';
 import { BackgroundKnowledge } from './backgroundKnowledge.js';
+import type { SearchProgress } from './searchProgress.js';
 
 export interface PcOptions {
   /** Level of each test: p-value > alpha means independent (default 0.05). */
@@ -30,6 +31,8 @@ export interface PcOptions {
   maxConditioning?: number;
   knowledge?: BackgroundKnowledge;
   signal?: CancelSignal;
+  /** Told after each test (searchProgress.ts). */
+  progress?: SearchProgress;
 }
 
 export interface PcResult {
@@ -83,6 +86,7 @@ export function pcStableWith(n: number, pValueOf: IndependencePValue, options: P
             throwIfCancelled(options.signal);
             const pValue = pValueOf(x, y, s);
             tests++;
+            options.progress?.test?.(tests, level);
             if (pValue > alpha) {
               g.remove(x, y);
               sepsets.set(`${x}|${y}`, { set: s, pValue });

@@ -13,6 +13,7 @@ import { pcStable } from './pcStable.js';
 import type { IndependenceTestName } from './independenceTests.js';
 import { Pdag, cpdagOf, dagExtension, meekRules } from './pdag.js';
 import type { BackgroundKnowledge } from './backgroundKnowledge.js';
+import type { SearchProgress } from './searchProgress.js';
 
 export const SEARCH_METHODS = ['k2', 'hillclimb', 'tabu', 'pc'] as const;
 export type SearchMethod = (typeof SEARCH_METHODS)[number];
@@ -40,6 +41,8 @@ export interface SearchSpec {
   maxConditioning?: number;
   knowledge?: BackgroundKnowledge;
   signal?: CancelSignal;
+  /** Told as the search goes (the CLI's progress line). */
+  progress?: SearchProgress;
 }
 
 export interface SearchResult {
@@ -54,12 +57,12 @@ export interface SearchResult {
 
 export function searchStructure(data: CategoricalDataset, spec: SearchSpec): SearchResult {
   const n = data.attributes.length;
-  const { score, ess, signal, knowledge } = spec;
-  const common = { score, ess, maxParents: spec.maxParents ?? n - 1, signal, knowledge };
+  const { score, ess, signal, knowledge, progress } = spec;
+  const common = { score, ess, maxParents: spec.maxParents ?? n - 1, signal, knowledge, progress };
   if (spec.method === 'pc') {
     const { alpha, test, maxConditioning } = spec;
     // The independence tests count rows themselves: weighted rows (a bootstrap replicate) are expanded.
-    const r = pcStable(expandRows(data), { alpha, test, maxConditioning, knowledge, signal });
+    const r = pcStable(expandRows(data), { alpha, test, maxConditioning, knowledge, signal, progress });
     const { parents } = dagExtension(r.graph);
     const score = new ScoreCache(data, { score: spec.score, ess: spec.ess }).total(parents);
     return { parents, cpdag: r.graph, score, tests: r.tests, conflicts: r.conflicts };
