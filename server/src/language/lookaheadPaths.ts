@@ -105,7 +105,7 @@ export const LOOKAHEAD_PATHS: Record<string, string[][][]> = {
   'utilityDecl Repetition 0': [[['Identifier'], ['String'], ['Number']], [['RCurly']]],
   'utilityDecl Option 0': [[['Comma']], [['RCurly']]],
   'utilityDecl RepetitionMandatoryWithSeparator 0': [[['Identifier']], [['RParen']]],
-  'row Alternation 0': [[['LCurly']], [['LBracket']], [['Minus'], ['Number']]],
+  'row Alternation 0': [[['LCurly']], [['LBracket']], [['Minus'], ['Number']], [['Identifier']]],
   'row Repetition 0': [[['Identifier'], ['String'], ['Number']], [['RCurly']]],
   'row Option 0': [[['Comma']], [['RCurly']]],
   'row RepetitionMandatoryWithSeparator 0': [[['Identifier'], ['String'], ['Number']], [['Colon']]],

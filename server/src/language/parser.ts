@@ -858,7 +858,9 @@ export class BayesParser extends EmbeddedActionsParser {
     this.AT_LEAST_ONE_SEP(this.rowKeyList);
     this.CONSUME(T.Colon);
     const entries: A.RowEntry[] = (this.rowEntries = []);
+    this.rowCall = undefined;
     const form = this.OR(this.rowForms);
+    const normal = this.rowCall;
     return this.RECORDING_PHASE
       ? RECORDED
       : {
@@ -866,6 +868,7 @@ export class BayesParser extends EmbeddedActionsParser {
           keys: fit(keys),
           form,
           entries: fit(entries),
+          ...(normal ? { normal } : {}),
           range: join(keys[0].range, tokenRange(this.LA(0))),
         };
   });
@@ -874,6 +877,7 @@ export class BayesParser extends EmbeddedActionsParser {
   // entries of the row being parsed, which `row` puts here (rows do not nest).
   private rowKeys: A.Name[] = [];
   private rowEntries: A.RowEntry[] = [];
+  private rowCall: A.Call | undefined;
   private readonly rowKeyList = { SEP: T.Comma, DEF: () => this.rowKeys.push(this.stateNameAt(0)) };
   private readonly rowMapEntry = () => {
     const state = this.stateNameAt(2);
@@ -913,6 +917,14 @@ export class BayesParser extends EmbeddedActionsParser {
         const value = this.numberAt(3);
         if (!this.RECORDING_PHASE) this.rowEntries.push({ kind: 'rowEntry', value, range: value.range });
         return 'single' as const;
+      },
+    },
+    {
+      // `male: Normal(mean: -90, Height: 0.95, variance: 36)`: a continuous variable's regression
+      // for one configuration of its discrete parents (conditional linear Gaussian tables).
+      ALT: () => {
+        this.rowCall = this.SUBRULE(this.call);
+        return 'normal' as const;
       },
     },
   ];
