@@ -374,6 +374,14 @@ export interface MomentQuery extends QueryBase {
   prob: ProbExpr;
   given: Assignment[];
 }
+/** `mean X [in N] [given e]`, `variance X …`: the posterior mean or variance of a continuous variable. */
+export interface ContinuousMomentQuery extends QueryBase {
+  form: 'moment';
+  moment: 'mean' | 'variance';
+  variable: Name;
+  in?: Name;
+  given: Assignment[];
+}
 export interface IntervalQuery extends QueryBase {
   form: 'interval';
   level: NumberLit;
@@ -463,6 +471,7 @@ export type Query =
   | PredictQuery
   | ValidateQuery
   | MomentQuery
+  | ContinuousMomentQuery
   | IntervalQuery
   | BoundQuery
   | ScoreQuery

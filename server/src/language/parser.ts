@@ -145,6 +145,7 @@ export class BayesParser extends EmbeddedActionsParser {
     { ALT: () => this.SUBRULE(this.evaluateQuery) },
     { ALT: () => this.SUBRULE(this.predictQuery) },
     { ALT: () => this.SUBRULE(this.validateQuery) },
+    { GATE: () => this.isContinuousMoment(), ALT: () => this.SUBRULE(this.continuousMomentQuery) },
     { ALT: () => this.SUBRULE(this.momentQuery) },
     { ALT: () => this.SUBRULE(this.scoreQuery) },
     { ALT: () => this.SUBRULE(this.learningCurveQuery) },
@@ -1366,6 +1367,37 @@ export class BayesParser extends EmbeddedActionsParser {
     const prob = this.SUBRULE(this.probExpr);
     const given = this.SUBRULE(this.givenAssignments);
     return { ...head, prob, given };
+  });
+
+  /** `mean X` / `variance X` of a continuous variable, where `mean P(…)` is a parameter's posterior mean. */
+  private isContinuousMoment(): boolean {
+    const first = this.LA(1).tokenType;
+    if (first === Kw.variance) return true;
+    return first === Kw.mean && !(this.LA(2).tokenType === Kw.P && this.LA(3).tokenType === T.LParen);
+  }
+
+  /** `mean Height [in Body] [given Weight = 80]`, `variance Height …`: a continuous variable's posterior moment. */
+  continuousMomentQuery = this.RULE('continuousMomentQuery', () => {
+    const moment = this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(Kw.mean);
+          return 'mean' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.variance);
+          return 'variance' as const;
+        },
+      },
+    ]);
+    const variable = this.nameAt(0);
+    const inName = this.SUBRULE(this.inNetwork);
+    const given = this.SUBRULE(this.givenAssignments);
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { form: 'moment' as const, moment, variable, ...(inName ? { in: inName } : {}), given };
   });
 
   estimateQuery = this.RULE('estimateQuery', () => {

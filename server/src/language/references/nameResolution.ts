@@ -380,6 +380,12 @@ class Builder {
         this.global(q.on);
         this.occur(q.target, this.index.variable(this.modelScope(q.network), q.target.text));
         return;
+      case 'moment': {
+        this.global(q.in);
+        const observed = q.in ? this.modelScope(q.in) : scope;
+        this.occur(q.variable, this.index.variable(observed, q.variable.text));
+        return given(q.given, observed);
+      }
       case 'mean':
       case 'mode':
       case 'interval':
