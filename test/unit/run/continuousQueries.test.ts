@@ -14,6 +14,8 @@ import { numpyOracle, randomHybridNetwork, sampledEvidence } from '../../support
 import { pythonMissing, runPython } from '../../support/python.js';
 import { repoRoot } from '../../support/shared.js';
 import { run } from './helpers.js';
+import { hover } from '../../../server/src/features/hover.js';
+import { parseDocument } from '../../../server/src/language/index.js';
 
 const close = (a: number, b: number, what: string) =>
   assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
@@ -148,4 +150,24 @@ query P(Height = 170) in Body given Height = 170
     [7, "'80' is not a state of 'Sex' (male, female)"],
     [8, "'Sex' has states: `mean X` asks for a continuous ('real') variable; ask P(Sex) for its distribution"],
   ]);
+});
+
+test('hover on a continuous variable after a run: its density from the queries on it, a CLG mixture as a mixture', async () => {
+  const text = readFileSync(join(repoRoot, 'examples', 'clg.bayes'), 'utf8');
+  const result = await run(text, 'clg.bayes');
+  const at = text.indexOf('Height, Weight : real');
+  const line = text.slice(0, at).split('\n').length - 1;
+  const character = at - text.lastIndexOf('\n', at) - 1;
+  const shown = (hover(parseDocument(text).ast, { line, character }, result)!.contents as { value: string }).value;
+  const height = result.results.find((r) => r.kind === 'continuous') as ContinuousResult;
+  const show = (x: number) => String(Number(x.toPrecision(6)));
+  assert.match(shown, /density of Height in Body given Weight = 62, exact/);
+  assert.ok(shown.includes(`mean ${show(height.mean)}, variance ${show(height.variance)}`), shown);
+  const [male, female] = height.components!;
+  assert.ok(
+    shown.includes(
+      `${show(male!.weight)} · N(${show(male!.mean)}, ${show(male!.variance)}) + ${show(female!.weight)} · N(`,
+    ),
+    shown,
+  );
 });
