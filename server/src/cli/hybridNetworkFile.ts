@@ -1,10 +1,9 @@
 /**
  * Networks with continuous nodes for the network commands: Hugin NET files with `continuous
  * node`s are read into the hybrid IR (engine/gaussian) by `readHuginHybrid`; every other file
- * goes to the discrete readers (networkFile.ts), except `.bayes` models with `~ Normal(…)` tables,
- * compiled to the hybrid IR by model/compileHybridNetwork.ts. `bayes convert` writes them to Hugin NET, or to `.bayes`
- * (model/gaussianBayesWriter.ts) when no continuous node has discrete parents: BIF, XMLBIF and UAI
- * are discrete, and it says so.
+ * goes to the discrete readers (networkFile.ts), except `.bayes` models with `Normal(…)` tables,
+ * compiled to the hybrid IR by model/compileHybridNetwork.ts. `bayes convert` writes them to Hugin
+ * NET or to `.bayes` (model/gaussianBayesWriter.ts): BIF, XMLBIF and UAI are discrete, and it says so.
  */
 import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
@@ -32,8 +31,8 @@ export function readHybridNetworkFile(
   // By the workspace module's rules, as every file named on the command line (cli/workspace.ts).
   const text = readCommandLineText(file, io, options['max-file-mb']);
   if (text === undefined) return null;
-  // A `.bayes` model with a `~ Normal(…)` table (else the discrete reader takes it, and reports).
-  if (ext === '.bayes') return /~\s*Normal\s*\(/.test(text) ? readBayesHybrid(file, io, options) : undefined;
+  // A `.bayes` model with a `~ Normal(…)` table or `Normal(…)` rows (else the discrete reader takes it, and reports).
+  if (ext === '.bayes') return /\bNormal\s*\(/.test(text) ? readBayesHybrid(file, io, options) : undefined;
   if (!/\bcontinuous\b/.test(text)) return undefined;
   const read = readHuginHybrid(text, cliBudgets);
   if ('error' in read) {

@@ -54,6 +54,8 @@ interface Line {
 /** A row as cells: each key (`true,` … `true:`), then each probability (`{ pos: 0.98,` … `neg: 0.02 }`). */
 function rowCells(lines: string[], row: A.Row): string[] {
   const keys = row.keys.map((k, i) => slice(lines, k) + (i < row.keys.length - 1 ? ',' : ':'));
+  // `male: Normal(mean: -90, Height: 0.95, variance: 36)`: the regression as written, one cell.
+  if (row.normal) return [...keys, slice(lines, row.normal)];
   const values = row.entries.map((e, i) => {
     const last = i === row.entries.length - 1;
     const text = (e.state ? `${slice(lines, e.state)}: ` : '') + slice(lines, e.value) + (last ? '' : ',');

@@ -60,6 +60,8 @@ export function completion(file: A.BayesFile, text: string, position: Position):
 
   const finding = findingExpected(index, ctx, before);
   if (finding) return finding === 'likelihood' ? keywords(['likelihood']) : names(finding);
+  const regression = regressionExpected(index, ctx, before);
+  if (regression) return regression;
   const value = valueExpected(index, ctx, before);
   if (value) return names(value);
   if (/\bP\s*\([^)]*$/.test(before)) return names(index.variablesVisible(modelScope(ctx, index)));
@@ -124,8 +126,52 @@ function valueExpected(index: NameIndex, ctx: PositionContext, before: string): 
     return /\{[^}]*$/.test(before) ? target?.states : undefined;
   }
   const keyIndex = (before.match(/,/g) ?? []).length;
-  const parent = t.head.conditions[keyIndex];
+  // A continuous variable's rows are keyed by its discrete parents only (the ones with states).
+  const keyed = isContinuousTable(index, ctx)
+    ? t.head.conditions.filter((c) => index.variable(ctx.scope, c.variable.text)?.states?.length)
+    : t.head.conditions;
+  const parent = keyed[keyIndex];
   return parent ? index.variable(ctx.scope, parent.variable.text)?.states : undefined;
+}
+
+/** The table at the position gives a continuous (`real`) variable: its rows are `d: Normal(…)`. */
+function isContinuousTable(index: NameIndex, ctx: PositionContext): boolean {
+  const t = ctx.statement;
+  if (t?.kind !== 'table' || !t.head.targets[0]) return false;
+  const target = index.variable(ctx.scope, t.head.targets[0].variable.text);
+  return target?.statement?.kind === 'variable' && target.statement.domain.type === 'real';
+}
+
+/**
+ * In a continuous variable's table: after a row's keys, the regression `Normal(…)` with a
+ * coefficient for each continuous parent; inside `Normal(`, its argument names.
+ */
+function regressionExpected(index: NameIndex, ctx: PositionContext, before: string): CompletionItem[] | undefined {
+  const t = ctx.statement;
+  if (t?.kind !== 'table' || t.head.range.end.line >= ctx.position.line || !isContinuousTable(index, ctx))
+    return undefined;
+  const continuous = t.head.conditions
+    .map((c) => c.variable.text)
+    .filter((name) => !index.variable(ctx.scope, name)?.states?.length);
+  if (/\bNormal\s*\((?:[^)]*,)?\s*$/.test(before))
+    return ['mean', 'variance', ...continuous].map((label) => ({
+      label,
+      kind: CompletionItemKind.Property,
+      detail: label === 'mean' ? 'intercept' : label === 'variance' ? 'σ² > 0' : `coefficient of ${label}`,
+      insertText: `${label}: `,
+    }));
+  if (!/:\s*$/.test(before)) return undefined;
+  const args = ['mean: ${1:0}', ...continuous.map((name, i) => `${name}: \${${i + 2}:0}`)];
+  args.push(`variance: \${${continuous.length + 2}:1}`);
+  return [
+    {
+      label: 'Normal',
+      kind: CompletionItemKind.Function,
+      detail: 'the regression of this configuration of the discrete parents',
+      insertText: `Normal(${args.join(', ')})`,
+      insertTextFormat: InsertTextFormat.Snippet,
+    },
+  ];
 }
 
 /** The declaration snippets (snippets/bayes.json): only where a statement starts, never in a block. */

@@ -6,7 +6,14 @@
  */
 import type { Hover, Position } from 'vscode-languageserver/node';
 import type * as A from '../language/index.js';
-import type { MdlResult, NetworkResult, PosteriorResult, ResultEntry, RunResult } from '../protocol/runResult.js';
+import type {
+  ContinuousResult,
+  MdlResult,
+  NetworkResult,
+  PosteriorResult,
+  ResultEntry,
+  RunResult,
+} from '../protocol/runResult.js';
 import type { NameIndex, NameSymbol } from '../language/index.js';
 import { nameIndex } from '../language/index.js';
 import {
@@ -60,7 +67,7 @@ function signature(s: NameSymbol): string {
   const name = escape(s.name);
   switch (s.kind) {
     case 'variable':
-      return `variable **${name}** ${states !== undefined ? `{ ${states} }` : ''}${s.scope ? ` in network ${escape(s.scope)}` : ''}`;
+      return `variable **${name}** ${isReal(s) ? ': real' : states !== undefined ? `{ ${states} }` : ''}${s.scope ? ` in network ${escape(s.scope)}` : ''}`;
     case 'hypotheses':
       return `hypotheses **${name}** { ${states} }`;
     case 'hypothesis': {
@@ -116,8 +123,24 @@ function headText(t: A.TableDecl): string {
   return `P(${names(t.head.targets)}${t.head.conditions.length ? ` | ${names(t.head.conditions)}` : ''})`;
 }
 
+function isReal(s: NameSymbol): boolean {
+  return s.statement?.kind === 'variable' && s.statement.domain.type === 'real';
+}
+
+/** A continuous variable's table: its regression, or one per configuration of its discrete parents. */
+function regressionMarkdown(t: A.TableDecl): string {
+  const text = (call: A.Call) =>
+    `Normal(${call.args.map((a) => (a.name ? `${a.name.text}: ` : '') + (a.value.kind === 'number' ? a.value.text : '…')).join(', ')})`;
+  if (t.parameterPrior?.kind === 'call') return `${escape(headText(t))} ~ ${escape(text(t.parameterPrior))}`;
+  const discrete = t.rows.find((r) => r.normal)?.keys.length ?? 0;
+  const parents = t.head.conditions.map((c) => c.variable.text).slice(0, discrete);
+  const rows = t.rows.filter((r) => r.normal).map((r) => [...r.keys.map((k) => k.text), text(r.normal!)]);
+  return `${escape(headText(t))}\n\n${markdownTable([...parents, 'regression'], rows)}`;
+}
+
 /** The CPT as a Markdown table: one row per parent assignment, one column per value. */
 export function cptMarkdown(t: A.TableDecl, s: NameSymbol): string {
+  if (isReal(s)) return regressionMarkdown(t);
   const states = s.states?.map((x) => x.name) ?? [];
   const parents = t.head.conditions.map((c) => c.variable.text);
   const bool = states.length === 2 && states[0] === 'true' && states[1] === 'false';
@@ -149,6 +172,16 @@ function distributions(index: NameIndex, s: NameSymbol, run: RunResult | undefin
       sections.unshift(...networkMarginal(entry, s));
       continue;
     }
+    const inner = entry.kind === 'expect' ? entry.result : entry;
+    if (inner?.kind === 'continuous') {
+      if (inner.variable === s.name && inner.network === (s.scope || 'default')) {
+        // An expect re-asks a query: the same density once (the first statement that gave it).
+        const shown = density(entry, inner);
+        const key = shown.slice(shown.indexOf(' — '));
+        if (!sections.some((x) => x.slice(x.indexOf(' — ')) === key)) sections.push(shown);
+      }
+      continue;
+    }
     const named = uses.some(
       (u) => u.name.range.start.line >= entry.range.start.line && u.name.range.end.line <= entry.range.end.line,
     );
@@ -160,6 +193,26 @@ function distributions(index: NameIndex, s: NameSymbol, run: RunResult | undefin
     }
   }
   return sections;
+}
+
+/** A continuous variable's posterior density from a query on it: mean, variance, and a CLG mixture's components. */
+function density(entry: ResultEntry, e: ContinuousResult): string {
+  const given = Object.entries(e.evidence)
+    .map(([k, v]) => `${k} = ${v}`)
+    .join(', ');
+  const how = e.method === 'exact' ? 'exact' : `${e.method}, ${e.samples ?? '?'} samples`;
+  const head = `${codeSpan(entry.source.trim())} — density of ${escape(e.variable)} in ${escape(e.network)}${given ? ` given ${escape(given)}` : ''}, ${how}:`;
+  const show = (x: number) => String(Number(x.toPrecision(6)));
+  const body = `mean ${show(e.mean)}, variance ${show(e.variance)}`;
+  const components = e.components ?? [];
+  if (components.length <= 1)
+    return `${head}
+
+${body} — N(${show(e.mean)}, ${show(e.variance)})`;
+  const mixture = components.map((c) => `${show(c.weight)} · N(${show(c.mean)}, ${show(c.variance)})`).join(' + ');
+  return `${head}
+
+${body}; the mixture ${mixture}`;
 }
 
 /** The variable's marginal in the network the run drew (given the file's `observe` evidence, if any). */

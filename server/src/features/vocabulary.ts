@@ -37,6 +37,7 @@ export const QUERY_FORMS = [
   'classify',
   'evaluate',
   'mean',
+  'variance',
   'mode',
   'interval',
   'bic',

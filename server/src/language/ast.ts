@@ -176,12 +176,17 @@ export interface RowEntry extends NodeBase {
   state?: Name;
   value: NumberLit;
 }
-/** `keys: value` — `cancer: { pos: 0.98, neg: 0.02 }`, `true, false: 0.4`, `cancer: [0.98, 0.02]`. */
+/**
+ * `keys: value` — `cancer: { pos: 0.98, neg: 0.02 }`, `true, false: 0.4`, `cancer: [0.98, 0.02]`,
+ * or (a continuous variable's table) `male: Normal(mean: -90, Height: 0.95, variance: 36)`.
+ */
 export interface Row extends NodeBase {
   kind: 'row';
   keys: Name[];
-  form: 'map' | 'list' | 'single';
+  form: 'map' | 'list' | 'single' | 'normal';
   entries: RowEntry[];
+  /** form 'normal': the regression of this configuration of the discrete parents (entries is empty). */
+  normal?: Call;
 }
 export interface ExpertEntry extends NodeBase {
   kind: 'expert';
@@ -369,6 +374,14 @@ export interface MomentQuery extends QueryBase {
   prob: ProbExpr;
   given: Assignment[];
 }
+/** `mean X [in N] [given e]`, `variance X …`: the posterior mean or variance of a continuous variable. */
+export interface ContinuousMomentQuery extends QueryBase {
+  form: 'moment';
+  moment: 'mean' | 'variance';
+  variable: Name;
+  in?: Name;
+  given: Assignment[];
+}
 export interface IntervalQuery extends QueryBase {
   form: 'interval';
   level: NumberLit;
@@ -458,6 +471,7 @@ export type Query =
   | PredictQuery
   | ValidateQuery
   | MomentQuery
+  | ContinuousMomentQuery
   | IntervalQuery
   | BoundQuery
   | ScoreQuery

@@ -66,6 +66,7 @@ const ORDER = [
   'predictQuery',
   'validateQuery',
   'momentQuery',
+  'continuousMomentQuery',
   'scoreQuery',
   'learningCurveQuery',
   'accuracyQuery',

@@ -145,6 +145,7 @@ export class BayesParser extends EmbeddedActionsParser {
     { ALT: () => this.SUBRULE(this.evaluateQuery) },
     { ALT: () => this.SUBRULE(this.predictQuery) },
     { ALT: () => this.SUBRULE(this.validateQuery) },
+    { GATE: () => this.isContinuousMoment(), ALT: () => this.SUBRULE(this.continuousMomentQuery) },
     { ALT: () => this.SUBRULE(this.momentQuery) },
     { ALT: () => this.SUBRULE(this.scoreQuery) },
     { ALT: () => this.SUBRULE(this.learningCurveQuery) },
@@ -858,7 +859,9 @@ export class BayesParser extends EmbeddedActionsParser {
     this.AT_LEAST_ONE_SEP(this.rowKeyList);
     this.CONSUME(T.Colon);
     const entries: A.RowEntry[] = (this.rowEntries = []);
+    this.rowCall = undefined;
     const form = this.OR(this.rowForms);
+    const normal = this.rowCall;
     return this.RECORDING_PHASE
       ? RECORDED
       : {
@@ -866,6 +869,7 @@ export class BayesParser extends EmbeddedActionsParser {
           keys: fit(keys),
           form,
           entries: fit(entries),
+          ...(normal ? { normal } : {}),
           range: join(keys[0].range, tokenRange(this.LA(0))),
         };
   });
@@ -874,6 +878,7 @@ export class BayesParser extends EmbeddedActionsParser {
   // entries of the row being parsed, which `row` puts here (rows do not nest).
   private rowKeys: A.Name[] = [];
   private rowEntries: A.RowEntry[] = [];
+  private rowCall: A.Call | undefined;
   private readonly rowKeyList = { SEP: T.Comma, DEF: () => this.rowKeys.push(this.stateNameAt(0)) };
   private readonly rowMapEntry = () => {
     const state = this.stateNameAt(2);
@@ -913,6 +918,14 @@ export class BayesParser extends EmbeddedActionsParser {
         const value = this.numberAt(3);
         if (!this.RECORDING_PHASE) this.rowEntries.push({ kind: 'rowEntry', value, range: value.range });
         return 'single' as const;
+      },
+    },
+    {
+      // `male: Normal(mean: -90, Height: 0.95, variance: 36)`: a continuous variable's regression
+      // for one configuration of its discrete parents (conditional linear Gaussian tables).
+      ALT: () => {
+        this.rowCall = this.SUBRULE(this.call);
+        return 'normal' as const;
       },
     },
   ];
@@ -1354,6 +1367,37 @@ export class BayesParser extends EmbeddedActionsParser {
     const prob = this.SUBRULE(this.probExpr);
     const given = this.SUBRULE(this.givenAssignments);
     return { ...head, prob, given };
+  });
+
+  /** `mean X` / `variance X` of a continuous variable, where `mean P(…)` is a parameter's posterior mean. */
+  private isContinuousMoment(): boolean {
+    const first = this.LA(1).tokenType;
+    if (first === Kw.variance) return true;
+    return first === Kw.mean && !(this.LA(2).tokenType === Kw.P && this.LA(3).tokenType === T.LParen);
+  }
+
+  /** `mean Height [in Body] [given Weight = 80]`, `variance Height …`: a continuous variable's posterior moment. */
+  continuousMomentQuery = this.RULE('continuousMomentQuery', () => {
+    const moment = this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(Kw.mean);
+          return 'mean' as const;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.variance);
+          return 'variance' as const;
+        },
+      },
+    ]);
+    const variable = this.nameAt(0);
+    const inName = this.SUBRULE(this.inNetwork);
+    const given = this.SUBRULE(this.givenAssignments);
+    return this.RECORDING_PHASE
+      ? RECORDED
+      : { form: 'moment' as const, moment, variable, ...(inName ? { in: inName } : {}), given };
   });
 
   estimateQuery = this.RULE('estimateQuery', () => {

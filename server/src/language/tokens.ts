@@ -65,6 +65,7 @@ export const Kw = {
   validate: keyword('validate'),
   target: keyword('target'),
   mean: keyword('mean'),
+  variance: keyword('variance'),
   mode: keyword('mode'),
   interval: keyword('interval'),
   bic: keyword('bic'),

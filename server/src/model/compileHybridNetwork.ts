@@ -1,15 +1,16 @@
 /**
  * Compiles a model scope that declares continuous variables (`variable Height : real` with a
- * `P(Height | …) ~ Normal(mean: m, variance: v, Parent: b, …)` table) into the hybrid IR
+ * `P(Height | …) ~ Normal(mean: m, variance: v, Parent: b, …)` table, or with discrete parents
+ * rows `d₁, d₂: Normal(…)` — a conditional linear Gaussian table) into the hybrid IR
  * (engine/gaussian/hybridNetwork.ts): the scope's discrete tables as compileNetwork builds them,
- * then each continuous variable's linear Gaussian CPD, parents first. Discrete variables may not
+ * then each continuous variable's CLG CPD, parents first. Discrete variables may not
  * have continuous parents (the checker says so), so the discrete part compiles on its own.
  */
 import type * as A from '../language/ast.js';
 import type { CheckEnvironment, SymbolTable } from '../language/index.js';
-import { isNormalTable } from '../language/check/gaussian.js';
+import { isNormalTable, normalRows } from '../language/check/gaussian.js';
 import type { HybridNetwork, LinearGaussianCpd } from '../engine/gaussian/hybridNetwork.js';
-import { linearGaussian, validateHybridNetwork } from '../engine/gaussian/hybridNetwork.js';
+import { validateHybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { EngineError } from '../engine/engineError.js';
 import { compileNetwork, CompileError } from './compileNetwork.js';
 
@@ -53,10 +54,16 @@ export function compileHybridNetwork(
     if (!table) throw new CompileError(`'${name}' has no table: give P(${name} | …) ~ Normal(…)`, neededBy?.range);
     if (visiting.has(name)) throw new CompileError(`the tables form a cycle through '${name}'`, neededBy?.range);
     visiting.add(name);
-    const parents = table.head.conditions.map((c) => add(c.variable.text, c.variable));
+    // Discrete parents are compiled already (the discrete part); continuous ones are added first.
+    const parents = table.head.conditions.map((c) => ({
+      name: c.variable,
+      index: add(c.variable.text, c.variable),
+    }));
     const child = net.variables.push({ kind: 'continuous', name }) - 1;
     index.set(name, child);
-    net.cpds.push({ kind: 'gaussian', cpd: regression(table, child, parents) });
+    const discreteParents = parents.filter((p) => net.variables[p.index]!.kind === 'discrete');
+    const continuousParents = parents.filter((p) => net.variables[p.index]!.kind === 'continuous');
+    net.cpds.push({ kind: 'gaussian', cpd: regression(net, table, child, discreteParents, continuousParents) });
     return child;
   };
   for (const name of tables.keys()) add(name);
@@ -69,14 +76,57 @@ export function compileHybridNetwork(
   return net;
 }
 
-/** `Normal(mean: b₀, variance: σ², Parent: b, …)` as a CPD; a parent without a coefficient has 0. */
-function regression(table: A.TableDecl, child: number, parents: number[]): LinearGaussianCpd {
-  const numbers = new Map<string, number>();
-  for (const arg of (table.parameterPrior as A.Call).args)
-    if (arg.name && arg.value.kind === 'number') numbers.set(arg.name.text, arg.value.value);
-  const coefficients = table.head.conditions.map((c) => numbers.get(c.variable.text) ?? 0);
-  const variance = numbers.get('variance');
-  if (variance === undefined || !(variance > 0))
-    throw new CompileError('Normal(…) needs variance > 0', table.parameterPrior!.range);
-  return linearGaussian(child, parents, numbers.get('mean') ?? 0, coefficients, variance);
+interface Parent {
+  name: A.Name;
+  index: number;
+}
+
+/**
+ * The table as a CPD: `Normal(mean: b₀, variance: σ², Parent: b, …)` once, or one per
+ * configuration of the discrete parents (rows keyed by their states, first parent slowest as
+ * hybridNetwork.ts numbers them). A continuous parent without a coefficient has 0.
+ */
+function regression(
+  net: HybridNetwork,
+  table: A.TableDecl,
+  child: number,
+  discreteParents: Parent[],
+  continuousParents: Parent[],
+): LinearGaussianCpd {
+  const m = continuousParents.length;
+  const domains = discreteParents.map((p) => (net.variables[p.index] as { states: string[] }).states);
+  const configurations = domains.reduce((n, states) => n * states.length, 1);
+  const cpd: LinearGaussianCpd = {
+    child,
+    discreteParents: discreteParents.map((p) => p.index),
+    continuousParents: continuousParents.map((p) => p.index),
+    intercepts: new Float64Array(configurations),
+    coefficients: new Float64Array(configurations * m),
+    variances: new Float64Array(configurations).fill(NaN),
+  };
+  for (const { keys, call } of normalRows(table)) {
+    if (keys.length !== domains.length)
+      throw new CompileError('give one regression per configuration of the discrete parents', call.range);
+    let row = 0;
+    keys.forEach((key, i) => {
+      const s = domains[i]!.indexOf(key.text);
+      if (s < 0)
+        throw new CompileError(`'${key.text}' is not a state of '${discreteParents[i]!.name.text}'`, key.range);
+      row = row * domains[i]!.length + s;
+    });
+    const numbers = new Map<string, number>();
+    for (const arg of call.args)
+      if (arg.name && arg.value.kind === 'number') numbers.set(arg.name.text, arg.value.value);
+    const variance = numbers.get('variance');
+    if (variance === undefined || !(variance > 0)) throw new CompileError('Normal(…) needs variance > 0', call.range);
+    cpd.intercepts[row] = numbers.get('mean') ?? 0;
+    cpd.variances[row] = variance;
+    continuousParents.forEach((p, j) => (cpd.coefficients[row * m + j] = numbers.get(p.name.text) ?? 0));
+  }
+  if (cpd.variances.some((v) => Number.isNaN(v)))
+    throw new CompileError(
+      `'${net.variables[child]!.name}' lacks a regression for a configuration of its discrete parents`,
+      table.head.range,
+    );
+  return cpd;
 }

@@ -241,10 +241,40 @@ export interface ProbabilityResult extends ResultBase, InferenceInfo {
   table: { states: string[]; p: number; stderr?: number }[];
   /** P(X = x | e) when the query named states. */
   value?: number;
+  /** Networks with continuous variables: ln of the evidence's probability × density. */
+  logEvidence?: number;
   /** With `do(…)`: the same table when the intervened variables are only observed, P(Y | X = x, e). */
   observational?: { states: string[]; p: number }[];
   /** The variables set by `do(…)`, with their states. */
   interventions?: NamedEvidence;
+}
+
+/**
+ * A continuous variable's posterior (`query P(Height)`, `query mean Height`, `query variance
+ * Height`): its mean and variance, and for a conditional linear Gaussian network the mixture —
+ * one normal per configuration of the discrete parents the evidence leaves open.
+ */
+export interface ContinuousResult extends ResultBase {
+  kind: 'continuous';
+  network: string;
+  variable: string;
+  /** Observed states and (continuous variables) values as written. */
+  evidence: NamedEvidence;
+  method: 'exact' | 'lw';
+  mean: number;
+  variance: number;
+  /** Weights sum to 1; one component for a Gaussian network (absent when a sampler saw too many). */
+  components?: { weight: number; mean: number; variance: number }[];
+  /** ln of the evidence's probability × density (absent when there is no evidence). */
+  logEvidence?: number;
+  /** Likelihood weighting: the standard error of the mean, the samples and the seed. */
+  meanStderr?: number;
+  samples?: number;
+  seed?: number;
+  note?: string;
+  /** `mean X` / `variance X`: which moment the query asked for (its `value`). */
+  moment?: 'mean' | 'variance';
+  value?: number;
 }
 
 /** `query mpe given e`: the most probable joint assignment of the unobserved variables. */
@@ -454,6 +484,7 @@ export type ResultEntry =
   | NetworkResult
   | MarginalsResult
   | ProbabilityResult
+  | ContinuousResult
   | MpeResultEntry
   | SensitivityResult
   | IndependenceResult

@@ -97,6 +97,20 @@ function networkResult(
   text: (range: Range) => string,
   diagnostics: Diagnostic[],
 ): NetworkResult {
+  // Continuous variables: the panel's hybrid network entry draws them (the `density` work of #29;
+  // on merging, its lines here replace these). Not drawn as a discrete network without them.
+  if (scope.statements?.some((s) => s.kind === 'variable' && s.domain.type === 'real'))
+    return {
+      kind: 'network',
+      range: scope.range,
+      source: '',
+      headline: '',
+      network: scope.name ?? 'default',
+      method: 'exact',
+      cost: 0,
+      budget: 0,
+      variables: [],
+    };
   const declared = declaredScope(ctx, scope.name);
   const { net, evidence, named, findings } = scopedEvidence(ctx, declared, []);
   // A network waiting for `learn` (unknown entries) is drawn without marginals; the checker

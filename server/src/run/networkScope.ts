@@ -132,7 +132,10 @@ export interface ScopedEvidence {
 }
 
 /** The values observed per variable, in order; `given` replaces a variable's observations. */
-export function observations(scope: NetworkScope, given: readonly A.Assignment[]): Map<string, Observed> {
+export function observations(
+  scope: Pick<NetworkScope, 'observes'>,
+  given: readonly A.Assignment[],
+): Map<string, Observed> {
   const out = new Map<string, Observed>();
   for (const observe of scope.observes) {
     for (const item of observe.items) {
@@ -271,7 +274,7 @@ export function variableIndex(net: BayesianNetwork, index: Map<string, number>, 
     );
   if (v === undefined && isContinuousVariable(net, name))
     throw new CompileError(
-      `'${name}' is continuous: queries in a run take discrete variables for now; \`bayes marginals FILE --network NAME\` gives its mean and variance`,
+      `'${name}' is continuous: ask P(${name}), mean ${name} or variance ${name} (this query takes discrete variables)`,
       at.range,
     );
   if (v === undefined) throw new CompileError(`'${name}' is not a variable of ${describe(net)}`, at.range);

@@ -148,9 +148,18 @@ test('bayes convert: a network with continuous nodes round-trips through .net an
         /waste has continuous nodes \(E, D, C, …\), which .* cannot hold: write Hugin NET \(\.net\)/,
       );
     }
-    const io = capture(); // CLG tables have no .bayes form yet
-    assert.equal(await main(['convert', 'examples/data/waste.net', join(dir, 'w.bayes')], io), 1);
-    assert.match(io.stderr, /'\w+' has discrete parents \(a CLG table\), which \.bayes cannot write yet/);
+    // CLG tables as .bayes rows (`d: Normal(…)`): NET → .bayes → NET keeps every number.
+    const bayes = join(dir, 'w.bayes');
+    const back = join(dir, 'back.net');
+    let io = capture();
+    assert.equal(await main(['convert', 'examples/data/waste.net', bayes], io), 0, io.stderr);
+    assert.match(readFileSync(bayes, 'utf8'), /\n {4}\w+(, \w+)*: Normal\(mean: /);
+    io = capture();
+    assert.equal(await main(['convert', bayes, back], io), 0, io.stderr);
+    const c = readHuginHybrid(readFileSync(back, 'utf8'));
+    assert.ok('hybrid' in a && 'hybrid' in c);
+    assert.deepEqual(c.hybrid.cpds, a.hybrid.cpds);
+    assert.deepEqual(c.hybrid.variables.map((v) => v.name).sort(), a.hybrid.variables.map((v) => v.name).sort());
   } finally {
     rmSync(dir, { recursive: true });
   }

@@ -3,7 +3,14 @@ import type { ExpectResult, ResultBase, ResultEntry } from '../../../server/src/
 import { dataTable } from '../table.js';
 import { h } from '../dom.js';
 import { num } from '../format.js';
-import { independenceView, marginalsView, mpeView, probabilityView, sensitivityView } from './inference.js';
+import {
+  continuousView,
+  independenceView,
+  marginalsView,
+  mpeView,
+  probabilityView,
+  sensitivityView,
+} from './inference.js';
 import {
   classifyView,
   evaluationView,
@@ -31,6 +38,8 @@ export function renderEntry(e: ResultEntry): HTMLElement[] {
       return marginalsView(e);
     case 'probability':
       return probabilityView(e);
+    case 'continuous':
+      return continuousView(e);
     case 'mpe':
       return mpeView(e);
     case 'sensitivity':

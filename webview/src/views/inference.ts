@@ -1,5 +1,6 @@
 /** Answers of queries on belief networks: marginals, P(X | e), MPE, sensitivity, d-separation. */
 import type {
+  ContinuousResult,
   IndependenceResult,
   MarginalsResult,
   MpeResultEntry,
@@ -67,6 +68,40 @@ export function probabilityView(e: ProbabilityResult): HTMLElement[] {
       ],
       e.table,
     ),
+  ];
+}
+
+/** A continuous variable's posterior as text: mean, variance, and the mixture's components (a CLG network). */
+export function continuousView(e: ContinuousResult): HTMLElement[] {
+  const sampled = e.samples ? `, ${e.samples} samples, seed ${e.seed}` : '';
+  const stderr = e.meanStderr !== undefined ? ` (std. error ${e.meanStderr.toPrecision(2)})` : '';
+  const density = e.logEvidence !== undefined ? ` · ln density of the evidence ${e.logEvidence.toPrecision(8)}` : '';
+  const components = e.components ?? [];
+  return [
+    h('p', {}, `${e.network} · evidence: ${evidenceText(e.evidence)} · ${e.method}${sampled}${density}`),
+    h(
+      'p',
+      {},
+      `${e.variable}: mean `,
+      h('span', { class: 'num', 'data-value': String(e.mean) }, e.mean.toPrecision(8)),
+      `${stderr}, variance `,
+      h('span', { class: 'num', 'data-value': String(e.variance) }, e.variance.toPrecision(8)),
+      components.length > 1 ? ` · a mixture of ${components.length} normals` : '',
+    ),
+    ...(e.note ? [h('p', { class: 'note' }, e.note)] : []),
+    ...(components.length > 1
+      ? [
+          dataTable(
+            `mixture components of ${e.variable}`,
+            [
+              { title: 'weight', value: (c: (typeof components)[number]) => c.weight },
+              { title: 'mean', value: (c) => c.mean },
+              { title: 'variance', value: (c) => c.variance },
+            ],
+            components,
+          ),
+        ]
+      : []),
   ];
 }
 

@@ -302,6 +302,20 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       if (score?.kind === 'ref') checkChoice(ctx, score.name, VALIDATION_SCORES, 'a validation score');
       break;
     }
+    case 'moment': {
+      const scope = modelScope(ctx, q.in);
+      const variable = lookupVariable(ctx, scope, q.variable);
+      if (variable && variable.type !== 'real')
+        ctx.report.error(
+          'not-continuous',
+          `'${variable.name}' has states: \`${q.moment} X\` asks for a continuous ('real') variable; ask P(${variable.name}) for its distribution`,
+          q.variable.range,
+        );
+      requireDefaultModel(ctx, scope, q.variable);
+      checkEvidence(ctx, scope, q.given);
+      checkRepeatedEvidence(ctx, q.given);
+      break;
+    }
     case 'mean':
     case 'mode':
       checkProb(ctx, defaultScope, q.prob);

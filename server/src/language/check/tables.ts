@@ -11,11 +11,10 @@ import { checkParameterPrior } from './parameterPriors.js';
 import { CheckMemo } from '../memo.js';
 import { checkCanonical } from './canonical.js';
 import { sliceKey } from './dynamic.js';
-import { checkDiscreteParents, checkNormalTable, isNormalTable } from './gaussian.js';
+import { checkDiscreteParents, checkNormalTable, isNormalTable, normalRows } from './gaussian.js';
+import { checkAllAssignments } from './rowCoverage.js';
 
 export const SUM_TOLERANCE = 1e-6;
-/** Beyond this many parent assignments only the count of rows is compared, not each assignment. */
-const MAX_ENUMERATED_ASSIGNMENTS = 100_000;
 
 export function checkTables(ctx: CheckContext): void {
   const seen = new Map<Scope, Map<string, A.TableDecl>>();
@@ -38,10 +37,11 @@ export function checkTables(ctx: CheckContext): void {
           ctx.symbols.references.set(table.head.conditions[i].variable, parents[i]!.declaration!);
     // `Normal(…, Height: 0.5)`: the coefficient's name is a use of the parent (rename, go to definition).
     if (isNormalTable(table))
-      for (const arg of (table.parameterPrior as A.Call).args) {
-        const parent = arg.name && parents.find((p) => p?.name === arg.name!.text);
-        if (arg.name && parent?.declaration) ctx.symbols.references.set(arg.name, parent.declaration);
-      }
+      for (const { call } of normalRows(table))
+        for (const arg of call.args) {
+          const parent = arg.name && parents.find((p) => p?.name === arg.name!.text);
+          if (arg.name && parent?.declaration) ctx.symbols.references.set(arg.name, parent.declaration);
+        }
   }
 }
 
@@ -268,44 +268,6 @@ function checkDistribution(ctx: CheckContext, row: A.Row, child: VariableInfo): 
   if (Math.abs(sum - 1) > SUM_TOLERANCE) {
     ctx.report.error('row-sum', `the probabilities in this row sum to ${showNumber(sum)}, not 1`, row.range, { sum });
   }
-}
-
-function checkAllAssignments(
-  ctx: CheckContext,
-  table: A.TableDecl,
-  parents: (VariableInfo | undefined)[],
-  seen: Set<string>,
-): void {
-  if (parents.some((p) => !p?.states)) return;
-  const domains = parents.map((p) => p!.states!);
-  const total = domains.reduce((n, d) => n * d.length, 1);
-  if (total > MAX_ENUMERATED_ASSIGNMENTS) {
-    if (seen.size < total)
-      ctx.report.error(
-        'missing-row',
-        `the table has ${seen.size} rows but its parents have ${total} assignments`,
-        table.head.range,
-      );
-    return;
-  }
-  const missing: string[][] = [];
-  const index = domains.map(() => 0);
-  const values = domains.map((d) => d[0]); // the assignment `index` points at
-  for (let n = 0; n < total; n++) {
-    for (let i = 0; i < index.length; i++) values[i] = domains[i][index[i]];
-    if (!seen.has(values.join('\u0000'))) missing.push([...values]);
-    for (let i = index.length - 1; i >= 0; i--) {
-      if (++index[i] < domains[i].length) break;
-      index[i] = 0;
-    }
-  }
-  if (missing.length === 0) return;
-  const shown = missing
-    .slice(0, 3)
-    .map((values) => assignmentText(table, values))
-    .join('; ');
-  const more = missing.length > 3 ? ` and ${missing.length - 3} more` : '';
-  ctx.report.error('missing-row', `no row for ${shown}${more}`, table.head.range, { missing });
 }
 
 function assignmentText(table: A.TableDecl, values: string[]): string {

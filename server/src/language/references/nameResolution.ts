@@ -256,17 +256,26 @@ class Builder {
     const target = t.head.targets[0] ? this.assignment(t.head.targets[0], scope) : undefined;
     for (const extra of t.head.targets.slice(1)) this.assignment(extra, scope);
     const parents = t.head.conditions.map((c) => this.assignment(c, scope));
+    // A conditional linear Gaussian table's rows are keyed by its discrete parents only.
+    // Without parents (`P(Sex) { male: 0.5, … }`) the keys are the variable's own states.
+    const keyed = t.rows.some((row) => row.normal)
+      ? parents.filter((p) => !isContinuous(p))
+      : parents.length
+        ? parents
+        : [target];
     for (const row of t.rows) {
-      row.keys.forEach((key, i) => this.occur(key, this.stateOf(parents[i], key.text)));
+      row.keys.forEach((key, i) => this.occur(key, this.stateOf(keyed[i], key.text)));
       for (const e of row.entries) if (e.state) this.occur(e.state, this.stateOf(target, e.state.text));
     }
     this.loose(t.parameterPrior, scope);
-    // `~ Normal(mean: 0, Height: 0.5, variance: 1)`: a coefficient is named by its parent.
-    if (t.parameterPrior?.kind === 'call' && t.parameterPrior.callee.text === 'Normal')
-      for (const arg of t.parameterPrior.args) {
-        const i = arg.name ? t.head.conditions.findIndex((c) => c.variable.text === arg.name!.text) : -1;
-        if (i >= 0) this.occur(arg.name!, parents[i]);
-      }
+    // `~ Normal(mean: 0, Height: 0.5, variance: 1)` or a row's `Normal(…)`: a coefficient is named by its parent.
+    const regressions = [t.parameterPrior, ...t.rows.map((row) => row.normal)];
+    for (const call of regressions)
+      if (call?.kind === 'call' && call.callee.text === 'Normal')
+        for (const arg of call.args) {
+          const i = arg.name ? t.head.conditions.findIndex((c) => c.variable.text === arg.name!.text) : -1;
+          if (i >= 0) this.occur(arg.name!, parents[i]);
+        }
     for (const e of t.canonical?.entries ?? []) {
       const i = t.head.conditions.findIndex((c) => c.variable.text === e.cause.text);
       if (i < 0) continue; // `leak`
@@ -371,6 +380,12 @@ class Builder {
         this.global(q.on);
         this.occur(q.target, this.index.variable(this.modelScope(q.network), q.target.text));
         return;
+      case 'moment': {
+        this.global(q.in);
+        const observed = q.in ? this.modelScope(q.in) : scope;
+        this.occur(q.variable, this.index.variable(observed, q.variable.text));
+        return given(q.given, observed);
+      }
       case 'mean':
       case 'mode':
       case 'interval':
@@ -475,4 +490,9 @@ class Builder {
     if (node.kind === 'options') return node.entries.forEach((e) => this.loose(e.value, scope));
     forEachChild(node, recurse);
   }
+}
+
+/** A `real` variable: it has no states to key a row. */
+function isContinuous(symbol: NameSymbol | undefined): boolean {
+  return symbol?.statement?.kind === 'variable' && symbol.statement.domain.type === 'real';
 }

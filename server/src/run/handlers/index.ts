@@ -34,6 +34,7 @@ import { euHandler } from './eu.js';
 import { voiHandler } from './voi.js';
 import { effectHandler } from './effect.js';
 import { strengthHandler } from './strength.js';
+import { continuousMomentHandler } from '../continuousQueries.js';
 
 export const HANDLERS: HandlerTable = {
   learn: learnHandler,
@@ -54,6 +55,7 @@ export const HANDLERS: HandlerTable = {
   'query map': mapHandler,
   'query mdl': mdlHandler,
   'query mean': meanHandler,
+  'query moment': continuousMomentHandler,
   'query ml': mlHandler,
   'query mode': modeHandler,
   'query mpe': mpeHandler,

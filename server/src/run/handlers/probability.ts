@@ -14,6 +14,7 @@ import { dynamicNetwork, dynamicProbability } from '../dynamicQueries.js';
 import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex, type NetworkScope } from '../networkScope.js';
 import { intervened } from '../interventions.js';
+import { hybridProbability, hybridScope, needsHybrid } from '../continuousQueries.js';
 import { answerDiagnostics, inferenceInfo, inferenceOptions } from '../inferenceOptions.js';
 import { generatedHypothesisProbability, hypothesisLearningProbability } from '../learning/hypothesisProbability.js';
 
@@ -37,6 +38,10 @@ export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutp
       diagnostics: [{ severity: 'error', code: 'not-implemented', message, range: ctx.statement.range }],
     };
   }
+  // Continuous variables asked for or observed: the hybrid engine answers (continuousQueries.ts).
+  const hybrid = hybridScope(ctx, q.in);
+  if (hybrid && needsHybrid(hybrid, q.prob.targets, [...q.prob.conditions, ...q.given]))
+    return hybridProbability(ctx, q, hybrid);
   const declared = await networkScope(ctx, q.in);
   // do(X = x): the query runs in the network with X's incoming arcs cut (Pearl).
   const { scope, interventions, named: intervention } = intervened(ctx, declared, [...q.prob.conditions, ...q.given]);
