@@ -14,6 +14,7 @@ import { cptsToJson } from './learningResults.js';
 import { declaredScope, scopedEvidence } from './networkScope.js';
 import type { ModelContext } from './modelInputs.js';
 import { answerDiagnostics, inferenceInfo } from './inferenceOptions.js';
+import { hybridNetworkResult } from './hybridNetworkResult.js';
 
 interface Emitted {
   results: NetworkResult[];
@@ -97,6 +98,9 @@ function networkResult(
   text: (range: Range) => string,
   diagnostics: Diagnostic[],
 ): NetworkResult {
+  // Continuous variables: the hybrid engine's densities (an import is a discrete network file).
+  const hybrid = scope.statements ? hybridNetworkResult(ctx, scope, text) : undefined;
+  if (hybrid) return hybrid;
   const declared = declaredScope(ctx, scope.name);
   const { net, evidence, named, findings } = scopedEvidence(ctx, declared, []);
   // A network waiting for `learn` (unknown entries) is drawn without marginals; the checker
