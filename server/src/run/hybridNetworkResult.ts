@@ -11,11 +11,11 @@ import { valueText } from '../language/ast.js';
 import type { Range } from '../language/diagnostics.js';
 import { compileHybridNetwork } from '../model/compileHybridNetwork.js';
 import { CompileError } from '../model/compileError.js';
-import { hybridMarginals, type HybridAnswer } from '../engine/gaussian/hybridMarginals.js';
+import { hybridMarginals } from '../engine/gaussian/hybridMarginals.js';
 import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import { EngineError } from '../engine/engineError.js';
-import { DEFAULT_BUDGETS } from '../engine/budget.js';
+import { DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 import { setOwn } from '../engine/records.js';
 import type { NetworkResult } from '../protocol/runResult.js';
 import { cptsToJson } from './learningResults.js';
@@ -41,20 +41,39 @@ export function hybridNetworkResult(
   const net = compileHybridNetwork(ctx.ast, ctx.symbols, ctx.env, scope.name);
   if (!net) return undefined;
   const named = observedByName(ctx.ast, scope.name);
-  const evidence = hybridEvidence(net, named);
-  if ('error' in evidence) throw new CompileError(evidence.error, observesOf(ctx.ast, scope.name)[0]?.range);
-  const budgets = ctx.env.budgets ?? DEFAULT_BUDGETS;
-  const none = { discrete: new Map(), continuous: new Map() };
-  let prior: HybridAnswer, posterior: HybridAnswer;
   try {
-    prior = hybridMarginals(net, none, { budgets });
-    posterior = hybridMarginals(net, evidence.evidence, { budgets });
+    return hybridNetworkEntry(net, named, ctx.env.budgets ?? DEFAULT_BUDGETS, {
+      name: scope.name ?? 'default',
+      range: scope.range,
+      source: text(scope.range).split('\n')[0]!,
+      tables: scope.tables,
+    });
   } catch (e) {
-    if (e instanceof EngineError) throw new CompileError(e.message, scope.range);
-    throw e;
+    if (!(e instanceof EngineError)) throw e;
+    const observe = observesOf(ctx.ast, scope.name)[0]?.range;
+    throw new CompileError(e.message, e instanceof EvidenceNameError ? observe : scope.range);
   }
+}
+
+/** Evidence by name that does not fit the network (an unknown variable or state, a word for a number). */
+class EvidenceNameError extends EngineError {}
+
+/**
+ * The entry of a hybrid network under evidence by name (`{Weight: "80", B: "stable"}`): what the
+ * panel draws. Throws EngineError (the evidence, the engine).
+ */
+export function hybridNetworkEntry(
+  net: HybridNetwork,
+  named: Record<string, string>,
+  budgets: Budgets,
+  at: { name: string; range: Range; source: string; tables?: Map<string, Range> },
+): NetworkResult {
+  const evidence = hybridEvidence(net, named);
+  if ('error' in evidence) throw new EvidenceNameError(evidence.error);
+  const none = { discrete: new Map(), continuous: new Map() };
+  const prior = hybridMarginals(net, none, { budgets });
+  const posterior = hybridMarginals(net, evidence.evidence, { budgets });
   const cpts = cptsToJson(discretePart(net));
-  const name = scope.name ?? 'default';
   const variables = net.variables.map((v, i) => {
     const cpd = net.cpds[i]!;
     const parents = (
@@ -64,7 +83,7 @@ export function hybridNetworkResult(
       name: v.name,
       parents,
       ...(Object.hasOwn(named, v.name) ? { evidence: named[v.name]! } : {}),
-      ...(scope.tables.has(v.name) ? { declaration: scope.tables.get(v.name)! } : {}),
+      ...(at.tables?.has(v.name) ? { declaration: at.tables.get(v.name)! } : {}),
     };
     if (v.kind === 'discrete' || cpd.kind === 'discrete')
       return {
@@ -89,16 +108,16 @@ export function hybridNetworkResult(
   const sampled = posterior.method === 'lw' ? posterior : undefined;
   return {
     kind: 'network',
-    range: scope.range,
-    source: text(scope.range).split('\n')[0]!,
-    network: name,
+    range: at.range,
+    source: at.source,
+    network: at.name,
     method: posterior.method,
     cost: posterior.configurations,
     budget: budgets.maxTotalEntries,
     ...(sampled ? { samples: sampled.samples, seed: sampled.seed } : {}),
     ...(posterior.note ? { note: posterior.note } : {}),
     variables,
-    headline: `${name}: ${variables.length} variable${variables.length === 1 ? '' : 's'}${observed ? `, ${observed} observed` : ''}`,
+    headline: `${at.name}: ${variables.length} variable${variables.length === 1 ? '' : 's'}${observed ? `, ${observed} observed` : ''}`,
   };
 }
 
