@@ -18,6 +18,8 @@ import type { MarginalsReply } from '../../../server/src/protocol/messages.js';
 import { close } from '../../support/close.js';
 import { repoRoot } from '../../support/shared.js';
 import { assertNoErrors, resultsOf, run } from './networkHelpers.js';
+import { hover } from '../../../server/src/features/hover.js';
+import { positionOf } from '../../support/edits.js';
 
 const MODEL = `network Body {
   variable Height, Weight, Fat : real
@@ -67,6 +69,12 @@ test('a Gaussian network entry: prior and posterior densities given observe Weig
   assert.deepEqual(weight.parents, ['Height']);
   assert.deepEqual(by.get('Rain')!.marginal, [0.3, 0.7]);
   assert.equal(entry!.headline, 'Body: 4 variables, 1 observed');
+  // A hover on Height after the run: its posterior mean and variance, not an empty bar chart.
+  const text = `${MODEL.replace(/}\n$/, '  observe Weight = 80\n}\n')}`;
+  const at = positionOf(text, 'Height, Weight, Fat');
+  const shown = hover(parseDocument(text).ast, at, result);
+  const value = JSON.stringify(shown?.contents);
+  assert.match(value, new RegExp(`Height in network Body, exact: mean ${givenWeight('Height', 80).mean}`));
 });
 
 function fixture() {
