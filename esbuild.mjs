@@ -82,15 +82,18 @@ const web = {
 // dist/cli-check.cjs for `bayes check` (a third of the size: the front end without the engine and
 // the language server, 25 ms to load instead of 80); those files take the modules they share with
 // the dispatcher (command.ts, limits.ts, version.ts, terminalText.ts: one nonce for the
-// terminal's controls) from dist/cli.cjs.
+// terminal's controls) from dist/cli.cjs. dist/cli-gaussian.cjs is `bayes marginals`' fast path
+// for Hugin NET files with continuous nodes.
 const COMMAND_FILES =
-  /^\.\/(check|run|lsp|marginals|convert|learn|structure|mixture|filter|predict|validate|test|completion|doctor)\.js$/;
+  /^\.\/(check|run|lsp|marginals|gaussianMarginals|convert|learn|structure|mixture|filter|predict|validate|test|completion|doctor)\.js$/;
+/** Commands (or fast paths) with a bundle of their own; every other goes to dist/cli-commands.cjs. */
+const OWN_BUNDLES = { './check.js': './cli-check.cjs', './gaussianMarginals.js': './cli-gaussian.cjs' };
 const cliDispatcher = {
   name: 'cli-dispatcher',
   setup(build) {
     build.onResolve({ filter: COMMAND_FILES }, (args) => {
       if (!args.importer.endsWith('commands.ts')) return undefined;
-      return { path: args.path === './check.js' ? './cli-check.cjs' : './cli-commands.cjs', external: true };
+      return { path: OWN_BUNDLES[args.path] ?? './cli-commands.cjs', external: true };
     });
   },
 };
@@ -122,6 +125,14 @@ const builds = [
   },
   { ...node, entryPoints: ['server/src/cli/allCommands.ts'], outfile: 'dist/cli-commands.cjs', plugins: [cliCommands] },
   { ...node, entryPoints: ['server/src/cli/check.ts'], outfile: 'dist/cli-check.cjs', plugins: [cliCommands] },
+  // `bayes marginals X.net` on a network with continuous nodes (cli/gaussianMarginals.ts): the NET
+  // reader and the hybrid engine, without the language front end and the other commands.
+  {
+    ...node,
+    entryPoints: ['server/src/cli/gaussianMarginals.ts'],
+    outfile: 'dist/cli-gaussian.cjs',
+    plugins: [cliCommands],
+  },
   { ...node, entryPoints: ['server/src/run/worker.ts'], outfile: 'dist/worker.cjs' },
   { ...node, entryPoints: ['server/src/cli/bootstrapWorker.ts'], outfile: 'dist/bootstrapWorker.cjs' },
   { ...node, entryPoints: ['server/src/run/marginalsWorker.ts'], outfile: 'dist/marginalsWorker.cjs' },

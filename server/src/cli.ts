@@ -71,6 +71,10 @@ export async function main(argv: string[], printer: CliIO, file?: string): Promi
     io.err(`bayes: unknown command '${name}'\n\n${help()}`);
     return 2;
   }
+  if (entry.fast && !rest.includes('--help') && !rest.includes('-h')) {
+    const done = await (await entry.fast()).run(rest, io);
+    if (done !== undefined) return done;
+  }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.out(command.usage + '\n');

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { LearnedNetworkResult, RunResult } from '../../server/src/protocol/runResult.js';
 import { RUN_RESULT_VERSION, type WebviewMessage } from '../../server/src/protocol/webviewMessages.js';
 import { CHROMIUM, Harness, type PanelPage } from './support/harness.js';
-import { learningRun, networkRun, runExample } from './support/fixtures.js';
+import { learningRun, networkRun, runExample, runModel } from './support/fixtures.js';
 import { repoRoot, sharedFile } from '../support/shared.js';
 import { fileUri, startLsp } from '../support/lspClient.js';
 import { relay } from './support/relay.js';
@@ -364,6 +364,11 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 for (const [name, make] of [
   ['alarm', () => networkRun('alarm')],
   ['oil-wildcatter', () => runExample('oil-wildcatter.bayes')],
+  // Continuous variables (issue 29): density curves in the graph, a number input in the detail view.
+  [
+    'a Gaussian network',
+    () => runModel('gaussian.bayes', readFileSync(join(repoRoot, 'examples', 'data', 'gaussian.bayes'), 'utf8')),
+  ],
 ] as const) {
   test(`axe-core on the panel (${name}, graph and results): no serious or critical violation`, async (t) => {
     if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);

@@ -14,6 +14,7 @@ import dagre from '@dagrejs/dagre';
 import { h, svg } from './dom.js';
 import { prob } from './format.js';
 import { figure } from './charts.js';
+import { drawDensity, momentsText, type Mixture } from './density.js';
 import { nearestNode, searchTarget, type Box, type Direction } from './graphNavigation.js';
 import { saveView, viewOf, type GraphViewState } from './viewState.js';
 
@@ -31,6 +32,8 @@ export interface GraphNode {
   tooltip?: () => HTMLElement;
   /** Influence diagrams: a decision is drawn as a rectangle, a utility as a diamond. */
   role?: 'decision' | 'utility';
+  /** A continuous variable: its density curves (prior dashed, posterior solid) and posterior mean and variance. */
+  density?: { prior?: Mixture; posterior: Mixture };
 }
 
 export interface GraphEdge {
@@ -60,6 +63,8 @@ export interface GraphOptions {
  * s). */
 const LAYOUT_ON_DEMAND = 400;
 const BAR_ROWS = 5;
+/** A density curve's height in rows (its mean and variance take one more). */
+const DENSITY_ROWS = 2.5;
 const MIN_ZOOM = 0.05;
 const MAX_ZOOM = 4;
 
@@ -91,6 +96,7 @@ function nodeHeight(n: GraphNode, compact: boolean, m: Metrics): number {
   const lines = n.lines?.length ?? 0;
   if (n.role === 'utility') return m.head + lines * m.row + m.row;
   if (lines) return m.head + lines * m.row + 6;
+  if (n.density && !compact) return m.head + DENSITY_ROWS * m.row + m.row + 6;
   if (compact || !n.bars) return m.head + 6;
   return m.head + Math.min(n.bars.length, BAR_ROWS) * m.row + (n.bars.length > BAR_ROWS ? m.row : 0) + 6;
 }
@@ -471,10 +477,38 @@ function drawNode(
   }
   drawMark(g, n, box.w, baseline);
   if (!compact && n.bars && !n.lines?.length) drawBars(g, n, box.w, m, options, cursor);
+  if (!compact && n.density) drawNodeDensity(g, n, box.w, m);
   spaced(g);
   g.setAttribute('aria-label', nodeLabel(g, n, options, cursor));
   if (n.tooltip) attachTooltip(g, n.tooltip, tooltip);
   return g;
+}
+
+/**
+ * A continuous node's curves under its name and, below them, the posterior mean and variance
+ * (their full values in data-mean / data-variance, for copying and tests).
+ */
+function drawNodeDensity(g: SVGGElement, n: GraphNode, width: number, m: Metrics): void {
+  g.querySelector('g.density')?.remove();
+  g.querySelector('text.moments')?.remove();
+  const { prior, posterior } = n.density!;
+  const curves = svg('g', { class: 'density', 'aria-hidden': 'true' });
+  drawDensity(curves, { x: 8, y: m.head, width: width - 16, height: DENSITY_ROWS * m.row - 2 }, prior, posterior);
+  g.append(curves);
+  g.append(
+    svg(
+      'text',
+      {
+        x: 6,
+        y: m.head + DENSITY_ROWS * m.row + m.row * 0.75,
+        class: 'moments',
+        'aria-hidden': 'true',
+        'data-mean': posterior.mean,
+        'data-variance': posterior.variance,
+      },
+      momentsText(posterior),
+    ),
+  );
 }
 
 function drawLines(g: SVGGElement, n: GraphNode, x: number, y: number, m: Metrics, anchor: string): void {
@@ -677,6 +711,10 @@ export function updateGraph(host: HTMLElement, nodes: GraphNode[], options?: Pic
         hit.setAttribute('data-label', label);
       }
     });
+    if (n.density && g.querySelector('g.density')) {
+      drawNodeDensity(g, n, width, metrics());
+      spaced(g);
+    }
     if (n.lines) {
       const lines = [...g.querySelectorAll('text.line')];
       n.lines.forEach((l, i) => {

@@ -8,6 +8,8 @@
 import type { PanelEvidence } from '../../server/src/protocol/webviewMessages.js';
 
 const PLAIN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A decimal number as the panel writes a continuous variable's value (String(Number(text))). */
+const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i;
 /** Line breaks and other control characters (C0, DEL, C1, U+2028/U+2029) cannot sit in a quoted name. */
 // eslint-disable-next-line no-control-regex
 const UNWRITABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
@@ -44,7 +46,10 @@ export function observeLines(network: string, e: PanelEvidence, states: (variabl
       .map((s, i) => `${state(s)}: ${xs[i]}`)
       .join(', ')} }`;
   const lines = [
-    ...Object.entries(e.evidence).map(([v, s]) => `observe ${variable(v)} = ${state(s)}${scope}`),
+    // A continuous variable (no states) is observed as a number, written as the number it is.
+    ...Object.entries(e.evidence).map(
+      ([v, s]) => `observe ${variable(v)} = ${states(v).length === 0 && NUMBER.test(s) ? s : state(s)}${scope}`,
+    ),
     ...Object.entries(e.likelihoods).map(([v, xs]) => `observe ${variable(v)} ~ likelihood ${vector(v, xs)}${scope}`),
     ...Object.entries(e.soft).map(([v, xs]) => `observe ${variable(v)} ~ ${vector(v, xs)}${scope}`),
   ];

@@ -4,13 +4,18 @@
  * that needs little do not initialise the parser, the engine and every other command first.
  * The summaries repeat the commands' own (a test checks they agree).
  */
-import type { CliCommand } from './command.js';
+import type { CliCommand, CliIO } from './command.js';
 
 export interface CommandEntry {
   name: string;
   /** One line for `bayes --help` (the command's own `summary`). */
   summary: string;
   load(): Promise<CliCommand>;
+  /**
+   * A smaller module tried first for the common case it knows (its own bundle): it answers with
+   * an exit code, or undefined to let the full command run.
+   */
+  fast?(): Promise<{ run(args: string[], io: CliIO): Promise<number | undefined> }>;
 }
 
 export const commands: CommandEntry[] = [
@@ -33,6 +38,8 @@ export const commands: CommandEntry[] = [
     name: 'marginals',
     summary: 'posterior marginals of every variable of a network, given evidence',
     load: async () => (await import('./marginals.js')).marginalsCommand,
+    // A Hugin NET file with continuous nodes: the NET reader and the hybrid engine only.
+    fast: async () => (await import('./gaussianMarginals.js')).gaussianFastPath,
   },
   {
     name: 'convert',

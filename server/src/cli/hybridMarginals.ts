@@ -5,7 +5,8 @@
  * `{STATE: p}` like every other network, with the evidence's log density.
  */
 import { hybridIndexMap, type HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
-import type { ContinuousPosterior, HybridEvidence } from '../engine/gaussian/clgInference.js';
+import type { ContinuousPosterior } from '../engine/gaussian/clgInference.js';
+import { hybridEvidence } from '../run/hybridAnswers.js';
 import { hybridMarginals, type HybridAnswer } from '../engine/gaussian/hybridMarginals.js';
 import { EngineError } from '../engine/engineError.js';
 import type { NamedEvidence } from '../protocol/runResult.js';
@@ -139,27 +140,4 @@ function describe(m: Record<string, number> | ContinuousAnswer): string {
     (k) => `${k.weight.toFixed(6)} × N(${k.mean.toPrecision(6)}, ${k.variance.toPrecision(6)})`,
   );
   return `${head}  = ${parts.join(' + ')}`;
-}
-
-/** VAR=STATE for discrete variables, VAR=NUMBER for continuous ones. */
-function hybridEvidence(net: HybridNetwork, named: NamedEvidence): { evidence: HybridEvidence } | { error: string } {
-  const index = hybridIndexMap(net);
-  const discrete = new Map<number, number>();
-  const continuous = new Map<number, number>();
-  for (const [name, value] of Object.entries(named)) {
-    const v = index.get(name);
-    if (v === undefined) return { error: `unknown variable '${name}'` };
-    const variable = net.variables[v]!;
-    if (variable.kind === 'continuous') {
-      const x = Number(value);
-      if (value.trim() === '' || !Number.isFinite(x))
-        return { error: `'${name}' is continuous: observe it as a number, not '${value}'` };
-      continuous.set(v, x);
-    } else {
-      const s = variable.states.indexOf(value);
-      if (s < 0) return { error: `'${value}' is not a state of '${name}' (${variable.states.join(', ')})` };
-      discrete.set(v, s);
-    }
-  }
-  return { evidence: { discrete, continuous } };
 }

@@ -14,6 +14,9 @@ import { readCommandLineText } from './workspace.js';
 import { runHybridMarginals, type HybridMarginalsOptions } from './hybridMarginals.js';
 import { readHybridNetworkFile } from './hybridNetworkFile.js';
 import { inferOnTerminal } from './samplingProgress.js';
+import { evidencePairs } from './evidencePairs.js';
+
+export { evidencePairs };
 
 const OPTIONS = {
   evidence: { type: 'string', multiple: true, short: 'e' },
@@ -197,20 +200,6 @@ function addEvidenceFile(
 }
 
 /** `VAR=STATE` pairs; the same pair may repeat, a second state for VAR is refused. */
-export function evidencePairs(items: string[]): NamedEvidence {
-  const out: NamedEvidence = {};
-  for (const item of items) {
-    const eq = item.indexOf('=');
-    if (eq <= 0 || eq === item.length - 1) throw new UsageError(`--evidence wants VAR=STATE, got '${item}'`);
-    const [name, state] = [item.slice(0, eq), item.slice(eq + 1)];
-    // A record keeps the last state given, so `-e A=x -e A=y` used to be answered as A = y alone.
-    if (Object.hasOwn(out, name) && out[name] !== state) {
-      throw new UsageError(`--evidence gives '${name}' twice (${out[name]}, then ${state}): observe a variable once`);
-    }
-    setOwn(out, name, state);
-  }
-  return out;
-}
 
 /** `VAR=n1,n2,…` → VAR → numbers (checked against VAR's states once the network is read). */
 function vectorPairs(option: string, items: string[]): Record<string, number[]> {

@@ -222,6 +222,14 @@ function networkMarginal(e: NetworkResult, s: NameSymbol): string[] {
   if (!v) return [];
   const given = v.evidence !== undefined ? ` (observed ${escape(v.evidence)})` : '';
   const how = e.method === 'exact' ? 'exact' : `${e.method}, ${e.samples ?? '?'} samples`;
+  // A continuous variable has no states: its posterior density's mean and variance (the panel draws it).
+  if (v.continuous) {
+    const p = v.continuous.posterior;
+    const mixture = p.components.length > 1 ? `, a mixture of ${p.components.length} normals` : '';
+    return [
+      `${escape(s.name)} in network ${escape(e.network)}${given}, ${how}: mean ${p.mean}, variance ${p.variance}${mixture}`,
+    ];
+  }
   return [
     `P(${escape(s.name)}) in network ${escape(e.network)}${given}, ${how}:\n\n${barChart(Object.fromEntries(v.states.map((st, i) => [st, v.marginal[i]!])))}`,
   ];

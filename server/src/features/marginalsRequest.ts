@@ -11,9 +11,11 @@ import { Worker } from 'node:worker_threads';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { MarginalsParams, MarginalsReply } from '../protocol/messages.js';
 import type { KeptNetworks, MarginalsJob, MarginalsJobReply } from '../run/marginalsWorker.js';
-import { interactiveMarginals } from '../run/interactiveMarginals.js';
+import { interactiveMarginals, type EvidenceRequest } from '../run/interactiveMarginals.js';
+import { interactiveHybridMarginals } from '../run/hybridAnswers.js';
+import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { bundledWorker, type Limits } from '../run/limitedWorker.js';
-import { networkNamed } from './networkRequests.js';
+import { hybridNetworkNamed, networkNamed } from './networkRequests.js';
 import type { FeatureHost } from './featureHost.js';
 
 /** Document workers at once: a new document's stops the least recently used idle one. */
@@ -79,9 +81,16 @@ export class MarginalsService {
     const limits = (await this.host.runLimits?.(p.uri)) ?? DEFAULT_LIMITS;
     const memoryBytes = limits.memoryMb * 2 ** 20;
     const request = { evidence: p.evidence ?? {}, likelihoods: p.likelihoods, soft: p.soft };
-    const compile = async (): Promise<{ network: BayesianNetwork } | { error: string }> =>
-      this.host.withFiles(p.uri, (env) => networkNamed(d.parse.ast, env, p.network));
-    const job = (net?: BayesianNetwork): MarginalsJob => ({
+    // A model with `~ Normal(…)` tables may have continuous variables: the hybrid IR, answered by the hybrid engine.
+    const mayBeHybrid = /~\s*Normal\s*\(/.test(d.text);
+    const compile = async (): Promise<{ network: BayesianNetwork | HybridNetwork } | { error: string }> =>
+      this.host.withFiles(
+        p.uri,
+        (env) =>
+          (mayBeHybrid ? hybridNetworkNamed(d.parse.ast, env, p.network) : undefined) ??
+          networkNamed(d.parse.ast, env, p.network),
+      );
+    const job = (net?: BayesianNetwork | HybridNetwork): MarginalsJob => ({
       id: this.nextId++,
       key: p.network,
       version: d.version,
@@ -93,7 +102,7 @@ export class MarginalsService {
     const warm = this.documentWorker(p.uri, limits.memoryMb);
     if (!warm) {
       const net = await compile();
-      return 'error' in net ? net : interactiveMarginals(net.network, request, memoryBytes);
+      return 'error' in net ? net : answerHere(net.network, request, memoryBytes);
     }
     if (warm.version === d.version && warm.sent.has(p.network)) {
       const first = await this.post(p.uri, warm, job(), limits, p.network);
@@ -103,7 +112,7 @@ export class MarginalsService {
     if ('error' in net) return net;
     // The worker may have been stopped meanwhile (a limit, a close): this one is started anew.
     const doc = this.documentWorker(p.uri, limits.memoryMb);
-    if (!doc) return interactiveMarginals(net.network, request, memoryBytes);
+    if (!doc) return answerHere(net.network, request, memoryBytes);
     if (doc.version !== d.version) {
       doc.version = d.version;
       doc.sent.clear();
@@ -205,6 +214,17 @@ export class MarginalsService {
       if (uri !== keep && !doc.current) this.stop(uri, doc, 'stopped for another document');
     }
   }
+}
+
+/** Without worker threads (VS Code for the Web): answered on this thread. */
+function answerHere(
+  net: BayesianNetwork | HybridNetwork,
+  request: EvidenceRequest,
+  memoryBytes: number,
+): MarginalsReply {
+  return 'cpds' in net
+    ? interactiveHybridMarginals(net, request, memoryBytes)
+    : interactiveMarginals(net, request, memoryBytes);
 }
 
 function memoryMessage(limits: Pick<Limits, 'memoryMb'>): string {

@@ -11,6 +11,10 @@ import { networkFormatOf } from '../model/networkFormats.js';
 import { UnwritableNetworkError } from '../model/networkText.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { NetworkSummary } from '../protocol/messages.js';
+import { check } from '../language/index.js';
+import { compileHybridNetwork } from '../model/compileHybridNetwork.js';
+import { CompileError } from '../model/compileError.js';
+import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 
 export function networkSummaries(file: A.BayesFile, env: A.CheckEnvironment): NetworkSummary[] {
   const summary = (net: BayesianNetwork, source: NetworkSummary['source']): NetworkSummary => ({
@@ -99,4 +103,30 @@ export function networkNamed(
     return { error: `there is no network '${name}' in this file as written (a learnt network is not interactive)` };
   }
   return 'network' in imported ? { network: imported.network } : { error: imported.error };
+}
+
+/**
+ * The network a run's `network` entry names when it has continuous variables (a `network { … }`
+ * or the default model with `~ Normal(…)` tables), compiled to the hybrid IR; undefined when it
+ * has none (networkNamed answers), or why it cannot be compiled.
+ */
+export function hybridNetworkNamed(
+  file: A.BayesFile,
+  env: A.CheckEnvironment,
+  name: string,
+): { network: HybridNetwork } | { error: string } | undefined {
+  const scope = name === 'default' ? undefined : name;
+  if (scope !== undefined && !file.statements.some((s) => s.kind === 'network' && s.name.text === scope))
+    return undefined;
+  const { symbols } = check(file, env);
+  try {
+    return mapped(compileHybridNetwork(file, symbols, env, scope));
+  } catch (e) {
+    if (e instanceof CompileError) return { error: e.message };
+    throw e;
+  }
+}
+
+function mapped(net: HybridNetwork | undefined): { network: HybridNetwork } | undefined {
+  return net ? { network: net } : undefined;
 }

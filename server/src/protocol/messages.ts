@@ -2,7 +2,7 @@
  * What travels with the custom methods (methods.ts): run states and records, the answers of the
  * custom requests, and the server's initialization options.
  */
-import type { RunResult } from './runResult.js';
+import type { GaussianMixtureJson, RunResult } from './runResult.js';
 import type { Range } from '../language/diagnostics.js';
 
 export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
@@ -61,7 +61,7 @@ export interface MarginalsParams {
   uri: string;
   /** As the run's network entry names it: `default` for the default model. */
   network: string;
-  /** Hard evidence: variable → state. */
+  /** Hard evidence: variable → state (a continuous variable: its value as a decimal number). */
   evidence: Record<string, string>;
   /** Virtual evidence: variable → λ per state, in the variable's state order. */
   likelihoods?: Record<string, number[]>;
@@ -123,6 +123,10 @@ export type MarginalsReply =
       seed?: number;
       /** Why a sampler answered. */
       note?: string;
+      /** Networks with continuous variables: each continuous variable's posterior density. */
+      continuous?: Record<string, GaussianMixtureJson>;
+      /** Networks with continuous variables: the log density of the evidence. */
+      logEvidence?: number;
       /** Milliseconds the worker spent. */
       elapsed: number;
     }

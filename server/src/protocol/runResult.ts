@@ -446,6 +446,17 @@ export interface LearningCurveResult extends ResultBase {
 }
 
 /**
+ * A continuous variable's distribution: a mixture of Gaussians (one component in a Gaussian
+ * network; one per configuration of its discrete parents with positive weight in a conditional
+ * linear Gaussian one), its mean and variance. An observed variable has variance 0.
+ */
+export interface GaussianMixtureJson {
+  mean: number;
+  variance: number;
+  components: Array<{ weight: number; mean: number; variance: number }>;
+}
+
+/**
  * A network of the model with its posterior marginals given the file's `observe` evidence: what
  * the results panel draws as a graph (range: the network's declaration).
  */
@@ -466,6 +477,12 @@ export interface NetworkResult extends ResultBase, InferenceInfo {
     finding?: NamedFindings[string];
     /** Where its table is declared, for "reveal in editor". */
     declaration?: Range;
+    /**
+     * A continuous variable (no states, no CPT rows: `marginal` is empty): its density with no
+     * evidence (prior) and given the evidence (posterior), and its regression as text, e.g.
+     * `Normal(-10 + 0.5·Height, 4)`, one line per configuration of its discrete parents.
+     */
+    continuous?: { prior: GaussianMixtureJson; posterior: GaussianMixtureJson; distribution: string[] };
   }>;
   /** Influence diagrams: the decisions in order (also among `variables`) with what each knows. */
   decisions?: Array<{ name: string; information: string[] }>;

@@ -9,6 +9,8 @@ import { parentPort } from 'node:worker_threads';
 import type { BayesianNetwork } from '../engine/network.js';
 import { keptTreeBytes } from '../engine/inference/marginals.js';
 import { interactiveMarginals, type EvidenceRequest } from './interactiveMarginals.js';
+import { interactiveHybridMarginals } from './hybridAnswers.js';
+import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { networkTestHook } from './testHooks.js';
 
 export interface MarginalsJob {
@@ -17,7 +19,8 @@ export interface MarginalsJob {
   key: string;
   /** The document version the network was compiled from: networks of other versions are dropped. */
   version: number;
-  net?: BayesianNetwork;
+  /** A discrete network, or one with continuous variables (the hybrid IR: answered by the exact hybrid engine). */
+  net?: BayesianNetwork | HybridNetwork;
   request: EvidenceRequest;
   /** The run's memory setting in bytes: exact inference's budget. */
   memoryBytes: number;
@@ -36,7 +39,7 @@ export type MarginalsJobReply =
   | { id: number; reply: ReturnType<typeof interactiveMarginals>; kept?: KeptNetworks };
 
 /** Networks by key, least recently used first; all of one document version. */
-const nets = new Map<string, BayesianNetwork>();
+const nets = new Map<string, BayesianNetwork | HybridNetwork>();
 let version: number | undefined;
 
 parentPort?.on('message', (job: MarginalsJob) => {
@@ -56,7 +59,10 @@ async function answer(job: MarginalsJob): Promise<MarginalsJobReply> {
   await networkTestHook(net.name);
   let reply: ReturnType<typeof interactiveMarginals>;
   try {
-    reply = interactiveMarginals(net, job.request, job.memoryBytes);
+    reply =
+      'cpds' in net
+        ? interactiveHybridMarginals(net, job.request, job.memoryBytes)
+        : interactiveMarginals(net, job.request, job.memoryBytes);
   } catch (e) {
     reply = { error: `inference failed: ${(e as Error).message}` };
   }
@@ -72,8 +78,16 @@ function kept(): KeptNetworks {
 }
 
 /** A network's tables and, once compiled, its junction tree (exactPlan is cached with the network). */
-function networkBytes(net: BayesianNetwork): number {
+function networkBytes(net: BayesianNetwork | HybridNetwork): number {
   let bytes = 0;
+  if ('cpds' in net) {
+    for (const c of net.cpds)
+      bytes +=
+        c.kind === 'discrete'
+          ? c.cpt.table.byteLength
+          : c.cpd.intercepts.byteLength + c.cpd.coefficients.byteLength + c.cpd.variances.byteLength;
+    return bytes;
+  }
   for (const c of net.cpts) bytes += c.table.byteLength;
   return bytes + keptTreeBytes(net);
 }

@@ -14,6 +14,7 @@ import { cptsToJson } from './learningResults.js';
 import { declaredScope, scopedEvidence } from './networkScope.js';
 import type { ModelContext } from './modelInputs.js';
 import { answerDiagnostics, inferenceInfo } from './inferenceOptions.js';
+import { hybridNetworkResult } from './hybridNetworkResult.js';
 
 interface Emitted {
   results: NetworkResult[];
@@ -97,20 +98,9 @@ function networkResult(
   text: (range: Range) => string,
   diagnostics: Diagnostic[],
 ): NetworkResult {
-  // Continuous variables: the panel's hybrid network entry draws them (the `density` work of #29;
-  // on merging, its lines here replace these). Not drawn as a discrete network without them.
-  if (scope.statements?.some((s) => s.kind === 'variable' && s.domain.type === 'real'))
-    return {
-      kind: 'network',
-      range: scope.range,
-      source: '',
-      headline: '',
-      network: scope.name ?? 'default',
-      method: 'exact',
-      cost: 0,
-      budget: 0,
-      variables: [],
-    };
+  // Continuous variables: the hybrid engine's densities (an import is a discrete network file).
+  const hybrid = scope.statements ? hybridNetworkResult(ctx, scope, text) : undefined;
+  if (hybrid) return hybrid;
   const declared = declaredScope(ctx, scope.name);
   const { net, evidence, named, findings } = scopedEvidence(ctx, declared, []);
   // A network waiting for `learn` (unknown entries) is drawn without marginals; the checker

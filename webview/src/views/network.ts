@@ -7,7 +7,8 @@
 import type { MarginalsReply } from '../../../server/src/protocol/messages.js';
 import type { CptJson, NetworkResult } from '../../../server/src/protocol/runResult.js';
 import type { PanelEvidence } from '../../../server/src/protocol/webviewMessages.js';
-import { h } from '../dom.js';
+import { h, svg } from '../dom.js';
+import { drawDensity, momentsText, type Mixture } from '../density.js';
 import { num, prob } from '../format.js';
 import { graphView, updateGraph, type GraphNode } from '../graph.js';
 import { post } from '../host.js';
@@ -54,6 +55,8 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   let current = panelEvidence(e.network) ?? base;
   let marginals = new Map(e.variables.map((v) => [v.name, v.marginal]));
   let stderr = new Map(e.variables.flatMap((v) => (v.stderr ? [[v.name, v.stderr] as const] : [])));
+  /** Continuous variables' posterior densities (the run's, then each answer's). */
+  let densities = runDensities(e);
   let method: string = e.method;
   const decisions = new Map((e.decisions ?? []).map((d) => [d.name, d]));
   /** The diagram's expected utilities under the panel's evidence (bayes/decisions), once answered. */
@@ -90,13 +93,17 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       // A decision is chosen, not drawn: its "marginal" would only be the uniform placeholder.
       ...(decisions.has(v.name)
         ? { role: 'decision' as const, lines: euLines(v.name, v.states) }
-        : { bars: v.states.map((state, i) => ({ state, p: marginals.get(v.name)?.[i] ?? NaN })) }),
+        : v.continuous
+          ? { density: { prior: v.continuous.prior, posterior: densities.get(v.name) ?? v.continuous.posterior } }
+          : { bars: v.states.map((state, i) => ({ state, p: marginals.get(v.name)?.[i] ?? NaN })) }),
       evidence: ownValue(current.evidence, v.name),
       ...findingOf(current, v.name),
       tooltip: () =>
         decisions.has(v.name)
           ? decisionTip(v.name, v.states, decisions.get(v.name)!.information)
-          : cptTable(v.name, v.states, v.cpt, TOOLTIP_ROWS),
+          : v.continuous
+            ? regressionTip(v)
+            : cptTable(v.name, v.states, v.cpt, TOOLTIP_ROWS),
     })),
     ...(e.utilities ?? []).map((u) => ({
       id: u.name,
@@ -113,6 +120,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     ...(e.utilities ?? []).flatMap((u) => u.parents.map((p) => ({ from: p, to: u.name }))),
   ];
   const interactive = e.variables.every((v) => v.marginal.length === v.states.length);
+  const hybrid = e.variables.some((v) => v.continuous);
   const status = h('p', { class: 'evidence-status', role: 'status', 'aria-live': 'polite' });
   const chips = h('div', { class: 'evidence-chips', role: 'group', 'aria-label': `Evidence in force on ${e.network}` });
   const list = h('div', {
@@ -142,7 +150,8 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   const conflict = h('p', { class: 'conflict warning', role: 'status', hidden: true });
   /** The ranking for the node in the detail view and the conflict of the hard evidence (bayes/diagnosis). */
   const askDiagnosis = () => {
-    if (!interactive || decisions.size || !detailVariable) return;
+    // The mutual-information ranking is over discrete variables: not offered with continuous ones.
+    if (!interactive || decisions.size || hybrid || !detailVariable) return;
     requestDiagnosis(e.network, detailVariable, current.evidence);
   };
   listenDiagnosis(e.network, (reply) => {
@@ -192,7 +201,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       ...(n.soft ? [`${n.soft} soft`] : []),
       ...(n.virtual ? [`${n.virtual} virtual`] : []),
     ];
-    header.textContent = `${e.variables.length} variables · evidence in force: ${n.hard + n.soft + n.virtual ? parts.join(', ') : 'none'} · ${how({ ...e, method })}`;
+    header.textContent = `${e.variables.length} variables · evidence in force: ${n.hard + n.soft + n.virtual ? parts.join(', ') : 'none'} · ${how({ ...e, method }, hybrid)}`;
   };
   /** The table in the editor, on an explicit action only; the host keeps the focus in the panel. */
   const openTable = (id: string) => {
@@ -200,6 +209,13 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     post({ type: 'reveal', network: e.network, variable: id, ...(range ? { range } : {}) });
   };
 
+  /** A continuous variable's observed value (a decimal number), or undefined to clear it. */
+  const setValue = (variable: string, value: string | undefined) => {
+    const next = copy(current);
+    if (value === undefined) delete next.evidence[variable];
+    else setOwn(next.evidence, variable, value);
+    change(next);
+  };
   const toggle = (variable: string, state: string) => {
     const next = copy(current);
     delete next.likelihoods[variable];
@@ -232,9 +248,10 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     current = asked;
     lastGood = asked;
     marginals = new Map(Object.entries(reply.marginals));
+    densities = new Map([...runDensities(e), ...Object.entries(reply.continuous ?? {})]);
     stderr = new Map(Object.entries(reply.stderr ?? {}));
     method = reply.method;
-    status.textContent = describe(reply, e.network);
+    status.textContent = describe(reply, e.network, hybrid);
     updateGraph(graph, nodesFor(), interactive ? { onState: toggle } : {});
     drawHeader();
     drawChips();
@@ -315,6 +332,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   const drawList = () => {
     list.replaceChildren(
       ...e.variables.map((v) => {
+        if (v.continuous) return densityRow(v, densities.get(v.name), ownValue(current.evidence, v.name));
         const states = v.states.map((s, i) => {
           const observed = ownValue(current.evidence, v.name) === s;
           const p = marginals.get(v.name)?.[i];
@@ -373,6 +391,24 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       `Show P(${v.name}) in the editor`,
     );
     show.addEventListener('click', () => openTable(v.name));
+    if (v.continuous) {
+      detail.replaceChildren(
+        h('strong', {}, 'Node '),
+        select,
+        show,
+        h(
+          'div',
+          { class: 'continuous-detail' },
+          ...continuousDetail(
+            v,
+            densities.get(v.name) ?? v.continuous.posterior,
+            ownValue(current.evidence, v.name),
+            setValue,
+          ),
+        ),
+      );
+      return;
+    }
     const hard = v.states.map((s) => {
       const b = h(
         'button',
@@ -461,7 +497,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       status.textContent = 'Updating the marginals for the evidence set in the panel…';
       requestMarginals(e.network, current, e);
     }
-  } else status.textContent = describe(runReply(e), e.network);
+  } else status.textContent = describe(runReply(e), e.network, hybrid);
 
   const rows = e.variables.flatMap((v) =>
     v.states.map((s, i) => ({
@@ -490,6 +526,27 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       rows,
     ),
   );
+  const continuousRows = e.variables.flatMap((v) =>
+    v.continuous ? [{ variable: v.name, ...v.continuous.posterior, observed: v.evidence }] : [],
+  );
+  const densityTable = continuousRows.length
+    ? h(
+        'details',
+        { class: 'marginals' },
+        h('summary', {}, `Densities of the run (${continuousRows.length} continuous variables)`),
+        dataTable(
+          `posterior densities of ${e.network}`,
+          [
+            { title: 'variable', value: (r) => r.variable },
+            { title: 'mean', value: (r) => r.mean },
+            { title: 'variance', value: (r) => r.variance },
+            { title: 'components', value: (r) => r.components.length },
+            { title: 'observed', value: (r) => r.observed ?? '' },
+          ],
+          continuousRows,
+        ),
+      )
+    : null;
   return [
     header,
     ...(e.note ? [h('p', { class: 'warning' }, e.note)] : []),
@@ -505,10 +562,11 @@ export function networkView(e: NetworkResult): HTMLElement[] {
             list,
           ),
           detail,
-          ...(decisions.size ? [] : [diagnosis]),
+          ...(decisions.size || hybrid ? [] : [diagnosis]),
         ]
       : []),
-    table,
+    ...(rows.length ? [table] : []),
+    ...(densityTable ? [densityTable] : []),
   ];
 }
 
@@ -518,17 +576,19 @@ const SAMPLERS: Record<string, string> = {
   gibbs: 'Gibbs sampling',
 };
 
-function how(e: { method: string; samples?: number; seed?: number }): string {
+function how(e: { method: string; samples?: number; seed?: number }, hybrid = false): string {
   return e.method === 'exact'
-    ? 'exact (junction tree)'
+    ? hybrid
+      ? 'exact (Gaussian conditioning)'
+      : 'exact (junction tree)'
     : `${SAMPLERS[e.method] ?? e.method}, ${e.samples ?? '?'} samples, seed ${e.seed ?? '?'}`;
 }
 
-function describe(reply: MarginalsReply, network: string): string {
+function describe(reply: MarginalsReply, network: string, hybrid = false): string {
   if ('error' in reply) return reply.error;
   const time = reply.elapsed ? ` in ${reply.elapsed.toFixed(1)} ms` : '';
-  if (reply.method === 'exact') return `Marginals of ${network}: exact (junction tree)${time}.`;
-  return `Marginals of ${network} answered by a sampler — ${how(reply)}; each probability has a standard error${reply.note ? ` (${reply.note})` : ''}.`;
+  if (reply.method === 'exact') return `Marginals of ${network}: ${how(reply, hybrid)}${time}.`;
+  return `Marginals of ${network} answered by a sampler — ${how(reply, hybrid)}; each probability has a standard error${reply.note ? ` (${reply.note})` : ''}.`;
 }
 
 function runReply(e: NetworkResult): MarginalsReply {
@@ -537,6 +597,7 @@ function runReply(e: NetworkResult): MarginalsReply {
     method: e.method as 'exact' | 'lw' | 'gibbs',
     elapsed: 0,
     marginals: Object.fromEntries(e.variables.map((v) => [v.name, v.marginal])),
+    ...(e.variables.some((v) => v.continuous) ? { continuous: Object.fromEntries(runDensities(e)) } : {}),
     ...(e.variables.some((v) => v.stderr)
       ? { stderr: Object.fromEntries(e.variables.flatMap((v) => (v.stderr ? [[v.name, v.stderr]] : []))) }
       : {}),
@@ -648,4 +709,149 @@ function utilityTable(u: Utility): HTMLElement {
   const title = `utility ${u.name}(${u.parents.join(', ')})`;
   const table = h('table', { 'aria-label': title }, h('thead', {}, head), h('tbody', {}, ...body));
   return h('div', { class: 'cpt' }, h('strong', {}, title), table);
+}
+
+/** The run's posterior density of each continuous variable. */
+function runDensities(e: NetworkResult): Map<string, Mixture> {
+  return new Map(e.variables.flatMap((v) => (v.continuous ? [[v.name, v.continuous.posterior] as const] : [])));
+}
+
+/** P(X | parents) of a continuous variable: its regression, one line per configuration of discrete parents. */
+function regressionTip(v: Variable): HTMLElement {
+  const title = `P(${v.name}${v.parents.length ? ' | ' + v.parents.join(', ') : ''})`;
+  return h(
+    'div',
+    { class: 'cpt regression' },
+    h('strong', {}, title),
+    ...(v.continuous?.distribution ?? []).map((line) => h('p', {}, line)),
+  );
+}
+
+/** A continuous variable's row in the marginals list: its posterior mean and variance (no states to click). */
+function densityRow(v: Variable, posterior: Mixture | undefined, observed: string | undefined): HTMLElement {
+  const m = posterior ?? v.continuous!.posterior;
+  return h(
+    'div',
+    { class: 'marginal-row continuous', 'data-variable': v.name },
+    h('span', { class: 'variable' }, v.name + (observed !== undefined ? ` = ${observed} (observed)` : '')),
+    h('span', { class: 'num', 'data-mean': String(m.mean) }, `mean ${num(m.mean)}`),
+    ' ',
+    h('span', { class: 'num', 'data-variance': String(m.variance) }, `variance ${num(m.variance)}`),
+  );
+}
+
+/**
+ * A continuous variable's detail view: its regression, the prior (dashed) and posterior (solid)
+ * densities drawn large, the posterior's mean and variance, a mixture's components, and the
+ * observed value: a number typed in (Enter or Set), or cleared.
+ */
+function continuousDetail(
+  v: Variable,
+  posterior: Mixture,
+  observed: string | undefined,
+  setValue: (variable: string, value: string | undefined) => void,
+): HTMLElement[] {
+  const c = v.continuous!;
+  const width = 320,
+    height = 110;
+  const plot = svg('svg', {
+    class: 'density-plot',
+    viewBox: `0 0 ${width} ${height + 18}`,
+    width,
+    height: height + 18,
+    role: 'img',
+    'aria-label': `Density of ${v.name}: prior ${momentsText(c.prior)} (dashed), posterior ${momentsText(posterior)} (solid)`,
+  });
+  const [lo, hi] = drawDensity(plot, { x: 4, y: 4, width: width - 8, height }, c.prior, posterior);
+  plot.append(
+    svg('text', { x: 4, y: height + 16, class: 'axis-label' }, num(lo)),
+    svg('text', { x: width - 4, y: height + 16, class: 'axis-label', 'text-anchor': 'end' }, num(hi)),
+  );
+  const components =
+    posterior.components.length > 1
+      ? h(
+          'table',
+          { class: 'components', 'aria-label': `Mixture components of ${v.name} given the evidence` },
+          h('thead', {}, h('tr', {}, ...['weight', 'mean', 'variance'].map((t) => h('th', { scope: 'col' }, t)))),
+          h(
+            'tbody',
+            {},
+            ...posterior.components.map((k) =>
+              h(
+                'tr',
+                { class: 'component' },
+                h('td', { class: 'num', 'data-value': String(k.weight) }, prob(k.weight)),
+                h('td', { class: 'num', 'data-value': String(k.mean) }, num(k.mean)),
+                h('td', { class: 'num', 'data-value': String(k.variance) }, num(k.variance)),
+              ),
+            ),
+          ),
+        )
+      : null;
+  const inputId = `value-${v.name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const input = h('input', {
+    id: inputId,
+    class: 'continuous-value',
+    type: 'number',
+    step: 'any',
+    value: observed ?? '',
+    placeholder: num(posterior.mean),
+  });
+  const error = h('span', { class: 'warning', role: 'alert' });
+  const apply = () => {
+    const text = input.value.trim();
+    if (text === '') return setValue(v.name, undefined);
+    if (!Number.isFinite(Number(text))) {
+      error.textContent = `The value of ${v.name} is a number.`;
+      return;
+    }
+    setValue(v.name, String(Number(text)));
+  };
+  input.addEventListener('keydown', (ev) => {
+    if (ev.key !== 'Enter') return;
+    ev.preventDefault();
+    apply();
+  });
+  const set = h('vscode-button', { class: 'value-apply', 'aria-label': `Set the observed value of ${v.name}` }, 'Set');
+  set.addEventListener('click', apply);
+  const clear = h(
+    'vscode-button',
+    {
+      secondary: true,
+      class: 'value-clear',
+      'aria-label': `Clear the observed value of ${v.name}`,
+      disabled: observed === undefined,
+    },
+    'Clear',
+  );
+  clear.addEventListener('click', () => setValue(v.name, undefined));
+  return [
+    ...c.distribution.map((line) =>
+      h('p', { class: 'regression' }, `P(${v.name}${v.parents.length ? ' | ' + v.parents.join(', ') : ''}): ${line}`),
+    ),
+    h('figure', { class: 'density-figure' }, plot, h('figcaption', {}, 'prior dashed, posterior solid')),
+    h(
+      'p',
+      { class: 'moments' },
+      'Posterior: ',
+      h('span', { class: 'num posterior-mean', 'data-value': String(posterior.mean) }, `mean ${num(posterior.mean)}`),
+      ', ',
+      h(
+        'span',
+        { class: 'num posterior-variance', 'data-value': String(posterior.variance) },
+        `variance ${num(posterior.variance)}`,
+      ),
+      ` (prior: ${momentsText(c.prior)})`,
+    ),
+    ...(components ? [h('strong', {}, `Mixture of ${posterior.components.length} normals`), components] : []),
+    h(
+      'div',
+      { class: 'continuous-evidence' },
+      h('label', { for: inputId }, `Observed value of ${v.name}: `),
+      input,
+      set,
+      clear,
+      error,
+    ),
+  ];
 }
