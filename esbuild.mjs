@@ -80,7 +80,9 @@ const web = {
 // The CLI is three files so that `bayes --help` parses a small one: dist/cli.cjs (the dispatcher,
 // server/src/cli.ts) loads dist/cli-commands.cjs (every command) when a command runs, or
 // dist/cli-check.cjs for `bayes check` (a third of the size: the front end without the engine and
-// the language server, 25 ms to load instead of 80); those files take the modules they share with
+// the language server, 25 ms to load instead of 80), or dist/cli-marginals.cjs for `bayes marginals`
+// (the network readers and the inference engine, without the language server and the learners);
+// those files take the modules they share with
 // the dispatcher (command.ts, limits.ts, version.ts, terminalText.ts: one nonce for the
 // terminal's controls) from dist/cli.cjs.
 const COMMAND_FILES =
@@ -90,7 +92,8 @@ const cliDispatcher = {
   setup(build) {
     build.onResolve({ filter: COMMAND_FILES }, (args) => {
       if (!args.importer.endsWith('commands.ts')) return undefined;
-      return { path: args.path === './check.js' ? './cli-check.cjs' : './cli-commands.cjs', external: true };
+      const own = { './check.js': './cli-check.cjs', './marginals.js': './cli-marginals.cjs' }[args.path];
+      return { path: own ?? './cli-commands.cjs', external: true };
     });
   },
 };
@@ -122,6 +125,7 @@ const builds = [
   },
   { ...node, entryPoints: ['server/src/cli/allCommands.ts'], outfile: 'dist/cli-commands.cjs', plugins: [cliCommands] },
   { ...node, entryPoints: ['server/src/cli/check.ts'], outfile: 'dist/cli-check.cjs', plugins: [cliCommands] },
+  { ...node, entryPoints: ['server/src/cli/marginals.ts'], outfile: 'dist/cli-marginals.cjs', plugins: [cliCommands] },
   { ...node, entryPoints: ['server/src/run/worker.ts'], outfile: 'dist/worker.cjs' },
   { ...node, entryPoints: ['server/src/cli/bootstrapWorker.ts'], outfile: 'dist/bootstrapWorker.cjs' },
   { ...node, entryPoints: ['server/src/run/marginalsWorker.ts'], outfile: 'dist/marginalsWorker.cjs' },
