@@ -80,14 +80,20 @@ const web = {
 // The CLI is three files so that `bayes --help` parses a small one: dist/cli.cjs (the dispatcher,
 // server/src/cli.ts) loads dist/cli-commands.cjs (every command) when a command runs, or
 // dist/cli-check.cjs for `bayes check` (a third of the size: the front end without the engine and
-// the language server, 25 ms to load instead of 80); those files take the modules they share with
+// the language server, 25 ms to load instead of 80), or dist/cli-marginals.cjs for `bayes marginals`
+// (the network readers and the inference engine, without the language server and the learners);
+// those files take the modules they share with
 // the dispatcher (command.ts, limits.ts, version.ts, terminalText.ts: one nonce for the
 // terminal's controls) from dist/cli.cjs. dist/cli-gaussian.cjs is `bayes marginals`' fast path
 // for Hugin NET files with continuous nodes.
 const COMMAND_FILES =
   /^\.\/(check|run|lsp|marginals|gaussianMarginals|convert|learn|structure|mixture|filter|predict|validate|test|completion|doctor)\.js$/;
 /** Commands (or fast paths) with a bundle of their own; every other goes to dist/cli-commands.cjs. */
-const OWN_BUNDLES = { './check.js': './cli-check.cjs', './gaussianMarginals.js': './cli-gaussian.cjs' };
+const OWN_BUNDLES = {
+  './check.js': './cli-check.cjs',
+  './marginals.js': './cli-marginals.cjs',
+  './gaussianMarginals.js': './cli-gaussian.cjs',
+};
 const cliDispatcher = {
   name: 'cli-dispatcher',
   setup(build) {
@@ -133,6 +139,7 @@ const builds = [
     outfile: 'dist/cli-gaussian.cjs',
     plugins: [cliCommands],
   },
+  { ...node, entryPoints: ['server/src/cli/marginals.ts'], outfile: 'dist/cli-marginals.cjs', plugins: [cliCommands] },
   { ...node, entryPoints: ['server/src/run/worker.ts'], outfile: 'dist/worker.cjs' },
   { ...node, entryPoints: ['server/src/cli/bootstrapWorker.ts'], outfile: 'dist/bootstrapWorker.cjs' },
   { ...node, entryPoints: ['server/src/run/marginalsWorker.ts'], outfile: 'dist/marginalsWorker.cjs' },

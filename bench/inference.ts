@@ -22,6 +22,11 @@
  * marginals. Prints min/median/max over the rounds and the ratio of medians (peer / ours).
  * "parse" = reading the BIF text already in memory into a network (readBif: rows normalised,
  * budgets checked), PARSE_RUNS times in this process, the first one cold.
+ * "whole" = `bayes marginals NET.bif -e … --json` (bin/bayes.cjs, built by `npm run bench:inference`)
+ * in a fresh process, Node's start included, with its own "timings". "ratios" = the peer's incl
+ * (its algorithm alone, build + first evidence set) / ours, in process (incl) and whole process;
+ * issue 33's goals are on the fastest peer: in process ≥ 2×, whole process ≥ 1×. The run's lines,
+ * goals and these figures go to bench/results/inference.json (`npm run bench:report` renders them).
  * The speed goals of issue 18 are checked at the end: a goal the run does not meet is printed
  * as FAILED and the exit code is 1.
  * Usage: npm run bench:inference [-- net…] [--rounds N] [--timeout S] [--pgmpy-timeout S]
@@ -38,7 +43,7 @@ import type { BayesianNetwork } from '../server/src/engine/network.js';
 import { evidenceOf, loadBif, loadReference, type ReferenceCase } from '../test/support/networks.js';
 import { sharedFile } from '../test/support/shared.js';
 import { exportNetwork } from './peers/exportNetwork.js';
-import { check, loadAverage, summary } from './support/report.js';
+import { bayesBin, check, figure, loadAverage, recordResults, stats, summary } from './support/report.js';
 import { PGMPY_DIR, pgmpyMissing } from '../test/support/pgmpy.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -228,6 +233,24 @@ interface PeerRun {
   rssMb: number;
 }
 
+interface WholeRun {
+  /** Wall seconds of `bayes marginals NET.bif -e … --json` in a fresh process, Node's start included. */
+  wall: number;
+  /** The command's own "timings" (ms): where its time went. */
+  timings: Record<string, number>;
+}
+
+/** One fresh `bayes marginals` process on the shared BIF file with the case's evidence, as a user runs it. */
+function wholeRun(name: string, ref: ReferenceCase | undefined): WholeRun | { failed: string } {
+  const evidence = Object.entries(ref?.evidence ?? {}).flatMap(([v, s]) => ['-e', `${v}=${s}`]);
+  const argv = [bayesBin, 'marginals', sharedFile('bif', `${name}.bif`)!, ...evidence, '--json'];
+  const t = performance.now();
+  const r = run(process.execPath, argv);
+  const wall = (performance.now() - t) / 1000;
+  if ('failed' in r) return r;
+  return { wall, timings: (JSON.parse(r.out) as { timings: Record<string, number> }).timings };
+}
+
 /** A peer's JSON (pomegranate_marginals.py, pgmpy_marginals.py): build + the first evidence set. */
 function peerRun(out: string, ref: ReferenceCase | undefined): PeerRun {
   const j = JSON.parse(out) as {
@@ -290,6 +313,39 @@ function printPgmpy(side: PgmpySide, oursIncl: number[], oursAfter: number, exac
   );
 }
 
+/**
+ * Issue 33's goals against the fastest peer (its algorithm alone: build + the first evidence set):
+ * in process ≥ 2× (ours incl), and the whole `bayes marginals` process never slower (≥ 1×).
+ * Every peer's ratios are printed; the goals go to the results file as figures.
+ */
+function printRatios(
+  name: string,
+  incl: number[],
+  whole: WholeRun[],
+  wholeFailed: string | undefined,
+  peers: { name: string; incl: number[] }[],
+): void {
+  const wall = whole.map((w) => w.wall);
+  if (whole.length) {
+    const stages = Object.entries(whole[0]!.timings)
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+      .join(', ');
+    console.log(`  whole        bayes marginals --json ${spread(wall)} (its timings, first round, ms: ${stages})`);
+  } else console.log(`  whole        ${wholeFailed ?? 'not run'}`);
+  for (const p of peers) {
+    const r = (xs: number[]) => (median(p.incl) / median(xs)).toFixed(2);
+    console.log(
+      `  ratios       vs ${p.name}: in process ${r(incl)}×` + (whole.length ? `, whole process ${r(wall)}×` : ''),
+    );
+  }
+  if (!peers.length) return;
+  const fastest = peers.reduce((a, b) => (median(b.incl) < median(a.incl) ? b : a));
+  const peerStats = { name: fastest.name, seconds: stats(fastest.incl) };
+  figure({ work: `${name} marginals, in process`, ours: stats(incl), peer: peerStats, goal: 2 });
+  if (whole.length) figure({ work: `${name} marginals, whole process`, ours: stats(wall), peer: peerStats, goal: 1 });
+  else check(false, `${name} whole process: ${wholeFailed ?? 'not run'}`);
+}
+
 const ms = (s: number) => (s * 1000 < 10 ? (s * 1000).toFixed(2) : (s * 1000).toFixed(0)) + ' ms';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const spread = (xs: number[]) => {
@@ -298,6 +354,7 @@ const spread = (xs: number[]) => {
 };
 
 function main(): void {
+  recordResults('inference');
   const started = new Date().toISOString();
   console.log(
     `bench/inference.ts ${started}, load average ${loadAverage()}, ` +
@@ -328,6 +385,8 @@ function main(): void {
       const specFile = join(dir, `${name}.json`);
       writeFileSync(specFile, JSON.stringify(exportNetwork(net, [ref?.evidence ?? {}])));
       const ours: OursRun[] = [];
+      const whole: WholeRun[] = [];
+      let wholeFailed: string | undefined;
       const peer: PeerRun[] = [];
       const pgmpy = pgmpySides();
       let peerFailed: string | undefined;
@@ -339,6 +398,11 @@ function main(): void {
           break;
         }
         ours.push(JSON.parse(o.out) as OursRun);
+        if (!wholeFailed) {
+          const w = wholeRun(name, ref);
+          if ('failed' in w) wholeFailed = w.failed;
+          else whole.push(w);
+        }
         if (!peerFailed) {
           const p = run('/usr/bin/python3', [join(here, 'peers', 'pomegranate_marginals.py'), specFile, '1']);
           if ('failed' in p) peerFailed = p.failed;
@@ -380,6 +444,11 @@ function main(): void {
         );
       } else console.log(`  pomegranate  ${peerFailed ?? 'not run'}`);
       for (const side of pgmpy) printPgmpy(side, incl, median(ours.map((o) => o.afterS)), o0.method === 'exact');
+      const peers = [
+        ...(peer.length ? [{ name: 'pomegranate LBP', incl: peer.map((p) => p.incl) }] : []),
+        ...pgmpy.filter((s) => s.runs.length).map((s) => ({ name: s.label, incl: s.runs.map((p) => p.incl) })),
+      ];
+      printRatios(name, incl, whole, wholeFailed, peers);
       const exact = o0.method === 'exact';
       if (name === 'munin') {
         goal(exact && median(incl) <= 0.5, `munin incl ≤ 0.5 s: ${ms(median(incl))}`);

@@ -57,7 +57,11 @@ Options:
   --budget N             decide on the largest clique table instead: exact while it has at most
                          N entries (${DEFAULT_BUDGET} was the old default)
   --json                 {"network", "evidence", "likelihood"?, "soft"?, "method",
-                         "marginals": {VAR: {STATE: p}}, "stderr"?}
+                         "marginals": {VAR: {STATE: p}}, "stderr"?, "timings"}
+                         timings (discrete networks): where the time went, in ms: {"parse" (reading the
+                         file), "triangulate" (elimination order, cliques), "compile" (the
+                         tables), "propagate" (evidence, message passing, the marginals;
+                         or the eliminations, or the sampling)}
 Continuous nodes (Hugin NET \`continuous node\`s, or .bayes \`real\` variables with
 \`~ Normal(…)\` tables): observe them with --evidence VAR=NUMBER; each
 prints as {"mean", "variance"} (with "components": [{"weight", "mean", "variance"}] when the
@@ -76,7 +80,9 @@ ${NETWORK_FILE_USAGE}`,
     const hybrid = readHybridNetworkFile(positionals[0]!, io, values);
     if (hybrid === null) return 1;
     if (hybrid) return runHybridMarginals(hybrid, named, hybridOptions(values, options), io);
+    const parseStart = performance.now();
     const net = readNetworkFile(positionals[0]!, io, values);
+    const parseMs = performance.now() - parseStart;
     if (!net) return 1;
     if (values['evidence-file'] && !addEvidenceFile(values['evidence-file'], net, named, io, values['max-file-mb']))
       return 1;
@@ -123,6 +129,7 @@ ${NETWORK_FILE_USAGE}`,
             budget: answer.budget,
             ...(answer.note ? { note: answer.note } : {}),
             ...(answer.reason ? { reason: answer.reason } : {}),
+            timings: { parse: parseMs, ...answer.timings },
           },
           null,
           1,

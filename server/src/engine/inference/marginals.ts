@@ -85,8 +85,34 @@ export type MarginalsAnswer =
       note?: string;
       /** Which method ran and why (the sizes it was chosen on). */
       reason?: string;
+      /** Where the time went, in milliseconds (see InferenceTimings). */
+      timings: InferenceTimings;
     }
   | { ok: false; method: InferenceMethod; message: string; cost: number; budget: number };
+
+/**
+ * Wall time of each stage of one answer, in milliseconds, as Hugin and SMILE report it:
+ * triangulate = finding the elimination order and cliques (the full network's, 0 when cached with
+ * the network object, plus a reduced network's when one answers); compile = allocating the
+ * junction tree's tables and multiplying the CPTs in (0 when a kept tree answers); propagate =
+ * entering the evidence, collect/distribute and reading the marginals (or the per-variable
+ * eliminations, or the sampling).
+ */
+export interface InferenceTimings {
+  triangulate: number;
+  compile: number;
+  propagate: number;
+}
+
+/** Runs `work`, adding its wall time (ms) to `timings[stage]`. */
+function timed<T>(timings: InferenceTimings, stage: keyof InferenceTimings, work: () => T): T {
+  const start = performance.now();
+  try {
+    return work();
+  } finally {
+    timings[stage] += performance.now() - start;
+  }
+}
 
 /**
  * Why `net` cannot be used for inference (a cycle, unknown or invalid CPT entries, rows that do
@@ -221,7 +247,8 @@ function marginalsAnswer(
       budget,
       message: problem,
     };
-  const plan = exactPlan(net);
+  const timings: InferenceTimings = { triangulate: 0, compile: 0, propagate: 0 };
+  const plan = timed(timings, 'triangulate', () => exactPlan(net));
   const cost = plan.order.maxCliqueSize;
   const requested = options.method ?? 'auto';
   const choice = requested === 'auto' ? chooseExact(plan, options) : undefined;
@@ -237,12 +264,16 @@ function marginalsAnswer(
     // (5.9 × 10⁷ entries, within budget) took 783–795 ms (fresh processes); the reduced tree is
     // then the last exact answer before a sampler.
     if (byElimination && choice?.exact === false && options.budget === undefined) {
-      const marginals = marginalsByElimination(net, evidence, options);
-      if (marginals) return { ok: true, method: 'exact', cost, budget, marginals, reason: exactByElimination(choice) };
+      const marginals = timed(timings, 'propagate', () => marginalsByElimination(net, evidence, options));
+      if (marginals)
+        return { ok: true, method: 'exact', cost, budget, marginals, reason: exactByElimination(choice), timings };
     }
     const reduction =
-      requested === 'auto' || requested === 'exact' ? oneShotReduction(net, evidence, plan, options) : undefined;
-    if (reduction?.plan) return reducedAnswer(net, evidence, reduction.plan, reduction.reason, budget, options);
+      requested === 'auto' || requested === 'exact'
+        ? timed(timings, 'triangulate', () => oneShotReduction(net, evidence, plan, options))
+        : undefined;
+    if (reduction?.plan)
+      return reducedAnswer(net, evidence, reduction.plan, reduction.reason, budget, options, timings);
     // Why the reduced tree did not answer, when it was tried, goes with the reason of what did.
     const andWhy = (r: string) => (reduction ? `${r}; ${reduction.reason}` : r);
     // The junction tree multiplies every CPT as the file gives it. pgmpy, and our single-query
@@ -263,25 +294,21 @@ function marginalsAnswer(
           message: `exact inference needs ${plan.entries} clique entries in all, more than the ${EXACT_HARD_LIMIT} this machine allows; use a sampler`,
         };
       }
-      const jt = plan.tree();
-      jt.setEvidence(evidence);
-      jt.propagate(options.signal);
-      const logEvidence = jt.logEvidence;
-      if (logEvidence === -Infinity) throw new ImpossibleEvidenceError();
-      return {
-        ok: true,
-        method,
-        cost,
-        budget,
-        logEvidence,
-        reason: andWhy(reason),
-        marginals: net.variables.map((_, v) => jt.marginal(v)),
-      };
+      const jt = timed(timings, 'compile', () => plan.tree());
+      const { logEvidence, marginals } = timed(timings, 'propagate', () => {
+        jt.setEvidence(evidence);
+        jt.propagate(options.signal);
+        if (jt.logEvidence === -Infinity) throw new ImpossibleEvidenceError();
+        return { logEvidence: jt.logEvidence, marginals: net.variables.map((_, v) => jt.marginal(v)) };
+      });
+      return { ok: true, method, cost, budget, logEvidence, reason: andWhy(reason), marginals, timings };
     }
     const seed = options.seed ?? 1;
     if (method === 'rejection') {
       const { signal, onSamples } = options;
-      const r = rejectionSampling(net, evidence, { samples: options.samples ?? 20000, seed, signal, onSamples });
+      const r = timed(timings, 'propagate', () =>
+        rejectionSampling(net, evidence, { samples: options.samples ?? 20000, seed, signal, onSamples }),
+      );
       const { marginals, stderr, samples, accepted, acceptanceRate, acceptanceStderr } = r;
       return {
         ok: true,
@@ -296,12 +323,15 @@ function marginalsAnswer(
         accepted,
         acceptanceRate,
         acceptanceStderr,
+        timings,
       };
     }
     const sampler = method === 'lw' ? likelihoodWeighting : gibbsSampling;
     const burnIn = method === 'gibbs' && options.burnIn !== undefined ? { burnIn: options.burnIn } : {};
     const { signal, onSamples } = options;
-    const r = sampler(net, evidence, { samples: options.samples ?? 20000, seed, signal, onSamples, ...burnIn });
+    const r = timed(timings, 'propagate', () =>
+      sampler(net, evidence, { samples: options.samples ?? 20000, seed, signal, onSamples, ...burnIn }),
+    );
     const caution = method === 'gibbs' ? gibbsCaution(net) : undefined;
     const notes = [note, caution].filter((n) => n !== undefined).join('; ');
     return {
@@ -315,6 +345,7 @@ function marginalsAnswer(
       stderr: r.stderr,
       samples: r.samples,
       ...(notes ? { note: notes } : {}),
+      timings,
     };
   } catch (e) {
     if (e instanceof ImpossibleEvidenceError || e instanceof NoConsistentSampleError)
@@ -406,9 +437,10 @@ function reducedAnswer(
   reason: string,
   budget: number,
   options: MarginalsOptions,
+  timings: InferenceTimings,
 ): MarginalsAnswer {
-  const { marginals, logEvidence } = reducedMarginals(net, evidence, plan, options.signal);
-  return { ok: true, method: 'exact', cost: plan.order.maxCliqueSize, budget, marginals, logEvidence, reason };
+  const { marginals, logEvidence } = reducedMarginals(net, evidence, plan, options.signal, timings);
+  return { ok: true, method: 'exact', cost: plan.order.maxCliqueSize, budget, marginals, logEvidence, reason, timings };
 }
 
 /** Why the full network's tree cannot answer (the automatic choice's reason, or the hard limit). */
