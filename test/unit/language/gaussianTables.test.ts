@@ -5,6 +5,7 @@ import { brief, diagnose, r } from './helpers.js';
 import { parseDocument, type Range } from '../../../server/src/language/index.js';
 import { rename } from '../../../server/src/features/rename.js';
 import { formatText } from '../../../server/src/features/formatting.js';
+import { completion } from '../../../server/src/features/completion.js';
 
 const errors = (text: string) => diagnose(text).map((d) => [d.code, d.message, d.range]);
 
@@ -175,4 +176,23 @@ test('renaming in a CLG table: a discrete parent state renames its row keys, a c
   assert.equal((byParent.match(/Stature/g) ?? []).length, 7);
   assert.equal((byParent.match(/Height/g) ?? []).length, 0);
   assert.deepEqual(brief(diagnose(byParent)), []);
+});
+
+test('completion in a CLG table: the discrete parents’ states as keys, Normal(…) with a coefficient per continuous parent, its argument names', () => {
+  const text = `variable Sex { male, female }
+variable Height, Weight : real
+P(Sex) { male: 0.5, female: 0.5 }
+P(Height | Sex) { male: Normal(mean: 1, variance: 1), female: Normal(mean: 1, variance: 1) }
+P(Weight | Height, Sex) {
+  male: Normal(mean: 1, Height: 0.5, variance: 1)
+  
+  female: 
+}
+`;
+  const at = (line: number, character: number, t = text) =>
+    completion(parseDocument(t).ast, t, { line, character }).map((c) => c.insertText ?? c.label);
+  assert.deepEqual(at(6, 2), ['male', 'female']);
+  assert.deepEqual(at(7, 10), ['Normal(mean: ${1:0}, Height: ${2:0}, variance: ${3:1})']);
+  const inside = text.replace('  female: \n', '  female: Normal(\n');
+  assert.deepEqual(at(7, 17, inside), ['mean: ', 'variance: ', 'Height: ']);
 });
