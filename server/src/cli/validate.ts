@@ -8,6 +8,7 @@ import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 import { CaseFileError, progressHook, streamCaseFile, targetOf } from './caseInputs.js';
 import { integerOption } from './learningInputs.js';
+import { cliBudgets } from './limits.js';
 
 const OPTIONS = {
   data: { type: 'string' },
@@ -77,6 +78,12 @@ export const validateCommand: CliCommand = {
     const target = targetOf(net, values.target);
     if (typeof target === 'string') return fail(io, target);
     const states = net.variables[target]!.states;
+    if (states.length > cliBudgets.maxClasses)
+      return fail(
+        io,
+        `${values.target} has ${states.length.toLocaleString('en-US')} states, over the budget of ` +
+          `${cliBudgets.maxClasses.toLocaleString('en-US')} classes (--max-memory raises it)`,
+      );
     const positive = values.positive === undefined ? 0 : states.indexOf(values.positive);
     if (states.length === 2 && positive < 0)
       return fail(io, `--positive: '${values.positive}' is not a state of ${values.target} (${states.join(', ')})`);
@@ -99,6 +106,7 @@ export const validateCommand: CliCommand = {
         { states, probabilities: predictions.probabilities, truth: predictions.truth },
         bins,
         Math.max(positive, 0),
+        cliBudgets.maxClasses,
       );
       const report = {
         network: net.name,
@@ -196,8 +204,13 @@ function textReport(
       (r.positive ? ` (positive: ${r.positive})` : ' (macro one-vs-rest)'),
     '',
     'confusion (rows: true, columns: predicted)',
-    ['', ...r.states].join('\t'),
-    ...r.confusion.matrix.map((row, i) => [r.states[i], ...row].join('\t')),
+    ['', ...r.confusion.states].join('\t'),
+    ...r.confusion.matrix.map((row, i) => [r.confusion.states[i], ...row].join('\t')),
+    ...(r.statesLeftOut
+      ? [
+          `(${r.confusion.states.length} most frequent of ${r.states.length} states listed; ${r.statesLeftOut} left out)`,
+        ]
+      : []),
     '',
   ];
   for (const [state, c] of Object.entries(r.calibration)) {
