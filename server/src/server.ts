@@ -80,7 +80,10 @@ export function startServer(connection: Connection, options: { workerPath?: stri
   connection.onDidChangeWatchedFiles((p) => {
     for (const change of p.changes) {
       const path = session.pathOf(change.uri);
-      if (path) session.runs.cache.fileChanged(path);
+      if (path) {
+        session.runs.cache.fileChanged(path);
+        session.fileChanged(path);
+      }
     }
     session.recheckAll();
   });

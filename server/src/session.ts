@@ -264,6 +264,11 @@ export class Session {
   }
 
   /** Settings or trust changed: every open document is checked again. */
+  /** A file changed on disk: the folder listings holding it are walked again at the next check. */
+  fileChanged(path: string): void {
+    this.facts.changed(path);
+  }
+
   recheckAll(): void {
     this.settings.forget();
     for (const document of this.documents.all()) void this.check(document.uri);

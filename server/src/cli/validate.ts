@@ -17,6 +17,7 @@ import type { CaseLayout } from '../model/caseFile.js';
 import { CancelledError } from '../engine/cancellation.js';
 import { counted, interrupted, startProgress, untilInterrupted } from './progress.js';
 import { integerOption } from './learningInputs.js';
+import { cliBudgets } from './limits.js';
 
 const OPTIONS = {
   ...CASE_OPTIONS,
@@ -78,6 +79,12 @@ export const validateCommand: CliCommand = {
     if (typeof setup === 'number') return setup;
     const { net, target } = setup;
     const states = net.variables[target]!.states;
+    if (states.length > cliBudgets.maxClasses)
+      return fail(
+        io,
+        `${values.target} has ${states.length.toLocaleString('en-US')} states, over the budget of ` +
+          `${cliBudgets.maxClasses.toLocaleString('en-US')} classes (--max-memory raises it)`,
+      );
     const positive = values.positive === undefined ? 0 : states.indexOf(values.positive);
     if (states.length === 2 && positive < 0)
       return fail(io, `--positive: '${values.positive}' is not a state of ${values.target} (${states.join(', ')})`);
@@ -96,6 +103,7 @@ export const validateCommand: CliCommand = {
         { states, probabilities: predictions.probabilities, truth: predictions.truth },
         bins,
         Math.max(positive, 0),
+        cliBudgets.maxClasses,
       );
       const report = {
         network: net.name,
@@ -223,8 +231,13 @@ function textReport(
       (r.positive ? ` (positive: ${r.positive})` : ' (macro one-vs-rest)'),
     '',
     'confusion (rows: true, columns: predicted)',
-    ['', ...r.states].join('\t'),
-    ...r.confusion.matrix.map((row, i) => [r.states[i], ...row].join('\t')),
+    ['', ...r.confusion.states].join('\t'),
+    ...r.confusion.matrix.map((row, i) => [r.confusion.states[i], ...row].join('\t')),
+    ...(r.statesLeftOut
+      ? [
+          `(${r.confusion.states.length} most frequent of ${r.states.length} states listed; ${r.statesLeftOut} left out)`,
+        ]
+      : []),
     '',
   ];
   for (const [state, c] of Object.entries(r.calibration)) {

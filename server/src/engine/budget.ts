@@ -22,7 +22,19 @@ export interface Budgets {
    * memory budget, 2^20 for 2 GB (a 60 MB file of `<P/>` declares 15 million).
    */
   maxDeclarations: number;
+  /**
+   * Classes of one classifier or states of one scored target: evaluation keeps a classes × classes
+   * confusion matrix, so the square is one table (√maxTableEntries: 4,096 for 2 GB). A class column
+   * of 50,000 distinct values is refused on its range before anything per class is allocated.
+   */
+  maxClasses: number;
 }
+
+/**
+ * Results over many classes list at most this many (the most frequent), with a note of how many
+ * were left out: 5,000 classes once made a 75 MB result that blocked the language server for 14 s.
+ */
+export const SHOWN_CLASSES = 50;
 
 /**
  * For the default memory budget of 2 GB: one table 2^24 entries (128 MB), all tables of one
@@ -40,6 +52,7 @@ export function budgetsFor(memoryMb: number, maxSamples = 1e8): Budgets {
     maxSamples,
     memoryBytes: memoryMb * 1024 * 1024,
     maxDeclarations: Math.max(1024, Math.floor(memoryMb * 512)),
+    maxClasses: Math.floor(Math.sqrt(Math.max(1024, Math.floor(entries / 16)))),
   };
 }
 

@@ -35,7 +35,7 @@ export interface CheckEnvironment {
   /**
    * The regular files under a folder (recursively), as paths written under `absoluteFolder`, sorted;
    * FileRefusedError for a folder or link whose real path leaves the roots, a FIFO, device or socket
-   * among them, or more files than `limits.maxArchiveEntries`.
+   * among them, or more files and folders together than `limits.maxArchiveEntries`.
    */
   listFiles?(absoluteFolder: string): string[];
 }
@@ -118,7 +118,8 @@ export interface Files {
   readonly limits: FileLimits;
   /** What stops the file (or folder) from being read, if anything. Reads nothing. */
   problem(absolutePath: string, kind: 'file' | 'folder'): Promise<PathProblem | undefined>;
-  stamp(absolutePath: string): Promise<FileStamp>;
+  /** Size and modification time; of a folder with kind 'folder' (a listing's stamp). */
+  stamp(absolutePath: string, kind?: 'file' | 'folder'): Promise<FileStamp>;
   /** The file's bytes in chunks, as they are read. */
   chunks(absolutePath: string): AsyncIterable<Uint8Array>;
   /** At most `bytes` bytes from the start. */

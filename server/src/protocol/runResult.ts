@@ -413,6 +413,8 @@ export interface ClassifyResult extends ResultBase {
   classifier: string;
   /** score = P(v) Π P(a_i|v) (categorical only); posterior absent when every class has probability 0. */
   classes: { value: string; score?: number; logScore?: number; posterior?: number; factors?: ClassifyFactor[] }[];
+  /** Classes not in `classes` (at most SHOWN_CLASSES are listed, the most probable). */
+  classesLeftOut?: number;
   predicted?: string;
   /** Attribute values left out: missing, or never seen in training (glue emits information diagnostics). */
   ignored: IgnoredValue[];

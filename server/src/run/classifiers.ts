@@ -9,6 +9,23 @@ import type { BayesianNetwork } from '../engine/network.js';
 import { CompileError } from '../model/compileError.js';
 import type { HandlerContext } from './handlerContext.js';
 import { modelData } from './modelInputs.js';
+import { DEFAULT_BUDGETS, SHOWN_CLASSES } from '../engine/budget.js';
+import { mostFrequent } from '../engine/classifiers/evaluation.js';
+import type { Diagnostic, Range } from '../language/diagnostics.js';
+
+/**
+ * The budget on classes (engine/budget.ts maxClasses), checked on the range that brought them
+ * before anything per class is allocated: a class column of 50,000 values ran out of heap.
+ */
+export function requireClassCount(ctx: HandlerContext, count: number, range: Range, what: string): void {
+  const limit = (ctx.env.budgets ?? DEFAULT_BUDGETS).maxClasses;
+  if (count <= limit) return;
+  throw new CompileError(
+    `${what} has ${count.toLocaleString('en-US')} classes, over the budget of ${limit.toLocaleString('en-US')} ` +
+      '(a classes × classes confusion matrix must fit one table)',
+    range,
+  );
+}
 
 export function classifierDecl(ctx: HandlerContext, name: A.Name): A.ClassifierDecl {
   const global = ctx.symbols.globals.get(name.text);
@@ -52,6 +69,8 @@ export async function naiveBayesClassifier(ctx: HandlerContext, name: A.Name): P
     if (source?.kind !== 'ref' || target?.kind !== 'ref')
       throw new CompileError('naive_bayes(DATA, target: VARIABLE, …)', call.range);
     const data = await modelData(ctx, source.name);
+    const column = data.attributes.find((a) => a.name === target.name.text);
+    if (column) requireClassCount(ctx, column.values.length, target.range, `'${target.name.text}'`);
     ctx.shared.set(key, trainNaiveBayes(data, target.name.text, smoothingOf(call)));
   }
   return ctx.shared.get(key) as NaiveBayesModel;
@@ -60,4 +79,38 @@ export async function naiveBayesClassifier(ctx: HandlerContext, name: A.Name): P
 /** The classifier as a belief network, for `query P(…) in C`. */
 export async function classifierNetwork(ctx: HandlerContext, name: A.Name): Promise<BayesianNetwork> {
   return naiveBayesNetwork(await naiveBayesClassifier(ctx, name), name.text);
+}
+
+/**
+ * A classify answer's list of classes bounded to SHOWN_CLASSES, the most probable kept (in the
+ * classes' order), with how many were left out: the predicted class is always among them.
+ */
+export function shownClasses<T extends { posterior?: number; logScore?: number }>(
+  classes: readonly T[],
+): { shown: { entry: T; index: number }[]; classesLeftOut?: number } {
+  const weight = classes.map((c) => c.posterior ?? (c.logScore !== undefined ? Math.exp(c.logScore) : 0));
+  const keep = mostFrequent(weight, SHOWN_CLASSES);
+  return {
+    shown: keep.map((index) => ({ entry: classes[index]!, index })),
+    ...(keep.length < classes.length ? { classesLeftOut: classes.length - keep.length } : {}),
+  };
+}
+
+/** A result over more classes than it lists says so on the statement. */
+export function classesLeftOutNote(
+  ctx: HandlerContext,
+  listed: number,
+  leftOut: number | undefined,
+  kept = 'the most frequent',
+): Diagnostic[] {
+  if (!leftOut) return [];
+  const total = (listed + leftOut).toLocaleString('en-US');
+  return [
+    {
+      severity: 'information',
+      code: 'classes-left-out',
+      range: ctx.statement.range,
+      message: `${listed} of ${total} classes listed (${kept}); ${leftOut.toLocaleString('en-US')} left out of the result`,
+    },
+  ];
 }

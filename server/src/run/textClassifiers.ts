@@ -24,7 +24,14 @@ import { isArchivePath } from '../language/folderCorpus.js';
 import { CompileError } from '../model/compileError.js';
 import type { ClassifyResult } from '../protocol/runResult.js';
 import type { HandlerContext, HandlerOutput } from './handlerContext.js';
-import { argument, classifierDecl, positionalArgument } from './classifiers.js';
+import {
+  argument,
+  classesLeftOutNote,
+  classifierDecl,
+  positionalArgument,
+  requireClassCount,
+  shownClasses,
+} from './classifiers.js';
 import { memo } from './modelInputs.js';
 
 export interface TextCorpus {
@@ -52,6 +59,7 @@ function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
       data: readListedBytes(decl.source, f, ctx.env),
     }));
     const corpus = corpusFromFiles(files);
+    requireClassCount(ctx, corpus.classNames.length, decl.source.range, `"${decl.source.value}"`);
     return { corpus, tokens: tokenizeLatin1Documents(corpus.documents) };
   }
   const limits = ctx.env.limits ?? DEFAULT_FILE_LIMITS;
@@ -71,6 +79,7 @@ function readCorpus(ctx: HandlerContext, decl: A.CorpusDecl): TextCorpus {
       `"${decl.source.value}" holds no documents under <part>-train/ or <part>-test/ folders`,
       decl.source.range,
     );
+  requireClassCount(ctx, corpus.classNames.length, decl.source.range, `"${decl.source.value}"`);
   return { corpus, tokens: tokenizeLatin1Documents(corpus.documents) };
 }
 
@@ -140,12 +149,15 @@ export function classifyTextInstance(ctx: HandlerContext, query: A.ClassifyQuery
         ]
       : [];
   const best = answer.classes.find((c) => c.value === answer.predicted)!;
+  const listed = shownClasses(answer.classes);
+  diagnostics.push(...classesLeftOutNote(ctx, listed.shown.length, listed.classesLeftOut, 'the most probable'));
   const result: ClassifyResult = {
     kind: 'classify',
     range: ctx.statement.range,
     source: ctx.source,
     classifier: query.classifier.text,
-    classes: answer.classes,
+    classes: listed.shown.map((c) => c.entry),
+    ...(listed.classesLeftOut ? { classesLeftOut: listed.classesLeftOut } : {}),
     predicted: answer.predicted,
     ignored: [],
     words: { used: answer.wordsUsed, ignored: answer.wordsIgnored },

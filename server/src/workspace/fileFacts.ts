@@ -19,7 +19,19 @@ type Kind = 'file' | 'folder' | 'csv' | 'bif' | 'text' | 'list';
 interface Fact {
   stamp: string;
   value: unknown;
+  /** When a folder was listed (Date.now()): a listing is trusted for LISTING_MAX_AGE_MS. */
+  listedAt?: number;
 }
+
+/**
+ * A folder corpus's listing is kept between checks (walking a tree of 20,000 folders at every
+ * keystroke took seconds) and walked again only when (1) the folder's own modification time
+ * changed (a file or folder added, removed or renamed directly in it: one stat a check), (2) the
+ * client reported a change under it (workspace/didChangeWatchedFiles: FileFacts.changed), or
+ * (3) the listing is older than this — a document added deep in a sub-folder changes only that
+ * sub-folder's time, which the top folder's stat does not see.
+ */
+export const LISTING_MAX_AGE_MS = 30_000;
 
 /** An environment answering from the cache; `missed` are the questions it could not answer yet. */
 export interface FactEnvironment extends CheckEnvironment {
@@ -121,7 +133,15 @@ export class FileFacts {
     const files = env.files;
     const [kind, path] = key.split('\0') as [Kind, string];
     if (kind === 'list') {
-      // Listed again at every check, like file and folder facts (a folder has no stamp to compare).
+      let stamp = '';
+      try {
+        stamp = String((await files.stamp(path, 'folder')).mtimeMs);
+      } catch {
+        // Missing or refused: listing again says why.
+      }
+      const kept = this.facts.get(full);
+      const fresh = kept?.listedAt !== undefined && Date.now() - kept.listedAt < LISTING_MAX_AGE_MS;
+      if (stamp && kept?.stamp === stamp && fresh) return;
       let value: unknown;
       try {
         value = { files: await files.list!(path) };
@@ -131,7 +151,7 @@ export class FileFacts {
             ? { refused: e.problem, at: e.message.slice(0, e.message.length - problemText(e.problem).length - 2) }
             : { error: reason(e) };
       }
-      this.remember(full, { stamp: '', value });
+      this.remember(full, { stamp, value, listedAt: Date.now() });
       return;
     }
     if (kind === 'file' || kind === 'folder') {
@@ -162,6 +182,18 @@ export class FileFacts {
       value = { error: reason(e) };
     }
     this.remember(full, { stamp, value });
+  }
+
+  /**
+   * A file changed on disk (workspace/didChangeWatchedFiles): listings of folders holding it are
+   * dropped, so the next check lists them again.
+   */
+  changed(path: string): void {
+    for (const key of [...this.facts.keys()]) {
+      const [, kind, folder] = key.split('\0') as [string, string, string];
+      if (kind === 'list' && (path === folder || path.startsWith(folder.endsWith('/') ? folder : folder + '/')))
+        this.forget(key);
+    }
   }
 
   private held = 0;

@@ -298,9 +298,23 @@ test('huge declared sizes are refused from the declarations, before any table is
 
 test('the budgets a host passes: one table, and all the tables of a network together', () => {
   const uai = fixture('asia.uai'); // 8 tables, 36 entries, the largest 8
-  const tight = { maxTableEntries: 4, maxTotalEntries: 1000, maxSamples: 1, memoryBytes: 1, maxDeclarations: 1e6 };
+  const tight = {
+    maxTableEntries: 4,
+    maxTotalEntries: 1000,
+    maxSamples: 1,
+    memoryBytes: 1,
+    maxDeclarations: 1e6,
+    maxClasses: 1000,
+  };
   fails(readUai(uai, tight), 10, /function 5 needs 8 entries, over the budget of 4/);
-  const total = { maxTableEntries: 8, maxTotalEntries: 20, maxSamples: 1, memoryBytes: 1, maxDeclarations: 1e6 };
+  const total = {
+    maxTableEntries: 8,
+    maxTotalEntries: 20,
+    maxSamples: 1,
+    memoryBytes: 1,
+    maxDeclarations: 1e6,
+    maxClasses: 1000,
+  };
   fails(readUai(uai, total), 5, /the network \(all its tables\) needs 36 entries, over the budget of 20/);
   fails(readNetworkText('a.uai', uai, total), 5, /over the budget of 20/);
   const hugin = fixture('asia-hugin.net');
@@ -308,8 +322,16 @@ test('the budgets a host passes: one table, and all the tables of a network toge
   fails(readXmlBif(fixture('asia-weka.xml'), total), 73, /the network \(all its tables\) needs 36 entries/);
   fails(readXdsl(fixture('asia-genie.xdsl'), total), 8, /the network \(all its tables\) needs 36 entries/);
   assert.equal(
-    ok(readUai(uai, { maxTableEntries: 8, maxTotalEntries: 36, maxSamples: 1, memoryBytes: 1, maxDeclarations: 1e6 }))
-      .variables.length,
+    ok(
+      readUai(uai, {
+        maxTableEntries: 8,
+        maxTotalEntries: 36,
+        maxSamples: 1,
+        memoryBytes: 1,
+        maxDeclarations: 1e6,
+        maxClasses: 1000,
+      }),
+    ).variables.length,
     8,
   );
 });

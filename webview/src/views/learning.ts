@@ -105,6 +105,12 @@ export function mixtureView(e: MixtureResult): HTMLElement[] {
   return out;
 }
 
+/** Results list at most SHOWN_CLASSES classes (the most frequent or probable): say how many more there are. */
+export function leftOutNote(listed: number, leftOut: number | undefined, what: string): HTMLElement[] {
+  if (!leftOut) return [];
+  return [h('p', { class: 'note' }, `${listed} of ${listed + leftOut} ${what} listed; ${leftOut} left out.`)];
+}
+
 export function classifyView(e: ClassifyResult): HTMLElement[] {
   const out: HTMLElement[] = [
     h(
@@ -137,6 +143,7 @@ export function classifyView(e: ClassifyResult): HTMLElement[] {
       e.classes,
     ),
   );
+  out.push(...leftOutNote(e.classes.length, e.classesLeftOut, 'classes'));
   if (e.ignored.length)
     out.push(h('p', {}, 'Ignored: ' + e.ignored.map((i) => `${i.attribute} = ${i.value} (${i.reason})`).join(', ')));
   return out;
@@ -178,6 +185,7 @@ export function evaluationView(e: EvaluationResult): HTMLElement[] {
       ` (${e.correct} of ${e.tested}) · ${e.method} · trained on ${num(e.trained, 1)}`,
     ),
     confusionMatrix(names, e.confusion),
+    ...leftOutNote(names.length, e.classesLeftOut, 'classes'),
     dataTable(
       'per-class metrics',
       [

@@ -8,7 +8,7 @@ import { atLine, lineChart } from '../charts.js';
 import { h } from '../dom.js';
 import { num } from '../format.js';
 import { dataTable } from '../table.js';
-import { confusionMatrix } from './learning.js';
+import { confusionMatrix, leftOutNote } from './learning.js';
 
 export function predictionView(e: PredictionResult): HTMLElement[] {
   type Row = PredictionResult['rows'][number];
@@ -139,6 +139,7 @@ export function validationView(e: ValidationResult): HTMLElement[] {
       ],
       bins,
     ),
-    confusionMatrix(e.states, e.confusion.matrix),
+    confusionMatrix(e.confusion.states, e.confusion.matrix),
+    ...leftOutNote(e.confusion.states.length, e.statesLeftOut, 'states'),
   ];
 }

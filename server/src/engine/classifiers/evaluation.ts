@@ -6,6 +6,7 @@
  */
 import { EngineError } from '../engineError.js';
 import { createRng } from '../random.js';
+import { DEFAULT_BUDGETS, requireWithin, SHOWN_CLASSES } from '../budget.js';
 
 /** Trains on `train` and returns the predicted class code of each row of `test` (-1 = none). */
 export type FitPredict = (train: Int32Array, test: Int32Array) => Int32Array;
@@ -30,9 +31,12 @@ export interface Evaluation {
   tested: number;
   /** Training examples (per fold, on average, for k-fold). */
   trained: number;
+  /** The SHOWN_CLASSES most frequent classes (in the classes' order) when there are more. */
   classes: ClassMetrics[];
-  /** confusion[actual][predicted], pooled over folds. */
+  /** confusion[actual][predicted], pooled over folds, over the classes listed in `classes`. */
   confusion: number[][];
+  /** Classes not listed in `classes` nor in `confusion` (the accuracy counts every class). */
+  classesLeftOut?: number;
   /** Accuracy of each fold (k-fold only). */
   foldAccuracies?: number[];
 }
@@ -42,10 +46,13 @@ export function evaluate(
   classNames: readonly string[],
   fitPredict: FitPredict,
   plan: EvaluationPlan,
+  maxClasses = DEFAULT_BUDGETS.maxClasses,
 ): Evaluation {
-  const parts = partitions(labels.length, plan);
   const C = classNames.length;
-  const confusion = Array.from({ length: C }, () => new Array<number>(C).fill(0));
+  // The confusion matrix is C × C: refused before it is allocated (50,000 classes ran out of heap).
+  requireWithin(`a classifier over ${C.toLocaleString('en-US')} classes`, C, maxClasses, 'classes');
+  const parts = partitions(labels.length, plan);
+  const confusion = new Int32Array(C * C);
   const foldAccuracies: number[] = [];
   let correct = 0,
     tested = 0,
@@ -56,7 +63,7 @@ export function evaluate(
     test.forEach((r, i) => {
       const actual = labels[r]!,
         guess = predicted[i]!;
-      if (guess >= 0) confusion[actual]![guess]!++;
+      if (guess >= 0) confusion[actual * C + guess]!++;
       if (guess === actual) foldCorrect++;
     });
     correct += foldCorrect;
@@ -64,21 +71,47 @@ export function evaluate(
     trained += train.length;
     foldAccuracies.push(foldCorrect / test.length);
   }
+  const { support, predictedAs } = margins(confusion, C);
+  const shown = mostFrequent(support, SHOWN_CLASSES);
   return {
     accuracy: correct / tested,
     correct,
     tested,
     trained: Math.round(trained / parts.length),
-    classes: classNames.map((value, c) => classMetrics(value, c, confusion)),
-    confusion,
+    classes: shown.map((c) => classMetrics(classNames[c]!, support[c]!, predictedAs[c]!, confusion[c * C + c]!)),
+    confusion: shown.map((a) => shown.map((p) => confusion[a * C + p]!)),
+    ...(shown.length < C ? { classesLeftOut: C - shown.length } : {}),
     ...(plan.kind === 'folds' ? { foldAccuracies } : {}),
   };
 }
 
-function classMetrics(value: string, c: number, confusion: number[][]): ClassMetrics {
-  const support = confusion[c]!.reduce((s, n) => s + n, 0);
-  const predictedAs = confusion.reduce((s, row) => s + row[c]!, 0);
-  const hit = confusion[c]![c]!;
+/** Row sums (examples of each class) and column sums (examples predicted as it). */
+function margins(confusion: Int32Array, C: number): { support: Float64Array; predictedAs: Float64Array } {
+  const support = new Float64Array(C),
+    predictedAs = new Float64Array(C);
+  for (let a = 0; a < C; a++)
+    for (let p = 0; p < C; p++) {
+      const n = confusion[a * C + p]!;
+      support[a]! += n;
+      predictedAs[p]! += n;
+    }
+  return { support, predictedAs };
+}
+
+/**
+ * The indices of the `limit` classes of most weight (ties: the earlier class), in index order:
+ * what a result lists when there are more classes than a person can read.
+ */
+export function mostFrequent(weight: ArrayLike<number>, limit: number): number[] {
+  const all = Array.from({ length: weight.length }, (_, c) => c);
+  if (all.length <= limit) return all;
+  return all
+    .sort((a, b) => weight[b]! - weight[a]! || a - b)
+    .slice(0, limit)
+    .sort((a, b) => a - b);
+}
+
+function classMetrics(value: string, support: number, predictedAs: number, hit: number): ClassMetrics {
   return {
     value,
     ...(predictedAs > 0 ? { precision: hit / predictedAs } : {}),

@@ -19,6 +19,8 @@
  */
 import { EngineError } from '../engineError.js';
 import { setOwn } from '../records.js';
+import { DEFAULT_BUDGETS, requireWithin, SHOWN_CLASSES } from '../budget.js';
+import { mostFrequent } from './evaluation.js';
 
 /** Predictions: rows of P(state) (k per row, flat) and the true state of each row. */
 export interface ScoredPredictions {
@@ -61,14 +63,23 @@ export interface ProbabilisticScores {
   calibration: Record<string, CalibrationCurve>;
   /** States left out of the macro AUC: they never (or always) occur in the data. */
   aucSkipped?: string[];
+  /** Over the states listed in `roc`/`calibration` (all, or the SHOWN_CLASSES most frequent). */
   confusion: { states: string[]; matrix: number[][] };
+  /** States whose curves and confusion rows are left out of the result (their AUCs still count). */
+  statesLeftOut?: number;
 }
 
 export const LOG_LOSS_EPSILON = 2.220446049250313e-16;
 
-export function probabilisticScores(p: ScoredPredictions, bins: number, positive = 0): ProbabilisticScores {
+export function probabilisticScores(
+  p: ScoredPredictions,
+  bins: number,
+  positive = 0,
+  maxClasses = DEFAULT_BUDGETS.maxClasses,
+): ProbabilisticScores {
   const k = p.states.length,
     n = p.truth.length;
+  requireWithin(`scoring a target of ${k.toLocaleString('en-US')} states`, k, maxClasses, 'states');
   if (n === 0) throw new EngineError('no row to score');
   if (k < 2) throw new EngineError('a target needs at least two states to be scored');
   if (!(Number.isInteger(bins) && bins >= 1 && bins <= 1000))
@@ -79,16 +90,18 @@ export function probabilisticScores(p: ScoredPredictions, bins: number, positive
   const calibration: Record<string, CalibrationCurve> = {};
   const skipped: string[] = [];
   const aucs: number[] = [];
+  // Every state's AUC counts in the macro average; only the listed states keep their curves.
+  const shown = mostFrequent(occurrences(p), SHOWN_CLASSES);
+  const listed = new Set(shown);
   for (const s of perState) {
     const score = column(p, s),
       hit = p.truth.map((t) => (t === s ? 1 : 0));
     const curve = rocCurve(score, hit);
     if (curve) {
-      setOwn(roc, p.states[s]!, curve);
+      if (listed.has(s)) setOwn(roc, p.states[s]!, curve);
       aucs.push(curve.auc);
     } else skipped.push(p.states[s]!);
-    const cal = calibrationCurve(score, hit, bins);
-    setOwn(calibration, p.states[s]!, cal);
+    if (listed.has(s)) setOwn(calibration, p.states[s]!, calibrationCurve(score, hit, bins));
   }
   return {
     n,
@@ -98,8 +111,16 @@ export function probabilisticScores(p: ScoredPredictions, bins: number, positive
     roc,
     calibration,
     ...(skipped.length ? { aucSkipped: skipped } : {}),
-    confusion: { states: [...p.states], matrix: confusionMatrix(p) },
+    confusion: { states: shown.map((s) => p.states[s]!), matrix: confusionMatrix(p, shown) },
+    ...(shown.length < k ? { statesLeftOut: k - shown.length } : {}),
   };
+}
+
+/** How many rows have each state as their true value. */
+function occurrences(p: ScoredPredictions): Float64Array {
+  const counts = new Float64Array(p.states.length);
+  for (const t of p.truth) counts[t]!++;
+  return counts;
 }
 
 /** Accuracy, log loss, Brier score and spherical payoff. */
@@ -208,9 +229,16 @@ export function calibrationCurve(score: Float64Array, hit: Int32Array | Uint8Arr
   return out;
 }
 
-function confusionMatrix(p: ScoredPredictions): number[][] {
+/** Rows and columns of the `shown` states only: rows whose truth or prediction is another are left out. */
+function confusionMatrix(p: ScoredPredictions, shown: readonly number[]): number[][] {
   const k = p.states.length;
-  const m = Array.from({ length: k }, () => new Array<number>(k).fill(0));
-  for (let r = 0; r < p.truth.length; r++) m[p.truth[r]!]![argmax(p.probabilities.subarray(r * k, r * k + k))]!++;
+  const at = new Int32Array(k).fill(-1);
+  shown.forEach((s, i) => (at[s] = i));
+  const m = shown.map(() => new Array<number>(shown.length).fill(0));
+  for (let r = 0; r < p.truth.length; r++) {
+    const row = at[p.truth[r]!]!,
+      col = at[argmax(p.probabilities.subarray(r * k, r * k + k))]!;
+    if (row >= 0 && col >= 0) m[row]![col]!++;
+  }
   return m;
 }

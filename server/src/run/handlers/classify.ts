@@ -10,7 +10,7 @@ import { classifyNaiveBayes, type IgnoredValue, type NaiveBayesModel } from '../
 import { CompileError } from '../../model/compileError.js';
 import type { ClassifyFactor, ClassifyResult } from '../../protocol/runResult.js';
 import { type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
-import { classifierDecl, naiveBayesClassifier } from '../classifiers.js';
+import { classesLeftOutNote, classifierDecl, naiveBayesClassifier, shownClasses } from '../classifiers.js';
 import { classifyTextInstance } from '../textClassifiers.js';
 import { fmt } from '../learning/queryParts.js';
 import { setOwn } from '../../engine/records.js';
@@ -44,16 +44,22 @@ async function classifyCategorical(ctx: HandlerContext, query: A.ClassifyQuery):
       range: ranges.get(i.attribute) ?? query.instance.range,
     }));
   const best = answer.classes.find((c) => c.value === answer.predicted);
+  const listed = shownClasses(answer.classes);
   const result: ClassifyResult = {
     kind: 'classify',
     range: ctx.statement.range,
     source: ctx.source,
     classifier: query.classifier.text,
-    classes: answer.classes.map((c, v) => ({ ...c, factors: productFactors(model, v, instance, answer.ignored) })),
+    classes: listed.shown.map(({ entry, index }) => ({
+      ...entry,
+      factors: productFactors(model, index, instance, answer.ignored),
+    })),
+    ...(listed.classesLeftOut ? { classesLeftOut: listed.classesLeftOut } : {}),
     ignored: answer.ignored,
     ...(answer.predicted ? { predicted: answer.predicted } : {}),
     headline: best ? `${best.value} · ${fmt(best.posterior ?? 0)}` : 'every class has probability 0',
   };
+  diagnostics.push(...classesLeftOutNote(ctx, listed.shown.length, listed.classesLeftOut, 'the most probable'));
   return { results: [result], diagnostics, ...(answer.predicted ? { value: answer.predicted } : {}) };
 }
 

@@ -18,7 +18,8 @@ import { fmt, numberOption, queryOf, seedOption } from '../learning/queryParts.j
 import { networkScope } from '../networkScope.js';
 import { modelData } from '../modelInputs.js';
 import { caseTable, ignoredColumns } from '../caseTable.js';
-import { classifierDecl, smoothingOf } from '../classifiers.js';
+import { classesLeftOutNote, classifierDecl, requireClassCount, smoothingOf } from '../classifiers.js';
+import { DEFAULT_BUDGETS } from '../../engine/budget.js';
 import type { ValidationResult } from '../../protocol/runResult.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
 import { VALIDATION_SCORES } from '../../language/check/queries.js';
@@ -31,6 +32,7 @@ export const validateHandler: Handler = async (ctx) => {
   const { net } = await networkScope(ctx, q.network);
   const target = net.variables.findIndex((v) => v.name === q.target.text);
   if (target < 0) throw new CompileError(`'${q.target.text}' is not a variable of ${q.network.text}`, q.target.range);
+  requireClassCount(ctx, net.variables[target]!.states.length, q.target.range, `'${q.target.text}'`);
   const data = await modelData(ctx, q.on);
   const { table, ignored } = caseTable(net, target, data, q.on);
   if (!table.columns[target])
@@ -59,6 +61,7 @@ export const validateHandler: Handler = async (ctx) => {
     { states, probabilities: predictions.probabilities, truth: predictions.truth },
     bins,
     positive,
+    (ctx.env.budgets ?? DEFAULT_BUDGETS).maxClasses,
   );
   const value = scores[KEYS[score]];
   const result: ValidationResult = {
@@ -89,6 +92,7 @@ export const validateHandler: Handler = async (ctx) => {
       range: q.on.range,
       message: `${skipped} records were not scored: ${predictions.unlabelled} without ${q.target.text}, ${predictions.impossible} whose evidence has probability 0`,
     });
+  diagnostics.push(...classesLeftOutNote(ctx, scores.confusion.states.length, scores.statesLeftOut));
   return { results: [result], diagnostics, ...(value !== null ? { value } : {}) };
 };
 

@@ -7,6 +7,8 @@ import type { Diagnostic } from '../../language/diagnostics.js';
 import type { EvaluationResult } from '../../protocol/runResult.js';
 import { learnerOf, predictionsOn } from './learners.js';
 import { fmt } from './queryParts.js';
+import { classesLeftOutNote } from '../classifiers.js';
+import { DEFAULT_BUDGETS } from '../../engine/budget.js';
 
 /**
  * Runs a split or k-fold `plan` on the classifier's own examples, once per run: a `query` and
@@ -20,7 +22,7 @@ export async function evaluateOwn(
   const key = `evaluation:${classifier.text}:${JSON.stringify(plan)}`;
   if (!ctx.shared.has(key)) {
     const learner = await learnerOf(ctx, classifier);
-    ctx.shared.set(key, evaluate(learner.labels, learner.classNames, learner.fitPredict, plan));
+    ctx.shared.set(key, evaluate(learner.labels, learner.classNames, learner.fitPredict, plan, maxClasses(ctx)));
   }
   return ctx.shared.get(key) as Evaluation;
 }
@@ -29,7 +31,8 @@ export async function evaluateOwn(
 export async function evaluateOnTraining(ctx: HandlerContext, classifier: A.Name): Promise<Evaluation> {
   const learner = await learnerOf(ctx, classifier);
   const all = Int32Array.from(learner.labels.keys());
-  return evaluate(learner.labels, learner.classNames, learner.fitPredict, { kind: 'holdout', train: all, test: all });
+  const plan = { kind: 'holdout', train: all, test: all } as const;
+  return evaluate(learner.labels, learner.classNames, learner.fitPredict, plan, maxClasses(ctx));
 }
 
 /** Trained on all its data, tested on another data set. */
@@ -41,12 +44,22 @@ export async function evaluateOn(
   const { labels, predicted, classNames, trained, diagnostics } = await predictionsOn(ctx, classifier, on);
   if (labels.length === 0) throw new CompileError(`'${on.text}' has no example with a known class`, on.range);
   const all = Int32Array.from(labels.keys());
-  const evaluation = evaluate(labels, classNames, () => predicted, {
-    kind: 'holdout',
-    train: new Int32Array(0),
-    test: all,
-  });
+  const evaluation = evaluate(
+    labels,
+    classNames,
+    () => predicted,
+    {
+      kind: 'holdout',
+      train: new Int32Array(0),
+      test: all,
+    },
+    maxClasses(ctx),
+  );
   return { evaluation: { ...evaluation, trained }, diagnostics };
+}
+
+function maxClasses(ctx: HandlerContext): number {
+  return (ctx.env.budgets ?? DEFAULT_BUDGETS).maxClasses;
 }
 
 export function evaluationAnswer(
@@ -65,5 +78,6 @@ export function evaluationAnswer(
     ...evaluation,
     headline: `accuracy ${fmt(evaluation.accuracy)} (${evaluation.correct}/${evaluation.tested}, ${method})`,
   };
-  return { results: [result], diagnostics, value: evaluation.accuracy };
+  const note = classesLeftOutNote(ctx, evaluation.classes.length, evaluation.classesLeftOut);
+  return { results: [result], diagnostics: [...diagnostics, ...note], value: evaluation.accuracy };
 }
