@@ -13,6 +13,7 @@ import type { CancelSignal } from '../cancellation.js';
 import { throwIfCancelled } from '../cancellation.js';
 import { NO_FINDINGS, SliceTree, type StepFindings } from './sliceTree.js';
 import type { TwoSliceNetwork } from './twoSliceNetwork.js';
+import { propagateStep } from './softFindings.js';
 
 export interface DynamicOptions {
   /** Largest total of clique entries one 1.5-slice tree may allocate (and of the stored messages). */
@@ -22,6 +23,10 @@ export interface DynamicOptions {
   smooth?: boolean;
   /** Steps to forecast after the last one: P(X_{T+k} | e_1..T), k = 1…predict. */
   predict?: number;
+  /** The trees, when the caller compiled them already. */
+  trees?: DynamicTrees;
+  /** Called after each forward step (progress). */
+  onStep?: (t: number) => void;
 }
 
 /** Per step, per slice variable, its distribution over the variable's states. */
@@ -36,6 +41,8 @@ export interface DynamicResult {
   predicted?: SliceMarginals[];
   /** log P(e_1..T) (natural log). */
   logLikelihood: number;
+  /** The findings with every soft finding resolved into its likelihood (for Viterbi). */
+  findings: StepFindings[];
 }
 
 /** The trees of one run: the initial slice's and the 1.5-slice's, compiled once. */
@@ -69,7 +76,7 @@ export class DynamicTrees {
 export function filterForward(
   trees: DynamicTrees,
   findings: Iterable<StepFindings>,
-  onStep: (t: number, filtered: SliceMarginals, alpha: Float64Array, logStep: number) => void,
+  onStep: (t: number, filtered: SliceMarginals, alpha: Float64Array, logStep: number, resolved: StepFindings) => void,
   signal?: CancelSignal,
 ): { alpha: Float64Array; logLikelihood: number; steps: number } {
   let alpha = trees.priorInterface(signal);
@@ -78,10 +85,10 @@ export function filterForward(
   for (const f of findings) {
     throwIfCancelled(signal);
     t++;
-    const logStep = trees.step.propagate(alpha, undefined, f, t, signal);
+    const { logStep, findings: resolved } = propagateStep(trees.step, alpha, f, t, signal);
     logLikelihood += logStep;
     alpha = trees.step.interfaceJoint();
-    onStep(t, trees.sliceMarginals(), alpha, logStep);
+    onStep(t, trees.sliceMarginals(), alpha, logStep, resolved);
   }
   return { alpha, logLikelihood, steps: t };
 }
@@ -110,25 +117,28 @@ export function forwardBackward(
   options: DynamicOptions = {},
 ): DynamicResult {
   const maxEntries = options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries;
-  const trees = new DynamicTrees(dbn, maxEntries);
+  const trees = options.trees ?? new DynamicTrees(dbn, maxEntries);
   const T = findings.length;
   if (options.smooth)
     requireWithin('the forward messages of smoothing', (T + 1) * trees.step.ifaceSize, maxEntries, 'entries');
   const alphas: Float64Array[] = [];
   const filtered: SliceMarginals[] = [];
+  const resolvedFindings: StepFindings[] = [];
   const prior = trees.priorInterface(options.signal);
   if (options.smooth) alphas.push(prior);
   const forward = filterForward(
     trees,
     findings,
-    (_, marginals, alpha) => {
+    (t, marginals, alpha, _logStep, resolved) => {
       filtered.push(marginals);
+      resolvedFindings.push(resolved);
       if (options.smooth) alphas.push(alpha);
+      options.onStep?.(t);
     },
     options.signal,
   );
-  const result: DynamicResult = { filtered, logLikelihood: forward.logLikelihood };
-  if (options.smooth) result.smoothed = smoothBackward(trees, findings, alphas, options.signal);
+  const result: DynamicResult = { filtered, logLikelihood: forward.logLikelihood, findings: resolvedFindings };
+  if (options.smooth) result.smoothed = smoothBackward(trees, resolvedFindings, alphas, options.signal);
   if (options.predict) result.predicted = predictAhead(trees, forward.alpha, options.predict, options.signal);
   return result;
 }

@@ -15,6 +15,7 @@ import { EngineError } from '../engineError.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import { sliceNetwork, type StepFindings } from './sliceTree.js';
 import type { TwoSliceNetwork } from './twoSliceNetwork.js';
+import { forwardBackward } from './forwardBackward.js';
 
 export interface MostLikelySequence {
   /** states[t][v]: the state of X_v in slice t, t = 0…T (slice 0 is the prior's). */
@@ -34,6 +35,8 @@ export function mostLikelySequence(
   signal?: CancelSignal,
   maxEntries = DEFAULT_BUDGETS.maxTotalEntries,
 ): MostLikelySequence {
+  // Soft findings are defined on the filtered belief: the forward pass resolves them into likelihoods.
+  if (findings.some((f) => f.soft?.size)) findings = forwardBackward(dbn, findings, { maxEntries, signal }).findings;
   const first = sliceNetwork(dbn, true);
   const step = sliceNetwork(dbn, false);
   const n = dbn.variables.length;
