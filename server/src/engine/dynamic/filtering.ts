@@ -10,8 +10,9 @@
  */
 import { BudgetError, DEFAULT_BUDGETS } from '../budget.js';
 import type { CancelSignal } from '../cancellation.js';
-import { DynamicTrees, forwardBackward, type DynamicResult } from './forwardBackward.js';
-import { particleFilter, type ParticleResult } from './particleFilter.js';
+import { DynamicTrees, forwardBackwardSteps, type DynamicResult } from './forwardBackward.js';
+import { particleFilterSteps, type ParticleResult } from './particleFilter.js';
+import { complete, type Stepwise } from '../stepwise.js';
 import type { StepFindings } from './sliceTree.js';
 import type { TwoSliceNetwork } from './twoSliceNetwork.js';
 
@@ -24,7 +25,6 @@ export interface FilteringOptions {
   maxSamples?: number;
   seed?: number;
   signal?: CancelSignal;
-  onStep?: (t: number) => void;
 }
 
 export type FilteringResult =
@@ -35,14 +35,23 @@ export function filterSequence(
   findings: readonly StepFindings[],
   options: FilteringOptions = {},
 ): FilteringResult {
+  return complete(filterSequenceSteps(dbn, findings, options));
+}
+
+/** filterSequence, yielding after each step of each pass. */
+export function* filterSequenceSteps(
+  dbn: TwoSliceNetwork,
+  findings: readonly StepFindings[],
+  options: FilteringOptions = {},
+): Stepwise<FilteringResult> {
   const maxEntries = options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries;
-  const common = { predict: options.predict, signal: options.signal, onStep: options.onStep };
+  const common = { predict: options.predict, signal: options.signal };
   let trees: DynamicTrees;
   try {
     trees = new DynamicTrees(dbn, maxEntries);
   } catch (e) {
     if (!(e instanceof BudgetError)) throw e;
-    const r = particleFilter(dbn, findings, {
+    const r = yield* particleFilterSteps(dbn, findings, {
       ...common,
       particles: options.particles,
       seed: options.seed,
@@ -53,12 +62,12 @@ export function filterSequence(
   }
   const messages = (findings.length + 1) * trees.step.ifaceSize;
   if (options.smooth && messages > maxEntries) {
-    const r = forwardBackward(dbn, findings, { ...common, maxEntries, trees, smooth: false });
+    const r = yield* forwardBackwardSteps(dbn, findings, { ...common, maxEntries, trees, smooth: false });
     const note = `smoothing ${findings.length} steps stores ${messages} entries, over the budget of ${maxEntries}: exact filtering only`;
     return { method: 'exact', note, ...r };
   }
   return {
     method: 'exact',
-    ...forwardBackward(dbn, findings, { ...common, maxEntries, trees, smooth: options.smooth }),
+    ...(yield* forwardBackwardSteps(dbn, findings, { ...common, maxEntries, trees, smooth: options.smooth })),
   };
 }

@@ -14,6 +14,7 @@ import { throwIfCancelled } from '../cancellation.js';
 import { NO_FINDINGS, SliceTree, type StepFindings } from './sliceTree.js';
 import type { TwoSliceNetwork } from './twoSliceNetwork.js';
 import { propagateStep } from './softFindings.js';
+import { complete, type Stepwise } from '../stepwise.js';
 
 export interface DynamicOptions {
   /** Largest total of clique entries one 1.5-slice tree may allocate (and of the stored messages). */
@@ -25,8 +26,6 @@ export interface DynamicOptions {
   predict?: number;
   /** The trees, when the caller compiled them already. */
   trees?: DynamicTrees;
-  /** Called after each forward step (progress). */
-  onStep?: (t: number) => void;
 }
 
 /** Per step, per slice variable, its distribution over the variable's states. */
@@ -76,9 +75,27 @@ export class DynamicTrees {
 export function filterForward(
   trees: DynamicTrees,
   findings: Iterable<StepFindings>,
-  onStep: (t: number, filtered: SliceMarginals, alpha: Float64Array, logStep: number, resolved: StepFindings) => void,
+  onStep: OnForwardStep,
   signal?: CancelSignal,
 ): { alpha: Float64Array; logLikelihood: number; steps: number } {
+  return complete(filterForwardSteps(trees, findings, onStep, signal));
+}
+
+type OnForwardStep = (
+  t: number,
+  filtered: SliceMarginals,
+  alpha: Float64Array,
+  logStep: number,
+  resolved: StepFindings,
+) => void;
+
+/** filterForward, yielding after each step. */
+export function* filterForwardSteps(
+  trees: DynamicTrees,
+  findings: Iterable<StepFindings>,
+  onStep: OnForwardStep,
+  signal?: CancelSignal,
+): Stepwise<{ alpha: Float64Array; logLikelihood: number; steps: number }> {
   let alpha = trees.priorInterface(signal);
   let logLikelihood = 0;
   let t = 0;
@@ -89,6 +106,7 @@ export function filterForward(
     logLikelihood += logStep;
     alpha = trees.step.interfaceJoint();
     onStep(t, trees.sliceMarginals(), alpha, logStep, resolved);
+    yield { phase: 'forward', done: t };
   }
   return { alpha, logLikelihood, steps: t };
 }
@@ -116,6 +134,15 @@ export function forwardBackward(
   findings: readonly StepFindings[],
   options: DynamicOptions = {},
 ): DynamicResult {
+  return complete(forwardBackwardSteps(dbn, findings, options));
+}
+
+/** forwardBackward, yielding after each step of each pass. */
+export function* forwardBackwardSteps(
+  dbn: TwoSliceNetwork,
+  findings: readonly StepFindings[],
+  options: DynamicOptions = {},
+): Stepwise<DynamicResult> {
   const maxEntries = options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries;
   const trees = options.trees ?? new DynamicTrees(dbn, maxEntries);
   const T = findings.length;
@@ -126,19 +153,18 @@ export function forwardBackward(
   const resolvedFindings: StepFindings[] = [];
   const prior = trees.priorInterface(options.signal);
   if (options.smooth) alphas.push(prior);
-  const forward = filterForward(
+  const forward = yield* filterForwardSteps(
     trees,
     findings,
-    (t, marginals, alpha, _logStep, resolved) => {
+    (_t, marginals, alpha, _logStep, resolved) => {
       filtered.push(marginals);
       resolvedFindings.push(resolved);
       if (options.smooth) alphas.push(alpha);
-      options.onStep?.(t);
     },
     options.signal,
   );
   const result: DynamicResult = { filtered, logLikelihood: forward.logLikelihood, findings: resolvedFindings };
-  if (options.smooth) result.smoothed = smoothBackward(trees, resolvedFindings, alphas, options.signal);
+  if (options.smooth) result.smoothed = yield* smoothBackward(trees, resolvedFindings, alphas, options.signal);
   if (options.predict) result.predicted = predictAhead(trees, forward.alpha, options.predict, options.signal);
   return result;
 }
@@ -147,12 +173,12 @@ export function forwardBackward(
  * The backward pass: at step t the tree with α_{t−1}, β_t and e_t gives P(X_t | e_1..T); the same
  * tree with α ones gives β_{t−1}(I_{t−1}) ∝ Σ P(slice t | I_{t−1}) P(e_t | slice t) β_t(I_t).
  */
-function smoothBackward(
+function* smoothBackward(
   trees: DynamicTrees,
   findings: readonly StepFindings[],
   alphas: readonly Float64Array[],
   signal?: CancelSignal,
-): SliceMarginals[] {
+): Stepwise<SliceMarginals[]> {
   const T = findings.length;
   const smoothed = new Array<SliceMarginals>(T);
   const ones = new Float64Array(trees.step.ifaceSize).fill(1);
@@ -161,6 +187,7 @@ function smoothBackward(
     throwIfCancelled(signal);
     trees.step.propagate(alphas[t - 1], beta, findings[t - 1]!, t, signal);
     smoothed[t - 1] = trees.sliceMarginals();
+    yield { phase: 'backward', done: T - t + 1 };
     if (t === 1) break;
     trees.step.propagate(ones, beta, findings[t - 1]!, t, signal);
     beta = trees.step.previousJoint();

@@ -22,6 +22,7 @@ import type { StepFindings } from './sliceTree.js';
 import type { SliceMarginals } from './forwardBackward.js';
 import type { TwoSliceNetwork } from './twoSliceNetwork.js';
 import { jeffreyLikelihood } from './softFindings.js';
+import { complete, type Stepwise } from '../stepwise.js';
 
 /** Independent filters the particles are split into, for the standard errors. */
 export const PARTICLE_REPLICATES = 20;
@@ -36,7 +37,6 @@ export interface ParticleOptions {
   /** The budget of sampled states (Budgets.maxSamples). */
   maxSamples?: number;
   signal?: CancelSignal;
-  onStep?: (t: number) => void;
 }
 
 export interface ParticleResult {
@@ -201,6 +201,15 @@ export function particleFilter(
   findings: Iterable<StepFindings>,
   options: ParticleOptions = {},
 ): ParticleResult {
+  return complete(particleFilterSteps(dbn, findings, options));
+}
+
+/** particleFilter, yielding after each step. */
+export function* particleFilterSteps(
+  dbn: TwoSliceNetwork,
+  findings: Iterable<StepFindings>,
+  options: ParticleOptions = {},
+): Stepwise<ParticleResult> {
   const n = dbn.variables.length;
   const particles = options.particles ?? DEFAULT_PARTICLES;
   const R = PARTICLE_REPLICATES;
@@ -269,7 +278,7 @@ export function particleFilter(
     const [m, se] = step(f, t);
     filtered.push(m);
     filteredErrors.push(se);
-    options.onStep?.(t);
+    yield { phase: 'particle filter', done: t };
   }
   const logs = filters.map((f) => f.logLikelihood);
   const top = Math.max(...logs);
