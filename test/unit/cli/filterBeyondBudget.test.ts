@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
 import { forwardBackward } from '../../../server/src/engine/dynamic/forwardBackward.js';
@@ -146,4 +146,42 @@ test('bayes filter on a terminal: a progress line of steps on standard error, no
   const json = Object.assign(capture(), { errIsTTY: true });
   assert.equal(await main([...filterArgs, '--json'], json), 0);
   assert.equal(json.stderr, '');
+});
+
+test('the language: `given D, X[k] ~ { … }` is a soft finding at step k, as --soft; a step past the data is an error on it', async () => {
+  const model = readFileSync(umbrella, 'utf8')
+    .replace(/^expect .*$/gm, '')
+    .replace(/^data Days from .*$/m, 'data Days {\n  Umbrella\n  yes\n  yes\n}');
+  const queries = [
+    'query P(Rain[2] = yes) in Umbrella using filtering given Days, Rain[1] ~ { yes: 0.6, no: 0.4 }',
+    'query P(Rain[1] = yes) in Umbrella given Days, Rain[1] ~ { yes: 0.6, no: 0.4 }',
+    'query P(Rain[2] = yes) in Umbrella using filtering given Days, Rain[1] ~ likelihood { yes: 0.6, no: 0.4 }',
+  ];
+  const { file } = tempFile('soft.bayes', model + queries.join('\n') + '\n');
+  const io = capture();
+  assert.equal(await main(['run', file], io), 0, io.stdout + io.stderr);
+  const cli = capture();
+  assert.equal(await main([...filterArgs, '--soft', '1:Rain=0.6,0.4', '--json'], cli), 0);
+  const steps = JSON.parse(cli.stdout).steps;
+  const six = (p: number) => String(Number(p.toPrecision(6)));
+  assert.ok(io.stdout.includes(`P(Rain[2] = yes) = ${six(steps[1].filtered.Rain.yes)} (filtered`), io.stdout);
+  assert.ok(io.stdout.includes(`P(Rain[1] = yes) = ${six(steps[0].smoothed.Rain.yes)} (smoothed`), io.stdout);
+  // Virtual evidence λ = (0.6, 0.4) on day 1: 0.818·0.6 / (0.818·0.6 + 0.182·0.4), then a day of rain and an umbrella.
+  const r1 = (0.45 * 0.6) / (0.45 * 0.6 + 0.1 * 0.4);
+  const r2 = r1 * 0.7 + (1 - r1) * 0.3;
+  assert.ok(io.stdout.includes(`= ${six((r2 * 0.9) / (r2 * 0.9 + (1 - r2) * 0.2))} (filtered`), io.stdout);
+  const past = tempFile(
+    'past.bayes',
+    model + 'query P(Rain[1] = yes) in Umbrella given Days, Rain[5] ~ { yes: 0.6, no: 0.4 }\n',
+  );
+  const bad = capture();
+  assert.equal(await main(['run', past.file], bad), 1);
+  assert.match(bad.stdout + bad.stderr, /past\.bayes:\d+:\d+: error: step 5 is past the data's 2 rows/);
+  const noStep = tempFile(
+    'nostep.bayes',
+    model + 'query P(Rain[1] = yes) in Umbrella given Days, Rain ~ { yes: 0.6, no: 0.4 }\n',
+  );
+  const check = capture();
+  assert.equal(await main(['check', noStep.file], check), 1);
+  assert.match(check.stdout + check.stderr, /name the step of the finding: Rain\[k\], k ≥ 1/);
 });
