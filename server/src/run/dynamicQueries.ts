@@ -43,7 +43,7 @@ async function observations(
     // A column's value codes → the variable's state indices (−1: not one of its states).
     return { v, states: v < 0 ? [] : a.values.map((s) => dbn.variables[v]!.states.indexOf(s)) };
   });
-  return Array.from({ length: data.rowCount }, (_, row) => {
+  const rows: StepFindings[] = Array.from({ length: data.rowCount }, (_, row) => {
     const evidence = new Map<number, number>();
     columns.forEach(({ v, states }, a) => {
       const code = data.columns[a]![row]!;
@@ -58,6 +58,39 @@ async function observations(
     });
     return { evidence };
   });
+  for (const g of given.slice(1)) if (g.finding) addFinding(dbn, rows, g);
+  return rows;
+}
+
+/** `X[k] ~ { x: p, … }` (soft, Jeffrey) or `X[k] ~ likelihood { x: λ, … }` (virtual) onto step k. */
+function addFinding(dbn: TwoSliceNetwork, rows: StepFindings[], g: A.Assignment): void {
+  const k = g.time!.offset;
+  const v = dbn.variables.findIndex((x) => x.name === g.variable.text);
+  const variable = dbn.variables[v]!;
+  if (k > rows.length) throw new CompileError(`step ${k} is past the data's ${rows.length} rows`, g.time!.range);
+  const row = rows[k - 1]!;
+  if (row.evidence.has(v)) throw new CompileError(`${variable.name} is observed at step ${k}`, g.range);
+  const vector = new Float64Array(variable.states.length);
+  for (const entry of g.finding!.entries) {
+    const s = variable.states.indexOf(entry.state?.text ?? '');
+    if (s < 0) throw new CompileError(`not a state of ${variable.name}`, entry.state?.range ?? entry.range);
+    vector[s] = entry.value.value;
+  }
+  if (vector.some((x) => !(x >= 0) || !Number.isFinite(x)) || !vector.some((x) => x > 0))
+    throw new CompileError('give finite numbers ≥ 0, not all 0', g.finding!.range);
+  if (g.finding!.likelihood) {
+    rows[k - 1] = { ...row, likelihoods: new Map(row.likelihoods ?? []).set(v, vector) };
+    return;
+  }
+  const sum = vector.reduce((a, b) => a + b, 0);
+  if (Math.abs(sum - 1) > 1e-6) throw new CompileError(`the probabilities sum to ${sum}, not 1`, g.finding!.range);
+  rows[k - 1] = {
+    ...row,
+    soft: new Map(row.soft ?? []).set(
+      v,
+      vector.map((x) => x / sum),
+    ),
+  };
 }
 
 export async function dynamicProbability(ctx: HandlerContext, dbn: TwoSliceNetwork): Promise<HandlerOutput> {

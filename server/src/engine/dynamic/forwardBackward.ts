@@ -13,6 +13,8 @@ import type { CancelSignal } from '../cancellation.js';
 import { throwIfCancelled } from '../cancellation.js';
 import { NO_FINDINGS, SliceTree, type StepFindings } from './sliceTree.js';
 import type { TwoSliceNetwork } from './twoSliceNetwork.js';
+import { propagateStep } from './softFindings.js';
+import { complete, type Stepwise } from '../stepwise.js';
 
 export interface DynamicOptions {
   /** Largest total of clique entries one 1.5-slice tree may allocate (and of the stored messages). */
@@ -22,6 +24,8 @@ export interface DynamicOptions {
   smooth?: boolean;
   /** Steps to forecast after the last one: P(X_{T+k} | e_1..T), k = 1…predict. */
   predict?: number;
+  /** The trees, when the caller compiled them already. */
+  trees?: DynamicTrees;
 }
 
 /** Per step, per slice variable, its distribution over the variable's states. */
@@ -36,6 +40,8 @@ export interface DynamicResult {
   predicted?: SliceMarginals[];
   /** log P(e_1..T) (natural log). */
   logLikelihood: number;
+  /** The findings with every soft finding resolved into its likelihood (for Viterbi). */
+  findings: StepFindings[];
 }
 
 /** The trees of one run: the initial slice's and the 1.5-slice's, compiled once. */
@@ -69,19 +75,38 @@ export class DynamicTrees {
 export function filterForward(
   trees: DynamicTrees,
   findings: Iterable<StepFindings>,
-  onStep: (t: number, filtered: SliceMarginals, alpha: Float64Array, logStep: number) => void,
+  onStep: OnForwardStep,
   signal?: CancelSignal,
 ): { alpha: Float64Array; logLikelihood: number; steps: number } {
+  return complete(filterForwardSteps(trees, findings, onStep, signal));
+}
+
+type OnForwardStep = (
+  t: number,
+  filtered: SliceMarginals,
+  alpha: Float64Array,
+  logStep: number,
+  resolved: StepFindings,
+) => void;
+
+/** filterForward, yielding after each step. */
+export function* filterForwardSteps(
+  trees: DynamicTrees,
+  findings: Iterable<StepFindings>,
+  onStep: OnForwardStep,
+  signal?: CancelSignal,
+): Stepwise<{ alpha: Float64Array; logLikelihood: number; steps: number }> {
   let alpha = trees.priorInterface(signal);
   let logLikelihood = 0;
   let t = 0;
   for (const f of findings) {
     throwIfCancelled(signal);
     t++;
-    const logStep = trees.step.propagate(alpha, undefined, f, t, signal);
+    const { logStep, findings: resolved } = propagateStep(trees.step, alpha, f, t, signal);
     logLikelihood += logStep;
     alpha = trees.step.interfaceJoint();
-    onStep(t, trees.sliceMarginals(), alpha, logStep);
+    onStep(t, trees.sliceMarginals(), alpha, logStep, resolved);
+    yield { phase: 'forward', done: t };
   }
   return { alpha, logLikelihood, steps: t };
 }
@@ -109,26 +134,37 @@ export function forwardBackward(
   findings: readonly StepFindings[],
   options: DynamicOptions = {},
 ): DynamicResult {
+  return complete(forwardBackwardSteps(dbn, findings, options));
+}
+
+/** forwardBackward, yielding after each step of each pass. */
+export function* forwardBackwardSteps(
+  dbn: TwoSliceNetwork,
+  findings: readonly StepFindings[],
+  options: DynamicOptions = {},
+): Stepwise<DynamicResult> {
   const maxEntries = options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries;
-  const trees = new DynamicTrees(dbn, maxEntries);
+  const trees = options.trees ?? new DynamicTrees(dbn, maxEntries);
   const T = findings.length;
   if (options.smooth)
     requireWithin('the forward messages of smoothing', (T + 1) * trees.step.ifaceSize, maxEntries, 'entries');
   const alphas: Float64Array[] = [];
   const filtered: SliceMarginals[] = [];
+  const resolvedFindings: StepFindings[] = [];
   const prior = trees.priorInterface(options.signal);
   if (options.smooth) alphas.push(prior);
-  const forward = filterForward(
+  const forward = yield* filterForwardSteps(
     trees,
     findings,
-    (_, marginals, alpha) => {
+    (_t, marginals, alpha, _logStep, resolved) => {
       filtered.push(marginals);
+      resolvedFindings.push(resolved);
       if (options.smooth) alphas.push(alpha);
     },
     options.signal,
   );
-  const result: DynamicResult = { filtered, logLikelihood: forward.logLikelihood };
-  if (options.smooth) result.smoothed = smoothBackward(trees, findings, alphas, options.signal);
+  const result: DynamicResult = { filtered, logLikelihood: forward.logLikelihood, findings: resolvedFindings };
+  if (options.smooth) result.smoothed = yield* smoothBackward(trees, resolvedFindings, alphas, options.signal);
   if (options.predict) result.predicted = predictAhead(trees, forward.alpha, options.predict, options.signal);
   return result;
 }
@@ -137,12 +173,12 @@ export function forwardBackward(
  * The backward pass: at step t the tree with α_{t−1}, β_t and e_t gives P(X_t | e_1..T); the same
  * tree with α ones gives β_{t−1}(I_{t−1}) ∝ Σ P(slice t | I_{t−1}) P(e_t | slice t) β_t(I_t).
  */
-function smoothBackward(
+function* smoothBackward(
   trees: DynamicTrees,
   findings: readonly StepFindings[],
   alphas: readonly Float64Array[],
   signal?: CancelSignal,
-): SliceMarginals[] {
+): Stepwise<SliceMarginals[]> {
   const T = findings.length;
   const smoothed = new Array<SliceMarginals>(T);
   const ones = new Float64Array(trees.step.ifaceSize).fill(1);
@@ -151,6 +187,7 @@ function smoothBackward(
     throwIfCancelled(signal);
     trees.step.propagate(alphas[t - 1], beta, findings[t - 1]!, t, signal);
     smoothed[t - 1] = trees.sliceMarginals();
+    yield { phase: 'backward', done: T - t + 1 };
     if (t === 1) break;
     trees.step.propagate(ones, beta, findings[t - 1]!, t, signal);
     beta = trees.step.previousJoint();

@@ -12,10 +12,16 @@ import { EngineError } from '../engineError.js';
 import type { CancelSignal } from '../cancellation.js';
 import { forwardInterface, initialNetwork, type TwoSliceNetwork } from './twoSliceNetwork.js';
 
-/** What is known at one step: observed states, and likelihood (virtual) findings λ per state. */
+/**
+ * What is known at one step: observed states, likelihood (virtual) findings λ per state, and soft
+ * findings q (Jeffrey: the belief in X at this step, given the steps before and this step's other
+ * findings, becomes q). The forward pass turns each soft finding into the likelihood that meets it
+ * (softFindings.ts); every later use of the step (smoothing, Viterbi) takes that likelihood.
+ */
 export interface StepFindings {
   evidence: ReadonlyMap<number, number>;
   likelihoods?: ReadonlyMap<number, ArrayLike<number>>;
+  soft?: ReadonlyMap<number, ArrayLike<number>>;
 }
 
 export const NO_FINDINGS: StepFindings = { evidence: new Map() };

@@ -15,6 +15,8 @@ import { EngineError } from '../engineError.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import { sliceNetwork, type StepFindings } from './sliceTree.js';
 import type { TwoSliceNetwork } from './twoSliceNetwork.js';
+import { forwardBackwardSteps } from './forwardBackward.js';
+import { complete, type Stepwise } from '../stepwise.js';
 
 export interface MostLikelySequence {
   /** states[t][v]: the state of X_v in slice t, t = 0…T (slice 0 is the prior's). */
@@ -34,6 +36,19 @@ export function mostLikelySequence(
   signal?: CancelSignal,
   maxEntries = DEFAULT_BUDGETS.maxTotalEntries,
 ): MostLikelySequence {
+  return complete(mostLikelySequenceSteps(dbn, findings, signal, maxEntries));
+}
+
+/** mostLikelySequence, yielding after each step of the forward pass and of the backtrace. */
+export function* mostLikelySequenceSteps(
+  dbn: TwoSliceNetwork,
+  findings: readonly StepFindings[],
+  signal?: CancelSignal,
+  maxEntries = DEFAULT_BUDGETS.maxTotalEntries,
+): Stepwise<MostLikelySequence> {
+  // Soft findings are defined on the filtered belief: the forward pass resolves them into likelihoods.
+  if (findings.some((f) => f.soft?.size))
+    findings = (yield* forwardBackwardSteps(dbn, findings, { maxEntries, signal })).findings;
   const first = sliceNetwork(dbn, true);
   const step = sliceNetwork(dbn, false);
   const n = dbn.variables.length;
@@ -60,10 +75,11 @@ export function mostLikelySequence(
     deltas.push(d);
   };
   forward(first, undefined, { evidence: new Map() }, 0);
-  findings.forEach((f, i) => {
+  for (let i = 0; i < findings.length; i++) {
     throwIfCancelled(signal);
-    forward(step, deltas[i], f, i + 1);
-  });
+    forward(step, deltas[i], findings[i]!, i + 1);
+    yield { phase: 'most likely sequence', done: i + 1 };
+  }
   // Backtrace: the best I_T, then each step's argmax given the decoded interface after it.
   const T = findings.length;
   let fixed = unravel(
@@ -81,6 +97,7 @@ export function mostLikelySequence(
     const assignment = decode(slice.net, factors, signal);
     states[t] = Int32Array.from(assignment.slice(0, n));
     fixed = assignment.slice(n);
+    yield { phase: 'most likely sequence', done: 2 * T - t };
   }
   return { states, logProbability };
 }

@@ -181,9 +181,29 @@ export function checkTimeQuery(ctx: CheckContext, scope: Scope, q: A.Probability
     }
   }
   const data = q.given.filter((g) => !g.value && !g.finding && ctx.symbols.data.has(g.variable.text));
-  if (data.length !== 1 || q.given.length !== 1) {
+  const findings = q.given.filter((g) => g.finding);
+  if (data.length !== 1 || q.given[0] !== data[0] || q.given.length !== 1 + findings.length) {
     const at = q.given[0]?.range ?? q.range;
-    ctx.report.error('time-query', 'give the observations as one data set: `given D`, a row per step', at);
+    ctx.report.error(
+      'time-query',
+      'give the observations as one data set, then any soft or virtual findings: `given D, X[k] ~ { … }`',
+      at,
+    );
+  }
+  // `X[k] ~ { x: p, … }` (soft) or `X[k] ~ likelihood { … }` (virtual) at step k of the data.
+  for (const g of findings) {
+    if (!g.time || g.time.step || g.time.offset < 1)
+      ctx.report.error(
+        'time-query',
+        `name the step of the finding: ${g.variable.text}[k], k ≥ 1`,
+        g.time?.range ?? g.range,
+      );
+    else if (!scope.variables.has(g.variable.text))
+      ctx.report.error(
+        'unknown-name',
+        `'${g.variable.text}' is not a variable of the network over time`,
+        g.variable.range,
+      );
   }
 }
 
