@@ -40,8 +40,10 @@ export interface GraphEdge {
   title?: string;
   /** An undirected edge (a CPDAG's): drawn without an arrowhead. */
   undirected?: boolean;
-  /** Stroke width in px (bootstrap strength); default from the stylesheet. */
+  /** Stroke width in px (bootstrap strength, strength of influence); default from the stylesheet. */
   width?: number;
+  /** The number the width draws (kept on the arc as data-strength for readers and tests). */
+  strength?: number;
 }
 
 export interface GraphOptions {
@@ -282,6 +284,7 @@ function drawGraph(
         ...(edge.undirected ? {} : { 'marker-end': 'url(#arrow)' }),
         'data-from': edge.from,
         'data-to': edge.to,
+        ...(edge.strength !== undefined ? { 'data-strength': String(edge.strength) } : {}),
       },
       svg('title', {}, edge.title ?? `${edge.from} → ${edge.to}`),
     );

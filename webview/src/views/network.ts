@@ -105,8 +105,9 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       tooltip: () => utilityTable(u),
     })),
   ];
+  const strengths = new Map((e.arcs ?? []).map((a) => [`${a.from}\u0000${a.to}`, a.strength]));
   const edges = [
-    ...e.variables.flatMap((v) => v.parents.map((p) => ({ from: p, to: v.name }))),
+    ...e.variables.flatMap((v) => v.parents.map((p) => influenceArc(p, v.name, strengths, byName))),
     ...[...decisions.values()].flatMap((d) =>
       d.information.map((i) => ({ from: i, to: d.name, className: 'information', title: `${d.name} knows ${i}` })),
     ),
@@ -255,6 +256,16 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     },
     onOpen: openTable,
     ...(interactive ? { onState: toggle } : {}),
+    ...(strengths.size
+      ? {
+          legend: [
+            [
+              'arc width: strength of influence — the Jensen–Shannon divergence of the child’s distributions over the parent’s states, other parents at their prior marginals (nats; thinnest 0, thickest ln |parent states|; hover an arc for its number)',
+              'strength',
+            ],
+          ] as Array<[string, string]>,
+        }
+      : {}),
   });
 
   const drawChips = () => {
@@ -618,6 +629,21 @@ export function cptTable(variable: string, states: string[], cpt: CptJson, limit
 }
 
 export type { Variable };
+/** An arc drawn 1 px (no influence) to 6 px (the child copies the parent), its number in the tooltip. */
+function influenceArc(from: string, to: string, strengths: Map<string, number>, byName: Map<string, Variable>) {
+  const strength = strengths.get(`${from}\u0000${to}`);
+  if (strength === undefined) return { from, to };
+  const most = Math.log(Math.max(2, byName.get(from)?.states.length ?? 2));
+  const share = Math.min(1, strength / most);
+  return {
+    from,
+    to,
+    strength,
+    width: 1 + 5 * share,
+    title: `${from} → ${to}: strength of influence ${num(strength)} nats (${(100 * share).toFixed(1)}% of the most, ln ${byName.get(from)?.states.length ?? 2})`,
+  };
+}
+
 function decisionTip(name: string, alternatives: string[], information: string[]): HTMLElement {
   const knows = information.length
     ? `knows: ${information.join(', ')} (and every earlier decision)`
