@@ -1,5 +1,6 @@
 /**
- * The worker thread behind `bayes/marginals` for one document (features/marginalsRequest.ts starts
+ * The worker thread behind the panel's requests for one document — `bayes/marginals`,
+ * `bayes/diagnosis` and `bayes/decisions` (run/panelQueries.ts answers them) — features/marginalsRequest.ts starts
  * one per document, so a slow network never delays another document's clicks, and terminates it
  * when a request outlasts the run's time limit). It keeps the compiled networks (a junction tree
  * each, cached with the network object) of the document's current version only, held to a byte
@@ -8,7 +9,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { BayesianNetwork } from '../engine/network.js';
 import { keptTreeBytes } from '../engine/inference/marginals.js';
-import { interactiveMarginals, type EvidenceRequest } from './interactiveMarginals.js';
+import { panelAnswer, type PanelReply, type PanelRequest } from './panelQueries.js';
 import { networkTestHook } from './testHooks.js';
 
 export interface MarginalsJob {
@@ -18,7 +19,7 @@ export interface MarginalsJob {
   /** The document version the network was compiled from: networks of other versions are dropped. */
   version: number;
   net?: BayesianNetwork;
-  request: EvidenceRequest;
+  request: PanelRequest;
   /** The run's memory setting in bytes: exact inference's budget. */
   memoryBytes: number;
   /** What the worker may keep between requests, in bytes (the network just used is kept whatever its size). */
@@ -32,8 +33,7 @@ export interface KeptNetworks {
 }
 
 export type MarginalsJobReply =
-  | { id: number; missing: true; kept: KeptNetworks }
-  | { id: number; reply: ReturnType<typeof interactiveMarginals>; kept?: KeptNetworks };
+  { id: number; missing: true; kept: KeptNetworks } | { id: number; reply: PanelReply; kept?: KeptNetworks };
 
 /** Networks by key, least recently used first; all of one document version. */
 const nets = new Map<string, BayesianNetwork>();
@@ -54,9 +54,9 @@ async function answer(job: MarginalsJob): Promise<MarginalsJobReply> {
   nets.delete(job.key);
   nets.set(job.key, net);
   await networkTestHook(net.name);
-  let reply: ReturnType<typeof interactiveMarginals>;
+  let reply: PanelReply;
   try {
-    reply = interactiveMarginals(net, job.request, job.memoryBytes);
+    reply = panelAnswer(net, job.request, job.memoryBytes);
   } catch (e) {
     reply = { error: `inference failed: ${(e as Error).message}` };
   }

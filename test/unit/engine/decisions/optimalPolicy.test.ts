@@ -67,7 +67,7 @@ interface Outcome {
   utilities: number[];
 }
 
-/** Every strategy's outcome given the evidence: decision k maps the chance variables known by then to an alternative. */
+/** Every strategy's outcome given the evidence: decision k maps the chance variables known by then to an option */
 function everyStrategy(id: InfluenceDiagram, evidence: Map<number, number>): Outcome[] {
   const net = id.network;
   const cards = net.variables.map((v) => v.states.length);
