@@ -267,8 +267,10 @@ function drawGraph(
           viewBox: '0 0 10 10',
           refX: 9,
           refY: 5,
-          markerWidth: 7,
-          markerHeight: 7,
+          // In px, not in stroke widths: an arc drawn wide (strength) keeps an arrowhead of the usual size.
+          markerUnits: 'userSpaceOnUse',
+          markerWidth: 9,
+          markerHeight: 9,
           orient: 'auto-start-reverse',
         },
         svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }),
@@ -546,7 +548,7 @@ function drawBars(
       svg('rect', {
         x: barX,
         y: y + 2,
-        width: Math.max(0, Math.min(1, b.p)) * barW,
+        width: Math.max(0, Math.min(1, b.p || 0)) * barW,
         height: m.row - 5,
         class: observed ? 'bar observed-bar' : 'bar posterior',
         'data-state': b.state,
@@ -650,7 +652,7 @@ export function updateGraph(host: HTMLElement, nodes: GraphNode[], options?: Pic
       const row = bar?.previousElementSibling as SVGRectElement | null;
       if (bar && row) {
         const w = Number(row.getAttribute('width'));
-        bar.setAttribute('width', String(Math.max(0, Math.min(1, b.p)) * w));
+        bar.setAttribute('width', String(Math.max(0, Math.min(1, b.p || 0)) * w));
         bar.setAttribute('data-value', String(b.p));
         bar.setAttribute('class', n.evidence === b.state ? 'bar observed-bar' : 'bar posterior');
         const v = n.finding?.values[i];

@@ -52,10 +52,12 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   const byName = new Map(e.variables.map((v) => [v.name, v]));
   const base = runEvidence(e);
   let current = panelEvidence(e.network) ?? base;
-  let marginals = new Map(e.variables.map((v) => [v.name, v.marginal]));
+  const decisions = new Map((e.decisions ?? []).map((d) => [d.name, d]));
+  /** A diagram's marginals are those under the optimal strategy (bayes/decisions), never the run's coin flips. */
+  const diagram = decisions.size > 0;
+  let marginals = new Map(e.variables.map((v) => [v.name, diagram ? [] : v.marginal]));
   let stderr = new Map(e.variables.flatMap((v) => (v.stderr ? [[v.name, v.stderr] as const] : [])));
   let method: string = e.method;
-  const decisions = new Map((e.decisions ?? []).map((d) => [d.name, d]));
   /** The diagram's expected utilities under the panel's evidence (bayes/decisions), once answered. */
   let utilities: DecisionsReply | undefined;
   const euLines = (name: string, alternatives: string[]) => {
@@ -72,16 +74,12 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       };
     });
   };
-  // One utility node's expected value is the MEU; with several, the MEU is their sum (shown in the status).
-  const single = (e.utilities ?? []).length === 1;
-  const meuLine = () => {
-    const meu = utilities && !('error' in utilities) ? utilities.meu : undefined;
+  /** A utility node's expected value under the optimal strategy; the values add up to the MEU. */
+  const valueLine = (name: string) => {
+    const x =
+      utilities && !('error' in utilities) ? utilities.utilities.find((u) => u.name === name)?.expected : undefined;
     return [
-      {
-        key: 'expected',
-        text: `E[U] ${meu === undefined ? '…' : num(meu)}`,
-        ...(meu !== undefined ? { value: meu } : {}),
-      },
+      { key: 'expected', text: `E[U] ${x === undefined ? '…' : num(x)}`, ...(x !== undefined ? { value: x } : {}) },
     ];
   };
   const nodesFor = (): GraphNode[] => [
@@ -101,7 +99,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     ...(e.utilities ?? []).map((u) => ({
       id: u.name,
       role: 'utility' as const,
-      ...(single ? { lines: meuLine() } : {}),
+      lines: valueLine(u.name),
       tooltip: () => utilityTable(u),
     })),
   ];
@@ -131,19 +129,57 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     requestDecisions(e.network, current.evidence);
   };
   listenDecisions(e.network, (reply) => {
-    utilities = reply;
+    if ('error' in reply && utilities && !('error' in utilities) && diagram) {
+      // Evidence the diagram cannot take (it depends on a free decision): back to the last that worked.
+      current = lastGood;
+      setPanelEvidence(e.network, evidenceKey(current) === evidenceKey(base) ? undefined : current);
+    } else if (!('error' in reply)) {
+      utilities = reply;
+      lastGood = current;
+      marginals = new Map(Object.entries(reply.marginals));
+      stderr = new Map();
+    } else utilities = reply;
     diagramStatus.textContent =
       'error' in reply
         ? `Expected utilities: ${reply.error}.`
-        : `MEU ${num(reply.meu)} given the evidence; each decision shows the expected utility of each alternative (later and earlier decisions optimal), ★ the best.`;
+        : `MEU ${num(reply.meu)} given the evidence; each decision shows the expected utility of each alternative (later and earlier decisions optimal), ★ the best; chance nodes and utilities are shown under that optimal strategy.`;
     diagramStatus.classList.toggle('warning', 'error' in reply);
+    if (diagram) {
+      status.textContent =
+        'error' in reply
+          ? `Cannot use this evidence: ${reply.error}`
+          : `Solved in ${reply.elapsed.toFixed(1)} ms: the marginals under the optimal strategy.`;
+      status.classList.toggle('warning', 'error' in reply);
+    }
     updateGraph(graph, nodesFor(), interactive ? { onState: toggle } : {});
+    drawHeader();
+    drawChips();
+    drawList();
+    drawDetail();
+    if (!('error' in reply)) drawValueOfInformation(reply);
   });
   const diagnosis = h('section', { class: 'diagnosis', 'aria-label': `Diagnosis in ${e.network}` });
+  /** Diagnosis in an influence diagram: what observing each chance variable before the first free decision is worth. */
+  const drawValueOfInformation = (reply: Extract<DecisionsReply, { meu: number }>) => {
+    if (!reply.voi)
+      return void diagnosis.replaceChildren(h('p', {}, 'Every decision is taken: nothing is left to decide.'));
+    const rows = reply.voi.ranking.map((r) =>
+      h('li', { 'data-variable': r.variable, 'data-value': String(r.value) }, `${r.variable}: ${num(r.value)}`),
+    );
+    diagnosis.replaceChildren(
+      h('strong', {}, `What to observe before deciding ${reply.voi.decision}`),
+      h(
+        'p',
+        { class: 'note' },
+        `Expected value of perfect information (as query voi … for ${reply.voi.decision}): the MEU with the variable known when deciding ${reply.voi.decision} minus the MEU ${num(reply.meu)}, in utility units. Variables that depend on the decision cannot be known before it and are left out.`,
+      ),
+      rows.length ? h('ol', { class: 'ranking voi' }, ...rows) : h('p', {}, 'No chance variable is left to observe.'),
+    );
+  };
   const conflict = h('p', { class: 'conflict warning', role: 'status', hidden: true });
   /** The ranking for the node in the detail view and the conflict of the hard evidence (bayes/diagnosis). */
   const askDiagnosis = () => {
-    if (!interactive || decisions.size || !detailVariable) return;
+    if (!interactive || diagram || !detailVariable) return;
     requestDiagnosis(e.network, detailVariable, current.evidence);
   };
   listenDiagnosis(e.network, (reply) => {
@@ -214,6 +250,12 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     setPanelEvidence(e.network, evidenceKey(next) === evidenceKey(base) ? undefined : next);
     askDecisions();
     askDiagnosis();
+    if (diagram) {
+      drawHeader();
+      drawChips();
+      drawList();
+      return void (status.textContent = 'Solving the diagram for the evidence…');
+    }
     if (evidenceKey(next) === evidenceKey(base)) return show(runReply(e), next);
     status.textContent = 'Updating the marginals…';
     requestMarginals(e.network, next, e);
@@ -326,6 +368,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   const drawList = () => {
     list.replaceChildren(
       ...e.variables.map((v) => {
+        if (decisions.has(v.name)) return decisionRow(v);
         const states = v.states.map((s, i) => {
           const observed = ownValue(current.evidence, v.name) === s;
           const p = marginals.get(v.name)?.[i];
@@ -364,6 +407,44 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     );
   };
 
+  /** A decision in the list: its alternatives with their expected utilities (a click takes one), not probabilities. */
+  const decisionRow = (v: Variable): HTMLElement => {
+    const lines = euLines(v.name, v.states);
+    const taken = ownValue(current.evidence, v.name);
+    return h(
+      'div',
+      { class: 'marginal-row decision', 'data-variable': v.name },
+      h('span', { class: 'variable' }, `${v.name} (decision)`),
+      ...v.states.map((s, i) => {
+        const line = lines[i]!;
+        const b = h(
+          'button',
+          {
+            class: `state-choice${taken === s ? ' observed' : ''}${line.best ? ' best' : ''}`,
+            'aria-pressed': String(taken === s),
+            'data-variable': v.name,
+            'data-state': s,
+            'aria-label': `${line.text}${line.best ? ', the best' : ''}: ${taken === s ? 'free' : 'take'} ${v.name} = ${s}`,
+            disabled: !interactive,
+          },
+          h('span', { class: 'state-name' }, s),
+          ' ',
+          h(
+            'span',
+            { class: 'num eu', ...('value' in line ? { 'data-value': String(line.value) } : {}) },
+            taken !== undefined
+              ? taken === s
+                ? 'taken'
+                : ''
+              : `EU ${'value' in line ? num(line.value!) : '…'}${line.best ? ' ★' : ''}`,
+          ),
+        );
+        b.addEventListener('click', () => toggle(v.name, s));
+        return b;
+      }),
+    );
+  };
+
   const drawDetail = () => {
     const v = detailVariable ? byName.get(detailVariable) : undefined;
     if (!v || !interactive) return void detail.replaceChildren();
@@ -397,9 +478,14 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       h('strong', {}, 'Node '),
       select,
       show,
-      h('div', { class: 'hard' }, h('span', {}, 'Observed state: '), ...hard),
-      findingEntry(v, 'virtual'),
-      findingEntry(v, 'soft'),
+      h(
+        'div',
+        { class: 'hard' },
+        h('span', {}, decisions.has(v.name) ? 'Alternative taken: ' : 'Observed state: '),
+        ...hard,
+      ),
+      // A decision query takes states as evidence (as the language's `given`): no soft or virtual findings.
+      ...(diagram ? [] : [findingEntry(v, 'virtual'), findingEntry(v, 'soft')]),
     );
   };
   /**
@@ -472,7 +558,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       status.textContent = 'Updating the marginals for the evidence set in the panel…';
       requestMarginals(e.network, current, e);
     }
-  } else status.textContent = describe(runReply(e), e.network);
+  } else status.textContent = diagram ? 'Solving the diagram…' : describe(runReply(e), e.network);
 
   const rows = e.variables.flatMap((v) =>
     v.states.map((s, i) => ({
@@ -516,10 +602,11 @@ export function networkView(e: NetworkResult): HTMLElement[] {
             list,
           ),
           detail,
-          ...(decisions.size ? [] : [diagnosis]),
+          diagnosis,
         ]
       : []),
-    table,
+    // The run's marginals of a diagram take the decisions at random: the panel shows the optimal strategy's instead.
+    ...(diagram ? [] : [table]),
   ];
 }
 
