@@ -237,10 +237,9 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
     '"Bayes: Open Example…" lists each model with a line and opens it from a folder in the Explorer',
     'example',
     async () => {
-      await wb.page.keyboard.press('Escape');
-      await wb.page.keyboard.press('F1');
-      await wb.page.keyboard.type('Bayes: Open Example');
-      await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Example' }).first().click();
+      await wb.runCommand('Bayes: Open Example');
+      // The list is read from the shipped files: type only once it is up.
+      await wb.page.locator('.quick-input-widget', { hasText: 'Bayes: open an example model' }).waitFor();
       const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'forest.bayes' }).first();
       await wb.page.keyboard.type('forest.bayes');
       await row.waitFor();
@@ -249,6 +248,7 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
       await wb.shot('example-list');
       await row.click();
       await wb.page.locator('.tabs-container .tab.active', { hasText: 'forest.bayes' }).waitFor();
+      await wb.runCommand('View: Show Explorer');
       // Opened from bayes-examples/ in the workspace: the Explorer shows the folder.
       await wb.page
         .locator('.explorer-folders-view .monaco-list-row', { hasText: 'bayes-examples' })
