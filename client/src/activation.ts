@@ -4,7 +4,8 @@
  * that each creates its own way (IPC to a Node process; a Web Worker).
  */
 import { registerTestExplorer } from './testExplorer.js';
-import { languages, window, workspace, type ExtensionContext } from 'vscode';
+import { commands, languages, window, workspace, type ExtensionContext } from 'vscode';
+import { openPendingExample } from './examples.js';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { BaseLanguageClient } from 'vscode-languageclient';
 import { registerCommands } from './commands.js';
@@ -66,4 +67,19 @@ export async function activateWith(
     workspace.onDidGrantWorkspaceTrust(() => void client?.sendNotification(Method.trust, { trusted: true })),
   );
   await start();
+  await openPendingExample(context);
+  await showWalkthroughOnce(context);
+}
+
+const WALKTHROUGH_SHOWN = 'bayes.walkthroughShown';
+
+/** The getting-started walkthrough, on the first activation after install only (remembered in globalState). */
+async function showWalkthroughOnce(context: ExtensionContext): Promise<void> {
+  if (context.globalState.get<boolean>(WALKTHROUGH_SHOWN)) return;
+  await context.globalState.update(WALKTHROUGH_SHOWN, true);
+  // The user's own "no walkthroughs on install" holds for this one too.
+  if (!workspace.getConfiguration('workbench').get<boolean>('welcomePage.walkthroughs.openOnInstall', true)) return;
+  await commands
+    .executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`, false)
+    .then(undefined, () => undefined);
 }

@@ -83,6 +83,17 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
     if (temp) rmSync(temp, { recursive: true, force: true });
   });
 
+  step('the getting-started walkthrough opens on the first activation after install', 'walkthrough', async () => {
+    // The workspace holds .bayes files, so the extension activates at start-up and opens it once.
+    const walkthrough = wb.page.locator('.gettingStartedContainer', { hasText: 'Get started with Bayes' });
+    await walkthrough.waitFor({ timeout: 60_000 });
+    await walkthrough.getByText('Open an example', { exact: false }).first().waitFor();
+    await wb.shot('walkthrough-open');
+    await wb.page.keyboard.press('Escape');
+    await wb.runCommand('View: Close All Editors');
+    await walkthrough.waitFor({ state: 'detached' });
+  });
+
   step('opens cancer.bayes as a Bayes model', 'cancer-open', async () => {
     await wb.openFile('cancer.bayes', 'hypotheses Diagnosis');
     // The language mode in the status bar comes from the installed extension's contribution.
@@ -169,6 +180,25 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
   });
 
   step(
+    'clicking a state in the panel sets it as evidence: P(cancer | Test = pos) = 0.2085',
+    'panel-click',
+    async () => {
+      const frame = await wb.webviewFrame('svg.network');
+      const graph = frame.locator('svg.network');
+      await graph.locator('g.node[data-id="Test"] rect.state-hit[data-state="pos"]').click();
+      const cancer = graph.locator('g.node[data-id="Diagnosis"] rect.bar[data-state="cancer"]');
+      // Bayes' rule: 0.98·0.008 / (0.98·0.008 + 0.03·0.992) = 0.2085.
+      const want = (0.98 * 0.008) / (0.98 * 0.008 + 0.03 * 0.992);
+      await assertEventually(
+        async () => Math.abs(Number(await cancer.getAttribute('data-value')) - want) < 1e-9,
+        `P(cancer | pos) = ${want} on the graph`,
+        async () => `${await cancer.getAttribute('data-value')}`,
+      );
+      assert.match(clean((await frame.locator('.evidence-chips').innerText()) ?? ''), /Test = pos/);
+    },
+  );
+
+  step(
     'the Test Explorer lists the models and runs their expect lines: one passes, one fails',
     'test-explorer',
     async () => {
@@ -202,6 +232,34 @@ describe('Bayes in VS Code (code-server + Chromium)', { timeout: 5 * 60_000 }, (
       );
     },
   );
+
+  step(
+    '"Bayes: Open Example…" lists each model with a line and opens it from a folder in the Explorer',
+    'example',
+    async () => {
+      await wb.runCommand('Bayes: Open Example');
+      // The list is read from the shipped files: type only once it is up.
+      await wb.page.locator('.quick-input-widget', { hasText: 'Bayes: open an example model' }).waitFor();
+      const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'forest.bayes' }).first();
+      await wb.page.keyboard.type('forest.bayes');
+      await row.waitFor();
+      // Its description line: the model's doc comment.
+      assert.match(clean(await row.innerText()), /the forest-fire belief network/);
+      await wb.shot('example-list');
+      await row.click();
+      await wb.page.locator('.tabs-container .tab.active', { hasText: 'forest.bayes' }).waitFor();
+      await wb.runCommand('View: Show Explorer');
+      // Opened from bayes-examples/ in the workspace: the Explorer shows the folder.
+      await wb.page
+        .locator('.explorer-folders-view .monaco-list-row', { hasText: 'bayes-examples' })
+        .first()
+        .waitFor({ timeout: UI_TIMEOUT });
+      assert.ok(existsSync(join(workspace, 'bayes-examples', 'forest.bayes')), 'the copy is in the workspace folder');
+      // The editor's breadcrumbs show where it came from (two groups are open: the active one is the pick's).
+      const crumbs = clean(await wb.editorArea().locator('.breadcrumbs-control').first().innerText());
+      assert.match(crumbs, /bayes-examples/, `breadcrumbs: ${crumbs}`);
+    },
+  );
 });
 
 function writeUserSettings(userDataDir: string): void {
@@ -209,7 +267,6 @@ function writeUserSettings(userDataDir: string): void {
   const settings = {
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
-    'workbench.welcomePage.walkthroughs.openOnInstall': false,
     'security.workspace.trust.enabled': false,
     'extensions.ignoreRecommendations': true,
     'telemetry.telemetryLevel': 'off',

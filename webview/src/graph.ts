@@ -43,8 +43,10 @@ export interface GraphEdge {
   title?: string;
   /** An undirected edge (a CPDAG's): drawn without an arrowhead. */
   undirected?: boolean;
-  /** Stroke width in px (bootstrap strength); default from the stylesheet. */
+  /** Stroke width in px (bootstrap strength, strength of influence); default from the stylesheet. */
   width?: number;
+  /** The number the width draws (kept on the arc as data-strength for readers and tests). */
+  strength?: number;
 }
 
 export interface GraphOptions {
@@ -271,8 +273,10 @@ function drawGraph(
           viewBox: '0 0 10 10',
           refX: 9,
           refY: 5,
-          markerWidth: 7,
-          markerHeight: 7,
+          // In px, not in stroke widths: an arc drawn wide (strength) keeps an arrowhead of the usual size.
+          markerUnits: 'userSpaceOnUse',
+          markerWidth: 9,
+          markerHeight: 9,
           orient: 'auto-start-reverse',
         },
         svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }),
@@ -288,6 +292,7 @@ function drawGraph(
         ...(edge.undirected ? {} : { 'marker-end': 'url(#arrow)' }),
         'data-from': edge.from,
         'data-to': edge.to,
+        ...(edge.strength !== undefined ? { 'data-strength': String(edge.strength) } : {}),
       },
       svg('title', {}, edge.title ?? `${edge.from} → ${edge.to}`),
     );
@@ -577,7 +582,7 @@ function drawBars(
       svg('rect', {
         x: barX,
         y: y + 2,
-        width: Math.max(0, Math.min(1, b.p)) * barW,
+        width: Math.max(0, Math.min(1, b.p || 0)) * barW,
         height: m.row - 5,
         class: observed ? 'bar observed-bar' : 'bar posterior',
         'data-state': b.state,
@@ -681,7 +686,7 @@ export function updateGraph(host: HTMLElement, nodes: GraphNode[], options?: Pic
       const row = bar?.previousElementSibling as SVGRectElement | null;
       if (bar && row) {
         const w = Number(row.getAttribute('width'));
-        bar.setAttribute('width', String(Math.max(0, Math.min(1, b.p)) * w));
+        bar.setAttribute('width', String(Math.max(0, Math.min(1, b.p || 0)) * w));
         bar.setAttribute('data-value', String(b.p));
         bar.setAttribute('class', n.evidence === b.state ? 'bar observed-bar' : 'bar posterior');
         const v = n.finding?.values[i];

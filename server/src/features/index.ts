@@ -198,8 +198,8 @@ export function registerFeatures(connection: Connection, session: FeatureHost): 
   const marginals = new MarginalsService(session);
   connection.onRequest(Method.marginals, (p: MarginalsParams) => marginals.marginals(p));
   session.documents.onDidClose((e) => marginals.close(e.document.uri));
-  connection.onRequest(Method.decisions, (p: DecisionsParams) => decisionsRequest(session, p));
-  connection.onRequest(Method.diagnosis, (p: DiagnosisParams) => diagnosisRequest(session, p));
+  connection.onRequest(Method.decisions, (p: DecisionsParams) => decisionsRequest(session, marginals, p));
+  connection.onRequest(Method.diagnosis, (p: DiagnosisParams) => diagnosisRequest(marginals, p));
 
   // Results change what hover, inlay hints and code lens show: ask the client to refresh.
   session.runListeners.push(() => {

@@ -1,21 +1,23 @@
 /**
- * `bayes/marginals`: the results panel's clicked evidence. The network is compiled from the
- * document once per (version, network) and handed to the document's own worker thread, which
- * keeps it warm (run/marginalsWorker.ts); each click is one propagation there, so the server
- * stays responsive. Requests of one document are answered in order, one at a time; another
- * document's have their own worker and never wait behind them. Each request is held to the run's
- * limits (bayes.run.timeoutSeconds, bayes.run.memoryMb): past them the document's worker is
- * terminated, the request answers with an error, and the next one starts a new worker.
+ * The results panel's requests on a document's networks — `bayes/marginals` (clicked evidence),
+ * `bayes/diagnosis` and `bayes/decisions` (features/diagnosisRequest.ts, decisionsRequest.ts
+ * check their parameters and come here). The network is compiled from the document once per
+ * (version, network) and handed to the document's own worker thread, which keeps it warm
+ * (run/marginalsWorker.ts) and answers each question there (run/panelQueries.ts), so the server
+ * stays responsive however large the network. Requests of one document are answered in order,
+ * one at a time; another document's have their own worker and never wait behind them. Each
+ * request is held to the run's limits (bayes.run.timeoutSeconds, bayes.run.memoryMb): past them
+ * the document's worker is terminated, the request answers with an error, and the next one starts
+ * a new worker.
  */
 import { Worker } from 'node:worker_threads';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { MarginalsParams, MarginalsReply } from '../protocol/messages.js';
 import type { KeptNetworks, MarginalsJob, MarginalsJobReply } from '../run/marginalsWorker.js';
-import { interactiveMarginals, type EvidenceRequest } from '../run/interactiveMarginals.js';
-import { interactiveHybridMarginals } from '../run/hybridAnswers.js';
-import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
+import { panelAnswer, requestWork, type PanelReply, type PanelRequest } from '../run/panelQueries.js';
 import { bundledWorker, type Limits } from '../run/limitedWorker.js';
 import { hybridNetworkNamed, networkNamed } from './networkRequests.js';
+import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import type { FeatureHost } from './featureHost.js';
 
 /** Document workers at once: a new document's stops the least recently used idle one. */
@@ -51,11 +53,22 @@ export class MarginalsService {
     if (typeof p?.uri !== 'string' || typeof p.network !== 'string') {
       return Promise.resolve({ error: 'bayes/marginals wants { uri, network, evidence }' });
     }
-    const mine = (this.queues.get(p.uri) ?? Promise.resolve()).then(() => this.answer(p));
+    const request: PanelRequest = {
+      kind: 'marginals',
+      evidence: p.evidence ?? {},
+      likelihoods: p.likelihoods,
+      soft: p.soft,
+    };
+    return this.ask(p.uri, p.network, request) as Promise<MarginalsReply>;
+  }
+
+  /** Any of the panel's questions on a network of the document, in the document's order (callers check parameters). */
+  ask(uri: string, network: string, request: PanelRequest): Promise<PanelReply> {
+    const mine = (this.queues.get(uri) ?? Promise.resolve()).then(() => this.answer(uri, network, request));
     const tail = mine.catch(() => undefined);
-    this.queues.set(p.uri, tail);
+    this.queues.set(uri, tail);
     void tail.then(() => {
-      if (this.queues.get(p.uri) === tail) this.queues.delete(p.uri);
+      if (this.queues.get(uri) === tail) this.queues.delete(uri);
     });
     return mine;
   }
@@ -75,51 +88,51 @@ export class MarginalsService {
     for (const [uri, doc] of [...this.workers]) this.stop(uri, doc, 'the server is shutting down');
   }
 
-  private async answer(p: MarginalsParams): Promise<MarginalsReply> {
-    const d = this.host.parse(p.uri);
+  private async answer(uri: string, network: string, request: PanelRequest): Promise<PanelReply> {
+    const d = this.host.parse(uri);
     if (!d) return { error: 'the document is not open' };
-    const limits = (await this.host.runLimits?.(p.uri)) ?? DEFAULT_LIMITS;
+    const limits = (await this.host.runLimits?.(uri)) ?? DEFAULT_LIMITS;
     const memoryBytes = limits.memoryMb * 2 ** 20;
-    const request = { evidence: p.evidence ?? {}, likelihoods: p.likelihoods, soft: p.soft };
     // A model with `~ Normal(…)` tables may have continuous variables: the hybrid IR, answered by the hybrid engine.
     const mayBeHybrid = /~\s*Normal\s*\(/.test(d.text);
     const compile = async (): Promise<{ network: BayesianNetwork | HybridNetwork } | { error: string }> =>
       this.host.withFiles(
-        p.uri,
+        uri,
         (env) =>
-          (mayBeHybrid ? hybridNetworkNamed(d.parse.ast, env, p.network) : undefined) ??
-          networkNamed(d.parse.ast, env, p.network),
+          (mayBeHybrid ? hybridNetworkNamed(d.parse.ast, env, network) : undefined) ??
+          networkNamed(d.parse.ast, env, network),
       );
     const job = (net?: BayesianNetwork | HybridNetwork): MarginalsJob => ({
       id: this.nextId++,
-      key: p.network,
+      key: network,
       version: d.version,
       request,
       memoryBytes,
       keepBytes: this.keepBytes ?? memoryBytes / 2,
       ...(net ? { net } : {}),
     });
-    const warm = this.documentWorker(p.uri, limits.memoryMb);
+    const named = (reply: PanelReply): PanelReply => ('network' in reply ? { ...reply, network } : reply);
+    const warm = this.documentWorker(uri, limits.memoryMb);
     if (!warm) {
       const net = await compile();
-      return 'error' in net ? net : answerHere(net.network, request, memoryBytes);
+      return 'error' in net ? net : named(panelAnswer(net.network, request, memoryBytes));
     }
-    if (warm.version === d.version && warm.sent.has(p.network)) {
-      const first = await this.post(p.uri, warm, job(), limits, p.network);
-      if ('reply' in first) return first.reply;
+    if (warm.version === d.version && warm.sent.has(network)) {
+      const first = await this.post(uri, warm, job(), limits, network);
+      if ('reply' in first) return named(first.reply);
     }
     const net = await compile();
     if ('error' in net) return net;
     // The worker may have been stopped meanwhile (a limit, a close): this one is started anew.
-    const doc = this.documentWorker(p.uri, limits.memoryMb);
-    if (!doc) return answerHere(net.network, request, memoryBytes);
+    const doc = this.documentWorker(uri, limits.memoryMb);
+    if (!doc) return named(panelAnswer(net.network, request, memoryBytes));
     if (doc.version !== d.version) {
       doc.version = d.version;
       doc.sent.clear();
     }
-    doc.sent.add(p.network);
-    const answer = await this.post(p.uri, doc, job(net.network), limits, p.network);
-    return 'reply' in answer ? answer.reply : { error: 'the marginals worker lost the network' };
+    doc.sent.add(network);
+    const answer = await this.post(uri, doc, job(net.network), limits, network);
+    return 'reply' in answer ? named(answer.reply) : { error: 'the marginals worker lost the network' };
   }
 
   /** Sends one job; the answer, or an error when the worker passes the time or memory limit or ends. */
@@ -136,7 +149,7 @@ export class MarginalsService {
           this.stop(
             uri,
             doc,
-            `the marginals of '${network}' took longer than ${limits.timeoutMs / 1000} s and were stopped ` +
+            `the ${requestWork(job.request)} of '${network}' took longer than ${limits.timeoutMs / 1000} s and ${stoppedVerb(job.request)} stopped ` +
               '(setting bayes.run.timeoutSeconds)',
           ),
         limits.timeoutMs,
@@ -145,7 +158,7 @@ export class MarginalsService {
       const baseline = process.memoryUsage.rss();
       const watch = setInterval(() => {
         if ((process.memoryUsage.rss() - baseline) / 2 ** 20 > limits.memoryMb)
-          this.stop(uri, doc, memoryMessage(limits));
+          this.stop(uri, doc, memoryMessage(limits, requestWork(job.request)));
       }, 100);
       doc.current = {
         id: job.id,
@@ -216,17 +229,11 @@ export class MarginalsService {
   }
 }
 
-/** Without worker threads (VS Code for the Web): answered on this thread. */
-function answerHere(
-  net: BayesianNetwork | HybridNetwork,
-  request: EvidenceRequest,
-  memoryBytes: number,
-): MarginalsReply {
-  return 'cpds' in net
-    ? interactiveHybridMarginals(net, request, memoryBytes)
-    : interactiveMarginals(net, request, memoryBytes);
+/** "the marginals … were stopped", "the diagnosis … was stopped". */
+function stoppedVerb(request: PanelRequest): string {
+  return request.kind === 'diagnosis' ? 'was' : 'were';
 }
 
-function memoryMessage(limits: Pick<Limits, 'memoryMb'>): string {
-  return `the marginals needed more than ${limits.memoryMb} MB (setting bayes.run.memoryMb) and were stopped`;
+function memoryMessage(limits: Pick<Limits, 'memoryMb'>, work = 'marginals'): string {
+  return `the ${work} needed more than ${limits.memoryMb} MB (setting bayes.run.memoryMb) and ${work === 'diagnosis' ? 'was' : 'were'} stopped`;
 }

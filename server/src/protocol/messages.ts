@@ -84,6 +84,18 @@ export type DecisionsReply =
       meu: number;
       /** Each decision the evidence leaves free: EU of each alternative (others optimal), the best ones. */
       decisions: Array<{ name: string; alternatives: string[]; expectedUtility: number[]; best: string[] }>;
+      /**
+       * P(X | e) of every variable with the free decisions taken by their optimal rules (a
+       * decision's: the probability that the strategy takes each alternative).
+       */
+      marginals: Record<string, number[]>;
+      /** Each utility node's expected value under the optimal strategy (they add up to the MEU). */
+      utilities: Array<{ name: string; expected: number }>;
+      /**
+       * Diagnosis for the diagram: the expected value of perfect information of each unobserved
+       * chance variable that can be learnt before the first free decision (`query voi`), largest first.
+       */
+      voi?: { decision: string; ranking: Array<{ variable: string; value: number }> };
       /** Milliseconds spent. */
       elapsed: number;
     }

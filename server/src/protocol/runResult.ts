@@ -486,6 +486,12 @@ export interface NetworkResult extends ResultBase, InferenceInfo {
      */
     continuous?: { prior: GaussianMixtureJson; posterior: GaussianMixtureJson; distribution: string[] };
   }>;
+  /**
+   * Strength of influence per arc (engine/inference/arcStrength.ts): the child's distributions
+   * over the parent's states compared by their Jensen–Shannon divergence, the other parents
+   * weighted by their prior marginals, in nats. Absent when the tables are not all known.
+   */
+  arcs?: Array<{ from: string; to: string; strength: number }>;
   /** Influence diagrams: the decisions in order (also among `variables`) with what each knows. */
   decisions?: Array<{ name: string; information: string[] }>;
   /** Influence diagrams: the utility nodes, one number per assignment of their variables. */

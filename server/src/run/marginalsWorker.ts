@@ -1,5 +1,6 @@
 /**
- * The worker thread behind `bayes/marginals` for one document (features/marginalsRequest.ts starts
+ * The worker thread behind the panel's requests for one document — `bayes/marginals`,
+ * `bayes/diagnosis` and `bayes/decisions` (run/panelQueries.ts answers them) — features/marginalsRequest.ts starts
  * one per document, so a slow network never delays another document's clicks, and terminates it
  * when a request outlasts the run's time limit). It keeps the compiled networks (a junction tree
  * each, cached with the network object) of the document's current version only, held to a byte
@@ -8,8 +9,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { BayesianNetwork } from '../engine/network.js';
 import { keptTreeBytes } from '../engine/inference/marginals.js';
-import { interactiveMarginals, type EvidenceRequest } from './interactiveMarginals.js';
-import { interactiveHybridMarginals } from './hybridAnswers.js';
+import { panelAnswer, type PanelReply, type PanelRequest } from './panelQueries.js';
 import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { networkTestHook } from './testHooks.js';
 
@@ -21,7 +21,7 @@ export interface MarginalsJob {
   version: number;
   /** A discrete network, or one with continuous variables (the hybrid IR: answered by the exact hybrid engine). */
   net?: BayesianNetwork | HybridNetwork;
-  request: EvidenceRequest;
+  request: PanelRequest;
   /** The run's memory setting in bytes: exact inference's budget. */
   memoryBytes: number;
   /** What the worker may keep between requests, in bytes (the network just used is kept whatever its size). */
@@ -35,8 +35,7 @@ export interface KeptNetworks {
 }
 
 export type MarginalsJobReply =
-  | { id: number; missing: true; kept: KeptNetworks }
-  | { id: number; reply: ReturnType<typeof interactiveMarginals>; kept?: KeptNetworks };
+  { id: number; missing: true; kept: KeptNetworks } | { id: number; reply: PanelReply; kept?: KeptNetworks };
 
 /** Networks by key, least recently used first; all of one document version. */
 const nets = new Map<string, BayesianNetwork | HybridNetwork>();
@@ -57,12 +56,9 @@ async function answer(job: MarginalsJob): Promise<MarginalsJobReply> {
   nets.delete(job.key);
   nets.set(job.key, net);
   await networkTestHook(net.name);
-  let reply: ReturnType<typeof interactiveMarginals>;
+  let reply: PanelReply;
   try {
-    reply =
-      'cpds' in net
-        ? interactiveHybridMarginals(net, job.request, job.memoryBytes)
-        : interactiveMarginals(net, job.request, job.memoryBytes);
+    reply = panelAnswer(net, job.request, job.memoryBytes);
   } catch (e) {
     reply = { error: `inference failed: ${(e as Error).message}` };
   }

@@ -15,6 +15,8 @@ import { declaredScope, scopedEvidence } from './networkScope.js';
 import type { ModelContext } from './modelInputs.js';
 import { answerDiagnostics, inferenceInfo } from './inferenceOptions.js';
 import { hybridNetworkResult } from './hybridNetworkResult.js';
+import { arcStrengths } from '../engine/inference/arcStrength.js';
+import type { BayesianNetwork } from '../engine/network.js';
 
 interface Emitted {
   results: NetworkResult[];
@@ -106,9 +108,10 @@ function networkResult(
   // A network waiting for `learn` (unknown entries) is drawn without marginals; the checker
   // reports tables that are wrong, and the queries that use them say why they cannot run.
   const problem = inferenceProblem(net);
+  const budget = ctx.env.budgets ? { memoryBytes: ctx.env.budgets.memoryBytes } : {};
   const answer: MarginalsAnswer = problem
     ? { ok: false, method: 'exact', cost: 0, budget: 0, message: problem }
-    : posteriorMarginals(net, evidence, ctx.env.budgets ? { memoryBytes: ctx.env.budgets.memoryBytes } : {});
+    : posteriorMarginals(net, evidence, budget);
   if (!problem) diagnostics.push(...answerDiagnostics(answer, declared.observes[0]?.range ?? scope.range));
   const cpts = cptsToJson(declared.net);
   const name = scope.name ?? 'default';
@@ -134,9 +137,32 @@ function networkResult(
     network: name,
     ...info,
     variables,
+    ...(!problem && answer.ok
+      ? arcsOf(declared.net, net === declared.net && !evidence.size ? answer : undefined, budget)
+      : {}),
     headline: `${name}: ${variables.length} variable${variables.length === 1 ? '' : 's'}${observed ? `, ${observed} observed` : ''}`,
     ...diagramParts(scope.statements),
   };
+}
+
+/**
+ * Arc widths: strength of influence with the other parents weighted by their prior marginals
+ * (the run's answer when it had no evidence, else one more propagation on the compiled tree).
+ */
+function arcsOf(
+  net: BayesianNetwork,
+  prior: MarginalsAnswer | undefined,
+  budget: { memoryBytes?: number },
+): Pick<NetworkResult, 'arcs'> {
+  const answer = prior ?? posteriorMarginals(net, new Map(), budget);
+  if (!answer.ok) return {};
+  const name = (v: number) => net.variables[v]!.name;
+  const arcs = arcStrengths(net, answer.marginals).map((a) => ({
+    from: name(a.parent),
+    to: name(a.child),
+    strength: a.strength,
+  }));
+  return arcs.length ? { arcs } : {};
 }
 
 /** The decisions and utilities of an influence diagram, for the graph (rectangles and diamonds). */

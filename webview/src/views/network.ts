@@ -53,12 +53,14 @@ export function networkView(e: NetworkResult): HTMLElement[] {
   const byName = new Map(e.variables.map((v) => [v.name, v]));
   const base = runEvidence(e);
   let current = panelEvidence(e.network) ?? base;
-  let marginals = new Map(e.variables.map((v) => [v.name, v.marginal]));
+  const decisions = new Map((e.decisions ?? []).map((d) => [d.name, d]));
+  /** A diagram's marginals are those under the optimal strategy (bayes/decisions), never the run's coin flips. */
+  const diagram = decisions.size > 0;
+  let marginals = new Map(e.variables.map((v) => [v.name, diagram ? [] : v.marginal]));
   let stderr = new Map(e.variables.flatMap((v) => (v.stderr ? [[v.name, v.stderr] as const] : [])));
   /** Continuous variables' posterior densities (the run's, then each answer's). */
   let densities = runDensities(e);
   let method: string = e.method;
-  const decisions = new Map((e.decisions ?? []).map((d) => [d.name, d]));
   /** The diagram's expected utilities under the panel's evidence (bayes/decisions), once answered. */
   let utilities: DecisionsReply | undefined;
   const euLines = (name: string, alternatives: string[]) => {
@@ -75,16 +77,12 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       };
     });
   };
-  // One utility node's expected value is the MEU; with several, the MEU is their sum (shown in the status).
-  const single = (e.utilities ?? []).length === 1;
-  const meuLine = () => {
-    const meu = utilities && !('error' in utilities) ? utilities.meu : undefined;
+  /** A utility node's expected value under the optimal strategy; the values add up to the MEU. */
+  const valueLine = (name: string) => {
+    const x =
+      utilities && !('error' in utilities) ? utilities.utilities.find((u) => u.name === name)?.expected : undefined;
     return [
-      {
-        key: 'expected',
-        text: `E[U] ${meu === undefined ? '…' : num(meu)}`,
-        ...(meu !== undefined ? { value: meu } : {}),
-      },
+      { key: 'expected', text: `E[U] ${x === undefined ? '…' : num(x)}`, ...(x !== undefined ? { value: x } : {}) },
     ];
   };
   const nodesFor = (): GraphNode[] => [
@@ -108,12 +106,13 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     ...(e.utilities ?? []).map((u) => ({
       id: u.name,
       role: 'utility' as const,
-      ...(single ? { lines: meuLine() } : {}),
+      lines: valueLine(u.name),
       tooltip: () => utilityTable(u),
     })),
   ];
+  const strengths = new Map((e.arcs ?? []).map((a) => [`${a.from}\u0000${a.to}`, a.strength]));
   const edges = [
-    ...e.variables.flatMap((v) => v.parents.map((p) => ({ from: p, to: v.name }))),
+    ...e.variables.flatMap((v) => v.parents.map((p) => influenceArc(p, v.name, strengths, byName))),
     ...[...decisions.values()].flatMap((d) =>
       d.information.map((i) => ({ from: i, to: d.name, className: 'information', title: `${d.name} knows ${i}` })),
     ),
@@ -138,20 +137,58 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     requestDecisions(e.network, current.evidence);
   };
   listenDecisions(e.network, (reply) => {
-    utilities = reply;
+    if ('error' in reply && utilities && !('error' in utilities) && diagram) {
+      // Evidence the diagram cannot take (it depends on a free decision): back to the last that worked.
+      current = lastGood;
+      setPanelEvidence(e.network, evidenceKey(current) === evidenceKey(base) ? undefined : current);
+    } else if (!('error' in reply)) {
+      utilities = reply;
+      lastGood = current;
+      marginals = new Map(Object.entries(reply.marginals));
+      stderr = new Map();
+    } else utilities = reply;
     diagramStatus.textContent =
       'error' in reply
         ? `Expected utilities: ${reply.error}.`
-        : `MEU ${num(reply.meu)} given the evidence; each decision shows the expected utility of each alternative (later and earlier decisions optimal), ★ the best.`;
+        : `MEU ${num(reply.meu)} given the evidence; each decision shows the expected utility of each alternative (later and earlier decisions optimal), ★ the best; chance nodes and utilities are shown under that optimal strategy.`;
     diagramStatus.classList.toggle('warning', 'error' in reply);
+    if (diagram) {
+      status.textContent =
+        'error' in reply
+          ? `Cannot use this evidence: ${reply.error}`
+          : `Solved in ${reply.elapsed.toFixed(1)} ms: the marginals under the optimal strategy.`;
+      status.classList.toggle('warning', 'error' in reply);
+    }
     updateGraph(graph, nodesFor(), interactive ? { onState: toggle } : {});
+    drawHeader();
+    drawChips();
+    drawList();
+    drawDetail();
+    if (!('error' in reply)) drawValueOfInformation(reply);
   });
   const diagnosis = h('section', { class: 'diagnosis', 'aria-label': `Diagnosis in ${e.network}` });
+  /** Diagnosis in an influence diagram: what observing each chance variable before the first free decision is worth. */
+  const drawValueOfInformation = (reply: Extract<DecisionsReply, { meu: number }>) => {
+    if (!reply.voi)
+      return void diagnosis.replaceChildren(h('p', {}, 'Every decision is taken: nothing is left to decide.'));
+    const rows = reply.voi.ranking.map((r) =>
+      h('li', { 'data-variable': r.variable, 'data-value': String(r.value) }, `${r.variable}: ${num(r.value)}`),
+    );
+    diagnosis.replaceChildren(
+      h('strong', {}, `What to observe before deciding ${reply.voi.decision}`),
+      h(
+        'p',
+        { class: 'note' },
+        `Expected value of perfect information (as query voi … for ${reply.voi.decision}): the MEU with the variable known when deciding ${reply.voi.decision} minus the MEU ${num(reply.meu)}, in utility units. Variables that depend on the decision cannot be known before it and are left out.`,
+      ),
+      rows.length ? h('ol', { class: 'ranking voi' }, ...rows) : h('p', {}, 'No chance variable is left to observe.'),
+    );
+  };
   const conflict = h('p', { class: 'conflict warning', role: 'status', hidden: true });
   /** The ranking for the node in the detail view and the conflict of the hard evidence (bayes/diagnosis). */
   const askDiagnosis = () => {
     // The mutual-information ranking is over discrete variables: not offered with continuous ones.
-    if (!interactive || decisions.size || hybrid || !detailVariable) return;
+    if (!interactive || diagram || hybrid || !detailVariable) return;
     requestDiagnosis(e.network, detailVariable, current.evidence);
   };
   listenDiagnosis(e.network, (reply) => {
@@ -229,6 +266,12 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     setPanelEvidence(e.network, evidenceKey(next) === evidenceKey(base) ? undefined : next);
     askDecisions();
     askDiagnosis();
+    if (diagram) {
+      drawHeader();
+      drawChips();
+      drawList();
+      return void (status.textContent = 'Solving the diagram for the evidence…');
+    }
     if (evidenceKey(next) === evidenceKey(base)) return show(runReply(e), next);
     status.textContent = 'Updating the marginals…';
     requestMarginals(e.network, next, e);
@@ -272,6 +315,16 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     },
     onOpen: openTable,
     ...(interactive ? { onState: toggle } : {}),
+    ...(strengths.size
+      ? {
+          legend: [
+            [
+              'arc width: strength of influence — the Jensen–Shannon divergence of the child’s distributions over the parent’s states, other parents at their prior marginals (nats; thinnest 0, thickest ln |parent states|; hover an arc for its number)',
+              'strength',
+            ],
+          ] as Array<[string, string]>,
+        }
+      : {}),
   });
 
   const drawChips = () => {
@@ -333,6 +386,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
     list.replaceChildren(
       ...e.variables.map((v) => {
         if (v.continuous) return densityRow(v, densities.get(v.name), ownValue(current.evidence, v.name));
+        if (decisions.has(v.name)) return decisionRow(v);
         const states = v.states.map((s, i) => {
           const observed = ownValue(current.evidence, v.name) === s;
           const p = marginals.get(v.name)?.[i];
@@ -367,6 +421,44 @@ export function networkView(e: NetworkResult): HTMLElement[] {
           h('span', { class: 'variable' }, v.name + mark),
           ...states,
         );
+      }),
+    );
+  };
+
+  /** A decision in the list: its alternatives with their expected utilities (a click takes one), not probabilities. */
+  const decisionRow = (v: Variable): HTMLElement => {
+    const lines = euLines(v.name, v.states);
+    const taken = ownValue(current.evidence, v.name);
+    return h(
+      'div',
+      { class: 'marginal-row decision', 'data-variable': v.name },
+      h('span', { class: 'variable' }, `${v.name} (decision)`),
+      ...v.states.map((s, i) => {
+        const line = lines[i]!;
+        const b = h(
+          'button',
+          {
+            class: `state-choice${taken === s ? ' observed' : ''}${line.best ? ' best' : ''}`,
+            'aria-pressed': String(taken === s),
+            'data-variable': v.name,
+            'data-state': s,
+            'aria-label': `${line.text}${line.best ? ', the best' : ''}: ${taken === s ? 'free' : 'take'} ${v.name} = ${s}`,
+            disabled: !interactive,
+          },
+          h('span', { class: 'state-name' }, s),
+          ' ',
+          h(
+            'span',
+            { class: 'num eu', ...('value' in line ? { 'data-value': String(line.value) } : {}) },
+            taken !== undefined
+              ? taken === s
+                ? 'taken'
+                : ''
+              : `EU ${'value' in line ? num(line.value!) : '…'}${line.best ? ' ★' : ''}`,
+          ),
+        );
+        b.addEventListener('click', () => toggle(v.name, s));
+        return b;
       }),
     );
   };
@@ -422,9 +514,14 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       h('strong', {}, 'Node '),
       select,
       show,
-      h('div', { class: 'hard' }, h('span', {}, 'Observed state: '), ...hard),
-      findingEntry(v, 'virtual'),
-      findingEntry(v, 'soft'),
+      h(
+        'div',
+        { class: 'hard' },
+        h('span', {}, decisions.has(v.name) ? 'Alternative taken: ' : 'Observed state: '),
+        ...hard,
+      ),
+      // A decision query takes states as evidence (as the language's `given`): no soft or virtual findings.
+      ...(diagram ? [] : [findingEntry(v, 'virtual'), findingEntry(v, 'soft')]),
     );
   };
   /**
@@ -497,7 +594,7 @@ export function networkView(e: NetworkResult): HTMLElement[] {
       status.textContent = 'Updating the marginals for the evidence set in the panel…';
       requestMarginals(e.network, current, e);
     }
-  } else status.textContent = describe(runReply(e), e.network, hybrid);
+  } else status.textContent = diagram ? 'Solving the diagram…' : describe(runReply(e), e.network, hybrid);
 
   const rows = e.variables.flatMap((v) =>
     v.states.map((s, i) => ({
@@ -562,10 +659,11 @@ export function networkView(e: NetworkResult): HTMLElement[] {
             list,
           ),
           detail,
-          ...(decisions.size || hybrid ? [] : [diagnosis]),
+          ...(hybrid ? [] : [diagnosis]),
         ]
       : []),
-    ...(rows.length ? [table] : []),
+    // The run's marginals of a diagram take the decisions at random: the panel shows the optimal strategy's instead.
+    ...(rows.length && !diagram ? [table] : []),
     ...(densityTable ? [densityTable] : []),
   ];
 }
@@ -679,6 +777,21 @@ export function cptTable(variable: string, states: string[], cpt: CptJson, limit
 }
 
 export type { Variable };
+/** An arc drawn 1 px (no influence) to 6 px (the child copies the parent), its number in the tooltip. */
+function influenceArc(from: string, to: string, strengths: Map<string, number>, byName: Map<string, Variable>) {
+  const strength = strengths.get(`${from}\u0000${to}`);
+  if (strength === undefined) return { from, to };
+  const most = Math.log(Math.max(2, byName.get(from)?.states.length ?? 2));
+  const share = Math.min(1, strength / most);
+  return {
+    from,
+    to,
+    strength,
+    width: 1 + 5 * share,
+    title: `${from} → ${to}: strength of influence ${num(strength)} nats (${(100 * share).toFixed(1)}% of the most, ln ${byName.get(from)?.states.length ?? 2})`,
+  };
+}
+
 function decisionTip(name: string, alternatives: string[], information: string[]): HTMLElement {
   const knows = information.length
     ? `knows: ${information.join(', ')} (and every earlier decision)`
