@@ -2,6 +2,12 @@
 export interface CliIO {
   out(text: string): void;
   err(text: string): void;
+  /**
+   * Standard error written at once, past the stream (fs.writeSync on fd 2): Ctrl+C's summary.
+   * Stopping a synchronous loop (cli/progress.ts) can land inside a progress line's write and
+   * leave the stream's queue stuck, so that `err` would never print the summary.
+   */
+  errNow?(text: string): void;
   cwd: string;
   /** Standard output / error are terminals (cli/progress.ts: progress lines and colour only then). */
   outIsTTY?: boolean;

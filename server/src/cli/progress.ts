@@ -251,6 +251,6 @@ export function untilInterrupted<T>(
 
 /** The line a command prints when Ctrl+C stopped it: "bayes NAME: interrupted after WHAT". Returns 130. */
 export function interrupted(io: CliIO, command: string, what: string): number {
-  io.err(`${io.errIsTTY ? ERASE_LINE : ''}bayes ${command}: interrupted after ${what}\n`);
+  (io.errNow ?? io.err)(`${io.errIsTTY ? ERASE_LINE : ''}bayes ${command}: interrupted after ${what}\n`);
   return EXIT_INTERRUPTED;
 }

@@ -46,5 +46,11 @@ export function forTerminal(text: string): string {
 
 /** `io` with every text it prints made visible (but the controls the command wrote itself). */
 export function terminalIO(io: CliIO): CliIO {
-  return { ...io, out: (t) => io.out(forTerminal(t)), err: (t) => io.err(forTerminal(t)) };
+  const errNow = io.errNow && ((t: string) => io.errNow!(forTerminal(t)));
+  return {
+    ...io,
+    out: (t) => io.out(forTerminal(t)),
+    err: (t) => io.err(forTerminal(t)),
+    ...(errNow ? { errNow } : {}),
+  };
 }
