@@ -466,19 +466,34 @@ function errorStatement(tokens: IToken[]): A.ErrorStmt {
   };
 }
 
+/**
+ * Zero-width characters and direction controls (U+200B–U+200F, U+202A–U+202E, U+2066–U+2069,
+ * U+FEFF): no token holds them, so two names cannot differ only by one. Said by code point, since
+ * the character itself shows as nothing (or reorders the message around it).
+ */
+const INVISIBLE = /^[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]+$/;
+
+function invisibleMessage(bad: string): string {
+  const points = [...bad].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+  return `invisible character${points.length > 1 ? 's' : ''} ${points.join(' ')} (zero-width or text-direction control): not allowed in a model, so no two names differ only by one`;
+}
+
 function lexDiagnostic(text: string, e: ILexingError): Diagnostic {
   const line = (e.line ?? 1) - 1;
   const character = (e.column ?? 1) - 1;
   const bad = text.substr(e.offset, e.length);
+  const invisible = INVISIBLE.test(bad);
   const message = bad.startsWith('"')
     ? 'this string is not closed: a string must end with " on the same line'
-    : `unexpected character${e.length > 1 ? 's' : ''} '${bad}'`;
+    : invisible
+      ? invisibleMessage(bad)
+      : `unexpected character${e.length > 1 ? 's' : ''} '${bad}'`;
   const newline = bad.search(/[\r\n]/);
   const length = newline >= 0 ? newline : e.length;
   return {
     severity: 'error',
     message,
-    code: 'lexical-error',
+    code: invisible ? 'invisible-character' : 'lexical-error',
     range: { start: { line, character }, end: { line, character: character + Math.max(1, length) } },
   };
 }
