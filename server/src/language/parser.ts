@@ -922,7 +922,9 @@ export class BayesParser extends EmbeddedActionsParser {
     },
     {
       // `male: Normal(mean: -90, Height: 0.95, variance: 36)`: a continuous variable's regression
-      // for one configuration of its discrete parents (conditional linear Gaussian tables).
+      // for one configuration of its discrete parents (conditional linear Gaussian tables). Only
+      // a name then '(': a row cut short before the next row's key is blamed on its own line.
+      GATE: () => this.LA(2).tokenType === T.LParen,
       ALT: () => {
         this.rowCall = this.SUBRULE(this.call);
         return 'normal' as const;

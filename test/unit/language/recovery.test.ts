@@ -43,7 +43,7 @@ test('a table row whose brace is not closed costs that row only', () => {
 test('a row that stops early is blamed on its own line, not the next one', () => {
   const { diagnostics, kinds } = recover('P(X | Y) {\n  a: 0.5 0.3 :\n  b: 0.2\n}');
   assert.deepEqual(diagnostics, [
-    [r(1, 13, 1, 14), "this line is incomplete: expected '{', '[', '-' or a number after ':'", 'syntax-error'],
+    [r(1, 13, 1, 14), "this line is incomplete: expected '{', '[', '-', a number or a name after ':'", 'syntax-error'],
   ]);
   assert.deepEqual(kinds, ['table']);
 });
