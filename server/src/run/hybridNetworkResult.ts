@@ -40,7 +40,7 @@ export function hybridNetworkResult(
 ): NetworkResult | undefined {
   const net = compileHybridNetwork(ctx.ast, ctx.symbols, ctx.env, scope.name);
   if (!net) return undefined;
-  const named = observedByName(ctx.ast, scope.name);
+  const named = fittingEvidence(net, observedByName(ctx.ast, scope.name));
   try {
     return hybridNetworkEntry(net, named, ctx.env.budgets ?? DEFAULT_BUDGETS, {
       name: scope.name ?? 'default',
@@ -155,6 +155,18 @@ function observesOf(file: A.BayesFile, name?: string): A.ObserveStmt[] {
 }
 
 /** `observe Weight = 80, B = stable` as {Weight: "80", B: "stable"}. */
+/**
+ * The observations that fit the network: the checker already reports a word for a number or an
+ * unknown state on its own range, so the run's entry leaves such an observation out rather than
+ * reporting it a second time.
+ */
+function fittingEvidence(net: HybridNetwork, named: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [variable, value] of Object.entries(named))
+    if (!('error' in hybridEvidence(net, { [variable]: value }))) setOwn(out, variable, value);
+  return out;
+}
+
 function observedByName(file: A.BayesFile, name?: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const o of observesOf(file, name)) {
