@@ -140,7 +140,8 @@ test('bayes filter beyond the budget: a particle filter, labelled, with standard
 test('bayes filter on a terminal: a progress line of steps on standard error, none with --json', async () => {
   const tty = Object.assign(capture(), { errIsTTY: true });
   assert.equal(await main(filterArgs, tty), 0, tty.stderr);
-  assert.match(tty.stderr, /filter 1\/9 steps · [\d.]+\/s · .*forward/);
+  // Lines are redrawn at most every so often, so which of the first steps is drawn depends on the
+  // machine's speed; the last step always is.
   assert.match(tty.stderr, /filter 9\/9 steps · [\d.]+\/s · most likely sequence/);
   assert.match(tty.stdout, /filtered yes 0\.8182/);
   const json = Object.assign(capture(), { errIsTTY: true });
