@@ -33,7 +33,7 @@ const SKIP = 'skip';
 type Matched = { type: TokenType | typeof SKIP | undefined; length: number };
 
 function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff; // [ \t\n\v\f\r\u00a0\ufeff]
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0; // [ \t\n\v\f\r\u00a0]
 }
 
 function isIdentifierStart(c: number): boolean {
@@ -70,7 +70,9 @@ function match(text: string, offset: number, out: Matched): void {
   out.type = undefined;
   out.length = 1;
   const one = c < 128 ? single[c] : undefined;
-  if (one) {
+  if (c === 0xfeff && offset === 0) {
+    out.type = SKIP; // a byte-order mark; U+FEFF anywhere else is an invisible character (an error)
+  } else if (one) {
     out.type = one;
   } else if (isIdentifierStart(c)) {
     let end = offset + 1;

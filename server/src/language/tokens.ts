@@ -99,9 +99,22 @@ const BlockComment = createToken({
 });
 const WhiteSpace = createToken({
   name: 'WhiteSpace',
-  pattern: /[ \t\r\n\f\v\u00a0\ufeff]+/,
+  pattern: /[ \t\r\n\f\v\u00a0]+/,
   group: Lexer.SKIPPED,
   line_breaks: true,
+});
+/**
+ * U+FEFF is a byte-order mark only as a file's first character; anywhere else it is an invisible
+ * character (an error: as a space it would split `y\uFEFFes` into two names that read as one).
+ */
+const ByteOrderMark = createToken({
+  name: 'ByteOrderMark',
+  pattern: {
+    exec: (text: string, offset: number) => (offset === 0 && text.charCodeAt(0) === 0xfeff ? ['\ufeff'] : null),
+  },
+  start_chars_hint: ['\ufeff'],
+  group: Lexer.SKIPPED,
+  line_breaks: false,
 });
 
 export const StringLit = createToken({ name: 'String', pattern: /"(?:[^"\\\r\n]|\\.)*"/, label: 'a string' });
@@ -137,6 +150,7 @@ export const Greater = createToken({ name: 'Greater', pattern: '>', label: "'>'"
 export const Equals = createToken({ name: 'Equals', pattern: '=', label: "'='" });
 
 const lexedTokens: TokenType[] = [
+  ByteOrderMark,
   WhiteSpace,
   DocComment,
   LineComment,

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDocument } from '../../../server/src/language/index.js';
 
-const INVISIBLE = [0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202e, 0x2066, 0x2069];
+const INVISIBLE = [0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202e, 0x2066, 0x2069, 0xfeff];
 
 test('each zero-width or direction control inside a name is an error on its own character', () => {
   for (const cp of INVISIBLE) {
@@ -34,4 +34,15 @@ test('a right-to-left override after a variable name is refused, and a visible s
   );
   const stray = parseDocument('variable C { a, b }\n§\n').diagnostics;
   assert.ok(stray.some((d) => d.code === 'lexical-error' && /unexpected character '§'/.test(d.message)));
+});
+
+test('U+FEFF is a byte-order mark as the first character only: a leading one is skipped, one later is an error', () => {
+  const bom = '\ufeffvariable A { yes, no }\nP(A) { yes: 0.5, no: 0.5 }\n';
+  assert.deepEqual(parseDocument(bom).diagnostics, []);
+  // Read as a space, it would split `yes` into the states `y` and `es` with nothing to see.
+  const inside = parseDocument('variable A { yes, no }\nP(A) { y\ufeffes: 0.5, no: 0.5 }\n').diagnostics;
+  assert.deepEqual(
+    inside.map((d) => [d.code, d.range.start.line, d.range.start.character]),
+    [['invisible-character', 1, 8]],
+  );
 });
