@@ -1,5 +1,5 @@
 /**
- * Issue #28's hostile network files, imported by a model in the language server (the CLI and the
+ * Issue #28's hostile network files (and a backtracking glob), imported by a model in the language server (the CLI and the
  * readers' linear work are tested in test/unit/model/readerWork.test.ts and test/unit/cli): each
  * ends in a clean check or a clear error on the import's path, and between them a hover on another
  * document is answered, so no import holds the server. Generated, not stored; the run's memory
@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLsp, fileUri } from '../support/lspClient.js';
@@ -101,6 +101,36 @@ test('hostile imports: each ends in a clean check or an error on its path, and t
         assert.ok(ms < ANSWER_WITHIN_MS, `${a.name}: the hover after it took ${ms} ms`);
         assert.match(hover?.contents.value ?? '', /variable \*\*Rain\*\*/, a.name);
       }
+    } finally {
+      await lsp.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a backtracking glob (12 wildcards) against a 40-character name: an answer at once, and hovers answered', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bayes-hostile-glob-'));
+  try {
+    mkdirSync(join(dir, 'docs', 'x'), { recursive: true });
+    writeFileSync(join(dir, 'docs', 'x', `${'a'.repeat(40)}`), 'text\n');
+    const glob = `docs/${'**a'.repeat(11)}**c`;
+    const other = fileUri(join(dir, 'other.bayes'));
+    const lsp = await startLsp({ rootPath: dir });
+    try {
+      await lsp.open(other, OTHER);
+      const model = fileUri(join(dir, 'model.bayes'));
+      const published = await lsp.open(model, `corpus News from "${glob}" label folder\n`);
+      // `**a` eleven times then `**c`: no name ends in c, so nothing matches — said on the glob.
+      const errors = published.diagnostics.filter((d) => d.severity === 1);
+      assert.equal(errors.length, 1, JSON.stringify(published.diagnostics));
+      assert.match(errors[0]!.message, /matches no file|no documents/);
+      assert.equal(errors[0]!.range.start.line, 0);
+      const hover = await lsp.request<{ contents: { value: string } } | null>('textDocument/hover', {
+        textDocument: { uri: other },
+        position: { line: 0, character: 10 },
+      });
+      assert.match(hover?.contents.value ?? '', /variable \*\*Rain\*\*/);
     } finally {
       await lsp.close();
     }
