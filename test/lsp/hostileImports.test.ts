@@ -1,6 +1,7 @@
 /**
- * Issue #28's hostile network files (and a backtracking glob), imported by a model in the language server (the CLI and the
- * readers' linear work are tested in test/unit/model/readerWork.test.ts and test/unit/cli): each
+ * Issue #28's hostile network files (and a backtracking glob), imported by a model in the
+ * language server (the CLI and the readers' linear work are tested in
+ * test/unit/model/readerWork.test.ts and test/unit/cli): each
  * ends in a clean check or a clear error on the import's path, and between them a hover on another
  * document is answered, so no import holds the server. Generated, not stored; the run's memory
  * files are read under the default budgets (1,048,576 declarations), which the flood passes.

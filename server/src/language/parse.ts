@@ -468,8 +468,9 @@ function errorStatement(tokens: IToken[]): A.ErrorStmt {
 
 /**
  * Zero-width characters and direction controls (U+200B–U+200F, U+202A–U+202E, U+2066–U+2069,
- * U+FEFF after the first character, where it is a byte-order mark): no token holds them, so two names cannot differ only by one. Said by code point, since
- * the character itself shows as nothing (or reorders the message around it).
+ * and U+FEFF except as the first character, a byte-order mark): no token holds them, so two
+ * names cannot differ only by one. Said by code point, since the character itself shows as
+ * nothing (or reorders the message around it).
  */
 const INVISIBLE = /^[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]+$/;
 
