@@ -1,5 +1,5 @@
 /** The headless `bayes` command: the language server's pipeline without an editor. */
-import { writeSync } from 'node:fs';
+import { writeStandardErrorNow } from './workspace/standardError.js';
 import { commands } from './cli/commands.js';
 import { UsageError, type CliIO } from './cli/command.js';
 import { terminalIO, visible } from './cli/terminalText.js';
@@ -111,13 +111,7 @@ if (watched) {
   const io: CliIO = {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
-    errNow: (t) => {
-      try {
-        writeSync(2, t);
-      } catch {
-        process.stderr.write(t); // a non-blocking pipe that is full (EAGAIN)
-      }
-    },
+    errNow: writeStandardErrorNow,
     cwd: process.cwd(),
     outIsTTY: process.stdout.isTTY === true,
     errIsTTY: process.stderr.isTTY === true,
