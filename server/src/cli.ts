@@ -72,8 +72,9 @@ export async function main(argv: string[], printer: CliIO, file?: string): Promi
     io.err(`bayes: unknown command '${name}'\n\n${help()}`);
     return 2;
   }
-  if (entry.fast && !rest.includes('--help') && !rest.includes('-h')) {
-    const done = await (await entry.fast()).run(rest, io);
+  const fast = rest.includes('--help') || rest.includes('-h') ? undefined : entry.fast?.(rest);
+  if (fast) {
+    const done = await (await fast).run(rest, io);
     if (done !== undefined) return done;
   }
   const command = await entry.load();

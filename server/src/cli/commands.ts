@@ -15,7 +15,7 @@ export interface CommandEntry {
    * A smaller module tried first for the common case it knows (its own bundle): it answers with
    * an exit code, or undefined to let the full command run.
    */
-  fast?(): Promise<{ run(args: string[], io: CliIO): Promise<number | undefined> }>;
+  fast?(args: string[]): Promise<{ run(args: string[], io: CliIO): Promise<number | undefined> }> | undefined;
 }
 
 export const commands: CommandEntry[] = [
@@ -38,8 +38,12 @@ export const commands: CommandEntry[] = [
     name: 'marginals',
     summary: 'posterior marginals of every variable of a network, given evidence',
     load: async () => (await import('./marginals.js')).marginalsCommand,
-    // A Hugin NET file with continuous nodes: the NET reader and the hybrid engine only.
-    fast: async () => (await import('./gaussianMarginals.js')).gaussianFastPath,
+    // A Hugin NET file with continuous nodes: the NET reader and the hybrid engine only. Not
+    // loaded at all for other files, so a BIF's marginals pay nothing for it.
+    fast: (args) =>
+      args.some((a) => /\.net$/i.test(a))
+        ? import('./gaussianMarginals.js').then((m) => m.gaussianFastPath)
+        : undefined,
   },
   {
     name: 'convert',
