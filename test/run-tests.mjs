@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 
 const roots = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const passThrough = process.argv.slice(2).filter((a) => a.startsWith('-'));
+// A test that waits for something that never comes fails with its name instead of stalling CI.
+if (!passThrough.some((a) => a.startsWith('--test-timeout'))) passThrough.push('--test-timeout=900000');
 const files = [];
 const walk = (dir) => {
   for (const name of readdirSync(dir).sort()) {

@@ -61,6 +61,12 @@ async function typeWhileAsking(
     const line = 3 + ROWS / 2;
     const textDocument = { uri };
     let version = 1;
+    // Waited for from the start: the last version's diagnostics may come before the last pause ends.
+    const lastVersion = version + KEYSTROKES;
+    const last = lsp.nextNotification<PublishedDiagnostics>(
+      'textDocument/publishDiagnostics',
+      (p) => p.uri === uri && p.version === lastVersion,
+    );
     for (let k = 0; k < KEYSTROKES; k++) {
       version++;
       // Typing at the end of a row in the middle of the data: ", yes" a letter at a time, then deleted.
@@ -80,10 +86,6 @@ async function typeWhileAsking(
       await new Promise((r) => setTimeout(r, KEY_INTERVAL_MS));
     }
     const started = performance.now();
-    const last = lsp.nextNotification<PublishedDiagnostics>(
-      'textDocument/publishDiagnostics',
-      (p) => p.uri === uri && p.version === version,
-    );
     await Promise.all(pending);
     await last;
     return { latencies, cancelled, lastDiagnosticsMs: performance.now() - started };
