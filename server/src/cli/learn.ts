@@ -117,7 +117,8 @@ export const learnCommand: CliCommand = {
     if (positionals.length !== 1) throw new UsageError('give one network file');
     if (!values.data) throw new UsageError('give the data with --data FILE');
     // A network over time learns from sequences (cli/learnOverTime.ts).
-    if (namesNetworkOverTime(positionals[0]!, values.network)) return learnOverTime(positionals[0]!, values, io);
+    const file = positionals[0]!;
+    if (namesNetworkOverTime(file, values.network, io.cwd)) return learnOverTime(file, values, io);
     const hybrid = readHybridNetworkFile(positionals[0]!, io, values);
     if (hybrid === null) return 1;
     if (hybrid) return learnHybrid(hybrid, positionals[0]!, values, io);

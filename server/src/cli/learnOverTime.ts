@@ -4,7 +4,8 @@
  * has a header of observed variables and one row per step; an optional column `sequence` starts a
  * new sequence whenever its value changes (without it, the file is one sequence).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type * as A from '../language/ast.js';
 import { learnSequences } from '../engine/dynamic/sequenceEm.js';
 import type { StepFindings } from '../engine/dynamic/sliceTree.js';
@@ -17,6 +18,8 @@ import type { CliIO } from './command.js';
 import { readDynamicNetwork } from './dynamicFile.js';
 import { integerOption, positiveOption } from './learningInputs.js';
 import { cliBudgets } from './limits.js';
+import { readCommandLineText } from './workspace.js';
+import { readCommandLineFileSync } from '../workspace/files.js';
 
 interface Values {
   network?: string;
@@ -28,14 +31,15 @@ interface Values {
   json?: boolean;
   workspace?: string;
   'data-root'?: string[];
+  'max-file-mb'?: string;
 }
 
 /** Whether `--network` of this .bayes file names a network over time (parsed, not checked). */
-export function namesNetworkOverTime(file: string, network: string | undefined): boolean {
+export function namesNetworkOverTime(file: string, network: string | undefined, cwd: string): boolean {
   if (!network || !file.toLowerCase().endsWith('.bayes')) return false;
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readCommandLineFileSync(resolve(cwd, file)).toString('utf8');
   } catch {
     return false; // the ordinary path reports the unreadable file
   }
@@ -47,13 +51,8 @@ export function namesNetworkOverTime(file: string, network: string | undefined):
 export function learnOverTime(file: string, values: Values, io: CliIO): number {
   const dbn = readDynamicNetwork(file, io, { ...values, network: values.network! });
   if (!dbn) return 1;
-  let content: string;
-  try {
-    content = readFileSync(values.data!, 'utf8');
-  } catch (e) {
-    io.err(`bayes: cannot read ${values.data}: ${(e as Error).message}\n`);
-    return 1;
-  }
+  const content = readCommandLineText(values.data!, io, values['max-file-mb']);
+  if (content === undefined) return 1;
   const sequences = splitSequences(content);
   const found: StepFindings[][] = [];
   for (const { text, firstLine } of sequences) {

@@ -1,6 +1,6 @@
 /** `bayes test [PATHS…]`: every `expect` of the .bayes files found, as a test report for CI. */
-import { extname, join, relative, resolve } from 'node:path';
-import { readdirSync, statSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { bayesFilesUnder } from '../workspace/modelListing.js';
 import { parseArgs } from 'node:util';
 import { runText } from '../run/pipeline.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
@@ -81,18 +81,8 @@ function readError(file: string): ExpectCase {
 function modelFiles(path: string, io: CliIO): string[] | undefined {
   const absolute = resolve(io.cwd, path);
   try {
-    if (!statSync(absolute).isDirectory()) return [path];
-    const found: string[] = [];
-    // Links are not followed: a link to a folder above would loop.
-    const walk = (dir: string): void => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const full = join(dir, entry.name);
-        if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') walk(full);
-        else if (entry.isFile() && extname(entry.name) === '.bayes') found.push(relative(io.cwd, full) || full);
-      }
-    };
-    walk(absolute);
-    return found.sort();
+    const found = bayesFilesUnder(absolute);
+    return found.length === 1 && found[0] === absolute ? [path] : found.map((f) => relative(io.cwd, f) || f);
   } catch (e) {
     io.err(`bayes test: cannot read ${path}: ${(e as Error).message}\n`);
     return undefined;
