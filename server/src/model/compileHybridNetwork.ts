@@ -12,7 +12,7 @@ import { isNormalTable, normalRows } from '../language/check/gaussian.js';
 import type { HybridNetwork, LinearGaussianCpd } from '../engine/gaussian/hybridNetwork.js';
 import { validateHybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { EngineError } from '../engine/engineError.js';
-import { compileNetwork, CompileError } from './compileNetwork.js';
+import { compileNetwork, CompileError, importedHybridNetwork } from './compileNetwork.js';
 
 /** The statements of a scope: `undefined` = the top-level model. */
 function scopeStatements(file: A.BayesFile, symbols: SymbolTable, scopeName?: string): readonly A.Statement[] {
@@ -37,6 +37,8 @@ export function compileHybridNetwork(
   env: CheckEnvironment,
   scopeName?: string,
 ): HybridNetwork | undefined {
+  const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
+  if (global?.kind === 'import') return importedHybridNetwork(global.node as A.ImportDecl, env);
   const tables = normalTables(file, symbols, scopeName);
   if (tables.size === 0) return undefined;
   const discrete = compileNetwork(file, symbols, env, scopeName);
