@@ -158,7 +158,11 @@ function toBeLearnt(
     1,
   );
   try {
-    requireWithin(`the table of '${net.variables[child]!.name}'`, configurations * (continuousParents.length + 2), budgets.maxTableEntries);
+    requireWithin(
+      `the table of '${net.variables[child]!.name}'`,
+      configurations * (continuousParents.length + 2),
+      budgets.maxTableEntries,
+    );
   } catch (e) {
     if (e instanceof BudgetError) throw new CompileError(e.message);
     throw e;
@@ -177,6 +181,9 @@ function toBeLearnt(
 export class UnlearntTableError extends CompileError {
   constructor(table: A.TableDecl, scopeName: string | undefined) {
     const name = table.head.targets[0].variable.text;
-    super(`'${name}' ~ Normal() is learnt from data: \`learn ${scopeName ?? 'NETWORK'} from DATA\` first`, table.head.range);
+    super(
+      `'${name}' ~ Normal() is learnt from data: \`learn ${scopeName ?? 'NETWORK'} from DATA\` first`,
+      table.head.range,
+    );
   }
 }

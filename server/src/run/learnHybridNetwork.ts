@@ -179,7 +179,10 @@ function withDeclaredPriors(
   const cpds = [...net.cpds];
   part.variables.forEach((v, i) => {
     const cpt = counted.cpts[i]!;
-    cpds[v] = { kind: 'discrete', cpt: { child: v, parents: cpt.parents.map((p) => part.variables[p]!), table: cpt.table } };
+    cpds[v] = {
+      kind: 'discrete',
+      cpt: { child: v, parents: cpt.parents.map((p) => part.variables[p]!), table: cpt.table },
+    };
   });
   return { ...net, cpds };
 }

@@ -31,7 +31,11 @@ export function isNormalTable(table: A.TableDecl): boolean {
  * a discrete one.
  */
 export function isLearntNormal(table: A.TableDecl): boolean {
-  return table.parameterPrior?.kind === 'call' && table.parameterPrior.callee.text === 'Normal' && !table.parameterPrior.args.length;
+  return (
+    table.parameterPrior?.kind === 'call' &&
+    table.parameterPrior.callee.text === 'Normal' &&
+    !table.parameterPrior.args.length
+  );
 }
 
 /** The regressions of a continuous variable's table: one without keys (`~ Normal(…)`), else one per row. */
