@@ -93,8 +93,9 @@ export class MarginalsService {
     if (!d) return { error: 'the document is not open' };
     const limits = (await this.host.runLimits?.(uri)) ?? DEFAULT_LIMITS;
     const memoryBytes = limits.memoryMb * 2 ** 20;
-    // A model with `~ Normal(…)` tables may have continuous variables: the hybrid IR, answered by the hybrid engine.
-    const mayBeHybrid = /~\s*Normal\s*\(/.test(d.text);
+    // A model with `Normal(…)` tables (`~ Normal(…)`, CLG rows) or an imported Hugin NET file may have continuous
+    // variables: the hybrid IR, answered by the hybrid engine.
+    const mayBeHybrid = /\bNormal\s*\(|\bimport\s+network\b/.test(d.text);
     const compile = async (): Promise<{ network: BayesianNetwork | HybridNetwork } | { error: string }> =>
       this.host.withFiles(
         uri,

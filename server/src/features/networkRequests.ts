@@ -107,7 +107,8 @@ export function networkNamed(
 
 /**
  * The network a run's `network` entry names when it has continuous variables (a `network { … }`
- * or the default model with `~ Normal(…)` tables), compiled to the hybrid IR; undefined when it
+ * or the default model with `~ Normal(…)` tables, an imported Hugin NET file with continuous
+ * nodes), compiled to the hybrid IR; undefined when it
  * has none (networkNamed answers), or why it cannot be compiled.
  */
 export function hybridNetworkNamed(
@@ -116,8 +117,8 @@ export function hybridNetworkNamed(
   name: string,
 ): { network: HybridNetwork } | { error: string } | undefined {
   const scope = name === 'default' ? undefined : name;
-  if (scope !== undefined && !file.statements.some((s) => s.kind === 'network' && s.name.text === scope))
-    return undefined;
+  const declares = (s: A.Statement) => (s.kind === 'network' || s.kind === 'import') && s.name.text === scope;
+  if (scope !== undefined && !file.statements.some(declares)) return undefined;
   const { symbols } = check(file, env);
   try {
     return mapped(compileHybridNetwork(file, symbols, env, scope));

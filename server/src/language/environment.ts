@@ -1,5 +1,21 @@
 import type { Budgets } from '../engine/budget.js';
 import type { BayesianNetwork } from '../engine/network.js';
+import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
+
+/** An imported network's variables: states, or `real` for a continuous one (Hugin NET `continuous node`). */
+export type NetworkSymbols = { variables: { name: string; states: string[]; real?: true }[] } | { error: string };
+
+/** The symbols of a network read for import: discrete variables with their states, then continuous ones. */
+export function networkSymbolsOf(read: { network: BayesianNetwork; hybrid?: HybridNetwork }): NetworkSymbols {
+  if (!read.hybrid) return { variables: read.network.variables.map((v) => ({ name: v.name, states: [...v.states] })) };
+  return {
+    variables: read.hybrid.variables.map((v) =>
+      v.kind === 'continuous'
+        ? { name: v.name, states: [], real: true as const }
+        : { name: v.name, states: [...v.states] },
+    ),
+  };
+}
 
 /** What the checker may ask of the outside world; the CLI and the language server each provide one. */
 export interface CheckEnvironment {
@@ -20,14 +36,16 @@ export interface CheckEnvironment {
   limits?: FileLimits;
   /** The column names of a CSV file's header row, or why it cannot be read. */
   readCsvHeader?(absolutePath: string): string[] | { error: string };
-  /** The variables and states of a BIF network file, or why it cannot be read. */
-  networkSymbols?(absolutePath: string): { variables: { name: string; states: string[] }[] } | { error: string };
+  /** The variables and states of a network file (continuous ones `real`), or why it cannot be read. */
+  networkSymbols?(absolutePath: string): NetworkSymbols;
   /**
    * An imported network file, read and parsed (the language server reads large ones off its thread:
    * workspace/networkReads.ts); the network is shared, not to be changed. Where absent, imports are
    * parsed from `readText`.
    */
-  readNetwork?(absolutePath: string): { network: BayesianNetwork } | { error: { line: number; message: string } };
+  readNetwork?(
+    absolutePath: string,
+  ): { network: BayesianNetwork; hybrid?: HybridNetwork } | { error: { line: number; message: string } };
   /** A file's text, for runs (data, imported networks). Absent where files may not be read (restricted mode). */
   readText?(absolutePath: string): string;
   /** A file's bytes (compressed corpora). */

@@ -8,11 +8,12 @@
  */
 import type * as A from '../language/ast.js';
 import type { CheckEnvironment, SymbolTable } from '../language/index.js';
-import { isNormalTable, normalRows } from '../language/check/gaussian.js';
+import { isLearntNormal, isNormalTable, normalRows } from '../language/check/gaussian.js';
 import type { HybridNetwork, LinearGaussianCpd } from '../engine/gaussian/hybridNetwork.js';
 import { validateHybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { EngineError } from '../engine/engineError.js';
-import { compileNetwork, CompileError } from './compileNetwork.js';
+import { BudgetError, DEFAULT_BUDGETS, requireWithin, type Budgets } from '../engine/budget.js';
+import { compileNetwork, CompileError, importedHybridNetwork, type CompileNetworkOptions } from './compileNetwork.js';
 
 /** The statements of a scope: `undefined` = the top-level model. */
 function scopeStatements(file: A.BayesFile, symbols: SymbolTable, scopeName?: string): readonly A.Statement[] {
@@ -36,10 +37,15 @@ export function compileHybridNetwork(
   symbols: SymbolTable,
   env: CheckEnvironment,
   scopeName?: string,
+  options: CompileNetworkOptions = {},
 ): HybridNetwork | undefined {
+  const global = scopeName === undefined ? undefined : symbols.globals.get(scopeName);
+  if (global?.kind === 'import') return importedHybridNetwork(global.node as A.ImportDecl, env);
   const tables = normalTables(file, symbols, scopeName);
   if (tables.size === 0) return undefined;
-  const discrete = compileNetwork(file, symbols, env, scopeName);
+  const unlearnt = options.unknownTables ? undefined : [...tables.values()].find(isLearntNormal);
+  if (unlearnt) throw new UnlearntTableError(unlearnt, scopeName);
+  const discrete = compileNetwork(file, symbols, env, scopeName, options);
   const net: HybridNetwork = {
     name: scopeName ?? 'default',
     variables: discrete.variables.map((v) => ({ kind: 'discrete', name: v.name, states: v.states })),
@@ -63,10 +69,15 @@ export function compileHybridNetwork(
     index.set(name, child);
     const discreteParents = parents.filter((p) => net.variables[p.index]!.kind === 'discrete');
     const continuousParents = parents.filter((p) => net.variables[p.index]!.kind === 'continuous');
-    net.cpds.push({ kind: 'gaussian', cpd: regression(net, table, child, discreteParents, continuousParents) });
+    const cpd = isLearntNormal(table)
+      ? toBeLearnt(net, child, discreteParents, continuousParents, env.budgets ?? DEFAULT_BUDGETS)
+      : regression(net, table, child, discreteParents, continuousParents);
+    net.cpds.push({ kind: 'gaussian', cpd });
     return child;
   };
   for (const name of tables.keys()) add(name);
+  // Tables to be learnt have no numbers yet: the structure is what learning needs.
+  if (options.unknownTables) return net;
   try {
     validateHybridNetwork(net);
   } catch (e) {
@@ -129,4 +140,50 @@ function regression(
       table.head.range,
     );
   return cpd;
+}
+
+/**
+ * `~ Normal()` while learning (options.unknownTables): the regressions' numbers are unknown (NaN),
+ * one per configuration of the discrete parents (their count held to the budget).
+ */
+function toBeLearnt(
+  net: HybridNetwork,
+  child: number,
+  discreteParents: Parent[],
+  continuousParents: Parent[],
+  budgets: Budgets,
+): LinearGaussianCpd {
+  const configurations = discreteParents.reduce(
+    (n, p) => n * (net.variables[p.index] as { states: string[] }).states.length,
+    1,
+  );
+  try {
+    requireWithin(
+      `the table of '${net.variables[child]!.name}'`,
+      configurations * (continuousParents.length + 2),
+      budgets.maxTableEntries,
+    );
+  } catch (e) {
+    if (e instanceof BudgetError) throw new CompileError(e.message);
+    throw e;
+  }
+  return {
+    child,
+    discreteParents: discreteParents.map((p) => p.index),
+    continuousParents: continuousParents.map((p) => p.index),
+    intercepts: new Float64Array(configurations).fill(NaN),
+    coefficients: new Float64Array(configurations * continuousParents.length).fill(NaN),
+    variances: new Float64Array(configurations).fill(NaN),
+  };
+}
+
+/** A `~ Normal()` table asked for before `learn` gave it numbers (the panel draws such a network without densities). */
+export class UnlearntTableError extends CompileError {
+  constructor(table: A.TableDecl, scopeName: string | undefined) {
+    const name = table.head.targets[0].variable.text;
+    super(
+      `'${name}' ~ Normal() is learnt from data: \`learn ${scopeName ?? 'NETWORK'} from DATA\` first`,
+      table.head.range,
+    );
+  }
 }

@@ -10,7 +10,8 @@ import type { CheckEnvironment, SymbolTable } from '../language/index.js';
 import type { Range } from '../language/diagnostics.js';
 import type { BayesianNetwork, Cpt, DiscreteVariable } from '../engine/network.js';
 import { normalizeCptRows } from '../engine/network.js';
-import { formatList, networkFormatOf, readNetworkText } from './networkFormats.js';
+import { formatList, networkFormatOf, readImportedNetworkText } from './networkFormats.js';
+import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { BudgetError, DEFAULT_BUDGETS, requireWithin, tableEntries, type Budgets } from '../engine/budget.js';
 import { readModelNetwork, readModelText } from './files.js';
 import { CompileError } from './compileError.js';
@@ -140,16 +141,27 @@ function priorTables(statements: readonly A.Statement[]): Map<string, A.TableDec
  * (confined to the allowed roots).
  */
 export function importedNetwork(decl: A.ImportDecl, env: CheckEnvironment): BayesianNetwork {
+  // A network with continuous nodes: its discrete part (they have no discrete children).
+  return importedRead(decl, env).network;
+}
+
+/** An imported Hugin NET network with continuous nodes, or undefined when the file's network is discrete. */
+export function importedHybridNetwork(decl: A.ImportDecl, env: CheckEnvironment): HybridNetwork | undefined {
+  return importedRead(decl, env).hybrid;
+}
+
+function importedRead(decl: A.ImportDecl, env: CheckEnvironment): { network: BayesianNetwork; hybrid?: HybridNetwork } {
   if (!networkFormatOf(decl.path.value)) {
     throw new CompileError(`networks are read from ${formatList()} files`, decl.path.range);
   }
   const read = env.readNetwork
     ? readModelNetwork(decl.path, env)
-    : readNetworkText(decl.path.value, readModelText(decl.path, env), env.budgets);
+    : readImportedNetworkText(decl.path.value, readModelText(decl.path, env), env.budgets);
   if ('error' in read)
     throw new CompileError(`${decl.path.value}, line ${read.error.line}: ${read.error.message}`, decl.path.range);
-  // The host may share its parse between requests: named here, on a copy.
-  return { ...read.network, name: decl.name.text };
+  // The host may share its parse between requests: named here, on copies.
+  const name = decl.name.text;
+  return { network: { ...read.network, name }, ...(read.hybrid ? { hybrid: { ...read.hybrid, name } } : {}) };
 }
 
 /**

@@ -10,7 +10,6 @@ import { listCorpusFolder, type ListedFile } from '../language/folderCorpus.js';
 import { pathProblemMessage, resolveModelPath } from '../language/files.js';
 import { Reporter } from '../language/reporter.js';
 import { CompileError } from './compileError.js';
-import type { BayesianNetwork } from '../engine/network.js';
 
 function resolveModelFile(path: A.StringLit, env: CheckEnvironment): string {
   const report = new Reporter();
@@ -31,7 +30,7 @@ export function readModelText(path: A.StringLit, env: CheckEnvironment): string 
 export function readModelNetwork(
   path: A.StringLit,
   env: CheckEnvironment,
-): { network: BayesianNetwork } | { error: { line: number; message: string } } {
+): ReturnType<NonNullable<CheckEnvironment['readNetwork']>> {
   const absolute = resolveModelFile(path, env);
   return refusals(path, () => env.readNetwork!(absolute));
 }

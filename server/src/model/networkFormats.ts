@@ -5,9 +5,11 @@
  */
 import type { BayesianNetwork } from '../engine/network.js';
 import type { Budgets } from '../engine/budget.js';
+import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
+import { discretePart } from '../engine/gaussian/clgInference.js';
 import { readBif, writeBif } from './bif.js';
-import { readHuginNet, writeHuginNet } from './hugin.js';
-import type { NetworkReadResult } from './networkText.js';
+import { readHuginHybrid, readHuginNet, writeHuginNet } from './hugin.js';
+import type { NetworkReadError, NetworkReadResult } from './networkText.js';
 import { readUai, writeUai } from './uai.js';
 import { readXdsl } from './xdsl.js';
 import { readXmlBif, writeXmlBif } from './xmlbif.js';
@@ -54,4 +56,20 @@ export function readNetworkText(path: string, text: string, budgets?: Budgets): 
   const format = networkFormatOf(path);
   if (!format) return { error: { message: `networks are read from ${formatList()} files`, line: 1 } };
   return format.read(text, budgets);
+}
+
+/**
+ * What `import network` reads: the discrete network, and for a Hugin NET file with `continuous
+ * node`s also the whole hybrid (CLG) network, `network` then being its discrete part (discrete
+ * nodes have discrete parents only, so that part is a network of its own and answers every
+ * discrete query without continuous evidence). The other formats are discrete.
+ */
+export type ImportedNetworkRead = { network: BayesianNetwork; hybrid?: HybridNetwork } | { error: NetworkReadError };
+
+export function readImportedNetworkText(path: string, text: string, budgets?: Budgets): ImportedNetworkRead {
+  if (networkFormatOf(path)?.name !== 'Hugin NET' || !/\bcontinuous\b/.test(text))
+    return readNetworkText(path, text, budgets);
+  const read = readHuginHybrid(text, budgets);
+  if (!('hybrid' in read)) return read;
+  return { network: discretePart(read.hybrid).bn, hybrid: read.hybrid };
 }

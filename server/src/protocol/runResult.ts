@@ -84,11 +84,30 @@ export interface LearnedNetworkResult extends ResultBase {
   /** Variables with no data at all (learned only through EM). */
   hidden: string[];
   cpts: Record<string, CptJson>;
+  /** Networks with continuous variables: each one's learnt regressions (its CPT is not in `cpts`). */
+  regressions?: Record<string, RegressionJson>;
   /**
    * Counting: records the counted tables give probability 0 (logLikelihood is then −∞), the
    * first of them, why, and the log-likelihood of the other records.
    */
   impossible?: { records: number; patterns: number; example: string; reason: string; otherLogLikelihood: number };
+}
+
+/**
+ * A continuous variable's learnt linear Gaussian table: per configuration of its discrete parents
+ * (`given`, their states in order; the first parent slowest) the intercept, a coefficient per
+ * continuous parent, the variance and the records the regression was fitted on.
+ */
+export interface RegressionJson {
+  discreteParents: string[];
+  continuousParents: string[];
+  configurations: {
+    given: string[];
+    intercept: number;
+    coefficients: Record<string, number>;
+    variance: number;
+    records: number;
+  }[];
 }
 
 /** `learn structure … by k2|hillclimb|tabu`: the arcs found, their score, and (if known) the true structure's

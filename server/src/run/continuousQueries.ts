@@ -34,7 +34,8 @@ export interface HybridScope {
 
 /** The scope's network with its continuous variables, or undefined when it declares none (memoised per run). */
 export function hybridScope(ctx: HandlerContext, inName?: A.Name): HybridScope | undefined {
-  if (inName && ctx.symbols.globals.get(inName.text)?.kind !== 'network') return undefined;
+  const kind = inName && ctx.symbols.globals.get(inName.text)?.kind;
+  if (inName && kind !== 'network' && kind !== 'import') return undefined;
   const name = inName?.text;
   const net = memo(ctx, `hybrid:${name ?? ''}`, () => {
     try {

@@ -9,7 +9,7 @@
 import type * as A from '../language/ast.js';
 import { valueText } from '../language/ast.js';
 import type { Range } from '../language/diagnostics.js';
-import { compileHybridNetwork } from '../model/compileHybridNetwork.js';
+import { compileHybridNetwork, UnlearntTableError } from '../model/compileHybridNetwork.js';
 import { CompileError } from '../model/compileError.js';
 import { hybridMarginals } from '../engine/gaussian/hybridMarginals.js';
 import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
@@ -38,7 +38,16 @@ export function hybridNetworkResult(
   scope: HybridScope,
   text: (range: Range) => string,
 ): NetworkResult | undefined {
-  const net = compileHybridNetwork(ctx.ast, ctx.symbols, ctx.env, scope.name);
+  // A network `learn` fitted in this run is drawn as learnt (run/learnHybridNetwork.ts keeps it).
+  const learnt = ctx.shared.get(`hybrid:${scope.name ?? ''}`) as HybridNetwork | undefined;
+  let net: HybridNetwork | undefined;
+  try {
+    net = learnt ?? compileHybridNetwork(ctx.ast, ctx.symbols, ctx.env, scope.name);
+  } catch (e) {
+    // Waiting for `learn`: drawn as a discrete network waiting for it is (no densities, no marginals).
+    if (e instanceof UnlearntTableError) return undefined;
+    throw e;
+  }
   if (!net) return undefined;
   const named = fittingEvidence(net, observedByName(ctx.ast, scope.name));
   try {

@@ -14,6 +14,8 @@ import { networkEm, type NetworkEmResult } from '../engine/estimators/networkEm.
 import { gradientAscent, type GradientOptions } from '../engine/estimators/gradientAscent.js';
 import { dataLogLikelihood } from '../engine/estimators/expectedCounts.js';
 import { compileNetwork } from '../model/compileNetwork.js';
+import { compileHybridNetwork } from '../model/compileHybridNetwork.js';
+import { learnHybridTables } from './learnHybridNetwork.js';
 import { CompileError } from '../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from './handlerContext.js';
 import { modelData, networkKey, setLearnedNetwork } from './modelInputs.js';
@@ -46,7 +48,11 @@ export function hasMissing(data: CategoricalDataset): boolean {
 export async function learnNetwork(ctx: HandlerContext, s: A.LearnStmt): Promise<HandlerOutput> {
   if (!s.from) throw new CompileError(`say which data: learn ${s.model.text} from DATA`, s.model.range);
   const name = s.model.text;
-  const net = learntStructure(ctx, s) ?? compileNetwork(ctx.ast, ctx.symbols, ctx.env, name, { unknownTables: true });
+  const found = learntStructure(ctx, s);
+  // Continuous variables (declared `real`, or an imported NET file's continuous nodes): least squares.
+  const hybrid = found ? undefined : compileHybridNetwork(ctx.ast, ctx.symbols, ctx.env, name, { unknownTables: true });
+  if (hybrid) return learnHybridTables(ctx, s, s.from, hybrid);
+  const net = found ?? compileNetwork(ctx.ast, ctx.symbols, ctx.env, name, { unknownTables: true });
   const data = await networkData(ctx, s.from, net);
   const method = parameterMethod(s, data.data, data.hidden);
   const options = new LearnOptions(s.options);

@@ -5,8 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { nodeFiles, type NodeEnvironmentOptions } from '../workspace/files.js';
-import { readNetworkText } from '../model/networkFormats.js';
-import type { NetworkReadResult } from '../model/networkText.js';
+import { readImportedNetworkText, type ImportedNetworkRead } from '../model/networkFormats.js';
 import type { Budgets } from '../engine/budget.js';
 import { testHook } from './testHooks.js';
 import { readFailure } from '../workspace/readFailure.js';
@@ -18,7 +17,7 @@ export interface NetworkReadRequest {
 }
 
 /** The parse, or why the file could not be read (refused, missing: the reason, never its content). */
-export type NetworkReadReply = NetworkReadResult | { unread: string };
+export type NetworkReadReply = ImportedNetworkRead | { unread: string };
 
 parentPort?.once('message', (request: NetworkReadRequest) => {
   read(request).then(
@@ -30,5 +29,5 @@ parentPort?.once('message', (request: NetworkReadRequest) => {
 async function read(request: NetworkReadRequest): Promise<NetworkReadReply> {
   const text = new TextDecoder().decode(await nodeFiles(request.env).bytes(request.path));
   await testHook(text);
-  return readNetworkText(request.path, text, request.budgets);
+  return readImportedNetworkText(request.path, text, request.budgets);
 }

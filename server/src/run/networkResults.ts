@@ -100,8 +100,8 @@ function networkResult(
   text: (range: Range) => string,
   diagnostics: Diagnostic[],
 ): NetworkResult {
-  // Continuous variables: the hybrid engine's densities (an import is a discrete network file).
-  const hybrid = scope.statements ? hybridNetworkResult(ctx, scope, text) : undefined;
+  // Continuous variables (declared, or a Hugin NET file's continuous nodes): the hybrid engine's densities.
+  const hybrid = hybridNetworkResult(ctx, scope, text);
   if (hybrid) return hybrid;
   const declared = declaredScope(ctx, scope.name);
   const { net, evidence, named, findings } = scopedEvidence(ctx, declared, []);

@@ -2,11 +2,12 @@
  * Test-only behaviour of the run worker, so protocol tests can make a run slow, crash or
  * exhaust memory without a slow model. Active only when BAYES_TEST_HOOKS=1 is in the
  * environment of the server process; a first line `//! test: spin 3000` (busy for 3 s, never
- * yielding, as a runaway engine loop would), `//! test: crash` or `//! test: oom` selects it.
+ * yielding, as a runaway engine loop would), `//! test: crash` or `//! test: oom` selects it;
+ * `%! test: …` in a Hugin NET file, whose comments start with `%`.
  */
 export async function testHook(text: string): Promise<void> {
   if (process.env.BAYES_TEST_HOOKS !== '1') return;
-  const m = /^\/\/! test: (spin|crash|oom)(?: (\d+))?/.exec(text);
+  const m = /^(?:\/\/|%)! test: (spin|crash|oom)(?: (\d+))?/.exec(text);
   if (!m) return;
   if (m[1] === 'spin') {
     const until = Date.now() + Number(m[2] ?? 1000);

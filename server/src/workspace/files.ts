@@ -35,9 +35,11 @@ import {
   type Files,
   type FileStamp,
   type PathProblem,
+  networkSymbolsOf,
+  type NetworkSymbols,
 } from '../language/environment.js';
 import { isInside } from '../language/paths.js';
-import { formatList, networkFormatOf, readNetworkText } from '../model/networkFormats.js';
+import { formatList, networkFormatOf, readImportedNetworkText } from '../model/networkFormats.js';
 import { CsvSplitter, HEADER_BYTES } from '../model/csvSplitter.js';
 import { columnNames, EMPTY_TABLE, HEADER_TOO_LONG } from '../model/dataTable.js';
 
@@ -240,8 +242,6 @@ export function confinementOf(options: NodeEnvironmentOptions): {
   return { documentPath, allowedRoots, limits: fileLimits(options.limits) };
 }
 
-type NetworkSymbols = { variables: { name: string; states: string[] }[] } | { error: string };
-
 /** What the checker reads from files, kept until the file's size or modification time changes. */
 const stamped = new Map<string, { stamp: string; value: unknown }>();
 
@@ -286,10 +286,8 @@ export function nodeEnvironment(options: NodeEnvironmentOptions): CheckEnvironme
 /** The variables and states of a network file's text (its format by the path's extension), or where it fails. */
 export function networkSymbols(path: string, text: string): NetworkSymbols {
   if (!networkFormatOf(path)) return { error: `networks are read from ${formatList()} files` };
-  const read = readNetworkText(path, text);
-  return 'error' in read
-    ? { error: `line ${read.error.line}: ${read.error.message}` }
-    : { variables: read.network.variables.map((v) => ({ name: v.name, states: [...v.states] })) };
+  const read = readImportedNetworkText(path, text);
+  return 'error' in read ? { error: `line ${read.error.line}: ${read.error.message}` } : networkSymbolsOf(read);
 }
 
 /**

@@ -7,8 +7,8 @@
  * there every file is parsed in-thread, as before.
  */
 import { basename } from 'node:path';
-import type { Files } from '../language/environment.js';
-import { formatList, networkFormatOf, readNetworkText } from '../model/networkFormats.js';
+import { networkSymbolsOf, type Files, type NetworkSymbols } from '../language/environment.js';
+import { formatList, networkFormatOf, readImportedNetworkText } from '../model/networkFormats.js';
 import type { NetworkReadReply, NetworkReadRequest } from '../run/networkReadWorker.js';
 import { bundledWorker, runLimited, type Limits } from '../run/limitedWorker.js';
 import type { NodeEnvironmentOptions } from './files.js';
@@ -38,19 +38,17 @@ export async function readNetworkFile(
     return outcome.ok ? outcome.value : { unread: outcome.message };
   }
   try {
-    return readNetworkText(path, new TextDecoder().decode(await files.bytes(path)));
+    return readImportedNetworkText(path, new TextDecoder().decode(await files.bytes(path)));
   } catch (e) {
     return { unread: readFailure(e) };
   }
 }
 
-/** The variables and states the checker asks for, from a read. */
-export function symbolsOf(
-  reply: NetworkReadReply,
-): { variables: { name: string; states: string[] }[] } | { error: string } {
+/** The variables and states the checker asks for, from a read (continuous variables marked `real`). */
+export function symbolsOf(reply: NetworkReadReply): NetworkSymbols {
   if ('unread' in reply) return { error: reply.unread };
   if ('error' in reply) return { error: `line ${reply.error.line}: ${reply.error.message}` };
-  return { variables: reply.network.variables.map((v) => ({ name: v.name, states: [...v.states] })) };
+  return networkSymbolsOf(reply);
 }
 
 /** What a read holds in memory, roughly: its tables and names. */
@@ -59,5 +57,7 @@ export function heldBytes(reply: NetworkReadReply): number {
   let bytes = 0;
   for (const c of reply.network.cpts) bytes += c.table.byteLength + 8 * c.parents.length;
   for (const v of reply.network.variables) bytes += 2 * (v.name.length + v.states.reduce((s, x) => s + x.length, 0));
+  for (const cpd of reply.hybrid?.cpds ?? [])
+    if (cpd.kind === 'gaussian') bytes += 8 * (cpd.cpd.intercepts.length * 2 + cpd.cpd.coefficients.length);
   return bytes;
 }

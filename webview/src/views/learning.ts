@@ -72,8 +72,33 @@ export function learnedNetworkView(e: LearnedNetworkResult): HTMLElement[] {
     );
   }
   const cpts = Object.entries(e.cpts).map(([v, cpt]) => cptTable(v, Object.keys(cpt.rows[0]?.distribution ?? {}), cpt));
-  out.push(h('details', { class: 'cpts' }, h('summary', {}, `Learned CPTs (${cpts.length})`), ...cpts));
+  if (cpts.length || !e.regressions)
+    out.push(h('details', { class: 'cpts' }, h('summary', {}, `Learned CPTs (${cpts.length})`), ...cpts));
+  out.push(...regressionTables(e));
   return out;
+}
+
+/** A continuous variable's learnt regressions: one row per configuration of its discrete parents. */
+function regressionTables(e: LearnedNetworkResult): HTMLElement[] {
+  return Object.entries(e.regressions ?? {}).map(([name, r]) =>
+    dataTable(
+      `${name} | ${[...r.discreteParents, ...r.continuousParents].join(', ') || '(no parents)'}`,
+      [
+        ...r.discreteParents.map((p, i) => ({
+          title: p,
+          value: (c: (typeof r.configurations)[number]) => c.given[i]!,
+        })),
+        { title: 'intercept', value: (c) => c.intercept },
+        ...r.continuousParents.map((p) => ({
+          title: p,
+          value: (c: (typeof r.configurations)[number]) => c.coefficients[p]!,
+        })),
+        { title: 'variance', value: (c) => c.variance },
+        { title: 'records', value: (c) => c.records },
+      ],
+      r.configurations,
+    ),
+  );
 }
 
 export function mixtureView(e: MixtureResult): HTMLElement[] {

@@ -25,6 +25,19 @@ export function isNormalTable(table: A.TableDecl): boolean {
   return table.rows.some((row) => row.form === 'normal');
 }
 
+/**
+ * `P(X | …) ~ Normal()`: a continuous variable's table declared to be learnt from data (`learn N
+ * from D`), one regression per configuration of its discrete parents, as `~ Dirichlet(1)` declares
+ * a discrete one.
+ */
+export function isLearntNormal(table: A.TableDecl): boolean {
+  return (
+    table.parameterPrior?.kind === 'call' &&
+    table.parameterPrior.callee.text === 'Normal' &&
+    !table.parameterPrior.args.length
+  );
+}
+
 /** The regressions of a continuous variable's table: one without keys (`~ Normal(…)`), else one per row. */
 export function normalRows(table: A.TableDecl): { keys: A.Name[]; call: A.Call; row?: A.Row }[] {
   if (table.parameterPrior?.kind === 'call') return [{ keys: [], call: table.parameterPrior }];
@@ -54,6 +67,7 @@ export function checkNormalTable(
     if (parent.type === 'real') continuous.add(parent.name);
     else discrete.push({ info: parent, name: c.variable });
   }
+  if (isLearntNormal(table)) return;
   if (table.parameterPrior) {
     for (const d of discrete)
       ctx.report.error(

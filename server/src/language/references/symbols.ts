@@ -257,7 +257,11 @@ function importScope(decl: A.ImportDecl, env: CheckEnvironment, report: Reporter
     return scope;
   }
   scope.open = false;
-  for (const v of symbols.variables) scope.variables.set(v.name, { name: v.name, states: v.states, type: 'states' });
+  for (const v of symbols.variables)
+    scope.variables.set(
+      v.name,
+      v.real ? { name: v.name, type: 'real' } : { name: v.name, states: v.states, type: 'states' },
+    );
   return scope;
 }
 
