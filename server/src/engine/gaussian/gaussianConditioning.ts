@@ -78,6 +78,8 @@ export interface ConditionedGaussian {
   variances: Float64Array;
   /** log p(e): the log density of the observed values under the joint (0 with no observation). */
   logDensity: number;
+  /** log |Σ_EE|, the observed variables' covariance determinant (0 with no observation). */
+  logDetObserved: number;
 }
 
 const LOG_2PI = Math.log(2 * Math.PI);
@@ -98,8 +100,13 @@ export function conditionGaussian(joint: GaussianJoint, observed: ReadonlyMap<nu
     k,
     E.map((p) => observed.get(p)! - joint.mean[p]!),
   );
-  let logDensity = -0.5 * k * LOG_2PI;
-  for (let a = 0; a < k; a++) logDensity -= Math.log(L[a * k + a]!) + 0.5 * z[a]! * z[a]!;
+  let logDetObserved = 0;
+  let mahalanobis = 0;
+  for (let a = 0; a < k; a++) {
+    logDetObserved += 2 * Math.log(L[a * k + a]!);
+    mahalanobis += z[a]! * z[a]!;
+  }
+  const logDensity = -0.5 * (k * LOG_2PI + logDetObserved + mahalanobis);
   const means = Float64Array.from(joint.mean);
   const variances = new Float64Array(n);
   const isObserved = new Uint8Array(n);
@@ -121,7 +128,7 @@ export function conditionGaussian(joint: GaussianJoint, observed: ReadonlyMap<nu
     means[u] = means[u]! + shift;
     variances[u] = Math.max(0, cov[u * n + u]! - explained);
   }
-  return { means, variances, logDensity };
+  return { means, variances, logDensity, logDetObserved };
 }
 
 /** x with L x = b for lower-triangular L (k × k, row-major). */
