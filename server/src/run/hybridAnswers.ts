@@ -45,6 +45,37 @@ export function hybridEvidence(
   return { evidence: { discrete, continuous } };
 }
 
+/**
+ * Virtual (`likelihood`) and soft findings by name, each a vector in the variable's state order,
+ * added to resolved evidence (the engine checks the vectors and refuses continuous variables).
+ */
+export function withHybridFindings(
+  net: HybridNetwork,
+  evidence: HybridEvidence,
+  likelihood: Readonly<Record<string, number[]>> = {},
+  soft: Readonly<Record<string, number[]>> = {},
+): { evidence: HybridEvidence } | { error: string } {
+  const index = hybridIndexMap(net);
+  const maps = { likelihoods: new Map<number, number[]>(), soft: new Map<number, number[]>() };
+  for (const [key, pairs] of [
+    ['likelihoods', likelihood],
+    ['soft', soft],
+  ] as const) {
+    for (const [name, values] of Object.entries(pairs)) {
+      const v = index.get(name);
+      if (v === undefined) return { error: `unknown variable '${name}'` };
+      maps[key].set(v, values);
+    }
+  }
+  return {
+    evidence: {
+      ...evidence,
+      ...(maps.likelihoods.size ? { likelihoods: maps.likelihoods } : {}),
+      ...(maps.soft.size ? { soft: maps.soft } : {}),
+    },
+  };
+}
+
 export function mixtureJson(p: ContinuousPosterior): GaussianMixtureJson {
   return { mean: p.mean, variance: p.variance, components: p.components.map((c) => ({ ...c })) };
 }
