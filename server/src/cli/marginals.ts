@@ -167,9 +167,7 @@ ${NETWORK_FILE_USAGE}`,
 
 /** `bayes marginals` options for a network with continuous nodes: those it has no use for are refused by name. */
 function hybridOptions(values: Record<string, unknown>, options: MarginalsOptions): HybridMarginalsOptions {
-  const refused = ['evidence-file', 'budget']
-    .filter((o) => values[o] !== undefined)
-    .map((o) => `--${o}`);
+  const refused = ['evidence-file', 'budget'].filter((o) => values[o] !== undefined).map((o) => `--${o}`);
   const method = options.method ?? 'auto';
   if (method === 'gibbs' || method === 'rejection') refused.push(`--method ${method}`);
   return {

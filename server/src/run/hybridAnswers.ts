@@ -81,9 +81,9 @@ export function mixtureJson(p: ContinuousPosterior): GaussianMixtureJson {
 }
 
 /**
- * The panel's click on a hybrid network: hard evidence by name (virtual and soft findings have no
- * meaning on a continuous variable and are refused). `memoryBytes`: the run's memory setting, the
- * budgets exact inference is held to, as in a run.
+ * The panel's click on a hybrid network: evidence by name, and virtual and soft findings on
+ * discrete variables (the engine refuses them on a continuous one, in words). `memoryBytes`: the
+ * run's memory setting, the budgets exact inference is held to, as in a run.
  */
 export function interactiveHybridMarginals(
   net: HybridNetwork,
@@ -95,12 +95,8 @@ export function interactiveHybridMarginals(
   memoryBytes?: number,
 ): MarginalsReply {
   const started = performance.now();
-  const findings = Object.keys({ ...request.likelihoods, ...request.soft });
-  if (findings.length)
-    return {
-      error: `virtual and soft findings are not taken in a network with continuous variables (on '${findings[0]}')`,
-    };
-  const resolved = hybridEvidence(net, request.evidence ?? {});
+  const hard = hybridEvidence(net, request.evidence ?? {});
+  const resolved = 'error' in hard ? hard : withHybridFindings(net, hard.evidence, request.likelihoods, request.soft);
   if ('error' in resolved) return resolved;
   const budgets: Budgets = memoryBytes === undefined ? DEFAULT_BUDGETS : budgetsFor(memoryBytes / 2 ** 20);
   let answer;

@@ -47,7 +47,8 @@ test('bayes marginals --likelihood / --soft on a CLG .net file equal numpy, with
     ]);
     net.variables.forEach((v, i) => {
       const got = out.marginals[v.name]!;
-      if (v.kind === 'discrete') v.states.forEach((s, k) => close(got[s]!, oracle!.posteriors[i]![k]!, `${v.name}=${s}`));
+      if (v.kind === 'discrete')
+        v.states.forEach((s, k) => close(got[s]!, oracle!.posteriors[i]![k]!, `${v.name}=${s}`));
       else {
         close(got.mean, oracle!.posteriors[i]![0]!, `mean ${v.name}`);
         close(got.variance, oracle!.posteriors[i]![1]!, `variance ${v.name}`);

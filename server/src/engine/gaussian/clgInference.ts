@@ -168,7 +168,12 @@ export function checkEvidence(net: HybridNetwork, evidence: HybridEvidence): voi
 }
 
 /** Calls `visit` with `states` set to each configuration of `cutset` (first variable slowest). */
-export function forEachConfiguration(net: HybridNetwork, cutset: number[], states: Int32Array, visit: () => void): void {
+export function forEachConfiguration(
+  net: HybridNetwork,
+  cutset: number[],
+  states: Int32Array,
+  visit: () => void,
+): void {
   for (const r of cutset) states[r] = 0;
   for (;;) {
     visit();

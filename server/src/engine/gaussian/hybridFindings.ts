@@ -74,7 +74,12 @@ export function virtualHybridNetwork(
   const discrete = new Map(evidence.discrete);
   const tables = new Map<number, Float64Array>();
   for (const [v, lambda] of likelihoods) {
-    const node = variables.push({ kind: 'discrete', name: virtualNodeName(net.variables[v]!.name), states: [...VIRTUAL_NODE_STATES] }) - 1;
+    const node =
+      variables.push({
+        kind: 'discrete',
+        name: virtualNodeName(net.variables[v]!.name),
+        states: [...VIRTUAL_NODE_STATES],
+      }) - 1;
     const table = new Float64Array(2 * lambda.length);
     cpds.push({ kind: 'discrete', cpt: { child: node, parents: [v], table } });
     tables.set(v, table);

@@ -14,7 +14,7 @@ function close(actual: number, expected: number, what: string, tol = 1e-9): void
 }
 
 const normal = (x: number, mean: number, variance: number) =>
-  Math.exp(-0.5 * (x - mean) ** 2 / variance) / Math.sqrt(2 * Math.PI * variance);
+  Math.exp((-0.5 * (x - mean) ** 2) / variance) / Math.sqrt(2 * Math.PI * variance);
 
 /** D ∈ {a, b} with P(a) = 0.3; X | a ~ N(0, 1), X | b ~ N(2, 4). */
 const mixture: HybridNetwork = {
@@ -62,7 +62,10 @@ test("a soft finding on D is Jeffrey's rule: P'(D) = q and X's mixture takes q's
   // X | soft = Σ_d q(d) N(μ_d, σ²_d): mean 0.6·0 + 0.4·2, variance Σ q (σ² + μ²) − mean²
   close(answer.continuous[1]!.mean, 0.8, "E'[X]");
   close(answer.continuous[1]!.variance, 0.6 * 1 + 0.4 * (4 + 4) - 0.64, "Var'[X]");
-  assert.ok(answer.likelihoods!.get(0)!.every((l) => l <= 1), 'the fitted λ, largest entry 1');
+  assert.ok(
+    answer.likelihoods!.get(0)!.every((l) => l <= 1),
+    'the fitted λ, largest entry 1',
+  );
 });
 
 test('findings on a continuous variable, or on an observed one, are refused in words', () => {
