@@ -5,7 +5,8 @@
  * `{STATE: p}` like every other network, with the evidence's log density.
  */
 import { hybridIndexMap, type HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
-import type { ContinuousPosterior } from '../engine/gaussian/clgInference.js';
+import { exactCost, type ContinuousPosterior } from '../engine/gaussian/clgInference.js';
+import type { SamplesDone } from '../engine/sampling/sampledNetwork.js';
 import { hybridEvidence, withHybridFindings } from '../run/hybridAnswers.js';
 import { inferOnTerminal } from './samplingProgress.js';
 import { hybridMarginals, type HybridAnswer } from '../engine/gaussian/hybridMarginals.js';
@@ -49,9 +50,13 @@ export function runHybridMarginals(
   let answer: HybridAnswer;
   try {
     const { method, samples, seed } = options;
-    const inferred = inferOnTerminal(io, 'lw', (onSamples) =>
-      hybridMarginals(net, evidence.evidence, { budgets: cliBudgets, method, samples, seed, onSamples }),
-    );
+    const infer = (onSamples?: SamplesDone) =>
+      hybridMarginals(net, evidence.evidence, { budgets: cliBudgets, method, samples, seed, onSamples });
+    // Only a sampler draws a progress line or runs long enough to interrupt: exact inference is
+    // answered without the interruptible context (whose set-up is a share of a fast answer).
+    const sampled =
+      method === 'lw' || (method !== 'exact' && exactCost(net, evidence.evidence).entries > cliBudgets.maxTotalEntries);
+    const inferred = sampled ? inferOnTerminal(io, 'lw', infer) : infer();
     if (typeof inferred === 'number') return inferred;
     answer = inferred;
   } catch (e) {

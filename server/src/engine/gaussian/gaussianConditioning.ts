@@ -53,21 +53,23 @@ export function gaussianJoint(net: HybridNetwork, order: number[], states: Array
     const cpd = (net.cpds[order[i]!] as { kind: 'gaussian'; cpd: LinearGaussianCpd }).cpd;
     const d = configurationIndex(net, cpd, states);
     const m = cpd.continuousParents.length;
-    const parents = cpd.continuousParents.map((p) => position[p]!);
-    const b = cpd.coefficients.subarray(d * m, (d + 1) * m);
     let mu = cpd.intercepts[d]!;
-    for (let j = 0; j < m; j++) mu += b[j]! * mean[parents[j]!]!;
-    mean[i] = mu;
-    // Cov(X_i, X_z) for every earlier z, through the parents' rows (all earlier than i)
-    for (let z = 0; z < i; z++) {
-      let c = 0;
-      for (let j = 0; j < m; j++) c += b[j]! * cov[parents[j]! * n + z]!;
-      cov[i * n + z] = c;
-      cov[z * n + i] = c;
-    }
     let variance = cpd.variances[d]!;
-    for (let j = 0; j < m; j++) variance += b[j]! * cov[i * n + parents[j]!]!;
-    cov[i * n + i] = variance;
+    const row = i * n;
+    // Row i of Σ left of the diagonal: Cov(X_i, X_z) = Σ_j b_j Cov(Y_j, X_z), one parent's row at a
+    // time (contiguous: the loop a cold process runs fastest; parents' rows are all earlier)
+    for (let j = 0; j < m; j++) {
+      const b = cpd.coefficients[d * m + j]!;
+      const parent = position[cpd.continuousParents[j]!]!;
+      mu += b * mean[parent]!;
+      const from = parent * n;
+      for (let z = 0; z < i; z++) cov[row + z]! += b * cov[from + z]!;
+    }
+    mean[i] = mu;
+    for (let j = 0; j < m; j++)
+      variance += cpd.coefficients[d * m + j]! * cov[row + position[cpd.continuousParents[j]!]!]!;
+    cov[row + i] = variance;
+    for (let z = 0; z < i; z++) cov[z * n + i] = cov[row + z]!;
   }
   return { variables: order, position, mean, covariance: cov };
 }
