@@ -4,7 +4,9 @@
  * fresh process each round (median and max of the rounds; the goal is on the median and the max
  * is printed). The peer in the same run: numpy's multivariate normal conditioning in a fresh
  * `python3` process reading the same network (as JSON: its regressions), also whole process, as a
- * ratio. Both answers are compared: every posterior mean and variance to 1e-9 (relative).
+ * ratio. Both answers are compared: every posterior mean and variance to 1e-9 (relative). With
+ * R_LIBS pointing at bnlearn 4.9, R's bnlearn too, one run: custom.fit of the same network and
+ * predict(method = "exact") for each unobserved node (its means, to 1e-9), whole process.
  * Needs `npm run build` first.
  *   node --import tsx bench/gaussian-marginals.ts [--rounds 3] [--nodes 300] [--observed 30] [--seed 29] [--keep DIR]
  */
@@ -129,7 +131,7 @@ if (hasNumpy) {
   console.log(`  python3 + numpy (whole process)  min / median / max ${spread(p, 3, 's')}`);
   console.log(`  ratio of medians (ours / numpy): ${(s.median / p.median).toFixed(2)}`);
   const theirs = JSON.parse(numpyOut) as { mean: number[]; variance: number[] };
-  const mine = JSON.parse(oursOut) as { marginals: Record<string, { mean: number; variance: number }> };
+  const mine = mineOf(oursOut);
   let worst = 0;
   for (let v = 0; v < n; v++) {
     const m = mine.marginals[`X${v}`]!;
@@ -141,7 +143,71 @@ if (hasNumpy) {
     `posterior means and variances equal numpy's to 1e-9: largest difference ${worst.toExponential(2)}`,
   );
 } else console.log('  numpy is not installed for python3: no peer ratio, no oracle check');
+bnlearnPeer(mineOf(oursOut));
 check(s.median <= 0.2, `whole process median ≤ 0.2 s: ${s.median.toFixed(3)} s (max ${s.max.toFixed(3)} s)`);
 if (values.keep) writeFileSync(join(dir, 'args.txt'), evidenceArgs.join(' '));
 else rmSync(dir, { recursive: true, force: true });
 summary('bench:gaussian-marginals');
+
+function mineOf(out: string) {
+  return JSON.parse(out) as { marginals: Record<string, { mean: number; variance: number }> };
+}
+
+/**
+ * R's bnlearn 4.9 in a fresh Rscript process, one run: the same network by custom.fit and
+ * predict(method = "exact") (its closed-form Gaussian conditioning) for every unobserved node's
+ * posterior mean, whole process (loading bnlearn included), as a ratio to our median. Skipped
+ * with a message when Rscript or bnlearn is missing (R_LIBS=LIB, see bench/gaussian.ts).
+ */
+function bnlearnPeer(mine: ReturnType<typeof mineOf>): void {
+  const probe = spawnSync('Rscript', ['-e', 'suppressMessages(library(bnlearn))'], { encoding: 'utf8' });
+  if (probe.status !== 0) {
+    console.log(`  bnlearn is not installed for Rscript (R_LIBS=${process.env.R_LIBS ?? 'unset'}): no R peer`);
+    return;
+  }
+  const name = (v: number) => `X${v}`;
+  const model = net.cpds
+    .map((c, v) => {
+      const parents = c.kind === 'gaussian' ? c.cpd.continuousParents : [];
+      return `[${name(v)}${parents.length ? `|${parents.map(name).join(':')}` : ''}]`;
+    })
+    .join('');
+  const dists = net.cpds.map((c, v) => {
+    if (c.kind !== 'gaussian') throw new Error('a Gaussian network');
+    const coef = [
+      `"(Intercept)" = ${c.cpd.intercepts[0]}`,
+      ...c.cpd.continuousParents.map((p, j) => `${name(p)} = ${c.cpd.coefficients[j]}`),
+    ];
+    return `${name(v)} = list(coef = c(${coef.join(', ')}), sd = sqrt(${c.cpd.variances[0]}))`;
+  });
+  const unobserved = net.variables.map((_, v) => v).filter((v) => !evidence.has(v));
+  const script = [
+    'suppressMessages(library(bnlearn)); options(digits = 17)',
+    `f <- custom.fit(model2network("${model}"), list(${dists.join(',\n')}))`,
+    `ev <- data.frame(${[...evidence].map(([v, x]) => `${name(v)} = ${x}`).join(', ')})`,
+    `nodes <- c(${unobserved.map((v) => `"${name(v)}"`).join(', ')})`,
+    'means <- sapply(nodes, function(node) predict(f, node = node, data = ev, method = "exact"))',
+    'cat(paste(nodes, format(means, digits = 17), collapse = "\\n"))',
+  ].join('\n');
+  const rFile = join(dir, 'condition.R');
+  writeFileSync(rFile, script);
+  let r;
+  try {
+    r = run('Rscript', [rFile]);
+  } catch (e) {
+    console.log(`  bnlearn failed: ${(e as Error).message.slice(0, 300)}`);
+    return;
+  }
+  console.log(`  R bnlearn predict(method = "exact") (whole process, one run) ${r.seconds.toFixed(3)} s`);
+  console.log(`  ratio (our median / bnlearn): ${(stats(oursSeconds).median / r.seconds).toFixed(3)}`);
+  let worst = 0;
+  for (const line of r.stdout.trim().split('\n')) {
+    const [node, value] = line.trim().split(/\s+/) as [string, string];
+    const m = mine.marginals[node]!.mean;
+    worst = Math.max(worst, Math.abs(m - Number(value)) / Math.max(1, Math.abs(Number(value))));
+  }
+  check(
+    worst <= 1e-9,
+    `posterior means equal bnlearn's exact predict to 1e-9: largest difference ${worst.toExponential(2)}`,
+  );
+}

@@ -5,8 +5,10 @@
  * `{STATE: p}` like every other network, with the evidence's log density.
  */
 import { hybridIndexMap, type HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
-import type { ContinuousPosterior } from '../engine/gaussian/clgInference.js';
-import { hybridEvidence } from '../run/hybridAnswers.js';
+import { exactCost, type ContinuousPosterior } from '../engine/gaussian/clgInference.js';
+import type { SamplesDone } from '../engine/sampling/sampledNetwork.js';
+import { hybridEvidence, withHybridFindings } from '../run/hybridAnswers.js';
+import { inferOnTerminal } from './samplingProgress.js';
 import { hybridMarginals, type HybridAnswer } from '../engine/gaussian/hybridMarginals.js';
 import { EngineError } from '../engine/engineError.js';
 import type { NamedEvidence } from '../protocol/runResult.js';
@@ -21,6 +23,10 @@ export interface HybridMarginalsOptions {
   method?: 'auto' | 'exact' | 'lw';
   samples?: number;
   seed?: number;
+  /** Virtual findings (`--likelihood VAR=λ1,λ2,…`) on discrete nodes. */
+  likelihood?: Record<string, number[]>;
+  /** Soft findings (`--soft VAR=q1,q2,…`, Jeffrey's rule) on discrete nodes. */
+  soft?: Record<string, number[]>;
 }
 
 export function runHybridMarginals(
@@ -35,7 +41,8 @@ export function runHybridMarginals(
     );
     return 1;
   }
-  const evidence = hybridEvidence(net, named);
+  const hard = hybridEvidence(net, named);
+  const evidence = 'error' in hard ? hard : withHybridFindings(net, hard.evidence, options.likelihood, options.soft);
   if ('error' in evidence) {
     io.err(`bayes marginals: ${evidence.error}\n`);
     return 1;
@@ -43,7 +50,15 @@ export function runHybridMarginals(
   let answer: HybridAnswer;
   try {
     const { method, samples, seed } = options;
-    answer = hybridMarginals(net, evidence.evidence, { budgets: cliBudgets, method, samples, seed });
+    const infer = (onSamples?: SamplesDone) =>
+      hybridMarginals(net, evidence.evidence, { budgets: cliBudgets, method, samples, seed, onSamples });
+    // Only a sampler draws a progress line or runs long enough to interrupt: exact inference is
+    // answered without the interruptible context (whose set-up is a share of a fast answer).
+    const sampled =
+      method === 'lw' || (method !== 'exact' && exactCost(net, evidence.evidence).entries > cliBudgets.maxTotalEntries);
+    const inferred = sampled ? inferOnTerminal(io, 'lw', infer) : infer();
+    if (typeof inferred === 'number') return inferred;
+    answer = inferred;
   } catch (e) {
     if (!(e instanceof EngineError)) throw e;
     io.err(`bayes marginals: ${e.message}\n`);
@@ -75,9 +90,12 @@ export function runHybridMarginals(
       'mostProbable' in answer && answer.mostProbable
         ? Object.fromEntries(net.variables.map((v, i) => [v.name, answer.continuous[i]!.mean]))
         : undefined;
+    const { likelihood, soft } = options;
     const out = {
       network: net.name,
       evidence: evidenceOut,
+      ...(likelihood && Object.keys(likelihood).length ? { likelihood } : {}),
+      ...(soft && Object.keys(soft).length ? { soft } : {}),
       method: answer.method,
       marginals,
       logEvidence: answer.logEvidence,
@@ -94,7 +112,13 @@ export function runHybridMarginals(
   );
   io.out(`log density of the evidence: ${answer.logEvidence.toFixed(6)}\n`);
   for (const [name, m] of Object.entries(marginals)) {
-    const mark = Object.hasOwn(named, name) ? ' (observed)' : '';
+    const mark = Object.hasOwn(named, name)
+      ? ' (observed)'
+      : options.soft && Object.hasOwn(options.soft, name)
+        ? ' (soft evidence)'
+        : options.likelihood && Object.hasOwn(options.likelihood, name)
+          ? ' (virtual evidence)'
+          : '';
     io.out(`${name}${mark}: ${describe(m)}\n`);
   }
   return 0;

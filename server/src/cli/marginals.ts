@@ -68,7 +68,8 @@ prints as {"mean", "variance"} (with "components": [{"weight", "mean", "variance
 network also has discrete nodes), and "logEvidence" is the log density of the evidence. They are
 answered exactly while the configurations of the continuous nodes' discrete parents × the Gaussian
 joint fit the budget, else (or with --method lw) by likelihood weighting with exact Gaussian parts,
-with "stderr" (per state; for a continuous node, of its mean).
+with "stderr" (per state; for a continuous node, of its mean). --likelihood and --soft take the
+discrete nodes of such a network (a continuous node is observed with a number).
 ${NETWORK_FILE_USAGE}`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
@@ -79,7 +80,7 @@ ${NETWORK_FILE_USAGE}`,
     const soft = vectorPairs('soft', values.soft ?? []);
     const hybrid = readHybridNetworkFile(positionals[0]!, io, values);
     if (hybrid === null) return 1;
-    if (hybrid) return runHybridMarginals(hybrid, named, hybridOptions(values, options), io);
+    if (hybrid) return runHybridMarginals(hybrid, named, { ...hybridOptions(values, options), likelihood, soft }, io);
     const parseStart = performance.now();
     const net = readNetworkFile(positionals[0]!, io, values);
     const parseMs = performance.now() - parseStart;
@@ -166,9 +167,7 @@ ${NETWORK_FILE_USAGE}`,
 
 /** `bayes marginals` options for a network with continuous nodes: those it has no use for are refused by name. */
 function hybridOptions(values: Record<string, unknown>, options: MarginalsOptions): HybridMarginalsOptions {
-  const refused = ['evidence-file', 'likelihood', 'soft', 'budget']
-    .filter((o) => values[o] !== undefined)
-    .map((o) => `--${o}`);
+  const refused = ['evidence-file', 'budget'].filter((o) => values[o] !== undefined).map((o) => `--${o}`);
   const method = options.method ?? 'auto';
   if (method === 'gibbs' || method === 'rejection') refused.push(`--method ${method}`);
   return {

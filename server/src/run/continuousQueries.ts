@@ -15,11 +15,13 @@ import { hybridIndexMap } from '../engine/gaussian/hybridNetwork.js';
 import type { HybridEvidence } from '../engine/gaussian/clgInference.js';
 import { hybridMarginals, type HybridAnswer } from '../engine/gaussian/hybridMarginals.js';
 import { EngineError } from '../engine/engineError.js';
+import { SoftEvidenceError } from '../engine/inference/softEvidence.js';
 import { DEFAULT_BUDGETS } from '../engine/budget.js';
 import { setOwn } from '../engine/records.js';
 import { compileHybridNetwork } from '../model/compileHybridNetwork.js';
 import { CompileError } from '../model/compileError.js';
-import type { ContinuousResult, NamedEvidence, ProbabilityResult } from '../protocol/runResult.js';
+import type { ContinuousResult, MpeResultEntry, NamedEvidence, ProbabilityResult } from '../protocol/runResult.js';
+import { hybridMostProbableExplanation } from '../engine/gaussian/hybridMpe.js';
 import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from './handlerContext.js';
 import { memo } from './modelInputs.js';
 import { declaredScope, observations } from './networkScope.js';
@@ -65,24 +67,31 @@ export function needsHybrid(
 interface ScopedHybridEvidence {
   evidence: HybridEvidence;
   named: NamedEvidence;
+  /** Variable → its soft or virtual finding as written (engine errors are reported on it). */
+  findings: Map<number, A.Finding>;
 }
 
 /** The scope's `observe` lines and the query's `given`, resolved on the hybrid network. */
 export function hybridEvidence(scope: HybridScope, given: readonly A.Assignment[]): ScopedHybridEvidence {
   const index = hybridIndexMap(scope.net);
-  const evidence = { discrete: new Map<number, number>(), continuous: new Map<number, number>() };
+  const evidence = {
+    discrete: new Map<number, number>(),
+    continuous: new Map<number, number>(),
+    likelihoods: new Map<number, Float64Array>(),
+    soft: new Map<number, Float64Array>(),
+  };
+  const findings = new Map<number, A.Finding>();
   const named: NamedEvidence = {};
   for (const [name, observed] of observations(scope, given)) {
     const { node, values, finding } = observed;
-    if (finding)
-      throw new CompileError(
-        'soft and virtual findings are not taken in a network with continuous variables yet',
-        finding.range,
-      );
-    if (values.length === 0) continue;
     const v = index.get(name);
     if (v === undefined)
       throw new CompileError(`'${name}' is not a variable of ${describe(scope)}`, node.variable.range);
+    if (finding) {
+      addFinding(scope, v, finding, evidence, findings);
+      continue;
+    }
+    if (values.length === 0) continue;
     if (values.length > 1)
       throw new CompileError(
         `'${name}' is observed ${values.length} times: a network with continuous variables takes one value per variable`,
@@ -108,7 +117,39 @@ export function hybridEvidence(scope: HybridScope, given: readonly A.Assignment[
     }
     setOwn(named, name, values[0]!);
   }
-  return { evidence, named };
+  return { evidence, named, findings };
+}
+
+/**
+ * `X ~ likelihood { x: λ, … }` / `X ~ { x: q, … }` on a discrete variable as a vector in its state
+ * order (hybridFindings.ts enters it); on a continuous one an error on the finding.
+ */
+function addFinding(
+  scope: HybridScope,
+  v: number,
+  finding: A.Finding,
+  evidence: { likelihoods: Map<number, Float64Array>; soft: Map<number, Float64Array> },
+  findings: Map<number, A.Finding>,
+): void {
+  const variable = scope.net.variables[v]!;
+  if (variable.kind === 'continuous')
+    throw new CompileError(
+      `'${variable.name}' is continuous: virtual and soft findings take a variable with states; ` +
+        `observe a number, e.g. ${variable.name} = 72.5`,
+      finding.range,
+    );
+  const vector = new Float64Array(variable.states.length);
+  for (const entry of finding.entries) {
+    const s = variable.states.indexOf(entry.state?.text ?? '');
+    if (s < 0)
+      throw new CompileError(
+        `'${entry.state?.text ?? ''}' is not a state of '${variable.name}' (states: ${variable.states.join(', ')})`,
+        (entry.state ?? entry).range,
+      );
+    vector[s] = entry.value.value;
+  }
+  (finding.likelihood ? evidence.likelihoods : evidence.soft).set(v, vector);
+  findings.set(v, finding);
 }
 
 /** The posterior of every variable given the evidence, once per scope and evidence in a run. */
@@ -118,6 +159,7 @@ export function hybridAnswer(
   evidence: HybridEvidence,
   using?: A.Name,
   options?: A.Options,
+  findings?: ReadonlyMap<number, A.Finding>,
 ): HybridAnswer {
   const settings = inferenceOptions(using, options, ctx.signal, ctx.env.budgets);
   const method = settings.method === 'lw' || settings.method === 'exact' ? settings.method : 'auto';
@@ -126,8 +168,9 @@ export function hybridAnswer(
       `a network with continuous variables is answered exactly or by likelihood weighting, not by ${using!.text}`,
       using!.range,
     );
+  const vectors = (m?: ReadonlyMap<number, ArrayLike<number>>) => [...(m ?? [])].map(([v, x]) => [v, Array.from(x)]);
   const key = `hybridAnswer:${scope.name ?? ''}:${method}:${settings.samples ?? ''}:${settings.seed ?? ''}:${JSON.stringify(
-    [[...evidence.discrete], [...evidence.continuous]],
+    [[...evidence.discrete], [...evidence.continuous], vectors(evidence.likelihoods), vectors(evidence.soft)],
   )}`;
   return memo(ctx, key, () => {
     try {
@@ -139,8 +182,11 @@ export function hybridAnswer(
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
     } catch (e) {
-      if (e instanceof EngineError) throw new CompileError(e.message, ctx.statement.range);
-      throw e;
+      if (!(e instanceof EngineError)) throw e;
+      // A finding's error on the finding the message names (else the last one), as for discrete networks.
+      const named = [...(findings ?? [])].find(([v]) => e.message.includes(`'${scope.net.variables[v]!.name}'`));
+      const at = e instanceof SoftEvidenceError ? (named ?? [...(findings ?? [])].pop())?.[1] : undefined;
+      throw new CompileError(e.message, at?.range ?? ctx.statement.range, at ? 'soft-evidence' : undefined);
     }
   });
 }
@@ -164,8 +210,8 @@ export function hybridProbability(ctx: HandlerContext, q: A.ProbabilityQuery, sc
     );
   const target = q.prob.targets[0]!;
   const v = variableOf(scope, target.variable);
-  const { evidence, named } = hybridEvidence(scope, given);
-  const answer = hybridAnswer(ctx, scope, evidence, q.using, q.options);
+  const { evidence, named, findings } = hybridEvidence(scope, given);
+  const answer = hybridAnswer(ctx, scope, evidence, q.using, q.options, findings);
   const variable = scope.net.variables[v]!;
   if (variable.kind === 'continuous') {
     if (target.value)
@@ -233,8 +279,8 @@ export const continuousMomentHandler: Handler = (ctx) => {
       `'${q.variable.text}' has states: \`${q.moment}\` asks for a continuous variable; ask P(${q.variable.text})`,
       q.variable.range,
     );
-  const { evidence, named } = hybridEvidence(scope, q.given);
-  const answer = hybridAnswer(ctx, scope, evidence);
+  const { evidence, named, findings } = hybridEvidence(scope, q.given);
+  const answer = hybridAnswer(ctx, scope, evidence, undefined, undefined, findings);
   const result = continuousResult(ctx, scope, v, named, answer, evidence, q.moment);
   return { results: [result], diagnostics: [], value: result.value! };
 };
@@ -278,6 +324,55 @@ function continuousResult(
   };
 }
 
+/**
+ * `query mpe N [given e]` on a network with continuous variables: the discrete states and
+ * continuous values that maximise the joint density p(d, x, e) (engine/gaussian/hybridMpe.ts);
+ * a continuous variable's value prints with its full precision, so `expect mpe … = "…"` can
+ * quote it. `probability` is that density (a mass × a density).
+ */
+export function hybridMpe(ctx: HandlerContext, q: A.MpeQuery, scope: HybridScope): HandlerOutput {
+  const intervention = q.given.find((a) => a.intervention);
+  if (intervention)
+    throw new CompileError('do(…) is not answered in a network with continuous variables yet', intervention.range);
+  const { evidence, named, findings } = hybridEvidence(scope, q.given);
+  let best;
+  try {
+    best = hybridMostProbableExplanation(scope.net, evidence, {
+      budgets: ctx.env.budgets,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    const at = e instanceof SoftEvidenceError ? [...findings.values()].pop() : undefined;
+    throw new CompileError(e.message, at?.range ?? ctx.statement.range, at ? 'soft-evidence' : undefined);
+  }
+  const assignment: Record<string, string> = {};
+  scope.net.variables.forEach((variable, v) => {
+    if (evidence.discrete.has(v) || evidence.continuous.has(v)) return;
+    const value = variable.kind === 'discrete' ? variable.states[best.states[v]!]! : String(best.values[v]!);
+    setOwn(assignment, variable.name, value);
+  });
+  const value = Object.entries(assignment)
+    .map(([v, x]) => `${v} = ${x}`)
+    .join(', ');
+  const shown = Object.entries(assignment)
+    .map(([v, x]) => `${v} = ${/^-?\d/.test(x) ? fixed(Number(x)) : x}`)
+    .join(', ');
+  const density = Math.exp(best.logDensity);
+  const result: MpeResultEntry = {
+    kind: 'mpe',
+    range: ctx.statement.range,
+    source: ctx.source,
+    headline: `${shown} · density ${Number(density.toPrecision(4))}`,
+    network: scope.name ?? scope.net.name,
+    evidence: named,
+    assignment,
+    probability: density,
+    logProbability: best.logDensity,
+  };
+  return { results: [result], diagnostics: [], value };
+}
+
 function variableOf(scope: HybridScope, name: A.Name): number {
   const v = hybridIndexMap(scope.net).get(name.text);
   if (v === undefined) throw new CompileError(`'${name.text}' is not a variable of ${describe(scope)}`, name.range);
@@ -285,7 +380,8 @@ function variableOf(scope: HybridScope, name: A.Name): number {
 }
 
 function hasEvidence(evidence: HybridEvidence): boolean {
-  return evidence.discrete.size + evidence.continuous.size > 0;
+  const findings = (evidence.likelihoods?.size ?? 0) + (evidence.soft?.size ?? 0);
+  return evidence.discrete.size + evidence.continuous.size + findings > 0;
 }
 
 function describe(scope: HybridScope): string {

@@ -45,14 +45,45 @@ export function hybridEvidence(
   return { evidence: { discrete, continuous } };
 }
 
+/**
+ * Virtual (`likelihood`) and soft findings by name, each a vector in the variable's state order,
+ * added to resolved evidence (the engine checks the vectors and refuses continuous variables).
+ */
+export function withHybridFindings(
+  net: HybridNetwork,
+  evidence: HybridEvidence,
+  likelihood: Readonly<Record<string, number[]>> = {},
+  soft: Readonly<Record<string, number[]>> = {},
+): { evidence: HybridEvidence } | { error: string } {
+  const index = hybridIndexMap(net);
+  const maps = { likelihoods: new Map<number, number[]>(), soft: new Map<number, number[]>() };
+  for (const [key, pairs] of [
+    ['likelihoods', likelihood],
+    ['soft', soft],
+  ] as const) {
+    for (const [name, values] of Object.entries(pairs)) {
+      const v = index.get(name);
+      if (v === undefined) return { error: `unknown variable '${name}'` };
+      maps[key].set(v, values);
+    }
+  }
+  return {
+    evidence: {
+      ...evidence,
+      ...(maps.likelihoods.size ? { likelihoods: maps.likelihoods } : {}),
+      ...(maps.soft.size ? { soft: maps.soft } : {}),
+    },
+  };
+}
+
 export function mixtureJson(p: ContinuousPosterior): GaussianMixtureJson {
   return { mean: p.mean, variance: p.variance, components: p.components.map((c) => ({ ...c })) };
 }
 
 /**
- * The panel's click on a hybrid network: hard evidence by name (virtual and soft findings have no
- * meaning on a continuous variable and are refused). `memoryBytes`: the run's memory setting, the
- * budgets exact inference is held to, as in a run.
+ * The panel's click on a hybrid network: evidence by name, and virtual and soft findings on
+ * discrete variables (the engine refuses them on a continuous one, in words). `memoryBytes`: the
+ * run's memory setting, the budgets exact inference is held to, as in a run.
  */
 export function interactiveHybridMarginals(
   net: HybridNetwork,
@@ -64,12 +95,8 @@ export function interactiveHybridMarginals(
   memoryBytes?: number,
 ): MarginalsReply {
   const started = performance.now();
-  const findings = Object.keys({ ...request.likelihoods, ...request.soft });
-  if (findings.length)
-    return {
-      error: `virtual and soft findings are not taken in a network with continuous variables (on '${findings[0]}')`,
-    };
-  const resolved = hybridEvidence(net, request.evidence ?? {});
+  const hard = hybridEvidence(net, request.evidence ?? {});
+  const resolved = 'error' in hard ? hard : withHybridFindings(net, hard.evidence, request.likelihoods, request.soft);
   if ('error' in resolved) return resolved;
   const budgets: Budgets = memoryBytes === undefined ? DEFAULT_BUDGETS : budgetsFor(memoryBytes / 2 ** 20);
   let answer;

@@ -43,8 +43,11 @@ test('the fast path leaves other cases to the full command, which reports them a
   ])
     assert.equal(await gaussianFastPath.run(args, capture()), undefined, args.join(' '));
   const refused = capture();
-  assert.equal(await main(['marginals', waste, '--likelihood', 'B=1,2'], refused), 1);
-  assert.match(refused.stderr, /--likelihood is not available for networks with continuous nodes/);
+  assert.equal(await main(['marginals', waste, '--budget', '5'], refused), 1);
+  assert.match(refused.stderr, /--budget is not available for networks with continuous nodes/);
+  const virtual = capture();
+  assert.equal(await main(['marginals', waste, '--likelihood', 'B=1,2'], virtual), 0, virtual.stderr);
+  assert.match(virtual.stdout, /B \(virtual evidence\): stable 0\.739130/); // 0.85·1 / (0.85·1 + 0.15·2)
   const usage = capture();
   assert.equal(await main(['marginals', waste, '-e', 'B'], usage), 2);
   assert.match(usage.stderr, /--evidence wants VAR=STATE, got 'B'/);

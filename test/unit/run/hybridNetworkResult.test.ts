@@ -122,8 +122,12 @@ for (const where of ['in the worker', 'on the thread (no worker threads)'] as co
       close(rained.continuous!['Height']!.variance, vH, 1e-9);
       const bad = await service.marginals({ uri, network: 'Body', evidence: { Weight: 'heavy' } });
       assert.deepEqual(bad, { error: "'Weight' is continuous: observe it as a number, not 'heavy'" });
+      // Soft findings take discrete nodes (Jeffrey's rule: Rain's posterior becomes q), not continuous ones.
       const soft = await service.marginals({ uri, network: 'Body', evidence: {}, soft: { Rain: [0.5, 0.5] } });
-      assert.match((soft as { error: string }).error, /soft findings are not taken/);
+      const softRain = (soft as Extract<MarginalsReply, { marginals: unknown }>).marginals['Rain']!;
+      softRain.forEach((p) => close(p, 0.5, 1e-9));
+      const onHeight = await service.marginals({ uri, network: 'Body', evidence: {}, soft: { Height: [0.5, 0.5] } });
+      assert.match((onHeight as { error: string }).error, /'Height' is continuous/);
     } finally {
       service.dispose();
       rmSync(dir, { recursive: true, force: true });

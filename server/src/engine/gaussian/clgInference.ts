@@ -33,6 +33,10 @@ export interface HybridEvidence {
   discrete: ReadonlyMap<number, number>;
   /** Continuous variable index → observed value. */
   continuous: ReadonlyMap<number, number>;
+  /** Virtual findings: discrete variable index → λ per state (hybridFindings.ts). */
+  likelihoods?: ReadonlyMap<number, ArrayLike<number>>;
+  /** Soft findings (Jeffrey's rule): discrete variable index → its posterior (hybridFindings.ts). */
+  soft?: ReadonlyMap<number, ArrayLike<number>>;
 }
 
 export interface GaussianComponent {
@@ -145,7 +149,10 @@ export function hybridPosterior(
   return result;
 }
 
-function checkEvidence(net: HybridNetwork, evidence: HybridEvidence): void {
+export function checkEvidence(net: HybridNetwork, evidence: HybridEvidence): void {
+  // Findings are λ nodes by then (hybridFindings.ts, entered by hybridMarginals.ts): never ignored.
+  if ((evidence.likelihoods?.size ?? 0) + (evidence.soft?.size ?? 0) > 0)
+    throw new EngineError('virtual and soft findings are entered by hybridMarginals (as λ nodes)');
   for (const [v, s] of evidence.discrete) {
     const variable = net.variables[v];
     if (variable?.kind !== 'discrete') throw new EngineError(`'${variable?.name ?? v}' is not a discrete variable`);
@@ -161,7 +168,12 @@ function checkEvidence(net: HybridNetwork, evidence: HybridEvidence): void {
 }
 
 /** Calls `visit` with `states` set to each configuration of `cutset` (first variable slowest). */
-function forEachConfiguration(net: HybridNetwork, cutset: number[], states: Int32Array, visit: () => void): void {
+export function forEachConfiguration(
+  net: HybridNetwork,
+  cutset: number[],
+  states: Int32Array,
+  visit: () => void,
+): void {
   for (const r of cutset) states[r] = 0;
   for (;;) {
     visit();

@@ -53,21 +53,23 @@ export function gaussianJoint(net: HybridNetwork, order: number[], states: Array
     const cpd = (net.cpds[order[i]!] as { kind: 'gaussian'; cpd: LinearGaussianCpd }).cpd;
     const d = configurationIndex(net, cpd, states);
     const m = cpd.continuousParents.length;
-    const parents = cpd.continuousParents.map((p) => position[p]!);
-    const b = cpd.coefficients.subarray(d * m, (d + 1) * m);
     let mu = cpd.intercepts[d]!;
-    for (let j = 0; j < m; j++) mu += b[j]! * mean[parents[j]!]!;
-    mean[i] = mu;
-    // Cov(X_i, X_z) for every earlier z, through the parents' rows (all earlier than i)
-    for (let z = 0; z < i; z++) {
-      let c = 0;
-      for (let j = 0; j < m; j++) c += b[j]! * cov[parents[j]! * n + z]!;
-      cov[i * n + z] = c;
-      cov[z * n + i] = c;
-    }
     let variance = cpd.variances[d]!;
-    for (let j = 0; j < m; j++) variance += b[j]! * cov[i * n + parents[j]!]!;
-    cov[i * n + i] = variance;
+    const row = i * n;
+    // Row i of Σ left of the diagonal: Cov(X_i, X_z) = Σ_j b_j Cov(Y_j, X_z), one parent's row at a
+    // time (contiguous: the loop a cold process runs fastest; parents' rows are all earlier)
+    for (let j = 0; j < m; j++) {
+      const b = cpd.coefficients[d * m + j]!;
+      const parent = position[cpd.continuousParents[j]!]!;
+      mu += b * mean[parent]!;
+      const from = parent * n;
+      for (let z = 0; z < i; z++) cov[row + z]! += b * cov[from + z]!;
+    }
+    mean[i] = mu;
+    for (let j = 0; j < m; j++)
+      variance += cpd.coefficients[d * m + j]! * cov[row + position[cpd.continuousParents[j]!]!]!;
+    cov[row + i] = variance;
+    for (let z = 0; z < i; z++) cov[z * n + i] = cov[row + z]!;
   }
   return { variables: order, position, mean, covariance: cov };
 }
@@ -78,6 +80,8 @@ export interface ConditionedGaussian {
   variances: Float64Array;
   /** log p(e): the log density of the observed values under the joint (0 with no observation). */
   logDensity: number;
+  /** log |Σ_EE|, the observed variables' covariance determinant (0 with no observation). */
+  logDetObserved: number;
 }
 
 const LOG_2PI = Math.log(2 * Math.PI);
@@ -98,8 +102,13 @@ export function conditionGaussian(joint: GaussianJoint, observed: ReadonlyMap<nu
     k,
     E.map((p) => observed.get(p)! - joint.mean[p]!),
   );
-  let logDensity = -0.5 * k * LOG_2PI;
-  for (let a = 0; a < k; a++) logDensity -= Math.log(L[a * k + a]!) + 0.5 * z[a]! * z[a]!;
+  let logDetObserved = 0;
+  let mahalanobis = 0;
+  for (let a = 0; a < k; a++) {
+    logDetObserved += 2 * Math.log(L[a * k + a]!);
+    mahalanobis += z[a]! * z[a]!;
+  }
+  const logDensity = -0.5 * (k * LOG_2PI + logDetObserved + mahalanobis);
   const means = Float64Array.from(joint.mean);
   const variances = new Float64Array(n);
   const isObserved = new Uint8Array(n);
@@ -121,7 +130,7 @@ export function conditionGaussian(joint: GaussianJoint, observed: ReadonlyMap<nu
     means[u] = means[u]! + shift;
     variances[u] = Math.max(0, cov[u * n + u]! - explained);
   }
-  return { means, variances, logDensity };
+  return { means, variances, logDensity, logDetObserved };
 }
 
 /** x with L x = b for lower-triangular L (k × k, row-major). */

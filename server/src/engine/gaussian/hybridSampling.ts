@@ -13,7 +13,7 @@
  * Gaussian part computed once per distinct configuration. Seeded: the same seed, the same answer.
  */
 import { createRng } from '../random.js';
-import { flatten, observedStates, weightedSample } from '../sampling/sampledNetwork.js';
+import { flatten, observedStates, weightedSample, type SamplesDone } from '../sampling/sampledNetwork.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import { requireWithin, type Budgets, DEFAULT_BUDGETS } from '../budget.js';
 import { stateCount, type HybridNetwork } from './hybridNetwork.js';
@@ -49,6 +49,8 @@ export interface HybridSamplingOptions {
   seed?: number;
   budgets?: Budgets;
   signal?: CancelSignal;
+  /** Progress, as the discrete samplers report it (every 1024 samples). */
+  onSamples?: SamplesDone;
 }
 
 /** A mixture of more configurations than this is summarised by its mean and variance only. */
@@ -59,7 +61,7 @@ export function hybridLikelihoodWeighting(
   evidence: HybridEvidence,
   options: HybridSamplingOptions = {},
 ): SampledHybridPosterior {
-  const { samples = 20000, seed = 1, signal } = options;
+  const { samples = 20000, seed = 1, signal, onSamples } = options;
   const budgets = options.budgets ?? DEFAULT_BUDGETS;
   requireWithin('likelihood weighting', samples, budgets.maxSamples, 'samples');
   const order = continuousOrder(net);
@@ -80,6 +82,7 @@ export function hybridLikelihoodWeighting(
   let logScale = -Infinity; // weights are kept relative to exp(logScale) so densities cannot underflow
   for (let i = 0; i < samples; i++) {
     if ((i & 255) === 0) throwIfCancelled(signal);
+    if ((i & 1023) === 0) onSamples?.(i, samples);
     const wd = discrete.variables.length ? weightedSample(flat, observed, x, rng.next) : 1;
     if (wd === 0) continue;
     for (const r of cutset) states[r] = x[discrete.local[r]!]!;

@@ -12,11 +12,15 @@ import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '
 import { networkScope, scopedEvidence } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
 import { setOwn } from '../../engine/records.js';
+import { hybridMpe, hybridScope } from '../continuousQueries.js';
 
 export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.MpeQuery>(ctx);
   const overTime = dynamicNetwork(ctx, q.network);
   if (overTime) return dynamicMpe(ctx, overTime);
+  // A network with continuous variables: the mode of p(d, x, e) (continuousQueries.ts).
+  const hybrid = hybridScope(ctx, q.network);
+  if (hybrid) return hybridMpe(ctx, q, hybrid);
   const scope = await networkScope(ctx, q.network);
   const { net, evidence, named, findings } = scopedEvidence(ctx, scope, q.given);
   // Max-product elimination builds tables as large as the junction tree's cliques.
