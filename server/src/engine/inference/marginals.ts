@@ -99,7 +99,8 @@ export type MarginalsAnswer =
 /**
  * Wall time of each stage of one answer, in milliseconds, as Hugin and SMILE report it:
  * triangulate = finding the elimination order and cliques (the full network's, 0 when cached with
- * the network object, plus a reduced network's when one answers); compile = allocating the
+ * the network object, plus a reduced network's when one answers, or the per-variable eliminations'
+ * pruning and orders when they answer); compile = allocating the
  * junction tree's tables and multiplying the CPTs in (0 when a kept tree answers); propagate =
  * entering the evidence, collect/distribute and reading the marginals (or the per-variable
  * eliminations, or the sampling).
