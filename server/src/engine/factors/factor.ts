@@ -208,24 +208,60 @@ export function sumProductOut(factors: readonly Factor[], v: number): Factor {
         cards.push(f.cards[j]!);
       }
     });
+  const m = factors.length,
+    d = vars.length;
   const tables = factors.map((f) => f.values);
-  const vStep = factors.map((f) => stepsAlong(f, [v])[0]!);
+  const vStep = Int32Array.from(factors, (f) => stepsAlong(f, [v])[0]!);
+  // step[j·d + i]: factor j's stride along output variable i; back: the same times (card − 1),
+  // what the odometer takes off when that digit wraps.
+  const step = new Int32Array(m * d),
+    back = new Int32Array(m * d);
+  factors.forEach((f, j) => {
+    stepsAlong(f, vars).forEach((s, i) => {
+      step[j * d + i] = s;
+      back[j * d + i] = s * (cards[i]! - 1);
+    });
+  });
   const values = new Float64Array(tableSize(cards));
-  const m = factors.length;
-  walk(
-    cards,
-    factors.map((f) => stepsAlong(f, vars)),
-    (i, offsets) => {
-      let sum = 0;
-      for (let x = 0; x < k; x++) {
-        let p = 1;
-        for (let j = 0; j < m; j++) p *= tables[j]![offsets[j]! + x * vStep[j]!]!;
-        sum += p;
+  const offsets = new Int32Array(m),
+    counter = new Int32Array(d);
+  for (let i = 0; i < values.length; i++) {
+    values[i] = m === 2 ? pairSum(tables, offsets, vStep, k) : bucketSum(tables, offsets, vStep, k);
+    for (let a = d - 1; a >= 0; a--) {
+      if (++counter[a]! < cards[a]!) {
+        for (let j = 0, s = a; j < m; j++, s += d) offsets[j]! += step[s]!;
+        break;
       }
-      values[i] = sum;
-    },
-  );
+      counter[a] = 0;
+      for (let j = 0, s = a; j < m; j++, s += d) offsets[j]! -= back[s]!;
+    }
+  }
   return { vars, cards, values };
+}
+
+/** Σ_x Π_j tables[j][offsets[j] + x·vStep[j]], the product taken in factor order. */
+function bucketSum(tables: Float64Array[], offsets: Int32Array, vStep: Int32Array, k: number): number {
+  const m = tables.length;
+  let sum = 0;
+  for (let x = 0; x < k; x++) {
+    let p = 1;
+    for (let j = 0; j < m; j++) p *= tables[j]![offsets[j]! + x * vStep[j]!]!;
+    sum += p;
+  }
+  return sum;
+}
+
+/** bucketSum for two factors (the commonest bucket), the same numbers: 1 · a · b. */
+function pairSum(tables: Float64Array[], offsets: Int32Array, vStep: Int32Array, k: number): number {
+  const a = tables[0]!,
+    b = tables[1]!;
+  const sa = vStep[0]!,
+    sb = vStep[1]!;
+  let oa = offsets[0]!,
+    ob = offsets[1]!,
+    sum = 0;
+  for (let x = 0; x < k; x++, oa += sa, ob += sb) sum += a[oa]! * b[ob]!;
+  return sum;
 }
 
 /** Σ (or max, for max-product) over the variables not in `keep`; result vars follow `keep`. */

@@ -56,8 +56,14 @@ export function eliminationOrder(
   cards: readonly number[],
   nodes: Iterable<number>,
   heuristic: OrderHeuristic = 'min-fill',
+  kept: Iterable<number> = [],
 ): EliminationOrder {
-  const graph: OrderGraph = adjIn.length <= BIT_MATRIX_NODES ? new BitGraph(adjIn, nodes) : new SetGraph(adjIn, nodes);
+  const graph: OrderGraph =
+    adjIn.length <= BIT_MATRIX_NODES ? new BitGraph(adjIn, nodes, kept) : new SetGraph(adjIn, nodes, kept);
+  // Kept nodes (a query's variables) are in every clique they neighbour but never eliminated.
+  const isKept = new Uint8Array(adjIn.length);
+  for (const v of kept) isKept[v] = 1;
+  for (const v of graph.nodes) isKept[v] = 0;
   const todo = graph.nodes;
   const nb: number[] = [];
   const primary = new Float64Array(adjIn.length),
@@ -69,6 +75,7 @@ export function eliminationOrder(
   const enqueue = (v: number) =>
     queue.push({ v, p: primary[v]!, s: secondary[v]!, rank: rank[v]!, version: ++version[v]! });
   const compute = (v: number): void => {
+    if (isKept[v]) return;
     graph.neighbours(v, nb);
     let weight = cards[v]!;
     for (const u of nb) weight *= cards[u]!;
@@ -85,6 +92,7 @@ export function eliminationOrder(
    * variables) took n³ (hours); this costs its degree. Only while the counts are exact integers.
    */
   const leafEliminated = (leaf: number, h: number): boolean => {
+    if (isKept[h]) return true;
     const fill = heuristic === 'min-weight' ? secondary[h]! : primary[h]!;
     if (!(fill <= Number.MAX_SAFE_INTEGER)) return false;
     graph.neighbours(h, nb);
@@ -171,7 +179,8 @@ class ScoreQueue {
 
 /**
  * An undirected graph as one bit row per node (n² bits: 130 kB for 1,000 nodes), for the
- * greedy orderings' edge tests and fill-ins; only the nodes still to eliminate count as neighbours.
+ * greedy orderings' edge tests and fill-ins; only the nodes still to eliminate (and the kept ones)
+ * count as neighbours.
  */
 class BitGraph implements OrderGraph {
   private readonly words: number;
@@ -185,7 +194,7 @@ class BitGraph implements OrderGraph {
   private readonly once: Uint32Array;
   private readonly twice: Uint32Array;
 
-  constructor(adj: readonly Set<number>[], nodes: Iterable<number>) {
+  constructor(adj: readonly Set<number>[], nodes: Iterable<number>, kept: Iterable<number>) {
     const n = adj.length;
     this.words = (n + 31) >>> 5;
     this.bits = new Uint32Array(n * this.words);
@@ -194,7 +203,7 @@ class BitGraph implements OrderGraph {
     });
     this.nodes = [...new Set(nodes)];
     this.remaining = new Uint32Array(this.words);
-    for (const v of this.nodes) this.remaining[v >>> 5]! |= 1 << (v & 31);
+    for (const v of [...this.nodes, ...kept]) this.remaining[v >>> 5]! |= 1 << (v & 31);
     this.mask = new Uint32Array(this.words);
     this.once = new Uint32Array(this.words);
     this.twice = new Uint32Array(this.words);
@@ -258,7 +267,7 @@ class BitGraph implements OrderGraph {
   }
 }
 
-/** The graph an ordering eliminates from: only the nodes still to eliminate count as neighbours. */
+/** The graph an ordering eliminates from: only the nodes still to eliminate and the kept ones count as neighbours. */
 interface OrderGraph {
   /** The nodes to eliminate, in the order given. */
   readonly nodes: number[];
@@ -286,12 +295,13 @@ class SetGraph implements OrderGraph {
   /** The nodes to eliminate, in the order given. */
   readonly nodes: number[];
 
-  constructor(adjIn: readonly Set<number>[], nodes: Iterable<number>) {
+  constructor(adjIn: readonly Set<number>[], nodes: Iterable<number>, kept: Iterable<number>) {
     this.nodes = [...new Set(nodes)];
+    const present = [...new Set([...this.nodes, ...kept])];
     const inside = new Uint8Array(adjIn.length);
-    for (const v of this.nodes) inside[v] = 1;
+    for (const v of present) inside[v] = 1;
     this.adj = adjIn.map(() => new Set<number>());
-    for (const v of this.nodes) {
+    for (const v of present) {
       const row = this.adj[v]!;
       for (const u of adjIn[v]!) if (inside[u] && u !== v) row.add(u);
     }
@@ -362,15 +372,19 @@ function pushBits(x: number, w: number, out: number[]): void {
   }
 }
 
-/** The cheapest (smallest total table) of the three heuristics' orders. */
+/**
+ * The cheapest (smallest total table) of the three heuristics' orders. `kept` nodes (a query's
+ * variables) stay in the graph, so the cliques and scores count them, but are not eliminated.
+ */
 export function bestEliminationOrder(
   adj: readonly Set<number>[],
   cards: readonly number[],
   nodes: readonly number[],
+  kept: readonly number[] = [],
 ): EliminationOrder {
   const heuristics: OrderHeuristic[] = ['min-fill', 'weighted-min-fill', 'min-weight'];
   return heuristics
-    .map((h) => eliminationOrder(adj, cards, nodes, h))
+    .map((h) => eliminationOrder(adj, cards, nodes, h, kept))
     .reduce((a, b) => (b.totalSize < a.totalSize ? b : a));
 }
 

@@ -4,7 +4,7 @@
  * largest clique fits it), else a seeded sampler whose answer says so, with the cost that
  * ruled exact inference out (the glue turns that into a warning diagnostic).
  */
-import { topologicalOrder, type BayesianNetwork } from '../network.js';
+import { ancestralSet, topologicalOrder, type BayesianNetwork } from '../network.js';
 import {
   JunctionTree,
   junctionTreeLayout,
@@ -21,7 +21,13 @@ import { rejectionSampling } from '../sampling/rejectionSampling.js';
 import { gibbsSampling } from '../sampling/gibbsSampling.js';
 import type { EliminationOrder } from './eliminationOrder.js';
 import { NoConsistentSampleError, type SamplesDone } from '../sampling/sampledNetwork.js';
-import { variableElimination } from './variableElimination.js';
+import {
+  eliminateByPlan,
+  eliminationPlan,
+  probabilityOfEvidence,
+  variableElimination,
+  type EliminationPlan,
+} from './variableElimination.js';
 import type { Factor } from '../factors/factor.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import { BudgetError } from '../budget.js';
@@ -93,7 +99,8 @@ export type MarginalsAnswer =
 /**
  * Wall time of each stage of one answer, in milliseconds, as Hugin and SMILE report it:
  * triangulate = finding the elimination order and cliques (the full network's, 0 when cached with
- * the network object, plus a reduced network's when one answers); compile = allocating the
+ * the network object, plus a reduced network's when one answers, or the per-variable eliminations'
+ * pruning and orders when they answer); compile = allocating the
  * junction tree's tables and multiplying the CPTs in (0 when a kept tree answers); propagate =
  * entering the evidence, collect/distribute and reading the marginals (or the per-variable
  * eliminations, or the sampling).
@@ -264,9 +271,24 @@ function marginalsAnswer(
     // (5.9 × 10⁷ entries, within budget) took 783–795 ms (fresh processes); the reduced tree is
     // then the last exact answer before a sampler.
     if (byElimination && choice?.exact === false && options.budget === undefined) {
-      const marginals = timed(timings, 'propagate', () => marginalsByElimination(net, evidence, options));
-      if (marginals)
-        return { ok: true, method: 'exact', cost, budget, marginals, reason: exactByElimination(choice), timings };
+      const plans = timed(timings, 'triangulate', () =>
+        eliminationPlans(net, evidence, eliminationLimit(options), ELIMINATION_WORK, options.signal),
+      );
+      if (plans) {
+        const answer = timed(timings, 'propagate', () => marginalsByPlans(net, evidence, plans, options.signal));
+        return { ok: true, method: 'exact', cost, budget, ...answer, reason: exactByElimination(choice), timings };
+      }
+    }
+    // Within budget, the cost model: per-variable eliminations answer when all their tables
+    // together are fewer entries than the tree's (which it allocates, fills and passes over
+    // three times more).
+    const cheaper =
+      method === 'exact' && !options.keepTree && (choice?.exact ?? plan.entries <= EXACT_HARD_LIMIT)
+        ? timed(timings, 'triangulate', () => cheaperByElimination(net, evidence, plan, options))
+        : undefined;
+    if (cheaper) {
+      const answer = timed(timings, 'propagate', () => marginalsByPlans(net, evidence, cheaper.plans, options.signal));
+      return { ok: true, method: 'exact', cost, budget, ...answer, reason: cheaper.reason, timings };
     }
     const reduction =
       requested === 'auto' || requested === 'exact'
@@ -459,30 +481,100 @@ const ELIMINATION_WORK = 1 << 28;
  * elimination on the network pruned for v (its ancestors and the evidence's, d-separated parts
  * dropped) is often far smaller than the tree of the whole network (munin1: a 1.9 × 10⁸-entry
  * tree, but every pruned elimination is small; pgmpy answers it this way). Each elimination is
- * held to the tree's memory share before it allocates, and all of them to a work budget; undefined
- * (a sampler answers) when one does not fit. Impossible evidence throws as the tree would.
+ * held to the tree's memory share (`each`) and all of them to `work` before any table is
+ * allocated: undefined when one does not fit (a sampler or the tree answers then).
  */
-function marginalsByElimination(
+function eliminationPlans(
   net: BayesianNetwork,
   evidence: Evidence,
-  options: MarginalsOptions,
-): Float64Array[] | undefined {
+  each: number,
+  work: number,
+  signal?: CancelSignal,
+): (EliminationPlan | undefined)[] | undefined {
   if (net.variables.length > ELIMINATION_VARIABLES) return undefined;
-  const limit = eliminationLimit(options);
-  let work = 0;
-  const marginals: Float64Array[] = [];
+  let total = 0;
+  const plans: (EliminationPlan | undefined)[] = [];
   for (let v = 0; v < net.variables.length; v++) {
-    throwIfCancelled(options.signal); // each elimination's order is found before its own checks run
-    try {
-      const r = variableElimination(net, [v], evidence, options.signal, Math.min(limit, ELIMINATION_WORK - work));
-      work += r.totalSize;
-      marginals.push(r.factor.values);
-    } catch (e) {
-      if (e instanceof BudgetError) return undefined;
-      throw e;
+    throwIfCancelled(signal); // each elimination's order is found before its own checks run
+    if (evidence.has(v)) {
+      plans.push(undefined); // a point mass
+      continue;
     }
+    const p = eliminationPlan(net, [v], evidence);
+    total += p.order.totalSize;
+    if (p.order.totalSize > each || total > work) return undefined;
+    plans.push(p);
   }
-  return marginals;
+  return plans;
+}
+
+/**
+ * Every marginal by its planned elimination, and log P(e). P(e) is found once, first (one
+ * elimination of the evidence's ancestors): impossible evidence throws before any query runs,
+ * and the queries need not each check the constant their pruning set aside.
+ */
+function marginalsByPlans(
+  net: BayesianNetwork,
+  evidence: Evidence,
+  plans: readonly (EliminationPlan | undefined)[],
+  signal?: CancelSignal,
+): { marginals: Float64Array[]; logEvidence: number } {
+  const logEvidence = evidence.size ? probabilityOfEvidence(net, evidence, signal) : 0;
+  if (logEvidence === -Infinity) throw new ImpossibleEvidenceError();
+  const marginals = plans.map((p, v) => {
+    if (p) return eliminateByPlan(net, p, evidence, signal, false).factor.values;
+    const point = new Float64Array(net.variables[v]!.states.length);
+    point[evidence.get(v)!] = 1;
+    return point;
+  });
+  return { marginals, logEvidence };
+}
+
+/**
+ * The cost model, in junction-tree entries (the tree's cost is its entries: it allocates them,
+ * writes the CPTs in and passes over them to collect, distribute and read). Planning one
+ * query's elimination costs about ANCESTOR_ENTRIES per variable of its pruned network (munin4:
+ * 12,900 such variables planned in about the time its 1.4 × 10⁷-entry tree compiled and
+ * propagated), and an entry of its tables ELIMINATION_ENTRY_COST (one pass over tables never
+ * allocated whole: barley's 1.7 × 10⁷ entries of eliminations took a quarter of the time of its
+ * 1.8 × 10⁷-entry tree, fresh processes).
+ */
+const ANCESTOR_ENTRIES = 1000;
+const ELIMINATION_ENTRY_COST = 1 / 3;
+
+/**
+ * The cost model: when a one-shot answer's junction tree is big (at least REDUCTION_MIN_ENTRIES)
+ * and not compiled yet, per-variable eliminations answer if they cost less (see ANCESTOR_ENTRIES)
+ * than the tree (without the observed variables, when evidence shrinks it). The planning's cost
+ * is known first from the ancestral sets (cheap); the tables' as the queries are planned, and
+ * planning stops as soon as the sum passes the tree's. Their plans and why, or undefined.
+ */
+function cheaperByElimination(
+  net: BayesianNetwork,
+  evidence: Evidence,
+  full: ExactPlan,
+  options: MarginalsOptions,
+): { plans: (EliminationPlan | undefined)[]; reason: string } | undefined {
+  if (full.compiled || full.entries < REDUCTION_MIN_ENTRIES || net.variables.length > ELIMINATION_VARIABLES)
+    return undefined;
+  const shrunk = evidence.size ? shrunkenEntries(full.layout, cardinalities(net), evidence) : full.entries;
+  const tree = Math.min(full.entries, shrunk);
+  let ancestors = 0;
+  for (let v = 0; v < net.variables.length; v++)
+    if (!evidence.has(v)) ancestors += ancestralSet(net, [v, ...evidence.keys()]).size;
+  const planning = ANCESTOR_ENTRIES * ancestors;
+  if (planning >= tree) return undefined;
+  const work = Math.min(ELIMINATION_WORK, (tree - planning) / ELIMINATION_ENTRY_COST);
+  const plans = eliminationPlans(net, evidence, eliminationLimit(options), work, options.signal);
+  if (!plans) return undefined;
+  const total = plans.reduce((n, p) => n + (p?.order.totalSize ?? 0), 0);
+  return {
+    plans,
+    reason:
+      'exact (variable elimination per variable, each on the network pruned for it): ' +
+      `${ancestors} variables to eliminate from and ${total} table entries in all, cheaper than ` +
+      `a junction tree of ${tree} clique entries`,
+  };
 }
 
 /** Entries an elimination's tables may take: the junction tree's share of the memory budget, as doubles. */

@@ -6,6 +6,8 @@ import {
   type OrderHeuristic,
 } from '../../../../server/src/engine/inference/eliminationOrder.js';
 import { createRng } from '../../../../server/src/engine/random.js';
+import { eliminate, eliminationPlan } from '../../../../server/src/engine/inference/variableElimination.js';
+import { randomNetwork } from '../../../support/networks.js';
 
 /** The score of eliminating v next, straight from the definitions (lexicographic: first, then second). */
 function score(adj: Set<number>[], left: Set<number>, cards: number[], v: number, h: OrderHeuristic): number[] {
@@ -145,5 +147,42 @@ test('100,000 variables: the order costs O(n log n + fill) steps (independent va
     const large = steps(100_000, chain);
     // n log n: 10 × log(100,000) / log(10,000) = 12.5 at most; n² would be 100
     assert.ok(large / small <= 12.5, `${chain ? 'chain' : 'independent'}: ${small} → ${large} steps`);
+  }
+});
+
+test('kept variables (a query) count in every clique they neighbour but are never eliminated', () => {
+  // a — q — b with a — b: eliminating a with q kept makes the clique {a, q, b} of 2·10·2 entries.
+  const adj = [new Set([1, 2]), new Set([0, 2]), new Set([0, 1])];
+  const cards = [2, 10, 2];
+  const order = eliminationOrder(adj, cards, [0, 2], 'min-fill', [1]);
+  assert.deepEqual(order.order, [0, 2]);
+  assert.deepEqual(order.cliques, [
+    [0, 1, 2],
+    [2, 1],
+  ]);
+  assert.equal(order.totalSize, 40 + 20);
+  assert.equal(order.maxCliqueSize, 40);
+  // Without q kept the order would count 4 + 2 entries: what barley's queries were held to before.
+  assert.equal(eliminationOrder(adj, cards, [0, 2], 'min-fill').totalSize, 6);
+});
+
+test("a query's elimination order counts the tables elimination builds, query variable included", () => {
+  for (const seed of [41, 42, 43, 44]) {
+    const net = randomNetwork(seed, 12, 3);
+    for (const q of [0, 5, 11]) {
+      const plan = eliminationPlan(net, [q], new Map([[3, 0]]));
+      const sizes: number[] = [];
+      eliminate(plan.connected, plan.order, 'sum', undefined, (_, product) => sizes.push(product.values.length));
+      assert.deepEqual(
+        sizes,
+        plan.order.cliques.map((c) => c.reduce((n, v) => n * net.variables[v]!.states.length, 1)),
+        `seed ${seed}, query V${q}`,
+      );
+      assert.equal(
+        sizes.reduce((a, b) => a + b, 0),
+        plan.order.totalSize,
+      );
+      assert.ok(!plan.order.order.includes(q));
+    }
   }
 });

@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { exactPlan, posteriorMarginals, posteriorQuery } from '../../../../server/src/engine/inference/marginals.js';
+import {
+  exactPlan,
+  posteriorMarginals,
+  posteriorQuery,
+  REDUCTION_MIN_ENTRIES,
+} from '../../../../server/src/engine/inference/marginals.js';
+import { JunctionTree } from '../../../../server/src/engine/inference/junctionTree.js';
+import { normalized } from '../../../../server/src/engine/factors/factor.js';
+import { createRng } from '../../../../server/src/engine/random.js';
+import type { BayesianNetwork } from '../../../../server/src/engine/network.js';
 import { gibbsSampling } from '../../../../server/src/engine/sampling/gibbsSampling.js';
 import { CancelledError } from '../../../../server/src/engine/cancellation.js';
 import { enumerate, maxAbsDiff, randomNetwork, twoNodes } from '../../../support/networks.js';
@@ -182,4 +191,42 @@ test('per-variable elimination stops when cancelled', () => {
   };
   assert.throws(() => posteriorMarginals(net, new Map(), { memoryBytes, signal }), CancelledError);
   assert.ok(checks > 3);
+});
+
+test('the cost model: per-variable elimination answers when it is cheaper than a big tree, with the same numbers', () => {
+  // Six roots of 10 states and one child of 2: the tree holds the child's 2 × 10⁶-entry family,
+  // but each root's query is its own prior and only the child's eliminates the family, once.
+  const rng = createRng(5);
+  const roots = Array.from({ length: 6 }, (_, i) => ({ name: `R${i}`, states: [...Array(10).keys()].map(String) }));
+  const prior = (k: number) => normalized(Float64Array.from({ length: k }, () => 0.1 + rng.next()));
+  const rows = 10 ** 6;
+  const table = new Float64Array(2 * rows);
+  for (let r = 0; r < rows; r++) table.set(prior(2), 2 * r);
+  const net: BayesianNetwork = {
+    name: 'wide',
+    variables: [...roots, { name: 'C', states: ['no', 'yes'] }],
+    cpts: [
+      ...roots.map((_, i) => ({ child: i, parents: [], table: prior(10) })),
+      { child: 6, parents: [0, 1, 2, 3, 4, 5], table },
+    ],
+  };
+  const plan = exactPlan(net);
+  assert.ok(plan.entries >= REDUCTION_MIN_ENTRIES);
+  const tree = JunctionTree.compile(net);
+  for (const evidence of [new Map<number, number>(), new Map([[0, 3]])]) {
+    const r = posteriorMarginals(net, evidence);
+    assert.ok(r.ok && r.method === 'exact');
+    assert.match(r.reason!, /^exact \(variable elimination per variable, each on the network pruned for it\): /);
+    assert.match(r.reason!, /cheaper than a junction tree of \d+ clique entries/);
+    tree.setEvidence(evidence);
+    tree.propagate();
+    r.marginals.forEach((m, v) => assert.ok(maxAbsDiff(m, tree.marginal(v)) < 1e-12, `V${v}`));
+    assert.ok(Math.abs(r.logEvidence! - tree.logEvidence) < 1e-12);
+  }
+  // With the tree compiled and kept (the results panel), one propagation answers.
+  const kept = posteriorMarginals(net, new Map(), { keepTree: true });
+  assert.ok(kept.ok && /^exact \(junction tree\)/.test(kept.reason!));
+  // Observing the child makes every root's query eliminate the family: the tree is cheaper.
+  const observed = posteriorMarginals(net, new Map([[6, 1]]));
+  assert.ok(observed.ok && /^exact \(junction tree/.test(observed.reason!), observed.ok ? observed.reason : '');
 });
