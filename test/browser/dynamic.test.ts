@@ -70,7 +70,8 @@ test('umbrella: Rain over t, filtered and smoothed; step 2 reads 0.883 (hover an
     // Each series is a line through the two steps.
     for (const series of ['filtered', 'smoothed'])
       assert.equal(
-        (await rain.locator(`polyline.line.${series}`).getAttribute('points'))!.trim().split(/\s+/).length,
+        (await rain.locator(`polyline.line[data-series="${series}"]`).getAttribute('points'))!.trim().split(/\s+/)
+          .length,
         2,
         series,
       );

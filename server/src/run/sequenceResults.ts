@@ -16,6 +16,7 @@ import { filterSequence } from '../engine/dynamic/filtering.js';
 import { mostLikelySequence, type MostLikelySequence } from '../engine/dynamic/viterbi.js';
 import { BudgetError, DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 import { EngineError } from '../engine/engineError.js';
+import { CancelledError } from '../engine/cancellation.js';
 import {
   SEQUENCE_POINTS,
   type SequenceBands,
@@ -77,6 +78,8 @@ export function sequenceResults(
     try {
       out.results.push(sequenceResult(a, budgets ?? DEFAULT_BUDGETS, signal));
     } catch (e) {
+      // A run cancelled while charting: the statements' answers stand, the charts are left out.
+      if (e instanceof CancelledError) break;
       // The queries that read the pair already said why it cannot be computed, on their lines.
       if (!(e instanceof EngineError)) throw e;
       const message = `no chart over time of ${a.dbn.name} given ${a.data}: ${e.message}`;

@@ -182,3 +182,32 @@ query P(Rain[${T}] = yes) in Umbrella given Days
   assert.ok(rain.mostLikelySteps!.every((k, b) => k >= Math.ceil(Math.min(bucket, T - b * bucket) / 2)));
   assert.ok(JSON.stringify(e).length < 200_000, 'the payload stays bounded');
 });
+
+test('over the budget: the particle filter, with standard errors and a note; a chart too large is refused', () => {
+  const dbn = randomTwoSlice(5, 8, 2, 3);
+  const T = 4;
+  const findings = randomFindings(createRng(9), dbn, T, 0.3);
+  const exact = forwardBackward(dbn, findings, {});
+  // Room for the chart's numbers but not for the 1.5-slice junction tree.
+  const budgets = { ...DEFAULT_BUDGETS, maxTotalEntries: 1200 };
+  const e = sequenceResult({ dbn, data: 'D', findings, statement: at }, budgets);
+  assert.equal(e.method, 'particle');
+  assert.equal(e.seed, 1);
+  assert.match(e.note!, /particle filter/);
+  let worst = 0;
+  e.variables.forEach((variable, v) => {
+    assert.equal(variable.smoothed, undefined);
+    assert.equal(variable.mostLikely, undefined);
+    for (let t = 0; t < T; t++)
+      variable.states.forEach((_, x) => {
+        const se = variable.standardErrors![x]![t]!;
+        const z = Math.abs(variable.filtered.mean[x]![t]! - exact.filtered[t]![v]![x]!) / Math.max(se, 1e-3);
+        worst = Math.max(worst, z);
+      });
+  });
+  assert.ok(worst < 6, `the estimates are within 6 standard errors of the exact filter (worst ${worst})`);
+  assert.throws(
+    () => sequenceResult({ dbn, data: 'D', findings, statement: at }, { ...DEFAULT_BUDGETS, maxTotalEntries: 50 }),
+    /the chart's \d+ numbers are over the budget of 50/,
+  );
+});
