@@ -13,7 +13,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ExpectResult, SequenceResult } from '../../server/src/protocol/runResult.js';
 import { CHROMIUM, Harness, type PanelPage } from './support/harness.js';
-import { runExample } from './support/fixtures.js';
+import { runExample, runModel } from './support/fixtures.js';
+import { createRng } from '../../server/src/engine/random.js';
 import { repoRoot } from '../support/shared.js';
 
 const ready = existsSync(CHROMIUM);
@@ -143,6 +144,57 @@ test('machine monitoring: three-state health with a selector, missing readings u
       violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
       [],
     );
+    assert.deepEqual(p.problems, []);
+  } finally {
+    await p.close();
+  }
+});
+
+test('10^4 steps: 500 points, each a bucket drawn as its mean with an envelope; the readout gives the bucket', async (t) => {
+  if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);
+  const T = 10_000;
+  const rng = createRng(3);
+  // Long dry and wet spells, some days unseen.
+  let wet = false;
+  const rows = Array.from({ length: T }, () => {
+    if (rng.next() < 0.01) wet = !wet;
+    if (rng.next() < 0.1) return '?';
+    return rng.next() < (wet ? 0.9 : 0.2) ? 'yes' : 'no';
+  });
+  const model = readFileSync(join(repoRoot, 'examples', 'umbrella.bayes'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('network') || l.startsWith('  ') || l === '}')
+    .join('\n');
+  const text = `${model}\ndata Days {\n  Umbrella\n${rows.map((r) => '  ' + r).join('\n')}\n}\nquery P(Rain[1] = yes) in Umbrella given Days\n`;
+  const run = runModel('long-umbrella.bayes', text);
+  const entry = run.results.find((r): r is SequenceResult => r.kind === 'sequence')!;
+  assert.ok(entry, JSON.stringify(run.diagnostics));
+  assert.equal(entry.bucket, 20);
+  const p = await harness.open('light');
+  try {
+    await p.show(run);
+    const rain = p.page.locator('.sequence-variable[data-variable="Rain"]');
+    await rain.waitFor();
+    assert.equal(await rain.locator('polygon.envelope.filtered').count(), 1);
+    assert.equal(await rain.locator('polygon.envelope.smoothed').count(), 1);
+    assert.equal(await rain.locator('rect.step-hit').count(), 500);
+    const seen = entry.variables[1]!.observed.filter((s) => s !== null).length;
+    assert.equal(await p.page.locator('.sequence-variable[data-variable="Umbrella"] rect.observed').count(), seen);
+    // A point is ~1.1 px wide and the mouse moves in whole pixels: read which bucket it landed on.
+    await rain.locator('rect.step-hit[data-step="201"]').hover({ force: true });
+    const from = Number(await rain.locator('.sequence-readout').getAttribute('data-step'));
+    assert.ok(Math.abs(from - 201) <= 20 && (from - 1) % 20 === 0, `step ${from}`);
+    assert.match(
+      await rain.locator('.sequence-readout').innerText(),
+      new RegExp(`t = ${from}…${from + 19} \\(20 steps\\)`),
+    );
+    const b = (from - 1) / 20;
+    assert.equal(await readout(p, 'Rain', 'smoothed', 'yes'), entry.variables[0]!.smoothed!.mean[0]![b]);
+    // The keyboard moves one bucket at a time.
+    await rain.locator('svg.sequence-chart').focus();
+    await p.page.keyboard.press('ArrowRight');
+    assert.equal(await rain.locator('.sequence-readout').getAttribute('data-step'), String(from + 20));
+    await p.screenshot('dynamic-long-light');
     assert.deepEqual(p.problems, []);
   } finally {
     await p.close();

@@ -110,9 +110,15 @@ function sequenceChart(
       height: rowsY + 2 * ROW_H - M.t,
       'data-step': stepsOf(e, b)[0],
     });
-    hit.addEventListener('mouseenter', () => select(b));
     root.append(hit);
   }
+  // The pointer's x picks the point (columns of a long sequence are narrower than a pixel).
+  root.addEventListener('mousemove', (ev) => {
+    const ctm = root.getScreenCTM();
+    if (!ctm) return;
+    const b = Math.floor((new DOMPoint(ev.clientX, ev.clientY).matrixTransform(ctm.inverse()).x - M.l) / cw);
+    if (b >= 0 && b < points && b !== current) select(b);
+  });
   const label = `P(${v.name} = ${v.states[state]}) over t, ${e.network} given ${e.data}`;
   const fig = figure(`sequence-${e.network}-${v.name}-${atLine(e)}`, label, root, () => copyRows(e, v));
   // A slider over the steps: one tab stop, ←/→ (PageUp/PageDown by ten points, Home/End) move the step.
@@ -163,7 +169,7 @@ function xAxis(e: SequenceResult, top: number, plotW: number): SVGGElement {
   const at = (t: number) => M.l + ((t - 0.5) / e.steps) * plotW;
   for (const t of ticks(1, e.steps, Math.min(8, e.steps)).filter((t) => Number.isInteger(t) && t >= 1))
     g.append(svg('text', { x: at(t), y: top + 14, class: 'tick', 'text-anchor': 'middle' }, t));
-  g.append(svg('text', { x: W - M.r, y: top + 14, class: 'label', 'text-anchor': 'end' }, 't'));
+  g.append(svg('text', { x: M.l - 4, y: top + 14, class: 'label', 'text-anchor': 'end' }, 't'));
   return g;
 }
 
