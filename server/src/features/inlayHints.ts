@@ -16,7 +16,7 @@ export function inlayHints(text: string, run: RunResult | undefined, range: Rang
   starts ??= lineStarts(text);
   for (const entry of run.results) {
     // A network entry describes a whole network for the graph view; no line asked for it.
-    if (entry.kind === 'network') continue;
+    if (entry.kind === 'network' || entry.kind === 'sequence') continue;
     const line = entry.range.end.line;
     if (line < range.start.line || line > range.end.line) continue;
     const position = { line, character: lineAt(text, line, starts).replace(/\s*(\/\/.*)?$/, '').length };

@@ -552,6 +552,7 @@ export type ResultEntry =
   | NetworkEvaluationResult
   | PredictionResult
   | ValidationResult
+  | SequenceResult
   | PolicyResult
   | ExpectedUtilityResult
   | ValueOfInformationResult
@@ -666,3 +667,63 @@ export interface ValidationResult extends ResultBase, ProbabilisticScores {
   /** Which score is the query's value (an expect compares it). */
   score: string;
 }
+
+/**
+ * Per state, a series over the steps of a sequence in buckets of `SequenceResult.bucket` steps:
+ * bucket b holds steps 1 + b·bucket … min(T, (b + 1)·bucket). With one step per bucket `mean` is
+ * the step's own number and there is no `min`/`max`.
+ */
+export interface SequenceBands {
+  /** mean[s][b]: the mean over the bucket's steps of P(state s). */
+  mean: number[][];
+  /** The least and greatest P(state s) over the bucket's steps: the envelope a long sequence draws. */
+  min?: number[][];
+  max?: number[][];
+}
+
+/** One variable of a network over time along the sequence (SequenceResult). */
+export interface SequenceVariable {
+  name: string;
+  states: string[];
+  /** P(X_t | e_1..t). */
+  filtered: SequenceBands;
+  /** P(X_t | e_1..T); absent when smoothing was over the budget or the particle filter ran. */
+  smoothed?: SequenceBands;
+  /** The particle filter's standard errors of `filtered.mean` (their mean over the bucket). */
+  standardErrors?: number[][];
+  /** observed[b]: the state observed at the step (a bucket: the one observed most often), null when unobserved. */
+  observed: Array<string | null>;
+  /** Steps of the bucket at which the variable was observed (only with more than one step per bucket). */
+  observedSteps?: number[];
+  /** mostLikely[b]: the variable's state in the most likely sequence (a bucket: its most frequent state). */
+  mostLikely?: string[];
+  /** Steps of the bucket at which the most likely sequence has that state (more than one step per bucket). */
+  mostLikelySteps?: number[];
+}
+
+/**
+ * One network over time with one data set of observations (a row per step), as the statements
+ * asking about it read them: every step's filtered and smoothed posterior of every variable, the
+ * most likely sequence and the log-likelihood (run/sequenceResults.ts). The results panel draws
+ * it over t; range: the first statement that asked.
+ */
+export interface SequenceResult extends ResultBase {
+  kind: 'sequence';
+  network: string;
+  data: string;
+  /** T: the number of steps (rows of the data). */
+  steps: number;
+  /** Steps per point of every series: 1 up to SEQUENCE_POINTS steps, then ⌈T / SEQUENCE_POINTS⌉. */
+  bucket: number;
+  method: 'exact' | 'particle';
+  particles?: number;
+  seed?: number;
+  /** ln P(e_1..T). */
+  logLikelihood: number;
+  /** What was left out and why (smoothing or the most likely sequence over the budget). */
+  note?: string;
+  variables: SequenceVariable[];
+}
+
+/** Points per series a SequenceResult sends at most (longer sequences are bucketed). */
+export const SEQUENCE_POINTS = 500;

@@ -20,6 +20,7 @@ import { CompileError } from '../model/compileError.js';
 import type { MpeResultEntry, ProbabilityResult } from '../protocol/runResult.js';
 import { queryOf, type HandlerContext, type HandlerOutput } from './handlerContext.js';
 import { memo, modelData } from './modelInputs.js';
+import { recordSequence } from './sequenceResults.js';
 
 /** The network over time `name` names, compiled once per run; undefined for any other name. */
 export function dynamicNetwork(ctx: HandlerContext, name: A.Name | undefined): TwoSliceNetwork | undefined {
@@ -101,6 +102,7 @@ export async function dynamicProbability(ctx: HandlerContext, dbn: TwoSliceNetwo
   const state = dbn.variables[v]!.states.indexOf(target.value?.kind === 'ref' ? target.value.name.text : '');
   if (state < 0) throw new CompileError(`not a state of ${target.variable.text}`, target.value?.range ?? target.range);
   const findings = await observations(ctx, dbn, q.given);
+  recordSequence(ctx, dbn, q.given, findings);
   const T = findings.length;
   const filtering = q.using?.text === 'filtering' && k <= T;
   const used = filtering ? findings.slice(0, k) : findings;
@@ -134,6 +136,7 @@ export async function dynamicProbability(ctx: HandlerContext, dbn: TwoSliceNetwo
 export async function dynamicMpe(ctx: HandlerContext, dbn: TwoSliceNetwork): Promise<HandlerOutput> {
   const q = queryOf<A.MpeQuery>(ctx);
   const findings = await observations(ctx, dbn, q.given);
+  recordSequence(ctx, dbn, q.given, findings);
   const best = run(() => mostLikelySequence(dbn, findings, ctx.signal, ctx.env.budgets?.maxTotalEntries));
   const assignment: Record<string, string> = {};
   best.states.slice(1).forEach((x, i) =>

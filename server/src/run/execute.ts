@@ -25,6 +25,7 @@ import {
 } from './handlerContext.js';
 import { HANDLERS } from './handlers/index.js';
 import { networkResults } from './networkResults.js';
+import { sequenceResults } from './sequenceResults.js';
 import { comparisonHolds } from './compare.js';
 import { CompileError } from '../model/compileError.js';
 import { EngineError } from '../engine/engineError.js';
@@ -95,6 +96,9 @@ export async function executeModel(
     );
     out.results.push(...networks.results);
     report(networks.diagnostics);
+    const sequences = sequenceResults(shared, env.budgets, options.signal);
+    out.results.push(...sequences.results);
+    report(sequences.diagnostics);
   }
   return out;
 

@@ -14,7 +14,7 @@ export function summary(record: RunRecord): RunSummary {
   }
   const failures = failed.size;
   // Network entries draw the graph; the count is of the statements that asked for something.
-  const queries = record.result.results.filter((r) => r.kind !== 'network').length;
+  const queries = record.result.results.filter((r) => r.kind !== 'network' && r.kind !== 'sequence').length;
   return { queries, failures, elapsedMs: record.result.elapsedMs, cached: record.cached };
 }
 

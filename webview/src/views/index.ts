@@ -25,6 +25,7 @@ import { networkEvaluationView } from './learning.js';
 import { predictionView, validationView } from './validation.js';
 import { mdlView, treeScoresView } from './mdl.js';
 import { networkView } from './network.js';
+import { sequenceView } from './dynamic.js';
 import { effectView, expectedUtilityView, policyView, voiView } from './decisions.js';
 import { gibbsView, likelihoodView, optimalView, parameterView, posteriorView, versionSpaceView } from './posterior.js';
 
@@ -101,6 +102,8 @@ export function renderEntry(e: ResultEntry): HTMLElement[] {
       return predictionView(e);
     case 'validation':
       return validationView(e);
+    case 'sequence':
+      return sequenceView(e);
     default:
       return fieldsView(e as ResultBase);
   }

@@ -1,0 +1,202 @@
+/**
+ * Networks over time in the results panel (headless Chromium), issue 30: `bayes run --json` on the
+ * umbrella example gives a `sequence` entry, drawn per variable as P(state) over t, filtered and
+ * smoothed; hovering step 2 (or moving there with the keyboard) reads the numbers of the run's own
+ * expect lines (Russell & Norvig's 0.883). The machine-monitoring example, three-state health and
+ * missing readings: the state selector redraws, every `?` of the data is marked unobserved, the
+ * most likely sequence is a band. axe-core finds no serious violation.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { ExpectResult, SequenceResult } from '../../server/src/protocol/runResult.js';
+import { CHROMIUM, Harness, type PanelPage } from './support/harness.js';
+import { runExample, runModel } from './support/fixtures.js';
+import { createRng } from '../../server/src/engine/random.js';
+import { repoRoot } from '../support/shared.js';
+
+const ready = existsSync(CHROMIUM);
+let harness: Harness;
+
+before(async () => {
+  if (!ready) return;
+  mkdirSync(join(repoRoot, 'test', 'screenshots'), { recursive: true });
+  harness = await Harness.start();
+});
+after(async () => {
+  await harness?.close();
+});
+
+/** The number the readout of `variable`'s chart shows for a series and state. */
+function readout(p: PanelPage, variable: string, series: string, state: string): Promise<number> {
+  return p.page
+    .locator(`.sequence-variable[data-variable="${variable}"] .readout-${series} [data-state="${state}"]`)
+    .getAttribute('data-value')
+    .then(Number);
+}
+
+async function axeViolations(p: PanelPage): Promise<Array<{ id: string; impact: string }>> {
+  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await p.page.evaluate(axeSource);
+  return p.page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(c: unknown, o: unknown): Promise<{ violations: Array<{ id: string; impact: string }> }> };
+      }
+    ).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+    }));
+  });
+}
+
+test('umbrella: Rain over t, filtered and smoothed; step 2 reads 0.883 (hover and keyboard)', async (t) => {
+  if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);
+  const run = runExample('umbrella.bayes');
+  const expects = run.results.filter((r): r is ExpectResult => r.kind === 'expect');
+  // The run's own answers: line 13 filters Rain[2], line 14 smooths Rain[1].
+  const filtered2 = expects.find((e) => e.range.start.line === 12)!.actual as number;
+  const smoothed1 = expects.find((e) => e.range.start.line === 13)!.actual as number;
+  assert.ok(Math.abs(filtered2 - 0.883) < 1e-3 && Math.abs(smoothed1 - 0.883) < 1e-3);
+  const entry = run.results.find((r): r is SequenceResult => r.kind === 'sequence')!;
+  assert.equal(entry.steps, 2);
+  const p = await harness.open('light');
+  try {
+    await p.show(run);
+    const rain = p.page.locator('.card[data-kind="sequence"] .sequence-variable[data-variable="Rain"]');
+    await rain.waitFor();
+    // Each series is a line through the two steps.
+    for (const series of ['filtered', 'smoothed'])
+      assert.equal(
+        (await rain.locator(`polyline.line[data-series="${series}"]`).getAttribute('points'))!.trim().split(/\s+/)
+          .length,
+        2,
+        series,
+      );
+    assert.deepEqual(await rain.locator('rect.most-likely').evaluateAll((r) => r.map((x) => x.dataset.state)), ['yes']);
+    assert.equal(await p.page.locator('.sequence-variable[data-variable="Umbrella"] text.observed').count(), 2);
+
+    await rain.locator('rect.step-hit[data-step="2"]').hover();
+    assert.equal(await rain.locator('.sequence-readout').getAttribute('data-step'), '2');
+    assert.ok(Math.abs((await readout(p, 'Rain', 'filtered', 'yes')) - filtered2) <= 1e-12);
+    assert.match(await rain.locator('.sequence-readout').innerText(), /filtered yes 0\.8834.*most likely yes/);
+    await rain.locator('rect.step-hit[data-step="1"]').hover();
+    assert.ok(Math.abs((await readout(p, 'Rain', 'smoothed', 'yes')) - smoothed1) <= 1e-12);
+
+    // The keyboard: the chart is one tab stop, a slider over the steps.
+    const chart = rain.locator('svg.sequence-chart');
+    await chart.focus();
+    await p.page.keyboard.press('End');
+    assert.equal(await chart.getAttribute('aria-valuenow'), '2');
+    assert.ok(Math.abs((await readout(p, 'Rain', 'filtered', 'yes')) - filtered2) <= 1e-12);
+    await p.page.keyboard.press('ArrowLeft');
+    assert.equal(await rain.locator('.sequence-readout').getAttribute('data-step'), '1');
+    await p.page.keyboard.press('ArrowRight');
+    assert.match((await chart.getAttribute('aria-valuetext'))!, /^t 2: filtered yes 0\.8834/);
+    await p.page.locator('.card[data-kind="sequence"]').scrollIntoViewIfNeeded();
+    await p.page.locator('.card[data-kind="sequence"]').screenshot({
+      path: join(repoRoot, 'docs', 'images', 'results-dynamic-umbrella-light.png'),
+    });
+    await p.screenshot('dynamic-umbrella-light');
+    assert.deepEqual(p.problems, []);
+  } finally {
+    await p.close();
+  }
+});
+
+test('machine monitoring: three-state health with a selector, missing readings unobserved, the most likely band', async (t) => {
+  if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);
+  const run = runExample('machine_monitoring.bayes');
+  const entry = run.results.find((r): r is SequenceResult => r.kind === 'sequence')!;
+  const rows = readFileSync(join(repoRoot, 'examples', 'data', 'machine.csv'), 'utf8')
+    .trim()
+    .split('\n');
+  const header = rows[0]!.split(',');
+  const missing = (column: string) => rows.slice(1).filter((r) => r.split(',')[header.indexOf(column)] === '?').length;
+  const p = await harness.open('dark');
+  try {
+    await p.show(run);
+    const health = p.page.locator('.sequence-variable[data-variable="Health"]');
+    await health.waitFor();
+    // Health is never observed: every step unobserved; each reading's `?` is marked as such.
+    assert.equal(await health.locator('circle.unobserved').count(), entry.steps);
+    for (const column of ['Load', 'Temperature', 'Vibration']) {
+      const row = p.page.locator(`.sequence-variable[data-variable="${column}"]`);
+      assert.ok(missing(column) + (await row.locator('text.observed').count()) === entry.steps, column);
+      assert.equal(await row.locator('circle.unobserved').count(), missing(column), column);
+    }
+    // The selector draws P(Health = failing): the last step's smoothed number is the run's.
+    await health.getByLabel('State of Health to chart').selectOption('failing');
+    const last = String(entry.steps);
+    await health.locator(`rect.step-hit[data-step="${last}"]`).hover();
+    const failing = entry.variables.find((v) => v.name === 'Health')!.smoothed!.mean[2]![entry.steps - 1]!;
+    assert.equal(await readout(p, 'Health', 'smoothed', 'failing'), failing);
+    const dots = await health.locator('circle.dot.smoothed').evaluateAll((c) => c.map((x) => Number(x.dataset.value)));
+    assert.equal(dots.at(-1), failing);
+    const band = await health.locator('rect.most-likely').evaluateAll((r) => r.map((x) => x.dataset.state));
+    assert.ok(band.length >= 1 && band.every((s) => ['ok', 'worn', 'failing'].includes(s!)));
+    await p.screenshot('dynamic-machine-dark');
+    const violations = await axeViolations(p);
+    assert.deepEqual(
+      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+      [],
+    );
+    assert.deepEqual(p.problems, []);
+  } finally {
+    await p.close();
+  }
+});
+
+test('10^4 steps: 500 points, each a bucket drawn as its mean with an envelope; the readout gives the bucket', async (t) => {
+  if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);
+  const T = 10_000;
+  const rng = createRng(3);
+  // Long dry and wet spells, some days unseen.
+  let wet = false;
+  const rows = Array.from({ length: T }, () => {
+    if (rng.next() < 0.01) wet = !wet;
+    if (rng.next() < 0.1) return '?';
+    return rng.next() < (wet ? 0.9 : 0.2) ? 'yes' : 'no';
+  });
+  const model = readFileSync(join(repoRoot, 'examples', 'umbrella.bayes'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('network') || l.startsWith('  ') || l === '}')
+    .join('\n');
+  const text = `${model}\ndata Days {\n  Umbrella\n${rows.map((r) => '  ' + r).join('\n')}\n}\nquery P(Rain[1] = yes) in Umbrella given Days\n`;
+  const run = runModel('long-umbrella.bayes', text);
+  const entry = run.results.find((r): r is SequenceResult => r.kind === 'sequence')!;
+  assert.ok(entry, JSON.stringify(run.diagnostics));
+  assert.equal(entry.bucket, 20);
+  const p = await harness.open('light');
+  try {
+    await p.show(run);
+    const rain = p.page.locator('.sequence-variable[data-variable="Rain"]');
+    await rain.waitFor();
+    assert.equal(await rain.locator('polygon.envelope.filtered').count(), 1);
+    assert.equal(await rain.locator('polygon.envelope.smoothed').count(), 1);
+    assert.equal(await rain.locator('rect.step-hit').count(), 500);
+    const seen = entry.variables[1]!.observed.filter((s) => s !== null).length;
+    assert.equal(await p.page.locator('.sequence-variable[data-variable="Umbrella"] rect.observed').count(), seen);
+    // A point is ~1.1 px wide and the mouse moves in whole pixels: read which bucket it landed on.
+    await rain.locator('rect.step-hit[data-step="201"]').hover({ force: true });
+    const from = Number(await rain.locator('.sequence-readout').getAttribute('data-step'));
+    assert.ok(Math.abs(from - 201) <= 20 && (from - 1) % 20 === 0, `step ${from}`);
+    assert.match(
+      await rain.locator('.sequence-readout').innerText(),
+      new RegExp(`t = ${from}…${from + 19} \\(20 steps\\)`),
+    );
+    const b = (from - 1) / 20;
+    assert.equal(await readout(p, 'Rain', 'smoothed', 'yes'), entry.variables[0]!.smoothed!.mean[0]![b]);
+    // The keyboard moves one bucket at a time.
+    await rain.locator('svg.sequence-chart').focus();
+    await p.page.keyboard.press('ArrowRight');
+    assert.equal(await rain.locator('.sequence-readout').getAttribute('data-step'), String(from + 20));
+    await p.screenshot('dynamic-long-light');
+    assert.deepEqual(p.problems, []);
+  } finally {
+    await p.close();
+  }
+});
