@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DynamicTrees } from '../../../../server/src/engine/dynamic/forwardBackward.js';
+import { DynamicTrees, forwardBackward } from '../../../../server/src/engine/dynamic/forwardBackward.js';
+import { mostLikelySequence } from '../../../../server/src/engine/dynamic/viterbi.js';
 import { filterSequence } from '../../../../server/src/engine/dynamic/filtering.js';
 import { planSliceTree } from '../../../../server/src/engine/dynamic/sliceTree.js';
 import { forwardInterface } from '../../../../server/src/engine/dynamic/twoSliceNetwork.js';
@@ -48,6 +49,9 @@ test('a template hugely over the budget is refused from its triangulation, befor
   assert.equal(r.method, 'particle');
   assert.ok(r.note.startsWith(planned.message), r.note);
   assert.equal(r.filtered.length, 5);
+  // Smoothing and the most likely sequence need the exact trees: refused the same way, not crashed.
+  assert.throws(() => forwardBackward(dbn, findings, { smooth: true, maxEntries: 1 << 26 }), BudgetError);
+  assert.throws(() => mostLikelySequence(dbn, findings, undefined, 1 << 26), BudgetError);
   for (const slice of r.filtered)
     for (const p of slice)
       assert.ok(Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-9, 'each estimate is a distribution');
