@@ -5,15 +5,23 @@
  *   is a forecast P(X_k = x | e_1..T);
  * - `query P(X[k] = x) in N using filtering given D`: P(X_k = x | rows 1..k);
  * - `query mpe N given D`: the most likely sequence of the unobserved variables, steps 1…T.
+ * Filtering and forecasts stay answerable when the 1.5-slice junction tree is over the budget: the
+ * particle filter answers (`{ samples, seed }`), with its standard error and a warning that the
+ * answer is approximate. Smoothing and the most likely sequence need the exact tree: over the
+ * budget they are an error on the query.
  */
 import type * as A from '../language/ast.js';
 import { isNetworkOverTime } from '../language/check/dynamic.js';
 import type { TwoSliceNetwork } from '../engine/dynamic/twoSliceNetwork.js';
 import type { StepFindings } from '../engine/dynamic/sliceTree.js';
 import { forwardBackward } from '../engine/dynamic/forwardBackward.js';
+import { filterSequence, type FilteringResult } from '../engine/dynamic/filtering.js';
+import { PARTICLE_REPLICATES } from '../engine/dynamic/particleFilter.js';
+import type { SliceMarginals } from '../engine/dynamic/forwardBackward.js';
 import { mostLikelySequence } from '../engine/dynamic/viterbi.js';
 import { EngineError } from '../engine/engineError.js';
-import { DEFAULT_BUDGETS } from '../engine/budget.js';
+import { BudgetError, DEFAULT_BUDGETS } from '../engine/budget.js';
+import type { Diagnostic } from '../language/diagnostics.js';
 import { setOwn } from '../engine/records.js';
 import { compileDynamic } from '../model/compileDynamic.js';
 import { CompileError } from '../model/compileError.js';
@@ -101,43 +109,92 @@ export async function dynamicProbability(ctx: HandlerContext, dbn: TwoSliceNetwo
   const k = target.time!.offset;
   const state = dbn.variables[v]!.states.indexOf(target.value?.kind === 'ref' ? target.value.name.text : '');
   if (state < 0) throw new CompileError(`not a state of ${target.variable.text}`, target.value?.range ?? target.range);
+  const sampling = particleOptions(q.options);
   const findings = await observations(ctx, dbn, q.given);
   recordSequence(ctx, dbn, q.given, findings);
   const T = findings.length;
   const filtering = q.using?.text === 'filtering' && k <= T;
+  const smoothing = !filtering && k <= T;
   const used = filtering ? findings.slice(0, k) : findings;
-  const r = run(() =>
-    forwardBackward(dbn, used, {
-      smooth: !filtering && k <= T,
-      predict: Math.max(0, k - T),
-      maxEntries: ctx.env.budgets?.maxTotalEntries,
-      signal: ctx.signal,
-    }),
-  );
-  const slice = k > T ? r.predicted![k - T - 1]! : filtering ? r.filtered[k - 1]! : r.smoothed![k - 1]!;
-  const p = slice[v]!;
+  const maxEntries = ctx.env.budgets?.maxTotalEntries;
+  // Smoothing needs the exact tree; filtering and forecasts fall back to the particle filter.
+  const r: FilteringResult = smoothing
+    ? {
+        method: 'exact',
+        ...run(
+          () => forwardBackward(dbn, used, { smooth: true, maxEntries, signal: ctx.signal }),
+          'smoothing (exact only): ',
+          '; `using filtering` answers P(X[k] | rows 1…k) by a particle filter beyond the budget',
+        ),
+      }
+    : run(() =>
+        filterSequence(dbn, used, {
+          predict: Math.max(0, k - T),
+          maxEntries,
+          ...sampling,
+          maxSamples: ctx.env.budgets?.maxSamples,
+          signal: ctx.signal,
+        }),
+      );
+  const pick = (m: { filtered: SliceMarginals[]; predicted?: SliceMarginals[]; smoothed?: SliceMarginals[] }) =>
+    (k > T ? m.predicted![k - T - 1]! : filtering ? m.filtered[k - 1]! : m.smoothed![k - 1]!)[v]!;
+  const p = pick(r);
+  const se = r.method === 'particle' ? pick({ filtered: r.filteredErrors, predicted: r.predictedErrors }) : undefined;
   const label = `${target.variable.text}[${k}]`;
   const how = k > T ? `forecast from ${T} steps` : filtering ? `filtered: steps 1…${k}` : `smoothed: steps 1…${T}`;
+  const value = `${Number(p[state]!.toPrecision(6))}${se ? ` ± ${Number(se[state]!.toPrecision(2))}` : ''}`;
+  const sampled = r.method === 'particle' ? `; particle filter, ${r.particles} particles, seed ${r.seed}` : '';
   const result: ProbabilityResult = {
     kind: 'probability',
     range: ctx.statement.range,
     source: ctx.source,
-    headline: `P(${label} = ${dbn.variables[v]!.states[state]}) = ${Number(p[state]!.toPrecision(6))} (${how}; log-likelihood ${r.logLikelihood.toFixed(4)})`,
-    method: 'exact',
+    headline: `P(${label} = ${dbn.variables[v]!.states[state]}) = ${value} (${how}${sampled}; log-likelihood ${r.logLikelihood.toFixed(4)})`,
+    // The particle filter weights each particle by the likelihood of the step's findings and
+    // resamples: likelihood weighting, step by step.
+    method: r.method === 'particle' ? 'lw' : 'exact',
+    ...(r.method === 'particle' ? { samples: r.particles, seed: r.seed, note: r.note } : {}),
     network: dbn.name,
     variables: [label],
     evidence: {},
-    table: dbn.variables[v]!.states.map((s, x) => ({ states: [s], p: p[x]! })),
+    table: dbn.variables[v]!.states.map((s, x) => ({ states: [s], p: p[x]!, ...(se ? { stderr: se[x]! } : {}) })),
     value: p[state]!,
   } as ProbabilityResult;
-  return { results: [result], diagnostics: [], value: p[state]! };
+  const diagnostics: Diagnostic[] =
+    r.method === 'particle'
+      ? [
+          {
+            severity: 'warning',
+            code: 'inference-budget',
+            message: `approximate: ${r.note}`,
+            range: ctx.statement.range,
+          },
+        ]
+      : [];
+  return { results: [result], diagnostics, value: p[state]! };
+}
+
+/** `using filtering { samples, seed }`: the particle filter's size and seed, used only beyond the budget. */
+function particleOptions(options: A.Options | undefined): { particles?: number; seed?: number } {
+  const out: { particles?: number; seed?: number } = {};
+  for (const entry of options?.entries ?? []) {
+    const v = entry.value;
+    const min = entry.name?.text === 'samples' ? 10 * PARTICLE_REPLICATES : 0;
+    if (v.kind !== 'number' || !Number.isInteger(v.value) || v.value < min)
+      throw new CompileError(`${entry.name?.text ?? 'an option'} is a whole number ≥ ${min}`, v.range);
+    if (entry.name?.text === 'samples') out.particles = v.value;
+    else if (entry.name?.text === 'seed') out.seed = v.value;
+  }
+  return out;
 }
 
 export async function dynamicMpe(ctx: HandlerContext, dbn: TwoSliceNetwork): Promise<HandlerOutput> {
   const q = queryOf<A.MpeQuery>(ctx);
   const findings = await observations(ctx, dbn, q.given);
   recordSequence(ctx, dbn, q.given, findings);
-  const best = run(() => mostLikelySequence(dbn, findings, ctx.signal, ctx.env.budgets?.maxTotalEntries));
+  const best = run(
+    () => mostLikelySequence(dbn, findings, ctx.signal, ctx.env.budgets?.maxTotalEntries),
+    'the most likely sequence (exact only): ',
+  );
   const assignment: Record<string, string> = {};
   best.states.slice(1).forEach((x, i) =>
     dbn.variables.forEach((variable, v) => {
@@ -161,11 +218,12 @@ export async function dynamicMpe(ctx: HandlerContext, dbn: TwoSliceNetwork): Pro
   return { results: [result], diagnostics: [], value };
 }
 
-/** Engine errors (impossible observations, budgets) as the statement's diagnostic. */
-function run<T>(compute: () => T): T {
+/** Engine errors (impossible observations, budgets) as the statement's diagnostic; a budget's with what to do. */
+function run<T>(compute: () => T, before = '', after = ''): T {
   try {
     return compute();
   } catch (e) {
+    if (e instanceof BudgetError) throw new CompileError(`${before}${e.message}${after}`);
     if (e instanceof EngineError) throw new CompileError(e.message);
     throw e;
   }

@@ -11,7 +11,7 @@
 import { DEFAULT_BUDGETS, requireWithin } from '../budget.js';
 import type { CancelSignal } from '../cancellation.js';
 import { throwIfCancelled } from '../cancellation.js';
-import { NO_FINDINGS, SliceTree, type StepFindings } from './sliceTree.js';
+import { NO_FINDINGS, SliceTree, planSliceTree, type StepFindings } from './sliceTree.js';
 import type { TwoSliceNetwork } from './twoSliceNetwork.js';
 import { propagateStep } from './softFindings.js';
 import { complete, type Stepwise } from '../stepwise.js';
@@ -52,8 +52,13 @@ export class DynamicTrees {
     readonly dbn: TwoSliceNetwork,
     readonly maxEntries = DEFAULT_BUDGETS.maxTotalEntries,
   ) {
-    this.first = new SliceTree(dbn, maxEntries, true);
-    this.step = new SliceTree(dbn, maxEntries);
+    // Both trees planned before either is compiled: a template over the budget is refused in
+    // the time of two triangulations, allocating nothing. The 1.5-slice tree first: the larger,
+    // and the one a refusal should name.
+    const step = planSliceTree(dbn, maxEntries);
+    const first = planSliceTree(dbn, maxEntries, true);
+    this.first = new SliceTree(dbn, maxEntries, true, first);
+    this.step = new SliceTree(dbn, maxEntries, false, step);
   }
 
   /** α₀ = P(I₀). */

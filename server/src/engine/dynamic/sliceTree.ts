@@ -7,7 +7,15 @@
  */
 import type { BayesianNetwork, Cpt } from '../network.js';
 import type { Factor } from '../factors/factor.js';
-import { JunctionTree } from '../inference/junctionTree.js';
+import {
+  JunctionTree,
+  junctionTreeLayout,
+  junctionTreeOrder,
+  modelFamilies,
+  type JunctionTreeLayout,
+} from '../inference/junctionTree.js';
+import { cardinalities, type EliminationOrder } from '../inference/eliminationOrder.js';
+import { tableEntries, requireWithin } from '../budget.js';
 import { EngineError } from '../engineError.js';
 import type { CancelSignal } from '../cancellation.js';
 import { forwardInterface, initialNetwork, type TwoSliceNetwork } from './twoSliceNetwork.js';
@@ -42,20 +50,20 @@ export class SliceTree {
     readonly dbn: TwoSliceNetwork,
     maxEntries: number,
     initial = false,
+    plan: SliceTreePlan = planSliceTree(dbn, maxEntries, initial),
   ) {
     const n = (this.n = dbn.variables.length);
-    const { net, iface } = sliceNetwork(dbn, initial);
-    this.net = net;
-    this.iface = iface;
-    const cards = iface.map((v) => dbn.variables[v]!.states.length);
-    this.ifaceSize = cards.reduce((a, b) => a * b, 1);
+    this.net = plan.net;
+    this.iface = plan.iface;
+    const cards = plan.iface.map((v) => dbn.variables[v]!.states.length);
+    this.ifaceSize = tableEntries(cards);
     this.prior = initial
       ? { vars: [], cards: [], values: Float64Array.of(1) }
-      : { vars: iface.map((_, j) => n + j), cards, values: new Float64Array(this.ifaceSize).fill(1) };
+      : { vars: plan.iface.map((_, j) => n + j), cards, values: new Float64Array(this.ifaceSize).fill(1) };
     this.future = { vars: [...this.iface], cards, values: new Float64Array(this.ifaceSize).fill(1) };
     // A factor over no variable has no clique to live in (slice 0's α, an empty interface's).
     const factors = [this.prior, this.future].filter((f) => f.vars.length > 0);
-    this.tree = JunctionTree.compile(this.net, { factors, maxEntries });
+    this.tree = JunctionTree.compile(this.net, { factors, maxEntries, order: plan.order, layout: plan.layout });
   }
 
   /** Entries of the compiled tree (for the budget). */
@@ -113,6 +121,37 @@ export class SliceTree {
     if (!f) throw new Error('interface is not in one clique'); // the factor over it guarantees one
     return f.values;
   }
+}
+
+/** The 1.5-slice tree's triangulation and cliques, before any table is allocated. */
+export interface SliceTreePlan {
+  net: BayesianNetwork;
+  iface: number[];
+  order: EliminationOrder;
+  layout: JunctionTreeLayout;
+  /** Entries of the tree's clique tables: what compiling it would allocate. */
+  entries: number;
+}
+
+/**
+ * Triangulates the 1.5-slice network (the α and β factors join each interface, as the compiled
+ * tree's do) and sums its cliques' state spaces, allocating no table: a template over the budget
+ * is refused here in the time of a triangulation, where compiling it first would fill the
+ * interface's tables and the cliques' index maps before measuring (seconds and hundreds of MB,
+ * or an array too large to allocate at all). Throws BudgetError.
+ */
+export function planSliceTree(dbn: TwoSliceNetwork, maxEntries: number, initial = false): SliceTreePlan {
+  const n = dbn.variables.length;
+  const { net, iface } = sliceNetwork(dbn, initial);
+  const cards = cardinalities(net);
+  // The shapes of the α and β factors: their variables are all the triangulation needs.
+  const shape = (vars: number[]): Factor => ({ vars, cards: vars.map((v) => cards[v]!), values: new Float64Array() });
+  const shapes = [initial ? [] : iface.map((_, j) => n + j), iface].filter((vs) => vs.length > 0).map(shape);
+  const order = junctionTreeOrder(net, shapes);
+  const layout = junctionTreeLayout(order, cards, modelFamilies(net, shapes));
+  const entries = layout.cliques.reduce((sum, c) => sum + tableEntries(c.map((v) => cards[v]!)), 0);
+  requireWithin('the junction tree', entries, maxEntries, 'clique entries');
+  return { net, iface, order, layout, entries };
 }
 
 /**

@@ -13,7 +13,7 @@ import type { BayesianNetwork } from '../network.js';
 import { DEFAULT_BUDGETS, requireWithin } from '../budget.js';
 import { EngineError } from '../engineError.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
-import { sliceNetwork, type StepFindings } from './sliceTree.js';
+import { planSliceTree, sliceNetwork, type StepFindings } from './sliceTree.js';
 import type { TwoSliceNetwork } from './twoSliceNetwork.js';
 import { forwardBackwardSteps } from './forwardBackward.js';
 import { complete, type Stepwise } from '../stepwise.js';
@@ -49,6 +49,10 @@ export function* mostLikelySequenceSteps(
   // Soft findings are defined on the filtered belief: the forward pass resolves them into likelihoods.
   if (findings.some((f) => f.soft?.size))
     findings = (yield* forwardBackwardSteps(dbn, findings, { maxEntries, signal })).findings;
+  // Max-product over the same slices as the junction trees: held to their budget, refused from
+  // the triangulation before any factor is built (a huge template would not fit in an array).
+  planSliceTree(dbn, maxEntries);
+  planSliceTree(dbn, maxEntries, true);
   const first = sliceNetwork(dbn, true);
   const step = sliceNetwork(dbn, false);
   const n = dbn.variables.length;

@@ -227,6 +227,8 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
       const scope = modelScope(ctx, q.in);
       if (networkOverTime(ctx, q.in)) {
         if (q.using) checkChoice(ctx, q.using, TIME_METHODS, 'a method over time');
+        // The particle filter's, when filtering or a forecast is over the budget.
+        checkOptions(ctx, q.options, ['samples', 'seed'], q.using?.text ?? 'smoothing');
         checkTimeQuery(ctx, scope, q);
         break;
       }
