@@ -23,6 +23,7 @@ import { EngineError } from '../engineError.js';
 import { throwIfCancelled } from '../cancellation.js';
 import { ImpossibleEvidenceError } from '../inference/junctionTree.js';
 import { mostProbableExplanation } from '../inference/mpe.js';
+import { exactPlan } from '../inference/marginals.js';
 import { hybridNetworkProblems, configurationIndex, type HybridNetwork } from './hybridNetwork.js';
 import {
   checkEvidence,
@@ -73,6 +74,15 @@ export function hybridMostProbableExplanation(
   );
   const order = continuousOrder(net);
   const discrete = discretePart(net);
+  // Max-product elimination builds tables as large as the discrete part's cliques.
+  if (discrete.variables.length) {
+    const largest = exactPlan(discrete.bn).order.maxCliqueSize;
+    requireWithin(
+      'the most probable explanation of the discrete part (largest clique)',
+      largest,
+      budgets.maxTableEntries,
+    );
+  }
   const cutset = cutsetOf(net).filter((r) => !evidence.discrete.has(r));
   const position = new Int32Array(net.variables.length).fill(-1);
   order.forEach((v, i) => (position[v] = i));

@@ -5,6 +5,7 @@ import { hybridMarginals } from '../../../../server/src/engine/gaussian/hybridMa
 import { hybridMostProbableExplanation } from '../../../../server/src/engine/gaussian/hybridMpe.js';
 import type { HybridNetwork } from '../../../../server/src/engine/gaussian/hybridNetwork.js';
 import { linearGaussian } from '../../../../server/src/engine/gaussian/hybridNetwork.js';
+import { budgetsFor } from '../../../../server/src/engine/budget.js';
 import { randomHybridNetwork, sampledEvidence } from '../../../support/hybridNetworks.js';
 import { findingsOracle } from '../../../support/hybridFindingsOracle.js';
 import { pythonMissing } from '../../../support/python.js';
@@ -154,3 +155,9 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
     }
   });
 }
+
+test('an MPE over the budget (configurations of the discrete parents × the joint) is a clear error', () => {
+  const wide = randomHybridNetwork({ continuous: 60, discrete: 30, maxParents: 3, seed: 9 });
+  const none = { discrete: new Map(), continuous: new Map() };
+  assert.throws(() => hybridMostProbableExplanation(wide, none, { budgets: budgetsFor(1) }), /over the budget/);
+});
