@@ -96,10 +96,17 @@ function givenText(evidence: NamedEvidence): string {
   return pairs.length ? ` | ${pairs.join(', ')}` : '';
 }
 
+const SAMPLER_NAMES = {
+  lw: 'likelihood weighting',
+  gibbs: 'Gibbs sampling',
+  rejection: 'rejection sampling',
+  particle: 'particle filter',
+} as const;
+
 /** How the answer was computed; a sampler's answer says its samples, seed and that it carries an error. */
 function methodLine(e: InferenceInfo): string {
   if (e.method === 'exact') return 'exact inference (junction tree / variable elimination)';
-  const name = e.method === 'lw' ? 'likelihood weighting' : 'Gibbs sampling';
+  const name = SAMPLER_NAMES[e.method];
   const note = e.note ? ` — ${escape(tidyNumbers(e.note))}` : '';
   return `${name}, ${e.samples ?? '?'} samples, seed ${e.seed ?? '?'}: each probability ± its standard error${note}`;
 }

@@ -205,7 +205,8 @@ export interface EstimateResult extends ResultBase {
 
 /** How a belief-network answer was computed; sampled answers carry standard errors. */
 export interface InferenceInfo {
-  method: 'exact' | 'lw' | 'gibbs' | 'rejection';
+  /** `particle`: a network over time's filtering beyond the budget (samples = particles). */
+  method: 'exact' | 'lw' | 'gibbs' | 'rejection' | 'particle';
   /** Largest clique table (entries) exact inference needs, and the budget it was held to. */
   cost: number;
   budget: number;

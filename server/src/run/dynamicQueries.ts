@@ -149,9 +149,7 @@ export async function dynamicProbability(ctx: HandlerContext, dbn: TwoSliceNetwo
     range: ctx.statement.range,
     source: ctx.source,
     headline: `P(${label} = ${dbn.variables[v]!.states[state]}) = ${value} (${how}${sampled}; log-likelihood ${r.logLikelihood.toFixed(4)})`,
-    // The particle filter weights each particle by the likelihood of the step's findings and
-    // resamples: likelihood weighting, step by step.
-    method: r.method === 'particle' ? 'lw' : 'exact',
+    method: r.method,
     ...(r.method === 'particle' ? { samples: r.particles, seed: r.seed, note: r.note } : {}),
     network: dbn.name,
     variables: [label],
