@@ -35,6 +35,23 @@ test('a missing table at t and a missing table at 0 are errors on the variable',
   ]);
 });
 
+test('a continuous variable in a network over time is an error on its declaration', () => {
+  const gaussian = errors(
+    head.replace('variable Umbrella { yes, no }', 'variable Umbrella : real') +
+      rain0 +
+      rainT +
+      '  P(Umbrella[t] | Rain[t]) { yes: Normal(mean: 1, variance: 1), no: Normal(mean: 0, variance: 1) }\n}\n',
+  );
+  assert.deepEqual(gaussian, [
+    {
+      code: 'not-discrete',
+      message:
+        "'Umbrella' is continuous: a network over time takes discrete variables only (Gaussian slices are not supported yet)",
+      range: r(2, 11, 2, 19),
+    },
+  ]);
+});
+
 test('arcs from the future, higher orders and fixed slices in a transition are errors on the index', () => {
   const future = errors(head + rain0 + rainT + '  P(Umbrella[t] | Rain[t+1]) { yes: [0.9, 0.1], no: [0.2, 0.8] }\n}\n');
   assert.deepEqual(future, [

@@ -37,8 +37,12 @@ import { repoRoot } from '../../support/shared.js';
 
 const uri = 'file:///virtual/hostile.bayes';
 const env = nodeEnvironment({ workspaceRoot: repoRoot });
-/** Time one hostile file may take through everything (generous: the machine is shared). */
-const BUDGET_MS = 5000;
+/**
+ * Time one hostile file may take through everything: a hang detector, not a speed goal (the work
+ * itself is counted in test/unit/model/readerWork.test.ts). Quadratic work on these inputs takes
+ * minutes; linear work under a shared machine's load has taken up to 9 s.
+ */
+const BUDGET_MS = 30_000;
 
 /** Files nested `n` deep in each form that nests. */
 const nested: Record<string, (n: number) => string> = {
@@ -261,6 +265,6 @@ test(
     for (const [name] of files)
       assert.match(result.stdout + result.stderr, new RegExp(`${name.replace('.', '\\.')}:\\d+:\\d+: error`), name);
     assert.doesNotMatch(result.stdout + result.stderr, /internal error|Maximum call stack/);
-    assert.ok(performance.now() - started < 10_000);
+    assert.ok(performance.now() - started < 60_000); // a hang detector, as BUDGET_MS
   },
 );

@@ -137,7 +137,8 @@ test('archive bombs: refused at the expanded-bytes cap while inflating, whole or
     streamTarGz(bomb, () => {}),
     (e) => e instanceof ArchiveLimitError && /more than 256 MB/.test(e.message),
   );
-  assert.ok(performance.now() - t0 < 10_000, 'refused within seconds');
+  // A hang detector (inflating 2 GiB would take minutes); the cap itself is checked on memory below.
+  assert.ok(performance.now() - t0 < 60_000, 'refused within a minute');
   // Never inflated past the cap (256 MB, once whole and once streamed): the peak grew by far less than 2 GiB.
   const grown = process.resourceUsage().maxRSS * 1024 - before;
   assert.ok(grown < 700 * 2 ** 20, `the peak memory grew by ${(grown / 2 ** 20).toFixed(0)} MB`);

@@ -74,7 +74,16 @@ function checkTemplate(ctx: CheckContext, scope: Scope, tables: A.TableDecl[]): 
   }
   for (const variable of scope.variables.values()) {
     const at = variable.declaration;
-    if (!at || variable.type === 'real') continue;
+    if (!at) continue;
+    if (variable.type === 'real') {
+      // bayes filter and the queries over time work on discrete slices; say so here, not at run time.
+      ctx.report.error(
+        'not-discrete',
+        `'${variable.name}' is continuous: a network over time takes discrete variables only (Gaussian slices are not supported yet)`,
+        at.range,
+      );
+      continue;
+    }
     const table = transition.get(variable.name);
     if (!table) {
       ctx.report.error(
