@@ -21,9 +21,18 @@ if (files.length === 0) {
   console.error('run-tests: no test files found');
   process.exit(1);
 }
+// Two files at a time, unless told otherwise: test:slow runs one at a time, because its latency test
+// (lspUnderLoad) measures a language server, and ALARM's EM beside it on 2 cores pushed answers past 1 s.
 const res = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', ...passThrough, ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    ...(passThrough.some((a) => a.startsWith('--test-concurrency')) ? [] : ['--test-concurrency=2']),
+    ...passThrough,
+    ...files,
+  ],
   { stdio: 'inherit' },
 );
 process.exit(res.status ?? 1);
