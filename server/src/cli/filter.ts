@@ -3,7 +3,6 @@
  * likely sequence, the log-likelihood and (--predict K) forecasts of a network over time
  * (engine/dynamic). Step t = 1 is the first row of the observations; slice 0 is the prior.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { TwoSliceNetwork } from '../engine/dynamic/twoSliceNetwork.js';
 import type { StepFindings } from '../engine/dynamic/sliceTree.js';
@@ -23,6 +22,7 @@ import { integerOption } from './learningInputs.js';
 import { cliBudgets } from './limits.js';
 import { NETWORK_FILE_USAGE } from './networkFile.js';
 import { readDynamicNetwork } from './dynamicFile.js';
+import { readCommandLineText } from './workspace.js';
 
 const OPTIONS = {
   network: { type: 'string' },
@@ -83,7 +83,7 @@ ${NETWORK_FILE_USAGE}`,
     const seed = integerOption('seed', values.seed, 1);
     const dbn = readDynamicNetwork(positionals[0]!, io, { ...values, network: values.network });
     if (!dbn) return 1;
-    const findings = readObservations(values.observations, dbn, io);
+    const findings = readObservations(values.observations, dbn, io, values['max-file-mb']);
     if (!findings) return 1;
     const extra =
       addFindings(dbn, findings, values.likelihood ?? [], 'likelihood') ??
@@ -213,14 +213,14 @@ function particleAnswer(dbn: TwoSliceNetwork, r: ParticleResult & { note: string
   };
 }
 
-function readObservations(file: string, dbn: TwoSliceNetwork, io: CliIO): StepFindings[] | undefined {
-  let content: string;
-  try {
-    content = readFileSync(file, 'utf8');
-  } catch (e) {
-    io.err(`bayes: cannot read ${file}: ${(e as Error).message}\n`);
-    return undefined;
-  }
+function readObservations(
+  file: string,
+  dbn: TwoSliceNetwork,
+  io: CliIO,
+  maxFileMb: string | undefined,
+): StepFindings[] | undefined {
+  const content = readCommandLineText(file, io, maxFileMb);
+  if (content === undefined) return undefined;
   const r = readObservationSequence(content, dbn.variables);
   if ('error' in r) {
     io.err(`${file}:${r.error.line}:${r.error.column}: error: ${r.error.message}\n`);

@@ -19,6 +19,7 @@ import {
 import { setOwn } from '../engine/records.js';
 import type { MarginalsReply } from '../protocol/messages.js';
 import type { GaussianMixtureJson } from '../protocol/runResult.js';
+import { indexedFindings } from './namedEvidence.js';
 
 /** VAR=STATE for discrete variables, VAR=NUMBER (a decimal number) for continuous ones. */
 export function hybridEvidence(
@@ -55,23 +56,13 @@ export function withHybridFindings(
   likelihood: Readonly<Record<string, number[]>> = {},
   soft: Readonly<Record<string, number[]>> = {},
 ): { evidence: HybridEvidence } | { error: string } {
-  const index = hybridIndexMap(net);
-  const maps = { likelihoods: new Map<number, number[]>(), soft: new Map<number, number[]>() };
-  for (const [key, pairs] of [
-    ['likelihoods', likelihood],
-    ['soft', soft],
-  ] as const) {
-    for (const [name, values] of Object.entries(pairs)) {
-      const v = index.get(name);
-      if (v === undefined) return { error: `unknown variable '${name}'` };
-      maps[key].set(v, values);
-    }
-  }
+  const maps = indexedFindings(net, likelihood, soft);
+  if ('error' in maps) return maps;
   return {
     evidence: {
       ...evidence,
-      ...(maps.likelihoods.size ? { likelihoods: maps.likelihoods } : {}),
-      ...(maps.soft.size ? { soft: maps.soft } : {}),
+      ...(maps.likelihoods?.size ? { likelihoods: maps.likelihoods } : {}),
+      ...(maps.soft?.size ? { soft: maps.soft } : {}),
     },
   };
 }

@@ -26,11 +26,12 @@ export function resolveEvidence(
 
 /** Virtual (`likelihood`) and soft findings by name → by variable index; the error names an unknown variable. */
 export function indexedFindings(
-  net: BayesianNetwork,
-  likelihood: Record<string, number[]>,
-  soft: Record<string, number[]>,
+  net: { name: string; variables: readonly { name: string }[] },
+  likelihood: Readonly<Record<string, number[]>>,
+  soft: Readonly<Record<string, number[]>>,
 ): UncertainFindings | { error: string } {
-  const index = variableIndexMap(net);
+  // Discrete and hybrid networks alike: only the names are read.
+  const index = new Map(net.variables.map((v, i) => [v.name, i]));
   const maps = { likelihoods: new Map<number, number[]>(), soft: new Map<number, number[]>() };
   for (const [key, pairs] of [
     ['likelihoods', likelihood],
