@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PartlyUnknownTableError, writeBayesNetwork } from '../model/bayesWriter.js';
@@ -16,6 +15,7 @@ import { integerOption } from './learningInputs.js';
 import { unroll } from '../engine/dynamic/twoSliceNetwork.js';
 import { EngineError } from '../engine/engineError.js';
 import { cliBudgets } from './limits.js';
+import { writeOutputFileSync } from '../workspace/files.js';
 
 /** `--unroll T`: the network over time `--network N` of a .bayes model, as slices 0…T. */
 function readUnrolled(
@@ -109,7 +109,7 @@ ${NETWORK_FILE_USAGE}`,
     }
     for (const [file, content] of files) {
       try {
-        writeFileSync(file, content);
+        writeOutputFileSync(file, content);
       } catch (e) {
         io.err(`bayes: cannot write ${file}: ${(e as Error).message}\n`);
         return 1;

@@ -4,7 +4,6 @@
  * parents, the normal-inverse-gamma prior, or EM for Gaussian networks with missing values
  * (engine/gaussian/hybridLearning.ts). Prints every regression; --out writes a NET file.
  */
-import { writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { writeHuginHybrid } from '../model/hugin.js';
 import type { DiscreteHybridVariable, HybridNetwork, LinearGaussianCpd } from '../engine/gaussian/hybridNetwork.js';
@@ -20,6 +19,7 @@ import { EngineError } from '../engine/engineError.js';
 import { UsageError, type CliIO } from './command.js';
 import { InputError, integerOption, positiveOption, readDataFile } from './learningInputs.js';
 import { commandLineReads } from './workspace.js';
+import { writeOutputFileSync } from '../workspace/files.js';
 
 export interface HybridLearnValues {
   data?: string;
@@ -94,7 +94,7 @@ function writeNet(file: string, net: HybridNetwork): void {
     throw new InputError(`cannot write ${file}: a network with continuous nodes is written as Hugin NET (.net)`);
   }
   try {
-    writeFileSync(file, writeHuginHybrid(net));
+    writeOutputFileSync(file, writeHuginHybrid(net));
   } catch (e) {
     throw new InputError(`cannot write ${file}: ${(e as Error).message}`);
   }

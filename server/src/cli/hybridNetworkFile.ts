@@ -5,7 +5,6 @@
  * compiled to the hybrid IR by model/compileHybridNetwork.ts. `bayes convert` writes them to Hugin
  * NET or to `.bayes` (model/gaussianBayesWriter.ts): BIF, XMLBIF and UAI are discrete, and it says so.
  */
-import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { readHuginHybrid, writeHuginHybrid } from '../model/hugin.js';
 import { writeBayesHybrid } from '../model/gaussianBayesWriter.js';
@@ -16,6 +15,7 @@ import { cliBudgets } from './limits.js';
 import type { CliIO } from './command.js';
 import { readCommandLineText } from './workspace.js';
 import { readBayesHybrid, type NetworkFileOptions } from './networkFile.js';
+import { writeOutputFileSync } from '../workspace/files.js';
 
 /**
  * The hybrid network of a `.net` file that declares continuous nodes; undefined for any other
@@ -67,7 +67,7 @@ export function convertHybrid(net: HybridNetwork, output: string, io: CliIO): nu
     return 0;
   }
   try {
-    writeFileSync(output, text);
+    writeOutputFileSync(output, text);
   } catch (e) {
     io.err(`bayes: cannot write ${output}: ${(e as Error).message}\n`);
     return 1;

@@ -4,7 +4,6 @@
  * has a header of observed variables and one row per step; an optional column `sequence` starts a
  * new sequence whenever its value changes (without it, the file is one sequence).
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type * as A from '../language/ast.js';
 import { learnSequences } from '../engine/dynamic/sequenceEm.js';
@@ -19,7 +18,7 @@ import { readDynamicNetwork } from './dynamicFile.js';
 import { integerOption, positiveOption } from './learningInputs.js';
 import { cliBudgets } from './limits.js';
 import { readCommandLineText } from './workspace.js';
-import { readCommandLineFileSync } from '../workspace/files.js';
+import { readCommandLineFileSync, writeOutputFileSync } from '../workspace/files.js';
 
 interface Values {
   network?: string;
@@ -72,7 +71,14 @@ export function learnOverTime(file: string, values: Values, io: CliIO): number {
       maxEntries: cliBudgets.maxTotalEntries,
     });
     const text = writeTwoSlice(fit.dbn);
-    if (values.out) writeFileSync(values.out, text);
+    if (values.out) {
+      try {
+        writeOutputFileSync(values.out, text);
+      } catch (e) {
+        io.err(`bayes learn: cannot write ${values.out}: ${(e as Error).message}\n`);
+        return 1;
+      }
+    }
     const logLikelihood = fit.logLikelihoods[fit.logLikelihoods.length - 1]!;
     if (values.json)
       io.out(

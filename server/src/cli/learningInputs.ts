@@ -1,5 +1,4 @@
 /** Reading a network and a data file for the learning commands, with errors as one line each. */
-import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { writeBif } from '../model/bif.js';
 import { networkFormatOf } from '../model/networkFormats.js';
@@ -11,6 +10,7 @@ import type { Prior } from '../engine/estimators/cptLearning.js';
 import { UsageError } from './command.js';
 import type { Files } from '../language/environment.js';
 import { FileRefusedError, problemText } from '../language/environment.js';
+import { writeOutputFileSync } from '../workspace/files.js';
 
 /** A problem with the user's input files: printed as `bayes: message`, exit 1. */
 export class InputError extends Error {}
@@ -79,7 +79,7 @@ export function parsePrior(text: string | undefined): Prior {
 export function writeNetworkFile(file: string, net: BayesianNetwork): void {
   try {
     const write = extname(file) === '.bayes' ? writeBayesNetwork : (networkFormatOf(file)?.write ?? writeBif);
-    writeFileSync(file, write(net));
+    writeOutputFileSync(file, write(net));
   } catch (e) {
     throw new InputError(`cannot write ${file}: ${(e as Error).message}`);
   }

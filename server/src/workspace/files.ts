@@ -8,24 +8,32 @@
  *  - the size limit is checked before reading, and no more than the checked size is ever read.
  * Refusals are FileRefusedErrors naming the rule, never anything of the file's content.
  *
+ * Files the CLI writes (a converted or learned network) go through writeOutputFileSync: never
+ * through a link to outside the target's folder, never over a folder or a device, and atomically.
+ *
  * Two faces: nodeEnvironment (synchronous: the CLI and the run worker, off the LSP thread) and
  * nodeFiles (asynchronous: the language server's thread, through workspace/fileFacts.ts).
  */
 import {
   closeSync,
   constants,
+  fchmodSync,
   fstatSync,
+  fsyncSync,
   lstatSync,
   openSync,
   readdirSync,
   readSync,
   realpathSync,
+  renameSync,
   statSync,
+  unlinkSync,
+  writeSync,
   type Stats,
 } from 'node:fs';
 import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { CheckEnvironment } from '../language/index.js';
 import {
   DEFAULT_FILE_LIMITS,
@@ -477,4 +485,75 @@ export function readCommandLineFileSync(path: string, limits?: Partial<FileLimit
 /** For paths given on the command line: no roots (the user named them), but the kind and size rules hold. */
 export function commandLineFiles(limits?: Partial<FileLimits>): Files {
   return new NodeFiles(new Confinement(undefined, fileLimits(limits)));
+}
+
+/** An output file was not written: the message says which rule its path broke (after the path). */
+export class WriteRefusedError extends Error {}
+
+/** Numbers this process's temporary files (with its pid, a name no other writer uses at once). */
+let outputWrites = 0;
+
+/** Writing: O_EXCL, so the temporary name is ours alone; O_NOFOLLOW, so it is not a link planted there. */
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * Writes a file the user named (`bayes convert`'s OUT, `bayes learn --out`): into a temporary file
+ * beside it, flushed, then renamed over it, so a write that fails midway (a full disk, a file size
+ * limit) leaves the old file as it was and no half file. An existing file is replaced keeping its
+ * permissions. Refused with a WriteRefusedError: a path that is a folder, a FIFO, device or socket,
+ * or a symbolic link whose real path leaves the folder it is in (or leads nowhere).
+ */
+export function writeOutputFileSync(path: string, content: string | Uint8Array): void {
+  const { real, mode } = outputDestination(resolve(path));
+  const temp = join(dirname(real), `.${basename(real)}.${process.pid}.${++outputWrites}.tmp`);
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  const fd = openSync(temp, WRITE_FLAGS, 0o666);
+  try {
+    try {
+      if (mode !== undefined) fchmodSync(fd, mode);
+      for (let n = 0; n < bytes.length;) n += writeSync(fd, bytes, n, bytes.length - n);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, real);
+  } catch (e) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Already renamed or never made: nothing is left behind either way.
+    }
+    throw e;
+  }
+}
+
+/** Where a write to `target` lands (its real path) and the permissions an existing file has. */
+function outputDestination(target: string): { real: string; mode?: number } {
+  let folder: string;
+  try {
+    folder = realpathSync(dirname(target));
+  } catch {
+    throw new WriteRefusedError(`there is no folder ${dirname(target)}`);
+  }
+  if (!statSync(folder).isDirectory()) throw new WriteRefusedError(`${dirname(target)} is not a folder`);
+  let st: Stats;
+  try {
+    st = lstatSync(target);
+  } catch {
+    return { real: join(folder, basename(target)) }; // a new file
+  }
+  let real = join(folder, basename(target));
+  if (st.isSymbolicLink()) {
+    try {
+      real = realpathSync(target);
+    } catch {
+      throw new WriteRefusedError('it is a symbolic link to a file that does not exist; it is not written through');
+    }
+    if (!isInside(folder, real)) {
+      throw new WriteRefusedError('it is a symbolic link to outside its folder; it is not written through');
+    }
+    st = statSync(real);
+  }
+  if (!st.isFile()) throw new WriteRefusedError(`it is ${kindOf(st)}, not a regular file; it is not overwritten`);
+  return { real, mode: st.mode & 0o7777 };
 }

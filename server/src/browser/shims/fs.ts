@@ -7,7 +7,7 @@ function unsupported(): never {
     code: 'ENOTSUP',
   });
 }
-export const constants = { O_RDONLY: 0, O_NOFOLLOW: 0, O_NONBLOCK: 0 };
+export const constants = { O_RDONLY: 0, O_NOFOLLOW: 0, O_NONBLOCK: 0, O_WRONLY: 1, O_CREAT: 0, O_EXCL: 0 };
 export const closeSync = unsupported;
 export const fstatSync = unsupported;
 export const openSync = unsupported;
@@ -20,6 +20,11 @@ export const writeFileSync = unsupported;
 export const readdirSync = unsupported;
 export const mkdirSync = unsupported;
 export const lstatSync = unsupported;
+export const fchmodSync = unsupported;
+export const fsyncSync = unsupported;
+export const renameSync = unsupported;
+export const unlinkSync = unsupported;
+export const writeSync = unsupported;
 export type Stats = { size: number; mtimeMs: number };
 export default {
   constants,
