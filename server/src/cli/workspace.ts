@@ -79,7 +79,9 @@ export function environmentFor(
   const fromEnv = process.env.BAYES_DATA_ROOT ? process.env.BAYES_DATA_ROOT.split(':').filter(Boolean) : [];
   const dataRoots = [...(values['data-root'] ?? []), ...fromEnv].map((r) => resolve(io.cwd, r));
   return {
-    ...nodeEnvironment({ documentPath, workspaceRoot, dataRoots, limits: limitsOption(values['max-file-mb']) }),
-    budgets: cliBudgets,
+    ...nodeEnvironment(
+      { documentPath, workspaceRoot, dataRoots, limits: limitsOption(values['max-file-mb']) },
+      cliBudgets,
+    ),
   };
 }

@@ -29,7 +29,7 @@ const PROGRESS_INTERVAL_MS = 100;
 
 async function handle(request: RunRequest): Promise<WorkerMessage> {
   await testHook(request.text);
-  const env = { ...nodeEnvironment(request.env), budgets: request.budgets };
+  const env = nodeEnvironment(request.env, request.budgets);
   let last = 0;
   const onProgress = (fraction: number, message: string) => {
     const now = Date.now();

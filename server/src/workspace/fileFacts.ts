@@ -162,7 +162,8 @@ export class FileFacts {
     let size: number;
     try {
       const st = await files.stamp(path);
-      stamp = `${st.size}:${st.mtimeMs}`;
+      // A network is read within the memory setting's budgets: read again when the setting changes.
+      stamp = `${st.size}:${st.mtimeMs}${kind === 'bif' ? `:${env.runLimits?.memoryMb ?? ''}` : ''}`;
       size = st.size;
     } catch (e) {
       this.remember(full, { stamp: '', value: { error: reason(e) } });

@@ -35,6 +35,7 @@ import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/p
 import { createHash } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { CheckEnvironment } from '../language/index.js';
+import type { Budgets } from '../engine/budget.js';
 import {
   DEFAULT_FILE_LIMITS,
   FileRefusedError,
@@ -269,14 +270,19 @@ function cachedByStamp<T>(kind: string, path: string, confinement: Confinement, 
   }
 }
 
-/** The synchronous environment: the CLI, and runs in their worker thread. */
-export function nodeEnvironment(options: NodeEnvironmentOptions): CheckEnvironment {
+/**
+ * The synchronous environment: the CLI, and runs in their worker thread. `budgets` (from the
+ * memory setting, the CLI's --max-memory) hold for every read of an imported network, the
+ * checker's as the run's; without them, the defaults.
+ */
+export function nodeEnvironment(options: NodeEnvironmentOptions, budgets?: Budgets): CheckEnvironment {
   const { documentPath, allowedRoots, limits } = confinementOf(options);
   const confinement = new Confinement(allowedRoots, limits);
   const env: CheckEnvironment = {
     documentPath,
     allowedRoots,
     limits,
+    ...(budgets ? { budgets } : {}),
     fileExists: (p) => !('rule' in confinement.inspectSync(p, 'file')),
     pathProblem: (p, kind) => problemOf(confinement.inspectSync(p, kind)),
   };
@@ -286,15 +292,18 @@ export function nodeEnvironment(options: NodeEnvironmentOptions): CheckEnvironme
   env.listFiles = (p) => confinement.listSync(p);
   env.readCsvHeader = (p) =>
     cachedByStamp('csv', p, confinement, () => csvHeader(confinement.readSync(p, HEADER_BYTES + 1)));
+  // Keyed by the memory budget too: a run worker keeps the cache while the setting changes.
   env.networkSymbols = (p) =>
-    cachedByStamp('bif', p, confinement, () => networkSymbols(p, confinement.readSync(p).toString('utf8')));
+    cachedByStamp(`bif:${budgets?.memoryBytes ?? ''}`, p, confinement, () =>
+      networkSymbols(p, confinement.readSync(p).toString('utf8'), budgets),
+    );
   return env;
 }
 
 /** The variables and states of a network file's text (its format by the path's extension), or where it fails. */
-export function networkSymbols(path: string, text: string): NetworkSymbols {
+export function networkSymbols(path: string, text: string, budgets?: Budgets): NetworkSymbols {
   if (!networkFormatOf(path)) return { error: `networks are read from ${formatList()} files` };
-  const read = readImportedNetworkText(path, text);
+  const read = readImportedNetworkText(path, text, budgets);
   return 'error' in read ? { error: `line ${read.error.line}: ${read.error.message}` } : networkSymbolsOf(read);
 }
 

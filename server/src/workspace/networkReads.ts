@@ -7,6 +7,7 @@
  * there every file is parsed in-thread, as before.
  */
 import { basename } from 'node:path';
+import { budgetsFor } from '../engine/budget.js';
 import { networkSymbolsOf, type Files, type NetworkSymbols } from '../language/environment.js';
 import { formatList, networkFormatOf, readImportedNetworkText } from '../model/networkFormats.js';
 import type { NetworkReadReply, NetworkReadRequest } from '../run/networkReadWorker.js';
@@ -32,13 +33,15 @@ export async function readNetworkFile(
 ): Promise<NetworkReadReply> {
   if (!networkFormatOf(path)) return { unread: `networks are read from ${formatList()} files` };
   const workerPath = how.workerPath ?? bundledWorker('networkReadWorker.cjs');
+  // The budgets the run's memory setting gives, as a run reads the same import (run/worker.ts).
+  const budgets = how.limits ? budgetsFor(how.limits.memoryMb) : undefined;
   if (size > IN_THREAD_BYTES && workerPath && how.limits) {
-    const request: NetworkReadRequest = { path, env: how.options };
+    const request: NetworkReadRequest = { path, env: how.options, budgets };
     const outcome = await runLimited<NetworkReadReply>(workerPath, request, how.limits, `reading ${basename(path)}`);
     return outcome.ok ? outcome.value : { unread: outcome.message };
   }
   try {
-    return readImportedNetworkText(path, new TextDecoder().decode(await files.bytes(path)));
+    return readImportedNetworkText(path, new TextDecoder().decode(await files.bytes(path)), budgets);
   } catch (e) {
     return { unread: readFailure(e) };
   }
