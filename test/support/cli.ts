@@ -1,4 +1,6 @@
 /** An in-memory CliIO for running `main` in-process and reading what it printed. */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,4 +27,40 @@ export function tempFile(name: string, text: string): { file: string; dir: strin
   const file = join(dir, name);
   writeFileSync(file, text);
   return { file, dir };
+}
+
+/**
+ * Starts the CLI bundle `cli` with `args` on a pseudo-terminal (util-linux's `script`), sends
+ * SIGINT to it once `ready` shows on the terminal, and resolves with the exit code, everything
+ * the terminal showed and the milliseconds from the signal to the summary line.
+ */
+export async function interruptOnTerminal(
+  cli: string,
+  args: string[],
+  ready: RegExp,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; out: string; ms: number }> {
+  const command = `exec node ${cli} ${args.join(' ')}`;
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '', ...env } });
+  let out = '';
+  let sent = 0,
+    stopped = 0;
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    if (!sent && ready.test(out)) {
+      const node = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.trim();
+      sent = performance.now();
+      process.kill(Number(node), 'SIGINT');
+    }
+    if (sent && !stopped && /interrupted after/.test(out)) stopped = performance.now();
+  });
+  // Never ready, or never stopping: end both processes so the test fails instead of hanging.
+  const hung = setTimeout(() => {
+    spawnSync('pkill', ['-KILL', '-P', String(child.pid)]);
+    child.kill('SIGKILL');
+  }, 120_000);
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  clearTimeout(hung);
+  assert.ok(sent > 0, `never ready: ${JSON.stringify(out.slice(0, 400))}`);
+  return { code, out, ms: stopped - sent };
 }

@@ -10,6 +10,12 @@ import { budgetsFor, DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 import { UsageError } from './command.js';
 
 const MIN_MEMORY_MB = 100;
+/** How long the watched command has to stop after Ctrl+C before its worker is terminated. */
+const INTERRUPT_GRACE_MS = 1500;
+/** progress.ts's exit codes, here without loading progress.ts at every start. */
+const EXIT_LIMIT = 3;
+const EXIT_INTERRUPTED = 130;
+const EXIT_INTERNAL = 70;
 
 export interface CliLimits {
   timeoutSeconds?: number;
@@ -57,7 +63,27 @@ export interface WatchedTerminal {
 export function watchedArguments(): { argv: string[]; tty: WatchedTerminal } | undefined {
   if (isMainThread) return undefined;
   const data = workerData as { bayesCli?: string[]; tty?: WatchedTerminal } | undefined;
-  return data?.bayesCli ? { argv: data.bayesCli, tty: data.tty ?? {} } : undefined;
+  if (!data?.bayesCli) return undefined;
+  takeInterrupts();
+  return { argv: data.bayesCli, tty: data.tty ?? {} };
+}
+
+/** The watching thread's word that Ctrl+C was pressed (a worker thread sees no signals). */
+const INTERRUPT = 'bayes-interrupt';
+
+/**
+ * In the watched worker: Ctrl+C relayed by the watching thread reaches the command's SIGINT
+ * listener (progress.ts `interruptible`), which stops the work and prints how far it got. A
+ * command that listens for none ends at once with exit 130, as the signal ends it without
+ * --timeout. (Work inside `whileInterruptible` sees the signal itself, through V8's watchdog.)
+ */
+function takeInterrupts(): void {
+  parentPort!.on('message', (m: unknown) => {
+    if (m !== INTERRUPT) return;
+    if (process.listenerCount('SIGINT') > 0) process.emit('SIGINT', 'SIGINT');
+    else process.exit(EXIT_INTERRUPTED);
+  });
+  parentPort!.unref(); // the listener must not keep a finished command's worker alive
 }
 
 export function reportExitCode(code: number): void {
@@ -94,6 +120,17 @@ export function runWatched(
           if (rss > memoryMb) stop(`stopped at ${Math.round(rss)} MB of memory, over --max-memory ${memoryMb}`);
         }, 50)
       : undefined;
+    // Ctrl+C: relayed to the command, which stops and says how far it got (exit 130); work that
+    // cannot hear it (a loop outside whileInterruptible) is stopped after a grace, as is all
+    // work at a second Ctrl+C. The worker's own grace (progress.ts, 900 ms) comes first.
+    let interrupts = 0;
+    let grace: NodeJS.Timeout | undefined;
+    const onInterrupt = () => {
+      if (interrupts++ > 0) return void worker.terminate();
+      worker.postMessage(INTERRUPT);
+      grace = setTimeout(() => void worker.terminate(), INTERRUPT_GRACE_MS);
+    };
+    process.on('SIGINT', onInterrupt);
     worker.on('message', (m: { exitCode?: number }) => {
       if (typeof m.exitCode === 'number') code = m.exitCode;
     });
@@ -103,9 +140,11 @@ export function runWatched(
     });
     worker.on('exit', () => {
       clearTimeout(timer);
+      clearTimeout(grace);
       clearInterval(poll);
+      process.off('SIGINT', onInterrupt);
       if (stopped) err(`bayes: ${stopped}\n`);
-      resolve(stopped ? 3 : (code ?? 70));
+      resolve(stopped ? EXIT_LIMIT : (code ?? (interrupts > 0 ? EXIT_INTERRUPTED : EXIT_INTERNAL)));
     });
   });
 }

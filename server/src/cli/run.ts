@@ -1,6 +1,7 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runText } from '../run/pipeline.js';
+import { testHook } from '../run/testHooks.js';
 import { hasErrors } from '../language/diagnostics.js';
 import type { RunResult } from '../protocol/runResult.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
@@ -24,6 +25,7 @@ export const runCommand: CliCommand = {
         continue;
       }
       const shown = relative(io.cwd, resolve(io.cwd, file)) || file;
+      await testHook(text, io.err);
       const result = await runText(text, shown, environmentFor(file, values, io));
       results.push(result);
       failed ||= runFailed(result);

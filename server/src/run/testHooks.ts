@@ -3,12 +3,15 @@
  * exhaust memory without a slow model. Active only when BAYES_TEST_HOOKS=1 is in the
  * environment of the server process; a first line `//! test: spin 3000` (busy for 3 s, never
  * yielding, as a runaway engine loop would), `//! test: crash` or `//! test: oom` selects it;
- * `%! test: …` in a Hugin NET file, whose comments start with `%`.
+ * `%! test: …` in a Hugin NET file, whose comments start with `%`. `bayes run` takes them too,
+ * saying on standard error which hook began.
  */
-export async function testHook(text: string): Promise<void> {
+export async function testHook(text: string, announce?: (line: string) => void): Promise<void> {
   if (process.env.BAYES_TEST_HOOKS !== '1') return;
   const m = /^(?:\/\/|%)! test: (spin|crash|oom)(?: (\d+))?/.exec(text);
   if (!m) return;
+  // A test that interrupts the work learns here that it has begun (the CLI's `bayes run`).
+  announce?.(`test hook: ${m[0].replace(/^\S+ test: /, '')}\n`);
   if (m[1] === 'spin') {
     const until = Date.now() + Number(m[2] ?? 1000);
     while (Date.now() < until) {

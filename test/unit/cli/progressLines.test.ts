@@ -8,11 +8,11 @@
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NO_SHARED, repoRoot, sharedFile } from '../../support/shared.js';
-import { tempFile } from '../../support/cli.js';
+import { interruptOnTerminal, tempFile } from '../../support/cli.js';
 import { readBif } from '../../../server/src/model/bif.js';
 import { forwardSample } from '../../../server/src/engine/sampling/forwardSampling.js';
 import { createRng } from '../../../server/src/engine/random.js';
@@ -81,30 +81,8 @@ function piped(args: string[]) {
   });
 }
 
-/**
- * Starts `args` on a pseudo-terminal, sends SIGINT to the CLI once `ready` shows on it, and
- * resolves with the exit code, everything the terminal showed and the milliseconds from the
- * signal to the summary line.
- */
-async function interrupt(args: string[], ready: RegExp): Promise<{ code: number | null; out: string; ms: number }> {
-  const command = `exec node ${cli} ${args.join(' ')}`;
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '' } });
-  let out = '';
-  let sent = 0,
-    stopped = 0;
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    if (!sent && ready.test(out)) {
-      const node = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.trim();
-      sent = performance.now();
-      process.kill(Number(node), 'SIGINT');
-    }
-    if (sent && !stopped && /interrupted after/.test(out)) stopped = performance.now();
-  });
-  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-  assert.ok(sent > 0, `never ready: ${JSON.stringify(out.slice(0, 400))}`);
-  return { code, out, ms: stopped - sent };
-}
+/** `args` of the built CLI on a pseudo-terminal, SIGINT once `ready` shows (test/support/cli.ts). */
+const interrupt = (args: string[], ready: RegExp) => interruptOnTerminal(cli, args, ready);
 
 describe('the engine reports progress without changing its answer', () => {
   const data = forwardSample(net, 2000, createRng(3));
