@@ -29,7 +29,7 @@ import { EngineError } from '../engine/engineError.js';
 import { CompileError } from '../model/compileError.js';
 import type { LearnedNetworkResult, RegressionJson } from '../protocol/runResult.js';
 import type { HandlerContext, HandlerOutput } from './handlerContext.js';
-import { modelData, setLearnedNetwork } from './modelInputs.js';
+import { modelData, networkColumns, setLearnedNetwork } from './modelInputs.js';
 import { cptsToJson } from './learningResults.js';
 import { declaredPrior } from './tablePriors.js';
 import { LearnOptions } from './learnOptions.js';
@@ -116,26 +116,7 @@ async function hybridColumns(
         'from a column per variable (hidden variables are learnt in discrete networks only)',
       from.range,
     );
-  const known = new Set(net.variables.map((v) => v.name));
-  const keep = all.attributes.flatMap((a, i) => (known.has(a.name) ? [i] : []));
-  const unused = all.attributes.filter((a) => !known.has(a.name)).map((a) => a.name);
-  const declared = ctx.symbols.scopes.get(net.name)?.kind === 'network';
-  const notes: Diagnostic[] =
-    unused.length && !declared
-      ? [
-          {
-            severity: 'information',
-            code: 'unused-column',
-            range: from.range,
-            message: `columns ${unused.join(', ')} of '${from.text}' are not in ${net.name} and are ignored`,
-          },
-        ]
-      : [];
-  const table = {
-    attributes: keep.map((i) => all.attributes[i]!),
-    columns: keep.map((i) => all.columns[i]!),
-    rowCount: all.rowCount,
-  };
+  const { picked: table, notes } = networkColumns(ctx, from, all, net);
   return { table, notes };
 }
 

@@ -18,7 +18,7 @@ import { compileHybridNetwork } from '../model/compileHybridNetwork.js';
 import { learnHybridTables } from './learnHybridNetwork.js';
 import { CompileError } from '../model/compileError.js';
 import type { HandlerContext, HandlerOutput } from './handlerContext.js';
-import { modelData, networkKey, setLearnedNetwork } from './modelInputs.js';
+import { modelData, networkColumns, networkKey, setLearnedNetwork } from './modelInputs.js';
 import { learnedNetworkData } from './learningResults.js';
 import { declaredPrior } from './tablePriors.js';
 import { LearnOptions, MAX_ITERATIONS, MAX_RESTARTS } from './learnOptions.js';
@@ -159,28 +159,8 @@ async function networkData(
   net: BayesianNetwork,
 ): Promise<{ data: CategoricalDataset; hidden: string[]; notes: Diagnostic[] }> {
   const all = await modelData(ctx, from);
-  const known = new Set(net.variables.map((v) => v.name));
-  const keep = all.attributes.map((_, i) => i).filter((i) => known.has(all.attributes[i]!.name));
-  const unused = all.attributes.filter((a) => !known.has(a.name)).map((a) => a.name);
-  const picked: CategoricalDataset = {
-    attributes: keep.map((i) => all.attributes[i]!),
-    columns: keep.map((i) => all.columns[i]!),
-    rowCount: all.rowCount,
-  };
+  const { picked, notes } = networkColumns(ctx, from, all, net);
   const aligned = alignToNetwork(net.variables, picked);
   if ('error' in aligned) throw new CompileError(`'${from.text}': ${aligned.error}`, from.range);
-  // The checker already says this for declared networks; imported ones are only known now.
-  const declared = ctx.symbols.scopes.get(net.name)?.kind === 'network';
-  const notes: Diagnostic[] =
-    unused.length && !declared
-      ? [
-          {
-            severity: 'information',
-            code: 'unused-column',
-            range: from.range,
-            message: `columns ${unused.join(', ')} of '${from.text}' are not in ${net.name} and are ignored`,
-          },
-        ]
-      : [];
   return { data: aligned.data, hidden: aligned.hidden, notes };
 }

@@ -11,6 +11,7 @@ import type { NumericData } from '../engine/dataset.js';
 import { compileNetwork } from '../model/compileNetwork.js';
 import { categoricalData, numericData } from '../model/compileData.js';
 import { CompileError } from '../model/compileError.js';
+import type { Diagnostic } from '../language/diagnostics.js';
 import type { HandlerContext } from './handlerContext.js';
 
 /** What compiling the model needs: the checked file, its host, and the run's memo. */
@@ -44,6 +45,35 @@ function dataDecl(ctx: HandlerContext, name: A.Name): A.DataDecl {
 
 export function modelData(ctx: HandlerContext, name: A.Name): Promise<CategoricalDataset> {
   return memo(ctx, `data:${name.text}`, () => categoricalData(dataDecl(ctx, name), ctx.symbols, ctx.env));
+}
+
+/**
+ * The columns of `all` that are variables of the network `learn` fits, in the data set's order,
+ * and for an imported network an `unused-column` note naming the rest, which are ignored (the
+ * checker already says it for declared networks; imported ones are only known now).
+ */
+export function networkColumns(
+  ctx: HandlerContext,
+  from: A.Name,
+  all: CategoricalDataset,
+  net: { name: string; variables: readonly { name: string }[] },
+): { picked: CategoricalDataset; notes: Diagnostic[] } {
+  const known = new Set(net.variables.map((v) => v.name));
+  const keep = all.attributes.flatMap((a, i) => (known.has(a.name) ? [i] : []));
+  const unused = all.attributes.filter((a) => !known.has(a.name)).map((a) => a.name);
+  const picked: CategoricalDataset = {
+    attributes: keep.map((i) => all.attributes[i]!),
+    columns: keep.map((i) => all.columns[i]!),
+    rowCount: all.rowCount,
+  };
+  if (unused.length === 0 || ctx.symbols.scopes.get(net.name)?.kind === 'network') return { picked, notes: [] };
+  const note: Diagnostic = {
+    severity: 'information',
+    code: 'unused-column',
+    range: from.range,
+    message: `columns ${unused.join(', ')} of '${from.text}' are not in ${net.name} and are ignored`,
+  };
+  return { picked, notes: [note] };
 }
 
 /** `Points.x` or `Faithful[eruptions, waiting]` (or a whole data set) as numbers. */
