@@ -20,12 +20,13 @@ import { DEFAULT_BUDGETS } from '../engine/budget.js';
 import { setOwn } from '../engine/records.js';
 import { compileHybridNetwork } from '../model/compileHybridNetwork.js';
 import { CompileError } from '../model/compileError.js';
-import type { ContinuousResult, MpeResultEntry, NamedEvidence, ProbabilityResult } from '../protocol/runResult.js';
+import type { ContinuousResult, NamedEvidence, ProbabilityResult } from '../protocol/runResult.js';
 import { hybridMostProbableExplanation } from '../engine/gaussian/hybridMpe.js';
 import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from './handlerContext.js';
 import { memo } from './modelInputs.js';
 import { declaredScope, observations } from './networkScope.js';
 import { inferenceOptions } from './inferenceOptions.js';
+import { mpeOutput } from './mpeResult.js';
 
 export interface HybridScope {
   net: HybridNetwork;
@@ -352,25 +353,14 @@ export function hybridMpe(ctx: HandlerContext, q: A.MpeQuery, scope: HybridScope
     const value = variable.kind === 'discrete' ? variable.states[best.states[v]!]! : String(best.values[v]!);
     setOwn(assignment, variable.name, value);
   });
-  const value = Object.entries(assignment)
-    .map(([v, x]) => `${v} = ${x}`)
-    .join(', ');
-  const shown = Object.entries(assignment)
-    .map(([v, x]) => `${v} = ${/^-?\d/.test(x) ? fixed(Number(x)) : x}`)
-    .join(', ');
-  const density = Math.exp(best.logDensity);
-  const result: MpeResultEntry = {
-    kind: 'mpe',
-    range: ctx.statement.range,
-    source: ctx.source,
-    headline: `${shown} · density ${Number(density.toPrecision(4))}`,
+  return mpeOutput(ctx, {
     network: scope.name ?? scope.net.name,
     evidence: named,
     assignment,
-    probability: density,
     logProbability: best.logDensity,
-  };
-  return { results: [result], diagnostics: [], value };
+    density: true,
+    show: (x) => (/^-?\d/.test(x) ? fixed(Number(x)) : x),
+  });
 }
 
 function variableOf(scope: HybridScope, name: A.Name): number {

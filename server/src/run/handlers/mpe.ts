@@ -6,13 +6,13 @@
 import type * as A from '../../language/ast.js';
 import { mostProbableExplanation } from '../../engine/inference/mpe.js';
 import { ImpossibleEvidenceError } from '../../engine/inference/junctionTree.js';
-import type { MpeResultEntry } from '../../protocol/runResult.js';
 import { dynamicMpe, dynamicNetwork } from '../dynamicQueries.js';
 import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
 import { setOwn } from '../../engine/records.js';
 import { hybridMpe, hybridScope } from '../continuousQueries.js';
+import { mpeOutput } from '../mpeResult.js';
 
 export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.MpeQuery>(ctx);
@@ -37,23 +37,13 @@ export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   explanation.assignment.forEach((s, v) => {
     if (!evidence.has(v)) setOwn(assignment, net.variables[v]!.name, net.variables[v]!.states[s]!);
   });
-  const value = Object.entries(assignment)
-    .map(([v, s]) => `${v} = ${s}`)
-    .join(', ');
-  const probability = Math.exp(explanation.logProbability);
-  const result: MpeResultEntry = {
-    kind: 'mpe',
-    range: ctx.statement.range,
-    source: ctx.source,
-    headline: `${value} · ${Number(probability.toPrecision(4))}`,
+  return mpeOutput(ctx, {
     network: scope.name ?? net.name,
     evidence: named,
-    assignment,
-    probability,
-    logProbability: explanation.logProbability,
     ...(findings ? { findings } : {}),
-  };
-  return { results: [result], diagnostics: [], value };
+    assignment,
+    logProbability: explanation.logProbability,
+  });
 }
 
 export const mpeHandler: Handler = mpeQuery;
