@@ -3,12 +3,12 @@
  * decisions as rectangles, utilities as diamonds and information arcs dashed; the results show
  * each decision's rule with the run's expected utilities.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NetworkResult, PolicyResult } from '../../server/src/protocol/runResult.js';
-import { CHROMIUM, Harness } from './support/harness.js';
+import { CHROMIUM, panelHarness } from './support/harness.js';
 import { runExample, runModel } from './support/fixtures.js';
 import { repoRoot } from '../support/shared.js';
 import { fileUri, startLsp } from '../support/lspClient.js';
@@ -18,16 +18,7 @@ import { readFileSync } from 'node:fs';
 import type { PanelPage } from './support/harness.js';
 
 const ready = existsSync(CHROMIUM);
-let harness: Harness;
-
-before(async () => {
-  if (!ready) return;
-  mkdirSync(join(repoRoot, 'test', 'screenshots'), { recursive: true });
-  harness = await Harness.start();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = panelHarness(ready);
 
 test('the oil wildcatter: decisions as rectangles, utilities as diamonds, the rules with their EUs', async (t) => {
   if (!ready) return t.skip(`no Chromium at ${CHROMIUM}`);

@@ -23,13 +23,13 @@ import { readHuginHybrid } from '../../server/src/model/hugin.js';
 import { DEFAULT_BUDGETS } from '../../server/src/engine/budget.js';
 import { hybridNetworkEntry } from '../../server/src/run/hybridNetworkResult.js';
 import { interactiveHybridMarginals } from '../../server/src/run/hybridAnswers.js';
-import { CHROMIUM, Harness, type PanelPage } from './support/harness.js';
+import { CHROMIUM, type PanelPage, panelHarness } from './support/harness.js';
 import { cli, runModel } from './support/fixtures.js';
 import { fileUri, startLsp, type LspSession } from '../support/lspClient.js';
 import { repoRoot } from '../support/shared.js';
 
 const ready = existsSync(CHROMIUM);
-let harness: Harness;
+const harness = panelHarness(ready);
 let lsp: LspSession;
 
 const MODEL = `network Body {
@@ -67,12 +67,10 @@ const givenWeight = (x: string, w: number) =>
 
 before(async () => {
   if (!ready) return;
-  harness = await Harness.start();
   lsp = await startLsp();
   await lsp.open(uri, MODEL);
 });
 after(async () => {
-  await harness?.close();
   await lsp?.close();
 });
 

@@ -6,28 +6,19 @@
  * missing readings: the state selector redraws, every `?` of the data is marked unobserved, the
  * most likely sequence is a band. axe-core finds no serious violation.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ExpectResult, SequenceResult } from '../../server/src/protocol/runResult.js';
-import { CHROMIUM, Harness, type PanelPage } from './support/harness.js';
+import { CHROMIUM, type PanelPage, panelHarness } from './support/harness.js';
 import { runExample, runModel } from './support/fixtures.js';
 import { createRng } from '../../server/src/engine/random.js';
 import { repoRoot } from '../support/shared.js';
 
 const ready = existsSync(CHROMIUM);
-let harness: Harness;
-
-before(async () => {
-  if (!ready) return;
-  mkdirSync(join(repoRoot, 'test', 'screenshots'), { recursive: true });
-  harness = await Harness.start();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = panelHarness(ready);
 
 /** The number the readout of `variable`'s chart shows for a series and state. */
 function readout(p: PanelPage, variable: string, series: string, state: string): Promise<number> {

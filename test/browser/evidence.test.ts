@@ -14,13 +14,13 @@ import type { NetworkResult, RunResult } from '../../server/src/protocol/runResu
 import type { MarginalsReply } from '../../server/src/protocol/messages.js';
 import type { MarginalsRequestMessage, WebviewMessage } from '../../server/src/protocol/webviewMessages.js';
 import { RUN_RESULT_VERSION } from '../../server/src/protocol/webviewMessages.js';
-import { CHROMIUM, Harness, type PanelPage } from './support/harness.js';
+import { CHROMIUM, type PanelPage, panelHarness } from './support/harness.js';
 import { cli, runExample } from './support/fixtures.js';
 import { fileUri, startLsp, type LspSession } from '../support/lspClient.js';
 import { repoRoot } from '../support/shared.js';
 
 const ready = existsSync(CHROMIUM);
-let harness: Harness;
+const harness = panelHarness(ready);
 let lsp: LspSession;
 const model = join(repoRoot, 'examples', 'alarm.bayes');
 const bif = join(repoRoot, 'examples', 'data', 'alarm.bif');
@@ -28,12 +28,10 @@ const uri = fileUri(model);
 
 before(async () => {
   if (!ready) return;
-  harness = await Harness.start();
   lsp = await startLsp();
   await lsp.open(uri, readFileSync(model, 'utf8'));
 });
 after(async () => {
-  await harness?.close();
   await lsp?.close();
 });
 

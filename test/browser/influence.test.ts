@@ -6,9 +6,9 @@
  * `query eu` / `query voi` of the language and to an enumeration over the tables, to 1e-9, and
  * recomputed when evidence is set.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   ExpectedUtilityResult,
@@ -16,23 +16,14 @@ import type {
   ValueOfInformationResult,
 } from '../../server/src/protocol/runResult.js';
 import { RUN_RESULT_VERSION } from '../../server/src/protocol/webviewMessages.js';
-import { CHROMIUM, Harness, type PanelPage } from './support/harness.js';
+import { CHROMIUM, type PanelPage, panelHarness } from './support/harness.js';
 import { runExample, runModel } from './support/fixtures.js';
 import { repoRoot } from '../support/shared.js';
 import { fileUri, startLsp } from '../support/lspClient.js';
 import { relay } from './support/relay.js';
 
 const ready = existsSync(CHROMIUM);
-let harness: Harness;
-
-before(async () => {
-  if (!ready) return;
-  mkdirSync(join(repoRoot, 'test', 'screenshots'), { recursive: true });
-  harness = await Harness.start();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = panelHarness(ready);
 
 const near = (got: number, want: number, what: string) =>
   assert.ok(Math.abs(got - want) <= 1e-9, `${what}: ${got} vs ${want}`);

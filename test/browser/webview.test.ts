@@ -2,9 +2,9 @@
  * The results webview in headless Chromium, fed RunResults the CLI produced at test time, in light
  * and dark themes: the DOM must show exactly the run's numbers. Screenshots go to test/screenshots/.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   NetworkResult,
@@ -13,22 +13,14 @@ import type {
   LearnedNetworkResult,
 } from '../../server/src/protocol/runResult.js';
 import type { WebviewMessage } from '../../server/src/protocol/webviewMessages.js';
-import { CHROMIUM, Harness, type PanelPage, type Theme } from './support/harness.js';
+import { CHROMIUM, type PanelPage, type Theme, panelHarness } from './support/harness.js';
 import { learningRun, networkRun, runExample, runModel } from './support/fixtures.js';
 import { NO_SHARED, repoRoot, sharedFile } from '../support/shared.js';
 
 const ready = existsSync(CHROMIUM) && sharedFile('bif', 'asia.bif') !== undefined;
 const why = existsSync(CHROMIUM) ? NO_SHARED : `no Chromium at ${CHROMIUM}`;
-let harness: Harness;
-
-before(async () => {
-  if (!ready) return;
-  mkdirSync(join(repoRoot, 'test', 'screenshots'), { recursive: true });
-  harness = await Harness.start();
-});
-after(async () => {
-  await harness?.close();
-});
+// Started with Chromium alone: the Object-member and Mitchell tests below need no shared files.
+const harness = panelHarness(existsSync(CHROMIUM));
 
 async function withPanel(theme: Theme, body: (p: PanelPage) => Promise<void>, restore?: unknown): Promise<void> {
   const p = await harness.open(theme, restore);
@@ -232,7 +224,6 @@ describe('results webview: the example models', () => {
 describe('results webview: names that are also Object members', () => {
   test('hypotheses and variables named constructor, __proto__ and toString are drawn, marked and clickable', async (t) => {
     if (!existsSync(CHROMIUM)) return t.skip(`no Chromium at ${CHROMIUM}`);
-    harness ??= await Harness.start();
     const hypotheses = runModel(
       'object_hypotheses.bayes',
       `variable T { pos, neg }
@@ -280,7 +271,6 @@ query posterior H
 describe('results webview: Mitchell fig. 6.1', () => {
   test('two_tests: P(cancer) drawn .008 → .2085 → .8959 as the two positive tests arrive', async (t) => {
     if (!existsSync(CHROMIUM)) return t.skip(`no Chromium at ${CHROMIUM}`);
-    harness ??= await Harness.start();
     await withPanel('dark', async (p) => {
       const run = runExample('two_tests.bayes');
       const posterior = run.results.find((e) => e.kind === 'posterior');

@@ -7,14 +7,14 @@
  * search goes to the exact name first; soft and virtual evidence are marked on their nodes; and
  * axe-core finds no serious or critical accessibility violation.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { LearnedNetworkResult, RunResult } from '../../server/src/protocol/runResult.js';
 import { RUN_RESULT_VERSION, type WebviewMessage } from '../../server/src/protocol/webviewMessages.js';
-import { CHROMIUM, Harness, type PanelPage } from './support/harness.js';
+import { CHROMIUM, type PanelPage, panelHarness } from './support/harness.js';
 import { learningRun, networkRun, runExample, runModel } from './support/fixtures.js';
 import { repoRoot, sharedFile } from '../support/shared.js';
 import { fileUri, startLsp } from '../support/lspClient.js';
@@ -25,16 +25,7 @@ import { dataConflict } from '../../server/src/engine/inference/dataConflict.js'
 
 const ready = existsSync(CHROMIUM);
 const PANEL = { width: 800, height: 600 };
-let harness: Harness;
-
-before(async () => {
-  if (!ready) return;
-  mkdirSync(join(repoRoot, 'test', 'screenshots'), { recursive: true });
-  harness = await Harness.start();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = panelHarness(ready);
 
 async function openGraph(run: RunResult, restore?: unknown): Promise<PanelPage> {
   const p = await harness.open('dark', restore, PANEL);

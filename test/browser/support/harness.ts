@@ -4,7 +4,8 @@
  * webview posts, and a theme's --vscode-* variables.
  */
 import { createServer, type Server } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { after, before } from 'node:test';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -27,6 +28,23 @@ const STUB = `window.__posted = []; window.__state = window.__restore;
 window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => window.__state, setState: (s) => { window.__state = s; } });`;
 
 export type Theme = 'light' | 'dark';
+
+/**
+ * The panel harness of one test file: started before its tests when `ready` (Chromium is there;
+ * the tests skip otherwise), with the screenshots folder made, and closed after them.
+ */
+export function panelHarness(ready: boolean): Pick<Harness, 'open'> {
+  let harness: Harness | undefined;
+  before(async () => {
+    if (!ready) return;
+    mkdirSync(join(repoRoot, 'test', 'screenshots'), { recursive: true });
+    harness = await Harness.start();
+  });
+  after(async () => {
+    await harness?.close();
+  });
+  return { open: (...args) => harness!.open(...args) };
+}
 
 export class Harness {
   private constructor(
