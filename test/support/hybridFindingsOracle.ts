@@ -1,7 +1,8 @@
 /**
  * The numpy oracle for findings and the most probable explanation on CLG networks: every
  * configuration of ALL discrete variables enumerated, the continuous joint of each by
- * Σ = A D Aᵀ, A = (I − B)⁻¹ and conditioned by np.linalg.solve (as hybridNetworks.ts' oracle).
+ * Σ = A D Aᵀ, A = (I − B)⁻¹ and conditioned by np.linalg.solve (hybridNetworks.ts' numpyOracle is
+ * this one without findings).
  * Virtual findings multiply a configuration's weight by λ(x) / max λ; soft findings re-weight the
  * configurations until each finding's marginal is its target (iterative proportional fitting on
  * the enumerated joint, not on λ nodes); the MPE is the configuration with the largest

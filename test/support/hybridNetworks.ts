@@ -7,7 +7,7 @@ import { createRng, type Rng } from '../../server/src/engine/random.js';
 import type { HybridCpd, HybridNetwork, HybridVariable } from '../../server/src/engine/gaussian/hybridNetwork.js';
 import { configurationIndex, hybridTopologicalOrder } from '../../server/src/engine/gaussian/hybridNetwork.js';
 import type { HybridEvidence } from '../../server/src/engine/gaussian/clgInference.js';
-import { runPython } from './python.js';
+import { findingsOracle } from './hybridFindingsOracle.js';
 
 export interface RandomHybridOptions {
   continuous: number;
@@ -114,98 +114,22 @@ export interface OracleAnswer {
 }
 
 /**
- * numpy: for every configuration of ALL discrete variables, P(config) from the CPTs; the
- * continuous joint as X = (I − B)⁻¹ (b + ε), Σ = A D Aᵀ with A = (I − B)⁻¹; conditioning by
- * np.linalg.solve; the mixture's mean and variance by the law of total variance.
+ * numpy's answer for each evidence set (one Python process for all of them): for every
+ * configuration of ALL discrete variables, P(config) from the CPTs; the continuous joint as
+ * X = (I − B)⁻¹ (b + ε), Σ = A D Aᵀ with A = (I − B)⁻¹; conditioning by np.linalg.solve; the
+ * mixture's mean and variance by the law of total variance (test/support/hybridFindingsOracle.ts).
  */
-const ORACLE = String.raw`
-import json, sys, itertools, math
-import numpy as np
-q = json.load(sys.stdin)
-V = q["variables"]; n = len(V)
-disc = [i for i, v in enumerate(V) if v["kind"] == "discrete"]
-cont = [i for i, v in enumerate(V) if v["kind"] == "continuous"]
-pos = {v: i for i, v in enumerate(cont)}
-def row(parents, states, x):
-    r = 0
-    for p in parents: r = r * V[p]["states"] + x[p]
-    return r
-def answer(ev_d, ev_c):
-  logw = []; parts = []
-  for combo in itertools.product(*[range(V[d]["states"]) for d in disc]):
-      x = [0] * n
-      for d, s in zip(disc, combo): x[d] = s
-      if any(x[d] != s for d, s in ev_d.items()): continue
-      p = 1.0
-      for d in disc:
-          v = V[d]; p *= v["table"][row(v["parents"], None, x) * v["states"] + x[d]]
-      if p == 0: continue
-      m = len(cont); B = np.zeros((m, m)); b = np.zeros(m); D = np.zeros(m)
-      for c in cont:
-          v = V[c]; r = row(v["dparents"], None, x); k = len(v["cparents"])
-          b[pos[c]] = v["intercepts"][r]; D[pos[c]] = v["variances"][r]
-          for j, y in enumerate(v["cparents"]): B[pos[c], pos[y]] = v["coefficients"][r * k + j]
-      A = np.linalg.inv(np.eye(m) - B)
-      mu = A @ b; S = A @ np.diag(D) @ A.T
-      E = [pos[c] for c in ev_c]; U = [i for i in range(m) if i not in E]
-      e = np.array([ev_c[c] for c in ev_c])
-      lw = math.log(p)
-      mean = mu.copy(); var = np.diag(S).copy()
-      if E:
-          See = S[np.ix_(E, E)]; r_ = e - mu[E]
-          sign, logdet = np.linalg.slogdet(See)
-          lw += -0.5 * (len(E) * math.log(2 * math.pi) + logdet + r_ @ np.linalg.solve(See, r_))
-          K = np.linalg.solve(See, S[np.ix_(E, U)])
-          mean[U] = mu[U] + K.T @ r_
-          var[U] = np.diag(S[np.ix_(U, U)] - S[np.ix_(U, E)] @ K)
-          mean[E] = e; var[E] = 0
-      logw.append(lw); parts.append((x, mean, var))
-  top = max(logw); w = np.exp(np.array(logw) - top); Z = w.sum(); w /= Z
-  out = []
-  for i, v in enumerate(V):
-      if v["kind"] == "discrete":
-          post = [0.0] * v["states"]
-          for wk, (x, _, _) in zip(w, parts): post[x[i]] += wk
-          out.append(post)
-      else:
-          ms = np.array([pt[1][pos[i]] for pt in parts]); vs = np.array([pt[2][pos[i]] for pt in parts])
-          mean = float(w @ ms); out.append([mean, float(w @ (vs + (ms - mean) ** 2))])
-  return {"logEvidence": top + math.log(Z), "posteriors": out}
-cases = [answer({int(k): v for k, v in c["discrete"].items()}, {int(k): v for k, v in c["continuous"].items()}) for c in q["cases"]]
-print(json.dumps(cases))
-`;
-
-/** The oracle's answer for each evidence set (one Python process for all of them). */
 export function numpyOracle(net: HybridNetwork, evidence: HybridEvidence): OracleAnswer;
 export function numpyOracle(net: HybridNetwork, evidence: HybridEvidence[]): OracleAnswer[];
 export function numpyOracle(
   net: HybridNetwork,
   evidence: HybridEvidence | HybridEvidence[],
 ): OracleAnswer | OracleAnswer[] {
-  const variables = net.variables.map((v, i) => {
-    const cpd = net.cpds[i]!;
-    if (cpd.kind === 'discrete') {
-      return {
-        kind: 'discrete',
-        states: (v as { states: string[] }).states.length,
-        parents: cpd.cpt.parents,
-        table: [...cpd.cpt.table],
-      };
-    }
-    const c = cpd.cpd;
-    return {
-      kind: 'continuous',
-      dparents: c.discreteParents,
-      cparents: c.continuousParents,
-      intercepts: [...c.intercepts],
-      coefficients: [...c.coefficients],
-      variances: [...c.variances],
-    };
-  });
-  const cases = (Array.isArray(evidence) ? evidence : [evidence]).map((e) => ({
-    discrete: Object.fromEntries(e.discrete),
-    continuous: Object.fromEntries(e.continuous),
+  // The findings oracle without virtual or soft findings.
+  const cases = Array.isArray(evidence) ? evidence : [evidence];
+  const answers = findingsOracle(net, cases).map(({ logEvidence, posteriors }): OracleAnswer => ({
+    logEvidence,
+    posteriors,
   }));
-  const answers = runPython<OracleAnswer[]>(ORACLE, { variables, cases });
   return Array.isArray(evidence) ? answers : answers[0]!;
 }
