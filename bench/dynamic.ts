@@ -30,7 +30,7 @@ import { forwardBackward, filterForward, DynamicTrees } from '../server/src/engi
 import type { StepFindings } from '../server/src/engine/dynamic/sliceTree.js';
 import { createRng } from '../server/src/engine/random.js';
 import type { TwoSliceNetwork } from '../server/src/engine/dynamic/twoSliceNetwork.js';
-import { randomTwoSlice, sampleFindings, sampleStates } from '../test/support/dynamicNetworks.js';
+import { randomTwoSlice, sampleFindings, sampleStates, umbrellaWorld } from '../test/support/dynamicNetworks.js';
 import { randomRows } from '../test/support/networks.js';
 import { PGMPY_DIR, pgmpyMissing } from '../test/support/pgmpy.js';
 import { check, figure, recordResults, secondsText, stats, summary } from './support/report.js';
@@ -190,21 +190,7 @@ function pgmpyAnswers(n: number): void {
 
 /** Russell & Norvig's umbrella world through DBNInference: P(R1 | u1, u2) should be 0.883. */
 function umbrella(): void {
-  const dbn: TwoSliceNetwork = {
-    name: 'umbrella',
-    variables: [
-      { name: 'Rain', states: ['yes', 'no'] },
-      { name: 'Umbrella', states: ['yes', 'no'] },
-    ],
-    initial: [
-      { child: 0, parents: [], table: Float64Array.of(0.5, 0.5) },
-      { child: 1, parents: [0], table: Float64Array.of(0.9, 0.1, 0.2, 0.8) },
-    ],
-    transition: [
-      { child: 0, parents: [2], table: Float64Array.of(0.7, 0.3, 0.3, 0.7) },
-      { child: 1, parents: [0], table: Float64Array.of(0.9, 0.1, 0.2, 0.8) },
-    ],
-  };
+  const dbn = umbrellaWorld();
   const findings = [0, 0].map(() => ({ evidence: new Map([[1, 0]]) }));
   const r = forwardBackward(dbn, findings, { smooth: true });
   const peer = pgmpy(dbn, findings);

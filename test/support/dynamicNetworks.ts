@@ -1,9 +1,33 @@
-/** Random 2-slice networks and sequences for the dynamic-network tests and bench. */
+/** 2-slice networks (random ones, the umbrella world) and sequences for the dynamic-network tests and bench. */
 import type { Cpt } from '../../server/src/engine/network.js';
 import { createRng, type Rng } from '../../server/src/engine/random.js';
-import type { TwoSliceNetwork } from '../../server/src/engine/dynamic/twoSliceNetwork.js';
+import { unroll, type TwoSliceNetwork } from '../../server/src/engine/dynamic/twoSliceNetwork.js';
 import type { StepFindings } from '../../server/src/engine/dynamic/sliceTree.js';
-import { randomRows } from './networks.js';
+import { jointTable, randomRows } from './networks.js';
+
+/**
+ * Russell & Norvig's umbrella world (AIMA §15.2): Rain persists with 0.7, the umbrella is seen
+ * with 0.9 on a rainy day and 0.2 on a dry one. With the umbrella seen on days 1 and 2, filtering
+ * gives P(R1) 0.818, P(R2) 0.883 and smoothing P(R1) 0.883.
+ */
+export function umbrellaWorld(): TwoSliceNetwork {
+  const yn = ['yes', 'no'];
+  return {
+    name: 'Umbrella',
+    variables: [
+      { name: 'Rain', states: yn },
+      { name: 'Umbrella', states: yn },
+    ],
+    initial: [
+      { child: 0, parents: [], table: Float64Array.of(0.5, 0.5) },
+      { child: 1, parents: [0], table: Float64Array.of(0.9, 0.1, 0.2, 0.8) },
+    ],
+    transition: [
+      { child: 0, parents: [2], table: Float64Array.of(0.7, 0.3, 0.3, 0.7) },
+      { child: 1, parents: [0], table: Float64Array.of(0.9, 0.1, 0.2, 0.8) },
+    ],
+  };
+}
 
 /**
  * n variables per slice, 2–3 states each; each variable of slice t has up to `maxParents`
@@ -123,3 +147,62 @@ function topological(dbn: TwoSliceNetwork): number[][] {
 }
 
 export { writeTwoSlice as twoSliceText } from '../../server/src/model/dynamicWriter.js';
+
+/**
+ * Brute force on the unrolled network (tiny networks only: its whole joint is enumerated): P(e),
+ * P(X_v,t | e_1..t) (filtered[t − 1][v]) and P(X_v,t | e_1..T) (smoothed[t − 1][v]), the joint
+ * probability of the best full assignment with the findings, and that of a given one.
+ */
+export function bruteForce(dbn: TwoSliceNetwork, findings: StepFindings[]) {
+  const n = dbn.variables.length;
+  const T = findings.length;
+  const net = unroll(dbn, T);
+  const { cards, values } = jointTable(net);
+  // The weight of each joint entry given the findings of steps 1..upTo.
+  const weight = (x: number[], upTo: number) => {
+    let w = 1;
+    for (let t = 1; t <= upTo; t++) {
+      const f = findings[t - 1]!;
+      for (const [v, s] of f.evidence) if (x[t * n + v] !== s) return 0;
+      for (const [v, l] of f.likelihoods ?? []) w *= l[x[t * n + v]!]!;
+    }
+    return w;
+  };
+  const marginalsUpTo = (upTo: number) => {
+    const m = cards.map((k) => new Float64Array(k));
+    let z = 0;
+    const x = new Array<number>(cards.length);
+    for (let i = 0; i < values.length; i++) {
+      let rest = i;
+      for (let v = cards.length - 1; v >= 0; v--) {
+        x[v] = rest % cards[v]!;
+        rest = Math.floor(rest / cards[v]!);
+      }
+      const p = values[i]! * weight(x, upTo);
+      z += p;
+      for (let v = 0; v < cards.length; v++) m[v]![x[v]!]! += p;
+    }
+    return { z, m: m.map((a) => a.map((p) => p / z)) };
+  };
+  const all = marginalsUpTo(T);
+  const filtered = Array.from({ length: T }, (_, t) => marginalsUpTo(t + 1).m.slice((t + 1) * n, (t + 2) * n));
+  const smoothed = Array.from({ length: T }, (_, t) => all.m.slice((t + 1) * n, (t + 2) * n));
+  // The joint probability of the best full assignment with the findings.
+  let best = 0;
+  const x = new Array<number>(cards.length);
+  for (let i = 0; i < values.length; i++) {
+    let rest = i;
+    for (let v = cards.length - 1; v >= 0; v--) {
+      x[v] = rest % cards[v]!;
+      rest = Math.floor(rest / cards[v]!);
+    }
+    best = Math.max(best, values[i]! * weight(x, T));
+  }
+  const probabilityOf = (states: Int32Array[]) => {
+    const flat = states.flatMap((s) => [...s]);
+    let i = 0;
+    for (let v = 0; v < cards.length; v++) i = i * cards[v]! + flat[v]!;
+    return values[i]! * weight(flat, T);
+  };
+  return { logLikelihood: Math.log(all.z), filtered, smoothed, best, probabilityOf };
+}

@@ -9,13 +9,10 @@ import assert from 'node:assert/strict';
 import { sequenceResult } from '../../../server/src/run/sequenceResults.js';
 import { forwardBackward } from '../../../server/src/engine/dynamic/forwardBackward.js';
 import { mostLikelySequence } from '../../../server/src/engine/dynamic/viterbi.js';
-import { unroll, type TwoSliceNetwork } from '../../../server/src/engine/dynamic/twoSliceNetwork.js';
-import type { StepFindings } from '../../../server/src/engine/dynamic/sliceTree.js';
 import { DEFAULT_BUDGETS } from '../../../server/src/engine/budget.js';
 import { createRng } from '../../../server/src/engine/random.js';
 import { SEQUENCE_POINTS, type ExpectResult, type SequenceResult } from '../../../server/src/protocol/runResult.js';
-import { jointTable } from '../../support/networks.js';
-import { randomFindings, randomTwoSlice } from '../../support/dynamicNetworks.js';
+import { bruteForce, randomFindings, randomTwoSlice } from '../../support/dynamicNetworks.js';
 import { run, runExample } from './helpers.js';
 
 const at = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } };
@@ -49,37 +46,6 @@ test('umbrella: one sequence entry; filtered 0.818, 0.883, smoothed day 1 0.883,
   assert.equal(e.range.start.line, 11, 'the first statement that asked');
 });
 
-/** Filtered and smoothed marginals by enumerating the unrolled network's joint (tiny networks only). */
-function bruteForce(dbn: TwoSliceNetwork, findings: StepFindings[]) {
-  const n = dbn.variables.length;
-  const T = findings.length;
-  const { cards, values } = jointTable(unroll(dbn, T));
-  const marginals = (upTo: number) => {
-    const m = cards.map((k) => new Float64Array(k));
-    const x = new Array<number>(cards.length);
-    let z = 0;
-    for (let i = 0; i < values.length; i++) {
-      let rest = i;
-      for (let v = cards.length - 1; v >= 0; v--) {
-        x[v] = rest % cards[v]!;
-        rest = Math.floor(rest / cards[v]!);
-      }
-      let ok = true;
-      for (let t = 1; t <= upTo && ok; t++) for (const [v, s] of findings[t - 1]!.evidence) ok &&= x[t * n + v] === s;
-      if (!ok) continue;
-      z += values[i]!;
-      x.forEach((s, v) => (m[v]![s]! += values[i]!));
-    }
-    return { z, m: m.map((a) => a.map((p) => p / z)) };
-  };
-  const all = marginals(T);
-  return {
-    logLikelihood: Math.log(all.z),
-    filtered: (t: number, v: number) => marginals(t).m[t * n + v]!,
-    smoothed: (t: number, v: number) => all.m[t * n + v]!,
-  };
-}
-
 test('random 2-TBNs: every step filtered and smoothed = brute force on the unrolled network; Viterbi and what was seen', () => {
   let cases = 0;
   for (let seed = 1; seed <= 12; seed++) {
@@ -95,8 +61,18 @@ test('random 2-TBNs: every step filtered and smoothed = brute force on the unrol
     e.variables.forEach((variable, v) => {
       for (let t = 1; t <= T; t++)
         variable.states.forEach((s, x) => {
-          close(variable.filtered.mean[x]![t - 1]!, brute.filtered(t, v)[x]!, `seed ${seed} ${s}: filtered`, 1e-9);
-          close(variable.smoothed!.mean[x]![t - 1]!, brute.smoothed(t, v)[x]!, `seed ${seed} ${s}: smoothed`, 1e-9);
+          close(
+            variable.filtered.mean[x]![t - 1]!,
+            brute.filtered[t - 1]![v]![x]!,
+            `seed ${seed} ${s}: filtered`,
+            1e-9,
+          );
+          close(
+            variable.smoothed!.mean[x]![t - 1]!,
+            brute.smoothed[t - 1]![v]![x]!,
+            `seed ${seed} ${s}: smoothed`,
+            1e-9,
+          );
         });
       const seen = findings.map((f) => (f.evidence.has(v) ? variable.states[f.evidence.get(v)!]! : null));
       assert.deepEqual(variable.observed, seen);

@@ -2,70 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forwardBackward } from '../../../../server/src/engine/dynamic/forwardBackward.js';
 import { mostLikelySequence } from '../../../../server/src/engine/dynamic/viterbi.js';
-import {
-  unroll,
-  validateTwoSlice,
-  type TwoSliceNetwork,
-} from '../../../../server/src/engine/dynamic/twoSliceNetwork.js';
-import type { StepFindings } from '../../../../server/src/engine/dynamic/sliceTree.js';
+import { validateTwoSlice } from '../../../../server/src/engine/dynamic/twoSliceNetwork.js';
 import { createRng } from '../../../../server/src/engine/random.js';
-import { jointTable } from '../../../support/networks.js';
-import { randomFindings, randomTwoSlice } from '../../../support/dynamicNetworks.js';
-
-/** Brute force on the unrolled network: P(e), P(X_v,t | e_1..t) and P(X_v,t | e_1..T), the MPE. */
-function bruteForce(dbn: TwoSliceNetwork, findings: StepFindings[]) {
-  const n = dbn.variables.length;
-  const T = findings.length;
-  const net = unroll(dbn, T);
-  const { cards, values } = jointTable(net);
-  // The weight of each joint entry given the findings of steps 1..upTo.
-  const weight = (x: number[], upTo: number) => {
-    let w = 1;
-    for (let t = 1; t <= upTo; t++) {
-      const f = findings[t - 1]!;
-      for (const [v, s] of f.evidence) if (x[t * n + v] !== s) return 0;
-      for (const [v, l] of f.likelihoods ?? []) w *= l[x[t * n + v]!]!;
-    }
-    return w;
-  };
-  const marginalsUpTo = (upTo: number) => {
-    const m = cards.map((k) => new Float64Array(k));
-    let z = 0;
-    const x = new Array<number>(cards.length);
-    for (let i = 0; i < values.length; i++) {
-      let rest = i;
-      for (let v = cards.length - 1; v >= 0; v--) {
-        x[v] = rest % cards[v]!;
-        rest = Math.floor(rest / cards[v]!);
-      }
-      const p = values[i]! * weight(x, upTo);
-      z += p;
-      for (let v = 0; v < cards.length; v++) m[v]![x[v]!]! += p;
-    }
-    return { z, m: m.map((a) => a.map((p) => p / z)) };
-  };
-  const all = marginalsUpTo(T);
-  const filtered = Array.from({ length: T }, (_, t) => marginalsUpTo(t + 1).m.slice((t + 1) * n, (t + 2) * n));
-  const smoothed = Array.from({ length: T }, (_, t) => all.m.slice((t + 1) * n, (t + 2) * n));
-  // The joint probability of the best full assignment with the findings.
-  let best = 0;
-  const x = new Array<number>(cards.length);
-  for (let i = 0; i < values.length; i++) {
-    let rest = i;
-    for (let v = cards.length - 1; v >= 0; v--) {
-      x[v] = rest % cards[v]!;
-      rest = Math.floor(rest / cards[v]!);
-    }
-    best = Math.max(best, values[i]! * weight(x, T));
-  }
-  const probabilityOf = (states: Int32Array[]) => {
-    const flat = states.flatMap((s) => [...s]);
-    let i = 0;
-    for (let v = 0; v < cards.length; v++) i = i * cards[v]! + flat[v]!;
-    return values[i]! * weight(flat, T);
-  };
-  return { logLikelihood: Math.log(all.z), filtered, smoothed, best, probabilityOf };
-}
+import { bruteForce, randomFindings, randomTwoSlice, umbrellaWorld } from '../../../support/dynamicNetworks.js';
 
 function maxDiff(a: Float64Array[][], b: Float64Array[][]): number {
   let m = 0;
@@ -112,22 +51,7 @@ test('prediction k steps ahead equals the unrolled network with no findings afte
 });
 
 test("Russell & Norvig's umbrella world: filtering 0.818, 0.883; smoothing 0.883", () => {
-  const yn = ['yes', 'no'];
-  const dbn: TwoSliceNetwork = {
-    name: 'Umbrella',
-    variables: [
-      { name: 'Rain', states: yn },
-      { name: 'Umbrella', states: yn },
-    ],
-    initial: [
-      { child: 0, parents: [], table: Float64Array.of(0.5, 0.5) },
-      { child: 1, parents: [0], table: Float64Array.of(0.9, 0.1, 0.2, 0.8) },
-    ],
-    transition: [
-      { child: 0, parents: [2], table: Float64Array.of(0.7, 0.3, 0.3, 0.7) },
-      { child: 1, parents: [0], table: Float64Array.of(0.9, 0.1, 0.2, 0.8) },
-    ],
-  };
+  const dbn = umbrellaWorld();
   const seen = { evidence: new Map([[1, 0]]) };
   const r = forwardBackward(dbn, [seen, seen], { smooth: true });
   assert.equal(r.filtered[0]![0]![0]!.toFixed(3), '0.818');
