@@ -126,3 +126,30 @@ export function oracleInput(
     ...extra,
   };
 }
+
+/** The template as a `.bayes` network over time (coefficients keyed by the parent with its slice). */
+export function gaussianTwoSliceText(net: GaussianTwoSliceNetwork): string {
+  const n = net.variables.length;
+  const parent = (p: number, slice: '0' | 't') =>
+    p < n ? `${net.variables[p]}[${slice}]` : `${net.variables[p - n]}[t-1]`;
+  const table = (t: LinearGaussianTable, slice: '0' | 't') => {
+    const given = t.parents.map((p) => parent(p, slice));
+    const coefficients = t.parents.map((p, j) => `${parent(p, slice)}: ${t.coefficients[j]}`);
+    const args = [`mean: ${t.mean}`, ...coefficients, `variance: ${t.variance}`].join(', ');
+    return `  P(${net.variables[t.child]}[${slice}]${given.length ? ` | ${given.join(', ')}` : ''}) ~ Normal(${args})`;
+  };
+  return [
+    `network ${net.name} {`,
+    `  variable ${net.variables.join(', ')} : real`,
+    ...net.initial.map((t) => table(t, '0')),
+    ...net.transition.map((t) => table(t, 't')),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** Observations as the CSV `bayes filter` reads: a column per variable, `?` where missing. */
+export function observationsCsv(net: GaussianTwoSliceNetwork, observations: readonly GaussianObservations[]): string {
+  const rows = observations.map((o) => net.variables.map((_, i) => (o.has(i) ? String(o.get(i)) : '?')).join(','));
+  return [net.variables.join(','), ...rows, ''].join('\n');
+}

@@ -52,6 +52,8 @@ export interface Call extends NodeBase {
 export interface Arg extends NodeBase {
   kind: 'arg';
   name?: Name;
+  /** `Position[t-1]: 1`: the slice of a coefficient's parent in a network over time. */
+  time?: TimeIndex;
   value: Expr;
 }
 /** `d ~ x1 + x2`: response and terms of a linear or logistic family. */

@@ -11,9 +11,13 @@ import type { CheckContext } from './context.js';
 
 /** The name with its slice, so `Rain[t]` and `Rain[t-1]` are different nodes of the template. */
 export function sliceKey(a: A.Assignment): string {
-  const t = a.time;
-  if (!t) return a.variable.text;
-  return `${a.variable.text}[${t.step ? `t${t.offset || ''}` : t.offset}]`;
+  return timedName(a.variable.text, a.time);
+}
+
+/** `Position[t-1]`: a name with its slice (the bare name without one). */
+export function timedName(name: string, t: A.TimeIndex | undefined): string {
+  if (!t) return name;
+  return `${name}[${t.step ? `t${t.offset || ''}` : t.offset}]`;
 }
 
 /** Whether a table is written over time (any index in its P(…)). */
@@ -72,14 +76,16 @@ function checkTemplate(ctx: CheckContext, scope: Scope, tables: A.TableDecl[]): 
     else transition.set(target.variable.text, table);
     for (const c of table.head.conditions) if (checkIndex(ctx, c)) checkCondition(ctx, slice, c);
   }
+  const kinds = [...scope.variables.values()].filter((v) => v.declaration);
+  const mixed = kinds.some((v) => v.type === 'real') && kinds.some((v) => v.type !== 'real');
   for (const variable of scope.variables.values()) {
     const at = variable.declaration;
     if (!at) continue;
-    if (variable.type === 'real') {
-      // bayes filter and the queries over time work on discrete slices; say so here, not at run time.
+    if (mixed && variable.type === 'real') {
+      // A switching model: its exact posterior is a mixture of Gaussians with a component per discrete history.
       ctx.report.error(
-        'not-discrete',
-        `'${variable.name}' is continuous: a network over time takes discrete variables only (Gaussian slices are not supported yet)`,
+        'mixed-time',
+        `'${variable.name}' is continuous and the network over time also has discrete variables: mixed (switching) networks over time are not supported — exact inference is exponential in T; make every variable 'real' (a Gaussian slice) or give it states`,
         at.range,
       );
       continue;
