@@ -117,9 +117,13 @@ def brute():
         rhs = L[np.ix_(U, U)] @ mu[U] - L[np.ix_(U, O)] @ (y - mu[O])
         x[U] = np.linalg.solve(L[np.ix_(U, U)], rhs); x[O] = y
     ml = [x[t * n:(t + 1) * n].tolist() for t in range(1, T + 1)]
+    # ln p(x*_U, y) over slices 1…T: the unrolled joint's marginal of those slices at (mode, readings).
+    idx = list(range(n, (T + 1) * n))
+    Sm = Sig[np.ix_(idx, idx)]; r = x[idx] - mu[idx]
+    mode_ld = -0.5 * (len(idx) * np.log(2 * np.pi) + np.linalg.slogdet(Sm)[1] + r @ np.linalg.solve(Sm, r))
     return {
         "filteredMeans": fm, "filteredVariances": fv, "smoothedMeans": sm, "smoothedVariances": sv,
-        "predictedMeans": pm, "predictedVariances": pv, "logLikelihood": float(ll), "mostLikely": ml,
+        "predictedMeans": pm, "predictedVariances": pv, "logLikelihood": float(ll), "mostLikely": ml, "modeLogDensity": float(mode_ld),
     }
 
 

@@ -381,7 +381,11 @@ export interface ContinuousMomentQuery extends QueryBase {
   form: 'moment';
   moment: 'mean' | 'variance';
   variable: Name;
+  /** `mean Position[3] …`: the step, in a network over time. */
+  time?: TimeIndex;
   in?: Name;
+  /** `using filtering` / `using smoothing`, in a network over time. */
+  using?: Name;
   given: Assignment[];
 }
 export interface IntervalQuery extends QueryBase {

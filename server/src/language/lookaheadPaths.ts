@@ -179,7 +179,9 @@ export const LOOKAHEAD_PATHS: Record<string, string[][][]> = {
     [['kw_validate']],
     [
       ['kw_variance'],
+      ['kw_mean', 'Identifier', 'LBracket'],
       ['kw_mean', 'Identifier', 'kw_in'],
+      ['kw_mean', 'Identifier', 'kw_using'],
       ['kw_mean', 'Identifier', 'kw_given'],
       ['kw_mean', 'Identifier'],
     ],
@@ -225,6 +227,8 @@ export const LOOKAHEAD_PATHS: Record<string, string[][][]> = {
   'validateQuery Option 2': [[['LCurly']], [[]]],
   'momentQuery Alternation 0': [[['kw_mean']], [['kw_mode']], [['kw_interval']]],
   'continuousMomentQuery Alternation 0': [[['kw_mean']], [['kw_variance']]],
+  'continuousMomentQuery Option 0': [[['LBracket']], [['kw_in'], ['kw_using'], ['kw_given'], []]],
+  'continuousMomentQuery Option 2': [[['kw_using']], [['kw_given'], []]],
   'scoreQuery Alternation 0': [[['kw_bic']], [['kw_likelihood']]],
   'learningCurveQuery Option 0': [[['LCurly']], [[]]],
   'strengthQuery Option 0': [[['LCurly']], [[]]],

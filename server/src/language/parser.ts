@@ -1426,11 +1426,25 @@ export class BayesParser extends EmbeddedActionsParser {
       },
     ]);
     const variable = this.nameAt(0);
+    // `mean Position[3] in Tracking using filtering given Readings`: a step of a network over time.
+    const time = this.OPTION(() => this.SUBRULE(this.timeIndex));
     const inName = this.SUBRULE(this.inNetwork);
+    const using = this.OPTION2(() => {
+      this.CONSUME(Kw.using);
+      return this.nameAt(1);
+    });
     const given = this.SUBRULE(this.givenAssignments);
     return this.RECORDING_PHASE
       ? RECORDED
-      : { form: 'moment' as const, moment, variable, ...(inName ? { in: inName } : {}), given };
+      : {
+          form: 'moment' as const,
+          moment,
+          variable,
+          ...(time ? { time } : {}),
+          ...(inName ? { in: inName } : {}),
+          ...(using ? { using } : {}),
+          given,
+        };
   });
 
   estimateQuery = this.RULE('estimateQuery', () => {

@@ -49,6 +49,11 @@ export interface KalmanResult {
   mostLikely?: Float64Array[];
   /** P(x_{T+k} | y_1..T), k = 1…K. */
   predicted?: GaussianMarginals[];
+  /**
+   * ln p(x*_U, y_1..T): the joint density of the most likely values of the unobserved variables U
+   * of steps 1…T together with the observations (its mode's height; slice 0 marginalised).
+   */
+  mostLikelyLogDensity?: number;
   /** ln p(y_1..T), the log density of the observations (0 when nothing is observed). */
   logLikelihood: number;
   /** Why smoothing was left out (its stored moments are over the budget). */
@@ -128,8 +133,10 @@ export function* kalmanSteps(
   }
   const result: KalmanResult = { filtered, logLikelihood, ...(note ? { note } : {}) };
   if (beliefs) {
-    result.smoothed = yield* rtsSmoother(model, beliefs, options.signal);
-    result.mostLikely = result.smoothed.map((m) => m.means);
+    const smoothed = yield* rtsSmoother(model, beliefs, options.signal);
+    result.smoothed = smoothed.marginals;
+    result.mostLikely = smoothed.marginals.map((m) => m.means);
+    result.mostLikelyLogDensity = smoothed.modeLogDensity + logLikelihood;
   }
   if (options.predict) {
     result.predicted = [];
@@ -150,19 +157,24 @@ export function* kalmanSteps(
  *
  *     m_t|T = m_t + G (m_{t+1}|T − m⁻),   P_t|T = P_t + G (P_{t+1}|T − P⁻) Gᵀ.
  *
- * Returns slices 1…T's marginals.
+ * Returns slices 1…T's marginals, and the log density of the posterior p(x_U | y_1..T) of the
+ * unobserved variables of steps 1…T at its mode (the smoothed means): by the chain rule backward,
+ * p(x_1..T | y) = p(x_T | y_1..T) Π p(x_t | x_{t+1}, y_1..t), whose covariances are P_T and
+ * P_t − G P⁻ Gᵀ, each restricted to the step's unobserved variables (the observed ones are fixed).
  */
 export function* rtsSmoother(
   model: SliceModel,
   beliefs: readonly Belief[],
   signal?: CancelSignal,
-): Stepwise<GaussianMarginals[]> {
+): Stepwise<{ marginals: GaussianMarginals[]; modeLogDensity: number }> {
   const n = model.n;
   const T = beliefs.length - 1;
   const smoothed = new Array<GaussianMarginals>(T);
-  if (T === 0) return smoothed;
+  if (T === 0) return { marginals: smoothed, modeLogDensity: 0 };
   let next = beliefs[T]!;
   smoothed[T - 1] = marginalsOf(next, n);
+  const mode = { logDet: 0, dimension: 0 };
+  addLogDet(mode, next.covariance, next.covariance, n);
   for (let t = T - 1; t >= 1; t--) {
     throwIfCancelled(signal);
     const own = beliefs[t]!;
@@ -178,6 +190,15 @@ export function* rtsSmoother(
       const x = solveWithCholesky(L, n, column);
       for (let i = 0; i < n; i++) Gt[i * n + j] = x[i]!;
     }
+    // Cov(x_t | x_{t+1}, y_1..t) = P_t − (A P_t)ᵀ Gᵀ
+    const conditional = new Float64Array(n * n);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) {
+        let s = own.covariance[i * n + j]!;
+        for (let k = 0; k < n; k++) s -= AP[k * n + i]! * Gt[k * n + j]!;
+        conditional[i * n + j] = s;
+      }
+    addLogDet(mode, conditional, own.covariance, n);
     const mean = Float64Array.from(own.mean);
     const dm = new Float64Array(n);
     for (let i = 0; i < n; i++) dm[i] = next.mean[i]! - prior.mean[i]!;
@@ -199,7 +220,29 @@ export function* rtsSmoother(
     smoothed[t - 1] = marginalsOf(next, n);
     yield { phase: 'backward', done: T - t };
   }
-  return smoothed;
+  return { marginals: smoothed, modeLogDensity: -0.5 * (mode.dimension * LOG_2PI + mode.logDet) };
+}
+
+/**
+ * Adds log |C_UU| for the step's unobserved variables U (those with a filtered variance > 0 in
+ * `filtered`: observed ones were set to exactly 0) and counts them.
+ */
+function addLogDet(
+  mode: { logDet: number; dimension: number },
+  C: Float64Array,
+  filtered: Float64Array,
+  n: number,
+): void {
+  const U: number[] = [];
+  for (let i = 0; i < n; i++) if (filtered[i * n + i]! > 0) U.push(i);
+  const k = U.length;
+  if (!k) return;
+  const sub = new Float64Array(k * k);
+  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) sub[a * k + b] = C[U[a]! * n + U[b]!]!;
+  const L = choleskyFactor(sub, k);
+  if (!L) throw new EngineError('the posterior covariance of the unobserved variables is not positive definite');
+  for (let a = 0; a < k; a++) mode.logDet += 2 * Math.log(L[a * k + a]!);
+  mode.dimension += k;
 }
 
 /** One step ahead: m⁻ = A m + c, P⁻ = A P Aᵀ + Q (symmetric: the upper half mirrors the lower). */

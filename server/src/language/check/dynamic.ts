@@ -8,6 +8,7 @@
 import type * as A from '../ast.js';
 import type { Scope } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
+import type { Range } from '../diagnostics.js';
 
 /** The name with its slice, so `Rain[t]` and `Rain[t-1]` are different nodes of the template. */
 export function sliceKey(a: A.Assignment): string {
@@ -186,15 +187,50 @@ export function checkTimeQuery(ctx: CheckContext, scope: Scope, q: A.Probability
           `name the step: ${a.variable.text}[1] is the first row of the data`,
           a.time?.range ?? a.variable.range,
         );
-      if (!a.value) ctx.report.error('time-query', `name a state: ${a.variable.text}[k] = state`, a.range);
+      const real = scope.variables.get(a.variable.text)?.type === 'real';
+      if (real && a.value)
+        ctx.report.error(
+          'time-query',
+          `'${a.variable.text}' is continuous: ask P(${a.variable.text}[k]) for its mean and variance (any one value has probability 0)`,
+          a.value.range,
+        );
+      else if (!a.value && !real)
+        ctx.report.error('time-query', `name a state: ${a.variable.text}[k] = state`, a.range);
       else if (!scope.variables.has(a.variable.text))
         ctx.report.error(
-          'unknown-name',
+          'undefined-name',
           `'${a.variable.text}' is not a variable of the network over time`,
           a.variable.range,
         );
     }
   }
+  checkObservations(ctx, scope, q.given, q.range);
+}
+
+/** `mean X[k] in N [using filtering] given D`: a real variable of a Gaussian network over time at step k ≥ 1. */
+export function checkTimeMoment(ctx: CheckContext, scope: Scope, q: A.ContinuousMomentQuery): void {
+  const name = q.variable.text;
+  if (!q.time || q.time.step || q.time.offset < 1)
+    ctx.report.error(
+      'time-query',
+      `name the step: ${name}[1] is the first row of the data`,
+      q.time?.range ?? q.variable.range,
+    );
+  const variable = scope.variables.get(name);
+  if (!variable)
+    ctx.report.error('undefined-name', `'${name}' is not a variable of the network over time`, q.variable.range);
+  else if (variable.type !== 'real')
+    ctx.report.error(
+      'not-continuous',
+      `'${name}' has states: \`${q.moment} X[k]\` asks for a continuous ('real') variable; ask P(${name}[k] = state)`,
+      q.variable.range,
+    );
+  checkObservations(ctx, scope, q.given, q.range);
+}
+
+/** The evidence of a query over time: one data set (row k is step k), then any soft or virtual findings. */
+function checkObservations(ctx: CheckContext, scope: Scope, given: readonly A.Assignment[], range: Range): void {
+  const q = { given, range };
   const data = q.given.filter((g) => !g.value && !g.finding && ctx.symbols.data.has(g.variable.text));
   const findings = q.given.filter((g) => g.finding);
   if (data.length !== 1 || q.given[0] !== data[0] || q.given.length !== 1 + findings.length) {
@@ -215,7 +251,7 @@ export function checkTimeQuery(ctx: CheckContext, scope: Scope, q: A.Probability
       );
     else if (!scope.variables.has(g.variable.text))
       ctx.report.error(
-        'unknown-name',
+        'undefined-name',
         `'${g.variable.text}' is not a variable of the network over time`,
         g.variable.range,
       );

@@ -23,6 +23,7 @@ interface Moments {
   predictedVariances: number[][];
   logLikelihood: number;
   mostLikely?: number[][];
+  modeLogDensity?: number;
 }
 
 /** The largest |ours − theirs| / max(1, |theirs|) over every step and variable. */
@@ -95,6 +96,10 @@ test('Kalman filter, RTS smoother, prediction, most likely sequence and log-like
       `predicted variances, ${at}`,
     );
     assert.ok(relative(r.mostLikely!, peer.mostLikely!) < 1e-9, `most likely sequence, ${at}`);
+    assert.ok(
+      relative([[r.mostLikelyLogDensity!]], [[peer.modeLogDensity!]]) < 1e-9,
+      `ln p(x*, y) ${r.mostLikelyLogDensity} vs ${peer.modeLogDensity}, ${at}`,
+    );
     assert.ok(
       relative([[r.logLikelihood]], [[peer.logLikelihood]]) < 1e-9,
       `log-likelihood ${r.logLikelihood} vs ${peer.logLikelihood}, ${at}`,
