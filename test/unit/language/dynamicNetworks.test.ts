@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { diagnose, r } from './helpers.js';
+import { completion } from '../../../server/src/features/completion.js';
+import { parseDocument } from '../../../server/src/language/index.js';
 
 const head = `network Umbrella {
   variable Rain { yes, no }
@@ -155,4 +157,16 @@ test('a Gaussian slice: a coefficient without its slice, one naming a slice that
       range: r(1, 21, 1, 29),
     },
   ]);
+});
+
+test('completion inside a Gaussian slice’s Normal(: each continuous parent’s coefficient with its slice', () => {
+  const text = `network Walk {
+  variable X, Y : real
+  P(X[0]) ~ Normal(mean: 0, variance: 1)
+  P(Y[t] | X[t], Y[t-1]) ~
+    Normal()
+}
+`;
+  const items = completion(parseDocument(text).ast, text, { line: 4, character: 11 }).map((c) => c.insertText);
+  assert.deepEqual(items, ['mean: ', 'variance: ', 'X[t]: ', 'Y[t-1]: ']);
 });
