@@ -24,7 +24,7 @@ export function readDynamicNetwork(
   const read = readNetworkOverTime(file, io, options);
   if (read?.kind !== 'gaussian') return read?.dbn;
   io.err(
-    `bayes: ${file}: '${options.network}' is a network over time of real variables (a Gaussian slice): only bayes filter reads it\n`,
+    `bayes: ${file}: '${options.network}' is a network over time of real variables (a Gaussian slice): bayes filter and bayes convert --unroll read it\n`,
   );
   return undefined;
 }

@@ -115,11 +115,35 @@ test('bayes filter on a Gaussian network over time: bad cells, unknown columns a
   assert.equal(ok.code, 0, ok.err);
 });
 
-test('bayes convert --unroll refuses a Gaussian network over time in words', async () => {
-  const net = randomGaussianTwoSlice(41, 2);
+test("bayes convert --unroll of a Gaussian network over time writes Hugin NET continuous nodes X_t whose posterior given the readings (bayes marginals) is bayes filter's smoothed answer; BIF is refused in words", async () => {
+  const net = randomGaussianTwoSlice(41, 3);
+  const T = 4;
+  const observations = sampleGaussianSequence(41, net, T, 0.5);
   const { dir, file } = tempFile('model.bayes', gaussianTwoSliceText(net));
+  const csv = join(dir, 'obs.csv');
+  writeFileSync(csv, observationsCsv(net, observations));
+  const filtered = capture();
+  assert.equal(await main(['filter', file, '--network', net.name, '--observations', csv, '--json'], filtered), 0);
+  const smoothed = (JSON.parse(filtered.stdout) as { steps: { smoothed: Moments }[] }).steps.map((s) => s.smoothed);
+  const out = join(dir, 'unrolled.net');
   const io = capture();
-  const code = await main(['convert', file, '--network', net.name, '--unroll', '3', join(dir, 'out.bif')], io);
-  assert.equal(code, 1);
-  assert.match(io.stderr, /is a network over time of real variables \(a Gaussian slice\): only bayes filter reads it/);
+  assert.equal(await main(['convert', file, '--network', net.name, '--unroll', String(T), out], io), 0, io.stderr);
+  const evidence = observations.flatMap((o, t) =>
+    [...o].flatMap(([v, x]) => ['-e', `${net.variables[v]}_${t + 1}=${x}`]),
+  );
+  const marginals = capture();
+  assert.equal(await main(['marginals', out, ...evidence, '--json'], marginals), 0, marginals.stderr);
+  const posterior = (JSON.parse(marginals.stdout) as { marginals: Moments }).marginals;
+  for (let t = 1; t <= T; t++)
+    for (const v of net.variables) {
+      if (observations[t - 1]!.has(net.variables.indexOf(v))) continue;
+      close(posterior[`${v}_${t}`]!.mean, smoothed[t - 1]![v]!.mean, `${v}_${t} mean`);
+      close(posterior[`${v}_${t}`]!.variance, smoothed[t - 1]![v]!.variance, `${v}_${t} variance`);
+    }
+  const bif = capture();
+  assert.equal(await main(['convert', file, '--network', net.name, '--unroll', '2', join(dir, 'out.bif')], bif), 1);
+  assert.match(
+    bif.stderr,
+    /G41 has continuous nodes \(X0_0, X1_0, X2_0, …\), which BIF cannot hold: write Hugin NET \(\.net\) or \.bayes/,
+  );
 });

@@ -15,6 +15,8 @@
 import { dagOrder } from '../network.js';
 import { EngineError } from '../engineError.js';
 import { requireWithin, DEFAULT_BUDGETS, type Budgets } from '../budget.js';
+import type { HybridCpd, HybridNetwork, HybridVariable, LinearGaussianCpd } from '../gaussian/hybridNetwork.js';
+import { sliceName } from './twoSliceNetwork.js';
 
 /** X | parents ~ N(mean + Σ coefficients[j] · parents[j], variance). */
 export interface LinearGaussianTable {
@@ -135,4 +137,39 @@ function affineSlice(
       noise[k * n + i] = s;
     }
   return { transition: T, offset, noise };
+}
+
+/**
+ * The plain Gaussian network of slices 0…T (twoSliceNetwork.ts `unroll`'s numbering: X of slice t
+ * is `X_t` at index t·n + v), for `bayes convert --unroll` to Hugin NET. Sizes are checked against
+ * the budget before anything is allocated.
+ */
+export function unrollGaussian(
+  net: GaussianTwoSliceNetwork,
+  steps: number,
+  budgets: Budgets = DEFAULT_BUDGETS,
+): HybridNetwork {
+  validateGaussianTwoSlice(net);
+  const n = net.variables.length;
+  if (!Number.isInteger(steps) || steps < 0)
+    throw new EngineError(`unroll: the number of steps must be a whole number ≥ 0, got ${steps}`);
+  const perSlice = net.transition.reduce((s, t) => s + t.parents.length + 2, 0);
+  requireWithin('the unrolled network', 3 * n + perSlice * steps, budgets.maxTotalEntries, 'numbers');
+  const variables: HybridVariable[] = [];
+  const cpds: HybridCpd[] = [];
+  for (let t = 0; t <= steps; t++)
+    net.variables.forEach((name, i) => {
+      variables.push({ kind: 'continuous', name: sliceName(name, t) });
+      const table = (t === 0 ? net.initial : net.transition)[i]!;
+      const cpd: LinearGaussianCpd = {
+        child: t * n + i,
+        discreteParents: [],
+        continuousParents: table.parents.map((p) => (p < n ? t * n + p : (t - 1) * n + (p - n))),
+        intercepts: Float64Array.of(table.mean),
+        coefficients: Float64Array.from(table.coefficients),
+        variances: Float64Array.of(table.variance),
+      };
+      cpds.push({ kind: 'gaussian', cpd });
+    });
+  return { name: net.name, variables, cpds };
 }
