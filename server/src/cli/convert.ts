@@ -10,25 +10,31 @@ import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { NETWORK_FILE_USAGE, readNetworkFile } from './networkFile.js';
 import { evidencePairs } from './marginals.js';
 import { convertHybrid, readHybridNetworkFile } from './hybridNetworkFile.js';
-import { readDynamicNetwork } from './dynamicFile.js';
+import { readNetworkOverTime } from './dynamicFile.js';
 import { integerOption } from './learningInputs.js';
 import { unroll } from '../engine/dynamic/twoSliceNetwork.js';
+import { unrollGaussian } from '../engine/dynamic/gaussianSlice.js';
+import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { EngineError } from '../engine/engineError.js';
 import { cliBudgets } from './limits.js';
 import { writeOutputFileSync } from '../workspace/files.js';
 
-/** `--unroll T`: the network over time `--network N` of a .bayes model, as slices 0…T. */
+/**
+ * `--unroll T`: the network over time `--network N` of a .bayes model, as slices 0…T (a Gaussian
+ * one as a network of continuous nodes: `{ hybrid }`).
+ */
 function readUnrolled(
   input: string,
   io: CliIO,
   values: { network?: string; unroll?: string; workspace?: string; 'data-root'?: string[] },
-): BayesianNetwork | undefined {
+): BayesianNetwork | { hybrid: HybridNetwork } | undefined {
   if (!values.network) throw new UsageError('--unroll needs the network over time: --network N');
   const steps = integerOption('unroll', values.unroll, 0, 1);
-  const dbn = readDynamicNetwork(input, io, { ...values, network: values.network });
-  if (!dbn) return undefined;
+  const read = readNetworkOverTime(input, io, { ...values, network: values.network });
+  if (!read) return undefined;
   try {
-    return unroll(dbn, steps, cliBudgets);
+    if (read.kind === 'gaussian') return { hybrid: unrollGaussian(read.net, steps, cliBudgets) };
+    return unroll(read.dbn, steps, cliBudgets);
   } catch (e) {
     if (!(e instanceof EngineError)) throw e;
     io.err(`bayes convert: ${e.message}\n`);
@@ -68,7 +74,8 @@ Options:
                         OUT.evid (repeatable)
   --unroll T            IN's network over time (--network N) unrolled for T steps: the plain
                         network of slices 0…T, variable X of slice t named X_t (X_0 is the prior
-                        slice, X_1…X_T the steps bayes filter numbers 1…T)
+                        slice, X_1…X_T the steps bayes filter numbers 1…T); a network over time of
+                        real variables is written with continuous nodes, to .net or .bayes only
 ${NETWORK_FILE_USAGE}`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
@@ -83,8 +90,10 @@ ${NETWORK_FILE_USAGE}`,
     const hybrid = values.unroll === undefined ? readHybridNetworkFile(input, io, values) : undefined;
     if (hybrid === null) return 1;
     if (hybrid) return convertHybrid(hybrid, output, io);
-    const net = values.unroll === undefined ? readNetworkFile(input, io, values) : readUnrolled(input, io, values);
-    if (!net) return 1;
+    const read = values.unroll === undefined ? readNetworkFile(input, io, values) : readUnrolled(input, io, values);
+    if (!read) return 1;
+    if ('hybrid' in read) return convertHybrid(read.hybrid, output, io);
+    const net = read;
     let text: string;
     try {
       text = writer(net);

@@ -21,7 +21,8 @@ import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { integerOption } from './learningInputs.js';
 import { cliBudgets } from './limits.js';
 import { NETWORK_FILE_USAGE } from './networkFile.js';
-import { readDynamicNetwork } from './dynamicFile.js';
+import { readNetworkOverTime } from './dynamicFile.js';
+import { filterGaussian } from './filterGaussian.js';
 import { readCommandLineText } from './workspace.js';
 
 const OPTIONS = {
@@ -72,6 +73,13 @@ Options:
                          "method": "particle", each step has "standardErrors" instead of "smoothed",
                          "predicted" entries have "standardErrors", "particles" and "seed" are
                          given, and there is no "mostLikely"
+
+A network over time whose variables are all real, with linear Gaussian tables (~ Normal(…)), is
+filtered exactly by a Kalman filter and smoothed by the Rauch–Tung–Striebel smoother: each variable
+is {"mean": m, "variance": v} instead of {STATE: p}, an observed one its reading with variance 0,
+"mostLikely" gives numbers (the smoothed means: the joint posterior is Gaussian, its mode its mean),
+"logLikelihood" is the natural log of the observations' density, and the cells are numbers
+(--likelihood, --soft, --particles and --seed do not apply).
 ${NETWORK_FILE_USAGE}`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
@@ -81,8 +89,18 @@ ${NETWORK_FILE_USAGE}`,
     const predict = values.predict === undefined ? 0 : integerOption('predict', values.predict, 0, 1);
     const particles = integerOption('particles', values.particles, DEFAULT_PARTICLES, 10 * PARTICLE_REPLICATES);
     const seed = integerOption('seed', values.seed, 1);
-    const dbn = readDynamicNetwork(positionals[0]!, io, { ...values, network: values.network });
-    if (!dbn) return 1;
+    const read = readNetworkOverTime(positionals[0]!, io, { ...values, network: values.network });
+    if (!read) return 1;
+    if (read.kind === 'gaussian') {
+      const discreteOnly = (['likelihood', 'soft', 'particles', 'seed'] as const).find((o) => values[o] !== undefined);
+      if (discreteOnly)
+        throw new UsageError(
+          `--${discreteOnly} is for discrete networks over time; '${read.net.name}' has real variables`,
+        );
+      const options = { observations: values.observations, predict, json: values.json ?? false };
+      return filterGaussian(read.net, { ...options, maxFileMb: values['max-file-mb'] }, io);
+    }
+    const dbn = read.dbn;
     const findings = readObservations(values.observations, dbn, io, values['max-file-mb']);
     if (!findings) return 1;
     const extra =

@@ -14,6 +14,7 @@ import { InsertTextFormat } from 'vscode-languageserver/node';
 import { SNIPPETS } from './snippets.js';
 import { HYPOTHESIS_PRIORS } from '../language/check/declarations.js';
 import { FUNCTIONS, QUERY_FORMS, STATEMENT_KEYWORDS } from './vocabulary.js';
+import { sliceKey } from '../language/check/dynamic.js';
 
 const ITEM_KIND: Record<NameKind, CompletionItemKind> = {
   variable: CompletionItemKind.Variable,
@@ -150,9 +151,10 @@ function regressionExpected(index: NameIndex, ctx: PositionContext, before: stri
   const t = ctx.statement;
   if (t?.kind !== 'table' || t.head.range.end.line >= ctx.position.line || !isContinuousTable(index, ctx))
     return undefined;
+  // In a network over time a coefficient is keyed by the parent with its slice: `Position[t-1]`.
   const continuous = t.head.conditions
-    .map((c) => c.variable.text)
-    .filter((name) => !index.variable(ctx.scope, name)?.states?.length);
+    .filter((c) => !index.variable(ctx.scope, c.variable.text)?.states?.length)
+    .map((c) => sliceKey(c));
   if (/\bNormal\s*\((?:[^)]*,)?\s*$/.test(before))
     return ['mean', 'variance', ...continuous].map((label) => ({
       label,

@@ -52,6 +52,8 @@ export interface Call extends NodeBase {
 export interface Arg extends NodeBase {
   kind: 'arg';
   name?: Name;
+  /** `Position[t-1]: 1`: the slice of a coefficient's parent in a network over time. */
+  time?: TimeIndex;
   value: Expr;
 }
 /** `d ~ x1 + x2`: response and terms of a linear or logistic family. */
@@ -379,7 +381,11 @@ export interface ContinuousMomentQuery extends QueryBase {
   form: 'moment';
   moment: 'mean' | 'variance';
   variable: Name;
+  /** `mean Position[3] …`: the step, in a network over time. */
+  time?: TimeIndex;
   in?: Name;
+  /** `using filtering` / `using smoothing`, in a network over time. */
+  using?: Name;
   given: Assignment[];
 }
 export interface IntervalQuery extends QueryBase {

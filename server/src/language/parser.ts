@@ -326,6 +326,7 @@ export class BayesParser extends EmbeddedActionsParser {
   /** `value` or `name: value`; a value may be a formula `d ~ x1 + x2`. */
   arg = this.RULE('arg', (): A.Arg => {
     const first = this.LA(1);
+    let time: A.TimeIndex | undefined;
     const name = this.OPTION({
       GATE: () => this.LA(2).tokenType === T.Colon,
       DEF: () => {
@@ -334,9 +335,39 @@ export class BayesParser extends EmbeddedActionsParser {
         return n;
       },
     });
+    // `Position[t-1]: 1`: a linear Gaussian coefficient keyed by a parent in a network over time.
+    // (After `name:` the gate is false: a value `D[a, b]` is not followed by a colon.)
+    const timed = this.OPTION2({
+      GATE: () => this.timedArgName(),
+      DEF: () => {
+        const n = this.nameAt(1);
+        time = this.SUBRULE(this.timeIndex);
+        this.CONSUME2(T.Colon);
+        return n;
+      },
+    });
     const value = this.SUBRULE(this.argValue);
-    return this.RECORDING_PHASE ? RECORDED : { kind: 'arg', ...(name ? { name } : {}), value, range: this.from(first) };
+    if (this.RECORDING_PHASE) return RECORDED;
+    const key = name ?? timed;
+    return {
+      kind: 'arg',
+      ...(key ? { name: key } : {}),
+      ...(time ? { time } : {}),
+      value,
+      range: this.from(first),
+    };
   });
+
+  /** `Name [ t-1 ] :` ahead (at most `[t-1]`'s five tokens): an argument named with a slice. */
+  private timedArgName(): boolean {
+    if (this.LA(2).tokenType !== T.LBracket) return false;
+    for (let k = 3; k <= 7; k++) {
+      const type = this.LA(k).tokenType;
+      if (type === T.RBracket) return this.LA(k + 1).tokenType === T.Colon;
+      if (type === T.Colon || type === T.LBracket) return false;
+    }
+    return false;
+  }
 
   argValue = this.RULE('argValue', (): A.Expr => {
     const response = this.SUBRULE(this.expr);
@@ -1395,11 +1426,25 @@ export class BayesParser extends EmbeddedActionsParser {
       },
     ]);
     const variable = this.nameAt(0);
+    // `mean Position[3] in Tracking using filtering given Readings`: a step of a network over time.
+    const time = this.OPTION(() => this.SUBRULE(this.timeIndex));
     const inName = this.SUBRULE(this.inNetwork);
+    const using = this.OPTION2(() => {
+      this.CONSUME(Kw.using);
+      return this.nameAt(1);
+    });
     const given = this.SUBRULE(this.givenAssignments);
     return this.RECORDING_PHASE
       ? RECORDED
-      : { form: 'moment' as const, moment, variable, ...(inName ? { in: inName } : {}), given };
+      : {
+          form: 'moment' as const,
+          moment,
+          variable,
+          ...(time ? { time } : {}),
+          ...(inName ? { in: inName } : {}),
+          ...(using ? { using } : {}),
+          given,
+        };
   });
 
   estimateQuery = this.RULE('estimateQuery', () => {

@@ -18,9 +18,40 @@ export function readObservationSequence(
   text: string,
   variables: readonly DiscreteVariable[],
 ): { findings: StepFindings[] } | { error: SequenceError } {
-  const index = new Map(variables.map((v, i) => [v.name, i]));
+  const r = readSequence(
+    text,
+    variables.map((v) => v.name),
+    (v, cell) => {
+      const s = variables[v]!.states.indexOf(cell);
+      return s >= 0 ? s : `'${cell}' is not a state of ${variables[v]!.name} (${variables[v]!.states.join(', ')})`;
+    },
+  );
+  return 'error' in r ? r : { findings: r.steps.map((evidence) => ({ evidence })) };
+}
+
+/**
+ * Readings of a Gaussian network over time (all variables real): each cell a finite number, `?`
+ * or empty when missing; `steps[t−1]` maps step t's observed variables to their values.
+ */
+export function readNumericSequence(
+  text: string,
+  names: readonly string[],
+): { steps: Map<number, number>[] } | { error: SequenceError } {
+  return readSequence(text, names, (v, cell) => {
+    const x = Number(cell);
+    return Number.isFinite(x) && /^[-+]?(\d|\.\d)/.test(cell) ? x : `'${cell}' is not a number (${names[v]} is real)`;
+  });
+}
+
+/** The header and the rows, each cell read by `value` (a number, or an error message). */
+function readSequence(
+  text: string,
+  names: readonly string[],
+  value: (v: number, cell: string) => number | string,
+): { steps: Map<number, number>[] } | { error: SequenceError } {
+  const index = new Map(names.map((v, i) => [v, i]));
   let columns: number[] | undefined;
-  const findings: StepFindings[] = [];
+  const steps: Map<number, number>[] = [];
   let error: SequenceError | undefined;
   const splitter = new CsvSplitter(',', (cells, line) => {
     if (error) return;
@@ -33,7 +64,7 @@ export function readObservationSequence(
           error = {
             line,
             column: columnOf(cells, j),
-            message: `'${name}' is not a variable of the network (${variables.map((x) => x.name).join(', ')})`,
+            message: `'${name}' is not a variable of the network (${names.join(', ')})`,
           };
           return;
         }
@@ -54,19 +85,14 @@ export function readObservationSequence(
     for (let j = 0; j < cells.length; j++) {
       const cell = cells[j]!.trim();
       if (cell === '' || cell === '?') continue;
-      const v = columns[j]!;
-      const s = variables[v]!.states.indexOf(cell);
-      if (s < 0) {
-        error = {
-          line,
-          column: columnOf(cells, j),
-          message: `'${cell}' is not a state of ${variables[v]!.name} (${variables[v]!.states.join(', ')})`,
-        };
+      const x = value(columns[j]!, cell);
+      if (typeof x === 'string') {
+        error = { line, column: columnOf(cells, j), message: x };
         return;
       }
-      evidence.set(v, s);
+      evidence.set(columns[j]!, x);
     }
-    findings.push({ evidence });
+    steps.push(evidence);
   });
   try {
     splitter.push(text);
@@ -78,7 +104,7 @@ export function readObservationSequence(
   if (error) return { error };
   if (!columns)
     return { error: { line: 1, column: 1, message: 'no header: the first line names the observed variables' } };
-  return { findings };
+  return { steps };
 }
 
 /** The 1-based column where cell j starts (cells joined by commas, as written without quotes). */

@@ -27,6 +27,7 @@ import { memo } from './modelInputs.js';
 import { declaredScope, observations } from './networkScope.js';
 import { inferenceOptions } from './inferenceOptions.js';
 import { mpeOutput } from './mpeResult.js';
+import { gaussianMoment, gaussianNetworkOverTime } from './gaussianDynamicQueries.js';
 
 export interface HybridScope {
   net: HybridNetwork;
@@ -268,6 +269,8 @@ export function hybridProbability(ctx: HandlerContext, q: A.ProbabilityQuery, sc
 /** `query mean X [in N] [given e]`, `query variance X …`: a continuous variable's posterior moment. */
 export const continuousMomentHandler: Handler = (ctx) => {
   const q = queryOf<A.ContinuousMomentQuery>(ctx);
+  const overTime = gaussianNetworkOverTime(ctx, q.in);
+  if (overTime) return gaussianMoment(ctx, overTime);
   const scope = hybridScope(ctx, q.in);
   if (!scope)
     throw new CompileError(

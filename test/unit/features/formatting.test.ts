@@ -82,3 +82,21 @@ test('every example model formats idempotently and keeps its comments', async ()
     assert.deepEqual(comments(once), comments(text), `${name}: comments kept`);
   }
 });
+
+test('a Gaussian slice: coefficients keyed by a parent with its slice keep their slice, and formatting is idempotent', () => {
+  const text = `network Walk {
+  variable X, Y : real
+  P(X[0]) ~ Normal(mean: 0, variance: 1)
+  P(X[t] | X[t-1]) ~ Normal(mean: 0,X [ t - 1 ] :  0.9, variance: 0.5)
+  P(Y[t] | X[t]) ~ Normal(mean: 0, X[t]: 1, variance: 2)
+}
+`;
+  const out = formatText(parseDocument(text).ast, text);
+  // As for a table head's index: the author's gaps around the name and colon stay, none inside the brackets.
+  assert.equal(out.split('\n')[3], '  P(X[t] | X[t-1]) ~ Normal(mean: 0, X [t - 1] :  0.9, variance: 0.5)');
+  assert.equal(formatText(parseDocument(out).ast, out), out);
+  assert.deepEqual(
+    parseDocument(out).diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
+});

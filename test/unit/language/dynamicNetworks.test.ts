@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { diagnose, r } from './helpers.js';
+import { completion } from '../../../server/src/features/completion.js';
+import { parseDocument } from '../../../server/src/language/index.js';
 
 const head = `network Umbrella {
   variable Rain { yes, no }
@@ -35,7 +37,7 @@ test('a missing table at t and a missing table at 0 are errors on the variable',
   ]);
 });
 
-test('a continuous variable in a network over time is an error on its declaration', () => {
+test('a continuous variable in a network over time with discrete ones (a switching model) is an error on its declaration', () => {
   const gaussian = errors(
     head.replace('variable Umbrella { yes, no }', 'variable Umbrella : real') +
       rain0 +
@@ -44,9 +46,9 @@ test('a continuous variable in a network over time is an error on its declaratio
   );
   assert.deepEqual(gaussian, [
     {
-      code: 'not-discrete',
+      code: 'mixed-time',
       message:
-        "'Umbrella' is continuous: a network over time takes discrete variables only (Gaussian slices are not supported yet)",
+        "'Umbrella' is continuous and the network over time also has discrete variables: mixed (switching) networks over time are not supported — exact inference is exponential in T; make every variable 'real' (a Gaussian slice) or give it states",
       range: r(2, 11, 2, 19),
     },
   ]);
@@ -107,4 +109,64 @@ test('queries over time: one variable at a step with a state, and one data set',
   assert.match(given[0]!.message, /one data set/);
   const outside = errors('variable A { x, y }\nP(A) { x: 0.5, y: 0.5 }\nquery P(A[1] = x)\n');
   assert.deepEqual(outside[0]!.range, r(2, 9, 2, 12));
+});
+
+const tracking = `network Tracking {
+  variable Position, Velocity, Reading : real
+  P(Position[0]) ~ Normal(mean: 0, variance: 1)
+  P(Velocity[0]) ~ Normal(mean: 1, variance: 0.25)
+  P(Position[t] | Position[t-1], Velocity[t-1]) ~ Normal(mean: 0, Position[t-1]: 1, Velocity[t-1]: 1, variance: 0.01)
+  P(Velocity[t] | Velocity[t-1]) ~ Normal(mean: 0, Velocity[t-1]: 1, variance: 0.01)
+  P(Reading[t] | Position[t]) ~ Normal(mean: 0, Position[t]: 1, variance: 4)
+}
+`;
+
+test('a network over time of real variables with linear Gaussian tables (coefficients keyed by the parent with its slice) checks clean', () => {
+  assert.deepEqual(errors(tracking), []);
+});
+
+test('a Gaussian slice: a coefficient without its slice, one naming a slice that is not a parent, and the slice rules are errors on their ranges', () => {
+  const bare = errors(
+    tracking.replace('Velocity[t-1]: 1, variance: 0.01)\n  P(Reading', 'Velocity: 1, variance: 0.01)\n  P(Reading'),
+  );
+  assert.deepEqual(bare, [
+    { code: 'arguments', message: "give the slice of the parent 'Velocity': Velocity[t-1]: b", range: r(5, 51, 5, 59) },
+  ]);
+  const wrongSlice = errors(tracking.replace('Position[t]: 1, variance: 4', 'Position[t-1]: 1, variance: 4'));
+  assert.deepEqual(wrongSlice, [
+    {
+      code: 'arguments',
+      message:
+        "'Position[t-1]' is not a continuous parent of this table: a coefficient names a 'real' variable after '|'",
+      range: r(6, 48, 6, 61),
+    },
+  ]);
+  const future = errors(tracking.replace(/Position\[t\]\)(.*)Position\[t\]:/, 'Position[t+1])$1Position[t+1]:'));
+  assert.deepEqual(future, [
+    {
+      code: 'time-arc',
+      message: 'an arc from the future: Position[t+1] cannot be a parent at t',
+      range: r(6, 25, 6, 30),
+    },
+  ]);
+  const noInitial = errors(tracking.replace('  P(Velocity[0]) ~ Normal(mean: 1, variance: 0.25)\n', ''));
+  assert.deepEqual(noInitial, [
+    {
+      code: 'missing-table',
+      message: "'Velocity' has no table at 0: give P(Velocity[0] | …) (its table at t conditions on t-1)",
+      range: r(1, 21, 1, 29),
+    },
+  ]);
+});
+
+test('completion inside a Gaussian slice’s Normal(: each continuous parent’s coefficient with its slice', () => {
+  const text = `network Walk {
+  variable X, Y : real
+  P(X[0]) ~ Normal(mean: 0, variance: 1)
+  P(Y[t] | X[t], Y[t-1]) ~
+    Normal()
+}
+`;
+  const items = completion(parseDocument(text).ast, text, { line: 4, character: 11 }).map((c) => c.insertText);
+  assert.deepEqual(items, ['mean: ', 'variance: ', 'X[t]: ', 'Y[t-1]: ']);
 });

@@ -67,6 +67,7 @@ test('there is an example per acceptance case of LANGUAGE.md', () => {
     'structure_learning.bayes',
     'text_folders.bayes',
     'thumbtack.bayes',
+    'tracking.bayes',
     'train_test_files.bayes',
     'two_gaussians.bayes',
     'two_tests.bayes',

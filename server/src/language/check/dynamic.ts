@@ -8,12 +8,17 @@
 import type * as A from '../ast.js';
 import type { Scope } from '../references/symbols.js';
 import type { CheckContext } from './context.js';
+import type { Range } from '../diagnostics.js';
 
 /** The name with its slice, so `Rain[t]` and `Rain[t-1]` are different nodes of the template. */
 export function sliceKey(a: A.Assignment): string {
-  const t = a.time;
-  if (!t) return a.variable.text;
-  return `${a.variable.text}[${t.step ? `t${t.offset || ''}` : t.offset}]`;
+  return timedName(a.variable.text, a.time);
+}
+
+/** `Position[t-1]`: a name with its slice (the bare name without one). */
+export function timedName(name: string, t: A.TimeIndex | undefined): string {
+  if (!t) return name;
+  return `${name}[${t.step ? `t${t.offset || ''}` : t.offset}]`;
 }
 
 /** Whether a table is written over time (any index in its P(…)). */
@@ -72,14 +77,16 @@ function checkTemplate(ctx: CheckContext, scope: Scope, tables: A.TableDecl[]): 
     else transition.set(target.variable.text, table);
     for (const c of table.head.conditions) if (checkIndex(ctx, c)) checkCondition(ctx, slice, c);
   }
+  const kinds = [...scope.variables.values()].filter((v) => v.declaration);
+  const mixed = kinds.some((v) => v.type === 'real') && kinds.some((v) => v.type !== 'real');
   for (const variable of scope.variables.values()) {
     const at = variable.declaration;
     if (!at) continue;
-    if (variable.type === 'real') {
-      // bayes filter and the queries over time work on discrete slices; say so here, not at run time.
+    if (mixed && variable.type === 'real') {
+      // A switching model: its exact posterior is a mixture of Gaussians with a component per discrete history.
       ctx.report.error(
-        'not-discrete',
-        `'${variable.name}' is continuous: a network over time takes discrete variables only (Gaussian slices are not supported yet)`,
+        'mixed-time',
+        `'${variable.name}' is continuous and the network over time also has discrete variables: mixed (switching) networks over time are not supported — exact inference is exponential in T; make every variable 'real' (a Gaussian slice) or give it states`,
         at.range,
       );
       continue;
@@ -180,15 +187,50 @@ export function checkTimeQuery(ctx: CheckContext, scope: Scope, q: A.Probability
           `name the step: ${a.variable.text}[1] is the first row of the data`,
           a.time?.range ?? a.variable.range,
         );
-      if (!a.value) ctx.report.error('time-query', `name a state: ${a.variable.text}[k] = state`, a.range);
+      const real = scope.variables.get(a.variable.text)?.type === 'real';
+      if (real && a.value)
+        ctx.report.error(
+          'time-query',
+          `'${a.variable.text}' is continuous: ask P(${a.variable.text}[k]) for its mean and variance (any one value has probability 0)`,
+          a.value.range,
+        );
+      else if (!a.value && !real)
+        ctx.report.error('time-query', `name a state: ${a.variable.text}[k] = state`, a.range);
       else if (!scope.variables.has(a.variable.text))
         ctx.report.error(
-          'unknown-name',
+          'undefined-name',
           `'${a.variable.text}' is not a variable of the network over time`,
           a.variable.range,
         );
     }
   }
+  checkObservations(ctx, scope, q.given, q.range);
+}
+
+/** `mean X[k] in N [using filtering] given D`: a real variable of a Gaussian network over time at step k ≥ 1. */
+export function checkTimeMoment(ctx: CheckContext, scope: Scope, q: A.ContinuousMomentQuery): void {
+  const name = q.variable.text;
+  if (!q.time || q.time.step || q.time.offset < 1)
+    ctx.report.error(
+      'time-query',
+      `name the step: ${name}[1] is the first row of the data`,
+      q.time?.range ?? q.variable.range,
+    );
+  const variable = scope.variables.get(name);
+  if (!variable)
+    ctx.report.error('undefined-name', `'${name}' is not a variable of the network over time`, q.variable.range);
+  else if (variable.type !== 'real')
+    ctx.report.error(
+      'not-continuous',
+      `'${name}' has states: \`${q.moment} X[k]\` asks for a continuous ('real') variable; ask P(${name}[k] = state)`,
+      q.variable.range,
+    );
+  checkObservations(ctx, scope, q.given, q.range);
+}
+
+/** The evidence of a query over time: one data set (row k is step k), then any soft or virtual findings. */
+function checkObservations(ctx: CheckContext, scope: Scope, given: readonly A.Assignment[], range: Range): void {
+  const q = { given, range };
   const data = q.given.filter((g) => !g.value && !g.finding && ctx.symbols.data.has(g.variable.text));
   const findings = q.given.filter((g) => g.finding);
   if (data.length !== 1 || q.given[0] !== data[0] || q.given.length !== 1 + findings.length) {
@@ -209,7 +251,7 @@ export function checkTimeQuery(ctx: CheckContext, scope: Scope, q: A.Probability
       );
     else if (!scope.variables.has(g.variable.text))
       ctx.report.error(
-        'unknown-name',
+        'undefined-name',
         `'${g.variable.text}' is not a variable of the network over time`,
         g.variable.range,
       );

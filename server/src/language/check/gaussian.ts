@@ -14,6 +14,7 @@ import type { CheckContext } from './context.js';
 import { checkFinite, checkState } from './resolve.js';
 import { findVariable } from '../references/lookup.js';
 import { checkAllAssignments } from './rowCoverage.js';
+import { sliceKey, timedName } from './dynamic.js';
 
 /**
  * True for `~ Normal(…)` or rows of `Normal(…)`: the table of a continuous variable, checked
@@ -59,12 +60,13 @@ export function checkNormalTable(
     );
     return;
   }
+  // In a network over time a coefficient names its parent with the parent's slice: `Position[t-1]: 1`.
   const continuous = new Set<string>();
   const discrete: { info: VariableInfo; name: A.Name }[] = [];
   for (const c of table.head.conditions) {
     const parent = findVariable(ctx, scope, c.variable.text);
     if (parent === undefined) continue; // reported by the table's head check
-    if (parent.type === 'real') continuous.add(parent.name);
+    if (parent.type === 'real') continuous.add(sliceKey(c));
     else discrete.push({ info: parent, name: c.variable });
   }
   if (isLearntNormal(table)) return;
@@ -158,14 +160,19 @@ function checkNormalArg(ctx: CheckContext, arg: A.Arg, continuous: Set<string>, 
     ctx.report.error('arguments', 'name each number: Normal(mean: m, variance: v, Parent: b)', arg.range);
     return;
   }
-  const name = arg.name.text;
-  if (seen.has(name)) ctx.report.error('arguments', `'${name}' is given twice`, arg.name.range);
+  const base = arg.name.text;
+  const name = timedName(base, arg.time);
+  const range = arg.time ? { start: arg.name.range.start, end: arg.time.range.end } : arg.name.range;
+  if (seen.has(name)) ctx.report.error('arguments', `'${name}' is given twice`, range);
   seen.add(name);
   if (name !== 'mean' && name !== 'variance' && !continuous.has(name)) {
+    const slices = [...continuous].filter((c) => c.startsWith(`${base}[`));
     ctx.report.error(
       'arguments',
-      `'${name}' is not a continuous parent of this table: a coefficient names a 'real' variable after '|'`,
-      arg.name.range,
+      slices.length && !arg.time
+        ? `give the slice of the parent '${name}': ${slices.map((c) => `${c}: b`).join(' or ')}`
+        : `'${name}' is not a continuous parent of this table: a coefficient names a 'real' variable after '|'`,
+      range,
     );
     return;
   }

@@ -15,7 +15,7 @@ import {
 } from './resolve.js';
 import { lookupVariable, modelScope, requireGlobal } from '../references/lookup.js';
 import { checkDecisionQuery, checkInterventions } from './decisions.js';
-import { checkNoTime, checkTimeQuery, networkOverTime, TIME_METHODS } from './dynamic.js';
+import { checkNoTime, checkTimeMoment, checkTimeQuery, networkOverTime, TIME_METHODS } from './dynamic.js';
 import { LEARN_METHODS, LEARN_OPTIONS, STRUCTURE_METHODS, STRUCTURE_OPTIONS } from '../learnMethods.js';
 
 export const INFERENCE_METHODS = [
@@ -306,6 +306,19 @@ export function checkQuery(ctx: CheckContext, q: A.Query): void {
     }
     case 'moment': {
       const scope = modelScope(ctx, q.in);
+      if (networkOverTime(ctx, q.in)) {
+        if (q.using) checkChoice(ctx, q.using, TIME_METHODS, 'a method over time');
+        checkTimeMoment(ctx, scope, q);
+        break;
+      }
+      if (q.time)
+        checkNoTime(ctx, [{ kind: 'assignment', variable: q.variable, time: q.time, range: q.variable.range }]);
+      if (q.using)
+        ctx.report.error(
+          'time-query',
+          '`using filtering` and `using smoothing` are for networks over time',
+          q.using.range,
+        );
       const variable = lookupVariable(ctx, scope, q.variable);
       if (variable && variable.type !== 'real')
         ctx.report.error(

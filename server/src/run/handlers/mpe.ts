@@ -7,6 +7,7 @@ import type * as A from '../../language/ast.js';
 import { mostProbableExplanation } from '../../engine/inference/mpe.js';
 import { ImpossibleEvidenceError } from '../../engine/inference/junctionTree.js';
 import { dynamicMpe, dynamicNetwork } from '../dynamicQueries.js';
+import { gaussianMpe, gaussianNetworkOverTime } from '../gaussianDynamicQueries.js';
 import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence } from '../networkScope.js';
 import { impossibleEvidence, requireExact } from '../inferenceOptions.js';
@@ -16,6 +17,8 @@ import { mpeOutput } from '../mpeResult.js';
 
 export async function mpeQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.MpeQuery>(ctx);
+  const gaussianOverTime = gaussianNetworkOverTime(ctx, q.network);
+  if (gaussianOverTime) return gaussianMpe(ctx, gaussianOverTime);
   const overTime = dynamicNetwork(ctx, q.network);
   if (overTime) return dynamicMpe(ctx, overTime);
   // A network with continuous variables: the mode of p(d, x, e) (continuousQueries.ts).

@@ -11,6 +11,7 @@ import { posteriorQuery } from '../../engine/inference/marginals.js';
 import { CompileError } from '../../model/compileError.js';
 import type { ProbabilityResult } from '../../protocol/runResult.js';
 import { dynamicNetwork, dynamicProbability } from '../dynamicQueries.js';
+import { gaussianNetworkOverTime, gaussianProbability } from '../gaussianDynamicQueries.js';
 import { queryOf, type HandlerContext, type HandlerOutput, type Handler } from '../handlerContext.js';
 import { networkScope, scopedEvidence, stateIndex, variableIndex, type NetworkScope } from '../networkScope.js';
 import { intervened } from '../interventions.js';
@@ -23,6 +24,8 @@ const MAX_TABLE = 1 << 16;
 
 export async function probabilityQuery(ctx: HandlerContext): Promise<HandlerOutput> {
   const q = queryOf<A.ProbabilityQuery>(ctx);
+  const gaussianOverTime = gaussianNetworkOverTime(ctx, q.in);
+  if (gaussianOverTime) return gaussianProbability(ctx, gaussianOverTime);
   const overTime = dynamicNetwork(ctx, q.in);
   if (overTime) return dynamicProbability(ctx, overTime);
   // A generated conjunction space (Mitchell §6.3) is no network variable: its own glue answers.

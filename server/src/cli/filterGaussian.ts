@@ -1,0 +1,137 @@
+/**
+ * `bayes filter` on a network over time of real variables (a linear Gaussian slice,
+ * engine/dynamic/kalman.ts): the same answer as for discrete slices, each variable as
+ * `{"mean": m, "variance": v}` (as `bayes marginals` prints continuous nodes), the most likely
+ * sequence as numbers. An observed variable is printed as its reading with variance 0.
+ */
+import type { GaussianTwoSliceNetwork } from '../engine/dynamic/gaussianSlice.js';
+import { kalmanSteps, type GaussianMarginals, type KalmanResult } from '../engine/dynamic/kalman.js';
+import { CancelledError } from '../engine/cancellation.js';
+import { EngineError } from '../engine/engineError.js';
+import { ownValue, setOwn } from '../engine/records.js';
+import { completeYielding, type StepReport } from '../engine/stepwise.js';
+import { readNumericSequence } from '../model/observationSequence.js';
+import type { CliIO } from './command.js';
+import { cliBudgets } from './limits.js';
+import { interrupted, interruptible, startProgress } from './progress.js';
+import { readCommandLineText } from './workspace.js';
+
+export interface GaussianFilterOptions {
+  observations: string;
+  predict: number;
+  json: boolean;
+  maxFileMb: string | undefined;
+}
+
+type Moments = { mean: number; variance: number };
+
+interface GaussianAnswer {
+  network: string;
+  method: 'exact';
+  steps: { t: number; filtered: Record<string, Moments>; smoothed?: Record<string, Moments> }[];
+  mostLikely?: Record<string, number>[];
+  logLikelihood: number;
+  predicted?: Record<string, unknown>[];
+  note?: string;
+}
+
+export async function filterGaussian(
+  net: GaussianTwoSliceNetwork,
+  options: GaussianFilterOptions,
+  io: CliIO,
+): Promise<number> {
+  const content = readCommandLineText(options.observations, io, options.maxFileMb);
+  if (content === undefined) return 1;
+  const read = readNumericSequence(content, net.variables);
+  if ('error' in read) {
+    io.err(`${options.observations}:${read.error.line}:${read.error.column}: error: ${read.error.message}\n`);
+    return 1;
+  }
+  const T = read.steps.length;
+  if (T === 0) {
+    io.err(`${options.observations}:2:1: error: no steps: one row per step follows the header\n`);
+    return 1;
+  }
+  const total = 2 * T + options.predict;
+  const progress = startProgress(options.json ? { ...io, quiet: true } : io, 'filter', { total, unit: 'steps' });
+  const interrupt = interruptible();
+  let done = 0;
+  let phase = 'forward';
+  const report = (r: StepReport) => {
+    phase = r.phase;
+    progress.update(++done, r.phase);
+  };
+  try {
+    const work = kalmanSteps(net, read.steps, {
+      smooth: true,
+      predict: options.predict,
+      maxEntries: cliBudgets.maxTotalEntries,
+      signal: interrupt.signal,
+    });
+    const r = await completeYielding(work, report, interrupt.signal);
+    progress.finish();
+    const answer = gaussianAnswer(net, r);
+    io.out(options.json ? JSON.stringify(answer) + '\n' : text(answer, read.steps, net));
+    return 0;
+  } catch (e) {
+    progress.finish();
+    if (e instanceof CancelledError)
+      return interrupted(io, 'filter', `${done} of ${total} steps (${phase}); nothing printed`);
+    if (!(e instanceof EngineError)) throw e;
+    io.err(`bayes filter: ${e.message}\n`);
+    return 1;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+function gaussianAnswer(net: GaussianTwoSliceNetwork, r: KalmanResult): GaussianAnswer {
+  const named = (m: GaussianMarginals) => {
+    const out: Record<string, Moments> = {};
+    net.variables.forEach((v, i) => setOwn(out, v, { mean: m.means[i]!, variance: m.variances[i]! }));
+    return out;
+  };
+  const values = (x: Float64Array) => {
+    const out: Record<string, number> = {};
+    net.variables.forEach((v, i) => setOwn(out, v, x[i]!));
+    return out;
+  };
+  const T = r.filtered.length;
+  return {
+    network: net.name,
+    method: 'exact',
+    steps: r.filtered.map((f, i) => ({
+      t: i + 1,
+      filtered: named(f),
+      ...(r.smoothed ? { smoothed: named(r.smoothed[i]!) } : {}),
+    })),
+    ...(r.mostLikely ? { mostLikely: r.mostLikely.map(values) } : {}),
+    logLikelihood: r.logLikelihood,
+    ...(r.predicted ? { predicted: r.predicted.map((p, k) => ({ t: T + k + 1, ...named(p) })) } : {}),
+    ...(r.note ? { note: r.note } : {}),
+  };
+}
+
+/** For people: per step, what was read, then each other variable's filtered and smoothed mean ± sd. */
+function text(a: GaussianAnswer, steps: readonly Map<number, number>[], net: GaussianTwoSliceNetwork): string {
+  const show = (m: Moments) => `${m.mean.toFixed(4)} ± ${Math.sqrt(m.variance).toFixed(4)}`;
+  const width = Math.max(...net.variables.map((v) => v.length));
+  const lines = [`${a.network}: ${a.steps.length} steps, log-likelihood ${a.logLikelihood.toFixed(6)} (mean ± sd)`];
+  if (a.note) lines.push(`note: ${a.note}`);
+  a.steps.forEach((s, i) => {
+    const seen = [...steps[i]!].map(([v, x]) => `${net.variables[v]}=${x}`);
+    lines.push(`t=${s.t}  observed: ${seen.join(', ') || '(nothing)'}`);
+    net.variables.forEach((v, j) => {
+      if (steps[i]!.has(j)) return;
+      const parts = [`filtered ${show(ownValue(s.filtered, v)!)}`];
+      if (s.smoothed) parts.push(`smoothed ${show(ownValue(s.smoothed, v)!)}`);
+      if (a.mostLikely) parts.push(`most likely ${ownValue(a.mostLikely[i]!, v)!.toFixed(4)}`);
+      lines.push(`  ${v.padEnd(width)}  ${parts.join('  |  ')}`);
+    });
+  });
+  for (const p of a.predicted ?? []) {
+    lines.push(`t=${String(p.t)}  predicted`);
+    for (const v of net.variables) lines.push(`  ${v.padEnd(width)}  ${show(ownValue(p, v) as Moments)}`);
+  }
+  return lines.join('\n') + '\n';
+}
