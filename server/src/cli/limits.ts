@@ -5,7 +5,6 @@
  * worker is stopped and the command fails with a clear message (exit 3). `--max-memory` also sets
  * the budgets that tables are checked against before they are allocated.
  */
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { budgetsFor, DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
 import { UsageError } from './command.js';
 
@@ -53,19 +52,28 @@ export interface WatchedTerminal {
   errIsTTY?: boolean;
 }
 
+/**
+ * The watched worker is given this argument (Worker's `argv`), so that a command's start can tell
+ * it is not one without loading node:worker_threads (a few ms of every command).
+ */
+export const WATCHED_WORKER = '--bayes-watched-worker';
+
 /** In the watched worker: the arguments to run, or undefined on the main thread. */
-export function watchedArguments(): { argv: string[]; tty: WatchedTerminal } | undefined {
+export async function watchedArguments(): Promise<{ argv: string[]; tty: WatchedTerminal } | undefined> {
+  if (!process.argv.includes(WATCHED_WORKER)) return undefined;
+  const { isMainThread, workerData } = await import('node:worker_threads');
   if (isMainThread) return undefined;
   const data = workerData as { bayesCli?: string[]; tty?: WatchedTerminal } | undefined;
   return data?.bayesCli ? { argv: data.bayesCli, tty: data.tty ?? {} } : undefined;
 }
 
-export function reportExitCode(code: number): void {
+export async function reportExitCode(code: number): Promise<void> {
+  const { parentPort } = await import('node:worker_threads');
   parentPort?.postMessage({ exitCode: code });
 }
 
 /** Runs the command line in a worker of this bundle and watches its time and memory. */
-export function runWatched(
+export async function runWatched(
   file: string,
   argv: string[],
   limits: CliLimits,
@@ -73,7 +81,9 @@ export function runWatched(
   tty: WatchedTerminal = {},
 ): Promise<number> {
   const memoryMb = limits.maxMemoryMb;
+  const { Worker } = await import('node:worker_threads');
   const worker = new Worker(file, {
+    argv: [WATCHED_WORKER],
     workerData: { bayesCli: argv, tty },
     ...(memoryMb ? { resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.floor(memoryMb)) } } : {}),
   });
