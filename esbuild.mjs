@@ -91,12 +91,13 @@ const web = {
 // terminal's controls) from dist/cli.cjs. dist/cli-gaussian.cjs is `bayes marginals`' fast path
 // for Hugin NET files with continuous nodes.
 const COMMAND_FILES =
-  /^\.\/(check|run|lsp|marginals|gaussianMarginals|convert|learn|structure|mixture|filter|predict|validate|test|completion|doctor)\.js$/;
+  /^\.\/(check|run|lsp|marginals|gaussianMarginals|formatMarginals|convert|learn|structure|mixture|filter|predict|validate|test|completion|doctor)\.js$/;
 /** Commands (or fast paths) with a bundle of their own; every other goes to dist/cli-commands.cjs. */
 const OWN_BUNDLES = {
   './check.js': './cli-check.cjs',
   './marginals.js': './cli-marginals.cjs',
   './gaussianMarginals.js': './cli-gaussian.cjs',
+  './formatMarginals.js': './cli-network.cjs',
 };
 const cliDispatcher = {
   name: 'cli-dispatcher',
@@ -141,6 +142,14 @@ const builds = [
     plugins: [cliCommands],
   },
   { ...node, entryPoints: ['server/src/cli/marginals.ts'], outfile: 'dist/cli-marginals.cjs', plugins: [cliCommands] },
+  // `bayes marginals X.bif` (cli/formatMarginals.ts): the interchange formats' readers and the
+  // engine, without the language front end that dist/cli-marginals.cjs adds for `.bayes` models.
+  {
+    ...node,
+    entryPoints: ['server/src/cli/formatMarginals.ts'],
+    outfile: 'dist/cli-network.cjs',
+    plugins: [cliCommands],
+  },
   { ...node, entryPoints: ['server/src/run/worker.ts'], outfile: 'dist/worker.cjs' },
   { ...node, entryPoints: ['server/src/cli/bootstrapWorker.ts'], outfile: 'dist/bootstrapWorker.cjs' },
   { ...node, entryPoints: ['server/src/run/marginalsWorker.ts'], outfile: 'dist/marginalsWorker.cjs' },
@@ -183,6 +192,7 @@ function writeCodeCaches() {
     ['marginals', 'examples/data/asia.xml', '-e', 'xray=yes', '--json'],
     ['marginals', 'examples/data/waste.net', '--json'],
     ['check', 'examples/alarm.bayes'],
+    ['marginals', 'examples/cancer.bayes', '--json'],
     ['run', 'examples/cancer.bayes'],
   ];
   const run = (args) =>

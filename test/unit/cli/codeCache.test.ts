@@ -129,7 +129,13 @@ function marginals(dist: string): unknown {
 
 test('the build writes the command bundles’ caches, bayes marginals uses them, and answers the same without', () => {
   const dist = join(repoRoot, 'dist');
-  for (const bundle of ['cli-marginals.cjs', 'cli-gaussian.cjs', 'cli-check.cjs', 'cli-commands.cjs'])
+  for (const bundle of [
+    'cli-network.cjs',
+    'cli-marginals.cjs',
+    'cli-gaussian.cjs',
+    'cli-check.cjs',
+    'cli-commands.cjs',
+  ])
     assert.ok(existsSync(codeCacheFileOf(join(dist, bundle))), `the build wrote ${bundle}.cache`);
   const probe = spawnSync(
     process.execPath,
