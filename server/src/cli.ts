@@ -1,6 +1,6 @@
 /** The headless `bayes` command: the language server's pipeline without an editor. */
 import { dirname } from 'node:path';
-import { writeStandardErrorNow } from './workspace/standardError.js';
+import { directWriter, isTerminal, writeStandardErrorNow } from './workspace/standardError.js';
 import { useCodeCaches } from './cli/codeCache.js';
 // For the tests of the built CLI: which command bundles were compiled from their code caches.
 export { codeCacheStatus, useCodeCaches } from './cli/codeCache.js';
@@ -116,19 +116,46 @@ function startWatchedWorker(watched: { argv: string[]; tty: WatchedTerminal }): 
   });
 }
 
-function startCommand(): void {
-  // `bayes marginals big.bif | head`: a reader that stops early is not an error.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+/**
+ * `bayes marginals big.bif | head`: a reader that stops early is not an error. process.stdout is
+ * created on first use (Node's own lazy getter; see directWriter), so the handler is added then,
+ * for whichever code uses it (a stream fallback, `bayes lsp`).
+ */
+function exitOnBrokenStdout(): void {
+  const exitOnEpipe = (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);
     else throw e;
+  };
+  const lazy = Object.getOwnPropertyDescriptor(process, 'stdout');
+  if (!lazy?.get || !lazy.configurable) {
+    process.stdout.on('error', exitOnEpipe);
+    return;
+  }
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: lazy.enumerable,
+    get() {
+      const stdout = lazy.get!.call(process) as NodeJS.WriteStream;
+      Object.defineProperty(process, 'stdout', { ...lazy, get: () => stdout });
+      stdout.on('error', exitOnEpipe);
+      return stdout;
+    },
   });
+}
+
+function startCommand(): void {
+  exitOnBrokenStdout();
   const io: CliIO = {
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
+    out: directWriter(
+      1,
+      () => process.stdout,
+      () => process.exit(0),
+    ),
+    err: directWriter(2, () => process.stderr),
     errNow: writeStandardErrorNow,
     cwd: process.cwd(),
-    outIsTTY: process.stdout.isTTY === true,
-    errIsTTY: process.stderr.isTTY === true,
+    outIsTTY: isTerminal(1, () => process.stdout),
+    errIsTTY: isTerminal(2, () => process.stderr),
   };
   main(process.argv.slice(2), io, __filename).then(
     (code) => {
