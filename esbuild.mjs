@@ -3,7 +3,7 @@
 import * as esbuild from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
@@ -34,6 +34,10 @@ const node = {
   format: 'cjs',
   // import.meta.url has no meaning in a CJS bundle; code that needs its own location uses __filename.
   define: { 'import.meta.url': 'undefined' },
+  // import() of a CommonJS file goes through Node's ESM loader, which first scans the whole file for
+  // its export names (about 0.1 s for dist/cli-commands.cjs); require() loads it directly. The CLI's
+  // bundles are compiled by vm.Script (cli/codeCache.ts), where import() would need a loader of its own.
+  supported: { 'dynamic-import': false },
 };
 
 // The web build: Node's modules are replaced by server/src/browser/shims (files read through the client,
@@ -87,12 +91,13 @@ const web = {
 // terminal's controls) from dist/cli.cjs. dist/cli-gaussian.cjs is `bayes marginals`' fast path
 // for Hugin NET files with continuous nodes.
 const COMMAND_FILES =
-  /^\.\/(check|run|lsp|marginals|gaussianMarginals|convert|learn|structure|mixture|filter|predict|validate|test|completion|doctor)\.js$/;
+  /^\.\/(check|run|lsp|marginals|gaussianMarginals|formatMarginals|convert|learn|structure|mixture|filter|predict|validate|test|completion|doctor)\.js$/;
 /** Commands (or fast paths) with a bundle of their own; every other goes to dist/cli-commands.cjs. */
 const OWN_BUNDLES = {
   './check.js': './cli-check.cjs',
   './marginals.js': './cli-marginals.cjs',
   './gaussianMarginals.js': './cli-gaussian.cjs',
+  './formatMarginals.js': './cli-network.cjs',
 };
 const cliDispatcher = {
   name: 'cli-dispatcher',
@@ -125,9 +130,6 @@ const builds = [
       __BAYES_VERSION__: JSON.stringify(packageVersion),
       __BAYES_BUILD__: JSON.stringify(cliBuild),
     },
-    // import() of a CommonJS file goes through Node's ESM loader, which first scans all 1.6 MB of
-    // dist/cli-commands.cjs for its export names (about 0.1 s); require() loads it directly.
-    supported: { 'dynamic-import': false },
   },
   { ...node, entryPoints: ['server/src/cli/allCommands.ts'], outfile: 'dist/cli-commands.cjs', plugins: [cliCommands] },
   { ...node, entryPoints: ['server/src/cli/check.ts'], outfile: 'dist/cli-check.cjs', plugins: [cliCommands] },
@@ -140,6 +142,14 @@ const builds = [
     plugins: [cliCommands],
   },
   { ...node, entryPoints: ['server/src/cli/marginals.ts'], outfile: 'dist/cli-marginals.cjs', plugins: [cliCommands] },
+  // `bayes marginals X.bif` (cli/formatMarginals.ts): the interchange formats' readers and the
+  // engine, without the language front end that dist/cli-marginals.cjs adds for `.bayes` models.
+  {
+    ...node,
+    entryPoints: ['server/src/cli/formatMarginals.ts'],
+    outfile: 'dist/cli-network.cjs',
+    plugins: [cliCommands],
+  },
   { ...node, entryPoints: ['server/src/run/worker.ts'], outfile: 'dist/worker.cjs' },
   { ...node, entryPoints: ['server/src/cli/bootstrapWorker.ts'], outfile: 'dist/bootstrapWorker.cjs' },
   { ...node, entryPoints: ['server/src/run/marginalsWorker.ts'], outfile: 'dist/marginalsWorker.cjs' },
@@ -168,4 +178,36 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  await writeCodeCaches();
+}
+
+/**
+ * V8 code caches for the command bundles (server/src/cli/codeCache.ts): a few commands run once
+ * with BAYES_WRITE_CODE_CACHE=1, each writing the caches of the bundles it loaded, beside them.
+ * A run that fails leaves its bundles without a cache (they are compiled at each start, as before).
+ * Watch mode writes none: a rebuilt bundle's old cache no longer matches it and is ignored.
+ */
+function writeCodeCaches() {
+  const training = [
+    ['marginals', 'examples/data/asia.xml', '-e', 'xray=yes', '--json'],
+    ['marginals', 'examples/data/waste.net', '--json'],
+    ['check', 'examples/alarm.bayes'],
+    ['marginals', 'examples/cancer.bayes', '--json'],
+    ['run', 'examples/cancer.bayes'],
+  ];
+  const run = (args) =>
+    new Promise((resolve) => {
+      const child = spawn(process.execPath, ['dist/cli.cjs', ...args], {
+        env: { ...process.env, BAYES_WRITE_CODE_CACHE: '1', NODE_OPTIONS: '' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => {
+        if (code !== 0)
+          console.warn(`esbuild.mjs: no code cache from bayes ${args.join(' ')} (exit ${code}): ${stderr}`);
+        resolve();
+      });
+    });
+  return Promise.all(training.map(run));
 }

@@ -1,9 +1,21 @@
 /** The headless `bayes` command: the language server's pipeline without an editor. */
-import { writeStandardErrorNow } from './workspace/standardError.js';
+import { dirname } from 'node:path';
+import { directWriter, isTerminal, writeStandardErrorNow } from './workspace/standardError.js';
+import { useCodeCaches } from './cli/codeCache.js';
+// For the tests of the built CLI: which command bundles were compiled from their code caches.
+export { codeCacheStatus, useCodeCaches } from './cli/codeCache.js';
 import { commands } from './cli/commands.js';
 import { UsageError, type CliIO } from './cli/command.js';
 import { terminalIO, visible } from './cli/terminalText.js';
-import { LIMITS_USAGE, reportExitCode, runWatched, takeLimits, watchedArguments } from './cli/limits.js';
+import {
+  LIMITS_USAGE,
+  reportExitCode,
+  runWatched,
+  takeLimits,
+  watchedArguments,
+  WATCHED_WORKER,
+  type WatchedTerminal,
+} from './cli/limits.js';
 
 // dist/cli-commands.cjs shares these modules with dist/cli.cjs (one UsageError class, one set of budgets).
 export * from './cli/command.js';
@@ -95,27 +107,55 @@ export async function main(argv: string[], printer: CliIO, file?: string): Promi
 
 const isEntry = typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module;
 const isBinShim = typeof require !== 'undefined' && require.main?.filename.endsWith('bayes.cjs');
-const watched = watchedArguments();
-if (watched) {
+function startWatchedWorker(watched: { argv: string[]; tty: WatchedTerminal }): void {
   // The watched worker of `--timeout` / `--max-memory` (cli/limits.ts): the command itself.
   const io: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), cwd: process.cwd() };
   main(watched.argv, { ...io, ...watched.tty }, undefined).then(reportExitCode, (e) => {
     process.stderr.write(visible(`bayes: internal error: ${(e as Error).stack ?? e}\n`));
-    reportExitCode(70);
+    return reportExitCode(70);
   });
-} else if (isEntry || isBinShim) {
-  // `bayes marginals big.bif | head`: a reader that stops early is not an error.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+}
+
+/**
+ * `bayes marginals big.bif | head`: a reader that stops early is not an error. process.stdout is
+ * created on first use (Node's own lazy getter; see directWriter), so the handler is added then,
+ * for whichever code uses it (a stream fallback, `bayes lsp`).
+ */
+function exitOnBrokenStdout(): void {
+  const exitOnEpipe = (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);
     else throw e;
+  };
+  const lazy = Object.getOwnPropertyDescriptor(process, 'stdout');
+  if (!lazy?.get || !lazy.configurable) {
+    process.stdout.on('error', exitOnEpipe);
+    return;
+  }
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: lazy.enumerable,
+    get() {
+      const stdout = lazy.get!.call(process) as NodeJS.WriteStream;
+      Object.defineProperty(process, 'stdout', { ...lazy, get: () => stdout });
+      stdout.on('error', exitOnEpipe);
+      return stdout;
+    },
   });
+}
+
+function startCommand(): void {
+  exitOnBrokenStdout();
   const io: CliIO = {
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
+    out: directWriter(
+      1,
+      () => process.stdout,
+      () => process.exit(0),
+    ),
+    err: directWriter(2, () => process.stderr),
     errNow: writeStandardErrorNow,
     cwd: process.cwd(),
-    outIsTTY: process.stdout.isTTY === true,
-    errIsTTY: process.stderr.isTTY === true,
+    outIsTTY: isTerminal(1, () => process.stdout),
+    errIsTTY: isTerminal(2, () => process.stderr),
   };
   main(process.argv.slice(2), io, __filename).then(
     (code) => {
@@ -127,3 +167,11 @@ if (watched) {
     },
   );
 }
+
+// The command bundles beside this one are compiled from their V8 code caches (cli/codeCache.ts).
+if (isEntry || isBinShim || process.argv.includes(WATCHED_WORKER)) useCodeCaches(dirname(__filename));
+if (process.argv.includes(WATCHED_WORKER)) {
+  void watchedArguments().then((watched) =>
+    watched ? startWatchedWorker(watched) : isEntry || isBinShim ? startCommand() : undefined,
+  );
+} else if (isEntry || isBinShim) startCommand();

@@ -38,12 +38,18 @@ export const commands: CommandEntry[] = [
     name: 'marginals',
     summary: 'posterior marginals of every variable of a network, given evidence',
     load: async () => (await import('./marginals.js')).marginalsCommand,
-    // A Hugin NET file with continuous nodes: the NET reader and the hybrid engine only. Not
-    // loaded at all for other files, so a BIF's marginals pay nothing for it.
-    fast: (args) =>
-      args.some((a) => /\.net$/i.test(a))
-        ? import('./gaussianMarginals.js').then((m) => m.gaussianFastPath)
-        : undefined,
+    // Network files in the interchange formats: formatMarginals.ts, without the language front
+    // end; first, for a Hugin NET file, the smaller gaussianMarginals.ts (the NET reader and the
+    // hybrid engine) in case it has continuous nodes. Neither is loaded for a `.bayes` model.
+    fast: (args) => {
+      if (args.some((a) => /\.bayes$/i.test(a))) return undefined;
+      const formats = () => import('./formatMarginals.js').then((m) => m.formatMarginalsFastPath);
+      if (!args.some((a) => /\.net$/i.test(a))) return formats();
+      return import('./gaussianMarginals.js').then((m) => ({
+        run: async (rest: string[], io: CliIO) =>
+          (await m.gaussianFastPath.run(rest, io)) ?? (await formats()).run(rest, io),
+      }));
+    },
   },
   {
     name: 'convert',

@@ -75,13 +75,9 @@ export function runHybridMarginals(
     } else setOwn(marginals, v.name, continuousAnswer(answer.continuous[i]!, clg));
   });
   const evidenceOut: Record<string, string | number> = {};
-  for (const [name, value] of Object.entries(named)) {
-    setOwn(
-      evidenceOut,
-      name,
-      net.variables[hybridIndexMap(net).get(name)!]!.kind === 'continuous' ? Number(value) : value,
-    );
-  }
+  const index = hybridIndexMap(net);
+  for (const [name, value] of Object.entries(named))
+    setOwn(evidenceOut, name, net.variables[index.get(name)!]!.kind === 'continuous' ? Number(value) : value);
   if (answer.note) io.err(`bayes marginals: warning: ${answer.note}\n`);
   const sampled = answer.method === 'lw' ? answer : undefined;
   const stderr = sampled ? stderrRecord(net, sampled) : undefined;

@@ -6,16 +6,16 @@
  * NET or to `.bayes` (model/gaussianBayesWriter.ts): BIF, XMLBIF and UAI are discrete, and it says so.
  */
 import { extname } from 'node:path';
-import { readHuginHybrid, writeHuginHybrid } from '../model/hugin.js';
+import { writeHuginHybrid } from '../model/hugin.js';
 import { writeBayesHybrid } from '../model/gaussianBayesWriter.js';
 import { UnwritableNetworkError } from '../model/networkText.js';
 import { networkFormatOf } from '../model/networkFormats.js';
 import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
-import { cliBudgets } from './limits.js';
 import type { CliIO } from './command.js';
 import { readCommandLineText } from './workspace.js';
 import { readBayesHybrid, type NetworkFileOptions } from './networkFile.js';
 import { writeOutputFileSync } from '../workspace/files.js';
+import { readNetHybrid } from './networkFormatFile.js';
 
 /**
  * The hybrid network of a `.net` file that declares continuous nodes; undefined for any other
@@ -27,19 +27,12 @@ export function readHybridNetworkFile(
   options: NetworkFileOptions = {},
 ): HybridNetwork | undefined | null {
   const ext = extname(file).toLowerCase();
-  if (ext !== '.bayes' && ext !== '.net') return undefined;
-  // By the workspace module's rules, as every file named on the command line (cli/workspace.ts).
+  if (ext === '.net') return readNetHybrid(file, io, options);
+  if (ext !== '.bayes') return undefined;
   const text = readCommandLineText(file, io, options['max-file-mb']);
   if (text === undefined) return null;
   // A `.bayes` model with a `~ Normal(…)` table or `Normal(…)` rows (else the discrete reader takes it, and reports).
-  if (ext === '.bayes') return /\bNormal\s*\(/.test(text) ? readBayesHybrid(file, io, options) : undefined;
-  if (!/\bcontinuous\b/.test(text)) return undefined;
-  const read = readHuginHybrid(text, cliBudgets);
-  if ('error' in read) {
-    io.err(`${file}:${read.error.line}:1: error: ${read.error.message}\n`);
-    return null;
-  }
-  return 'hybrid' in read ? read.hybrid : undefined;
+  return /\bNormal\s*\(/.test(text) ? readBayesHybrid(file, io, options) : undefined;
 }
 
 /** `bayes convert` of a network with continuous nodes: to Hugin NET, or a clear refusal. */

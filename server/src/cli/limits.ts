@@ -5,8 +5,8 @@
  * worker is stopped and the command fails with a clear message (exit 3). `--max-memory` also sets
  * the budgets that tables are checked against before they are allocated.
  */
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { budgetsFor, DEFAULT_BUDGETS, type Budgets } from '../engine/budget.js';
+import type { MessagePort } from 'node:worker_threads';
 import { UsageError } from './command.js';
 
 const MIN_MEMORY_MB = 100;
@@ -59,12 +59,20 @@ export interface WatchedTerminal {
   errIsTTY?: boolean;
 }
 
+/**
+ * The watched worker is given this argument (Worker's `argv`), so that a command's start can tell
+ * it is not one without loading node:worker_threads (a few ms of every command).
+ */
+export const WATCHED_WORKER = '--bayes-watched-worker';
+
 /** In the watched worker: the arguments to run, or undefined on the main thread. */
-export function watchedArguments(): { argv: string[]; tty: WatchedTerminal } | undefined {
+export async function watchedArguments(): Promise<{ argv: string[]; tty: WatchedTerminal } | undefined> {
+  if (!process.argv.includes(WATCHED_WORKER)) return undefined;
+  const { isMainThread, workerData, parentPort } = await import('node:worker_threads');
   if (isMainThread) return undefined;
   const data = workerData as { bayesCli?: string[]; tty?: WatchedTerminal } | undefined;
   if (!data?.bayesCli) return undefined;
-  takeInterrupts();
+  takeInterrupts(parentPort!);
   return { argv: data.bayesCli, tty: data.tty ?? {} };
 }
 
@@ -77,21 +85,22 @@ const INTERRUPT = 'bayes-interrupt';
  * command that listens for none ends at once with exit 130, as the signal ends it without
  * --timeout. (Work inside `whileInterruptible` sees the signal itself, through V8's watchdog.)
  */
-function takeInterrupts(): void {
-  parentPort!.on('message', (m: unknown) => {
+function takeInterrupts(parentPort: MessagePort): void {
+  parentPort.on('message', (m: unknown) => {
     if (m !== INTERRUPT) return;
     if (process.listenerCount('SIGINT') > 0) process.emit('SIGINT', 'SIGINT');
     else process.exit(EXIT_INTERRUPTED);
   });
-  parentPort!.unref(); // the listener must not keep a finished command's worker alive
+  parentPort.unref(); // the listener must not keep a finished command's worker alive
 }
 
-export function reportExitCode(code: number): void {
+export async function reportExitCode(code: number): Promise<void> {
+  const { parentPort } = await import('node:worker_threads');
   parentPort?.postMessage({ exitCode: code });
 }
 
 /** Runs the command line in a worker of this bundle and watches its time and memory. */
-export function runWatched(
+export async function runWatched(
   file: string,
   argv: string[],
   limits: CliLimits,
@@ -99,7 +108,9 @@ export function runWatched(
   tty: WatchedTerminal = {},
 ): Promise<number> {
   const memoryMb = limits.maxMemoryMb;
+  const { Worker } = await import('node:worker_threads');
   const worker = new Worker(file, {
+    argv: [WATCHED_WORKER],
     workerData: { bayesCli: argv, tty },
     ...(memoryMb ? { resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.floor(memoryMb)) } } : {}),
   });

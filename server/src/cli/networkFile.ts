@@ -4,42 +4,20 @@
  * `--network NAME`, or the file's only network when it has no top-level tables (what
  * `bayes convert X.bif X.bayes` writes).
  */
-import { basename, extname } from 'node:path';
-import { formatList, networkFormatOf } from '../model/networkFormats.js';
-import { cliBudgets } from './limits.js';
+import { extname } from 'node:path';
 import { compileNetwork, CompileError } from '../model/compileNetwork.js';
 import type { BayesianNetwork } from '../engine/network.js';
 import type { HybridNetwork } from '../engine/gaussian/hybridNetwork.js';
 import { compileHybridNetwork } from '../model/compileHybridNetwork.js';
-import type { Prior } from '../engine/estimators/cptLearning.js';
 import { declaredPrior } from '../run/tablePriors.js';
 import type * as A from '../language/ast.js';
 import { checkText } from '../run/pipeline.js';
 import type { CliIO } from './command.js';
 import { formatDiagnostic, readModel } from './check.js';
-import { environmentFor, readCommandLineText } from './workspace.js';
+import { environmentFor } from './workspace.js';
+import { fileName, readFormatNetwork, type NetworkFileOptions, type NetworkModel } from './networkFormatFile.js';
 
-export interface NetworkFileOptions {
-  /** `.bayes` files: the network to read; default: see above. */
-  network?: string;
-  /** For learning: `.bayes` tables declared by a prior only (`~ Dirichlet(1)`) are unknown (NaN), not an error. */
-  learning?: boolean;
-  workspace?: string;
-  'data-root'?: string[];
-  'max-file-mb'?: string;
-}
-
-export const NETWORK_FILE_USAGE = `  --network NAME    in a .bayes file, the network to read (default: the top-level model, or
-                    the file's only network)
-  --workspace DIR   the workspace folder a .bayes file may read from
-  --data-root DIR   a further folder a .bayes file may read from (repeatable)
-  --max-file-mb MB  files larger than this are not read (default 64)`;
-
-/** A network and, for `.bayes` models, the parameter priors its tables declare (for learning). */
-export interface NetworkModel {
-  net: BayesianNetwork;
-  prior?: Prior;
-}
+export { NETWORK_FILE_USAGE, type NetworkFileOptions, type NetworkModel } from './networkFormatFile.js';
 
 export function readNetworkFile(
   file: string,
@@ -52,25 +30,7 @@ export function readNetworkFile(
 export function readNetworkModel(file: string, io: CliIO, options: NetworkFileOptions = {}): NetworkModel | undefined {
   const ext = extname(file).toLowerCase();
   if (ext === '.bayes') return readBayesNetwork(file, io, options);
-  const format = networkFormatOf(file);
-  if (!format) {
-    io.err(`bayes: ${file}: networks are read from .bayes, ${formatList()} files\n`);
-    return undefined;
-  }
-  const text = readCommandLineText(file, io, options['max-file-mb']);
-  if (text === undefined) return undefined;
-  const r = format.read(text, cliBudgets);
-  if ('error' in r) {
-    io.err(`${file}:${r.error.line}:1: error: ${r.error.message}\n`);
-    return undefined;
-  }
-  // bnlearn's files all say `network unknown` (and UAI files have no name): name the network after its file.
-  if (r.network.name === 'unknown') r.network.name = fileName(file);
-  return { net: r.network };
-}
-
-function fileName(file: string): string {
-  return basename(file, extname(file)).replace(/[^A-Za-z0-9_]/g, '_');
+  return readFormatNetwork(file, io, options);
 }
 
 function readBayesNetwork(file: string, io: CliIO, options: NetworkFileOptions): NetworkModel | undefined {

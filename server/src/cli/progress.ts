@@ -61,7 +61,8 @@ export interface ProgressOptions {
 
 /** Whether this command may draw a progress line: standard error is a terminal and no --quiet. */
 /** Back to the start of the line and clear it: where the progress line is redrawn. */
-const ERASE_LINE = control('\r\x1b[2K');
+/** A function, so that a command that draws no progress line draws no terminal nonce either. */
+const eraseLine = () => control('\r\x1b[2K');
 
 export function showsProgress(io: CliIO): boolean {
   return Boolean(io.errIsTTY) && !io.quiet;
@@ -113,10 +114,10 @@ export function startProgress(io: CliIO, label: string, options: ProgressOptions
       if (t - last < REDRAW_MS && !(options.total !== undefined && done >= options.total)) return;
       last = t;
       drawn = true;
-      io.err(`${ERASE_LINE}${progressLine(label, done, (t - start) / 1000, options, note)}`);
+      io.err(`${eraseLine()}${progressLine(label, done, (t - start) / 1000, options, note)}`);
     },
     finish() {
-      if (drawn) io.err(ERASE_LINE);
+      if (drawn) io.err(eraseLine());
       drawn = false;
     },
   };
@@ -251,6 +252,6 @@ export function untilInterrupted<T>(
 
 /** The line a command prints when Ctrl+C stopped it: "bayes NAME: interrupted after WHAT". Returns 130. */
 export function interrupted(io: CliIO, command: string, what: string): number {
-  (io.errNow ?? io.err)(`${io.errIsTTY ? ERASE_LINE : ''}bayes ${command}: interrupted after ${what}\n`);
+  (io.errNow ?? io.err)(`${io.errIsTTY ? eraseLine() : ''}bayes ${command}: interrupted after ${what}\n`);
   return EXIT_INTERRUPTED;
 }

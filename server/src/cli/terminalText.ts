@@ -4,7 +4,6 @@
  * never act. Every printer goes through `terminalIO` (cli.ts wraps the CliIO once), so each error
  * message and each table is covered, including commands added later.
  */
-import { randomBytes } from 'node:crypto';
 import type { CliIO } from './command.js';
 
 /**
@@ -29,19 +28,34 @@ export function visible(text: string): string {
  * and the control's number. A name in a file cannot forge a token whose nonce it cannot know, so
  * the only controls that reach the terminal are the ones the command wrote with `control`.
  */
-const NONCE = randomBytes(6).toString('hex');
-const TOKEN = new RegExp(`\uE000${NONCE}(\\d+)\uE001`, 'g');
+let nonce: string | undefined;
+let token: RegExp | undefined;
 const controls: string[] = [];
 
+/**
+ * Drawn at the first control (Web Crypto's generator, global in Node: node:crypto is not loaded at
+ * every command's start). Until then no text can hold a token to restore.
+ */
+function drawNonce(): string {
+  if (nonce === undefined) {
+    const bytes = globalThis.crypto.getRandomValues(new Uint8Array(6));
+    nonce = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    token = new RegExp(`\uE000${nonce}(\\d+)\uE001`, 'g');
+  }
+  return nonce;
+}
+
 export function control(sequence: string): string {
+  const n = drawNonce();
   let i = controls.indexOf(sequence);
   if (i < 0) i = controls.push(sequence) - 1;
-  return `\uE000${NONCE}${i}\uE001`;
+  return `\uE000${n}${i}\uE001`;
 }
 
 /** What the terminal is sent for `text`: its controls made visible, the command's own restored. */
 export function forTerminal(text: string): string {
-  return visible(text).replace(TOKEN, (_m, i: string) => controls[Number(i)]!);
+  const shown = visible(text);
+  return token ? shown.replace(token, (_m, i: string) => controls[Number(i)]!) : shown;
 }
 
 /** `io` with every text it prints made visible (but the controls the command wrote itself). */

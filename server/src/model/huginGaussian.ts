@@ -57,6 +57,9 @@ interface LinearMean {
 const EXPRESSION_TOKEN =
   /\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|([A-Za-z_][A-Za-z0-9_]*)|([+\-*]))/y;
 
+/** Only white space from lastIndex to the end (sticky: no copy of the rest of the text per token). */
+const TRAILING_SPACE = /\s*$/y;
+
 type ExpressionToken = { number: number } | { name: string } | { op: string };
 
 function expressionTokens(text: string, line: number): ExpressionToken[] {
@@ -64,7 +67,8 @@ function expressionTokens(text: string, line: number): ExpressionToken[] {
   EXPRESSION_TOKEN.lastIndex = 0;
   let at = 0;
   while (at < text.length) {
-    if (/^\s*$/.test(text.slice(at))) break;
+    TRAILING_SPACE.lastIndex = at;
+    if (TRAILING_SPACE.test(text)) break;
     EXPRESSION_TOKEN.lastIndex = at;
     const m = EXPRESSION_TOKEN.exec(text);
     if (!m) throw new NetworkSyntaxError(`cannot read the mean '${text.trim()}' at '${text.slice(at).trim()}'`, line);

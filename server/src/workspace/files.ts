@@ -31,8 +31,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { CheckEnvironment } from '../language/index.js';
 import type { Budgets } from '../engine/budget.js';
@@ -67,6 +66,12 @@ export interface NodeEnvironmentOptions {
 /** O_NONBLOCK: opening a FIFO never waits for a writer. O_NOFOLLOW: the checked real path is not a link now. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 const CHUNK = 1 << 20;
+
+/**
+ * node:fs/promises and node:crypto serve only the asynchronous face (the language server): the CLI,
+ * which reads synchronously, does not load them at start (a few ms of every command's start).
+ */
+const promises = () => import('node:fs/promises');
 
 /** A path that passed the rules: its real path and what its stat said. */
 interface Inspected {
@@ -142,15 +147,16 @@ class Confinement {
   async inspect(path: string, kind: 'file' | 'folder'): Promise<Inspected | PathProblem> {
     let real: string;
     try {
-      real = await realpath(path);
+      real = await (await promises()).realpath(path);
     } catch {
       return MISSING;
     }
+    const { realpath } = await promises();
     this.realRoots ??= await Promise.all((this.roots ?? []).map((r) => realpath(r).catch(() => r)));
     if (!this.allowed(real, this.realRoots)) return OUTSIDE;
     let st: Stats;
     try {
-      st = await stat(real);
+      st = await (await promises()).stat(real);
     } catch {
       return MISSING;
     }
@@ -357,7 +363,7 @@ class NodeFiles implements Files {
   private async openChecked(path: string): Promise<{ handle: FileHandle; size: number }> {
     const found = await this.confinement.inspect(path, 'file');
     if ('rule' in found) throw new FileRefusedError(found, path);
-    const handle = await open(found.real, OPEN_FLAGS);
+    const handle = await (await promises()).open(found.real, OPEN_FLAGS);
     try {
       const st = await handle.stat();
       const problem = judge(st, 'file', this.limits);
@@ -405,7 +411,7 @@ class NodeFiles implements Files {
   }
 
   async hash(path: string): Promise<string> {
-    const hash = createHash('sha256');
+    const hash = (await import('node:crypto')).createHash('sha256');
     for await (const chunk of this.chunks(path)) hash.update(chunk);
     return hash.digest('hex');
   }
@@ -415,6 +421,7 @@ class NodeFiles implements Files {
     if ('rule' in found) throw new FileRefusedError(found, folder);
     const files: Array<{ path: string } & FileStamp> = [];
     const max = this.limits.maxArchiveEntries;
+    const { readdir, lstat } = await promises();
     for (const pending = [found.real]; pending.length > 0;) {
       const dir = pending.pop()!;
       for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -439,6 +446,7 @@ class NodeFiles implements Files {
     if ('rule' in top) throw new FileRefusedError(top, folder);
     const files: string[] = [];
     const seen = new Set<string>([top.real]);
+    const { readdir, lstat, stat, realpath } = await promises();
     const max = this.limits.maxArchiveEntries;
     let entries = 0;
     for (const pending = [folder]; pending.length > 0;) {
@@ -469,7 +477,7 @@ class NodeFiles implements Files {
   }
 
   async exists(path: string): Promise<boolean> {
-    return lstat(path).then(
+    return (await promises()).lstat(path).then(
       () => true,
       () => false,
     );
