@@ -233,6 +233,7 @@ export function sumProductOut(factors: readonly Factor[], v: number): Factor {
     if (m === 1) sumRun1(values, i, run, tables[0]!, offsets[0]!, last[0]!, vStep[0]!, k);
     else if (m === 2) sumRun2(values, i, run, tables, offsets, last, vStep, k);
     else if (m === 3) sumRun3(values, i, run, tables, offsets, last, vStep, k);
+    else if (m === 4) sumRun4(values, i, run, tables, offsets, last, vStep, k);
     else sumRunMany(values, i, run, tables, offsets, last, vStep, k);
     for (let a = d - 2; a >= 0; a--) {
       if (++counter[a]! < cards[a]!) {
@@ -319,6 +320,40 @@ function sumRun3(
     let sum = 0;
     for (let x = 0, pa = oa, pb = ob, pc = oc; x < k; x++, pa += sa, pb += sb, pc += sc)
       sum += a[pa]! * b[pb]! * c[pc]!;
+    values[i + t] = sum;
+  }
+}
+
+function sumRun4(
+  values: Float64Array,
+  i: number,
+  run: number,
+  tables: Float64Array[],
+  offsets: Int32Array,
+  last: Int32Array,
+  vStep: Int32Array,
+  k: number,
+): void {
+  const a = tables[0]!,
+    b = tables[1]!,
+    c = tables[2]!,
+    e = tables[3]!;
+  const la = last[0]!,
+    lb = last[1]!,
+    lc = last[2]!,
+    le = last[3]!,
+    sa = vStep[0]!,
+    sb = vStep[1]!,
+    sc = vStep[2]!,
+    se = vStep[3]!;
+  let oa = offsets[0]!,
+    ob = offsets[1]!,
+    oc = offsets[2]!,
+    oe = offsets[3]!;
+  for (let t = 0; t < run; t++, oa += la, ob += lb, oc += lc, oe += le) {
+    let sum = 0;
+    for (let x = 0, pa = oa, pb = ob, pc = oc, pe = oe; x < k; x++, pa += sa, pb += sb, pc += sc, pe += se)
+      sum += a[pa]! * b[pb]! * c[pc]! * e[pe]!;
     values[i + t] = sum;
   }
 }
