@@ -201,27 +201,36 @@ export function sumProductOut(factors: readonly Factor[], v: number): Factor {
     cards: number[] = [];
   let k = 1;
   for (const f of factors)
-    f.vars.forEach((u, j) => {
+    for (let j = 0; j < f.vars.length; j++) {
+      const u = f.vars[j]!;
       if (u === v) k = f.cards[j]!;
       else if (!vars.includes(u)) {
         vars.push(u);
         cards.push(f.cards[j]!);
       }
-    });
+    }
   const m = factors.length,
     d = vars.length;
-  const tables = factors.map((f) => f.values);
-  const vStep = Int32Array.from(factors, (f) => stepsAlong(f, [v])[0]!);
-  // step[j·d + i]: factor j's stride along output variable i; back: the same times (card − 1),
-  // what the odometer takes off when that digit wraps.
-  const step = new Int32Array(m * d),
+  const tables: Float64Array[] = [];
+  // step[j·d + i]: factor j's stride along output variable i (0 when it does not hold it); back:
+  // the same times (card − 1), what the odometer takes off when that digit wraps; vStep[j]: its
+  // stride along v. Plain loops: a bucket is often a few hundred entries, and this runs per bucket.
+  const vStep = new Int32Array(m),
+    step = new Int32Array(m * d),
     back = new Int32Array(m * d);
-  factors.forEach((f, j) => {
-    stepsAlong(f, vars).forEach((s, i) => {
-      step[j * d + i] = s;
-      back[j * d + i] = s * (cards[i]! - 1);
-    });
-  });
+  for (let j = 0; j < m; j++) {
+    const f = factors[j]!;
+    tables.push(f.values);
+    for (let i = f.vars.length - 1, stride = 1; i >= 0; stride *= f.cards[i--]!) {
+      const u = f.vars[i]!;
+      if (u === v) vStep[j] = stride;
+      else {
+        const at = j * d + vars.indexOf(u);
+        step[at] = stride;
+        back[at] = stride * (f.cards[i]! - 1);
+      }
+    }
+  }
   const values = new Float64Array(tableSize(cards));
   // The last output variable is walked in the kernels' own loops (a fixed stride per factor);
   // the odometer turns over the others, once per run of that variable's states.
