@@ -201,33 +201,50 @@ export function sumProductOut(factors: readonly Factor[], v: number): Factor {
     cards: number[] = [];
   let k = 1;
   for (const f of factors)
-    f.vars.forEach((u, j) => {
+    for (let j = 0; j < f.vars.length; j++) {
+      const u = f.vars[j]!;
       if (u === v) k = f.cards[j]!;
       else if (!vars.includes(u)) {
         vars.push(u);
         cards.push(f.cards[j]!);
       }
-    });
+    }
   const m = factors.length,
     d = vars.length;
-  const tables = factors.map((f) => f.values);
-  const vStep = Int32Array.from(factors, (f) => stepsAlong(f, [v])[0]!);
-  // step[j·d + i]: factor j's stride along output variable i; back: the same times (card − 1),
-  // what the odometer takes off when that digit wraps.
-  const step = new Int32Array(m * d),
+  const tables: Float64Array[] = [];
+  // step[j·d + i]: factor j's stride along output variable i (0 when it does not hold it); back:
+  // the same times (card − 1), what the odometer takes off when that digit wraps; vStep[j]: its
+  // stride along v. Plain loops: a bucket is often a few hundred entries, and this runs per bucket.
+  const vStep = new Int32Array(m),
+    step = new Int32Array(m * d),
     back = new Int32Array(m * d);
-  factors.forEach((f, j) => {
-    stepsAlong(f, vars).forEach((s, i) => {
-      step[j * d + i] = s;
-      back[j * d + i] = s * (cards[i]! - 1);
-    });
-  });
+  for (let j = 0; j < m; j++) {
+    const f = factors[j]!;
+    tables.push(f.values);
+    for (let i = f.vars.length - 1, stride = 1; i >= 0; stride *= f.cards[i--]!) {
+      const u = f.vars[i]!;
+      if (u === v) vStep[j] = stride;
+      else {
+        const at = j * d + vars.indexOf(u);
+        step[at] = stride;
+        back[at] = stride * (f.cards[i]! - 1);
+      }
+    }
+  }
   const values = new Float64Array(tableSize(cards));
+  // The last output variable is walked in the kernels' own loops (a fixed stride per factor);
+  // the odometer turns over the others, once per run of that variable's states.
+  const run = d ? cards[d - 1]! : 1;
+  const last = Int32Array.from(factors, (_, j) => (d ? step[j * d + d - 1]! : 0));
   const offsets = new Int32Array(m),
     counter = new Int32Array(d);
-  for (let i = 0; i < values.length; i++) {
-    values[i] = m === 2 ? pairSum(tables, offsets, vStep, k) : bucketSum(tables, offsets, vStep, k);
-    for (let a = d - 1; a >= 0; a--) {
+  for (let i = 0; i < values.length; i += run) {
+    if (m === 1) sumRun1(values, i, run, tables[0]!, offsets[0]!, last[0]!, vStep[0]!, k);
+    else if (m === 2) sumRun2(values, i, run, tables, offsets, last, vStep, k);
+    else if (m === 3) sumRun3(values, i, run, tables, offsets, last, vStep, k);
+    else if (m === 4) sumRun4(values, i, run, tables, offsets, last, vStep, k);
+    else sumRunMany(values, i, run, tables, offsets, last, vStep, k);
+    for (let a = d - 2; a >= 0; a--) {
       if (++counter[a]! < cards[a]!) {
         for (let j = 0, s = a; j < m; j++, s += d) offsets[j]! += step[s]!;
         break;
@@ -239,29 +256,139 @@ export function sumProductOut(factors: readonly Factor[], v: number): Factor {
   return { vars, cards, values };
 }
 
-/** Σ_x Π_j tables[j][offsets[j] + x·vStep[j]], the product taken in factor order. */
-function bucketSum(tables: Float64Array[], offsets: Int32Array, vStep: Int32Array, k: number): number {
-  const m = tables.length;
-  let sum = 0;
-  for (let x = 0; x < k; x++) {
-    let p = 1;
-    for (let j = 0; j < m; j++) p *= tables[j]![offsets[j]! + x * vStep[j]!]!;
-    sum += p;
+/*
+ * The kernels: values[i + t] = Σ_x Π_j table_j[offset_j + t·last_j + x·vStep_j] for the run's
+ * t, the product taken in factor order from 1 (1 · a = a exactly) and x summed from 0, as
+ * the generic loop (sumRunMany) does; one per bucket size so that every table is a local (monomorphic loads).
+ */
+function sumRun1(
+  values: Float64Array,
+  i: number,
+  run: number,
+  a: Float64Array,
+  oa: number,
+  la: number,
+  sa: number,
+  k: number,
+): void {
+  for (let t = 0; t < run; t++, oa += la) {
+    let sum = 0;
+    for (let x = 0, pa = oa; x < k; x++, pa += sa) sum += a[pa]!;
+    values[i + t] = sum;
   }
-  return sum;
 }
 
-/** bucketSum for two factors (the commonest bucket), the same numbers: 1 · a · b. */
-function pairSum(tables: Float64Array[], offsets: Int32Array, vStep: Int32Array, k: number): number {
+function sumRun2(
+  values: Float64Array,
+  i: number,
+  run: number,
+  tables: Float64Array[],
+  offsets: Int32Array,
+  last: Int32Array,
+  vStep: Int32Array,
+  k: number,
+): void {
   const a = tables[0]!,
     b = tables[1]!;
-  const sa = vStep[0]!,
+  const la = last[0]!,
+    lb = last[1]!,
+    sa = vStep[0]!,
     sb = vStep[1]!;
   let oa = offsets[0]!,
+    ob = offsets[1]!;
+  for (let t = 0; t < run; t++, oa += la, ob += lb) {
+    let sum = 0;
+    for (let x = 0, pa = oa, pb = ob; x < k; x++, pa += sa, pb += sb) sum += a[pa]! * b[pb]!;
+    values[i + t] = sum;
+  }
+}
+
+function sumRun3(
+  values: Float64Array,
+  i: number,
+  run: number,
+  tables: Float64Array[],
+  offsets: Int32Array,
+  last: Int32Array,
+  vStep: Int32Array,
+  k: number,
+): void {
+  const a = tables[0]!,
+    b = tables[1]!,
+    c = tables[2]!;
+  const la = last[0]!,
+    lb = last[1]!,
+    lc = last[2]!,
+    sa = vStep[0]!,
+    sb = vStep[1]!,
+    sc = vStep[2]!;
+  let oa = offsets[0]!,
     ob = offsets[1]!,
-    sum = 0;
-  for (let x = 0; x < k; x++, oa += sa, ob += sb) sum += a[oa]! * b[ob]!;
-  return sum;
+    oc = offsets[2]!;
+  for (let t = 0; t < run; t++, oa += la, ob += lb, oc += lc) {
+    let sum = 0;
+    for (let x = 0, pa = oa, pb = ob, pc = oc; x < k; x++, pa += sa, pb += sb, pc += sc)
+      sum += a[pa]! * b[pb]! * c[pc]!;
+    values[i + t] = sum;
+  }
+}
+
+function sumRun4(
+  values: Float64Array,
+  i: number,
+  run: number,
+  tables: Float64Array[],
+  offsets: Int32Array,
+  last: Int32Array,
+  vStep: Int32Array,
+  k: number,
+): void {
+  const a = tables[0]!,
+    b = tables[1]!,
+    c = tables[2]!,
+    e = tables[3]!;
+  const la = last[0]!,
+    lb = last[1]!,
+    lc = last[2]!,
+    le = last[3]!,
+    sa = vStep[0]!,
+    sb = vStep[1]!,
+    sc = vStep[2]!,
+    se = vStep[3]!;
+  let oa = offsets[0]!,
+    ob = offsets[1]!,
+    oc = offsets[2]!,
+    oe = offsets[3]!;
+  for (let t = 0; t < run; t++, oa += la, ob += lb, oc += lc, oe += le) {
+    let sum = 0;
+    for (let x = 0, pa = oa, pb = ob, pc = oc, pe = oe; x < k; x++, pa += sa, pb += sb, pc += sc, pe += se)
+      sum += a[pa]! * b[pb]! * c[pc]! * e[pe]!;
+    values[i + t] = sum;
+  }
+}
+
+function sumRunMany(
+  values: Float64Array,
+  i: number,
+  run: number,
+  tables: Float64Array[],
+  offsets: Int32Array,
+  last: Int32Array,
+  vStep: Int32Array,
+  k: number,
+): void {
+  const m = tables.length;
+  const at = Int32Array.from(offsets);
+  for (let t = 0; t < run; t++) {
+    let sum = 0;
+    for (let x = 0; x < k; x++) {
+      let p = 1;
+      for (let j = 0; j < m; j++) p *= tables[j]![at[j]! + x * vStep[j]!]!;
+      sum += p;
+    }
+    values[i + t] = sum;
+    for (let j = 0; j < m; j++) at[j]! += last[j]!;
+  }
 }
 
 /** Σ (or max, for max-product) over the variables not in `keep`; result vars follow `keep`. */

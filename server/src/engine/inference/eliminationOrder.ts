@@ -381,11 +381,13 @@ export function bestEliminationOrder(
   cards: readonly number[],
   nodes: readonly number[],
   kept: readonly number[] = [],
+  /** min-fill's order of the same graph, when the caller has it already (not found twice). */
+  minFill: EliminationOrder = eliminationOrder(adj, cards, nodes, 'min-fill', kept),
 ): EliminationOrder {
-  const heuristics: OrderHeuristic[] = ['min-fill', 'weighted-min-fill', 'min-weight'];
-  return heuristics
+  const others: OrderHeuristic[] = ['weighted-min-fill', 'min-weight'];
+  return others
     .map((h) => eliminationOrder(adj, cards, nodes, h, kept))
-    .reduce((a, b) => (b.totalSize < a.totalSize ? b : a));
+    .reduce((a, b) => (b.totalSize < a.totalSize ? b : a), minFill);
 }
 
 export function cardinalities(net: BayesianNetwork): number[] {

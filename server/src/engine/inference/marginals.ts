@@ -25,6 +25,7 @@ import {
   eliminateByPlan,
   eliminationPlan,
   probabilityOfEvidence,
+  reducedCpts,
   variableElimination,
   type EliminationPlan,
 } from './variableElimination.js';
@@ -494,13 +495,14 @@ function eliminationPlans(
   if (net.variables.length > ELIMINATION_VARIABLES) return undefined;
   let total = 0;
   const plans: (EliminationPlan | undefined)[] = [];
+  const reduced = reducedCpts(net, evidence);
   for (let v = 0; v < net.variables.length; v++) {
     throwIfCancelled(signal); // each elimination's order is found before its own checks run
     if (evidence.has(v)) {
       plans.push(undefined); // a point mass
       continue;
     }
-    const p = eliminationPlan(net, [v], evidence);
+    const p = eliminationPlan(net, [v], evidence, reduced);
     total += p.order.totalSize;
     if (p.order.totalSize > each || total > work) return undefined;
     plans.push(p);

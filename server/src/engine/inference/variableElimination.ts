@@ -31,32 +31,62 @@ import { ImpossibleEvidenceError, type Evidence } from './junctionTree.js';
 import { type CancelSignal, throwIfCancelled } from '../cancellation.js';
 import { requireWithin } from '../budget.js';
 
-/** The CPTs of `keep`, reduced by the evidence. */
-export function reducedFactors(net: BayesianNetwork, keep: Iterable<number>, evidence: Evidence): Factor[] {
+/** The CPTs of `keep`, reduced by the evidence (by `reduced` when given: one query among many). */
+export function reducedFactors(
+  net: BayesianNetwork,
+  keep: Iterable<number>,
+  evidence: Evidence,
+  reduced?: ReducedCpts,
+): Factor[] {
   const out: Factor[] = [];
-  for (const v of keep) {
-    let f = cptFactor(net, v);
-    for (const u of f.vars) {
-      const s = evidence.get(u);
-      if (s !== undefined) f = reduceFactor(f, u, s);
-    }
-    out.push(f);
-  }
+  for (const v of keep) out.push(reduced ? reduced(v) : reducedCpt(net, v, evidence));
   return out;
 }
 
-/** Splits the factors into those connected to `query` through shared variables and the rest. */
+/** v's CPT as a factor, reduced by the evidence (cut at the observed variables' states). */
+function reducedCpt(net: BayesianNetwork, v: number, evidence: Evidence): Factor {
+  let f = cptFactor(net, v);
+  for (const u of f.vars) {
+    const s = evidence.get(u);
+    if (s !== undefined) f = reduceFactor(f, u, s);
+  }
+  return f;
+}
+
+/** Each CPT reduced by one evidence set, made once for all the queries that share it. */
+export type ReducedCpts = (v: number) => Factor;
+
+export function reducedCpts(net: BayesianNetwork, evidence: Evidence): ReducedCpts {
+  const made: (Factor | undefined)[] = [];
+  return (v) => (made[v] ??= reducedCpt(net, v, evidence));
+}
+
+/**
+ * Splits the factors into those connected to `query` through shared variables and the rest
+ * (a search from the query over variables and the factors holding them; both keep their order).
+ */
 function splitByConnection(factors: Factor[], query: readonly number[]): { connected: Factor[]; rest: Factor[] } {
+  const holding = new Map<number, number[]>();
+  factors.forEach((f, i) => {
+    for (const v of f.vars) {
+      const list = holding.get(v);
+      if (list) list.push(i);
+      else holding.set(v, [i]);
+    }
+  });
   const reached = new Set(query);
-  const used = new Array<boolean>(factors.length).fill(false);
-  for (let grew = true; grew;) {
-    grew = false;
-    factors.forEach((f, i) => {
-      if (used[i] || !f.vars.some((v) => reached.has(v))) return;
-      used[i] = true;
-      grew = true;
-      for (const v of f.vars) reached.add(v);
-    });
+  const used = new Uint8Array(factors.length);
+  const stack = [...reached];
+  while (stack.length) {
+    for (const i of holding.get(stack.pop()!) ?? []) {
+      if (used[i]) continue;
+      used[i] = 1;
+      for (const u of factors[i]!.vars) {
+        if (reached.has(u)) continue;
+        reached.add(u);
+        stack.push(u);
+      }
+    }
   }
   return { connected: factors.filter((_, i) => used[i]), rest: factors.filter((_, i) => !used[i]) };
 }
@@ -89,7 +119,7 @@ export function factorOrder(
     stay = kept.map((v) => local.get(v)!);
   // A small elimination is not worth two more orderings: they could save fewer entries than they cost.
   const first = eliminationOrder(adj, cards, nodes, 'min-fill', stay);
-  const order = first.totalSize <= SMALL_ELIMINATION ? first : bestEliminationOrder(adj, cards, nodes, stay);
+  const order = first.totalSize <= SMALL_ELIMINATION ? first : bestEliminationOrder(adj, cards, nodes, stay, first);
   return {
     ...order,
     order: order.order.map((i) => vars[i]!),
@@ -186,10 +216,15 @@ export interface EliminationPlan {
 }
 
 /** Prunes the network for P(query | evidence) and orders the elimination (see the module comment). */
-export function eliminationPlan(net: BayesianNetwork, query: readonly number[], evidence: Evidence): EliminationPlan {
+export function eliminationPlan(
+  net: BayesianNetwork,
+  query: readonly number[],
+  evidence: Evidence,
+  reduced?: ReducedCpts,
+): EliminationPlan {
   const free = query.filter((q) => !evidence.has(q));
   const keep = ancestralSet(net, [...query, ...evidence.keys()]);
-  const { connected, rest } = splitByConnection(reducedFactors(net, keep, evidence), free);
+  const { connected, rest } = splitByConnection(reducedFactors(net, keep, evidence, reduced), free);
   const order = factorOrder(
     net,
     connected,

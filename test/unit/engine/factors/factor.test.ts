@@ -89,9 +89,10 @@ test('run index maps send every entry where the full index map does, for any spl
 test('sumProductOut is Σ_v of the product, bit for bit, without the product table', () => {
   const rng = createRng(17);
   for (let trial = 0; trial < 50; trial++) {
-    // 1–4 factors over subsets of 5 variables, each holding variable 2 (a bucket of elimination).
+    // 1–6 factors over subsets of 5 variables, each holding variable 2 (a bucket of elimination):
+    // every kernel (1, 2, 3, 4 factors and the general one).
     const cards = [2, 3, 4, 2, 3];
-    const bucket: Factor[] = Array.from({ length: 1 + rng.int(4) }, () => {
+    const bucket: Factor[] = Array.from({ length: 1 + rng.int(6) }, () => {
       const vars = rng.shuffle([0, 1, 3, 4]).slice(0, rng.int(4));
       vars.splice(rng.int(vars.length + 1), 0, 2);
       const fc = vars.map((v) => cards[v]!);
