@@ -11,11 +11,10 @@ import { filterSequenceSteps } from '../engine/dynamic/filtering.js';
 import { DEFAULT_PARTICLES, PARTICLE_REPLICATES, type ParticleResult } from '../engine/dynamic/particleFilter.js';
 import { mostLikelySequenceSteps, type MostLikelySequence } from '../engine/dynamic/viterbi.js';
 import { BudgetError } from '../engine/budget.js';
-import { CancelledError, type CancelSignal } from '../engine/cancellation.js';
-import { EngineError } from '../engine/engineError.js';
+import type { CancelSignal } from '../engine/cancellation.js';
 import { ownValue, setOwn } from '../engine/records.js';
 import { completeYielding, type StepReport } from '../engine/stepwise.js';
-import { interrupted, interruptible, startProgress } from './progress.js';
+import { filterSteps } from './filterSteps.js';
 import { readObservationSequence } from '../model/observationSequence.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { integerOption } from './learningInputs.js';
@@ -110,44 +109,25 @@ ${NETWORK_FILE_USAGE}`,
       io.err(`bayes filter: ${extra}\n`);
       return 1;
     }
-    const T = findings.length;
     // The forward pass, the backward pass and Viterbi's two passes (its backtrace reaches slice 0): 4T + 1 steps.
-    // Never with --json.
-    const progress = startProgress(values.json ? { ...io, quiet: true } : io, 'filter', {
-      total: 4 * T + 1,
-      unit: 'steps',
-    });
-    const interrupt = interruptible();
-    let done = 0;
-    let phase = 'forward';
-    const report = (r: StepReport) => {
-      phase = r.phase;
-      progress.update(++done, r.phase);
+    const options = {
+      smooth: true,
+      predict,
+      maxEntries: cliBudgets.maxTotalEntries,
+      maxSamples: cliBudgets.maxSamples,
     };
-    try {
-      const options = {
-        smooth: true,
-        predict,
-        maxEntries: cliBudgets.maxTotalEntries,
-        maxSamples: cliBudgets.maxSamples,
-      };
-      const work = filterSequenceSteps(dbn, findings, { ...options, particles, seed, signal: interrupt.signal });
-      const r = await completeYielding(work, report, interrupt.signal);
-      const ml = r.method === 'exact' ? await mostLikely(dbn, r.findings, interrupt.signal, report) : undefined;
-      progress.finish();
-      const answer = r.method === 'exact' ? exactAnswer(dbn, r, ml) : particleAnswer(dbn, r);
-      io.out(values.json ? JSON.stringify(answer) + '\n' : text(answer, findings, dbn));
-      return 0;
-    } catch (e) {
-      progress.finish();
-      if (e instanceof CancelledError)
-        return interrupted(io, 'filter', `${done} of ${4 * T + 1} steps (${phase}); nothing printed`);
-      if (!(e instanceof EngineError)) throw e;
-      io.err(`bayes filter: ${e.message}\n`);
-      return 1;
-    } finally {
-      interrupt.dispose();
-    }
+    return filterSteps(
+      io,
+      values.json ?? false,
+      4 * findings.length + 1,
+      async (signal, report) => {
+        const work = filterSequenceSteps(dbn, findings, { ...options, particles, seed, signal });
+        const r = await completeYielding(work, report, signal);
+        const ml = r.method === 'exact' ? await mostLikely(dbn, r.findings, signal, report) : undefined;
+        return r.method === 'exact' ? exactAnswer(dbn, r, ml) : particleAnswer(dbn, r);
+      },
+      (answer) => (values.json ? JSON.stringify(answer) + '\n' : text(answer, findings, dbn)),
+    );
   },
 };
 

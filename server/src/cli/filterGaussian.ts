@@ -6,14 +6,12 @@
  */
 import type { GaussianTwoSliceNetwork } from '../engine/dynamic/gaussianSlice.js';
 import { kalmanSteps, type GaussianMarginals, type KalmanResult } from '../engine/dynamic/kalman.js';
-import { CancelledError } from '../engine/cancellation.js';
-import { EngineError } from '../engine/engineError.js';
 import { ownValue, setOwn } from '../engine/records.js';
-import { completeYielding, type StepReport } from '../engine/stepwise.js';
+import { completeYielding } from '../engine/stepwise.js';
 import { readNumericSequence } from '../model/observationSequence.js';
 import type { CliIO } from './command.js';
 import { cliBudgets } from './limits.js';
-import { interrupted, interruptible, startProgress } from './progress.js';
+import { filterSteps } from './filterSteps.js';
 import { readCommandLineText } from './workspace.js';
 
 export interface GaussianFilterOptions {
@@ -52,37 +50,15 @@ export async function filterGaussian(
     io.err(`${options.observations}:2:1: error: no steps: one row per step follows the header\n`);
     return 1;
   }
-  const total = 2 * T + options.predict;
-  const progress = startProgress(options.json ? { ...io, quiet: true } : io, 'filter', { total, unit: 'steps' });
-  const interrupt = interruptible();
-  let done = 0;
-  let phase = 'forward';
-  const report = (r: StepReport) => {
-    phase = r.phase;
-    progress.update(++done, r.phase);
-  };
-  try {
-    const work = kalmanSteps(net, read.steps, {
-      smooth: true,
-      predict: options.predict,
-      maxEntries: cliBudgets.maxTotalEntries,
-      signal: interrupt.signal,
-    });
-    const r = await completeYielding(work, report, interrupt.signal);
-    progress.finish();
-    const answer = gaussianAnswer(net, r);
-    io.out(options.json ? JSON.stringify(answer) + '\n' : text(answer, read.steps, net));
-    return 0;
-  } catch (e) {
-    progress.finish();
-    if (e instanceof CancelledError)
-      return interrupted(io, 'filter', `${done} of ${total} steps (${phase}); nothing printed`);
-    if (!(e instanceof EngineError)) throw e;
-    io.err(`bayes filter: ${e.message}\n`);
-    return 1;
-  } finally {
-    interrupt.dispose();
-  }
+  const kalman = { smooth: true, predict: options.predict, maxEntries: cliBudgets.maxTotalEntries };
+  return filterSteps(
+    io,
+    options.json,
+    2 * T + options.predict,
+    async (signal, report) =>
+      gaussianAnswer(net, await completeYielding(kalmanSteps(net, read.steps, { ...kalman, signal }), report, signal)),
+    (answer) => (options.json ? JSON.stringify(answer) + '\n' : text(answer, read.steps, net)),
+  );
 }
 
 function gaussianAnswer(net: GaussianTwoSliceNetwork, r: KalmanResult): GaussianAnswer {

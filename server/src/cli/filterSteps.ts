@@ -1,0 +1,46 @@
+/**
+ * What every `bayes filter` answer shares, discrete or Gaussian: the passes over the steps run
+ * under a progress line (never with --json) and Ctrl+C, which stops them saying how far they got;
+ * an engine error is one line on stderr and exit 1.
+ */
+import { CancelledError, type CancelSignal } from '../engine/cancellation.js';
+import { EngineError } from '../engine/engineError.js';
+import type { StepReport } from '../engine/stepwise.js';
+import type { CliIO } from './command.js';
+import { interrupted, interruptible, startProgress } from './progress.js';
+
+/**
+ * Runs `work` (reporting each of its `total` steps), then prints what `print` makes of its answer.
+ * Returns the exit code.
+ */
+export async function filterSteps<T>(
+  io: CliIO,
+  json: boolean,
+  total: number,
+  work: (signal: CancelSignal, report: (r: StepReport) => void) => Promise<T>,
+  print: (answer: T) => string,
+): Promise<number> {
+  const progress = startProgress(json ? { ...io, quiet: true } : io, 'filter', { total, unit: 'steps' });
+  const interrupt = interruptible();
+  let done = 0;
+  let phase = 'forward';
+  const report = (r: StepReport) => {
+    phase = r.phase;
+    progress.update(++done, r.phase);
+  };
+  try {
+    const answer = await work(interrupt.signal, report);
+    progress.finish();
+    io.out(print(answer));
+    return 0;
+  } catch (e) {
+    progress.finish();
+    if (e instanceof CancelledError)
+      return interrupted(io, 'filter', `${done} of ${total} steps (${phase}); nothing printed`);
+    if (!(e instanceof EngineError)) throw e;
+    io.err(`bayes filter: ${e.message}\n`);
+    return 1;
+  } finally {
+    interrupt.dispose();
+  }
+}
