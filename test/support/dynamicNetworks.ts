@@ -168,16 +168,19 @@ export function bruteForce(dbn: TwoSliceNetwork, findings: StepFindings[]) {
     }
     return w;
   };
+  // Entry i of the unrolled joint as each variable's state (the last variable varies fastest).
+  const statesOf = (i: number, x: number[]) => {
+    for (let v = cards.length - 1, rest = i; v >= 0; v--) {
+      x[v] = rest % cards[v]!;
+      rest = Math.floor(rest / cards[v]!);
+    }
+  };
   const marginalsUpTo = (upTo: number) => {
     const m = cards.map((k) => new Float64Array(k));
     let z = 0;
     const x = new Array<number>(cards.length);
     for (let i = 0; i < values.length; i++) {
-      let rest = i;
-      for (let v = cards.length - 1; v >= 0; v--) {
-        x[v] = rest % cards[v]!;
-        rest = Math.floor(rest / cards[v]!);
-      }
+      statesOf(i, x);
       const p = values[i]! * weight(x, upTo);
       z += p;
       for (let v = 0; v < cards.length; v++) m[v]![x[v]!]! += p;
@@ -191,11 +194,7 @@ export function bruteForce(dbn: TwoSliceNetwork, findings: StepFindings[]) {
   let best = 0;
   const x = new Array<number>(cards.length);
   for (let i = 0; i < values.length; i++) {
-    let rest = i;
-    for (let v = cards.length - 1; v >= 0; v--) {
-      x[v] = rest % cards[v]!;
-      rest = Math.floor(rest / cards[v]!);
-    }
+    statesOf(i, x);
     best = Math.max(best, values[i]! * weight(x, T));
   }
   const probabilityOf = (states: Int32Array[]) => {
