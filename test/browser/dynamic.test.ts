@@ -9,7 +9,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ExpectResult, SequenceResult } from '../../server/src/protocol/runResult.js';
 import { CHROMIUM, type PanelPage, panelHarness } from './support/harness.js';
@@ -26,22 +25,6 @@ function readout(p: PanelPage, variable: string, series: string, state: string):
     .locator(`.sequence-variable[data-variable="${variable}"] .readout-${series} [data-state="${state}"]`)
     .getAttribute('data-value')
     .then(Number);
-}
-
-async function axeViolations(p: PanelPage): Promise<Array<{ id: string; impact: string }>> {
-  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  await p.page.evaluate(axeSource);
-  return p.page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(c: unknown, o: unknown): Promise<{ violations: Array<{ id: string; impact: string }> }> };
-      }
-    ).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-    }));
-  });
 }
 
 test('umbrella: Rain over t, filtered and smoothed; step 2 reads 0.883 (hover and keyboard)', async (t) => {
@@ -130,11 +113,7 @@ test('machine monitoring: three-state health with a selector, missing readings u
     const band = await health.locator('rect.most-likely').evaluateAll((r) => r.map((x) => x.dataset.state));
     assert.ok(band.length >= 1 && band.every((s) => ['ok', 'worn', 'failing'].includes(s!)));
     await p.screenshot('dynamic-machine-dark');
-    const violations = await axeViolations(p);
-    assert.deepEqual(
-      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
-      [],
-    );
+    assert.deepEqual(await p.seriousViolations(), []);
     assert.deepEqual(p.problems, []);
   } finally {
     await p.close();

@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before } from 'node:test';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { makeNonce, panelHtml } from '../../../client/src/panelHtml.js';
 import {
@@ -130,11 +131,36 @@ function page(origin: string): string {
   });
 }
 
+let axe: string | undefined;
+/** axe-core's script, read once. */
+const axeSource = () => (axe ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+
 export class PanelPage {
   constructor(
     readonly page: Page,
     readonly problems: string[],
   ) {}
+
+  /**
+   * axe-core's serious and critical accessibility violations on the page as it is (its id and the
+   * first three elements), evaluated through the debugger protocol so the page's content security
+   * policy does not apply.
+   */
+  async seriousViolations(): Promise<Array<{ id: string; impact: string; at: string[] }>> {
+    await this.page.evaluate(axeSource());
+    const violations = await this.page.evaluate(async () => {
+      type Violation = { id: string; impact: string; nodes: Array<{ target: string[] }> };
+      const axe = (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: Violation[] }> } })
+        .axe;
+      const r = await axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        at: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+      }));
+    });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  }
 
   /** Posts what the client posts on a finished run. */
   async show(result: RunResult, state: 'done' | 'failed' = 'done'): Promise<void> {
