@@ -554,6 +554,7 @@ export type ResultEntry =
   | PredictionResult
   | ValidationResult
   | SequenceResult
+  | GaussianSequenceResult
   | PolicyResult
   | ExpectedUtilityResult
   | ValueOfInformationResult
@@ -724,6 +725,64 @@ export interface SequenceResult extends ResultBase {
   /** What was left out and why (smoothing or the most likely sequence over the budget). */
   note?: string;
   variables: SequenceVariable[];
+}
+
+/**
+ * A real variable's normal posterior along a sequence, in buckets of `GaussianSequenceResult.bucket`
+ * steps as SequenceBands: at one step per bucket the step's mean and variance and the band
+ * mean ± 2σ (σ = √variance); a bucket gives the mean of its steps' means and variances, the band's
+ * envelope (the least mean − 2σ, the greatest mean + 2σ of its steps) and its least and greatest mean.
+ */
+export interface GaussianSequenceBands {
+  mean: number[];
+  variance: number[];
+  lower: number[];
+  upper: number[];
+  min?: number[];
+  max?: number[];
+}
+
+/** One real variable of a Gaussian network over time along the sequence (GaussianSequenceResult). */
+export interface GaussianSequenceVariable {
+  name: string;
+  /** N(x_t | y_1..t), steps 1…T. */
+  filtered: GaussianSequenceBands;
+  /**
+   * N(x_t | y_1..T), steps 1…T; absent when smoothing was over the budget. Its means are also the
+   * most likely sequence (a Gaussian posterior's mode is its mean).
+   */
+  smoothed?: GaussianSequenceBands;
+  /** N(x_{T+k} | y_1..T), k = 1…GaussianSequenceResult.forecast, bucketed from step T + 1. */
+  forecast?: GaussianSequenceBands;
+  /** observed[b]: the reading at the step (a bucket: the mean of its readings), null when unobserved. */
+  observed: Array<number | null>;
+  /** A bucket's number of readings and their least and greatest value (more than one step per bucket). */
+  observedSteps?: number[];
+  observedMin?: Array<number | null>;
+  observedMax?: Array<number | null>;
+}
+
+/**
+ * A Gaussian network over time (every variable real) with its data set of readings: the Kalman
+ * filter's and the RTS smoother's mean and variance of every variable at every step, the readings,
+ * the forecast past the data the statements asked for, and the log-likelihood (run/sequenceResults.ts).
+ * The most likely sequence is the smoothed means. range: the first statement that asked.
+ */
+export interface GaussianSequenceResult extends ResultBase {
+  kind: 'sequence';
+  method: 'kalman';
+  network: string;
+  data: string;
+  /** T: the number of steps (rows of the data). */
+  steps: number;
+  /** K: steps forecast past the data (the furthest step a statement asked about, less T). */
+  forecast: number;
+  /** Steps per point of every series: 1 up to SEQUENCE_POINTS steps (T + K), then ⌈(T + K) / SEQUENCE_POINTS⌉. */
+  bucket: number;
+  /** ln p(y_1..T). */
+  logLikelihood: number;
+  note?: string;
+  variables: GaussianSequenceVariable[];
 }
 
 /** Points per series a SequenceResult sends at most (longer sequences are bucketed). */

@@ -19,6 +19,7 @@ import { CompileError } from '../model/compileError.js';
 import type { ContinuousResult, MpeResultEntry } from '../protocol/runResult.js';
 import { queryOf, type HandlerContext, type HandlerOutput } from './handlerContext.js';
 import { memo, modelData } from './modelInputs.js';
+import { recordGaussianSequence } from './sequenceResults.js';
 
 /** The Gaussian network over time `name` names, compiled once per run; undefined for any other name. */
 export function gaussianNetworkOverTime(
@@ -98,6 +99,7 @@ async function stepMoments(
   if (v < 0) throw new CompileError(`'${variable.text}' is not a variable of ${net.name}`, variable.range);
   const k = time.offset;
   const steps = await readings(ctx, net, given);
+  recordGaussianSequence(ctx, net, given[0]!.variable.text, steps, k);
   const T = steps.length;
   const filtering = using?.text === 'filtering' && k <= T;
   const r = answer(ctx, net, steps, k, filtering);
@@ -141,6 +143,7 @@ export function gaussianMoment(ctx: HandlerContext, net: GaussianTwoSliceNetwork
 export async function gaussianMpe(ctx: HandlerContext, net: GaussianTwoSliceNetwork): Promise<HandlerOutput> {
   const q = queryOf<A.MpeQuery>(ctx);
   const steps = await readings(ctx, net, q.given);
+  recordGaussianSequence(ctx, net, q.given[0]!.variable.text, steps, steps.length);
   const r = answer(ctx, net, steps, steps.length, false);
   const assignment: Record<string, string> = {};
   r.mostLikely!.forEach((x, i) =>

@@ -6,6 +6,8 @@
  * through filterSequence (exact, or the particle filter beyond the budget) and Viterbi. A long
  * sequence is sent in at most SEQUENCE_POINTS buckets per series: each bucket's mean with its
  * least and greatest value (the envelope), the observed and most likely states by majority.
+ * Gaussian networks over time record their pairs here too (recordGaussianSequence); their result
+ * is built by gaussianSequenceResults.ts.
  */
 import type * as A from '../language/ast.js';
 import type { Diagnostic, Range } from '../language/diagnostics.js';
@@ -20,13 +22,18 @@ import { CancelledError } from '../engine/cancellation.js';
 import {
   SEQUENCE_POINTS,
   type SequenceBands,
+  type GaussianSequenceResult,
   type SequenceResult,
   type SequenceVariable,
 } from '../protocol/runResult.js';
 import type { HandlerContext } from './handlerContext.js';
+import type { GaussianTwoSliceNetwork } from '../engine/dynamic/gaussianSlice.js';
+import type { GaussianObservations } from '../engine/dynamic/kalman.js';
+import { gaussianSequenceResult, type AskedGaussianSequence } from './gaussianSequenceResults.js';
 
 /** A pair as the first statement that asked about it read it. */
 interface AskedSequence {
+  kind?: 'discrete';
   dbn: TwoSliceNetwork;
   data: string;
   findings: readonly StepFindings[];
@@ -35,6 +42,13 @@ interface AskedSequence {
 
 const KEY = 'sequences';
 
+type Asked = AskedSequence | AskedGaussianSequence;
+
+function askedPairs(ctx: HandlerContext): Map<string, Asked> {
+  if (!ctx.shared.has(KEY)) ctx.shared.set(KEY, new Map<string, Asked>());
+  return ctx.shared.get(KEY) as Map<string, Asked>;
+}
+
 /** Notes the pair a query over time read (the first statement asking keeps the entry's range). */
 export function recordSequence(
   ctx: HandlerContext,
@@ -42,11 +56,29 @@ export function recordSequence(
   given: readonly A.Assignment[],
   findings: readonly StepFindings[],
 ): void {
-  if (!ctx.shared.has(KEY)) ctx.shared.set(KEY, new Map<string, AskedSequence>());
-  const asked = ctx.shared.get(KEY) as Map<string, AskedSequence>;
+  const asked = askedPairs(ctx);
   // Soft and virtual findings after the data make another sequence of evidence: a pair of its own.
   const key = JSON.stringify([dbn.name, given.map(findingKey)]);
   if (!asked.has(key)) asked.set(key, { dbn, data: givenText(given), findings, statement: ctx.statement });
+}
+
+/**
+ * Notes the (Gaussian network, data) pair a query read, and how far past the data it looked: the
+ * chart forecasts up to the furthest step any statement asked about.
+ */
+export function recordGaussianSequence(
+  ctx: HandlerContext,
+  net: GaussianTwoSliceNetwork,
+  data: string,
+  steps: readonly GaussianObservations[],
+  step: number,
+): void {
+  const asked = askedPairs(ctx);
+  const key = JSON.stringify(['gaussian', net.name, data]);
+  const forecast = Math.max(0, step - steps.length);
+  const known = asked.get(key) as AskedGaussianSequence | undefined;
+  if (known) known.forecast = Math.max(known.forecast, forecast);
+  else asked.set(key, { kind: 'gaussian', net, data, steps, forecast, statement: ctx.statement });
 }
 
 function findingKey(g: A.Assignment): unknown {
@@ -61,7 +93,7 @@ function givenText(given: readonly A.Assignment[]): string {
 }
 
 interface Emitted {
-  results: SequenceResult[];
+  results: Array<SequenceResult | GaussianSequenceResult>;
   diagnostics: Diagnostic[];
 }
 
@@ -72,17 +104,19 @@ export function sequenceResults(
   signal?: AbortSignal,
 ): Emitted {
   const out: Emitted = { results: [], diagnostics: [] };
-  const asked = shared.get(KEY) as Map<string, AskedSequence> | undefined;
+  const asked = shared.get(KEY) as Map<string, Asked> | undefined;
   for (const a of asked?.values() ?? []) {
     if (signal?.aborted) break;
     try {
-      out.results.push(sequenceResult(a, budgets ?? DEFAULT_BUDGETS, signal));
+      const b = budgets ?? DEFAULT_BUDGETS;
+      out.results.push(a.kind === 'gaussian' ? gaussianSequenceResult(a, b, signal) : sequenceResult(a, b, signal));
     } catch (e) {
       // A run cancelled while charting: the statements' answers stand, the charts are left out.
       if (e instanceof CancelledError) break;
       // The queries that read the pair already said why it cannot be computed, on their lines.
       if (!(e instanceof EngineError)) throw e;
-      const message = `no chart over time of ${a.dbn.name} given ${a.data}: ${e.message}`;
+      const name = a.kind === 'gaussian' ? a.net.name : a.dbn.name;
+      const message = `no chart over time of ${name} given ${a.data}: ${e.message}`;
       out.diagnostics.push({ severity: 'information', code: 'sequence-chart', message, range: a.statement.range });
     }
   }

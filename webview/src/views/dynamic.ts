@@ -6,19 +6,42 @@
  * step: the readout under the chart gives its numbers. A variable with more than two states has
  * a selector of the state drawn.
  */
-import type { SequenceBands, SequenceResult, SequenceVariable } from '../../../server/src/protocol/runResult.js';
+import type {
+  GaussianSequenceResult,
+  SequenceBands,
+  SequenceResult,
+  SequenceVariable,
+} from '../../../server/src/protocol/runResult.js';
+import { sequenceProblem } from '../../../server/src/protocol/sequenceCheck.js';
 import { h, svg } from '../dom.js';
 import { num, prob } from '../format.js';
-import { atLine, figure, ticks } from '../charts.js';
+import { atLine, figure } from '../charts.js';
+import { gaussianSequenceView } from './gaussianSequence.js';
+import {
+  M,
+  W,
+  attachSlider,
+  legend,
+  lineMark,
+  middle,
+  stepAxis,
+  stepPoints,
+  stepsText,
+  variableBox,
+  type Cursor,
+  type StepPoint,
+} from './stepChart.js';
 
-const W = 640;
-const M = { l: 72, r: 12, t: 22 };
 const PLOT_H = 120;
 const ROW_H = 18;
 /** Labels are written in the rows only while each point has room for one. */
 const LABEL_W = 26;
 
-export function sequenceView(e: SequenceResult): HTMLElement[] {
+export function sequenceView(e: SequenceResult | GaussianSequenceResult): HTMLElement[] {
+  // A malformed result (another version's panel state, a foreign producer) is said in words, not drawn.
+  const problem = sequenceProblem(e);
+  if (problem) return [h('p', { class: 'warning' }, `This chart over time cannot be drawn: ${problem}.`)];
+  if (e.method === 'kalman') return gaussianSequenceView(e);
   const how =
     e.method === 'exact' ? 'exact' : `particle filter, ${e.particles} particles, seed ${e.seed} (± standard error)`;
   const per = e.bucket > 1 ? `; each point is ${e.bucket} steps: its mean, the band its least and greatest value` : '';
@@ -34,17 +57,11 @@ export function sequenceView(e: SequenceResult): HTMLElement[] {
 }
 
 function variableFigure(e: SequenceResult, v: SequenceVariable): HTMLElement {
-  const box = h('div', { class: 'sequence-variable', 'data-variable': v.name });
-  const heading = h('h3', {}, v.name);
   let state = 0;
-  let step = 0;
-  const draw = () => {
-    const readout = h('p', { class: 'sequence-readout', 'aria-live': 'polite' });
-    const chart = sequenceChart(e, v, state, readout, step, (b) => (step = b));
-    box.replaceChildren(heading, ...selector(v, state, (s) => ((state = s), draw())), chart, readout);
-  };
-  draw();
-  return box;
+  return variableBox(v.name, (readout, cursor, redraw) => [
+    ...selector(v, state, (s) => ((state = s), redraw())),
+    sequenceChart(e, v, state, readout, cursor),
+  ]);
 }
 
 function selector(v: SequenceVariable, state: number, pick: (s: number) => void): HTMLElement[] {
@@ -58,99 +75,44 @@ function selector(v: SequenceVariable, state: number, pick: (s: number) => void)
   return [h('label', { class: 'sequence-state-label' }, `P(${v.name} = `, select, ')')];
 }
 
-/** Steps first…last of bucket b (1-based). */
-function stepsOf(e: SequenceResult, b: number): [number, number] {
-  return [b * e.bucket + 1, Math.min(e.steps, (b + 1) * e.bucket)];
-}
-
 function sequenceChart(
   e: SequenceResult,
   v: SequenceVariable,
   state: number,
   readout: HTMLElement,
-  start: number,
-  moved: (b: number) => void,
+  cursor: Cursor,
 ): HTMLElement {
-  const points = v.filtered.mean[0]!.length;
-  const plotW = W - M.l - M.r;
-  const cw = plotW / points;
-  const x = (b: number) => M.l + (b + 0.5) * cw;
+  const points = stepPoints(e.steps, e.bucket);
+  const cw = points[0] ? points[0].x1 - points[0].x0 : 1;
+  const x = (b: number) => middle(points[b]!);
   const y = (p: number) => M.t + (1 - p) * PLOT_H;
   const rowsY = M.t + PLOT_H + 6;
   const height = rowsY + 2 * ROW_H + 22;
   const root = svg('svg', { width: W, height, viewBox: `0 0 ${W} ${height}`, class: 'sequence-chart' });
-  root.append(yAxis(y), xAxis(e, rowsY + 2 * ROW_H, plotW), legend(!!v.smoothed));
+  const items: Array<[SVGElement, string]> = [[lineMark('filtered'), 'filtered P(X_t | e_1..t)']];
+  if (v.smoothed) items.push([lineMark('smoothed'), 'smoothed P(X_t | e_1..T)']);
+  root.append(yAxis(y), stepAxis(e.steps, rowsY + 2 * ROW_H), legend(items, 170));
   const series: Array<['filtered' | 'smoothed', SequenceBands | undefined]> = [
     ['filtered', v.filtered],
     ['smoothed', v.smoothed],
   ];
-  for (const [name, bands] of series) if (bands) root.append(...seriesMarks(name, bands, state, x, y, points));
+  for (const [name, bands] of series) if (bands) root.append(...seriesMarks(name, bands, state, x, y, points.length));
   root.append(...observedRow(v, x, rowsY, cw), ...mostLikelyBand(v, x, rowsY + ROW_H, cw));
-  const cursor = svg('line', { class: 'sequence-cursor', x1: 0, x2: 0, y1: M.t, y2: rowsY + 2 * ROW_H });
-  root.append(cursor);
-  let current = start;
-  const select = (b: number) => {
-    b = Math.max(0, Math.min(points - 1, b));
-    current = b;
-    moved(b);
-    cursor.setAttribute('x1', x(b).toFixed(1));
-    cursor.setAttribute('x2', x(b).toFixed(1));
-    const [from, to] = stepsOf(e, b);
-    root.setAttribute('aria-valuenow', String(from));
-    root.setAttribute('aria-valuetext', readoutText(e, v, b));
-    readout.dataset.step = String(from);
-    readout.replaceChildren(...readoutParts(e, v, b, from, to));
-  };
-  for (let b = 0; b < points; b++) {
-    const hit = svg('rect', {
-      class: 'step-hit',
-      x: M.l + b * cw,
-      y: M.t,
-      width: cw,
-      height: rowsY + 2 * ROW_H - M.t,
-      'data-step': stepsOf(e, b)[0],
-    });
-    root.append(hit);
-  }
-  // The pointer's x picks the point (columns of a long sequence are narrower than a pixel).
-  root.addEventListener('mousemove', (ev) => {
-    const ctm = root.getScreenCTM();
-    if (!ctm) return;
-    const b = Math.floor((new DOMPoint(ev.clientX, ev.clientY).matrixTransform(ctm.inverse()).x - M.l) / cw);
-    if (b >= 0 && b < points && b !== current) select(b);
-  });
   const label = `P(${v.name} = ${v.states[state]}) over t, ${e.network} given ${e.data}`;
-  const fig = figure(`sequence-${e.network}-${v.name}-${atLine(e)}`, label, root, () => copyRows(e, v));
-  // A slider over the steps: one tab stop, ←/→ (PageUp/PageDown by ten points, Home/End) move the step.
-  root.setAttribute('role', 'slider');
-  root.setAttribute('tabindex', '0');
-  root.setAttribute('aria-valuemin', '1');
-  root.setAttribute('aria-valuemax', String(e.steps));
-  root.addEventListener('keydown', (ev) => {
-    const moves: Record<string, number> = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: points - 1 };
-    Object.assign(moves, { PageUp: current - 10, PageDown: current + 10 });
-    if (!(ev.key in moves)) return;
-    ev.preventDefault();
-    select(moves[ev.key]!);
+  const fig = figure(`sequence-${e.network}-${v.name}-${atLine(e)}`, label, root, () => copyRows(e, v, points));
+  // After figure(), which gives the chart the role img: the slider's role replaces it.
+  attachSlider({
+    root,
+    points,
+    top: M.t,
+    bottom: rowsY + 2 * ROW_H,
+    lastStep: e.steps,
+    readout,
+    cursor,
+    parts: (b) => readoutParts(e, v, b, points[b]!),
+    text: (b) => readoutText(e, v, b, points[b]!),
   });
-  select(start);
   return fig;
-}
-
-/** Which line is which, top right: the classes draw the same strokes as the series. */
-function legend(smoothed: boolean): SVGGElement {
-  const g = svg('g', { class: 'legend' });
-  const items: Array<[string, string]> = [['filtered', 'P(X_t | e_1..t)']];
-  if (smoothed) items.push(['smoothed', 'P(X_t | e_1..T)']);
-  let x = W - M.r - items.length * 170;
-  for (const [name, formula] of items) {
-    g.append(
-      svg('polyline', { class: `line ${name}`, points: `${x},10 ${x + 22},10` }),
-      svg('text', { x: x + 26, y: 13, class: 'label' }, `${name} ${formula}`),
-    );
-    x += 170;
-  }
-  return g;
 }
 
 function yAxis(y: (p: number) => number): SVGGElement {
@@ -161,15 +123,6 @@ function yAxis(y: (p: number) => number): SVGGElement {
       svg('text', { x: M.l - 4, y: y(p), class: 'tick', 'text-anchor': 'end', 'dominant-baseline': 'middle' }, p),
     );
   }
-  return g;
-}
-
-function xAxis(e: SequenceResult, top: number, plotW: number): SVGGElement {
-  const g = svg('g', { class: 'axis' });
-  const at = (t: number) => M.l + ((t - 0.5) / e.steps) * plotW;
-  for (const t of ticks(1, e.steps, Math.min(8, e.steps)).filter((t) => Number.isInteger(t) && t >= 1))
-    g.append(svg('text', { x: at(t), y: top + 14, class: 'tick', 'text-anchor': 'middle' }, t));
-  g.append(svg('text', { x: M.l - 4, y: top + 14, class: 'label', 'text-anchor': 'end' }, 't'));
   return g;
 }
 
@@ -260,15 +213,8 @@ function mostLikelyBand(v: SequenceVariable, x: (b: number) => number, top: numb
  * The point's numbers: each state filtered and smoothed (a bucket: mean, least–greatest), what was
  * seen, and the state of the most likely sequence.
  */
-function readoutParts(
-  e: SequenceResult,
-  v: SequenceVariable,
-  b: number,
-  from: number,
-  to: number,
-): Array<Node | string> {
-  const where = from === to ? `t = ${from}` : `t = ${from}…${to} (${to - from + 1} steps)`;
-  const parts: Array<Node | string> = [h('strong', {}, `${v.name}, ${where}`)];
+function readoutParts(e: SequenceResult, v: SequenceVariable, b: number, p: StepPoint): Array<Node | string> {
+  const parts: Array<Node | string> = [h('strong', {}, `${v.name}, ${stepsText(p)}`)];
   const dist = (name: string, bands: SequenceBands, errors?: number[][]) =>
     h(
       'span',
@@ -283,36 +229,38 @@ function readoutParts(
     );
   parts.push(dist('filtered', v.filtered, v.standardErrors));
   if (v.smoothed) parts.push(dist('smoothed', v.smoothed));
-  parts.push(h('span', { class: 'readout-observed' }, ` · observed ${observedText(e, v, b)}`));
+  parts.push(h('span', { class: 'readout-observed' }, ` · observed ${observedText(e, v, b, p)}`));
   if (v.mostLikely)
-    parts.push(h('span', { class: 'readout-most-likely' }, ` · most likely ${mostLikelyText(e, v, b)}`));
+    parts.push(h('span', { class: 'readout-most-likely' }, ` · most likely ${mostLikelyText(e, v, b, p)}`));
   return parts;
 }
 
-function observedText(e: SequenceResult, v: SequenceVariable, b: number): string {
+function observedText(e: SequenceResult, v: SequenceVariable, b: number, p: StepPoint): string {
   const s = v.observed[b];
   if (s === null || s === undefined) return 'nothing';
   if (e.bucket === 1) return s;
-  const [from, to] = stepsOf(e, b);
-  return `at ${v.observedSteps![b]} of ${to - from + 1} steps, mostly ${s}`;
+  return `at ${v.observedSteps![b]} of ${p.to - p.from + 1} steps, mostly ${s}`;
 }
 
-function mostLikelyText(e: SequenceResult, v: SequenceVariable, b: number): string {
+function mostLikelyText(e: SequenceResult, v: SequenceVariable, b: number, p: StepPoint): string {
   const s = v.mostLikely![b]!;
   if (e.bucket === 1) return s;
-  const [from, to] = stepsOf(e, b);
-  return `${s} at ${v.mostLikelySteps![b]} of ${to - from + 1} steps`;
+  return `${s} at ${v.mostLikelySteps![b]} of ${p.to - p.from + 1} steps`;
 }
 
-function readoutText(e: SequenceResult, v: SequenceVariable, b: number): string {
-  const [from, to] = stepsOf(e, b);
+function readoutText(e: SequenceResult, v: SequenceVariable, b: number, point: StepPoint): string {
   const p = (bands: SequenceBands) => v.states.map((s, i) => `${s} ${prob(bands.mean[i]![b])}`).join(', ');
   const smoothed = v.smoothed ? `; smoothed ${p(v.smoothed)}` : '';
-  return `t ${from}${to > from ? `–${to}` : ''}: filtered ${p(v.filtered)}${smoothed}; observed ${observedText(e, v, b)}`;
+  const t = `t ${point.from}${point.to > point.from ? `–${point.to}` : ''}`;
+  return `${t}: filtered ${p(v.filtered)}${smoothed}; observed ${observedText(e, v, b, point)}`;
 }
 
 /** Copy: a row per point with every state's exact numbers. */
-function copyRows(e: SequenceResult, v: SequenceVariable): Array<Array<string | number | undefined>> {
+function copyRows(
+  e: SequenceResult,
+  v: SequenceVariable,
+  points: readonly StepPoint[],
+): Array<Array<string | number | undefined>> {
   const cols = (name: string, bands: SequenceBands | undefined) =>
     bands
       ? v.states.flatMap((s) => [`${name} ${s}`, ...(bands.min ? [`${name} ${s} min`, `${name} ${s} max`] : [])])
@@ -324,8 +272,7 @@ function copyRows(e: SequenceResult, v: SequenceVariable): Array<Array<string | 
   const head = ['t', ...cols('filtered', v.filtered), ...cols('smoothed', v.smoothed), 'observed', 'most likely'];
   return [
     head,
-    ...v.filtered.mean[0]!.map((_, b) => {
-      const [from, to] = stepsOf(e, b);
+    ...points.map(({ from, to }, b) => {
       return [
         from === to ? from : `${from}-${to}`,
         ...vals(v.filtered, b),
