@@ -126,7 +126,7 @@ ${NETWORK_FILE_USAGE}`,
         const ml = r.method === 'exact' ? await mostLikely(dbn, r.findings, signal, report) : undefined;
         return r.method === 'exact' ? exactAnswer(dbn, r, ml) : particleAnswer(dbn, r);
       },
-      (answer) => (values.json ? JSON.stringify(answer) + '\n' : text(answer, findings, dbn)),
+      (answer, out) => out(values.json ? JSON.stringify(answer) + '\n' : text(answer, findings, dbn)),
     );
   },
 };

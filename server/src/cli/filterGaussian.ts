@@ -2,7 +2,8 @@
  * `bayes filter` on a network over time of real variables (a linear Gaussian slice,
  * engine/dynamic/kalman.ts): the same answer as for discrete slices, each variable as
  * `{"mean": m, "variance": v}` (as `bayes marginals` prints continuous nodes), the most likely
- * sequence as numbers. An observed variable is printed as its reading with variance 0.
+ * sequence as numbers. An observed variable is printed as its reading with variance 0. `--json`
+ * is written step by step (gaussianFilterJson.ts), never built as one object.
  */
 import type { GaussianTwoSliceNetwork } from '../engine/dynamic/gaussianSlice.js';
 import { kalmanSteps, type GaussianMarginals, type KalmanResult } from '../engine/dynamic/kalman.js';
@@ -12,6 +13,7 @@ import { readNumericSequence } from '../model/observationSequence.js';
 import type { CliIO } from './command.js';
 import { cliBudgets } from './limits.js';
 import { filterSteps } from './filterSteps.js';
+import { writeGaussianJson } from './gaussianFilterJson.js';
 import { readCommandLineText } from './workspace.js';
 
 export interface GaussianFilterOptions {
@@ -23,7 +25,7 @@ export interface GaussianFilterOptions {
 
 type Moments = { mean: number; variance: number };
 
-interface GaussianAnswer {
+export interface GaussianAnswer {
   network: string;
   method: 'exact';
   steps: { t: number; filtered: Record<string, Moments>; smoothed?: Record<string, Moments> }[];
@@ -55,13 +57,13 @@ export async function filterGaussian(
     io,
     options.json,
     2 * T + options.predict,
-    async (signal, report) =>
-      gaussianAnswer(net, await completeYielding(kalmanSteps(net, read.steps, { ...kalman, signal }), report, signal)),
-    (answer) => (options.json ? JSON.stringify(answer) + '\n' : text(answer, read.steps, net)),
+    (signal, report) => completeYielding(kalmanSteps(net, read.steps, { ...kalman, signal }), report, signal),
+    (r, out) => (options.json ? writeGaussianJson(net, r, out) : out(text(gaussianAnswer(net, r), read.steps, net))),
   );
 }
 
-function gaussianAnswer(net: GaussianTwoSliceNetwork, r: KalmanResult): GaussianAnswer {
+/** The answer as one object, which the text output reads (`--json` writes the same fields as it goes). */
+export function gaussianAnswer(net: GaussianTwoSliceNetwork, r: KalmanResult): GaussianAnswer {
   const named = (m: GaussianMarginals) => {
     const out: Record<string, Moments> = {};
     net.variables.forEach((v, i) => setOwn(out, v, { mean: m.means[i]!, variance: m.variances[i]! }));

@@ -10,15 +10,15 @@ import type { CliIO } from './command.js';
 import { interrupted, interruptible, startProgress } from './progress.js';
 
 /**
- * Runs `work` (reporting each of its `total` steps), then prints what `print` makes of its answer.
- * Returns the exit code.
+ * Runs `work` (reporting each of its `total` steps), then `print`s its answer to the output (all at
+ * once, or in pieces as it is made: a long sequence's JSON). Returns the exit code.
  */
 export async function filterSteps<T>(
   io: CliIO,
   json: boolean,
   total: number,
   work: (signal: CancelSignal, report: (r: StepReport) => void) => Promise<T>,
-  print: (answer: T) => string,
+  print: (answer: T, out: (text: string) => void) => void,
 ): Promise<number> {
   const progress = startProgress(json ? { ...io, quiet: true } : io, 'filter', { total, unit: 'steps' });
   const interrupt = interruptible();
@@ -31,7 +31,7 @@ export async function filterSteps<T>(
   try {
     const answer = await work(interrupt.signal, report);
     progress.finish();
-    io.out(print(answer));
+    print(answer, (text) => io.out(text));
     return 0;
   } catch (e) {
     progress.finish();

@@ -19,9 +19,11 @@
  * Memory: filtering keeps one mean and covariance (n + n² numbers) besides the per-step marginals
  * it returns (2n per step); smoothing stores every filtered mean and covariance, (T + 1)(n + n²)
  * numbers, checked against the budget before they are allocated. The predicted moments the smoother
- * needs are recomputed from the filtered ones (A P Aᵀ + Q) instead of being stored.
+ * needs are recomputed from the filtered ones (A P Aᵀ + Q) instead of being stored. All of them
+ * live in a few flat arrays and every per-step temporary in one preallocated Scratch, so 10^5
+ * steps allocate no per-step matrices (the marginals returned are views into flat arrays).
  */
-import { choleskyFactor, solveWithCholesky } from '../math/linearAlgebra.js';
+import { choleskyFactor } from '../math/linearAlgebra.js';
 import { EngineError } from '../engineError.js';
 import { BudgetError, DEFAULT_BUDGETS } from '../budget.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
@@ -70,12 +72,6 @@ export interface KalmanOptions {
 
 const LOG_2PI = Math.log(2 * Math.PI);
 
-/** A Gaussian belief over the slice: mean and covariance (n × n, row-major, symmetric). */
-interface Belief {
-  mean: Float64Array;
-  covariance: Float64Array;
-}
-
 export function kalmanSmoother(
   net: GaussianTwoSliceNetwork,
   observations: readonly GaussianObservations[],
@@ -92,6 +88,56 @@ export function kalmanFilter(
   return complete(kalmanSteps(net, observations, { ...options, smooth: false }));
 }
 
+/**
+ * The slice's beliefs of steps 0…T, each mean (n numbers) and covariance (n², row-major,
+ * symmetric) at its offset in one array: a step's belief is two offsets, not two objects, so the
+ * passes over 10^5 steps allocate nothing per step but the marginals they return.
+ */
+interface Beliefs {
+  means: Float64Array;
+  covariances: Float64Array;
+}
+
+/**
+ * Every per-step matrix of one run, allocated once: a Kalman step on a small slice costs less
+ * than allocating its dozen temporaries did.
+ */
+class Scratch {
+  readonly AP: Float64Array;
+  readonly S: Float64Array;
+  readonly L: Float64Array;
+  readonly W: Float64Array;
+  readonly Gt: Float64Array;
+  readonly conditional: Float64Array;
+  readonly dP: Float64Array;
+  readonly dPGt: Float64Array;
+  readonly z: Float64Array;
+  readonly x: Float64Array;
+  readonly column: Float64Array;
+  readonly dm: Float64Array;
+  readonly y: Float64Array;
+  readonly O: Int32Array;
+  readonly U: Int32Array;
+  /** The prediction m⁻, P⁻ of the step at hand. */
+  readonly mean: Float64Array;
+  readonly covariance: Float64Array;
+  constructor(readonly n: number) {
+    const square = () => new Float64Array(n * n);
+    [this.AP, this.S, this.L, this.W, this.Gt, this.conditional] = [
+      square(),
+      square(),
+      square(),
+      square(),
+      square(),
+      square(),
+    ];
+    [this.dP, this.dPGt, this.covariance] = [square(), square(), square()];
+    [this.z, this.x, this.column, this.dm, this.y, this.mean] = Array.from({ length: 6 }, () => new Float64Array(n));
+    this.O = new Int32Array(n);
+    this.U = new Int32Array(n);
+  }
+}
+
 /** The forward pass, then (options.smooth) the backward pass and (options.predict) the forecast, a step at a time. */
 export function* kalmanSteps(
   net: GaussianTwoSliceNetwork,
@@ -101,8 +147,9 @@ export function* kalmanSteps(
   const model = sliceModel(net);
   const n = model.n;
   const T = observations.length;
+  const K = options.predict ?? 0;
   const maxEntries = options.maxEntries ?? DEFAULT_BUDGETS.maxTotalEntries;
-  const marginalsSize = 2 * n * (T + (options.predict ?? 0));
+  const marginalsSize = 2 * n * (T + K);
   if (marginalsSize > maxEntries)
     throw new BudgetError(
       `${T} steps of ${n} means and variances take ${marginalsSize} numbers, over the budget of ${maxEntries}`,
@@ -118,40 +165,79 @@ export function* kalmanSteps(
     for (const [v, x] of y)
       if (!(v >= 0 && v < n) || !Number.isFinite(x))
         throw new EngineError(`step ${t + 1}: an observation is not a finite value of a slice variable`);
-  let belief: Belief = { mean: model.initialMean, covariance: model.initialCovariance };
-  const beliefs: Belief[] | undefined = smooth ? [belief] : undefined;
+  const scratch = new Scratch(n);
+  // Every filtered mean is kept (they are the filtered marginals' means); the covariances of every
+  // step only when smoothing, else the last two.
+  const beliefs: Beliefs = {
+    means: new Float64Array((T + 1) * n),
+    covariances: new Float64Array((smooth ? T + 1 : 2) * n * n),
+  };
+  beliefs.means.set(model.initialMean);
+  beliefs.covariances.set(model.initialCovariance);
+  const variances = new Float64Array(T * n);
   const filtered: GaussianMarginals[] = [];
   let logLikelihood = 0;
   for (let t = 0; t < T; t++) {
     throwIfCancelled(options.signal);
-    const updated = condition(predict(model, belief), observations[t]!);
-    logLikelihood += updated.logDensity;
-    belief = updated;
-    beliefs?.push(belief);
-    filtered.push(marginalsOf(belief, n));
+    const from = smooth ? t : t % 2;
+    const to = smooth ? t + 1 : (t + 1) % 2;
+    predictInto(model, beliefs, t * n, from * n * n, scratch);
+    logLikelihood += conditionInto(scratch, observations[t]!, beliefs, (t + 1) * n, to * n * n);
+    diagonal(beliefs.covariances, to * n * n, n, variances, t * n);
+    filtered.push({
+      means: beliefs.means.subarray((t + 1) * n, (t + 2) * n),
+      variances: variances.subarray(t * n, (t + 1) * n),
+    });
     yield { phase: 'forward', done: t + 1 };
   }
   const result: KalmanResult = { filtered, logLikelihood, ...(note ? { note } : {}) };
-  if (beliefs) {
-    const smoothed = yield* rtsSmoother(model, beliefs, options.signal);
+  if (smooth) {
+    const smoothed = yield* rtsSmoother(model, beliefs, T, scratch, options.signal);
     result.smoothed = smoothed.marginals;
     result.mostLikely = smoothed.marginals.map((m) => m.means);
     result.mostLikelyLogDensity = smoothed.modeLogDensity + logLikelihood;
   }
-  if (options.predict) {
-    result.predicted = [];
-    for (let k = 0; k < options.predict; k++) {
-      throwIfCancelled(options.signal);
-      belief = predict(model, belief);
-      result.predicted.push(marginalsOf(belief, n));
-      yield { phase: 'predict', done: k + 1 };
-    }
+  if (K) {
+    result.predicted = yield* forecast(model, beliefs, T * n, (smooth ? T : T % 2) * n * n, K, scratch, options.signal);
   }
   return result;
 }
 
+/** K steps ahead of the belief at (meanAt, covarianceAt): predictions only, nothing observed. */
+function* forecast(
+  model: SliceModel,
+  beliefs: Beliefs,
+  meanAt: number,
+  covarianceAt: number,
+  K: number,
+  scratch: Scratch,
+  signal?: CancelSignal,
+): Stepwise<GaussianMarginals[]> {
+  const n = model.n;
+  const means = new Float64Array(K * n);
+  const variances = new Float64Array(K * n);
+  // Two beliefs in turn: the last filtered one, then each prediction.
+  const rolling: Beliefs = { means: new Float64Array(2 * n), covariances: new Float64Array(2 * n * n) };
+  rolling.means.set(beliefs.means.subarray(meanAt, meanAt + n));
+  rolling.covariances.set(beliefs.covariances.subarray(covarianceAt, covarianceAt + n * n));
+  const out: GaussianMarginals[] = [];
+  for (let k = 0; k < K; k++) {
+    throwIfCancelled(signal);
+    const from = k % 2,
+      to = (k + 1) % 2;
+    predictInto(model, rolling, from * n, from * n * n, scratch);
+    rolling.means.set(scratch.mean, to * n);
+    rolling.covariances.set(scratch.covariance, to * n * n);
+    means.set(scratch.mean, k * n);
+    diagonal(scratch.covariance, 0, n, variances, k * n);
+    out.push({ means: means.subarray(k * n, (k + 1) * n), variances: variances.subarray(k * n, (k + 1) * n) });
+    yield { phase: 'predict', done: k + 1 };
+  }
+  return out;
+}
+
 /**
- * Rauch–Tung–Striebel, from the filtered beliefs of slices 0…T (`beliefs[t]`): with the prediction
+ * Rauch–Tung–Striebel, from the filtered beliefs of slices 0…T: with the prediction
  * m⁻ = A m_t + c, P⁻ = A P_t Aᵀ + Q and the smoother gain G = P_t Aᵀ (P⁻)⁻¹ (solved through the
  * Cholesky factor of P⁻, never inverted),
  *
@@ -162,62 +248,75 @@ export function* kalmanSteps(
  * p(x_1..T | y) = p(x_T | y_1..T) Π p(x_t | x_{t+1}, y_1..t), whose covariances are P_T and
  * P_t − G P⁻ Gᵀ, each restricted to the step's unobserved variables (the observed ones are fixed).
  */
-export function* rtsSmoother(
+function* rtsSmoother(
   model: SliceModel,
-  beliefs: readonly Belief[],
+  beliefs: Beliefs,
+  T: number,
+  scratch: Scratch,
   signal?: CancelSignal,
 ): Stepwise<{ marginals: GaussianMarginals[]; modeLogDensity: number }> {
   const n = model.n;
-  const T = beliefs.length - 1;
+  const nn = n * n;
   const smoothed = new Array<GaussianMarginals>(T);
   if (T === 0) return { marginals: smoothed, modeLogDensity: 0 };
-  let next = beliefs[T]!;
-  smoothed[T - 1] = marginalsOf(next, n);
+  const means = new Float64Array(T * n);
+  const variances = new Float64Array(T * n);
+  // The smoothed covariance of slice t + 1, then of t (two in turn); the means go straight to `means`.
+  const covariances = new Float64Array(2 * nn);
+  const mark = (t: number, covarianceAt: number) => {
+    diagonal(covariances, covarianceAt, n, variances, (t - 1) * n);
+    smoothed[t - 1] = { means: means.subarray((t - 1) * n, t * n), variances: variances.subarray((t - 1) * n, t * n) };
+  };
+  means.set(beliefs.means.subarray(T * n, (T + 1) * n), (T - 1) * n);
+  covariances.set(beliefs.covariances.subarray(T * nn, (T + 1) * nn));
+  mark(T, 0);
   const mode = { logDet: 0, dimension: 0 };
-  addLogDet(mode, next.covariance, next.covariance, n);
+  addLogDet(mode, beliefs.covariances, T * nn, beliefs.covariances, T * nn, n, scratch);
+  const { AP, Gt, conditional, dm, dP, dPGt, column, L } = scratch;
+  const P = beliefs.covariances;
   for (let t = T - 1; t >= 1; t--) {
     throwIfCancelled(signal);
-    const own = beliefs[t]!;
-    const prior = predict(model, own);
-    const L = choleskyFactor(prior.covariance, n);
-    if (!L) throw new EngineError(`the predicted covariance at step ${t + 1} is not positive definite`);
+    const own = t * nn;
+    // Slice s's smoothed covariance is in slot (T − s) mod 2.
+    const next = ((T - t - 1) % 2) * nn;
+    const here = ((T - t) % 2) * nn;
+    // The prediction from slice t; predictInto leaves A P_t in AP.
+    predictInto(model, beliefs, t * n, own, scratch);
+    if (!choleskyFactor(scratch.covariance, n, 0, L))
+      throw new EngineError(`the predicted covariance at step ${t + 1} is not positive definite`);
     // Gᵀ = (P⁻)⁻¹ (A P_t): column by column through the factor.
-    const AP = multiply(model.transition, own.covariance, n);
-    const Gt = new Float64Array(n * n);
-    const column = new Float64Array(n);
     for (let j = 0; j < n; j++) {
       for (let i = 0; i < n; i++) column[i] = AP[i * n + j]!;
-      const x = solveWithCholesky(L, n, column);
-      for (let i = 0; i < n; i++) Gt[i * n + j] = x[i]!;
+      solveInPlace(L, n, column, scratch);
+      for (let i = 0; i < n; i++) Gt[i * n + j] = scratch.x[i]!;
     }
     // Cov(x_t | x_{t+1}, y_1..t) = P_t − (A P_t)ᵀ Gᵀ
-    const conditional = new Float64Array(n * n);
     for (let i = 0; i < n; i++)
       for (let j = 0; j < n; j++) {
-        let s = own.covariance[i * n + j]!;
+        let s = P[own + i * n + j]!;
         for (let k = 0; k < n; k++) s -= AP[k * n + i]! * Gt[k * n + j]!;
         conditional[i * n + j] = s;
       }
-    addLogDet(mode, conditional, own.covariance, n);
-    const mean = Float64Array.from(own.mean);
-    const dm = new Float64Array(n);
-    for (let i = 0; i < n; i++) dm[i] = next.mean[i]! - prior.mean[i]!;
-    const dP = new Float64Array(n * n);
-    for (let i = 0; i < n * n; i++) dP[i] = next.covariance[i]! - prior.covariance[i]!;
-    for (let i = 0; i < n; i++) for (let k = 0; k < n; k++) mean[i]! += Gt[k * n + i]! * dm[k]!;
+    addLogDet(mode, conditional, 0, P, own, n, scratch);
+    const meanAt = (t - 1) * n;
+    for (let i = 0; i < n; i++) dm[i] = means[t * n + i]! - scratch.mean[i]!;
+    for (let i = 0; i < nn; i++) dP[i] = covariances[next + i]! - scratch.covariance[i]!;
+    for (let i = 0; i < n; i++) {
+      let m = beliefs.means[t * n + i]!;
+      for (let k = 0; k < n; k++) m += Gt[k * n + i]! * dm[k]!;
+      means[meanAt + i] = m;
+    }
     // G dP Gᵀ = (Gᵀ)ᵀ dP Gᵀ
-    const dPGt = multiply(dP, Gt, n);
-    const covariance = Float64Array.from(own.covariance);
+    multiplyInto(dP, Gt, 0, n, dPGt);
     for (let i = 0; i < n; i++)
       for (let j = 0; j <= i; j++) {
         let s = 0;
         for (let k = 0; k < n; k++) s += Gt[k * n + i]! * dPGt[k * n + j]!;
-        const v = 0.5 * (covariance[i * n + j]! + covariance[j * n + i]!) + s;
-        covariance[i * n + j] = v;
-        covariance[j * n + i] = v;
+        const v = 0.5 * (P[own + i * n + j]! + P[own + j * n + i]!) + s;
+        covariances[here + i * n + j] = v;
+        covariances[here + j * n + i] = v;
       }
-    next = { mean, covariance };
-    smoothed[t - 1] = marginalsOf(next, n);
+    mark(t, here);
     yield { phase: 'backward', done: T - t };
   }
   return { marginals: smoothed, modeLogDensity: -0.5 * (mode.dimension * LOG_2PI + mode.logDet) };
@@ -225,34 +324,50 @@ export function* rtsSmoother(
 
 /**
  * Adds log |C_UU| for the step's unobserved variables U (those with a filtered variance > 0 in
- * `filtered`: observed ones were set to exactly 0) and counts them.
+ * `filtered`: observed ones were set to exactly 0) and counts them. C and `filtered` are n × n at
+ * their offsets.
  */
 function addLogDet(
   mode: { logDet: number; dimension: number },
   C: Float64Array,
+  at: number,
   filtered: Float64Array,
+  filteredAt: number,
   n: number,
+  scratch: Scratch,
 ): void {
-  const U: number[] = [];
-  for (let i = 0; i < n; i++) if (filtered[i * n + i]! > 0) U.push(i);
-  const k = U.length;
+  const U = scratch.U;
+  let k = 0;
+  for (let i = 0; i < n; i++) if (filtered[filteredAt + i * n + i]! > 0) U[k++] = i;
   if (!k) return;
-  const sub = new Float64Array(k * k);
-  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) sub[a * k + b] = C[U[a]! * n + U[b]!]!;
-  const L = choleskyFactor(sub, k);
+  const sub = scratch.S;
+  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) sub[a * k + b] = C[at + U[a]! * n + U[b]!]!;
+  const L = choleskyFactor(sub, k, 0, scratch.L);
   if (!L) throw new EngineError('the posterior covariance of the unobserved variables is not positive definite');
   for (let a = 0; a < k; a++) mode.logDet += 2 * Math.log(L[a * k + a]!);
   mode.dimension += k;
 }
 
-/** One step ahead: m⁻ = A m + c, P⁻ = A P Aᵀ + Q (symmetric: the upper half mirrors the lower). */
-export function predict(model: SliceModel, belief: Belief): Belief {
+/**
+ * One step ahead of the belief at (meanAt, covarianceAt): m⁻ = A m + c, P⁻ = A P Aᵀ + Q into
+ * scratch.mean and scratch.covariance (symmetric: the upper half mirrors the lower), A P in scratch.AP.
+ */
+function predictInto(
+  model: SliceModel,
+  beliefs: Beliefs,
+  meanAt: number,
+  covarianceAt: number,
+  scratch: Scratch,
+): void {
   const n = model.n;
   const A = model.transition;
-  const mean = Float64Array.from(model.offset);
-  for (let i = 0; i < n; i++) for (let k = 0; k < n; k++) mean[i]! += A[i * n + k]! * belief.mean[k]!;
-  const AP = multiply(A, belief.covariance, n);
-  const covariance = new Float64Array(n * n);
+  const { mean, covariance, AP } = scratch;
+  for (let i = 0; i < n; i++) {
+    let m = model.offset[i]!;
+    for (let k = 0; k < n; k++) m += A[i * n + k]! * beliefs.means[meanAt + k]!;
+    mean[i] = m;
+  }
+  multiplyInto(A, beliefs.covariances, covarianceAt, n, AP);
   for (let i = 0; i < n; i++)
     for (let j = 0; j <= i; j++) {
       let s = model.noise[i * n + j]!;
@@ -260,26 +375,40 @@ export function predict(model: SliceModel, belief: Belief): Belief {
       covariance[i * n + j] = s;
       covariance[j * n + i] = s;
     }
-  return { mean, covariance };
 }
 
-/** N(m, P) conditioned on x_O = y exactly (see the module comment), with log p(y). */
-export function condition(belief: Belief, observed: GaussianObservations): Belief & { logDensity: number } {
-  const n = belief.mean.length;
-  const O = [...observed.keys()];
-  const k = O.length;
-  if (k === 0) return { ...belief, logDensity: 0 };
-  const P = belief.covariance;
-  const S = new Float64Array(k * k);
+/**
+ * The prediction in scratch conditioned on x_O = y exactly (see the module comment), written to
+ * the belief at (meanAt, covarianceAt); returns log p(y).
+ */
+function conditionInto(
+  scratch: Scratch,
+  observed: GaussianObservations,
+  beliefs: Beliefs,
+  meanAt: number,
+  covarianceAt: number,
+): number {
+  const n = scratch.n;
+  const { O, y, S, W, z, mean: m, covariance: P } = scratch;
+  const mean = beliefs.means;
+  const covariance = beliefs.covariances;
+  let k = 0;
+  for (const [v, x] of observed) {
+    O[k] = v;
+    y[k++] = x;
+  }
+  for (let i = 0; i < n; i++) mean[meanAt + i] = m[i]!;
+  if (k === 0) {
+    covariance.set(P, covarianceAt);
+    return 0;
+  }
   for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) S[a * k + b] = P[O[a]! * n + O[b]!]!;
-  const L = choleskyFactor(S, k);
+  const L = choleskyFactor(S, k, 0, scratch.L);
   if (!L) throw new EngineError('the covariance of the observed variables is not positive definite');
   // W = L⁻¹ P_O· (k × n) and z = L⁻¹ (y − m_O), by forward substitution.
-  const W = new Float64Array(k * n);
-  const z = new Float64Array(k);
   for (let a = 0; a < k; a++) {
     const d = L[a * k + a]!;
-    let r = observed.get(O[a]!)! - belief.mean[O[a]!]!;
+    let r = y[a]! - m[O[a]!]!;
     for (let b = 0; b < a; b++) r -= L[a * k + b]! * z[b]!;
     z[a] = r / d;
     for (let j = 0; j < n; j++) {
@@ -294,39 +423,52 @@ export function condition(belief: Belief, observed: GaussianObservations): Belie
     logDet += 2 * Math.log(L[a * k + a]!);
     mahalanobis += z[a]! * z[a]!;
   }
-  const mean = Float64Array.from(belief.mean);
-  for (let j = 0; j < n; j++) for (let a = 0; a < k; a++) mean[j]! += W[a * n + j]! * z[a]!;
-  const covariance = new Float64Array(n * n);
+  for (let j = 0; j < n; j++) for (let a = 0; a < k; a++) mean[meanAt + j]! += W[a * n + j]! * z[a]!;
   for (let i = 0; i < n; i++)
     for (let j = 0; j <= i; j++) {
       let s = 0;
       for (let a = 0; a < k; a++) s += W[a * n + i]! * W[a * n + j]!;
       const v = 0.5 * (P[i * n + j]! + P[j * n + i]!) - s;
-      covariance[i * n + j] = v;
-      covariance[j * n + i] = v;
+      covariance[covarianceAt + i * n + j] = v;
+      covariance[covarianceAt + j * n + i] = v;
     }
   // Observed exactly: the value, no spread (rounding would leave ±1e-17 there).
-  for (const o of O) {
-    mean[o] = observed.get(o)!;
-    for (let j = 0; j < n; j++) covariance[o * n + j] = covariance[j * n + o] = 0;
+  for (let a = 0; a < k; a++) {
+    const o = O[a]!;
+    mean[meanAt + o] = y[a]!;
+    for (let j = 0; j < n; j++) covariance[covarianceAt + o * n + j] = covariance[covarianceAt + j * n + o] = 0;
   }
-  return { mean, covariance, logDensity: -0.5 * (k * LOG_2PI + logDet + mahalanobis) };
+  return -0.5 * (k * LOG_2PI + logDet + mahalanobis);
 }
 
-function marginalsOf(belief: Belief, n: number): GaussianMarginals {
-  const variances = new Float64Array(n);
-  for (let i = 0; i < n; i++) variances[i] = Math.max(0, belief.covariance[i * n + i]!);
-  return { means: Float64Array.from(belief.mean), variances };
+/** The variances (the diagonal, negative rounding clipped to 0) of the n × n matrix at `at`, to out at `outAt`. */
+function diagonal(C: Float64Array, at: number, n: number, out: Float64Array, outAt: number): void {
+  for (let i = 0; i < n; i++) out[outAt + i] = Math.max(0, C[at + i * n + i]!);
 }
 
-/** X Y for n × n row-major matrices. */
-function multiply(X: Float64Array, Y: Float64Array, n: number): Float64Array {
-  const out = new Float64Array(n * n);
+/** L Lᵀ x = b into scratch.x (b is overwritten by the forward pass's z). */
+function solveInPlace(L: Float64Array, n: number, b: Float64Array, scratch: Scratch): void {
+  const z = scratch.z;
+  const x = scratch.x;
+  for (let i = 0; i < n; i++) {
+    let s = b[i]!;
+    for (let k = 0; k < i; k++) s -= L[i * n + k]! * z[k]!;
+    z[i] = s / L[i * n + i]!;
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    let s = z[i]!;
+    for (let k = i + 1; k < n; k++) s -= L[k * n + i]! * x[k]!;
+    x[i] = s / L[i * n + i]!;
+  }
+}
+
+/** X Y into out, for n × n row-major matrices (Y at offset yAt). */
+function multiplyInto(X: Float64Array, Y: Float64Array, yAt: number, n: number, out: Float64Array): void {
+  out.fill(0);
   for (let i = 0; i < n; i++)
     for (let k = 0; k < n; k++) {
       const x = X[i * n + k]!;
       if (x === 0) continue;
-      for (let j = 0; j < n; j++) out[i * n + j]! += x * Y[k * n + j]!;
+      for (let j = 0; j < n; j++) out[i * n + j]! += x * Y[yAt + k * n + j]!;
     }
-  return out;
 }

@@ -85,8 +85,9 @@ function columnNorm(data: Float64Array, cols: number, j: number, from: number, t
  * Lower-triangular L with L Lᵀ = S for a symmetric positive-definite n × n matrix stored
  * row-major at `offset` in S; undefined when S is not positive definite.
  */
-export function choleskyFactor(S: Float64Array, n: number, offset = 0): Float64Array | undefined {
-  const L = new Float64Array(n * n);
+export function choleskyFactor(S: Float64Array, n: number, offset = 0, into?: Float64Array): Float64Array | undefined {
+  // `into` (at least n² long, e.g. a loop's scratch) is written over: every entry read is set first.
+  const L = into ?? new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
       let s = S[offset + i * n + j]!;
