@@ -4,7 +4,8 @@
  * a long sequence is sent in buckets; below it a row of the observed values (unobserved steps
  * marked ·) and a band of the most likely sequence. Hover, or focus and the arrow keys, pick a
  * step: the readout under the chart gives its numbers. A variable with more than two states has
- * a selector of the state drawn.
+ * a selector of the state drawn. A Gaussian network over time is drawn by gaussianSequence.ts; the
+ * slider, axis and legend both use are in stepChart.ts.
  */
 import type {
   GaussianSequenceResult,
