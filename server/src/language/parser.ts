@@ -9,7 +9,7 @@
  */
 import { EmbeddedActionsParser, tokenMatcher, type ILookaheadStrategy, type IToken } from 'chevrotain';
 import type * as A from './ast.js';
-import type { Range } from './diagnostics.js';
+import type { Position, Range } from './diagnostics.js';
 import * as T from './tokens.js';
 import { errorMessages } from './parseErrors.js';
 import { TableLookahead } from './lookahead.js';
@@ -18,10 +18,26 @@ const { Kw } = T;
 
 /** LSP range from the first token's start to the last token's end (tokens are single-line). */
 export function tokenRange(first: IToken, last: IToken = first): Range {
-  return {
-    start: { line: first.startLine! - 1, character: first.startColumn! - 1 },
-    end: { line: last.startLine! - 1, character: last.startColumn! - 1 + last.image.length },
-  };
+  return { start: { line: first.startLine! - 1, character: first.startColumn! - 1 }, end: endOf(last) };
+}
+
+/**
+ * The position just past `token`, one object for the nodes that end there. A node is built
+ * right after the last child it ends with (a row after its last entry, a statement after its
+ * query), so keeping the last position made shares most of them: ranges and positions were half
+ * of the tree a parse keeps, and the collector copies all of it. Shared positions stay inside
+ * one statement (its tokens are its own, lexed afresh at every parse), which is what the
+ * incremental re-parse's in-place moves allow (`moveDown` in incremental.ts); nothing else
+ * writes to a position.
+ */
+let endToken: IToken | undefined;
+let endPosition: Position = { line: 0, character: 0 };
+function endOf(token: IToken): Position {
+  if (token !== endToken) {
+    endToken = token;
+    endPosition = { line: token.startLine! - 1, character: token.startColumn! - 1 + token.image.length };
+  }
+  return endPosition;
 }
 
 /** Offset just past a token. */
@@ -302,7 +318,8 @@ export class BayesParser extends EmbeddedActionsParser {
       ]),
     );
     if (this.RECORDING_PHASE) return RECORDED;
-    const range = join(name.range, tokenRange(this.LA(0)));
+    // A plain reference (a state, a data set) ends with its name: it shares the name's range.
+    const range = args || member || columns ? { start: name.range.start, end: endOf(this.LA(0)) } : name.range;
     if (args) return { kind: 'call', callee: name, args, range };
     return { kind: 'ref', name, ...(member ? { member } : {}), ...(columns ? { columns } : {}), range };
   });
@@ -320,7 +337,7 @@ export class BayesParser extends EmbeddedActionsParser {
     const args = this.SUBRULE(this.callArgs);
     return this.RECORDING_PHASE
       ? RECORDED
-      : { kind: 'call', callee, args, range: join(callee.range, tokenRange(this.LA(0))) };
+      : { kind: 'call', callee, args, range: { start: callee.range.start, end: endOf(this.LA(0)) } };
   });
 
   /** `value` or `name: value`; a value may be a formula `d ~ x1 + x2`. */
@@ -418,7 +435,9 @@ export class BayesParser extends EmbeddedActionsParser {
     const time = this.OPTION2(() => this.SUBRULE(this.timeIndex));
     const assigned = this.OPTION(this.assignedValue);
     if (this.RECORDING_PHASE) return RECORDED;
-    const range = join(variable.range, (assigned ?? time ?? variable).range);
+    // A bare name (most conditions and targets of P(…)) shares its name's range.
+    const last = assigned ?? time;
+    const range = last ? join(variable.range, last.range) : variable.range;
     // Keys in one order (AST digests are recorded): the time index, when written, after the name.
     if (time) {
       if (!assigned) return { kind: 'assignment', variable, time, range };
@@ -644,7 +663,7 @@ export class BayesParser extends EmbeddedActionsParser {
           ...(prior ? { prior } : {}),
           ...(bits ? { bits } : {}),
           ...(tree ? { tree } : {}),
-          range: join(name.range, tokenRange(this.LA(0))),
+          range: { start: name.range.start, end: endOf(this.LA(0)) },
         };
   });
 
@@ -774,7 +793,7 @@ export class BayesParser extends EmbeddedActionsParser {
           ...(value ? { value } : {}),
           ...(parameterPrior ? { parameterPrior } : {}),
           ...(canonical ? { canonical } : {}),
-          range: join(head.range, tokenRange(this.LA(0))),
+          range: { start: head.range.start, end: endOf(this.LA(0)) },
         };
   });
 
@@ -846,7 +865,7 @@ export class BayesParser extends EmbeddedActionsParser {
           ...(value ? { value } : {}),
           ...(list ? { list: fit(list) } : {}),
           rows: fit(rows),
-          range: join(cause.range, tokenRange(this.LA(0))),
+          range: { start: cause.range.start, end: endOf(this.LA(0)) },
         };
   });
 
@@ -901,7 +920,7 @@ export class BayesParser extends EmbeddedActionsParser {
           form,
           entries: fit(entries),
           ...(normal ? { normal } : {}),
-          range: join(keys[0].range, tokenRange(this.LA(0))),
+          range: { start: keys[0].range.start, end: endOf(this.LA(0)) },
         };
   });
 
