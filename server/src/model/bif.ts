@@ -207,10 +207,11 @@ class Lexer extends PeekingLexer<Token> {
    * commas optional. Value n goes to out[base + (n % inner) * stride + ⌊n / inner⌋] (a flat table is
    * transposed as it is read) and -1 (any negative) is stored as NaN; returns how many were read.
    * Numerals are scanned straight from the source, without a token or a substring each: diabetes.bif
-   * has 5.5 MB of them. A numeral of at most 15 significant digits and a power of ten within 10^±22
-   * is m · 10^e or m / 10^-e with both operands exact doubles, so the one rounding of that operation
-   * is the correctly rounded value Number() gives; anything else (more digits, larger exponents,
-   * Infinity, junk) goes through Number() on the word (hex, binary and octal are refused).
+   * has 5.5 MB of them. A numeral whose digits, the point dropped, are an integer m < 2^53 and whose
+   * power of ten is within 10^±22 is m · 10^e or m / 10^-e with both operands exact doubles (Clinger's
+   * fast path), so the one rounding of that operation is the correctly rounded value Number() gives;
+   * anything else (more digits, larger exponents, Infinity, junk) goes through Number() on the word
+   * (hex, binary and octal are refused).
    */
   values(out: Float64Array, base: number, expected: number, inner: number, stride: number): number {
     if (this.hasPeeked) throw new Error('values after peek');
@@ -251,27 +252,27 @@ class Lexer extends PeekingLexer<Token> {
       }
       const negative = code === 45; /* - */
       if (negative || code === 43 /* + */) code = s.charCodeAt(++i);
-      let m = 0,
-        digits = 0, // significant: from the first non-zero digit
-        scale = 0,
-        mantissa = false;
+      // the fewest operations per digit (the loop runs interpreted at first): no counts inside it
+      let m = 0;
+      const integer = i;
       while (code >= 48 && code <= 57) {
         m = m * 10 + (code - 48);
-        if (digits || code !== 48) digits++;
-        mantissa = true;
         code = s.charCodeAt(++i);
       }
+      let digits = i - integer,
+        scale = 0;
       if (code === 46 /* . */) {
-        code = s.charCodeAt(++i);
+        const fraction = ++i;
+        code = s.charCodeAt(i);
         while (code >= 48 && code <= 57) {
           m = m * 10 + (code - 48);
-          if (digits || code !== 48) digits++;
-          scale--;
-          mantissa = true;
           code = s.charCodeAt(++i);
         }
+        scale = fraction - i;
+        digits -= scale;
       }
-      let exact = mantissa && digits <= 15;
+      // m grows with every digit, so m < 2^53 means every step of it was exact
+      let exact = digits > 0 && m <= MAX_EXACT;
       if (exact && (code === 101 || code === 69) /* e E */) {
         code = s.charCodeAt(++i);
         const negativeExponent = code === 45;
@@ -309,6 +310,8 @@ class Lexer extends PeekingLexer<Token> {
   }
 }
 
+/** The largest integer below which every integer is a double (2^53 − 1). */
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 /** 10^0 … 10^22: the powers of ten that are exact doubles (5^22 < 2^53). */
 const POW10 = Float64Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 
