@@ -117,60 +117,162 @@ class Lexer extends PeekingLexer<Token> {
   }
 
   /**
+   * Reads the statements from here that are rows written plainly — `( a, b, … ) p, q, …;` with each
+   * parent's state a bare word or a quoted string and one comma between them — into `table`, and
+   * returns at the first other statement (or the block's end), leaving it to the token path, which
+   * reads it and reports what is wrong as it always did. A row's names are not made into tokens or
+   * strings: bnlearn's rows count up like an odometer, so each name is compared in place with the state
+   * its parent had in the previous row (`last`), the next one and the first, and looked up by name
+   * only when none of them is it. One loop for the whole block, because a file is mostly such rows and
+   * the reader runs cold, once per process: every call per row is paid in the interpreter.
+   */
+  plainRows(parents: readonly RowParent[], last: Int32Array, table: Float64Array, filled: Uint8Array): void {
+    if (this.hasPeeked) return; // a token the token path has peeked (a `property` statement's end) comes first
+    const s = this.src;
+    const n = parents.length;
+    const k = table.length / filled.length;
+    for (;;) {
+      this.skipSpaceAndComments();
+      const open = this.pos,
+        openLine = this.line;
+      if (s.charCodeAt(open) !== 40 /* ( */) return;
+      let i = open + 1,
+        line = openLine,
+        r = 0,
+        plain = true;
+      for (let p = 0; p <= n; p++) {
+        let code = s.charCodeAt(i);
+        while (code <= 32) {
+          if (code === 10) line++;
+          code = s.charCodeAt(++i);
+        }
+        if (p === n) {
+          plain = code === 41; /* ) */
+          i++;
+          break;
+        }
+        const parent = parents[p]!;
+        const states = parent.states;
+        const quoted = code === 34; /* " */
+        // punctuation, the end of the text or a comment: not a name
+        if (!quoted && (code >= 128 ? false : CLASS[code] !== 0)) {
+          plain = false;
+          break;
+        }
+        if (code === 47 /* / */ && (s.charCodeAt(i + 1) === 47 || s.charCodeAt(i + 1) === 42)) {
+          plain = false;
+          break;
+        }
+        const at = quoted ? i + 1 : i;
+        let state = last[p]!;
+        if (!parent.isAt(s, at, quoted, state) && !parent.isAt(s, at, quoted, ++state)) {
+          state = parent.isAt(s, at, quoted, 0) ? 0 : parent.lookupAt(s, at, quoted);
+          if (state < 0) {
+            plain = false;
+            break;
+          }
+        }
+        last[p] = state;
+        r = r * states.length + state;
+        i = at + states[state]!.length + (quoted ? 1 : 0);
+        code = s.charCodeAt(i);
+        while (code <= 32) {
+          if (code === 10) line++;
+          code = s.charCodeAt(++i);
+        }
+        if (p < n - 1 ? code !== 44 /* , */ : code !== 41 /* ) */) {
+          plain = false;
+          break;
+        }
+        if (p < n - 1) i++;
+      }
+      if (!plain) {
+        this.pos = open;
+        this.line = openLine;
+        return;
+      }
+      readerWork.steps += n + 1;
+      this.pos = i;
+      this.line = line;
+      const found = this.values(table, r * k, k, 1, 1);
+      if (found !== k) throw new BifSyntaxError(`expected ${k} probabilities, found ${found}`, openLine);
+      filled[r] = 1; // an explicit row wins over a `default` given before it
+      // the statement's `;` (or the block's `}`, read by the token path)
+      if (s.charCodeAt(this.pos) === 59) this.pos++;
+    }
+  }
+
+  /**
    * Reads a list of probabilities up to, not including, the `;` or `}` that ends the statement,
    * commas optional. Value n goes to out[base + (n % inner) * stride + ⌊n / inner⌋] (a flat table is
    * transposed as it is read) and -1 (any negative) is stored as NaN; returns how many were read.
    * Numerals are scanned straight from the source, without a token or a substring each: diabetes.bif
-   * has 5.5 MB of them. A numeral of at most 15 significant digits and a power of ten within 10^±22
-   * is m · 10^e or m / 10^-e with both operands exact doubles, so the one rounding of that operation
-   * is the correctly rounded value Number() gives; anything else (more digits, larger exponents,
-   * Infinity, junk) goes through Number() on the word (hex, binary and octal are refused).
+   * has 5.5 MB of them. A numeral whose digits, the point dropped, are an integer m < 2^53 and whose
+   * power of ten is within 10^±22 is m · 10^e or m / 10^-e with both operands exact doubles (Clinger's
+   * fast path), so the one rounding of that operation is the correctly rounded value Number() gives;
+   * anything else (more digits, larger exponents, Infinity, junk) goes through Number() on the word
+   * (hex, binary and octal are refused).
    */
   values(out: Float64Array, base: number, expected: number, inner: number, stride: number): number {
     if (this.hasPeeked) throw new Error('values after peek');
+    // pos and line live in locals while the loop runs (the cold interpreter pays for each property
+    // access): every call and every exit writes them back first.
     const s = this.src;
     const len = s.length;
-    let n = 0,
+    let i = this.pos,
+      line = this.line,
+      n = 0,
       r = 0,
       x = 0;
     for (;;) {
-      this.skipSpaceAndComments();
-      const start = this.pos;
-      if (start >= len) return n;
-      let code = s.charCodeAt(start);
-      if (code === 44 /* , */) {
-        this.pos++;
-        continue;
+      let code = s.charCodeAt(i);
+      // white space and commas (commas are optional, and several are one) before the next numeral
+      while (code <= 32 || code === 44 /* , */) {
+        if (code === 10) line++;
+        code = s.charCodeAt(++i);
       }
-      if (code === 59 /* ; */ || code === 125 /* } */) return n;
-      if (classOf(code) !== 0) {
+      if (code === 47 /* / */) {
+        const next = s.charCodeAt(i + 1);
+        if (next === 47 || next === 42) {
+          this.pos = i;
+          this.line = line;
+          this.skipSpaceAndComments();
+          i = this.pos;
+          line = this.line;
+          continue;
+        }
+      }
+      const start = i;
+      if (start >= len || code === 59 /* ; */ || code === 125 /* } */) break;
+      if (code < 128 && CLASS[code] !== 0) {
+        this.pos = i;
+        this.line = line;
         const t = this.scan(); // a string or punctuation: not a number
         throw new BifSyntaxError(`expected a probability, found '${t.text}'`, t.line);
       }
-      let i = start;
       const negative = code === 45; /* - */
       if (negative || code === 43 /* + */) code = s.charCodeAt(++i);
-      let m = 0,
-        digits = 0, // significant: from the first non-zero digit
-        scale = 0,
-        mantissa = false;
+      // the fewest operations per digit (the loop runs interpreted at first): no counts inside it
+      let m = 0;
+      const integer = i;
       while (code >= 48 && code <= 57) {
         m = m * 10 + (code - 48);
-        if (digits || code !== 48) digits++;
-        mantissa = true;
         code = s.charCodeAt(++i);
       }
+      let digits = i - integer,
+        scale = 0;
       if (code === 46 /* . */) {
-        code = s.charCodeAt(++i);
+        const fraction = ++i;
+        code = s.charCodeAt(i);
         while (code >= 48 && code <= 57) {
           m = m * 10 + (code - 48);
-          if (digits || code !== 48) digits++;
-          scale--;
-          mantissa = true;
           code = s.charCodeAt(++i);
         }
+        scale = fraction - i;
+        digits -= scale;
       }
-      let exact = mantissa && digits <= 15;
+      // m grows with every digit, so m < 2^53 means every step of it was exact
+      let exact = digits > 0 && m <= MAX_EXACT;
       if (exact && (code === 101 || code === 69) /* e E */) {
         code = s.charCodeAt(++i);
         const negativeExponent = code === 45;
@@ -184,18 +286,16 @@ class Lexer extends PeekingLexer<Token> {
         scale += negativeExponent ? -e : e;
       }
       let v: number;
-      if (exact && scale >= -22 && scale <= 22 && (i >= len || classOf(code) !== 0)) {
+      // the numeral ends at white space, punctuation, a quote or the end of the text (a word's end)
+      if (exact && scale >= -22 && scale <= 22 && (i >= len || (code < 128 && CLASS[code] !== 0))) {
         v = scale < 0 ? m / POW10[-scale]! : m * POW10[scale]!;
         if (negative) v = -v;
       } else {
         while (i < len && classOf(s.charCodeAt(i)) === 0) i++;
         v = decimalNumber(s.slice(start, i));
-        if (Number.isNaN(v))
-          throw new BifSyntaxError(`expected a probability, found '${s.slice(start, i)}'`, this.line);
+        if (Number.isNaN(v)) throw new BifSyntaxError(`expected a probability, found '${s.slice(start, i)}'`, line);
       }
-      this.pos = i;
-      readerWork.steps++;
-      if (n >= expected) throw new BifSyntaxError(`too many probabilities: expected ${expected}`, this.line);
+      if (n >= expected) throw new BifSyntaxError(`too many probabilities: expected ${expected}`, line);
       out[base + r * stride + x] = v < 0 ? NaN : v; // JavaBayes writes -1 for an unknown entry
       n++;
       if (++r === inner) {
@@ -203,11 +303,58 @@ class Lexer extends PeekingLexer<Token> {
         x++;
       }
     }
+    this.pos = i;
+    this.line = line;
+    readerWork.steps += n;
+    return n;
   }
 }
 
+/** The largest integer below which every integer is a double (2^53 − 1). */
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 /** 10^0 … 10^22: the powers of ten that are exact doubles (5^22 < 2^53). */
 const POW10 = Float64Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+
+/** A parent of a table's rows: its states, and how a row's name is matched against them in place. */
+class RowParent {
+  /** Per state: 1 when it can be written as a bare word (no white space, punctuation or quote). */
+  private readonly bare: Uint8Array;
+  private index: Map<string, number> | undefined;
+
+  constructor(readonly states: readonly string[]) {
+    this.bare = Uint8Array.from(states, (name) => {
+      if (name.length === 0) return 0;
+      for (let c = 0; c < name.length; c++) if (classOf(name.charCodeAt(c)) !== 0) return 0;
+      return 1;
+    });
+  }
+
+  /**
+   * Whether the token at `at` is state `state`'s name: a quoted one (`at` past the quote) closes right
+   * after it; a bare one ends there (what follows is white space, punctuation, a quote or the end).
+   */
+  isAt(s: string, at: number, quoted: boolean, state: number): boolean {
+    const name = this.states[state];
+    if (name === undefined || !s.startsWith(name, at)) return false;
+    const after = s.charCodeAt(at + name.length);
+    if (quoted) return after === 34;
+    return this.bare[state] === 1 && (Number.isNaN(after) || classOf(after) !== 0);
+  }
+
+  /** The state named by the token at `at` (as isAt reads it), or -1. */
+  lookupAt(s: string, at: number, quoted: boolean): number {
+    let end = at;
+    if (quoted) end = s.indexOf('"', at);
+    else while (end < s.length && classOf(s.charCodeAt(end)) === 0) end++;
+    return end < 0 ? -1 : this.lookup(s.slice(at, end));
+  }
+
+  /** The state called `name`, or -1 (the map is built at the first name the guesses miss). */
+  lookup(name: string): number {
+    this.index ??= new Map(this.states.map((s, j) => [s, j]));
+    return this.index.get(name) ?? -1;
+  }
+}
 
 class BifSyntaxError extends Error {
   constructor(
@@ -246,8 +393,8 @@ class BifParser {
   private name = 'network';
   private readonly variables: DiscreteVariable[] = [];
   private readonly index = new Map<string, number>();
-  /** Each variable's states by name, built when a row first names one (a row's lookup is then O(1)). */
-  private readonly stateIndex = new Map<number, Map<string, number>>();
+  /** Each variable as a parent of rows, built when a row first names it (its states' lookup is then O(1)). */
+  private readonly rowParents = new Map<number, RowParent>();
   private readonly blocks: Block[] = [];
   /** A block failed when read at once: the read will fail, so the blocks after it are only skipped. */
   private failed = false;
@@ -440,7 +587,13 @@ class BifParser {
     // into the table, and the checks and messages are those of the statements in order, as before.
     const lex = this.lex;
     lex.seek(block.bodyPos, block.bodyLine);
-    for (let head = lex.next(); !(head.kind === Kind.Punct && head.text === '}'); head = lex.next()) {
+    const rowParents = parents.map((p) => this.rowParent(p));
+    const last = new Int32Array(parents.length);
+    for (;;) {
+      // the common statements, rows written plainly, are read without tokens; the token path reads the rest
+      lex.plainRows(rowParents, last, table, filled);
+      const head = lex.next();
+      if (head.kind === Kind.Punct && head.text === '}') break;
       if (head.kind === Kind.End)
         throw new BifSyntaxError(`unclosed probability block for '${block.names[0]}'`, block.line);
       if (head.kind === Kind.Punct && head.text === ';') continue; // an empty statement
@@ -496,16 +649,21 @@ class BifParser {
     }
     let r = 0;
     parents.forEach((p, i) => {
-      const states = net.variables[p]!.states;
-      let index = this.stateIndex.get(p);
-      if (!index) this.stateIndex.set(p, (index = new Map(states.map((s, j) => [s, j]))));
+      const parent = this.rowParent(p);
       readerWork.steps++;
-      const s = index.get(assignment[i]!.text) ?? -1;
+      const s = parent.lookup(assignment[i]!.text);
       if (s < 0)
         throw new BifSyntaxError(`'${assignment[i]!.text}' is not a state of '${net.variables[p]!.name}'`, line);
-      r = r * states.length + s;
+      r = r * parent.states.length + s;
     });
     return r;
+  }
+
+  /** Variable `v` as a parent of rows (built once: its name map is shared by every table it is a parent in). */
+  private rowParent(v: number): RowParent {
+    let parent = this.rowParents.get(v);
+    if (!parent) this.rowParents.set(v, (parent = new RowParent(this.variables[v]!.states)));
+    return parent;
   }
 
   private count(found: number, expected: number, line: number): void {

@@ -270,6 +270,7 @@ test('probabilities read exactly as Number() reads them: random numerals and edg
     '0', '-0', '+0', '1', '1.', '.5', '-.5', '0.', '.0', '00.5', '000', '007', '1e0', '1E5', '1e+5', '1e05', '1e-5',
     '0.1', '0.2', '0.3', '0.30000000000000004', '0.123456', '0.9999999', '0.99999999999999999',
     '123456789012345', '1234567890123456', '12345678901234567', '9007199254740991', '9007199254740993',
+    '900719925474099.1', '9007199254740.992', '0.00000000009007199254740991', '9.007199254740993',
     '1e22', '1e23', '1e-22', '1e-23', '123456789012345e22', '123456789012345e-22', '0.000000000000000000001',
     '1e-320', '4.9e-324', '5e-324', '2.4703282292062327e-324', '2.4703282292062328e-324', '1e-400',
     '2.2250738585072011e-308', '2.2250738585072014e-308', '1.7976931348623157e308', '1.7976931348623159e308',
@@ -380,4 +381,54 @@ test('names with quotes, backslashes, commas and spaces survive BIF → BIF; a n
   );
   net.variables[0]!.states[0] = 'x"y';
   assert.throws(() => writeBif(net), UnwritableNetworkError);
+});
+
+test('rows read in place (bare, quoted, shuffled, across lines) equal rows the token path reads (comments, no commas)', () => {
+  const head =
+    'network n {}\nvariable A { type discrete [3] { a0, a1, "a 2" }; }\nvariable B { type discrete [2] { b0, b1 }; }\n' +
+    'variable C { type discrete [2] { c0, c1 }; }\nprobability ( A ) { table 0.2, 0.3, 0.5; }\n' +
+    'probability ( B ) { table 0.5, 0.5; }\n';
+  const rows = [
+    ['a0', 'b0', '0.1, 0.9'],
+    ['a0', 'b1', '0.2, 0.8'],
+    ['a1', 'b0', '0.3, 0.7'],
+    ['a1', 'b1', '0.4, 0.6'],
+    ['"a 2"', 'b0', '0.5, 0.5'],
+    ['"a 2"', 'b1', '0.6, 0.4'],
+  ];
+  const block = (row: (r: string[]) => string, order = rows) =>
+    head + `probability ( C | A, B ) {\n${order.map((r) => row(r)).join('\n')}\n}\n`;
+  const expected = read(block(([a, b, p]) => `  (${a}, ${b}) ${p};`));
+  assert.deepEqual(Array.from(expected.cpts[2]!.table), [0.1, 0.9, 0.2, 0.8, 0.3, 0.7, 0.4, 0.6, 0.5, 0.5, 0.6, 0.4]);
+  const quote = (s: string) => (s.startsWith('"') ? s : `"${s}"`);
+  const variants: [string, (r: string[]) => string, string[][]?][] = [
+    ['quoted', ([a, b, p]) => `("${quote(a!).slice(1, -1)}", ${quote(b!)}) ${p};`],
+    ['across lines', ([a, b, p]) => `  (\n ${a} ,\n\t${b}\n)\n ${p}\n;`],
+    ['reversed', ([a, b, p]) => `(${a}, ${b}) ${p};`, [...rows].reverse()],
+    ['shuffled', ([a, b, p]) => `(${a}, ${b}) ${p};`, [rows[3]!, rows[0]!, rows[5]!, rows[1]!, rows[4]!, rows[2]!]],
+    ['a comment in the row', ([a, b, p]) => `(${a}, /* x */ ${b}) ${p};`],
+    ['no comma', ([a, b, p]) => `(${a} ${b}) ${p};`],
+    ['two commas', ([a, b, p]) => `(${a},, ${b}) ${p};`],
+  ];
+  for (const [what, row, order] of variants) assert.deepEqual(read(block(row, order)), expected, what);
+  // an error after rows across lines is on its own line, as the token path counts them
+  const bad = readBif(block(([a, b, p]) => `  (\n${a},\n${b}) ${p};`) + 'nonsense');
+  assert.deepEqual('error' in bad && bad.error, {
+    message: "expected 'network', 'variable' or 'probability', found 'nonsense'",
+    line: 8 + 3 * rows.length + 1,
+  });
+  // a state of another parent, a name split by a quote, a bare name with a space: the token path's messages
+  const fails = (row: string, message: string) => {
+    const r = readBif(head + `probability ( C | A, B ) {\n${row}\n}\n`);
+    assert.deepEqual('error' in r && r.error, { message, line: 8 }, row);
+  };
+  fails('(b0, b0) 0.5, 0.5;', "'b0' is not a state of 'A'");
+  fails('(a0x, b0) 0.5, 0.5;', "'a0x' is not a state of 'A'"); // a0 guessed: a name it only begins
+  fails('("a0x", b0) 0.5, 0.5;', "'a0x' is not a state of 'A'");
+  fails('(a 2, b0) 0.5, 0.5;', 'row gives 3 parent states, expected 2');
+  // … also where the previous row makes `a 2` (not a bare word) the state guessed next
+  fails('(a1, b0) 0.5, 0.5; (a 2, b0) 0.5, 0.5;', 'row gives 3 parent states, expected 2');
+  fails('(a0"x", b0) 0.5, 0.5;', 'row gives 3 parent states, expected 2');
+  fails('(a0, b0) 0.5, 0.5, 0.1;', 'too many probabilities: expected 2');
+  fails('(a0, b0) 0.5;', 'expected 2 probabilities, found 1');
 });
