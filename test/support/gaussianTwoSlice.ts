@@ -153,3 +153,20 @@ export function observationsCsv(net: GaussianTwoSliceNetwork, observations: read
   const rows = observations.map((o) => net.variables.map((_, i) => (o.has(i) ? String(o.get(i)) : '?')).join(','));
   return [net.variables.join(','), ...rows, ''].join('\n');
 }
+
+/**
+ * The Drift template of test/unit/run/gaussianDynamicQueries.test.ts's model, written by hand:
+ * Level 0, Meter 1; slice t−1's Level is 2.
+ */
+export const driftTemplate: GaussianTwoSliceNetwork = {
+  name: 'Drift',
+  variables: ['Level', 'Meter'],
+  initial: [
+    { child: 0, parents: [], coefficients: [], mean: 10, variance: 2 },
+    { child: 1, parents: [0], coefficients: [1.1], mean: -0.5, variance: 0.3 },
+  ],
+  transition: [
+    { child: 0, parents: [2], coefficients: [0.9], mean: 1, variance: 0.5 },
+    { child: 1, parents: [0], coefficients: [1.1], mean: -0.5, variance: 0.3 },
+  ],
+};

@@ -14,7 +14,7 @@ import { BudgetError } from '../engine/budget.js';
 import type { CancelSignal } from '../engine/cancellation.js';
 import { ownValue, setOwn } from '../engine/records.js';
 import { completeYielding, type StepReport } from '../engine/stepwise.js';
-import { filterSteps } from './filterSteps.js';
+import { exactFilterAnswer, filterSteps } from './filterSteps.js';
 import { readObservationSequence } from '../model/observationSequence.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
 import { integerOption } from './learningInputs.js';
@@ -174,19 +174,8 @@ function exactAnswer(
 ): Answer {
   const named = (m: SliceMarginals) => namedSlice(dbn, m);
   const notes = [r.note, typeof ml === 'string' ? ml : undefined].filter(Boolean);
-  return {
-    network: dbn.name,
-    method: 'exact',
-    steps: r.filtered.map((f, i) => ({
-      t: i + 1,
-      filtered: named(f),
-      ...(r.smoothed ? { smoothed: named(r.smoothed[i]!) } : {}),
-    })),
-    ...(ml && typeof ml !== 'string' ? { mostLikely: ml.states.slice(1).map((s) => namedStates(dbn, s)) } : {}),
-    logLikelihood: r.logLikelihood,
-    ...(r.predicted ? { predicted: r.predicted.map((p, k) => ({ t: r.filtered.length + k + 1, ...named(p) })) } : {}),
-    ...(notes.length ? { note: notes.join('; ') } : {}),
-  };
+  const mostLikely = ml && typeof ml !== 'string' ? ml.states.slice(1).map((s) => namedStates(dbn, s)) : undefined;
+  return exactFilterAnswer(dbn.name, r, named, mostLikely, notes.length ? notes.join('; ') : undefined);
 }
 
 function particleAnswer(dbn: TwoSliceNetwork, r: ParticleResult & { note: string }): Answer {

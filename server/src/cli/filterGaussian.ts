@@ -12,7 +12,7 @@ import { completeYielding } from '../engine/stepwise.js';
 import { readNumericSequence } from '../model/observationSequence.js';
 import type { CliIO } from './command.js';
 import { cliBudgets } from './limits.js';
-import { filterSteps } from './filterSteps.js';
+import { exactFilterAnswer, filterSteps } from './filterSteps.js';
 import { writeGaussianJson } from './gaussianFilterJson.js';
 import { readCommandLineText } from './workspace.js';
 
@@ -74,20 +74,7 @@ export function gaussianAnswer(net: GaussianTwoSliceNetwork, r: KalmanResult): G
     net.variables.forEach((v, i) => setOwn(out, v, x[i]!));
     return out;
   };
-  const T = r.filtered.length;
-  return {
-    network: net.name,
-    method: 'exact',
-    steps: r.filtered.map((f, i) => ({
-      t: i + 1,
-      filtered: named(f),
-      ...(r.smoothed ? { smoothed: named(r.smoothed[i]!) } : {}),
-    })),
-    ...(r.mostLikely ? { mostLikely: r.mostLikely.map(values) } : {}),
-    logLikelihood: r.logLikelihood,
-    ...(r.predicted ? { predicted: r.predicted.map((p, k) => ({ t: T + k + 1, ...named(p) })) } : {}),
-    ...(r.note ? { note: r.note } : {}),
-  };
+  return exactFilterAnswer(net.name, r, named, r.mostLikely?.map(values), r.note);
 }
 
 /** For people: per step, what was read, then each other variable's filtered and smoothed mean ± sd. */

@@ -44,3 +44,37 @@ export async function filterSteps<T>(
     interrupt.dispose();
   }
 }
+
+/** An exact pass's beliefs per step, whatever a belief is (a slice's distributions or its moments). */
+interface ExactPasses<M> {
+  filtered: readonly M[];
+  smoothed?: readonly M[];
+  predicted?: readonly M[];
+  logLikelihood: number;
+}
+
+/**
+ * The exact answer's fields, in the order both outputs print them (discrete and Gaussian slices):
+ * steps numbered from 1, the forecast numbered on from the last step.
+ */
+export function exactFilterAnswer<M, N extends object, L>(
+  network: string,
+  r: ExactPasses<M>,
+  named: (m: M) => N,
+  mostLikely: L[] | undefined,
+  note: string | undefined,
+) {
+  return {
+    network,
+    method: 'exact' as const,
+    steps: r.filtered.map((f, i) => ({
+      t: i + 1,
+      filtered: named(f),
+      ...(r.smoothed ? { smoothed: named(r.smoothed[i]!) } : {}),
+    })),
+    ...(mostLikely ? { mostLikely } : {}),
+    logLikelihood: r.logLikelihood,
+    ...(r.predicted ? { predicted: r.predicted.map((p, k) => ({ t: r.filtered.length + k + 1, ...named(p) })) } : {}),
+    ...(note ? { note } : {}),
+  };
+}

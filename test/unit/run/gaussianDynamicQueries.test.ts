@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kalmanSmoother } from '../../../server/src/engine/dynamic/kalman.js';
-import type { GaussianTwoSliceNetwork } from '../../../server/src/engine/dynamic/gaussianSlice.js';
 import type { ContinuousResult, MpeResultEntry } from '../../../server/src/protocol/runResult.js';
 import { close, errors, resultAt, run, runExample, verdicts } from './helpers.js';
+import { driftTemplate } from '../../support/gaussianTwoSlice.js';
 
 test('examples/tracking.bayes: every expect holds', async () => {
   const result = await runExample('tracking.bayes');
@@ -40,19 +40,7 @@ query variance Meter[2] in Drift given Meters
 query mpe Drift given Meters
 `;
 
-// The same template, by hand: Level 0, Meter 1; slice t−1's Level is 2.
-const drift: GaussianTwoSliceNetwork = {
-  name: 'Drift',
-  variables: ['Level', 'Meter'],
-  initial: [
-    { child: 0, parents: [], coefficients: [], mean: 10, variance: 2 },
-    { child: 1, parents: [0], coefficients: [1.1], mean: -0.5, variance: 0.3 },
-  ],
-  transition: [
-    { child: 0, parents: [2], coefficients: [0.9], mean: 1, variance: 0.5 },
-    { child: 1, parents: [0], coefficients: [1.1], mean: -0.5, variance: 0.3 },
-  ],
-};
+const drift = driftTemplate;
 const readings = [11.2, undefined, 12.5, 13.1].map((x) => new Map(x === undefined ? [] : [[1, x]]));
 
 test('P(X[k]), using filtering, a forecast, mean/variance X[k] and mpe equal the Kalman smoother on the same template', async () => {

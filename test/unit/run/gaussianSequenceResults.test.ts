@@ -25,6 +25,7 @@ import {
 } from '../../../server/src/protocol/runResult.js';
 import { repoRoot } from '../../support/shared.js';
 import { run, runExample } from './helpers.js';
+import { driftTemplate } from '../../support/gaussianTwoSlice.js';
 
 const close = (a: number | undefined, b: number, what: string, tol = 1e-12) =>
   assert.ok(a !== undefined && Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
@@ -106,19 +107,7 @@ test('tracking.bayes: one sequence entry = the Kalman smoother on the template, 
   assert.equal(reading.filtered.variance[0], 0);
 });
 
-/** The Drift template of gaussianDynamicQueries.test.ts: Level 0, Meter 1. */
-const drift: GaussianTwoSliceNetwork = {
-  name: 'Drift',
-  variables: ['Level', 'Meter'],
-  initial: [
-    { child: 0, parents: [], coefficients: [], mean: 10, variance: 2 },
-    { child: 1, parents: [0], coefficients: [1.1], mean: -0.5, variance: 0.3 },
-  ],
-  transition: [
-    { child: 0, parents: [2], coefficients: [0.9], mean: 1, variance: 0.5 },
-    { child: 1, parents: [0], coefficients: [1.1], mean: -0.5, variance: 0.3 },
-  ],
-};
+const drift = driftTemplate;
 const driftText = `network Drift {
   variable Level, Meter : real
   P(Level[0]) ~ Normal(mean: 10, variance: 2)
