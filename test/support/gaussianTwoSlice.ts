@@ -1,5 +1,8 @@
 /** Random linear Gaussian networks over time and sequences drawn from them, for the Kalman tests. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRng, type Rng } from '../../server/src/engine/random.js';
+import { tempFile } from './cli.js';
 import {
   sliceModel,
   type GaussianTwoSliceNetwork,
@@ -170,3 +173,14 @@ export const driftTemplate: GaussianTwoSliceNetwork = {
     { child: 1, parents: [0], coefficients: [1.1], mean: -0.5, variance: 0.3 },
   ],
 };
+
+/** The model file of `net` and its readings' CSV (obs.csv) in a fresh folder, for `bayes filter`. */
+export function gaussianModelFiles(
+  net: GaussianTwoSliceNetwork,
+  observations: readonly GaussianObservations[],
+): { dir: string; file: string; csv: string } {
+  const { dir, file } = tempFile('model.bayes', gaussianTwoSliceText(net));
+  const csv = join(dir, 'obs.csv');
+  writeFileSync(csv, observationsCsv(net, observations));
+  return { dir, file, csv };
+}

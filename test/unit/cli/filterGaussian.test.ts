@@ -8,10 +8,10 @@ import { pythonMissing, runPython } from '../../support/python.js';
 import { repoRoot } from '../../support/shared.js';
 import {
   gaussianTwoSliceText,
-  observationsCsv,
   oracleInput,
   randomGaussianTwoSlice,
   sampleGaussianSequence,
+  gaussianModelFiles,
 } from '../../support/gaussianTwoSlice.js';
 
 const SCRIPT = readFileSync(join(repoRoot, 'test', 'support', 'numpyKalman.py'), 'utf8');
@@ -31,9 +31,7 @@ test('bayes filter --json on a Gaussian network over time written as text: filte
   ] as const) {
     const net = randomGaussianTwoSlice(seed, n);
     const observations = sampleGaussianSequence(seed, net, T, 0.5);
-    const { dir, file } = tempFile('model.bayes', gaussianTwoSliceText(net));
-    const csv = join(dir, 'obs.csv');
-    writeFileSync(csv, observationsCsv(net, observations));
+    const { file, csv } = gaussianModelFiles(net, observations);
     const io = capture();
     const code = await main(
       ['filter', file, '--network', net.name, '--observations', csv, '--json', '--predict', '2'],
@@ -119,9 +117,7 @@ test("bayes convert --unroll of a Gaussian network over time writes Hugin NET co
   const net = randomGaussianTwoSlice(41, 3);
   const T = 4;
   const observations = sampleGaussianSequence(41, net, T, 0.5);
-  const { dir, file } = tempFile('model.bayes', gaussianTwoSliceText(net));
-  const csv = join(dir, 'obs.csv');
-  writeFileSync(csv, observationsCsv(net, observations));
+  const { dir, file, csv } = gaussianModelFiles(net, observations);
   const filtered = capture();
   assert.equal(await main(['filter', file, '--network', net.name, '--observations', csv, '--json'], filtered), 0);
   const smoothed = (JSON.parse(filtered.stdout) as { steps: { smoothed: Moments }[] }).steps.map((s) => s.smoothed);

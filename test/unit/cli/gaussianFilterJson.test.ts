@@ -8,20 +8,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { main } from '../../../server/src/cli.js';
 import { kalmanSmoother } from '../../../server/src/engine/dynamic/kalman.js';
 import type { GaussianTwoSliceNetwork } from '../../../server/src/engine/dynamic/gaussianSlice.js';
 import { gaussianAnswer } from '../../../server/src/cli/filterGaussian.js';
 import { writeGaussianJson } from '../../../server/src/cli/gaussianFilterJson.js';
-import { capture, tempFile } from '../../support/cli.js';
-import {
-  gaussianTwoSliceText,
-  observationsCsv,
-  randomGaussianTwoSlice,
-  sampleGaussianSequence,
-} from '../../support/gaussianTwoSlice.js';
+import { capture } from '../../support/cli.js';
+import { randomGaussianTwoSlice, sampleGaussianSequence, gaussianModelFiles } from '../../support/gaussianTwoSlice.js';
 
 /** The streamed text and its chunks. */
 function streamed(
@@ -91,9 +84,7 @@ test('bayes filter --json through the command line: the same bytes as the object
   ] as const) {
     const net = randomGaussianTwoSlice(seed, n);
     const observations = sampleGaussianSequence(seed, net, T, 0.5);
-    const { dir, file } = tempFile('model.bayes', gaussianTwoSliceText(net));
-    const csv = join(dir, 'obs.csv');
-    writeFileSync(csv, observationsCsv(net, observations));
+    const { file, csv } = gaussianModelFiles(net, observations);
     const io = capture();
     const ahead = predict ? ['--predict', String(predict)] : [];
     const args = ['filter', file, '--network', net.name, '--observations', csv, '--json', ...ahead];
