@@ -317,12 +317,12 @@ function marginalsAnswer(
           message: `exact inference needs ${plan.entries} clique entries in all, more than the ${EXACT_HARD_LIMIT} this machine allows; use a sampler`,
         };
       }
-      const jt = timed(timings, 'compile', () => plan.tree());
+      const jt = timed(timings, 'compile', () => treeFor(net, plan, options));
       const { logEvidence, marginals } = timed(timings, 'propagate', () => {
         jt.setEvidence(evidence);
         jt.propagate(options.signal);
         if (jt.logEvidence === -Infinity) throw new ImpossibleEvidenceError();
-        return { logEvidence: jt.logEvidence, marginals: net.variables.map((_, v) => jt.marginal(v)) };
+        return { logEvidence: jt.logEvidence, marginals: jt.marginals() };
       });
       return { ok: true, method, cost, budget, logEvidence, reason: andWhy(reason), marginals, timings };
     }
@@ -375,6 +375,23 @@ function marginalsAnswer(
       return { ok: false, method, cost, budget, message: e.message };
     throw e;
   }
+}
+
+/**
+ * From this many clique entries a one-shot answer compiles its tree with transient tables
+ * (JunctionTreeOptions.transient): one table's room instead of a table per clique. Below it the
+ * tables are a few hundred kilobytes, cheap to touch, and kept with the network for the next answer.
+ */
+export const TRANSIENT_MIN_ENTRIES = 1 << 16;
+
+/**
+ * The junction tree for one answer: the kept one when compiled already or asked for (keepTree);
+ * else, on a large tree, one with transient tables for this answer only (a second answer on the
+ * same network compiles again, which costs less than touching a table per clique once).
+ */
+function treeFor(net: BayesianNetwork, plan: ExactPlan, options: MarginalsOptions): JunctionTree {
+  if (plan.compiled || options.keepTree || plan.entries < TRANSIENT_MIN_ENTRIES) return plan.tree();
+  return JunctionTree.compile(net, { order: plan.order, layout: plan.layout, transient: true });
 }
 
 /** Table entries below this make a Gibbs chain's moves between states rare or impossible. */

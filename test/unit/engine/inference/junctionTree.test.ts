@@ -100,10 +100,11 @@ test('messages kept from subtrees without evidence follow evidence changes and r
 });
 
 test('lazy distribution: any read order, families after marginals, new evidence or numbers between reads', () => {
-  for (let seed = 1; seed <= 4; seed++) {
+  // Both ways of holding tables: a table per clique, and transient tables rebuilt when read.
+  for (let seed = 1; seed <= 8; seed++) {
     const net = randomNetwork(seed, 26, 4, seed % 2 === 0);
     const cards = net.variables.map((v) => v.states.length);
-    const jt = JunctionTree.compile(net);
+    const jt = JunctionTree.compile(net, { transient: seed > 4 });
     const n = cards.length;
     // Each read is checked against variable elimination, so a pending ratio lost or applied twice shows.
     const expectMarginal = (v: number, evidence: Map<number, number>, what: string) => {
@@ -140,10 +141,11 @@ test('lazy distribution: any read order, families after marginals, new evidence 
       assert.ok(maxAbsDiff(joint.values, ve) < 1e-12, `seed ${seed} set ${i}: joint`);
     });
     // Half the marginals read, then new evidence; half read, then new numbers (EM's pattern).
-    propagate(sets[1]!);
-    for (let v = 0; v < n; v += 2) jt.marginal(v);
-    if (propagate(sets[2]!)) for (let v = 0; v < n; v++) expectMarginal(v, sets[2]!, 'after a partial read');
-    for (let v = 1; v < n; v += 2) jt.familyMarginal(v);
+    if (propagate(sets[1]!)) for (let v = 0; v < n; v += 2) jt.marginal(v);
+    if (propagate(sets[2]!)) {
+      for (let v = 0; v < n; v++) expectMarginal(v, sets[2]!, 'after a partial read');
+      for (let v = 1; v < n; v += 2) jt.familyMarginal(v);
+    }
     for (const cpt of net.cpts) {
       const k = cards[cpt.child]!;
       for (let o = 0; o < cpt.table.length; o += k) cpt.table.subarray(o, o + k).reverse();
@@ -156,6 +158,41 @@ test('lazy distribution: any read order, families after marginals, new evidence 
           expectMarginal(v, e, 'after reloadTables');
         }
   }
+});
+
+test('transient tables give the same bits as a table per clique, in any read order and across evidence sets', () => {
+  let rebuiltRoots = 0;
+  for (let seed = 11; seed <= 16; seed++) {
+    const net = randomNetwork(seed, 26, 4, seed % 2 === 0);
+    const cards = net.variables.map((v) => v.states.length);
+    const kept = JunctionTree.compile(net);
+    const transient = JunctionTree.compile(net, { transient: true });
+    // Only the largest clique's room is allocated for the tables.
+    assert.equal(kept.bytes - transient.bytes, 8 * (kept.totalSize - kept.maxCliqueSize), `seed ${seed}: bytes`);
+    const n = cards.length;
+    const sets = [new Map<number, number>(), randomEvidence(seed, cards), new Map([[0, 1]]), new Map([[0, 1]])];
+    sets.forEach((e, i) => {
+      for (const jt of [kept, transient]) {
+        jt.setEvidence(e);
+        jt.propagate();
+      }
+      assert.equal(transient.logEvidence, kept.logEvidence, `seed ${seed} set ${i}: log P(e)`);
+      if (kept.impossible) return;
+      // Reads that jump between cliques: each read rebuilds its clique in the room.
+      const order = [...Array(n).keys()].sort((a, b) => ((a * 7 + i) % n) - ((b * 7 + i) % n));
+      for (const v of order) {
+        assert.deepEqual(transient.marginal(v), kept.marginal(v), `seed ${seed} set ${i}: V${v}`);
+        assert.deepEqual(transient.familyMarginal(v), kept.familyMarginal(v), `seed ${seed} set ${i}: family of V${v}`);
+      }
+      assert.deepEqual(transient.marginals(), kept.marginals(), `seed ${seed} set ${i}: all marginals`);
+      // The root's table is P(root | e) itself: rebuilt, it is normalised again.
+      const root = kept.cliques[0]!.vars;
+      const joint = transient.jointMarginal(root)!;
+      assert.deepEqual(joint.values, kept.jointMarginal(root)!.values, `seed ${seed} set ${i}: joint of a clique`);
+      rebuiltRoots++;
+    });
+  }
+  assert.ok(rebuiltRoots >= 12, `${rebuiltRoots} possible evidence sets checked`);
 });
 
 test('a propagation cancelled part-way keeps nothing stale: the next one matches variable elimination', () => {
