@@ -23,8 +23,10 @@
  * "parse" = reading the BIF text already in memory into a network (readBif: rows normalised,
  * budgets checked), PARSE_RUNS times in this process, the first one cold.
  * "whole" = `bayes marginals NET.bif -e … --json` (bin/bayes.cjs, built by `npm run bench:inference`)
- * in a fresh process, Node's start included, with its own "timings". "ratios" = the peer's incl
- * (its algorithm alone, build + first evidence set) / ours, in process (incl) and whole process;
+ * in a fresh process, Node's start included, with its own "timings". The in-process child sets up
+ * its process as the command does (cli/youngGeneration.ts: V8's young generation kept small).
+ * "ratios" = the peer's incl (its algorithm alone, build + first evidence set) / ours, in process
+ * (incl) and whole process;
  * issue 33's goals are on the fastest peer: in process ≥ 2×, whole process ≥ 1×. The run's lines,
  * goals and these figures go to bench/results/inference.json (`npm run bench:report` renders them).
  * The speed goals of issue 18 are checked at the end: a goal the run does not meet is printed
@@ -39,6 +41,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseExact, exactPlan, posteriorMarginals } from '../server/src/engine/inference/marginals.js';
 import { readBif } from '../server/src/model/bif.js';
+import { keepYoungGenerationSmall } from '../server/src/cli/youngGeneration.js';
 import type { BayesianNetwork } from '../server/src/engine/network.js';
 import { evidenceOf, loadBif, loadReference, type ReferenceCase } from '../test/support/networks.js';
 import { sharedFile } from '../test/support/shared.js';
@@ -135,6 +138,8 @@ function maxError(ours: Marginals, ref: Marginals, observed: Record<string, stri
 
 /** One fresh-process run of ours (`--child NAME`): prints an OursRun as JSON. */
 function child(name: string): void {
+  // The process is set up as a `bayes` command's is (its young generation kept small).
+  keepYoungGenerationSmall();
   const net = loadBif(name)!;
   const ref = caseOf(name);
   const evidence = evidenceOf(net, ref?.evidence ?? {});

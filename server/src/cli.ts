@@ -168,7 +168,8 @@ function startCommand(): void {
   );
 }
 
-// The command bundles beside this one are compiled from their V8 code caches (cli/codeCache.ts).
+// The command bundles beside this one are compiled from their V8 code caches (cli/codeCache.ts),
+// in a process whose young generation is kept small (cli/youngGeneration.ts).
 if (isEntry || isBinShim || process.argv.includes(WATCHED_WORKER)) useCodeCaches(dirname(__filename));
 if (process.argv.includes(WATCHED_WORKER)) {
   void watchedArguments().then((watched) =>

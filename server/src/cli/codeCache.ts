@@ -17,6 +17,7 @@ import { readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'n
 import Module, { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
+import { keepYoungGenerationSmall } from './youngGeneration.js';
 
 const MAGIC = 'BAYESCC1';
 /** MAGIC, then the bundle's size, its mtimeMs and the payload's length, as float64 LE. */
@@ -99,9 +100,13 @@ type Loader = (module: Module, filename: string) => void;
 
 /**
  * From now on, `require` of a `.cjs` file in `folder` (the CLI's command bundles beside
- * dist/cli.cjs) goes through `loadBundle`; every other file loads as before.
+ * dist/cli.cjs) goes through `loadBundle`; every other file loads as before. A command's process
+ * keeps its young generation small (cli/youngGeneration.ts), set here first: V8 rejects a cache
+ * made under other flags, so the process that writes the caches and every one that reads them
+ * must run with the same ones.
  */
 export function useCodeCaches(folder: string): void {
+  keepYoungGenerationSmall();
   const extensions = (Module as unknown as { _extensions: Record<string, Loader> })._extensions;
   const plain = extensions['.cjs'] ?? extensions['.js']!;
   extensions['.cjs'] = (module, filename) =>
