@@ -15,6 +15,8 @@ export interface ReferenceReport {
   /** With `reduced`: max abs error of the tree reduced by each case's evidence against the reference. */
   reducedError: number;
   /** With `reduced`: max abs difference of the reduced and the full tree, marginals and log P(e). */
+  /** With `transient`: max abs difference of a tree with transient tables and the full one (0: same bits). */
+  transientVsJt: number;
   reducedVsJt: number;
 }
 
@@ -22,7 +24,8 @@ export interface ReferenceReport {
  * JT against the reference on every case; VE too, on every variable (`crossCheck`) or on the
  * first of each case only, since VE per variable repeats the elimination work for each one. With
  * `reduced`, the junction tree reduced by each case's evidence (evidenceReduction.ts) too, against
- * the reference and against the full tree on every variable.
+ * the reference and against the full tree on every variable. With `transient`, a tree with transient
+ * tables (JunctionTreeOptions.transient) against the full one, marginals and log P(e).
  * The network is the one the reader returns, rows normalised as for every method.
  */
 export function compareWithReference(
@@ -30,10 +33,19 @@ export function compareWithReference(
   cases: ReferenceCase[],
   crossCheck = true,
   reduced = false,
+  transient = false,
 ): ReferenceReport {
   const index = new Map(net.variables.map((v, i) => [v.name, i]));
   const jt = JunctionTree.compile(net);
-  const report: ReferenceReport = { veError: 0, jtError: 0, jtVsVe: 0, reducedError: 0, reducedVsJt: 0 };
+  const room = transient ? JunctionTree.compile(net, { transient: true }) : undefined;
+  const report: ReferenceReport = {
+    veError: 0,
+    jtError: 0,
+    jtVsVe: 0,
+    reducedError: 0,
+    reducedVsJt: 0,
+    transientVsJt: 0,
+  };
   const expectedOf = (v: number, m: Record<string, number>) =>
     Float64Array.from(net.variables[v]!.states, (s) => m[s]!);
   for (const c of cases) {
@@ -50,6 +62,13 @@ export function compareWithReference(
       report.veError = Math.max(report.veError, maxAbsDiff(fromVe, expected));
       report.jtVsVe = Math.max(report.jtVsVe, maxAbsDiff(fromJt, fromVe));
     });
+    if (room) {
+      room.setEvidence(evidence);
+      room.propagate();
+      const all = room.marginals();
+      report.transientVsJt = Math.max(report.transientVsJt, Math.abs(room.logEvidence - jt.logEvidence));
+      all.forEach((m, v) => (report.transientVsJt = Math.max(report.transientVsJt, maxAbsDiff(m, jt.marginal(v)))));
+    }
     if (!reduced) continue;
     const { marginals, logEvidence } = reducedMarginals(net, evidence, reducedPlan(net, evidence));
     report.reducedVsJt = Math.max(report.reducedVsJt, Math.abs(logEvidence - jt.logEvidence));

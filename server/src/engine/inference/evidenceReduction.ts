@@ -21,6 +21,7 @@ import { cardinalities, type EliminationOrder } from './eliminationOrder.js';
 import {
   ImpossibleEvidenceError,
   JunctionTree,
+  TRANSIENT_MIN_ENTRIES,
   checkEvidence,
   junctionTreeLayout,
   junctionTreeOrder,
@@ -120,15 +121,18 @@ export function reducedMarginals(
 ): { marginals: Float64Array[]; logEvidence: number } {
   const { reduction, order, layout } = plan;
   const start = performance.now();
-  // No evidence to enter: it is in the sliced tables (a new tree starts with none).
-  const jt = JunctionTree.compile(reduction.net, { order, layout, factors: reduction.likelihoods });
+  // No evidence to enter: it is in the sliced tables (a new tree starts with none). It serves this
+  // answer only: a large one's tables are transient (see JunctionTreeOptions.transient).
+  const transient = plan.entries >= TRANSIENT_MIN_ENTRIES;
+  const jt = JunctionTree.compile(reduction.net, { order, layout, factors: reduction.likelihoods, transient });
   const compiled = performance.now();
   jt.propagate(signal);
   const logEvidence = jt.logEvidence + reduction.logConstant;
   if (logEvidence === -Infinity) throw new ImpossibleEvidenceError();
+  const reducedMarginals = jt.marginals();
   const marginals = original.variables.map((variable, v) => {
     const state = evidence.get(v);
-    if (state === undefined) return jt.marginal(reduction.reduced[v]!);
+    if (state === undefined) return reducedMarginals[reduction.reduced[v]!]!;
     const point = new Float64Array(variable.states.length);
     point[state] = 1;
     return point;

@@ -187,6 +187,15 @@ export interface JunctionTreeOptions {
   transient?: boolean;
 }
 
+/**
+ * From this many clique entries a one-shot answer (posteriorMarginals, evidenceReduction) compiles
+ * its tree with transient tables (JunctionTreeOptions.transient): one table's room instead of a
+ * table per clique. Below it (8 MB of tables) touching them costs about what rebuilding them does
+ * (pathfinder, andes, pigs: 0.2–0.7 M entries, within ±10% either way over fresh processes), and
+ * posteriorMarginals keeps the tree with the network for the next answer.
+ */
+export const TRANSIENT_MIN_ENTRIES = 1 << 20;
+
 export class JunctionTree {
   readonly cliques: Clique[];
   /** Largest clique table (entries): the cost of exact inference. */

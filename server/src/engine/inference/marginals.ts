@@ -7,6 +7,7 @@
 import { ancestralSet, topologicalOrder, type BayesianNetwork } from '../network.js';
 import {
   JunctionTree,
+  TRANSIENT_MIN_ENTRIES,
   junctionTreeLayout,
   junctionTreeOrder,
   junctionTreeSize,
@@ -376,15 +377,6 @@ function marginalsAnswer(
     throw e;
   }
 }
-
-/**
- * From this many clique entries a one-shot answer compiles its tree with transient tables
- * (JunctionTreeOptions.transient): one table's room instead of a table per clique. Below it (8 MB
- * of tables) touching them costs about what rebuilding them does (pathfinder, andes, pigs: 0.2–0.7 M
- * entries, within ±10% either way over fresh processes), and the tree is kept with the network for
- * the next answer.
- */
-export const TRANSIENT_MIN_ENTRIES = 1 << 20;
 
 /**
  * The junction tree for one answer: the kept one when compiled already or asked for (keepTree);
