@@ -16,7 +16,7 @@ import { createRng } from '../../../server/src/engine/random.js';
 import type { BayesianNetwork } from '../../../server/src/engine/network.js';
 import type { CategoricalDataset } from '../../../server/src/engine/categoricalData.js';
 import { enumerate } from '../../support/networks.js';
-import { pythonMissing, runPython } from '../../support/python.js';
+import { PY_TIED_SCORES, pythonMissing, runPython } from '../../support/python.js';
 import { repoRoot } from '../../support/shared.js';
 
 const ALARM = join(repoRoot, 'examples', 'data', 'alarm.bif');
@@ -144,12 +144,13 @@ import json, sys
 import numpy as np
 from sklearn.metrics import accuracy_score, log_loss, brier_score_loss, roc_auc_score, roc_curve, confusion_matrix
 from sklearn.calibration import calibration_curve
+${PY_TIED_SCORES}
 d = json.load(sys.stdin)
 P = np.array(d['p']); y = np.array(d['y']); pos = d['positive']; hit = (y == pos).astype(int)
-fpr, tpr, th = roc_curve(hit, P[:, pos])
+fpr, tpr, th = roc_curve(hit, tied(P[:, pos]))
 true, pred = calibration_curve(hit, P[:, pos], n_bins=d['bins'], strategy='uniform')
 print(json.dumps({'accuracy': accuracy_score(y, P.argmax(axis=1)), 'logLoss': log_loss(y, P, labels=[0, 1]),
-  'brier': brier_score_loss(hit, P[:, pos]), 'auc': roc_auc_score(hit, P[:, pos]), 'fpr': fpr.tolist(), 'tpr': tpr.tolist(),
+  'brier': brier_score_loss(hit, P[:, pos]), 'auc': roc_auc_score(hit, tied(P[:, pos])), 'fpr': fpr.tolist(), 'tpr': tpr.tolist(),
   'fractionPositive': true.tolist(), 'meanPredicted': pred.tolist(),
   'confusion': confusion_matrix(y, P.argmax(axis=1), labels=[0, 1]).tolist()}))
 `;

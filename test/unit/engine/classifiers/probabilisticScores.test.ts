@@ -5,13 +5,15 @@ import { join } from 'node:path';
 import {
   argmax,
   probabilisticScores,
+  rocCurve,
+  SCORE_TIE,
   type ScoredPredictions,
 } from '../../../../server/src/engine/classifiers/probabilisticScores.js';
 import { heldOutPredictions } from '../../../../server/src/engine/classifiers/validation.js';
 import { forwardSample, hideAtRandom } from '../../../../server/src/engine/sampling/forwardSampling.js';
 import { createRng } from '../../../../server/src/engine/random.js';
 import { readBif } from '../../../../server/src/model/bif.js';
-import { pythonMissing, runPython } from '../../../support/python.js';
+import { PY_TIED_SCORES, pythonMissing, runPython } from '../../../support/python.js';
 import { repoRoot } from '../../../support/shared.js';
 
 const SKLEARN = `
@@ -19,8 +21,10 @@ import json, sys
 import numpy as np
 from sklearn.metrics import accuracy_score, log_loss, brier_score_loss, roc_auc_score, roc_curve, confusion_matrix
 from sklearn.calibration import calibration_curve
+${PY_TIED_SCORES}
 d = json.load(sys.stdin)
 P = np.array(d['p']).reshape(-1, d['k']); y = np.array(d['y']); k = d['k']; pos = d['positive']
+T = np.column_stack([tied(P[:, s]) for s in range(k)])  # round-off ties as ties, for ROC and AUC
 out = {
   'accuracy': accuracy_score(y, P.argmax(axis=1)),
   'logLoss': log_loss(y, P, labels=list(range(k))),
@@ -31,18 +35,18 @@ states = [pos] if k == 2 else list(range(k))
 for s in states:
   hit = (y == s).astype(int)
   if 0 < hit.sum() < len(hit):
-    fpr, tpr, th = roc_curve(hit, P[:, s])
-    out['roc'][str(s)] = {'fpr': fpr.tolist(), 'tpr': tpr.tolist(), 'thresholds': th.tolist(), 'auc': roc_auc_score(hit, P[:, s])}
+    fpr, tpr, th = roc_curve(hit, T[:, s])
+    out['roc'][str(s)] = {'fpr': fpr.tolist(), 'tpr': tpr.tolist(), 'thresholds': th.tolist(), 'auc': roc_auc_score(hit, T[:, s])}
   out['calibration'][str(s)] = {}
   for b in d['bins']:
     true, pred = calibration_curve(hit, P[:, s], n_bins=b, strategy='uniform')
     out['calibration'][str(s)][str(b)] = {'fractionPositive': true.tolist(), 'meanPredicted': pred.tolist()}
 if k == 2:
   out['brier'] = brier_score_loss((y == pos).astype(int), P[:, pos])
-  out['auc'] = roc_auc_score((y == pos).astype(int), P[:, pos])
+  out['auc'] = roc_auc_score((y == pos).astype(int), T[:, pos])
 else:
   out['brier'] = float(np.mean(np.sum((np.eye(k)[y] - P) ** 2, axis=1)))
-  out['auc'] = roc_auc_score(y, P, multi_class='ovr', average='macro', labels=list(range(k)))
+  out['auc'] = float(np.mean([roc_auc_score((y == s).astype(int), T[:, s]) for s in range(k) if 0 < (y == s).sum() < len(y)]))
 print(json.dumps(out))
 `;
 
@@ -130,6 +134,57 @@ test('probabilities on the bin edges and ties fall as scikit-learn bins them', (
     truth,
   };
   compare(p, 0, [10, 5, 3, 1]);
+});
+
+/** Mann–Whitney by every pair: P(score of a positive > a negative's), a tie counting 1/2. */
+function pairwiseAuc(score: number[], hit: number[], same: (a: number, b: number) => boolean): number {
+  let wins = 0,
+    pairs = 0;
+  score.forEach((a, i) =>
+    score.forEach((b, j) => {
+      if (hit[i] !== 1 || hit[j] !== 0) return;
+      pairs++;
+      wins += same(a, b) ? 0.5 : a > b ? 1 : 0;
+    }),
+  );
+  return wins / pairs;
+}
+
+test('AUC: scores equal up to round-off are ties (1/2 a pair), exactly as equal scores are', () => {
+  const exact = [0.9, 0.8, 0.8, 0.8, 0.3, 0.3, 0.1];
+  const hit = [1, 1, 0, 1, 0, 1, 0];
+  const auc = (score: number[]) => rocCurve(Float64Array.from(score), Int32Array.from(hit))!.auc;
+  const expected = pairwiseAuc(exact, hit, (a, b) => a === b);
+  assert.equal(auc(exact), expected);
+  // The same scores a few ulps apart, in either direction: products taken in another order.
+  const ulp = (x: number, k: number) => x + k * Number.EPSILON * x;
+  for (const k of [1, -1, 3, -7]) {
+    const near = exact.map((x, i) => (i % 2 ? ulp(x, k) : x));
+    assert.notDeepEqual(near, exact);
+    assert.equal(auc(near), expected, `ties ${k} ulps apart`);
+  }
+  // A run of ties is measured from its first (largest) score: no chain drifts past the tolerance.
+  const chain = [1, 1 - 0.6 * SCORE_TIE, 1 - 1.2 * SCORE_TIE, 1 - 1.8 * SCORE_TIE];
+  const curve = rocCurve(Float64Array.from(chain), Int32Array.from([1, 0, 1, 0]))!;
+  assert.deepEqual(curve.thresholds.slice(1), [1, chain[2]], 'two thresholds: the run breaks after 1.2e-12');
+});
+
+test('AUC equals the pairwise Mann–Whitney count on random scores with exact and round-off ties', () => {
+  const rng = createRng(33);
+  for (let trial = 0; trial < 200; trial++) {
+    const n = 2 + Math.floor(rng.next() * 30);
+    const levels = 1 + Math.floor(rng.next() * 6); // few distinct values: many ties
+    const base = Array.from({ length: n }, () => Math.floor(rng.next() * levels) / levels);
+    const score = base.map((x) => (rng.next() < 0.5 ? x * (1 + (rng.next() - 0.5) * 1e-15) : x));
+    const hit = Array.from({ length: n }, () => (rng.next() < 0.4 ? 1 : 0));
+    const curve = rocCurve(Float64Array.from(score), Int32Array.from(hit));
+    if (!hit.includes(1) || !hit.includes(0)) {
+      assert.equal(curve, undefined);
+      continue;
+    }
+    const expected = pairwiseAuc(base, hit, (a, b) => a === b);
+    assert.ok(Math.abs(curve!.auc - expected) < 1e-12, `trial ${trial}: ${curve!.auc} vs ${expected}`);
+  }
 });
 
 test('spherical payoff and the closed forms of a tiny case', () => {
