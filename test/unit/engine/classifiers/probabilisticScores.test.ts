@@ -187,6 +187,36 @@ test('AUC equals the pairwise Mann–Whitney count on random scores with exact a
   }
 });
 
+test('AUC equals scikit-learn roc_auc_score on the scores rounded to 12 significant digits', (t) => {
+  const why = pythonMissing(['sklearn', 'numpy']);
+  if (why) return t.skip(why);
+  // Posterior-like levels far apart (≥ 1e-3 relative), each copy a few ulps off its level, as
+  // inference leaves mathematically equal posteriors: rounding to 12 digits gives scikit-learn
+  // the exact ties that rocCurve must find by itself.
+  const rng = createRng(2033);
+  const cases = Array.from({ length: 40 }, () => {
+    const levels = Array.from({ length: 1 + Math.floor(rng.next() * 8) }, () => 10 ** (-6 * rng.next()));
+    const n = 5 + Math.floor(rng.next() * 60);
+    const score = Array.from({ length: n }, () => {
+      const x = levels[Math.floor(rng.next() * levels.length)]!;
+      return x * (1 + Math.round((rng.next() - 0.5) * 16) * Number.EPSILON);
+    });
+    const hit = score.map((_, i) => (i === 0 ? 1 : i === 1 ? 0 : rng.next() < 0.5 ? 1 : 0));
+    return { score, hit };
+  });
+  const peer = runPython<number[]>(
+    `import json, sys
+from sklearn.metrics import roc_auc_score
+d = json.load(sys.stdin)
+print(json.dumps([roc_auc_score(c['hit'], [float('%.12g' % x) for x in c['score']]) for c in d]))`,
+    cases,
+  );
+  cases.forEach((c, i) => {
+    const ours = rocCurve(Float64Array.from(c.score), Int32Array.from(c.hit))!.auc;
+    assert.ok(Math.abs(ours - peer[i]!) < 1e-12, `case ${i}: ${ours} vs scikit-learn ${peer[i]}`);
+  });
+});
+
 test('spherical payoff and the closed forms of a tiny case', () => {
   // Two rows: P = (0.8, 0.2) truth 0; P = (0.4, 0.6) truth 0.
   const p: ScoredPredictions = {
