@@ -129,10 +129,10 @@ export function reducedMarginals(
   jt.propagate(signal);
   const logEvidence = jt.logEvidence + reduction.logConstant;
   if (logEvidence === -Infinity) throw new ImpossibleEvidenceError();
-  const reducedMarginals = jt.marginals();
+  const ofReduced = jt.marginals();
   const marginals = original.variables.map((variable, v) => {
     const state = evidence.get(v);
-    if (state === undefined) return reducedMarginals[reduction.reduced[v]!]!;
+    if (state === undefined) return ofReduced[reduction.reduced[v]!]!;
     const point = new Float64Array(variable.states.length);
     point[state] = 1;
     return point;

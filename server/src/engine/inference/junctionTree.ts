@@ -629,8 +629,9 @@ export class JunctionTree {
   }
 
   /**
-   * Bytes of the compiled tree's arrays: the clique tables, the initial tables of cliques with
-   * CPTs, and per edge two separators and a split map.
+   * Bytes of the compiled tree's arrays: the clique tables (transient: the one room), the initial
+   * tables of cliques with CPTs, and per edge two separators and a split map (transient trees
+   * reuse most pending ratios' arrays, so for them this is an upper bound).
    */
   get bytes(): number {
     let n = 8 * (this.transient ? this.maxCliqueSize : this.totalSize);

@@ -380,8 +380,8 @@ function marginalsAnswer(
 
 /**
  * The junction tree for one answer: the kept one when compiled already or asked for (keepTree);
- * else, on a large tree, one with transient tables for this answer only (a second answer on the
- * same network compiles again, which costs less than touching a table per clique once).
+ * else, on a large tree, one with transient tables for this answer only, not kept (a second
+ * answer on the same network compiles again).
  */
 function treeFor(net: BayesianNetwork, plan: ExactPlan, options: MarginalsOptions): JunctionTree {
   if (plan.compiled || options.keepTree || plan.entries < TRANSIENT_MIN_ENTRIES) return plan.tree();
