@@ -30,7 +30,7 @@ import {
   variableElimination,
   type EliminationPlan,
 } from './variableElimination.js';
-import type { Factor } from '../factors/factor.js';
+import { tablePool, type Factor } from '../factors/factor.js';
 import { throwIfCancelled, type CancelSignal } from '../cancellation.js';
 import { BudgetError } from '../budget.js';
 import { reducedMarginals, reducedPlan, shrunkenEntries, type ReducedPlan } from './evidenceReduction.js';
@@ -532,10 +532,12 @@ function marginalsByPlans(
   plans: readonly (EliminationPlan | undefined)[],
   signal?: CancelSignal,
 ): { marginals: Float64Array[]; logEvidence: number } {
-  const logEvidence = evidence.size ? probabilityOfEvidence(net, evidence, signal) : 0;
+  // One pool for all the eliminations: a query's messages are written where earlier ones were.
+  const pool = tablePool();
+  const logEvidence = evidence.size ? probabilityOfEvidence(net, evidence, signal, pool) : 0;
   if (logEvidence === -Infinity) throw new ImpossibleEvidenceError();
   const marginals = plans.map((p, v) => {
-    if (p) return eliminateByPlan(net, p, evidence, signal, false).factor.values;
+    if (p) return eliminateByPlan(net, p, evidence, signal, false, pool).factor.values;
     const point = new Float64Array(net.variables[v]!.states.length);
     point[evidence.get(v)!] = 1;
     return point;

@@ -26,6 +26,7 @@ import {
   reduceFactor,
   sumProductOut,
   type Factor,
+  type TablePool,
 } from '../factors/factor.js';
 import { ImpossibleEvidenceError, type Evidence } from './junctionTree.js';
 import { type CancelSignal, throwIfCancelled } from '../cancellation.js';
@@ -138,6 +139,7 @@ export function eliminate(
   op: 'sum' | 'max',
   signal?: CancelSignal,
   onEliminate?: (v: number, product: Factor) => void,
+  pool?: TablePool,
 ): { factor: Factor; logScale: number } {
   // Bucket elimination: each factor waits in the bucket of its first variable to go, so a step
   // touches its own bucket only (filtering the whole pool at every step was quadratic: 1,041
@@ -157,15 +159,24 @@ export function eliminate(
     (first < 0 ? left : buckets[first]!).push({ f, n });
   };
   factors.forEach(file);
+  // With a pool, a message's table goes back once its bucket is summed (messages are numbered
+  // from factors.length on; the given factors are the caller's and never pooled).
+  const given = factors.length;
+  const giveBack = (filed: { f: Factor; n: number }[]) => {
+    if (pool) for (const b of filed) if (b.n >= given) pool.give(b.f.values);
+  };
   let logScale = 0;
   order.order.forEach((v, i) => {
     throwIfCancelled(signal);
     const bucket = buckets[i]!.map((b) => b.f);
-    const message = op === 'sum' && !onEliminate ? sumProductOut(bucket, v) : eliminateFrom(bucket, v, op, onEliminate);
+    const message =
+      op === 'sum' && !onEliminate ? sumProductOut(bucket, v, pool) : eliminateFrom(bucket, v, op, onEliminate);
+    giveBack(buckets[i]!);
     logScale += rescale(message.values);
     file(message, made++);
   });
   const factor = productOf(left.sort((a, b) => a.n - b.n).map((b) => b.f));
+  giveBack(left);
   logScale += rescale(factor.values);
   return { factor, logScale };
 }
@@ -244,10 +255,11 @@ export function eliminateByPlan(
   evidence: Evidence,
   signal?: CancelSignal,
   checkRest = true,
+  pool?: TablePool,
 ): QueryResult {
   const { query, connected, rest, order } = plan;
   const free = query.filter((q) => !evidence.has(q));
-  const { factor } = eliminate(connected, order, 'sum', signal);
+  const { factor } = eliminate(connected, order, 'sum', signal, undefined, pool);
   // The disconnected rest only scales the answer, unless it is 0: then the evidence is impossible.
   if (checkRest && rest.length && sumAll(net, rest, signal) === -Infinity) throw new ImpossibleEvidenceError();
   const result = projectOnto(factor, free);
@@ -295,13 +307,18 @@ function withObserved(
 }
 
 /** log P(e) by eliminating every variable of the evidence's ancestral set. */
-export function probabilityOfEvidence(net: BayesianNetwork, evidence: Evidence, signal?: CancelSignal): number {
-  return sumAll(net, reducedFactors(net, ancestralSet(net, evidence.keys()), evidence), signal);
+export function probabilityOfEvidence(
+  net: BayesianNetwork,
+  evidence: Evidence,
+  signal?: CancelSignal,
+  pool?: TablePool,
+): number {
+  return sumAll(net, reducedFactors(net, ancestralSet(net, evidence.keys()), evidence), signal, pool);
 }
 
 /** log Σ over all variables of the product of `factors`. */
-function sumAll(net: BayesianNetwork, factors: Factor[], signal?: CancelSignal): number {
+function sumAll(net: BayesianNetwork, factors: Factor[], signal?: CancelSignal, pool?: TablePool): number {
   const order = factorOrder(net, factors, [...new Set(factors.flatMap((f) => f.vars))]);
-  const { factor, logScale } = eliminate(factors, order, 'sum', signal);
+  const { factor, logScale } = eliminate(factors, order, 'sum', signal, undefined, pool);
   return logScale + Math.log(factor.values[0]!);
 }

@@ -5,6 +5,7 @@ import {
   productOf,
   projectOnto,
   sumProductOut,
+  tablePool,
   reduceFactor,
   sumOut,
   maxOut,
@@ -113,4 +114,49 @@ test('sumProductOut is Σ_v of the product, bit for bit, without the product tab
   const m = sumProductOut([f1, f2], 1);
   assert.deepEqual(m.vars, [0, 2]);
   assert.ok(Math.abs(m.values[1]! - (0.5 * 0.7 + 0.8 * 0.2)) < 1e-15);
+});
+
+test('a table pool hands back the smallest free table large enough, as a view of the size asked', () => {
+  const pool = tablePool();
+  const a = pool.take(100),
+    b = pool.take(40);
+  assert.equal(a.length, 100);
+  assert.notEqual(a.buffer, b.buffer);
+  pool.give(a);
+  pool.give(b.subarray(0, 10)); // a view goes back whole: its buffer's 40 entries
+  const c = pool.take(30);
+  assert.equal(c.length, 30);
+  assert.equal(c.buffer, b.buffer, 'the 40-entry table is the smallest that fits 30');
+  const d = pool.take(100);
+  assert.equal(d.buffer, a.buffer);
+  assert.equal(d.length, 100);
+  const e = pool.take(8);
+  assert.ok(e.buffer !== a.buffer && e.buffer !== b.buffer, 'nothing free: a new table');
+  assert.equal(e.length, 8);
+});
+
+test('sumProductOut into pooled tables left dirty gives the same bits as into new ones', () => {
+  const rng = createRng(29);
+  const pool = tablePool();
+  const given = new Set<ArrayBufferLike>();
+  let reused = 0;
+  for (let trial = 0; trial < 30; trial++) {
+    const cards = [2, 3, 4, 2, 3];
+    const bucket: Factor[] = Array.from({ length: 1 + rng.int(5) }, () => {
+      const vars = rng.shuffle([0, 1, 3, 4]).slice(0, rng.int(4));
+      vars.splice(rng.int(vars.length + 1), 0, 2);
+      const fc = vars.map((v) => cards[v]!);
+      const values = Float64Array.from({ length: fc.reduce((a, b) => a * b, 1) }, () => rng.next());
+      return { vars, cards: fc, values };
+    });
+    const fresh = sumProductOut(bucket, 2);
+    const pooled = sumProductOut(bucket, 2, pool);
+    if (given.has(pooled.values.buffer)) reused++;
+    assert.deepEqual(Array.from(pooled.values), Array.from(fresh.values));
+    // Whatever the pool holds next is garbage: every entry must be written again.
+    pooled.values.fill(NaN);
+    pool.give(pooled.values);
+    given.add(pooled.values.buffer);
+  }
+  assert.ok(reused >= 20, `pooled tables were written again (${reused} of 30)`);
 });
