@@ -87,19 +87,23 @@ test('run index maps send every entry where the full index map does, for any spl
   assert.ok(constantTails > 20 && contiguousTails > 20, `${constantTails} constant, ${contiguousTails} contiguous`);
 });
 
+/** 1 to `most` random factors over subsets of 5 variables, each holding variable 2: a bucket of elimination. */
+function randomBucket(rng: ReturnType<typeof createRng>, most: number): Factor[] {
+  const cards = [2, 3, 4, 2, 3];
+  return Array.from({ length: 1 + rng.int(most) }, () => {
+    const vars = rng.shuffle([0, 1, 3, 4]).slice(0, rng.int(4));
+    vars.splice(rng.int(vars.length + 1), 0, 2);
+    const fc = vars.map((v) => cards[v]!);
+    const values = Float64Array.from({ length: fc.reduce((a, b) => a * b, 1) }, () => rng.next());
+    return { vars, cards: fc, values };
+  });
+}
+
 test('sumProductOut is Σ_v of the product, bit for bit, without the product table', () => {
   const rng = createRng(17);
   for (let trial = 0; trial < 50; trial++) {
-    // 1–6 factors over subsets of 5 variables, each holding variable 2 (a bucket of elimination):
-    // every kernel (1, 2, 3, 4 factors and the general one).
-    const cards = [2, 3, 4, 2, 3];
-    const bucket: Factor[] = Array.from({ length: 1 + rng.int(6) }, () => {
-      const vars = rng.shuffle([0, 1, 3, 4]).slice(0, rng.int(4));
-      vars.splice(rng.int(vars.length + 1), 0, 2);
-      const fc = vars.map((v) => cards[v]!);
-      const values = Float64Array.from({ length: fc.reduce((a, b) => a * b, 1) }, () => rng.next());
-      return { vars, cards: fc, values };
-    });
+    // 1–6 factors: every kernel (1, 2, 3, 4 factors and the general one).
+    const bucket = randomBucket(rng, 6);
     const product = productOf(bucket);
     const expected = projectOnto(
       product,
@@ -141,14 +145,7 @@ test('sumProductOut into pooled tables left dirty gives the same bits as into ne
   const given = new Set<ArrayBufferLike>();
   let reused = 0;
   for (let trial = 0; trial < 30; trial++) {
-    const cards = [2, 3, 4, 2, 3];
-    const bucket: Factor[] = Array.from({ length: 1 + rng.int(5) }, () => {
-      const vars = rng.shuffle([0, 1, 3, 4]).slice(0, rng.int(4));
-      vars.splice(rng.int(vars.length + 1), 0, 2);
-      const fc = vars.map((v) => cards[v]!);
-      const values = Float64Array.from({ length: fc.reduce((a, b) => a * b, 1) }, () => rng.next());
-      return { vars, cards: fc, values };
-    });
+    const bucket = randomBucket(rng, 5);
     const fresh = sumProductOut(bucket, 2);
     const pooled = sumProductOut(bucket, 2, pool);
     if (given.has(pooled.values.buffer)) reused++;
