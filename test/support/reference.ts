@@ -15,9 +15,9 @@ export interface ReferenceReport {
   /** With `reduced`: max abs error of the tree reduced by each case's evidence against the reference. */
   reducedError: number;
   /** With `reduced`: max abs difference of the reduced and the full tree, marginals and log P(e). */
+  reducedVsJt: number;
   /** With `transient`: max abs difference of a tree with transient tables and the full one (0: same bits). */
   transientVsJt: number;
-  reducedVsJt: number;
 }
 
 /**

@@ -256,9 +256,10 @@ export function sumProductOut(factors: readonly Factor[], v: number, pool?: Tabl
 
 /**
  * Tables to write messages into, given back when consumed. Variable elimination makes a message
- * per step and reads it once; a table per message is memory written for the first time, which on
- * the machines measured costs ~12 µs a page (barley's 47 one-shot eliminations: ~4.5 k such pages,
- * about a third of the answer). A pool hands a consumed table's memory to the next message.
+ * per step and reads it once (and a junction tree with transient tables a pending ratio per edge);
+ * a table per message is memory written for the first time, which on the machines measured costs
+ * ~12 µs a page (barley's 47 one-shot eliminations: ~4.5 k such pages, about a third of the
+ * answer). A pool hands a consumed table's memory to the next message.
  */
 export interface TablePool {
   /** A table of `size` entries (a view of a pooled one when one is free and large enough); not cleared. */
