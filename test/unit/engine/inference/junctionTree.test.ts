@@ -19,6 +19,14 @@ import { maxAbsDiff, randomEvidence, randomNetwork } from '../../../support/netw
 /** Entries per run of the message loops (RUN_ENTRIES in junctionTree.ts): bigger cliques take several runs. */
 const RUN = 2048;
 
+/** New numbers in every CPT, in place: each row reversed (a tree's kept messages are stale after it). */
+function reverseRows(net: BayesianNetwork): void {
+  for (const cpt of net.cpts) {
+    const k = net.variables[cpt.child]!.states.length;
+    for (let o = 0; o < cpt.table.length; o += k) cpt.table.subarray(o, o + k).reverse();
+  }
+}
+
 test('cliques of several runs with several children each: marginals, P(e) and families match variable elimination', () => {
   let severalRuns = 0,
     severalChildren = 0,
@@ -90,10 +98,7 @@ test('messages kept from subtrees without evidence follow evidence changes and r
     const sets = [new Map<number, number>(), randomEvidence(seed, cards), new Map([[0, 0]]), new Map<number, number>()];
     sets.forEach((e, i) => check(e, `evidence set ${i}`));
     // New numbers in every CPT (each row reversed): kept messages are stale now.
-    for (const cpt of net.cpts) {
-      const k = cards[cpt.child]!;
-      for (let o = 0; o < cpt.table.length; o += k) cpt.table.subarray(o, o + k).reverse();
-    }
+    reverseRows(net);
     jt.reloadTables();
     sets.forEach((e, i) => check(e, `evidence set ${i} after reloadTables`));
   }
@@ -145,10 +150,7 @@ test('lazy distribution: any read order, families after marginals, new evidence 
       for (let v = 0; v < n; v++) expectMarginal(v, sets[2]!, 'after a partial read');
       for (let v = 1; v < n; v += 2) jt.familyMarginal(v);
     }
-    for (const cpt of net.cpts) {
-      const k = cards[cpt.child]!;
-      for (let o = 0; o < cpt.table.length; o += k) cpt.table.subarray(o, o + k).reverse();
-    }
+    reverseRows(net);
     jt.reloadTables();
     for (const e of [sets[2]!, sets[0]!])
       if (propagate(e))
@@ -191,10 +193,7 @@ test('transient tables give the same bits as a table per clique, across evidence
     };
     compare('');
     // New numbers in every CPT (each row reversed): the kept messages of evidence-free subtrees are stale.
-    for (const cpt of net.cpts) {
-      const k = cards[cpt.child]!;
-      for (let o = 0; o < cpt.table.length; o += k) cpt.table.subarray(o, o + k).reverse();
-    }
+    reverseRows(net);
     kept.reloadTables();
     transient.reloadTables();
     compare('reloaded');
